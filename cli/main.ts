@@ -1,0 +1,40 @@
+/**
+ * `./mesa`: Mesa's command line. Every command group lives in cli/commands and calls the same domain code as the
+ * web app. Unknown commands and bad options print a clear message and exit with code 2.
+ */
+import { Command, CommanderError } from "commander";
+import { registerAssetCommands } from "./commands/assets";
+import { registerDatabaseCommands } from "./commands/database";
+import { registerRouteCommands } from "./commands/routes";
+
+export function buildProgram(): Command {
+  const program = new Command();
+  program
+    .name("mesa")
+    .description("Mesa command line: database, routes, assets and administration")
+    .showHelpAfterError("(run ./mesa --help for the list of commands)")
+    .exitOverride();
+  registerDatabaseCommands(program);
+  registerRouteCommands(program);
+  registerAssetCommands(program);
+  return program;
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv, { from: "user" });
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.code === "commander.help") return 0;
+      return 2;
+    }
+    console.error(error instanceof Error ? error.message : String(error));
+    return 1;
+  }
+}
+
+if (import.meta.main) {
+  process.exitCode = await run(process.argv.slice(2));
+}

@@ -1,0 +1,2 @@
+/** Every table of Mesa, one file per area. */
+export * from "./sessions";

@@ -1,0 +1,21 @@
+/** Translation and formatting bound to the page's language, time zone and currency. */
+import { usePage } from "@inertiajs/react";
+import { useMemo } from "react";
+import { translate } from "../lib/i18n";
+import { formatDate, formatDateTime, formatMoney, formatNumber, type FormatSettings } from "../lib/format";
+import type { SharedProps } from "../types";
+
+export function useI18n() {
+  const { locale, settings } = usePage<SharedProps>().props;
+  return useMemo(() => {
+    const s: FormatSettings = { locale, timezone: settings.timezone, currency: settings.currency };
+    return {
+      locale,
+      t: (key: string, params?: Record<string, string | number>) => translate(locale, key, params),
+      money: (cents: number) => formatMoney(cents, s),
+      number: (value: number, digits?: number) => formatNumber(value, s, digits),
+      date: (value: Date | string | number) => formatDate(value, s),
+      dateTime: (value: Date | string | number) => formatDateTime(value, s),
+    };
+  }, [locale, settings.timezone, settings.currency]);
+}

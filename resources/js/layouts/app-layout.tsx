@@ -1,0 +1,96 @@
+/** The signed-in frame: a sidebar with the areas the user may open, a header, and the page content. */
+import { Link, usePage } from "@inertiajs/react";
+import { Menu, Settings } from "lucide-react";
+import { useState, type ReactNode } from "react";
+import { AppearanceToggle } from "../components/appearance-toggle";
+import { FlashMessages } from "../components/flash-messages";
+import { LanguageSwitcher } from "../components/language-switcher";
+import { NavIcon } from "../components/nav-icon";
+import { useI18n } from "../hooks/use-i18n";
+import { useRoute } from "../hooks/use-route";
+import { cn } from "../lib/utils";
+import type { SharedProps } from "../types";
+
+export default function AppLayout({ children }: { children: ReactNode }) {
+  const { app, navigation } = usePage<SharedProps>().props;
+  const { url } = usePage();
+  const { t } = useI18n();
+  const route = useRoute();
+  const [open, setOpen] = useState(false);
+  const isCurrent = (href: string) => url === href || url.startsWith(`${href}/`) || url.startsWith(`${href}?`);
+
+  return (
+    <div className="flex min-h-screen">
+      <a href="#content" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-card focus:px-3 focus:py-2">
+        {t("app.skip_to_content")}
+      </a>
+      <aside
+        id="sidebar"
+        className={cn("fixed inset-y-0 left-0 z-40 w-64 shrink-0 border-r bg-sidebar p-4 transition-transform md:static md:translate-x-0", open ? "translate-x-0" : "-translate-x-full")}
+      >
+        <Link href={route("home")} className="mb-6 flex items-center gap-2 text-lg font-semibold">
+          <img src="/favicon.svg" alt="" className="size-7" />
+          {app.name}
+        </Link>
+        <nav aria-label={t("app.main_navigation")} className="flex h-[calc(100%-4rem)] flex-col justify-between">
+          {navigation.length === 0 ? (
+            <p className="text-sm text-muted-foreground" data-testid="no-areas">
+              {t("app.no_areas")}
+            </p>
+          ) : (
+            <ul className="space-y-1">
+              {navigation.map((entry) => {
+                const href = route(entry.route);
+                return (
+                  <li key={entry.route}>
+                    <Link
+                      href={href}
+                      prefetch
+                      aria-current={isCurrent(href) ? "page" : undefined}
+                      className={cn("flex items-center gap-2 rounded-md px-3 py-2 text-sm hover:bg-accent", isCurrent(href) && "bg-accent font-medium")}
+                    >
+                      <NavIcon name={entry.icon} className="size-4" />
+                      {t(entry.label)}
+                    </Link>
+                  </li>
+                );
+              })}
+            </ul>
+          )}
+          <Link
+            href={route("appearance")}
+            prefetch
+            aria-current={url.startsWith("/settings") ? "page" : undefined}
+            className={cn("flex items-center gap-2 rounded-md px-3 py-2 text-sm hover:bg-accent", url.startsWith("/settings") && "bg-accent font-medium")}
+          >
+            <Settings className="size-4" aria-hidden="true" />
+            {t("nav.settings")}
+          </Link>
+        </nav>
+      </aside>
+      {open && <div className="fixed inset-0 z-30 bg-black/40 md:hidden" onClick={() => setOpen(false)} aria-hidden="true" />}
+      <div className="flex min-w-0 flex-1 flex-col">
+        <header className="flex h-14 items-center justify-between gap-4 border-b px-4">
+          <button
+            type="button"
+            className="rounded-md p-2 hover:bg-accent md:hidden"
+            aria-controls="sidebar"
+            aria-expanded={open}
+            onClick={() => setOpen(!open)}
+          >
+            <Menu className="size-5" aria-hidden="true" />
+            <span className="sr-only">{t("app.toggle_sidebar")}</span>
+          </button>
+          <div className="ml-auto flex items-center gap-3">
+            <LanguageSwitcher />
+            <AppearanceToggle compact />
+          </div>
+        </header>
+        <main id="content" className="flex-1 space-y-4 p-4 md:p-8">
+          <FlashMessages />
+          {children}
+        </main>
+      </div>
+    </div>
+  );
+}

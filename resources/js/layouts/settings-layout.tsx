@@ -1,0 +1,48 @@
+/** Settings pages: a heading and a side menu of the settings sections, inside the app layout. */
+import { Link, usePage } from "@inertiajs/react";
+import type { ReactNode } from "react";
+import { useI18n } from "../hooks/use-i18n";
+import { useRoute } from "../hooks/use-route";
+import { cn } from "../lib/utils";
+
+const SECTIONS = [
+  { route: "appearance", label: "settings.nav.appearance" },
+  { route: "language.edit", label: "settings.nav.language" },
+];
+
+export default function SettingsLayout({ children }: { children: ReactNode }) {
+  const { t } = useI18n();
+  const route = useRoute();
+  const { url } = usePage();
+  return (
+    <div className="space-y-6">
+      <div>
+        <h1 className="text-2xl font-semibold">{t("settings.title")}</h1>
+        <p className="text-sm text-muted-foreground">{t("settings.description")}</p>
+      </div>
+      <div className="flex flex-col gap-8 lg:flex-row">
+        <nav aria-label={t("settings.title")} className="lg:w-48">
+          <ul className="flex gap-1 lg:flex-col">
+            {SECTIONS.map((section) => {
+              const href = route(section.route);
+              const current = url === href;
+              return (
+                <li key={section.route}>
+                  <Link
+                    href={href}
+                    prefetch
+                    aria-current={current ? "page" : undefined}
+                    className={cn("block rounded-md px-3 py-2 text-sm hover:bg-accent", current && "bg-accent font-medium")}
+                  >
+                    {t(section.label)}
+                  </Link>
+                </li>
+              );
+            })}
+          </ul>
+        </nav>
+        <section className="max-w-xl flex-1">{children}</section>
+      </div>
+    </div>
+  );
+}

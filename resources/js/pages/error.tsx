@@ -1,0 +1,31 @@
+/** Error pages: 403, 404, 419, 429, 500 and the rest, in the user's language. */
+import { Head, Link } from "@inertiajs/react";
+import { Button } from "../components/ui/button";
+import { useI18n } from "../hooks/use-i18n";
+
+const KNOWN = new Set([403, 404, 413, 415, 419, 429, 500, 503]);
+
+export default function ErrorPage({ status, retryAfter }: { status: number; retryAfter: number | null }) {
+  const { t } = useI18n();
+  const code = KNOWN.has(status) ? status : 500;
+  return (
+    <main id="content" className="mx-auto flex min-h-screen max-w-lg flex-col items-center justify-center gap-4 p-6 text-center">
+      <Head title={t(`errors.title.${code}`)} />
+      <p className="text-6xl font-bold text-muted-foreground" aria-hidden="true">
+        {status}
+      </p>
+      <h1 className="text-2xl font-semibold">{t(`errors.title.${code}`)}</h1>
+      <p className="text-muted-foreground">{t(`errors.description.${code}`)}</p>
+      {retryAfter !== null && <p className="text-sm">{t("errors.retry_after", { seconds: retryAfter })}</p>}
+      <div className="flex gap-3">
+        {code === 419 ? (
+          <Button onClick={() => window.location.reload()}>{t("errors.reload")}</Button>
+        ) : (
+          <Link href="/" className="text-primary underline underline-offset-4">
+            {t("errors.go_home")}
+          </Link>
+        )}
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,55 @@
+/** The public landing page. */
+import { Head, Link, usePage } from "@inertiajs/react";
+import { ChefHat, MapPinned, ReceiptText, ShieldCheck } from "lucide-react";
+import { AppearanceToggle } from "../components/appearance-toggle";
+import { LanguageSwitcher } from "../components/language-switcher";
+import { buttonClasses } from "../components/ui/button";
+import { useI18n } from "../hooks/use-i18n";
+import { useRoute } from "../hooks/use-route";
+import type { SharedProps } from "../types";
+
+const FEATURES = [
+  { icon: ReceiptText, key: "welcome.features.sales" },
+  { icon: MapPinned, key: "welcome.features.places" },
+  { icon: ChefHat, key: "welcome.features.food" },
+  { icon: ShieldCheck, key: "welcome.features.access" },
+];
+
+export default function Welcome() {
+  const { t } = useI18n();
+  const route = useRoute();
+  const { app } = usePage<SharedProps>().props;
+  return (
+    <div className="min-h-screen">
+      <Head title={t("welcome.title")} />
+      <header className="mx-auto flex max-w-5xl items-center justify-between gap-4 p-4">
+        <span className="flex items-center gap-2 text-lg font-semibold">
+          <img src="/favicon.svg" alt="" className="size-7" />
+          {app.name}
+        </span>
+        <div className="flex items-center gap-3">
+          <LanguageSwitcher />
+          <AppearanceToggle compact />
+        </div>
+      </header>
+      <main id="content" className="mx-auto max-w-5xl px-4 py-16">
+        <h1 className="text-4xl font-bold tracking-tight md:text-5xl">{app.name}</h1>
+        <p className="mt-2 text-lg text-muted-foreground">{t("app.tagline")}</p>
+        <p className="mt-6 max-w-2xl text-lg">{t("welcome.lead")}</p>
+        <ul className="mt-10 grid gap-4 sm:grid-cols-2">
+          {FEATURES.map(({ icon: Icon, key }) => (
+            <li key={key} className="flex gap-3 rounded-xl border bg-card p-4 text-card-foreground">
+              <Icon className="mt-0.5 size-5 shrink-0 text-primary" aria-hidden="true" />
+              <span>{t(key)}</span>
+            </li>
+          ))}
+        </ul>
+        <div className="mt-10">
+          <Link href={route("appearance")} prefetch className={buttonClasses("outline")}>
+            {t("welcome.open_settings")}
+          </Link>
+        </div>
+      </main>
+    </div>
+  );
+}

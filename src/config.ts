@@ -1,0 +1,112 @@
+/**
+ * Every setting Mesa reads, typed, with its default. Settings come from the environment (Bun loads `.env`);
+ * `.env.example` lists each one. A bad value stops start-up with a message that names the setting.
+ */
+import { resolve } from "node:path";
+
+export const LOCALES = ["es", "en"] as const;
+export type Locale = (typeof LOCALES)[number];
+
+export interface Config {
+  env: "production" | "development" | "test";
+  port: number;
+  host: string;
+  appUrl: string;
+  appName: string;
+  locale: Locale;
+  timezone: string;
+  currency: string;
+  dbPath: string;
+  sessionCookie: string;
+  sessionLifetimeMinutes: number;
+  storagePath: string;
+  logRequests: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly setting: string,
+    message: string,
+  ) {
+    super(`Invalid setting ${setting}: ${message}`);
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function text(env: Env, name: string, fallback: string): string {
+  const value = env[name];
+  return value === undefined || value.trim() === "" ? fallback : value.trim();
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = text(env, name, String(fallback));
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `expected a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(name, `expected a number from ${min} to ${max}, got ${value}`);
+  return value;
+}
+
+function oneOf<T extends string>(env: Env, name: string, fallback: T, allowed: readonly T[]): T {
+  const raw = text(env, name, fallback);
+  if (!allowed.includes(raw as T)) throw new ConfigError(name, `expected one of ${allowed.join(", ")}, got "${raw}"`);
+  return raw as T;
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = text(env, name, fallback ? "true" : "false").toLowerCase();
+  if (["true", "1", "yes", "on"].includes(raw)) return true;
+  if (["false", "0", "no", "off"].includes(raw)) return false;
+  throw new ConfigError(name, `expected true or false, got "${raw}"`);
+}
+
+function timeZone(env: Env, name: string, fallback: string): string {
+  const raw = text(env, name, fallback);
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: raw });
+  } catch {
+    throw new ConfigError(name, `"${raw}" is not an IANA time zone such as America/Lima`);
+  }
+  return raw;
+}
+
+function currency(env: Env, name: string, fallback: string): string {
+  const raw = text(env, name, fallback).toUpperCase();
+  if (!/^[A-Z]{3}$/.test(raw)) throw new ConfigError(name, `expected an ISO 4217 code such as PEN, got "${raw}"`);
+  return raw;
+}
+
+function url(env: Env, name: string, fallback: string): string {
+  const raw = text(env, name, fallback);
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `"${raw}" is not a URL`);
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new ConfigError(name, "expected an http or https URL");
+  return raw.replace(/\/+$/, "");
+}
+
+/** Reads and checks every setting; throws ConfigError on the first bad one. */
+export function loadConfig(env: Env = process.env): Config {
+  const nodeEnv = oneOf(env, "NODE_ENV", "development", ["production", "development", "test"] as const);
+  const port = integer(env, "PORT", 3000, 0, 65535);
+  const host = text(env, "HOST", "127.0.0.1");
+  const storagePath = resolve(text(env, "STORAGE_PATH", "storage"));
+  return {
+    env: nodeEnv,
+    port,
+    host,
+    appUrl: url(env, "APP_URL", `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${port}`),
+    appName: text(env, "APP_NAME", "Mesa"),
+    locale: oneOf(env, "APP_LOCALE", "es", LOCALES),
+    timezone: timeZone(env, "APP_TIMEZONE", "America/Lima"),
+    currency: currency(env, "APP_CURRENCY", "PEN"),
+    dbPath: text(env, "DB_PATH", resolve(storagePath, "mesa.sqlite")),
+    sessionCookie: text(env, "SESSION_COOKIE", "mesa_session"),
+    sessionLifetimeMinutes: integer(env, "SESSION_LIFETIME", 120, 1, 525600),
+    storagePath,
+    logRequests: bool(env, "LOG_REQUESTS", nodeEnv === "development"),
+  };
+}

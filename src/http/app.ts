@@ -1,0 +1,181 @@
+/**
+ * Composes the HTTP app. Every route of the registry is mounted on Elysia and runs the same pipeline:
+ *
+ *   session → asset version → CSRF → parameter formats → access → body → handler
+ *   → errors to responses → redirect rules → flash ageing, session save, cookies, security headers
+ */
+import { Elysia } from "elysia";
+import { existsSync, statSync } from "node:fs";
+import { resolve, sep } from "node:path";
+import { PUBLIC_DIR } from "./assets";
+import { parseBody, entriesToInput } from "./body";
+import { parseCookies } from "./cookies";
+import { RequestContext, type AppServices } from "./context";
+import { errorResponse, TokenMismatch } from "./errors";
+import { authorize } from "./middleware/access";
+import { HEADER } from "./page-protocol/page";
+import { adaptRedirect, locationResponse } from "./page-protocol/redirect";
+import { parametersMatch, toElysiaPath, type RouteDefinition } from "./routing";
+import { NotFound } from "../domain/errors";
+
+const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+const ONE_MIB = 1024 * 1024;
+const XSRF_COOKIE = "XSRF-TOKEN";
+
+/** The route that answers when nothing else matches: a 404 page with the usual shared props. */
+const notFoundRoute: RouteDefinition = {
+  name: "fallback",
+  methods: ["GET"],
+  uri: "/{any}",
+  access: { kind: "public" },
+  handle: () => {
+    throw new NotFound();
+  },
+};
+
+function timingSafeEqual(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && crypto.timingSafeEqual(left, right);
+}
+
+function checkCsrf(ctx: RequestContext): void {
+  if (!STATE_CHANGING.has(ctx.method) || ctx.route.csrf === false) return;
+  const expected = ctx.session.get<string>("_token");
+  const given =
+    ctx.request.headers.get("x-xsrf-token") ?? ctx.request.headers.get("x-csrf-token") ?? (typeof ctx.body._token === "string" ? ctx.body._token : null);
+  if (!expected || !given || !timingSafeEqual(expected, given)) throw new TokenMismatch();
+}
+
+const SECURITY_HEADERS = {
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "strict-origin-when-cross-origin",
+  "x-frame-options": "DENY",
+  "cross-origin-opener-policy": "same-origin",
+  "permissions-policy": "camera=(), microphone=(), geolocation=()",
+};
+
+function contentSecurityPolicy(nonce: string): string {
+  return [
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${nonce}'`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self' data:",
+    "connect-src 'self' ws: wss:",
+    "frame-src 'self'",
+    "frame-ancestors 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "object-src 'none'",
+  ].join("; ");
+}
+
+/** Runs one request through the pipeline; never throws. */
+export async function handleRequest(
+  services: AppServices,
+  route: RouteDefinition,
+  request: Request,
+  params: Record<string, string>,
+  ip: string | null,
+): Promise<Response> {
+  const cookies = parseCookies(request.headers.get("cookie"));
+  const ctx = new RequestContext(services, route, request, params, cookies, ip);
+  ctx.session = services.sessions.load(cookies[services.config.sessionCookie]);
+  ctx.query = entriesToInput(ctx.url.searchParams);
+
+  let response: Response;
+  try {
+    response = await runRoute(ctx);
+  } catch (error) {
+    try {
+      response = await errorResponse(ctx, error);
+    } catch (renderError) {
+      console.error("The error page itself failed:", renderError);
+      response = new Response("Server error", { status: 500, headers: { "content-type": "text/plain; charset=utf-8" } });
+    }
+  }
+  response = adaptRedirect(request, response);
+  return finish(ctx, response);
+}
+
+async function runRoute(ctx: RequestContext): Promise<Response> {
+  const { request, route } = ctx;
+  const version = request.headers.get(HEADER.version);
+  if (ctx.isPageRequest && ctx.method === "GET" && version !== null && version !== ctx.services.assets.version) {
+    // The browser runs an older build: make it load the page in full so it picks up the new assets.
+    ctx.session.reflash();
+    return locationResponse(request, request.url);
+  }
+  if (STATE_CHANGING.has(ctx.method)) {
+    ctx.body = await parseBody(request, { multipart: route.multipart === true, maxBytes: route.maxBodyBytes ?? ONE_MIB });
+  }
+  checkCsrf(ctx);
+  if (!parametersMatch(route, ctx.params)) throw new NotFound();
+  authorize(route.access, ctx);
+  return route.handle(ctx);
+}
+
+function finish(ctx: RequestContext, response: Response): Response {
+  const { services, session } = ctx;
+  const headers = response.headers;
+  session.ageFlash();
+  const token = session.csrfToken();
+  services.sessions.save(session, { ipAddress: ctx.ip, userAgent: ctx.request.headers.get("user-agent") });
+  // Sent on every response so an active session's cookie lives as long as the session does.
+  ctx.setCookie(services.config.sessionCookie, session.id, { httpOnly: true, maxAgeSeconds: services.config.sessionLifetimeMinutes * 60 });
+  if (ctx.cookies[XSRF_COOKIE] !== token) {
+    ctx.setCookie(XSRF_COOKIE, token, { httpOnly: false, maxAgeSeconds: services.config.sessionLifetimeMinutes * 60 });
+  }
+  for (const cookie of ctx.setCookies) headers.append("set-cookie", cookie);
+  for (const [name, value] of Object.entries(SECURITY_HEADERS)) if (!headers.has(name)) headers.set(name, value);
+  if (!headers.has("content-security-policy")) headers.set("content-security-policy", contentSecurityPolicy(ctx.nonce));
+  if (!headers.has("cache-control")) headers.set("cache-control", "no-store, private");
+  if (ctx.config.logRequests) console.log(`${ctx.method} ${ctx.url.pathname} ${response.status}`);
+  return response;
+}
+
+/** Serves a file from public/ (built assets get a long cache life: their names change with their content). */
+function servePublicFile(pathname: string): Response | null {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    return null;
+  }
+  if (decoded.includes("\0") || decoded.split("/").some((part) => part.startsWith("."))) return null;
+  const file = resolve(PUBLIC_DIR, `.${decoded}`);
+  if (!file.startsWith(PUBLIC_DIR + sep) || !existsSync(file) || !statSync(file).isFile()) return null;
+  const immutable = decoded.startsWith("/build/") && !decoded.endsWith("manifest.json");
+  return new Response(Bun.file(file), {
+    headers: {
+      "cache-control": immutable ? "public, max-age=31536000, immutable" : "public, max-age=3600",
+      "x-content-type-options": "nosniff",
+    },
+  });
+}
+
+function clientIp(server: { requestIP?: (r: Request) => { address: string } | null } | null | undefined, request: Request): string | null {
+  return server?.requestIP?.(request)?.address ?? null;
+}
+
+/** Builds the Elysia app from the route registry. */
+export function createApp(services: AppServices) {
+  const app = new Elysia();
+  for (const route of services.routes) {
+    for (const method of route.methods) {
+      app.route(method, toElysiaPath(route.uri), ({ request, params, server }) => handleRequest(services, route, request, params as Record<string, string>, clientIp(server, request)), {
+        parse: "none",
+      });
+    }
+  }
+  app.onError(({ code, request, server }) => {
+    if (code !== "NOT_FOUND") return;
+    if (request.method === "GET" || request.method === "HEAD") {
+      const file = servePublicFile(new URL(request.url).pathname);
+      if (file) return file;
+    }
+    return handleRequest(services, notFoundRoute, request, {}, clientIp(server, request));
+  });
+  return app;
+}

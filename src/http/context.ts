@@ -1,0 +1,175 @@
+/**
+ * Everything a route handler needs about one request: the parsed input, the session, the user's language and
+ * theme, and the ways to answer — render a page, redirect, go back with errors.
+ */
+import type { Config } from "../config";
+import type { Db } from "../db";
+import { isLocale, translate, type Locale } from "../../resources/js/lib/i18n";
+import type { Assets } from "./assets";
+import type { Input } from "./body";
+import { serializeCookie, type CookieOptions } from "./cookies";
+import { buildPage, HEADER, pageJsonForHtml, type Page } from "./page-protocol/page";
+import type { Props } from "./page-protocol/props";
+import { htmlDocument } from "./page-protocol/document";
+import { renderPageHtml } from "./page-protocol/ssr";
+import type { RouteDefinition } from "./routing";
+import type { Session, SessionStore } from "./session";
+import { sharedProps } from "./shared-props";
+
+export type Appearance = "light" | "dark" | "system";
+
+/** What the app is built from; one instance per process, handed to every request. */
+export interface AppServices {
+  config: Config;
+  db: Db;
+  assets: Assets;
+  sessions: SessionStore;
+  routes: RouteDefinition[];
+}
+
+export interface RenderOptions {
+  status?: number;
+  encryptHistory?: boolean;
+}
+
+export const FLASH_KEY = "_page_flash";
+export const ERRORS_KEY = "_errors";
+export const CLEAR_HISTORY_KEY = "_clear_history";
+
+export class RequestContext {
+  readonly url: URL;
+  readonly method: string;
+  readonly nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64");
+  readonly setCookies: string[] = [];
+  session!: Session;
+  locale: Locale;
+  appearance: Appearance;
+  body: Input = {};
+  query: Input = {};
+
+  constructor(
+    readonly services: AppServices,
+    readonly route: RouteDefinition,
+    readonly request: Request,
+    readonly params: Record<string, string>,
+    readonly cookies: Record<string, string>,
+    readonly ip: string | null,
+  ) {
+    this.url = new URL(request.url);
+    this.method = request.method.toUpperCase();
+    const locale = cookies.locale;
+    this.locale = isLocale(locale) ? locale : services.config.locale;
+    const appearance = cookies.appearance;
+    this.appearance = appearance === "light" || appearance === "dark" ? appearance : "system";
+  }
+
+  get config(): Config {
+    return this.services.config;
+  }
+
+  get db(): Db {
+    return this.services.db;
+  }
+
+  /** A page-protocol (XHR) visit, as opposed to a full browser load. */
+  get isPageRequest(): boolean {
+    return this.request.headers.has(HEADER.inertia);
+  }
+
+  /** A plain API client asking for JSON (not the page client, which also asks for JSON). */
+  get wantsJson(): boolean {
+    return !this.isPageRequest && (this.request.headers.get("accept") ?? "").includes("application/json");
+  }
+
+  get isSecure(): boolean {
+    return this.url.protocol === "https:" || this.config.appUrl.startsWith("https:");
+  }
+
+  t(key: string, params?: Record<string, string | number>): string {
+    return translate(this.locale, key, params);
+  }
+
+  setCookie(name: string, value: string, options: CookieOptions = {}): void {
+    this.setCookies.push(serializeCookie(name, value, { secure: this.isSecure, ...options }));
+  }
+
+  /** A message for the next page, read by the browser from `page.flash`. */
+  flash(key: string, value: unknown): void {
+    this.session.flash(FLASH_KEY, { ...(this.session.get<Record<string, unknown>>(FLASH_KEY) ?? {}), [key]: value });
+  }
+
+  /** Asks the browser to forget its page history (after sign-out, say) on the next page. */
+  clearHistory(): void {
+    this.session.flash(CLEAR_HISTORY_KEY, true);
+  }
+
+  /** Validation errors flashed by the previous request, nested under their error bag when one was named. */
+  validationErrors(): Record<string, unknown> {
+    const stored = this.session.get<{ bag: string | null; errors: Record<string, string> }>(ERRORS_KEY);
+    if (!stored) return {};
+    return stored.bag ? { [stored.bag]: stored.errors } : stored.errors;
+  }
+
+  /** Keeps validation errors for the page the browser is sent back to. */
+  flashErrors(errors: Record<string, string>): void {
+    const bag = this.request.headers.get(HEADER.errorBag);
+    this.session.flash(ERRORS_KEY, { bag: bag && /^[\w-]{1,64}$/.test(bag) ? bag : null, errors });
+  }
+
+  /** Builds the page object for `component` with this request's shared props and partial-reload headers. */
+  async page(component: string, props: Props = {}, options: RenderOptions = {}): Promise<Page> {
+    return buildPage(this.request.headers, {
+      component,
+      shared: sharedProps(this),
+      props,
+      url: this.url.pathname + this.url.search,
+      version: this.services.assets.version,
+      flash: this.session.get<Record<string, unknown>>(FLASH_KEY) ?? {},
+      encryptHistory: options.encryptHistory,
+      clearHistory: this.session.get<boolean>(CLEAR_HISTORY_KEY) === true,
+    });
+  }
+
+  /** Renders a page: JSON for page-protocol visits, a server-rendered HTML document for first loads. */
+  async render(component: string, props: Props = {}, options: RenderOptions = {}): Promise<Response> {
+    const page = await this.page(component, props, options);
+    const status = options.status ?? 200;
+    if (this.isPageRequest) {
+      return new Response(JSON.stringify(page), {
+        status,
+        headers: { "content-type": "application/json", [HEADER.inertia]: "true", vary: "X-Inertia" },
+      });
+    }
+    const { head, body } = await renderPageHtml(page);
+    const html = htmlDocument({
+      lang: this.locale,
+      appearance: this.appearance,
+      nonce: this.nonce,
+      assets: this.services.assets,
+      head,
+      body,
+    });
+    return new Response(html, { status, headers: { "content-type": "text/html; charset=utf-8", vary: "X-Inertia" } });
+  }
+
+  redirect(to: string, status = 302): Response {
+    return new Response(null, { status, headers: { location: to } });
+  }
+
+  /** Back to the page the request came from (same origin only), or `fallback`. */
+  back(fallback = "/"): Response {
+    const referer = this.request.headers.get("referer");
+    if (referer) {
+      try {
+        const target = new URL(referer);
+        if (target.origin === this.url.origin) return this.redirect(target.pathname + target.search + target.hash);
+      } catch {}
+    }
+    return this.redirect(fallback);
+  }
+
+  /** The embedded page JSON of a document; exposed for tests that read a first load. */
+  static pageJson(page: Page): string {
+    return pageJsonForHtml(page);
+  }
+}

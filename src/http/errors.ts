@@ -1,0 +1,63 @@
+/**
+ * The one place where errors become responses. Page requests get an error page (or, for validation, a
+ * redirect back with the errors flashed); JSON clients get a JSON body with the same status.
+ */
+import { Conflict, Forbidden, NotFound, TooManyAttempts, Unauthenticated, ValidationFailed } from "../domain/errors";
+import { MalformedBody, PayloadTooLarge, UnsupportedMediaType } from "./body";
+import type { RequestContext } from "./context";
+
+/** A state-changing request without a valid CSRF token. */
+export class TokenMismatch extends Error {}
+
+export function statusOf(error: unknown): number {
+  if (error instanceof ValidationFailed) return 422;
+  if (error instanceof Unauthenticated) return 401;
+  if (error instanceof Forbidden) return 403;
+  if (error instanceof NotFound) return 404;
+  if (error instanceof Conflict) return 409;
+  if (error instanceof PayloadTooLarge) return 413;
+  if (error instanceof UnsupportedMediaType) return 415;
+  if (error instanceof TokenMismatch) return 419;
+  if (error instanceof MalformedBody) return 400;
+  if (error instanceof TooManyAttempts) return 429;
+  return 500;
+}
+
+/** Where guests are sent to sign in: the login page once it exists, else the home page. */
+function signInUrl(ctx: RequestContext): string {
+  return ctx.services.routes.some((r) => r.name === "login") ? "/login" : "/";
+}
+
+export async function errorResponse(ctx: RequestContext, error: unknown): Promise<Response> {
+  const status = statusOf(error);
+  if (status === 500) console.error(`[${new Date().toISOString()}] ${ctx.method} ${ctx.url.pathname}`, error);
+
+  if (error instanceof ValidationFailed) {
+    if (ctx.wantsJson) return Response.json({ message: error.message, errors: error.errors }, { status: 422 });
+    ctx.flashErrors(error.errors);
+    return ctx.back();
+  }
+  if (error instanceof Conflict && !ctx.wantsJson) {
+    // 409 belongs to the page protocol (asset version, external redirects), so a conflict goes back as a form error.
+    ctx.flashErrors({ form: error.message });
+    return ctx.back();
+  }
+  if (error instanceof Unauthenticated && !ctx.wantsJson) {
+    ctx.session.put("_intended", ctx.method === "GET" ? ctx.url.pathname + ctx.url.search : null);
+    return ctx.redirect(signInUrl(ctx));
+  }
+
+  const headers: Record<string, string> = {};
+  let retryAfter: number | undefined;
+  if (error instanceof TooManyAttempts) {
+    retryAfter = error.retryAfterSeconds;
+    headers["retry-after"] = String(retryAfter);
+  }
+  if (ctx.wantsJson) {
+    const message = status === 500 ? ctx.t("errors.title.500") : ctx.t(`errors.title.${status}`);
+    return Response.json({ message }, { status, headers });
+  }
+  const response = await ctx.render("error", { status, retryAfter: retryAfter ?? null }, { status });
+  for (const [k, v] of Object.entries(headers)) response.headers.set(k, v);
+  return response;
+}

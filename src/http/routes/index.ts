@@ -1,0 +1,11 @@
+/**
+ * The route registry: the single list of every route of Mesa. Elysia mounts it (src/http/app.ts), the browser
+ * resolves names from it (ziggy-js), `./mesa route:list` prints it, and the access tests walk it.
+ */
+import { checkRegistry, type RouteDefinition } from "../routing";
+import { platformRoutes } from "./platform";
+
+export const routes: RouteDefinition[] = [...platformRoutes];
+
+const problems = checkRegistry(routes);
+if (problems.length) throw new Error(`The route registry is inconsistent:\n- ${problems.join("\n- ")}`);

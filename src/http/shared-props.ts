@@ -1,0 +1,21 @@
+/**
+ * Props every page receives. The route list travels once per browser session (a once prop); errors always.
+ */
+import type { RequestContext } from "./context";
+import { always, once, type Props } from "./page-protocol/props";
+import { navigationFor } from "./navigation";
+import { ziggyConfig } from "./routing";
+
+export function sharedProps(ctx: RequestContext): Props {
+  const { config } = ctx.services;
+  return {
+    app: { name: config.appName },
+    locale: ctx.locale,
+    appearance: ctx.appearance,
+    settings: { timezone: config.timezone, currency: config.currency },
+    auth: { user: null },
+    navigation: () => navigationFor(ctx),
+    ziggy: once(() => ziggyConfig(ctx.services.routes, config.appUrl)),
+    errors: always(() => ctx.validationErrors()),
+  };
+}
