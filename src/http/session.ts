@@ -2,7 +2,7 @@
  * Server-side sessions kept in the `sessions` table. The cookie carries a random id; the table stores its
  * SHA-256. Flash data lives for exactly one following request, as the page protocol expects of errors.
  */
-import { eq, lt } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { sessions } from "../../db/schema";
 import type { Db } from "../db";
 
@@ -184,11 +184,7 @@ export class SessionStore {
   /** Removes sessions idle longer than the lifetime. */
   prune(now = Date.now()): number {
     const cutoff = Math.floor(now / 1000) - this.lifetimeSeconds;
-    return this.db.delete(sessions).where(lt(sessions.lastActivity, cutoff)).run().changes;
-  }
-
-  count(): number {
-    return this.db.$count(sessions);
+    return this.db.$client.query("DELETE FROM sessions WHERE last_activity < ?").run(cutoff).changes;
   }
 
   exists(id: string): boolean {

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# The whole test suite, as `npm test` and CI run it: browser set-up, asset build, typecheck, bun tests, Playwright.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+export PATH="$PWD/node_modules/.bin:$PATH"
+
+bash tests/support/ensure-chromium.sh
+bun cli/main.ts assets:build
+echo "› typecheck"
+tsc --noEmit
+echo "› bun test"
+bun test
+echo "› playwright"
+playwright test
