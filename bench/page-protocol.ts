@@ -10,9 +10,7 @@ import { join } from "node:path";
 import { loadConfig } from "../src/config";
 import { migrateDatabase, openDatabase } from "../src/db";
 import { createApp } from "../src/http/app";
-import { loadAssets } from "../src/http/assets";
-import { routes } from "../src/http/routes";
-import { SessionStore } from "../src/http/session";
+import { createServices } from "../src/http/services";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const PATH = "/settings/language";
@@ -22,8 +20,9 @@ const dir = mkdtempSync(join(tmpdir(), "mesa-bench-"));
 const config = loadConfig({ NODE_ENV: "production", DB_PATH: join(dir, "bench.sqlite"), LOG_REQUESTS: "false", APP_URL: BASE });
 const db = openDatabase(config.dbPath);
 migrateDatabase(db);
-const assets = loadAssets();
-const mesa = createApp({ config, db, assets, sessions: new SessionStore(db, 3600), routes });
+const services = createServices({ ...config, appKey: "bench-key-bench-key-bench-key-bench-key" }, db);
+const { assets } = services;
+const mesa = createApp(services);
 
 // One browser session, as a real user would have.
 const first = await mesa.handle(new Request(BASE + PATH));

@@ -21,6 +21,19 @@ export interface Config {
   sessionLifetimeMinutes: number;
   storagePath: string;
   logRequests: boolean;
+  /** Secret for signed links and tokens; when unset, one is generated once and kept in STORAGE_PATH/app.key. */
+  appKey: string | null;
+  registrationEnabled: boolean;
+  passwordMinLength: number;
+  /** How long a password confirmation is remembered before sensitive actions, in seconds. */
+  passwordConfirmTimeout: number;
+  mail: {
+    mailer: "file" | "smtp";
+    path: string;
+    fromAddress: string;
+    fromName: string;
+    smtp: { host: string; port: number; username: string; password: string; secure: boolean };
+  };
 }
 
 export class ConfigError extends Error {
@@ -88,6 +101,19 @@ function url(env: Env, name: string, fallback: string): string {
   return raw.replace(/\/+$/, "");
 }
 
+function appKey(env: Env): string | null {
+  const raw = text(env, "APP_KEY", "");
+  if (raw === "") return null;
+  if (raw.length < 32) throw new ConfigError("APP_KEY", "must be at least 32 characters");
+  return raw;
+}
+
+function email(env: Env, name: string, fallback: string): string {
+  const raw = text(env, name, fallback);
+  if (!/^[^\s@]+@[^\s@]+$/.test(raw)) throw new ConfigError(name, `"${raw}" is not an e-mail address`);
+  return raw;
+}
+
 /** Reads and checks every setting; throws ConfigError on the first bad one. */
 export function loadConfig(env: Env = process.env): Config {
   const nodeEnv = oneOf(env, "NODE_ENV", "development", ["production", "development", "test"] as const);
@@ -108,5 +134,22 @@ export function loadConfig(env: Env = process.env): Config {
     sessionLifetimeMinutes: integer(env, "SESSION_LIFETIME", 120, 1, 525600),
     storagePath,
     logRequests: bool(env, "LOG_REQUESTS", nodeEnv === "development"),
+    appKey: appKey(env),
+    registrationEnabled: bool(env, "REGISTRATION_ENABLED", true),
+    passwordMinLength: integer(env, "PASSWORD_MIN_LENGTH", 8, 8, 128),
+    passwordConfirmTimeout: integer(env, "PASSWORD_CONFIRM_TIMEOUT", 10800, 60, 604800),
+    mail: {
+      mailer: oneOf(env, "MAIL_MAILER", "file", ["file", "smtp"] as const),
+      path: resolve(text(env, "MAIL_PATH", resolve(storagePath, "mail"))),
+      fromAddress: email(env, "MAIL_FROM_ADDRESS", "mesa@localhost"),
+      fromName: text(env, "MAIL_FROM_NAME", text(env, "APP_NAME", "Mesa")),
+      smtp: {
+        host: text(env, "SMTP_HOST", "127.0.0.1"),
+        port: integer(env, "SMTP_PORT", 587, 1, 65535),
+        username: text(env, "SMTP_USERNAME", ""),
+        password: text(env, "SMTP_PASSWORD", ""),
+        secure: bool(env, "SMTP_SECURE", false),
+      },
+    },
   };
 }

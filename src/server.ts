@@ -3,10 +3,9 @@
  */
 import { ConfigError, loadConfig } from "./config";
 import { migrateDatabase, openDatabase } from "./db";
-import { AssetsMissing, loadAssets } from "./http/assets";
+import { AssetsMissing } from "./http/assets";
 import { createApp } from "./http/app";
-import { routes } from "./http/routes";
-import { SessionStore } from "./http/session";
+import { createServices } from "./http/services";
 
 function fail(message: string): never {
   console.error(message);
@@ -21,21 +20,20 @@ try {
   throw error;
 }
 
-let assets;
+const db = openDatabase(config.dbPath);
+migrateDatabase(db);
+
+let services;
 try {
-  assets = loadAssets();
+  services = createServices(config, db);
 } catch (error) {
   if (error instanceof AssetsMissing) fail(error.message);
   throw error;
 }
+services.sessions.prune();
+setInterval(() => services.sessions.prune(), 15 * 60 * 1000).unref();
 
-const db = openDatabase(config.dbPath);
-migrateDatabase(db);
-const sessions = new SessionStore(db, config.sessionLifetimeMinutes * 60);
-sessions.prune();
-setInterval(() => sessions.prune(), 15 * 60 * 1000).unref();
-
-const app = createApp({ config, db, assets, sessions, routes });
+const app = createApp(services);
 app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: 64 * 1024 * 1024 });
 
 console.log(`Mesa is running at ${config.appUrl} (database: ${config.dbPath})`);

@@ -1,2 +1,3 @@
 /** Every table of Mesa, one file per area. */
 export * from "./sessions";
+export * from "./users";

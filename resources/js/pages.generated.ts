@@ -2,8 +2,17 @@
 import type { PageModule } from "./lib/page-module";
 
 export const pages: Record<string, () => Promise<PageModule>> = {
+  "auth/confirm-password": () => import("./pages/auth/confirm-password.tsx"),
+  "auth/forgot-password": () => import("./pages/auth/forgot-password.tsx"),
+  "auth/login": () => import("./pages/auth/login.tsx"),
+  "auth/register": () => import("./pages/auth/register.tsx"),
+  "auth/reset-password": () => import("./pages/auth/reset-password.tsx"),
+  "auth/verify-email": () => import("./pages/auth/verify-email.tsx"),
+  "dashboard": () => import("./pages/dashboard.tsx"),
   "error": () => import("./pages/error.tsx"),
   "settings/appearance": () => import("./pages/settings/appearance.tsx"),
   "settings/language": () => import("./pages/settings/language.tsx"),
+  "settings/password": () => import("./pages/settings/password.tsx"),
+  "settings/profile": () => import("./pages/settings/profile.tsx"),
   "welcome": () => import("./pages/welcome.tsx"),
 };

@@ -25,15 +25,27 @@ export class Unauthenticated extends DomainError {
   }
 }
 
+/**
+ * A message for a person: a translation key (resources/js/locales) with its placeholders. A plain string is
+ * shown as it is when it is not a key.
+ */
+export type Message = string | { key: string; params?: Record<string, string | number> };
+
+export const message = (key: string, params?: Record<string, string | number>): Message => ({ key, params });
+
 /** Input that breaks a rule: one message per field, keyed by the field's name (dot paths for nested fields). */
 export class ValidationFailed extends DomainError {
-  constructor(readonly errors: Record<string, string>) {
+  constructor(readonly errors: Record<string, Message>) {
     super(`Validation failed: ${Object.keys(errors).join(", ")}`);
   }
 }
 
 /** The request is valid but collides with the current state (a duplicate, a dependant that blocks a delete). */
-export class Conflict extends DomainError {}
+export class Conflict extends DomainError {
+  constructor(readonly detail: Message) {
+    super(typeof detail === "string" ? detail : detail.key);
+  }
+}
 
 /** Too many attempts; `retryAfterSeconds` tells when to try again. */
 export class TooManyAttempts extends DomainError {

@@ -13,10 +13,12 @@ import { parseCookies } from "./cookies";
 import { RequestContext, type AppServices } from "./context";
 import { errorResponse, TokenMismatch } from "./errors";
 import { authorize } from "./middleware/access";
+import { authenticate } from "./auth";
 import { HEADER } from "./page-protocol/page";
 import { adaptRedirect, locationResponse } from "./page-protocol/redirect";
 import { parametersMatch, toElysiaPath, type RouteDefinition } from "./routing";
 import { NotFound } from "../domain/errors";
+import { safeEqual } from "../crypto";
 
 const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 const ONE_MIB = 1024 * 1024;
@@ -33,18 +35,12 @@ const notFoundRoute: RouteDefinition = {
   },
 };
 
-function timingSafeEqual(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && crypto.timingSafeEqual(left, right);
-}
-
 function checkCsrf(ctx: RequestContext): void {
   if (!STATE_CHANGING.has(ctx.method) || ctx.route.csrf === false) return;
   const expected = ctx.session.get<string>("_token");
   const given =
     ctx.request.headers.get("x-xsrf-token") ?? ctx.request.headers.get("x-csrf-token") ?? (typeof ctx.body._token === "string" ? ctx.body._token : null);
-  if (!expected || !given || !timingSafeEqual(expected, given)) throw new TokenMismatch();
+  if (!expected || !given || !safeEqual(expected, given)) throw new TokenMismatch();
 }
 
 const SECURITY_HEADERS = {
@@ -83,6 +79,7 @@ export async function handleRequest(
   const ctx = new RequestContext(services, route, request, params, cookies, ip);
   ctx.session = services.sessions.load(cookies[services.config.sessionCookie]);
   ctx.query = entriesToInput(ctx.url.searchParams);
+  authenticate(ctx);
 
   let response: Response;
   try {
@@ -112,7 +109,7 @@ async function runRoute(ctx: RequestContext): Promise<Response> {
   }
   checkCsrf(ctx);
   if (!parametersMatch(route, ctx.params)) throw new NotFound();
-  authorize(route.access, ctx);
+  authorize(route, ctx);
   return route.handle(ctx);
 }
 

@@ -3,6 +3,10 @@
  * theme, and the ways to answer — render a page, redirect, go back with errors.
  */
 import type { Config } from "../config";
+import type { Message } from "../domain/errors";
+import type { User } from "../domain/accounts/users";
+import type { RateLimiter } from "../domain/rate-limit";
+import type { Mailer } from "../mail/mailer";
 import type { Db } from "../db";
 import { isLocale, translate, type Locale } from "../../resources/js/lib/i18n";
 import type { Assets } from "./assets";
@@ -12,7 +16,7 @@ import { buildPage, HEADER, pageJsonForHtml, type Page } from "./page-protocol/p
 import type { Props } from "./page-protocol/props";
 import { htmlDocument } from "./page-protocol/document";
 import { renderPageHtml } from "./page-protocol/ssr";
-import type { RouteDefinition } from "./routing";
+import { pathFor, type RouteDefinition } from "./routing";
 import type { Session, SessionStore } from "./session";
 import { sharedProps } from "./shared-props";
 
@@ -25,6 +29,10 @@ export interface AppServices {
   assets: Assets;
   sessions: SessionStore;
   routes: RouteDefinition[];
+  limiter: RateLimiter;
+  mailer: Mailer;
+  /** Secret for signed links (see src/app-key.ts). */
+  appKey: string;
 }
 
 export interface RenderOptions {
@@ -42,6 +50,8 @@ export class RequestContext {
   readonly nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64");
   readonly setCookies: string[] = [];
   session!: Session;
+  /** The signed-in user, resolved by src/http/auth.ts before the route's access is checked. */
+  user: User | null = null;
   locale: Locale;
   appearance: Appearance;
   body: Input = {};
@@ -110,10 +120,16 @@ export class RequestContext {
     return stored.bag ? { [stored.bag]: stored.errors } : stored.errors;
   }
 
-  /** Keeps validation errors for the page the browser is sent back to. */
-  flashErrors(errors: Record<string, string>): void {
+  /** Puts a message into this request's language. */
+  say(message: Message): string {
+    return typeof message === "string" ? this.t(message) : this.t(message.key, message.params);
+  }
+
+  /** Keeps validation errors, in the user's language, for the page the browser is sent back to. */
+  flashErrors(errors: Record<string, Message>): void {
     const bag = this.request.headers.get(HEADER.errorBag);
-    this.session.flash(ERRORS_KEY, { bag: bag && /^[\w-]{1,64}$/.test(bag) ? bag : null, errors });
+    const translated = Object.fromEntries(Object.entries(errors).map(([field, m]) => [field, this.say(m)]));
+    this.session.flash(ERRORS_KEY, { bag: bag && /^[\w-]{1,64}$/.test(bag) ? bag : null, errors: translated });
   }
 
   /** Builds the page object for `component` with this request's shared props and partial-reload headers. */
@@ -150,6 +166,11 @@ export class RequestContext {
       body,
     });
     return new Response(html, { status, headers: { "content-type": "text/html; charset=utf-8", vary: "X-Inertia" } });
+  }
+
+  /** The path of a named route, e.g. `ctx.urlFor("password.reset", { token })`. */
+  urlFor(name: string, params?: Record<string, string | number>): string {
+    return pathFor(this.services.routes, name, params);
   }
 
   redirect(to: string, status = 302): Response {

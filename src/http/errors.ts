@@ -5,6 +5,7 @@
 import { Conflict, Forbidden, NotFound, TooManyAttempts, Unauthenticated, ValidationFailed } from "../domain/errors";
 import { MalformedBody, PayloadTooLarge, UnsupportedMediaType } from "./body";
 import type { RequestContext } from "./context";
+import { AlreadySignedIn, EmailNotVerified, PasswordConfirmationRequired } from "./middleware/access";
 
 /** A state-changing request without a valid CSRF token. */
 export class TokenMismatch extends Error {}
@@ -20,12 +21,14 @@ export function statusOf(error: unknown): number {
   if (error instanceof TokenMismatch) return 419;
   if (error instanceof MalformedBody) return 400;
   if (error instanceof TooManyAttempts) return 429;
+  if (error instanceof EmailNotVerified) return 403;
+  if (error instanceof PasswordConfirmationRequired) return 423;
+  if (error instanceof AlreadySignedIn) return 403;
   return 500;
 }
 
-/** Where guests are sent to sign in: the login page once it exists, else the home page. */
-function signInUrl(ctx: RequestContext): string {
-  return ctx.services.routes.some((r) => r.name === "login") ? "/login" : "/";
+function rememberIntended(ctx: RequestContext): void {
+  if (ctx.method === "GET") ctx.session.put("_intended", ctx.url.pathname + ctx.url.search);
 }
 
 export async function errorResponse(ctx: RequestContext, error: unknown): Promise<Response> {
@@ -33,18 +36,29 @@ export async function errorResponse(ctx: RequestContext, error: unknown): Promis
   if (status === 500) console.error(`[${new Date().toISOString()}] ${ctx.method} ${ctx.url.pathname}`, error);
 
   if (error instanceof ValidationFailed) {
-    if (ctx.wantsJson) return Response.json({ message: error.message, errors: error.errors }, { status: 422 });
+    if (ctx.wantsJson) {
+      const errors = Object.fromEntries(Object.entries(error.errors).map(([field, m]) => [field, ctx.say(m)]));
+      return Response.json({ message: ctx.t("validation.failed"), errors }, { status: 422 });
+    }
     ctx.flashErrors(error.errors);
     return ctx.back();
   }
   if (error instanceof Conflict && !ctx.wantsJson) {
     // 409 belongs to the page protocol (asset version, external redirects), so a conflict goes back as a form error.
-    ctx.flashErrors({ form: error.message });
+    ctx.flashErrors({ form: error.detail });
     return ctx.back();
   }
-  if (error instanceof Unauthenticated && !ctx.wantsJson) {
-    ctx.session.put("_intended", ctx.method === "GET" ? ctx.url.pathname + ctx.url.search : null);
-    return ctx.redirect(signInUrl(ctx));
+  if (!ctx.wantsJson) {
+    if (error instanceof Unauthenticated) {
+      rememberIntended(ctx);
+      return ctx.redirect(ctx.urlFor("login"));
+    }
+    if (error instanceof AlreadySignedIn) return ctx.redirect(ctx.urlFor("dashboard"));
+    if (error instanceof EmailNotVerified) return ctx.redirect(ctx.urlFor("verification.notice"));
+    if (error instanceof PasswordConfirmationRequired) {
+      rememberIntended(ctx);
+      return ctx.redirect(ctx.urlFor("password.confirm"));
+    }
   }
 
   const headers: Record<string, string> = {};
@@ -54,7 +68,7 @@ export async function errorResponse(ctx: RequestContext, error: unknown): Promis
     headers["retry-after"] = String(retryAfter);
   }
   if (ctx.wantsJson) {
-    const message = status === 500 ? ctx.t("errors.title.500") : ctx.t(`errors.title.${status}`);
+    const message = error instanceof Conflict ? ctx.say(error.detail) : ctx.t(`errors.title.${status}`);
     return Response.json({ message }, { status, headers });
   }
   const response = await ctx.render("error", { status, retryAfter: retryAfter ?? null }, { status });

@@ -16,7 +16,7 @@ export interface NavigationEntry {
 }
 
 /** Areas of the sidebar, in order; an entry whose route is not registered is skipped. */
-export const NAVIGATION: NavigationEntry[] = [];
+export const NAVIGATION: NavigationEntry[] = [{ route: "dashboard", label: "nav.dashboard", icon: "layout-grid", order: 0 }];
 
 export function navigationFor(ctx: RequestContext): NavigationEntry[] {
   const byName = new Map(ctx.services.routes.map((r) => [r.name, r]));

@@ -40,6 +40,10 @@ export interface RouteDefinition {
   maxBodyBytes?: number;
   /** State-changing requests need a CSRF token unless this is false (for signature-checked machine APIs). */
   csrf?: boolean;
+  /** Signed-in routes need a verified e-mail unless this is true (verification, settings, sign-out). */
+  allowUnverified?: boolean;
+  /** Sensitive: the password must have been confirmed recently (PASSWORD_CONFIRM_TIMEOUT). */
+  confirmPassword?: boolean;
   handle: (ctx: RequestContext) => Response | Promise<Response>;
 }
 
@@ -59,6 +63,20 @@ export function routeParameters(uri: string): RouteParameter[] {
 /** `/users/{user}/roles/{role?}` → `/users/:user/roles/:role?` */
 export function toElysiaPath(uri: string): string {
   return uri.replace(/\{(\w+)(\?)?\}/g, (_, name: string, opt?: string) => `:${name}${opt ?? ""}`);
+}
+
+/** The path of the named route with its parameters filled in; throws on an unknown name or a missing parameter. */
+export function pathFor(routes: RouteDefinition[], name: string, params: Record<string, string | number> = {}): string {
+  const route = routes.find((r) => r.name === name);
+  if (!route) throw new Error(`route "${name}" is not in the route registry`);
+  return route.uri.replace(/\{(\w+)(\?)?\}/g, (_, key: string, optional?: string) => {
+    const value = params[key];
+    if (value === undefined) {
+      if (optional) return "";
+      throw new Error(`route "${name}" needs parameter "${key}"`);
+    }
+    return encodeURIComponent(String(value));
+  }).replace(/\/+$/, "") || "/";
 }
 
 /** True when every given parameter matches its declared format. */

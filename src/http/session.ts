@@ -5,16 +5,11 @@
 import { eq } from "drizzle-orm";
 import { sessions } from "../../db/schema";
 import type { Db } from "../db";
+import { randomToken, sha256 } from "../crypto";
 
 type SessionData = Record<string, unknown> & { _flash?: { new: string[]; old: string[] } };
 
-export function randomToken(bytes = 32): string {
-  return Buffer.from(crypto.getRandomValues(new Uint8Array(bytes))).toString("base64url");
-}
-
-function hashId(id: string): string {
-  return new Bun.CryptoHasher("sha256").update(id).digest("hex");
-}
+const hashId = sha256;
 
 export class Session {
   private dirty = false;

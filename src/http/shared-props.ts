@@ -13,7 +13,11 @@ export function sharedProps(ctx: RequestContext): Props {
     locale: ctx.locale,
     appearance: ctx.appearance,
     settings: { timezone: config.timezone, currency: config.currency },
-    auth: { user: null },
+    auth: {
+      user: ctx.user
+        ? { id: ctx.user.id, name: ctx.user.name, email: ctx.user.email, emailVerified: ctx.user.emailVerifiedAt !== null }
+        : null,
+    },
     navigation: () => navigationFor(ctx),
     ziggy: once(() => ziggyConfig(ctx.services.routes, config.appUrl)),
     errors: always(() => ctx.validationErrors()),

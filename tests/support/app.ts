@@ -5,15 +5,22 @@
 import { loadConfig, type Config } from "../../src/config";
 import { migrateDatabase, openDatabase, type Db } from "../../src/db";
 import { createApp } from "../../src/http/app";
-import { loadAssets } from "../../src/http/assets";
 import { routes as productRoutes } from "../../src/http/routes";
 import type { RouteDefinition } from "../../src/http/routing";
-import { SessionStore } from "../../src/http/session";
+import type { SessionStore } from "../../src/http/session";
+import { createServices } from "../../src/http/services";
+import type { AppServices } from "../../src/http/context";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 export const BASE = "http://mesa.test";
 
 export interface TestApp {
   app: ReturnType<typeof createApp>;
+  services: AppServices;
+  /** Folder where this app's mail is written (MAIL_MAILER=file). */
+  mailPath: string;
   db: Db;
   config: Config;
   sessions: SessionStore;
@@ -21,8 +28,18 @@ export interface TestApp {
   routes: RouteDefinition[];
 }
 
+export const TEST_APP_KEY = "test-key-0123456789-0123456789-0123456789";
+
 export function testConfig(overrides: Record<string, string> = {}): Config {
-  return loadConfig({ NODE_ENV: "test", APP_URL: BASE, DB_PATH: ":memory:", LOG_REQUESTS: "false", ...overrides });
+  return loadConfig({
+    NODE_ENV: "test",
+    APP_URL: BASE,
+    DB_PATH: ":memory:",
+    LOG_REQUESTS: "false",
+    APP_KEY: TEST_APP_KEY,
+    MAIL_PATH: mkdtempSync(join(tmpdir(), "mesa-mail-")),
+    ...overrides,
+  });
 }
 
 /** Builds the app with the product's routes, plus any extra routes a test needs. */
@@ -30,11 +47,10 @@ export function createTestApp(options: { routes?: RouteDefinition[]; env?: Recor
   const config = testConfig(options.env);
   const db = openDatabase(":memory:");
   migrateDatabase(db);
-  const assets = loadAssets();
-  const sessions = new SessionStore(db, config.sessionLifetimeMinutes * 60);
   const routes = [...productRoutes, ...(options.routes ?? [])];
-  const app = createApp({ config, db, assets, sessions, routes });
-  return { app, db, config, sessions, version: assets.version, routes };
+  const services = createServices(config, db, { routes });
+  const app = createApp(services);
+  return { app, services, mailPath: config.mail.path, db, config, sessions: services.sessions, version: services.assets.version, routes };
 }
 
 /** A browser-like client: keeps cookies between requests and sends the CSRF token the way the page client does. */

@@ -1,6 +1,6 @@
 /** The signed-in frame: a sidebar with the areas the user may open, a header, and the page content. */
 import { Link, usePage } from "@inertiajs/react";
-import { Menu, Settings } from "lucide-react";
+import { LogOut, Menu, Settings } from "lucide-react";
 import { useState, type ReactNode } from "react";
 import { AppearanceToggle } from "../components/appearance-toggle";
 import { FlashMessages } from "../components/flash-messages";
@@ -12,7 +12,7 @@ import { cn } from "../lib/utils";
 import type { SharedProps } from "../types";
 
 export default function AppLayout({ children }: { children: ReactNode }) {
-  const { app, navigation } = usePage<SharedProps>().props;
+  const { app, navigation, auth } = usePage<SharedProps>().props;
   const { url } = usePage();
   const { t } = useI18n();
   const route = useRoute();
@@ -28,7 +28,7 @@ export default function AppLayout({ children }: { children: ReactNode }) {
         id="sidebar"
         className={cn("fixed inset-y-0 left-0 z-40 w-64 shrink-0 border-r bg-sidebar p-4 transition-transform md:static md:translate-x-0", open ? "translate-x-0" : "-translate-x-full")}
       >
-        <Link href={route("home")} className="mb-6 flex items-center gap-2 text-lg font-semibold">
+        <Link href={route(auth.user ? "dashboard" : "home")} className="mb-6 flex items-center gap-2 text-lg font-semibold">
           <img src="/favicon.svg" alt="" className="size-7" />
           {app.name}
         </Link>
@@ -84,6 +84,21 @@ export default function AppLayout({ children }: { children: ReactNode }) {
           <div className="ml-auto flex items-center gap-3">
             <LanguageSwitcher />
             <AppearanceToggle compact />
+            {auth.user ? (
+              <div className="flex items-center gap-2 border-l pl-3">
+                <span className="hidden text-sm sm:inline" data-testid="user-name">
+                  {auth.user.name}
+                </span>
+                <Link href={route("logout")} method="post" as="button" className="inline-flex items-center gap-1.5 rounded-md px-2 py-1.5 text-sm hover:bg-accent">
+                  <LogOut className="size-4" aria-hidden="true" />
+                  {t("auth.logout")}
+                </Link>
+              </div>
+            ) : (
+              <Link href={route("login")} className="rounded-md px-2 py-1.5 text-sm text-primary hover:bg-accent">
+                {t("welcome.login")}
+              </Link>
+            )}
           </div>
         </header>
         <main id="content" className="flex-1 space-y-4 p-4 md:p-8">

@@ -4,8 +4,13 @@ import type { ReactNode } from "react";
 import { useI18n } from "../hooks/use-i18n";
 import { useRoute } from "../hooks/use-route";
 import { cn } from "../lib/utils";
+import type { SharedProps } from "../types";
 
-const SECTIONS = [
+const ACCOUNT_SECTIONS = [
+  { route: "profile.edit", label: "settings.nav.profile" },
+  { route: "password.edit", label: "settings.nav.password" },
+];
+const BROWSER_SECTIONS = [
   { route: "appearance", label: "settings.nav.appearance" },
   { route: "language.edit", label: "settings.nav.language" },
 ];
@@ -13,7 +18,8 @@ const SECTIONS = [
 export default function SettingsLayout({ children }: { children: ReactNode }) {
   const { t } = useI18n();
   const route = useRoute();
-  const { url } = usePage();
+  const { url, props } = usePage<SharedProps>();
+  const sections = props.auth.user ? [...ACCOUNT_SECTIONS, ...BROWSER_SECTIONS] : BROWSER_SECTIONS;
   return (
     <div className="space-y-6">
       <div>
@@ -22,8 +28,8 @@ export default function SettingsLayout({ children }: { children: ReactNode }) {
       </div>
       <div className="flex flex-col gap-8 lg:flex-row">
         <nav aria-label={t("settings.title")} className="lg:w-48">
-          <ul className="flex gap-1 lg:flex-col">
-            {SECTIONS.map((section) => {
+          <ul className="flex flex-wrap gap-1 lg:flex-col">
+            {sections.map((section) => {
               const href = route(section.route);
               const current = url === href;
               return (

@@ -15,10 +15,10 @@ const FEATURES = [
   { icon: ShieldCheck, key: "welcome.features.access" },
 ];
 
-export default function Welcome() {
+export default function Welcome({ canRegister }: { canRegister: boolean }) {
   const { t } = useI18n();
   const route = useRoute();
-  const { app } = usePage<SharedProps>().props;
+  const { app, auth } = usePage<SharedProps>().props;
   return (
     <div className="min-h-screen">
       <Head title={t("welcome.title")} />
@@ -44,8 +44,24 @@ export default function Welcome() {
             </li>
           ))}
         </ul>
-        <div className="mt-10">
-          <Link href={route("appearance")} prefetch className={buttonClasses("outline")}>
+        <div className="mt-10 flex flex-wrap gap-3">
+          {auth.user ? (
+            <Link href={route("dashboard")} className={buttonClasses("primary")}>
+              {t("welcome.dashboard")}
+            </Link>
+          ) : (
+            <>
+              <Link href={route("login")} className={buttonClasses("primary")}>
+                {t("welcome.login")}
+              </Link>
+              {canRegister && (
+                <Link href={route("register")} className={buttonClasses("outline")}>
+                  {t("welcome.register")}
+                </Link>
+              )}
+            </>
+          )}
+          <Link href={route("appearance")} prefetch className={buttonClasses("ghost")}>
             {t("welcome.open_settings")}
           </Link>
         </div>

@@ -1,34 +1,43 @@
 /**
- * The one permission check: does this request's user satisfy a route's declared access?
- * Guests pass only public and guest routes. Users and permissions arrive with the accounts and
- * access-control areas; until then no request is signed in.
+ * The one access check: does this request's user satisfy a route's declaration? Guests pass only public and
+ * guest routes; signed-in routes also need a verified e-mail (unless the route allows otherwise) and, for
+ * sensitive routes, a recent password confirmation. Permissions arrive with the access-control area; until
+ * then no user holds any.
  */
 import type { RequestContext } from "../context";
-import type { Access } from "../routing";
+import type { Access, RouteDefinition } from "../routing";
 import { Forbidden, Unauthenticated } from "../../domain/errors";
+import { passwordRecentlyConfirmed } from "../auth";
 
-function signedInUserId(ctx: RequestContext): number | null {
-  return ctx.session.userId;
-}
+/** A signed-in user opened a page meant for guests (sign-in, registration). */
+export class AlreadySignedIn extends Error {}
+/** The route needs a verified e-mail address. */
+export class EmailNotVerified extends Error {}
+/** The route is sensitive and the password was not confirmed recently. */
+export class PasswordConfirmationRequired extends Error {}
 
 export function isAllowed(access: Access, ctx: RequestContext): boolean {
-  const userId = signedInUserId(ctx);
   switch (access.kind) {
     case "public":
       return true;
     case "guest":
-      return userId === null;
+      return ctx.user === null;
     case "signed-in":
-      return userId !== null;
+      return ctx.user !== null;
     case "permission":
       return false;
   }
 }
 
-/** Throws Unauthenticated for guests on protected routes and Forbidden for users without the permission. */
-export function authorize(access: Access, ctx: RequestContext): void {
-  if (isAllowed(access, ctx)) return;
-  if (access.kind === "guest") throw new Forbidden();
-  if (signedInUserId(ctx) === null) throw new Unauthenticated();
-  throw new Forbidden();
+/** Throws the error that explains why this request may not use `route`. */
+export function authorize(route: RouteDefinition, ctx: RequestContext): void {
+  const { access } = route;
+  if (!isAllowed(access, ctx)) {
+    if (access.kind === "guest") throw new AlreadySignedIn();
+    if (ctx.user === null) throw new Unauthenticated();
+    throw new Forbidden();
+  }
+  if (ctx.user === null || access.kind === "public" || access.kind === "guest") return;
+  if (!ctx.user.emailVerifiedAt && !route.allowUnverified) throw new EmailNotVerified();
+  if (route.confirmPassword && !passwordRecentlyConfirmed(ctx)) throw new PasswordConfirmationRequired();
 }

@@ -3,9 +3,11 @@
  * resolves names from it (ziggy-js), `./mesa route:list` prints it, and the access tests walk it.
  */
 import { checkRegistry, type RouteDefinition } from "../routing";
+import { authRoutes } from "./auth";
 import { platformRoutes } from "./platform";
+import { settingsRoutes } from "./settings";
 
-export const routes: RouteDefinition[] = [...platformRoutes];
+export const routes: RouteDefinition[] = [...platformRoutes, ...authRoutes, ...settingsRoutes];
 
 const problems = checkRegistry(routes);
 if (problems.length) throw new Error(`The route registry is inconsistent:\n- ${problems.join("\n- ")}`);

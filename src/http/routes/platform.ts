@@ -1,10 +1,6 @@
-/** The public front door, the health check, and the per-browser preferences (language; theme lives client-side). */
+/** The public front door, the dashboard and the health check. */
 import { isDatabaseReachable } from "../../db";
-import { ValidationFailed } from "../../domain/errors";
-import { isLocale, locales } from "../../../resources/js/lib/i18n";
 import { access, defineRoutes } from "../routing";
-
-const YEAR_SECONDS = 365 * 24 * 60 * 60;
 
 export const platformRoutes = defineRoutes([
   {
@@ -12,7 +8,7 @@ export const platformRoutes = defineRoutes([
     methods: ["GET"],
     uri: "/",
     access: access.public,
-    handle: (ctx) => ctx.render("welcome"),
+    handle: (ctx) => ctx.render("welcome", { canRegister: ctx.config.registrationEnabled }),
   },
   {
     name: "health",
@@ -25,31 +21,23 @@ export const platformRoutes = defineRoutes([
     },
   },
   {
-    name: "appearance",
+    name: "dashboard",
     methods: ["GET"],
-    uri: "/settings/appearance",
-    access: access.public,
-    handle: (ctx) => ctx.render("settings/appearance"),
-  },
-  {
-    name: "language.edit",
-    methods: ["GET"],
-    uri: "/settings/language",
-    access: access.public,
-    handle: (ctx) => ctx.render("settings/language"),
-  },
-  {
-    name: "language.update",
-    methods: ["PUT"],
-    uri: "/settings/language",
-    access: access.public,
+    uri: "/dashboard",
+    access: access.signedIn,
     handle: (ctx) => {
-      const locale = ctx.body.locale;
-      if (!isLocale(locale)) throw new ValidationFailed({ locale: ctx.t("validation.one_of", { options: locales.join(", ") }) });
-      ctx.locale = locale;
-      ctx.setCookie("locale", locale, { maxAgeSeconds: YEAR_SECONDS, httpOnly: false });
-      ctx.flash("success", ctx.t("locale.changed"));
-      return ctx.back("/settings/language");
+      const user = ctx.user!;
+      return ctx.render("dashboard", {
+        account: {
+          name: user.name,
+          email: user.email,
+          emailVerifiedAt: user.emailVerifiedAt?.toISOString() ?? null,
+          lastSignInAt: user.lastSignInAt?.toISOString() ?? null,
+          createdAt: user.createdAt.toISOString(),
+          // Roles arrive with access control; until then nobody holds one.
+          roles: [] as string[],
+        },
+      });
     },
   },
 ]);

@@ -1,0 +1,60 @@
+/** Create an account; it starts with no role and must verify its e-mail. */
+import { Head, Link, useForm } from "@inertiajs/react";
+import type { FormEvent } from "react";
+import { Button } from "../../components/ui/button";
+import { Field } from "../../components/ui/field";
+import { useI18n } from "../../hooks/use-i18n";
+import { useRoute } from "../../hooks/use-route";
+
+export default function Register({ passwordMinLength }: { passwordMinLength: number }) {
+  const { t } = useI18n();
+  const route = useRoute();
+  const form = useForm({ name: "", email: "", password: "", password_confirmation: "" });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    form.post(route("register.store"), { onFinish: () => form.reset("password", "password_confirmation") });
+  };
+  return (
+    <>
+      <Head title={t("auth.register.title")} />
+      <div className="space-y-1 text-center">
+        <h1 className="text-xl font-semibold">{t("auth.register.title")}</h1>
+        <p className="text-sm text-muted-foreground">{t("auth.register.description")}</p>
+      </div>
+      <form onSubmit={submit} className="space-y-4" noValidate>
+        <Field label={t("auth.register.name")} name="name" autoComplete="name" autoFocus required value={form.data.name} onChange={(e) => form.setData("name", e.target.value)} error={form.errors.name} />
+        <Field label={t("auth.login.email")} type="email" name="email" autoComplete="email" required value={form.data.email} onChange={(e) => form.setData("email", e.target.value)} error={form.errors.email} />
+        <Field
+          label={t("auth.login.password")}
+          type="password"
+          name="password"
+          autoComplete="new-password"
+          required
+          value={form.data.password}
+          onChange={(e) => form.setData("password", e.target.value)}
+          error={form.errors.password}
+          hint={t("auth.register.password_hint", { min: passwordMinLength })}
+        />
+        <Field
+          label={t("auth.register.password_confirmation")}
+          type="password"
+          name="password_confirmation"
+          autoComplete="new-password"
+          required
+          value={form.data.password_confirmation}
+          onChange={(e) => form.setData("password_confirmation", e.target.value)}
+          error={form.errors.password_confirmation}
+        />
+        <Button type="submit" className="w-full" disabled={form.processing}>
+          {t("auth.register.submit")}
+        </Button>
+      </form>
+      <p className="text-center text-sm text-muted-foreground">
+        {t("auth.register.have_account")}{" "}
+        <Link href={route("login")} className="text-primary underline-offset-4 hover:underline">
+          {t("auth.register.login")}
+        </Link>
+      </p>
+    </>
+  );
+}

@@ -1,0 +1,46 @@
+/** Settings → Password: current, new and confirmation; other sessions end when it changes. */
+import { Head, useForm } from "@inertiajs/react";
+import type { FormEvent } from "react";
+import { Button } from "../../components/ui/button";
+import { Field, SavedFlag } from "../../components/ui/field";
+import { useI18n } from "../../hooks/use-i18n";
+import { useRoute } from "../../hooks/use-route";
+
+export default function Password({ passwordMinLength }: { passwordMinLength: number }) {
+  const { t } = useI18n();
+  const route = useRoute();
+  const form = useForm({ current_password: "", password: "", password_confirmation: "" });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    form.put(route("password.update"), { preserveScroll: true, onFinish: () => form.reset() });
+  };
+  return (
+    <div className="space-y-4">
+      <Head title={t("settings.password.title")} />
+      <header>
+        <h2 className="text-lg font-medium">{t("settings.password.title")}</h2>
+        <p className="text-sm text-muted-foreground">{t("settings.password.description")}</p>
+      </header>
+      <form onSubmit={submit} className="space-y-4" noValidate>
+        <Field label={t("settings.password.current")} type="password" name="current_password" autoComplete="current-password" value={form.data.current_password} onChange={(e) => form.setData("current_password", e.target.value)} error={form.errors.current_password} />
+        <Field
+          label={t("settings.password.new")}
+          type="password"
+          name="password"
+          autoComplete="new-password"
+          value={form.data.password}
+          onChange={(e) => form.setData("password", e.target.value)}
+          error={form.errors.password}
+          hint={t("auth.register.password_hint", { min: passwordMinLength })}
+        />
+        <Field label={t("settings.password.confirmation")} type="password" name="password_confirmation" autoComplete="new-password" value={form.data.password_confirmation} onChange={(e) => form.setData("password_confirmation", e.target.value)} error={form.errors.password_confirmation} />
+        <div className="flex items-center gap-3">
+          <Button type="submit" disabled={form.processing}>
+            {t("settings.password.save")}
+          </Button>
+          <SavedFlag show={form.recentlySuccessful}>{t("settings.language.saved")}</SavedFlag>
+        </div>
+      </form>
+    </div>
+  );
+}

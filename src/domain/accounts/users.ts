@@ -1,0 +1,159 @@
+/**
+ * User accounts: creating, finding, updating profile and password, deactivating and deleting. Used by the
+ * web app and by `./mesa user:*`.
+ */
+import { asc, eq } from "drizzle-orm";
+import { sessions, users } from "../../../db/schema";
+import type { Config } from "../../config";
+import type { Db } from "../../db";
+import { message, NotFound, ValidationFailed } from "../errors";
+import { field, parseInput, t } from "../validation";
+import { hashPassword, passwordProblem, verifyPassword } from "./passwords";
+
+export type User = typeof users.$inferSelect;
+export type Locale = "es" | "en";
+
+/** E-mail addresses are compared and stored trimmed and lower-cased. */
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export function findUserByEmail(db: Db, email: string): User | undefined {
+  return db.select().from(users).where(eq(users.email, normalizeEmail(email))).get();
+}
+
+export function findUserById(db: Db, id: number): User | undefined {
+  return db.select().from(users).where(eq(users.id, id)).get();
+}
+
+export function requireUserByEmail(db: Db, email: string): User {
+  const user = findUserByEmail(db, email);
+  if (!user) throw new NotFound(`No user with e-mail ${normalizeEmail(email)}`);
+  return user;
+}
+
+function ensureEmailFree(db: Db, email: string, exceptId?: number): void {
+  const existing = findUserByEmail(db, email);
+  if (existing && existing.id !== exceptId) throw new ValidationFailed({ email: message("validation.email_taken") });
+}
+
+/** Refuses a new password that does not match its confirmation or breaks the password policy. */
+export function ensurePasswordAcceptable(config: Config, password: string, confirmation: string | undefined, personal: string[], fieldName = "password"): void {
+  if (confirmation !== undefined && confirmation !== password) throw new ValidationFailed({ [fieldName]: message("validation.password.confirmation") });
+  const problem = passwordProblem(password, config.passwordMinLength, personal);
+  if (problem) throw new ValidationFailed({ [fieldName]: problem });
+}
+
+export const NewUserInput = t.Object({
+  name: field.text(1, 120),
+  email: field.email(),
+  password: field.password(),
+  password_confirmation: t.Optional(t.String()),
+  language: t.Optional(t.Union([t.Literal("es"), t.Literal("en")])),
+  document_number: t.Optional(t.String({ maxLength: 20, pattern: "^[A-Za-z0-9-]*$" })),
+});
+
+/** Creates an account; `verified` marks the e-mail as already confirmed (administrators, the CLI, seeds). */
+export async function createUser(db: Db, config: Config, input: unknown, options: { verified?: boolean; now?: Date } = {}): Promise<User> {
+  const data = parseInput(NewUserInput, input, ["password", "password_confirmation"]);
+  ensureEmailFree(db, data.email);
+  ensurePasswordAcceptable(config, data.password, data.password_confirmation, [data.name, data.email]);
+  const now = options.now ?? new Date();
+  const passwordHash = await hashPassword(data.password);
+  return db
+    .insert(users)
+    .values({
+      name: data.name,
+      email: normalizeEmail(data.email),
+      passwordHash,
+      language: data.language ?? null,
+      documentNumber: data.document_number || null,
+      emailVerifiedAt: options.verified ? now : null,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning()
+    .get();
+}
+
+export const ProfileInput = t.Object({ name: field.text(1, 120), email: field.email() });
+
+/** Changes name and e-mail; a new e-mail must be verified again. Returns whether the e-mail changed. */
+export function updateProfile(db: Db, user: User, input: unknown): { user: User; emailChanged: boolean } {
+  const data = parseInput(ProfileInput, input);
+  const email = normalizeEmail(data.email);
+  ensureEmailFree(db, email, user.id);
+  const emailChanged = email !== user.email;
+  const updated = db
+    .update(users)
+    .set({ name: data.name, email, emailVerifiedAt: emailChanged ? null : user.emailVerifiedAt, updatedAt: new Date() })
+    .where(eq(users.id, user.id))
+    .returning()
+    .get();
+  return { user: updated, emailChanged };
+}
+
+export const PasswordChangeInput = t.Object({
+  current_password: field.password(),
+  password: field.password(),
+  password_confirmation: field.password(),
+});
+
+/** Changes the password after checking the current one; remember-me tokens stop working. */
+export async function changePassword(db: Db, config: Config, user: User, input: unknown): Promise<void> {
+  const data = parseInput(PasswordChangeInput, input, ["current_password", "password", "password_confirmation"]);
+  if (!(await verifyPassword(data.current_password, user.passwordHash))) throw new ValidationFailed({ current_password: message("validation.password.current") });
+  ensurePasswordAcceptable(config, data.password, data.password_confirmation, [user.name, user.email]);
+  await setPassword(db, user.id, data.password);
+}
+
+/** Stores a new password hash and drops the remember-me token. */
+export async function setPassword(db: Db, userId: number, password: string): Promise<void> {
+  const passwordHash = await hashPassword(password);
+  db.update(users).set({ passwordHash, rememberTokenHash: null, updatedAt: new Date() }).where(eq(users.id, userId)).run();
+}
+
+/** Deletes the account after checking its password; its sessions go with it. */
+export async function deleteAccount(db: Db, user: User, password: unknown): Promise<void> {
+  if (typeof password !== "string" || !(await verifyPassword(password, user.passwordHash))) {
+    throw new ValidationFailed({ password: message("validation.password.current") });
+  }
+  db.transaction((tx) => {
+    tx.delete(sessions).where(eq(sessions.userId, user.id)).run();
+    tx.delete(users).where(eq(users.id, user.id)).run();
+  });
+}
+
+/** Marks the account deactivated and ends all its sessions; it can no longer sign in. */
+export function deactivateUser(db: Db, userId: number): User {
+  return db.transaction((tx) => {
+    const updated = tx.update(users).set({ status: "deactivated", rememberTokenHash: null, updatedAt: new Date() }).where(eq(users.id, userId)).returning().get();
+    if (!updated) throw new NotFound();
+    tx.delete(sessions).where(eq(sessions.userId, userId)).run();
+    return updated;
+  });
+}
+
+export function markEmailVerified(db: Db, userId: number, now = new Date()): void {
+  db.update(users).set({ emailVerifiedAt: now, updatedAt: now }).where(eq(users.id, userId)).run();
+}
+
+export function setLanguage(db: Db, userId: number, language: Locale): void {
+  db.update(users).set({ language, updatedAt: new Date() }).where(eq(users.id, userId)).run();
+}
+
+export function recordSignIn(db: Db, userId: number, now = new Date()): void {
+  db.update(users).set({ lastSignInAt: now }).where(eq(users.id, userId)).run();
+}
+
+export function setRememberTokenHash(db: Db, userId: number, hash: string | null): void {
+  db.update(users).set({ rememberTokenHash: hash }).where(eq(users.id, userId)).run();
+}
+
+export function listUsers(db: Db): User[] {
+  return db.select().from(users).orderBy(asc(users.email)).all();
+}
+
+export function countUsers(db: Db): number {
+  return db.$client.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM users").get()?.n ?? 0;
+}

@@ -1,0 +1,70 @@
+/**
+ * Who is signed in: the session's user, or the remember-me cookie's. Signing in regenerates the session id;
+ * signing out ends the session on the server and invalidates remember-me everywhere.
+ */
+import { randomToken, safeEqual, sha256 } from "../crypto";
+import { findUserById, recordSignIn, setRememberTokenHash, type User } from "../domain/accounts/users";
+import type { RequestContext } from "./context";
+
+export const REMEMBER_COOKIE = "mesa_remember";
+const REMEMBER_DAYS = 30;
+export const PASSWORD_CONFIRMED_KEY = "_password_confirmed_at";
+
+function activeUser(ctx: RequestContext, id: number): User | null {
+  const user = findUserById(ctx.db, id);
+  return user && user.status === "active" ? user : null;
+}
+
+/** Resolves the request's user (session first, then remember-me) and applies their language. */
+export function authenticate(ctx: RequestContext): void {
+  const { session } = ctx;
+  if (session.userId !== null) {
+    const user = activeUser(ctx, session.userId);
+    if (user) ctx.user = user;
+    else {
+      // Deleted or deactivated since the last request: this session ends now.
+      session.invalidate();
+      ctx.setCookie(REMEMBER_COOKIE, "", { httpOnly: true, maxAgeSeconds: 0 });
+    }
+  } else if (ctx.cookies[REMEMBER_COOKIE]) {
+    const [id, token] = ctx.cookies[REMEMBER_COOKIE].split("|");
+    const user = /^\d+$/.test(id ?? "") && token ? activeUser(ctx, Number(id)) : null;
+    if (user && user.rememberTokenHash && safeEqual(user.rememberTokenHash, sha256(token))) {
+      session.regenerate();
+      session.setUser(user.id);
+      ctx.user = user;
+    } else {
+      ctx.setCookie(REMEMBER_COOKIE, "", { httpOnly: true, maxAgeSeconds: 0 });
+    }
+  }
+  if (ctx.user?.language) ctx.locale = ctx.user.language;
+}
+
+export function signIn(ctx: RequestContext, user: User, remember: boolean): void {
+  ctx.session.regenerate();
+  ctx.session.setUser(user.id);
+  ctx.session.put(PASSWORD_CONFIRMED_KEY, Date.now());
+  ctx.user = user;
+  recordSignIn(ctx.db, user.id);
+  if (remember) {
+    const token = randomToken(32);
+    setRememberTokenHash(ctx.db, user.id, sha256(token));
+    ctx.setCookie(REMEMBER_COOKIE, `${user.id}|${token}`, { httpOnly: true, maxAgeSeconds: REMEMBER_DAYS * 24 * 60 * 60 });
+  }
+  if (user.language) ctx.locale = user.language;
+}
+
+export function signOut(ctx: RequestContext): void {
+  if (ctx.user) setRememberTokenHash(ctx.db, ctx.user.id, null);
+  ctx.services.sessions.destroy(ctx.session.id);
+  ctx.session.invalidate();
+  ctx.user = null;
+  ctx.setCookie(REMEMBER_COOKIE, "", { httpOnly: true, maxAgeSeconds: 0 });
+  ctx.clearHistory();
+}
+
+/** Whether the password was confirmed recently enough for a sensitive action. */
+export function passwordRecentlyConfirmed(ctx: RequestContext): boolean {
+  const at = ctx.session.get<number>(PASSWORD_CONFIRMED_KEY);
+  return typeof at === "number" && Date.now() - at < ctx.config.passwordConfirmTimeout * 1000;
+}

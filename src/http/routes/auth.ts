@@ -1,0 +1,205 @@
+/**
+ * Getting in: sign-in and sign-out, registration, password reset, e-mail verification and password
+ * confirmation, with the route names people know from the PHP starter kits.
+ */
+import { checkCredentials } from "../../domain/accounts/authentication";
+import { verifyPassword } from "../../domain/accounts/passwords";
+import { createResetToken, resetPassword } from "../../domain/accounts/password-reset";
+import { createUser, findUserById, markEmailVerified, type User } from "../../domain/accounts/users";
+import { message, NotFound, ValidationFailed } from "../../domain/errors";
+import { resetPasswordMessage, verifyEmailMessage } from "../../mail/messages";
+import { sha256 } from "../../crypto";
+import { PASSWORD_CONFIRMED_KEY, signIn, signOut } from "../auth";
+import type { RequestContext } from "../context";
+import { access, defineRoutes } from "../routing";
+import { hasValidSignature, signedPath } from "../signed-url";
+
+const VERIFY_MINUTES = 60;
+
+/** The page the user wanted before being sent to sign in, or the dashboard. */
+function intendedOr(ctx: RequestContext, fallback: string): Response {
+  const intended = ctx.session.get<string>("_intended");
+  ctx.session.forget("_intended");
+  return ctx.redirect(intended && intended.startsWith("/") && !intended.startsWith("//") ? intended : fallback);
+}
+
+/** Sends the e-mail verification link (signed, valid 60 minutes). */
+export async function sendVerificationMail(ctx: RequestContext, user: User): Promise<void> {
+  const path = signedPath(ctx.services.appKey, ctx.urlFor("verification.verify", { id: user.id, hash: sha256(user.email) }), Date.now() + VERIFY_MINUTES * 60 * 1000);
+  const locale = user.language ?? ctx.locale;
+  await ctx.services.mailer.send(verifyEmailMessage(locale, ctx.config.appName, { name: user.name, address: user.email }, ctx.config.appUrl + path));
+}
+
+export const authRoutes = defineRoutes([
+  {
+    name: "login",
+    methods: ["GET"],
+    uri: "/login",
+    access: access.guest,
+    handle: (ctx) => ctx.render("auth/login", { canRegister: ctx.config.registrationEnabled, canResetPassword: true }),
+  },
+  {
+    name: "login.store",
+    methods: ["POST"],
+    uri: "/login",
+    access: access.guest,
+    handle: async (ctx) => {
+      const { user, remember } = await checkCredentials(ctx.db, ctx.services.limiter, ctx.body, ctx.ip);
+      signIn(ctx, user, remember);
+      return intendedOr(ctx, ctx.urlFor("dashboard"));
+    },
+  },
+  {
+    name: "logout",
+    methods: ["POST"],
+    uri: "/logout",
+    access: access.signedIn,
+    allowUnverified: true,
+    handle: (ctx) => {
+      signOut(ctx);
+      return ctx.redirect(ctx.urlFor("home"));
+    },
+  },
+  {
+    name: "register",
+    methods: ["GET"],
+    uri: "/register",
+    access: access.guest,
+    handle: (ctx) => {
+      if (!ctx.config.registrationEnabled) throw new NotFound();
+      return ctx.render("auth/register", { passwordMinLength: ctx.config.passwordMinLength });
+    },
+  },
+  {
+    name: "register.store",
+    methods: ["POST"],
+    uri: "/register",
+    access: access.guest,
+    handle: async (ctx) => {
+      if (!ctx.config.registrationEnabled) throw new NotFound();
+      const user = await createUser(ctx.db, ctx.config, { ...ctx.body, language: ctx.locale });
+      await sendVerificationMail(ctx, user);
+      signIn(ctx, user, false);
+      return ctx.redirect(ctx.urlFor("dashboard"));
+    },
+  },
+  {
+    name: "password.request",
+    methods: ["GET"],
+    uri: "/forgot-password",
+    access: access.guest,
+    handle: (ctx) => ctx.render("auth/forgot-password"),
+  },
+  {
+    name: "password.email",
+    methods: ["POST"],
+    uri: "/forgot-password",
+    access: access.guest,
+    handle: async (ctx) => {
+      const reset = createResetToken(ctx.db, ctx.body);
+      if (reset) {
+        const url = `${ctx.config.appUrl}${ctx.urlFor("password.reset", { token: reset.token })}?email=${encodeURIComponent(reset.user.email)}`;
+        const locale = reset.user.language ?? ctx.locale;
+        await ctx.services.mailer.send(resetPasswordMessage(locale, ctx.config.appName, { name: reset.user.name, address: reset.user.email }, url));
+      }
+      // The same answer whether or not the account exists.
+      ctx.flash("success", ctx.t("auth.reset_link_sent"));
+      return ctx.back(ctx.urlFor("password.request"));
+    },
+  },
+  {
+    name: "password.reset",
+    methods: ["GET"],
+    uri: "/reset-password/{token}",
+    access: access.guest,
+    handle: (ctx) =>
+      ctx.render("auth/reset-password", {
+        token: ctx.params.token,
+        email: typeof ctx.query.email === "string" ? ctx.query.email : "",
+        passwordMinLength: ctx.config.passwordMinLength,
+      }),
+  },
+  {
+    name: "password.store",
+    methods: ["POST"],
+    uri: "/reset-password",
+    access: access.guest,
+    handle: async (ctx) => {
+      await resetPassword(ctx.db, ctx.config, ctx.body);
+      ctx.flash("success", ctx.t("auth.password_reset"));
+      return ctx.redirect(ctx.urlFor("login"));
+    },
+  },
+  {
+    name: "verification.notice",
+    methods: ["GET"],
+    uri: "/verify-email",
+    access: access.signedIn,
+    allowUnverified: true,
+    handle: (ctx) => (ctx.user?.emailVerifiedAt ? ctx.redirect(ctx.urlFor("dashboard")) : ctx.render("auth/verify-email", { email: ctx.user?.email })),
+  },
+  {
+    name: "verification.verify",
+    methods: ["GET"],
+    uri: "/email/verify/{id}/{hash}",
+    wheres: { id: "\\d+", hash: "[a-f0-9]{64}" },
+    access: access.signedIn,
+    allowUnverified: true,
+    handle: (ctx) => {
+      const user = ctx.user!;
+      if (!hasValidSignature(ctx.services.appKey, ctx.url)) throw new ValidationFailed({ email: message("auth.verify_link_invalid") });
+      // The link must belong to the signed-in account and to its current e-mail address.
+      const owner = findUserById(ctx.db, Number(ctx.params.id));
+      if (!owner || owner.id !== user.id || sha256(user.email) !== ctx.params.hash) throw new NotFound();
+      if (!user.emailVerifiedAt) {
+        markEmailVerified(ctx.db, user.id);
+        ctx.flash("success", ctx.t("auth.verified"));
+      }
+      return ctx.redirect(`${ctx.urlFor("dashboard")}?verified=1`);
+    },
+  },
+  {
+    name: "verification.send",
+    methods: ["POST"],
+    uri: "/email/verification-notification",
+    access: access.signedIn,
+    allowUnverified: true,
+    handle: async (ctx) => {
+      const user = ctx.user!;
+      if (user.emailVerifiedAt) return ctx.redirect(ctx.urlFor("dashboard"));
+      const key = `verification-mail:${user.id}`;
+      ctx.services.limiter.ensureNotLimited(key, 6);
+      ctx.services.limiter.hit(key, 60);
+      await sendVerificationMail(ctx, user);
+      ctx.flash("success", ctx.t("auth.verification_sent"));
+      return ctx.back(ctx.urlFor("verification.notice"));
+    },
+  },
+  {
+    name: "password.confirm",
+    methods: ["GET"],
+    uri: "/confirm-password",
+    access: access.signedIn,
+    allowUnverified: true,
+    handle: (ctx) => ctx.render("auth/confirm-password"),
+  },
+  {
+    name: "password.confirm.store",
+    methods: ["POST"],
+    uri: "/confirm-password",
+    access: access.signedIn,
+    allowUnverified: true,
+    handle: async (ctx) => {
+      const key = `confirm-password:${ctx.user!.id}`;
+      ctx.services.limiter.ensureNotLimited(key, 5);
+      const password = ctx.body.password;
+      if (typeof password !== "string" || !(await verifyPassword(password, ctx.user!.passwordHash))) {
+        ctx.services.limiter.hit(key, 60);
+        throw new ValidationFailed({ password: message("validation.password.current") });
+      }
+      ctx.services.limiter.clear(key);
+      ctx.session.put(PASSWORD_CONFIRMED_KEY, Date.now());
+      return intendedOr(ctx, ctx.urlFor("dashboard"));
+    },
+  },
+]);

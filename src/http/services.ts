@@ -1,0 +1,24 @@
+/** Builds what the app runs on from the settings and an open database; shared by the server, tests and benchmarks. */
+import { resolveAppKey } from "../app-key";
+import type { Config } from "../config";
+import type { Db } from "../db";
+import { RateLimiter } from "../domain/rate-limit";
+import { createMailer } from "../mail/mailer";
+import { loadAssets } from "./assets";
+import type { AppServices } from "./context";
+import { routes } from "./routes";
+import { SessionStore } from "./session";
+
+export function createServices(config: Config, db: Db, overrides: Partial<AppServices> = {}): AppServices {
+  return {
+    config,
+    db,
+    assets: loadAssets(),
+    sessions: new SessionStore(db, config.sessionLifetimeMinutes * 60),
+    routes,
+    limiter: new RateLimiter(db),
+    mailer: createMailer(config),
+    appKey: resolveAppKey(config),
+    ...overrides,
+  };
+}

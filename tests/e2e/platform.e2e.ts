@@ -1,0 +1,319 @@
+/**
+ * The platform in a real browser: server rendering and hydration, page-protocol visits, theme, language,
+ * the client's fallbacks (unknown component, chunk that fails to load), progress bar, error pages and the
+ * skip link. Run with `npm run test:e2e` (Playwright starts Mesa; see playwright.config.ts).
+ */
+import { expect, test, type ConsoleMessage, type Page, type Request, type Response } from "@playwright/test";
+
+/** Console errors, hydration warnings and uncaught exceptions seen by a page. */
+function watchConsole(page: Page): string[] {
+  const problems: string[] = [];
+  page.on("console", (message: ConsoleMessage) => {
+    const text = message.text();
+    if (message.type() === "error" || message.type() === "warning" || /hydrat/i.test(text)) {
+      problems.push(`console.${message.type()}: ${text}`);
+    }
+  });
+  page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));
+  return problems;
+}
+
+/**
+ * Records, from before the first byte is parsed, every element React removes from the server-rendered #app.
+ * A hydration mismatch makes React throw the server markup away and render on the client, which shows up here
+ * even in the minified production build (where React does not log attribute mismatches).
+ */
+async function watchServerMarkup(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const removed: string[] = [];
+    (window as any).__removedFromApp = removed;
+    new MutationObserver((mutations) => {
+      for (const mutation of mutations) {
+        const target = mutation.target as Element;
+        if (!(target instanceof Element) || !target.closest("#app")) continue;
+        for (const node of mutation.removedNodes) {
+          if (node instanceof Element) removed.push(node.outerHTML.slice(0, 120));
+        }
+      }
+    }).observe(document, { childList: true, subtree: true });
+  });
+}
+
+/** Waits until React owns the server-rendered page (the page's root element carries React's fiber). */
+async function waitForHydration(page: Page): Promise<void> {
+  // `#app > link` is the image preload React's renderer puts first; the page itself is the next element.
+  await page.waitForFunction(() => {
+    const root = document.querySelector("#app > :not(link)");
+    return !!root && Object.keys(root).some((key) => key.startsWith("__reactFiber$"));
+  });
+}
+
+const isPageVisit = (request: Request) => request.headers()["x-inertia"] === "true" && request.headers()["purpose"] !== "prefetch";
+
+/** Clicks `link` and returns the page-protocol request and response of the visit it started. */
+async function clickForVisit(page: Page, link: ReturnType<Page["locator"]>, path: string): Promise<{ request: Request; response: Response }> {
+  const [response] = await Promise.all([
+    page.waitForResponse((r) => new URL(r.url()).pathname === path && isPageVisit(r.request())),
+    link.click(),
+  ]);
+  return { request: response.request(), response };
+}
+
+test.describe("first load", () => {
+  test("is server-rendered, hydrates without console errors, and then its controls work", async ({ page, request }) => {
+    // The HTML itself carries the page: a crawler, or a browser before any script runs, sees the content.
+    const html = await (await request.get("/")).text();
+    const ssr = html.match(/<div data-server-rendered="true" id="app">([\s\S]*?)<\/div>\s*<script type="module"/);
+    expect(ssr, "the page is rendered inside div[data-server-rendered]").not.toBeNull();
+    expect(ssr![1]).toContain("Back office de comedores en operaciones mineras");
+    expect(ssr![1]).toContain("Preferencias de apariencia e idioma");
+    expect(html).toContain('<html lang="es"');
+
+    const problems = watchConsole(page);
+    await watchServerMarkup(page);
+    await page.goto("/");
+    await waitForHydration(page);
+    await page.waitForLoadState("networkidle");
+
+    // Still the server's markup: no hydration error made React replace it.
+    expect(await page.evaluate(() => (window as any).__removedFromApp)).toEqual([]);
+    await expect(page.locator("#app")).toHaveAttribute("data-server-rendered", "true");
+    await expect(page.getByText("Back office de comedores en operaciones mineras")).toBeVisible();
+
+    // Interactive after hydration: the header's theme toggle switches the theme.
+    const html$ = page.locator("html");
+    const dark = page.locator('[data-appearance-option="dark"]');
+    await dark.click();
+    await expect(dark).toHaveAttribute("aria-checked", "true");
+    await expect(html$).toHaveClass(/\bdark\b/);
+    const light = page.locator('[data-appearance-option="light"]');
+    await light.click();
+    await expect(light).toHaveAttribute("aria-checked", "true");
+    await expect(html$).not.toHaveClass(/\bdark\b/);
+
+    expect(problems, problems.join("\n")).toEqual([]);
+  });
+});
+
+test.describe("page protocol", () => {
+  test("a link on the welcome page visits through the page protocol, without a full page load", async ({ page }) => {
+    const problems = watchConsole(page);
+    await page.goto("/");
+    await waitForHydration(page);
+    await page.evaluate(() => ((window as any).__sameDocument = "still here"));
+    const documents: string[] = [];
+    page.on("request", (r) => {
+      if (r.resourceType() === "document") documents.push(r.url());
+    });
+
+    const { request, response } = await clickForVisit(page, page.getByRole("link", { name: "Preferencias de apariencia e idioma" }), "/settings/appearance");
+    expect(request.headers()["x-inertia"]).toBe("true");
+    expect(response.status()).toBe(200);
+    expect(response.headers()["x-inertia"]).toBe("true");
+    expect((await response.json()).component).toBe("settings/appearance");
+
+    await expect(page).toHaveURL(/\/settings\/appearance$/);
+    await expect(page.getByRole("heading", { level: 2, name: "Apariencia" })).toBeVisible();
+    expect(await page.evaluate(() => (window as any).__sameDocument)).toBe("still here");
+    expect(documents).toEqual([]);
+    expect(problems, problems.join("\n")).toEqual([]);
+  });
+
+  test("the settings side menu moves between Appearance and Language through the page protocol", async ({ page }) => {
+    const problems = watchConsole(page);
+    await page.goto("/settings/appearance");
+    await waitForHydration(page);
+    await page.evaluate(() => ((window as any).__sameDocument = "still here"));
+    const documents: string[] = [];
+    page.on("request", (r) => {
+      if (r.resourceType() === "document") documents.push(r.url());
+    });
+    const menu = page.getByRole("navigation", { name: "Configuración" });
+
+    const toLanguage = await clickForVisit(page, menu.getByRole("link", { name: "Idioma" }), "/settings/language");
+    expect(toLanguage.request.headers()["x-inertia"]).toBe("true");
+    expect(toLanguage.response.headers()["x-inertia"]).toBe("true");
+    await expect(page).toHaveURL(/\/settings\/language$/);
+    await expect(page.getByRole("heading", { level: 2, name: "Idioma" })).toBeVisible();
+    await expect(menu.getByRole("link", { name: "Idioma" })).toHaveAttribute("aria-current", "page");
+
+    const toAppearance = await clickForVisit(page, menu.getByRole("link", { name: "Apariencia" }), "/settings/appearance");
+    expect(toAppearance.request.headers()["x-inertia"]).toBe("true");
+    expect(toAppearance.response.headers()["x-inertia"]).toBe("true");
+    await expect(page).toHaveURL(/\/settings\/appearance$/);
+    await expect(page.getByRole("heading", { level: 2, name: "Apariencia" })).toBeVisible();
+
+    expect(await page.evaluate(() => (window as any).__sameDocument)).toBe("still here");
+    expect(documents).toEqual([]);
+    expect(problems, problems.join("\n")).toEqual([]);
+  });
+});
+
+test.describe("theme", () => {
+  test("Dark survives a reload with no flash, and System follows the OS live", async ({ page, context }) => {
+    await page.emulateMedia({ colorScheme: "light" });
+    await page.goto("/settings/appearance");
+    await waitForHydration(page);
+    const html = page.locator("html");
+    await expect(html).not.toHaveClass(/\bdark\b/);
+
+    await page.getByRole("main").getByRole("radio", { name: "Oscuro" }).click();
+    await expect(html).toHaveClass(/\bdark\b/);
+    expect(await page.evaluate(() => localStorage.getItem("appearance"))).toBe("dark");
+    const cookie = (await context.cookies()).find((c) => c.name === "appearance");
+    expect(cookie?.value).toBe("dark");
+    expect(cookie?.path).toBe("/");
+
+    // The server paints the theme itself: the reloaded document already says class="dark".
+    const reloaded = await page.reload();
+    const source = await reloaded!.text();
+    expect(source).toMatch(/<html [^>]*class="dark"/);
+    expect(source).toMatch(/<html [^>]*data-appearance="dark"/);
+    await waitForHydration(page);
+    await expect(html).toHaveClass(/\bdark\b/);
+    await expect(page.getByRole("main").getByRole("radio", { name: "Oscuro" })).toHaveAttribute("aria-checked", "true");
+
+    // System: the class follows the OS preference as it changes, without a reload.
+    await page.getByRole("main").getByRole("radio", { name: "Sistema" }).click();
+    await expect(page.getByRole("main").getByRole("radio", { name: "Sistema" })).toHaveAttribute("aria-checked", "true");
+    expect(await page.evaluate(() => localStorage.getItem("appearance"))).toBe("system");
+    await expect(html).not.toHaveClass(/\bdark\b/);
+    await page.emulateMedia({ colorScheme: "dark" });
+    await expect(html).toHaveClass(/\bdark\b/);
+    await page.emulateMedia({ colorScheme: "light" });
+    await expect(html).not.toHaveClass(/\bdark\b/);
+    await page.emulateMedia({ colorScheme: "dark" });
+    await expect(html).toHaveClass(/\bdark\b/);
+
+    // With System and a dark OS, the first paint is dark too (the inline script in <head>).
+    const again = await page.reload();
+    expect(await again!.text()).toMatch(/<html [^>]*data-appearance="system"/);
+    await expect(html).toHaveClass(/\bdark\b/);
+  });
+});
+
+test.describe("language", () => {
+  test("the language switcher changes the texts, the <html lang> after a reload, and back", async ({ page }) => {
+    const problems = watchConsole(page);
+    await page.goto("/settings/appearance");
+    await waitForHydration(page);
+    const switcher = page.getByTestId("language-switcher").first();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Configuración");
+    await expect(page.locator("html")).toHaveAttribute("lang", "es");
+
+    await switcher.selectOption("en");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Settings");
+    await expect(page.getByRole("heading", { level: 2 })).toHaveText("Appearance");
+    await expect(page.getByRole("link", { name: "Skip to content" })).toBeAttached();
+    await expect(switcher).toHaveValue("en");
+    await expect(page).toHaveURL(/\/settings\/appearance$/);
+
+    await page.reload();
+    await expect(page.locator("html")).toHaveAttribute("lang", "en");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Settings");
+    await waitForHydration(page);
+
+    await switcher.selectOption("es");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Configuración");
+    await expect(page.getByRole("heading", { level: 2 })).toHaveText("Apariencia");
+    await page.reload();
+    await expect(page.locator("html")).toHaveAttribute("lang", "es");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Configuración");
+    expect(problems, problems.join("\n")).toEqual([]);
+  });
+});
+
+test.describe("client fallbacks", () => {
+  test('an unknown page component shows "Page not found"', async ({ page }) => {
+    await page.goto("/settings/appearance");
+    await waitForHydration(page);
+    await page.route("**/settings/language", async (route) => {
+      if (route.request().headers()["x-inertia"] !== "true") return route.fallback();
+      const response = await route.fetch();
+      const body = await response.json();
+      expect(body.component).toBe("settings/language");
+      await route.fulfill({ response, json: { ...body, component: "does/not-exist" } });
+    });
+
+    await page.getByRole("navigation", { name: "Configuración" }).getByRole("link", { name: "Idioma" }).click();
+    await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
+    await expect(page.getByText("does/not-exist")).toBeVisible();
+    await expect(page).toHaveURL(/\/settings\/language$/);
+  });
+
+  test("a page chunk that fails to load shows a recoverable message", async ({ page }) => {
+    await page.goto("/settings/appearance");
+    await waitForHydration(page);
+    const chunks = "**/build/chunks/language-*.js";
+    await page.route(chunks, (route) => route.abort("failed"));
+
+    await page.getByRole("navigation", { name: "Configuración" }).getByRole("link", { name: "Idioma" }).click();
+    const alert = page.getByTestId("chunk-error");
+    await expect(alert).toBeVisible();
+    await expect(alert).toHaveAttribute("role", "alert");
+    await expect(alert.getByRole("heading")).toHaveText("No se pudo cargar la pantalla");
+    const reload = alert.getByRole("button", { name: "Recargar" });
+    await expect(reload).toBeVisible();
+
+    await page.unroute(chunks);
+    await Promise.all([page.waitForEvent("load"), reload.click()]);
+    await expect(page).toHaveURL(/\/settings\/language$/);
+    await expect(page.getByRole("heading", { level: 2, name: "Idioma" })).toBeVisible();
+    await expect(page.getByTestId("chunk-error")).toHaveCount(0);
+    await waitForHydration(page);
+    await expect(page.getByTestId("format-example")).toBeVisible();
+  });
+});
+
+test.describe("progress bar", () => {
+  test("a slow visit shows the progress bar in #4B5563", async ({ page }) => {
+    await page.goto("/settings/appearance");
+    await waitForHydration(page);
+    await page.route("**/settings/language", async (route) => {
+      if (route.request().headers()["x-inertia"] !== "true") return route.fallback();
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      await route.fallback();
+    });
+
+    await page.getByRole("navigation", { name: "Configuración" }).getByRole("link", { name: "Idioma" }).click();
+    const bar = page.locator("#nprogress .bar");
+    await expect(bar).toBeVisible();
+    await expect(bar).toHaveCSS("background-color", "rgb(75, 85, 99)");
+    await expect(page.getByRole("heading", { level: 2, name: "Idioma" })).toBeVisible();
+  });
+});
+
+test.describe("error pages", () => {
+  test("an unknown URL shows the 404 page", async ({ page }) => {
+    const response = await page.goto("/no-such-page");
+    expect(response!.status()).toBe(404);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Página no encontrada");
+    await expect(page.getByRole("link", { name: "Ir al inicio" })).toBeVisible();
+  });
+
+  test("a POST without the CSRF token is refused with 419", async ({ request }) => {
+    const post = await request.post("/", { form: { anything: "1" }, maxRedirects: 0 });
+    expect(post.status()).toBe(419);
+    expect(await post.text()).toContain("La página expiró");
+
+    // Also on a real route, even with a session, when the token is missing.
+    await request.get("/settings/language");
+    const put = await request.put("/settings/language", { form: { locale: "en" }, maxRedirects: 0 });
+    expect(put.status()).toBe(419);
+  });
+});
+
+test.describe("accessibility", () => {
+  test("a keyboard user reaches the skip-to-content link first on an app-layout page", async ({ page }) => {
+    await page.goto("/settings/appearance");
+    await waitForHydration(page);
+    await page.keyboard.press("Tab");
+    const skip = page.getByRole("link", { name: "Saltar al contenido" });
+    await expect(skip).toBeFocused();
+    await expect(skip).toHaveAttribute("href", "#content");
+    const box = await skip.boundingBox();
+    expect(box && box.width > 1 && box.height > 1, "the focused skip link is visible, not sr-only").toBe(true);
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(/#content$/);
+  });
+});
