@@ -5,7 +5,6 @@
  * and tests/support/run-all.sh do so); the server command builds them only when the manifest is missing.
  */
 import { defineConfig, devices } from "@playwright/test";
-import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -16,11 +15,19 @@ const BASE_URL = `http://127.0.0.1:${PORT}`;
 process.env.MESA_E2E_DB ??= join(tmpdir(), `mesa-e2e-${process.pid}-${Date.now()}.sqlite`);
 const DB_PATH = process.env.MESA_E2E_DB;
 
-const bun = "node_modules/.bin/bun";
-const buildIfMissing = existsSync("public/build/manifest.json") ? "" : `${bun} cli/main.ts assets:build && `;
-// Playwright signals the whole process group when it exits (SIGTERM, then SIGKILL); the trap removes the database.
-const removeDb = `rm -f '${DB_PATH}' '${DB_PATH}-wal' '${DB_PATH}-shm' '${DB_PATH}-journal'`;
-const command = `trap "${removeDb}" EXIT; trap "exit 143" TERM INT HUP; ${buildIfMissing}${bun} src/server.ts`;
+// Playwright runs this with `sh -c` as the leader of a new process group and signals the group when it exits
+// (SIGTERM, then SIGKILL). The script removes the database on the way out, and a watchdog stops the server
+// should the Playwright runner die without cleaning up (killed with SIGKILL, say).
+const serverScript = [
+  'cleanup() { rm -f "$DB_PATH" "$DB_PATH-wal" "$DB_PATH-shm" "$DB_PATH-journal"; }',
+  "trap cleanup EXIT",
+  "[ -f public/build/manifest.json ] || node_modules/.bin/bun cli/main.ts assets:build || exit 1",
+  "node_modules/.bin/bun src/server.ts & server=$!",
+  "stop() { kill $server 2>/dev/null; wait $server; exit 0; }",
+  "trap stop TERM INT HUP",
+  '( while kill -0 "$MESA_E2E_RUNNER" 2>/dev/null; do sleep 1; done; kill $server 2>/dev/null ) &',
+  "wait $server",
+].join("\n");
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -51,7 +58,7 @@ export default defineConfig({
     trace: "retain-on-failure",
   },
   webServer: {
-    command: `bash -c ${JSON.stringify(command)}`,
+    command: `bash -c '${serverScript}'`,
     url: `${BASE_URL}/up`,
     reuseExistingServer: false,
     timeout: 60_000,
@@ -65,6 +72,7 @@ export default defineConfig({
       APP_URL: BASE_URL,
       DB_PATH,
       LOG_REQUESTS: "false",
+      MESA_E2E_RUNNER: String(process.pid),
     },
   },
 });

@@ -6,6 +6,8 @@ import { Command, CommanderError } from "commander";
 import { registerAssetCommands } from "./commands/assets";
 import { registerDatabaseCommands } from "./commands/database";
 import { registerRouteCommands } from "./commands/routes";
+import { registerUserCommands } from "./commands/users";
+import { CliError } from "./bootstrap";
 
 export function buildProgram(): Command {
   const program = new Command();
@@ -16,6 +18,7 @@ export function buildProgram(): Command {
     .exitOverride();
   registerDatabaseCommands(program);
   registerRouteCommands(program);
+  registerUserCommands(program);
   registerAssetCommands(program);
   return program;
 }
@@ -30,7 +33,11 @@ export async function run(argv: string[]): Promise<number> {
       if (error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.code === "commander.help") return 0;
       return 2;
     }
-    console.error(error instanceof Error ? error.message : String(error));
+    if (error instanceof CliError) {
+      console.error(error.message);
+      return error.exitCode;
+    }
+    console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
     return 1;
   }
 }

@@ -6,6 +6,8 @@ import { migrateDatabase, openDatabase } from "./db";
 import { AssetsMissing } from "./http/assets";
 import { createApp } from "./http/app";
 import { createServices } from "./http/services";
+import { countUsers } from "./domain/accounts/users";
+import { printSeedResults, runSeeders } from "../db/seeds";
 
 function fail(message: string): never {
   console.error(message);
@@ -22,6 +24,10 @@ try {
 
 const db = openDatabase(config.dbPath);
 migrateDatabase(db);
+if (countUsers(db) === 0) {
+  // A fresh install: load the demo data and say how to sign in.
+  printSeedResults(await runSeeders(db, config));
+}
 
 let services;
 try {

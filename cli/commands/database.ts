@@ -1,6 +1,6 @@
 /** `./mesa db:migrate` and `./mesa db:seed`. */
 import type { Command } from "commander";
-import { runSeeders } from "../../db/seeds";
+import { printSeedResults, runSeeders } from "../../db/seeds";
 import { cliConfig, cliDatabase } from "../bootstrap";
 
 export function registerDatabaseCommands(program: Command): void {
@@ -16,14 +16,9 @@ export function registerDatabaseCommands(program: Command): void {
   program
     .command("db:seed")
     .description("Load reference data and the demo data set (safe to run again)")
-    .action(() => {
+    .action(async () => {
       const config = cliConfig();
       const db = cliDatabase(config);
-      const results = runSeeders(db, config);
-      if (results.length === 0) console.log("No seeders are registered yet; the database is migrated and empty.");
-      for (const { seeder, lines } of results) {
-        console.log(`${seeder}:`);
-        for (const line of lines) console.log(`  ${line}`);
-      }
+      printSeedResults(await runSeeders(db, config));
     });
 }

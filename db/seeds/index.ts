@@ -4,15 +4,25 @@
  */
 import type { Config } from "../../src/config";
 import type { Db } from "../../src/db";
+import { demoAccount } from "./demo-account";
 
 export interface Seeder {
   name: string;
-  run(db: Db, config: Config): string[];
+  run(db: Db, config: Config): Promise<string[]>;
 }
 
-export const seeders: Seeder[] = [];
+export const seeders: Seeder[] = [demoAccount];
 
 /** Runs every seeder; returns the lines each reports (what it created, how to sign in). */
-export function runSeeders(db: Db, config: Config): { seeder: string; lines: string[] }[] {
-  return seeders.map((seeder) => ({ seeder: seeder.name, lines: seeder.run(db, config) }));
+export async function runSeeders(db: Db, config: Config): Promise<{ seeder: string; lines: string[] }[]> {
+  const results = [];
+  for (const seeder of seeders) results.push({ seeder: seeder.name, lines: await seeder.run(db, config) });
+  return results;
+}
+
+export function printSeedResults(results: { seeder: string; lines: string[] }[]): void {
+  for (const { seeder, lines } of results) {
+    console.log(`${seeder}:`);
+    for (const line of lines) console.log(`  ${line}`);
+  }
 }

@@ -1,0 +1,76 @@
+/** `./mesa user:create`, `user:list` and `user:deactivate`. */
+import type { Command } from "commander";
+import { createUser, deactivateUser, listUsers, requireUserByEmail } from "../../src/domain/accounts/users";
+import { NotFound } from "../../src/domain/errors";
+import { CliError, cliConfig, cliDatabase } from "../bootstrap";
+import { explainValidation, table } from "../output";
+
+/** The password from the option, or from standard input when it is piped (never asked on a terminal). */
+async function readPassword(option: string | undefined): Promise<string> {
+  if (option !== undefined) return option;
+  if (process.stdin.isTTY) throw new CliError("Give the password with --password, or pipe it on standard input.");
+  const text = await new Response(Bun.stdin.stream()).text();
+  const password = text.replace(/\r?\n$/, "");
+  if (password === "") throw new CliError("No password was given on standard input.");
+  return password;
+}
+
+export function registerUserCommands(program: Command): void {
+  program
+    .command("user:create")
+    .description("Create a user (the password is read from standard input when --password is omitted)")
+    .requiredOption("--name <name>", "full name")
+    .requiredOption("--email <email>", "e-mail address (unique)")
+    .option("--password <password>", "first password")
+    .option("--verified", "mark the e-mail as already verified")
+    .option("--language <es|en>", "interface language")
+    .option("--document <number>", "document number (DNI)")
+    .action(async (opts: { name: string; email: string; password?: string; verified?: boolean; language?: string; document?: string }) => {
+      const config = cliConfig();
+      const db = cliDatabase(config);
+      const password = await readPassword(opts.password);
+      const user = await createUser(db, config, { name: opts.name, email: opts.email, password, language: opts.language, document_number: opts.document }, { verified: opts.verified }).catch(
+        (error) => explainValidation(error, config.locale),
+      );
+      console.log(`Created user #${user.id} ${user.email}${user.emailVerifiedAt ? " (verified)" : " (e-mail not verified)"}`);
+    });
+
+  program
+    .command("user:list")
+    .description("List users with their status")
+    .option("--json", "print JSON")
+    .action((opts: { json?: boolean }) => {
+      const db = cliDatabase();
+      const users = listUsers(db);
+      if (opts.json) {
+        console.log(JSON.stringify(users.map(({ passwordHash, rememberTokenHash, ...rest }) => rest), null, 2));
+        return;
+      }
+      if (users.length === 0) {
+        console.log("No users yet. Create one with ./mesa user:create.");
+        return;
+      }
+      console.log(
+        table(
+          ["ID", "E-MAIL", "NAME", "STATUS", "VERIFIED", "LAST SIGN-IN"],
+          users.map((u) => [String(u.id), u.email, u.name, u.status, u.emailVerifiedAt ? "yes" : "no", u.lastSignInAt?.toISOString() ?? "never"]),
+        ),
+      );
+    });
+
+  program
+    .command("user:deactivate")
+    .description("Deactivate a user: their sessions end and they can no longer sign in")
+    .argument("<email>", "the user's e-mail address")
+    .action((email: string) => {
+      const db = cliDatabase();
+      try {
+        const user = requireUserByEmail(db, email);
+        deactivateUser(db, user.id);
+        console.log(`Deactivated ${user.email}; their sessions have ended.`);
+      } catch (error) {
+        if (error instanceof NotFound) throw new CliError(error.message);
+        throw error;
+      }
+    });
+}
