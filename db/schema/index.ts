@@ -1,3 +1,5 @@
 /** Every table of Mesa, one file per area. */
 export * from "./sessions";
 export * from "./users";
+export * from "./places";
+export * from "./access";

@@ -3,7 +3,7 @@
  * the client's fallbacks (unknown component, chunk that fails to load), progress bar, error pages and the
  * skip link. Run with `npm run test:e2e` (Playwright starts Mesa; see playwright.config.ts).
  */
-import { expect, test, type ConsoleMessage, type Page, type Request, type Response } from "@playwright/test";
+import { expect, test, type ConsoleMessage, type Locator, type Page, type Request, type Response } from "@playwright/test";
 
 /** Console errors, hydration warnings and uncaught exceptions seen by a page. */
 function watchConsole(page: Page): string[] {
@@ -51,23 +51,34 @@ async function waitForHydration(page: Page): Promise<void> {
 const isPageVisit = (request: Request) => request.headers()["x-inertia"] === "true" && request.headers()["purpose"] !== "prefetch";
 
 /** Clicks `link` and returns the page-protocol request and response of the visit it started. */
-async function clickForVisit(page: Page, link: ReturnType<Page["locator"]>, path: string): Promise<{ request: Request; response: Response }> {
+async function clickForVisit(page: Page, link: Locator, path: string): Promise<{ request: Request; response: Response }> {
   const [response] = await Promise.all([
-    page.waitForResponse((r) => new URL(r.url()).pathname === path && isPageVisit(r.request())),
+    page.waitForResponse((r) => new URL(r.url()).pathname === path && isPageVisit(r.request()), { timeout: 5_000 }),
     link.click(),
   ]);
   return { request: response.request(), response };
 }
 
 test.describe("first load", () => {
-  test("is server-rendered, hydrates without console errors, and then its controls work", async ({ page, request }) => {
+  test("is server-rendered, hydrates without console errors, and then its controls work", async ({ page, request, browser }) => {
     // The HTML itself carries the page: a crawler, or a browser before any script runs, sees the content.
-    const html = await (await request.get("/")).text();
-    const ssr = html.match(/<div data-server-rendered="true" id="app">([\s\S]*?)<\/div>\s*<script type="module"/);
-    expect(ssr, "the page is rendered inside div[data-server-rendered]").not.toBeNull();
-    expect(ssr![1]).toContain("Back office de comedores en operaciones mineras");
-    expect(ssr![1]).toContain("Preferencias de apariencia e idioma");
+    const response = await request.get("/");
+    expect(response.status()).toBe(200);
+    const html = await response.text();
     expect(html).toContain('<html lang="es"');
+    const start = html.search(/<div\b[^>]*\bdata-server-rendered="true"[^>]*>/);
+    expect(start, "the page is rendered inside div[data-server-rendered]").toBeGreaterThan(-1);
+    const rendered = html.slice(start, html.indexOf('<script type="module"', start));
+    expect(rendered).toContain("Back office de comedores en operaciones mineras");
+    expect(rendered).toContain("Preferencias de apariencia e idioma");
+
+    // The same without JavaScript at all.
+    const noScript = await browser.newContext({ javaScriptEnabled: false });
+    const bare = await noScript.newPage();
+    await bare.goto("/");
+    await expect(bare.locator("div[data-server-rendered] h1")).toHaveText("Mesa");
+    await expect(bare.locator("div[data-server-rendered]")).toContainText("Back office de comedores en operaciones mineras");
+    await noScript.close();
 
     const problems = watchConsole(page);
     await watchServerMarkup(page);
@@ -149,8 +160,23 @@ test.describe("page protocol", () => {
   });
 });
 
+/** Records <html>'s classes when <body> starts to be parsed: what the first paint uses, before the app's scripts run. */
+async function recordFirstPaintTheme(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const observer = new MutationObserver(() => {
+      if (!document.body) return;
+      (window as any).__classAtFirstPaint = document.documentElement.className;
+      observer.disconnect();
+    });
+    observer.observe(document, { childList: true, subtree: true });
+  });
+}
+
+const classAtFirstPaint = (page: Page) => page.evaluate(() => (window as any).__classAtFirstPaint as string | undefined);
+
 test.describe("theme", () => {
   test("Dark survives a reload with no flash, and System follows the OS live", async ({ page, context }) => {
+    await recordFirstPaintTheme(page);
     await page.emulateMedia({ colorScheme: "light" });
     await page.goto("/settings/appearance");
     await waitForHydration(page);
@@ -169,6 +195,7 @@ test.describe("theme", () => {
     const source = await reloaded!.text();
     expect(source).toMatch(/<html [^>]*class="dark"/);
     expect(source).toMatch(/<html [^>]*data-appearance="dark"/);
+    expect(await classAtFirstPaint(page)).toMatch(/\bdark\b/);
     await waitForHydration(page);
     await expect(html).toHaveClass(/\bdark\b/);
     await expect(page.getByRole("main").getByRole("radio", { name: "Oscuro" })).toHaveAttribute("aria-checked", "true");
@@ -188,6 +215,7 @@ test.describe("theme", () => {
     // With System and a dark OS, the first paint is dark too (the inline script in <head>).
     const again = await page.reload();
     expect(await again!.text()).toMatch(/<html [^>]*data-appearance="system"/);
+    expect(await classAtFirstPaint(page)).toMatch(/\bdark\b/);
     await expect(html).toHaveClass(/\bdark\b/);
   });
 });
@@ -202,6 +230,7 @@ test.describe("language", () => {
     await expect(page.locator("html")).toHaveAttribute("lang", "es");
 
     await switcher.selectOption("en");
+    await expect(page.locator('[data-flash="success"]')).toHaveText("Language changed to English.");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Settings");
     await expect(page.getByRole("heading", { level: 2 })).toHaveText("Appearance");
     await expect(page.getByRole("link", { name: "Skip to content" })).toBeAttached();
@@ -227,11 +256,12 @@ test.describe("client fallbacks", () => {
   test('an unknown page component shows "Page not found"', async ({ page }) => {
     await page.goto("/settings/appearance");
     await waitForHydration(page);
+    const rewritten: string[] = [];
     await page.route("**/settings/language", async (route) => {
       if (route.request().headers()["x-inertia"] !== "true") return route.fallback();
       const response = await route.fetch();
       const body = await response.json();
-      expect(body.component).toBe("settings/language");
+      rewritten.push(body.component);
       await route.fulfill({ response, json: { ...body, component: "does/not-exist" } });
     });
 
@@ -239,6 +269,7 @@ test.describe("client fallbacks", () => {
     await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
     await expect(page.getByText("does/not-exist")).toBeVisible();
     await expect(page).toHaveURL(/\/settings\/language$/);
+    expect(rewritten).toContain("settings/language");
   });
 
   test("a page chunk that fails to load shows a recoverable message", async ({ page }) => {
@@ -271,14 +302,15 @@ test.describe("progress bar", () => {
     await waitForHydration(page);
     await page.route("**/settings/language", async (route) => {
       if (route.request().headers()["x-inertia"] !== "true") return route.fallback();
-      await new Promise((resolve) => setTimeout(resolve, 600));
+      await new Promise((resolve) => setTimeout(resolve, 800));
       await route.fallback();
     });
 
     await page.getByRole("navigation", { name: "Configuración" }).getByRole("link", { name: "Idioma" }).click();
+    // Inertia's progress is NProgress: <div id="nprogress"><div class="bar" role="bar">, shown after 250 ms.
     const bar = page.locator("#nprogress .bar");
     await expect(bar).toBeVisible();
-    await expect(bar).toHaveCSS("background-color", "rgb(75, 85, 99)");
+    expect(await bar.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe("rgb(75, 85, 99)");
     await expect(page.getByRole("heading", { level: 2, name: "Idioma" })).toBeVisible();
   });
 });
@@ -311,8 +343,13 @@ test.describe("accessibility", () => {
     const skip = page.getByRole("link", { name: "Saltar al contenido" });
     await expect(skip).toBeFocused();
     await expect(skip).toHaveAttribute("href", "#content");
-    const box = await skip.boundingBox();
-    expect(box && box.width > 1 && box.height > 1, "the focused skip link is visible, not sr-only").toBe(true);
+    // Shown on screen once focused: a real size, and not clipped away like sr-only (a click at its centre hits it).
+    const shown = await skip.evaluate((el) => {
+      const box = el.getBoundingClientRect();
+      const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+      return box.width > 20 && box.height > 10 && hit !== null && el.contains(hit);
+    });
+    expect(shown, "the focused skip link is shown, not clipped like sr-only").toBe(true);
     await page.keyboard.press("Enter");
     await expect(page).toHaveURL(/#content$/);
   });

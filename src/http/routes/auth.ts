@@ -77,7 +77,8 @@ export const authRoutes = defineRoutes([
     access: access.guest,
     handle: async (ctx) => {
       if (!ctx.config.registrationEnabled) throw new NotFound();
-      const user = await createUser(ctx.db, ctx.config, { ...ctx.body, language: ctx.locale });
+      // The web form must confirm the password (the CLI and seeds may omit the confirmation).
+      const user = await createUser(ctx.db, ctx.config, { ...ctx.body, password_confirmation: String(ctx.body.password_confirmation ?? ""), language: ctx.locale });
       await sendVerificationMail(ctx, user);
       signIn(ctx, user, false);
       return ctx.redirect(ctx.urlFor("dashboard"));
@@ -147,7 +148,11 @@ export const authRoutes = defineRoutes([
     allowUnverified: true,
     handle: (ctx) => {
       const user = ctx.user!;
-      if (!hasValidSignature(ctx.services.appKey, ctx.url)) throw new ValidationFailed({ email: message("auth.verify_link_invalid") });
+      if (!hasValidSignature(ctx.services.appKey, ctx.url)) {
+        // Opened from a mail client, so there is no page to go back to: explain on the verification notice.
+        ctx.flash("error", ctx.t("auth.verify_link_invalid"));
+        return ctx.redirect(ctx.urlFor(user.emailVerifiedAt ? "dashboard" : "verification.notice"));
+      }
       // The link must belong to the signed-in account and to its current e-mail address.
       const owner = findUserById(ctx.db, Number(ctx.params.id));
       if (!owner || owner.id !== user.id || sha256(user.email) !== ctx.params.hash) throw new NotFound();
