@@ -105,6 +105,7 @@ CREATE TABLE `permissions` (
 	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
 	`name` text NOT NULL,
 	`area` text NOT NULL,
+	`route_name` text,
 	`sidebar_label` text,
 	`icon` text,
 	`sort_order` integer DEFAULT 100 NOT NULL
@@ -126,4 +127,5 @@ CREATE TABLE `roles` (
 	`is_super` integer DEFAULT false NOT NULL
 );
 --> statement-breakpoint
-CREATE UNIQUE INDEX `roles_name_unique` ON `roles` (`name`);
+CREATE UNIQUE INDEX `roles_name_unique` ON `roles` (`name`);--> statement-breakpoint
+ALTER TABLE `password_reset_tokens` ADD `expires_at` integer NOT NULL DEFAULT 0;

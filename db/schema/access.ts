@@ -13,7 +13,8 @@ export const permissions = sqliteTable("permissions", {
   name: text("name").notNull().unique(),
   /** The product area it belongs to (groups permissions in the role modal), e.g. "users". */
   area: text("area").notNull(),
-  /** Sidebar entry of this permission's area, when it opens one: label (translation key or text), icon, order. */
+  /** Sidebar entry of this permission's area, when it opens one: the page (route name), label, icon, order. */
+  routeName: text("route_name"),
   sidebarLabel: text("sidebar_label"),
   icon: text("icon"),
   sortOrder: integer("sort_order").notNull().default(100),

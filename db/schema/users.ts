@@ -24,11 +24,15 @@ export const users = sqliteTable(
   (table) => [uniqueIndex("users_email_unique").on(table.email), index("users_document_number_index").on(table.documentNumber)],
 );
 
-/** One pending password reset per e-mail; the token is stored hashed and is valid for 60 minutes. */
+/**
+ * One pending password link per e-mail, stored hashed: a reset (valid 60 minutes) or an invitation to choose a
+ * first password (valid longer).
+ */
 export const passwordResetTokens = sqliteTable("password_reset_tokens", {
   email: text("email").primaryKey(),
   tokenHash: text("token_hash").notNull(),
   createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+  expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
 });
 
 /** Attempt counters for throttling (sign-in, password reset, verification mail, password change). */

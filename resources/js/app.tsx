@@ -1,9 +1,15 @@
 /** Browser entry: hydrates the server-rendered page and takes over navigation through the page protocol. */
-import { createInertiaApp } from "@inertiajs/react";
+import { createInertiaApp, router } from "@inertiajs/react";
 import { initializeAppearance } from "./hooks/use-appearance";
 import { appTitle, layoutFor, resolvePage } from "./inertia";
 
 initializeAppearance();
+
+// Keep <html lang> in step with the page's language after client-side visits (the server sets it on first load).
+router.on("navigate", (event) => {
+  const locale = (event.detail.page.props as { locale?: string }).locale;
+  if (locale && document.documentElement.lang !== locale) document.documentElement.lang = locale;
+});
 
 // With no `setup`, the client hydrates #app when the server rendered it (data-server-rendered) and mounts otherwise.
 createInertiaApp({

@@ -92,15 +92,15 @@ test.describe("first load", () => {
     await expect(page.getByText("Back office de comedores en operaciones mineras")).toBeVisible();
 
     // Interactive after hydration: the header's theme toggle switches the theme.
-    const html$ = page.locator("html");
+    const root = page.locator("html");
     const dark = page.locator('[data-appearance-option="dark"]');
     await dark.click();
     await expect(dark).toHaveAttribute("aria-checked", "true");
-    await expect(html$).toHaveClass(/\bdark\b/);
+    await expect(root).toHaveClass(/\bdark\b/);
     const light = page.locator('[data-appearance-option="light"]');
     await light.click();
     await expect(light).toHaveAttribute("aria-checked", "true");
-    await expect(html$).not.toHaveClass(/\bdark\b/);
+    await expect(root).not.toHaveClass(/\bdark\b/);
 
     expect(problems, problems.join("\n")).toEqual([]);
   });
@@ -236,6 +236,8 @@ test.describe("language", () => {
     await expect(page.getByRole("link", { name: "Skip to content" })).toBeAttached();
     await expect(switcher).toHaveValue("en");
     await expect(page).toHaveURL(/\/settings\/appearance$/);
+    // Screen readers need the document language to follow at once, not only after a reload.
+    await expect(page.locator("html")).toHaveAttribute("lang", "en");
 
     await page.reload();
     await expect(page.locator("html")).toHaveAttribute("lang", "en");

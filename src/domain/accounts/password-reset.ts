@@ -31,10 +31,26 @@ export function createResetToken(db: Db, input: unknown, now = Date.now()): { us
   if (existing && existing.createdAt.getTime() > now - RESET_THROTTLE_SECONDS * 1000) return null;
   const token = randomToken(32);
   db.insert(passwordResetTokens)
-    .values({ email: user.email, tokenHash: sha256(token), createdAt: new Date(now) })
-    .onConflictDoUpdate({ target: passwordResetTokens.email, set: { tokenHash: sha256(token), createdAt: new Date(now) } })
+    .values({ email: user.email, tokenHash: sha256(token), createdAt: new Date(now), expiresAt: new Date(now + RESET_TOKEN_MINUTES * 60 * 1000) })
+    .onConflictDoUpdate({
+      target: passwordResetTokens.email,
+      set: { tokenHash: sha256(token), createdAt: new Date(now), expiresAt: new Date(now + RESET_TOKEN_MINUTES * 60 * 1000) },
+    })
     .run();
   return { user, token };
+}
+
+export const INVITATION_DAYS = 7;
+
+/** An invitation to choose a first password: a password link valid for 7 days, replacing any pending one. */
+export function createInvitationToken(db: Db, user: User, now = Date.now()): string {
+  const token = randomToken(32);
+  const values = { tokenHash: sha256(token), createdAt: new Date(now), expiresAt: new Date(now + INVITATION_DAYS * 24 * 60 * 60 * 1000) };
+  db.insert(passwordResetTokens)
+    .values({ email: user.email, ...values })
+    .onConflictDoUpdate({ target: passwordResetTokens.email, set: values })
+    .run();
+  return token;
 }
 
 export const ResetInput = t.Object({
@@ -54,7 +70,7 @@ export async function resetPassword(db: Db, config: Config, input: unknown, now 
     row !== undefined &&
     user !== undefined &&
     user.status === "active" &&
-    row.createdAt.getTime() > now - RESET_TOKEN_MINUTES * 60 * 1000 &&
+    row.expiresAt.getTime() > now &&
     safeEqual(row.tokenHash, sha256(data.token));
   if (!valid) throw new ValidationFailed({ email: message("auth.reset_invalid") });
   ensurePasswordAcceptable(config, data.password, data.password_confirmation, [user.name, user.email]);

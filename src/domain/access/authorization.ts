@@ -1,0 +1,89 @@
+/**
+ * What a user may do and where: the union of the permissions of the roles they hold, and the cafes of their
+ * areas (a headquarters area reaches every cafe its business operates). Computed once per user and cached
+ * until anything about access changes anywhere (the `access_version` counter, bumped in the same transaction
+ * as the change, so a change made from the command line reaches the running server on its next request).
+ */
+import type { Db } from "../../db";
+import type { Tx } from "../audit";
+import { sql } from "drizzle-orm";
+
+export interface AccessProfile {
+  /** Holds the built-in super-administrator role: every permission, every cafe. */
+  isSuper: boolean;
+  permissions: ReadonlySet<string>;
+  /** The cafes in the user's scope; empty for a user with no areas. Ignored for a super-administrator. */
+  cafeIds: ReadonlySet<number>;
+  /** Names of the roles held, for display. */
+  roles: string[];
+}
+
+/** Per database (tests open many), per user. */
+const caches = new WeakMap<Db, Map<number, { version: number; profile: AccessProfile }>>();
+
+export function currentAccessVersion(db: Db): number {
+  return db.$client.query<{ version: number }, []>("SELECT version FROM access_version WHERE id = 1").get()?.version ?? 0;
+}
+
+/** Marks every cached profile stale; call inside the transaction that changes roles, permissions, areas or assignments. */
+export function bumpAccessVersion(tx: Tx): void {
+  tx.run(sql`INSERT INTO access_version (id, version) VALUES (1, 1) ON CONFLICT(id) DO UPDATE SET version = version + 1`);
+}
+
+function computeProfile(db: Db, userId: number): AccessProfile {
+  const client = db.$client;
+  const roleRows = client
+    .query<{ name: string; is_super: number }, [number]>(
+      "SELECT DISTINCT r.name, r.is_super FROM assignments a JOIN roles r ON r.id = a.role_id WHERE a.user_id = ? ORDER BY r.name",
+    )
+    .all(userId);
+  const permissionRows = client
+    .query<{ name: string }, [number]>(
+      `SELECT DISTINCT p.name FROM assignments a
+       JOIN role_permissions rp ON rp.role_id = a.role_id
+       JOIN permissions p ON p.id = rp.permission_id
+       WHERE a.user_id = ?`,
+    )
+    .all(userId);
+  const cafeRows = client
+    .query<{ id: number }, [number, number]>(
+      `SELECT ar.cafe_id AS id FROM assignments a JOIN areas ar ON ar.id = a.area_id WHERE a.user_id = ? AND ar.cafe_id IS NOT NULL
+       UNION
+       SELECT c.id FROM assignments a
+       JOIN areas ar ON ar.id = a.area_id
+       JOIN headquarters h ON h.id = ar.headquarters_id
+       JOIN cafes c ON c.business_id = h.business_id
+       WHERE a.user_id = ?`,
+    )
+    .all(userId, userId);
+  return {
+    isSuper: roleRows.some((r) => r.is_super === 1),
+    permissions: new Set(permissionRows.map((r) => r.name)),
+    cafeIds: new Set(cafeRows.map((r) => r.id)),
+    roles: roleRows.map((r) => r.name),
+  };
+}
+
+/** The user's access, from the cache when nothing changed since it was computed. */
+export function accessProfile(db: Db, userId: number): AccessProfile {
+  const version = currentAccessVersion(db);
+  let cache = caches.get(db);
+  if (!cache) {
+    cache = new Map();
+    caches.set(db, cache);
+  }
+  const cached = cache.get(userId);
+  if (cached && cached.version === version) return cached.profile;
+  const profile = computeProfile(db, userId);
+  cache.set(userId, { version, profile });
+  return profile;
+}
+
+export function can(profile: AccessProfile, permission: string): boolean {
+  return profile.isSuper || profile.permissions.has(permission);
+}
+
+/** Whether a cafe lies within the user's scope. */
+export function reachesCafe(profile: AccessProfile, cafeId: number): boolean {
+  return profile.isSuper || profile.cafeIds.has(cafeId);
+}

@@ -1,0 +1,67 @@
+/**
+ * The permission catalogue, kept in step with the route registry: every permission a route declares has a row,
+ * and a row no route declares any more is removed. New rows take the defaults below (product area, and the
+ * sidebar entry when the permission opens an area's page); administrators may then edit label, icon and order.
+ */
+import { asc, eq, inArray } from "drizzle-orm";
+import { permissions } from "../../../db/schema";
+import type { Db } from "../../db";
+import { CLI_ACTOR, recordAudit, type Actor } from "../audit";
+import { bumpAccessVersion } from "./authorization";
+
+export interface PermissionDefaults {
+  area: string;
+  sidebar?: { route: string; label: string; icon: string; order: number };
+}
+
+/** Defaults for known permissions; any other gets the area named by its prefix ("sales.void" → "sales"). */
+export const PERMISSION_DEFAULTS: Record<string, PermissionDefaults> = {
+  "users.view": { area: "users", sidebar: { route: "users.index", label: "nav.users", icon: "users", order: 80 } },
+  "users.manage": { area: "users" },
+  "areas.manage": { area: "users" },
+  "roles.view": { area: "roles", sidebar: { route: "roles.index", label: "nav.roles", icon: "shield", order: 85 } },
+  "roles.manage": { area: "roles" },
+  "blacklist.view": { area: "blacklist", sidebar: { route: "blacklist.index", label: "nav.blacklist", icon: "ban", order: 90 } },
+  "blacklist.manage": { area: "blacklist" },
+  "audit.view": { area: "audit", sidebar: { route: "audit.index", label: "nav.audit", icon: "history", order: 95 } },
+};
+
+export type Permission = typeof permissions.$inferSelect;
+
+export function listPermissions(db: Db): Permission[] {
+  return db.select().from(permissions).orderBy(asc(permissions.area), asc(permissions.name)).all();
+}
+
+export function findPermission(db: Db, name: string): Permission | undefined {
+  return db.select().from(permissions).where(eq(permissions.name, name)).get();
+}
+
+/** Adds the permissions routes declare and removes those none declares. Returns what changed. */
+export function syncPermissions(db: Db, declared: string[], actor: Actor = CLI_ACTOR): { added: string[]; removed: string[] } {
+  const wanted = new Set(declared);
+  return db.transaction((tx) => {
+    const existing = tx.select().from(permissions).all();
+    const have = new Set(existing.map((p) => p.name));
+    const added = [...wanted].filter((name) => !have.has(name)).sort();
+    const removed = existing.filter((p) => !wanted.has(p.name)).map((p) => p.name).sort();
+    for (const name of added) {
+      const defaults = PERMISSION_DEFAULTS[name] ?? { area: name.split(".")[0] };
+      tx.insert(permissions)
+        .values({
+          name,
+          area: defaults.area,
+          routeName: defaults.sidebar?.route ?? null,
+          sidebarLabel: defaults.sidebar?.label ?? null,
+          icon: defaults.sidebar?.icon ?? null,
+          sortOrder: defaults.sidebar?.order ?? 100,
+        })
+        .run();
+    }
+    if (removed.length) tx.delete(permissions).where(inArray(permissions.name, removed)).run();
+    if (added.length || removed.length) {
+      bumpAccessVersion(tx);
+      recordAudit(tx, actor, { action: "permissions.synced", subjectType: "permission", subjectId: null, after: { added, removed } });
+    }
+    return { added, removed };
+  });
+}
