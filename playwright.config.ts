@@ -14,12 +14,15 @@ const BASE_URL = `http://127.0.0.1:${PORT}`;
 // Playwright loads this file in its runner and again in each worker; the env var keeps one name per run.
 process.env.MESA_E2E_DB ??= join(tmpdir(), `mesa-e2e-${process.pid}-${Date.now()}.sqlite`);
 const DB_PATH = process.env.MESA_E2E_DB;
+// Mail goes to a directory of its own per run (one .eml file per message), which the tests read links from.
+process.env.MESA_E2E_MAIL ??= join(tmpdir(), `mesa-e2e-mail-${process.pid}-${Date.now()}`);
+const MAIL_PATH = process.env.MESA_E2E_MAIL;
 
 // Playwright runs this with `sh -c` as the leader of a new process group and signals the group when it exits
-// (SIGTERM, then SIGKILL). The script removes the database on the way out, and a watchdog stops the server
-// should the Playwright runner die without cleaning up (killed with SIGKILL, say).
+// (SIGTERM, then SIGKILL). The script removes the database and the mail directory on the way out, and a watchdog
+// stops the server should the Playwright runner die without cleaning up (killed with SIGKILL, say).
 const serverScript = [
-  'cleanup() { rm -f "$DB_PATH" "$DB_PATH-wal" "$DB_PATH-shm" "$DB_PATH-journal"; }',
+  'cleanup() { rm -f "$DB_PATH" "$DB_PATH-wal" "$DB_PATH-shm" "$DB_PATH-journal"; rm -rf "$MAIL_PATH"; }',
   "trap cleanup EXIT",
   "[ -f public/build/manifest.json ] || node_modules/.bin/bun cli/main.ts assets:build || exit 1",
   "node_modules/.bin/bun src/server.ts & server=$!",
@@ -71,6 +74,8 @@ export default defineConfig({
       HOST: "127.0.0.1",
       APP_URL: BASE_URL,
       DB_PATH,
+      MAIL_MAILER: "file",
+      MAIL_PATH,
       LOG_REQUESTS: "false",
       MESA_E2E_RUNNER: String(process.pid),
     },

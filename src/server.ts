@@ -8,6 +8,7 @@ import { createApp } from "./http/app";
 import { createServices } from "./http/services";
 import { countUsers } from "./domain/accounts/users";
 import { printSeedResults, runSeeders } from "../db/seeds";
+import { bootstrapAccess } from "../db/seeds/access";
 
 function fail(message: string): never {
   console.error(message);
@@ -24,6 +25,7 @@ try {
 
 const db = openDatabase(config.dbPath);
 migrateDatabase(db);
+bootstrapAccess(db);
 if (countUsers(db) === 0) {
   // A fresh install: load the demo data and say how to sign in.
   printSeedResults(await runSeeders(db, config));

@@ -2,6 +2,7 @@
 import type { Command } from "commander";
 import { printSeedResults, runSeeders } from "../../db/seeds";
 import { cliConfig, cliDatabase } from "../bootstrap";
+import { bootstrapAccess } from "../../db/seeds/access";
 
 export function registerDatabaseCommands(program: Command): void {
   program
@@ -9,7 +10,7 @@ export function registerDatabaseCommands(program: Command): void {
     .description("Create the database when missing and apply pending migrations")
     .action(() => {
       const config = cliConfig();
-      cliDatabase(config);
+      bootstrapAccess(cliDatabase(config));
       console.log(`Database is up to date: ${config.dbPath}`);
     });
 

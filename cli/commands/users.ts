@@ -1,6 +1,9 @@
 /** `./mesa user:create`, `user:list` and `user:deactivate`. */
 import type { Command } from "commander";
-import { createUser, deactivateUser, listUsers, requireUserByEmail } from "../../src/domain/accounts/users";
+import { createUser, listUsers, requireUserByEmail } from "../../src/domain/accounts/users";
+import { setUserStatus } from "../../src/domain/access/users-admin";
+import { EVERYTHING } from "../../src/domain/access/scope";
+import { CLI_ACTOR } from "../../src/domain/audit";
 import { NotFound } from "../../src/domain/errors";
 import { CliError, cliConfig, cliDatabase } from "../bootstrap";
 import { explainValidation, table } from "../output";
@@ -66,7 +69,7 @@ export function registerUserCommands(program: Command): void {
       const db = cliDatabase();
       try {
         const user = requireUserByEmail(db, email);
-        deactivateUser(db, user.id);
+        setUserStatus(db, CLI_ACTOR, EVERYTHING, user.id, "deactivated");
         console.log(`Deactivated ${user.email}; their sessions have ended.`);
       } catch (error) {
         if (error instanceof NotFound) throw new CliError(error.message);

@@ -4,14 +4,14 @@
  */
 import type { Config } from "../../src/config";
 import type { Db } from "../../src/db";
-import { demoAccount } from "./demo-account";
+import { accessSeeder, demoPeopleSeeder } from "./access";
 
 export interface Seeder {
   name: string;
   run(db: Db, config: Config): Promise<string[]>;
 }
 
-export const seeders: Seeder[] = [demoAccount];
+export const seeders: Seeder[] = [accessSeeder, demoPeopleSeeder];
 
 /** Runs every seeder; returns the lines each reports (what it created, how to sign in). */
 export async function runSeeders(db: Db, config: Config): Promise<{ seeder: string; lines: string[] }[]> {

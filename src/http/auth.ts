@@ -5,14 +5,17 @@
 import { randomToken, safeEqual, sha256 } from "../crypto";
 import { findUserById, recordSignIn, setRememberTokenHash, type User } from "../domain/accounts/users";
 import type { RequestContext } from "./context";
+import { accessProfile } from "../domain/access/authorization";
 
 export const REMEMBER_COOKIE = "mesa_remember";
 const REMEMBER_DAYS = 30;
 export const PASSWORD_CONFIRMED_KEY = "_password_confirmed_at";
 
+/** The user, when they may be signed in: active and not on the blacklist. */
 function activeUser(ctx: RequestContext, id: number): User | null {
   const user = findUserById(ctx.db, id);
-  return user && user.status === "active" ? user : null;
+  if (!user || user.status !== "active") return null;
+  return accessProfile(ctx.db, user.id).blacklisted ? null : user;
 }
 
 /** Resolves the request's user (session first, then remember-me) and applies their language. */
@@ -22,7 +25,7 @@ export function authenticate(ctx: RequestContext): void {
     const user = activeUser(ctx, session.userId);
     if (user) ctx.user = user;
     else {
-      // Deleted or deactivated since the last request: this session ends now.
+      // Deleted, deactivated or barred since the last request: this session ends now.
       session.invalidate();
       ctx.setCookie(REMEMBER_COOKIE, "", { httpOnly: true, maxAgeSeconds: 0 });
     }

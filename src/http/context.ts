@@ -5,6 +5,9 @@
 import type { Config } from "../config";
 import type { Message } from "../domain/errors";
 import type { User } from "../domain/accounts/users";
+import { accessProfile, type AccessProfile } from "../domain/access/authorization";
+import { scopeOf, type Scope } from "../domain/access/scope";
+import type { Actor } from "../domain/audit";
 import type { RateLimiter } from "../domain/rate-limit";
 import type { Mailer } from "../mail/mailer";
 import type { Db } from "../db";
@@ -52,6 +55,7 @@ export class RequestContext {
   session!: Session;
   /** The signed-in user, resolved by src/http/auth.ts before the route's access is checked. */
   user: User | null = null;
+  private profile: AccessProfile | null = null;
   locale: Locale;
   appearance: Appearance;
   body: Input = {};
@@ -71,6 +75,22 @@ export class RequestContext {
     this.locale = isLocale(locale) ? locale : services.config.locale;
     const appearance = cookies.appearance;
     this.appearance = appearance === "light" || appearance === "dark" ? appearance : "system";
+  }
+
+  /** The signed-in user's permissions and scope (cached per user until access changes). */
+  get access(): AccessProfile {
+    if (!this.user) throw new Error("access asked for a guest");
+    this.profile ??= accessProfile(this.db, this.user.id);
+    return this.profile;
+  }
+
+  /** The signed-in user as the actor of a change (audit) with their data scope. */
+  get actor(): Actor {
+    return { userId: this.user?.id ?? null, label: this.user?.email ?? "guest" };
+  }
+
+  get scope(): Scope {
+    return scopeOf(this.access);
   }
 
   get config(): Config {

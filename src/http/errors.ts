@@ -27,8 +27,17 @@ export function statusOf(error: unknown): number {
   return 500;
 }
 
+/** Where to return after signing in or confirming the password: the page asked for, or the page a form was sent from. */
 function rememberIntended(ctx: RequestContext): void {
-  if (ctx.method === "GET") ctx.session.put("_intended", ctx.url.pathname + ctx.url.search);
+  if (ctx.method === "GET") {
+    ctx.session.put("_intended", ctx.url.pathname + ctx.url.search);
+    return;
+  }
+  const referer = ctx.request.headers.get("referer");
+  try {
+    const from = referer ? new URL(referer) : null;
+    if (from && from.origin === ctx.url.origin) ctx.session.put("_intended", from.pathname + from.search);
+  } catch {}
 }
 
 export async function errorResponse(ctx: RequestContext, error: unknown): Promise<Response> {

@@ -1,27 +1,29 @@
 /**
- * The sidebar: one entry per area of the product that exists, shown only to those who may open it.
- * An area appears here when its index route is registered; entries are added as areas are built.
+ * The sidebar: the dashboard for every signed-in user, then one entry per area of the product whose permission
+ * the user holds (label, icon and order come from the permission catalogue, editable by administrators).
  */
+import { can } from "../domain/access/authorization";
+import { sidebarPermissions } from "../domain/access/catalogue";
 import type { RequestContext } from "./context";
-import { isAllowed } from "./middleware/access";
 
 export interface NavigationEntry {
   /** Route name the entry opens. */
   route: string;
-  /** Translation key of its label. */
+  /** Translation key of its label, or the label itself. */
   label: string;
   /** lucide icon name. */
   icon: string;
   order: number;
 }
 
-/** Areas of the sidebar, in order; an entry whose route is not registered is skipped. */
-export const NAVIGATION: NavigationEntry[] = [{ route: "dashboard", label: "nav.dashboard", icon: "layout-grid", order: 0 }];
+const DASHBOARD: NavigationEntry = { route: "dashboard", label: "nav.dashboard", icon: "layout-grid", order: 0 };
 
 export function navigationFor(ctx: RequestContext): NavigationEntry[] {
-  const byName = new Map(ctx.services.routes.map((r) => [r.name, r]));
-  return NAVIGATION.filter((entry) => {
-    const route = byName.get(entry.route);
-    return route !== undefined && isAllowed(route.access, ctx);
-  }).sort((a, b) => a.order - b.order);
+  if (!ctx.user || !ctx.user.emailVerifiedAt) return [];
+  const registered = new Set(ctx.services.routes.map((r) => r.name));
+  const entries = [DASHBOARD];
+  for (const entry of sidebarPermissions(ctx.db)) {
+    if (registered.has(entry.route) && can(ctx.access, entry.permission)) entries.push({ route: entry.route, label: entry.label, icon: entry.icon, order: entry.order });
+  }
+  return entries.sort((a, b) => a.order - b.order);
 }

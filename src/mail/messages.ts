@@ -35,3 +35,7 @@ export function verifyEmailMessage(locale: Locale, appName: string, to: { name: 
 export function resetPasswordMessage(locale: Locale, appName: string, to: { name: string; address: string }, url: string): MailMessage {
   return actionMessage(locale, appName, to, { subject: "mail.reset.subject", intro: "mail.reset.intro", action: "mail.reset.action", outro: "mail.reset.outro" }, url, { minutes: 60 });
 }
+
+export function invitationMessage(locale: Locale, appName: string, to: { name: string; address: string }, url: string, inviter: string): MailMessage {
+  return actionMessage(locale, appName, to, { subject: "mail.invite.subject", intro: "mail.invite.intro", action: "mail.invite.action", outro: "mail.invite.outro" }, url, { inviter, days: 7 });
+}

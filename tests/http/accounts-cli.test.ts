@@ -218,9 +218,9 @@ describe("./mesa db:seed", () => {
     const first = mesa(ws, ["db:seed"]);
     expect(first.err).toBe("");
     expect(first.code).toBe(0);
-    expect(first.out).toContain("Demo account:");
+    expect(first.out).toContain("Demo accounts:");
     expect(first.out).toContain(`Sign in at ${BASE}/login`);
-    expect(first.out).toMatch(/e-mail:\s+demo@mesa\.test/);
+    expect(first.out).toMatch(/e-mail:\s+demo@mesa\.test\s+\(super-administrator\)/);
     const password = first.out.match(/password:\s+(\S+)/)?.[1];
     expect(password).toBeTruthy();
 
@@ -234,7 +234,9 @@ describe("./mesa db:seed", () => {
     expect(second.code).toBe(0);
     expect(second.out).toContain("demo@mesa.test already exists");
     expect(second.out).not.toContain(password!);
-    expect(db.$client.query("SELECT COUNT(*) AS n FROM users").get()).toEqual({ n: 1 });
+    // One demo person per starting role, plus the super-administrator demo account; none added the second time.
+    expect(db.$client.query("SELECT COUNT(*) AS n FROM users").get()).toEqual({ n: 6 });
+    expect(db.$client.query("SELECT r.name FROM assignments a JOIN roles r ON r.id = a.role_id WHERE a.user_id = ?").get(demo.id)).toEqual({ name: "super-administrator" });
     // The password is unchanged by the second run.
     expect((await checkCredentials(db, new RateLimiter(db), { email: "demo@mesa.test", password: password! }, null)).user.id).toBe(demo.id);
   });

@@ -10,7 +10,12 @@ import { translate } from "../../resources/js/lib/i18n";
 import { sha256 } from "../../src/crypto";
 import { checkCredentials } from "../../src/domain/accounts/authentication";
 import { createResetToken, resetPassword } from "../../src/domain/accounts/password-reset";
-import { createUser, deactivateUser, findUserByEmail, findUserById, type User } from "../../src/domain/accounts/users";
+import { createUser, findUserByEmail, findUserById, type User } from "../../src/domain/accounts/users";
+import { setUserStatus } from "../../src/domain/access/users-admin";
+import { EVERYTHING } from "../../src/domain/access/scope";
+import { CLI_ACTOR } from "../../src/domain/audit";
+
+const deactivateUser = (db: Parameters<typeof setUserStatus>[0], id: number) => setUserStatus(db, CLI_ACTOR, EVERYTHING, id, "deactivated");
 import { ValidationFailed } from "../../src/domain/errors";
 import { RateLimiter } from "../../src/domain/rate-limit";
 import { access, type RouteDefinition } from "../../src/http/routing";

@@ -1,5 +1,5 @@
 /**
- * What a user may do and where: the union of the permissions of the roles they hold, and the cafes of their
+ * What a user may do and where (and whether they are barred): the union of the permissions of the roles they hold, and the cafes of their
  * areas (a headquarters area reaches every cafe its business operates). Computed once per user and cached
  * until anything about access changes anywhere (the `access_version` counter, bumped in the same transaction
  * as the change, so a change made from the command line reaches the running server on its next request).
@@ -14,6 +14,10 @@ export interface AccessProfile {
   permissions: ReadonlySet<string>;
   /** The cafes in the user's scope; empty for a user with no areas. Ignored for a super-administrator. */
   cafeIds: ReadonlySet<number>;
+  /** The headquarters in the user's scope (all headquarters of the businesses of their headquarters areas). */
+  headquartersIds: ReadonlySet<number>;
+  /** The user's account or document is on the blacklist: they may not be signed in. */
+  blacklisted: boolean;
   /** Names of the roles held, for display. */
   roles: string[];
 }
@@ -56,10 +60,27 @@ function computeProfile(db: Db, userId: number): AccessProfile {
        WHERE a.user_id = ?`,
     )
     .all(userId, userId);
+  const headquartersRows = client
+    .query<{ id: number }, [number]>(
+      `SELECT DISTINCT h2.id FROM assignments a
+       JOIN areas ar ON ar.id = a.area_id
+       JOIN headquarters h ON h.id = ar.headquarters_id
+       JOIN headquarters h2 ON h2.business_id = h.business_id
+       WHERE a.user_id = ?`,
+    )
+    .all(userId);
+  const blacklisted = client
+    .query<{ n: number }, [number, number]>(
+      `SELECT COUNT(*) AS n FROM blacklist b WHERE b.user_id = ?
+       OR b.document_number = (SELECT document_number FROM users WHERE id = ? AND document_number IS NOT NULL)`,
+    )
+    .get(userId, userId);
   return {
     isSuper: roleRows.some((r) => r.is_super === 1),
     permissions: new Set(permissionRows.map((r) => r.name)),
     cafeIds: new Set(cafeRows.map((r) => r.id)),
+    headquartersIds: new Set(headquartersRows.map((r) => r.id)),
+    blacklisted: (blacklisted?.n ?? 0) > 0,
     roles: roleRows.map((r) => r.name),
   };
 }
@@ -83,7 +104,3 @@ export function can(profile: AccessProfile, permission: string): boolean {
   return profile.isSuper || profile.permissions.has(permission);
 }
 
-/** Whether a cafe lies within the user's scope. */
-export function reachesCafe(profile: AccessProfile, cafeId: number): boolean {
-  return profile.isSuper || profile.cafeIds.has(cafeId);
-}

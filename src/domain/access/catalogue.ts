@@ -7,7 +7,9 @@ import { asc, eq, inArray } from "drizzle-orm";
 import { permissions } from "../../../db/schema";
 import type { Db } from "../../db";
 import { CLI_ACTOR, recordAudit, type Actor } from "../audit";
-import { bumpAccessVersion } from "./authorization";
+import { NotFound } from "../errors";
+import { parseInput, t } from "../validation";
+import { bumpAccessVersion, currentAccessVersion } from "./authorization";
 
 export interface PermissionDefaults {
   area: string;
@@ -63,5 +65,57 @@ export function syncPermissions(db: Db, declared: string[], actor: Actor = CLI_A
       recordAudit(tx, actor, { action: "permissions.synced", subjectType: "permission", subjectId: null, after: { added, removed } });
     }
     return { added, removed };
+  });
+}
+
+export interface SidebarPermission {
+  permission: string;
+  route: string;
+  label: string;
+  icon: string;
+  order: number;
+}
+
+const sidebarCache = new WeakMap<Db, { version: number; entries: SidebarPermission[] }>();
+
+/** Permissions that open a sidebar entry, in order; cached until access changes. */
+export function sidebarPermissions(db: Db): SidebarPermission[] {
+  const version = currentAccessVersion(db);
+  const cached = sidebarCache.get(db);
+  if (cached && cached.version === version) return cached.entries;
+  const entries = db
+    .select()
+    .from(permissions)
+    .orderBy(asc(permissions.sortOrder), asc(permissions.name))
+    .all()
+    .filter((p) => p.routeName && p.sidebarLabel)
+    .map((p) => ({ permission: p.name, route: p.routeName!, label: p.sidebarLabel!, icon: p.icon ?? "square", order: p.sortOrder }));
+  sidebarCache.set(db, { version, entries });
+  return entries;
+}
+
+export const PermissionEntryInput = t.Object({
+  sidebar_label: t.Optional(t.Union([t.String({ maxLength: 60 }), t.Null()])),
+  icon: t.Optional(t.Union([t.String({ maxLength: 40, pattern: "^[a-z0-9-]*$" }), t.Null()])),
+  sort_order: t.Integer({ minimum: 0, maximum: 10000 }),
+});
+
+/** Edits the sidebar label, icon and order of a permission's entry. */
+export function updatePermissionEntry(db: Db, actor: Actor, permissionId: number, input: unknown): Permission {
+  const permission = db.select().from(permissions).where(eq(permissions.id, permissionId)).get();
+  if (!permission) throw new NotFound();
+  const data = parseInput(PermissionEntryInput, input);
+  const after = { sidebarLabel: data.sidebar_label || null, icon: data.icon || null, sortOrder: data.sort_order };
+  return db.transaction((tx) => {
+    const updated = tx.update(permissions).set(after).where(eq(permissions.id, permission.id)).returning().get();
+    bumpAccessVersion(tx);
+    recordAudit(tx, actor, {
+      action: "permission.updated",
+      subjectType: "permission",
+      subjectId: permission.id,
+      before: { sidebarLabel: permission.sidebarLabel, icon: permission.icon, sortOrder: permission.sortOrder },
+      after,
+    });
+    return updated;
   });
 }

@@ -8,6 +8,7 @@ import type { RateLimiter } from "../rate-limit";
 import { field, parseInput, t } from "../validation";
 import { timingDummyHash, verifyPassword } from "./passwords";
 import { findUserByEmail, normalizeEmail, type User } from "./users";
+import { isUserBlacklisted } from "../access/blacklist";
 
 export const SIGN_IN_MAX_ATTEMPTS = 5;
 export const SIGN_IN_DECAY_SECONDS = 60;
@@ -35,6 +36,7 @@ export async function checkCredentials(db: Db, limiter: RateLimiter, input: unkn
     throw new ValidationFailed({ email: message("auth.failed") });
   }
   if (user.status !== "active") throw new ValidationFailed({ email: message("auth.deactivated") });
+  if (isUserBlacklisted(db, user)) throw new ValidationFailed({ email: message("auth.blacklisted") });
   limiter.clear(key);
   return { user, remember: data.remember === true };
 }

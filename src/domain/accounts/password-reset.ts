@@ -76,7 +76,11 @@ export async function resetPassword(db: Db, config: Config, input: unknown, now 
   ensurePasswordAcceptable(config, data.password, data.password_confirmation, [user.name, user.email]);
   const passwordHash = await hashPassword(data.password);
   db.transaction((tx) => {
-    tx.update(users).set({ passwordHash, rememberTokenHash: null, updatedAt: new Date(now) }).where(eq(users.id, user.id)).run();
+    // The link reached the mailbox, which proves the address: an invited or unverified account is now verified.
+    tx.update(users)
+      .set({ passwordHash, rememberTokenHash: null, emailVerifiedAt: user.emailVerifiedAt ?? new Date(now), updatedAt: new Date(now) })
+      .where(eq(users.id, user.id))
+      .run();
     tx.delete(passwordResetTokens).where(eq(passwordResetTokens.email, email)).run();
     tx.delete(sessions).where(eq(sessions.userId, user.id)).run();
   });

@@ -67,7 +67,7 @@ export async function createUser(db: Db, config: Config, input: unknown, options
       email: normalizeEmail(data.email),
       passwordHash,
       language: data.language ?? null,
-      documentNumber: data.document_number || null,
+      documentNumber: data.document_number ? data.document_number.toUpperCase() : null,
       emailVerifiedAt: options.verified ? now : null,
       createdAt: now,
       updatedAt: now,
@@ -121,16 +121,6 @@ export async function deleteAccount(db: Db, user: User, password: unknown): Prom
   db.transaction((tx) => {
     tx.delete(sessions).where(eq(sessions.userId, user.id)).run();
     tx.delete(users).where(eq(users.id, user.id)).run();
-  });
-}
-
-/** Marks the account deactivated and ends all its sessions; it can no longer sign in. */
-export function deactivateUser(db: Db, userId: number): User {
-  return db.transaction((tx) => {
-    const updated = tx.update(users).set({ status: "deactivated", rememberTokenHash: null, updatedAt: new Date() }).where(eq(users.id, userId)).returning().get();
-    if (!updated) throw new NotFound();
-    tx.delete(sessions).where(eq(sessions.userId, userId)).run();
-    return updated;
   });
 }
 

@@ -1,13 +1,14 @@
 /**
  * The one access check: does this request's user satisfy a route's declaration? Guests pass only public and
  * guest routes; signed-in routes also need a verified e-mail (unless the route allows otherwise) and, for
- * sensitive routes, a recent password confirmation. Permissions arrive with the access-control area; until
- * then no user holds any.
+ * sensitive routes, a recent password confirmation. Permission routes need a role that grants the permission
+ * (or the super-administrator role); the profile is cached until access changes, so this costs no query.
  */
 import type { RequestContext } from "../context";
 import type { Access, RouteDefinition } from "../routing";
 import { Forbidden, Unauthenticated } from "../../domain/errors";
 import { passwordRecentlyConfirmed } from "../auth";
+import { can } from "../../domain/access/authorization";
 
 /** A signed-in user opened a page meant for guests (sign-in, registration). */
 export class AlreadySignedIn extends Error {}
@@ -25,7 +26,7 @@ export function isAllowed(access: Access, ctx: RequestContext): boolean {
     case "signed-in":
       return ctx.user !== null;
     case "permission":
-      return false;
+      return ctx.user !== null && can(ctx.access, access.permission);
   }
 }
 

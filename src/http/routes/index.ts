@@ -3,11 +3,17 @@
  * resolves names from it (ziggy-js), `./mesa route:list` prints it, and the access tests walk it.
  */
 import { checkRegistry, type RouteDefinition } from "../routing";
+import { accessRoutes } from "./access";
 import { authRoutes } from "./auth";
 import { platformRoutes } from "./platform";
 import { settingsRoutes } from "./settings";
 
-export const routes: RouteDefinition[] = [...platformRoutes, ...authRoutes, ...settingsRoutes];
+export const routes: RouteDefinition[] = [...platformRoutes, ...authRoutes, ...settingsRoutes, ...accessRoutes];
+
+/** Every permission some route declares: the permission catalogue is kept in step with this list. */
+export const declaredPermissions: string[] = [
+  ...new Set(routes.flatMap((r) => (r.access.kind === "permission" ? [r.access.permission] : []))),
+].sort();
 
 const problems = checkRegistry(routes);
 if (problems.length) throw new Error(`The route registry is inconsistent:\n- ${problems.join("\n- ")}`);

@@ -34,8 +34,7 @@ export const platformRoutes = defineRoutes([
           emailVerifiedAt: user.emailVerifiedAt?.toISOString() ?? null,
           lastSignInAt: user.lastSignInAt?.toISOString() ?? null,
           createdAt: user.createdAt.toISOString(),
-          // Roles arrive with access control; until then nobody holds one.
-          roles: [] as string[],
+          roles: ctx.access.roles,
         },
       });
     },

@@ -1,0 +1,118 @@
+/**
+ * Access-control seeds: the permission catalogue from the route registry, the roles a catering company starts
+ * with, demo places and areas, and demo users holding those roles. Idempotent.
+ */
+import { and, eq, inArray } from "drizzle-orm";
+import { areaRoles, areas, assignments, permissions, rolePermissions, roles } from "../schema";
+import { declaredPermissions } from "../../src/http/routes";
+import { bumpAccessVersion } from "../../src/domain/access/authorization";
+import { syncPermissions } from "../../src/domain/access/catalogue";
+import { ensureCafe, ensureHeadquarters } from "../../src/domain/access/places";
+import { ensureSuperRole, SUPER_ROLE } from "../../src/domain/access/roles";
+import { createUser, findUserByEmail } from "../../src/domain/accounts/users";
+import { randomToken } from "../../src/crypto";
+import type { Db } from "../../src/db";
+import type { Seeder } from "./index";
+
+/**
+ * Starting roles and their permissions. A permission that no route declares yet is skipped; as areas of the
+ * product are built they add their permissions here.
+ */
+export const STARTING_ROLES: { name: string; description: string; permissions: string[] }[] = [
+  {
+    name: "administrator",
+    description: "Users, areas, roles and the blacklist of the places in their scope.",
+    permissions: ["users.view", "users.manage", "areas.manage", "roles.view", "roles.manage", "blacklist.view", "blacklist.manage", "audit.view"],
+  },
+  { name: "cafe manager", description: "Runs a cafe: its people, diners, prices and reports.", permissions: ["users.view", "blacklist.view"] },
+  { name: "cashier", description: "Sells meals to registered diners at the point of sale.", permissions: ["blacklist.view"] },
+  { name: "nutritionist", description: "Ingredients, recipes, their cost and calories, and the menu.", permissions: [] },
+  { name: "buyer", description: "Providers, cities and ingredient prices.", permissions: [] },
+];
+
+/** Brings the catalogue in step with the routes and makes sure the super-administrator role exists. */
+export function bootstrapAccess(db: Db): void {
+  syncPermissions(db, declaredPermissions);
+  ensureSuperRole(db);
+}
+
+function ensureRole(db: Db, spec: (typeof STARTING_ROLES)[number]): number {
+  const existing = db.select().from(roles).where(eq(roles.name, spec.name)).get();
+  if (existing) return existing.id;
+  return db.transaction((tx) => {
+    const role = tx.insert(roles).values({ name: spec.name, description: spec.description }).returning().get();
+    const ids = spec.permissions.length ? tx.select({ id: permissions.id }).from(permissions).where(inArray(permissions.name, spec.permissions)).all() : [];
+    for (const { id } of ids) tx.insert(rolePermissions).values({ roleId: role.id, permissionId: id }).run();
+    bumpAccessVersion(tx);
+    return role.id;
+  });
+}
+
+function ensureArea(db: Db, name: string, place: { cafeId?: number; headquartersId?: number }, roleIds: number[]): number {
+  const existing = db
+    .select()
+    .from(areas)
+    .where(and(eq(areas.name, name), place.cafeId ? eq(areas.cafeId, place.cafeId) : eq(areas.headquartersId, place.headquartersId!)))
+    .get();
+  const areaId = existing?.id ?? db.insert(areas).values({ name, cafeId: place.cafeId ?? null, headquartersId: place.headquartersId ?? null }).returning().get().id;
+  for (const roleId of roleIds) db.insert(areaRoles).values({ areaId, roleId }).onConflictDoNothing().run();
+  return areaId;
+}
+
+export const accessSeeder: Seeder = {
+  name: "Roles, places and areas",
+  async run(db) {
+    bootstrapAccess(db);
+    const roleIds = Object.fromEntries(STARTING_ROLES.map((spec) => [spec.name, ensureRole(db, spec)]));
+    const superId = db.select().from(roles).where(eq(roles.name, SUPER_ROLE)).get()!.id;
+    const { businessId, headquartersId } = ensureHeadquarters(db, "Mesa Catering S.A.C.", "Sede Lima");
+    const principal = ensureCafe(db, "Mina Cerro Verde", "Unidad Norte", "Comedor Principal", businessId);
+    const campamento = ensureCafe(db, "Mina Cerro Verde", "Unidad Sur", "Comedor Campamento", businessId);
+    ensureArea(db, "Administración", { headquartersId }, [superId, roleIds.administrator]);
+    ensureArea(db, "Nutrición", { headquartersId }, [roleIds.nutritionist]);
+    ensureArea(db, "Logística", { headquartersId }, [roleIds.buyer]);
+    ensureArea(db, "Caja", { cafeId: principal }, [roleIds.cashier, roleIds["cafe manager"]]);
+    ensureArea(db, "Caja", { cafeId: campamento }, [roleIds.cashier, roleIds["cafe manager"]]);
+    db.transaction((tx) => bumpAccessVersion(tx));
+    return [`${STARTING_ROLES.length + 1} roles, 2 cafes, 1 headquarters, 5 areas`];
+  },
+};
+
+export const DEMO_EMAIL = "demo@mesa.test";
+
+/** Demo people: the super-administrator demo account and one person per starting role; one shared password, printed once. */
+const DEMO_PEOPLE: { email: string; name: string; area: string; place: "hq" | "principal" | "campamento"; role: string }[] = [
+  { email: DEMO_EMAIL, name: "Demo Mesa", area: "Administración", place: "hq", role: SUPER_ROLE },
+  { email: "admin@mesa.test", name: "Rosa Huamán", area: "Administración", place: "hq", role: "administrator" },
+  { email: "gerente@mesa.test", name: "Jorge Quispe", area: "Caja", place: "principal", role: "cafe manager" },
+  { email: "cajero@mesa.test", name: "Lucía Mamani", area: "Caja", place: "principal", role: "cashier" },
+  { email: "nutricion@mesa.test", name: "Carmen Flores", area: "Nutrición", place: "hq", role: "nutritionist" },
+  { email: "compras@mesa.test", name: "Miguel Torres", area: "Logística", place: "hq", role: "buyer" },
+];
+
+export const demoPeopleSeeder: Seeder = {
+  name: "Demo accounts",
+  async run(db, config) {
+    if (findUserByEmail(db, DEMO_EMAIL)) return [`${DEMO_EMAIL} already exists (passwords are unchanged).`];
+    const password = `mesa-${randomToken(9)}`;
+    const { headquartersId } = ensureHeadquarters(db, "Mesa Catering S.A.C.", "Sede Lima");
+    const cafeIds = { principal: ensureCafe(db, "Mina Cerro Verde", "Unidad Norte", "Comedor Principal"), campamento: ensureCafe(db, "Mina Cerro Verde", "Unidad Sur", "Comedor Campamento") };
+    for (const person of DEMO_PEOPLE) {
+      const user = findUserByEmail(db, person.email) ?? (await createUser(db, config, { name: person.name, email: person.email, password, language: config.locale }, { verified: true }));
+      const area = db
+        .select()
+        .from(areas)
+        .where(and(eq(areas.name, person.area), person.place === "hq" ? eq(areas.headquartersId, headquartersId) : eq(areas.cafeId, cafeIds[person.place])))
+        .get()!;
+      const role = db.select().from(roles).where(eq(roles.name, person.role)).get()!;
+      db.insert(assignments).values({ userId: user.id, areaId: area.id, roleId: role.id }).onConflictDoNothing().run();
+    }
+    db.transaction((tx) => bumpAccessVersion(tx));
+    return [
+      `Sign in at ${config.appUrl}/login`,
+      `  e-mail:   ${DEMO_EMAIL}  (super-administrator)`,
+      `  password: ${password}`,
+      `The same password opens ${DEMO_PEOPLE.slice(1).map((p) => `${p.email} (${p.role})`).join(", ")}.`,
+    ];
+  },
+};

@@ -1,0 +1,175 @@
+/**
+ * Areas: departments of exactly one cafe or one headquarters, each offering some roles. Users hold roles in
+ * areas. An actor sees and changes only the areas within their scope (see scope.ts).
+ */
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { areaRoles, areas, assignments, cafes, headquarters, mines, roles, units, businesses } from "../../../db/schema";
+import type { Db } from "../../db";
+import { recordAudit, type Actor } from "../audit";
+import { Conflict, message, NotFound, ValidationFailed } from "../errors";
+import { parseInput, t } from "../validation";
+import { bumpAccessVersion } from "./authorization";
+import type { Scope } from "./scope";
+
+export type Area = typeof areas.$inferSelect;
+
+export interface AreaSummary {
+  id: number;
+  name: string;
+  place: { kind: "cafe" | "headquarters"; id: number; name: string; path: string };
+  roles: { id: number; name: string }[];
+  members: number;
+}
+
+/** SQL condition limiting areas to the scope. */
+export function areaScopeCondition(scope: Scope) {
+  if (scope.all) return undefined;
+  const cafeIds = [...scope.cafeIds];
+  const hqIds = [...scope.headquartersIds];
+  if (cafeIds.length === 0 && hqIds.length === 0) return sql`0`;
+  const parts = [];
+  if (cafeIds.length) parts.push(inArray(areas.cafeId, cafeIds));
+  if (hqIds.length) parts.push(inArray(areas.headquartersId, hqIds));
+  return parts.length === 1 ? parts[0] : sql`(${parts[0]} OR ${parts[1]})`;
+}
+
+/** The area, if it exists within the scope (outside it looks the same as missing). */
+export function requireArea(db: Db, scope: Scope, id: number): Area {
+  const area = db.select().from(areas).where(and(eq(areas.id, id), areaScopeCondition(scope))).get();
+  if (!area) throw new NotFound();
+  return area;
+}
+
+export function listAreas(db: Db, scope: Scope, filter: { search?: string; cafeId?: number; headquartersId?: number } = {}): AreaSummary[] {
+  const like = `%${(filter.search ?? "").trim()}%`;
+  const rows = db
+    .select({
+      area: areas,
+      cafeName: cafes.name,
+      unitName: units.name,
+      mineName: mines.name,
+      hqName: headquarters.name,
+      businessName: businesses.name,
+      members: sql<number>`(SELECT COUNT(*) FROM assignments a WHERE a.area_id = ${areas.id})`,
+    })
+    .from(areas)
+    .leftJoin(cafes, eq(cafes.id, areas.cafeId))
+    .leftJoin(units, eq(units.id, cafes.unitId))
+    .leftJoin(mines, eq(mines.id, units.mineId))
+    .leftJoin(headquarters, eq(headquarters.id, areas.headquartersId))
+    .leftJoin(businesses, eq(businesses.id, headquarters.businessId))
+    .where(
+      and(
+        areaScopeCondition(scope),
+        filter.search?.trim() ? sql`(${areas.name} LIKE ${like} OR ${cafes.name} LIKE ${like} OR ${headquarters.name} LIKE ${like})` : undefined,
+        filter.cafeId ? eq(areas.cafeId, filter.cafeId) : undefined,
+        filter.headquartersId ? eq(areas.headquartersId, filter.headquartersId) : undefined,
+      ),
+    )
+    .orderBy(asc(areas.name))
+    .all();
+  const ids = rows.map((r) => r.area.id);
+  const offered = ids.length
+    ? db.select({ areaId: areaRoles.areaId, id: roles.id, name: roles.name }).from(areaRoles).innerJoin(roles, eq(roles.id, areaRoles.roleId)).where(inArray(areaRoles.areaId, ids)).orderBy(asc(roles.name)).all()
+    : [];
+  return rows.map((r) => ({
+    id: r.area.id,
+    name: r.area.name,
+    place: r.area.cafeId
+      ? { kind: "cafe" as const, id: r.area.cafeId, name: r.cafeName ?? "", path: [r.mineName, r.unitName, r.cafeName].filter(Boolean).join(" › ") }
+      : { kind: "headquarters" as const, id: r.area.headquartersId!, name: r.hqName ?? "", path: [r.businessName, r.hqName].filter(Boolean).join(" › ") },
+    roles: offered.filter((o) => o.areaId === r.area.id).map(({ id, name }) => ({ id, name })),
+    members: r.members,
+  }));
+}
+
+export const AreaInput = t.Object({
+  name: t.String({ minLength: 2, maxLength: 80 }),
+  cafe_id: t.Optional(t.Union([t.Integer({ minimum: 1 }), t.Null()])),
+  headquarters_id: t.Optional(t.Union([t.Integer({ minimum: 1 }), t.Null()])),
+  role_ids: t.Optional(t.Array(t.Integer({ minimum: 1 }), { maxItems: 200 })),
+});
+
+function checkPlace(db: Db, scope: Scope, data: { cafe_id?: number | null; headquarters_id?: number | null }): { cafeId: number | null; headquartersId: number | null } {
+  const cafeId = data.cafe_id ?? null;
+  const headquartersId = data.headquarters_id ?? null;
+  if ((cafeId === null) === (headquartersId === null)) throw new ValidationFailed({ place: message("access.area_one_place") });
+  if (cafeId !== null) {
+    if (!db.select({ id: cafes.id }).from(cafes).where(eq(cafes.id, cafeId)).get() || !(scope.all || scope.cafeIds.has(cafeId))) {
+      throw new ValidationFailed({ cafe_id: message("access.place_not_found") });
+    }
+  } else if (!db.select({ id: headquarters.id }).from(headquarters).where(eq(headquarters.id, headquartersId!)).get() || !(scope.all || scope.headquartersIds.has(headquartersId!))) {
+    throw new ValidationFailed({ headquarters_id: message("access.place_not_found") });
+  }
+  return { cafeId, headquartersId };
+}
+
+function checkRoles(db: Db, scope: Scope, roleIds: number[]): number[] {
+  const unique = [...new Set(roleIds)];
+  if (unique.length === 0) return [];
+  const found = db.select({ id: roles.id, isSuper: roles.isSuper }).from(roles).where(inArray(roles.id, unique)).all();
+  if (found.length !== unique.length) throw new ValidationFailed({ role_ids: message("access.unknown_roles") });
+  // Only a super-administrator may offer the super-administrator role in an area.
+  if (found.some((r) => r.isSuper) && !scope.all) throw new ValidationFailed({ role_ids: message("access.super_role_reserved") });
+  return unique;
+}
+
+function ensureNameFree(db: Db, name: string, place: { cafeId: number | null; headquartersId: number | null }, exceptId?: number): void {
+  const existing = db
+    .select({ id: areas.id })
+    .from(areas)
+    .where(and(eq(areas.name, name), place.cafeId ? eq(areas.cafeId, place.cafeId) : eq(areas.headquartersId, place.headquartersId!)))
+    .get();
+  if (existing && existing.id !== exceptId) throw new ValidationFailed({ name: message("access.area_name_taken") });
+}
+
+function offeredRoleIds(db: Db, areaId: number): number[] {
+  return db.select({ id: areaRoles.roleId }).from(areaRoles).where(eq(areaRoles.areaId, areaId)).all().map((r) => r.id).sort((a, b) => a - b);
+}
+
+export function createArea(db: Db, actor: Actor, scope: Scope, input: unknown): Area {
+  const data = parseInput(AreaInput, input);
+  const place = checkPlace(db, scope, data);
+  ensureNameFree(db, data.name, place);
+  const roleIds = checkRoles(db, scope, data.role_ids ?? []);
+  return db.transaction((tx) => {
+    const area = tx.insert(areas).values({ name: data.name, ...place }).returning().get();
+    for (const roleId of roleIds) tx.insert(areaRoles).values({ areaId: area.id, roleId }).run();
+    bumpAccessVersion(tx);
+    recordAudit(tx, actor, { action: "area.created", subjectType: "area", subjectId: area.id, after: { name: area.name, ...place, roleIds } });
+    return area;
+  });
+}
+
+/** Renames, moves and sets the roles an area offers; a role still held in the area cannot be withdrawn. */
+export function updateArea(db: Db, actor: Actor, scope: Scope, areaId: number, input: unknown): Area {
+  const area = requireArea(db, scope, areaId);
+  const data = parseInput(AreaInput, input);
+  const place = checkPlace(db, scope, data);
+  ensureNameFree(db, data.name, place, area.id);
+  const roleIds = checkRoles(db, scope, data.role_ids ?? []);
+  const held = db.select({ roleId: assignments.roleId }).from(assignments).where(eq(assignments.areaId, area.id)).all().map((r) => r.roleId);
+  const withdrawn = held.filter((id) => !roleIds.includes(id));
+  if (withdrawn.length) throw new ValidationFailed({ role_ids: message("access.role_still_held") });
+  const before = { name: area.name, cafeId: area.cafeId, headquartersId: area.headquartersId, roleIds: offeredRoleIds(db, area.id) };
+  return db.transaction((tx) => {
+    const updated = tx.update(areas).set({ name: data.name, ...place }).where(eq(areas.id, area.id)).returning().get();
+    tx.delete(areaRoles).where(eq(areaRoles.areaId, area.id)).run();
+    for (const roleId of roleIds) tx.insert(areaRoles).values({ areaId: area.id, roleId }).run();
+    bumpAccessVersion(tx);
+    recordAudit(tx, actor, { action: "area.updated", subjectType: "area", subjectId: area.id, before, after: { name: data.name, ...place, roleIds: [...roleIds].sort((a, b) => a - b) } });
+    return updated;
+  });
+}
+
+/** Deletes an area nobody holds a role in. */
+export function deleteArea(db: Db, actor: Actor, scope: Scope, areaId: number): void {
+  const area = requireArea(db, scope, areaId);
+  const members = db.select({ n: sql<number>`count(*)` }).from(assignments).where(eq(assignments.areaId, area.id)).get()?.n ?? 0;
+  if (members > 0) throw new Conflict(message("access.area_in_use", { count: members }));
+  db.transaction((tx) => {
+    tx.delete(areas).where(eq(areas.id, area.id)).run();
+    bumpAccessVersion(tx);
+    recordAudit(tx, actor, { action: "area.deleted", subjectType: "area", subjectId: area.id, before: { name: area.name, cafeId: area.cafeId, headquartersId: area.headquartersId } });
+  });
+}

@@ -1,0 +1,107 @@
+/**
+ * Who holds which role in which area. A role can only be held in an area that offers it, and the last holder
+ * of the super-administrator role can neither lose it nor be deactivated or barred.
+ */
+import { and, eq, sql } from "drizzle-orm";
+import { areaRoles, assignments, roles, users } from "../../../db/schema";
+import type { Db } from "../../db";
+import { recordAudit, type Actor, type Tx } from "../audit";
+import { Conflict, Forbidden, message, NotFound, ValidationFailed } from "../errors";
+import { requireArea } from "./areas";
+import { bumpAccessVersion } from "./authorization";
+import type { Scope } from "./scope";
+
+export interface UserAssignment {
+  areaId: number;
+  areaName: string;
+  roleId: number;
+  roleName: string;
+}
+
+export function assignmentsOf(db: Db, userId: number): UserAssignment[] {
+  return db.$client
+    .query<UserAssignment, [number]>(
+      `SELECT a.area_id AS areaId, ar.name AS areaName, a.role_id AS roleId, r.name AS roleName
+       FROM assignments a JOIN areas ar ON ar.id = a.area_id JOIN roles r ON r.id = a.role_id
+       WHERE a.user_id = ? ORDER BY ar.name`,
+    )
+    .all(userId);
+}
+
+function superHolders(db: Tx): number[] {
+  return (db as Db)
+    .select({ userId: assignments.userId })
+    .from(assignments)
+    .innerJoin(roles, eq(roles.id, assignments.roleId))
+    .innerJoin(users, eq(users.id, assignments.userId))
+    .where(and(eq(roles.isSuper, true), eq(users.status, "active")))
+    .all()
+    .map((r) => r.userId);
+}
+
+/** Throws when `userId` is the last active super-administrator (they would lock everyone out). */
+export function ensureNotLastSuper(db: Tx, userId: number): void {
+  const holders = [...new Set(superHolders(db))];
+  if (holders.length === 1 && holders[0] === userId) throw new Conflict(message("access.last_super"));
+}
+
+function holdsSuperOnlyIn(db: Db, userId: number, areaId: number): boolean {
+  const rows = db
+    .select({ areaId: assignments.areaId, isSuper: roles.isSuper })
+    .from(assignments)
+    .innerJoin(roles, eq(roles.id, assignments.roleId))
+    .where(eq(assignments.userId, userId))
+    .all();
+  const superAreas = rows.filter((r) => r.isSuper).map((r) => r.areaId);
+  return superAreas.length === 1 && superAreas[0] === areaId;
+}
+
+/** Gives `userId` role `roleId` in area `areaId` (replacing the role they held there). */
+export function assignRole(db: Db, actor: Actor, scope: Scope, input: { userId: number; areaId: number; roleId: number }): void {
+  const area = requireArea(db, scope, input.areaId);
+  const user = db.select().from(users).where(eq(users.id, input.userId)).get();
+  if (!user) throw new NotFound();
+  const offered = db.select().from(areaRoles).where(and(eq(areaRoles.areaId, area.id), eq(areaRoles.roleId, input.roleId))).get();
+  if (!offered) throw new ValidationFailed({ role_id: message("access.role_not_offered") });
+  const role = db.select().from(roles).where(eq(roles.id, input.roleId)).get();
+  // Only a super-administrator may make another one.
+  if (role?.isSuper && !scope.all) throw new Forbidden();
+  const current = db.select().from(assignments).where(and(eq(assignments.userId, user.id), eq(assignments.areaId, area.id))).get();
+  if (current?.roleId === input.roleId) return;
+  db.transaction((tx) => {
+    if (current && holdsSuperOnlyIn(db, user.id, area.id)) {
+      const newRole = tx.select().from(roles).where(eq(roles.id, input.roleId)).get();
+      if (!newRole?.isSuper) ensureNotLastSuper(tx, user.id);
+    }
+    tx.insert(assignments)
+      .values({ userId: user.id, areaId: area.id, roleId: input.roleId })
+      .onConflictDoUpdate({ target: [assignments.userId, assignments.areaId], set: { roleId: input.roleId } })
+      .run();
+    bumpAccessVersion(tx);
+    recordAudit(tx, actor, {
+      action: "user.role_assigned",
+      subjectType: "user",
+      subjectId: user.id,
+      before: current ? { areaId: area.id, roleId: current.roleId } : null,
+      after: { areaId: area.id, roleId: input.roleId },
+    });
+  });
+}
+
+/** Takes away the role a user holds in an area. */
+export function removeAssignment(db: Db, actor: Actor, scope: Scope, userId: number, areaId: number): void {
+  const area = requireArea(db, scope, areaId);
+  const current = db.select().from(assignments).where(and(eq(assignments.userId, userId), eq(assignments.areaId, area.id))).get();
+  if (!current) throw new NotFound();
+  db.transaction((tx) => {
+    if (holdsSuperOnlyIn(db, userId, area.id)) ensureNotLastSuper(tx, userId);
+    tx.delete(assignments).where(and(eq(assignments.userId, userId), eq(assignments.areaId, area.id))).run();
+    bumpAccessVersion(tx);
+    recordAudit(tx, actor, { action: "user.role_removed", subjectType: "user", subjectId: userId, before: { areaId: area.id, roleId: current.roleId } });
+  });
+}
+
+/** How many active users hold a role (for the CLI and seeds). */
+export function countHolders(db: Db, roleId: number): number {
+  return db.select({ n: sql<number>`count(*)` }).from(assignments).where(eq(assignments.roleId, roleId)).get()?.n ?? 0;
+}

@@ -1,0 +1,184 @@
+/**
+ * Administering users: browsing them by place and area, creating them with a role in an area (invited by e-mail
+ * or with a first password), editing, deactivating and reactivating. Every change is audited; every list and
+ * write is limited to the actor's scope.
+ */
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { areas, assignments, sessions, users } from "../../../db/schema";
+import type { Config } from "../../config";
+import { randomToken } from "../../crypto";
+import type { Db } from "../../db";
+import { createUser, findUserByEmail, normalizeEmail, type User } from "../accounts/users";
+import { recordAudit, type Actor } from "../audit";
+import { message, NotFound, ValidationFailed } from "../errors";
+import { field, parseInput, t } from "../validation";
+import { areaScopeCondition, requireArea } from "./areas";
+import { assignmentsOf, assignRole, ensureNotLastSuper, type UserAssignment } from "./assignments";
+import { bumpAccessVersion } from "./authorization";
+import type { Scope } from "./scope";
+
+export interface AdminUserRow {
+  id: number;
+  name: string;
+  email: string;
+  documentNumber: string | null;
+  language: "es" | "en" | null;
+  status: "active" | "deactivated";
+  emailVerified: boolean;
+  lastSignInAt: string | null;
+  assignments: UserAssignment[];
+}
+
+/** Users the actor may see: everyone for a super-administrator, otherwise those holding a role in the actor's areas. */
+function visibleUserIds(db: Db, scope: Scope): number[] | "all" {
+  if (scope.all) return "all";
+  return db
+    .selectDistinct({ id: assignments.userId })
+    .from(assignments)
+    .innerJoin(areas, eq(areas.id, assignments.areaId))
+    .where(areaScopeCondition(scope))
+    .all()
+    .map((r) => r.id);
+}
+
+/** A user within the actor's scope (outside it looks the same as missing). */
+export function requireVisibleUser(db: Db, scope: Scope, id: number): User {
+  const visible = visibleUserIds(db, scope);
+  if (visible !== "all" && !visible.includes(id)) throw new NotFound();
+  const user = db.select().from(users).where(eq(users.id, id)).get();
+  if (!user) throw new NotFound();
+  return user;
+}
+
+export function toAdminRow(db: Db, user: User): AdminUserRow {
+  return {
+    id: user.id,
+    name: user.name,
+    email: user.email,
+    documentNumber: user.documentNumber,
+    language: user.language,
+    status: user.status,
+    emailVerified: user.emailVerifiedAt !== null,
+    lastSignInAt: user.lastSignInAt?.toISOString() ?? null,
+    assignments: assignmentsOf(db, user.id),
+  };
+}
+
+export interface UserListFilter {
+  search?: string;
+  areaId?: number;
+  status?: "active" | "deactivated";
+  page: number;
+  perPage: number;
+}
+
+export function listUsersForAdmin(db: Db, scope: Scope, filter: UserListFilter): { rows: AdminUserRow[]; total: number } {
+  const visible = visibleUserIds(db, scope);
+  if (visible !== "all" && visible.length === 0) return { rows: [], total: 0 };
+  const like = `%${(filter.search ?? "").trim()}%`;
+  const where = and(
+    visible === "all" ? undefined : inArray(users.id, visible),
+    filter.search?.trim() ? sql`(${users.name} LIKE ${like} OR ${users.email} LIKE ${like} OR ${users.documentNumber} LIKE ${like})` : undefined,
+    filter.status ? eq(users.status, filter.status) : undefined,
+    filter.areaId ? sql`${users.id} IN (SELECT user_id FROM assignments WHERE area_id = ${filter.areaId})` : undefined,
+  );
+  const total = db.select({ n: sql<number>`count(*)` }).from(users).where(where).get()?.n ?? 0;
+  const rows = db
+    .select()
+    .from(users)
+    .where(where)
+    .orderBy(users.name)
+    .limit(filter.perPage)
+    .offset((filter.page - 1) * filter.perPage)
+    .all();
+  return { total, rows: rows.map((u) => toAdminRow(db, u)) };
+}
+
+export const AdminUserInput = t.Object({
+  name: field.text(1, 120),
+  email: field.email(),
+  document_number: t.Optional(t.Union([t.String({ maxLength: 20, pattern: "^[A-Za-z0-9-]*$" }), t.Null()])),
+  language: t.Optional(t.Union([t.Literal("es"), t.Literal("en"), t.Null()])),
+  area_id: t.Optional(t.Union([t.Integer({ minimum: 1 }), t.Null()])),
+  role_id: t.Optional(t.Union([t.Integer({ minimum: 1 }), t.Null()])),
+  /** "invite": a link to choose a password is mailed; "password": the administrator sets the first password. */
+  access: t.Optional(t.Union([t.Literal("invite"), t.Literal("password")])),
+  password: t.Optional(t.String({ maxLength: 200 })),
+});
+
+/**
+ * Creates a user with a role in an area. Returns the user and whether an invitation must be mailed (the caller
+ * sends it, with a token from createInvitationToken).
+ */
+export async function createUserByAdmin(db: Db, config: Config, actor: Actor, scope: Scope, input: unknown): Promise<{ user: User; invite: boolean }> {
+  const data = parseInput(AdminUserInput, input, ["password"]);
+  if (!data.area_id) throw new ValidationFailed({ area_id: message("validation.required") });
+  if (!data.role_id) throw new ValidationFailed({ role_id: message("validation.required") });
+  requireArea(db, scope, data.area_id);
+  const invite = (data.access ?? "invite") === "invite";
+  if (!invite && !data.password) throw new ValidationFailed({ password: message("validation.required") });
+  // An invited user chooses a password through the mailed link; until then the account has an unusable random one.
+  const password = invite ? `${randomToken(24)}Aa1!` : data.password!;
+  const user = await createUser(
+    db,
+    config,
+    { name: data.name, email: data.email, password, language: data.language ?? undefined, document_number: data.document_number ?? undefined },
+    { verified: !invite },
+  );
+  try {
+    assignRole(db, actor, scope, { userId: user.id, areaId: data.area_id, roleId: data.role_id });
+  } catch (error) {
+    db.delete(users).where(eq(users.id, user.id)).run();
+    throw error;
+  }
+  recordAudit(db, actor, { action: "user.created", subjectType: "user", subjectId: user.id, after: { name: user.name, email: user.email, documentNumber: user.documentNumber, invited: invite } });
+  return { user, invite };
+}
+
+export const AdminUserUpdate = t.Object({
+  name: field.text(1, 120),
+  email: field.email(),
+  document_number: t.Optional(t.Union([t.String({ maxLength: 20, pattern: "^[A-Za-z0-9-]*$" }), t.Null()])),
+  language: t.Optional(t.Union([t.Literal("es"), t.Literal("en"), t.Null()])),
+});
+
+export function updateUserByAdmin(db: Db, actor: Actor, scope: Scope, userId: number, input: unknown): User {
+  const user = requireVisibleUser(db, scope, userId);
+  const data = parseInput(AdminUserUpdate, input);
+  const email = normalizeEmail(data.email);
+  const other = findUserByEmail(db, email);
+  if (other && other.id !== user.id) throw new ValidationFailed({ email: message("validation.email_taken") });
+  const documentNumber = data.document_number ? data.document_number.toUpperCase() : null;
+  const before = { name: user.name, email: user.email, documentNumber: user.documentNumber, language: user.language };
+  const after = { name: data.name, email, documentNumber, language: data.language ?? null };
+  return db.transaction((tx) => {
+    const updated = tx
+      .update(users)
+      .set({ ...after, emailVerifiedAt: email === user.email ? user.emailVerifiedAt : null, updatedAt: new Date() })
+      .where(eq(users.id, user.id))
+      .returning()
+      .get();
+    // The document number decides blacklist matches.
+    if (documentNumber !== user.documentNumber) bumpAccessVersion(tx);
+    recordAudit(tx, actor, { action: "user.updated", subjectType: "user", subjectId: user.id, before, after });
+    return updated;
+  });
+}
+
+export function setUserStatus(db: Db, actor: Actor, scope: Scope, userId: number, status: "active" | "deactivated"): User {
+  const user = requireVisibleUser(db, scope, userId);
+  if (user.status === status) return user;
+  return db.transaction((tx) => {
+    if (status === "deactivated") ensureNotLastSuper(tx, user.id);
+    const updated = tx
+      .update(users)
+      .set({ status, rememberTokenHash: status === "deactivated" ? null : user.rememberTokenHash, updatedAt: new Date() })
+      .where(eq(users.id, user.id))
+      .returning()
+      .get();
+    if (status === "deactivated") tx.delete(sessions).where(eq(sessions.userId, user.id)).run();
+    bumpAccessVersion(tx);
+    recordAudit(tx, actor, { action: status === "deactivated" ? "user.deactivated" : "user.reactivated", subjectType: "user", subjectId: user.id, before: { status: user.status }, after: { status } });
+    return updated;
+  });
+}

@@ -1,0 +1,334 @@
+/**
+ * Access control screens: Users (places → areas → users, with the user, area, role and permission modals),
+ * Roles (role × permission matrix), Blacklist and the audit trail. Every list and write goes through the domain
+ * with the actor and their scope; sensitive changes need a recent password confirmation.
+ */
+import { listAreas, createArea, updateArea, deleteArea } from "../../domain/access/areas";
+import { assignRole, removeAssignment } from "../../domain/access/assignments";
+import { accessProfile } from "../../domain/access/authorization";
+import { addToBlacklist, listBlacklist, removeFromBlacklist } from "../../domain/access/blacklist";
+import { listPermissions, updatePermissionEntry } from "../../domain/access/catalogue";
+import { placeTree } from "../../domain/access/places";
+import { createRole, deleteRole, listRoles, updateRole } from "../../domain/access/roles";
+import { createUserByAdmin, listUsersForAdmin, requireVisibleUser, setUserStatus, toAdminRow, updateUserByAdmin } from "../../domain/access/users-admin";
+import { createInvitationToken } from "../../domain/accounts/password-reset";
+import { listAudit } from "../../domain/audit";
+import { can } from "../../domain/access/authorization";
+import { message, ValidationFailed } from "../../domain/errors";
+import { invitationMessage } from "../../mail/messages";
+import type { RequestContext } from "../context";
+import type { User } from "../../domain/accounts/users";
+import { optional } from "../page-protocol/props";
+import { idParam, listParams, paginated } from "../pagination";
+import { access, defineRoutes } from "../routing";
+
+const ID = { user: "\\d+", area: "\\d+", role: "\\d+", permission: "\\d+", entry: "\\d+" };
+
+function numberParam(ctx: RequestContext, name: string): number {
+  return Number(ctx.params[name]);
+}
+
+/** The role list the modals choose from. */
+function roleOptions(ctx: RequestContext) {
+  return listRoles(ctx.db).map(({ id, name, isSuper }) => ({ id, name, isSuper }));
+}
+
+function abilities(ctx: RequestContext) {
+  const profile = ctx.access;
+  return {
+    manageUsers: can(profile, "users.manage"),
+    manageAreas: can(profile, "areas.manage"),
+    manageRoles: can(profile, "roles.manage"),
+    viewRoles: can(profile, "roles.view"),
+  };
+}
+
+/** Mails a new user the link to choose their first password. */
+async function sendInvitation(ctx: RequestContext, user: User) {
+  const token = createInvitationToken(ctx.db, user);
+  const url = `${ctx.config.appUrl}${ctx.urlFor("password.reset", { token })}?email=${encodeURIComponent(user.email)}`;
+  await ctx.services.mailer.send(invitationMessage(user.language ?? ctx.locale, ctx.config.appName, { name: user.name, address: user.email }, url, ctx.user!.name));
+}
+
+export const accessRoutes = defineRoutes([
+  {
+    name: "users.index",
+    methods: ["GET"],
+    uri: "/users",
+    access: access.can("users.view"),
+    handle: (ctx) => {
+      const scope = ctx.scope;
+      const params = listParams(ctx.query);
+      const cafeId = idParam(ctx.query, "cafe");
+      const headquartersId = idParam(ctx.query, "headquarters");
+      const areaId = idParam(ctx.query, "area");
+      const status = ctx.query.status === "active" || ctx.query.status === "deactivated" ? ctx.query.status : undefined;
+      return ctx.render("users/index", {
+        filters: { search: params.search, cafe: cafeId ?? null, headquarters: headquartersId ?? null, area: areaId ?? null, status: status ?? null },
+        places: () => placeTree(ctx.db, scope),
+        areas: () => listAreas(ctx.db, scope, { cafeId, headquartersId, search: typeof ctx.query.area_search === "string" ? ctx.query.area_search : "" }),
+        users: () => paginated(listUsersForAdmin(ctx.db, scope, { search: params.search, areaId, status, page: params.page, perPage: params.perPage }), params),
+        roles: () => (abilities(ctx).viewRoles ? listRoles(ctx.db) : roleOptions(ctx).map((r) => ({ ...r, description: "", permissions: [], holders: 0 }))),
+        permissions: () => listPermissions(ctx.db),
+        can: abilities(ctx),
+        // Loaded on demand by the "view permissions" dialog: ?inspect=<user id>.
+        inspected: optional(() => {
+          const id = idParam(ctx.query, "inspect");
+          if (!id) return null;
+          const user = requireVisibleUser(ctx.db, scope, id);
+          const profile = accessProfile(ctx.db, user.id);
+          return { user: toAdminRow(ctx.db, user), isSuper: profile.isSuper, permissions: [...profile.permissions].sort(), roles: profile.roles };
+        }),
+      });
+    },
+  },
+  {
+    name: "users.store",
+    methods: ["POST"],
+    uri: "/users",
+    access: access.can("users.manage"),
+    handle: async (ctx) => {
+      const { user, invite } = await createUserByAdmin(ctx.db, ctx.config, ctx.actor, ctx.scope, ctx.body);
+      if (invite) await sendInvitation(ctx, user);
+      ctx.flash("success", ctx.t(invite ? "access.user_invited" : "access.user_created", { email: user.email }));
+      return ctx.back(ctx.urlFor("users.index"));
+    },
+  },
+  {
+    name: "users.update",
+    methods: ["PUT"],
+    uri: "/users/{user}",
+    wheres: { user: ID.user },
+    bindings: { user: "id" },
+    access: access.can("users.manage"),
+    handle: (ctx) => {
+      updateUserByAdmin(ctx.db, ctx.actor, ctx.scope, numberParam(ctx, "user"), ctx.body);
+      ctx.flash("success", ctx.t("access.user_saved"));
+      return ctx.back(ctx.urlFor("users.index"));
+    },
+  },
+  {
+    name: "users.deactivate",
+    methods: ["POST"],
+    uri: "/users/{user}/deactivate",
+    wheres: { user: ID.user },
+    bindings: { user: "id" },
+    access: access.can("users.manage"),
+    confirmPassword: true,
+    handle: (ctx) => {
+      const id = numberParam(ctx, "user");
+      if (id === ctx.user!.id) throw new ValidationFailed({ user: message("access.not_yourself") });
+      const user = setUserStatus(ctx.db, ctx.actor, ctx.scope, id, "deactivated");
+      ctx.flash("success", ctx.t("access.user_deactivated", { email: user.email }));
+      return ctx.back(ctx.urlFor("users.index"));
+    },
+  },
+  {
+    name: "users.reactivate",
+    methods: ["POST"],
+    uri: "/users/{user}/reactivate",
+    wheres: { user: ID.user },
+    bindings: { user: "id" },
+    access: access.can("users.manage"),
+    confirmPassword: true,
+    handle: (ctx) => {
+      const user = setUserStatus(ctx.db, ctx.actor, ctx.scope, numberParam(ctx, "user"), "active");
+      ctx.flash("success", ctx.t("access.user_reactivated", { email: user.email }));
+      return ctx.back(ctx.urlFor("users.index"));
+    },
+  },
+  {
+    name: "users.roles.update",
+    methods: ["PUT"],
+    uri: "/users/{user}/roles",
+    wheres: { user: ID.user },
+    bindings: { user: "id" },
+    access: access.can("users.manage"),
+    confirmPassword: true,
+    handle: (ctx) => {
+      const userId = numberParam(ctx, "user");
+      requireVisibleUser(ctx.db, ctx.scope, userId);
+      const areaId = Number(ctx.body.area_id);
+      const roleId = Number(ctx.body.role_id);
+      if (!Number.isInteger(areaId) || areaId < 1) throw new ValidationFailed({ area_id: message("validation.required") });
+      if (!Number.isInteger(roleId) || roleId < 1) throw new ValidationFailed({ role_id: message("validation.required") });
+      assignRole(ctx.db, ctx.actor, ctx.scope, { userId, areaId, roleId });
+      ctx.flash("success", ctx.t("access.role_assigned"));
+      return ctx.back(ctx.urlFor("users.index"));
+    },
+  },
+  {
+    name: "users.roles.destroy",
+    methods: ["DELETE"],
+    uri: "/users/{user}/roles/{area}",
+    wheres: { user: ID.user, area: ID.area },
+    bindings: { user: "id", area: "id" },
+    access: access.can("users.manage"),
+    confirmPassword: true,
+    handle: (ctx) => {
+      const userId = numberParam(ctx, "user");
+      requireVisibleUser(ctx.db, ctx.scope, userId);
+      removeAssignment(ctx.db, ctx.actor, ctx.scope, userId, numberParam(ctx, "area"));
+      ctx.flash("success", ctx.t("access.role_removed"));
+      return ctx.back(ctx.urlFor("users.index"));
+    },
+  },
+  {
+    name: "areas.store",
+    methods: ["POST"],
+    uri: "/areas",
+    access: access.can("areas.manage"),
+    handle: (ctx) => {
+      const area = createArea(ctx.db, ctx.actor, ctx.scope, ctx.body);
+      ctx.flash("success", ctx.t("access.area_saved", { name: area.name }));
+      return ctx.back(ctx.urlFor("users.index"));
+    },
+  },
+  {
+    name: "areas.update",
+    methods: ["PUT"],
+    uri: "/areas/{area}",
+    wheres: { area: ID.area },
+    bindings: { area: "id" },
+    access: access.can("areas.manage"),
+    confirmPassword: true,
+    handle: (ctx) => {
+      const area = updateArea(ctx.db, ctx.actor, ctx.scope, numberParam(ctx, "area"), ctx.body);
+      ctx.flash("success", ctx.t("access.area_saved", { name: area.name }));
+      return ctx.back(ctx.urlFor("users.index"));
+    },
+  },
+  {
+    name: "areas.destroy",
+    methods: ["DELETE"],
+    uri: "/areas/{area}",
+    wheres: { area: ID.area },
+    bindings: { area: "id" },
+    access: access.can("areas.manage"),
+    confirmPassword: true,
+    handle: (ctx) => {
+      deleteArea(ctx.db, ctx.actor, ctx.scope, numberParam(ctx, "area"));
+      ctx.flash("success", ctx.t("access.area_deleted"));
+      return ctx.back(ctx.urlFor("users.index"));
+    },
+  },
+  {
+    name: "roles.index",
+    methods: ["GET"],
+    uri: "/roles",
+    access: access.can("roles.view"),
+    handle: (ctx) => {
+      const search = typeof ctx.query.search === "string" ? ctx.query.search.slice(0, 100) : "";
+      return ctx.render("roles/index", {
+        filters: { search },
+        roles: () => listRoles(ctx.db, search),
+        permissions: () => listPermissions(ctx.db),
+        can: abilities(ctx),
+      });
+    },
+  },
+  {
+    name: "roles.store",
+    methods: ["POST"],
+    uri: "/roles",
+    access: access.can("roles.manage"),
+    confirmPassword: true,
+    handle: (ctx) => {
+      const role = createRole(ctx.db, ctx.actor, ctx.body);
+      ctx.flash("success", ctx.t("access.role_saved", { name: role.name }));
+      return ctx.back(ctx.urlFor("roles.index"));
+    },
+  },
+  {
+    name: "roles.update",
+    methods: ["PUT"],
+    uri: "/roles/{role}",
+    wheres: { role: ID.role },
+    bindings: { role: "id" },
+    access: access.can("roles.manage"),
+    confirmPassword: true,
+    handle: (ctx) => {
+      const role = updateRole(ctx.db, ctx.actor, numberParam(ctx, "role"), ctx.body);
+      ctx.flash("success", ctx.t("access.role_saved", { name: role.name }));
+      return ctx.back(ctx.urlFor("roles.index"));
+    },
+  },
+  {
+    name: "roles.destroy",
+    methods: ["DELETE"],
+    uri: "/roles/{role}",
+    wheres: { role: ID.role },
+    bindings: { role: "id" },
+    access: access.can("roles.manage"),
+    confirmPassword: true,
+    handle: (ctx) => {
+      deleteRole(ctx.db, ctx.actor, numberParam(ctx, "role"));
+      ctx.flash("success", ctx.t("access.role_deleted"));
+      return ctx.back(ctx.urlFor("roles.index"));
+    },
+  },
+  {
+    name: "permissions.update",
+    methods: ["PUT"],
+    uri: "/permissions/{permission}",
+    wheres: { permission: ID.permission },
+    bindings: { permission: "id" },
+    access: access.can("roles.manage"),
+    confirmPassword: true,
+    handle: (ctx) => {
+      updatePermissionEntry(ctx.db, ctx.actor, numberParam(ctx, "permission"), ctx.body);
+      ctx.flash("success", ctx.t("access.permission_saved"));
+      return ctx.back(ctx.urlFor("roles.index"));
+    },
+  },
+  {
+    name: "blacklist.index",
+    methods: ["GET"],
+    uri: "/blacklist",
+    access: access.can("blacklist.view"),
+    handle: (ctx) => {
+      const params = listParams(ctx.query);
+      return ctx.render("users/blacklist", {
+        filters: { search: params.search },
+        entries: () => paginated(listBlacklist(ctx.db, params), params),
+        can: { manage: can(ctx.access, "blacklist.manage") },
+      });
+    },
+  },
+  {
+    name: "blacklist.store",
+    methods: ["POST"],
+    uri: "/blacklist",
+    access: access.can("blacklist.manage"),
+    confirmPassword: true,
+    handle: (ctx) => {
+      const entry = addToBlacklist(ctx.db, ctx.actor, ctx.body);
+      ctx.flash("success", ctx.t("access.blacklist_added", { document: entry.documentNumber }));
+      return ctx.back(ctx.urlFor("blacklist.index"));
+    },
+  },
+  {
+    name: "blacklist.destroy",
+    methods: ["DELETE"],
+    uri: "/blacklist/{entry}",
+    wheres: { entry: ID.entry },
+    bindings: { entry: "id" },
+    access: access.can("blacklist.manage"),
+    confirmPassword: true,
+    handle: (ctx) => {
+      removeFromBlacklist(ctx.db, ctx.actor, numberParam(ctx, "entry"));
+      ctx.flash("success", ctx.t("access.blacklist_removed"));
+      return ctx.back(ctx.urlFor("blacklist.index"));
+    },
+  },
+  {
+    name: "audit.index",
+    methods: ["GET"],
+    uri: "/audit",
+    access: access.can("audit.view"),
+    handle: (ctx) => {
+      const params = listParams(ctx.query, "", 25);
+      return ctx.render("audit/index", { filters: { search: params.search }, entries: () => paginated(listAudit(ctx.db, params), params) });
+    },
+  },
+]);

@@ -1,0 +1,444 @@
+/**
+ * Accounts in a real browser: registration, e-mail verification and password reset with the links read from the
+ * mail Mesa writes (one .eml per message under MESA_E2E_MAIL, see playwright.config.ts), sign-out, remember-me
+ * across a browser restart, profile and password settings, sign-in throttling, and clean hydration of every
+ * accounts page. Users other than the registered one are created with `./mesa user:create` on the same database.
+ */
+import { expect, test, type Browser, type BrowserContext, type ConsoleMessage, type Page } from "@playwright/test";
+import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const MAIL_DIR = process.env.MESA_E2E_MAIL!;
+const SESSION_COOKIE = "mesa_session";
+const REMEMBER_COOKIE = "mesa_remember";
+/** Unique per run, so the addresses never collide with a previous run's (or a reused database's) accounts. */
+const RUN = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+const PASSWORD = "Altiplano-Quinua-2024!";
+
+// ---------------------------------------------------------------------------------------------------------------
+// Helpers
+
+/** Console errors, hydration warnings and uncaught exceptions seen by a page (as in platform.e2e.ts). */
+function watchConsole(page: Page): string[] {
+  const problems: string[] = [];
+  page.on("console", (message: ConsoleMessage) => {
+    const text = message.text();
+    if (message.type() === "error" || message.type() === "warning" || /hydrat/i.test(text)) {
+      problems.push(`console.${message.type()}: ${text}`);
+    }
+  });
+  page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));
+  return problems;
+}
+
+/** Records every element React removes from the server-rendered #app (a hydration mismatch throws markup away). */
+async function watchServerMarkup(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const removed: string[] = [];
+    (window as any).__removedFromApp = removed;
+    new MutationObserver((mutations) => {
+      for (const mutation of mutations) {
+        const target = mutation.target as Element;
+        if (!(target instanceof Element) || !target.closest("#app")) continue;
+        for (const node of mutation.removedNodes) {
+          if (node instanceof Element) removed.push(node.outerHTML.slice(0, 120));
+        }
+      }
+    }).observe(document, { childList: true, subtree: true });
+  });
+}
+
+/** Waits until React owns the server-rendered page (the page's root element carries React's fiber). */
+async function waitForHydration(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const root = document.querySelector("#app > :not(link)");
+    return !!root && Object.keys(root).some((key) => key.startsWith("__reactFiber$"));
+  });
+}
+
+/** Opens `path` with a full page load and waits for hydration. */
+async function open(page: Page, path: string): Promise<void> {
+  await page.goto(path);
+  await waitForHydration(page);
+}
+
+/** `./mesa user:create` against the e2e database (the server and the CLI share the SQLite file). */
+function createUser(name: string, email: string, { verified = true } = {}): void {
+  const args = ["user:create", "--name", name, "--email", email, "--password", PASSWORD];
+  if (verified) args.push("--verified");
+  execFileSync(join(ROOT, "mesa"), args, { cwd: ROOT, env: { ...process.env, DB_PATH: process.env.MESA_E2E_DB }, stdio: "pipe" });
+}
+
+async function signIn(page: Page, email: string, password: string, { remember = false } = {}): Promise<void> {
+  await open(page, "/login");
+  await page.getByLabel("Correo electrónico").fill(email);
+  await page.getByLabel("Contraseña", { exact: true }).fill(password);
+  if (remember) await page.getByLabel("Recordarme").check();
+  await page.getByRole("button", { name: "Ingresar" }).click();
+}
+
+// --- Mail ------------------------------------------------------------------------------------------------------
+
+function mailFiles(): string[] {
+  try {
+    return readdirSync(MAIL_DIR)
+      .filter((name) => name.endsWith(".eml"))
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
+function decodeQuotedPrintable(body: string): string {
+  const binary = body.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  return Buffer.from(binary, "latin1").toString("utf8");
+}
+
+/** The message's headers (unfolded) and the decoded text of every part. */
+function parseMail(raw: string): { headers: string; text: string } {
+  const split = raw.search(/\r?\n\r?\n/);
+  const headers = raw.slice(0, split).replace(/\r?\n[ \t]+/g, " ");
+  const boundary = /boundary="?([^";\r\n]+)"?/i.exec(headers)?.[1];
+  const parts = boundary ? raw.split(`--${boundary}`).slice(1, -1) : [raw];
+  const text = parts
+    .map((part) => {
+      const at = part.search(/\r?\n\r?\n/);
+      const head = part.slice(0, at);
+      const body = part.slice(at).trim();
+      const encoding = /content-transfer-encoding:\s*([\w-]+)/i.exec(head)?.[1]?.toLowerCase();
+      if (encoding === "quoted-printable") return decodeQuotedPrintable(body);
+      if (encoding === "base64") return Buffer.from(body.replace(/\s+/g, ""), "base64").toString("utf8");
+      return body;
+    })
+    .join("\n");
+  return { headers, text };
+}
+
+/**
+ * The link to `path` in the newest message to `address` written since `before` (a snapshot of mailFiles()),
+ * waiting up to 5 seconds for it.
+ */
+async function linkFromNewestMail(address: string, path: RegExp, before: string[]): Promise<string> {
+  const seen = new Set(before);
+  let link: string | undefined;
+  await expect
+    .poll(
+      () => {
+        for (const name of mailFiles().filter((n) => !seen.has(n)).reverse()) {
+          const { headers, text } = parseMail(readFileSync(join(MAIL_DIR, name), "utf8"));
+          const to = /^to:(.*)$/im.exec(headers)?.[1] ?? "";
+          if (!to.toLowerCase().includes(address.toLowerCase())) continue;
+          const urls = (text.match(/https?:\/\/[^\s"<>]+/g) ?? []).map((u) => u.replace(/&amp;/g, "&"));
+          link = urls.find((u) => path.test(new URL(u).pathname));
+          if (link) return link;
+        }
+        return undefined;
+      },
+      { message: `a new mail to ${address} with a link to ${path}`, timeout: 5_000 },
+    )
+    .toBeTruthy();
+  return link!;
+}
+
+/** The cookies of `from`, without the session cookie, in a new context: a browser restart drops session state. */
+async function restartedContext(browser: Browser, from: BrowserContext): Promise<BrowserContext> {
+  const cookies = (await from.cookies()).filter((cookie) => cookie.name !== SESSION_COOKIE);
+  const context = await browser.newContext();
+  await context.addCookies(cookies);
+  return context;
+}
+
+const flash = (page: Page, kind: "success" | "error") => page.locator(`[data-flash="${kind}"]`);
+
+// ---------------------------------------------------------------------------------------------------------------
+
+test.describe("accounts", () => {
+  test("register, verify by mail, sign out, reset the password by mail, sign in with the new one", async ({ page, browser }) => {
+    const problems = watchConsole(page);
+    const name = `Rosa Quispe ${RUN}`;
+    const email = `rosa.${RUN}@example.com`;
+    const newPassword = "Socavon-Cusco-7788!";
+
+    // Register.
+    await open(page, "/register");
+    await page.getByLabel("Nombre completo").fill(name);
+    await page.getByLabel("Correo electrónico").fill(email);
+    await page.getByLabel("Contraseña", { exact: true }).fill(PASSWORD);
+    await page.getByLabel("Confirma la contraseña").fill(PASSWORD);
+    const mailsBeforeRegister = mailFiles();
+    await page.getByRole("button", { name: "Crear cuenta" }).click();
+
+    // The verification notice; the dashboard is closed until the e-mail is verified.
+    await expect(page).toHaveURL(/\/verify-email$/);
+    await expect(page.getByRole("heading", { level: 1, name: "Verifica tu correo" })).toBeVisible();
+    await expect(page.getByText(`Te enviamos un enlace a ${email}`)).toBeVisible();
+    await page.goto("/dashboard");
+    await expect(page).toHaveURL(/\/verify-email$/);
+    await waitForHydration(page);
+
+    // The verification link from the mail.
+    const verifyLink = await linkFromNewestMail(email, /^\/email\/verify\/\d+\/[a-f0-9]{64}$/, mailsBeforeRegister);
+    expect(new URL(verifyLink).searchParams.get("signature")).toBeTruthy();
+    await page.goto(verifyLink);
+    await expect(page).toHaveURL(/\/dashboard\?verified=1$/);
+    await waitForHydration(page);
+    await expect(flash(page, "success")).toHaveText("Tu correo quedó verificado.");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Hola, ${name}`);
+    await expect(page.getByTestId("user-name")).toHaveText(name);
+    await expect(page.getByRole("heading", { name: "Todavía no tienes un rol" })).toBeVisible();
+    await expect(page.getByText(/^Verificado el /)).toBeVisible();
+
+    // Sign out from the header.
+    await page.getByRole("banner").getByRole("button", { name: "Cerrar sesión" }).click();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByRole("link", { name: "Iniciar sesión" }).first()).toBeVisible();
+    await page.goto("/dashboard");
+    await expect(page).toHaveURL(/\/login$/);
+    await waitForHydration(page);
+
+    // Forgot password, from the sign-in page.
+    await page.getByRole("link", { name: "¿Olvidaste tu contraseña?" }).click();
+    await expect(page).toHaveURL(/\/forgot-password$/);
+    await expect(page.getByRole("heading", { level: 1, name: "Olvidé mi contraseña" })).toBeVisible();
+    await page.getByLabel("Correo electrónico").fill(email);
+    const mailsBeforeReset = mailFiles();
+    await page.getByRole("button", { name: "Enviar enlace" }).click();
+    await expect(flash(page, "success")).toHaveText("Si existe una cuenta con ese correo, te enviamos un enlace para restablecer la contraseña.");
+
+    // The reset link from the mail: a new password.
+    const resetLink = await linkFromNewestMail(email, /^\/reset-password\/[^/]+$/, mailsBeforeReset);
+    expect(new URL(resetLink).searchParams.get("email")).toBe(email);
+    await open(page, resetLink);
+    await expect(page.getByRole("heading", { level: 1, name: "Restablecer contraseña" })).toBeVisible();
+    await expect(page.getByLabel("Correo electrónico")).toHaveValue(email);
+    await page.getByLabel("Nueva contraseña", { exact: true }).fill(newPassword);
+    await page.getByLabel("Confirma la nueva contraseña").fill(newPassword);
+    await page.getByRole("button", { name: "Guardar contraseña" }).click();
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(flash(page, "success")).toHaveText("Tu contraseña fue cambiada. Ya puedes iniciar sesión.");
+
+    // Sign in with the new password.
+    await page.getByLabel("Correo electrónico").fill(email);
+    await page.getByLabel("Contraseña", { exact: true }).fill(newPassword);
+    await page.getByRole("button", { name: "Ingresar" }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Hola, ${name}`);
+    await expect(page.getByTestId("user-name")).toHaveText(name);
+
+    // The old password no longer works (a separate browser, signed out).
+    const other = await browser.newContext();
+    const otherPage = await other.newPage();
+    const otherProblems = watchConsole(otherPage);
+    await signIn(otherPage, email, PASSWORD);
+    await expect(otherPage.getByText("El correo o la contraseña no son correctos.")).toBeVisible();
+    await expect(otherPage).toHaveURL(/\/login$/);
+    await other.close();
+
+    expect([...problems, ...otherProblems], [...problems, ...otherProblems].join("\n")).toEqual([]);
+  });
+
+  test("remember me survives a browser restart; without it the restarted browser is signed out", async ({ browser }) => {
+    const name = `Luis Mamani ${RUN}`;
+    const email = `luis.${RUN}@example.com`;
+    createUser(name, email);
+    const problems: string[] = [];
+
+    // With "Recordarme".
+    const remembered = await browser.newContext();
+    const first = await remembered.newPage();
+    problems.push(...watchConsole(first));
+    await signIn(first, email, PASSWORD, { remember: true });
+    await expect(first).toHaveURL(/\/dashboard$/);
+    const cookies = await remembered.cookies();
+    expect(cookies.map((c) => c.name)).toContain(REMEMBER_COOKIE);
+    const oldSession = cookies.find((c) => c.name === SESSION_COOKIE)?.value;
+    expect(oldSession).toBeTruthy();
+
+    const restarted = await restartedContext(browser, remembered);
+    expect((await restarted.cookies()).map((c) => c.name)).not.toContain(SESSION_COOKIE);
+    const again = await restarted.newPage();
+    const againProblems = watchConsole(again);
+    await open(again, "/dashboard");
+    await expect(again).toHaveURL(/\/dashboard$/);
+    await expect(again.getByRole("heading", { level: 1 })).toHaveText(`Hola, ${name}`);
+    await expect(again.getByTestId("user-name")).toHaveText(name);
+    // Signed in again under a new session.
+    const newSession = (await restarted.cookies()).find((c) => c.name === SESSION_COOKIE)?.value;
+    expect(newSession).toBeTruthy();
+    expect(newSession).not.toBe(oldSession);
+    await remembered.close();
+    await restarted.close();
+
+    // Without "Recordarme".
+    const plain = await browser.newContext();
+    const second = await plain.newPage();
+    const secondProblems = watchConsole(second);
+    await signIn(second, email, PASSWORD);
+    await expect(second).toHaveURL(/\/dashboard$/);
+    expect((await plain.cookies()).map((c) => c.name)).not.toContain(REMEMBER_COOKIE);
+
+    const restartedPlain = await restartedContext(browser, plain);
+    const third = await restartedPlain.newPage();
+    const thirdProblems = watchConsole(third);
+    await open(third, "/dashboard");
+    await expect(third).toHaveURL(/\/login$/);
+    await expect(third.getByRole("heading", { level: 1, name: "Iniciar sesión" })).toBeVisible();
+    await plain.close();
+    await restartedPlain.close();
+
+    const all = [...problems, ...againProblems, ...secondProblems, ...thirdProblems];
+    expect(all, all.join("\n")).toEqual([]);
+  });
+
+  test("Settings: the profile's new name is saved and shown; a wrong current password is refused under its field", async ({ page }) => {
+    const problems = watchConsole(page);
+    const email = `ana.${RUN}@example.com`;
+    createUser(`Ana Flores ${RUN}`, email);
+    const newName = `Ana María Flores ${RUN}`;
+    await signIn(page, email, PASSWORD);
+    await expect(page).toHaveURL(/\/dashboard$/);
+
+    // Profile.
+    await open(page, "/settings/profile");
+    await expect(page.getByRole("heading", { level: 2, name: "Perfil" })).toBeVisible();
+    const nameField = page.getByLabel("Nombre", { exact: true });
+    await expect(nameField).toHaveValue(`Ana Flores ${RUN}`);
+    await nameField.fill(newName);
+    await page.getByRole("button", { name: "Guardar", exact: true }).click();
+    await expect(page.getByTestId("saved-flag")).toHaveText("Guardado.");
+    await expect(flash(page, "success")).toHaveText("Perfil guardado.");
+    await expect(page.getByTestId("user-name")).toHaveText(newName);
+    await expect(nameField).toHaveValue(newName);
+    // Stored, not only shown: a full reload still has it.
+    await page.reload();
+    await waitForHydration(page);
+    await expect(page.getByTestId("user-name")).toHaveText(newName);
+    await expect(page.getByLabel("Nombre", { exact: true })).toHaveValue(newName);
+
+    // Password, reached from the settings menu.
+    await page.getByRole("navigation", { name: "Configuración" }).getByRole("link", { name: "Contraseña" }).click();
+    await expect(page).toHaveURL(/\/settings\/password$/);
+    await expect(page.getByRole("heading", { level: 2, name: "Contraseña" })).toBeVisible();
+    const current = page.getByLabel("Contraseña actual");
+    await current.fill("Not-My-Password-123!");
+    await page.getByLabel("Nueva contraseña", { exact: true }).fill("Huancayo-Nevado-5521!");
+    await page.getByLabel("Confirma la nueva contraseña").fill("Huancayo-Nevado-5521!");
+    await page.getByRole("button", { name: "Guardar contraseña" }).click();
+    await expect(current).toHaveAttribute("aria-invalid", "true");
+    await expect(current).toHaveAccessibleDescription("La contraseña no es correcta.");
+    // Shown right under the field it belongs to.
+    const error = page.getByText("La contraseña no es correcta.");
+    await expect(error).toBeVisible();
+    const [fieldBox, errorBox] = [await current.boundingBox(), await error.boundingBox()];
+    expect(errorBox!.y).toBeGreaterThan(fieldBox!.y);
+    expect(errorBox!.y - (fieldBox!.y + fieldBox!.height)).toBeLessThan(24);
+    await expect(page.getByTestId("saved-flag")).toHaveText("");
+    await expect(flash(page, "success")).toHaveCount(0);
+
+    // The password did not change.
+    await page.getByRole("banner").getByRole("button", { name: "Cerrar sesión" }).click();
+    await expect(page).toHaveURL(/\/$/);
+    await signIn(page, email, PASSWORD);
+    await expect(page).toHaveURL(/\/dashboard$/);
+
+    expect(problems, problems.join("\n")).toEqual([]);
+  });
+
+  test("five wrong passwords, then the sixth sign-in attempt gets the 429 page with the retry time", async ({ page }) => {
+    const problems = watchConsole(page);
+    const email = `jorge.${RUN}@example.com`;
+    createUser(`Jorge Huamán ${RUN}`, email);
+    await open(page, "/login");
+    const emailField = page.getByLabel("Correo electrónico");
+    const password = page.getByLabel("Contraseña", { exact: true });
+    await emailField.fill(email);
+
+    const attempt = async () => {
+      await password.fill("Wrong-Password-000!");
+      const [response] = await Promise.all([
+        page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname === "/login"),
+        page.getByRole("button", { name: "Ingresar" }).click(),
+      ]);
+      return response;
+    };
+    for (let i = 1; i <= 5; i++) {
+      const response = await attempt();
+      expect(response.status(), `attempt ${i}`).toBe(302);
+      await expect(page.getByText("El correo o la contraseña no son correctos.")).toBeVisible();
+      await expect(password).toHaveValue("");
+    }
+
+    const sixth = await attempt();
+    expect(sixth.status()).toBe(429);
+    const retryAfter = Number(sixth.headers()["retry-after"]);
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    await expect(page.getByRole("heading", { level: 1, name: "Demasiadas solicitudes" })).toBeVisible();
+    await expect(page.getByText(/^Puedes intentarlo de nuevo en \d+ segundos\.$/)).toBeVisible();
+    const shown = Number((await page.getByText(/^Puedes intentarlo de nuevo en/).textContent())!.match(/\d+/)![0]);
+    expect(Math.abs(shown - retryAfter)).toBeLessThanOrEqual(1);
+
+    // Even the right password is refused while throttled.
+    await open(page, "/login");
+    await page.getByLabel("Correo electrónico").fill(email);
+    await page.getByLabel("Contraseña", { exact: true }).fill(PASSWORD);
+    await page.getByRole("button", { name: "Ingresar" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Demasiadas solicitudes" })).toBeVisible();
+
+    // The browser's own note about the 429 responses is expected; nothing else.
+    const unexpected = problems.filter((p) => !/Failed to load resource: the server responded with a status of 429/.test(p));
+    expect(unexpected, unexpected.join("\n")).toEqual([]);
+  });
+
+  test("every accounts page is server-rendered and hydrates without console errors or mismatches", async ({ browser }) => {
+    const unverifiedEmail = `pedro.${RUN}@example.com`;
+    const verifiedEmail = `carmen.${RUN}@example.com`;
+    createUser(`Pedro Condori ${RUN}`, unverifiedEmail, { verified: false });
+    createUser(`Carmen Rojas ${RUN}`, verifiedEmail);
+
+    const check = async (context: BrowserContext, path: string, expectedPath: RegExp, heading: string | RegExp) => {
+      const page = await context.newPage();
+      const problems = watchConsole(page);
+      await watchServerMarkup(page);
+      const response = await page.goto(path);
+      expect(response!.status(), path).toBe(200);
+      await expect(page).toHaveURL(expectedPath);
+      await waitForHydration(page);
+      await page.waitForLoadState("networkidle");
+      await expect(page.locator("#app")).toHaveAttribute("data-server-rendered", "true");
+      await expect(page.getByRole("heading", { level: 1 }).first()).toHaveText(heading);
+      expect(await page.evaluate(() => (window as any).__removedFromApp), `${path}: markup React replaced`).toEqual([]);
+      expect(problems, `${path}:\n${problems.join("\n")}`).toEqual([]);
+      await page.close();
+    };
+
+    const guest = await browser.newContext();
+    await check(guest, "/login", /\/login$/, "Iniciar sesión");
+    await check(guest, "/register", /\/register$/, "Crear cuenta");
+    await check(guest, "/forgot-password", /\/forgot-password$/, "Olvidé mi contraseña");
+    await check(guest, `/reset-password/not-a-real-token?email=${encodeURIComponent(verifiedEmail)}`, /\/reset-password\//, "Restablecer contraseña");
+    await guest.close();
+
+    const unverified = await browser.newContext();
+    const signInPage = await unverified.newPage();
+    await signIn(signInPage, unverifiedEmail, PASSWORD);
+    await expect(signInPage).toHaveURL(/\/verify-email$/);
+    await signInPage.close();
+    await check(unverified, "/verify-email", /\/verify-email$/, "Verifica tu correo");
+    await unverified.close();
+
+    const verified = await browser.newContext();
+    const page = await verified.newPage();
+    await signIn(page, verifiedEmail, PASSWORD);
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await page.close();
+    await check(verified, "/dashboard", /\/dashboard$/, `Hola, Carmen Rojas ${RUN}`);
+    await check(verified, "/settings/profile", /\/settings\/profile$/, "Configuración");
+    await check(verified, "/settings/password", /\/settings\/password$/, "Configuración");
+    await check(verified, "/confirm-password", /\/confirm-password$/, "Confirma tu contraseña");
+    await verified.close();
+  });
+});
