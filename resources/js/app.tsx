@@ -6,10 +6,13 @@ import { appTitle, layoutFor, resolvePage } from "./inertia";
 initializeAppearance();
 
 // Keep <html lang> in step with the page's language after client-side visits (the server sets it on first load).
-router.on("navigate", (event) => {
-  const locale = (event.detail.page.props as { locale?: string }).locale;
+// "success" covers visits that stay on the same URL (the language switch); "navigate" covers back and forward.
+function followLanguage(page: { props: unknown }): void {
+  const locale = (page.props as { locale?: string }).locale;
   if (locale && document.documentElement.lang !== locale) document.documentElement.lang = locale;
-});
+}
+router.on("success", (event) => followLanguage(event.detail.page));
+router.on("navigate", (event) => followLanguage(event.detail.page));
 
 // With no `setup`, the client hydrates #app when the server rendered it (data-server-rendered) and mounts otherwise.
 createInertiaApp({

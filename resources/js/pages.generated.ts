@@ -2,6 +2,7 @@
 import type { PageModule } from "./lib/page-module";
 
 export const pages: Record<string, () => Promise<PageModule>> = {
+  "audit/index": () => import("./pages/audit/index.tsx"),
   "auth/confirm-password": () => import("./pages/auth/confirm-password.tsx"),
   "auth/forgot-password": () => import("./pages/auth/forgot-password.tsx"),
   "auth/login": () => import("./pages/auth/login.tsx"),
@@ -10,9 +11,12 @@ export const pages: Record<string, () => Promise<PageModule>> = {
   "auth/verify-email": () => import("./pages/auth/verify-email.tsx"),
   "dashboard": () => import("./pages/dashboard.tsx"),
   "error": () => import("./pages/error.tsx"),
+  "roles/index": () => import("./pages/roles/index.tsx"),
   "settings/appearance": () => import("./pages/settings/appearance.tsx"),
   "settings/language": () => import("./pages/settings/language.tsx"),
   "settings/password": () => import("./pages/settings/password.tsx"),
   "settings/profile": () => import("./pages/settings/profile.tsx"),
+  "users/blacklist": () => import("./pages/users/blacklist.tsx"),
+  "users/index": () => import("./pages/users/index.tsx"),
   "welcome": () => import("./pages/welcome.tsx"),
 };

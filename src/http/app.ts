@@ -119,11 +119,10 @@ function finish(ctx: RequestContext, response: Response): Response {
   session.ageFlash();
   const token = session.csrfToken();
   services.sessions.save(session, { ipAddress: ctx.ip, userAgent: ctx.request.headers.get("user-agent") });
-  // Sent on every response so an active session's cookie lives as long as the session does.
-  ctx.setCookie(services.config.sessionCookie, session.id, { httpOnly: true, maxAgeSeconds: services.config.sessionLifetimeMinutes * 60 });
-  if (ctx.cookies[XSRF_COOKIE] !== token) {
-    ctx.setCookie(XSRF_COOKIE, token, { httpOnly: false, maxAgeSeconds: services.config.sessionLifetimeMinutes * 60 });
-  }
+  // Browser-session cookies: closing the browser forgets them (remember-me is what survives a restart); the
+  // server ends idle sessions after SESSION_LIFETIME whatever the browser keeps.
+  if (ctx.cookies[services.config.sessionCookie] !== session.id) ctx.setCookie(services.config.sessionCookie, session.id, { httpOnly: true });
+  if (ctx.cookies[XSRF_COOKIE] !== token) ctx.setCookie(XSRF_COOKIE, token, { httpOnly: false });
   for (const cookie of ctx.setCookies) headers.append("set-cookie", cookie);
   for (const [name, value] of Object.entries(SECURITY_HEADERS)) if (!headers.has(name)) headers.set(name, value);
   if (!headers.has("content-security-policy")) headers.set("content-security-policy", contentSecurityPolicy(ctx.nonce));

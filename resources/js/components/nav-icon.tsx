@@ -1,9 +1,14 @@
 /** The icons the sidebar may name (by lucide name); an unknown name falls back to a neutral square. */
-import { LayoutGrid, Settings, Square, type LucideIcon } from "lucide-react";
+import { Ban, History, LayoutGrid, Settings, Shield, Square, Users, type LucideIcon } from "lucide-react";
 
-const ICONS: Record<string, LucideIcon> = {
+/** Icons administrators may pick for a sidebar entry (the permission modal lists these names). */
+export const ICONS: Record<string, LucideIcon> = {
   "layout-grid": LayoutGrid,
   settings: Settings,
+  users: Users,
+  shield: Shield,
+  ban: Ban,
+  history: History,
 };
 
 export function NavIcon({ name, className }: { name: string; className?: string }) {

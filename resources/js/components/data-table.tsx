@@ -1,0 +1,79 @@
+/** Table pieces shared by every list: a search box that asks the server, pagination, and cell styles. */
+import { router } from "@inertiajs/react";
+import { ChevronLeft, ChevronRight, Search } from "lucide-react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
+import { useI18n } from "../hooks/use-i18n";
+import { cn } from "../lib/utils";
+import { inputClasses } from "./ui/field";
+
+export interface Page<T> {
+  data: T[];
+  total: number;
+  page: number;
+  perPage: number;
+  lastPage: number;
+}
+
+/** Replaces query parameters of the current URL and reloads the page's data (keeping scroll and state). */
+export function visitWith(params: Record<string, string | number | null | undefined>, only?: string[]): void {
+  const url = new URL(window.location.href);
+  for (const [key, value] of Object.entries(params)) {
+    if (value === null || value === undefined || value === "") url.searchParams.delete(key);
+    else url.searchParams.set(key, String(value));
+  }
+  router.get(url.pathname + url.search, {}, { preserveState: true, preserveScroll: true, replace: true, only });
+}
+
+/** Searches on the server as the user types (after a short pause). */
+export function SearchBox({ value, label, param = "search", only }: { value: string; label: string; param?: string; only?: string[] }) {
+  const [text, setText] = useState(value);
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    const timer = setTimeout(() => visitWith({ [param]: text, page: null }, only), 300);
+    return () => clearTimeout(timer);
+  }, [text]);
+  return (
+    <label className="relative block w-full max-w-sm">
+      <span className="sr-only">{label}</span>
+      <Search className="pointer-events-none absolute left-2.5 top-2.5 size-4 text-muted-foreground" aria-hidden="true" />
+      <input type="search" className={cn(inputClasses, "pl-8")} placeholder={label} value={text} onChange={(e) => setText(e.target.value)} />
+    </label>
+  );
+}
+
+export function Pagination({ page, param = "page", only }: { page: Page<unknown>; param?: string; only?: string[] }) {
+  const { t } = useI18n();
+  return (
+    <nav className="flex items-center justify-between gap-4 text-sm" aria-label={t("access.pagination.summary", { page: page.page, last: page.lastPage, total: page.total })}>
+      <span className="text-muted-foreground">{t("access.pagination.summary", { page: page.page, last: page.lastPage, total: page.total })}</span>
+      <div className="flex gap-2">
+        <button type="button" className="inline-flex items-center gap-1 rounded-md border px-2 py-1 disabled:opacity-40" disabled={page.page <= 1} onClick={() => visitWith({ [param]: page.page - 1 }, only)}>
+          <ChevronLeft className="size-4" aria-hidden="true" />
+          {t("access.pagination.previous")}
+        </button>
+        <button type="button" className="inline-flex items-center gap-1 rounded-md border px-2 py-1 disabled:opacity-40" disabled={page.page >= page.lastPage} onClick={() => visitWith({ [param]: page.page + 1 }, only)}>
+          {t("access.pagination.next")}
+          <ChevronRight className="size-4" aria-hidden="true" />
+        </button>
+      </div>
+    </nav>
+  );
+}
+
+export function Table({ children, caption }: { children: ReactNode; caption: string }) {
+  return (
+    <div className="overflow-x-auto rounded-xl border bg-card">
+      <table className="w-full text-left text-sm">
+        <caption className="sr-only">{caption}</caption>
+        {children}
+      </table>
+    </div>
+  );
+}
+
+export const th = "border-b px-3 py-2 font-medium text-muted-foreground";
+export const td = "border-b px-3 py-2 align-top";

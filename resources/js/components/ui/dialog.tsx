@@ -1,0 +1,74 @@
+/**
+ * A modal dialog on the native <dialog> element: focus moves into it and back, Escape and the close button
+ * close it, and the page behind is inert.
+ */
+import { X } from "lucide-react";
+import { useEffect, useId, useRef, type ReactNode } from "react";
+import { cn } from "../../lib/utils";
+
+export function Dialog({
+  open,
+  onClose,
+  title,
+  description,
+  children,
+  closeLabel,
+  wide = false,
+}: {
+  open: boolean;
+  onClose: () => void;
+  title: string;
+  description?: string;
+  children: ReactNode;
+  closeLabel: string;
+  wide?: boolean;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  const descriptionId = useId();
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+
+  return (
+    <dialog
+      ref={ref}
+      aria-labelledby={titleId}
+      aria-describedby={description ? descriptionId : undefined}
+      onClose={onClose}
+      onCancel={(e) => {
+        e.preventDefault();
+        onClose();
+      }}
+      className={cn(
+        "m-auto w-[calc(100%-2rem)] rounded-xl border bg-card p-0 text-card-foreground shadow-xl backdrop:bg-black/50",
+        wide ? "max-w-3xl" : "max-w-lg",
+      )}
+    >
+      {open && (
+        <div className="space-y-4 p-5">
+          <div className="flex items-start justify-between gap-4">
+            <div>
+              <h2 id={titleId} className="text-lg font-semibold">
+                {title}
+              </h2>
+              {description && (
+                <p id={descriptionId} className="text-sm text-muted-foreground">
+                  {description}
+                </p>
+              )}
+            </div>
+            <button type="button" onClick={onClose} className="rounded-md p-1 hover:bg-accent" aria-label={closeLabel}>
+              <X className="size-5" aria-hidden="true" />
+            </button>
+          </div>
+          {children}
+        </div>
+      )}
+    </dialog>
+  );
+}

@@ -1,0 +1,37 @@
+/** "View permissions": what a user may do, loaded on demand (a partial reload of the `inspected` prop). */
+import { useI18n } from "../../hooks/use-i18n";
+import { Dialog } from "../ui/dialog";
+import type { AdminUser } from "./types";
+
+export interface Inspected {
+  user: AdminUser;
+  isSuper: boolean;
+  permissions: string[];
+  roles: string[];
+}
+
+export function PermissionsModal({ inspected, onClose }: { inspected: Inspected; onClose: () => void }) {
+  const { t } = useI18n();
+  return (
+    <Dialog open onClose={onClose} title={t("access.users.permissions_title", { name: inspected.user.name })} closeLabel={t("access.users.close")}>
+      <div className="space-y-3 text-sm" data-testid="inspected-permissions">
+        <p>
+          {t("access.users.roles")}: {inspected.roles.length ? inspected.roles.join(", ") : t("access.users.none")}
+        </p>
+        {inspected.isSuper ? (
+          <p className="font-medium">{t("access.users.super_everything")}</p>
+        ) : inspected.permissions.length === 0 ? (
+          <p className="text-muted-foreground">{t("access.users.no_permissions")}</p>
+        ) : (
+          <ul className="grid gap-1 sm:grid-cols-2">
+            {inspected.permissions.map((p) => (
+              <li key={p}>
+                <code>{p}</code>
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+    </Dialog>
+  );
+}

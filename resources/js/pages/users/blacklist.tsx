@@ -1,0 +1,118 @@
+/** Blacklist: people barred by document number, with reason, date and who decided. */
+import { Head, router, useForm } from "@inertiajs/react";
+import { Plus, Trash2 } from "lucide-react";
+import { useState, type FormEvent } from "react";
+import { Pagination, SearchBox, Table, td, th, type Page } from "../../components/data-table";
+import { Button } from "../../components/ui/button";
+import { OtherErrors } from "../../components/ui/form-errors";
+import { Dialog } from "../../components/ui/dialog";
+import { Field } from "../../components/ui/field";
+import { useI18n } from "../../hooks/use-i18n";
+import { useRoute } from "../../hooks/use-route";
+import { cn } from "../../lib/utils";
+
+interface Entry {
+  id: number;
+  documentNumber: string;
+  name: string;
+  reason: string;
+  createdAt: string;
+  decidedBy: string | null;
+  user: { id: number; name: string; email: string } | null;
+}
+
+export default function Blacklist({ filters, entries, can }: { filters: { search: string }; entries: Page<Entry>; can: { manage: boolean } }) {
+  const { t, dateTime } = useI18n();
+  const route = useRoute();
+  const [adding, setAdding] = useState(false);
+  const form = useForm({ document_number: "", name: "", reason: "" });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    form.post(route("blacklist.store"), {
+      preserveScroll: true,
+      onSuccess: () => {
+        form.reset();
+        setAdding(false);
+      },
+    });
+  };
+  const remove = (entry: Entry) => {
+    if (window.confirm(t("access.blacklist.confirm_remove", { document: entry.documentNumber }))) router.delete(route("blacklist.destroy", { entry: entry.id }), { preserveScroll: true });
+  };
+  return (
+    <div className="space-y-6">
+      <Head title={t("access.blacklist.title")} />
+      <header className="flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <h1 className="text-2xl font-semibold">{t("access.blacklist.title")}</h1>
+          <p className="text-sm text-muted-foreground">{t("access.blacklist.description")}</p>
+        </div>
+        {can.manage && (
+          <Button onClick={() => setAdding(true)}>
+            <Plus className="size-4" aria-hidden="true" />
+            {t("access.blacklist.new")}
+          </Button>
+        )}
+      </header>
+      <SearchBox value={filters.search} label={t("access.blacklist.search")} />
+      <Table caption={t("access.blacklist.title")}>
+        <thead>
+          <tr>
+            <th className={th}>{t("access.blacklist.document")}</th>
+            <th className={th}>{t("access.blacklist.name")}</th>
+            <th className={th}>{t("access.blacklist.reason")}</th>
+            <th className={th}>{t("access.blacklist.date")}</th>
+            <th className={th}>{t("access.blacklist.decided_by")}</th>
+            <th className={th}>{t("access.blacklist.user")}</th>
+            <th className={th}>
+              <span className="sr-only">{t("access.users.actions")}</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {entries.data.length === 0 && (
+            <tr>
+              <td className={td} colSpan={7}>
+                {t("access.blacklist.none")}
+              </td>
+            </tr>
+          )}
+          {entries.data.map((entry) => (
+            <tr key={entry.id}>
+              <td className={cn(td, "font-mono")}>{entry.documentNumber}</td>
+              <td className={td}>{entry.name}</td>
+              <td className={td}>{entry.reason}</td>
+              <td className={td}>{dateTime(entry.createdAt)}</td>
+              <td className={td}>{entry.decidedBy ?? "—"}</td>
+              <td className={td}>{entry.user ? `${entry.user.name} (${entry.user.email})` : "—"}</td>
+              <td className={cn(td, "text-right")}>
+                {can.manage && (
+                  <button type="button" className="rounded-md p-1.5 hover:bg-accent" onClick={() => remove(entry)} aria-label={`${t("access.blacklist.remove")} ${entry.documentNumber}`}>
+                    <Trash2 className="size-4" aria-hidden="true" />
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </Table>
+      <Pagination page={entries} />
+      <Dialog open={adding} onClose={() => setAdding(false)} title={t("access.blacklist.new")} description={t("access.blacklist.user_hint")} closeLabel={t("access.users.close")}>
+        <form onSubmit={submit} className="space-y-3" noValidate>
+          <Field label={t("access.blacklist.document")} name="document_number" required value={form.data.document_number} onChange={(e) => form.setData("document_number", e.target.value)} error={form.errors.document_number} />
+          <Field label={t("access.blacklist.name")} name="name" required value={form.data.name} onChange={(e) => form.setData("name", e.target.value)} error={form.errors.name} />
+          <Field label={t("access.blacklist.reason")} name="reason" required value={form.data.reason} onChange={(e) => form.setData("reason", e.target.value)} error={form.errors.reason} />
+          <OtherErrors errors={form.errors as Record<string, string>} fields={["document_number", "name", "reason"]} />
+          <div className="flex justify-end gap-2">
+            <Button variant="outline" onClick={() => setAdding(false)}>
+              {t("access.users.cancel")}
+            </Button>
+            <Button type="submit" disabled={form.processing}>
+              {t("access.users.save")}
+            </Button>
+          </div>
+        </form>
+      </Dialog>
+    </div>
+  );
+}

@@ -1,0 +1,363 @@
+/**
+ * Users: browse places → areas → people; create and edit users, change their roles, view their permissions,
+ * deactivate them; manage areas and roles.
+ */
+import { Head, Link, router, usePage } from "@inertiajs/react";
+import { Building2, Eye, KeyRound, MapPin, Pencil, Plus, Power, Trash2 } from "lucide-react";
+import { useState } from "react";
+import { Pagination, SearchBox, Table, td, th, visitWith, type Page } from "../../components/data-table";
+import { Button } from "../../components/ui/button";
+import { OtherErrors } from "../../components/ui/form-errors";
+import { AreaModal } from "../../components/users/area-modal";
+import { PermissionsModal, type Inspected } from "../../components/users/permissions-modal";
+import { RoleModal } from "../../components/users/role-modal";
+import { SelectRoleModal } from "../../components/users/select-role-modal";
+import type { Abilities, AdminUser, AreaRow, PermissionRow, PlaceTree, RoleRow } from "../../components/users/types";
+import { UserModal } from "../../components/users/user-modal";
+import { useI18n } from "../../hooks/use-i18n";
+import { useRoute } from "../../hooks/use-route";
+import { cn } from "../../lib/utils";
+
+interface Props {
+  filters: { search: string; cafe: number | null; headquarters: number | null; area: number | null; status: string | null };
+  places: PlaceTree;
+  areas: AreaRow[];
+  users: Page<AdminUser>;
+  roles: RoleRow[];
+  permissions: PermissionRow[];
+  can: Abilities;
+  inspected?: Inspected | null;
+}
+
+type Tab = "people" | "areas" | "roles";
+type Modal =
+  | { kind: "user"; user: AdminUser | null }
+  | { kind: "role-select"; user: AdminUser }
+  | { kind: "permissions" }
+  | { kind: "area"; area: AreaRow | null }
+  | { kind: "role"; role: RoleRow | null }
+  | null;
+
+export default function UsersIndex({ filters, places, areas, users, roles, permissions, can, inspected }: Props) {
+  const { t } = useI18n();
+  const route = useRoute();
+  const [tab, setTab] = useState<Tab>("people");
+  const [modal, setModal] = useState<Modal>(null);
+  const close = () => setModal(null);
+  const pageErrors = usePage().props.errors as Record<string, string>;
+
+  const placeLink = (params: { cafe?: number; headquarters?: number }, label: string, active: boolean) => (
+    <Link
+      href={route("users.index", params)}
+      preserveState
+      className={cn("block rounded-md px-2 py-1 text-sm hover:bg-accent", active && "bg-accent font-medium")}
+      aria-current={active ? "true" : undefined}
+    >
+      {label}
+    </Link>
+  );
+
+  const inspect = (user: AdminUser) =>
+    router.reload({ only: ["inspected"], data: { inspect: user.id }, onSuccess: () => setModal({ kind: "permissions" }) });
+
+  const toggleStatus = (user: AdminUser) => {
+    if (user.status === "active" && !window.confirm(t("access.users.confirm_deactivate", { name: user.name }))) return;
+    router.post(route(user.status === "active" ? "users.deactivate" : "users.reactivate", { user: user.id }), {}, { preserveScroll: true });
+  };
+
+  const deleteArea = (area: AreaRow) => {
+    if (window.confirm(t("access.areas.confirm_delete", { name: area.name }))) router.delete(route("areas.destroy", { area: area.id }), { preserveScroll: true });
+  };
+  const deleteRole = (role: RoleRow) => {
+    if (window.confirm(t("access.roles.confirm_delete", { name: role.name }))) router.delete(route("roles.destroy", { role: role.id }), { preserveScroll: true });
+  };
+
+  const tabs: { id: Tab; label: string }[] = [
+    { id: "people", label: t("access.users.people") },
+    { id: "areas", label: t("access.users.areas") },
+    ...(can.viewRoles ? [{ id: "roles" as Tab, label: t("access.users.roles_tab") }] : []),
+  ];
+
+  return (
+    <div className="space-y-6">
+      <Head title={t("access.users.title")} />
+      <header className="flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <h1 className="text-2xl font-semibold">{t("access.users.title")}</h1>
+          <p className="text-sm text-muted-foreground">{t("access.users.description")}</p>
+        </div>
+        <div className="flex gap-2">
+          {can.manageUsers && (
+            <Button onClick={() => setModal({ kind: "user", user: null })}>
+              <Plus className="size-4" aria-hidden="true" />
+              {t("access.users.new")}
+            </Button>
+          )}
+          {can.manageAreas && (
+            <Button variant="outline" onClick={() => setModal({ kind: "area", area: null })}>
+              <Plus className="size-4" aria-hidden="true" />
+              {t("access.areas.new")}
+            </Button>
+          )}
+        </div>
+      </header>
+
+      {modal === null && <OtherErrors errors={pageErrors} fields={[]} />}
+
+      <div className="flex flex-col gap-6 lg:flex-row">
+        <nav aria-label={t("access.users.places")} className="space-y-3 lg:w-60 lg:shrink-0">
+          <h2 className="text-sm font-semibold">{t("access.users.places")}</h2>
+          {placeLink({}, t("access.users.all_places"), !filters.cafe && !filters.headquarters)}
+          {places.mines.map((mine) => (
+            <div key={mine.id}>
+              <p className="flex items-center gap-1 px-2 text-xs font-semibold uppercase text-muted-foreground">
+                <MapPin className="size-3" aria-hidden="true" />
+                {mine.name}
+              </p>
+              {mine.units.map((unit) => (
+                <div key={unit.id} className="ml-2">
+                  <p className="px-2 text-xs text-muted-foreground">{unit.name}</p>
+                  {unit.cafes.map((cafe) => (
+                    <div key={cafe.id} className="ml-2">
+                      {placeLink({ cafe: cafe.id }, cafe.name, filters.cafe === cafe.id)}
+                    </div>
+                  ))}
+                </div>
+              ))}
+            </div>
+          ))}
+          {places.businesses.map((business) => (
+            <div key={business.id}>
+              <p className="flex items-center gap-1 px-2 text-xs font-semibold uppercase text-muted-foreground">
+                <Building2 className="size-3" aria-hidden="true" />
+                {business.name}
+              </p>
+              {business.headquarters.map((hq) => (
+                <div key={hq.id} className="ml-2">
+                  {placeLink({ headquarters: hq.id }, hq.name, filters.headquarters === hq.id)}
+                </div>
+              ))}
+            </div>
+          ))}
+        </nav>
+
+        <section className="min-w-0 flex-1 space-y-4">
+          <div role="tablist" aria-label={t("access.users.title")} className="inline-flex gap-1 rounded-lg bg-muted p-1">
+            {tabs.map((item) => (
+              <button
+                key={item.id}
+                type="button"
+                role="tab"
+                id={`tab-${item.id}`}
+                aria-selected={tab === item.id}
+                aria-controls={`panel-${item.id}`}
+                onClick={() => setTab(item.id)}
+                className={cn("rounded-md px-3 py-1.5 text-sm", tab === item.id ? "bg-card shadow-sm" : "text-muted-foreground hover:text-foreground")}
+              >
+                {item.label}
+              </button>
+            ))}
+          </div>
+
+          {tab === "people" && (
+            <div role="tabpanel" id="panel-people" aria-labelledby="tab-people" className="space-y-3">
+              <div className="flex flex-wrap items-center gap-3">
+                <SearchBox value={filters.search} label={t("access.users.search")} />
+                <select
+                  aria-label={t("access.users.area")}
+                  className="h-9 rounded-md border border-input bg-card px-2 text-sm"
+                  value={filters.area ?? ""}
+                  onChange={(e) => visitWith({ area: e.target.value || null, page: null })}
+                >
+                  <option value="">{t("access.users.areas")}: {t("access.users.all")}</option>
+                  {areas.map((a) => (
+                    <option key={a.id} value={a.id}>
+                      {a.name} — {a.place.name}
+                    </option>
+                  ))}
+                </select>
+                <select
+                  aria-label={t("access.users.filter_status")}
+                  className="h-9 rounded-md border border-input bg-card px-2 text-sm"
+                  value={filters.status ?? ""}
+                  onChange={(e) => visitWith({ status: e.target.value || null, page: null })}
+                >
+                  <option value="">{t("access.users.filter_status")}: {t("access.users.all")}</option>
+                  <option value="active">{t("access.users.active")}</option>
+                  <option value="deactivated">{t("access.users.deactivated")}</option>
+                </select>
+              </div>
+              <Table caption={t("access.users.people")}>
+                <thead>
+                  <tr>
+                    <th className={th}>{t("access.users.name")}</th>
+                    <th className={th}>{t("access.users.document")}</th>
+                    <th className={th}>{t("access.users.roles")}</th>
+                    <th className={th}>{t("access.users.status")}</th>
+                    <th className={th}>
+                      <span className="sr-only">{t("access.users.actions")}</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {users.data.length === 0 && (
+                    <tr>
+                      <td className={td} colSpan={5}>
+                        {t("access.users.no_users")}
+                      </td>
+                    </tr>
+                  )}
+                  {users.data.map((user) => (
+                    <tr key={user.id} data-testid={`user-row-${user.email}`}>
+                      <td className={td}>
+                        <div className="font-medium">{user.name}</div>
+                        <div className="text-muted-foreground">
+                          {user.email}
+                          {!user.emailVerified && <span className="ml-1 text-xs">({t("access.users.unverified")})</span>}
+                        </div>
+                      </td>
+                      <td className={td}>{user.documentNumber ?? "—"}</td>
+                      <td className={td}>
+                        {user.assignments.length === 0
+                          ? t("access.users.none")
+                          : user.assignments.map((a) => (
+                              <div key={a.areaId}>
+                                {a.roleName} <span className="text-muted-foreground">· {a.areaName}</span>
+                              </div>
+                            ))}
+                      </td>
+                      <td className={td}>
+                        <span className={cn("rounded-full px-2 py-0.5 text-xs", user.status === "active" ? "bg-success/15 text-success" : "bg-destructive/15 text-destructive")}>
+                          {t(`access.users.${user.status}`)}
+                        </span>
+                      </td>
+                      <td className={cn(td, "whitespace-nowrap text-right")}>
+                        <div className="flex justify-end gap-1">
+                          <IconButton label={t("access.users.view_permissions")} onClick={() => inspect(user)} icon={Eye} />
+                          {can.manageUsers && (
+                            <>
+                              <IconButton label={t("access.users.edit")} onClick={() => setModal({ kind: "user", user })} icon={Pencil} />
+                              <IconButton label={t("access.users.change_role")} onClick={() => setModal({ kind: "role-select", user })} icon={KeyRound} />
+                              <IconButton label={t(user.status === "active" ? "access.users.deactivate" : "access.users.reactivate")} onClick={() => toggleStatus(user)} icon={Power} />
+                            </>
+                          )}
+                        </div>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </Table>
+              <Pagination page={users} />
+            </div>
+          )}
+
+          {tab === "areas" && (
+            <div role="tabpanel" id="panel-areas" aria-labelledby="tab-areas" className="space-y-3">
+              <Table caption={t("access.users.areas")}>
+                <thead>
+                  <tr>
+                    <th className={th}>{t("access.areas.name")}</th>
+                    <th className={th}>{t("access.areas.place")}</th>
+                    <th className={th}>{t("access.areas.roles")}</th>
+                    <th className={th}>{t("access.areas.members")}</th>
+                    <th className={th}>
+                      <span className="sr-only">{t("access.users.actions")}</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {areas.length === 0 && (
+                    <tr>
+                      <td className={td} colSpan={5}>
+                        {t("access.areas.none")}
+                      </td>
+                    </tr>
+                  )}
+                  {areas.map((area) => (
+                    <tr key={area.id}>
+                      <td className={td}>
+                        <Link href={route("users.index", { area: area.id })} preserveState className="font-medium text-primary hover:underline" onClick={() => setTab("people")}>
+                          {area.name}
+                        </Link>
+                      </td>
+                      <td className={td}>{area.place.path}</td>
+                      <td className={td}>{area.roles.map((r) => r.name).join(", ") || "—"}</td>
+                      <td className={td}>{area.members}</td>
+                      <td className={cn(td, "text-right")}>
+                        {can.manageAreas && (
+                          <div className="flex justify-end gap-1">
+                            <IconButton label={t("access.users.edit")} onClick={() => setModal({ kind: "area", area })} icon={Pencil} />
+                            <IconButton label={t("access.areas.delete")} onClick={() => deleteArea(area)} icon={Trash2} />
+                          </div>
+                        )}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </Table>
+            </div>
+          )}
+
+          {tab === "roles" && (
+            <div role="tabpanel" id="panel-roles" aria-labelledby="tab-roles" className="space-y-3">
+              {can.manageRoles && (
+                <Button variant="outline" onClick={() => setModal({ kind: "role", role: null })}>
+                  <Plus className="size-4" aria-hidden="true" />
+                  {t("access.roles.new")}
+                </Button>
+              )}
+              <Table caption={t("access.roles.title")}>
+                <thead>
+                  <tr>
+                    <th className={th}>{t("access.roles.name")}</th>
+                    <th className={th}>{t("access.roles.description_label")}</th>
+                    <th className={th}>{t("access.roles.permissions")}</th>
+                    <th className={th}>{t("access.roles.holders")}</th>
+                    <th className={th}>
+                      <span className="sr-only">{t("access.users.actions")}</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {roles.map((role) => (
+                    <tr key={role.id}>
+                      <td className={cn(td, "font-medium")}>
+                        {role.name}
+                        {role.isSuper && <span className="ml-1 text-xs text-muted-foreground">({t("access.roles.built_in")})</span>}
+                      </td>
+                      <td className={td}>{role.description}</td>
+                      <td className={td}>{role.isSuper ? t("access.roles.all_permissions") : role.permissions.length}</td>
+                      <td className={td}>{role.holders}</td>
+                      <td className={cn(td, "text-right")}>
+                        {can.manageRoles && !role.isSuper && (
+                          <div className="flex justify-end gap-1">
+                            <IconButton label={t("access.users.edit")} onClick={() => setModal({ kind: "role", role })} icon={Pencil} />
+                            <IconButton label={t("access.roles.delete")} onClick={() => deleteRole(role)} icon={Trash2} />
+                          </div>
+                        )}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </Table>
+            </div>
+          )}
+        </section>
+      </div>
+
+      {modal?.kind === "user" && <UserModal user={modal.user} areas={areas} open onClose={close} />}
+      {modal?.kind === "role-select" && <SelectRoleModal user={modal.user} areas={areas} onClose={close} />}
+      {modal?.kind === "permissions" && inspected && <PermissionsModal inspected={inspected} onClose={close} />}
+      {modal?.kind === "area" && <AreaModal area={modal.area} places={places} roles={roles} onClose={close} />}
+      {modal?.kind === "role" && <RoleModal role={modal.role} permissions={permissions} open onClose={close} />}
+    </div>
+  );
+}
+
+function IconButton({ label, onClick, icon: Icon }: { label: string; onClick: () => void; icon: typeof Eye }) {
+  return (
+    <button type="button" onClick={onClick} className="rounded-md p-1.5 hover:bg-accent" title={label} aria-label={label}>
+      <Icon className="size-4" aria-hidden="true" />
+    </button>
+  );
+}

@@ -1,0 +1,21 @@
+import { test, expect } from "bun:test";
+import { createTestApp, Client, BASE } from "../support/app";
+import { createUser } from "../../src/domain/accounts/users";
+import { bootstrapAccess } from "../../db/seeds/access";
+test("timing", async () => {
+  let t = performance.now();
+  const app = createTestApp();
+  console.log("app", performance.now() - t); t = performance.now();
+  bootstrapAccess(app.db);
+  console.log("boot", performance.now() - t); t = performance.now();
+  await createUser(app.db, app.config, { name: "A B", email: "a@mesa.test", password: "correct-horse-42" }, { verified: true });
+  console.log("user", performance.now() - t); t = performance.now();
+  const c = new Client(app);
+  await c.visit("/login");
+  const r = await c.request("/login", { method: "POST", inertia: true, json: { email: "a@mesa.test", password: "correct-horse-42" }, headers: { referer: `${BASE}/login` } });
+  console.log("signin", performance.now() - t, r.status, r.headers.get("location")); t = performance.now();
+  const d = await c.visit("/dashboard");
+  console.log("dash", performance.now() - t, d.response.status, JSON.stringify(d.page.props.navigation));
+  const h = await c.get("/dashboard");
+  console.log("dash html", performance.now() - t, h.status);
+});
