@@ -3,7 +3,7 @@
  * public/build/manifest.json with hashed file names and the asset version.
  */
 import type { Command } from "commander";
-import { mkdirSync, readdirSync, rmSync, writeFileSync, readFileSync, statSync } from "node:fs";
+import { mkdirSync, readdirSync, rmSync, writeFileSync, readFileSync, statSync, watch } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { BUILD_DIR, MANIFEST_PATH } from "../../src/http/assets";
 
@@ -91,9 +91,22 @@ export function registerAssetCommands(program: Command): void {
     .command("assets:build")
     .description("Build the browser assets (scripts, one chunk per page, and styles) into public/build")
     .option("--dev", "skip minification")
-    .action(async (opts: { dev?: boolean }) => {
-      const started = performance.now();
-      const { version, pages } = await buildAssets({ minify: !opts.dev });
-      console.log(`Built ${pages} pages, version ${version}, in ${Math.round(performance.now() - started)} ms.`);
+    .option("--watch", "rebuild whenever something under resources/ changes")
+    .action(async (opts: { dev?: boolean; watch?: boolean }) => {
+      const build = async () => {
+        const started = performance.now();
+        const { version, pages } = await buildAssets({ minify: !opts.dev });
+        console.log(`Built ${pages} pages, version ${version}, in ${Math.round(performance.now() - started)} ms.`);
+      };
+      await build();
+      if (!opts.watch) return;
+      let timer: ReturnType<typeof setTimeout> | null = null;
+      watch(resolve(ROOT, "resources"), { recursive: true }, (_event, file) => {
+        if (file?.endsWith("pages.generated.ts")) return;
+        if (timer) clearTimeout(timer);
+        timer = setTimeout(() => build().catch((error) => console.error(error instanceof Error ? error.message : error)), 150);
+      });
+      console.log("Watching resources/ for changes…");
+      await new Promise(() => {});
     });
 }

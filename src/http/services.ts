@@ -4,7 +4,7 @@ import type { Config } from "../config";
 import type { Db } from "../db";
 import { RateLimiter } from "../domain/rate-limit";
 import { createMailer } from "../mail/mailer";
-import { loadAssets } from "./assets";
+import { loadAssets, reloadingAssets } from "./assets";
 import type { AppServices } from "./context";
 import { routes } from "./routes";
 import { SessionStore } from "./session";
@@ -13,7 +13,7 @@ export function createServices(config: Config, db: Db, overrides: Partial<AppSer
   return {
     config,
     db,
-    assets: loadAssets(),
+    assets: config.env === "development" ? reloadingAssets() : loadAssets(),
     sessions: new SessionStore(db, config.sessionLifetimeMinutes * 60),
     routes,
     limiter: new RateLimiter(db),

@@ -1,0 +1,259 @@
+/**
+ * The authorization matrix: every route of the product registry, walked generically, as a guest, as a verified
+ * user without any role, and as a verified user holding exactly the route's permission (in an area that reaches
+ * the fixtures the route's parameters point at). A route added to the registry is covered here without editing
+ * this file, as long as its parameters have a fixture below (the test says so when one is missing).
+ */
+import { describe, expect, test } from "bun:test";
+import { bootstrapAccess } from "../../db/seeds/access";
+import { sha256 } from "../../src/crypto";
+import { createArea } from "../../src/domain/access/areas";
+import { assignRole } from "../../src/domain/access/assignments";
+import { addToBlacklist } from "../../src/domain/access/blacklist";
+import { findPermission, listPermissions } from "../../src/domain/access/catalogue";
+import { ensureCafe, ensureHeadquarters } from "../../src/domain/access/places";
+import { createRole } from "../../src/domain/access/roles";
+import { EVERYTHING } from "../../src/domain/access/scope";
+import { createUser, type User } from "../../src/domain/accounts/users";
+import { CLI_ACTOR } from "../../src/domain/audit";
+import { declaredPermissions, routes } from "../../src/http/routes";
+import { checkRegistry, routeParameters, type Method, type RouteDefinition } from "../../src/http/routing";
+import { BASE, Client, createTestApp, type TestApp } from "../support/app";
+
+const PASSWORD = "correct-horse-42";
+const KNOWN_KINDS = ["public", "guest", "signed-in", "permission"];
+const WRITES = new Set<Method>(["POST", "PUT", "PATCH", "DELETE"]);
+/** Redirects after PUT, PATCH and DELETE become 303 (page protocol); after GET and POST they stay 302. */
+const redirectStatus = (method: Method) => (["PUT", "PATCH", "DELETE"].includes(method) ? 303 : 302);
+
+interface Fixtures {
+  cafeId: number;
+  headquartersId: number;
+  areaId: number;
+  roleId: number;
+  user: User;
+  entryId: number;
+  permissionId: number;
+}
+
+/** The value each route parameter takes, by parameter name. A new parameter name needs a line here. */
+const PARAMETER_FIXTURES: Record<string, (f: Fixtures) => string | number> = {
+  user: (f) => f.user.id,
+  area: (f) => f.areaId,
+  role: (f) => f.roleId,
+  permission: (f) => f.permissionId,
+  entry: (f) => f.entryId,
+  // /reset-password/{token}: any token (the page only shows the form).
+  token: () => "fixture-token-0123456789",
+  // /email/verify/{id}/{hash}: a user id and a SHA-256 in hex (no valid signature, so nothing is verified).
+  id: (f) => f.user.id,
+  hash: (f) => sha256(f.user.email),
+};
+
+let userCounter = 0;
+function addUser(app: TestApp, options: { name?: string; email?: string; documentNumber?: string; verified?: boolean } = {}): Promise<User> {
+  userCounter++;
+  return createUser(
+    app.db,
+    app.config,
+    {
+      name: options.name ?? `Persona ${userCounter}`,
+      email: options.email ?? `persona${userCounter}@mesa.test`,
+      password: PASSWORD,
+      ...(options.documentNumber ? { document_number: options.documentNumber } : {}),
+    },
+    { verified: options.verified ?? true },
+  );
+}
+
+/** A cafe under a headquarters' business, an area there offering a role, a user holding it, a blacklist entry. */
+async function buildFixtures(app: TestApp): Promise<Fixtures> {
+  const db = app.db;
+  bootstrapAccess(db);
+  const { businessId, headquartersId } = ensureHeadquarters(db, "Fixture Catering S.A.C.", "Sede Fixture");
+  const cafeId = ensureCafe(db, "Mina Fixture", "Unidad Fixture", "Comedor Fixture", businessId);
+  const roleId = createRole(db, CLI_ACTOR, { name: "fixture role", permissions: [] }).id;
+  const areaId = createArea(db, CLI_ACTOR, EVERYTHING, { name: "Caja Fixture", cafe_id: cafeId, role_ids: [roleId] }).id;
+  const user = await addUser(app, { name: "Fixture Person", email: "fixture@mesa.test", documentNumber: "FIX-0001" });
+  assignRole(db, CLI_ACTOR, EVERYTHING, { userId: user.id, areaId, roleId });
+  const entryId = addToBlacklist(db, CLI_ACTOR, { document_number: "BL-0001", name: "Barred Person", reason: "Fixture entry" }).id;
+  const permissionId = findPermission(db, "users.view")!.id;
+  return { cafeId, headquartersId, areaId, roleId, user, entryId, permissionId };
+}
+
+/** The route's path with every parameter filled from the fixtures, checked against the route's formats. */
+function pathOf(route: RouteDefinition, f: Fixtures): string {
+  const path = route.uri.replace(/\{(\w+)(\?)?\}/g, (_, name: string) => {
+    const fixture = PARAMETER_FIXTURES[name];
+    if (!fixture) throw new Error(`route "${route.name}": no fixture for parameter "${name}" (add one to PARAMETER_FIXTURES)`);
+    const value = String(fixture(f));
+    const format = route.wheres?.[name];
+    if (format && !new RegExp(`^(?:${format})$`).test(value)) throw new Error(`route "${route.name}": fixture "${value}" does not match the format of "${name}"`);
+    return encodeURIComponent(value);
+  });
+  return path.replace(/\/+$/, "") || "/";
+}
+
+interface Endpoint {
+  route: RouteDefinition;
+  method: Method;
+  label: string;
+}
+
+const endpoints: Endpoint[] = routes.flatMap((route) => route.methods.map((method) => ({ route, method, label: `${method} ${route.uri} (${route.name})` })));
+const permissionEndpoints = endpoints.filter((e) => e.route.access.kind === "permission");
+
+/** A browser loading the page (no Accept: application/json, no page-protocol header). */
+function asPage(client: Client, e: Endpoint, path: string): Promise<Response> {
+  return client.request(path, { method: e.method, ...(WRITES.has(e.method) ? { json: {} } : {}), headers: { referer: `${BASE}/dashboard` } });
+}
+
+/** An API client asking for JSON. */
+function asJson(client: Client, e: Endpoint, path: string): Promise<Response> {
+  return client.request(path, { method: e.method, ...(WRITES.has(e.method) ? { json: {} } : {}), headers: { accept: "application/json", referer: `${BASE}/dashboard` } });
+}
+
+/** The page client (X-Inertia), as the screens send their forms. */
+function asPageClient(client: Client, e: Endpoint, path: string): Promise<Response> {
+  return client.request(path, { method: e.method, inertia: true, ...(WRITES.has(e.method) ? { json: {} } : {}), headers: { referer: `${BASE}/dashboard` } });
+}
+
+async function signIn(client: Client, email: string): Promise<void> {
+  if (!client.cookies.get("XSRF-TOKEN")) await client.visit("/login");
+  const response = await client.request("/login", { method: "POST", inertia: true, json: { email, password: PASSWORD }, headers: { referer: `${BASE}/login` } });
+  expect(response.status).toBe(302);
+  expect(response.headers.get("location")).toBe("/dashboard");
+}
+
+async function isSignedIn(client: Client): Promise<boolean> {
+  return (await client.request("/dashboard", { inertia: true })).status === 200;
+}
+
+/** Describes a failing expectation with the endpoint, so one broken route is easy to find among many. */
+function outcome(e: Endpoint, mode: string, response: Response) {
+  return { endpoint: e.label, mode, status: response.status, location: response.headers.get("location") };
+}
+
+describe("the route registry", () => {
+  test("every route declares access of a known kind, and permission routes name a permission", () => {
+    expect(routes.length).toBeGreaterThan(0);
+    for (const route of routes) {
+      expect({ route: route.name, kind: route.access?.kind }).toEqual({ route: route.name, kind: expect.toBeOneOf(KNOWN_KINDS) });
+      if (route.access.kind === "permission") expect({ route: route.name, permission: route.access.permission }).toEqual({ route: route.name, permission: expect.stringMatching(/^[a-z][a-z0-9_-]*\.[a-z][a-z0-9_.-]*$/) });
+    }
+    expect(checkRegistry(routes)).toEqual([]);
+  });
+
+  test("every declared permission exists in the catalogue after bootstrapAccess, and the catalogue holds nothing else", () => {
+    const app = createTestApp();
+    bootstrapAccess(app.db);
+    const catalogue = listPermissions(app.db).map((p) => p.name).sort();
+    expect(declaredPermissions.length).toBeGreaterThan(0);
+    expect(catalogue).toEqual([...declaredPermissions].sort());
+    const fromRoutes = [...new Set(permissionEndpoints.map((e) => (e.route.access as { permission: string }).permission))].sort();
+    expect(declaredPermissions).toEqual(fromRoutes);
+    // Running it again changes nothing.
+    bootstrapAccess(app.db);
+    expect(listPermissions(app.db).map((p) => p.name).sort()).toEqual(catalogue);
+  });
+
+  test("checkRegistry refuses a route that does not declare its access", () => {
+    const withoutAccess = { name: "test.no-access", methods: ["GET"], uri: "/test/no-access", handle: () => new Response("x") } as any;
+    const problems = checkRegistry([...routes, withoutAccess]);
+    expect(problems).toContain('route "test.no-access" does not declare its access');
+    expect(checkRegistry([{ ...withoutAccess, access: null } as any])).toEqual(['route "test.no-access" does not declare its access']);
+  });
+
+  test("every route parameter has a fixture that matches its format", async () => {
+    const app = createTestApp();
+    const fixtures = await buildFixtures(app);
+    for (const route of routes) {
+      for (const p of routeParameters(route.uri)) expect({ route: route.name, parameter: p.name, fixture: p.name in PARAMETER_FIXTURES }).toEqual({ route: route.name, parameter: p.name, fixture: true });
+      expect(() => pathOf(route, fixtures)).not.toThrow();
+    }
+  });
+});
+
+describe("as a guest", () => {
+  test("non-public pages redirect to /login, JSON clients get 401, public and guest routes answer", async () => {
+    const app = createTestApp();
+    const fixtures = await buildFixtures(app);
+    const client = new Client(app);
+    await client.visit("/login"); // the XSRF cookie, so writes are judged on access rather than refused as 419
+    const failures: unknown[] = [];
+    for (const e of endpoints) {
+      const path = pathOf(e.route, fixtures);
+      const page = await asPage(client, e, path);
+      const json = await asJson(client, e, path);
+      const { kind } = e.route.access;
+      if (kind === "signed-in" || kind === "permission") {
+        if (page.status !== redirectStatus(e.method) || page.headers.get("location") !== "/login") failures.push(outcome(e, "page", page));
+        if (json.status !== 401) failures.push(outcome(e, "json", json));
+        else if (!(await json.json()).message) failures.push({ ...outcome(e, "json", json), problem: "no message" });
+      } else {
+        for (const [mode, r] of [["page", page], ["json", json]] as const) {
+          if ([401, 403, 419].includes(r.status) || r.status >= 500) failures.push(outcome(e, mode, r));
+          if (r.status === 302 && r.headers.get("location") === "/login" && e.route.name !== "password.store") failures.push({ ...outcome(e, mode, r), problem: "sent to sign in" });
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+    // Still a guest, and nothing was written by the sweep.
+    expect(await isSignedIn(client)).toBe(false);
+  });
+});
+
+describe("as a verified user without any role", () => {
+  test("every permission route answers 403 to pages and to JSON clients; signed-in routes answer", async () => {
+    const app = createTestApp();
+    const fixtures = await buildFixtures(app);
+    const nobody = await addUser(app, { name: "Sin Rol", email: "sinrol@mesa.test" });
+    const client = new Client(app);
+    await signIn(client, nobody.email);
+    const failures: unknown[] = [];
+    for (const e of permissionEndpoints) {
+      const path = pathOf(e.route, fixtures);
+      const page = await asPage(client, e, path);
+      if (page.status !== 403) failures.push(outcome(e, "page", page));
+      const visit = await asPageClient(client, e, path);
+      if (visit.status !== 403) failures.push(outcome(e, "page client", visit));
+      const json = await asJson(client, e, path);
+      if (json.status !== 403) failures.push(outcome(e, "json", json));
+    }
+    expect(failures).toEqual([]);
+    expect(permissionEndpoints.length).toBeGreaterThan(0);
+
+    // Signed-in routes need no permission: none answers 401/403/419 (sign-out and account deletion may end the
+    // session; the user signs in again before the next route).
+    for (const e of endpoints.filter((x) => x.route.access.kind === "signed-in")) {
+      if (!(await isSignedIn(client))) await signIn(client, nobody.email);
+      const response = await asPageClient(client, e, pathOf(e.route, fixtures));
+      if ([401, 403, 419].includes(response.status) || response.status >= 500) failures.push(outcome(e, "page client", response));
+    }
+    expect(failures).toEqual([]);
+  });
+});
+
+describe("as a verified user holding exactly the route's permission", () => {
+  for (const e of permissionEndpoints) {
+    const permission = (e.route.access as { permission: string }).permission;
+    test(`${e.label} with only ${permission}`, async () => {
+      const app = createTestApp();
+      const fixtures = await buildFixtures(app);
+      const role = createRole(app.db, CLI_ACTOR, { name: "holder", permissions: [permission] });
+      // A second area of the fixtures' cafe, offering only the holder's role: it reaches the fixtures.
+      const area = createArea(app.db, CLI_ACTOR, EVERYTHING, { name: "Holder Area", cafe_id: fixtures.cafeId, role_ids: [role.id] });
+      const holder = await addUser(app, { name: "Titular Permiso", email: "holder@mesa.test" });
+      assignRole(app.db, CLI_ACTOR, EVERYTHING, { userId: holder.id, areaId: area.id, roleId: role.id });
+      const client = new Client(app);
+      await signIn(client, holder.email); // signing in counts as a recent password confirmation
+
+      const response = await asPageClient(client, e, pathOf(e.route, fixtures));
+      expect(outcome(e, "page client", response).status).not.toBeOneOf([401, 403, 419]);
+      if (e.method === "GET") expect(outcome(e, "page client", response)).toMatchObject({ status: 200 });
+      // A write answers with a redirect (back, with validation errors when the empty form was refused).
+      else expect(outcome(e, "page client", response)).toMatchObject({ status: redirectStatus(e.method), location: "/dashboard" });
+      expect(await isSignedIn(client)).toBe(true);
+    });
+  }
+});
