@@ -3,6 +3,7 @@
  * web app. Unknown commands and bad options print a clear message and exit with code 2.
  */
 import { Command, CommanderError } from "commander";
+import { registerAccessCommands } from "./commands/access";
 import { registerAssetCommands } from "./commands/assets";
 import { registerDatabaseCommands } from "./commands/database";
 import { registerRouteCommands } from "./commands/routes";
@@ -19,6 +20,7 @@ export function buildProgram(): Command {
   registerDatabaseCommands(program);
   registerRouteCommands(program);
   registerUserCommands(program);
+  registerAccessCommands(program);
   registerAssetCommands(program);
   return program;
 }

@@ -7,6 +7,8 @@ import { CLI_ACTOR } from "../../src/domain/audit";
 import { NotFound } from "../../src/domain/errors";
 import { CliError, cliConfig, cliDatabase } from "../bootstrap";
 import { explainValidation, table } from "../output";
+import { assignAfterCreate, checkAssignment } from "./access";
+import { recordAudit } from "../../src/domain/audit";
 
 /** The password from the option, or from standard input when it is piped (never asked on a terminal). */
 async function readPassword(option: string | undefined): Promise<string> {
@@ -28,14 +30,20 @@ export function registerUserCommands(program: Command): void {
     .option("--verified", "mark the e-mail as already verified")
     .option("--language <es|en>", "interface language")
     .option("--document <number>", "document number (DNI)")
-    .action(async (opts: { name: string; email: string; password?: string; verified?: boolean; language?: string; document?: string }) => {
+    .option("--role <role>", "give the user this role in --area")
+    .option("--area <area>", 'the area for --role: its name, or "Area@Place" when the name repeats (see ./mesa user:assign --help)')
+    .action(async (opts: { name: string; email: string; password?: string; verified?: boolean; language?: string; document?: string; role?: string; area?: string }) => {
       const config = cliConfig();
       const db = cliDatabase(config);
+      checkAssignment(db, opts.role, opts.area);
       const password = await readPassword(opts.password);
       const user = await createUser(db, config, { name: opts.name, email: opts.email, password, language: opts.language, document_number: opts.document }, { verified: opts.verified }).catch(
         (error) => explainValidation(error, config.locale),
       );
+      recordAudit(db, CLI_ACTOR, { action: "user.created", subjectType: "user", subjectId: user.id, after: { name: user.name, email: user.email, documentNumber: user.documentNumber } });
       console.log(`Created user #${user.id} ${user.email}${user.emailVerifiedAt ? " (verified)" : " (e-mail not verified)"}`);
+      const assigned = assignAfterCreate(db, user.email, opts.role, opts.area, config.locale);
+      if (assigned) console.log(assigned);
     });
 
   program

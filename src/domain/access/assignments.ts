@@ -100,8 +100,3 @@ export function removeAssignment(db: Db, actor: Actor, scope: Scope, userId: num
     recordAudit(tx, actor, { action: "user.role_removed", subjectType: "user", subjectId: userId, before: { areaId: area.id, roleId: current.roleId } });
   });
 }
-
-/** How many active users hold a role (for the CLI and seeds). */
-export function countHolders(db: Db, roleId: number): number {
-  return db.select({ n: sql<number>`count(*)` }).from(assignments).where(eq(assignments.roleId, roleId)).get()?.n ?? 0;
-}

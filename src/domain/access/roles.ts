@@ -49,7 +49,7 @@ function permissionNames(db: Db, roleId: number): string[] {
     .map((r) => r.name);
 }
 
-/** Every role with its permissions and how many assignments use it, searchable by name. */
+/** Every role with its permissions and how many assignments (person × area) use it, searchable by name. */
 export function listRoles(db: Db, search = ""): RoleSummary[] {
   const like = `%${search.trim()}%`;
   const rows = db
@@ -69,7 +69,8 @@ export function listRoles(db: Db, search = ""): RoleSummary[] {
 }
 
 export const RoleInput = t.Object({
-  name: t.String({ minLength: 2, maxLength: 60, pattern: "^[\\p{L}\\p{N} ._-]+$" }),
+  // Letters (with Spanish accents), digits, spaces and . _ -
+  name: t.String({ minLength: 2, maxLength: 60, pattern: "^[A-Za-z\u00C0-\u00FF0-9 ._-]+$" }),
   description: t.Optional(t.String({ maxLength: 500 })),
   permissions: t.Optional(t.Array(t.String({ maxLength: 100 }), { maxItems: 500 })),
 });
@@ -96,7 +97,7 @@ export function createRole(db: Db, actor: Actor, input: unknown): Role {
     const role = tx.insert(roles).values({ name: data.name, description: data.description ?? "" }).returning().get();
     for (const permissionId of permissionIds) tx.insert(rolePermissions).values({ roleId: role.id, permissionId }).run();
     bumpAccessVersion(tx);
-    recordAudit(tx, actor, { action: "role.created", subjectType: "role", subjectId: role.id, after: { ...data, permissions: [...(data.permissions ?? [])].sort() } });
+    recordAudit(tx, actor, { action: "role.created", subjectType: "role", subjectId: role.id, after: { ...data, permissions: [...new Set(data.permissions ?? [])].sort() } });
     return role;
   });
 }
@@ -133,6 +134,7 @@ export function changeRolePermissions(db: Db, actor: Actor, roleName: string, na
   const before = permissionNames(db, role.id);
   const changed = new Set(names);
   const after = mode === "grant" ? [...new Set([...before, ...names])].sort() : before.filter((n) => !changed.has(n));
+  if (after.length === before.length && after.every((n, i) => n === before[i])) return after;
   db.transaction((tx) => {
     for (const permissionId of ids) {
       if (mode === "grant") tx.insert(rolePermissions).values({ roleId: role.id, permissionId }).onConflictDoNothing().run();

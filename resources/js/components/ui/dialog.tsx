@@ -5,6 +5,7 @@
 import { X } from "lucide-react";
 import { useEffect, useId, useRef, type ReactNode } from "react";
 import { cn } from "../../lib/utils";
+import { Button } from "./button";
 
 export function Dialog({
   open,
@@ -70,5 +71,19 @@ export function Dialog({
         </div>
       )}
     </dialog>
+  );
+}
+
+/** The footer of a form in a dialog: Cancel closes it, the submit button saves (disabled while sending). */
+export function DialogActions({ onCancel, cancelLabel, submitLabel, busy }: { onCancel: () => void; cancelLabel: string; submitLabel: string; busy: boolean }) {
+  return (
+    <div className="flex justify-end gap-2 pt-2">
+      <Button variant="outline" onClick={onCancel}>
+        {cancelLabel}
+      </Button>
+      <Button type="submit" disabled={busy}>
+        {submitLabel}
+      </Button>
+    </div>
   );
 }

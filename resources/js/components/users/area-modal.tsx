@@ -3,9 +3,8 @@ import { useForm } from "@inertiajs/react";
 import type { FormEvent } from "react";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
-import { Button } from "../ui/button";
 import { OtherErrors } from "../ui/form-errors";
-import { Dialog } from "../ui/dialog";
+import { Dialog, DialogActions } from "../ui/dialog";
 import { Field } from "../ui/field";
 import { SelectField } from "../ui/select-field";
 import type { AreaRow, PlaceTree, RoleRow } from "./types";
@@ -68,14 +67,7 @@ export function AreaModal({ area, places, roles, onClose }: { area: AreaRow | nu
           {form.errors.role_ids && <p className="text-sm text-destructive">{form.errors.role_ids}</p>}
         </fieldset>
         <OtherErrors errors={form.errors as Record<string, string>} fields={["name", "place", "cafe_id", "headquarters_id", "role_ids"]} />
-        <div className="flex justify-end gap-2">
-          <Button variant="outline" onClick={onClose}>
-            {t("access.users.cancel")}
-          </Button>
-          <Button type="submit" disabled={form.processing}>
-            {t("access.users.save")}
-          </Button>
-        </div>
+        <DialogActions onCancel={onClose} cancelLabel={t("access.users.cancel")} submitLabel={t("access.users.save")} busy={form.processing} />
       </form>
     </Dialog>
   );

@@ -4,8 +4,7 @@ import type { FormEvent } from "react";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
 import { ICONS, NavIcon } from "../nav-icon";
-import { Button } from "../ui/button";
-import { Dialog } from "../ui/dialog";
+import { Dialog, DialogActions } from "../ui/dialog";
 import { Field } from "../ui/field";
 import { SelectField } from "../ui/select-field";
 import type { PermissionRow } from "./types";
@@ -57,14 +56,7 @@ export function PermissionModal({ permission, onClose }: { permission: Permissio
           onChange={(e) => form.setData("sort_order", Number(e.target.value))}
           error={form.errors.sort_order}
         />
-        <div className="flex justify-end gap-2">
-          <Button variant="outline" onClick={onClose}>
-            {t("access.users.cancel")}
-          </Button>
-          <Button type="submit" disabled={form.processing}>
-            {t("access.users.save")}
-          </Button>
-        </div>
+        <DialogActions onCancel={onClose} cancelLabel={t("access.users.cancel")} submitLabel={t("access.users.save")} busy={form.processing} />
       </form>
     </Dialog>
   );

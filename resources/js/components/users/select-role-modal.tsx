@@ -3,9 +3,8 @@ import { router, useForm } from "@inertiajs/react";
 import type { FormEvent } from "react";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
-import { Button } from "../ui/button";
 import { OtherErrors } from "../ui/form-errors";
-import { Dialog } from "../ui/dialog";
+import { Dialog, DialogActions } from "../ui/dialog";
 import { SelectField } from "../ui/select-field";
 import type { AdminUser, AreaRow } from "./types";
 
@@ -55,14 +54,7 @@ export function SelectRoleModal({ user, areas, onClose }: { user: AdminUser; are
           ))}
         </SelectField>
         <OtherErrors errors={form.errors as Record<string, string>} fields={["area_id", "role_id"]} />
-        <div className="flex justify-end gap-2">
-          <Button variant="outline" onClick={onClose}>
-            {t("access.users.cancel")}
-          </Button>
-          <Button type="submit" disabled={form.processing || !form.data.role_id}>
-            {t("access.users.save")}
-          </Button>
-        </div>
+        <DialogActions onCancel={onClose} cancelLabel={t("access.users.cancel")} submitLabel={t("access.users.save")} busy={form.processing || !form.data.role_id} />
       </form>
     </Dialog>
   );

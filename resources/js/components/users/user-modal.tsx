@@ -6,9 +6,8 @@ import { useForm } from "@inertiajs/react";
 import type { FormEvent } from "react";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
-import { Button } from "../ui/button";
 import { OtherErrors } from "../ui/form-errors";
-import { Dialog } from "../ui/dialog";
+import { Dialog, DialogActions } from "../ui/dialog";
 import { Field } from "../ui/field";
 import { SelectField } from "../ui/select-field";
 import type { AdminUser, AreaRow } from "./types";
@@ -90,14 +89,7 @@ export function UserModal({ user, areas, open, onClose }: { user: AdminUser | nu
           </>
         )}
         <OtherErrors errors={form.errors as Record<string, string>} fields={["name", "email", "document_number", "language", "area_id", "role_id", "password", "access"]} />
-        <div className="flex justify-end gap-2 pt-2">
-          <Button variant="outline" onClick={onClose}>
-            {t("access.users.cancel")}
-          </Button>
-          <Button type="submit" disabled={form.processing}>
-            {t("access.users.save")}
-          </Button>
-        </div>
+        <DialogActions onCancel={onClose} cancelLabel={t("access.users.cancel")} submitLabel={t("access.users.save")} busy={form.processing} />
       </form>
     </Dialog>
   );

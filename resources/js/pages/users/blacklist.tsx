@@ -5,7 +5,7 @@ import { useState, type FormEvent } from "react";
 import { Pagination, SearchBox, Table, td, th, type Page } from "../../components/data-table";
 import { Button } from "../../components/ui/button";
 import { OtherErrors } from "../../components/ui/form-errors";
-import { Dialog } from "../../components/ui/dialog";
+import { Dialog, DialogActions } from "../../components/ui/dialog";
 import { Field } from "../../components/ui/field";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
@@ -103,14 +103,7 @@ export default function Blacklist({ filters, entries, can }: { filters: { search
           <Field label={t("access.blacklist.name")} name="name" required value={form.data.name} onChange={(e) => form.setData("name", e.target.value)} error={form.errors.name} />
           <Field label={t("access.blacklist.reason")} name="reason" required value={form.data.reason} onChange={(e) => form.setData("reason", e.target.value)} error={form.errors.reason} />
           <OtherErrors errors={form.errors as Record<string, string>} fields={["document_number", "name", "reason"]} />
-          <div className="flex justify-end gap-2">
-            <Button variant="outline" onClick={() => setAdding(false)}>
-              {t("access.users.cancel")}
-            </Button>
-            <Button type="submit" disabled={form.processing}>
-              {t("access.users.save")}
-            </Button>
-          </div>
+          <DialogActions onCancel={() => setAdding(false)} cancelLabel={t("access.users.cancel")} submitLabel={t("access.users.save")} busy={form.processing} />
         </form>
       </Dialog>
     </div>
