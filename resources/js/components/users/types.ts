@@ -1,54 +1,11 @@
-/** The shapes the access-control pages receive (see src/http/routes/access.ts). */
-export interface Assignment {
-  areaId: number;
-  areaName: string;
-  roleId: number;
-  roleName: string;
-}
-
-export interface AdminUser {
-  id: number;
-  name: string;
-  email: string;
-  documentNumber: string | null;
-  language: "es" | "en" | null;
-  status: "active" | "deactivated";
-  emailVerified: boolean;
-  lastSignInAt: string | null;
-  assignments: Assignment[];
-}
-
-export interface AreaRow {
-  id: number;
-  name: string;
-  place: { kind: "cafe" | "headquarters"; id: number; name: string; path: string };
-  roles: { id: number; name: string }[];
-  members: number;
-}
-
-export interface RoleRow {
-  id: number;
-  name: string;
-  description: string;
-  isSuper: boolean;
-  permissions: string[];
-  holders: number;
-}
-
-export interface PermissionRow {
-  id: number;
-  name: string;
-  area: string;
-  routeName: string | null;
-  sidebarLabel: string | null;
-  icon: string | null;
-  sortOrder: number;
-}
-
-export interface PlaceTree {
-  mines: { id: number; name: string; units: { id: number; name: string; cafes: { id: number; name: string }[] }[] }[];
-  businesses: { id: number; name: string; headquarters: { id: number; name: string }[] }[];
-}
+/** The shapes the access-control pages receive: the domain's own types (type-only imports, erased from the bundle). */
+export type { UserAssignment as Assignment } from "../../../../src/domain/access/assignments";
+export type { AdminUserRow as AdminUser } from "../../../../src/domain/access/users-admin";
+export type { AreaSummary as AreaRow } from "../../../../src/domain/access/areas";
+export type { RoleSummary as RoleRow } from "../../../../src/domain/access/roles";
+export type { Permission as PermissionRow } from "../../../../src/domain/access/catalogue";
+export type { PlaceTree } from "../../../../src/domain/access/places";
+import type { Permission as PermissionRow } from "../../../../src/domain/access/catalogue";
 
 export interface Abilities {
   manageUsers: boolean;

@@ -3,16 +3,7 @@ import { Head } from "@inertiajs/react";
 import { Pagination, SearchBox, Table, td, th, type Page } from "../../components/data-table";
 import { useI18n } from "../../hooks/use-i18n";
 
-interface Entry {
-  id: number;
-  actor: string;
-  action: string;
-  subjectType: string;
-  subjectId: number | null;
-  before: unknown;
-  after: unknown;
-  createdAt: string;
-}
+import type { AuditRow as Entry } from "../../../../src/domain/audit";
 
 function Json({ value }: { value: unknown }) {
   if (value === null || value === undefined) return <span className="text-muted-foreground">—</span>;

@@ -11,15 +11,7 @@ import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
 import { cn } from "../../lib/utils";
 
-interface Entry {
-  id: number;
-  documentNumber: string;
-  name: string;
-  reason: string;
-  createdAt: string;
-  decidedBy: string | null;
-  user: { id: number; name: string; email: string } | null;
-}
+import type { BlacklistRow as Entry } from "../../../../src/domain/access/blacklist";
 
 export default function Blacklist({ filters, entries, can }: { filters: { search: string }; entries: Page<Entry>; can: { manage: boolean } }) {
   const { t, dateTime } = useI18n();
