@@ -202,7 +202,7 @@ function planAssignment(db: Db, roleName: string, areaSpec: string, choice?: Are
 function applyAssignment(db: Db, locale: Locale, user: User, plan: PlannedAssignment): string {
   const { role, area } = plan;
   const where = `${areaLabel(area)} (${area.place.path})`;
-  const current = assignmentsOf(db, user.id).find((a) => a.areaId === area.id);
+  const current = assignmentsOf(db, user.id, EVERYTHING).find((a) => a.areaId === area.id);
   if (current?.roleId === role.id) return `${user.email} already holds "${role.name}" in ${where}; nothing changed.`;
   attempt(locale, ASSIGN_FIELDS, () => assignRole(db, CLI_ACTOR, EVERYTHING, { userId: user.id, areaId: area.id, roleId: role.id }));
   return `${user.email} now holds "${role.name}" in ${where}${current ? `, instead of "${current.roleName}"` : ""}.`;

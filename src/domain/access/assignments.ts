@@ -3,11 +3,11 @@
  * of the super-administrator role can neither lose it nor be deactivated or barred.
  */
 import { and, eq, sql } from "drizzle-orm";
-import { areaRoles, assignments, roles, users } from "../../../db/schema";
+import { areaRoles, areas, assignments, roles, users } from "../../../db/schema";
 import type { Db } from "../../db";
 import { recordAudit, type Actor, type Tx } from "../audit";
 import { Conflict, Forbidden, message, NotFound, ValidationFailed } from "../errors";
-import { requireArea } from "./areas";
+import { areaScopeCondition, requireArea } from "./areas";
 import { bumpAccessVersion } from "./authorization";
 import type { Scope } from "./scope";
 
@@ -18,14 +18,33 @@ export interface UserAssignment {
   roleName: string;
 }
 
-export function assignmentsOf(db: Db, userId: number): UserAssignment[] {
-  return db.$client
-    .query<UserAssignment, [number]>(
-      `SELECT a.area_id AS areaId, ar.name AS areaName, a.role_id AS roleId, r.name AS roleName
-       FROM assignments a JOIN areas ar ON ar.id = a.area_id JOIN roles r ON r.id = a.role_id
-       WHERE a.user_id = ? ORDER BY ar.name`,
-    )
-    .all(userId);
+/** The roles a user holds, in the areas within `scope` (another cafe's assignments stay out of sight). */
+export function assignmentsOf(db: Db, userId: number, scope: Scope): UserAssignment[] {
+  return db
+    .select({ areaId: assignments.areaId, areaName: areas.name, roleId: assignments.roleId, roleName: roles.name })
+    .from(assignments)
+    .innerJoin(areas, eq(areas.id, assignments.areaId))
+    .innerJoin(roles, eq(roles.id, assignments.roleId))
+    .where(and(eq(assignments.userId, userId), areaScopeCondition(scope)))
+    .orderBy(areas.name)
+    .all();
+}
+
+/** Whether the user holds the super-administrator role anywhere. */
+export function isSuperAdministrator(db: Db, userId: number): boolean {
+  return (
+    db
+      .select({ id: roles.id })
+      .from(assignments)
+      .innerJoin(roles, eq(roles.id, assignments.roleId))
+      .where(and(eq(assignments.userId, userId), eq(roles.isSuper, true)))
+      .get() !== undefined
+  );
+}
+
+/** Only a super-administrator may change another super-administrator (their account, roles or status). */
+export function ensureMayManage(db: Db, scope: Scope, userId: number): void {
+  if (!scope.all && isSuperAdministrator(db, userId)) throw new Forbidden();
 }
 
 function superHolders(db: Tx): number[] {
@@ -61,6 +80,7 @@ export function assignRole(db: Db, actor: Actor, scope: Scope, input: { userId: 
   const area = requireArea(db, scope, input.areaId);
   const user = db.select().from(users).where(eq(users.id, input.userId)).get();
   if (!user) throw new NotFound();
+  ensureMayManage(db, scope, user.id);
   const offered = db.select().from(areaRoles).where(and(eq(areaRoles.areaId, area.id), eq(areaRoles.roleId, input.roleId))).get();
   if (!offered) throw new ValidationFailed({ role_id: message("access.role_not_offered") });
   const role = db.select().from(roles).where(eq(roles.id, input.roleId)).get();
@@ -93,6 +113,7 @@ export function removeAssignment(db: Db, actor: Actor, scope: Scope, userId: num
   const area = requireArea(db, scope, areaId);
   const current = db.select().from(assignments).where(and(eq(assignments.userId, userId), eq(assignments.areaId, area.id))).get();
   if (!current) throw new NotFound();
+  ensureMayManage(db, scope, userId);
   db.transaction((tx) => {
     if (holdsSuperOnlyIn(db, userId, area.id)) ensureNotLastSuper(tx, userId);
     tx.delete(assignments).where(and(eq(assignments.userId, userId), eq(assignments.areaId, area.id))).run();

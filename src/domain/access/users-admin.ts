@@ -13,7 +13,8 @@ import { recordAudit, type Actor } from "../audit";
 import { message, NotFound, ValidationFailed } from "../errors";
 import { field, parseInput, t } from "../validation";
 import { areaScopeCondition, requireArea } from "./areas";
-import { assignmentsOf, assignRole, ensureNotLastSuper, type UserAssignment } from "./assignments";
+import { assignmentsOf, assignRole, ensureMayManage, ensureNotLastSuper, type UserAssignment } from "./assignments";
+import { isDocumentBlacklisted } from "./blacklist";
 import { bumpAccessVersion } from "./authorization";
 import type { Scope } from "./scope";
 
@@ -50,7 +51,7 @@ export function requireVisibleUser(db: Db, scope: Scope, id: number): User {
   return user;
 }
 
-export function toAdminRow(db: Db, user: User): AdminUserRow {
+export function toAdminRow(db: Db, scope: Scope, user: User): AdminUserRow {
   return {
     id: user.id,
     name: user.name,
@@ -60,7 +61,7 @@ export function toAdminRow(db: Db, user: User): AdminUserRow {
     status: user.status,
     emailVerified: user.emailVerifiedAt !== null,
     lastSignInAt: user.lastSignInAt?.toISOString() ?? null,
-    assignments: assignmentsOf(db, user.id),
+    assignments: assignmentsOf(db, user.id, scope),
   };
 }
 
@@ -75,6 +76,8 @@ export interface UserListFilter {
 export function listUsersForAdmin(db: Db, scope: Scope, filter: UserListFilter): { rows: AdminUserRow[]; total: number } {
   const visible = visibleUserIds(db, scope);
   if (visible !== "all" && visible.length === 0) return { rows: [], total: 0 };
+  // An area outside the scope filters nothing in: its members stay out of sight.
+  if (filter.areaId) requireArea(db, scope, filter.areaId);
   const like = `%${(filter.search ?? "").trim()}%`;
   const where = and(
     visible === "all" ? undefined : inArray(users.id, visible),
@@ -91,7 +94,7 @@ export function listUsersForAdmin(db: Db, scope: Scope, filter: UserListFilter):
     .limit(filter.perPage)
     .offset((filter.page - 1) * filter.perPage)
     .all();
-  return { total, rows: rows.map((u) => toAdminRow(db, u)) };
+  return { total, rows: rows.map((u) => toAdminRow(db, scope, u)) };
 }
 
 export const AdminUserInput = t.Object({
@@ -144,6 +147,7 @@ export const AdminUserUpdate = t.Object({
 
 export function updateUserByAdmin(db: Db, actor: Actor, scope: Scope, userId: number, input: unknown): User {
   const user = requireVisibleUser(db, scope, userId);
+  ensureMayManage(db, scope, user.id);
   const data = parseInput(AdminUserUpdate, input);
   const email = normalizeEmail(data.email);
   const other = findUserByEmail(db, email);
@@ -151,7 +155,13 @@ export function updateUserByAdmin(db: Db, actor: Actor, scope: Scope, userId: nu
   const documentNumber = data.document_number ? data.document_number.toUpperCase() : null;
   const before = { name: user.name, email: user.email, documentNumber: user.documentNumber, language: user.language };
   const after = { name: data.name, email, documentNumber, language: data.language ?? null };
+  const barred = documentNumber !== null && documentNumber !== user.documentNumber && isDocumentBlacklisted(db, documentNumber) !== undefined;
   return db.transaction((tx) => {
+    // A document on the blacklist bars the account: the same rules as adding it to the blacklist.
+    if (barred) {
+      ensureNotLastSuper(tx, user.id);
+      tx.delete(sessions).where(eq(sessions.userId, user.id)).run();
+    }
     const updated = tx
       .update(users)
       .set({ ...after, emailVerifiedAt: email === user.email ? user.emailVerifiedAt : null, updatedAt: new Date() })
@@ -167,6 +177,7 @@ export function updateUserByAdmin(db: Db, actor: Actor, scope: Scope, userId: nu
 
 export function setUserStatus(db: Db, actor: Actor, scope: Scope, userId: number, status: "active" | "deactivated"): User {
   const user = requireVisibleUser(db, scope, userId);
+  ensureMayManage(db, scope, user.id);
   if (user.status === status) return user;
   return db.transaction((tx) => {
     if (status === "deactivated") ensureNotLastSuper(tx, user.id);

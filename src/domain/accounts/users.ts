@@ -9,6 +9,8 @@ import type { Db } from "../../db";
 import { message, NotFound, ValidationFailed } from "../errors";
 import { field, parseInput, t } from "../validation";
 import { hashPassword, passwordProblem, verifyPassword } from "./passwords";
+import { recordAudit } from "../audit";
+import { ensureNotLastSuper } from "../access/assignments";
 
 export type User = typeof users.$inferSelect;
 export type Locale = "es" | "en";
@@ -84,12 +86,10 @@ export function updateProfile(db: Db, user: User, input: unknown): { user: User;
   const email = normalizeEmail(data.email);
   ensureEmailFree(db, email, user.id);
   const emailChanged = email !== user.email;
-  const updated = db
-    .update(users)
-    .set({ name: data.name, email, emailVerifiedAt: emailChanged ? null : user.emailVerifiedAt, updatedAt: new Date() })
-    .where(eq(users.id, user.id))
-    .returning()
-    .get();
+  const updated = db.transaction((tx) => {
+    recordAudit(tx, { userId: user.id, label: user.email }, { action: "user.profile_updated", subjectType: "user", subjectId: user.id, before: { name: user.name, email: user.email }, after: { name: data.name, email } });
+    return tx.update(users).set({ name: data.name, email, emailVerifiedAt: emailChanged ? null : user.emailVerifiedAt, updatedAt: new Date() }).where(eq(users.id, user.id)).returning().get();
+  });
   return { user: updated, emailChanged };
 }
 
@@ -113,12 +113,14 @@ export async function setPassword(db: Db, userId: number, password: string): Pro
   db.update(users).set({ passwordHash, rememberTokenHash: null, updatedAt: new Date() }).where(eq(users.id, userId)).run();
 }
 
-/** Deletes the account after checking its password; its sessions go with it. */
+/** Deletes the account after checking its password; its sessions go with it. The last super-administrator cannot leave. */
 export async function deleteAccount(db: Db, user: User, password: unknown): Promise<void> {
   if (typeof password !== "string" || !(await verifyPassword(password, user.passwordHash))) {
     throw new ValidationFailed({ password: message("validation.password.current") });
   }
   db.transaction((tx) => {
+    ensureNotLastSuper(tx, user.id);
+    recordAudit(tx, { userId: user.id, label: user.email }, { action: "user.deleted", subjectType: "user", subjectId: user.id, before: { name: user.name, email: user.email } });
     tx.delete(sessions).where(eq(sessions.userId, user.id)).run();
     tx.delete(users).where(eq(users.id, user.id)).run();
   });

@@ -77,7 +77,7 @@ export const accessRoutes = defineRoutes([
           if (!id) return null;
           const user = requireVisibleUser(ctx.db, scope, id);
           const profile = accessProfile(ctx.db, user.id);
-          return { user: toAdminRow(ctx.db, user), isSuper: profile.isSuper, permissions: [...profile.permissions].sort(), roles: profile.roles };
+          return { user: toAdminRow(ctx.db, scope, user), isSuper: profile.isSuper, permissions: [...profile.permissions].sort(), roles: profile.roles };
         }),
       });
     },
@@ -87,6 +87,7 @@ export const accessRoutes = defineRoutes([
     methods: ["POST"],
     uri: "/users",
     access: access.can("users.manage"),
+    confirmPassword: true,
     handle: async (ctx) => {
       const { user, invite } = await createUserByAdmin(ctx.db, ctx.config, ctx.actor, ctx.scope, ctx.body);
       if (invite) await sendInvitation(ctx, user);
@@ -101,6 +102,7 @@ export const accessRoutes = defineRoutes([
     wheres: { user: ID.user },
     bindings: { user: "id" },
     access: access.can("users.manage"),
+    confirmPassword: true,
     handle: (ctx) => {
       updateUserByAdmin(ctx.db, ctx.actor, ctx.scope, numberParam(ctx, "user"), ctx.body);
       ctx.flash("success", ctx.t("access.user_saved"));

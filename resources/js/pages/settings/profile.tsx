@@ -24,7 +24,9 @@ export default function Profile({ mustVerifyEmail }: { mustVerifyEmail: boolean 
     event.preventDefault();
     remove.delete(route("profile.destroy"), { preserveScroll: true, errorBag: "deleteAccount", onFinish: () => remove.reset() });
   };
-  const deleteError = (usePage().props.errors as Record<string, Record<string, string>>).deleteAccount?.password;
+  const deleteErrors = (usePage().props.errors as Record<string, Record<string, string>>).deleteAccount ?? {};
+  // The password, or why the account may not go (the last super-administrator, say).
+  const deleteError = deleteErrors.password ?? deleteErrors.form;
 
   return (
     <div className="space-y-10">
