@@ -85,7 +85,7 @@ function requireRole(db: Db, name: string): Role {
   try {
     return requireRoleByName(db, name.trim());
   } catch (error) {
-    if (error instanceof NotFound) throw new CliError(`${error.message}. Roles: ${some(listRoles(db).map((r) => r.name))}.`);
+    if (error instanceof NotFound) throw new CliError(`${error.message}. Roles: ${some(listRoles(db).rows.map((r) => r.name))}.`);
     throw error;
   }
 }
@@ -158,7 +158,7 @@ export interface AreaChoice {
  * `--cafe`/`--headquarters` or after an "@": "Caja@Comedor Principal", "Caja@Unidad Norte/Comedor Principal".
  */
 export function resolveArea(db: Db, spec: string, choice: AreaChoice = {}, placeOptions = true): AreaSummary {
-  const all = listAreas(db, EVERYTHING);
+  const all = listAreas(db, EVERYTHING).rows;
   let name = spec.trim();
   let at: string | undefined;
   // An "@" separates the place, unless an area is really called that.
@@ -246,7 +246,7 @@ export interface RoleListRow {
 
 export function roleListRows(db: Db): RoleListRow[] {
   const everything = listPermissions(db).map((p) => p.name).sort();
-  return listRoles(db).map((r) => ({
+  return listRoles(db).rows.map((r) => ({
     name: r.name,
     description: r.description,
     builtIn: r.isSuper,
@@ -325,7 +325,7 @@ export function registerAccessCommands(program: Command): void {
         const { db, locale } = open();
         const role = requireRole(db, roleName);
         const wanted = [...new Set(flatten(names))];
-        const before = new Set(listRoles(db).find((r) => r.id === role.id)?.permissions ?? []);
+        const before = new Set(listRoles(db).rows.find((r) => r.id === role.id)?.permissions ?? []);
         const after = attempt(locale, ROLE_FIELDS, () => changeRolePermissions(db, CLI_ACTOR, role.name, wanted, mode));
         const unchanged = wanted.filter((n) => (mode === "grant" ? before.has(n) : !before.has(n)));
         if (unchanged.length) console.log(`${mode === "grant" ? "Already granted" : "Not granted"} before: ${unchanged.join(", ")}`);
@@ -399,7 +399,7 @@ export function registerAccessCommands(program: Command): void {
         role_ids: [...new Set(opts.role ?? [])].map((r) => requireRole(db, r).id),
       };
       const area = attempt(locale, AREA_FIELDS, () => createArea(db, CLI_ACTOR, EVERYTHING, input));
-      const summary = listAreas(db, EVERYTHING).find((a) => a.id === area.id)!;
+      const summary = listAreas(db, EVERYTHING).rows.find((a) => a.id === area.id)!;
       console.log(`Created area ${areaLabel(summary)} at ${summary.place.kind} ${summary.place.path}, offering: ${listText(summary.roles.map((r) => r.name))}`);
     });
 

@@ -267,15 +267,16 @@ describe("data scope", () => {
     const cafes = p.places.mines.flatMap((m: any) => m.units.flatMap((u: any) => u.cafes.map((c: any) => c.id)));
     expect(cafes).toEqual([w.places.cafeA]);
     expect(p.places.businesses).toEqual([]);
-    expect(p.areas.map((a: any) => a.id).sort()).toEqual([w.areas.adminA, w.areas.cajaA].sort());
-    expect(p.areas.every((a: any) => a.place.kind === "cafe" && a.place.id === w.places.cafeA)).toBe(true);
+    expect(p.areas.data.map((a: any) => a.id).sort()).toEqual([w.areas.adminA, w.areas.cajaA].sort());
+    expect(p.areas.data.every((a: any) => a.place.kind === "cafe" && a.place.id === w.places.cafeA)).toBe(true);
+    expect(p.areaOptions.map((a: any) => a.id).sort()).toEqual([w.areas.adminA, w.areas.cajaA].sort());
     const emails = p.users.data.map((u: any) => u.email).sort();
     expect(emails).toEqual([w.people.adminA.email, w.people.both.email, w.people.staffA.email].sort());
     expect(p.users.total).toBe(3);
     expect(p.can).toEqual({ manageUsers: true, manageAreas: true, manageRoles: false, viewRoles: false });
     // Filters for places outside the scope find nothing.
-    expect((await props(client, `/users?cafe=${w.places.cafeB}`)).areas).toEqual([]);
-    expect((await props(client, `/users?headquarters=${w.places.hqX}`)).areas).toEqual([]);
+    expect((await props(client, `/users?cafe=${w.places.cafeB}`)).areas.data).toEqual([]);
+    expect((await props(client, `/users?headquarters=${w.places.hqX}`)).areas.data).toEqual([]);
     expect((await props(client, `/users?search=Beto`)).users.data).toEqual([]);
   });
 
@@ -359,7 +360,7 @@ describe("data scope", () => {
     const cafes = p.places.mines.flatMap((m: any) => m.units.flatMap((u: any) => u.cafes.map((c: any) => c.id))).sort();
     expect(cafes).toEqual([w.places.cafeA, w.places.cafeA2].sort());
     expect(p.places.businesses).toEqual([{ id: w.places.businessX, name: "Catering X S.A.C.", headquarters: [{ id: w.places.hqX, name: "Sede X" }] }]);
-    expect(p.areas.map((a: any) => a.id).sort()).toEqual([w.areas.sede, w.areas.adminA, w.areas.cajaA, w.areas.cajaA2].sort());
+    expect(p.areas.data.map((a: any) => a.id).sort()).toEqual([w.areas.sede, w.areas.adminA, w.areas.cajaA, w.areas.cajaA2].sort());
     const emails: string[] = p.users.data.map((u: any) => u.email);
     for (const who of ["root", "adminA", "adminHQ", "staffA", "staffA2", "both"] as const) expect(emails).toContain(w.people[who].email);
     expect(emails).not.toContain(w.people.staffB.email);
@@ -936,5 +937,23 @@ describe("GET requests change nothing", () => {
     expect(currentAccessVersion(w.db)).toBe(version);
     expect(snapshot(w.db)).toBe(before);
     for (const [who, client] of Object.entries(clients)) expect({ who, signedIn: await isSignedIn(client) }).toEqual({ who, signedIn: who !== "guest" });
+  });
+});
+
+describe("tables on the users page", () => {
+  test("areas and roles are searched and paginated on the server", async () => {
+    const w = await setup();
+    for (let i = 1; i <= 17; i++) createArea(w.db, CLI_ACTOR, EVERYTHING, { name: `Turno ${String(i).padStart(2, "0")}`, cafe_id: w.places.cafeA });
+    const root = await signedIn(w, w.people.root);
+    const first = await props(root, "/users?areas_search=Turno");
+    expect(first.areas.total).toBe(17);
+    expect(first.areas.data).toHaveLength(15);
+    expect(first.areas.lastPage).toBe(2);
+    const second = await props(root, "/users?areas_search=Turno&areas_page=2");
+    expect(second.areas.data.map((a: any) => a.name)).toEqual(["Turno 16", "Turno 17"]);
+    // The modals still get every area of the place to choose from.
+    expect(first.areaOptions.length).toBeGreaterThanOrEqual(17);
+    const roles = await props(root, `/users?roles_search=${encodeURIComponent(SUPER_ROLE)}`);
+    expect(roles.roles.data.map((r: any) => r.name)).toEqual([SUPER_ROLE]);
   });
 });

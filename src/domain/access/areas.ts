@@ -40,9 +40,34 @@ export function requireArea(db: Db, scope: Scope, id: number): Area {
   return area;
 }
 
-export function listAreas(db: Db, scope: Scope, filter: { search?: string; cafeId?: number; headquartersId?: number } = {}): AreaSummary[] {
+export interface AreaFilter {
+  search?: string;
+  cafeId?: number;
+  headquartersId?: number;
+}
+
+function areaFilterCondition(scope: Scope, filter: AreaFilter) {
   const like = `%${(filter.search ?? "").trim()}%`;
-  const rows = db
+  return and(
+    areaScopeCondition(scope),
+    filter.search?.trim() ? sql`(${areas.name} LIKE ${like} OR ${cafes.name} LIKE ${like} OR ${headquarters.name} LIKE ${like})` : undefined,
+    filter.cafeId ? eq(areas.cafeId, filter.cafeId) : undefined,
+    filter.headquartersId ? eq(areas.headquartersId, filter.headquartersId) : undefined,
+  );
+}
+
+/** Areas within the scope, filtered; a page of them when `page` is given, all of them otherwise (choices in a modal). */
+export function listAreas(db: Db, scope: Scope, filter: AreaFilter = {}, page?: { page: number; perPage: number }): { rows: AreaSummary[]; total: number } {
+  const where = areaFilterCondition(scope, filter);
+  const total =
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(areas)
+      .leftJoin(cafes, eq(cafes.id, areas.cafeId))
+      .leftJoin(headquarters, eq(headquarters.id, areas.headquartersId))
+      .where(where)
+      .get()?.n ?? 0;
+  const query = db
     .select({
       area: areas,
       cafeName: cafes.name,
@@ -58,21 +83,14 @@ export function listAreas(db: Db, scope: Scope, filter: { search?: string; cafeI
     .leftJoin(mines, eq(mines.id, units.mineId))
     .leftJoin(headquarters, eq(headquarters.id, areas.headquartersId))
     .leftJoin(businesses, eq(businesses.id, headquarters.businessId))
-    .where(
-      and(
-        areaScopeCondition(scope),
-        filter.search?.trim() ? sql`(${areas.name} LIKE ${like} OR ${cafes.name} LIKE ${like} OR ${headquarters.name} LIKE ${like})` : undefined,
-        filter.cafeId ? eq(areas.cafeId, filter.cafeId) : undefined,
-        filter.headquartersId ? eq(areas.headquartersId, filter.headquartersId) : undefined,
-      ),
-    )
-    .orderBy(asc(areas.name))
-    .all();
+    .where(where)
+    .orderBy(asc(areas.name), asc(areas.id));
+  const rows = page ? query.limit(page.perPage).offset((page.page - 1) * page.perPage).all() : query.all();
   const ids = rows.map((r) => r.area.id);
   const offered = ids.length
     ? db.select({ areaId: areaRoles.areaId, id: roles.id, name: roles.name }).from(areaRoles).innerJoin(roles, eq(roles.id, areaRoles.roleId)).where(inArray(areaRoles.areaId, ids)).orderBy(asc(roles.name)).all()
     : [];
-  return rows.map((r) => ({
+  const summaries = rows.map((r) => ({
     id: r.area.id,
     name: r.area.name,
     place: r.area.cafeId
@@ -81,6 +99,7 @@ export function listAreas(db: Db, scope: Scope, filter: { search?: string; cafeI
     roles: offered.filter((o) => o.areaId === r.area.id).map(({ id, name }) => ({ id, name })),
     members: r.members,
   }));
+  return { rows: summaries, total };
 }
 
 export const AreaInput = t.Object({

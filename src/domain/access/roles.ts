@@ -49,16 +49,21 @@ function permissionNames(db: Db, roleId: number): string[] {
     .map((r) => r.name);
 }
 
-/** Every role with its permissions and how many assignments (person × area) use it, searchable by name. */
-export function listRoles(db: Db, search = ""): RoleSummary[] {
+/**
+ * Roles with their permissions and how many assignments (person × area) use them, searchable by name; a page of
+ * them when `page` is given, all of them otherwise.
+ */
+export function listRoles(db: Db, search = "", page?: { page: number; perPage: number }): { rows: RoleSummary[]; total: number } {
   const like = `%${search.trim()}%`;
-  const rows = db
+  const where = search.trim() ? sql`${roles.name} LIKE ${like} OR ${roles.description} LIKE ${like}` : undefined;
+  const total = db.select({ n: sql<number>`count(*)` }).from(roles).where(where).get()?.n ?? 0;
+  const query = db
     .select({ role: roles, holders: sql<number>`(SELECT COUNT(*) FROM assignments a WHERE a.role_id = ${roles.id})` })
     .from(roles)
-    .where(search.trim() ? sql`${roles.name} LIKE ${like} OR ${roles.description} LIKE ${like}` : undefined)
-    .orderBy(sql`${roles.isSuper} DESC`, asc(roles.name))
-    .all();
-  return rows.map(({ role, holders }) => ({
+    .where(where)
+    .orderBy(sql`${roles.isSuper} DESC`, asc(roles.name));
+  const rows = page ? query.limit(page.perPage).offset((page.page - 1) * page.perPage).all() : query.all();
+  const summaries = rows.map(({ role, holders }) => ({
     id: role.id,
     name: role.name,
     description: role.description,
@@ -66,6 +71,7 @@ export function listRoles(db: Db, search = ""): RoleSummary[] {
     permissions: permissionNames(db, role.id),
     holders,
   }));
+  return { rows: summaries, total };
 }
 
 export const RoleInput = t.Object({

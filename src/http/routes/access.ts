@@ -28,10 +28,6 @@ function numberParam(ctx: RequestContext, name: string): number {
   return Number(ctx.params[name]);
 }
 
-/** The role list the modals choose from. */
-function roleOptions(ctx: RequestContext) {
-  return listRoles(ctx.db).map(({ id, name, isSuper }) => ({ id, name, isSuper }));
-}
 
 function abilities(ctx: RequestContext) {
   const profile = ctx.access;
@@ -63,12 +59,26 @@ export const accessRoutes = defineRoutes([
       const headquartersId = idParam(ctx.query, "headquarters");
       const areaId = idParam(ctx.query, "area");
       const status = ctx.query.status === "active" || ctx.query.status === "deactivated" ? ctx.query.status : undefined;
+      const areaParams = listParams(ctx.query, "areas_");
+      const roleParams = listParams(ctx.query, "roles_");
+      const placeFilter = { cafeId, headquartersId };
       return ctx.render("users/index", {
-        filters: { search: params.search, cafe: cafeId ?? null, headquarters: headquartersId ?? null, area: areaId ?? null, status: status ?? null },
+        filters: {
+          search: params.search,
+          cafe: cafeId ?? null,
+          headquarters: headquartersId ?? null,
+          area: areaId ?? null,
+          status: status ?? null,
+          areasSearch: areaParams.search,
+          rolesSearch: roleParams.search,
+        },
         places: () => placeTree(ctx.db, scope),
-        areas: () => listAreas(ctx.db, scope, { cafeId, headquartersId, search: typeof ctx.query.area_search === "string" ? ctx.query.area_search : "" }),
+        // Every area of the chosen place, for the modals' choices; and the searchable, paginated table of them.
+        areaOptions: () => listAreas(ctx.db, scope, placeFilter).rows,
+        areas: () => paginated(listAreas(ctx.db, scope, { ...placeFilter, search: areaParams.search }, areaParams), areaParams),
         users: () => paginated(listUsersForAdmin(ctx.db, scope, { search: params.search, areaId, status, page: params.page, perPage: params.perPage }), params),
-        roles: () => (abilities(ctx).viewRoles ? listRoles(ctx.db) : roleOptions(ctx).map((r) => ({ ...r, description: "", permissions: [], holders: 0 }))),
+        roleOptions: () => listRoles(ctx.db).rows.map(({ id, name, isSuper }) => ({ id, name, isSuper })),
+        roles: () => (abilities(ctx).viewRoles ? paginated(listRoles(ctx.db, roleParams.search, roleParams), roleParams) : null),
         permissions: () => listPermissions(ctx.db),
         can: abilities(ctx),
         // Loaded on demand by the "view permissions" dialog: ?inspect=<user id>.
@@ -223,7 +233,7 @@ export const accessRoutes = defineRoutes([
       const search = typeof ctx.query.search === "string" ? ctx.query.search.slice(0, 100) : "";
       return ctx.render("roles/index", {
         filters: { search },
-        roles: () => listRoles(ctx.db, search),
+        roles: () => listRoles(ctx.db, search).rows,
         permissions: () => listPermissions(ctx.db),
         can: abilities(ctx),
       });

@@ -7,9 +7,9 @@ import { OtherErrors } from "../ui/form-errors";
 import { Dialog, DialogActions } from "../ui/dialog";
 import { Field } from "../ui/field";
 import { SelectField } from "../ui/select-field";
-import type { AreaRow, PlaceTree, RoleRow } from "./types";
+import type { AreaRow, PlaceTree } from "./types";
 
-export function AreaModal({ area, places, roles, onClose }: { area: AreaRow | null; places: PlaceTree; roles: RoleRow[]; onClose: () => void }) {
+export function AreaModal({ area, places, roles, onClose }: { area: AreaRow | null; places: PlaceTree; roles: { id: number; name: string }[]; onClose: () => void }) {
   const { t } = useI18n();
   const route = useRoute();
   const initialPlace = area ? `${area.place.kind}:${area.place.id}` : "";

@@ -19,11 +19,13 @@ import { useRoute } from "../../hooks/use-route";
 import { cn } from "../../lib/utils";
 
 interface Props {
-  filters: { search: string; cafe: number | null; headquarters: number | null; area: number | null; status: string | null };
+  filters: { search: string; cafe: number | null; headquarters: number | null; area: number | null; status: string | null; areasSearch: string; rolesSearch: string };
   places: PlaceTree;
-  areas: AreaRow[];
+  areaOptions: AreaRow[];
+  areas: Page<AreaRow>;
   users: Page<AdminUser>;
-  roles: RoleRow[];
+  roleOptions: { id: number; name: string; isSuper: boolean }[];
+  roles: Page<RoleRow> | null;
   permissions: PermissionRow[];
   can: Abilities;
   inspected?: Inspected | null;
@@ -38,7 +40,7 @@ type Modal =
   | { kind: "role"; role: RoleRow | null }
   | null;
 
-export default function UsersIndex({ filters, places, areas, users, roles, permissions, can, inspected }: Props) {
+export default function UsersIndex({ filters, places, areaOptions, areas, users, roleOptions, roles, permissions, can, inspected }: Props) {
   const { t } = useI18n();
   const route = useRoute();
   const [tab, setTab] = useState<Tab>("people");
@@ -170,7 +172,7 @@ export default function UsersIndex({ filters, places, areas, users, roles, permi
                   onChange={(e) => visitWith({ area: e.target.value || null, page: null })}
                 >
                   <option value="">{t("access.users.areas")}: {t("access.users.all")}</option>
-                  {areas.map((a) => (
+                  {areaOptions.map((a) => (
                     <option key={a.id} value={a.id}>
                       {a.name} — {a.place.name}
                     </option>
@@ -253,6 +255,7 @@ export default function UsersIndex({ filters, places, areas, users, roles, permi
 
           {tab === "areas" && (
             <div role="tabpanel" id="panel-areas" aria-labelledby="tab-areas" className="space-y-3">
+              <SearchBox value={filters.areasSearch} label={t("access.areas.search")} param="areas_search" />
               <Table caption={t("access.users.areas")}>
                 <thead>
                   <tr>
@@ -266,14 +269,14 @@ export default function UsersIndex({ filters, places, areas, users, roles, permi
                   </tr>
                 </thead>
                 <tbody>
-                  {areas.length === 0 && (
+                  {areas.data.length === 0 && (
                     <tr>
                       <td className={td} colSpan={5}>
                         {t("access.areas.none")}
                       </td>
                     </tr>
                   )}
-                  {areas.map((area) => (
+                  {areas.data.map((area) => (
                     <tr key={area.id}>
                       <td className={td}>
                         <Link href={route("users.index", { area: area.id })} preserveState className="font-medium text-primary hover:underline" onClick={() => setTab("people")}>
@@ -295,17 +298,21 @@ export default function UsersIndex({ filters, places, areas, users, roles, permi
                   ))}
                 </tbody>
               </Table>
+              <Pagination page={areas} param="areas_page" />
             </div>
           )}
 
-          {tab === "roles" && (
+          {tab === "roles" && roles && (
             <div role="tabpanel" id="panel-roles" aria-labelledby="tab-roles" className="space-y-3">
-              {can.manageRoles && (
-                <Button variant="outline" onClick={() => setModal({ kind: "role", role: null })}>
-                  <Plus className="size-4" aria-hidden="true" />
-                  {t("access.roles.new")}
-                </Button>
-              )}
+              <div className="flex flex-wrap items-center gap-3">
+                <SearchBox value={filters.rolesSearch} label={t("access.roles.search")} param="roles_search" />
+                {can.manageRoles && (
+                  <Button variant="outline" onClick={() => setModal({ kind: "role", role: null })}>
+                    <Plus className="size-4" aria-hidden="true" />
+                    {t("access.roles.new")}
+                  </Button>
+                )}
+              </div>
               <Table caption={t("access.roles.title")}>
                 <thead>
                   <tr>
@@ -319,7 +326,7 @@ export default function UsersIndex({ filters, places, areas, users, roles, permi
                   </tr>
                 </thead>
                 <tbody>
-                  {roles.map((role) => (
+                  {roles.data.map((role) => (
                     <tr key={role.id}>
                       <td className={cn(td, "font-medium")}>
                         {role.name}
@@ -340,15 +347,16 @@ export default function UsersIndex({ filters, places, areas, users, roles, permi
                   ))}
                 </tbody>
               </Table>
+              <Pagination page={roles} param="roles_page" />
             </div>
           )}
         </section>
       </div>
 
-      {modal?.kind === "user" && <UserModal user={modal.user} areas={areas} open onClose={close} />}
-      {modal?.kind === "role-select" && <SelectRoleModal user={modal.user} areas={areas} onClose={close} />}
+      {modal?.kind === "user" && <UserModal user={modal.user} areas={areaOptions} open onClose={close} />}
+      {modal?.kind === "role-select" && <SelectRoleModal user={modal.user} areas={areaOptions} onClose={close} />}
       {modal?.kind === "permissions" && inspected && <PermissionsModal inspected={inspected} onClose={close} />}
-      {modal?.kind === "area" && <AreaModal area={modal.area} places={places} roles={roles} onClose={close} />}
+      {modal?.kind === "area" && <AreaModal area={modal.area} places={places} roles={roleOptions} onClose={close} />}
       {modal?.kind === "role" && <RoleModal role={modal.role} permissions={permissions} open onClose={close} />}
     </div>
   );

@@ -1,0 +1,424 @@
+/**
+ * Access control in a real browser: a super-administrator creates a role, an area offering it and a user holding
+ * it; that user sees only what the role allows (sidebar, 403 pages, no management buttons) and is signed out
+ * the moment they are deactivated. Then the "view permissions" and "change role" dialogs, the blacklist (which
+ * ends the linked account's session and bars sign-in until the entry is removed), the audit trail of all those
+ * changes, and clean hydration of the Users, Roles, Blacklist and Audit pages.
+ *
+ * The tests run in order and share what they create (the audit test reads the changes the earlier tests made).
+ * The super-administrator and the people the UI steps do not create themselves come from
+ * tests/support/e2e-fixtures.ts on the e2e database (the server seeds roles, places and areas on its first start).
+ */
+import { expect, test, type Browser, type BrowserContext, type ConsoleMessage, type Page } from "@playwright/test";
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+/** Unique per run, so names and addresses never collide with another run's on a reused database. */
+const RUN = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+const PASSWORD = "Altiplano-Quinua-2024!";
+
+const ADMIN = { name: `Sofía Admin ${RUN}`, email: `super.${RUN}@example.com` };
+/** Created through the UI in the first test. */
+const ROLE = `supervisor de prueba ${RUN}`;
+const AREA = `Supervisión ${RUN}`;
+const SUPERVISOR = { name: `Pablo Supervisor ${RUN}`, email: `supervisor.${RUN}@example.com` };
+/** Created with the CLI: a cashier whose role the second test changes, and the person the blacklist test bars. */
+const CASHIER = { name: `Lucía Caja ${RUN}`, email: `cajera.${RUN}@example.com` };
+const BARRED = { name: `Mario Vetado ${RUN}`, email: `vetado.${RUN}@example.com` };
+const DOCUMENT = String(10_000_000 + Math.floor(Math.random() * 89_999_999));
+
+// ---------------------------------------------------------------------------------------------------------------
+// Helpers (watchConsole, watchServerMarkup, waitForHydration and open as in accounts.e2e.ts)
+
+function watchConsole(page: Page): string[] {
+  const problems: string[] = [];
+  page.on("console", (message: ConsoleMessage) => {
+    const text = message.text();
+    if (message.type() === "error" || message.type() === "warning" || /hydrat/i.test(text)) {
+      problems.push(`console.${message.type()}: ${text}`);
+    }
+  });
+  page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));
+  return problems;
+}
+
+async function watchServerMarkup(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const removed: string[] = [];
+    (window as any).__removedFromApp = removed;
+    new MutationObserver((mutations) => {
+      for (const mutation of mutations) {
+        const target = mutation.target as Element;
+        if (!(target instanceof Element) || !target.closest("#app")) continue;
+        for (const node of mutation.removedNodes) {
+          if (node instanceof Element) removed.push(node.outerHTML.slice(0, 120));
+        }
+      }
+    }).observe(document, { childList: true, subtree: true });
+  });
+}
+
+async function waitForHydration(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const root = document.querySelector("#app > :not(link)");
+    return !!root && Object.keys(root).some((key) => key.startsWith("__reactFiber$"));
+  });
+}
+
+async function open(page: Page, path: string): Promise<void> {
+  await page.goto(path);
+  await waitForHydration(page);
+}
+
+/**
+ * A verified user on the e2e database, optionally with a role in an area, made by tests/support/e2e-fixtures.ts
+ * (createUser plus an assignment; it waits for the server's /up and for the seeded areas first).
+ */
+function createUser(person: { name: string; email: string }, role?: { role: string; area: string; place: string }): void {
+  const args = ["tests/support/e2e-fixtures.ts", "user", "--name", person.name, "--email", person.email, "--password", PASSWORD];
+  if (role) args.push("--role", role.role, "--area", role.area, "--place", role.place);
+  args.push("--wait", String(test.info().project.use.baseURL));
+  execFileSync(join(ROOT, "node_modules/.bin/bun"), args, { cwd: ROOT, env: { ...process.env, DB_PATH: process.env.MESA_E2E_DB }, stdio: "pipe" });
+}
+
+async function signIn(page: Page, email: string, password = PASSWORD): Promise<void> {
+  await open(page, "/login");
+  await page.getByLabel("Correo electrónico").fill(email);
+  await page.getByLabel("Contraseña", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Ingresar" }).click();
+}
+
+/** A new browser signed in as `email`, with a console watcher on its page. */
+async function signedIn(browser: Browser, email: string): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const problems = watchConsole(page);
+  await signIn(page, email);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await waitForHydration(page);
+  return { context, page, problems };
+}
+
+const flash = (page: Page, kind: "success" | "error") => page.locator(`[data-flash="${kind}"]`);
+const userRow = (page: Page, email: string) => page.getByTestId(`user-row-${email}`);
+/** The entries of the sidebar's list (the settings link below it is always there). */
+const sidebarEntries = (page: Page) => page.getByRole("navigation", { name: "Navegación principal" }).getByRole("listitem");
+
+/** The 403 responses the restricted user gets on purpose make the browser log a console error; nothing else may. */
+const unexpected = (problems: string[]) => problems.filter((p) => !/Failed to load resource: the server responded with a status of 403/.test(p));
+
+/** Answers the next confirm() with OK, checking its text. */
+function acceptNextConfirm(page: Page, text: string): void {
+  page.once("dialog", async (dialog) => {
+    expect(dialog.type()).toBe("confirm");
+    expect(dialog.message()).toBe(text);
+    await dialog.accept();
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+test.describe.configure({ mode: "serial" });
+
+test.describe("access control", () => {
+  /** The super-administrator's signed-in browser state (signing in also confirms the password). */
+  let adminState: Awaited<ReturnType<BrowserContext["storageState"]>>;
+  const admin = async (browser: Browser) => {
+    const context = await browser.newContext({ storageState: adminState });
+    const page = await context.newPage();
+    return { context, page, problems: watchConsole(page) };
+  };
+
+  test.beforeAll(async ({ browser }) => {
+    createUser(ADMIN, { role: "super-administrator", area: "Administración", place: "Sede Lima" });
+    createUser(CASHIER, { role: "cashier", area: "Caja", place: "Comedor Principal" });
+    createUser(BARRED, { role: "cashier", area: "Caja", place: "Comedor Principal" });
+    const { context } = await signedIn(browser, ADMIN.email);
+    adminState = await context.storageState();
+    await context.close();
+  });
+
+  test("a new role, an area offering it in a cafe and a user holding it: the user sees only what the role allows, and deactivation signs them out", async ({ browser }) => {
+    test.setTimeout(40_000);
+    const { context, page, problems } = await admin(browser);
+    await open(page, "/users");
+    await expect(page.getByRole("heading", { level: 1, name: "Usuarios" })).toBeVisible();
+
+    // Roles tab → "Nuevo rol" with users.view and blacklist.view only.
+    await page.getByRole("tab", { name: "Roles" }).click();
+    await expect(page.getByRole("tab", { name: "Roles" })).toHaveAttribute("aria-selected", "true");
+    await page.getByRole("tabpanel").getByRole("button", { name: "Nuevo rol" }).click();
+    const roleDialog = page.getByRole("dialog", { name: "Nuevo rol" });
+    await expect(roleDialog).toBeVisible();
+    await roleDialog.getByLabel("Nombre", { exact: true }).fill(ROLE);
+    await roleDialog.getByLabel("Descripción").fill("Ve personas y la lista negra");
+    await roleDialog.getByRole("checkbox", { name: "users.view", exact: true }).check();
+    await roleDialog.getByRole("checkbox", { name: "blacklist.view", exact: true }).check();
+    await roleDialog.getByRole("button", { name: "Guardar" }).click();
+    await expect(flash(page, "success")).toHaveText(`Rol «${ROLE}» guardado.`);
+    await expect(roleDialog).toBeHidden();
+    await page.getByRole("tab", { name: "Roles" }).click();
+    const roleRow = page.getByRole("tabpanel").getByRole("row").filter({ hasText: ROLE });
+    // Name, description, 2 permissions, 0 assignments.
+    await expect(roleRow.getByRole("cell")).toHaveText([ROLE, "Ve personas y la lista negra", "2", "0", ""]);
+
+    // Áreas tab → "Nueva área" in Comedor Principal offering the new role.
+    await page.getByRole("tab", { name: "Áreas" }).click();
+    await page.getByRole("button", { name: "Nueva área" }).click();
+    const areaDialog = page.getByRole("dialog", { name: "Nueva área" });
+    await areaDialog.getByLabel("Nombre", { exact: true }).fill(AREA);
+    await areaDialog.getByLabel("Comedor o sede").selectOption({ label: "Comedor: Comedor Principal" });
+    await areaDialog.getByRole("checkbox", { name: ROLE, exact: true }).check();
+    await areaDialog.getByRole("button", { name: "Guardar" }).click();
+    await expect(flash(page, "success")).toHaveText(`Área «${AREA}» guardada.`);
+    await expect(areaDialog).toBeHidden();
+    await page.getByRole("tab", { name: "Áreas" }).click();
+    const areaRow = page.getByRole("tabpanel").getByRole("row").filter({ hasText: AREA });
+    await expect(areaRow.getByRole("cell").nth(1)).toContainText("Comedor Principal");
+    await expect(areaRow.getByRole("cell").nth(2)).toHaveText(ROLE);
+    await expect(areaRow.getByRole("cell").nth(3)).toHaveText("0");
+
+    // Personas → "Nuevo usuario" in that area with that role and a first password.
+    await page.getByRole("tab", { name: "Personas" }).click();
+    await page.getByRole("button", { name: "Nuevo usuario" }).click();
+    const userDialog = page.getByRole("dialog", { name: "Nuevo usuario" });
+    await userDialog.getByLabel("Nombre", { exact: true }).fill(SUPERVISOR.name);
+    await userDialog.getByLabel("Correo", { exact: true }).fill(SUPERVISOR.email);
+    const areaSelect = userDialog.getByLabel("Área", { exact: true });
+    const areaOption = areaSelect.locator("option", { hasText: AREA });
+    await expect(areaOption).toHaveText(/Comedor Principal/);
+    await areaSelect.selectOption((await areaOption.getAttribute("value"))!);
+    const roleSelect = userDialog.getByLabel("Rol", { exact: true });
+    await expect(roleSelect).toBeEnabled();
+    // The area offers just the new role.
+    await expect(roleSelect.locator("option")).toHaveText(["Elige…", ROLE]);
+    await roleSelect.selectOption({ label: ROLE });
+    await userDialog.getByRole("radio", { name: "Definir una primera contraseña" }).check();
+    await userDialog.getByLabel("Contraseña", { exact: true }).fill(PASSWORD);
+    await userDialog.getByRole("button", { name: "Guardar" }).click();
+    await expect(flash(page, "success")).toHaveText(`Usuario ${SUPERVISOR.email} creado.`);
+    await expect(userDialog).toBeHidden();
+    await open(page, `/users?search=${encodeURIComponent(SUPERVISOR.email)}`);
+    await expect(userRow(page, SUPERVISOR.email).getByRole("cell").nth(2)).toHaveText(`${ROLE} · ${AREA}`);
+    await expect(userRow(page, SUPERVISOR.email).getByRole("cell").nth(3)).toHaveText("Activo");
+
+    // The new user, in a browser of their own.
+    const supervisor = await signedIn(browser, SUPERVISOR.email);
+    const s = supervisor.page;
+    await expect(sidebarEntries(s)).toHaveText(["Panel", "Usuarios", "Lista negra"]);
+    await expect(s.getByRole("navigation", { name: "Navegación principal" }).getByRole("link", { name: "Roles" })).toHaveCount(0);
+    await expect(s.getByRole("navigation", { name: "Navegación principal" }).getByRole("link", { name: "Auditoría" })).toHaveCount(0);
+    for (const path of ["/roles", "/audit"]) {
+      const response = await s.goto(path);
+      expect(response!.status(), path).toBe(403);
+      await waitForHydration(s);
+      await expect(s.getByRole("heading", { level: 1 }), path).toHaveText("Acceso denegado");
+    }
+    await open(s, "/users");
+    await expect(s.getByRole("heading", { level: 1, name: "Usuarios" })).toBeVisible();
+    await expect(userRow(s, SUPERVISOR.email)).toBeVisible();
+    await expect(s.getByRole("button", { name: "Nuevo usuario" })).toHaveCount(0);
+    await expect(s.getByRole("button", { name: "Nueva área" })).toHaveCount(0);
+    await expect(s.getByRole("tab")).toHaveText(["Personas", "Áreas"]);
+    // Only "Ver permisos" in their row: no edit, change-role or deactivate buttons.
+    await expect(userRow(s, SUPERVISOR.email).getByRole("button")).toHaveCount(1);
+    await expect(userRow(s, SUPERVISOR.email).getByRole("button", { name: "Ver permisos" })).toBeVisible();
+    await open(s, "/blacklist");
+    await expect(s.getByRole("heading", { level: 1, name: "Lista negra" })).toBeVisible();
+    await expect(s.getByRole("button", { name: "Agregar a la lista negra" })).toHaveCount(0);
+
+    // The administrator deactivates them (after the confirm dialog).
+    acceptNextConfirm(page, `¿Desactivar a ${SUPERVISOR.name}? Sus sesiones se cerrarán.`);
+    await userRow(page, SUPERVISOR.email).getByRole("button", { name: "Desactivar" }).click();
+    await expect(flash(page, "success")).toHaveText(`${SUPERVISOR.email} fue desactivado y sus sesiones se cerraron.`);
+    await expect(userRow(page, SUPERVISOR.email).getByRole("cell").nth(3)).toHaveText("Desactivado");
+
+    // The user's next navigation (a client-side visit from the sidebar) lands on the sign-in page.
+    await sidebarEntries(s).getByRole("link", { name: "Usuarios" }).click();
+    await expect(s).toHaveURL(/\/login$/);
+    await expect(s.getByRole("heading", { level: 1, name: "Iniciar sesión" })).toBeVisible();
+    await s.getByLabel("Correo electrónico").fill(SUPERVISOR.email);
+    await s.getByLabel("Contraseña", { exact: true }).fill(PASSWORD);
+    await s.getByRole("button", { name: "Ingresar" }).click();
+    await expect(s.getByText("Esta cuenta está desactivada. Habla con un administrador.")).toBeVisible();
+    await expect(s).toHaveURL(/\/login$/);
+
+    const all = [...problems, ...unexpected(supervisor.problems)];
+    expect(all, all.join("\n")).toEqual([]);
+    await supervisor.context.close();
+    await context.close();
+  });
+
+  test("the view-permissions dialog lists the user's permissions; the change-role dialog gives them another role", async ({ browser }) => {
+    const { context, page, problems } = await admin(browser);
+    await open(page, `/users?search=${encodeURIComponent(CASHIER.email)}`);
+    const row = userRow(page, CASHIER.email);
+    await expect(row.getByRole("cell").nth(2)).toHaveText("cashier · Caja");
+
+    const permissionsOf = async () => {
+      await row.getByRole("button", { name: "Ver permisos" }).click();
+      const dialog = page.getByRole("dialog", { name: `Permisos de ${CASHIER.name}` });
+      await expect(dialog).toBeVisible();
+      const roles = (await dialog.getByTestId("inspected-permissions").locator("p").first().textContent())!;
+      const list = await dialog.getByRole("listitem").allTextContents();
+      await dialog.getByRole("button", { name: "Cerrar" }).click();
+      await expect(dialog).toBeHidden();
+      return { roles, list };
+    };
+    expect(await permissionsOf()).toEqual({ roles: "Roles: cashier", list: ["blacklist.view"] });
+
+    // Change the role in Caja (the dialog starts on the area the user holds a role in).
+    await row.getByRole("button", { name: "Cambiar rol" }).click();
+    const dialog = page.getByRole("dialog", { name: `Rol de ${CASHIER.name}` });
+    await expect(dialog.getByRole("listitem")).toHaveText(["Caja: cashierQuitar rol"]);
+    await expect(dialog.getByLabel("Área", { exact: true }).locator("option:checked")).toHaveText(/^Caja — .*Comedor Principal/);
+    await dialog.getByLabel("Rol", { exact: true }).selectOption({ label: "cafe manager" });
+    await dialog.getByRole("button", { name: "Guardar" }).click();
+    await expect(flash(page, "success")).toHaveText("Rol asignado.");
+    await expect(dialog).toBeHidden();
+    await expect(row.getByRole("cell").nth(2)).toHaveText("cafe manager · Caja");
+
+    expect(await permissionsOf()).toEqual({ roles: "Roles: cafe manager", list: ["blacklist.view", "users.view"] });
+
+    expect(problems, problems.join("\n")).toEqual([]);
+    await context.close();
+  });
+
+  test("the blacklist ends the linked user's session and bars sign-in; removing the entry restores it", async ({ browser }) => {
+    test.setTimeout(30_000);
+    const barred = await signedIn(browser, BARRED.email);
+    const { context, page, problems } = await admin(browser);
+
+    // The user's document, set in the edit modal.
+    await open(page, `/users?search=${encodeURIComponent(BARRED.email)}`);
+    await userRow(page, BARRED.email).getByRole("button", { name: "Editar" }).click();
+    const editDialog = page.getByRole("dialog", { name: "Editar usuario" });
+    await expect(editDialog.getByLabel("Nombre", { exact: true })).toHaveValue(BARRED.name);
+    await editDialog.getByLabel("Documento").fill(DOCUMENT);
+    await editDialog.getByRole("button", { name: "Guardar" }).click();
+    await expect(flash(page, "success")).toHaveText("Usuario guardado.");
+    await expect(editDialog).toBeHidden();
+    await expect(userRow(page, BARRED.email).getByRole("cell").nth(1)).toHaveText(DOCUMENT);
+
+    // Still signed in: nothing barred them yet.
+    await open(barred.page, "/dashboard");
+    await expect(barred.page).toHaveURL(/\/dashboard$/);
+
+    // Add the document to the blacklist; the entry links to the account by its document.
+    await open(page, "/blacklist");
+    await page.getByRole("button", { name: "Agregar a la lista negra" }).click();
+    const addDialog = page.getByRole("dialog", { name: "Agregar a la lista negra" });
+    await addDialog.getByLabel("Documento").fill(DOCUMENT);
+    await addDialog.getByLabel("Nombre").fill(BARRED.name);
+    await addDialog.getByLabel("Motivo").fill("Prueba de acceso");
+    await addDialog.getByRole("button", { name: "Guardar" }).click();
+    await expect(flash(page, "success")).toHaveText(`Documento ${DOCUMENT} agregado a la lista negra.`);
+    await expect(addDialog).toBeHidden();
+    const entry = page.getByRole("row").filter({ hasText: DOCUMENT });
+    await expect(entry.getByRole("cell")).toHaveText([DOCUMENT, BARRED.name, "Prueba de acceso", /\d/, ADMIN.name, `${BARRED.name} (${BARRED.email})`, ""]);
+
+    // Their open session ended: the next request lands on the sign-in page, and signing in is refused.
+    await barred.page.goto("/dashboard");
+    await expect(barred.page).toHaveURL(/\/login$/);
+    await waitForHydration(barred.page);
+    await barred.page.getByLabel("Correo electrónico").fill(BARRED.email);
+    await barred.page.getByLabel("Contraseña", { exact: true }).fill(PASSWORD);
+    await barred.page.getByRole("button", { name: "Ingresar" }).click();
+    await expect(barred.page.getByText("Esta cuenta está en la lista negra y no puede ingresar. Habla con un administrador.")).toBeVisible();
+    await expect(barred.page).toHaveURL(/\/login$/);
+
+    // Remove the entry: signing in works again.
+    acceptNextConfirm(page, `¿Quitar ${DOCUMENT} de la lista negra? Se restablecerá su acceso.`);
+    await entry.getByRole("button", { name: `Quitar ${DOCUMENT}` }).click();
+    await expect(flash(page, "success")).toHaveText("Registro quitado de la lista negra; el acceso se restableció.");
+    await expect(entry).toHaveCount(0);
+    await signIn(barred.page, BARRED.email);
+    await expect(barred.page).toHaveURL(/\/dashboard$/);
+    await expect(barred.page.getByTestId("user-name")).toHaveText(BARRED.name);
+
+    const all = [...problems, ...barred.problems];
+    expect(all, all.join("\n")).toEqual([]);
+    await barred.context.close();
+    await context.close();
+  });
+
+  test("the audit page lists the changes made: role, area and user created, user deactivated, role changed, blacklist", async ({ browser }) => {
+    const { context, page, problems } = await admin(browser);
+    // This run's administrator made exactly these changes (the CLI's are recorded under "cli").
+    await open(page, `/audit?search=${encodeURIComponent(ADMIN.email)}`);
+    await expect(page.getByRole("heading", { level: 1, name: "Auditoría" })).toBeVisible();
+    const rows = page.getByRole("table", { name: "Auditoría" }).locator("tbody tr");
+    const actions = (await rows.locator("td:nth-child(3)").allTextContents()).reverse();
+    expect(actions).toEqual([
+      "role.created",
+      "area.created",
+      "user.role_assigned",
+      "user.created",
+      "user.deactivated",
+      "user.role_assigned",
+      "user.updated",
+      "blacklist.added",
+      "blacklist.removed",
+    ]);
+    await expect(rows.locator("td:nth-child(2)")).toHaveText(Array(actions.length).fill(ADMIN.name));
+
+    const row = (action: string) => rows.filter({ has: page.locator("code", { hasText: new RegExp(`^${action.replace(".", "\\.")}$`) }) });
+    await expect(row("role.created").locator("td").nth(3)).toHaveText(/^role #\d+$/);
+    await expect(row("role.created").locator("td").nth(5)).toContainText(ROLE);
+    await expect(row("role.created").locator("td").nth(5)).toContainText("users.view");
+    await expect(row("role.created").locator("td").nth(5)).toContainText("blacklist.view");
+    await expect(row("area.created").locator("td").nth(3)).toHaveText(/^area #\d+$/);
+    await expect(row("area.created").locator("td").nth(5)).toContainText(AREA);
+    await expect(row("user.created").locator("td").nth(3)).toHaveText(/^user #\d+$/);
+    await expect(row("user.created").locator("td").nth(5)).toContainText(SUPERVISOR.email);
+    await expect(row("user.deactivated").locator("td").nth(4)).toContainText('"active"');
+    await expect(row("user.deactivated").locator("td").nth(5)).toContainText('"deactivated"');
+    await expect(row("user.updated").locator("td").nth(5)).toContainText(DOCUMENT);
+    await expect(row("blacklist.added").locator("td").nth(5)).toContainText("Prueba de acceso");
+
+    expect(problems, problems.join("\n")).toEqual([]);
+    await context.close();
+  });
+
+  test("Users, Roles, Blacklist and Audit hydrate without console errors or mismatches", async ({ browser }) => {
+    const check = async (context: BrowserContext, path: string, heading: string, after?: (page: Page) => Promise<void>) => {
+      const page = await context.newPage();
+      const problems = watchConsole(page);
+      await watchServerMarkup(page);
+      const response = await page.goto(path);
+      expect(response!.status(), path).toBe(200);
+      await waitForHydration(page);
+      await page.waitForLoadState("networkidle");
+      await expect(page.locator("#app")).toHaveAttribute("data-server-rendered", "true");
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText(heading);
+      expect(await page.evaluate(() => (window as any).__removedFromApp), `${path}: markup React replaced`).toEqual([]);
+      if (after) await after(page);
+      expect(problems, `${path}:\n${problems.join("\n")}`).toEqual([]);
+      await page.close();
+    };
+    const tabs = async (page: Page) => {
+      for (const tab of ["Áreas", "Roles", "Personas"]) {
+        if ((await page.getByRole("tab", { name: tab }).count()) === 0) continue;
+        await page.getByRole("tab", { name: tab }).click();
+        await expect(page.getByRole("tabpanel")).toBeVisible();
+      }
+    };
+
+    const { context } = await admin(browser);
+    await check(context, "/users", "Usuarios", tabs);
+    await check(context, "/roles", "Roles");
+    await check(context, "/blacklist", "Lista negra");
+    await check(context, "/audit", "Auditoría");
+    await context.close();
+
+    // A cafe manager: a narrower scope and no management buttons.
+    const manager = await signedIn(browser, CASHIER.email);
+    await manager.page.close();
+    await check(manager.context, "/users", "Usuarios", tabs);
+    await check(manager.context, "/blacklist", "Lista negra");
+    expect(manager.problems, manager.problems.join("\n")).toEqual([]);
+    await manager.context.close();
+  });
+});
