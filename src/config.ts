@@ -27,6 +27,21 @@ export interface Config {
   passwordMinLength: number;
   /** How long a password confirmation is remembered before sensitive actions, in seconds. */
   passwordConfirmTimeout: number;
+  /**
+   * Realtime: "embedded" serves the Pusher protocol from Mesa itself; "pusher" uses a hosted provider or an
+   * existing cluster. Publishing always goes through the `pusher` SDK with these credentials.
+   */
+  broadcast: {
+    driver: "embedded" | "pusher";
+    appId: string;
+    key: string;
+    /** Null means: derive one from the app key (embedded driver only). */
+    secret: string | null;
+    cluster: string;
+    host: string;
+    port: number;
+    scheme: "http" | "https";
+  };
   mail: {
     mailer: "file" | "smtp";
     path: string;
@@ -114,17 +129,42 @@ function email(env: Env, name: string, fallback: string): string {
   return raw;
 }
 
+function broadcastSettings(env: Env, appUrl: string): Config["broadcast"] {
+  const driver = oneOf(env, "BROADCAST_DRIVER", "embedded", ["embedded", "pusher"] as const);
+  const site = new URL(appUrl);
+  const siteScheme = site.protocol === "https:" ? "https" : "http";
+  const sitePort = site.port ? Number(site.port) : siteScheme === "https" ? 443 : 80;
+  const secret = text(env, "PUSHER_APP_SECRET", "");
+  if (driver === "pusher") {
+    for (const name of ["PUSHER_APP_ID", "PUSHER_APP_KEY", "PUSHER_APP_SECRET"]) {
+      if (text(env, name, "") === "") throw new ConfigError(name, "is required when BROADCAST_DRIVER=pusher");
+    }
+  }
+  return {
+    driver,
+    appId: text(env, "PUSHER_APP_ID", "mesa"),
+    key: text(env, "PUSHER_APP_KEY", "mesa-key"),
+    secret: secret === "" ? null : secret,
+    cluster: text(env, "PUSHER_APP_CLUSTER", "mt1"),
+    // Embedded: the browser reaches the Pusher endpoint where it reaches Mesa.
+    host: text(env, "PUSHER_HOST", driver === "embedded" ? site.hostname : ""),
+    port: integer(env, "PUSHER_PORT", driver === "embedded" ? sitePort : 443, 1, 65535),
+    scheme: oneOf(env, "PUSHER_SCHEME", driver === "embedded" ? siteScheme : "https", ["http", "https"] as const),
+  };
+}
+
 /** Reads and checks every setting; throws ConfigError on the first bad one. */
 export function loadConfig(env: Env = process.env): Config {
   const nodeEnv = oneOf(env, "NODE_ENV", "development", ["production", "development", "test"] as const);
   const port = integer(env, "PORT", 3000, 0, 65535);
   const host = text(env, "HOST", "127.0.0.1");
   const storagePath = resolve(text(env, "STORAGE_PATH", "storage"));
+  const appUrl = url(env, "APP_URL", `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${port}`);
   return {
     env: nodeEnv,
     port,
     host,
-    appUrl: url(env, "APP_URL", `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${port}`),
+    appUrl,
     appName: text(env, "APP_NAME", "Mesa"),
     locale: oneOf(env, "APP_LOCALE", "es", LOCALES),
     timezone: timeZone(env, "APP_TIMEZONE", "America/Lima"),
@@ -138,6 +178,7 @@ export function loadConfig(env: Env = process.env): Config {
     registrationEnabled: bool(env, "REGISTRATION_ENABLED", true),
     passwordMinLength: integer(env, "PASSWORD_MIN_LENGTH", 8, 8, 128),
     passwordConfirmTimeout: integer(env, "PASSWORD_CONFIRM_TIMEOUT", 10800, 60, 604800),
+    broadcast: broadcastSettings(env, appUrl),
     mail: {
       mailer: oneOf(env, "MAIL_MAILER", "file", ["file", "smtp"] as const),
       path: resolve(text(env, "MAIL_PATH", resolve(storagePath, "mail"))),

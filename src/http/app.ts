@@ -18,6 +18,7 @@ import { HEADER } from "./page-protocol/page";
 import { adaptRedirect, locationResponse } from "./page-protocol/redirect";
 import { parametersMatch, toElysiaPath, type RouteDefinition } from "./routing";
 import { NotFound } from "../domain/errors";
+import type { EmbeddedPusherServer } from "../realtime/embedded-server";
 import { safeEqual } from "../crypto";
 
 const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
@@ -155,6 +156,22 @@ function clientIp(server: { requestIP?: (r: Request) => { address: string } | nu
   return server?.requestIP?.(request)?.address ?? null;
 }
 
+/**
+ * The embedded Pusher endpoint: the WebSocket at /app/{key} and the HTTP API at /apps/{id}/…. These are the
+ * protocol's own paths, checked by the protocol's signatures, so they sit outside the route registry (no session,
+ * no CSRF, no named route).
+ */
+function mountEmbeddedRealtime(app: Elysia, realtime: EmbeddedPusherServer): void {
+  app.get("/app/:key", ({ request, server, params }) => (server ? realtime.upgrade(request, server as never, params.key) : new Response("WebSockets need a listening server", { status: 400 })), {
+    parse: "none",
+  });
+  app.all("/apps/*", ({ request }) => {
+    const length = Number(request.headers.get("content-length") ?? "0");
+    if (length > 1024 * 1024) return Response.json({ error: "Request body too large" }, { status: 413 });
+    return realtime.handleApi(request);
+  }, { parse: "none" });
+}
+
 /** Builds the Elysia app from the route registry. */
 export function createApp(services: AppServices) {
   const app = new Elysia();
@@ -165,6 +182,7 @@ export function createApp(services: AppServices) {
       });
     }
   }
+  if (services.realtime) mountEmbeddedRealtime(app, services.realtime);
   app.onError(({ code, request, server }) => {
     if (code !== "NOT_FOUND") return;
     if (request.method === "GET" || request.method === "HEAD") {

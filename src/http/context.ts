@@ -10,6 +10,10 @@ import { scopeOf, type Scope } from "../domain/access/scope";
 import type { Actor } from "../domain/audit";
 import type { RateLimiter } from "../domain/rate-limit";
 import type { Mailer } from "../mail/mailer";
+import type { Broadcaster } from "../realtime/broadcaster";
+import type { EmbeddedPusherServer } from "../realtime/embedded-server";
+import type { BroadcastEvent } from "../realtime/events";
+import type { AppCredentials } from "../realtime/signatures";
 import type { Db } from "../db";
 import { isLocale, translate, type Locale } from "../../resources/js/lib/i18n";
 import type { Assets } from "./assets";
@@ -36,6 +40,12 @@ export interface AppServices {
   mailer: Mailer;
   /** Secret for signed links (see src/app-key.ts). */
   appKey: string;
+  /** Publishes realtime events through the `pusher` SDK. */
+  broadcaster: Broadcaster;
+  /** Pusher credentials of this app (shared with the browser: key only). */
+  realtimeApp: AppCredentials;
+  /** The embedded Pusher-protocol server, or null when a hosted provider is used. */
+  realtime: EmbeddedPusherServer | null;
 }
 
 export interface RenderOptions {
@@ -186,6 +196,12 @@ export class RequestContext {
       body,
     });
     return new Response(html, { status, headers: { "content-type": "text/html; charset=utf-8", vary: "X-Inertia" } });
+  }
+
+  /** Publishes a realtime event, leaving out the tab that made this request (X-Socket-ID). Call after the change committed. */
+  broadcast(event: BroadcastEvent): Promise<boolean> {
+    const socketId = this.request.headers.get("x-socket-id");
+    return this.services.broadcaster.broadcast(event, socketId && /^\d+\.\d+$/.test(socketId) ? socketId : null);
   }
 
   /** The path of a named route, e.g. `ctx.urlFor("password.reset", { token })`. */

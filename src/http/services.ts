@@ -8,8 +8,12 @@ import { loadAssets, reloadingAssets } from "./assets";
 import type { AppServices } from "./context";
 import { routes } from "./routes";
 import { SessionStore } from "./session";
+import { Broadcaster, realtimeCredentials } from "../realtime/broadcaster";
+import { EmbeddedPusherServer } from "../realtime/embedded-server";
 
 export function createServices(config: Config, db: Db, overrides: Partial<AppServices> = {}): AppServices {
+  const appKey = overrides.appKey ?? resolveAppKey(config);
+  const realtimeApp = realtimeCredentials(config, appKey);
   return {
     config,
     db,
@@ -18,7 +22,10 @@ export function createServices(config: Config, db: Db, overrides: Partial<AppSer
     routes,
     limiter: new RateLimiter(db),
     mailer: createMailer(config),
-    appKey: resolveAppKey(config),
+    appKey,
+    realtimeApp,
+    broadcaster: new Broadcaster(config, realtimeApp),
+    realtime: config.broadcast.driver === "embedded" ? new EmbeddedPusherServer(realtimeApp) : null,
     ...overrides,
   };
 }

@@ -216,9 +216,13 @@ test.describe("access control", () => {
       await waitForHydration(s);
       await expect(s.getByRole("heading", { level: 1 }), path).toHaveText("Acceso denegado");
     }
-    await open(s, "/users");
+    await open(s, `/users?search=${RUN}`);
     await expect(s.getByRole("heading", { level: 1, name: "Usuarios" })).toBeVisible();
-    await expect(userRow(s, SUPERVISOR.email)).toBeVisible();
+    // Their scope is Comedor Principal: its people, not the administrator at Sede Lima; only that place listed.
+    await expect(s.getByRole("table", { name: "Personas" }).locator("tbody tr")).toHaveCount(3);
+    for (const person of [SUPERVISOR, CASHIER, BARRED]) await expect(userRow(s, person.email)).toBeVisible();
+    await expect(userRow(s, ADMIN.email)).toHaveCount(0);
+    await expect(s.getByRole("navigation", { name: "Lugares" }).getByRole("link")).toHaveText(["Todos los lugares", "Comedor Principal"]);
     await expect(s.getByRole("button", { name: "Nuevo usuario" })).toHaveCount(0);
     await expect(s.getByRole("button", { name: "Nueva área" })).toHaveCount(0);
     await expect(s.getByRole("tab")).toHaveText(["Personas", "Áreas"]);
@@ -351,11 +355,14 @@ test.describe("access control", () => {
     await expect(page.getByRole("heading", { level: 1, name: "Auditoría" })).toBeVisible();
     const rows = page.getByRole("table", { name: "Auditoría" }).locator("tbody tr");
     const actions = (await rows.locator("td:nth-child(3)").allTextContents()).reverse();
-    expect(actions).toEqual([
+    // Creating a user records its role assignment too (today just before "user.created"; either order will do).
+    const firstUser = actions.slice(2, 4).sort();
+    expect(firstUser).toEqual(["user.created", "user.role_assigned"]);
+    expect([...actions.slice(0, 2), ...firstUser, ...actions.slice(4)]).toEqual([
       "role.created",
       "area.created",
-      "user.role_assigned",
       "user.created",
+      "user.role_assigned",
       "user.deactivated",
       "user.role_assigned",
       "user.updated",

@@ -61,6 +61,8 @@ export const BlacklistInput = t.Object({
   name: t.String({ minLength: 2, maxLength: 120 }),
   reason: t.String({ minLength: 3, maxLength: 500 }),
   user_id: t.Optional(t.Union([t.Integer({ minimum: 1 }), t.Null()])),
+  /** The account to link, by e-mail (the form's way of saying user_id). */
+  user_email: t.Optional(t.String({ maxLength: 254 })),
 });
 
 /** Bars a person; a linked user's sessions end at once. */
@@ -72,6 +74,10 @@ export function addToBlacklist(db: Db, actor: Actor, input: unknown, now = new D
   }
   let userId: number | null = data.user_id ?? null;
   if (userId !== null && !db.select({ id: users.id }).from(users).where(eq(users.id, userId)).get()) throw new ValidationFailed({ user_id: message("access.user_not_found") });
+  if (userId === null && data.user_email) {
+    userId = db.select({ id: users.id }).from(users).where(eq(users.email, data.user_email.trim().toLowerCase())).get()?.id ?? null;
+    if (userId === null) throw new ValidationFailed({ user_email: message("access.user_not_found") });
+  }
   userId ??= db.select({ id: users.id }).from(users).where(eq(users.documentNumber, documentNumber)).get()?.id ?? null;
   return db.transaction((tx) => {
     if (userId !== null) ensureNotLastSuper(tx, userId);

@@ -4,7 +4,7 @@
  * write is limited to the actor's scope.
  */
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { areas, assignments, sessions, users } from "../../../db/schema";
+import { areas, assignments, auditLog, sessions, users } from "../../../db/schema";
 import type { Config } from "../../config";
 import { randomToken } from "../../crypto";
 import type { Db } from "../../db";
@@ -128,13 +128,15 @@ export async function createUserByAdmin(db: Db, config: Config, actor: Actor, sc
     { name: data.name, email: data.email, password, language: data.language ?? undefined, document_number: data.document_number ?? undefined },
     { verified: !invite },
   );
+  recordAudit(db, actor, { action: "user.created", subjectType: "user", subjectId: user.id, after: { name: user.name, email: user.email, documentNumber: user.documentNumber, invited: invite } });
   try {
     assignRole(db, actor, scope, { userId: user.id, areaId: data.area_id, roleId: data.role_id });
   } catch (error) {
+    // No user without the role they were created for (the audit row goes with them).
+    db.delete(auditLog).where(and(eq(auditLog.subjectType, "user"), eq(auditLog.subjectId, user.id))).run();
     db.delete(users).where(eq(users.id, user.id)).run();
     throw error;
   }
-  recordAudit(db, actor, { action: "user.created", subjectType: "user", subjectId: user.id, after: { name: user.name, email: user.email, documentNumber: user.documentNumber, invited: invite } });
   return { user, invite };
 }
 

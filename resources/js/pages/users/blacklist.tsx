@@ -17,7 +17,7 @@ export default function Blacklist({ filters, entries, can }: { filters: { search
   const { t, dateTime } = useI18n();
   const route = useRoute();
   const [adding, setAdding] = useState(false);
-  const form = useForm({ document_number: "", name: "", reason: "" });
+  const form = useForm({ document_number: "", name: "", reason: "", user_email: "" });
   const submit = (event: FormEvent) => {
     event.preventDefault();
     form.post(route("blacklist.store"), {
@@ -94,7 +94,16 @@ export default function Blacklist({ filters, entries, can }: { filters: { search
           <Field label={t("access.blacklist.document")} name="document_number" required value={form.data.document_number} onChange={(e) => form.setData("document_number", e.target.value)} error={form.errors.document_number} />
           <Field label={t("access.blacklist.name")} name="name" required value={form.data.name} onChange={(e) => form.setData("name", e.target.value)} error={form.errors.name} />
           <Field label={t("access.blacklist.reason")} name="reason" required value={form.data.reason} onChange={(e) => form.setData("reason", e.target.value)} error={form.errors.reason} />
-          <OtherErrors errors={form.errors as Record<string, string>} fields={["document_number", "name", "reason"]} />
+          <Field
+            label={t("access.blacklist.user_id")}
+            name="user_email"
+            type="email"
+            value={form.data.user_email}
+            onChange={(e) => form.setData("user_email", e.target.value)}
+            error={form.errors.user_email}
+            hint={t("access.blacklist.user_email_hint")}
+          />
+          <OtherErrors errors={form.errors as Record<string, string>} fields={["document_number", "name", "reason", "user_email"]} />
           <DialogActions onCancel={() => setAdding(false)} cancelLabel={t("access.users.cancel")} submitLabel={t("access.users.save")} busy={form.processing} />
         </form>
       </Dialog>

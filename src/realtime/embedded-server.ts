@@ -1,0 +1,484 @@
+/**
+ * An embedded Pusher-protocol (7) server on Bun's native WebSockets, so a fresh install needs nothing else:
+ * pusher-js connects to `/app/{key}`, and the `pusher` server SDK publishes through the HTTP API below
+ * (`/apps/{id}/...`), exactly as it would to a hosted provider.
+ *
+ * Connections, channels and presence members live in memory (one Mesa process). docs/realtime.md maps each rule
+ * of the protocol to the code and the test that checks it.
+ */
+import type { ServerWebSocket } from "bun";
+import { apiRequestValid, authMatches, channelAuth, userAuth, type AppCredentials } from "./signatures";
+
+export const PROTOCOL_VERSION = 7;
+
+export interface EmbeddedOptions {
+  /** Seconds of silence before the server pings a connection (announced to clients). */
+  activityTimeout: number;
+  /** Seconds to wait for a pong before closing with 4201. */
+  pongTimeout: number;
+  /** Largest message a client may send, and largest event payload the HTTP API accepts, in bytes. */
+  maxMessageBytes: number;
+  /** Client events a connection may send per second before they are rejected with 4301. */
+  clientEventsPerSecond: number;
+  /** How often liveness is checked, in milliseconds. */
+  checkIntervalMs: number;
+}
+
+export const DEFAULT_OPTIONS: EmbeddedOptions = {
+  activityTimeout: 120,
+  pongTimeout: 30,
+  maxMessageBytes: 10 * 1024,
+  clientEventsPerSecond: 10,
+  checkIntervalMs: 1000,
+};
+
+interface Connection {
+  socketId: string;
+  ws: ServerWebSocket<SocketData>;
+  channels: Set<string>;
+  /** Presence channel → the user id this connection joined it as. */
+  presence: Map<string, string>;
+  /** Set by pusher:signin. */
+  userId: string | null;
+  lastSeen: number;
+  pingSentAt: number | null;
+  clientEvents: { windowStart: number; count: number };
+}
+
+interface Member {
+  info: unknown;
+  sockets: Set<string>;
+}
+
+export interface SocketData {
+  appKey: string;
+  protocol: number;
+  connection?: Connection;
+  open: (ws: ServerWebSocket<SocketData>) => void;
+  message: (ws: ServerWebSocket<SocketData>, message: string | Buffer) => void;
+  close: (ws: ServerWebSocket<SocketData>, code: number, reason: string) => void;
+  pong: (ws: ServerWebSocket<SocketData>) => void;
+}
+
+/** Close codes and error codes of the protocol. */
+export const CODES = {
+  appNotFound: 4001,
+  unsupportedProtocol: 4007,
+  noProtocol: 4008,
+  unauthorized: 4009,
+  generic: 4200,
+  pongTimeout: 4201,
+  clientEventRateLimit: 4301,
+} as const;
+
+function isPrivate(channel: string): boolean {
+  return channel.startsWith("private-");
+}
+
+function isPresence(channel: string): boolean {
+  return channel.startsWith("presence-");
+}
+
+function userChannel(userId: string): string {
+  return `#server-to-user-${userId}`;
+}
+
+const CHANNEL_NAME = /^[A-Za-z0-9_\-=@,.;#]{1,200}$/;
+
+export class EmbeddedPusherServer {
+  readonly options: EmbeddedOptions;
+  private readonly connections = new Map<string, Connection>();
+  private readonly channels = new Map<string, Set<string>>();
+  private readonly members = new Map<string, Map<string, Member>>();
+  private readonly userSockets = new Map<string, Set<string>>();
+  private timer: ReturnType<typeof setInterval> | null = null;
+
+  constructor(
+    readonly app: AppCredentials,
+    options: Partial<EmbeddedOptions> = {},
+  ) {
+    this.options = { ...DEFAULT_OPTIONS, ...options };
+  }
+
+  /** Starts the liveness checks (ping idle connections, close silent ones). */
+  start(): void {
+    this.timer ??= setInterval(() => this.checkLiveness(), this.options.checkIntervalMs);
+    this.timer.unref?.();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    for (const connection of this.connections.values()) connection.ws.close(CODES.generic, "Server shutting down");
+  }
+
+  get connectionCount(): number {
+    return this.connections.size;
+  }
+
+  // ── WebSocket side ─────────────────────────────────────────────────────────────────────────────────────
+
+  /** Upgrades a request for `/app/{key}`; returns a Response when it cannot be upgraded. */
+  upgrade(request: Request, server: { upgrade: (r: Request, o: { data: SocketData }) => boolean }, key: string): Response | undefined {
+    const protocol = Number(new URL(request.url).searchParams.get("protocol") ?? "0");
+    const data: SocketData = {
+      appKey: key,
+      protocol,
+      open: (ws) => this.onOpen(ws),
+      message: (ws, message) => this.onMessage(ws, message),
+      close: (ws) => this.onClose(ws),
+      pong: (ws) => this.touch(ws),
+    };
+    if (server.upgrade(request, { data })) return undefined;
+    return new Response("Expected a WebSocket connection", { status: 400 });
+  }
+
+  private send(ws: ServerWebSocket<SocketData>, message: Record<string, unknown>): void {
+    ws.send(JSON.stringify(message));
+  }
+
+  private error(ws: ServerWebSocket<SocketData>, code: number | null, message: string): void {
+    this.send(ws, { event: "pusher:error", data: { code, message } });
+  }
+
+  private onOpen(ws: ServerWebSocket<SocketData>): void {
+    if (ws.data.appKey !== this.app.key) {
+      this.error(ws, CODES.appNotFound, `App key ${ws.data.appKey} not in this cluster`);
+      ws.close(CODES.appNotFound, "App not found");
+      return;
+    }
+    if (!ws.data.protocol) {
+      this.error(ws, CODES.noProtocol, "No protocol version supplied");
+      ws.close(CODES.noProtocol, "No protocol version");
+      return;
+    }
+    if (ws.data.protocol < 5 || ws.data.protocol > PROTOCOL_VERSION) {
+      this.error(ws, CODES.unsupportedProtocol, `Unsupported protocol version ${ws.data.protocol}`);
+      ws.close(CODES.unsupportedProtocol, "Unsupported protocol version");
+      return;
+    }
+    const socketId = `${Math.floor(Math.random() * 1e9)}.${Math.floor(Math.random() * 1e9)}`;
+    const connection: Connection = {
+      socketId,
+      ws,
+      channels: new Set(),
+      presence: new Map(),
+      userId: null,
+      lastSeen: Date.now(),
+      pingSentAt: null,
+      clientEvents: { windowStart: Date.now(), count: 0 },
+    };
+    ws.data.connection = connection;
+    this.connections.set(socketId, connection);
+    this.send(ws, {
+      event: "pusher:connection_established",
+      data: JSON.stringify({ socket_id: socketId, activity_timeout: this.options.activityTimeout }),
+    });
+  }
+
+  private touch(ws: ServerWebSocket<SocketData>): void {
+    const connection = ws.data.connection;
+    if (!connection) return;
+    connection.lastSeen = Date.now();
+    connection.pingSentAt = null;
+  }
+
+  private onMessage(ws: ServerWebSocket<SocketData>, raw: string | Buffer): void {
+    const connection = ws.data.connection;
+    if (!connection) return;
+    this.touch(ws);
+    const text = typeof raw === "string" ? raw : raw.toString("utf8");
+    if (Buffer.byteLength(text) > this.options.maxMessageBytes) {
+      this.error(ws, null, `Message larger than ${this.options.maxMessageBytes} bytes`);
+      return;
+    }
+    let message: { event?: unknown; data?: unknown; channel?: unknown };
+    try {
+      message = JSON.parse(text);
+    } catch {
+      this.error(ws, null, "Message is not JSON");
+      return;
+    }
+    if (typeof message !== "object" || message === null || typeof message.event !== "string") {
+      this.error(ws, null, "Message has no event");
+      return;
+    }
+    const data = typeof message.data === "string" ? safeParse(message.data) : message.data;
+    switch (message.event) {
+      case "pusher:ping":
+        this.send(ws, { event: "pusher:pong", data: "{}" });
+        return;
+      case "pusher:pong":
+        return;
+      case "pusher:subscribe":
+        this.subscribe(connection, (data ?? {}) as Record<string, unknown>);
+        return;
+      case "pusher:unsubscribe":
+        this.unsubscribe(connection, String((data as Record<string, unknown> | null)?.channel ?? ""));
+        return;
+      case "pusher:signin":
+        this.signin(connection, (data ?? {}) as Record<string, unknown>);
+        return;
+      default:
+        if (message.event.startsWith("client-")) this.clientEvent(connection, message.event, String(message.channel ?? ""), message.data);
+        else this.error(ws, null, `Unknown event ${message.event}`);
+    }
+  }
+
+  private subscriptionError(connection: Connection, channel: string, error: string, status: number): void {
+    this.send(connection.ws, { event: "pusher:subscription_error", channel, data: { type: "AuthError", error, status } });
+  }
+
+  private subscribe(connection: Connection, data: Record<string, unknown>): void {
+    const channel = typeof data.channel === "string" ? data.channel : "";
+    if (!CHANNEL_NAME.test(channel)) {
+      this.subscriptionError(connection, channel, "Invalid channel name", 400);
+      return;
+    }
+    if (channel.startsWith("#")) {
+      // The per-user channel: only for a connection signed in as that user.
+      if (connection.userId === null || channel !== userChannel(connection.userId)) {
+        this.subscriptionError(connection, channel, "Sign in as this user first", 401);
+        return;
+      }
+    } else if (isPrivate(channel)) {
+      if (!authMatches(this.app, data.auth, channelAuth(this.app, connection.socketId, channel))) {
+        this.subscriptionError(connection, channel, "Invalid signature", 401);
+        return;
+      }
+    } else if (isPresence(channel)) {
+      const channelData = typeof data.channel_data === "string" ? data.channel_data : "";
+      if (!authMatches(this.app, data.auth, channelAuth(this.app, connection.socketId, channel, channelData))) {
+        this.subscriptionError(connection, channel, "Invalid signature", 401);
+        return;
+      }
+      const parsed = safeParse(channelData) as { user_id?: unknown; user_info?: unknown } | null;
+      if (!parsed || (typeof parsed.user_id !== "string" && typeof parsed.user_id !== "number")) {
+        this.subscriptionError(connection, channel, "channel_data must hold a user_id", 400);
+        return;
+      }
+      this.join(connection, channel, String(parsed.user_id), parsed.user_info ?? null);
+      return;
+    }
+    this.addToChannel(connection, channel);
+    this.send(connection.ws, { event: "pusher_internal:subscription_succeeded", channel, data: "{}" });
+  }
+
+  private addToChannel(connection: Connection, channel: string): void {
+    connection.channels.add(channel);
+    let sockets = this.channels.get(channel);
+    if (!sockets) this.channels.set(channel, (sockets = new Set()));
+    sockets.add(connection.socketId);
+  }
+
+  private join(connection: Connection, channel: string, userId: string, info: unknown): void {
+    if (connection.presence.has(channel)) this.leave(connection, channel);
+    this.addToChannel(connection, channel);
+    connection.presence.set(channel, userId);
+    let members = this.members.get(channel);
+    if (!members) this.members.set(channel, (members = new Map()));
+    const existing = members.get(userId);
+    if (existing) existing.sockets.add(connection.socketId);
+    else members.set(userId, { info, sockets: new Set([connection.socketId]) });
+    const hash = Object.fromEntries([...members].map(([id, member]) => [id, member.info]));
+    this.send(connection.ws, {
+      event: "pusher_internal:subscription_succeeded",
+      channel,
+      data: JSON.stringify({ presence: { ids: Object.keys(hash), hash, count: members.size } }),
+    });
+    // Others learn of a user only when their first connection joins.
+    if (!existing) this.publish([channel], "pusher_internal:member_added", JSON.stringify({ user_id: userId, user_info: info }), connection.socketId);
+  }
+
+  private leave(connection: Connection, channel: string): void {
+    const userId = connection.presence.get(channel);
+    connection.presence.delete(channel);
+    if (userId === undefined) return;
+    const members = this.members.get(channel);
+    const member = members?.get(userId);
+    if (!members || !member) return;
+    member.sockets.delete(connection.socketId);
+    if (member.sockets.size === 0) {
+      members.delete(userId);
+      if (members.size === 0) this.members.delete(channel);
+      this.publish([channel], "pusher_internal:member_removed", JSON.stringify({ user_id: userId }), connection.socketId);
+    }
+  }
+
+  private unsubscribe(connection: Connection, channel: string): void {
+    if (!connection.channels.has(channel)) return;
+    connection.channels.delete(channel);
+    const sockets = this.channels.get(channel);
+    sockets?.delete(connection.socketId);
+    if (sockets && sockets.size === 0) this.channels.delete(channel);
+    if (isPresence(channel)) this.leave(connection, channel);
+  }
+
+  private signin(connection: Connection, data: Record<string, unknown>): void {
+    const userData = typeof data.user_data === "string" ? data.user_data : "";
+    const parsed = safeParse(userData) as { id?: unknown } | null;
+    const valid = parsed && (typeof parsed.id === "string" || typeof parsed.id === "number") && authMatches(this.app, data.auth, userAuth(this.app, connection.socketId, userData));
+    if (!valid) {
+      this.error(connection.ws, CODES.unauthorized, "Invalid user authentication");
+      connection.ws.close(CODES.unauthorized, "Unauthorized");
+      return;
+    }
+    const userId = String(parsed!.id);
+    connection.userId = userId;
+    let sockets = this.userSockets.get(userId);
+    if (!sockets) this.userSockets.set(userId, (sockets = new Set()));
+    sockets.add(connection.socketId);
+    this.send(connection.ws, { event: "pusher:signin_success", data: JSON.stringify({ user_data: userData }) });
+  }
+
+  private clientEvent(connection: Connection, event: string, channel: string, data: unknown): void {
+    if (!(isPrivate(channel) || isPresence(channel)) || !connection.channels.has(channel)) {
+      this.error(connection.ws, null, "Client events need a private or presence channel the connection is subscribed to");
+      return;
+    }
+    const now = Date.now();
+    const window = connection.clientEvents;
+    if (now - window.windowStart >= 1000) {
+      window.windowStart = now;
+      window.count = 0;
+    }
+    if (++window.count > this.options.clientEventsPerSecond) {
+      this.error(connection.ws, CODES.clientEventRateLimit, "Client event rejected due to rate limit");
+      return;
+    }
+    const message: Record<string, unknown> = { event, channel, data };
+    const userId = connection.presence.get(channel);
+    if (userId !== undefined) message.user_id = userId;
+    this.fanOut(channel, JSON.stringify(message), connection.socketId);
+  }
+
+  private onClose(ws: ServerWebSocket<SocketData>): void {
+    const connection = ws.data.connection;
+    if (!connection) return;
+    for (const channel of [...connection.channels]) this.unsubscribe(connection, channel);
+    if (connection.userId !== null) {
+      const sockets = this.userSockets.get(connection.userId);
+      sockets?.delete(connection.socketId);
+      if (sockets && sockets.size === 0) this.userSockets.delete(connection.userId);
+    }
+    this.connections.delete(connection.socketId);
+  }
+
+  /** Pings connections silent for the activity timeout; closes those that did not answer in time (4201). */
+  checkLiveness(now = Date.now()): void {
+    for (const connection of this.connections.values()) {
+      if (connection.pingSentAt !== null) {
+        if (now - connection.pingSentAt > this.options.pongTimeout * 1000) connection.ws.close(CODES.pongTimeout, "Pong reply not received");
+      } else if (now - connection.lastSeen > this.options.activityTimeout * 1000) {
+        connection.pingSentAt = now;
+        this.send(connection.ws, { event: "pusher:ping", data: "{}" });
+      }
+    }
+  }
+
+  // ── Publishing ─────────────────────────────────────────────────────────────────────────────────────────
+
+  private fanOut(channel: string, payload: string, exceptSocketId?: string): number {
+    let delivered = 0;
+    const sockets = channel.startsWith("#server-to-user-") ? this.userSockets.get(channel.slice("#server-to-user-".length)) : this.channels.get(channel);
+    if (!sockets) return 0;
+    for (const socketId of sockets) {
+      if (socketId === exceptSocketId) continue;
+      this.connections.get(socketId)?.ws.send(payload);
+      delivered++;
+    }
+    return delivered;
+  }
+
+  /** Sends `event` with `data` (a string, as the protocol carries it) on each channel, leaving out one socket. */
+  publish(channels: string[], event: string, data: string, exceptSocketId?: string): number {
+    let delivered = 0;
+    for (const channel of channels) delivered += this.fanOut(channel, JSON.stringify({ event, channel, data }), exceptSocketId);
+    return delivered;
+  }
+
+  /** Closes every connection signed in as `userId`. */
+  terminateUserConnections(userId: string): number {
+    const sockets = [...(this.userSockets.get(userId) ?? [])];
+    for (const socketId of sockets) this.connections.get(socketId)?.ws.close(CODES.unauthorized, "Connections terminated by the app");
+    return sockets.length;
+  }
+
+  // ── HTTP API (what the `pusher` SDK calls) ──────────────────────────────────────────────────────────────
+
+  /** Answers `/apps/{id}/…`; the caller has matched the prefix. */
+  async handleApi(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    const parts = url.pathname.split("/").filter(Boolean).map(decodeURIComponent);
+    // ["apps", id, ...rest]
+    if (parts[0] !== "apps" || parts[1] !== this.app.id) return Response.json({ error: "Unknown app" }, { status: 404 });
+    const body = request.method === "POST" ? await request.text() : "";
+    if (!apiRequestValid(this.app, request.method, url.pathname, url.searchParams, body)) return Response.json({ error: "Invalid signature" }, { status: 401 });
+    const rest = parts.slice(2);
+    const json = (value: unknown, status = 200) => Response.json(value, { status });
+    const parse = (): Record<string, unknown> | null => {
+      const value = safeParse(body);
+      return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+    };
+
+    if (request.method === "POST" && rest.length === 1 && (rest[0] === "events" || rest[0] === "batch_events")) {
+      const payload = parse();
+      if (!payload) return json({ error: "Body must be a JSON object" }, 400);
+      const events = rest[0] === "events" ? [payload] : Array.isArray(payload.batch) ? (payload.batch as Record<string, unknown>[]) : null;
+      if (!events || events.length > 10) return json({ error: "batch must be a list of at most 10 events" }, 400);
+      for (const event of events) {
+        const channels = Array.isArray(event.channels) ? event.channels.map(String) : typeof event.channel === "string" ? [event.channel] : [];
+        if (typeof event.name !== "string" || channels.length === 0 || channels.length > 100 || typeof event.data !== "string") {
+          return json({ error: "Each event needs name, data (a string) and channel(s)" }, 400);
+        }
+        if (Buffer.byteLength(event.data) > this.options.maxMessageBytes) return json({ error: `Event data larger than ${this.options.maxMessageBytes} bytes` }, 413);
+      }
+      for (const event of events) {
+        const channels = Array.isArray(event.channels) ? event.channels.map(String) : [String(event.channel)];
+        this.publish(channels, String(event.name), String(event.data), typeof event.socket_id === "string" ? event.socket_id : undefined);
+      }
+      return json(rest[0] === "events" ? {} : { batch: events.map(() => ({})) });
+    }
+
+    if (request.method === "GET" && rest.length === 1 && rest[0] === "channels") {
+      const prefix = url.searchParams.get("filter_by_prefix") ?? "";
+      const withUsers = (url.searchParams.get("info") ?? "").split(",").includes("user_count");
+      const channels: Record<string, Record<string, number>> = {};
+      for (const name of this.channels.keys()) {
+        if (!name.startsWith(prefix)) continue;
+        channels[name] = withUsers && isPresence(name) ? { user_count: this.members.get(name)?.size ?? 0 } : {};
+      }
+      return json({ channels });
+    }
+
+    if (request.method === "GET" && rest.length === 2 && rest[0] === "channels") {
+      const name = rest[1];
+      const info = (url.searchParams.get("info") ?? "").split(",");
+      const sockets = this.channels.get(name);
+      const result: Record<string, unknown> = { occupied: (sockets?.size ?? 0) > 0 };
+      if (info.includes("subscription_count")) result.subscription_count = sockets?.size ?? 0;
+      if (info.includes("user_count") && isPresence(name)) result.user_count = this.members.get(name)?.size ?? 0;
+      return json(result);
+    }
+
+    if (request.method === "GET" && rest.length === 3 && rest[0] === "channels" && rest[2] === "users") {
+      if (!isPresence(rest[1])) return json({ error: "Only presence channels have users" }, 400);
+      return json({ users: [...(this.members.get(rest[1])?.keys() ?? [])].map((id) => ({ id })) });
+    }
+
+    if (request.method === "POST" && rest.length === 3 && rest[0] === "users" && rest[2] === "terminate_connections") {
+      this.terminateUserConnections(rest[1]);
+      return json({});
+    }
+
+    return json({ error: "Not found" }, 404);
+  }
+}
+
+function safeParse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
