@@ -41,6 +41,7 @@ try {
 services.sessions.prune();
 setInterval(() => services.sessions.prune(), 15 * 60 * 1000).unref();
 
+services.realtime?.start();
 const app = createApp(services);
 app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: 64 * 1024 * 1024 });
 

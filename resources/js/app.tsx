@@ -1,5 +1,6 @@
 /** Browser entry: hydrates the server-rendered page and takes over navigation through the page protocol. */
-import { createInertiaApp, router } from "@inertiajs/react";
+import { createInertiaApp, http, router } from "@inertiajs/react";
+import { currentSocketId } from "./lib/realtime";
 import { initializeAppearance } from "./hooks/use-appearance";
 import { appTitle, layoutFor, resolvePage } from "./inertia";
 
@@ -12,6 +13,12 @@ function followLanguage(page: { props: unknown }): void {
   if (locale && document.documentElement.lang !== locale) document.documentElement.lang = locale;
 }
 router.on("success", (event) => followLanguage(event.detail.page));
+
+// Page-protocol requests name this tab's realtime connection, so a broadcast it causes can leave it out.
+http.onRequest((config) => {
+  const socketId = currentSocketId();
+  return socketId ? { ...config, headers: { ...config.headers, "X-Socket-ID": socketId } } : config;
+});
 router.on("navigate", (event) => followLanguage(event.detail.page));
 
 // With no `setup`, the client hydrates #app when the server rendered it (data-server-rendered) and mounts otherwise.

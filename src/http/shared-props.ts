@@ -20,6 +20,14 @@ export function sharedProps(ctx: RequestContext): Props {
     },
     navigation: () => navigationFor(ctx),
     ziggy: once(() => ziggyConfig(ctx.services.routes, config.appUrl)),
+    // Where the browser's Pusher client connects (never the secret).
+    realtime: once(() => ({
+      key: config.broadcast.key,
+      cluster: config.broadcast.cluster,
+      host: config.broadcast.host,
+      port: config.broadcast.port,
+      forceTLS: config.broadcast.scheme === "https",
+    })),
     errors: always(() => ctx.validationErrors()),
   };
 }

@@ -38,6 +38,9 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     LOG_REQUESTS: "false",
     APP_KEY: TEST_APP_KEY,
     MAIL_PATH: mkdtempSync(join(tmpdir(), "mesa-mail-")),
+    // No realtime server listens in app.handle tests: broadcasts are refused at once (and logged).
+    PUSHER_HOST: "127.0.0.1",
+    PUSHER_PORT: "9",
     ...overrides,
   });
 }

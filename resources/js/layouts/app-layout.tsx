@@ -1,7 +1,10 @@
 /** The signed-in frame: a sidebar with the areas the user may open, a header, and the page content. */
-import { Link, usePage } from "@inertiajs/react";
+import { Link, router, usePage } from "@inertiajs/react";
 import { LogOut, Menu, Settings } from "lucide-react";
-import { useState, type ReactNode } from "react";
+import { useEffect, useState, type ReactNode } from "react";
+import { RealtimeStatus } from "../components/realtime-status";
+import { disconnectRealtime } from "../lib/realtime";
+import { useRealtime } from "../hooks/use-realtime";
 import { AppearanceToggle } from "../components/appearance-toggle";
 import { FlashMessages } from "../components/flash-messages";
 import { LanguageSwitcher } from "../components/language-switcher";
@@ -13,10 +16,29 @@ import type { SharedProps } from "../types";
 
 export default function AppLayout({ children }: { children: ReactNode }) {
   const { app, navigation, auth } = usePage<SharedProps>().props;
+  const realtime = useRealtime();
   const { url } = usePage();
   const { t } = useI18n();
   const route = useRoute();
   const [open, setOpen] = useState(false);
+  const userId = auth.user?.id ?? null;
+
+  // One realtime connection per tab while signed in. When the account is deactivated or blacklisted, the server
+  // says so on the user's private channel and every open tab leaves at once.
+  useEffect(() => {
+    if (userId === null) return;
+    const echo = realtime();
+    echo.connector.pusher.signin();
+    const channel = `App.Models.User.${userId}`;
+    echo.private(channel).listen("SessionEnded", () => {
+      router.flushAll();
+      window.location.assign(route("login"));
+    });
+    return () => {
+      echo.leave(channel);
+      disconnectRealtime();
+    };
+  }, [userId]);
   const isCurrent = (href: string) => url === href || url.startsWith(`${href}/`) || url.startsWith(`${href}?`);
 
   return (
@@ -82,6 +104,7 @@ export default function AppLayout({ children }: { children: ReactNode }) {
             <span className="sr-only">{t("app.toggle_sidebar")}</span>
           </button>
           <div className="ml-auto flex items-center gap-3">
+            {auth.user && <RealtimeStatus />}
             <LanguageSwitcher />
             <AppearanceToggle compact />
             {auth.user ? (

@@ -2,6 +2,7 @@
 import { Head } from "@inertiajs/react";
 import { BadgeCheck, KeyRound, MailWarning } from "lucide-react";
 import { useI18n } from "../hooks/use-i18n";
+import { OnDuty } from "../components/on-duty";
 
 interface Account {
   name: string;
@@ -12,7 +13,7 @@ interface Account {
   roles: string[];
 }
 
-export default function Dashboard({ account }: { account: Account }) {
+export default function Dashboard({ account, cafes }: { account: Account; cafes: { id: number; name: string; unit: string }[] }) {
   const { t, dateTime, date } = useI18n();
   return (
     <div className="space-y-6">
@@ -57,6 +58,7 @@ export default function Dashboard({ account }: { account: Account }) {
           <dd>{date(account.createdAt)}</dd>
         </dl>
       </section>
+      <OnDuty cafes={cafes} />
     </div>
   );
 }

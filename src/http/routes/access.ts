@@ -18,6 +18,7 @@ import { message, ValidationFailed } from "../../domain/errors";
 import { invitationMessage } from "../../mail/messages";
 import type { RequestContext } from "../context";
 import type { User } from "../../domain/accounts/users";
+import { sessionEnded } from "../../realtime/events";
 import { optional } from "../page-protocol/props";
 import { idParam, listParams, paginated } from "../pagination";
 import { access, defineRoutes } from "../routing";
@@ -127,10 +128,13 @@ export const accessRoutes = defineRoutes([
     bindings: { user: "id" },
     access: access.can("users.manage"),
     confirmPassword: true,
-    handle: (ctx) => {
+    handle: async (ctx) => {
       const id = numberParam(ctx, "user");
       if (id === ctx.user!.id) throw new ValidationFailed({ user: message("access.not_yourself") });
       const user = setUserStatus(ctx.db, ctx.actor, ctx.scope, id, "deactivated");
+      // Committed: now every open tab of theirs signs out, and their realtime connections close.
+      await ctx.broadcast(sessionEnded(user.id, "deactivated"));
+      await ctx.services.broadcaster.terminateUserConnections(user.id);
       ctx.flash("success", ctx.t("access.user_deactivated", { email: user.email }));
       return ctx.back(ctx.urlFor("users.index"));
     },
@@ -313,8 +317,12 @@ export const accessRoutes = defineRoutes([
     uri: "/blacklist",
     access: access.can("blacklist.manage"),
     confirmPassword: true,
-    handle: (ctx) => {
+    handle: async (ctx) => {
       const entry = addToBlacklist(ctx.db, ctx.actor, ctx.body);
+      if (entry.userId !== null) {
+        await ctx.broadcast(sessionEnded(entry.userId, "blacklisted"));
+        await ctx.services.broadcaster.terminateUserConnections(entry.userId);
+      }
       ctx.flash("success", ctx.t("access.blacklist_added", { document: entry.documentNumber }));
       return ctx.back(ctx.urlFor("blacklist.index"));
     },

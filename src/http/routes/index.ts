@@ -5,10 +5,11 @@
 import { checkRegistry, type RouteDefinition } from "../routing";
 import { accessRoutes } from "./access";
 import { authRoutes } from "./auth";
+import { broadcastingRoutes } from "./broadcasting";
 import { platformRoutes } from "./platform";
 import { settingsRoutes } from "./settings";
 
-export const routes: RouteDefinition[] = [...platformRoutes, ...authRoutes, ...settingsRoutes, ...accessRoutes];
+export const routes: RouteDefinition[] = [...platformRoutes, ...authRoutes, ...settingsRoutes, ...accessRoutes, ...broadcastingRoutes];
 
 /** Every permission some route declares: the permission catalogue is kept in step with this list. */
 export const declaredPermissions: string[] = [

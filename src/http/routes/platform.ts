@@ -1,6 +1,7 @@
 /** The public front door, the dashboard and the health check. */
 import { isDatabaseReachable } from "../../db";
 import { access, defineRoutes } from "../routing";
+import { placeTree } from "../../domain/access/places";
 
 export const platformRoutes = defineRoutes([
   {
@@ -27,7 +28,13 @@ export const platformRoutes = defineRoutes([
     access: access.signedIn,
     handle: (ctx) => {
       const user = ctx.user!;
+      const scope = ctx.scope;
       return ctx.render("dashboard", {
+        // The cafes whose "on duty" presence this user may see (the first 12 of their scope).
+        cafes: () =>
+          placeTree(ctx.db, scope)
+            .mines.flatMap((m) => m.units.flatMap((u) => u.cafes.map((c) => ({ id: c.id, name: c.name, unit: u.name }))))
+            .slice(0, 12),
         account: {
           name: user.name,
           email: user.email,
