@@ -38,8 +38,13 @@ try {
   if (error instanceof AssetsMissing) fail(error.message);
   throw error;
 }
-services.sessions.prune();
-setInterval(() => services.sessions.prune(), 15 * 60 * 1000).unref();
+// Expired sessions and throttling counters are swept now and every 15 minutes.
+const sweep = () => {
+  services.sessions.prune();
+  services.limiter.prune();
+};
+sweep();
+setInterval(sweep, 15 * 60 * 1000).unref();
 
 services.realtime?.start();
 const app = createApp(services);

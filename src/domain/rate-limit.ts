@@ -42,6 +42,11 @@ export class RateLimiter {
     if (this.tooMany(key, maxAttempts, now)) throw new TooManyAttempts(this.availableIn(key, now));
   }
 
+  /** Forgets counters whose window has ended. */
+  prune(now = Date.now()): number {
+    return this.db.$client.query("DELETE FROM rate_limits WHERE reset_at <= ?").run(now).changes;
+  }
+
   clear(key: string): void {
     this.db.$client.query("DELETE FROM rate_limits WHERE key = ?").run(key);
   }

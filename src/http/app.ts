@@ -117,6 +117,11 @@ async function runRoute(ctx: RequestContext): Promise<Response> {
 function finish(ctx: RequestContext, response: Response): Response {
   const { services, session } = ctx;
   const headers = response.headers;
+  for (const [name, value] of Object.entries(SECURITY_HEADERS)) if (!headers.has(name)) headers.set(name, value);
+  if (!headers.has("content-security-policy")) headers.set("content-security-policy", contentSecurityPolicy(ctx.nonce));
+  if (!headers.has("cache-control")) headers.set("cache-control", "no-store, private");
+  if (ctx.config.logRequests) console.log(`${ctx.method} ${ctx.url.pathname} ${response.status}`);
+  if (ctx.route.session === false) return response;
   session.ageFlash();
   const token = session.csrfToken();
   services.sessions.save(session, { ipAddress: ctx.ip, userAgent: ctx.request.headers.get("user-agent") });
@@ -125,10 +130,6 @@ function finish(ctx: RequestContext, response: Response): Response {
   if (ctx.cookies[services.config.sessionCookie] !== session.id) ctx.setCookie(services.config.sessionCookie, session.id, { httpOnly: true });
   if (ctx.cookies[XSRF_COOKIE] !== token) ctx.setCookie(XSRF_COOKIE, token, { httpOnly: false });
   for (const cookie of ctx.setCookies) headers.append("set-cookie", cookie);
-  for (const [name, value] of Object.entries(SECURITY_HEADERS)) if (!headers.has(name)) headers.set(name, value);
-  if (!headers.has("content-security-policy")) headers.set("content-security-policy", contentSecurityPolicy(ctx.nonce));
-  if (!headers.has("cache-control")) headers.set("cache-control", "no-store, private");
-  if (ctx.config.logRequests) console.log(`${ctx.method} ${ctx.url.pathname} ${response.status}`);
   return response;
 }
 

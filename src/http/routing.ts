@@ -44,6 +44,8 @@ export interface RouteDefinition {
   allowUnverified?: boolean;
   /** Sensitive: the password must have been confirmed recently (PASSWORD_CONFIRM_TIMEOUT). */
   confirmPassword?: boolean;
+  /** false for machine endpoints (the health check) that must not start or write a session. */
+  session?: boolean;
   handle: (ctx: RequestContext) => Response | Promise<Response>;
 }
 

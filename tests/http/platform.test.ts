@@ -312,3 +312,14 @@ describe("access for guests", () => {
     expect(message).not.toStartWith("errors.");
   });
 });
+
+describe("the health check", () => {
+  test("starts no session: no cookie, no row", async () => {
+    const app = createTestApp();
+    const before = app.db.$client.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM sessions").get()!.n;
+    const response = await app.app.handle(new Request(`${BASE}/up`));
+    expect(response.status).toBe(200);
+    expect(response.headers.getSetCookie()).toEqual([]);
+    expect(app.db.$client.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM sessions").get()!.n).toBe(before);
+  });
+});

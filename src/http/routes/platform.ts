@@ -16,6 +16,7 @@ export const platformRoutes = defineRoutes([
     methods: ["GET"],
     uri: "/up",
     access: access.public,
+    session: false,
     handle: (ctx) => {
       const ok = isDatabaseReachable(ctx.db);
       return Response.json({ status: ok ? "ok" : "database unreachable" }, { status: ok ? 200 : 503 });
