@@ -22,7 +22,8 @@ export function OnDuty({ cafes }: { cafes: { id: number; name: string; unit: str
         .join(`cafe.${cafe.id}`)
         .here((list: Member[]) => set(cafe.id, () => list))
         .joining((member: Member) => set(cafe.id, (list) => [...list.filter((m) => m.id !== member.id), member]))
-        .leaving((member: Member) => set(cafe.id, (list) => list.filter((m) => m.id !== member.id)));
+        .leaving((member: Member) => set(cafe.id, (list) => list.filter((m) => m.id !== member.id)))
+        .error((error: unknown) => console.error(`Realtime: could not join cafe.${cafe.id}`, error));
     }
     return () => {
       for (const cafe of cafes) echo.leave(`cafe.${cafe.id}`);

@@ -30,10 +30,13 @@ export default function AppLayout({ children }: { children: ReactNode }) {
     const echo = realtime();
     echo.connector.pusher.signin();
     const channel = `App.Models.User.${userId}`;
-    echo.private(channel).listen("SessionEnded", () => {
-      router.flushAll();
-      window.location.assign(route("login"));
-    });
+    echo
+      .private(channel)
+      .listen("SessionEnded", () => {
+        router.flushAll();
+        window.location.assign(route("login"));
+      })
+      .error((error: unknown) => console.error(`Realtime: could not join ${channel}`, error));
     return () => {
       echo.leave(channel);
       disconnectRealtime();
