@@ -19,7 +19,7 @@ import { isLocale, translate, type Locale } from "../../resources/js/lib/i18n";
 import type { Assets } from "./assets";
 import type { Input } from "./body";
 import { serializeCookie, type CookieOptions } from "./cookies";
-import { buildPage, HEADER, pageJsonForHtml, type Page } from "./page-protocol/page";
+import { buildPage, HEADER, type Page } from "./page-protocol/page";
 import type { Props } from "./page-protocol/props";
 import { htmlDocument } from "./page-protocol/document";
 import { renderPageHtml } from "./page-protocol/ssr";
@@ -225,8 +225,4 @@ export class RequestContext {
     return this.redirect(fallback);
   }
 
-  /** The embedded page JSON of a document; exposed for tests that read a first load. */
-  static pageJson(page: Page): string {
-    return pageJsonForHtml(page);
-  }
 }

@@ -14,11 +14,6 @@ export function userChannelName(userId: number): string {
   return `private-App.Models.User.${userId}`;
 }
 
-/** The presence channel of one cafe: who is on duty there (Echo: `join("cafe.{id}")`). */
-export function cafePresenceChannel(cafeId: number): string {
-  return `presence-cafe.${cafeId}`;
-}
-
 /** The user's sessions were ended (deactivated, blacklisted): every open tab signs out at once. */
 export function sessionEnded(userId: number, reason: "deactivated" | "blacklisted"): BroadcastEvent {
   return { name: "SessionEnded", channels: [userChannelName(userId)], data: { reason } };

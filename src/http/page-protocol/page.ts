@@ -180,8 +180,3 @@ export async function buildPage(headers: Headers, options: PageOptions): Promise
   if (shared.length) page.sharedProps = shared;
   return page;
 }
-
-/** Escapes the page JSON for a `<script type="application/json">` element, as the client's own SSR does. */
-export function pageJsonForHtml(page: Page): string {
-  return JSON.stringify(page).replace(/\//g, "\\/").replace(/</g, "\\u003c");
-}
