@@ -5,6 +5,7 @@
  * and tests/support/run-all.sh do so); the server command builds them only when the manifest is missing.
  */
 import { defineConfig, devices } from "@playwright/test";
+import { randomBytes } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -17,6 +18,9 @@ const DB_PATH = process.env.MESA_E2E_DB;
 // Mail goes to a directory of its own per run (one .eml file per message), which the tests read links from.
 process.env.MESA_E2E_MAIL ??= join(tmpdir(), `mesa-e2e-mail-${process.pid}-${Date.now()}`);
 const MAIL_PATH = process.env.MESA_E2E_MAIL;
+// The embedded realtime server's secret, per run, so tests/e2e/realtime.e2e.ts can publish with the `pusher` SDK.
+process.env.MESA_E2E_PUSHER_SECRET ??= randomBytes(24).toString("hex");
+const PUSHER_SECRET = process.env.MESA_E2E_PUSHER_SECRET;
 
 // Playwright runs this with `sh -c` as the leader of a new process group and signals the group when it exits
 // (SIGTERM, then SIGKILL). The script removes the database and the mail directory on the way out, and a watchdog
@@ -76,6 +80,7 @@ export default defineConfig({
       DB_PATH,
       MAIL_MAILER: "file",
       MAIL_PATH,
+      PUSHER_APP_SECRET: PUSHER_SECRET,
       LOG_REQUESTS: "false",
       MESA_E2E_RUNNER: String(process.pid),
     },

@@ -239,8 +239,9 @@ test.describe("access control", () => {
     await expect(flash(page, "success")).toHaveText(`${SUPERVISOR.email} fue desactivado y sus sesiones se cerraron.`);
     await expect(userRow(page, SUPERVISOR.email).getByRole("cell").nth(3)).toHaveText("Desactivado");
 
-    // The user's next navigation (a client-side visit from the sidebar) lands on the sign-in page.
-    await sidebarEntries(s).getByRole("link", { name: "Usuarios" }).click();
+    // Their open tab is sent to the sign-in page at once (realtime), and their next request lands there too.
+    await expect(s).toHaveURL(/\/login$/);
+    await s.goto("/users");
     await expect(s).toHaveURL(/\/login$/);
     await expect(s.getByRole("heading", { level: 1, name: "Iniciar sesión" })).toBeVisible();
     await s.getByLabel("Correo electrónico").fill(SUPERVISOR.email);

@@ -37,10 +37,8 @@ export default function AppLayout({ children }: { children: ReactNode }) {
         window.location.assign(route("login"));
       })
       .error((error: unknown) => console.error(`Realtime: could not join ${channel}`, error));
-    return () => {
-      echo.leave(channel);
-      disconnectRealtime();
-    };
+    // Disconnecting ends every subscription; leaving first would queue an unsubscribe on a closing socket.
+    return () => disconnectRealtime();
   }, [userId]);
   const isCurrent = (href: string) => url === href || url.startsWith(`${href}/`) || url.startsWith(`${href}?`);
 

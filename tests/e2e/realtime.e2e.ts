@@ -1,0 +1,377 @@
+/**
+ * Realtime in a real browser, against the embedded Pusher-protocol server Mesa mounts at /app/{key} (WebSocket) and
+ * /apps/{id}/… (HTTP API):
+ *
+ *   1. pusher-js in Chromium: the header's indicator reaches "connected"; a pusher-js loaded into the page (under the
+ *      page's CSP, by its nonce) receives an event the test publishes with the `pusher` SDK on a public channel; a
+ *      private subscription with a forged signature is refused with pusher:subscription_error (and gets nothing
+ *      published there); the HTTP API refuses a request signed with another secret.
+ *   2. Deactivating a user signs out every tab of theirs at once, without a click.
+ *   3. Presence: two people whose scope reaches the same cafe see each other on the dashboard, and one leaving is
+ *      seen by the other.
+ *   4. Page-protocol requests name the tab's connection in X-Socket-ID.
+ *   5. The dashboard with realtime connected (and presence joined) logs no console errors.
+ *
+ * The server's realtime secret is per run: playwright.config.ts sets PUSHER_APP_SECRET for the server and exports it
+ * here as MESA_E2E_PUSHER_SECRET; the app id and key are the defaults ("mesa", "mesa-key"). People come from
+ * tests/support/e2e-fixtures.ts on the e2e database.
+ */
+import { expect, test, type Browser, type BrowserContext, type ConsoleMessage, type Page } from "@playwright/test";
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import Pusher from "pusher";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const PUSHER_JS = join(ROOT, "node_modules/pusher-js/dist/web/pusher.min.js");
+/** Unique per run, so names and addresses never collide with another run's. */
+const RUN = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+const PASSWORD = "Altiplano-Quinua-2024!";
+const APP_ID = "mesa";
+const APP_KEY = "mesa-key";
+
+const ADMIN = { name: `Sofía Admin RT ${RUN}`, email: `rt.super.${RUN}@example.com` };
+const PERSON = { name: `Tomás Doble ${RUN}`, email: `rt.doble.${RUN}@example.com` };
+const CASHIER = { name: `Elena Caja ${RUN}`, email: `rt.cajera.${RUN}@example.com` };
+const MANAGER = { name: `Raúl Gerente ${RUN}`, email: `rt.gerente.${RUN}@example.com` };
+const WATCHER = { name: `Inés Socket ${RUN}`, email: `rt.socket.${RUN}@example.com` };
+const CAFE = "Comedor Principal";
+
+// ---------------------------------------------------------------------------------------------------------------
+// Helpers (watchConsole, waitForHydration, open and signIn as in access.e2e.ts)
+
+function watchConsole(page: Page): string[] {
+  const problems: string[] = [];
+  page.on("console", (message: ConsoleMessage) => {
+    const text = message.text();
+    if (message.type() === "error" || message.type() === "warning" || /hydrat/i.test(text)) {
+      const where = message.location();
+      problems.push(`console.${message.type()}: ${text}${where.url ? ` (${where.url}:${where.lineNumber})` : ""}`);
+    }
+  });
+  page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));
+  return problems;
+}
+
+async function waitForHydration(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const root = document.querySelector("#app > :not(link)");
+    return !!root && Object.keys(root).some((key) => key.startsWith("__reactFiber$"));
+  });
+}
+
+async function open(page: Page, path: string): Promise<void> {
+  await page.goto(path);
+  await waitForHydration(page);
+}
+
+/** A verified user (optionally with a role in an area) made by tests/support/e2e-fixtures.ts; returns their id. */
+function createUser(person: { name: string; email: string }, role?: { role: string; area: string; place: string }): number {
+  const args = ["tests/support/e2e-fixtures.ts", "user", "--name", person.name, "--email", person.email, "--password", PASSWORD];
+  if (role) args.push("--role", role.role, "--area", role.area, "--place", role.place);
+  args.push("--wait", baseURL());
+  const out = execFileSync(join(ROOT, "node_modules/.bin/bun"), args, { cwd: ROOT, env: { ...process.env, DB_PATH: process.env.MESA_E2E_DB }, stdio: "pipe" });
+  return JSON.parse(out.toString().trim().split("\n").pop()!).id;
+}
+
+async function signIn(page: Page, email: string): Promise<void> {
+  await open(page, "/login");
+  await page.getByLabel("Correo electrónico").fill(email);
+  await page.getByLabel("Contraseña", { exact: true }).fill(PASSWORD);
+  await page.getByRole("button", { name: "Ingresar" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await waitForHydration(page);
+}
+
+const baseURL = () => String(test.info().project.use.baseURL);
+
+/** The `pusher` server SDK pointed at the embedded endpoint of the server under test. */
+function serverSdk(): Pusher {
+  const secret = process.env.MESA_E2E_PUSHER_SECRET;
+  if (!secret) throw new Error("MESA_E2E_PUSHER_SECRET is not set (see playwright.config.ts)");
+  const url = new URL(baseURL());
+  return new Pusher({ appId: APP_ID, key: APP_KEY, secret, host: url.hostname, port: url.port, useTLS: false, timeout: 3000 });
+}
+
+interface Frame {
+  event: string;
+  channel?: string;
+  data: any;
+}
+
+/**
+ * Every Pusher-protocol message the page's WebSockets receive, parsed (data too, when it is a JSON string), in
+ * order, tagged with the socket's URL. Must be installed before the page opens its connection.
+ */
+function watchFrames(page: Page): Frame[] {
+  const frames: Frame[] = [];
+  page.on("websocket", (ws) => {
+    ws.on("framereceived", ({ payload }) => {
+      try {
+        const message = JSON.parse(String(payload));
+        let data = message.data;
+        if (typeof data === "string") {
+          try {
+            data = JSON.parse(data);
+          } catch {
+            /* a plain string */
+          }
+        }
+        frames.push({ event: message.event, channel: message.channel, data });
+      } catch {
+        /* not JSON: not ours */
+      }
+    });
+  });
+  return frames;
+}
+
+const subscribed = (frames: Frame[], channel: string) => frames.some((f) => f.event === "pusher_internal:subscription_succeeded" && f.channel === channel);
+const status = (page: Page) => page.getByTestId("realtime-status");
+
+/** The `on-duty-<id>` entry of a cafe on the dashboard. */
+const onDuty = (page: Page, cafe: string) => page.locator('[data-testid^="on-duty-"]', { hasText: cafe });
+
+// ---------------------------------------------------------------------------------------------------------------
+
+test.describe.configure({ mode: "serial" });
+
+test.describe("realtime", () => {
+  const ids: Record<string, number> = {};
+
+  test.beforeAll(() => {
+    ids.admin = createUser(ADMIN, { role: "super-administrator", area: "Administración", place: "Sede Lima" });
+    ids.person = createUser(PERSON, { role: "cashier", area: "Caja", place: CAFE });
+    ids.cashier = createUser(CASHIER, { role: "cashier", area: "Caja", place: CAFE });
+    ids.manager = createUser(MANAGER, { role: "cafe manager", area: "Caja", place: CAFE });
+    ids.watcher = createUser(WATCHER, { role: "cashier", area: "Caja", place: CAFE });
+  });
+
+  test("pusher-js connects; a public channel receives what the pusher SDK publishes; a forged private signature is refused", async ({ page }) => {
+    const frames = watchFrames(page);
+    await signIn(page, CASHIER.email);
+    await expect(status(page)).toHaveAttribute("data-state", "connected");
+    // The app's own connection signed in as the user and joined their private channel.
+    await expect.poll(() => frames.some((f) => f.event === "pusher:signin_success")).toBe(true);
+    await expect.poll(() => subscribed(frames, `private-App.Models.User.${ids.cashier}`)).toBe(true);
+
+    // A second pusher-js, loaded into the page from node_modules, on the same embedded endpoint. The page's CSP
+    // allows scripts by nonce only (page.addScriptTag is refused), so the script carries the page's own nonce.
+    await page.evaluate((source) => {
+      const nonce = (document.querySelector("script[nonce]") as HTMLScriptElement | null)?.nonce ?? "";
+      const script = document.createElement("script");
+      script.nonce = nonce;
+      script.textContent = source;
+      document.head.append(script);
+    }, readFileSync(PUSHER_JS, "utf8"));
+    expect(await page.evaluate(() => typeof (window as any).Pusher)).toBe("function");
+    const url = new URL(baseURL());
+    const publicChannel = `e2e-public-${RUN}`;
+    const privateChannel = `private-App.Models.User.${ids.admin}`;
+    const setup = await page.evaluate(
+      async ({ key, host, port, publicChannel, privateChannel }) => {
+        const w = window as any;
+        const client = new w.Pusher(key, {
+          cluster: "mt1",
+          wsHost: host,
+          wsPort: port,
+          forceTLS: false,
+          enabledTransports: ["ws"],
+          disableStats: true,
+          // A forged authorization: the right key, a signature that is not the server's.
+          channelAuthorization: {
+            customHandler: (_params: unknown, callback: (error: unknown, data: unknown) => void) => callback(null, { auth: `${key}:${"0".repeat(64)}` }),
+          },
+        });
+        w.__e2e = { client, received: [] as unknown[], privateReceived: [] as unknown[], subscriptionErrors: [] as unknown[] };
+        const connected = new Promise<string>((resolve, reject) => {
+          client.connection.bind("connected", () => resolve(client.connection.socket_id));
+          client.connection.bind("failed", () => reject(new Error("pusher-js failed to connect")));
+          client.connection.bind("unavailable", () => reject(new Error("pusher-js: unavailable")));
+        });
+        const socketId = await connected;
+        const channel = client.subscribe(publicChannel);
+        await new Promise<void>((resolve, reject) => {
+          channel.bind("pusher:subscription_succeeded", () => resolve());
+          channel.bind("pusher:subscription_error", (error: unknown) => reject(new Error(`public subscription refused: ${JSON.stringify(error)}`)));
+        });
+        channel.bind("greeting", (data: unknown) => w.__e2e.received.push(data));
+        const forged = client.subscribe(privateChannel);
+        forged.bind("pusher:subscription_error", (error: unknown) => w.__e2e.subscriptionErrors.push(error));
+        forged.bind("pusher:subscription_succeeded", () => w.__e2e.subscriptionErrors.push("SUCCEEDED"));
+        forged.bind("secret", (data: unknown) => w.__e2e.privateReceived.push(data));
+        return { socketId, state: client.connection.state };
+      },
+      { key: APP_KEY, host: url.hostname, port: Number(url.port), publicChannel, privateChannel },
+    );
+    expect(setup.state).toBe("connected");
+    expect(setup.socketId).toMatch(/^\d+\.\d+$/);
+
+    // Published from here, through the SDK and the embedded HTTP API.
+    const sdk = serverSdk();
+    const payload = { message: `¡Hola desde el SDK! ${RUN}`, n: 42 };
+    const response = await sdk.trigger(publicChannel, "greeting", payload);
+    expect(response.status).toBe(200);
+    await expect.poll(() => page.evaluate(() => (window as any).__e2e.received)).toEqual([payload]);
+    // The API reports the channel occupied by this one subscriber.
+    const info = await (await sdk.get({ path: `/channels/${publicChannel}`, params: { info: "subscription_count" } })).json();
+    expect(info).toEqual({ occupied: true, subscription_count: 1 });
+
+    // The forged signature: pusher:subscription_error with the server's AuthError, and nothing published there arrives.
+    await expect.poll(() => page.evaluate(() => (window as any).__e2e.subscriptionErrors)).toEqual([{ type: "AuthError", error: "Invalid signature", status: 401 }]);
+    await sdk.trigger(privateChannel, "secret", { leaked: true });
+    await sdk.trigger(publicChannel, "greeting", { after: true });
+    await expect.poll(() => page.evaluate(() => (window as any).__e2e.received.length)).toBe(2);
+    expect(await page.evaluate(() => (window as any).__e2e.privateReceived)).toEqual([]);
+
+    // The API refuses a request signed with another secret.
+    const forger = new Pusher({ appId: APP_ID, key: APP_KEY, secret: "not-the-secret", host: url.hostname, port: url.port, useTLS: false, timeout: 3000 });
+    await expect(forger.trigger(publicChannel, "greeting", { forged: true })).rejects.toMatchObject({ status: 401 });
+
+    await page.evaluate(() => (window as any).__e2e.client.disconnect());
+    // The app's own connection is unaffected.
+    await expect(status(page)).toHaveAttribute("data-state", "connected");
+  });
+
+  test("deactivating a user signs out both of their tabs within seconds, without a click", async ({ browser }) => {
+    test.setTimeout(30_000);
+    // The user, in two tabs of one browser: the dashboard and their profile settings.
+    const userContext = await browser.newContext();
+    const first = await userContext.newPage();
+    const firstFrames = watchFrames(first);
+    await signIn(first, PERSON.email);
+    const second = await userContext.newPage();
+    const secondFrames = watchFrames(second);
+    await open(second, "/settings/profile");
+    const userChannel = `private-App.Models.User.${ids.person}`;
+    for (const [tab, frames] of [
+      [first, firstFrames],
+      [second, secondFrames],
+    ] as const) {
+      await expect(status(tab)).toHaveAttribute("data-state", "connected");
+      await expect.poll(() => subscribed(frames, userChannel), { message: `${tab.url()} joined ${userChannel}` }).toBe(true);
+    }
+
+    // The administrator, in a browser of their own, deactivates them from the Users page.
+    const adminContext = await browser.newContext();
+    const admin = await adminContext.newPage();
+    await signIn(admin, ADMIN.email);
+    await open(admin, `/users?search=${encodeURIComponent(PERSON.email)}`);
+    const row = admin.getByTestId(`user-row-${PERSON.email}`);
+    admin.once("dialog", (dialog) => dialog.accept());
+    const landed: Record<string, number> = {};
+    const start = Date.now();
+    const watch = (tab: Page, name: string) => tab.waitForURL(/\/login$/, { timeout: 5_000 }).then(() => (landed[name] = Date.now() - start));
+    const arrivals = Promise.all([watch(first, "first"), watch(second, "second")]);
+    arrivals.catch(() => {}); // awaited below; this only keeps an early failure from going unhandled meanwhile
+    await row.getByRole("button", { name: "Desactivar" }).click();
+    await expect(admin.locator('[data-flash="success"]')).toHaveText(`${PERSON.email} fue desactivado y sus sesiones se cerraron.`);
+    await arrivals;
+    test.info().annotations.push({ type: "timing", description: `tabs on /login after ${landed.first} ms and ${landed.second} ms` });
+    for (const [tab, frames] of [
+      [first, firstFrames],
+      [second, secondFrames],
+    ] as const) {
+      // They left because the server said so on their channel.
+      expect(frames.some((f) => f.event === "App\\Events\\SessionEnded" && f.channel === userChannel)).toBe(true);
+      await waitForHydration(tab);
+      await expect(tab.getByRole("heading", { level: 1, name: "Iniciar sesión" })).toBeVisible();
+      await expect(tab.getByTestId("realtime-status")).toHaveCount(0);
+    }
+    // The session really ended: a signed-in page sends them back to sign in.
+    await first.goto("/dashboard");
+    await expect(first).toHaveURL(/\/login$/);
+    // And the server holds no connection of theirs.
+    expect((await (await serverSdk().get({ path: `/channels/${userChannel}`, params: { info: "subscription_count" } })).json()).occupied).toBe(false);
+
+    await userContext.close();
+    await adminContext.close();
+  });
+
+  test("presence: two people reaching the same cafe see each other on the dashboard; one leaving disappears for the other", async ({ browser }) => {
+    const contexts: BrowserContext[] = [];
+    const dashboard = async (person: { email: string }) => {
+      const context = await browser.newContext();
+      contexts.push(context);
+      const page = await context.newPage();
+      await signIn(page, person.email);
+      await expect(status(page)).toHaveAttribute("data-state", "connected");
+      return page;
+    };
+    const cashier = await dashboard(CASHIER);
+    const entry = onDuty(cashier, CAFE);
+    await expect(entry).toHaveCount(1);
+    const cafeId = Number((await entry.getAttribute("data-testid"))!.replace("on-duty-", ""));
+    expect(cafeId).toBeGreaterThan(0);
+    // Alone: just themselves.
+    await expect(cashier.getByTestId(`on-duty-${cafeId}`)).toContainText(CASHIER.name);
+    await expect(cashier.getByTestId(`on-duty-${cafeId}`)).not.toContainText(MANAGER.name);
+
+    const manager = await dashboard(MANAGER);
+    await expect(manager.getByTestId(`on-duty-${cafeId}`)).toContainText(CASHIER.name);
+    await expect(manager.getByTestId(`on-duty-${cafeId}`)).toContainText(MANAGER.name);
+    // The first one learns of the newcomer without reloading.
+    await expect(cashier.getByTestId(`on-duty-${cafeId}`)).toContainText(MANAGER.name);
+
+    // The manager closes the page: gone from the cashier's list within a few seconds.
+    const start = Date.now();
+    await manager.close();
+    await expect(cashier.getByTestId(`on-duty-${cafeId}`)).not.toContainText(MANAGER.name, { timeout: 5_000 });
+    test.info().annotations.push({ type: "timing", description: `member removed after ${Date.now() - start} ms` });
+    await expect(cashier.getByTestId(`on-duty-${cafeId}`)).toContainText(CASHIER.name);
+    const users = await (await serverSdk().get({ path: `/channels/presence-cafe.${cafeId}/users` })).json();
+    expect(users).toEqual({ users: [{ id: String(ids.cashier) }] });
+
+    for (const context of contexts) await context.close();
+  });
+
+  test("page-protocol requests carry the tab's socket id in X-Socket-ID", async ({ page }) => {
+    const frames = watchFrames(page);
+    await signIn(page, WATCHER.email);
+    await expect(status(page)).toHaveAttribute("data-state", "connected");
+    const established = frames.filter((f) => f.event === "pusher:connection_established");
+    expect(established).toHaveLength(1);
+    const socketId: string = established[0].data.socket_id;
+    expect(socketId).toMatch(/^\d+\.\d+$/);
+
+    // A client-side visit to the settings, through the page protocol.
+    const request = page.waitForRequest((r) => r.headers()["x-inertia"] === "true" && new URL(r.url()).pathname.startsWith("/settings"));
+    await page.getByRole("navigation", { name: "Navegación principal" }).getByRole("link", { name: "Configuración" }).click();
+    const headers = (await request).headers();
+    expect(headers["x-socket-id"]).toMatch(/^\d+\.\d+$/);
+    expect(headers["x-socket-id"]).toBe(socketId);
+    await expect(page).toHaveURL(/\/settings\//);
+  });
+
+  test("the dashboard with realtime connected logs no console errors", async ({ browser }) => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const problems = watchConsole(page);
+    const frames = watchFrames(page);
+    await signIn(page, ADMIN.email);
+    await expect(status(page)).toHaveAttribute("data-state", "connected");
+    // Every cafe's presence channel joined (the administrator reaches them all), and the private channel.
+    const entries = page.locator('[data-testid^="on-duty-"]');
+    expect(await entries.count()).toBeGreaterThanOrEqual(2);
+    for (const entry of await entries.all()) await expect(entry).toContainText(ADMIN.name);
+    await expect.poll(() => subscribed(frames, `private-App.Models.User.${ids.admin}`)).toBe(true);
+    await page.waitForLoadState("networkidle");
+
+    // Away to another page and back: the presence channels are left and joined again, still without errors.
+    await page.getByRole("navigation", { name: "Navegación principal" }).getByRole("link", { name: "Usuarios" }).click();
+    await expect(page).toHaveURL(/\/users$/);
+    await page.getByRole("navigation", { name: "Navegación principal" }).getByRole("link", { name: "Panel" }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    for (const entry of await entries.all()) await expect(entry).toContainText(ADMIN.name);
+    await expect(status(page)).toHaveAttribute("data-state", "connected");
+    await page.reload();
+    await waitForHydration(page);
+    await expect(status(page)).toHaveAttribute("data-state", "connected");
+    for (const entry of await entries.all()) await expect(entry).toContainText(ADMIN.name);
+    await page.waitForTimeout(500);
+
+    expect(problems, problems.join("\n")).toEqual([]);
+    await context.close();
+  });
+});
