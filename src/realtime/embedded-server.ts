@@ -63,6 +63,7 @@ export interface SocketData {
 /** Close codes and error codes of the protocol. */
 export const CODES = {
   appNotFound: 4001,
+  invalidVersion: 4006,
   unsupportedProtocol: 4007,
   noProtocol: 4008,
   unauthorized: 4009,
@@ -120,7 +121,9 @@ export class EmbeddedPusherServer {
 
   /** Upgrades a request for `/app/{key}`; returns a Response when it cannot be upgraded. */
   upgrade(request: Request, server: { upgrade: (r: Request, o: { data: SocketData }) => boolean }, key: string): Response | undefined {
-    const protocol = Number(new URL(request.url).searchParams.get("protocol") ?? "0");
+    const raw = new URL(request.url).searchParams.get("protocol");
+    // 0: none given; NaN: not a version number.
+    const protocol = raw === null || raw === "" ? 0 : /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
     const data: SocketData = {
       appKey: key,
       protocol,
@@ -145,6 +148,11 @@ export class EmbeddedPusherServer {
     if (ws.data.appKey !== this.app.key) {
       this.error(ws, CODES.appNotFound, `App key ${ws.data.appKey} not in this cluster`);
       ws.close(CODES.appNotFound, "App not found");
+      return;
+    }
+    if (Number.isNaN(ws.data.protocol)) {
+      this.error(ws, CODES.invalidVersion, "Invalid version string format");
+      ws.close(CODES.invalidVersion, "Invalid version string format");
       return;
     }
     if (!ws.data.protocol) {
@@ -324,6 +332,12 @@ export class EmbeddedPusherServer {
       return;
     }
     const userId = String(parsed!.id);
+    // Signing in again as someone else leaves the first user's channel.
+    if (connection.userId !== null && connection.userId !== userId) {
+      const previous = this.userSockets.get(connection.userId);
+      previous?.delete(connection.socketId);
+      if (previous && previous.size === 0) this.userSockets.delete(connection.userId);
+    }
     connection.userId = userId;
     let sockets = this.userSockets.get(userId);
     if (!sockets) this.userSockets.set(userId, (sockets = new Set()));
@@ -445,7 +459,8 @@ export class EmbeddedPusherServer {
       const withUsers = (url.searchParams.get("info") ?? "").split(",").includes("user_count");
       const channels: Record<string, Record<string, number>> = {};
       for (const name of this.channels.keys()) {
-        if (!name.startsWith(prefix)) continue;
+        // Per-user channels (#server-to-user-…) are the server's own, not the app's.
+        if (name.startsWith("#") || !name.startsWith(prefix)) continue;
         channels[name] = withUsers && isPresence(name) ? { user_count: this.members.get(name)?.size ?? 0 } : {};
       }
       return json({ channels });

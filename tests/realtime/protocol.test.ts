@@ -1,0 +1,1189 @@
+/**
+ * The embedded Pusher-protocol (7) server, checked with the real clients: pusher-js (the browser's library, run
+ * here in Bun), raw WebSockets where pusher-js hides the frames, and the `pusher` server SDK for the HTTP API.
+ * Also Mesa's own authorization endpoints (/broadcasting/auth, /broadcasting/user-auth) and the sign-out signal
+ * sent when a user is deactivated.
+ *
+ * Every test runs its own Mesa on a free loopback port (PUSHER_HOST/PORT point at it, so the app's broadcaster
+ * publishes to it) and stops it afterwards. docs/realtime.md maps each protocol rule to the test that checks it.
+ */
+import { afterEach, describe, expect, test } from "bun:test";
+import { createHash, createHmac } from "node:crypto";
+import Pusher from "pusher-js";
+import PusherServer from "pusher";
+import { roles as rolesTable, users } from "../../db/schema";
+import { bootstrapAccess } from "../../db/seeds/access";
+import { migrateDatabase, openDatabase, type Db } from "../../src/db";
+import { createArea } from "../../src/domain/access/areas";
+import { assignRole } from "../../src/domain/access/assignments";
+import { bumpAccessVersion } from "../../src/domain/access/authorization";
+import { ensureCafe, ensureHeadquarters } from "../../src/domain/access/places";
+import { findRoleByName, SUPER_ROLE } from "../../src/domain/access/roles";
+import { EVERYTHING } from "../../src/domain/access/scope";
+import { findUserById, type User } from "../../src/domain/accounts/users";
+import { hashPassword } from "../../src/domain/accounts/passwords";
+import { CLI_ACTOR } from "../../src/domain/audit";
+import { createApp } from "../../src/http/app";
+import { routes as productRoutes } from "../../src/http/routes";
+import { createServices } from "../../src/http/services";
+import { realtimeCredentials } from "../../src/realtime/broadcaster";
+import { EmbeddedPusherServer, type EmbeddedOptions } from "../../src/realtime/embedded-server";
+import { channelAuth, userAuth, type AppCredentials } from "../../src/realtime/signatures";
+import { BASE, Client, testConfig, type TestApp } from "../support/app";
+
+type Json = Record<string, any>;
+
+// ——— One Mesa per test, on a free loopback port ———
+
+/** Run after each test, last registered first (clients close before their server stops). */
+const cleanups: (() => unknown)[] = [];
+
+afterEach(async () => {
+  while (cleanups.length) {
+    try {
+      await cleanups.pop()!();
+    } catch {}
+  }
+});
+
+async function freePort(): Promise<number> {
+  const probe = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
+  const port = probe.port!;
+  await probe.stop(true);
+  return port;
+}
+
+interface Harness {
+  port: number;
+  /** http://127.0.0.1:{port} */
+  origin: string;
+  testApp: TestApp;
+  realtime: EmbeddedPusherServer;
+  creds: AppCredentials;
+  /** The `pusher` server SDK pointed at this server. */
+  sdk: PusherServer;
+}
+
+/** Starts Mesa on a free port; `realtime` overrides the embedded server's options (short timeouts and such). */
+async function startServer(options: { realtime?: Partial<EmbeddedOptions>; startTimer?: boolean } = {}): Promise<Harness> {
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  // The broadcaster publishes where PUSHER_HOST/PORT say: this server.
+  const config = testConfig({ APP_URL: origin, PUSHER_HOST: "127.0.0.1", PUSHER_PORT: String(port), PUSHER_SCHEME: "http" });
+  const db = openDatabase(":memory:");
+  migrateDatabase(db);
+  const creds = realtimeCredentials(config, config.appKey!);
+  const realtime = new EmbeddedPusherServer(creds, options.realtime);
+  const services = createServices(config, db, { routes: productRoutes, realtime });
+  expect(services.realtimeApp).toEqual(creds);
+  const app = createApp(services);
+  app.listen({ port, hostname: "127.0.0.1" });
+  if (options.startTimer) realtime.start();
+  cleanups.push(async () => {
+    realtime.stop();
+    await app.stop(true);
+  });
+  const testApp: TestApp = { app, services, mailPath: config.mail.path, db, config, sessions: services.sessions, version: services.assets.version, routes: productRoutes };
+  const sdk = new PusherServer({ appId: creds.id, key: creds.key, secret: creds.secret, host: "127.0.0.1", port: String(port), useTLS: false });
+  return { port, origin, testApp, realtime, creds, sdk };
+}
+
+/** Polls `check` until it returns something truthy (or passes without throwing). */
+async function eventually<T>(check: () => T | Promise<T>, what = "condition", timeoutMs = 3000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const value = await check();
+      if (value) return value;
+    } catch (error) {
+      last = error;
+    }
+    await Bun.sleep(10);
+  }
+  throw last instanceof Error ? last : new Error(`timed out waiting for ${what}`);
+}
+
+// ——— Raw WebSocket: sees every frame ———
+
+class RawSocket {
+  readonly frames: Json[] = [];
+  private readonly taken = new Set<number>();
+  closeEvent: { code: number; reason: string } | null = null;
+  readonly closed: Promise<{ code: number; reason: string }>;
+
+  private constructor(readonly ws: WebSocket) {
+    ws.addEventListener("message", (event) => this.frames.push(JSON.parse(String(event.data))));
+    this.closed = new Promise((resolve) =>
+      ws.addEventListener("close", (event) => {
+        this.closeEvent = { code: event.code, reason: event.reason };
+        resolve(this.closeEvent);
+      }),
+    );
+  }
+
+  /** Opens `/app/{key}?{query}` and waits until the socket is open (not for the handshake). */
+  static async open(h: Harness, options: { key?: string; query?: string } = {}): Promise<RawSocket> {
+    const ws = new WebSocket(`ws://127.0.0.1:${h.port}/app/${options.key ?? h.creds.key}?${options.query ?? "protocol=7&client=raw&version=1.0"}`);
+    const socket = new RawSocket(ws);
+    cleanups.push(() => ws.readyState === WebSocket.OPEN && ws.close());
+    await new Promise<void>((resolve, reject) => {
+      ws.addEventListener("open", () => resolve());
+      ws.addEventListener("error", () => reject(new Error("WebSocket failed to open")));
+    });
+    return socket;
+  }
+
+  /** Opens a connection and returns it with its socket id, after pusher:connection_established. */
+  static async connect(h: Harness): Promise<RawSocket & { socketId: string }> {
+    const socket = await RawSocket.open(h);
+    const established = await socket.next((f) => f.event === "pusher:connection_established");
+    return Object.assign(socket, { socketId: JSON.parse(established.data).socket_id as string });
+  }
+
+  send(event: string, data: unknown, channel?: string): void {
+    this.ws.send(JSON.stringify(channel === undefined ? { event, data } : { event, channel, data }));
+  }
+
+  /** The first frame not yet taken that matches (waiting for it if need be); takes it. */
+  async next(match: (frame: Json) => boolean, timeoutMs = 3000): Promise<Json> {
+    return eventually<Json | null>(
+      () => {
+        const index = this.frames.findIndex((frame, i) => !this.taken.has(i) && match(frame));
+        if (index === -1) return null;
+        this.taken.add(index);
+        return this.frames[index];
+      },
+      "a matching frame",
+      timeoutMs,
+    ) as Promise<Json>;
+  }
+
+  /** Frames with this event name received so far. */
+  all(event: string): Json[] {
+    return this.frames.filter((f) => f.event === event);
+  }
+
+  /** Round trip: every frame the server queued for this socket before now has arrived. */
+  async sync(): Promise<void> {
+    const before = this.all("pusher:pong").length;
+    this.send("pusher:ping", {});
+    await eventually(() => this.all("pusher:pong").length > before, "pusher:pong");
+  }
+
+  /** pusher:subscribe, waiting for the answer (succeeded or error). */
+  async subscribe(channel: string, extra: Json = {}): Promise<Json> {
+    this.send("pusher:subscribe", { channel, ...extra });
+    return this.next((f) => f.channel === channel && (f.event === "pusher_internal:subscription_succeeded" || f.event === "pusher:subscription_error"));
+  }
+}
+
+/** A frame's data: the protocol carries it as a JSON string (usually) or an object. */
+function dataOf(frame: Json): any {
+  return typeof frame.data === "string" ? JSON.parse(frame.data) : frame.data;
+}
+
+// ——— pusher-js ———
+
+type PusherOptions = ConstructorParameters<typeof Pusher>[1];
+
+function pusherClient(h: Harness, options: Partial<PusherOptions> = {}, key = h.creds.key): Pusher {
+  const client = new Pusher(key, { wsHost: "127.0.0.1", wsPort: h.port, forceTLS: false, enabledTransports: ["ws"], cluster: "mt1", ...options } as PusherOptions);
+  cleanups.push(() => client.disconnect());
+  return client;
+}
+
+async function connected(client: Pusher): Promise<string> {
+  await eventually(() => client.connection.state === "connected", "pusher-js to connect");
+  return client.connection.socket_id;
+}
+
+/** Signs channel subscriptions the way Mesa's endpoint would (src/realtime/signatures.ts), as `userId` on presence channels. */
+function signingClient(h: Harness, user: { id: string; info?: unknown } | null = null, options: Partial<PusherOptions> = {}): Pusher {
+  return pusherClient(h, {
+    channelAuthorization: {
+      customHandler: ({ socketId, channelName }: { socketId: string; channelName: string }, callback: (error: Error | null, data: Json | null) => void) => {
+        if (channelName.startsWith("presence-")) {
+          const channelData = JSON.stringify({ user_id: user?.id ?? "anonymous", user_info: user?.info ?? {} });
+          callback(null, { auth: channelAuth(h.creds, socketId, channelName, channelData), channel_data: channelData });
+        } else callback(null, { auth: channelAuth(h.creds, socketId, channelName) });
+      },
+    },
+    userAuthentication: {
+      customHandler: ({ socketId }: { socketId: string }, callback: (error: Error | null, data: Json | null) => void) => {
+        const userData = JSON.stringify({ id: user?.id ?? "anonymous", user_info: user?.info ?? {} });
+        callback(null, { auth: userAuth(h.creds, socketId, userData), user_data: userData });
+      },
+    },
+    ...options,
+  } as Partial<PusherOptions>);
+}
+
+/** Subscribes and waits for pusher:subscription_succeeded (or fails on pusher:subscription_error). */
+async function joined(client: Pusher, name: string): Promise<any> {
+  const channel = client.subscribe(name);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no answer to the subscription to ${name}`)), 3000);
+    channel.bind("pusher:subscription_succeeded", (data: unknown) => {
+      clearTimeout(timer);
+      resolve(channel);
+    });
+    channel.bind("pusher:subscription_error", (error: unknown) => {
+      clearTimeout(timer);
+      reject(new Error(`subscription to ${name} failed: ${JSON.stringify(error)}`));
+    });
+  });
+}
+
+/** Every event a channel receives (besides pusher: internals), in order. */
+function record(channel: { bind_global: (cb: (event: string, data: any) => void) => unknown }): { event: string; data: any }[] {
+  const seen: { event: string; data: any }[] = [];
+  channel.bind_global((event: string, data: any) => {
+    if (!event.startsWith("pusher:") && !event.startsWith("pusher_internal:")) seen.push({ event, data });
+  });
+  return seen;
+}
+
+let syncCounter = 0;
+
+/**
+ * Round trip for a pusher-js client: a marker event on a public channel, published after whatever the test did,
+ * arrives after anything that action sent this client. Used to show that something did NOT arrive.
+ */
+async function syncClient(h: Harness, client: Pusher): Promise<void> {
+  const name = "sync";
+  const channel = client.channel(name) ?? (await joined(client, name));
+  const marker = `m${++syncCounter}`;
+  const got = new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("sync marker did not arrive")), 3000);
+    const handler = (data: { marker: string }) => {
+      if (data.marker !== marker) return;
+      clearTimeout(timer);
+      channel.unbind("marker", handler);
+      resolve();
+    };
+    channel.bind("marker", handler);
+  });
+  await h.sdk.trigger(name, "marker", { marker });
+  await got;
+}
+
+/** Lets the server see that a connection closed (its close frame is processed asynchronously). */
+async function untilConnections(h: Harness, count: number): Promise<void> {
+  await eventually(() => h.realtime.connectionCount === count, `${count} connections`);
+}
+
+// ——— The HTTP API, signed by hand (independently of the implementation) ———
+
+function md5(text: string): string {
+  return createHash("md5").update(text, "utf8").digest("hex");
+}
+
+/** A request to `/apps/{id}{path}`, signed like the protocol says, with the chance to spoil each part. */
+async function api(
+  h: Harness,
+  method: "GET" | "POST",
+  path: string,
+  options: { params?: Record<string, string>; body?: unknown; appId?: string; key?: string; secret?: string; timestamp?: number; sendBody?: string; spoil?: (query: URLSearchParams) => void } = {},
+): Promise<Response> {
+  const fullPath = `/apps/${options.appId ?? h.creds.id}${path}`;
+  const body = options.body === undefined ? undefined : JSON.stringify(options.body);
+  const params: Record<string, string> = {
+    ...options.params,
+    auth_key: options.key ?? h.creds.key,
+    auth_timestamp: String(options.timestamp ?? Math.floor(Date.now() / 1000)),
+    auth_version: "1.0",
+  };
+  if (body !== undefined) params.body_md5 = md5(body);
+  const sorted = Object.keys(params)
+    .sort()
+    .map((k) => `${k}=${params[k]}`)
+    .join("&");
+  const signature = createHmac("sha256", options.secret ?? h.creds.secret)
+    .update([method, fullPath, sorted].join("\n"))
+    .digest("hex");
+  const query = new URLSearchParams({ ...params, auth_signature: signature });
+  options.spoil?.(query);
+  return fetch(`${h.origin}${fullPath}?${query}`, {
+    method,
+    body: options.sendBody ?? body,
+    headers: body === undefined ? {} : { "content-type": "application/json" },
+  });
+}
+
+// ——— Accounts, places and signing in (a smaller version of tests/http/access-control.test.ts) ———
+
+const PASSWORD = "correct-horse-42";
+let passwordHash: Promise<string> | null = null;
+
+async function addUser(db: Db, name: string, email: string): Promise<User> {
+  passwordHash ??= hashPassword(PASSWORD);
+  const now = new Date();
+  return db.insert(users).values({ name, email, passwordHash: await passwordHash, emailVerifiedAt: now, createdAt: now, updatedAt: now }).returning().get();
+}
+
+interface World {
+  cafeA: number;
+  cafeB: number;
+  root: User;
+  staffA: User;
+  staffB: User;
+}
+
+/** Business X with cafe A (Sara works there), business Y with cafe B (Beto); Raíz is the super-administrator. */
+async function buildWorld(app: TestApp): Promise<World> {
+  const db = app.db;
+  bootstrapAccess(db);
+  const superRole = findRoleByName(db, SUPER_ROLE)!.id;
+  const staff = db.insert(rolesTable).values({ name: "cashier" }).returning().get().id;
+  bumpAccessVersion(db);
+  const x = ensureHeadquarters(db, "Catering X S.A.C.", "Sede X");
+  const y = ensureHeadquarters(db, "Catering Y S.A.C.", "Sede Y");
+  const cafeA = ensureCafe(db, "Mina Norte", "Unidad A", "Comedor A", x.businessId);
+  const cafeB = ensureCafe(db, "Mina Sur", "Unidad B", "Comedor B", y.businessId);
+  const area = (name: string, place: { cafe_id?: number; headquarters_id?: number }, roleIds: number[]) => createArea(db, CLI_ACTOR, EVERYTHING, { name, ...place, role_ids: roleIds }).id;
+  const sede = area("Administración X", { headquarters_id: x.headquartersId }, [superRole]);
+  const cajaA = area("Caja A", { cafe_id: cafeA }, [staff]);
+  const cajaB = area("Caja B", { cafe_id: cafeB }, [staff]);
+  const person = async (name: string, email: string, areaId: number, roleId: number) => {
+    const user = await addUser(db, name, email);
+    assignRole(db, CLI_ACTOR, EVERYTHING, { userId: user.id, areaId, roleId });
+    return user;
+  };
+  return {
+    cafeA,
+    cafeB,
+    root: await person("Raíz Super", "root@mesa.test", sede, superRole),
+    staffA: await person("Sara Caja", "staff.a@mesa.test", cajaA, staff),
+    staffB: await person("Beto Caja", "staff.b@mesa.test", cajaB, staff),
+  };
+}
+
+async function signedIn(app: TestApp, user: User): Promise<Client> {
+  const client = new Client(app);
+  await client.visit("/login");
+  const response = await client.request("/login", { method: "POST", inertia: true, json: { email: user.email, password: PASSWORD }, headers: { referer: `${BASE}/login` } });
+  expect(response.headers.get("location")).toBe("/dashboard");
+  return client;
+}
+
+/** What the browser sends to /broadcasting/auth: a form with the socket id and channel name. */
+function authRequest(client: Client, path: string, form: Record<string, string>, headers: Record<string, string> = { accept: "application/json" }): Promise<Response> {
+  return client.request(path, { method: "POST", body: new URLSearchParams(form).toString(), headers: { "content-type": "application/x-www-form-urlencoded", ...headers } });
+}
+
+function cookieHeader(client: Client): string {
+  return [...client.cookies].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join("; ");
+}
+
+/**
+ * pusher-js in Bun uses node-XMLHttpRequest for its auth requests, which refuses to set a Cookie header (a
+ * browser sends the cookie by itself). This lets the headersProvider send it, as the browser would.
+ */
+function letPusherJsSendCookies(): void {
+  const runtime = (Pusher as any).Runtime;
+  const original = runtime.getXHRAPI;
+  const Base = original.call(runtime);
+  runtime.getXHRAPI = () =>
+    function CookieXHR(this: any) {
+      Base.call(this);
+      this.setDisableHeaderCheck(true);
+    };
+  cleanups.push(() => (runtime.getXHRAPI = original));
+}
+
+/** pusher-js authorized by Mesa's real endpoints, as `client` (its session cookie and CSRF token). */
+function browserClient(h: Harness, client: Client): Pusher {
+  letPusherJsSendCookies();
+  // Like resources/js/lib/realtime.ts, plus the cookie the browser would send by itself.
+  const headersProvider = () => ({ Cookie: cookieHeader(client), "X-XSRF-TOKEN": client.cookies.get("XSRF-TOKEN")!, Accept: "application/json" });
+  return pusherClient(h, {
+    channelAuthorization: { endpoint: `${h.origin}/broadcasting/auth`, transport: "ajax", headersProvider },
+    userAuthentication: { endpoint: `${h.origin}/broadcasting/user-auth`, transport: "ajax", headersProvider },
+  } as Partial<PusherOptions>);
+}
+
+// ═══════════════════════════════════════════════════════════════════════════════════════════════════════════
+
+describe("connection", () => {
+  test("connection_established carries a socket id like 123.456 and activity_timeout 120", async () => {
+    const h = await startServer();
+    const raw = await RawSocket.open(h);
+    const frame = await raw.next((f) => f.event === "pusher:connection_established");
+    expect(typeof frame.data).toBe("string"); // the protocol sends data as a JSON string
+    const data = dataOf(frame);
+    expect(data.socket_id).toMatch(/^\d+\.\d+$/);
+    expect(data.activity_timeout).toBe(120);
+
+    const client = pusherClient(h);
+    expect(await connected(client)).toMatch(/^\d+\.\d+$/);
+    expect(client.connection.socket_id).not.toBe(data.socket_id);
+    await untilConnections(h, 2);
+
+    // A plain HTTP request to the WebSocket path is not upgraded.
+    expect((await fetch(`${h.origin}/app/${h.creds.key}?protocol=7`)).status).toBe(400);
+  });
+
+  test("an unknown app key gets pusher:error 4001 and close 4001", async () => {
+    const h = await startServer();
+    const raw = await RawSocket.open(h, { key: "not-the-key" });
+    const error = await raw.next((f) => f.event === "pusher:error");
+    expect(dataOf(error).code).toBe(4001);
+    expect((await raw.closed).code).toBe(4001);
+    expect(h.realtime.connectionCount).toBe(0);
+
+    // pusher-js reports it and does not retry (4000–4099: refused).
+    const client = pusherClient(h, {}, "not-the-key");
+    const errors: any[] = [];
+    client.connection.bind("error", (e: any) => errors.push(e));
+    await eventually(() => errors.some((e) => e?.error?.data?.code === 4001), "pusher-js to report 4001");
+    await eventually(() => client.connection.state === "disconnected" || client.connection.state === "failed", "pusher-js to give up");
+  });
+
+  test("a missing protocol version gets 4008, an unsupported one 4007", async () => {
+    const h = await startServer();
+    const none = await RawSocket.open(h, { query: "client=raw" });
+    expect(dataOf(await none.next((f) => f.event === "pusher:error")).code).toBe(4008);
+    expect((await none.closed).code).toBe(4008);
+
+    for (const version of ["4", "8"]) {
+      const old = await RawSocket.open(h, { query: `protocol=${version}` });
+      expect(dataOf(await old.next((f) => f.event === "pusher:error")).code).toBe(4007);
+      expect((await old.closed).code).toBe(4007);
+    }
+    // 5, 6 and 7 are served.
+    for (const version of ["5", "6", "7"]) {
+      const ok = await RawSocket.open(h, { query: `protocol=${version}` });
+      await ok.next((f) => f.event === "pusher:connection_established");
+    }
+  });
+
+  // Pusher's close codes: 4006 "Invalid version string format", 4008 "No protocol version supplied".
+  // src/realtime/embedded-server.ts upgrade() turns "protocol=abc" into NaN and onOpen() reports it as missing (4008).
+  test("a malformed protocol version gets 4006, not 'no protocol version' 4008", async () => {
+    const h = await startServer();
+    const bad = await RawSocket.open(h, { query: "protocol=abc" });
+    expect(dataOf(await bad.next((f) => f.event === "pusher:error")).code).toBe(4006);
+  });
+
+  test("pusher:ping is answered with pusher:pong", async () => {
+    const h = await startServer();
+    const raw = await RawSocket.connect(h);
+    raw.send("pusher:ping", {});
+    const pong = await raw.next((f) => f.event === "pusher:pong");
+    expect(pong.channel).toBeUndefined();
+    // Also with the data as a string, as pusher-js sends it.
+    raw.ws.send(JSON.stringify({ event: "pusher:ping", data: "{}" }));
+    await raw.next((f) => f.event === "pusher:pong");
+  });
+
+  test("malformed messages and unknown events get pusher:error (code null) and the connection stays open", async () => {
+    const h = await startServer();
+    const raw = await RawSocket.connect(h);
+    for (const message of ["not json", "[]", JSON.stringify({ data: {} }), JSON.stringify({ event: "pusher:nonsense", data: {} }), JSON.stringify({ event: "hello", data: {} })]) {
+      raw.ws.send(message);
+      const error = await raw.next((f) => f.event === "pusher:error");
+      expect({ message, code: dataOf(error).code }).toEqual({ message, code: null });
+    }
+    await raw.sync();
+    expect(raw.closeEvent).toBeNull();
+  });
+});
+
+describe("liveness", () => {
+  test("an idle connection is pinged after activity_timeout and closed with 4201 when it stays silent", async () => {
+    const h = await startServer();
+    const raw = await RawSocket.connect(h);
+    const start = Date.now();
+    h.realtime.checkLiveness(start + 60_000);
+    await raw.sync();
+    expect(raw.all("pusher:ping")).toHaveLength(0); // not idle long enough yet; sync() itself counts as activity
+
+    const later = Date.now() + 120_001;
+    h.realtime.checkLiveness(later);
+    await raw.next((f) => f.event === "pusher:ping");
+    h.realtime.checkLiveness(later + 30_000); // within the pong timeout: nothing happens
+    await Bun.sleep(20);
+    expect(raw.closeEvent).toBeNull();
+    h.realtime.checkLiveness(later + 30_001);
+    expect(await raw.closed).toEqual({ code: 4201, reason: expect.any(String) });
+    await untilConnections(h, 0);
+  });
+
+  test("a connection that answers the ping (pusher-js does) stays open", async () => {
+    const h = await startServer();
+    const client = pusherClient(h);
+    await connected(client);
+    const later = Date.now() + 120_001;
+    h.realtime.checkLiveness(later);
+    // pusher-js answers pusher:ping with pusher:pong; wait until the server has seen it (its own bookkeeping).
+    const connection = () => [...(h.realtime as any).connections.values()][0] as { pingSentAt: number | null };
+    await eventually(() => connection().pingSentAt !== null, "the server to ping");
+    await eventually(() => connection().pingSentAt === null, "pusher-js to answer the ping");
+    h.realtime.checkLiveness(later + 30_001);
+    await syncClient(h, client);
+    expect(client.connection.state).toBe("connected");
+    expect(h.realtime.connectionCount).toBe(1);
+
+    // A raw client that answers with pusher:pong is kept too.
+    const raw = await RawSocket.connect(h);
+    const t = Date.now() + 120_001;
+    h.realtime.checkLiveness(t);
+    await raw.next((f) => f.event === "pusher:ping");
+    raw.send("pusher:pong", {});
+    await raw.sync();
+    h.realtime.checkLiveness(t + 30_001);
+    await raw.sync();
+    expect(raw.closeEvent).toBeNull();
+  });
+
+  test("with short timeouts the liveness timer pings and then closes a silent connection on its own", async () => {
+    const h = await startServer({ realtime: { activityTimeout: 0.2, pongTimeout: 0.2, checkIntervalMs: 25 }, startTimer: true });
+    const raw = await RawSocket.open(h);
+    expect(dataOf(await raw.next((f) => f.event === "pusher:connection_established")).activity_timeout).toBe(0.2);
+    const opened = Date.now();
+    await raw.next((f) => f.event === "pusher:ping", 2000);
+    expect(Date.now() - opened).toBeGreaterThanOrEqual(150);
+    expect((await raw.closed).code).toBe(4201);
+  });
+});
+
+describe("channels and signatures", () => {
+  test("a public channel needs no signature; events triggered through the SDK reach it", async () => {
+    const h = await startServer();
+    const client = pusherClient(h);
+    await connected(client);
+    const channel = await joined(client, "orders");
+    const seen = record(channel);
+    await h.sdk.trigger("orders", "created", { id: 7 });
+    await eventually(() => seen.length === 1, "the event");
+    expect(seen).toEqual([{ event: "created", data: { id: 7 } }]);
+  });
+
+  test("private and presence channels with valid signatures (channelAuth) are joined", async () => {
+    const h = await startServer();
+    const client = signingClient(h, { id: "5", info: { name: "Ana" } });
+    await connected(client);
+    const priv = await joined(client, "private-orders");
+    const seen = record(priv);
+    await h.sdk.trigger("private-orders", "paid", { id: 1 });
+    await eventually(() => seen.length === 1, "the private event");
+
+    const presence: any = await joined(client, "presence-room");
+    expect(presence.members.count).toBe(1);
+    expect(presence.members.me).toEqual({ id: "5", info: { name: "Ana" } });
+
+    // Raw frames: the presence answer carries ids, hash and count (as a JSON string).
+    const raw = await RawSocket.connect(h);
+    const channelData = JSON.stringify({ user_id: 6, user_info: { name: "Beto" } });
+    const answer = await raw.subscribe("presence-room", { auth: channelAuth(h.creds, raw.socketId, "presence-room", channelData), channel_data: channelData });
+    expect(answer.event).toBe("pusher_internal:subscription_succeeded");
+    expect(dataOf(answer)).toEqual({ presence: { ids: ["5", "6"], hash: { "5": { name: "Ana" }, "6": { name: "Beto" } }, count: 2 } });
+    const priv2 = await raw.subscribe("private-orders", { auth: channelAuth(h.creds, raw.socketId, "private-orders") });
+    expect(priv2.event).toBe("pusher_internal:subscription_succeeded");
+  });
+
+  test("a forged signature gets pusher:subscription_error (pusher-js reports it) and no events", async () => {
+    const h = await startServer();
+    const forged = pusherClient(h, {
+      channelAuthorization: {
+        customHandler: ({ socketId, channelName }: { socketId: string; channelName: string }, callback: (e: Error | null, d: Json | null) => void) =>
+          callback(null, { auth: channelAuth({ ...h.creds, secret: "not-the-secret" }, socketId, channelName) }),
+      },
+    } as Partial<PusherOptions>);
+    await connected(forged);
+    const channel = forged.subscribe("private-orders");
+    const seen = record(channel);
+    const error = await new Promise<any>((resolve) => channel.bind("pusher:subscription_error", resolve));
+    expect(error).toMatchObject({ type: "AuthError", status: 401 });
+    expect((channel as any).subscribed).toBe(false);
+    await h.sdk.trigger("private-orders", "paid", { id: 1 });
+    await syncClient(h, forged);
+    expect(seen).toEqual([]);
+
+    // Raw: a signature for another socket (replayed), for another channel, with another key, or none at all.
+    const raw = await RawSocket.connect(h);
+    const other = await RawSocket.connect(h);
+    const attempts: [string, Json][] = [
+      ["private-orders", { auth: channelAuth(h.creds, other.socketId, "private-orders") }],
+      ["private-orders", { auth: channelAuth(h.creds, raw.socketId, "private-other") }],
+      ["private-orders", { auth: channelAuth({ ...h.creds, key: "other-key" }, raw.socketId, "private-orders") }],
+      ["private-orders", {}],
+      ["presence-room", { auth: channelAuth(h.creds, raw.socketId, "presence-room", '{"user_id":"1"}'), channel_data: '{"user_id":"2"}' }],
+      ["presence-room", { auth: channelAuth(h.creds, raw.socketId, "presence-room"), channel_data: '{"user_id":"1"}' }],
+    ];
+    for (const [name, extra] of attempts) {
+      const answer = await raw.subscribe(name, extra);
+      expect({ name, extra, event: answer.event, data: answer.data }).toEqual({ name, extra, event: "pusher:subscription_error", data: { type: "AuthError", error: expect.any(String), status: 401 } });
+    }
+    await h.sdk.trigger(["private-orders", "presence-room"], "paid", { id: 2 });
+    await raw.sync();
+    expect(raw.frames.filter((f) => f.event === "paid")).toEqual([]);
+    const channels = (await (await h.sdk.get({ path: "/channels" })).json()) as Json;
+    expect(Object.keys(channels.channels)).toEqual(["sync"]);
+  });
+
+  test("a presence signature must carry channel_data with a user_id; bad channel names are refused", async () => {
+    const h = await startServer();
+    const raw = await RawSocket.connect(h);
+    const noUser = JSON.stringify({ user_info: { name: "x" } });
+    const answer = await raw.subscribe("presence-room", { auth: channelAuth(h.creds, raw.socketId, "presence-room", noUser), channel_data: noUser });
+    expect(answer).toMatchObject({ event: "pusher:subscription_error", data: { status: 400 } });
+    for (const name of ["", "has space", "x".repeat(201), "slash/no"]) {
+      expect((await raw.subscribe(name)).event).toBe("pusher:subscription_error");
+    }
+  });
+
+  test("the per-user channel #server-to-user-{id} is only for a connection signed in as that user", async () => {
+    const h = await startServer();
+    const raw = await RawSocket.connect(h);
+    expect(await raw.subscribe("#server-to-user-5")).toMatchObject({ event: "pusher:subscription_error", data: { status: 401 } });
+    const userData = JSON.stringify({ id: "5" });
+    raw.send("pusher:signin", { auth: userAuth(h.creds, raw.socketId, userData), user_data: userData });
+    await raw.next((f) => f.event === "pusher:signin_success");
+    expect((await raw.subscribe("#server-to-user-6")).event).toBe("pusher:subscription_error");
+    expect((await raw.subscribe("#server-to-user-5")).event).toBe("pusher_internal:subscription_succeeded");
+  });
+});
+
+describe("presence", () => {
+  test("member_added only for a new user id; member_removed only when the user's last connection leaves", async () => {
+    const h = await startServer();
+    const ana = signingClient(h, { id: "1", info: { name: "Ana" } });
+    await connected(ana);
+    const anaRoom: any = await joined(ana, "presence-cafe.1");
+    const added: any[] = [];
+    const removed: any[] = [];
+    anaRoom.bind("pusher:member_added", (m: any) => added.push(m));
+    anaRoom.bind("pusher:member_removed", (m: any) => removed.push(m));
+
+    const beto1 = signingClient(h, { id: "2", info: { name: "Beto" } });
+    await connected(beto1);
+    const betoRoom1: any = await joined(beto1, "presence-cafe.1");
+    await eventually(() => added.length === 1, "member_added");
+    expect(added).toEqual([{ id: "2", info: { name: "Beto" } }]);
+    expect(anaRoom.members.count).toBe(2);
+    expect(betoRoom1.members.count).toBe(2);
+    const betoAdded: any[] = [];
+    betoRoom1.bind("pusher:member_added", (m: any) => betoAdded.push(m));
+
+    // Beto's second tab: he is already there, nobody is told again; the tab sees both members.
+    const beto2 = signingClient(h, { id: "2", info: { name: "Beto" } });
+    await connected(beto2);
+    const betoRoom2: any = await joined(beto2, "presence-cafe.1");
+    expect(betoRoom2.members.count).toBe(2);
+    const ids: string[] = [];
+    betoRoom2.members.each((m: any) => ids.push(m.id));
+    expect(ids.sort()).toEqual(["1", "2"]);
+    await syncClient(h, ana);
+    await syncClient(h, beto1);
+    expect(added).toHaveLength(1);
+    expect(betoAdded).toHaveLength(0);
+    const users = (await (await h.sdk.get({ path: "/channels/presence-cafe.1/users" })).json()) as Json;
+    expect(users.users.map((u: Json) => u.id).sort()).toEqual(["1", "2"]);
+
+    // One of Beto's tabs closes: he is still there.
+    beto2.disconnect();
+    await untilConnections(h, 2);
+    await syncClient(h, ana);
+    expect(removed).toEqual([]);
+    expect(anaRoom.members.count).toBe(2);
+
+    // His last one leaves (unsubscribing): now he is gone.
+    beto1.unsubscribe("presence-cafe.1");
+    await eventually(() => removed.length === 1, "member_removed");
+    expect(removed).toEqual([{ id: "2", info: { name: "Beto" } }]);
+    expect(anaRoom.members.count).toBe(1);
+    const after = (await (await h.sdk.get({ path: "/channels/presence-cafe.1/users" })).json()) as Json;
+    expect(after.users).toEqual([{ id: "1" }]);
+  });
+
+  test("a member's own connection is not told about itself; closing the connection removes the member", async () => {
+    const h = await startServer();
+    const a = await RawSocket.connect(h);
+    const b = await RawSocket.connect(h);
+    const join = (s: RawSocket & { socketId: string }, id: string) => {
+      const data = JSON.stringify({ user_id: id, user_info: { n: id } });
+      return s.subscribe("presence-x", { auth: channelAuth(h.creds, s.socketId, "presence-x", data), channel_data: data });
+    };
+    await join(a, "1");
+    await join(b, "2");
+    const addedFrame = await a.next((f) => f.event === "pusher_internal:member_added");
+    expect(addedFrame.channel).toBe("presence-x");
+    expect(dataOf(addedFrame)).toEqual({ user_id: "2", user_info: { n: "2" } });
+    await b.sync();
+    expect(b.all("pusher_internal:member_added")).toEqual([]);
+    b.ws.close();
+    const removedFrame = await a.next((f) => f.event === "pusher_internal:member_removed");
+    expect(dataOf(removedFrame)).toEqual({ user_id: "2" });
+  });
+});
+
+describe("client events", () => {
+  test("client events reach the other subscribers of a private channel, never the sender", async () => {
+    const h = await startServer();
+    const a = signingClient(h, { id: "1" });
+    const b = signingClient(h, { id: "2" });
+    await Promise.all([connected(a), connected(b)]);
+    const chA: any = await joined(a, "private-chat");
+    const chB: any = await joined(b, "private-chat");
+    const seenA = record(chA);
+    const seenB = record(chB);
+    expect(chA.trigger("client-typing", { who: "a" })).toBe(true);
+    await eventually(() => seenB.length === 1, "the client event");
+    expect(seenB).toEqual([{ event: "client-typing", data: { who: "a" } }]);
+    await syncClient(h, a);
+    expect(seenA).toEqual([]);
+  });
+
+  test("on a presence channel a client event carries the sender's user_id", async () => {
+    const h = await startServer();
+    const a = signingClient(h, { id: "11" });
+    const b = signingClient(h, { id: "22" });
+    await Promise.all([connected(a), connected(b)]);
+    const chA: any = await joined(a, "presence-chat");
+    const chB: any = await joined(b, "presence-chat");
+    const got = new Promise<any>((resolve) => chB.bind("client-hello", (data: any, metadata: any) => resolve({ data, metadata })));
+    chA.trigger("client-hello", { hi: true });
+    expect(await got).toEqual({ data: { hi: true }, metadata: { user_id: "11" } });
+
+    // On a private channel there is no user_id.
+    const raw1 = await RawSocket.connect(h);
+    const raw2 = await RawSocket.connect(h);
+    for (const s of [raw1, raw2]) await s.subscribe("private-p", { auth: channelAuth(h.creds, s.socketId, "private-p") });
+    raw1.send("client-x", { n: 1 }, "private-p");
+    const frame = await raw2.next((f) => f.event === "client-x");
+    expect(frame).toEqual({ event: "client-x", channel: "private-p", data: { n: 1 } });
+  });
+
+  test("client events on a public channel, or on a channel the sender has not joined, are refused and not delivered", async () => {
+    const h = await startServer();
+    const sender = await RawSocket.connect(h);
+    const listener = await RawSocket.connect(h);
+    await sender.subscribe("public-room");
+    await listener.subscribe("public-room");
+    await listener.subscribe("private-p", { auth: channelAuth(h.creds, listener.socketId, "private-p") });
+
+    sender.send("client-x", { n: 1 }, "public-room");
+    expect(dataOf(await sender.next((f) => f.event === "pusher:error")).message).toMatch(/private or presence/);
+    sender.send("client-x", { n: 2 }, "private-p"); // not subscribed
+    await sender.next((f) => f.event === "pusher:error");
+    // pusher-js sends them anyway (it only checks the client- prefix) and reports the server's refusal.
+    const js = pusherClient(h);
+    await connected(js);
+    const errors: any[] = [];
+    js.connection.bind("error", (e: any) => errors.push(e));
+    const pub: any = await joined(js, "public-room");
+    expect(pub.trigger("client-x", { n: 3 })).toBe(true);
+    await eventually(() => errors.length === 1, "pusher-js to report the refusal");
+    expect(errors[0]).toMatchObject({ type: "PusherError", data: { code: null, message: expect.stringMatching(/private or presence/) } });
+    await syncClient(h, js);
+    expect(js.connection.state).toBe("connected");
+
+    await sender.sync();
+    await listener.sync();
+    expect(listener.frames.filter((f) => f.event === "client-x")).toEqual([]);
+    expect(sender.closeEvent).toBeNull();
+  });
+
+  test("more than 10 client events a second are refused with 4301, without closing the connection", async () => {
+    const h = await startServer();
+    const sender = await RawSocket.connect(h);
+    const listener = await RawSocket.connect(h);
+    for (const s of [sender, listener]) await s.subscribe("private-p", { auth: channelAuth(h.creds, s.socketId, "private-p") });
+    for (let n = 1; n <= 12; n++) sender.send("client-n", { n }, "private-p");
+    await sender.sync();
+    await listener.sync();
+    const errors = sender.all("pusher:error").map(dataOf);
+    expect(errors.map((e) => e.code)).toEqual([4301, 4301]);
+    expect(listener.all("client-n").map((f) => f.data.n)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(sender.closeEvent).toBeNull();
+    expect(h.realtime.connectionCount).toBe(2);
+
+    // The next second is a new allowance.
+    await Bun.sleep(1050);
+    sender.send("client-n", { n: 13 }, "private-p");
+    await listener.next((f) => f.event === "client-n" && f.data.n === 13);
+  });
+});
+
+describe("signin and the per-user channel", () => {
+  test("pusher:signin with a valid user auth succeeds; an invalid one gets 4009 and the connection is closed", async () => {
+    const h = await startServer();
+    const good = await RawSocket.connect(h);
+    const userData = JSON.stringify({ id: "7", user_info: { name: "Ana" } });
+    good.send("pusher:signin", { auth: userAuth(h.creds, good.socketId, userData), user_data: userData });
+    const success = await good.next((f) => f.event === "pusher:signin_success");
+    expect(dataOf(success)).toEqual({ user_data: userData });
+
+    const attempts: Json[] = [
+      { auth: userAuth({ ...h.creds, secret: "nope" }, "1.1", userData), user_data: userData },
+      { auth: userAuth(h.creds, good.socketId, userData), user_data: userData }, // someone else's socket
+      { auth: "mesa-key:0000", user_data: userData },
+      { user_data: userData },
+      { auth: "x", user_data: "not json" },
+    ];
+    for (const data of attempts) {
+      const bad = await RawSocket.connect(h);
+      bad.send("pusher:signin", data);
+      expect(dataOf(await bad.next((f) => f.event === "pusher:error")).code).toBe(4009);
+      expect((await bad.closed).code).toBe(4009);
+    }
+    // Signed user data without an id is refused too.
+    const noId = await RawSocket.connect(h);
+    const anonymous = JSON.stringify({ user_info: {} });
+    noId.send("pusher:signin", { auth: userAuth(h.creds, noId.socketId, anonymous), user_data: anonymous });
+    expect((await noId.closed).code).toBe(4009);
+  });
+
+  test("events sent to a user with the SDK's sendToUser reach every connection of that user, and nobody else", async () => {
+    const h = await startServer();
+    const tab1 = signingClient(h, { id: "5" });
+    const tab2 = signingClient(h, { id: "5" });
+    const other = signingClient(h, { id: "6" });
+    const got: Record<string, any[]> = { tab1: [], tab2: [], other: [] };
+    for (const [name, client] of Object.entries({ tab1, tab2, other })) {
+      await connected(client);
+      client.signin();
+      client.user.bind("notice", (data: any) => got[name].push(data));
+      await eventually(() => (client.user as any).user_data?.id, "signin");
+    }
+    await h.sdk.sendToUser("5", "notice", { text: "hola" });
+    await eventually(() => got.tab1.length === 1 && got.tab2.length === 1, "both tabs");
+    await syncClient(h, other);
+    expect(got).toEqual({ tab1: [{ text: "hola" }], tab2: [{ text: "hola" }], other: [] });
+  });
+
+  // src/realtime/embedded-server.ts signin() sets connection.userId and adds the socket to the new user's set, but
+  // never removes it from the set of the user it was signed in as before (nor does onClose()). A connection that
+  // signs in again as someone else keeps receiving the first user's events and is closed by their termination.
+  test("signing in again as another user leaves the first user's per-user channel", async () => {
+    const h = await startServer();
+    const raw = await RawSocket.connect(h);
+    for (const id of ["1", "2"]) {
+      const userData = JSON.stringify({ id });
+      raw.send("pusher:signin", { auth: userAuth(h.creds, raw.socketId, userData), user_data: userData });
+      await raw.next((f) => f.event === "pusher:signin_success");
+    }
+    await h.sdk.sendToUser("1", "for-user-1", {});
+    await raw.sync();
+    expect(raw.all("for-user-1")).toEqual([]); // fails: the event for user 1 arrives
+    await h.sdk.terminateUserConnections("1");
+    await Bun.sleep(50);
+    expect(raw.closeEvent).toBeNull();
+  });
+});
+
+describe("size limits", () => {
+  test("a client message over 10 KiB is refused (connection kept, nothing delivered); one under it passes", async () => {
+    const h = await startServer();
+    const sender = await RawSocket.connect(h);
+    const listener = await RawSocket.connect(h);
+    for (const s of [sender, listener]) await s.subscribe("private-p", { auth: channelAuth(h.creds, s.socketId, "private-p") });
+    const envelope = JSON.stringify({ event: "client-big", channel: "private-p", data: "" }).length;
+    sender.ws.send(JSON.stringify({ event: "client-big", channel: "private-p", data: "x".repeat(10 * 1024 - envelope + 1) }));
+    expect(dataOf(await sender.next((f) => f.event === "pusher:error")).message).toMatch(/larger than 10240 bytes/);
+    sender.ws.send(JSON.stringify({ event: "client-big", channel: "private-p", data: "y".repeat(10 * 1024 - envelope) }));
+    await sender.sync();
+    await listener.sync();
+    expect(listener.all("client-big").map((f) => f.data[0])).toEqual(["y"]);
+    expect(sender.closeEvent).toBeNull();
+  });
+
+  test("the HTTP API refuses event data over 10 KiB with 413 (and a body over 1 MiB)", async () => {
+    const h = await startServer();
+    const raw = await RawSocket.connect(h);
+    await raw.subscribe("orders");
+    const error = await h.sdk.trigger("orders", "big", "x".repeat(10 * 1024 + 1)).catch((e) => e);
+    expect(error.status).toBe(413);
+    await h.sdk.trigger("orders", "fits", "x".repeat(10 * 1024));
+    const batch = await h.sdk.triggerBatch([{ channel: "orders", name: "ok", data: "{}" }, { channel: "orders", name: "big", data: "x".repeat(10 * 1024 + 1) }]).catch((e) => e);
+    expect(batch.status).toBe(413);
+    await raw.sync();
+    expect(raw.frames.map((f) => f.event).filter((e) => !e.startsWith("pusher"))).toEqual(["fits"]); // a refused batch sends nothing
+    const huge = await api(h, "POST", "/events", { body: { name: "x", channel: "orders", data: "x".repeat(1024 * 1024 + 1) } });
+    expect(huge.status).toBe(413);
+  });
+});
+
+describe("HTTP API", () => {
+  test("an event triggered through the SDK reaches subscribers; socket_id leaves out the sender", async () => {
+    const h = await startServer();
+    const a = pusherClient(h);
+    const b = pusherClient(h);
+    const [aId] = await Promise.all([connected(a), connected(b)]);
+    const seenA = record(await joined(a, "orders"));
+    const seenB = record(await joined(b, "orders"));
+    await h.sdk.trigger(["orders", "other"], "updated", { id: 3 }, { socket_id: aId });
+    await eventually(() => seenB.length === 1, "b to get it");
+    await syncClient(h, a);
+    expect(seenA).toEqual([]);
+    expect(seenB).toEqual([{ event: "updated", data: { id: 3 } }]);
+
+    // The raw frame: event, channel, data as the string the SDK sent.
+    const raw = await RawSocket.connect(h);
+    await raw.subscribe("orders");
+    await h.sdk.trigger("orders", "raw", { id: 4 });
+    expect(await raw.next((f) => f.event === "raw")).toEqual({ event: "raw", channel: "orders", data: '{"id":4}' });
+  });
+
+  test("batch_events delivers every event of the batch; more than 10 is refused", async () => {
+    const h = await startServer();
+    const client = pusherClient(h);
+    await connected(client);
+    const one = record(await joined(client, "one"));
+    const two = record(await joined(client, "two"));
+    const response = await h.sdk.triggerBatch([
+      { channel: "one", name: "first", data: { n: 1 } },
+      { channel: "two", name: "second", data: { n: 2 } },
+      { channel: "one", name: "third", data: "plain" },
+    ]);
+    expect(await response.json()).toEqual({ batch: [{}, {}, {}] });
+    await eventually(() => one.length === 2 && two.length === 1, "the batch");
+    expect(one).toEqual([
+      { event: "first", data: { n: 1 } },
+      { event: "third", data: "plain" },
+    ]);
+    expect(two).toEqual([{ event: "second", data: { n: 2 } }]);
+    const tooMany = await h.sdk.triggerBatch(Array.from({ length: 11 }, (_, i) => ({ channel: "one", name: `e${i}`, data: {} }))).catch((e) => e);
+    expect(tooMany.status).toBe(400);
+  });
+
+  test("GET /channels lists occupied channels, with filter_by_prefix and info=user_count", async () => {
+    const h = await startServer();
+    const a = signingClient(h, { id: "1" });
+    const b = signingClient(h, { id: "2" });
+    const c = signingClient(h, { id: "2" });
+    await Promise.all([connected(a), connected(b), connected(c)]);
+    await joined(a, "orders");
+    await joined(a, "private-orders");
+    for (const client of [a, b, c]) await joined(client, "presence-cafe.1");
+    await joined(b, "presence-cafe.2");
+
+    const all = (await (await h.sdk.get({ path: "/channels" })).json()) as Json;
+    expect(Object.keys(all.channels).sort()).toEqual(["orders", "presence-cafe.1", "presence-cafe.2", "private-orders"]);
+    const presence = (await (await h.sdk.get({ path: "/channels", params: { filter_by_prefix: "presence-", info: "user_count" } })).json()) as Json;
+    expect(presence).toEqual({ channels: { "presence-cafe.1": { user_count: 2 }, "presence-cafe.2": { user_count: 1 } } });
+
+    // A channel nobody is on any more is not listed.
+    b.unsubscribe("presence-cafe.2");
+    await eventually(async () => !("presence-cafe.2" in ((await (await h.sdk.get({ path: "/channels" })).json()) as Json).channels), "the channel to empty");
+  });
+
+  test("GET /channels/{name} answers occupied, subscription_count and user_count; /users lists the members", async () => {
+    const h = await startServer();
+    const a = signingClient(h, { id: "1" });
+    const b = signingClient(h, { id: "2" });
+    const c = signingClient(h, { id: "2" });
+    await Promise.all([connected(a), connected(b), connected(c)]);
+    for (const client of [a, b, c]) await joined(client, "presence-cafe.1");
+    await joined(a, "orders");
+    const get = async (path: string, params: Record<string, string> = {}) => (await (await h.sdk.get({ path, params })).json()) as Json;
+    expect(await get("/channels/presence-cafe.1", { info: "subscription_count,user_count" })).toEqual({ occupied: true, subscription_count: 3, user_count: 2 });
+    expect(await get("/channels/presence-cafe.1")).toEqual({ occupied: true });
+    expect(await get("/channels/orders", { info: "subscription_count" })).toEqual({ occupied: true, subscription_count: 1 });
+    expect(await get("/channels/empty", { info: "subscription_count" })).toEqual({ occupied: false, subscription_count: 0 });
+    const members = await get("/channels/presence-cafe.1/users");
+    expect(members.users.map((u: Json) => u.id).sort()).toEqual(["1", "2"]);
+    const notPresence = await h.sdk.get({ path: "/channels/orders/users" }).catch((e) => e);
+    expect(notPresence.status).toBe(400);
+  });
+
+  test("terminate_connections closes every connection signed in as the user", async () => {
+    const h = await startServer();
+    const tab1 = signingClient(h, { id: "5" });
+    const tab2 = signingClient(h, { id: "5" });
+    const other = signingClient(h, { id: "6" });
+    for (const client of [tab1, tab2, other]) {
+      await connected(client);
+      client.signin();
+      await eventually(() => (client.user as any).user_data, "signin");
+    }
+    const raw = await RawSocket.connect(h);
+    const userData = JSON.stringify({ id: "5" });
+    raw.send("pusher:signin", { auth: userAuth(h.creds, raw.socketId, userData), user_data: userData });
+    await raw.next((f) => f.event === "pusher:signin_success");
+
+    await h.sdk.terminateUserConnections("5");
+    expect((await raw.closed).code).toBe(4009);
+    // pusher-js treats 4009 as "refused": it goes to disconnected and does not reconnect.
+    await eventually(() => tab1.connection.state === "disconnected" && tab2.connection.state === "disconnected", "both tabs to close");
+    await Bun.sleep(100);
+    expect(tab1.connection.state).toBe("disconnected");
+    expect(other.connection.state).toBe("connected");
+    await untilConnections(h, 1);
+  });
+
+  test("signature failures answer 401: bad signature, wrong key, stale timestamp, tampered body; wrong app id 404", async () => {
+    const h = await startServer();
+    const raw = await RawSocket.connect(h);
+    await raw.subscribe("orders");
+    const body = { name: "e", channels: ["orders"], data: "{}" };
+    // The hand-made signature is right to begin with.
+    expect((await api(h, "POST", "/events", { body })).status).toBe(200);
+    expect((await api(h, "GET", "/channels", { params: { info: "user_count" } })).status).toBe(200);
+
+    const failures: Record<string, Response> = {
+      badSignature: await api(h, "POST", "/events", { body, spoil: (q) => q.set("auth_signature", "0".repeat(64)) }),
+      wrongSecret: await api(h, "POST", "/events", { body, secret: "not-the-secret" }),
+      wrongKey: await api(h, "POST", "/events", { body, key: "other-key" }),
+      staleTimestamp: await api(h, "POST", "/events", { body, timestamp: Math.floor(Date.now() / 1000) - 601 }),
+      futureTimestamp: await api(h, "POST", "/events", { body, timestamp: Math.floor(Date.now() / 1000) + 601 }),
+      tamperedBody: await api(h, "POST", "/events", { body, sendBody: JSON.stringify({ ...body, data: '{"evil":1}' }) }),
+      tamperedMd5: await api(h, "POST", "/events", { body, spoil: (q) => q.set("body_md5", md5("something else")) }),
+      addedParam: await api(h, "GET", "/channels", { spoil: (q) => q.set("filter_by_prefix", "presence-") }),
+      noSignature: await api(h, "GET", "/channels", { spoil: (q) => q.delete("auth_signature") }),
+    };
+    expect(Object.fromEntries(Object.entries(failures).map(([k, r]) => [k, r.status]))).toEqual(Object.fromEntries(Object.keys(failures).map((k) => [k, 401])));
+    expect((await api(h, "POST", "/events", { body, appId: "other-app" })).status).toBe(404);
+    // Through the SDK as well.
+    const wrongKey = new PusherServer({ appId: h.creds.id, key: "other", secret: h.creds.secret, host: "127.0.0.1", port: String(h.port), useTLS: false });
+    expect((await wrongKey.trigger("orders", "e", {}).catch((e) => e)).status).toBe(401);
+    const wrongApp = new PusherServer({ appId: "other-app", key: h.creds.key, secret: h.creds.secret, host: "127.0.0.1", port: String(h.port), useTLS: false });
+    expect((await wrongApp.trigger("orders", "e", {}).catch((e) => e)).status).toBe(404);
+    await raw.sync();
+    expect(raw.all("e")).toHaveLength(1); // only the well-signed one
+  });
+});
+
+describe("/broadcasting/auth and /broadcasting/user-auth", () => {
+  test("a guest gets 401 (JSON) or a redirect to /login; without the CSRF token 419", async () => {
+    const h = await startServer();
+    const w = await buildWorld(h.testApp);
+    const guest = new Client(h.testApp);
+    await guest.visit("/login");
+    const json = await authRequest(guest, "/broadcasting/auth", { socket_id: "1.2", channel_name: "private-App.Models.User.1" });
+    expect(json.status).toBe(401);
+    expect(await json.json()).toEqual({ message: expect.any(String) });
+    const page = await authRequest(guest, "/broadcasting/auth", { socket_id: "1.2", channel_name: "private-App.Models.User.1" }, {});
+    expect(page.status).toBe(302);
+    expect(page.headers.get("location")).toBe("/login");
+    expect((await authRequest(guest, "/broadcasting/user-auth", { socket_id: "1.2" })).status).toBe(401);
+
+    const sara = await signedIn(h.testApp, w.staffA);
+    const noToken = await authRequest(sara, "/broadcasting/auth", { socket_id: "1.2", channel_name: `private-App.Models.User.${w.staffA.id}` }, { accept: "application/json", "x-xsrf-token": "" });
+    expect(noToken.status).toBe(419);
+    const wrongToken = await authRequest(sara, "/broadcasting/user-auth", { socket_id: "1.2" }, { accept: "application/json", "x-xsrf-token": "wrong" });
+    expect(wrongToken.status).toBe(419);
+  });
+
+  test("channel rules: one's own user channel is allowed, someone else's 403, unknown or public channels 403, a bad socket id 400", async () => {
+    const h = await startServer();
+    const w = await buildWorld(h.testApp);
+    const sara = await signedIn(h.testApp, w.staffA);
+    const own = await authRequest(sara, "/broadcasting/auth", { socket_id: "123.456", channel_name: `private-App.Models.User.${w.staffA.id}` });
+    expect(own.status).toBe(200);
+    expect(await own.json()).toEqual({ auth: channelAuth(h.creds, "123.456", `private-App.Models.User.${w.staffA.id}`) });
+    const status = async (form: Record<string, string>) => (await authRequest(sara, "/broadcasting/auth", form)).status;
+    expect(await status({ socket_id: "123.456", channel_name: `private-App.Models.User.${w.staffB.id}` })).toBe(403);
+    expect(await status({ socket_id: "123.456", channel_name: `private-App.Models.User.${w.staffA.id}.x` })).toBe(403);
+    expect(await status({ socket_id: "123.456", channel_name: `presence-App.Models.User.${w.staffB.id}` })).toBe(403);
+    expect(await status({ socket_id: "123.456", channel_name: "private-orders" })).toBe(403);
+    expect(await status({ socket_id: "123.456", channel_name: `App.Models.User.${w.staffA.id}` })).toBe(403);
+    expect(await status({ socket_id: "abc", channel_name: `private-App.Models.User.${w.staffA.id}` })).toBe(400);
+    expect(await status({ socket_id: "123.456" })).toBe(400);
+  });
+
+  test("the cafe presence channel is allowed only within the user's scope, with channel_data {user_id, user_info:{id,name}}", async () => {
+    const h = await startServer();
+    const w = await buildWorld(h.testApp);
+    const sara = await signedIn(h.testApp, w.staffA);
+    const allowed = await authRequest(sara, "/broadcasting/auth", { socket_id: "1.2", channel_name: `presence-cafe.${w.cafeA}` });
+    expect(allowed.status).toBe(200);
+    const body = (await allowed.json()) as Json;
+    expect(JSON.parse(body.channel_data)).toEqual({ user_id: String(w.staffA.id), user_info: { id: w.staffA.id, name: "Sara Caja" } });
+    expect(body.auth).toBe(channelAuth(h.creds, "1.2", `presence-cafe.${w.cafeA}`, body.channel_data));
+    expect((await authRequest(sara, "/broadcasting/auth", { socket_id: "1.2", channel_name: `presence-cafe.${w.cafeB}` })).status).toBe(403);
+    expect((await authRequest(sara, "/broadcasting/auth", { socket_id: "1.2", channel_name: "presence-cafe.9999" })).status).toBe(403);
+    // The super-administrator reaches every cafe.
+    const root = await signedIn(h.testApp, w.root);
+    expect((await authRequest(root, "/broadcasting/auth", { socket_id: "1.2", channel_name: `presence-cafe.${w.cafeB}` })).status).toBe(200);
+  });
+
+  test("/broadcasting/user-auth returns auth and user_data signed for the socket", async () => {
+    const h = await startServer();
+    const w = await buildWorld(h.testApp);
+    const sara = await signedIn(h.testApp, w.staffA);
+    const response = await authRequest(sara, "/broadcasting/user-auth", { socket_id: "9.8" });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as Json;
+    expect(JSON.parse(body.user_data)).toEqual({ id: String(w.staffA.id), user_info: { name: "Sara Caja" } });
+    expect(body.auth).toBe(userAuth(h.creds, "9.8", body.user_data));
+    expect((await authRequest(sara, "/broadcasting/user-auth", { socket_id: "nope" })).status).toBe(400);
+  });
+
+  test("pusher-js through the real endpoints (cookie + X-XSRF-TOKEN): own channel, cafe presence, signin; refusals reported", async () => {
+    const h = await startServer();
+    const w = await buildWorld(h.testApp);
+    const sara = await signedIn(h.testApp, w.staffA);
+    const client = browserClient(h, sara);
+    await connected(client);
+    const own = await joined(client, `private-App.Models.User.${w.staffA.id}`);
+    const seen = record(own);
+    const room: any = await joined(client, `presence-cafe.${w.cafeA}`);
+    expect(room.members.me).toEqual({ id: String(w.staffA.id), info: { id: w.staffA.id, name: "Sara Caja" } });
+    client.signin();
+    await eventually(() => (client.user as any).user_data?.id === String(w.staffA.id), "signin through /broadcasting/user-auth");
+    const notices: any[] = [];
+    client.user.bind("notice", (data: any) => notices.push(data));
+    await h.sdk.sendToUser(String(w.staffA.id), "notice", { n: 1 });
+    await h.sdk.trigger(`private-App.Models.User.${w.staffA.id}`, "ping", { n: 2 });
+    await eventually(() => notices.length === 1 && seen.length === 1, "the user's events");
+
+    // Refused by the rules: pusher-js reports the endpoint's 403, and nothing is delivered.
+    const others = client.subscribe(`private-App.Models.User.${w.staffB.id}`);
+    const othersSeen = record(others);
+    const error = await new Promise<any>((resolve) => others.bind("pusher:subscription_error", resolve));
+    expect(error).toMatchObject({ type: "AuthError", status: 403 });
+    const cafeB = client.subscribe(`presence-cafe.${w.cafeB}`);
+    expect(await new Promise<any>((resolve) => cafeB.bind("pusher:subscription_error", resolve))).toMatchObject({ status: 403 });
+    await h.sdk.trigger(`private-App.Models.User.${w.staffB.id}`, "secret", {});
+    await syncClient(h, client);
+    expect(othersSeen).toEqual([]);
+
+    // Without the CSRF header the endpoint answers 419, which pusher-js reports as well.
+    const noCsrf = pusherClient(h, {
+      channelAuthorization: { endpoint: `${h.origin}/broadcasting/auth`, transport: "ajax", headersProvider: () => ({ Cookie: cookieHeader(sara), Accept: "application/json" }) },
+    } as Partial<PusherOptions>);
+    await connected(noCsrf);
+    const refused = noCsrf.subscribe(`private-App.Models.User.${w.staffA.id}`);
+    expect(await new Promise<any>((resolve) => refused.bind("pusher:subscription_error", resolve))).toMatchObject({ status: 419 });
+  });
+
+  test("deactivating a user sends App\\Events\\SessionEnded on their private channel, then closes their connections", async () => {
+    const h = await startServer();
+    const w = await buildWorld(h.testApp);
+    const root = await signedIn(h.testApp, w.root);
+    const sara = await signedIn(h.testApp, w.staffA);
+    // Sara's tab, as resources/js/layouts/app-layout.tsx sets it up: signin, then her private channel.
+    const tab = browserClient(h, sara);
+    await connected(tab);
+    tab.signin();
+    await eventually(() => (tab.user as any).user_data?.id === String(w.staffA.id), "signin");
+    const channel = await joined(tab, `private-App.Models.User.${w.staffA.id}`);
+    const timeline: string[] = [];
+    let payload: unknown = null;
+    channel.bind("App\\Events\\SessionEnded", (data: unknown) => {
+      payload = data;
+      timeline.push("SessionEnded");
+    });
+    tab.connection.bind("state_change", ({ current }: { current: string }) => timeline.push(current));
+    // Someone else's tab is not affected.
+    const beto = await signedIn(h.testApp, w.staffB);
+    const betoTab = browserClient(h, beto);
+    await connected(betoTab);
+    betoTab.signin();
+    await eventually(() => (betoTab.user as any).user_data, "signin");
+
+    const response = await root.request(`/users/${w.staffA.id}/deactivate`, { method: "POST", inertia: true, json: {}, headers: { referer: `${BASE}/users` } });
+    expect(response.status).toBe(302);
+    expect(findUserById(h.testApp.db, w.staffA.id)!.status).toBe("deactivated");
+    await eventually(() => timeline.includes("disconnected"), "Sara's tab to be disconnected");
+    expect(timeline).toEqual(["SessionEnded", "disconnected"]);
+    expect(payload).toEqual({ reason: "deactivated" });
+    await Bun.sleep(100);
+    expect(tab.connection.state).toBe("disconnected"); // refused: it does not reconnect
+    expect(betoTab.connection.state).toBe("connected");
+    await untilConnections(h, 1);
+  });
+});
