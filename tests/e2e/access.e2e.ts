@@ -9,7 +9,8 @@
  * The super-administrator and the people the UI steps do not create themselves come from
  * tests/support/e2e-fixtures.ts on the e2e database (the server seeds roles, places and areas on its first start).
  */
-import { expect, test, type Browser, type BrowserContext, type ConsoleMessage, type Page } from "@playwright/test";
+import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { watchConsole, watchServerMarkup, waitForHydration } from "./support";
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -31,41 +32,6 @@ const DOCUMENT = String(10_000_000 + Math.floor(Math.random() * 89_999_999));
 
 // ---------------------------------------------------------------------------------------------------------------
 // Helpers (watchConsole, watchServerMarkup, waitForHydration and open as in accounts.e2e.ts)
-
-function watchConsole(page: Page): string[] {
-  const problems: string[] = [];
-  page.on("console", (message: ConsoleMessage) => {
-    const text = message.text();
-    if (message.type() === "error" || message.type() === "warning" || /hydrat/i.test(text)) {
-      problems.push(`console.${message.type()}: ${text}`);
-    }
-  });
-  page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));
-  return problems;
-}
-
-async function watchServerMarkup(page: Page): Promise<void> {
-  await page.addInitScript(() => {
-    const removed: string[] = [];
-    (window as any).__removedFromApp = removed;
-    new MutationObserver((mutations) => {
-      for (const mutation of mutations) {
-        const target = mutation.target as Element;
-        if (!(target instanceof Element) || !target.closest("#app")) continue;
-        for (const node of mutation.removedNodes) {
-          if (node instanceof Element) removed.push(node.outerHTML.slice(0, 120));
-        }
-      }
-    }).observe(document, { childList: true, subtree: true });
-  });
-}
-
-async function waitForHydration(page: Page): Promise<void> {
-  await page.waitForFunction(() => {
-    const root = document.querySelector("#app > :not(link)");
-    return !!root && Object.keys(root).some((key) => key.startsWith("__reactFiber$"));
-  });
-}
 
 async function open(page: Page, path: string): Promise<void> {
   await page.goto(path);

@@ -4,7 +4,8 @@
  * across a browser restart, profile and password settings, sign-in throttling, and clean hydration of every
  * accounts page. Users other than the registered one are created with `./mesa user:create` on the same database.
  */
-import { expect, test, type Browser, type BrowserContext, type ConsoleMessage, type Page } from "@playwright/test";
+import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { watchConsole, watchServerMarkup, waitForHydration } from "./support";
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -20,44 +21,6 @@ const PASSWORD = "Altiplano-Quinua-2024!";
 
 // ---------------------------------------------------------------------------------------------------------------
 // Helpers
-
-/** Console errors, hydration warnings and uncaught exceptions seen by a page (as in platform.e2e.ts). */
-function watchConsole(page: Page): string[] {
-  const problems: string[] = [];
-  page.on("console", (message: ConsoleMessage) => {
-    const text = message.text();
-    if (message.type() === "error" || message.type() === "warning" || /hydrat/i.test(text)) {
-      problems.push(`console.${message.type()}: ${text}`);
-    }
-  });
-  page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));
-  return problems;
-}
-
-/** Records every element React removes from the server-rendered #app (a hydration mismatch throws markup away). */
-async function watchServerMarkup(page: Page): Promise<void> {
-  await page.addInitScript(() => {
-    const removed: string[] = [];
-    (window as any).__removedFromApp = removed;
-    new MutationObserver((mutations) => {
-      for (const mutation of mutations) {
-        const target = mutation.target as Element;
-        if (!(target instanceof Element) || !target.closest("#app")) continue;
-        for (const node of mutation.removedNodes) {
-          if (node instanceof Element) removed.push(node.outerHTML.slice(0, 120));
-        }
-      }
-    }).observe(document, { childList: true, subtree: true });
-  });
-}
-
-/** Waits until React owns the server-rendered page (the page's root element carries React's fiber). */
-async function waitForHydration(page: Page): Promise<void> {
-  await page.waitForFunction(() => {
-    const root = document.querySelector("#app > :not(link)");
-    return !!root && Object.keys(root).some((key) => key.startsWith("__reactFiber$"));
-  });
-}
 
 /** Opens `path` with a full page load and waits for hydration. */
 async function open(page: Page, path: string): Promise<void> {

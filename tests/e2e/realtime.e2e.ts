@@ -16,7 +16,8 @@
  * here as MESA_E2E_PUSHER_SECRET; the app id and key are the defaults ("mesa", "mesa-key"). People come from
  * tests/support/e2e-fixtures.ts on the e2e database.
  */
-import { expect, test, type Browser, type BrowserContext, type ConsoleMessage, type Page } from "@playwright/test";
+import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { watchConsole, waitForHydration } from "./support";
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -40,26 +41,6 @@ const CAFE = "Comedor Principal";
 
 // ---------------------------------------------------------------------------------------------------------------
 // Helpers (watchConsole, waitForHydration, open and signIn as in access.e2e.ts)
-
-function watchConsole(page: Page): string[] {
-  const problems: string[] = [];
-  page.on("console", (message: ConsoleMessage) => {
-    const text = message.text();
-    if (message.type() === "error" || message.type() === "warning" || /hydrat/i.test(text)) {
-      const where = message.location();
-      problems.push(`console.${message.type()}: ${text}${where.url ? ` (${where.url}:${where.lineNumber})` : ""}`);
-    }
-  });
-  page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));
-  return problems;
-}
-
-async function waitForHydration(page: Page): Promise<void> {
-  await page.waitForFunction(() => {
-    const root = document.querySelector("#app > :not(link)");
-    return !!root && Object.keys(root).some((key) => key.startsWith("__reactFiber$"));
-  });
-}
 
 async function open(page: Page, path: string): Promise<void> {
   await page.goto(path);
