@@ -273,7 +273,7 @@ describe("data scope", () => {
     const emails = p.users.data.map((u: any) => u.email).sort();
     expect(emails).toEqual([w.people.adminA.email, w.people.both.email, w.people.staffA.email].sort());
     expect(p.users.total).toBe(3);
-    expect(p.can).toEqual({ manageUsers: true, manageAreas: true, manageRoles: false, viewRoles: false });
+    expect(p.can).toEqual({ manageUsers: true, manageAreas: true, manageRoles: false, viewRoles: false, manageSupers: false });
     // Filters for places outside the scope find nothing.
     expect((await props(client, `/users?cafe=${w.places.cafeB}`)).areas.data).toEqual([]);
     expect((await props(client, `/users?headquarters=${w.places.hqX}`)).areas.data).toEqual([]);
@@ -955,5 +955,18 @@ describe("tables on the users page", () => {
     expect(first.areaOptions.length).toBeGreaterThanOrEqual(17);
     const roles = await props(root, `/users?roles_search=${encodeURIComponent(SUPER_ROLE)}`);
     expect(roles.roles.data.map((r: any) => r.name)).toEqual([SUPER_ROLE]);
+  });
+});
+
+describe("super-administrators on the users page", () => {
+  test("their rows say so, and the page tells a non-super administrator they may not change them", async () => {
+    const w = await setup();
+    const admin = await signedIn(w, w.people.adminHQ);
+    const p = await props(admin, "/users");
+    const root = p.users.data.find((u: any) => u.email === w.people.root.email);
+    expect(root.isSuper).toBe(true);
+    expect(p.users.data.find((u: any) => u.email === w.people.adminHQ.email).isSuper).toBe(false);
+    expect(p.can.manageSupers).toBe(false);
+    expect((await props(await signedIn(w, w.people.root), "/users")).can.manageSupers).toBe(true);
   });
 });

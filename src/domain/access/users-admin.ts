@@ -13,7 +13,7 @@ import { recordAudit, type Actor } from "../audit";
 import { message, NotFound, ValidationFailed } from "../errors";
 import { field, parseInput, t } from "../validation";
 import { areaScopeCondition, requireArea } from "./areas";
-import { assignmentsOf, assignRole, ensureMayManage, ensureNotLastSuper, type UserAssignment } from "./assignments";
+import { assignmentsOf, assignRole, ensureMayManage, ensureNotLastSuper, isSuperAdministrator, type UserAssignment } from "./assignments";
 import { isDocumentBlacklisted } from "./blacklist";
 import { bumpAccessVersion } from "./authorization";
 import type { Scope } from "./scope";
@@ -28,6 +28,8 @@ export interface AdminUserRow {
   emailVerified: boolean;
   lastSignInAt: string | null;
   assignments: UserAssignment[];
+  /** Holds the super-administrator role: only another super-administrator may change them. */
+  isSuper: boolean;
 }
 
 /** Users the actor may see: everyone for a super-administrator, otherwise those holding a role in the actor's areas. */
@@ -62,6 +64,7 @@ export function toAdminRow(db: Db, scope: Scope, user: User): AdminUserRow {
     emailVerified: user.emailVerifiedAt !== null,
     lastSignInAt: user.lastSignInAt?.toISOString() ?? null,
     assignments: assignmentsOf(db, user.id, scope),
+    isSuper: isSuperAdministrator(db, user.id),
   };
 }
 

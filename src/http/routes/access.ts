@@ -37,6 +37,8 @@ function abilities(ctx: RequestContext) {
     manageAreas: can(profile, "areas.manage"),
     manageRoles: can(profile, "roles.manage"),
     viewRoles: can(profile, "roles.view"),
+    /** Only a super-administrator may change another one. */
+    manageSupers: profile.isSuper,
   };
 }
 

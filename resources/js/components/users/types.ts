@@ -12,6 +12,7 @@ export interface Abilities {
   manageAreas: boolean;
   manageRoles: boolean;
   viewRoles: boolean;
+  manageSupers: boolean;
 }
 
 /** Groups permissions by their product area, for the role modal and the matrix. */

@@ -236,7 +236,7 @@ export default function UsersIndex({ filters, places, areaOptions, areas, users,
                       <td className={cn(td, "whitespace-nowrap text-right")}>
                         <div className="flex justify-end gap-1">
                           <IconButton label={t("access.users.view_permissions")} onClick={() => inspect(user)} icon={Eye} />
-                          {can.manageUsers && (
+                          {can.manageUsers && (!user.isSuper || can.manageSupers) && (
                             <>
                               <IconButton label={t("access.users.edit")} onClick={() => setModal({ kind: "user", user })} icon={Pencil} />
                               <IconButton label={t("access.users.change_role")} onClick={() => setModal({ kind: "role-select", user })} icon={KeyRound} />
