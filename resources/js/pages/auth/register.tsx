@@ -3,6 +3,7 @@ import { Head, Link, useForm } from "@inertiajs/react";
 import type { FormEvent } from "react";
 import { Button } from "../../components/ui/button";
 import { Field } from "../../components/ui/field";
+import { NewPasswordFields } from "../../components/new-password-fields";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
 
@@ -24,27 +25,7 @@ export default function Register({ passwordMinLength }: { passwordMinLength: num
       <form onSubmit={submit} className="space-y-4" noValidate>
         <Field label={t("auth.register.name")} name="name" autoComplete="name" autoFocus required value={form.data.name} onChange={(e) => form.setData("name", e.target.value)} error={form.errors.name} />
         <Field label={t("auth.login.email")} type="email" name="email" autoComplete="email" required value={form.data.email} onChange={(e) => form.setData("email", e.target.value)} error={form.errors.email} />
-        <Field
-          label={t("auth.login.password")}
-          type="password"
-          name="password"
-          autoComplete="new-password"
-          required
-          value={form.data.password}
-          onChange={(e) => form.setData("password", e.target.value)}
-          error={form.errors.password}
-          hint={t("auth.register.password_hint", { min: passwordMinLength })}
-        />
-        <Field
-          label={t("auth.register.password_confirmation")}
-          type="password"
-          name="password_confirmation"
-          autoComplete="new-password"
-          required
-          value={form.data.password_confirmation}
-          onChange={(e) => form.setData("password_confirmation", e.target.value)}
-          error={form.errors.password_confirmation}
-        />
+        <NewPasswordFields form={form} minLength={passwordMinLength} labels={{ password: t("auth.login.password"), confirmation: t("auth.register.password_confirmation") }} />
         <Button type="submit" className="w-full" disabled={form.processing}>
           {t("auth.register.submit")}
         </Button>

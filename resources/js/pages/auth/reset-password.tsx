@@ -3,6 +3,7 @@ import { Head, useForm } from "@inertiajs/react";
 import type { FormEvent } from "react";
 import { Button } from "../../components/ui/button";
 import { Field } from "../../components/ui/field";
+import { NewPasswordFields } from "../../components/new-password-fields";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
 
@@ -23,28 +24,7 @@ export default function ResetPassword({ token, email, passwordMinLength }: { tok
       </div>
       <form onSubmit={submit} className="space-y-4" noValidate>
         <Field label={t("auth.login.email")} type="email" name="email" autoComplete="username" required value={form.data.email} onChange={(e) => form.setData("email", e.target.value)} error={form.errors.email} />
-        <Field
-          label={t("settings.password.new")}
-          type="password"
-          name="password"
-          autoComplete="new-password"
-          autoFocus
-          required
-          value={form.data.password}
-          onChange={(e) => form.setData("password", e.target.value)}
-          error={form.errors.password}
-          hint={t("auth.register.password_hint", { min: passwordMinLength })}
-        />
-        <Field
-          label={t("settings.password.confirmation")}
-          type="password"
-          name="password_confirmation"
-          autoComplete="new-password"
-          required
-          value={form.data.password_confirmation}
-          onChange={(e) => form.setData("password_confirmation", e.target.value)}
-          error={form.errors.password_confirmation}
-        />
+        <NewPasswordFields form={form} minLength={passwordMinLength} labels={{ password: t("settings.password.new"), confirmation: t("settings.password.confirmation") }} autoFocus />
         <Button type="submit" className="w-full" disabled={form.processing}>
           {t("auth.reset.submit")}
         </Button>

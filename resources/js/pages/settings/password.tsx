@@ -3,6 +3,7 @@ import { Head, useForm } from "@inertiajs/react";
 import type { FormEvent } from "react";
 import { Button } from "../../components/ui/button";
 import { Field, SavedFlag } from "../../components/ui/field";
+import { NewPasswordFields } from "../../components/new-password-fields";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
 
@@ -23,17 +24,7 @@ export default function Password({ passwordMinLength }: { passwordMinLength: num
       </header>
       <form onSubmit={submit} className="space-y-4" noValidate>
         <Field label={t("settings.password.current")} type="password" name="current_password" autoComplete="current-password" value={form.data.current_password} onChange={(e) => form.setData("current_password", e.target.value)} error={form.errors.current_password} />
-        <Field
-          label={t("settings.password.new")}
-          type="password"
-          name="password"
-          autoComplete="new-password"
-          value={form.data.password}
-          onChange={(e) => form.setData("password", e.target.value)}
-          error={form.errors.password}
-          hint={t("auth.register.password_hint", { min: passwordMinLength })}
-        />
-        <Field label={t("settings.password.confirmation")} type="password" name="password_confirmation" autoComplete="new-password" value={form.data.password_confirmation} onChange={(e) => form.setData("password_confirmation", e.target.value)} error={form.errors.password_confirmation} />
+        <NewPasswordFields form={form} minLength={passwordMinLength} labels={{ password: t("settings.password.new"), confirmation: t("settings.password.confirmation") }} />
         <div className="flex items-center gap-3">
           <Button type="submit" disabled={form.processing}>
             {t("settings.password.save")}
