@@ -50,6 +50,11 @@ interface Member {
   sockets: Set<string>;
 }
 
+interface BunServer {
+  upgrade: (request: Request, options: { data: SocketData }) => boolean;
+  publish: (topic: string, data: string) => number;
+}
+
 export interface SocketData {
   appKey: string;
   protocol: number;
@@ -93,6 +98,8 @@ export class EmbeddedPusherServer {
   private readonly members = new Map<string, Map<string, Member>>();
   private readonly userSockets = new Map<string, Set<string>>();
   private timer: ReturnType<typeof setInterval> | null = null;
+  /** Bun's server, for topic publishing: each channel is a Bun pub/sub topic, written in batches by uWebSockets. */
+  private server: BunServer | null = null;
 
   constructor(
     readonly app: AppCredentials,
@@ -120,7 +127,8 @@ export class EmbeddedPusherServer {
   // ── WebSocket side ─────────────────────────────────────────────────────────────────────────────────────
 
   /** Upgrades a request for `/app/{key}`; returns a Response when it cannot be upgraded. */
-  upgrade(request: Request, server: { upgrade: (r: Request, o: { data: SocketData }) => boolean }, key: string): Response | undefined {
+  upgrade(request: Request, server: BunServer, key: string): Response | undefined {
+    this.server ??= server;
     const raw = new URL(request.url).searchParams.get("protocol");
     // 0: none given; NaN: not a version number.
     const protocol = raw === null || raw === "" ? 0 : /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
@@ -274,6 +282,7 @@ export class EmbeddedPusherServer {
 
   private addToChannel(connection: Connection, channel: string): void {
     connection.channels.add(channel);
+    connection.ws.subscribe(channel);
     let sockets = this.channels.get(channel);
     if (!sockets) this.channels.set(channel, (sockets = new Set()));
     sockets.add(connection.socketId);
@@ -316,6 +325,7 @@ export class EmbeddedPusherServer {
   private unsubscribe(connection: Connection, channel: string): void {
     if (!connection.channels.has(channel)) return;
     connection.channels.delete(channel);
+    if (connection.ws.readyState === 1) connection.ws.unsubscribe(channel);
     const sockets = this.channels.get(channel);
     sockets?.delete(connection.socketId);
     if (sockets && sockets.size === 0) this.channels.delete(channel);
@@ -334,6 +344,7 @@ export class EmbeddedPusherServer {
     const userId = String(parsed!.id);
     // Signing in again as someone else leaves the first user's channel.
     if (connection.userId !== null && connection.userId !== userId) {
+      connection.ws.unsubscribe(userChannel(connection.userId));
       const previous = this.userSockets.get(connection.userId);
       previous?.delete(connection.socketId);
       if (previous && previous.size === 0) this.userSockets.delete(connection.userId);
@@ -342,6 +353,7 @@ export class EmbeddedPusherServer {
     let sockets = this.userSockets.get(userId);
     if (!sockets) this.userSockets.set(userId, (sockets = new Set()));
     sockets.add(connection.socketId);
+    connection.ws.subscribe(userChannel(userId));
     this.send(connection.ws, { event: "pusher:signin_success", data: JSON.stringify({ user_data: userData }) });
   }
 
@@ -392,16 +404,21 @@ export class EmbeddedPusherServer {
 
   // ── Publishing ─────────────────────────────────────────────────────────────────────────────────────────
 
+  /**
+   * Sends `payload` to every connection on `channel` but one. Each channel is a Bun topic, so uWebSockets writes
+   * the frames of one loop turn together instead of one write per socket; `ws.publish` from the excluded socket
+   * reaches everyone else.
+   */
   private fanOut(channel: string, payload: string, exceptSocketId?: string): number {
-    let delivered = 0;
     const sockets = channel.startsWith("#server-to-user-") ? this.userSockets.get(channel.slice("#server-to-user-".length)) : this.channels.get(channel);
-    if (!sockets) return 0;
-    for (const socketId of sockets) {
-      if (socketId === exceptSocketId) continue;
-      this.connections.get(socketId)?.ws.send(payload);
-      delivered++;
+    if (!sockets || sockets.size === 0 || !this.server) return 0;
+    const excluded = exceptSocketId && sockets.has(exceptSocketId) ? this.connections.get(exceptSocketId) : undefined;
+    if (excluded) {
+      excluded.ws.publish(channel, payload);
+      return sockets.size - 1;
     }
-    return delivered;
+    this.server.publish(channel, payload);
+    return sockets.size;
   }
 
   /** Sends `event` with `data` (a string, as the protocol carries it) on each channel, leaving out one socket. */
