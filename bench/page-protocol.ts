@@ -30,7 +30,14 @@ const cookie = first.headers
   .getSetCookie()
   .map((c) => c.split(";")[0])
   .join("; ");
-const jsonHeaders = { cookie, "x-inertia": "true", "x-inertia-version": assets.version, "x-requested-with": "XMLHttpRequest" };
+// A browser that already holds the once props (route list, realtime settings) says so, as the page client does.
+const jsonHeaders = {
+  cookie,
+  "x-inertia": "true",
+  "x-inertia-version": assets.version,
+  "x-requested-with": "XMLHttpRequest",
+  "x-inertia-except-once-props": "ziggy,realtime",
+};
 const htmlHeaders = { cookie };
 
 const jsonBody = await (await mesa.handle(new Request(BASE + PATH, { headers: jsonHeaders }))).text();
