@@ -269,7 +269,7 @@ describe("./mesa role:list", () => {
     expect(lines).toHaveLength(2 + STARTING_ROLES.length + 1);
     expect(lines[2]).toMatch(/^super-administrator\s+yes\s+1\s+all\s+every permission, everywhere$/);
     expect(out).toMatch(/^cashier\s+no\s+1\s+1\s+blacklist\.view$/m);
-    expect(out).toMatch(/^cafe manager\s+no\s+1\s+2\s+blacklist\.view, users\.view$/m);
+    expect(out).toMatch(/^cafe manager\s+no\s+1\s+4\s+blacklist\.view, prices\.manage, services\.view, users\.view$/m);
     expect(out).toMatch(/^buyer\s+no\s+1\s+0$/m);
 
     const json = mesa(ws, ["role:list", "--json"]);

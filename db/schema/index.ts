@@ -3,3 +3,4 @@ export * from "./sessions";
 export * from "./users";
 export * from "./places";
 export * from "./access";
+export * from "./services";

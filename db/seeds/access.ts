@@ -22,9 +22,9 @@ export const STARTING_ROLES: { name: string; description: string; permissions: s
   {
     name: "administrator",
     description: "Users, areas, roles and the blacklist of the places in their scope.",
-    permissions: ["users.view", "users.manage", "areas.manage", "roles.view", "roles.manage", "blacklist.view", "blacklist.manage", "audit.view"],
+    permissions: ["users.view", "users.manage", "areas.manage", "roles.view", "roles.manage", "blacklist.view", "blacklist.manage", "audit.view", "services.view", "services.manage", "places.manage", "prices.manage"],
   },
-  { name: "cafe manager", description: "Runs a cafe: its people, diners, prices and reports.", permissions: ["users.view", "blacklist.view"] },
+  { name: "cafe manager", description: "Runs a cafe: its people, diners, prices and reports.", permissions: ["users.view", "blacklist.view", "services.view", "prices.manage"] },
   { name: "cashier", description: "Sells meals to registered diners at the point of sale.", permissions: ["blacklist.view"] },
   { name: "nutritionist", description: "Ingredients, recipes, their cost and calories, and the menu.", permissions: [] },
   { name: "buyer", description: "Providers, cities and ingredient prices.", permissions: [] },

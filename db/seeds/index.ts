@@ -5,13 +5,14 @@
 import type { Config } from "../../src/config";
 import type { Db } from "../../src/db";
 import { accessSeeder, demoPeopleSeeder } from "./access";
+import { servicesSeeder } from "./services";
 
 export interface Seeder {
   name: string;
   run(db: Db, config: Config): Promise<string[]>;
 }
 
-export const seeders: Seeder[] = [accessSeeder, demoPeopleSeeder];
+export const seeders: Seeder[] = [accessSeeder, servicesSeeder, demoPeopleSeeder];
 
 /** Runs every seeder; returns the lines each reports (what it created, how to sign in). */
 export async function runSeeders(db: Db, config: Config): Promise<{ seeder: string; lines: string[] }[]> {

@@ -12,6 +12,7 @@ export const pages: Record<string, () => Promise<PageModule>> = {
   "dashboard": () => import("./pages/dashboard.tsx"),
   "error": () => import("./pages/error.tsx"),
   "roles/index": () => import("./pages/roles/index.tsx"),
+  "services/index": () => import("./pages/services/index.tsx"),
   "settings/appearance": () => import("./pages/settings/appearance.tsx"),
   "settings/language": () => import("./pages/settings/language.tsx"),
   "settings/password": () => import("./pages/settings/password.tsx"),

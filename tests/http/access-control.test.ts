@@ -438,8 +438,8 @@ describe("the sidebar", () => {
     const w = await setup();
     const root = await signedIn(w, w.people.root);
     const rootNav = await props(root, "/dashboard");
-    expect(navRoutes(rootNav)).toEqual(["dashboard", "users.index", "roles.index", "blacklist.index", "audit.index"]);
-    expect(rootNav.navigation[1]).toEqual({ route: "users.index", label: "nav.users", icon: "users", order: 80 });
+    expect(navRoutes(rootNav)).toEqual(["dashboard", "services.index", "users.index", "roles.index", "blacklist.index", "audit.index"]);
+    expect(rootNav.navigation[2]).toEqual({ route: "users.index", label: "nav.users", icon: "users", order: 80 });
     for (const route of navRoutes(rootNav)) {
       const uri = productRoutes.find((r) => r.name === route)!.uri;
       expect({ route, status: (await root.request(uri, { inertia: true })).status }).toEqual({ route, status: 200 });
@@ -788,7 +788,7 @@ describe("the permission modal", () => {
     expect(response.status).toBe(303);
     expect(response.headers.get("location")).toBe("/roles");
     const nav = (await props(root, "/roles")).navigation;
-    expect(nav.map((e: any) => e.route)).toEqual(["dashboard", "audit.index", "users.index", "roles.index", "blacklist.index"]);
+    expect(nav.map((e: any) => e.route)).toEqual(["dashboard", "audit.index", "services.index", "users.index", "roles.index", "blacklist.index"]);
     expect(nav[1]).toEqual({ route: "audit.index", label: "Bitácora", icon: "scroll-text", order: 1 });
     expect(lastAudit(w.db, "permission.updated")).toMatchObject({
       actorId: w.people.root.id,

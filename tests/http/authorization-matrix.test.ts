@@ -18,6 +18,7 @@ import { inArray } from "drizzle-orm";
 import { EVERYTHING } from "../../src/domain/access/scope";
 import { createUser, type User } from "../../src/domain/accounts/users";
 import { CLI_ACTOR } from "../../src/domain/audit";
+import { createService } from "../../src/domain/places/services";
 import { declaredPermissions, routes } from "../../src/http/routes";
 import { checkRegistry, routeParameters, type Method, type RouteDefinition } from "../../src/http/routing";
 import { BASE, Client, createTestApp, type TestApp } from "../support/app";
@@ -36,6 +37,7 @@ interface Fixtures {
   user: User;
   entryId: number;
   permissionId: number;
+  serviceId: number;
 }
 
 /** The value each route parameter takes, by parameter name. A new parameter name needs a line here. */
@@ -45,6 +47,11 @@ const PARAMETER_FIXTURES: Record<string, (f: Fixtures) => string | number> = {
   role: (f) => f.roleId,
   permission: (f) => f.permissionId,
   entry: (f) => f.entryId,
+  service: (f) => f.serviceId,
+  // /places/{kind}/{place}/services and /cafes/{cafe}/prices: the fixtures' cafe.
+  kind: () => "cafe",
+  place: (f) => f.cafeId,
+  cafe: (f) => f.cafeId,
   // /reset-password/{token}: any token (the page only shows the form).
   token: () => "fixture-token-0123456789",
   // /email/verify/{id}/{hash}: a user id and a SHA-256 in hex (no valid signature, so nothing is verified).
@@ -92,7 +99,8 @@ async function buildFixtures(app: TestApp): Promise<Fixtures> {
   assignRole(db, CLI_ACTOR, EVERYTHING, { userId: user.id, areaId, roleId });
   const entryId = addToBlacklist(db, CLI_ACTOR, { document_number: "BL-0001", name: "Barred Person", reason: "Fixture entry" }).id;
   const permissionId = findPermission(db, "users.view")!.id;
-  return { cafeId, headquartersId, areaId, roleId, user, entryId, permissionId };
+  const serviceId = createService(db, CLI_ACTOR, { code: "FIX", name: "Fixture service", type: "lunch" }).id;
+  return { cafeId, headquartersId, areaId, roleId, user, entryId, permissionId, serviceId };
 }
 
 /** The route's path with every parameter filled from the fixtures, checked against the route's formats. */

@@ -1,5 +1,5 @@
 /** The icons the sidebar may name (by lucide name); an unknown name falls back to a neutral square. */
-import { Ban, History, LayoutGrid, Settings, Shield, Square, Users, type LucideIcon } from "lucide-react";
+import { Ban, History, LayoutGrid, Settings, Shield, Square, Users, UtensilsCrossed, type LucideIcon } from "lucide-react";
 
 /** Icons administrators may pick for a sidebar entry (the permission modal lists these names). */
 export const ICONS: Record<string, LucideIcon> = {
@@ -9,6 +9,7 @@ export const ICONS: Record<string, LucideIcon> = {
   shield: Shield,
   ban: Ban,
   history: History,
+  utensils: UtensilsCrossed,
 };
 
 export function NavIcon({ name, className }: { name: string; className?: string }) {

@@ -25,6 +25,10 @@ export const PERMISSION_DEFAULTS: Record<string, PermissionDefaults> = {
   "roles.manage": { area: "roles" },
   "blacklist.view": { area: "blacklist", sidebar: { route: "blacklist.index", label: "nav.blacklist", icon: "ban", order: 90 } },
   "blacklist.manage": { area: "blacklist" },
+  "services.view": { area: "services", sidebar: { route: "services.index", label: "nav.services", icon: "utensils", order: 40 } },
+  "services.manage": { area: "services" },
+  "places.manage": { area: "places" },
+  "prices.manage": { area: "places" },
   "audit.view": { area: "audit", sidebar: { route: "audit.index", label: "nav.audit", icon: "history", order: 95 } },
 };
 

@@ -7,9 +7,10 @@ import { accessRoutes } from "./access";
 import { authRoutes } from "./auth";
 import { broadcastingRoutes } from "./broadcasting";
 import { platformRoutes } from "./platform";
+import { servicesRoutes } from "./services";
 import { settingsRoutes } from "./settings";
 
-export const routes: RouteDefinition[] = [...platformRoutes, ...authRoutes, ...settingsRoutes, ...accessRoutes, ...broadcastingRoutes];
+export const routes: RouteDefinition[] = [...platformRoutes, ...authRoutes, ...settingsRoutes, ...accessRoutes, ...servicesRoutes, ...broadcastingRoutes];
 
 /** Every permission some route declares: the permission catalogue is kept in step with this list. */
 export const declaredPermissions: string[] = [

@@ -1,0 +1,25 @@
+/**
+ * Money is kept as integer cents (céntimos). People type soles with up to two decimals ("12.50", "12,5", "12");
+ * parsing is exact (string arithmetic, never floating point).
+ */
+
+/** The largest amount accepted from a person: S/ 9,999,999.99. */
+export const MAX_CENTS = 999_999_999;
+
+/** "12.50" → 1250, "12,5" → 1250, "0.05" → 5, "S/ 3" → 300; null when the text is not an amount in soles. */
+export function parseSoles(text: string): number | null {
+  if (typeof text !== "string") return null;
+  const cleaned = text.trim().replace(/^S\/\.?\s*/i, "").replace(",", ".");
+  const match = /^(\d{1,7})(?:\.(\d{1,2}))?$/.exec(cleaned);
+  if (!match) return null;
+  const cents = Number(match[1]) * 100 + Number((match[2] ?? "").padEnd(2, "0"));
+  return Number.isSafeInteger(cents) && cents <= MAX_CENTS ? cents : null;
+}
+
+/** 1250 → "12.50", 5 → "0.05", -250 → "-2.50": soles with two decimals, for inputs (display goes through Intl). */
+export function centsToSoles(cents: number): string {
+  if (!Number.isInteger(cents)) throw new RangeError(`cents must be an integer, got ${cents}`);
+  const sign = cents < 0 ? "-" : "";
+  const abs = Math.abs(cents);
+  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, "0")}`;
+}

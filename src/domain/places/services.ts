@@ -1,0 +1,169 @@
+/**
+ * Services: what a cafe sells (breakfast, lunch, dinner, snack, disposables), each with a unique code. A service
+ * is offered down the place tree (see service-assignments.ts) and priced per cafe (see prices.ts). A service
+ * cannot be deleted while some place offers it: deactivate it instead.
+ */
+import { and, asc, eq, sql } from "drizzle-orm";
+import { cafeServices, mineServices, SERVICE_TYPES, services, unitServices, type ServiceType } from "../../../db/schema";
+import type { Db } from "../../db";
+import { recordAudit, type Actor } from "../audit";
+import { Conflict, message, NotFound, ValidationFailed } from "../errors";
+import { parseInput, t } from "../validation";
+
+export { SERVICE_TYPES, type ServiceType };
+
+export type Service = typeof services.$inferSelect;
+
+/** A service as the Services table shows it, with how many places offer it. */
+export interface ServiceRow {
+  id: number;
+  code: string;
+  name: string;
+  description: string;
+  type: ServiceType;
+  active: boolean;
+  places: number;
+  updatedAt: string;
+}
+
+/** A service as a choice in the assignment and price dialogs. */
+export interface ServiceOption {
+  id: number;
+  code: string;
+  name: string;
+  type: ServiceType;
+  active: boolean;
+}
+
+export interface ServiceFilter {
+  search?: string;
+  type?: ServiceType;
+  active?: boolean;
+}
+
+const placesCount = sql<number>`((SELECT COUNT(*) FROM mine_services x WHERE x.service_id = ${services.id}) + (SELECT COUNT(*) FROM unit_services x WHERE x.service_id = ${services.id}) + (SELECT COUNT(*) FROM cafe_services x WHERE x.service_id = ${services.id}))`;
+
+function filterCondition(filter: ServiceFilter) {
+  const search = filter.search?.trim();
+  const like = `%${search}%`;
+  return and(
+    search ? sql`(${services.code} LIKE ${like} OR ${services.name} LIKE ${like})` : undefined,
+    filter.type ? eq(services.type, filter.type) : undefined,
+    filter.active === undefined ? undefined : eq(services.active, filter.active),
+  );
+}
+
+/** Services filtered and paginated, by code. */
+export function listServices(db: Db, filter: ServiceFilter, page: { page: number; perPage: number }): { rows: ServiceRow[]; total: number } {
+  const where = filterCondition(filter);
+  const total = db.select({ n: sql<number>`count(*)` }).from(services).where(where).get()?.n ?? 0;
+  const rows = db
+    .select({ service: services, places: placesCount })
+    .from(services)
+    .where(where)
+    .orderBy(asc(services.code))
+    .limit(page.perPage)
+    .offset((page.page - 1) * page.perPage)
+    .all();
+  return {
+    total,
+    rows: rows.map(({ service: s, places }) => ({
+      id: s.id,
+      code: s.code,
+      name: s.name,
+      description: s.description,
+      type: s.type,
+      active: s.active,
+      places,
+      updatedAt: s.updatedAt.toISOString(),
+    })),
+  };
+}
+
+/** Every service, by code (choices in the dialogs). */
+export function serviceOptions(db: Db): ServiceOption[] {
+  return db.select({ id: services.id, code: services.code, name: services.name, type: services.type, active: services.active }).from(services).orderBy(asc(services.code)).all();
+}
+
+export function requireService(db: Db, id: number): Service {
+  const service = db.select().from(services).where(eq(services.id, id)).get();
+  if (!service) throw new NotFound();
+  return service;
+}
+
+export function findServiceByCode(db: Db, code: string): Service | undefined {
+  return db.select().from(services).where(eq(services.code, code.trim().toUpperCase())).get();
+}
+
+export const ServiceInput = t.Object({
+  code: t.String({ minLength: 1, maxLength: 12, pattern: "^[A-Z0-9][A-Z0-9_-]*$", messageKey: "services.code_format" }),
+  name: t.String({ minLength: 2, maxLength: 80 }),
+  description: t.Optional(t.String({ maxLength: 500 })),
+  type: t.Union(SERVICE_TYPES.map((type) => t.Literal(type))),
+  active: t.Optional(t.Boolean()),
+});
+
+function parseService(input: unknown) {
+  const source = input && typeof input === "object" ? { ...(input as Record<string, unknown>) } : {};
+  // Codes are kept in capitals: "des" and "DES" are the same code.
+  if (typeof source.code === "string") source.code = source.code.trim().toUpperCase();
+  return parseInput(ServiceInput, source);
+}
+
+function ensureCodeFree(db: Db, code: string, exceptId?: number): void {
+  const existing = db.select({ id: services.id }).from(services).where(eq(services.code, code)).get();
+  if (existing && existing.id !== exceptId) throw new ValidationFailed({ code: message("services.code_taken", { code }) });
+}
+
+function snapshot(s: Service) {
+  return { code: s.code, name: s.name, description: s.description, type: s.type, active: s.active };
+}
+
+export function createService(db: Db, actor: Actor, input: unknown, now = new Date()): Service {
+  const data = parseService(input);
+  ensureCodeFree(db, data.code);
+  return db.transaction((tx) => {
+    const service = tx
+      .insert(services)
+      .values({ code: data.code, name: data.name, description: data.description ?? "", type: data.type, active: data.active ?? true, createdAt: now, updatedAt: now })
+      .returning()
+      .get();
+    recordAudit(tx, actor, { action: "service.created", subjectType: "service", subjectId: service.id, after: snapshot(service) }, now);
+    return service;
+  });
+}
+
+export function updateService(db: Db, actor: Actor, id: number, input: unknown, now = new Date()): Service {
+  const service = requireService(db, id);
+  const data = parseService(input);
+  ensureCodeFree(db, data.code, id);
+  return db.transaction((tx) => {
+    const updated = tx
+      .update(services)
+      .set({ code: data.code, name: data.name, description: data.description ?? service.description, type: data.type, active: data.active ?? service.active, updatedAt: now })
+      .where(eq(services.id, id))
+      .returning()
+      .get();
+    recordAudit(tx, actor, { action: "service.updated", subjectType: "service", subjectId: id, before: snapshot(service), after: snapshot(updated) }, now);
+    return updated;
+  });
+}
+
+/** How many mines, units and cafes offer the service. */
+export function serviceUsage(db: Db, id: number): { mines: number; units: number; cafes: number } {
+  const count = (table: typeof mineServices | typeof unitServices | typeof cafeServices) =>
+    db.select({ n: sql<number>`count(*)` }).from(table).where(eq(table.serviceId, id)).get()?.n ?? 0;
+  return { mines: count(mineServices), units: count(unitServices), cafes: count(cafeServices) };
+}
+
+/** Deletes a service no place offers; refused (Conflict) while any mine, unit or cafe does. */
+export function deleteService(db: Db, actor: Actor, id: number): Service {
+  const service = requireService(db, id);
+  const usage = serviceUsage(db, id);
+  if (usage.mines + usage.units + usage.cafes > 0) throw new Conflict(message("services.in_use", { code: service.code, ...usage }));
+  db.transaction((tx) => {
+    tx.delete(services).where(eq(services.id, id)).run();
+    recordAudit(tx, actor, { action: "service.deleted", subjectType: "service", subjectId: id, before: snapshot(service) });
+  });
+  return service;
+}

@@ -1,0 +1,118 @@
+/**
+ * Places and services: the Services catalogue (create, edit, delete while unused), which services each place
+ * offers down the mine → unit → cafe tree (the "Lugares" tab of the Services page), and each cafe's prices with
+ * their history. Every list and write goes through the domain with the actor and their scope.
+ */
+import { can } from "../../domain/access/authorization";
+import { cafePrices, setCafePrices } from "../../domain/places/prices";
+import { serviceTree, setPlaceServices } from "../../domain/places/service-assignments";
+import { createService, deleteService, listServices, serviceOptions, SERVICE_TYPES, updateService, type ServiceType } from "../../domain/places/services";
+import type { RequestContext } from "../context";
+import { optional } from "../page-protocol/props";
+import { idParam, listParams, paginated } from "../pagination";
+import { access, defineRoutes } from "../routing";
+
+const ID = "\\d+";
+
+function abilities(ctx: RequestContext) {
+  const profile = ctx.access;
+  return { manage: can(profile, "services.manage"), managePlaces: can(profile, "places.manage"), managePrices: can(profile, "prices.manage") };
+}
+
+export const servicesRoutes = defineRoutes([
+  {
+    name: "services.index",
+    methods: ["GET"],
+    uri: "/services",
+    access: access.can("services.view"),
+    handle: (ctx) => {
+      const params = listParams(ctx.query);
+      const type = SERVICE_TYPES.includes(ctx.query.type as ServiceType) ? (ctx.query.type as ServiceType) : undefined;
+      const status = ctx.query.status === "active" || ctx.query.status === "inactive" ? ctx.query.status : undefined;
+      const tab = ctx.query.tab === "places" ? "places" : "services";
+      return ctx.render("services/index", {
+        filters: { search: params.search, type: type ?? null, status: status ?? null, tab },
+        types: [...SERVICE_TYPES],
+        services: () => paginated(listServices(ctx.db, { search: params.search, type, active: status === undefined ? undefined : status === "active" }, params), params),
+        serviceOptions: () => serviceOptions(ctx.db),
+        tree: () => serviceTree(ctx.db, ctx.scope),
+        // Loaded on demand by a cafe's prices dialog: ?prices=<cafe id>.
+        cafePrices: optional(() => {
+          const cafeId = idParam(ctx.query, "prices");
+          return cafeId ? cafePrices(ctx.db, ctx.scope, cafeId) : null;
+        }),
+        can: abilities(ctx),
+      });
+    },
+  },
+  {
+    name: "services.store",
+    methods: ["POST"],
+    uri: "/services",
+    access: access.can("services.manage"),
+    handle: (ctx) => {
+      const service = createService(ctx.db, ctx.actor, ctx.body);
+      ctx.flash("success", ctx.t("services.saved", { code: service.code }));
+      return ctx.back(ctx.urlFor("services.index"));
+    },
+  },
+  {
+    name: "services.update",
+    methods: ["PUT"],
+    uri: "/services/{service}",
+    wheres: { service: ID },
+    bindings: { service: "id" },
+    access: access.can("services.manage"),
+    handle: (ctx) => {
+      const service = updateService(ctx.db, ctx.actor, Number(ctx.params.service), ctx.body);
+      ctx.flash("success", ctx.t("services.saved", { code: service.code }));
+      return ctx.back(ctx.urlFor("services.index"));
+    },
+  },
+  {
+    name: "services.destroy",
+    methods: ["DELETE"],
+    uri: "/services/{service}",
+    wheres: { service: ID },
+    bindings: { service: "id" },
+    access: access.can("services.manage"),
+    handle: (ctx) => {
+      const service = deleteService(ctx.db, ctx.actor, Number(ctx.params.service));
+      ctx.flash("success", ctx.t("services.deleted", { code: service.code }));
+      return ctx.back(ctx.urlFor("services.index"));
+    },
+  },
+  {
+    name: "places.services.update",
+    methods: ["PUT"],
+    uri: "/places/{kind}/{place}/services",
+    wheres: { kind: "mine|unit|cafe", place: ID },
+    access: access.can("places.manage"),
+    handle: (ctx) => {
+      const result = setPlaceServices(ctx.db, ctx.actor, ctx.scope, String(ctx.params.kind), Number(ctx.params.place), ctx.body);
+      if (result.status === "needs_confirmation") {
+        // Nothing changed: the dialog shows which children would lose which services and asks to confirm.
+        const confirmation = { kind: result.place.kind, id: result.place.id, name: result.place.name, removed: result.removed, affected: result.affected };
+        if (ctx.wantsJson) return Response.json({ message: ctx.t("services.confirm_removal"), confirmation }, { status: 200 });
+        ctx.flash("serviceRemoval", confirmation);
+        return ctx.back(ctx.urlFor("services.index"));
+      }
+      if (ctx.wantsJson) return Response.json({ saved: true, added: result.added, removed: result.removed, affected: result.affected });
+      ctx.flash("success", ctx.t(result.affected.length ? "services.place_saved_cascade" : "services.place_saved", { place: result.place.name, count: result.affected.length }));
+      return ctx.back(ctx.urlFor("services.index"));
+    },
+  },
+  {
+    name: "cafe_prices.update",
+    methods: ["PUT"],
+    uri: "/cafes/{cafe}/prices",
+    wheres: { cafe: ID },
+    bindings: { cafe: "id" },
+    access: access.can("prices.manage"),
+    handle: (ctx) => {
+      const { changed } = setCafePrices(ctx.db, ctx.actor, ctx.scope, Number(ctx.params.cafe), ctx.body);
+      ctx.flash("success", ctx.t("services.prices_saved", { count: changed }));
+      return ctx.back(ctx.urlFor("services.index"));
+    },
+  },
+]);
