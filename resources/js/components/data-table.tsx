@@ -64,16 +64,35 @@ export function Pagination({ page, param = "page", only }: { page: Page<unknown>
   );
 }
 
-export function Table({ children, caption }: { children: ReactNode; caption: string }) {
+/** A table with its header row; `empty` (the message shown instead of rows) is given when there is nothing to list. */
+export function Table({ caption, headers, empty, children }: { caption: string; headers: ReactNode[]; empty?: string | null; children: ReactNode }) {
   return (
     <div className="overflow-x-auto rounded-xl border bg-card">
       <table className="w-full text-left text-sm">
         <caption className="sr-only">{caption}</caption>
-        {children}
+        <thead>
+          <tr>
+            {headers.map((header, i) => (
+              <th key={i} className={th}>
+                {header}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {empty && (
+            <tr>
+              <td className={td} colSpan={headers.length}>
+                {empty}
+              </td>
+            </tr>
+          )}
+          {children}
+        </tbody>
       </table>
     </div>
   );
 }
 
-export const th = "border-b px-3 py-2 font-medium text-muted-foreground";
+const th = "border-b px-3 py-2 font-medium text-muted-foreground";
 export const td = "border-b px-3 py-2 align-top";

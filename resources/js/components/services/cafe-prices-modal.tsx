@@ -3,7 +3,7 @@ import { useForm } from "@inertiajs/react";
 import type { FormEvent } from "react";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
-import { Table, td, th } from "../data-table";
+import { Table, td } from "../data-table";
 import { Dialog, DialogActions } from "../ui/dialog";
 import { inputClasses } from "../ui/field";
 import { OtherErrors } from "../ui/form-errors";
@@ -16,7 +16,8 @@ export function CafePricesModal({ prices, canManage, onClose }: { prices: CafePr
   const form = useForm({ prices: prices.services.map((s) => ({ service_id: s.serviceId, price: s.price })) });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    form.put(route("cafe_prices.update", { cafe: prices.cafe.id }), { preserveScroll: true, onSuccess: () => onClose() });
+    // Reload only what the dialog shows, so a validation error keeps it open with its data.
+    form.put(route("cafe_prices.update", { cafe: prices.cafe.id }), { preserveScroll: true, only: ["cafePrices", "tree"], onSuccess: () => onClose() });
   };
   const errors = form.errors as Record<string, string | undefined>;
   const setPrice = (serviceId: number, price: string) => form.setData("prices", form.data.prices.map((p) => (p.service_id === serviceId ? { ...p, price } : p)));
@@ -64,17 +65,10 @@ export function CafePricesModal({ prices, canManage, onClose }: { prices: CafePr
           {prices.history.length === 0 ? (
             <p className="text-sm text-muted-foreground">{t("services.history_none")}</p>
           ) : (
-            <Table caption={t("services.history")}>
-              <thead>
-                <tr>
-                  <th className={th}>{t("services.history_service")}</th>
-                  <th className={th}>{t("services.history_from")}</th>
-                  <th className={th}>{t("services.history_to")}</th>
-                  <th className={th}>{t("services.history_by")}</th>
-                  <th className={th}>{t("services.history_at")}</th>
-                </tr>
-              </thead>
-              <tbody>
+            <Table
+              caption={t("services.history")}
+              headers={[t("services.history_service"), t("services.history_from"), t("services.history_to"), t("services.history_by"), t("services.history_at")]}
+            >
                 {prices.history.map((h) => (
                   <tr key={h.id}>
                     <td className={td}>
@@ -86,7 +80,6 @@ export function CafePricesModal({ prices, canManage, onClose }: { prices: CafePr
                     <td className={td}>{dateTime(h.at)}</td>
                   </tr>
                 ))}
-              </tbody>
             </Table>
           )}
         </section>

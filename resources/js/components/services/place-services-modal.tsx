@@ -46,7 +46,7 @@ export function PlaceServicesModal({ place, services, onClose }: { place: PlaceT
   };
   const toggle = (id: number, on: boolean) => form.setData("service_ids", on ? [...form.data.service_ids, id] : form.data.service_ids.filter((s) => s !== id));
   const errors = form.errors as Record<string, string | undefined>;
-  const title = t("services.services_of", { place: `${t(`services.kind.${place.kind}`)} ${place.name}` });
+  const title = t("services.services_of", { place: place.name });
 
   if (confirmation) {
     return (

@@ -1,6 +1,6 @@
 /** Audit: who changed what and when, with the values before and after. */
 import { Head } from "@inertiajs/react";
-import { Pagination, SearchBox, Table, td, th, type Page } from "../../components/data-table";
+import { Pagination, SearchBox, Table, td, type Page } from "../../components/data-table";
 import { useI18n } from "../../hooks/use-i18n";
 
 import type { AuditRow as Entry } from "../../../../src/domain/audit";
@@ -20,25 +20,7 @@ export default function AuditIndex({ filters, entries }: { filters: { search: st
         <p className="text-sm text-muted-foreground">{t("access.audit.description")}</p>
       </header>
       <SearchBox value={filters.search} label={t("access.audit.search")} />
-      <Table caption={t("access.audit.title")}>
-        <thead>
-          <tr>
-            <th className={th}>{t("access.audit.when")}</th>
-            <th className={th}>{t("access.audit.actor")}</th>
-            <th className={th}>{t("access.audit.action")}</th>
-            <th className={th}>{t("access.audit.subject")}</th>
-            <th className={th}>{t("access.audit.before")}</th>
-            <th className={th}>{t("access.audit.after")}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {entries.data.length === 0 && (
-            <tr>
-              <td className={td} colSpan={6}>
-                {t("access.audit.none")}
-              </td>
-            </tr>
-          )}
+      <Table caption={t("access.audit.title")} headers={[t("access.audit.when"), t("access.audit.actor"), t("access.audit.action"), t("access.audit.subject"), t("access.audit.before"), t("access.audit.after")]} empty={entries.data.length === 0 ? t("access.audit.none") : null}>
           {entries.data.map((entry) => (
             <tr key={entry.id}>
               <td className={`${td} whitespace-nowrap`}>{dateTime(entry.createdAt)}</td>
@@ -58,7 +40,6 @@ export default function AuditIndex({ filters, entries }: { filters: { search: st
               </td>
             </tr>
           ))}
-        </tbody>
       </Table>
       <Pagination page={entries} />
     </div>

@@ -2,10 +2,11 @@
  * Services: the catalogue of services cafes sell (create, edit, delete while unused) and, in the "Lugares" tab,
  * the mines → units → cafes within scope with the services each offers and each cafe's prices.
  */
-import { Head, router } from "@inertiajs/react";
+import { Head, router, usePage } from "@inertiajs/react";
+import { OtherErrors } from "../../components/ui/form-errors";
 import { Building2, Coins, ListChecks, Pencil, Plus, Store, Trash2 } from "lucide-react";
 import { useState } from "react";
-import { Pagination, SearchBox, Table, td, th, visitWith, type Page } from "../../components/data-table";
+import { Pagination, SearchBox, Table, td, visitWith, type Page } from "../../components/data-table";
 import { CafePricesModal } from "../../components/services/cafe-prices-modal";
 import { PlaceServicesModal, type PlaceTarget } from "../../components/services/place-services-modal";
 import { ServiceModal } from "../../components/services/service-modal";
@@ -34,6 +35,7 @@ export default function ServicesIndex({ filters, types, services, serviceOptions
   const [tab, setTab] = useState<Tab>(filters.tab);
   const [modal, setModal] = useState<Modal>(null);
   const close = () => setModal(null);
+  const pageErrors = usePage().props.errors as Record<string, string>;
   const codes = new Map(serviceOptions.map((s) => [s.id, s.code]));
   const codesOf = (ids: number[]) => ids.map((id) => codes.get(id) ?? "?").sort();
 
@@ -51,7 +53,9 @@ export default function ServicesIndex({ filters, types, services, serviceOptions
     { id: "places", label: t("services.tab_places") },
   ];
 
-  const ServiceChips = ({ ids }: { ids: number[] }) =>
+  // Plain render functions, not components: a component declared inside the page would be a new type on every
+  // render, and React would throw the server-rendered markup away.
+  const serviceChips = (ids: number[]) =>
     ids.length ? (
       <span className="flex flex-wrap gap-1">
         {codesOf(ids).map((code) => (
@@ -64,7 +68,7 @@ export default function ServicesIndex({ filters, types, services, serviceOptions
       <span className="text-xs text-muted-foreground">{t("services.none_offered")}</span>
     );
 
-  const PlaceButton = ({ place }: { place: PlaceTarget }) =>
+  const placeButton = (place: PlaceTarget) =>
     can.managePlaces ? (
       <Button variant="outline" className="h-7 px-2 text-xs" onClick={() => setModal({ kind: "place", place })} aria-label={t("services.choose_services_of", { place: place.name })}>
         <ListChecks className="size-3.5" aria-hidden="true" />
@@ -87,6 +91,7 @@ export default function ServicesIndex({ filters, types, services, serviceOptions
           </Button>
         )}
       </header>
+      {modal === null && <OtherErrors errors={pageErrors} fields={[]} />}
 
       <div role="tablist" aria-label={t("services.title")} className="inline-flex gap-1 rounded-lg bg-muted p-1">
         {tabs.map((item) => (
@@ -133,27 +138,7 @@ export default function ServicesIndex({ filters, types, services, serviceOptions
               <option value="inactive">{t("services.inactive")}</option>
             </select>
           </div>
-          <Table caption={t("services.title")}>
-            <thead>
-              <tr>
-                <th className={th}>{t("services.code")}</th>
-                <th className={th}>{t("services.name")}</th>
-                <th className={th}>{t("services.type")}</th>
-                <th className={th}>{t("services.status")}</th>
-                <th className={th}>{t("services.places")}</th>
-                <th className={th}>
-                  <span className="sr-only">{t("services.actions")}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {services.data.length === 0 && (
-                <tr>
-                  <td className={td} colSpan={6}>
-                    {t("services.none")}
-                  </td>
-                </tr>
-              )}
+          <Table caption={t("services.title")} headers={[t("services.code"), t("services.name"), t("services.type"), t("services.status"), t("services.places"), <span className="sr-only">{t("services.actions")}</span>]} empty={services.data.length === 0 ? t("services.none") : null}>
               {services.data.map((service) => (
                 <tr key={service.id}>
                   <td className={cn(td, "font-mono")}>{service.code}</td>
@@ -182,7 +167,6 @@ export default function ServicesIndex({ filters, types, services, serviceOptions
                   </td>
                 </tr>
               ))}
-            </tbody>
           </Table>
           <Pagination page={services} />
         </div>
@@ -200,9 +184,9 @@ export default function ServicesIndex({ filters, types, services, serviceOptions
                     <Building2 className="size-4 text-muted-foreground" aria-hidden="true" />
                     <span className="text-xs uppercase text-muted-foreground">{t("services.kind.mine")}</span>
                     <span className="font-semibold">{mine.name}</span>
-                    <ServiceChips ids={mine.serviceIds} />
+                    {serviceChips(mine.serviceIds)}
                   </div>
-                  <PlaceButton place={{ kind: "mine", id: mine.id, name: mine.name, serviceIds: mine.serviceIds, parent: null }} />
+                  {placeButton({ kind: "mine", id: mine.id, name: mine.name, serviceIds: mine.serviceIds, parent: null })}
                 </div>
                 <ul className="divide-y">
                   {mine.units.map((unit) => (
@@ -211,9 +195,9 @@ export default function ServicesIndex({ filters, types, services, serviceOptions
                         <div className="flex flex-wrap items-center gap-2">
                           <span className="text-xs uppercase text-muted-foreground">{t("services.kind.unit")}</span>
                           <span className="font-medium">{unit.name}</span>
-                          <ServiceChips ids={unit.serviceIds} />
+                          {serviceChips(unit.serviceIds)}
                         </div>
-                        <PlaceButton place={{ kind: "unit", id: unit.id, name: unit.name, serviceIds: unit.serviceIds, parent: { name: mine.name, serviceIds: mine.serviceIds } }} />
+                        {placeButton({ kind: "unit", id: unit.id, name: unit.name, serviceIds: unit.serviceIds, parent: { name: mine.name, serviceIds: mine.serviceIds } })}
                       </div>
                       <ul className="mt-1 space-y-1">
                         {unit.cafes.map((cafe) => (
@@ -222,11 +206,11 @@ export default function ServicesIndex({ filters, types, services, serviceOptions
                               <Store className="size-4 text-muted-foreground" aria-hidden="true" />
                               <span className="text-xs uppercase text-muted-foreground">{t("services.kind.cafe")}</span>
                               <span>{cafe.name}</span>
-                              <ServiceChips ids={cafe.serviceIds} />
+                              {serviceChips(cafe.serviceIds)}
                               {cafe.serviceIds.length > 0 && <span className="text-xs text-muted-foreground">{t("services.priced", { count: cafe.priced })}</span>}
                             </div>
                             <span className="inline-flex gap-1">
-                              <PlaceButton place={{ kind: "cafe", id: cafe.id, name: cafe.name, serviceIds: cafe.serviceIds, parent: { name: unit.name, serviceIds: unit.serviceIds } }} />
+                              {placeButton({ kind: "cafe", id: cafe.id, name: cafe.name, serviceIds: cafe.serviceIds, parent: { name: unit.name, serviceIds: unit.serviceIds } })}
                               <Button variant="outline" className="h-7 px-2 text-xs" onClick={() => openPrices(cafe.id)} aria-label={t("services.prices_of", { place: cafe.name })}>
                                 <Coins className="size-3.5" aria-hidden="true" />
                                 {t("services.prices")}

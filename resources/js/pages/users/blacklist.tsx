@@ -2,7 +2,7 @@
 import { Head, router, useForm } from "@inertiajs/react";
 import { Plus, Trash2 } from "lucide-react";
 import { useState, type FormEvent } from "react";
-import { Pagination, SearchBox, Table, td, th, type Page } from "../../components/data-table";
+import { Pagination, SearchBox, Table, td, type Page } from "../../components/data-table";
 import { Button } from "../../components/ui/button";
 import { OtherErrors } from "../../components/ui/form-errors";
 import { Dialog, DialogActions } from "../../components/ui/dialog";
@@ -47,28 +47,7 @@ export default function Blacklist({ filters, entries, can }: { filters: { search
         )}
       </header>
       <SearchBox value={filters.search} label={t("access.blacklist.search")} />
-      <Table caption={t("access.blacklist.title")}>
-        <thead>
-          <tr>
-            <th className={th}>{t("access.blacklist.document")}</th>
-            <th className={th}>{t("access.blacklist.name")}</th>
-            <th className={th}>{t("access.blacklist.reason")}</th>
-            <th className={th}>{t("access.blacklist.date")}</th>
-            <th className={th}>{t("access.blacklist.decided_by")}</th>
-            <th className={th}>{t("access.blacklist.user")}</th>
-            <th className={th}>
-              <span className="sr-only">{t("access.users.actions")}</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {entries.data.length === 0 && (
-            <tr>
-              <td className={td} colSpan={7}>
-                {t("access.blacklist.none")}
-              </td>
-            </tr>
-          )}
+      <Table caption={t("access.blacklist.title")} headers={[t("access.blacklist.document"), t("access.blacklist.name"), t("access.blacklist.reason"), t("access.blacklist.date"), t("access.blacklist.decided_by"), t("access.blacklist.user"), <span className="sr-only">{t("access.users.actions")}</span>]} empty={entries.data.length === 0 ? t("access.blacklist.none") : null}>
           {entries.data.map((entry) => (
             <tr key={entry.id}>
               <td className={cn(td, "font-mono")}>{entry.documentNumber}</td>
@@ -86,7 +65,6 @@ export default function Blacklist({ filters, entries, can }: { filters: { search
               </td>
             </tr>
           ))}
-        </tbody>
       </Table>
       <Pagination page={entries} />
       <Dialog open={adding} onClose={() => setAdding(false)} title={t("access.blacklist.new")} description={t("access.blacklist.user_hint")} closeLabel={t("access.users.close")}>

@@ -5,7 +5,7 @@
 import { Head, Link, router, usePage } from "@inertiajs/react";
 import { Building2, Eye, KeyRound, MapPin, Pencil, Plus, Power, Trash2 } from "lucide-react";
 import { useState } from "react";
-import { Pagination, SearchBox, Table, td, th, visitWith, type Page } from "../../components/data-table";
+import { Pagination, SearchBox, Table, td, visitWith, type Page } from "../../components/data-table";
 import { Button } from "../../components/ui/button";
 import { OtherErrors } from "../../components/ui/form-errors";
 import { AreaModal } from "../../components/users/area-modal";
@@ -189,26 +189,7 @@ export default function UsersIndex({ filters, places, areaOptions, areas, users,
                   <option value="deactivated">{t("access.users.deactivated")}</option>
                 </select>
               </div>
-              <Table caption={t("access.users.people")}>
-                <thead>
-                  <tr>
-                    <th className={th}>{t("access.users.name")}</th>
-                    <th className={th}>{t("access.users.document")}</th>
-                    <th className={th}>{t("access.users.roles")}</th>
-                    <th className={th}>{t("access.users.status")}</th>
-                    <th className={th}>
-                      <span className="sr-only">{t("access.users.actions")}</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {users.data.length === 0 && (
-                    <tr>
-                      <td className={td} colSpan={5}>
-                        {t("access.users.no_users")}
-                      </td>
-                    </tr>
-                  )}
+              <Table caption={t("access.users.people")} headers={[t("access.users.name"), t("access.users.document"), t("access.users.roles"), t("access.users.status"), <span className="sr-only">{t("access.users.actions")}</span>]} empty={users.data.length === 0 ? t("access.users.no_users") : null}>
                   {users.data.map((user) => (
                     <tr key={user.id} data-testid={`user-row-${user.email}`}>
                       <td className={td}>
@@ -247,7 +228,6 @@ export default function UsersIndex({ filters, places, areaOptions, areas, users,
                       </td>
                     </tr>
                   ))}
-                </tbody>
               </Table>
               <Pagination page={users} />
             </div>
@@ -256,26 +236,7 @@ export default function UsersIndex({ filters, places, areaOptions, areas, users,
           {tab === "areas" && (
             <div role="tabpanel" id="panel-areas" aria-labelledby="tab-areas" className="space-y-3">
               <SearchBox value={filters.areasSearch} label={t("access.areas.search")} param="areas_search" />
-              <Table caption={t("access.users.areas")}>
-                <thead>
-                  <tr>
-                    <th className={th}>{t("access.areas.name")}</th>
-                    <th className={th}>{t("access.areas.place")}</th>
-                    <th className={th}>{t("access.areas.roles")}</th>
-                    <th className={th}>{t("access.areas.members")}</th>
-                    <th className={th}>
-                      <span className="sr-only">{t("access.users.actions")}</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {areas.data.length === 0 && (
-                    <tr>
-                      <td className={td} colSpan={5}>
-                        {t("access.areas.none")}
-                      </td>
-                    </tr>
-                  )}
+              <Table caption={t("access.users.areas")} headers={[t("access.areas.name"), t("access.areas.place"), t("access.areas.roles"), t("access.areas.members"), <span className="sr-only">{t("access.users.actions")}</span>]} empty={areas.data.length === 0 ? t("access.areas.none") : null}>
                   {areas.data.map((area) => (
                     <tr key={area.id}>
                       <td className={td}>
@@ -296,7 +257,6 @@ export default function UsersIndex({ filters, places, areaOptions, areas, users,
                       </td>
                     </tr>
                   ))}
-                </tbody>
               </Table>
               <Pagination page={areas} param="areas_page" />
             </div>
@@ -313,19 +273,7 @@ export default function UsersIndex({ filters, places, areaOptions, areas, users,
                   </Button>
                 )}
               </div>
-              <Table caption={t("access.roles.title")}>
-                <thead>
-                  <tr>
-                    <th className={th}>{t("access.roles.name")}</th>
-                    <th className={th}>{t("access.roles.description_label")}</th>
-                    <th className={th}>{t("access.roles.permissions")}</th>
-                    <th className={th}>{t("access.roles.holders")}</th>
-                    <th className={th}>
-                      <span className="sr-only">{t("access.users.actions")}</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
+              <Table caption={t("access.roles.title")} headers={[t("access.roles.name"), t("access.roles.description_label"), t("access.roles.permissions"), t("access.roles.holders"), <span className="sr-only">{t("access.users.actions")}</span>]}>
                   {roles.data.map((role) => (
                     <tr key={role.id}>
                       <td className={cn(td, "font-medium")}>
@@ -345,7 +293,6 @@ export default function UsersIndex({ filters, places, areaOptions, areas, users,
                       </td>
                     </tr>
                   ))}
-                </tbody>
               </Table>
               <Pagination page={roles} param="roles_page" />
             </div>

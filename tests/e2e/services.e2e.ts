@@ -1,0 +1,402 @@
+/**
+ * The Services page in a real browser, as a super-administrator: the catalogue (seeded services listed, create,
+ * edit, search, duplicate code refused, delete an unused service), the "Lugares" tab (a unit cannot add a service
+ * its mine does not offer; add it to the mine, then the unit; removing a service from the mine asks to confirm,
+ * listing the units and cafes that would lose it, and then removes it from them), a cafe's prices (saved in soles,
+ * listed in the history, invalid prices refused) and clean hydration of both tabs with every dialog opened.
+ *
+ * The tests run in order on the e2e database the server seeds on its first start (services DES, ALM, CEN, REF and
+ * DSC offered by "Mina Cerro Verde", its units "Unidad Norte" and "Unidad Sur" and their cafes "Comedor Principal"
+ * and "Comedor Campamento", with prices). The super-administrator comes from tests/support/e2e-fixtures.ts.
+ */
+import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { watchConsole, watchServerMarkup, waitForHydration } from "./support";
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+/** Unique per run, so names, addresses and codes never collide with another run's on a reused database. */
+const RUN = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+/** Six capitals and digits for service codes (at most 12 characters, [A-Z0-9_-]). */
+const TAG = RUN.slice(-6).toUpperCase();
+const PASSWORD = "Altiplano-Quinua-2024!";
+const ADMIN = { name: `Sofía Admin ${RUN}`, email: `super.services.${RUN}@example.com` };
+
+/** Created, renamed, searched for and deleted in the first test. */
+const CATALOGUE = { code: `T1-${TAG}`, name: `Lonche especial ${RUN}`, renamed: `Lonche de turno ${RUN}` };
+/** Created in the second test and offered by the mine, then by Unidad Norte. */
+const EXTRA = { code: `T2-${TAG}`, name: `Caldo nocturno ${RUN}` };
+
+const MINE = "Mina Cerro Verde";
+const SEEDED = ["ALM", "CEN", "DES", "DSC", "REF"];
+
+// ---------------------------------------------------------------------------------------------------------------
+// Helpers (as in access.e2e.ts)
+
+async function open(page: Page, path: string): Promise<void> {
+  await page.goto(path);
+  await waitForHydration(page);
+}
+
+/** A verified user on the e2e database with a role in an area (tests/support/e2e-fixtures.ts). */
+function createUser(person: { name: string; email: string }, role: { role: string; area: string; place: string }): void {
+  const args = ["tests/support/e2e-fixtures.ts", "user", "--name", person.name, "--email", person.email, "--password", PASSWORD];
+  args.push("--role", role.role, "--area", role.area, "--place", role.place, "--wait", String(test.info().project.use.baseURL));
+  execFileSync(join(ROOT, "node_modules/.bin/bun"), args, { cwd: ROOT, env: { ...process.env, DB_PATH: process.env.MESA_E2E_DB }, stdio: "pipe" });
+}
+
+const flash = (page: Page, kind: "success" | "error") => page.locator(`[data-flash="${kind}"]`);
+
+/** Answers the next confirm() with OK, checking its text. */
+function acceptNextConfirm(page: Page, text: string): void {
+  page.once("dialog", async (dialog) => {
+    expect(dialog.type()).toBe("confirm");
+    expect(dialog.message()).toBe(text);
+    await dialog.accept();
+  });
+}
+
+/** The catalogue table and one service's row in it (by its code, the first cell). */
+const catalogue = (page: Page) => page.getByRole("table", { name: "Servicios" });
+const serviceRow = (page: Page, code: string) => catalogue(page).locator("tbody tr").filter({ has: page.locator("td:first-child", { hasText: new RegExp(`^${code}$`) }) });
+
+/** The service codes a mine, unit or cafe of the "Lugares" tab shows next to its name. */
+const chips = (page: Page, place: string) => page.getByRole("tabpanel").getByText(place, { exact: true }).locator("..").locator("span.font-mono");
+
+/** Opens the "Servicios" dialog of a mine, unit or cafe in the "Lugares" tab. */
+async function placeDialog(page: Page, place: string) {
+  await page.getByRole("button", { name: `Elegir servicios de ${place}`, exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: new RegExp(`^Servicios de .*${place}$`) });
+  await expect(dialog).toBeVisible();
+  return dialog;
+}
+
+/** A service's checkbox in a place dialog (its label reads "CODE Name · Type"). */
+const serviceChoice = (dialog: ReturnType<Page["getByRole"]>, code: string) => dialog.getByRole("checkbox", { name: new RegExp(`^${code} `) });
+
+async function pricesDialog(page: Page, cafe: string) {
+  await page.getByRole("button", { name: `Precios de ${cafe}`, exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: `Precios de ${cafe}` });
+  await expect(dialog).toBeVisible();
+  return dialog;
+}
+
+/** Creates a service with the "Nuevo servicio" dialog (Servicios tab). */
+async function createService(page: Page, service: { code: string; name: string }, type = "Refrigerio"): Promise<void> {
+  await page.getByRole("button", { name: "Nuevo servicio" }).click();
+  const dialog = page.getByRole("dialog", { name: "Nuevo servicio" });
+  await expect(dialog).toBeVisible();
+  await dialog.getByLabel("Código").fill(service.code);
+  await dialog.getByLabel("Nombre").fill(service.name);
+  await dialog.getByLabel("Tipo").selectOption({ label: type });
+  await dialog.getByLabel("Descripción").fill("Servicio de prueba del navegador.");
+  await dialog.getByRole("button", { name: "Guardar" }).click();
+  await expect(flash(page, "success")).toHaveText(`Servicio ${service.code} guardado.`);
+  await expect(dialog).toBeHidden();
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+test.describe.configure({ mode: "serial" });
+
+test.describe("services", () => {
+  let adminState: Awaited<ReturnType<BrowserContext["storageState"]>>;
+  const admin = async (browser: Browser) => {
+    const context = await browser.newContext({ storageState: adminState });
+    const page = await context.newPage();
+    return { context, page, problems: watchConsole(page) };
+  };
+
+  test.beforeAll(async ({ browser }) => {
+    createUser(ADMIN, { role: "super-administrator", area: "Administración", place: "Sede Lima" });
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await open(page, "/login");
+    await page.getByLabel("Correo electrónico").fill(ADMIN.email);
+    await page.getByLabel("Contraseña", { exact: true }).fill(PASSWORD);
+    await page.getByRole("button", { name: "Ingresar" }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    adminState = await context.storageState();
+    await context.close();
+  });
+
+  test("Servicios tab: the seeded services are listed; a service is created, renamed, found, refused with a taken code and deleted", async ({ browser }) => {
+    const { context, page, problems } = await admin(browser);
+    await open(page, "/services");
+    await expect(page.getByRole("heading", { level: 1, name: "Servicios" })).toBeVisible();
+    await expect(page.getByRole("tab", { name: "Servicios" })).toHaveAttribute("aria-selected", "true");
+
+    // The five seeded services, each offered by the mine, a unit and a cafe on both sides (5 places).
+    for (const code of SEEDED) await expect(serviceRow(page, code)).toHaveCount(1);
+    await expect(serviceRow(page, "ALM").getByRole("cell")).toHaveText(["ALM", /^Almuerzo/, "Almuerzo", "Activo", "5", ""]);
+
+    // Create.
+    await createService(page, CATALOGUE);
+    await expect(serviceRow(page, CATALOGUE.code).getByRole("cell")).toHaveText([CATALOGUE.code, `${CATALOGUE.name}Servicio de prueba del navegador.`, "Refrigerio", "Activo", "0", ""]);
+
+    // Edit its name (the dialog starts with its current values).
+    await serviceRow(page, CATALOGUE.code).getByRole("button", { name: `Editar ${CATALOGUE.code}` }).click();
+    const edit = page.getByRole("dialog", { name: "Editar servicio" });
+    await expect(edit.getByLabel("Código")).toHaveValue(CATALOGUE.code);
+    await expect(edit.getByLabel("Nombre")).toHaveValue(CATALOGUE.name);
+    await expect(edit.getByLabel("Tipo")).toHaveValue("snack");
+    await edit.getByLabel("Nombre").fill(CATALOGUE.renamed);
+    await edit.getByRole("button", { name: "Guardar" }).click();
+    await expect(flash(page, "success")).toHaveText(`Servicio ${CATALOGUE.code} guardado.`);
+    await expect(edit).toBeHidden();
+    await expect(serviceRow(page, CATALOGUE.code).getByRole("cell").nth(1)).toContainText(CATALOGUE.renamed);
+
+    // Search by part of the new name: only that service is listed.
+    await page.getByRole("searchbox", { name: "Buscar por código o nombre" }).fill(`de turno ${RUN}`);
+    await expect(page).toHaveURL(/[?&]search=/);
+    await expect(catalogue(page).locator("tbody tr")).toHaveCount(1);
+    await expect(serviceRow(page, CATALOGUE.code)).toHaveCount(1);
+    await page.getByRole("searchbox", { name: "Buscar por código o nombre" }).fill("");
+    await expect(serviceRow(page, "DES")).toHaveCount(1);
+
+    // A taken code (typed in lower case: codes are kept in capitals) is refused on the code field.
+    await page.getByRole("button", { name: "Nuevo servicio" }).click();
+    const create = page.getByRole("dialog", { name: "Nuevo servicio" });
+    await create.getByLabel("Código").fill("des");
+    await expect(create.getByLabel("Código")).toHaveValue("DES");
+    await create.getByLabel("Nombre").fill("Otro desayuno");
+    await create.getByLabel("Tipo").selectOption({ label: "Desayuno" });
+    await create.getByRole("button", { name: "Guardar" }).click();
+    await expect(create.getByText("Ya existe un servicio con el código DES.")).toBeVisible();
+    await expect(create.getByLabel("Código")).toHaveAttribute("aria-invalid", "true");
+    await expect(create).toBeVisible();
+    await create.getByRole("button", { name: "Cancelar" }).click();
+    await expect(create).toBeHidden();
+    await expect(catalogue(page).locator("tbody tr").filter({ hasText: "Otro desayuno" })).toHaveCount(0);
+
+    // Delete the new service (no place offers it).
+    acceptNextConfirm(page, `¿Eliminar el servicio ${CATALOGUE.code}?`);
+    await serviceRow(page, CATALOGUE.code).getByRole("button", { name: `Eliminar ${CATALOGUE.code}` }).click();
+    await expect(flash(page, "success")).toHaveText(`Servicio ${CATALOGUE.code} eliminado.`);
+    await expect(serviceRow(page, CATALOGUE.code)).toHaveCount(0);
+    for (const code of SEEDED) await expect(serviceRow(page, code)).toHaveCount(1);
+
+    expect(problems, problems.join("\n")).toEqual([]);
+    await context.close();
+  });
+
+  test("deleting a service that places offer is refused, and the page says why", async ({ browser }) => {
+    const { context, page, problems } = await admin(browser);
+    await open(page, "/services");
+    acceptNextConfirm(page, "¿Eliminar el servicio DES?");
+    await serviceRow(page, "DES").getByRole("button", { name: "Eliminar DES" }).click();
+    await expect(page.getByText("No se puede eliminar DES: lo ofrecen minas (1), unidades (2) y comedores (2). Quítalo de esos lugares o desactívalo.")).toBeVisible();
+    await expect(serviceRow(page, "DES")).toHaveCount(1);
+    await expect(flash(page, "success")).toHaveCount(0);
+    expect(problems, problems.join("\n")).toEqual([]);
+    await context.close();
+  });
+
+  test("Lugares tab: a unit cannot take a service its mine lacks; offered by the mine, then the unit; removing one from the mine confirms and cascades", async ({ browser }) => {
+    test.setTimeout(30_000);
+    const { context, page, problems } = await admin(browser);
+    await open(page, "/services");
+    await createService(page, EXTRA, "Cena");
+
+    await page.getByRole("tab", { name: "Lugares" }).click();
+    await expect(page).toHaveURL(/[?&]tab=places/);
+    await expect(page.getByRole("tabpanel")).toContainText(MINE);
+    for (const place of [MINE, "Unidad Norte", "Unidad Sur", "Comedor Principal", "Comedor Campamento"]) await expect(chips(page, place), place).toHaveText(SEEDED);
+
+    // The unit's dialog offers only what the mine offers: the new service is not a choice.
+    let dialog = await placeDialog(page, "Unidad Norte");
+    await expect(dialog.getByText(`Solo puedes elegir servicios que ofrece ${MINE}.`)).toBeVisible();
+    await expect(dialog.getByRole("checkbox")).toHaveCount(SEEDED.length);
+    await expect(serviceChoice(dialog, EXTRA.code)).toHaveCount(0);
+    await dialog.getByRole("button", { name: "Cancelar" }).click();
+    await expect(dialog).toBeHidden();
+
+    // The server refuses it too: a second tab has the mine offer it, this tab loads that, the second tab takes it
+    // back, and this (now stale) tab asks Unidad Norte for it.
+    const other = await context.newPage();
+    const otherProblems = watchConsole(other);
+    await open(other, "/services?tab=places");
+    const setMine = async (p: Page, on: boolean) => {
+      const d = await placeDialog(p, MINE);
+      await expect(d.getByText("Una mina puede ofrecer cualquier servicio activo.")).toBeVisible();
+      await serviceChoice(d, EXTRA.code).setChecked(on);
+      await d.getByRole("button", { name: "Guardar" }).click();
+      await expect(flash(p, "success")).toHaveText(`Servicios de ${MINE} guardados.`);
+      await expect(d).toBeHidden();
+    };
+    await setMine(other, true);
+    await open(page, "/services?tab=places");
+    await expect(chips(page, MINE)).toHaveText([...SEEDED.slice(0, 4), EXTRA.code, "REF"].sort());
+    await setMine(other, false);
+    await expect(chips(other, MINE)).toHaveText(SEEDED);
+    await other.close();
+
+    dialog = await placeDialog(page, "Unidad Norte");
+    await serviceChoice(dialog, EXTRA.code).check();
+    await dialog.getByRole("button", { name: "Guardar" }).click();
+    await expect(dialog.getByText(`${EXTRA.code} · ${EXTRA.name} no lo ofrece la mina ${MINE}.`)).toBeVisible();
+    await expect(dialog).toBeVisible();
+    await dialog.getByRole("button", { name: "Cancelar" }).click();
+    await expect(dialog).toBeHidden();
+    await expect(chips(page, "Unidad Norte")).toHaveText(SEEDED);
+
+    // The mine offers it, then the unit.
+    await setMine(page, true);
+    await expect(chips(page, MINE)).toHaveText([...SEEDED, EXTRA.code].sort());
+    dialog = await placeDialog(page, "Unidad Norte");
+    await serviceChoice(dialog, EXTRA.code).check();
+    await dialog.getByRole("button", { name: "Guardar" }).click();
+    await expect(flash(page, "success")).toHaveText("Servicios de Unidad Norte guardados.");
+    await expect(dialog).toBeHidden();
+    await expect(chips(page, "Unidad Norte")).toHaveText([...SEEDED, EXTRA.code].sort());
+    await expect(chips(page, "Unidad Sur")).toHaveText(SEEDED);
+
+    // Removing REF from the mine: the dialog lists the units and cafes that offer it and asks to confirm.
+    dialog = await placeDialog(page, MINE);
+    await serviceChoice(dialog, "REF").uncheck();
+    await dialog.getByRole("button", { name: "Guardar" }).click();
+    const confirmation = page.getByRole("dialog", { name: "¿Quitar servicios también de los lugares dependientes?" });
+    await expect(confirmation).toBeVisible();
+    await expect(confirmation.getByText(`Quitar REF de ${MINE} también lo quitará de:`)).toBeVisible();
+    await expect(confirmation.getByRole("listitem")).toHaveText([
+      `Unidad ${MINE} › Unidad Norte: REF`,
+      `Unidad ${MINE} › Unidad Sur: REF`,
+      `Comedor ${MINE} › Unidad Norte › Comedor Principal: REF`,
+      `Comedor ${MINE} › Unidad Sur › Comedor Campamento: REF`,
+    ]);
+    // Nothing changed yet.
+    await expect(chips(page, "Comedor Principal")).toHaveText(SEEDED);
+    await confirmation.getByRole("button", { name: "Quitar también de ellos" }).click();
+    await expect(flash(page, "success")).toHaveText(`Servicios de ${MINE} guardados; también se quitaron de 4 lugares dependientes.`);
+    await expect(confirmation).toBeHidden();
+    const withoutRef = SEEDED.filter((c) => c !== "REF");
+    await expect(chips(page, MINE)).toHaveText([...withoutRef, EXTRA.code].sort());
+    await expect(chips(page, "Unidad Norte")).toHaveText([...withoutRef, EXTRA.code].sort());
+    for (const place of ["Unidad Sur", "Comedor Principal", "Comedor Campamento"]) await expect(chips(page, place), place).toHaveText(withoutRef);
+    // And after a fresh load.
+    await open(page, "/services?tab=places");
+    for (const place of ["Unidad Sur", "Comedor Principal", "Comedor Campamento"]) await expect(chips(page, place), place).toHaveText(withoutRef);
+
+    const all = [...problems, ...otherProblems];
+    expect(all, all.join("\n")).toEqual([]);
+    await context.close();
+  });
+
+  test("prices: Comedor Principal's ALM set to 12.50 shows in soles in the history", async ({ browser }) => {
+    const { context, page, problems } = await admin(browser);
+    await open(page, "/services?tab=places");
+
+    let dialog = await pricesDialog(page, "Comedor Principal");
+    await expect(dialog.getByText(`${MINE} › Unidad Norte › Comedor Principal`)).toBeVisible();
+    const alm = dialog.getByRole("textbox", { name: "Precio (S/) ALM" });
+    await expect(alm).toHaveValue("18.00");
+    await expect(dialog.getByText("Aún no hay cambios de precio.")).toBeVisible();
+
+    await alm.fill("12.50");
+    await dialog.getByRole("button", { name: "Guardar" }).click();
+    await expect(flash(page, "success")).toHaveText("Precios guardados. Cambios: 1.");
+    await expect(dialog).toBeHidden();
+
+    // Reopened: the new price, and the change in the history in soles (S/ with a no-break space).
+    dialog = await pricesDialog(page, "Comedor Principal");
+    await expect(dialog.getByRole("textbox", { name: "Precio (S/) ALM" })).toHaveValue("12.50");
+    await expect(dialog.getByRole("textbox", { name: "Precio (S/) DES" })).toHaveValue("12.50");
+    const history = dialog.getByRole("table", { name: "Cambios recientes" }).locator("tbody tr");
+    await expect(history).toHaveCount(1);
+    await expect(history.first().getByRole("cell")).toHaveText(["ALM Almuerzo", /^S\/\s18\.00$/, /^S\/\s12\.50$/, ADMIN.name, /\d/]);
+    await dialog.getByRole("button", { name: "Cerrar" }).click();
+    await expect(dialog).toBeHidden();
+
+    expect(problems, problems.join("\n")).toEqual([]);
+    await context.close();
+  });
+
+  test("prices: 12.345 and abc are refused on the price field, and the dialog stays open", async ({ browser }) => {
+    const { context, page, problems } = await admin(browser);
+    await open(page, "/services?tab=places");
+    const dialog = await pricesDialog(page, "Comedor Principal");
+    const alm = dialog.getByRole("textbox", { name: "Precio (S/) ALM" });
+    await expect(alm).toHaveValue("12.50");
+    for (const bad of ["12.345", "abc"]) {
+      await alm.fill(bad);
+      await dialog.getByRole("button", { name: "Guardar" }).click();
+      await expect(dialog.getByText("Escribe un precio en soles con hasta 2 decimales, p. ej. 12.50."), bad).toBeVisible();
+      await expect(alm).toHaveAttribute("aria-invalid", "true");
+      await expect(alm).toHaveValue(bad);
+    }
+    // Nothing was saved: still one change in the history.
+    await expect(dialog.getByRole("table", { name: "Cambios recientes" }).locator("tbody tr")).toHaveCount(1);
+    await dialog.getByRole("button", { name: "Cancelar" }).click();
+    await expect(dialog).toBeHidden();
+    expect(problems, problems.join("\n")).toEqual([]);
+    await context.close();
+  });
+
+  /**
+   * Loads `path` in a fresh tab, checks it was server-rendered and hydrated, runs `then`, and returns what React
+   * removed from the server markup right after hydration along with the console problems seen until the end.
+   */
+  const load = async (context: BrowserContext, path: string, then: (page: Page) => Promise<void>) => {
+    const page = await context.newPage();
+    const problems = watchConsole(page);
+    await watchServerMarkup(page);
+    const response = await page.goto(path);
+    expect(response!.status(), path).toBe(200);
+    await waitForHydration(page);
+    await page.waitForLoadState("networkidle");
+    await expect(page.locator("#app")).toHaveAttribute("data-server-rendered", "true");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Servicios");
+    const removed: string[] = await page.evaluate(() => [...(window as any).__removedFromApp]);
+    await then(page);
+    await page.waitForLoadState("networkidle");
+    await page.close();
+    return { removed, problems };
+  };
+
+  /** Both tabs' dialogs: a service's (new and edit) and a mine's, a unit's and a cafe's services and prices. */
+  const openServiceDialogs = async (page: Page) => {
+    await page.getByRole("button", { name: "Nuevo servicio" }).click();
+    await page.getByRole("dialog", { name: "Nuevo servicio" }).getByRole("button", { name: "Cerrar" }).click();
+    await serviceRow(page, "DES").getByRole("button", { name: "Editar DES" }).click();
+    await page.getByRole("dialog", { name: "Editar servicio" }).getByRole("button", { name: "Cancelar" }).click();
+    await expect(page.getByRole("dialog")).toHaveCount(0);
+  };
+  const openPlaceDialogs = async (page: Page) => {
+    await expect(page.getByRole("tabpanel")).toContainText(MINE);
+    for (const place of [MINE, "Unidad Sur", "Comedor Campamento"]) {
+      const dialog = await placeDialog(page, place);
+      await dialog.getByRole("button", { name: "Cerrar" }).click();
+      await expect(dialog).toBeHidden();
+    }
+    const prices = await pricesDialog(page, "Comedor Campamento");
+    await prices.getByRole("button", { name: "Cerrar" }).click();
+    await expect(prices).toBeHidden();
+  };
+
+  test("/services hydrates cleanly; both tabs and every dialog open without console errors", async ({ browser }) => {
+    const { context } = await admin(browser);
+    const { removed, problems } = await load(context, "/services", async (page) => {
+      await openServiceDialogs(page);
+      await page.getByRole("tab", { name: "Lugares" }).click();
+      await openPlaceDialogs(page);
+      await page.getByRole("tab", { name: "Servicios" }).click();
+      await expect(serviceRow(page, "DES")).toHaveCount(1);
+    });
+    expect(removed, "markup React replaced").toEqual([]);
+    expect(problems, problems.join("\n")).toEqual([]);
+    await context.close();
+  });
+
+  test("/services?tab=places hydrates cleanly and keeps its server markup", async ({ browser }) => {
+    const { context } = await admin(browser);
+    const { removed, problems } = await load(context, "/services?tab=places", async (page) => {
+      await openPlaceDialogs(page);
+      await page.getByRole("tab", { name: "Servicios" }).click();
+      await openServiceDialogs(page);
+    });
+    expect(problems, problems.join("\n")).toEqual([]);
+    expect(removed, "markup React replaced").toEqual([]);
+    await context.close();
+  });
+});
