@@ -12,6 +12,7 @@ import { PlaceServicesModal, type PlaceTarget } from "../../components/services/
 import { ServiceModal } from "../../components/services/service-modal";
 import type { CafePrices, ServiceAbilities, ServiceOption, ServiceRow, ServiceTreeMine, ServiceType } from "../../components/services/types";
 import { Button } from "../../components/ui/button";
+import { TabList } from "../../components/ui/tabs";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
 import { cn } from "../../lib/utils";
@@ -93,22 +94,7 @@ export default function ServicesIndex({ filters, types, services, serviceOptions
       </header>
       {modal === null && <OtherErrors errors={pageErrors} fields={[]} />}
 
-      <div role="tablist" aria-label={t("services.title")} className="inline-flex gap-1 rounded-lg bg-muted p-1">
-        {tabs.map((item) => (
-          <button
-            key={item.id}
-            type="button"
-            role="tab"
-            id={`tab-${item.id}`}
-            aria-selected={tab === item.id}
-            aria-controls={`panel-${item.id}`}
-            onClick={() => chooseTab(item.id)}
-            className={cn("rounded-md px-3 py-1.5 text-sm", tab === item.id ? "bg-card shadow-sm" : "text-muted-foreground hover:text-foreground")}
-          >
-            {item.label}
-          </button>
-        ))}
-      </div>
+      <TabList label={t("services.title")} tabs={tabs} current={tab} onChange={chooseTab} />
 
       {tab === "services" && (
         <div role="tabpanel" id="panel-services" aria-labelledby="tab-services" className="space-y-3">

@@ -7,6 +7,7 @@ import { Building2, Eye, KeyRound, MapPin, Pencil, Plus, Power, Trash2 } from "l
 import { useState } from "react";
 import { Pagination, SearchBox, Table, td, visitWith, type Page } from "../../components/data-table";
 import { Button } from "../../components/ui/button";
+import { TabList } from "../../components/ui/tabs";
 import { OtherErrors } from "../../components/ui/form-errors";
 import { AreaModal } from "../../components/users/area-modal";
 import { PermissionsModal, type Inspected } from "../../components/users/permissions-modal";
@@ -144,22 +145,7 @@ export default function UsersIndex({ filters, places, areaOptions, areas, users,
         </nav>
 
         <section className="min-w-0 flex-1 space-y-4">
-          <div role="tablist" aria-label={t("access.users.title")} className="inline-flex gap-1 rounded-lg bg-muted p-1">
-            {tabs.map((item) => (
-              <button
-                key={item.id}
-                type="button"
-                role="tab"
-                id={`tab-${item.id}`}
-                aria-selected={tab === item.id}
-                aria-controls={`panel-${item.id}`}
-                onClick={() => setTab(item.id)}
-                className={cn("rounded-md px-3 py-1.5 text-sm", tab === item.id ? "bg-card shadow-sm" : "text-muted-foreground hover:text-foreground")}
-              >
-                {item.label}
-              </button>
-            ))}
-          </div>
+          <TabList label={t("access.users.title")} tabs={tabs} current={tab} onChange={setTab} />
 
           {tab === "people" && (
             <div role="tabpanel" id="panel-people" aria-labelledby="tab-people" className="space-y-3">
