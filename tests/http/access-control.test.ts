@@ -8,7 +8,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { desc, eq, inArray } from "drizzle-orm";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { translate } from "../../resources/js/lib/i18n";
@@ -33,6 +33,7 @@ import { routes as productRoutes } from "../../src/http/routes";
 import type { RouteDefinition } from "../../src/http/routing";
 import { createServices } from "../../src/http/services";
 import { BASE, Client, createTestApp, testConfig, type TestApp } from "../support/app";
+import { decodeQuotedPrintable, mailFiles } from "../support/mail";
 
 const PASSWORD = "correct-horse-42";
 const SESSION_COOKIE = "mesa_session";
@@ -235,27 +236,7 @@ function ageConfirmation(app: TestApp, client: Client, seconds: number): void {
 
 // ——— Mail ———
 
-function mailFiles(app: TestApp): string[] {
-  try {
-    return readdirSync(app.mailPath).filter((f) => f.endsWith(".eml")).sort();
-  } catch {
-    return [];
-  }
-}
 
-/** Decodes quoted-printable text: soft line breaks go, `=XX` become bytes, the bytes are UTF-8. */
-function decodeQuotedPrintable(text: string): string {
-  const joined = text.replace(/=\r?\n/g, "");
-  const bytes: number[] = [];
-  for (let i = 0; i < joined.length; i++) {
-    const hex = joined.slice(i + 1, i + 3);
-    if (joined[i] === "=" && /^[0-9A-Fa-f]{2}$/.test(hex)) {
-      bytes.push(parseInt(hex, 16));
-      i += 2;
-    } else bytes.push(...Buffer.from(joined[i], "utf8"));
-  }
-  return Buffer.from(bytes).toString("utf8");
-}
 
 // ——————————————————————————————————————————————————————————————————————————————————————————————
 
@@ -280,10 +261,7 @@ describe("data scope", () => {
     expect((await props(client, `/users?search=Beto`)).users.data).toEqual([]);
   });
 
-  // A user holding roles in both cafes is visible to cafe A's administrator; their row should list only what lies
-  // in A. src/domain/access/users-admin.ts:63 (toAdminRow: `assignments: assignmentsOf(db, user.id)`, used by
-  // listUsersForAdmin at :94 and by ?inspect= in src/http/routes/access.ts:80) is not limited to the scope, so
-  // the row also shows "Caja B" and the role held there.
+  // A user holding roles in both cafes is visible to cafe A's administrator; their row lists only what lies in A.
   test("a user holding roles in both cafes shows cafe A's administrator only their cafe A assignments", async () => {
     const w = await setup();
     const client = await signedIn(w, w.people.adminA);

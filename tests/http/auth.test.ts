@@ -4,7 +4,7 @@
  * and password settings. Mail is read back from the .eml files the app writes to its own folder.
  */
 import { describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { translate } from "../../resources/js/lib/i18n";
 import { sha256 } from "../../src/crypto";
@@ -21,6 +21,7 @@ import { RateLimiter } from "../../src/domain/rate-limit";
 import { access, type RouteDefinition } from "../../src/http/routing";
 import { signedPath } from "../../src/http/signed-url";
 import { BASE, Client, createTestApp, TEST_APP_KEY, type TestApp } from "../support/app";
+import { decodeQuotedPrintable, mailFiles } from "../support/mail";
 
 const SESSION_COOKIE = "mesa_session";
 const REMEMBER_COOKIE = "mesa_remember";
@@ -82,29 +83,7 @@ function setCookieOf(response: Response, name: string): string | null {
 
 // ——— Mail ———
 
-function mailFiles(app: TestApp): string[] {
-  try {
-    return readdirSync(app.mailPath).filter((f) => f.endsWith(".eml")).sort();
-  } catch {
-    return [];
-  }
-}
 
-/** Decodes quoted-printable text: soft line breaks (`=\n`) go, `=XX` become bytes, the bytes are UTF-8. */
-function decodeQuotedPrintable(text: string): string {
-  const joined = text.replace(/=\r?\n/g, "");
-  const bytes: number[] = [];
-  for (let i = 0; i < joined.length; i++) {
-    const hex = joined.slice(i + 1, i + 3);
-    if (joined[i] === "=" && /^[0-9A-Fa-f]{2}$/.test(hex)) {
-      bytes.push(parseInt(hex, 16));
-      i += 2;
-    } else {
-      bytes.push(...Buffer.from(joined[i], "utf8"));
-    }
-  }
-  return Buffer.from(bytes).toString("utf8");
-}
 
 interface Mail {
   file: string;
