@@ -16,6 +16,8 @@ export interface Config {
   locale: Locale;
   timezone: string;
   currency: string;
+  /** Digits of a tax id (RUC); 11-digit ids also have their check digit verified. */
+  rucLength: number;
   dbPath: string;
   sessionCookie: string;
   sessionLifetimeMinutes: number;
@@ -169,6 +171,7 @@ export function loadConfig(env: Env = process.env): Config {
     locale: oneOf(env, "APP_LOCALE", "es", LOCALES),
     timezone: timeZone(env, "APP_TIMEZONE", "America/Lima"),
     currency: currency(env, "APP_CURRENCY", "PEN"),
+    rucLength: integer(env, "RUC_LENGTH", 11, 8, 15),
     dbPath: text(env, "DB_PATH", resolve(storagePath, "mesa.sqlite")),
     sessionCookie: text(env, "SESSION_COOKIE", "mesa_session"),
     sessionLifetimeMinutes: integer(env, "SESSION_LIFETIME", 120, 1, 525600),

@@ -4,3 +4,4 @@ export * from "./users";
 export * from "./places";
 export * from "./access";
 export * from "./services";
+export * from "./organisation";

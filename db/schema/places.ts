@@ -1,8 +1,9 @@
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /**
- * The place hierarchy (mine → unit → cafe) and the caterer's businesses with their headquarters. Names and
- * parents only for now; the places area completes them. Names are unique within their parent.
+ * The place hierarchy (mine → unit → cafe) and the caterer's businesses with their headquarters. Names are
+ * unique within their parent. A business is identified by its RUC (nullable here only for rows made before the
+ * column existed; the domain requires it). A cafe keeps its own time zone, filled from APP_TIMEZONE on creation.
  */
 export const mines = sqliteTable("mines", {
   id: integer("id").primaryKey({ autoIncrement: true }),
@@ -24,6 +25,11 @@ export const units = sqliteTable(
 export const businesses = sqliteTable("businesses", {
   id: integer("id").primaryKey({ autoIncrement: true }),
   name: text("name").notNull().unique(),
+  ruc: text("ruc").unique(),
+  fiscalAddress: text("fiscal_address").notNull().default(""),
+  legalAddress: text("legal_address").notNull().default(""),
+  email: text("email").notNull().default(""),
+  phone: text("phone").notNull().default(""),
 });
 
 export const cafes = sqliteTable(
@@ -36,6 +42,8 @@ export const cafes = sqliteTable(
     /** The business that issues this cafe's tickets (and whose headquarters areas reach it). */
     businessId: integer("business_id").references(() => businesses.id, { onDelete: "restrict" }),
     name: text("name").notNull(),
+    /** IANA time zone of the cafe's clock (sales days, tickets). */
+    timeZone: text("time_zone").notNull().default("America/Lima"),
   },
   (t) => [uniqueIndex("cafes_unit_name_unique").on(t.unitId, t.name), index("cafes_business_index").on(t.businessId)],
 );
@@ -48,6 +56,8 @@ export const headquarters = sqliteTable(
       .notNull()
       .references(() => businesses.id, { onDelete: "restrict" }),
     name: text("name").notNull(),
+    address: text("address").notNull().default(""),
+    phone: text("phone").notNull().default(""),
   },
   (t) => [uniqueIndex("headquarters_business_name_unique").on(t.businessId, t.name)],
 );

@@ -1,5 +1,5 @@
 /** The icons the sidebar may name (by lucide name); an unknown name falls back to a neutral square. */
-import { Ban, History, LayoutGrid, Settings, Shield, Square, Users, UtensilsCrossed, type LucideIcon } from "lucide-react";
+import { Ban, Building2, Handshake, History, LayoutGrid, MapPin, Settings, Shield, Square, Users, UtensilsCrossed, type LucideIcon } from "lucide-react";
 
 /** Icons administrators may pick for a sidebar entry (the permission modal lists these names). */
 export const ICONS: Record<string, LucideIcon> = {
@@ -10,6 +10,9 @@ export const ICONS: Record<string, LucideIcon> = {
   ban: Ban,
   history: History,
   utensils: UtensilsCrossed,
+  "map-pin": MapPin,
+  building: Building2,
+  handshake: Handshake,
 };
 
 export function NavIcon({ name, className }: { name: string; className?: string }) {

@@ -27,8 +27,15 @@ export const PERMISSION_DEFAULTS: Record<string, PermissionDefaults> = {
   "blacklist.manage": { area: "blacklist" },
   "services.view": { area: "services", sidebar: { route: "services.index", label: "nav.services", icon: "utensils", order: 40 } },
   "services.manage": { area: "services" },
+  "places.view": { area: "places", sidebar: { route: "management.index", label: "nav.management", icon: "map-pin", order: 35 } },
   "places.manage": { area: "places" },
   "prices.manage": { area: "places" },
+  "businesses.view": { area: "businesses", sidebar: { route: "businesses.index", label: "nav.businesses", icon: "building", order: 45 } },
+  "businesses.manage": { area: "businesses" },
+  "properties.view": { area: "businesses" },
+  "properties.manage": { area: "businesses" },
+  "dealerships.view": { area: "dealerships", sidebar: { route: "dealerships.index", label: "nav.dealerships", icon: "handshake", order: 50 } },
+  "dealerships.manage": { area: "dealerships" },
   "audit.view": { area: "audit", sidebar: { route: "audit.index", label: "nav.audit", icon: "history", order: 95 } },
 };
 

@@ -6,11 +6,26 @@ import { checkRegistry, type RouteDefinition } from "../routing";
 import { accessRoutes } from "./access";
 import { authRoutes } from "./auth";
 import { broadcastingRoutes } from "./broadcasting";
+import { businessesRoutes } from "./businesses";
+import { dealershipsRoutes } from "./dealerships";
+import { managementRoutes } from "./management";
+import { placesImportRoutes } from "./places-import";
 import { platformRoutes } from "./platform";
 import { servicesRoutes } from "./services";
 import { settingsRoutes } from "./settings";
 
-export const routes: RouteDefinition[] = [...platformRoutes, ...authRoutes, ...settingsRoutes, ...accessRoutes, ...servicesRoutes, ...broadcastingRoutes];
+export const routes: RouteDefinition[] = [
+  ...platformRoutes,
+  ...authRoutes,
+  ...settingsRoutes,
+  ...accessRoutes,
+  ...servicesRoutes,
+  ...managementRoutes,
+  ...placesImportRoutes,
+  ...businessesRoutes,
+  ...dealershipsRoutes,
+  ...broadcastingRoutes,
+];
 
 /** Every permission some route declares: the permission catalogue is kept in step with this list. */
 export const declaredPermissions: string[] = [

@@ -1,0 +1,25 @@
+/**
+ * The tabs of the Businesses area (businesses, headquarters, properties, dealerships, subdealerships): each tab is
+ * its own page and route; a tab shows only when the user may open its page.
+ */
+import { can } from "../domain/access/authorization";
+import type { RequestContext } from "./context";
+
+export interface OrganisationTab {
+  id: "businesses" | "headquarters" | "properties" | "dealerships" | "subdealerships";
+  route: string;
+  label: string;
+}
+
+const TABS: (OrganisationTab & { permission: string })[] = [
+  { id: "businesses", route: "businesses.index", label: "organisation.tab_businesses", permission: "businesses.view" },
+  { id: "headquarters", route: "headquarters.index", label: "organisation.tab_headquarters", permission: "businesses.view" },
+  { id: "properties", route: "properties.index", label: "organisation.tab_properties", permission: "properties.view" },
+  { id: "dealerships", route: "businesses.dealerships", label: "organisation.tab_dealerships", permission: "dealerships.view" },
+  { id: "subdealerships", route: "businesses.subdealerships", label: "organisation.tab_subdealerships", permission: "dealerships.view" },
+];
+
+/** The tabs the signed-in user may open, in order (a page prop of every Businesses-area page). */
+export function organisationTabs(ctx: RequestContext): OrganisationTab[] {
+  return TABS.filter((tab) => can(ctx.access, tab.permission)).map(({ id, route, label }) => ({ id, route, label }));
+}

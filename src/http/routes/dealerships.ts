@@ -1,0 +1,4 @@
+/** Dealerships and subdealerships: the tree page, the Businesses-area tables, their dialogs and exports. */
+import { defineRoutes } from "../routing";
+
+export const dealershipsRoutes = defineRoutes([]);

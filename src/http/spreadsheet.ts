@@ -1,0 +1,21 @@
+/** Sending an Excel export: the workbook as a download named after the table and the day it was made. */
+import { buildWorkbook, type ExportSheet } from "../domain/spreadsheets/write";
+
+const XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+
+/** `mines` + now → `mesa-mines-2026-11-22.xlsx`, with the date in the given time zone. */
+export function exportFileName(table: string, timeZone: string, now = new Date()): string {
+  const day = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
+  return `mesa-${table}-${day}.xlsx`;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function xlsxResponse(fileName: string, sheets: ExportSheet<any>[]): Response {
+  return new Response(buildWorkbook(sheets), {
+    headers: {
+      "content-type": XLSX_TYPE,
+      "content-disposition": `attachment; filename="${fileName}"`,
+      "cache-control": "no-store",
+    },
+  });
+}
