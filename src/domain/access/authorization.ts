@@ -16,6 +16,8 @@ export interface AccessProfile {
   cafeIds: ReadonlySet<number>;
   /** The headquarters in the user's scope (all headquarters of the businesses of their headquarters areas). */
   headquartersIds: ReadonlySet<number>;
+  /** The businesses of the user's headquarters areas: a cafe they create for one of these stays in their scope. */
+  businessIds: ReadonlySet<number>;
   /** The user's account or document is on the blacklist: they may not be signed in. */
   blacklisted: boolean;
   /** Names of the roles held, for display. */
@@ -69,6 +71,14 @@ function computeProfile(db: Db, userId: number): AccessProfile {
        WHERE a.user_id = ?`,
     )
     .all(userId);
+  const businessRows = client
+    .query<{ id: number }, [number]>(
+      `SELECT DISTINCT h.business_id AS id FROM assignments a
+       JOIN areas ar ON ar.id = a.area_id
+       JOIN headquarters h ON h.id = ar.headquarters_id
+       WHERE a.user_id = ?`,
+    )
+    .all(userId);
   const blacklisted = client
     .query<{ n: number }, [number, number]>(
       `SELECT COUNT(*) AS n FROM blacklist b WHERE b.user_id = ?
@@ -80,6 +90,7 @@ function computeProfile(db: Db, userId: number): AccessProfile {
     permissions: new Set(permissionRows.map((r) => r.name)),
     cafeIds: new Set(cafeRows.map((r) => r.id)),
     headquartersIds: new Set(headquartersRows.map((r) => r.id)),
+    businessIds: new Set(businessRows.map((r) => r.id)),
     blacklisted: (blacklisted?.n ?? 0) > 0,
     roles: roleRows.map((r) => r.name),
   };
