@@ -13,6 +13,7 @@ import { createUser, findUserByEmail } from "../../src/domain/accounts/users";
 import { randomToken } from "../../src/crypto";
 import type { Db } from "../../src/db";
 import type { Seeder } from "./index";
+import { DEMO_BUSINESS, DEMO_HEADQUARTERS, DEMO_PLACES } from "./places";
 
 /**
  * Starting roles and their permissions. A permission that no route declares yet is skipped; as areas of the
@@ -22,9 +23,22 @@ export const STARTING_ROLES: { name: string; description: string; permissions: s
   {
     name: "administrator",
     description: "Users, areas, roles and the blacklist of the places in their scope.",
-    permissions: ["users.view", "users.manage", "areas.manage", "roles.view", "roles.manage", "blacklist.view", "blacklist.manage", "audit.view", "services.view", "services.manage", "places.manage", "prices.manage"],
+    permissions: [
+      "users.view", "users.manage", "areas.manage", "roles.view", "roles.manage", "blacklist.view", "blacklist.manage", "audit.view",
+      "services.view", "services.manage", "places.view", "places.manage", "prices.manage",
+      "businesses.view", "businesses.manage", "properties.view", "properties.manage", "dealerships.view", "dealerships.manage",
+    ],
   },
-  { name: "cafe manager", description: "Runs a cafe: its people, diners, prices and reports.", permissions: ["users.view", "blacklist.view", "services.view", "prices.manage"] },
+  {
+    name: "operations manager",
+    description: "Mines, units, cafes, services and prices; the businesses, their properties and the client companies.",
+    permissions: ["services.view", "services.manage", "places.view", "places.manage", "prices.manage", "businesses.view", "businesses.manage", "properties.view", "properties.manage", "dealerships.view", "dealerships.manage"],
+  },
+  {
+    name: "cafe manager",
+    description: "Runs a cafe: its people, diners, prices and reports.",
+    permissions: ["users.view", "blacklist.view", "services.view", "places.view", "prices.manage", "properties.view", "dealerships.view"],
+  },
   { name: "cashier", description: "Sells meals to registered diners at the point of sale.", permissions: ["blacklist.view"] },
   { name: "nutritionist", description: "Ingredients, recipes, their cost and calories, and the menu.", permissions: [] },
   { name: "buyer", description: "Providers, cities and ingredient prices.", permissions: [] },
@@ -65,16 +79,22 @@ export const accessSeeder: Seeder = {
     bootstrapAccess(db);
     const roleIds = Object.fromEntries(STARTING_ROLES.map((spec) => [spec.name, ensureRole(db, spec)]));
     const superId = db.select().from(roles).where(eq(roles.name, SUPER_ROLE)).get()!.id;
-    const { businessId, headquartersId } = ensureHeadquarters(db, "Mesa Catering S.A.C.", "Sede Lima");
-    const principal = ensureCafe(db, "Mina Cerro Verde", "Unidad Norte", "Comedor Principal", businessId);
-    const campamento = ensureCafe(db, "Mina Cerro Verde", "Unidad Sur", "Comedor Campamento", businessId);
+    const { businessId, headquartersId } = ensureHeadquarters(db, DEMO_BUSINESS.name, DEMO_HEADQUARTERS[0].name);
     ensureArea(db, "Administración", { headquartersId }, [superId, roleIds.administrator]);
+    ensureArea(db, "Operaciones", { headquartersId }, [roleIds["operations manager"]]);
     ensureArea(db, "Nutrición", { headquartersId }, [roleIds.nutritionist]);
     ensureArea(db, "Logística", { headquartersId }, [roleIds.buyer]);
-    ensureArea(db, "Caja", { cafeId: principal }, [roleIds.cashier, roleIds["cafe manager"]]);
-    ensureArea(db, "Caja", { cafeId: campamento }, [roleIds.cashier, roleIds["cafe manager"]]);
+    let areaCount = 4;
+    for (const mine of DEMO_PLACES) {
+      for (const unit of mine.units) {
+        for (const cafe of unit.cafes) {
+          ensureArea(db, "Caja", { cafeId: ensureCafe(db, mine.mine, unit.name, cafe, businessId) }, [roleIds.cashier, roleIds["cafe manager"]]);
+          areaCount++;
+        }
+      }
+    }
     db.transaction((tx) => bumpAccessVersion(tx));
-    return [`${STARTING_ROLES.length + 1} roles, 2 cafes, 1 headquarters, 5 areas`];
+    return [`${STARTING_ROLES.length + 1} roles, ${areaCount} areas`];
   },
 };
 
@@ -84,6 +104,7 @@ export const DEMO_EMAIL = "demo@mesa.test";
 const DEMO_PEOPLE: { email: string; name: string; area: string; place: "hq" | "principal" | "campamento"; role: string }[] = [
   { email: DEMO_EMAIL, name: "Demo Mesa", area: "Administración", place: "hq", role: SUPER_ROLE },
   { email: "admin@mesa.test", name: "Rosa Huamán", area: "Administración", place: "hq", role: "administrator" },
+  { email: "operaciones@mesa.test", name: "Diego Rojas", area: "Operaciones", place: "hq", role: "operations manager" },
   { email: "gerente@mesa.test", name: "Jorge Quispe", area: "Caja", place: "principal", role: "cafe manager" },
   { email: "cajero@mesa.test", name: "Lucía Mamani", area: "Caja", place: "principal", role: "cashier" },
   { email: "nutricion@mesa.test", name: "Carmen Flores", area: "Nutrición", place: "hq", role: "nutritionist" },
@@ -95,7 +116,7 @@ export const demoPeopleSeeder: Seeder = {
   async run(db, config) {
     if (findUserByEmail(db, DEMO_EMAIL)) return [`${DEMO_EMAIL} already exists (passwords are unchanged).`];
     const password = `mesa-${randomToken(9)}`;
-    const { headquartersId } = ensureHeadquarters(db, "Mesa Catering S.A.C.", "Sede Lima");
+    const { headquartersId } = ensureHeadquarters(db, DEMO_BUSINESS.name, DEMO_HEADQUARTERS[0].name);
     const cafeIds = { principal: ensureCafe(db, "Mina Cerro Verde", "Unidad Norte", "Comedor Principal"), campamento: ensureCafe(db, "Mina Cerro Verde", "Unidad Sur", "Comedor Campamento") };
     for (const person of DEMO_PEOPLE) {
       const user = findUserByEmail(db, person.email) ?? (await createUser(db, config, { name: person.name, email: person.email, password, language: config.locale }, { verified: true }));

@@ -5,6 +5,7 @@
 import type { Config } from "../../src/config";
 import type { Db } from "../../src/db";
 import { accessSeeder, demoPeopleSeeder } from "./access";
+import { placesSeeder } from "./places";
 import { servicesSeeder } from "./services";
 
 export interface Seeder {
@@ -12,7 +13,7 @@ export interface Seeder {
   run(db: Db, config: Config): Promise<string[]>;
 }
 
-export const seeders: Seeder[] = [accessSeeder, servicesSeeder, demoPeopleSeeder];
+export const seeders: Seeder[] = [placesSeeder, accessSeeder, servicesSeeder, demoPeopleSeeder];
 
 /** Runs every seeder; returns the lines each reports (what it created, how to sign in). */
 export async function runSeeders(db: Db, config: Config): Promise<{ seeder: string; lines: string[] }[]> {

@@ -1,15 +1,17 @@
 /**
- * Services seed: the five kinds of service a cafe sells (codes DES, ALM, CEN, REF, DSC), offered by the demo mine,
- * its units and cafes, with demo prices. Idempotent: existing services, assignments and prices are kept as they are.
+ * Services seed: the five kinds of service a cafe sells (codes DES, ALM, CEN, REF, DSC), offered down the demo
+ * mines, units and cafes, with demo prices (the coastal Huarmey unit serves no dinner, and its prices are a little
+ * lower). Idempotent: existing services, assignments and prices are kept as they are.
  */
-import { eq } from "drizzle-orm";
 import { ensureCafe } from "../../src/domain/access/places";
 import { seedPrice } from "../../src/domain/places/prices";
 import { offerService } from "../../src/domain/places/service-assignments";
 import { findServiceByCode, type ServiceType } from "../../src/domain/places/services";
+import { eq } from "drizzle-orm";
 import { cafes, services, units } from "../schema";
 import type { Db } from "../../src/db";
 import type { Seeder } from "./index";
+import { DEMO_PLACES } from "./places";
 
 export const STARTING_SERVICES: { code: string; name: string; type: ServiceType; description: string; priceCents: number }[] = [
   { code: "DES", name: "Desayuno", type: "breakfast", description: "Desayuno completo del comedor.", priceCents: 1250 },
@@ -30,19 +32,27 @@ export const servicesSeeder: Seeder = {
   name: "Services and cafe prices",
   async run(db) {
     const ids = STARTING_SERVICES.map((spec) => ({ spec, id: ensureService(db, spec) }));
-    const cafeIds = [ensureCafe(db, "Mina Cerro Verde", "Unidad Norte", "Comedor Principal"), ensureCafe(db, "Mina Cerro Verde", "Unidad Sur", "Comedor Campamento")];
-    db.transaction((tx) => {
-      for (const cafeId of cafeIds) {
-        const cafe = tx.select().from(cafes).where(eq(cafes.id, cafeId)).get()!;
-        const unit = tx.select().from(units).where(eq(units.id, cafe.unitId)).get()!;
-        for (const { spec, id } of ids) {
-          offerService(tx, "mine", unit.mineId, id);
-          offerService(tx, "unit", unit.id, id);
-          offerService(tx, "cafe", cafeId, id);
-          seedPrice(tx, cafeId, id, spec.priceCents);
-        }
+    let priced = 0;
+    for (const mine of DEMO_PLACES) {
+      for (const unit of mine.units) {
+        const coastal = unit.name === "Unidad Huarmey";
+        const offered = ids.filter(({ spec }) => !(coastal && spec.code === "CEN"));
+        const cafeIds = unit.cafes.map((cafe) => ensureCafe(db, mine.mine, unit.name, cafe));
+        const mineId = db.select({ mineId: units.mineId }).from(units).innerJoin(cafes, eq(cafes.unitId, units.id)).where(eq(cafes.id, cafeIds[0])).get()!.mineId;
+        const unitId = db.select({ unitId: cafes.unitId }).from(cafes).where(eq(cafes.id, cafeIds[0])).get()!.unitId;
+        db.transaction((tx) => {
+          for (const { id } of ids) offerService(tx, "mine", mineId, id);
+          for (const { id } of offered) offerService(tx, "unit", unitId, id);
+          for (const cafeId of cafeIds) {
+            for (const { spec, id } of offered) {
+              offerService(tx, "cafe", cafeId, id);
+              seedPrice(tx, cafeId, id, coastal ? spec.priceCents - 50 : spec.priceCents);
+              priced++;
+            }
+          }
+        });
       }
-    });
-    return [`${STARTING_SERVICES.length} services (${STARTING_SERVICES.map((s) => s.code).join(", ")}), offered and priced in ${cafeIds.length} cafes`];
+    }
+    return [`${STARTING_SERVICES.length} services (${STARTING_SERVICES.map((s) => s.code).join(", ")}), ${priced} cafe prices`];
   },
 };

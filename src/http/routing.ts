@@ -71,14 +71,22 @@ export function toElysiaPath(uri: string): string {
 export function pathFor(routes: RouteDefinition[], name: string, params: Record<string, string | number> = {}): string {
   const route = routes.find((r) => r.name === name);
   if (!route) throw new Error(`route "${name}" is not in the route registry`);
-  return route.uri.replace(/\{(\w+)(\?)?\}/g, (_, key: string, optional?: string) => {
-    const value = params[key];
-    if (value === undefined) {
-      if (optional) return "";
-      throw new Error(`route "${name}" needs parameter "${key}"`);
-    }
-    return encodeURIComponent(String(value));
-  }).replace(/\/+$/, "") || "/";
+  const used = new Set<string>();
+  const path =
+    route.uri
+      .replace(/\{(\w+)(\?)?\}/g, (_, key: string, optional?: string) => {
+        const value = params[key];
+        used.add(key);
+        if (value === undefined) {
+          if (optional) return "";
+          throw new Error(`route "${name}" needs parameter "${key}"`);
+        }
+        return encodeURIComponent(String(value));
+      })
+      .replace(/\/+$/, "") || "/";
+  // Parameters the path does not name become the query string, as ziggy-js does in the browser.
+  const query = new URLSearchParams(Object.entries(params).flatMap(([key, value]) => (used.has(key) ? [] : [[key, String(value)]])));
+  return query.size ? `${path}?${query}` : path;
 }
 
 /** True when every given parameter matches its declared format. */

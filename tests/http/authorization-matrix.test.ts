@@ -13,8 +13,8 @@ import { addToBlacklist } from "../../src/domain/access/blacklist";
 import { findPermission, listPermissions } from "../../src/domain/access/catalogue";
 import { ensureCafe, ensureHeadquarters } from "../../src/domain/access/places";
 import { bumpAccessVersion } from "../../src/domain/access/authorization";
-import { permissions as permissionsTable, rolePermissions, roles as rolesTable } from "../../db/schema";
-import { inArray } from "drizzle-orm";
+import { cafes as cafesTable, permissions as permissionsTable, rolePermissions, roles as rolesTable, units as unitsTable } from "../../db/schema";
+import { eq, inArray } from "drizzle-orm";
 import { EVERYTHING } from "../../src/domain/access/scope";
 import { createUser, type User } from "../../src/domain/accounts/users";
 import { CLI_ACTOR } from "../../src/domain/audit";
@@ -30,6 +30,8 @@ const WRITES = new Set<Method>(["POST", "PUT", "PATCH", "DELETE"]);
 const redirectStatus = (method: Method) => (["PUT", "PATCH", "DELETE"].includes(method) ? 303 : 302);
 
 interface Fixtures {
+  mineId: number;
+  unitId: number;
   cafeId: number;
   headquartersId: number;
   areaId: number;
@@ -52,6 +54,10 @@ const PARAMETER_FIXTURES: Record<string, (f: Fixtures) => string | number> = {
   kind: () => "cafe",
   place: (f) => f.cafeId,
   cafe: (f) => f.cafeId,
+  mine: (f) => f.mineId,
+  unit: (f) => f.unitId,
+  // /management/export/{table}
+  table: () => "cafes",
   // /reset-password/{token}: any token (the page only shows the form).
   token: () => "fixture-token-0123456789",
   // /email/verify/{id}/{hash}: a user id and a SHA-256 in hex (no valid signature, so nothing is verified).
@@ -100,7 +106,8 @@ async function buildFixtures(app: TestApp): Promise<Fixtures> {
   const entryId = addToBlacklist(db, CLI_ACTOR, { document_number: "BL-0001", name: "Barred Person", reason: "Fixture entry" }).id;
   const permissionId = findPermission(db, "users.view")!.id;
   const serviceId = createService(db, CLI_ACTOR, { code: "FIX", name: "Fixture service", type: "lunch" }).id;
-  return { cafeId, headquartersId, areaId, roleId, user, entryId, permissionId, serviceId };
+  const { unitId, mineId } = db.select({ unitId: unitsTable.id, mineId: unitsTable.mineId }).from(cafesTable).innerJoin(unitsTable, eq(unitsTable.id, cafesTable.unitId)).where(eq(cafesTable.id, cafeId)).get()!;
+  return { mineId, unitId, cafeId, headquartersId, areaId, roleId, user, entryId, permissionId, serviceId };
 }
 
 /** The route's path with every parameter filled from the fixtures, checked against the route's formats. */

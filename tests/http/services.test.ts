@@ -197,10 +197,10 @@ describe("the Services catalogue", () => {
     const client = await signedIn(w, w.people.root);
     const json = await submitJson(client, "DELETE", `/services/${w.svc.CEN}`);
     expect(json.status).toBe(409);
-    expect((await json.json()).message).toBe(es("services.in_use", { code: "CEN", mines: 1, units: 0, cafes: 0 }));
+    expect((await json.json()).message).toBe(es("services.in_use", { code: "CEN", mines: 1, units: 0, cafes: 0, businesses: 0 }));
     const form = await submit(client, "DELETE", `/services/${w.svc.CEN}`);
     expect(form.status).toBe(303);
-    expect((await page(client)).props.errors.form).toBe(es("services.in_use", { code: "CEN", mines: 1, units: 0, cafes: 0 }));
+    expect((await page(client)).props.errors.form).toBe(es("services.in_use", { code: "CEN", mines: 1, units: 0, cafes: 0, businesses: 0 }));
     expect(w.db.select().from(services).where(eq(services.id, w.svc.CEN)).get()).toBeDefined();
     expect(auditActions(w.db)).not.toContain("service.deleted");
   });

@@ -4,7 +4,7 @@
  * cannot be deleted while some place offers it: deactivate it instead.
  */
 import { and, asc, eq, sql } from "drizzle-orm";
-import { cafeServices, mineServices, SERVICE_TYPES, services, unitServices, type ServiceType } from "../../../db/schema";
+import { businessServices, cafeServices, mineServices, SERVICE_TYPES, services, unitServices, type ServiceType } from "../../../db/schema";
 import type { Db } from "../../db";
 import { recordAudit, type Actor } from "../audit";
 import { Conflict, message, NotFound, ValidationFailed } from "../errors";
@@ -149,18 +149,18 @@ export function updateService(db: Db, actor: Actor, id: number, input: unknown, 
   });
 }
 
-/** How many mines, units and cafes offer the service. */
-export function serviceUsage(db: Db, id: number): { mines: number; units: number; cafes: number } {
-  const count = (table: typeof mineServices | typeof unitServices | typeof cafeServices) =>
+/** How many mines, units, cafes and businesses offer the service. */
+export function serviceUsage(db: Db, id: number): { mines: number; units: number; cafes: number; businesses: number } {
+  const count = (table: typeof mineServices | typeof unitServices | typeof cafeServices | typeof businessServices) =>
     db.select({ n: sql<number>`count(*)` }).from(table).where(eq(table.serviceId, id)).get()?.n ?? 0;
-  return { mines: count(mineServices), units: count(unitServices), cafes: count(cafeServices) };
+  return { mines: count(mineServices), units: count(unitServices), cafes: count(cafeServices), businesses: count(businessServices) };
 }
 
-/** Deletes a service no place offers; refused (Conflict) while any mine, unit or cafe does. */
+/** Deletes a service nothing offers; refused (Conflict) while any mine, unit, cafe or business does. */
 export function deleteService(db: Db, actor: Actor, id: number): Service {
   const service = requireService(db, id);
   const usage = serviceUsage(db, id);
-  if (usage.mines + usage.units + usage.cafes > 0) throw new Conflict(message("services.in_use", { code: service.code, ...usage }));
+  if (usage.mines + usage.units + usage.cafes + usage.businesses > 0) throw new Conflict(message("services.in_use", { code: service.code, ...usage }));
   db.transaction((tx) => {
     tx.delete(services).where(eq(services.id, id)).run();
     recordAudit(tx, actor, { action: "service.deleted", subjectType: "service", subjectId: id, before: snapshot(service) });

@@ -1,4 +1,229 @@
-/** Management: mines, units and cafes (edit, delete, the management modal) and their Excel export. */
-import { defineRoutes } from "../routing";
+/**
+ * Management: the mines, units and cafes tables (edit, delete, the services popover of each row, a cafe's
+ * prices), the management modal that creates mine → unit → cafe in one flow, and each table's Excel export.
+ * Every list and write goes through src/domain/places/places.ts with the actor's scope.
+ */
+import { can } from "../../domain/access/authorization";
+import {
+  businessOptions,
+  createPlace,
+  deleteCafe,
+  deleteMine,
+  deleteUnit,
+  exportCafes,
+  exportMines,
+  exportUnits,
+  listCafes,
+  listMines,
+  listUnits,
+  searchMines,
+  searchUnits,
+  updateCafe,
+  updateMine,
+  updateUnit,
+  type CafeRow,
+  type MineRow,
+  type UnitRow,
+} from "../../domain/places/places";
+import { cafePrices } from "../../domain/places/prices";
+import { serviceOptions } from "../../domain/places/services";
+import type { ExportColumn } from "../../domain/spreadsheets/write";
+import type { RequestContext } from "../context";
+import { optional } from "../page-protocol/props";
+import { idParam, listParams, paginated } from "../pagination";
+import { access, defineRoutes } from "../routing";
+import { exportFileName, xlsxResponse } from "../spreadsheet";
 
-export const managementRoutes = defineRoutes([]);
+const ID = "\\d+";
+const TABS = ["mines", "units", "cafes"] as const;
+type Tab = (typeof TABS)[number];
+
+function tabOf(value: unknown): Tab {
+  return TABS.includes(value as Tab) ? (value as Tab) : "cafes";
+}
+
+/** The time zones offered for a cafe: the Americas, UTC, and the default setting. */
+function timeZones(defaultZone: string): string[] {
+  const zones = Intl.supportedValuesOf("timeZone").filter((zone) => zone.startsWith("America/"));
+  return [...new Set([defaultZone, ...zones, "UTC"])];
+}
+
+function mineColumns(ctx: RequestContext, codes: Map<number, string>): ExportColumn<MineRow>[] {
+  return [
+    { header: ctx.t("management.mine"), value: (r) => r.name, width: 30 },
+    { header: ctx.t("management.units"), value: (r) => r.units },
+    { header: ctx.t("management.cafes"), value: (r) => r.cafes },
+    { header: ctx.t("management.services"), value: (r) => r.serviceIds.map((id) => codes.get(id)).join(", "), width: 30 },
+  ];
+}
+
+function unitColumns(ctx: RequestContext, codes: Map<number, string>): ExportColumn<UnitRow>[] {
+  return [
+    { header: ctx.t("management.mine"), value: (r) => r.mineName, width: 30 },
+    { header: ctx.t("management.unit"), value: (r) => r.name, width: 30 },
+    { header: ctx.t("management.cafes"), value: (r) => r.cafes },
+    { header: ctx.t("management.subdealerships"), value: (r) => r.subdealerships },
+    { header: ctx.t("management.services"), value: (r) => r.serviceIds.map((id) => codes.get(id)).join(", "), width: 30 },
+  ];
+}
+
+function cafeColumns(ctx: RequestContext, codes: Map<number, string>): ExportColumn<CafeRow>[] {
+  return [
+    { header: ctx.t("management.mine"), value: (r) => r.mineName, width: 30 },
+    { header: ctx.t("management.unit"), value: (r) => r.unitName, width: 30 },
+    { header: ctx.t("management.cafe"), value: (r) => r.name, width: 30 },
+    { header: ctx.t("management.business"), value: (r) => r.businessName ?? "", width: 30 },
+    { header: ctx.t("management.time_zone"), value: (r) => r.timeZone, width: 20 },
+    { header: ctx.t("management.areas"), value: (r) => r.areas },
+    { header: ctx.t("management.services"), value: (r) => r.serviceIds.map((id) => codes.get(id)).join(", "), width: 30 },
+    { header: ctx.t("management.priced"), value: (r) => r.priced },
+  ];
+}
+
+export const managementRoutes = defineRoutes([
+  {
+    name: "management.index",
+    methods: ["GET"],
+    uri: "/management",
+    access: access.can("places.view"),
+    handle: (ctx) => {
+      const params = listParams(ctx.query);
+      const tab = tabOf(ctx.query.tab);
+      const profile = ctx.access;
+      return ctx.render("management/index", {
+        filters: { tab, search: params.search },
+        mines: () => (tab === "mines" ? paginated(listMines(ctx.db, ctx.scope, params.search, params), params) : null),
+        units: () => (tab === "units" ? paginated(listUnits(ctx.db, ctx.scope, params.search, params), params) : null),
+        cafes: () => (tab === "cafes" ? paginated(listCafes(ctx.db, ctx.scope, params.search, params), params) : null),
+        serviceOptions: () => serviceOptions(ctx.db),
+        businesses: () => businessOptions(ctx.db, ctx.scope),
+        timeZones: () => timeZones(ctx.config.timezone),
+        defaultTimeZone: ctx.config.timezone,
+        // The management modal's searches: ?mine_search=… and, once a mine is chosen, ?mine=<id>&unit_search=….
+        placeSearch: optional(() => {
+          const mineId = idParam(ctx.query, "mine");
+          const text = (name: string) => (typeof ctx.query[name] === "string" ? String(ctx.query[name]).slice(0, 80) : "");
+          return { mines: searchMines(ctx.db, ctx.scope, text("mine_search")), units: mineId ? searchUnits(ctx.db, ctx.scope, mineId, text("unit_search")) : [] };
+        }),
+        // A cafe's prices dialog: ?prices=<cafe id>.
+        cafePrices: optional(() => {
+          const cafeId = idParam(ctx.query, "prices");
+          return cafeId ? cafePrices(ctx.db, ctx.scope, cafeId) : null;
+        }),
+        can: {
+          manage: can(profile, "places.manage"),
+          managePrices: can(profile, "prices.manage"),
+          allPlaces: ctx.scope.all,
+        },
+      });
+    },
+  },
+  {
+    name: "management.export",
+    methods: ["GET"],
+    uri: "/management/export/{table}",
+    wheres: { table: "mines|units|cafes" },
+    access: access.can("places.view"),
+    handle: (ctx) => {
+      const table = tabOf(ctx.params.table);
+      const search = listParams(ctx.query).search;
+      const codes = new Map(serviceOptions(ctx.db).map((s) => [s.id, s.code]));
+      const name = ctx.t(`management.tab_${table}`);
+      const fileName = exportFileName(table, ctx.config.timezone);
+      if (table === "mines") return xlsxResponse(fileName, [{ name, columns: mineColumns(ctx, codes), rows: exportMines(ctx.db, ctx.scope, search) }]);
+      if (table === "units") return xlsxResponse(fileName, [{ name, columns: unitColumns(ctx, codes), rows: exportUnits(ctx.db, ctx.scope, search) }]);
+      return xlsxResponse(fileName, [{ name, columns: cafeColumns(ctx, codes), rows: exportCafes(ctx.db, ctx.scope, search) }]);
+    },
+  },
+  {
+    name: "management.store",
+    methods: ["POST"],
+    uri: "/management/places",
+    access: access.can("places.manage"),
+    handle: (ctx) => {
+      const created = createPlace(ctx.db, ctx.actor, ctx.scope, ctx.body, { timeZone: ctx.config.timezone });
+      const path = [created.mine.name, created.unit?.name, created.cafe?.name].filter(Boolean).join(" › ");
+      ctx.flash("success", ctx.t("management.created", { path }));
+      const tab = created.cafe ? "cafes" : created.unit ? "units" : "mines";
+      return ctx.redirect(ctx.urlFor("management.index", { tab }));
+    },
+  },
+  {
+    name: "mines.update",
+    methods: ["PUT"],
+    uri: "/mines/{mine}",
+    wheres: { mine: ID },
+    bindings: { mine: "id" },
+    access: access.can("places.manage"),
+    handle: (ctx) => {
+      const mine = updateMine(ctx.db, ctx.actor, ctx.scope, Number(ctx.params.mine), ctx.body);
+      ctx.flash("success", ctx.t("management.saved", { name: mine.name }));
+      return ctx.back(ctx.urlFor("management.index", { tab: "mines" }));
+    },
+  },
+  {
+    name: "mines.destroy",
+    methods: ["DELETE"],
+    uri: "/mines/{mine}",
+    wheres: { mine: ID },
+    bindings: { mine: "id" },
+    access: access.can("places.manage"),
+    handle: (ctx) => {
+      const mine = deleteMine(ctx.db, ctx.actor, ctx.scope, Number(ctx.params.mine));
+      ctx.flash("success", ctx.t("management.deleted", { name: mine.name }));
+      return ctx.back(ctx.urlFor("management.index", { tab: "mines" }));
+    },
+  },
+  {
+    name: "units.update",
+    methods: ["PUT"],
+    uri: "/units/{unit}",
+    wheres: { unit: ID },
+    bindings: { unit: "id" },
+    access: access.can("places.manage"),
+    handle: (ctx) => {
+      const unit = updateUnit(ctx.db, ctx.actor, ctx.scope, Number(ctx.params.unit), ctx.body);
+      ctx.flash("success", ctx.t("management.saved", { name: unit.name }));
+      return ctx.back(ctx.urlFor("management.index", { tab: "units" }));
+    },
+  },
+  {
+    name: "units.destroy",
+    methods: ["DELETE"],
+    uri: "/units/{unit}",
+    wheres: { unit: ID },
+    bindings: { unit: "id" },
+    access: access.can("places.manage"),
+    handle: (ctx) => {
+      const unit = deleteUnit(ctx.db, ctx.actor, ctx.scope, Number(ctx.params.unit));
+      ctx.flash("success", ctx.t("management.deleted", { name: unit.name }));
+      return ctx.back(ctx.urlFor("management.index", { tab: "units" }));
+    },
+  },
+  {
+    name: "cafes.update",
+    methods: ["PUT"],
+    uri: "/cafes/{cafe}",
+    wheres: { cafe: ID },
+    bindings: { cafe: "id" },
+    access: access.can("places.manage"),
+    handle: (ctx) => {
+      const cafe = updateCafe(ctx.db, ctx.actor, ctx.scope, Number(ctx.params.cafe), ctx.body, { timeZone: ctx.config.timezone });
+      ctx.flash("success", ctx.t("management.saved", { name: cafe.name }));
+      return ctx.back(ctx.urlFor("management.index", { tab: "cafes" }));
+    },
+  },
+  {
+    name: "cafes.destroy",
+    methods: ["DELETE"],
+    uri: "/cafes/{cafe}",
+    wheres: { cafe: ID },
+    bindings: { cafe: "id" },
+    access: access.can("places.manage"),
+    handle: (ctx) => {
+      const cafe = deleteCafe(ctx.db, ctx.actor, ctx.scope, Number(ctx.params.cafe));
+      ctx.flash("success", ctx.t("management.deleted", { name: cafe.name }));
+      return ctx.back(ctx.urlFor("management.index", { tab: "cafes" }));
+    },
+  },
+]);

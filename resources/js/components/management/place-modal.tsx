@@ -1,0 +1,231 @@
+/**
+ * The management modal: one flow that finds or creates a mine, then a unit of it, then creates a cafe there.
+ * Searching reloads only the `placeSearch` prop (the server searches within the user's scope); choosing "create"
+ * keeps the typed name. Everything is created in one request, so a half-made place never exists.
+ */
+import { router, useForm } from "@inertiajs/react";
+import { Check, Plus } from "lucide-react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
+import { useI18n } from "../../hooks/use-i18n";
+import { useRoute } from "../../hooks/use-route";
+import { cn } from "../../lib/utils";
+import { Dialog, DialogActions } from "../ui/dialog";
+import { Field, inputClasses } from "../ui/field";
+import { OtherErrors } from "../ui/form-errors";
+import { SelectField } from "../ui/select-field";
+import type { PlaceOption, PlaceSearch } from "./types";
+
+interface Choice {
+  id: number | null;
+  name: string;
+}
+
+function searchPlaces(data: Record<string, string | number | undefined>) {
+  router.reload({ only: ["placeSearch"], data });
+}
+
+/** The list of matches and the "create" choice for one level (mine or unit). */
+function Picker({
+  level,
+  label,
+  query,
+  onQuery,
+  options,
+  chosen,
+  onChoose,
+  canCreate,
+  error,
+}: {
+  level: "mine" | "unit";
+  label: string;
+  query: string;
+  onQuery: (value: string) => void;
+  options: PlaceOption[];
+  chosen: Choice | null;
+  onChoose: (choice: Choice | null) => void;
+  canCreate: boolean;
+  error?: string;
+}) {
+  const { t } = useI18n();
+  const typed = query.trim();
+  const exact = options.some((o) => o.name.toLowerCase() === typed.toLowerCase());
+  if (chosen) {
+    return (
+      <div className="flex items-center justify-between gap-2 rounded-md border bg-muted/40 px-3 py-2">
+        <span className="text-sm">
+          <span className="text-muted-foreground">{label}: </span>
+          <strong>{chosen.name}</strong>
+          {chosen.id === null && <span className="ml-2 rounded bg-primary/10 px-1.5 py-0.5 text-xs">{t("management.new_badge")}</span>}
+        </span>
+        <button type="button" className="text-sm underline" onClick={() => onChoose(null)} aria-label={t("management.change_choice", { level: label })}>
+          {t("management.change")}
+        </button>
+      </div>
+    );
+  }
+  return (
+    <fieldset className="space-y-2">
+      <legend className="text-sm font-medium">{label}</legend>
+      <input
+        type="search"
+        aria-label={t(`management.search_${level}`)}
+        placeholder={t(`management.search_${level}`)}
+        className={inputClasses}
+        value={query}
+        onChange={(e) => onQuery(e.target.value)}
+        aria-invalid={error ? true : undefined}
+      />
+      <ul className="max-h-48 space-y-1 overflow-auto" aria-label={t("management.matches", { level: label })}>
+        {options.map((option) => (
+          <li key={option.id}>
+            <button type="button" className="flex w-full items-center gap-2 rounded-md px-2 py-1.5 text-left text-sm hover:bg-accent focus-visible:bg-accent" onClick={() => onChoose(option)}>
+              <Check className="size-4 text-muted-foreground" aria-hidden="true" />
+              {option.name}
+            </button>
+          </li>
+        ))}
+        {canCreate && typed.length >= 2 && !exact && (
+          <li>
+            <button type="button" className="flex w-full items-center gap-2 rounded-md px-2 py-1.5 text-left text-sm font-medium hover:bg-accent focus-visible:bg-accent" onClick={() => onChoose({ id: null, name: typed })}>
+              <Plus className="size-4" aria-hidden="true" />
+              {t(`management.create_${level}`, { name: typed })}
+            </button>
+          </li>
+        )}
+      </ul>
+      {error && <p className="text-sm text-destructive">{error}</p>}
+    </fieldset>
+  );
+}
+
+export function PlaceModal({
+  search,
+  businesses,
+  timeZones,
+  defaultTimeZone,
+  allPlaces,
+  onClose,
+}: {
+  search: PlaceSearch | undefined;
+  businesses: PlaceOption[];
+  timeZones: string[];
+  defaultTimeZone: string;
+  allPlaces: boolean;
+  onClose: () => void;
+}) {
+  const { t } = useI18n();
+  const route = useRoute();
+  const [mine, setMine] = useState<Choice | null>(null);
+  const [unit, setUnit] = useState<Choice | null>(null);
+  const [mineQuery, setMineQuery] = useState("");
+  const [unitQuery, setUnitQuery] = useState("");
+  const form = useForm({ cafe_name: "", business_id: businesses.length === 1 ? String(businesses[0].id) : "", time_zone: defaultTimeZone });
+  const first = useRef(true);
+
+  // Search as the user types (after a short pause), within the chosen mine for units.
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      searchPlaces({ mine_search: "" });
+      return;
+    }
+    const timer = window.setTimeout(() => searchPlaces({ mine_search: mineQuery, mine: mine?.id ?? undefined, unit_search: unitQuery }), 200);
+    return () => window.clearTimeout(timer);
+  }, [mineQuery, unitQuery, mine?.id]);
+
+  const chooseMine = (choice: Choice | null) => {
+    setMine(choice);
+    setUnit(null);
+    setUnitQuery("");
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    form.transform((data) => ({
+      mine_id: mine?.id ?? null,
+      mine_name: mine && mine.id === null ? mine.name : undefined,
+      unit_id: unit?.id ?? null,
+      unit_name: unit && unit.id === null ? unit.name : undefined,
+      cafe_name: data.cafe_name,
+      business_id: data.business_id ? Number(data.business_id) : null,
+      time_zone: data.time_zone,
+    }));
+    form.post(route("management.store"), { preserveScroll: true, onSuccess: () => onClose() });
+  };
+
+  const errors = form.errors as Record<string, string | undefined>;
+  return (
+    <Dialog open onClose={onClose} title={t("management.new_place_title")} description={t(allPlaces ? "management.new_place_description" : "management.new_place_description_scoped")} closeLabel={t("management.close")} wide>
+      <form onSubmit={submit} className="space-y-4" noValidate>
+        <ol className="space-y-4">
+          <li>
+            <Picker
+              level="mine"
+              label={t("management.mine")}
+              query={mineQuery}
+              onQuery={setMineQuery}
+              options={search?.mines ?? []}
+              chosen={mine}
+              onChoose={chooseMine}
+              canCreate
+              error={errors.mine_name ?? errors.mine_id}
+            />
+          </li>
+          <li className={cn(!mine && "opacity-50")}>
+            {mine ? (
+              <Picker
+                level="unit"
+                label={t("management.unit")}
+                query={unitQuery}
+                onQuery={setUnitQuery}
+                options={mine.id ? (search?.units ?? []) : []}
+                chosen={unit}
+                onChoose={setUnit}
+                canCreate
+                error={errors.unit_name ?? errors.unit_id}
+              />
+            ) : (
+              <p className="text-sm text-muted-foreground">{t("management.choose_mine_first")}</p>
+            )}
+          </li>
+          <li className={cn("space-y-3", !unit && "opacity-50")}>
+            {unit ? (
+              <fieldset className="space-y-3">
+                <legend className="text-sm font-medium">{t("management.cafe")}</legend>
+                <Field
+                  label={t("management.cafe_name")}
+                  name="cafe_name"
+                  maxLength={80}
+                  required={!allPlaces}
+                  hint={allPlaces ? t("management.cafe_optional") : undefined}
+                  value={form.data.cafe_name}
+                  onChange={(e) => form.setData("cafe_name", e.target.value)}
+                  error={errors.cafe_name}
+                />
+                <SelectField label={t("management.business")} name="business_id" value={form.data.business_id} onChange={(e) => form.setData("business_id", e.target.value)} error={errors.business_id}>
+                  <option value="">—</option>
+                  {businesses.map((b) => (
+                    <option key={b.id} value={b.id}>
+                      {b.name}
+                    </option>
+                  ))}
+                </SelectField>
+                <SelectField label={t("management.time_zone")} name="time_zone" value={form.data.time_zone} onChange={(e) => form.setData("time_zone", e.target.value)} error={errors.time_zone}>
+                  {timeZones.map((zone) => (
+                    <option key={zone} value={zone}>
+                      {zone === defaultTimeZone ? t("management.time_zone_default", { zone }) : zone}
+                    </option>
+                  ))}
+                </SelectField>
+              </fieldset>
+            ) : (
+              <p className="text-sm text-muted-foreground">{t("management.choose_unit_first")}</p>
+            )}
+          </li>
+        </ol>
+        <OtherErrors errors={errors} fields={["mine_id", "mine_name", "unit_id", "unit_name", "cafe_name", "business_id", "time_zone"]} />
+        <DialogActions onCancel={onClose} cancelLabel={t("management.cancel")} submitLabel={t("management.create")} busy={form.processing} />
+      </form>
+    </Dialog>
+  );
+}

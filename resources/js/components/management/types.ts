@@ -1,0 +1,16 @@
+/** The shapes the Management page receives: the domain's own types (type-only imports, erased from the bundle). */
+export type { MineRow, UnitRow, CafeRow, PlaceOption } from "../../../../src/domain/places/places";
+import type { PlaceOption } from "../../../../src/domain/places/places";
+
+/** The management modal's search results: mines, and the units of the chosen mine. */
+export interface PlaceSearch {
+  mines: PlaceOption[];
+  units: PlaceOption[];
+}
+
+export interface ManagementAbilities {
+  manage: boolean;
+  managePrices: boolean;
+  /** An all-places scope: may create a mine or unit without a cafe. */
+  allPlaces: boolean;
+}

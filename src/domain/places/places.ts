@@ -1,0 +1,463 @@
+/**
+ * Places: mines, units and cafes. Names are unique within their parent. A cafe has an issuing business and a time
+ * zone (APP_TIMEZONE unless chosen). A place is deleted only when nothing depends on it: a mine without units, a
+ * unit without cafes or subdealerships, a cafe without areas or properties; the refusal says what is in the way.
+ *
+ * Scope: a cafe is reachable when it is in the actor's scope; a mine or unit when it contains such a cafe. Outside
+ * the scope a place looks missing (NotFound). An actor without an all-places scope creates a cafe only for a
+ * business of their headquarters areas (so it stays in their scope), and a new mine or unit only together with
+ * such a cafe (the management modal). Creating, deleting or re-assigning a cafe bumps the access version, because
+ * scopes derive from cafes and their businesses.
+ */
+import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { areas, businesses, cafes, cafeServices, mines, mineServices, properties, subdealershipUnits, units, unitServices } from "../../../db/schema";
+import type { Db } from "../../db";
+import { bumpAccessVersion } from "../access/authorization";
+import { reachesBusiness, type Scope } from "../access/scope";
+import { recordAudit, type Actor, type Tx } from "../audit";
+import { Conflict, message, NotFound, ValidationFailed } from "../errors";
+import { parseInput, t } from "../validation";
+
+export interface MineRow {
+  id: number;
+  name: string;
+  units: number;
+  cafes: number;
+  serviceIds: number[];
+}
+
+export interface UnitRow {
+  id: number;
+  name: string;
+  mineId: number;
+  mineName: string;
+  cafes: number;
+  subdealerships: number;
+  serviceIds: number[];
+  /** The services its mine offers (the choices of its services popover). */
+  parentServiceIds: number[];
+}
+
+export interface CafeRow {
+  id: number;
+  name: string;
+  unitId: number;
+  unitName: string;
+  mineId: number;
+  mineName: string;
+  businessId: number | null;
+  businessName: string | null;
+  timeZone: string;
+  areas: number;
+  serviceIds: number[];
+  parentServiceIds: number[];
+  /** Services with a price, of those offered. */
+  priced: number;
+}
+
+export interface PlaceOption {
+  id: number;
+  name: string;
+}
+
+export interface PageRequest {
+  page: number;
+  perPage: number;
+}
+
+/** The ids of the mines and units that contain a cafe within the scope (null: every one). */
+function reachableParents(db: Db, scope: Scope): { mineIds: number[]; unitIds: number[] } | null {
+  if (scope.all) return null;
+  const cafeIds = [...scope.cafeIds];
+  if (cafeIds.length === 0) return { mineIds: [], unitIds: [] };
+  const rows = db.select({ unitId: units.id, mineId: units.mineId }).from(cafes).innerJoin(units, eq(units.id, cafes.unitId)).where(inArray(cafes.id, cafeIds)).all();
+  return { mineIds: [...new Set(rows.map((r) => r.mineId))], unitIds: [...new Set(rows.map((r) => r.unitId))] };
+}
+
+function within(column: Parameters<typeof inArray>[0], ids: number[] | null): SQL | undefined {
+  if (ids === null) return undefined;
+  return ids.length ? inArray(column, ids) : sql`0`;
+}
+
+function like(search: string | undefined): string | null {
+  const trimmed = search?.trim();
+  return trimmed ? `%${trimmed}%` : null;
+}
+
+function servicesOf(db: Db, table: typeof mineServices | typeof unitServices | typeof cafeServices, key: "mineId" | "unitId" | "cafeId", ids: number[]): Map<number, number[]> {
+  const map = new Map<number, number[]>();
+  if (ids.length === 0) return map;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const column = (table as any)[key];
+  const rows = db.select({ id: column, serviceId: table.serviceId }).from(table).where(inArray(column, ids)).all() as { id: number; serviceId: number }[];
+  for (const r of rows) map.set(r.id, [...(map.get(r.id) ?? []), r.serviceId]);
+  return map;
+}
+
+/** Mines within the scope, by name, searched by name. */
+export function listMines(db: Db, scope: Scope, search: string | undefined, page: PageRequest): { rows: MineRow[]; total: number } {
+  const reach = reachableParents(db, scope);
+  const pattern = like(search);
+  const where = and(within(mines.id, reach?.mineIds ?? null), pattern ? sql`${mines.name} LIKE ${pattern}` : undefined);
+  const total = db.select({ n: sql<number>`count(*)` }).from(mines).where(where).get()?.n ?? 0;
+  const rows = db
+    .select({
+      id: mines.id,
+      name: mines.name,
+      units: sql<number>`(SELECT COUNT(*) FROM units u WHERE u.mine_id = ${mines.id})`,
+      cafes: sql<number>`(SELECT COUNT(*) FROM cafes c JOIN units u ON u.id = c.unit_id WHERE u.mine_id = ${mines.id})`,
+    })
+    .from(mines)
+    .where(where)
+    .orderBy(asc(mines.name))
+    .limit(page.perPage)
+    .offset((page.page - 1) * page.perPage)
+    .all();
+  const offered = servicesOf(db, mineServices, "mineId", rows.map((r) => r.id));
+  return { total, rows: rows.map((r) => ({ ...r, serviceIds: offered.get(r.id) ?? [] })) };
+}
+
+/** Units within the scope, by mine and name, searched by unit or mine name. */
+export function listUnits(db: Db, scope: Scope, search: string | undefined, page: PageRequest): { rows: UnitRow[]; total: number } {
+  const reach = reachableParents(db, scope);
+  const pattern = like(search);
+  const where = and(within(units.id, reach?.unitIds ?? null), pattern ? sql`(${units.name} LIKE ${pattern} OR ${mines.name} LIKE ${pattern})` : undefined);
+  const total = db.select({ n: sql<number>`count(*)` }).from(units).innerJoin(mines, eq(mines.id, units.mineId)).where(where).get()?.n ?? 0;
+  const rows = db
+    .select({
+      id: units.id,
+      name: units.name,
+      mineId: units.mineId,
+      mineName: mines.name,
+      cafes: sql<number>`(SELECT COUNT(*) FROM cafes c WHERE c.unit_id = ${units.id})`,
+      subdealerships: sql<number>`(SELECT COUNT(*) FROM subdealership_units s WHERE s.unit_id = ${units.id})`,
+    })
+    .from(units)
+    .innerJoin(mines, eq(mines.id, units.mineId))
+    .where(where)
+    .orderBy(asc(mines.name), asc(units.name))
+    .limit(page.perPage)
+    .offset((page.page - 1) * page.perPage)
+    .all();
+  const offered = servicesOf(db, unitServices, "unitId", rows.map((r) => r.id));
+  const parents = servicesOf(db, mineServices, "mineId", [...new Set(rows.map((r) => r.mineId))]);
+  return { total, rows: rows.map((r) => ({ ...r, serviceIds: offered.get(r.id) ?? [], parentServiceIds: parents.get(r.mineId) ?? [] })) };
+}
+
+/** Cafes within the scope, by mine, unit and name, searched by cafe, unit, mine or business name. */
+export function listCafes(db: Db, scope: Scope, search: string | undefined, page: PageRequest): { rows: CafeRow[]; total: number } {
+  const pattern = like(search);
+  const where = and(
+    scope.all ? undefined : within(cafes.id, [...scope.cafeIds]),
+    pattern ? sql`(${cafes.name} LIKE ${pattern} OR ${units.name} LIKE ${pattern} OR ${mines.name} LIKE ${pattern} OR ${businesses.name} LIKE ${pattern})` : undefined,
+  );
+  const base = () => db.select().from(cafes).innerJoin(units, eq(units.id, cafes.unitId)).innerJoin(mines, eq(mines.id, units.mineId)).leftJoin(businesses, eq(businesses.id, cafes.businessId));
+  const total =
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(cafes)
+      .innerJoin(units, eq(units.id, cafes.unitId))
+      .innerJoin(mines, eq(mines.id, units.mineId))
+      .leftJoin(businesses, eq(businesses.id, cafes.businessId))
+      .where(where)
+      .get()?.n ?? 0;
+  const rows = base()
+    .where(where)
+    .orderBy(asc(mines.name), asc(units.name), asc(cafes.name))
+    .limit(page.perPage)
+    .offset((page.page - 1) * page.perPage)
+    .all();
+  const ids = rows.map((r) => r.cafes.id);
+  const offered = servicesOf(db, cafeServices, "cafeId", ids);
+  const parents = servicesOf(db, unitServices, "unitId", [...new Set(rows.map((r) => r.units.id))]);
+  const counts = ids.length
+    ? db
+        .select({ id: cafes.id, areas: sql<number>`(SELECT COUNT(*) FROM areas a WHERE a.cafe_id = ${cafes.id})`, priced: sql<number>`(SELECT COUNT(*) FROM cafe_services s WHERE s.cafe_id = ${cafes.id} AND s.price_cents IS NOT NULL)` })
+        .from(cafes)
+        .where(inArray(cafes.id, ids))
+        .all()
+    : [];
+  const countOf = new Map(counts.map((c) => [c.id, c]));
+  return {
+    total,
+    rows: rows.map(({ cafes: c, units: u, mines: m, businesses: b }) => ({
+      id: c.id,
+      name: c.name,
+      unitId: u.id,
+      unitName: u.name,
+      mineId: m.id,
+      mineName: m.name,
+      businessId: c.businessId,
+      businessName: b?.name ?? null,
+      timeZone: c.timeZone,
+      areas: countOf.get(c.id)?.areas ?? 0,
+      serviceIds: offered.get(c.id) ?? [],
+      parentServiceIds: parents.get(u.id) ?? [],
+      priced: countOf.get(c.id)?.priced ?? 0,
+    })),
+  };
+}
+
+/** Up to `limit` mines within the scope whose name contains `search` (the management modal). */
+export function searchMines(db: Db, scope: Scope, search: string, limit = 8): PlaceOption[] {
+  return listMines(db, scope, search, { page: 1, perPage: limit }).rows.map(({ id, name }) => ({ id, name }));
+}
+
+/** Up to `limit` units of a mine within the scope whose name contains `search`. */
+export function searchUnits(db: Db, scope: Scope, mineId: number, search: string, limit = 8): PlaceOption[] {
+  const reach = reachableParents(db, scope);
+  const pattern = like(search);
+  return db
+    .select({ id: units.id, name: units.name })
+    .from(units)
+    .where(and(eq(units.mineId, mineId), within(units.id, reach?.unitIds ?? null), pattern ? sql`${units.name} LIKE ${pattern}` : undefined))
+    .orderBy(asc(units.name))
+    .limit(limit)
+    .all();
+}
+
+/** The businesses a new or edited cafe may have as issuer: all, or those of the actor's headquarters areas. */
+export function businessOptions(db: Db, scope: Scope): PlaceOption[] {
+  const all = db.select({ id: businesses.id, name: businesses.name }).from(businesses).orderBy(asc(businesses.name)).all();
+  return scope.all ? all : all.filter((b) => scope.businessIds.has(b.id));
+}
+
+function reachableMineIds(db: Db, scope: Scope): Set<number> | null {
+  const reach = reachableParents(db, scope);
+  return reach ? new Set(reach.mineIds) : null;
+}
+
+export function requireMine(db: Db, scope: Scope, id: number) {
+  const mine = db.select().from(mines).where(eq(mines.id, id)).get();
+  const reach = reachableMineIds(db, scope);
+  if (!mine || (reach && !reach.has(id))) throw new NotFound();
+  return mine;
+}
+
+export function requireUnit(db: Db, scope: Scope, id: number) {
+  const unit = db.select().from(units).where(eq(units.id, id)).get();
+  const reach = reachableParents(db, scope);
+  if (!unit || (reach && !reach.unitIds.includes(id))) throw new NotFound();
+  return unit;
+}
+
+export function requireCafe(db: Db, scope: Scope, id: number) {
+  const cafe = db.select().from(cafes).where(eq(cafes.id, id)).get();
+  if (!cafe || !(scope.all || scope.cafeIds.has(id))) throw new NotFound();
+  return cafe;
+}
+
+const name = () => t.String({ minLength: 2, maxLength: 80 });
+const optionalId = () => t.Optional(t.Union([t.Integer({ minimum: 1 }), t.Null()]));
+
+export const MineInput = t.Object({ name: name() });
+export const UnitInput = t.Object({ name: name() });
+export const CafeInput = t.Object({
+  name: name(),
+  business_id: t.Integer({ minimum: 1 }),
+  time_zone: t.Optional(t.String({ maxLength: 64 })),
+});
+
+/** The management modal: an existing mine or a new one, then an existing unit or a new one, then a new cafe. */
+export const NewPlaceInput = t.Object({
+  mine_id: optionalId(),
+  mine_name: t.Optional(t.String({ maxLength: 80 })),
+  unit_id: optionalId(),
+  unit_name: t.Optional(t.String({ maxLength: 80 })),
+  cafe_name: t.Optional(t.String({ maxLength: 80 })),
+  business_id: optionalId(),
+  time_zone: t.Optional(t.String({ maxLength: 64 })),
+});
+
+/** True when `zone` is an IANA time zone this runtime knows. */
+export function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: zone });
+    return zone.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+function checkTimeZone(zone: string | undefined, fallback: string, field = "time_zone"): string {
+  const value = zone?.trim() || fallback;
+  if (!isTimeZone(value)) throw new ValidationFailed({ [field]: message("places.time_zone_invalid", { zone: value }) });
+  return value;
+}
+
+function checkBusiness(db: Db, scope: Scope, businessId: number, field = "business_id"): { id: number; name: string } {
+  const business = db.select({ id: businesses.id, name: businesses.name }).from(businesses).where(eq(businesses.id, businessId)).get();
+  if (!business || !reachesBusiness(scope, businessId)) throw new ValidationFailed({ [field]: message("places.business_unknown") });
+  return business;
+}
+
+function ensureMineNameFree(db: Tx, name: string, exceptId?: number, field = "name"): void {
+  const other = db.select({ id: mines.id }).from(mines).where(eq(mines.name, name)).get();
+  if (other && other.id !== exceptId) throw new ValidationFailed({ [field]: message("places.mine_taken", { name }) });
+}
+
+function ensureUnitNameFree(db: Tx, mineId: number, name: string, exceptId?: number, field = "name"): void {
+  const other = db.select({ id: units.id }).from(units).where(and(eq(units.mineId, mineId), eq(units.name, name))).get();
+  if (other && other.id !== exceptId) throw new ValidationFailed({ [field]: message("places.unit_taken", { name }) });
+}
+
+function ensureCafeNameFree(db: Tx, unitId: number, name: string, exceptId?: number, field = "name"): void {
+  const other = db.select({ id: cafes.id }).from(cafes).where(and(eq(cafes.unitId, unitId), eq(cafes.name, name))).get();
+  if (other && other.id !== exceptId) throw new ValidationFailed({ [field]: message("places.cafe_taken", { name }) });
+}
+
+function checkName(value: string | undefined, field: string): string {
+  const trimmed = value?.trim() ?? "";
+  if (!trimmed) throw new ValidationFailed({ [field]: message("validation.required") });
+  if (trimmed.length < 2) throw new ValidationFailed({ [field]: message("validation.min_length", { min: 2 }) });
+  return trimmed;
+}
+
+export interface CreatedPlace {
+  mine: { id: number; name: string; created: boolean };
+  unit: { id: number; name: string; created: boolean } | null;
+  cafe: { id: number; name: string } | null;
+}
+
+/**
+ * Creates what the management modal describes: the mine (chosen or new), the unit (chosen or new, optional) and
+ * the cafe (optional), in one transaction. Without an all-places scope the flow must end in a new cafe.
+ */
+export function createPlace(db: Db, actor: Actor, scope: Scope, input: unknown, defaults: { timeZone: string }, now = new Date()): CreatedPlace {
+  const data = parseInput(NewPlaceInput, input);
+  const mine = data.mine_id ? requireMine(db, scope, data.mine_id) : null;
+  const mineName = mine ? mine.name : checkName(data.mine_name, "mine_name");
+  const unit = data.unit_id ? requireUnit(db, scope, data.unit_id) : null;
+  if (unit && (!mine || unit.mineId !== mine.id)) throw new ValidationFailed({ unit_id: message("places.unit_not_in_mine") });
+  const unitName = unit ? unit.name : data.unit_name?.trim() ? checkName(data.unit_name, "unit_name") : null;
+  const cafeName = data.cafe_name?.trim() ? checkName(data.cafe_name, "cafe_name") : null;
+  if (cafeName && !unitName) throw new ValidationFailed({ unit_name: message("validation.required") });
+  // A mine or unit without a cafe would fall outside a limited scope at once.
+  if (!scope.all && !cafeName) throw new ValidationFailed({ cafe_name: message("places.cafe_required") });
+  if (mine && !unit && !unitName) throw new ValidationFailed({ unit_name: message("validation.required") });
+  const business = cafeName ? (data.business_id ? checkBusiness(db, scope, data.business_id) : null) : null;
+  if (cafeName && !business) throw new ValidationFailed({ business_id: message("validation.required") });
+  const timeZone = cafeName ? checkTimeZone(data.time_zone, defaults.timeZone) : defaults.timeZone;
+  if (!mine) ensureMineNameFree(db, mineName, undefined, "mine_name");
+  if (mine && !unit && unitName) ensureUnitNameFree(db, mine.id, unitName, undefined, "unit_name");
+  if (unit && cafeName) ensureCafeNameFree(db, unit.id, cafeName, undefined, "cafe_name");
+
+  return db.transaction((tx) => {
+    const mineRow = mine ?? tx.insert(mines).values({ name: mineName }).returning().get();
+    if (!mine) recordAudit(tx, actor, { action: "mine.created", subjectType: "mine", subjectId: mineRow.id, after: { name: mineName } }, now);
+    let unitRow: { id: number; name: string } | null = unit;
+    if (!unit && unitName) {
+      unitRow = tx.insert(units).values({ mineId: mineRow.id, name: unitName }).returning().get();
+      recordAudit(tx, actor, { action: "unit.created", subjectType: "unit", subjectId: unitRow.id, after: { mine: mineRow.name, name: unitName } }, now);
+    }
+    let cafeRow: { id: number; name: string } | null = null;
+    if (cafeName && unitRow && business) {
+      cafeRow = tx.insert(cafes).values({ unitId: unitRow.id, name: cafeName, businessId: business.id, timeZone }).returning().get();
+      recordAudit(tx, actor, { action: "cafe.created", subjectType: "cafe", subjectId: cafeRow.id, after: { mine: mineRow.name, unit: unitRow.name, name: cafeName, business: business.name, timeZone } }, now);
+      bumpAccessVersion(tx);
+    }
+    return {
+      mine: { id: mineRow.id, name: mineRow.name, created: !mine },
+      unit: unitRow ? { id: unitRow.id, name: unitRow.name, created: !unit } : null,
+      cafe: cafeRow ? { id: cafeRow.id, name: cafeRow.name } : null,
+    };
+  });
+}
+
+export function updateMine(db: Db, actor: Actor, scope: Scope, id: number, input: unknown, now = new Date()) {
+  const mine = requireMine(db, scope, id);
+  const data = parseInput(MineInput, input);
+  ensureMineNameFree(db, data.name, id);
+  return db.transaction((tx) => {
+    const updated = tx.update(mines).set({ name: data.name }).where(eq(mines.id, id)).returning().get();
+    recordAudit(tx, actor, { action: "mine.updated", subjectType: "mine", subjectId: id, before: { name: mine.name }, after: { name: updated.name } }, now);
+    return updated;
+  });
+}
+
+export function updateUnit(db: Db, actor: Actor, scope: Scope, id: number, input: unknown, now = new Date()) {
+  const unit = requireUnit(db, scope, id);
+  const data = parseInput(UnitInput, input);
+  ensureUnitNameFree(db, unit.mineId, data.name, id);
+  return db.transaction((tx) => {
+    const updated = tx.update(units).set({ name: data.name }).where(eq(units.id, id)).returning().get();
+    recordAudit(tx, actor, { action: "unit.updated", subjectType: "unit", subjectId: id, before: { name: unit.name }, after: { name: updated.name } }, now);
+    return updated;
+  });
+}
+
+/** Renames a cafe, changes its issuing business or its time zone (blank: APP_TIMEZONE). */
+export function updateCafe(db: Db, actor: Actor, scope: Scope, id: number, input: unknown, defaults: { timeZone: string }, now = new Date()) {
+  const cafe = requireCafe(db, scope, id);
+  const data = parseInput(CafeInput, input);
+  // Keeping the business it has is always allowed; choosing another needs that business within the scope.
+  if (data.business_id !== cafe.businessId) checkBusiness(db, scope, data.business_id);
+  const timeZone = checkTimeZone(data.time_zone, defaults.timeZone);
+  ensureCafeNameFree(db, cafe.unitId, data.name, id);
+  return db.transaction((tx) => {
+    const updated = tx.update(cafes).set({ name: data.name, businessId: data.business_id, timeZone }).where(eq(cafes.id, id)).returning().get();
+    if (updated.businessId !== cafe.businessId) bumpAccessVersion(tx);
+    recordAudit(
+      tx,
+      actor,
+      { action: "cafe.updated", subjectType: "cafe", subjectId: id, before: { name: cafe.name, businessId: cafe.businessId, timeZone: cafe.timeZone }, after: { name: updated.name, businessId: updated.businessId, timeZone } },
+      now,
+    );
+    return updated;
+  });
+}
+
+/** Deletes a mine without units (its service list goes with it). */
+export function deleteMine(db: Db, actor: Actor, scope: Scope, id: number, now = new Date()) {
+  const mine = requireMine(db, scope, id);
+  const unitCount = db.select({ n: sql<number>`count(*)` }).from(units).where(eq(units.mineId, id)).get()?.n ?? 0;
+  if (unitCount > 0) throw new Conflict(message("places.mine_in_use", { name: mine.name, units: unitCount }));
+  db.transaction((tx) => {
+    tx.delete(mines).where(eq(mines.id, id)).run();
+    recordAudit(tx, actor, { action: "mine.deleted", subjectType: "mine", subjectId: id, before: { name: mine.name } }, now);
+  });
+  return mine;
+}
+
+/** Deletes a unit without cafes and without subdealerships working there. */
+export function deleteUnit(db: Db, actor: Actor, scope: Scope, id: number, now = new Date()) {
+  const unit = requireUnit(db, scope, id);
+  const cafeCount = db.select({ n: sql<number>`count(*)` }).from(cafes).where(eq(cafes.unitId, id)).get()?.n ?? 0;
+  const subdealershipCount = db.select({ n: sql<number>`count(*)` }).from(subdealershipUnits).where(eq(subdealershipUnits.unitId, id)).get()?.n ?? 0;
+  if (cafeCount + subdealershipCount > 0) throw new Conflict(message("places.unit_in_use", { name: unit.name, cafes: cafeCount, subdealerships: subdealershipCount }));
+  db.transaction((tx) => {
+    tx.delete(units).where(eq(units.id, id)).run();
+    recordAudit(tx, actor, { action: "unit.deleted", subjectType: "unit", subjectId: id, before: { name: unit.name, mineId: unit.mineId } }, now);
+  });
+  return unit;
+}
+
+/** Deletes a cafe without areas and properties (its services and prices go with it). */
+export function deleteCafe(db: Db, actor: Actor, scope: Scope, id: number, now = new Date()) {
+  const cafe = requireCafe(db, scope, id);
+  const areaCount = db.select({ n: sql<number>`count(*)` }).from(areas).where(eq(areas.cafeId, id)).get()?.n ?? 0;
+  const propertyCount = db.select({ n: sql<number>`count(*)` }).from(properties).where(eq(properties.cafeId, id)).get()?.n ?? 0;
+  if (areaCount + propertyCount > 0) throw new Conflict(message("places.cafe_in_use", { name: cafe.name, areas: areaCount, properties: propertyCount }));
+  db.transaction((tx) => {
+    tx.delete(cafes).where(eq(cafes.id, id)).run();
+    bumpAccessVersion(tx);
+    recordAudit(tx, actor, { action: "cafe.deleted", subjectType: "cafe", subjectId: id, before: { name: cafe.name, unitId: cafe.unitId, businessId: cafe.businessId, timeZone: cafe.timeZone } }, now);
+  });
+  return cafe;
+}
+
+/** The most rows one export holds. */
+export const EXPORT_LIMIT = 50_000;
+
+/** Every mine within the scope matching the search, for an Excel export. */
+export function exportMines(db: Db, scope: Scope, search: string | undefined) {
+  return listMines(db, scope, search, { page: 1, perPage: EXPORT_LIMIT }).rows;
+}
+/** Every unit within the scope matching the search, for an Excel export. */
+export function exportUnits(db: Db, scope: Scope, search: string | undefined) {
+  return listUnits(db, scope, search, { page: 1, perPage: EXPORT_LIMIT }).rows;
+}
+/** Every cafe within the scope matching the search, for an Excel export. */
+export function exportCafes(db: Db, scope: Scope, search: string | undefined) {
+  return listCafes(db, scope, search, { page: 1, perPage: EXPORT_LIMIT }).rows;
+}
