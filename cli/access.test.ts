@@ -269,7 +269,7 @@ describe("./mesa role:list", () => {
     expect(lines).toHaveLength(2 + STARTING_ROLES.length + 1);
     expect(lines[2]).toMatch(/^super-administrator\s+yes\s+1\s+all\s+every permission, everywhere$/);
     expect(out).toMatch(/^cashier\s+no\s+1\s+1\s+blacklist\.view$/m);
-    expect(out).toMatch(/^cafe manager\s+no\s+1\s+4\s+blacklist\.view, prices\.manage, services\.view, users\.view$/m);
+    expect(out).toMatch(/^cafe manager\s+no\s+1\s+7\s+blacklist\.view, dealerships\.view, places\.view, prices\.manage, properties\.view, services\.view, users\.view$/m);
     expect(out).toMatch(/^buyer\s+no\s+1\s+0$/m);
 
     const json = mesa(ws, ["role:list", "--json"]);
@@ -394,15 +394,17 @@ describe("./mesa area:create", () => {
 
     const cafe = fail(["Cocina", "--cafe", "Comedor Central"]);
     expect(cafe.code).toBe(1);
-    expect(cafe.err.trim()).toBe('No cafe named "Comedor Central". Cafes: "Unidad Norte/Comedor Principal", "Unidad Sur/Comedor Campamento", "Unidad Sur/Comedor Principal".');
+    // Every cafe is listed, as Unit/Cafe, so the right name can be copied.
+    expect(cafe.err.trim()).toStartWith('No cafe named "Comedor Central". Cafes: "Unidad Huarmey/Comedor Mineroducto", ');
+    expect(cafe.err).toContain('"Unidad Norte/Comedor Principal", "Unidad Norte/Comedor Taller", "Unidad Sur/Comedor Campamento", "Unidad Sur/Comedor Chancadora", "Unidad Sur/Comedor Principal".');
 
     const ambiguous = fail(["Cocina", "--cafe", "Comedor Principal"]);
     expect(ambiguous.code).toBe(1);
     expect(ambiguous.err.trim()).toBe('More than one cafe is named "Comedor Principal"; write it as Unit/Cafe: "Unidad Norte/Comedor Principal", "Unidad Sur/Comedor Principal".');
 
-    const hq = fail(["Cocina", "--headquarters", "Sede Arequipa"]);
+    const hq = fail(["Cocina", "--headquarters", "Sede Cusco"]);
     expect(hq.code).toBe(1);
-    expect(hq.err.trim()).toBe('No headquarters named "Sede Arequipa". Headquarters: "Sede Lima".');
+    expect(hq.err.trim()).toBe('No headquarters named "Sede Cusco". Headquarters: "Sede Arequipa", "Sede Lima".');
 
     const role = fail(["Cocina", "--headquarters", "Sede Lima", "--role", "cashier,chef"]);
     expect(role.code).toBe(1);
@@ -475,16 +477,15 @@ describe("./mesa user:assign", () => {
       return result.err.trim();
     };
 
-    expect(fail(["compras@mesa.test", "--role", "cashier", "--area", "Caja"])).toBe(
-      'More than one area is named "Caja": Caja@Comedor Principal (cafe Mina Cerro Verde › Unidad Norte › Comedor Principal), ' +
-        "Caja@Comedor Campamento (cafe Mina Cerro Verde › Unidad Sur › Comedor Campamento). " +
-        'Pick one with --cafe or --headquarters, or write it as "Area@Place".',
-    );
-    expect(fail(["compras@mesa.test", "--role", "cashier", "--area", "Cocina"])).toBe(
-      'No area named "Cocina". Areas: "Administración@Sede Lima", "Caja@Comedor Principal", "Caja@Comedor Campamento", "Logística@Sede Lima", "Nutrición@Sede Lima".',
-    );
+    const ambiguous = fail(["compras@mesa.test", "--role", "cashier", "--area", "Caja"]);
+    expect(ambiguous).toStartWith('More than one area is named "Caja": Caja@Comedor Principal (cafe Mina Cerro Verde › Unidad Norte › Comedor Principal), ');
+    expect(ambiguous).toContain("Caja@Comedor Campamento (cafe Mina Cerro Verde › Unidad Sur › Comedor Campamento), ");
+    expect(ambiguous).toEndWith('Pick one with --cafe or --headquarters, or write it as "Area@Place".');
+    const unknown = fail(["compras@mesa.test", "--role", "cashier", "--area", "Cocina"]);
+    expect(unknown).toStartWith('No area named "Cocina". Areas: "Administración@Sede Lima", "Caja@Comedor Principal", "Caja@Comedor Taller", ');
+    expect(unknown).toEndWith('"Logística@Sede Lima", "Nutrición@Sede Lima", "Operaciones@Sede Lima".');
     expect(fail(["compras@mesa.test", "--role", "cashier", "--area", "Caja", "--headquarters", "Sede Lima"])).toStartWith('There is no area "Caja" at headquarters "Sede Lima". "Caja" is at: Caja@Comedor Principal');
-    expect(fail(["compras@mesa.test", "--role", "cashier", "--area", "Caja@Comedor Central"])).toStartWith('No cafe or headquarters named "Comedor Central". Cafes: "Unidad Norte/Comedor Principal"');
+    expect(fail(["compras@mesa.test", "--role", "cashier", "--area", "Caja@Comedor Central"])).toStartWith('No cafe or headquarters named "Comedor Central". Cafes: "Unidad Huarmey/Comedor Mineroducto"');
     expect(fail(["nadie@mesa.test", "--role", "cashier", "--area", "Caja@Comedor Principal"])).toBe("No user with e-mail nadie@mesa.test");
     expect(fail(["compras@mesa.test", "--role", "chef", "--area", "Caja@Comedor Principal"])).toStartWith('No role named "chef". Roles: ');
     expect(fail(["compras@mesa.test", "--role", "buyer", "--area", "Administración"])).toBe('Area Administración@Sede Lima does not offer the role "buyer"; it offers "administrator", "super-administrator".');
@@ -566,7 +567,7 @@ describe("./mesa user:create --role --area", () => {
     const created = mesa(ws, ["user:create", "--name", "Ana Quispe", "--email", "ana@mesa.test", "--password", PASSWORD, "--role", "cashier", "--area", "Caja@Comedor Principal"]);
     expect(created.err).toBe("");
     expect(created.code).toBe(0);
-    expect(created.out).toContain("Created user #7 ana@mesa.test");
+    expect(created.out).toContain("Created user #8 ana@mesa.test");
     expect(created.out).toContain('ana@mesa.test now holds "cashier" in Caja@Comedor Principal');
     expect(assignmentsOf(ws, "ana@mesa.test")).toEqual({ "Caja@Comedor Principal": "cashier" });
     expect(audited(ws, "user.role_assigned").map((e) => [e.actor_label, e.subject_id])).toEqual([["cli", userId(ws, "ana@mesa.test")]]);

@@ -6,6 +6,7 @@ import { Command, CommanderError } from "commander";
 import { registerAccessCommands } from "./commands/access";
 import { registerAssetCommands } from "./commands/assets";
 import { registerDatabaseCommands } from "./commands/database";
+import { registerPlacesCommands } from "./commands/places";
 import { registerRouteCommands } from "./commands/routes";
 import { registerUserCommands } from "./commands/users";
 import { CliError } from "./bootstrap";
@@ -21,6 +22,7 @@ export function buildProgram(): Command {
   registerRouteCommands(program);
   registerUserCommands(program);
   registerAccessCommands(program);
+  registerPlacesCommands(program);
   registerAssetCommands(program);
   return program;
 }

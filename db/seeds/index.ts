@@ -5,7 +5,9 @@
 import type { Config } from "../../src/config";
 import type { Db } from "../../src/db";
 import { accessSeeder, demoPeopleSeeder } from "./access";
+import { dealershipsSeeder } from "./dealerships";
 import { placesSeeder } from "./places";
+import { propertiesSeeder } from "./properties";
 import { servicesSeeder } from "./services";
 
 export interface Seeder {
@@ -13,7 +15,7 @@ export interface Seeder {
   run(db: Db, config: Config): Promise<string[]>;
 }
 
-export const seeders: Seeder[] = [placesSeeder, accessSeeder, servicesSeeder, demoPeopleSeeder];
+export const seeders: Seeder[] = [placesSeeder, accessSeeder, servicesSeeder, propertiesSeeder, dealershipsSeeder, demoPeopleSeeder];
 
 /** Runs every seeder; returns the lines each reports (what it created, how to sign in). */
 export async function runSeeders(db: Db, config: Config): Promise<{ seeder: string; lines: string[] }[]> {

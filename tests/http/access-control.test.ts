@@ -416,8 +416,8 @@ describe("the sidebar", () => {
     const w = await setup();
     const root = await signedIn(w, w.people.root);
     const rootNav = await props(root, "/dashboard");
-    expect(navRoutes(rootNav)).toEqual(["dashboard", "services.index", "users.index", "roles.index", "blacklist.index", "audit.index"]);
-    expect(rootNav.navigation[2]).toEqual({ route: "users.index", label: "nav.users", icon: "users", order: 80 });
+    expect(navRoutes(rootNav)).toEqual(["dashboard", "management.index", "services.index", "businesses.index", "dealerships.index", "users.index", "roles.index", "blacklist.index", "audit.index"]);
+    expect(rootNav.navigation[5]).toEqual({ route: "users.index", label: "nav.users", icon: "users", order: 80 });
     for (const route of navRoutes(rootNav)) {
       const uri = productRoutes.find((r) => r.name === route)!.uri;
       expect({ route, status: (await root.request(uri, { inertia: true })).status }).toEqual({ route, status: 200 });
@@ -766,7 +766,7 @@ describe("the permission modal", () => {
     expect(response.status).toBe(303);
     expect(response.headers.get("location")).toBe("/roles");
     const nav = (await props(root, "/roles")).navigation;
-    expect(nav.map((e: any) => e.route)).toEqual(["dashboard", "audit.index", "services.index", "users.index", "roles.index", "blacklist.index"]);
+    expect(nav.map((e: any) => e.route)).toEqual(["dashboard", "audit.index", "management.index", "services.index", "businesses.index", "dealerships.index", "users.index", "roles.index", "blacklist.index"]);
     expect(nav[1]).toEqual({ route: "audit.index", label: "Bitácora", icon: "scroll-text", order: 1 });
     expect(lastAudit(w.db, "permission.updated")).toMatchObject({
       actorId: w.people.root.id,
@@ -882,6 +882,16 @@ describe("GET requests change nothing", () => {
       token: "some-token-0123456789",
       id: w.people.root.id,
       hash: sha256(w.people.root.email),
+      // Places and organisation: ids that may or may not exist; either way a GET must change nothing.
+      table: "cafes",
+      mine: 1,
+      unit: 1,
+      cafe: w.places.cafeA,
+      business: 1,
+      headquarters: 1,
+      property: 1,
+      dealership: 1,
+      subdealership: 1,
     };
     return route.uri.replace(/\{(\w+)(\?)?\}/g, (_, name: string) => {
       if (!(name in values)) throw new Error(`no value for parameter "${name}" of ${route.name}`);

@@ -235,7 +235,7 @@ describe("./mesa db:seed", () => {
     expect(second.out).toContain("demo@mesa.test already exists");
     expect(second.out).not.toContain(password!);
     // One demo person per starting role, plus the super-administrator demo account; none added the second time.
-    expect(db.$client.query("SELECT COUNT(*) AS n FROM users").get()).toEqual({ n: 6 });
+    expect(db.$client.query("SELECT COUNT(*) AS n FROM users").get()).toEqual({ n: 7 });
     expect(db.$client.query("SELECT r.name FROM assignments a JOIN roles r ON r.id = a.role_id WHERE a.user_id = ?").get(demo.id)).toEqual({ name: "super-administrator" });
     // The password is unchanged by the second run.
     expect((await checkCredentials(db, new RateLimiter(db), { email: "demo@mesa.test", password: password! }, null)).user.id).toBe(demo.id);

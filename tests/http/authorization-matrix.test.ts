@@ -18,6 +18,9 @@ import { eq, inArray } from "drizzle-orm";
 import { EVERYTHING } from "../../src/domain/access/scope";
 import { createUser, type User } from "../../src/domain/accounts/users";
 import { CLI_ACTOR } from "../../src/domain/audit";
+import { createDealership } from "../../src/domain/organisation/dealerships";
+import { createProperty } from "../../src/domain/organisation/properties";
+import { createSubdealership } from "../../src/domain/organisation/subdealerships";
 import { createService } from "../../src/domain/places/services";
 import { declaredPermissions, routes } from "../../src/http/routes";
 import { checkRegistry, routeParameters, type Method, type RouteDefinition } from "../../src/http/routing";
@@ -30,6 +33,10 @@ const WRITES = new Set<Method>(["POST", "PUT", "PATCH", "DELETE"]);
 const redirectStatus = (method: Method) => (["PUT", "PATCH", "DELETE"].includes(method) ? 303 : 302);
 
 interface Fixtures {
+  businessId: number;
+  propertyId: number;
+  dealershipId: number;
+  subdealershipId: number;
   mineId: number;
   unitId: number;
   cafeId: number;
@@ -54,6 +61,12 @@ const PARAMETER_FIXTURES: Record<string, (f: Fixtures) => string | number> = {
   kind: () => "cafe",
   place: (f) => f.cafeId,
   cafe: (f) => f.cafeId,
+  dealership: (f) => f.dealershipId,
+  subdealership: (f) => f.subdealershipId,
+  // Businesses area: the fixtures' business and headquarters, and a property kept at the fixtures' cafe.
+  business: (f) => f.businessId,
+  headquarters: (f) => f.headquartersId,
+  property: (f) => f.propertyId,
   mine: (f) => f.mineId,
   unit: (f) => f.unitId,
   // /management/export/{table}
@@ -107,7 +120,10 @@ async function buildFixtures(app: TestApp): Promise<Fixtures> {
   const permissionId = findPermission(db, "users.view")!.id;
   const serviceId = createService(db, CLI_ACTOR, { code: "FIX", name: "Fixture service", type: "lunch" }).id;
   const { unitId, mineId } = db.select({ unitId: unitsTable.id, mineId: unitsTable.mineId }).from(cafesTable).innerJoin(unitsTable, eq(unitsTable.id, cafesTable.unitId)).where(eq(cafesTable.id, cafeId)).get()!;
-  return { mineId, unitId, cafeId, headquartersId, areaId, roleId, user, entryId, permissionId, serviceId };
+  const propertyId = createProperty(db, CLI_ACTOR, EVERYTHING, { code: "FIX-1", name: "Fixture property", category: "Fixture", location: `cafe:${cafeId}`, status: "in_use" }, app.config.timezone).id;
+  const dealershipId = createDealership(db, CLI_ACTOR, { name: "Fixture Minera S.A.", ruc: "20100934729" }, { rucLength: 11 }).id;
+  const subdealershipId = createSubdealership(db, CLI_ACTOR, EVERYTHING, { name: "Fixture Contratista S.A.C.", ruc: "20551673911", dealership_id: dealershipId, unit_ids: [unitId] }, { rucLength: 11 }).id;
+  return { businessId, propertyId, dealershipId, subdealershipId, mineId, unitId, cafeId, headquartersId, areaId, roleId, user, entryId, permissionId, serviceId };
 }
 
 /** The route's path with every parameter filled from the fixtures, checked against the route's formats. */
@@ -273,7 +289,7 @@ describe("as a verified user holding exactly the route's permission", () => {
       const fixtures = await buildFixtures(app);
       const role = { id: makeRole(app, "holder", [permission]) };
       // A second area of the fixtures' cafe, offering only the holder's role: it reaches the fixtures.
-      const area = createArea(app.db, CLI_ACTOR, EVERYTHING, { name: "Holder Area", cafe_id: fixtures.cafeId, role_ids: [role.id] });
+      const area = createArea(app.db, CLI_ACTOR, EVERYTHING, { name: "Holder Area", headquarters_id: fixtures.headquartersId, role_ids: [role.id] });
       const holder = await addUser(app, { name: "Titular Permiso", email: "holder@mesa.test" });
       assignRole(app.db, CLI_ACTOR, EVERYTHING, { userId: holder.id, areaId: area.id, roleId: role.id });
       const client = new Client(app);

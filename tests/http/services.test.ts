@@ -11,6 +11,7 @@ import { translate } from "../../resources/js/lib/i18n";
 import { auditLog, cafes, cafeServices, mineServices, permissions as permissionsTable, rolePermissions, roles as rolesTable, servicePriceHistory, services, units, unitServices, users } from "../../db/schema";
 import { accessSeeder, bootstrapAccess, STARTING_ROLES } from "../../db/seeds/access";
 import { servicesSeeder } from "../../db/seeds/services";
+import { placesSeeder } from "../../db/seeds/places";
 import type { Db } from "../../src/db";
 import { createArea } from "../../src/domain/access/areas";
 import { assignRole } from "../../src/domain/access/assignments";
@@ -456,6 +457,7 @@ describe("the page, the catalogue and the seeds", () => {
 
   test("the services seeder creates the five services, offered and priced in the demo cafes, and is idempotent", async () => {
     const app = createTestApp();
+    await placesSeeder.run(app.db, app.config);
     await accessSeeder.run(app.db, app.config);
     await servicesSeeder.run(app.db, app.config);
     const snapshot = () => ({
@@ -466,9 +468,10 @@ describe("the page, the catalogue and the seeds", () => {
     });
     const first = snapshot();
     expect(first.services.map((s) => s.code).sort()).toEqual(["ALM", "CEN", "DES", "DSC", "REF"]);
-    expect(first.mines).toBe(5);
-    expect(first.units).toBe(10);
-    expect(first.cafes).toHaveLength(10);
+    // 2 mines offer all five; 4 units and 8 cafes too, except that the Huarmey unit and its 2 cafes serve no dinner.
+    expect(first.mines).toBe(10);
+    expect(first.units).toBe(19);
+    expect(first.cafes).toHaveLength(38);
     expect(first.cafes.every((c) => c.priceCents !== null && c.priceCents > 0)).toBe(true);
     await servicesSeeder.run(app.db, app.config);
     await accessSeeder.run(app.db, app.config);

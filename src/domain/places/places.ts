@@ -84,6 +84,9 @@ function like(search: string | undefined): string | null {
   return trimmed ? `%${trimmed}%` : null;
 }
 
+// Correlated subqueries name the outer table in plain SQL: drizzle prints a column of a single-table query as a
+// bare "id", which inside the subquery would mean the inner table's id.
+
 function servicesOf(db: Db, table: typeof mineServices | typeof unitServices | typeof cafeServices, key: "mineId" | "unitId" | "cafeId", ids: number[]): Map<number, number[]> {
   const map = new Map<number, number[]>();
   if (ids.length === 0) return map;
@@ -104,8 +107,8 @@ export function listMines(db: Db, scope: Scope, search: string | undefined, page
     .select({
       id: mines.id,
       name: mines.name,
-      units: sql<number>`(SELECT COUNT(*) FROM units u WHERE u.mine_id = ${mines.id})`,
-      cafes: sql<number>`(SELECT COUNT(*) FROM cafes c JOIN units u ON u.id = c.unit_id WHERE u.mine_id = ${mines.id})`,
+      units: sql<number>`(SELECT COUNT(*) FROM units u WHERE u.mine_id = mines.id)`,
+      cafes: sql<number>`(SELECT COUNT(*) FROM cafes c JOIN units u ON u.id = c.unit_id WHERE u.mine_id = mines.id)`,
     })
     .from(mines)
     .where(where)
@@ -129,8 +132,8 @@ export function listUnits(db: Db, scope: Scope, search: string | undefined, page
       name: units.name,
       mineId: units.mineId,
       mineName: mines.name,
-      cafes: sql<number>`(SELECT COUNT(*) FROM cafes c WHERE c.unit_id = ${units.id})`,
-      subdealerships: sql<number>`(SELECT COUNT(*) FROM subdealership_units s WHERE s.unit_id = ${units.id})`,
+      cafes: sql<number>`(SELECT COUNT(*) FROM cafes c WHERE c.unit_id = units.id)`,
+      subdealerships: sql<number>`(SELECT COUNT(*) FROM subdealership_units s WHERE s.unit_id = units.id)`,
     })
     .from(units)
     .innerJoin(mines, eq(mines.id, units.mineId))
@@ -172,7 +175,7 @@ export function listCafes(db: Db, scope: Scope, search: string | undefined, page
   const parents = servicesOf(db, unitServices, "unitId", [...new Set(rows.map((r) => r.units.id))]);
   const counts = ids.length
     ? db
-        .select({ id: cafes.id, areas: sql<number>`(SELECT COUNT(*) FROM areas a WHERE a.cafe_id = ${cafes.id})`, priced: sql<number>`(SELECT COUNT(*) FROM cafe_services s WHERE s.cafe_id = ${cafes.id} AND s.price_cents IS NOT NULL)` })
+        .select({ id: cafes.id, areas: sql<number>`(SELECT COUNT(*) FROM areas a WHERE a.cafe_id = cafes.id)`, priced: sql<number>`(SELECT COUNT(*) FROM cafe_services s WHERE s.cafe_id = cafes.id AND s.price_cents IS NOT NULL)` })
         .from(cafes)
         .where(inArray(cafes.id, ids))
         .all()

@@ -99,7 +99,7 @@ export function setCafePrices(db: Db, actor: Actor, scope: Scope, cafeId: number
     db.select({ serviceId: cafeServices.serviceId, priceCents: cafeServices.priceCents, code: services.code }).from(cafeServices).innerJoin(services, eq(services.id, cafeServices.serviceId)).where(eq(cafeServices.cafeId, cafeId)).all().map((r) => [r.serviceId, r]),
   );
   const errors: Record<string, Message> = {};
-  const changes: { serviceId: number; code: string; old: number | null; next: number | null }[] = [];
+  const changes: PriceChange[] = [];
   for (const { service_id: serviceId, price } of data.prices) {
     const row = offered.get(serviceId);
     if (!row) {
@@ -116,25 +116,41 @@ export function setCafePrices(db: Db, actor: Actor, scope: Scope, cafeId: number
   }
   if (Object.keys(errors).length) throw new ValidationFailed(errors);
   if (changes.length === 0) return { changed: 0 };
-  db.transaction((tx) => {
-    for (const c of changes) {
-      tx.update(cafeServices).set({ priceCents: c.next, updatedAt: now }).where(and(eq(cafeServices.cafeId, cafeId), eq(cafeServices.serviceId, c.serviceId))).run();
-      tx.insert(servicePriceHistory).values({ cafeId, serviceId: c.serviceId, oldPriceCents: c.old, newPriceCents: c.next, changedBy: actor.userId, changedByLabel: actor.label, changedAt: now }).run();
-    }
-    recordAudit(
-      tx,
-      actor,
-      {
-        action: "cafe.prices.updated",
-        subjectType: "cafe",
-        subjectId: cafeId,
-        before: Object.fromEntries(changes.map((c) => [c.code, c.old])),
-        after: Object.fromEntries(changes.map((c) => [c.code, c.next])),
-      },
-      now,
-    );
-  });
+  db.transaction((tx) => applyCafePriceChanges(tx, actor, cafeId, changes, now));
   return { changed: changes.length };
+}
+
+/** One price change of a cafe: the service, its code (for the audit) and the price before and after (cents, null = none). */
+export interface PriceChange {
+  serviceId: number;
+  code: string;
+  old: number | null;
+  next: number | null;
+}
+
+/**
+ * Writes price changes of one cafe inside the caller's transaction: each new price, one history row per change
+ * (who, when, old, new) and one `cafe.prices.updated` audit record. The caller has checked that the cafe offers
+ * each service and that `old` is its current price.
+ */
+export function applyCafePriceChanges(tx: Tx, actor: Actor, cafeId: number, changes: PriceChange[], now = new Date()): void {
+  if (changes.length === 0) return;
+  for (const c of changes) {
+    tx.update(cafeServices).set({ priceCents: c.next, updatedAt: now }).where(and(eq(cafeServices.cafeId, cafeId), eq(cafeServices.serviceId, c.serviceId))).run();
+    tx.insert(servicePriceHistory).values({ cafeId, serviceId: c.serviceId, oldPriceCents: c.old, newPriceCents: c.next, changedBy: actor.userId, changedByLabel: actor.label, changedAt: now }).run();
+  }
+  recordAudit(
+    tx,
+    actor,
+    {
+      action: "cafe.prices.updated",
+      subjectType: "cafe",
+      subjectId: cafeId,
+      before: Object.fromEntries(changes.map((c) => [c.code, c.old])),
+      after: Object.fromEntries(changes.map((c) => [c.code, c.next])),
+    },
+    now,
+  );
 }
 
 /** Sets a price without history or audit (seeds): only when the cafe offers the service and has no price yet. */

@@ -41,7 +41,7 @@ export interface ServiceFilter {
   active?: boolean;
 }
 
-const placesCount = sql<number>`((SELECT COUNT(*) FROM mine_services x WHERE x.service_id = ${services.id}) + (SELECT COUNT(*) FROM unit_services x WHERE x.service_id = ${services.id}) + (SELECT COUNT(*) FROM cafe_services x WHERE x.service_id = ${services.id}))`;
+const placesCount = sql<number>`((SELECT COUNT(*) FROM mine_services x WHERE x.service_id = services.id) + (SELECT COUNT(*) FROM unit_services x WHERE x.service_id = services.id) + (SELECT COUNT(*) FROM cafe_services x WHERE x.service_id = services.id))`;
 
 function filterCondition(filter: ServiceFilter) {
   const search = filter.search?.trim();

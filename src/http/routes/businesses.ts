@@ -1,4 +1,321 @@
-/** Businesses area: businesses with the services they offer, headquarters, properties with QR labels. */
-import { defineRoutes } from "../routing";
+/**
+ * Businesses area: businesses with the services they offer and the cafes they operate, their headquarters, and
+ * properties with their page and printable QR label. Every table exports to Excel with the current search,
+ * within the user's scope. Every list and write goes through the domain with the actor and their scope.
+ */
+import QRCode from "qrcode";
+import { can } from "../../domain/access/authorization";
+import { businessOptions, createBusiness, deleteBusiness, listBusinesses, setBusinessServices, updateBusiness, type BusinessRow } from "../../domain/organisation/businesses";
+import { createHeadquarters, deleteHeadquarters, listHeadquarters, updateHeadquarters, type HeadquartersRow } from "../../domain/organisation/headquarters";
+import {
+  createProperty,
+  deleteProperty,
+  findProperty,
+  listProperties,
+  locationOptions,
+  propertyCategories,
+  PROPERTY_STATUSES,
+  todayIn,
+  updateProperty,
+  type PropertyRow,
+  type PropertyStatus,
+} from "../../domain/organisation/properties";
+import { serviceOptions } from "../../domain/places/services";
+import type { ExportColumn } from "../../domain/spreadsheets/write";
+import type { RequestContext } from "../context";
+import { organisationTabs } from "../organisation-tabs";
+import { listParams, paginated } from "../pagination";
+import { access, defineRoutes } from "../routing";
+import { exportFileName, xlsxResponse } from "../spreadsheet";
 
-export const businessesRoutes = defineRoutes([]);
+const ID = "\\d+";
+
+function statusFilter(ctx: RequestContext): PropertyStatus | undefined {
+  return PROPERTY_STATUSES.includes(ctx.query.status as PropertyStatus) ? (ctx.query.status as PropertyStatus) : undefined;
+}
+
+/** The absolute address of a property's page: what its QR label opens. */
+function propertyUrl(ctx: RequestContext, id: number): string {
+  return new URL(ctx.urlFor("properties.show", { property: id }), ctx.config.appUrl).toString();
+}
+
+function businessColumns(ctx: RequestContext): ExportColumn<BusinessRow>[] {
+  return [
+    { header: ctx.t("businesses.name"), value: (r) => r.name, width: 32 },
+    { header: ctx.t("businesses.ruc"), value: (r) => r.ruc, width: 14 },
+    { header: ctx.t("businesses.fiscal_address"), value: (r) => r.fiscalAddress, width: 40 },
+    { header: ctx.t("businesses.legal_address"), value: (r) => r.legalAddress, width: 40 },
+    { header: ctx.t("businesses.email"), value: (r) => r.email, width: 28 },
+    { header: ctx.t("businesses.phone"), value: (r) => r.phone, width: 16 },
+    { header: ctx.t("businesses.headquarters_count"), value: (r) => r.headquarters },
+    { header: ctx.t("businesses.cafes_count"), value: (r) => r.cafes },
+  ];
+}
+
+function headquartersColumns(ctx: RequestContext): ExportColumn<HeadquartersRow>[] {
+  return [
+    { header: ctx.t("headquarters.business"), value: (r) => r.businessName, width: 32 },
+    { header: ctx.t("headquarters.name"), value: (r) => r.name, width: 24 },
+    { header: ctx.t("headquarters.address"), value: (r) => r.address, width: 40 },
+    { header: ctx.t("headquarters.phone"), value: (r) => r.phone, width: 16 },
+    { header: ctx.t("headquarters.areas"), value: (r) => r.areas },
+    { header: ctx.t("headquarters.properties"), value: (r) => r.properties },
+  ];
+}
+
+function propertyColumns(ctx: RequestContext): ExportColumn<PropertyRow>[] {
+  return [
+    { header: ctx.t("properties.code"), value: (r) => r.code, width: 14 },
+    { header: ctx.t("properties.name"), value: (r) => r.name, width: 32 },
+    { header: ctx.t("properties.category"), value: (r) => r.category, width: 20 },
+    { header: ctx.t("properties.serial"), value: (r) => r.serial, width: 18 },
+    { header: ctx.t("properties.location"), value: (r) => `${r.location.name} (${r.location.detail})`, width: 40 },
+    { header: ctx.t("properties.business"), value: (r) => r.businessName, width: 28 },
+    { header: ctx.t("properties.status"), value: (r) => ctx.t(`properties.statuses.${r.status}`), width: 16 },
+    { header: ctx.t("properties.acquired_on"), value: (r) => r.acquiredOn, width: 14 },
+    { header: ctx.t("properties.acquisition_value"), value: (r) => (r.acquisitionValueCents === null ? null : r.acquisitionValueCents / 100), format: "0.00", width: 16 },
+    { header: ctx.t("properties.notes"), value: (r) => r.notes, width: 40 },
+  ];
+}
+
+export const businessesRoutes = defineRoutes([
+  // Businesses
+  {
+    name: "businesses.index",
+    methods: ["GET"],
+    uri: "/businesses",
+    access: access.can("businesses.view"),
+    handle: (ctx) => {
+      const params = listParams(ctx.query);
+      return ctx.render("businesses/index", {
+        tabs: organisationTabs(ctx),
+        filters: { search: params.search },
+        businesses: () => paginated(listBusinesses(ctx.db, ctx.scope, { search: params.search }, params), params),
+        serviceOptions: () => serviceOptions(ctx.db),
+        rucLength: ctx.config.rucLength,
+        can: { manage: can(ctx.access, "businesses.manage"), createAndDelete: can(ctx.access, "businesses.manage") && ctx.scope.all },
+      });
+    },
+  },
+  {
+    name: "businesses.export",
+    methods: ["GET"],
+    uri: "/businesses/export",
+    access: access.can("businesses.view"),
+    handle: (ctx) => {
+      const { rows } = listBusinesses(ctx.db, ctx.scope, { search: listParams(ctx.query).search });
+      return xlsxResponse(exportFileName("businesses", ctx.config.timezone), [{ name: ctx.t("businesses.title"), columns: businessColumns(ctx), rows }]);
+    },
+  },
+  {
+    name: "businesses.store",
+    methods: ["POST"],
+    uri: "/businesses",
+    access: access.can("businesses.manage"),
+    handle: (ctx) => {
+      const business = createBusiness(ctx.db, ctx.actor, ctx.scope, ctx.body, ctx.config.rucLength);
+      ctx.flash("success", ctx.t("businesses.saved", { name: business.name }));
+      return ctx.back(ctx.urlFor("businesses.index"));
+    },
+  },
+  {
+    name: "businesses.update",
+    methods: ["PUT"],
+    uri: "/businesses/{business}",
+    wheres: { business: ID },
+    bindings: { business: "id" },
+    access: access.can("businesses.manage"),
+    handle: (ctx) => {
+      const business = updateBusiness(ctx.db, ctx.actor, ctx.scope, Number(ctx.params.business), ctx.body, ctx.config.rucLength);
+      ctx.flash("success", ctx.t("businesses.saved", { name: business.name }));
+      return ctx.back(ctx.urlFor("businesses.index"));
+    },
+  },
+  {
+    name: "businesses.destroy",
+    methods: ["DELETE"],
+    uri: "/businesses/{business}",
+    wheres: { business: ID },
+    bindings: { business: "id" },
+    access: access.can("businesses.manage"),
+    handle: (ctx) => {
+      const business = deleteBusiness(ctx.db, ctx.actor, ctx.scope, Number(ctx.params.business));
+      ctx.flash("success", ctx.t("businesses.deleted", { name: business.name }));
+      return ctx.back(ctx.urlFor("businesses.index"));
+    },
+  },
+  {
+    name: "businesses.services.update",
+    methods: ["PUT"],
+    uri: "/businesses/{business}/services",
+    wheres: { business: ID },
+    bindings: { business: "id" },
+    access: access.can("businesses.manage"),
+    handle: (ctx) => {
+      const { business, count } = setBusinessServices(ctx.db, ctx.actor, ctx.scope, Number(ctx.params.business), ctx.body);
+      ctx.flash("success", ctx.t("businesses.services_saved", { name: business.name, count }));
+      return ctx.back(ctx.urlFor("businesses.index"));
+    },
+  },
+
+  // Headquarters
+  {
+    name: "headquarters.index",
+    methods: ["GET"],
+    uri: "/businesses/headquarters",
+    access: access.can("businesses.view"),
+    handle: (ctx) => {
+      const params = listParams(ctx.query);
+      return ctx.render("businesses/headquarters", {
+        tabs: organisationTabs(ctx),
+        filters: { search: params.search },
+        headquarters: () => paginated(listHeadquarters(ctx.db, ctx.scope, { search: params.search }, params), params),
+        businesses: () => businessOptions(ctx.db, ctx.scope),
+        can: { manage: can(ctx.access, "businesses.manage") },
+      });
+    },
+  },
+  {
+    name: "headquarters.export",
+    methods: ["GET"],
+    uri: "/businesses/headquarters/export",
+    access: access.can("businesses.view"),
+    handle: (ctx) => {
+      const { rows } = listHeadquarters(ctx.db, ctx.scope, { search: listParams(ctx.query).search });
+      return xlsxResponse(exportFileName("headquarters", ctx.config.timezone), [{ name: ctx.t("headquarters.title"), columns: headquartersColumns(ctx), rows }]);
+    },
+  },
+  {
+    name: "headquarters.store",
+    methods: ["POST"],
+    uri: "/headquarters",
+    access: access.can("businesses.manage"),
+    handle: (ctx) => {
+      const hq = createHeadquarters(ctx.db, ctx.actor, ctx.scope, ctx.body);
+      ctx.flash("success", ctx.t("headquarters.saved", { name: hq.name }));
+      return ctx.back(ctx.urlFor("headquarters.index"));
+    },
+  },
+  {
+    name: "headquarters.update",
+    methods: ["PUT"],
+    uri: "/headquarters/{headquarters}",
+    wheres: { headquarters: ID },
+    bindings: { headquarters: "id" },
+    access: access.can("businesses.manage"),
+    handle: (ctx) => {
+      const hq = updateHeadquarters(ctx.db, ctx.actor, ctx.scope, Number(ctx.params.headquarters), ctx.body);
+      ctx.flash("success", ctx.t("headquarters.saved", { name: hq.name }));
+      return ctx.back(ctx.urlFor("headquarters.index"));
+    },
+  },
+  {
+    name: "headquarters.destroy",
+    methods: ["DELETE"],
+    uri: "/headquarters/{headquarters}",
+    wheres: { headquarters: ID },
+    bindings: { headquarters: "id" },
+    access: access.can("businesses.manage"),
+    handle: (ctx) => {
+      const hq = deleteHeadquarters(ctx.db, ctx.actor, ctx.scope, Number(ctx.params.headquarters));
+      ctx.flash("success", ctx.t("headquarters.deleted", { name: hq.name }));
+      return ctx.back(ctx.urlFor("headquarters.index"));
+    },
+  },
+
+  // Properties
+  {
+    name: "properties.index",
+    methods: ["GET"],
+    uri: "/businesses/properties",
+    access: access.can("properties.view"),
+    handle: (ctx) => {
+      const params = listParams(ctx.query);
+      const status = statusFilter(ctx);
+      return ctx.render("businesses/properties", {
+        tabs: organisationTabs(ctx),
+        filters: { search: params.search, status: status ?? null },
+        statuses: [...PROPERTY_STATUSES],
+        properties: () => paginated(listProperties(ctx.db, ctx.scope, { search: params.search, status }, params), params),
+        locations: () => locationOptions(ctx.db, ctx.scope),
+        categories: () => propertyCategories(ctx.db),
+        today: todayIn(ctx.config.timezone, new Date()),
+        can: { manage: can(ctx.access, "properties.manage") },
+      });
+    },
+  },
+  {
+    name: "properties.export",
+    methods: ["GET"],
+    uri: "/businesses/properties/export",
+    access: access.can("properties.view"),
+    handle: (ctx) => {
+      const { rows } = listProperties(ctx.db, ctx.scope, { search: listParams(ctx.query).search, status: statusFilter(ctx) });
+      return xlsxResponse(exportFileName("properties", ctx.config.timezone), [{ name: ctx.t("properties.title"), columns: propertyColumns(ctx), rows }]);
+    },
+  },
+  {
+    name: "properties.store",
+    methods: ["POST"],
+    uri: "/properties",
+    access: access.can("properties.manage"),
+    handle: (ctx) => {
+      const property = createProperty(ctx.db, ctx.actor, ctx.scope, ctx.body, ctx.config.timezone);
+      ctx.flash("success", ctx.t("properties.saved", { code: property.code }));
+      return ctx.back(ctx.urlFor("properties.index"));
+    },
+  },
+  {
+    name: "properties.show",
+    methods: ["GET"],
+    uri: "/properties/{property}",
+    wheres: { property: ID },
+    bindings: { property: "id" },
+    access: access.can("properties.view"),
+    handle: (ctx) => {
+      const property = findProperty(ctx.db, ctx.scope, Number(ctx.params.property));
+      return ctx.render("properties/show", { property, can: { manage: can(ctx.access, "properties.manage") } });
+    },
+  },
+  {
+    name: "properties.label",
+    methods: ["GET"],
+    uri: "/properties/{property}/label",
+    wheres: { property: ID },
+    bindings: { property: "id" },
+    access: access.can("properties.view"),
+    handle: async (ctx) => {
+      const property = findProperty(ctx.db, ctx.scope, Number(ctx.params.property));
+      const url = propertyUrl(ctx, property.id);
+      // Our own SVG, made here from the property's address: the page inserts it as markup.
+      const qr = await QRCode.toString(url, { type: "svg", errorCorrectionLevel: "M", margin: 1 });
+      return ctx.render("properties/label", { property, url, qr });
+    },
+  },
+  {
+    name: "properties.update",
+    methods: ["PUT"],
+    uri: "/properties/{property}",
+    wheres: { property: ID },
+    bindings: { property: "id" },
+    access: access.can("properties.manage"),
+    handle: (ctx) => {
+      const property = updateProperty(ctx.db, ctx.actor, ctx.scope, Number(ctx.params.property), ctx.body, ctx.config.timezone);
+      ctx.flash("success", ctx.t("properties.saved", { code: property.code }));
+      return ctx.back(ctx.urlFor("properties.index"));
+    },
+  },
+  {
+    name: "properties.destroy",
+    methods: ["DELETE"],
+    uri: "/properties/{property}",
+    wheres: { property: ID },
+    bindings: { property: "id" },
+    access: access.can("properties.manage"),
+    handle: (ctx) => {
+      const property = deleteProperty(ctx.db, ctx.actor, ctx.scope, Number(ctx.params.property));
+      ctx.flash("success", ctx.t("properties.deleted", { code: property.code }));
+      return ctx.back(ctx.urlFor("properties.index"));
+    },
+  },
+]);

@@ -1,4 +1,199 @@
-/** Dealerships and subdealerships: the tree page, the Businesses-area tables, their dialogs and exports. */
-import { defineRoutes } from "../routing";
+/**
+ * Dealerships and subdealerships: the Dealerships page (the expandable dealership → subdealership tree), the
+ * "Concesionarias" and "Subconcesionarias" tabs of the Businesses area (flat tables with Excel export), and the
+ * writes their dialogs send. Dealerships are company-wide; the units of a subdealership go through the actor's scope.
+ */
+import { can } from "../../domain/access/authorization";
+import { createDealership, dealershipOptions, deleteDealership, listDealerships, updateDealership, type DealershipRow } from "../../domain/organisation/dealerships";
+import { createSubdealership, dealershipTree, deleteSubdealership, listSubdealerships, unitChoices, updateSubdealership, type SubdealershipRow } from "../../domain/organisation/subdealerships";
+import type { ExportColumn } from "../../domain/spreadsheets/write";
+import type { RequestContext } from "../context";
+import { organisationTabs } from "../organisation-tabs";
+import { listParams, paginated } from "../pagination";
+import { access, defineRoutes } from "../routing";
+import { exportFileName, xlsxResponse } from "../spreadsheet";
 
-export const dealershipsRoutes = defineRoutes([]);
+const ID = "\\d+";
+
+const settings = (ctx: RequestContext) => ({ rucLength: ctx.config.rucLength });
+
+/** What the dialogs need: the dealerships to choose from and the units within the actor's scope. */
+function dialogProps(ctx: RequestContext) {
+  return {
+    dealershipOptions: () => dealershipOptions(ctx.db),
+    unitChoices: () => unitChoices(ctx.db, ctx.scope),
+    rucLength: ctx.config.rucLength,
+    can: { manage: can(ctx.access, "dealerships.manage") },
+  };
+}
+
+/** Back to the page the dialog was on, the tree page otherwise. */
+const back = (ctx: RequestContext) => ctx.back(ctx.urlFor("dealerships.index"));
+
+function dealershipColumns(ctx: RequestContext): ExportColumn<DealershipRow>[] {
+  return [
+    { header: ctx.t("dealerships.name"), value: (r) => r.name, width: 36 },
+    { header: ctx.t("dealerships.ruc"), value: (r) => r.ruc, width: 14 },
+    { header: ctx.t("dealerships.fiscal_address"), value: (r) => r.fiscalAddress, width: 40 },
+    { header: ctx.t("dealerships.legal_address"), value: (r) => r.legalAddress, width: 40 },
+    { header: ctx.t("dealerships.phone"), value: (r) => r.phone, width: 16 },
+    { header: ctx.t("dealerships.email"), value: (r) => r.email, width: 30 },
+    { header: ctx.t("dealerships.subdealership_count"), value: (r) => r.subdealershipCount },
+  ];
+}
+
+function subdealershipColumns(ctx: RequestContext): ExportColumn<SubdealershipRow>[] {
+  return [
+    { header: ctx.t("dealerships.name"), value: (r) => r.name, width: 36 },
+    { header: ctx.t("dealerships.ruc"), value: (r) => r.ruc, width: 14 },
+    { header: ctx.t("dealerships.dealership"), value: (r) => r.dealershipName, width: 36 },
+    { header: ctx.t("dealerships.units"), value: (r) => r.units.map((u) => `${u.mineName} / ${u.name}`).join(", "), width: 50 },
+    { header: ctx.t("dealerships.fiscal_address"), value: (r) => r.fiscalAddress, width: 40 },
+    { header: ctx.t("dealerships.legal_address"), value: (r) => r.legalAddress, width: 40 },
+    { header: ctx.t("dealerships.phone"), value: (r) => r.phone, width: 16 },
+    { header: ctx.t("dealerships.email"), value: (r) => r.email, width: 30 },
+  ];
+}
+
+export const dealershipsRoutes = defineRoutes([
+  {
+    name: "dealerships.index",
+    methods: ["GET"],
+    uri: "/dealerships",
+    access: access.can("dealerships.view"),
+    handle: (ctx) => {
+      const params = listParams(ctx.query, "", 10);
+      return ctx.render("dealerships/index", {
+        filters: { search: params.search },
+        tree: () => paginated(dealershipTree(ctx.db, ctx.scope, { search: params.search }, params), params),
+        ...dialogProps(ctx),
+      });
+    },
+  },
+  {
+    name: "businesses.dealerships",
+    methods: ["GET"],
+    uri: "/businesses/dealerships",
+    access: access.can("dealerships.view"),
+    handle: (ctx) => {
+      const params = listParams(ctx.query);
+      return ctx.render("businesses/dealerships", {
+        tabs: organisationTabs(ctx),
+        filters: { search: params.search },
+        dealerships: () => paginated(listDealerships(ctx.db, { search: params.search }, params), params),
+        ...dialogProps(ctx),
+      });
+    },
+  },
+  {
+    name: "businesses.subdealerships",
+    methods: ["GET"],
+    uri: "/businesses/subdealerships",
+    access: access.can("dealerships.view"),
+    handle: (ctx) => {
+      const params = listParams(ctx.query);
+      return ctx.render("businesses/subdealerships", {
+        tabs: organisationTabs(ctx),
+        filters: { search: params.search },
+        subdealerships: () => paginated(listSubdealerships(ctx.db, ctx.scope, { search: params.search }, params), params),
+        ...dialogProps(ctx),
+      });
+    },
+  },
+  {
+    name: "dealerships.export",
+    methods: ["GET"],
+    uri: "/businesses/dealerships/export",
+    access: access.can("dealerships.view"),
+    handle: (ctx) => {
+      const { search } = listParams(ctx.query);
+      const { rows } = listDealerships(ctx.db, { search }, null);
+      return xlsxResponse(exportFileName("dealerships", ctx.config.timezone), [{ name: ctx.t("dealerships.title"), columns: dealershipColumns(ctx), rows }]);
+    },
+  },
+  {
+    name: "subdealerships.export",
+    methods: ["GET"],
+    uri: "/businesses/subdealerships/export",
+    access: access.can("dealerships.view"),
+    handle: (ctx) => {
+      const { search } = listParams(ctx.query);
+      const { rows } = listSubdealerships(ctx.db, ctx.scope, { search }, null);
+      return xlsxResponse(exportFileName("subdealerships", ctx.config.timezone), [{ name: ctx.t("dealerships.subdealerships_title"), columns: subdealershipColumns(ctx), rows }]);
+    },
+  },
+  {
+    name: "dealerships.store",
+    methods: ["POST"],
+    uri: "/dealerships",
+    access: access.can("dealerships.manage"),
+    handle: (ctx) => {
+      const dealership = createDealership(ctx.db, ctx.actor, ctx.body, settings(ctx));
+      ctx.flash("success", ctx.t("dealerships.saved", { name: dealership.name }));
+      return back(ctx);
+    },
+  },
+  {
+    name: "dealerships.update",
+    methods: ["PUT"],
+    uri: "/dealerships/{dealership}",
+    wheres: { dealership: ID },
+    bindings: { dealership: "id" },
+    access: access.can("dealerships.manage"),
+    handle: (ctx) => {
+      const dealership = updateDealership(ctx.db, ctx.actor, Number(ctx.params.dealership), ctx.body, settings(ctx));
+      ctx.flash("success", ctx.t("dealerships.saved", { name: dealership.name }));
+      return back(ctx);
+    },
+  },
+  {
+    name: "dealerships.destroy",
+    methods: ["DELETE"],
+    uri: "/dealerships/{dealership}",
+    wheres: { dealership: ID },
+    bindings: { dealership: "id" },
+    access: access.can("dealerships.manage"),
+    handle: (ctx) => {
+      const dealership = deleteDealership(ctx.db, ctx.actor, Number(ctx.params.dealership));
+      ctx.flash("success", ctx.t("dealerships.deleted", { name: dealership.name }));
+      return back(ctx);
+    },
+  },
+  {
+    name: "subdealerships.store",
+    methods: ["POST"],
+    uri: "/subdealerships",
+    access: access.can("dealerships.manage"),
+    handle: (ctx) => {
+      const subdealership = createSubdealership(ctx.db, ctx.actor, ctx.scope, ctx.body, settings(ctx));
+      ctx.flash("success", ctx.t("dealerships.subdealership_saved", { name: subdealership.name }));
+      return back(ctx);
+    },
+  },
+  {
+    name: "subdealerships.update",
+    methods: ["PUT"],
+    uri: "/subdealerships/{subdealership}",
+    wheres: { subdealership: ID },
+    bindings: { subdealership: "id" },
+    access: access.can("dealerships.manage"),
+    handle: (ctx) => {
+      const subdealership = updateSubdealership(ctx.db, ctx.actor, ctx.scope, Number(ctx.params.subdealership), ctx.body, settings(ctx));
+      ctx.flash("success", ctx.t("dealerships.subdealership_saved", { name: subdealership.name }));
+      return back(ctx);
+    },
+  },
+  {
+    name: "subdealerships.destroy",
+    methods: ["DELETE"],
+    uri: "/subdealerships/{subdealership}",
+    wheres: { subdealership: ID },
+    bindings: { subdealership: "id" },
+    access: access.can("dealerships.manage"),
+    handle: (ctx) => {
+      const subdealership = deleteSubdealership(ctx.db, ctx.actor, Number(ctx.params.subdealership));
+      ctx.flash("success", ctx.t("dealerships.subdealership_deleted", { name: subdealership.name }));
+      return back(ctx);
+    },
+  },
+]);

@@ -10,14 +10,15 @@ import { OtherErrors } from "../ui/form-errors";
 import { cn } from "../../lib/utils";
 import type { CafePrices } from "./types";
 
-export function CafePricesModal({ prices, canManage, onClose }: { prices: CafePrices; canManage: boolean; onClose: () => void }) {
+/** `reload`: the page's props that show prices (besides the dialog's own), refreshed after saving. */
+export function CafePricesModal({ prices, canManage, reload, onClose }: { prices: CafePrices; canManage: boolean; reload: string[]; onClose: () => void }) {
   const { t, money, dateTime } = useI18n();
   const route = useRoute();
   const form = useForm({ prices: prices.services.map((s) => ({ service_id: s.serviceId, price: s.price })) });
   const submit = (event: FormEvent) => {
     event.preventDefault();
     // Reload only what the dialog shows, so a validation error keeps it open with its data.
-    form.put(route("cafe_prices.update", { cafe: prices.cafe.id }), { preserveScroll: true, only: ["cafePrices", "tree"], onSuccess: () => onClose() });
+    form.put(route("cafe_prices.update", { cafe: prices.cafe.id }), { preserveScroll: true, only: ["cafePrices", ...reload], onSuccess: () => onClose() });
   };
   const errors = form.errors as Record<string, string | undefined>;
   const setPrice = (serviceId: number, price: string) => form.setData("prices", form.data.prices.map((p) => (p.service_id === serviceId ? { ...p, price } : p)));

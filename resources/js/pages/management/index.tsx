@@ -128,7 +128,7 @@ export default function ManagementIndex({ filters, mines, units, cafes, serviceO
       <TabList label={t("management.title")} tabs={tabs} current={tab} onChange={chooseTab} />
 
       <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} className="space-y-3">
-        <SearchBox value={filters.search} label={t(`management.search_${tab}`)} />
+        <SearchBox key={tab} value={filters.search} label={t(`management.search_${tab}`)} />
 
         {tab === "mines" && mines && (
           <>
@@ -200,7 +200,7 @@ export default function ManagementIndex({ filters, mines, units, cafes, serviceO
       {modal?.kind === "import" && <ImportDialog open onClose={close} />}
       {modal?.kind === "edit" && <EditPlaceModal target={modal.target} businesses={businesses} timeZones={timeZones} defaultTimeZone={defaultTimeZone} onClose={close} />}
       {modal?.kind === "services" && <PlaceServicesModal place={modal.place} services={serviceOptions} onClose={close} />}
-      {modal?.kind === "prices" && cafePrices && <CafePricesModal key={cafePrices.cafe.id} prices={cafePrices} canManage={can.managePrices} onClose={close} />}
+      {modal?.kind === "prices" && cafePrices && <CafePricesModal key={cafePrices.cafe.id} prices={cafePrices} canManage={can.managePrices} reload={["cafes"]} onClose={close} />}
     </div>
   );
 }

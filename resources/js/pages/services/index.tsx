@@ -216,7 +216,7 @@ export default function ServicesIndex({ filters, types, services, serviceOptions
 
       {modal?.kind === "service" && <ServiceModal service={modal.service} types={types} onClose={close} />}
       {modal?.kind === "place" && <PlaceServicesModal place={modal.place} services={serviceOptions} onClose={close} />}
-      {modal?.kind === "prices" && cafePrices && <CafePricesModal key={cafePrices.cafe.id} prices={cafePrices} canManage={can.managePrices} onClose={close} />}
+      {modal?.kind === "prices" && cafePrices && <CafePricesModal key={cafePrices.cafe.id} prices={cafePrices} canManage={can.managePrices} reload={["tree"]} onClose={close} />}
     </div>
   );
 }

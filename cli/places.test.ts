@@ -1,0 +1,140 @@
+/**
+ * `./mesa import:places FILE [--dry-run]`, run as a person would run it, on a copy of a seeded database (demo
+ * business "Mesa Catering S.A.C.", Mina Cerro Verde → Unidad Norte → Comedor Principal, services DES, ALM, …).
+ * Messages are checked in English (APP_LOCALE=en) against the dictionaries.
+ */
+import { beforeAll, describe, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { translate } from "../resources/js/lib/i18n";
+import { buildWorkbook } from "../src/domain/spreadsheets/write";
+
+const MESA = resolve(import.meta.dir, "../mesa");
+const en = (key: string, params?: Record<string, string | number>) => translate("en", key, params);
+
+interface Workspace {
+  dir: string;
+  dbPath: string;
+  env: Record<string, string>;
+}
+
+function environment(dir: string, dbPath: string): Record<string, string> {
+  return { DB_PATH: dbPath, STORAGE_PATH: join(dir, "storage"), APP_LOCALE: "en", APP_TIMEZONE: "America/Lima", NODE_ENV: "test", LOG_REQUESTS: "false" };
+}
+
+function mesa(ws: Workspace, args: string[]) {
+  const result = Bun.spawnSync([MESA, ...args], { cwd: ws.dir, env: { ...process.env, ...ws.env }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  return { code: result.exitCode, out: result.stdout.toString(), err: result.stderr.toString() };
+}
+
+let template = "";
+
+beforeAll(() => {
+  const dir = mkdtempSync(join(tmpdir(), "mesa-places-cli-template-"));
+  const ws = { dir, dbPath: join(dir, "template.sqlite"), env: environment(dir, join(dir, "template.sqlite")) };
+  expect(mesa(ws, ["db:migrate"]).code).toBe(0);
+  const seeded = mesa(ws, ["db:seed"]);
+  expect(seeded.err).toBe("");
+  expect(seeded.code).toBe(0);
+  template = ws.dbPath;
+  // Seeding hashes the demo passwords: slow on a busy machine.
+}, 60_000);
+
+function workspace(): Workspace {
+  const dir = mkdtempSync(join(tmpdir(), "mesa-places-cli-"));
+  const dbPath = join(dir, "mesa.sqlite");
+  const source = new Database(template);
+  source.query("VACUUM INTO ?").run(dbPath);
+  source.close();
+  return { dir, dbPath, env: environment(dir, dbPath) };
+}
+
+function sql<T = Record<string, unknown>>(ws: Workspace, query: string, ...params: (string | number | null)[]): T[] {
+  const db = new Database(ws.dbPath);
+  try {
+    return db.query(query).all(...params) as T[];
+  } finally {
+    db.close();
+  }
+}
+
+type Rows = (string | number | null)[][];
+
+/** Writes an .xlsx file with the given sheets (first row: headers) into the workspace; returns its path. */
+function workbookFile(ws: Workspace, name: string, sheets: Record<string, Rows>): string {
+  const bytes = buildWorkbook(Object.entries(sheets).map(([sheet, [header, ...rows]]) => ({ name: sheet, columns: header.map((h, i) => ({ header: String(h), value: (row: Rows[number]) => row[i] })), rows })));
+  const path = join(ws.dir, name);
+  writeFileSync(path, bytes);
+  return path;
+}
+
+const tally = (created: number, updated: number) => en("import.tally", { created, updated });
+
+const goodSheets = (): Record<string, Rows> => ({
+  Units: [["Mine", "Name", "Services"], ["Mina Cerro Verde", "Unidad Este", "DES"]],
+  Cafes: [["Mine", "Unit", "Name", "Business", "Time zone", "Services"], ["Mina Cerro Verde", "Unidad Este", "Comedor Este", "Mesa Catering S.A.C.", "", "DES"]],
+  Prices: [["Mine", "Unit", "Cafe", "Service", "Price"], ["Mina Cerro Verde", "Unidad Este", "Comedor Este", "DES", "13.00"]],
+});
+
+describe("./mesa import:places", () => {
+  test("imports a workbook and prints what it created; importing it again changes nothing", () => {
+    const ws = workspace();
+    const file = workbookFile(ws, "places.xlsx", goodSheets());
+    const first = mesa(ws, ["import:places", file]);
+    expect(first.err).toBe("");
+    expect(first.code).toBe(0);
+    expect(first.out.trim()).toBe(en("import.done", { mines: tally(0, 0), units: tally(1, 0), cafes: tally(1, 0), services: tally(0, 0), prices: tally(1, 0) }));
+    const cafe = sql<{ id: number; time_zone: string }>(ws, "SELECT id, time_zone FROM cafes WHERE name = 'Comedor Este'")[0];
+    expect(cafe.time_zone).toBe("America/Lima");
+    expect(sql(ws, "SELECT old_price_cents, new_price_cents, changed_by_label FROM service_price_history WHERE cafe_id = ?", cafe.id)).toEqual([{ old_price_cents: null, new_price_cents: 1300, changed_by_label: "cli" }]);
+    expect(sql(ws, "SELECT actor_label FROM audit_log WHERE action = 'places.imported'")).toEqual([{ actor_label: "cli" }]);
+
+    const again = mesa(ws, ["import:places", file]);
+    expect(again.code).toBe(0);
+    expect(again.out.trim()).toBe(en("import.done", { mines: tally(0, 0), units: tally(0, 0), cafes: tally(0, 0), services: tally(0, 0), prices: tally(0, 0) }));
+    expect(sql(ws, "SELECT COUNT(*) AS n FROM cafes WHERE name = 'Comedor Este'")).toEqual([{ n: 1 }]);
+  });
+
+  test("--dry-run checks and writes nothing", () => {
+    const ws = workspace();
+    const result = mesa(ws, ["import:places", workbookFile(ws, "places.xlsx", goodSheets()), "--dry-run"]);
+    expect(result.code).toBe(0);
+    expect(result.out).toContain(en("import.checked"));
+    expect(sql(ws, "SELECT COUNT(*) AS n FROM cafes WHERE name = 'Comedor Este'")).toEqual([{ n: 0 }]);
+  });
+
+  test("bad rows are printed one per line with their sheet and row, exit code 1, nothing written", () => {
+    const ws = workspace();
+    const file = workbookFile(ws, "bad.xlsx", {
+      Units: [["Mine", "Name"], ["Mina Fantasma", "Unidad F"], ["Mina Cerro Verde", "Unidad Oeste"]],
+      Cafes: [["Mine", "Unit", "Name", "Business", "Time zone"], ["Mina Cerro Verde", "Unidad Oeste", "Comedor Oeste", "Mesa Catering S.A.C.", "Lima/Peru"]],
+    });
+    const result = mesa(ws, ["import:places", file]);
+    expect(result.code).toBe(1);
+    expect(result.err.trim().split("\n")).toEqual([
+      en("import.failed"),
+      `Units, row 2 (Mine): ${en("import.mine_not_found", { mine: "Mina Fantasma" })}`,
+      `Cafes, row 2 (Time zone): ${en("import.time_zone_invalid", { zone: "Lima/Peru" })}`,
+    ]);
+    expect(sql(ws, "SELECT COUNT(*) AS n FROM units WHERE name = 'Unidad Oeste'")).toEqual([{ n: 0 }]);
+  });
+
+  test("a file that is not a workbook is refused with exit code 1", () => {
+    const ws = workspace();
+    const path = join(ws.dir, "places.xlsx");
+    writeFileSync(path, "Name,Services\n");
+    const result = mesa(ws, ["import:places", path]);
+    expect(result.code).toBe(1);
+    expect(result.err.trim()).toBe(en("import.not_xlsx"));
+  });
+
+  test("a missing file or argument is a usage mistake (exit code 2)", () => {
+    const ws = workspace();
+    const missing = mesa(ws, ["import:places", join(ws.dir, "nowhere.xlsx")]);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toContain("No such file");
+    expect(mesa(ws, ["import:places"]).code).toBe(2);
+  });
+});

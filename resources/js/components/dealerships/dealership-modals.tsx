@@ -1,0 +1,50 @@
+/**
+ * The dialogs and delete confirmations the three Dealerships pages share: which dialog is open, and the
+ * dealership and subdealership dialogs rendered from that state.
+ */
+import { router } from "@inertiajs/react";
+import { useState } from "react";
+import { useI18n } from "../../hooks/use-i18n";
+import { useRoute } from "../../hooks/use-route";
+import { DealershipDialog } from "./dealership-dialog";
+import { SubdealershipDialog } from "./subdealership-dialog";
+import type { DealershipDialogProps, DealershipRow, SubdealershipRow } from "./types";
+
+export type DealershipModal =
+  | { kind: "dealership"; dealership: DealershipRow | null }
+  | { kind: "subdealership"; subdealership: SubdealershipRow | null; dealershipId?: number }
+  | null;
+
+/** The open dialog, and the confirmed deletes (which go back to the same page). */
+export function useDealershipModals() {
+  const { t } = useI18n();
+  const route = useRoute();
+  const [modal, setModal] = useState<DealershipModal>(null);
+  return {
+    modal,
+    setModal,
+    close: () => setModal(null),
+    deleteDealership: (row: DealershipRow) => {
+      if (window.confirm(t("dealerships.confirm_delete", { name: row.name }))) router.delete(route("dealerships.destroy", { dealership: row.id }), { preserveScroll: true, preserveState: true });
+    },
+    deleteSubdealership: (row: SubdealershipRow) => {
+      if (window.confirm(t("dealerships.confirm_delete_subdealership", { name: row.name }))) router.delete(route("subdealerships.destroy", { subdealership: row.id }), { preserveScroll: true, preserveState: true });
+    },
+  };
+}
+
+export function DealershipModals({ modal, close, dialog }: { modal: DealershipModal; close: () => void; dialog: DealershipDialogProps }) {
+  if (modal?.kind === "dealership") return <DealershipDialog dealership={modal.dealership} rucLength={dialog.rucLength} onClose={close} />;
+  if (modal?.kind === "subdealership")
+    return (
+      <SubdealershipDialog
+        subdealership={modal.subdealership}
+        dealershipId={modal.dealershipId}
+        dealershipOptions={dialog.dealershipOptions}
+        unitChoices={dialog.unitChoices}
+        rucLength={dialog.rucLength}
+        onClose={close}
+      />
+    );
+  return null;
+}

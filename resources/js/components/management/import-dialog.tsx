@@ -1,0 +1,94 @@
+/**
+ * The places workbook import: choose an .xlsx file, upload it with a progress bar, and read back either the
+ * counts (a flash message on the Management page) or the list of rows to fix — nothing is saved then.
+ */
+import { useForm } from "@inertiajs/react";
+import { Download } from "lucide-react";
+import { useId, type FormEvent } from "react";
+import { useI18n } from "../../hooks/use-i18n";
+import { useRoute } from "../../hooks/use-route";
+import { inputClasses } from "../ui/field";
+import { Dialog, DialogActions } from "../ui/dialog";
+
+/** The largest workbook the server accepts (src/domain/spreadsheets/read.ts). */
+const MAX_BYTES = 5 * 1024 * 1024;
+
+export function ImportDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const { t } = useI18n();
+  const route = useRoute();
+  const fileId = useId();
+  const form = useForm<{ file: File | null }>({ file: null });
+  const errors = form.errors as Record<string, string | undefined>;
+  // Row problems arrive keyed `rows.<sheet>.<row>…`, already worded with their sheet, row and column.
+  const rowErrors = Object.entries(errors).filter(([key, value]) => key.startsWith("rows.") && value) as [string, string][];
+  const fileError = errors.file ?? errors.form;
+
+  const close = () => {
+    form.reset();
+    form.clearErrors();
+    onClose();
+  };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    form.post(route("management.import"), { forceFormData: true, preserveScroll: true, onSuccess: () => close() });
+  };
+
+  return (
+    <Dialog open={open} onClose={close} title={t("import.title")} description={t("import.description")} closeLabel={t("import.close")} wide>
+      <form onSubmit={submit} className="space-y-4" noValidate>
+        <div className="space-y-1.5">
+          <label htmlFor={fileId} className="text-sm font-medium">
+            {t("import.file_label")}
+          </label>
+          <input
+            id={fileId}
+            name="file"
+            type="file"
+            required
+            accept=".xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+            className={`${inputClasses} h-auto py-1.5 file:mr-3 file:rounded file:border-0 file:bg-muted file:px-2 file:py-1 file:text-sm`}
+            aria-invalid={fileError ? true : undefined}
+            aria-describedby={fileError ? `${fileId}-error` : undefined}
+            onChange={(e) => {
+              const file = e.target.files?.[0] ?? null;
+              form.clearErrors();
+              // The server refuses larger files too; saying so here spares the upload.
+              if (file && file.size > MAX_BYTES) {
+                form.setError("file", t("import.file_too_large", { max: 5 }));
+                form.setData("file", null);
+              } else form.setData("file", file);
+            }}
+          />
+          {fileError && (
+            <p id={`${fileId}-error`} className="text-sm text-destructive">
+              {fileError}
+            </p>
+          )}
+        </div>
+        <a href={route("management.import_template")} download className="inline-flex items-center gap-1.5 text-sm text-primary underline-offset-4 hover:underline">
+          <Download className="size-4" aria-hidden="true" />
+          {t("import.template")}
+        </a>
+        {form.progress && (
+          <div className="space-y-1">
+            <progress className="h-2 w-full accent-primary" value={form.progress.percentage ?? 0} max={100} aria-label={t("import.uploading", { percent: form.progress.percentage ?? 0 })} />
+            <p className="text-xs text-muted-foreground" role="status">
+              {t("import.uploading", { percent: form.progress.percentage ?? 0 })}
+            </p>
+          </div>
+        )}
+        {rowErrors.length > 0 && (
+          <div role="alert" className="space-y-2 rounded-md border border-destructive/40 bg-destructive/10 px-3 py-2 text-sm text-destructive" data-testid="import-errors">
+            <p className="font-medium">{t("import.errors_title")}</p>
+            <ul className="max-h-64 list-disc space-y-0.5 overflow-y-auto pl-5">
+              {rowErrors.map(([key, value]) => (
+                <li key={key}>{value}</li>
+              ))}
+            </ul>
+          </div>
+        )}
+        <DialogActions onCancel={close} cancelLabel={t("import.cancel")} submitLabel={t("import.submit")} busy={form.processing || !form.data.file} />
+      </form>
+    </Dialog>
+  );
+}

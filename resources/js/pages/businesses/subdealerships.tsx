@@ -1,0 +1,89 @@
+/**
+ * The "Subconcesionarias" tab of the Businesses area: subdealerships as a flat table with their dealership and
+ * units, searchable, with export and dialogs.
+ */
+import { Head, usePage } from "@inertiajs/react";
+import { Download, Plus } from "lucide-react";
+import { Pagination, SearchBox, Table, td, type Page } from "../../components/data-table";
+import { DealershipModals, useDealershipModals } from "../../components/dealerships/dealership-modals";
+import { RowActions } from "../../components/dealerships/row-actions";
+import type { DealershipDialogProps, SubdealershipRow } from "../../components/dealerships/types";
+import { UnitChips } from "../../components/dealerships/unit-chips";
+import { OrganisationTabs, type OrganisationTab } from "../../components/organisation-tabs";
+import { Button, buttonClasses } from "../../components/ui/button";
+import { OtherErrors } from "../../components/ui/form-errors";
+import { useI18n } from "../../hooks/use-i18n";
+import { useRoute } from "../../hooks/use-route";
+import { cn } from "../../lib/utils";
+
+interface Props extends DealershipDialogProps {
+  tabs: OrganisationTab[];
+  filters: { search: string };
+  subdealerships: Page<SubdealershipRow>;
+}
+
+export default function BusinessSubdealerships({ tabs, filters, subdealerships, ...dialog }: Props) {
+  const { t } = useI18n();
+  const route = useRoute();
+  const modals = useDealershipModals();
+  const pageErrors = usePage().props.errors as Record<string, string>;
+  const exportUrl = route("subdealerships.export") + (filters.search ? `?search=${encodeURIComponent(filters.search)}` : "");
+
+  return (
+    <div className="space-y-6">
+      <Head title={t("dealerships.subdealerships_title")} />
+      <OrganisationTabs tabs={tabs} current="subdealerships" />
+      <header className="flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <h1 className="text-2xl font-semibold">{t("dealerships.subdealerships_title")}</h1>
+          <p className="text-sm text-muted-foreground">{t("dealerships.subdealerships_description")}</p>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <a href={exportUrl} download className={buttonClasses("outline")}>
+            <Download className="size-4" aria-hidden="true" />
+            {t("dealerships.export")}
+          </a>
+          {dialog.can.manage && (
+            <Button onClick={() => modals.setModal({ kind: "subdealership", subdealership: null })}>
+              <Plus className="size-4" aria-hidden="true" />
+              {t("dealerships.new_subdealership")}
+            </Button>
+          )}
+        </div>
+      </header>
+      {modals.modal === null && <OtherErrors errors={pageErrors} fields={[]} />}
+      <SearchBox value={filters.search} label={t("dealerships.search_subdealerships")} />
+      <Table
+        caption={t("dealerships.subdealerships_title")}
+        headers={[
+          t("dealerships.name"),
+          t("dealerships.ruc"),
+          t("dealerships.dealership"),
+          t("dealerships.units"),
+          t("dealerships.phone"),
+          t("dealerships.email"),
+          <span className="sr-only">{t("dealerships.actions")}</span>,
+        ]}
+        empty={subdealerships.data.length === 0 ? t(filters.search ? "dealerships.no_subdealerships_found" : "dealerships.no_subdealerships_table") : null}
+      >
+        {subdealerships.data.map((row) => (
+          <tr key={row.id}>
+            <td className={cn(td, "font-medium")}>{row.name}</td>
+            <td className={cn(td, "font-mono")}>{row.ruc}</td>
+            <td className={td}>{row.dealershipName}</td>
+            <td className={td}>
+              <UnitChips units={row.units} hidden={row.hiddenUnits} />
+            </td>
+            <td className={td}>{row.phone}</td>
+            <td className={td}>{row.email}</td>
+            <td className={cn(td, "whitespace-nowrap text-right")}>
+              {dialog.can.manage && <RowActions name={row.name} onEdit={() => modals.setModal({ kind: "subdealership", subdealership: row })} onDelete={() => modals.deleteSubdealership(row)} />}
+            </td>
+          </tr>
+        ))}
+      </Table>
+      <Pagination page={subdealerships} />
+      <DealershipModals modal={modals.modal} close={modals.close} dialog={dialog} />
+    </div>
+  );
+}

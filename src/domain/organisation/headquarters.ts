@@ -1,0 +1,164 @@
+/**
+ * Headquarters: the offices of a business (name unique within it, address, phone). People of a headquarters
+ * area reach every headquarters of its business, so creating, deleting or moving a headquarters to another
+ * business bumps the access version in the same transaction. A headquarters cannot be deleted while it has
+ * areas or keeps properties.
+ */
+import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { areas, businesses, headquarters, properties } from "../../../db/schema";
+import type { Db } from "../../db";
+import { bumpAccessVersion } from "../access/authorization";
+import { reachesBusiness, reachesHeadquarters, type Scope } from "../access/scope";
+import { recordAudit, type Actor } from "../audit";
+import { Conflict, message, NotFound, ValidationFailed } from "../errors";
+import { field, parseInput, t } from "../validation";
+
+export type Headquarters = typeof headquarters.$inferSelect;
+
+/** A headquarters as the Headquarters table shows it. */
+export interface HeadquartersRow {
+  id: number;
+  businessId: number;
+  businessName: string;
+  name: string;
+  address: string;
+  phone: string;
+  areas: number;
+  properties: number;
+}
+
+export interface HeadquartersFilter {
+  search?: string;
+}
+
+const areasCount = sql<number>`(SELECT COUNT(*) FROM areas x WHERE x.headquarters_id = headquarters.id)`;
+const propertiesCount = sql<number>`(SELECT COUNT(*) FROM properties x WHERE x.headquarters_id = headquarters.id)`;
+
+/** The condition limiting headquarters to the scope. */
+export function headquartersScopeCondition(scope: Scope): SQL | undefined {
+  if (scope.all) return undefined;
+  const ids = [...scope.headquartersIds];
+  return ids.length ? inArray(headquarters.id, ids) : sql`0`;
+}
+
+function filterCondition(scope: Scope, filter: HeadquartersFilter): SQL | undefined {
+  const search = filter.search?.trim();
+  const like = `%${search}%`;
+  return and(
+    headquartersScopeCondition(scope),
+    search ? sql`(${headquarters.name} LIKE ${like} OR ${businesses.name} LIKE ${like} OR ${headquarters.address} LIKE ${like})` : undefined,
+  );
+}
+
+/** Headquarters within the scope matching the search, by business and name; every one when `page` is left out. */
+export function listHeadquarters(db: Db, scope: Scope, filter: HeadquartersFilter, page?: { page: number; perPage: number }): { rows: HeadquartersRow[]; total: number } {
+  const where = filterCondition(scope, filter);
+  const total = db.select({ n: sql<number>`count(*)` }).from(headquarters).innerJoin(businesses, eq(businesses.id, headquarters.businessId)).where(where).get()?.n ?? 0;
+  let query = db
+    .select({ hq: headquarters, businessName: businesses.name, areas: areasCount, properties: propertiesCount })
+    .from(headquarters)
+    .innerJoin(businesses, eq(businesses.id, headquarters.businessId))
+    .where(where)
+    .orderBy(asc(businesses.name), asc(headquarters.name))
+    .$dynamic();
+  if (page) query = query.limit(page.perPage).offset((page.page - 1) * page.perPage);
+  return {
+    total,
+    rows: query.all().map(({ hq, businessName, areas, properties }) => ({
+      id: hq.id,
+      businessId: hq.businessId,
+      businessName,
+      name: hq.name,
+      address: hq.address,
+      phone: hq.phone,
+      areas,
+      properties,
+    })),
+  };
+}
+
+/** The headquarters, when it exists and lies within the scope; NotFound otherwise. */
+export function requireHeadquarters(db: Db, scope: Scope, id: number): Headquarters {
+  const hq = db.select().from(headquarters).where(eq(headquarters.id, id)).get();
+  if (!hq || !reachesHeadquarters(scope, hq.id)) throw new NotFound();
+  return hq;
+}
+
+export const HeadquartersInput = t.Object({
+  business_id: t.Integer({ minimum: 1 }),
+  name: field.text(2, 120),
+  address: field.text(3, 255),
+  phone: field.optionalText(30),
+});
+
+/** The chosen business must exist and be within the scope (one the dialog offers). */
+function ensureBusinessChoice(db: Db, scope: Scope, businessId: number): void {
+  const business = db.select({ id: businesses.id }).from(businesses).where(eq(businesses.id, businessId)).get();
+  if (!business || !reachesBusiness(scope, business.id)) throw new ValidationFailed({ business_id: message("validation.invalid_choice") });
+}
+
+function ensureNameFree(db: Db, businessId: number, name: string, exceptId?: number): void {
+  const existing = db
+    .select({ id: headquarters.id })
+    .from(headquarters)
+    .where(and(eq(headquarters.businessId, businessId), sql`lower(${headquarters.name}) = lower(${name})`))
+    .get();
+  if (existing && existing.id !== exceptId) throw new ValidationFailed({ name: message("headquarters.name_taken", { name }) });
+}
+
+function snapshot(h: Headquarters) {
+  return { businessId: h.businessId, name: h.name, address: h.address, phone: h.phone };
+}
+
+/** Creates a headquarters of a business within the scope. */
+export function createHeadquarters(db: Db, actor: Actor, scope: Scope, input: unknown): Headquarters {
+  const data = parseInput(HeadquartersInput, input);
+  ensureBusinessChoice(db, scope, data.business_id);
+  ensureNameFree(db, data.business_id, data.name);
+  return db.transaction((tx) => {
+    const hq = tx.insert(headquarters).values({ businessId: data.business_id, name: data.name, address: data.address, phone: data.phone ?? "" }).returning().get();
+    bumpAccessVersion(tx);
+    recordAudit(tx, actor, { action: "headquarters.created", subjectType: "headquarters", subjectId: hq.id, after: snapshot(hq) });
+    return hq;
+  });
+}
+
+/** Edits a headquarters within the scope; moving it to another business refreshes everyone's scope. */
+export function updateHeadquarters(db: Db, actor: Actor, scope: Scope, id: number, input: unknown): Headquarters {
+  const data = parseInput(HeadquartersInput, input);
+  const hq = requireHeadquarters(db, scope, id);
+  if (data.business_id !== hq.businessId) ensureBusinessChoice(db, scope, data.business_id);
+  ensureNameFree(db, data.business_id, data.name, id);
+  return db.transaction((tx) => {
+    const updated = tx
+      .update(headquarters)
+      .set({ businessId: data.business_id, name: data.name, address: data.address, phone: data.phone ?? "" })
+      .where(eq(headquarters.id, id))
+      .returning()
+      .get();
+    if (updated.businessId !== hq.businessId) bumpAccessVersion(tx);
+    recordAudit(tx, actor, { action: "headquarters.updated", subjectType: "headquarters", subjectId: id, before: snapshot(hq), after: snapshot(updated) });
+    return updated;
+  });
+}
+
+/** How many areas hang from the headquarters and how many properties it keeps. */
+export function headquartersUsage(db: Db, id: number): { areas: number; properties: number } {
+  return {
+    areas: db.select({ n: sql<number>`count(*)` }).from(areas).where(eq(areas.headquartersId, id)).get()?.n ?? 0,
+    properties: db.select({ n: sql<number>`count(*)` }).from(properties).where(eq(properties.headquartersId, id)).get()?.n ?? 0,
+  };
+}
+
+/** Deletes a headquarters without areas or properties (Conflict otherwise, naming both counts). */
+export function deleteHeadquarters(db: Db, actor: Actor, scope: Scope, id: number): Headquarters {
+  const hq = requireHeadquarters(db, scope, id);
+  const usage = headquartersUsage(db, id);
+  if (usage.areas + usage.properties > 0) throw new Conflict(message("headquarters.in_use", { name: hq.name, ...usage }));
+  db.transaction((tx) => {
+    tx.delete(headquarters).where(eq(headquarters.id, id)).run();
+    bumpAccessVersion(tx);
+    recordAudit(tx, actor, { action: "headquarters.deleted", subjectType: "headquarters", subjectId: id, before: snapshot(hq) });
+  });
+  return hq;
+}

@@ -1,0 +1,330 @@
+/**
+ * Properties: the business's assets (kitchen equipment, furniture, vehicles...), each with a unique code, kept at
+ * a headquarters or a cafe, with a status and optional acquisition date and value. A property is within the
+ * scope when its location is. Its printable label carries a QR code that opens the property's page.
+ */
+import { and, asc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
+import { businesses, cafes, headquarters, mines, properties, PROPERTY_STATUSES, units, type PropertyStatus } from "../../../db/schema";
+import type { Db } from "../../db";
+import { reachesCafe, reachesHeadquarters, type Scope } from "../access/scope";
+import { recordAudit, type Actor } from "../audit";
+import { message, NotFound, ValidationFailed, type Message } from "../errors";
+import { centsToSoles, parseSoles } from "../money";
+import { field, parseInput, t } from "../validation";
+
+export { PROPERTY_STATUSES, type PropertyStatus };
+
+export type Property = typeof properties.$inferSelect;
+
+/** Where a property is kept: "hq:3" or "cafe:5" in forms. */
+export interface PropertyLocation {
+  kind: "headquarters" | "cafe";
+  id: number;
+  /** The value of the location select, e.g. "hq:3". */
+  value: string;
+  name: string;
+  /** The business of a headquarters, or "Unit / Mine" of a cafe. */
+  detail: string;
+}
+
+/** A property as the table, its page and its label show it. */
+export interface PropertyRow {
+  id: number;
+  code: string;
+  name: string;
+  category: string;
+  serial: string;
+  status: PropertyStatus;
+  location: PropertyLocation;
+  /** The business of the headquarters, or the business operating the cafe (empty when it has none). */
+  businessName: string;
+  acquiredOn: string | null;
+  acquisitionValueCents: number | null;
+  notes: string;
+  updatedAt: string;
+}
+
+/** The places a property may be kept at, as the location select groups them. */
+export interface LocationOptions {
+  headquarters: { value: string; label: string }[];
+  cafes: { value: string; label: string }[];
+}
+
+export interface PropertyFilter {
+  search?: string;
+  status?: PropertyStatus;
+}
+
+const hqBusiness = alias(businesses, "hq_business");
+const cafeBusiness = alias(businesses, "cafe_business");
+
+/** The condition limiting properties to those kept at a reachable place. */
+function scopeCondition(scope: Scope): SQL | undefined {
+  if (scope.all) return undefined;
+  const hqIds = [...scope.headquartersIds];
+  const cafeIds = [...scope.cafeIds];
+  const parts = [hqIds.length ? inArray(properties.headquartersId, hqIds) : undefined, cafeIds.length ? inArray(properties.cafeId, cafeIds) : undefined].filter(Boolean) as SQL[];
+  return parts.length ? or(...parts) : sql`0`;
+}
+
+function filterCondition(scope: Scope, filter: PropertyFilter): SQL | undefined {
+  const search = filter.search?.trim();
+  const like = `%${search}%`;
+  return and(
+    scopeCondition(scope),
+    search ? sql`(${properties.code} LIKE ${like} OR ${properties.name} LIKE ${like} OR ${properties.serial} LIKE ${like} OR ${properties.category} LIKE ${like})` : undefined,
+    filter.status ? eq(properties.status, filter.status) : undefined,
+  );
+}
+
+function selectRows(db: Db) {
+  return db
+    .select({
+      property: properties,
+      hqName: headquarters.name,
+      hqBusiness: hqBusiness.name,
+      cafeName: cafes.name,
+      unitName: units.name,
+      mineName: mines.name,
+      cafeBusiness: cafeBusiness.name,
+    })
+    .from(properties)
+    .leftJoin(headquarters, eq(headquarters.id, properties.headquartersId))
+    .leftJoin(hqBusiness, eq(hqBusiness.id, headquarters.businessId))
+    .leftJoin(cafes, eq(cafes.id, properties.cafeId))
+    .leftJoin(units, eq(units.id, cafes.unitId))
+    .leftJoin(mines, eq(mines.id, units.mineId))
+    .leftJoin(cafeBusiness, eq(cafeBusiness.id, cafes.businessId))
+    .$dynamic();
+}
+
+type JoinedRow = ReturnType<ReturnType<typeof selectRows>["all"]>[number];
+
+function toRow(r: JoinedRow): PropertyRow {
+  const p = r.property;
+  const location: PropertyLocation =
+    p.headquartersId !== null
+      ? { kind: "headquarters", id: p.headquartersId, value: `hq:${p.headquartersId}`, name: r.hqName ?? "", detail: r.hqBusiness ?? "" }
+      : { kind: "cafe", id: p.cafeId!, value: `cafe:${p.cafeId}`, name: r.cafeName ?? "", detail: `${r.unitName ?? ""} / ${r.mineName ?? ""}` };
+  return {
+    id: p.id,
+    code: p.code,
+    name: p.name,
+    category: p.category,
+    serial: p.serial,
+    status: p.status,
+    location,
+    businessName: (p.headquartersId !== null ? r.hqBusiness : r.cafeBusiness) ?? "",
+    acquiredOn: p.acquiredOn,
+    acquisitionValueCents: p.acquisitionValueCents,
+    notes: p.notes,
+    updatedAt: p.updatedAt.toISOString(),
+  };
+}
+
+/** Properties within the scope, searched (code, name, serial, category) and filtered by status, by code; all when `page` is left out. */
+export function listProperties(db: Db, scope: Scope, filter: PropertyFilter, page?: { page: number; perPage: number }): { rows: PropertyRow[]; total: number } {
+  const where = filterCondition(scope, filter);
+  const total = db.select({ n: sql<number>`count(*)` }).from(properties).where(where).get()?.n ?? 0;
+  let query = selectRows(db).where(where).orderBy(asc(properties.code));
+  if (page) query = query.limit(page.perPage).offset((page.page - 1) * page.perPage);
+  return { total, rows: query.all().map(toRow) };
+}
+
+/** One property within the scope, as its page shows it; NotFound when missing or out of scope. */
+export function findProperty(db: Db, scope: Scope, id: number): PropertyRow {
+  const row = selectRows(db).where(eq(properties.id, id)).get();
+  if (!row || !locationReachable(scope, row.property)) throw new NotFound();
+  return toRow(row);
+}
+
+function locationReachable(scope: Scope, p: { headquartersId: number | null; cafeId: number | null }): boolean {
+  return p.headquartersId !== null ? reachesHeadquarters(scope, p.headquartersId) : p.cafeId !== null && reachesCafe(scope, p.cafeId);
+}
+
+/** The categories in use, for the category suggestions. */
+export function propertyCategories(db: Db): string[] {
+  return db.selectDistinct({ category: properties.category }).from(properties).orderBy(asc(properties.category)).all().map((r) => r.category);
+}
+
+/** The headquarters and cafes within the scope a property may be kept at. */
+export function locationOptions(db: Db, scope: Scope): LocationOptions {
+  const hqs = db
+    .select({ id: headquarters.id, name: headquarters.name, business: businesses.name })
+    .from(headquarters)
+    .innerJoin(businesses, eq(businesses.id, headquarters.businessId))
+    .orderBy(asc(businesses.name), asc(headquarters.name))
+    .all()
+    .filter((h) => reachesHeadquarters(scope, h.id));
+  const cafeRows = db
+    .select({ id: cafes.id, name: cafes.name, unit: units.name, mine: mines.name })
+    .from(cafes)
+    .innerJoin(units, eq(units.id, cafes.unitId))
+    .innerJoin(mines, eq(mines.id, units.mineId))
+    .orderBy(asc(mines.name), asc(units.name), asc(cafes.name))
+    .all()
+    .filter((c) => reachesCafe(scope, c.id));
+  return {
+    headquarters: hqs.map((h) => ({ value: `hq:${h.id}`, label: `${h.name} · ${h.business}` })),
+    cafes: cafeRows.map((c) => ({ value: `cafe:${c.id}`, label: `${c.name} · ${c.unit} / ${c.mine}` })),
+  };
+}
+
+export const PropertyInput = t.Object({
+  code: t.String({ minLength: 1, maxLength: 20, pattern: "^[A-Z0-9][A-Z0-9_-]*$", messageKey: "properties.code_format" }),
+  name: field.text(2, 120),
+  category: field.text(2, 60),
+  serial: field.optionalText(60),
+  location: t.String({ minLength: 1, maxLength: 30, pattern: "^(hq|cafe):[0-9]+$", messageKey: "validation.invalid_choice" }),
+  status: t.Union(PROPERTY_STATUSES.map((s) => t.Literal(s))),
+  acquired_on: field.optionalText(10),
+  acquisition_value: field.optionalText(20),
+  notes: field.optionalText(1000),
+});
+
+/** Today's date (YYYY-MM-DD) in the given time zone. */
+export function todayIn(timeZone: string, now: Date): string {
+  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
+}
+
+function isCalendarDate(text: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
+  const date = new Date(`${text}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === text;
+}
+
+interface PropertyData {
+  code: string;
+  name: string;
+  category: string;
+  serial: string;
+  headquartersId: number | null;
+  cafeId: number | null;
+  status: PropertyStatus;
+  acquiredOn: string | null;
+  acquisitionValueCents: number | null;
+  notes: string;
+}
+
+/** Checks the form: fields, the location (within the scope), the date (not in the future) and the value in soles. */
+function parseProperty(db: Db, scope: Scope, input: unknown, timeZone: string, now: Date): PropertyData {
+  const source = input && typeof input === "object" ? { ...(input as Record<string, unknown>) } : {};
+  // Codes are kept in capitals: "hor-01" and "HOR-01" are the same code.
+  if (typeof source.code === "string") source.code = source.code.trim().toUpperCase();
+  const errors: Record<string, Message> = {};
+  let data: ReturnType<typeof parseInput<typeof PropertyInput>> | null = null;
+  try {
+    data = parseInput(PropertyInput, source);
+  } catch (error) {
+    if (!(error instanceof ValidationFailed)) throw error;
+    Object.assign(errors, error.errors);
+  }
+  const text = (key: string) => (typeof source[key] === "string" ? (source[key] as string).trim() : "");
+
+  let headquartersId: number | null = null;
+  let cafeId: number | null = null;
+  const location = /^(hq|cafe):(\d+)$/.exec(text("location"));
+  if (!errors.location && location) {
+    const id = Number(location[2]);
+    if (location[1] === "hq") {
+      const exists = db.select({ id: headquarters.id }).from(headquarters).where(eq(headquarters.id, id)).get();
+      if (exists && reachesHeadquarters(scope, id)) headquartersId = id;
+    } else {
+      const exists = db.select({ id: cafes.id }).from(cafes).where(eq(cafes.id, id)).get();
+      if (exists && reachesCafe(scope, id)) cafeId = id;
+    }
+    if (headquartersId === null && cafeId === null) errors.location = message("validation.invalid_choice");
+  }
+
+  const acquiredOn = text("acquired_on");
+  if (!errors.acquired_on && acquiredOn) {
+    if (!isCalendarDate(acquiredOn)) errors.acquired_on = message("properties.date_invalid");
+    else if (acquiredOn > todayIn(timeZone, now)) errors.acquired_on = message("properties.date_future");
+  }
+  const value = text("acquisition_value");
+  const cents = value ? parseSoles(value) : null;
+  if (!errors.acquisition_value && value && cents === null) errors.acquisition_value = message("properties.value_invalid");
+
+  if (Object.keys(errors).length || !data) throw new ValidationFailed(errors);
+  return {
+    code: data.code,
+    name: data.name,
+    category: data.category,
+    serial: data.serial ?? "",
+    headquartersId,
+    cafeId,
+    status: data.status,
+    acquiredOn: acquiredOn || null,
+    acquisitionValueCents: cents,
+    notes: data.notes ?? "",
+  };
+}
+
+function ensureCodeFree(db: Db, code: string, exceptId?: number): void {
+  const existing = db.select({ id: properties.id }).from(properties).where(eq(properties.code, code)).get();
+  if (existing && existing.id !== exceptId) throw new ValidationFailed({ code: message("properties.code_taken", { code }) });
+}
+
+function snapshot(p: Property) {
+  return {
+    code: p.code,
+    name: p.name,
+    category: p.category,
+    serial: p.serial,
+    headquartersId: p.headquartersId,
+    cafeId: p.cafeId,
+    status: p.status,
+    acquiredOn: p.acquiredOn,
+    acquisitionValue: p.acquisitionValueCents === null ? null : centsToSoles(p.acquisitionValueCents),
+    notes: p.notes,
+  };
+}
+
+/** The property row, when its location lies within the scope; NotFound otherwise. */
+export function requireProperty(db: Db, scope: Scope, id: number): Property {
+  const property = db.select().from(properties).where(eq(properties.id, id)).get();
+  if (!property || !locationReachable(scope, property)) throw new NotFound();
+  return property;
+}
+
+/** Registers a property kept at a place within the scope. */
+export function createProperty(db: Db, actor: Actor, scope: Scope, input: unknown, timeZone: string, now = new Date()): Property {
+  const data = parseProperty(db, scope, input, timeZone, now);
+  ensureCodeFree(db, data.code);
+  return db.transaction((tx) => {
+    const property = tx
+      .insert(properties)
+      .values({ ...data, createdAt: now, updatedAt: now })
+      .returning()
+      .get();
+    recordAudit(tx, actor, { action: "property.created", subjectType: "property", subjectId: property.id, after: snapshot(property) }, now);
+    return property;
+  });
+}
+
+/** Edits a property within the scope (it may move to another place within the scope). */
+export function updateProperty(db: Db, actor: Actor, scope: Scope, id: number, input: unknown, timeZone: string, now = new Date()): Property {
+  const data = parseProperty(db, scope, input, timeZone, now);
+  const property = requireProperty(db, scope, id);
+  ensureCodeFree(db, data.code, id);
+  return db.transaction((tx) => {
+    const updated = tx
+      .update(properties)
+      .set({ ...data, updatedAt: now })
+      .where(eq(properties.id, id))
+      .returning()
+      .get();
+    recordAudit(tx, actor, { action: "property.updated", subjectType: "property", subjectId: id, before: snapshot(property), after: snapshot(updated) }, now);
+    return updated;
+  });
+}
+
+export function deleteProperty(db: Db, actor: Actor, scope: Scope, id: number): Property {
+  const property = requireProperty(db, scope, id);
+  db.transaction((tx) => {
+    tx.delete(properties).where(eq(properties.id, id)).run();
+    recordAudit(tx, actor, { action: "property.deleted", subjectType: "property", subjectId: id, before: snapshot(property) });
+  });
+  return property;
+}

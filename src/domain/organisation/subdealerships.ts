@@ -1,0 +1,286 @@
+/**
+ * Subdealerships (subconcesionarias): contractors working for a dealership in some units. The name is unique within
+ * the dealership, the RUC across dealerships and subdealerships. Like dealerships they are company-wide records, but
+ * the units are scoped: a unit is reachable when it contains a cafe of the actor's scope (everything for a
+ * super-administrator). Only reachable units are offered and shown; choosing a unit outside the scope is refused,
+ * and the units outside the scope a subdealership already works in are kept as they are when a scoped actor saves.
+ * Deleting a subdealership removes its unit links with it.
+ */
+import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
+import { cafes, dealerships, mines, subdealershipUnits, subdealerships, units } from "../../../db/schema";
+import type { Db } from "../../db";
+import type { Scope } from "../access/scope";
+import { recordAudit, type Actor, type Tx } from "../audit";
+import { message, NotFound, ValidationFailed } from "../errors";
+import { parseInput, t } from "../validation";
+import { checkCompanyFields, CompanyFields, dealershipRowOf, ensureRucFree, likePattern, subdealershipCount, type DealershipRow, type RucSettings } from "./dealerships";
+
+export type Subdealership = typeof subdealerships.$inferSelect;
+
+export interface UnitRef {
+  id: number;
+  name: string;
+  mineName: string;
+}
+
+/** A subdealership as the tree and the table show it: its units within the actor's scope. */
+export interface SubdealershipRow {
+  id: number;
+  dealershipId: number;
+  dealershipName: string;
+  name: string;
+  ruc: string;
+  fiscalAddress: string;
+  legalAddress: string;
+  phone: string;
+  email: string;
+  units: UnitRef[];
+  /** How many of its units lie outside the actor's scope (kept, not shown). */
+  hiddenUnits: number;
+  /** The search matched this subdealership (tree page). */
+  matched: boolean;
+}
+
+/** A dealership of the tree page with its subdealerships; `expanded` when the search matched one of them. */
+export interface DealershipTreeRow extends DealershipRow {
+  subdealerships: SubdealershipRow[];
+  expanded: boolean;
+}
+
+/** The units the actor may choose, grouped by mine (the checkboxes of the subdealership dialog). */
+export interface UnitChoiceMine {
+  id: number;
+  name: string;
+  units: { id: number; name: string }[];
+}
+
+type Page = { page: number; perPage: number };
+
+/** The ids of the units within the scope (every unit for a super-administrator). */
+export function reachableUnitIds(db: Db | Tx, scope: Scope): Set<number> {
+  if (scope.all) return new Set(db.select({ id: units.id }).from(units).all().map((u) => u.id));
+  const cafeIds = [...scope.cafeIds];
+  if (!cafeIds.length) return new Set();
+  return new Set(db.selectDistinct({ id: cafes.unitId }).from(cafes).where(inArray(cafes.id, cafeIds)).all().map((c) => c.id));
+}
+
+/** The reachable units, grouped by mine, by name. */
+export function unitChoices(db: Db, scope: Scope): UnitChoiceMine[] {
+  const reachable = reachableUnitIds(db, scope);
+  const rows = db
+    .select({ mineId: mines.id, mineName: mines.name, unitId: units.id, unitName: units.name })
+    .from(units)
+    .innerJoin(mines, eq(mines.id, units.mineId))
+    .orderBy(asc(mines.name), asc(units.name))
+    .all()
+    .filter((r) => reachable.has(r.unitId));
+  const result: UnitChoiceMine[] = [];
+  for (const r of rows) {
+    let mine = result.find((m) => m.id === r.mineId);
+    if (!mine) result.push((mine = { id: r.mineId, name: r.mineName, units: [] }));
+    mine.units.push({ id: r.unitId, name: r.unitName });
+  }
+  return result;
+}
+
+/** Each subdealership's units (all of them, reachable or not), by mine and unit name. */
+function unitsBySubdealership(db: Db, ids: number[]): Map<number, UnitRef[]> {
+  const map = new Map<number, UnitRef[]>();
+  if (!ids.length) return map;
+  const rows = db
+    .select({ subdealershipId: subdealershipUnits.subdealershipId, id: units.id, name: units.name, mineName: mines.name })
+    .from(subdealershipUnits)
+    .innerJoin(units, eq(units.id, subdealershipUnits.unitId))
+    .innerJoin(mines, eq(mines.id, units.mineId))
+    .where(inArray(subdealershipUnits.subdealershipId, ids))
+    .orderBy(asc(mines.name), asc(units.name))
+    .all();
+  for (const { subdealershipId, ...unit } of rows) map.set(subdealershipId, [...(map.get(subdealershipId) ?? []), unit]);
+  return map;
+}
+
+function rowsOf(db: Db, scope: Scope, list: { subdealership: Subdealership; dealershipName: string; matched?: number }[]): SubdealershipRow[] {
+  const reachable = reachableUnitIds(db, scope);
+  const byId = unitsBySubdealership(db, list.map((r) => r.subdealership.id));
+  return list.map(({ subdealership: s, dealershipName, matched }) => {
+    const all = byId.get(s.id) ?? [];
+    const shown = all.filter((u) => reachable.has(u.id));
+    return {
+      id: s.id,
+      dealershipId: s.dealershipId,
+      dealershipName,
+      name: s.name,
+      ruc: s.ruc,
+      fiscalAddress: s.fiscalAddress,
+      legalAddress: s.legalAddress,
+      phone: s.phone,
+      email: s.email,
+      units: shown,
+      hiddenUnits: all.length - shown.length,
+      matched: Boolean(matched),
+    };
+  });
+}
+
+const subdealershipMatch = (pattern: string) => sql`(${subdealerships.name} LIKE ${pattern} ESCAPE '\\' OR ${subdealerships.ruc} LIKE ${pattern} ESCAPE '\\')`;
+
+/**
+ * Subdealerships whose name or RUC, or whose dealership's name, contains the search, by dealership and name;
+ * every one when `page` is null (exports).
+ */
+export function listSubdealerships(db: Db, scope: Scope, filter: { search?: string }, page: Page | null): { rows: SubdealershipRow[]; total: number } {
+  const search = filter.search?.trim();
+  const pattern = search ? likePattern(search) : "";
+  const where = search ? sql`(${subdealershipMatch(pattern)} OR ${dealerships.name} LIKE ${pattern} ESCAPE '\\')` : undefined;
+  const total = db.select({ n: sql<number>`count(*)` }).from(subdealerships).innerJoin(dealerships, eq(dealerships.id, subdealerships.dealershipId)).where(where).get()?.n ?? 0;
+  const query = db
+    .select({ subdealership: subdealerships, dealershipName: dealerships.name })
+    .from(subdealerships)
+    .innerJoin(dealerships, eq(dealerships.id, subdealerships.dealershipId))
+    .where(where)
+    .orderBy(asc(dealerships.name), asc(subdealerships.name));
+  const rows = page ? query.limit(page.perPage).offset((page.page - 1) * page.perPage).all() : query.all();
+  return { total, rows: rowsOf(db, scope, rows) };
+}
+
+/**
+ * The dealership → subdealership tree, paginated by dealership. The search matches a dealership's name or RUC, or
+ * one of its subdealerships'; a dealership found through a subdealership comes expanded, the matching
+ * subdealerships marked. Units shown are those within the actor's scope.
+ */
+export function dealershipTree(db: Db, scope: Scope, filter: { search?: string }, page: Page): { rows: DealershipTreeRow[]; total: number } {
+  const search = filter.search?.trim();
+  const pattern = search ? likePattern(search) : "";
+  const childMatch = sql`EXISTS (SELECT 1 FROM subdealerships s WHERE s.dealership_id = "dealerships"."id" AND (s.name LIKE ${pattern} ESCAPE '\\' OR s.ruc LIKE ${pattern} ESCAPE '\\'))`;
+  const where = search ? sql`(${dealerships.name} LIKE ${pattern} ESCAPE '\\' OR ${dealerships.ruc} LIKE ${pattern} ESCAPE '\\' OR ${childMatch})` : undefined;
+  const total = db.select({ n: sql<number>`count(*)` }).from(dealerships).where(where).get()?.n ?? 0;
+  const parents = db
+    .select({ dealership: dealerships, count: subdealershipCount, childMatch: search ? sql<number>`${childMatch}` : sql<number>`0` })
+    .from(dealerships)
+    .where(where)
+    .orderBy(asc(dealerships.name))
+    .limit(page.perPage)
+    .offset((page.page - 1) * page.perPage)
+    .all();
+  const ids = parents.map((p) => p.dealership.id);
+  const childRows = ids.length
+    ? db
+        .select({ subdealership: subdealerships, dealershipName: dealerships.name, matched: search ? sql<number>`${subdealershipMatch(pattern)}` : sql<number>`0` })
+        .from(subdealerships)
+        .innerJoin(dealerships, eq(dealerships.id, subdealerships.dealershipId))
+        .where(inArray(subdealerships.dealershipId, ids))
+        .orderBy(asc(subdealerships.name))
+        .all()
+    : [];
+  const children = rowsOf(db, scope, childRows);
+  return {
+    total,
+    rows: parents.map((p) => ({
+      ...dealershipRowOf(p.dealership, p.count),
+      subdealerships: children.filter((c) => c.dealershipId === p.dealership.id),
+      expanded: Boolean(p.childMatch),
+    })),
+  };
+}
+
+export function requireSubdealership(db: Db, id: number): Subdealership {
+  const subdealership = Number.isInteger(id) && id > 0 ? db.select().from(subdealerships).where(eq(subdealerships.id, id)).get() : undefined;
+  if (!subdealership) throw new NotFound();
+  return subdealership;
+}
+
+export function findSubdealershipByRuc(db: Db, ruc: string): Subdealership | undefined {
+  return db.select().from(subdealerships).where(eq(subdealerships.ruc, ruc)).get();
+}
+
+export const SubdealershipInput = t.Object({
+  ...CompanyFields,
+  dealership_id: t.Integer({ minimum: 1 }),
+  unit_ids: t.Optional(t.Array(t.Integer({ minimum: 1 }), { maxItems: 500 })),
+});
+
+function unitIdsOf(db: Db | Tx, subdealershipId: number): number[] {
+  return db.select({ id: subdealershipUnits.unitId }).from(subdealershipUnits).where(eq(subdealershipUnits.subdealershipId, subdealershipId)).all().map((u) => u.id);
+}
+
+/**
+ * Checks the input and works out the units to keep: the chosen ones (all within the scope, unless the
+ * subdealership already works there) plus those outside the scope it already works in.
+ */
+function parseSubdealership(db: Db, scope: Scope, input: unknown, settings: RucSettings, existing: Subdealership | null) {
+  const data = parseInput(SubdealershipInput, input);
+  checkCompanyFields(data, settings);
+  if (!db.select({ id: dealerships.id }).from(dealerships).where(eq(dealerships.id, data.dealership_id)).get()) {
+    throw new ValidationFailed({ dealership_id: message("dealerships.dealership_missing") });
+  }
+  const sameName = db
+    .select({ id: subdealerships.id })
+    .from(subdealerships)
+    .where(and(eq(subdealerships.dealershipId, data.dealership_id), sql`lower(${subdealerships.name}) = lower(${data.name})`, existing ? ne(subdealerships.id, existing.id) : undefined))
+    .get();
+  if (sameName) throw new ValidationFailed({ name: message("dealerships.subdealership_name_taken", { name: data.name }) });
+  ensureRucFree(db, data.ruc, existing ? { kind: "subdealership", id: existing.id } : null);
+
+  const chosen = [...new Set(data.unit_ids ?? [])];
+  const current = existing ? unitIdsOf(db, existing.id) : [];
+  const known = new Set(chosen.length ? db.select({ id: units.id }).from(units).where(inArray(units.id, chosen)).all().map((u) => u.id) : []);
+  if (chosen.some((id) => !known.has(id))) throw new ValidationFailed({ unit_ids: message("dealerships.unit_missing") });
+  const reachable = reachableUnitIds(db, scope);
+  if (chosen.some((id) => !reachable.has(id) && !current.includes(id))) throw new ValidationFailed({ unit_ids: message("dealerships.unit_out_of_scope") });
+  const keptOutside = current.filter((id) => !reachable.has(id));
+  const unitIds = [...new Set([...chosen, ...keptOutside])].sort((a, b) => a - b);
+  return {
+    values: {
+      dealershipId: data.dealership_id,
+      name: data.name,
+      ruc: data.ruc,
+      fiscalAddress: data.fiscal_address ?? "",
+      legalAddress: data.legal_address ?? "",
+      phone: data.phone ?? "",
+      email: data.email ?? "",
+    },
+    unitIds,
+  };
+}
+
+function snapshot(s: Subdealership, unitIds: number[]) {
+  return { dealershipId: s.dealershipId, name: s.name, ruc: s.ruc, fiscalAddress: s.fiscalAddress, legalAddress: s.legalAddress, phone: s.phone, email: s.email, unitIds };
+}
+
+function setUnits(tx: Tx, subdealershipId: number, unitIds: number[]): void {
+  tx.delete(subdealershipUnits).where(eq(subdealershipUnits.subdealershipId, subdealershipId)).run();
+  if (unitIds.length) tx.insert(subdealershipUnits).values(unitIds.map((unitId) => ({ subdealershipId, unitId }))).run();
+}
+
+export function createSubdealership(db: Db, actor: Actor, scope: Scope, input: unknown, settings: RucSettings, now = new Date()): Subdealership {
+  const { values, unitIds } = parseSubdealership(db, scope, input, settings, null);
+  return db.transaction((tx) => {
+    const subdealership = tx.insert(subdealerships).values({ ...values, createdAt: now, updatedAt: now }).returning().get();
+    setUnits(tx, subdealership.id, unitIds);
+    recordAudit(tx, actor, { action: "subdealership.created", subjectType: "subdealership", subjectId: subdealership.id, after: snapshot(subdealership, unitIds) }, now);
+    return subdealership;
+  });
+}
+
+export function updateSubdealership(db: Db, actor: Actor, scope: Scope, id: number, input: unknown, settings: RucSettings, now = new Date()): Subdealership {
+  const subdealership = requireSubdealership(db, id);
+  const before = snapshot(subdealership, unitIdsOf(db, id));
+  const { values, unitIds } = parseSubdealership(db, scope, input, settings, subdealership);
+  return db.transaction((tx) => {
+    const updated = tx.update(subdealerships).set({ ...values, updatedAt: now }).where(eq(subdealerships.id, id)).returning().get();
+    setUnits(tx, id, unitIds);
+    recordAudit(tx, actor, { action: "subdealership.updated", subjectType: "subdealership", subjectId: id, before, after: snapshot(updated, unitIds) }, now);
+    return updated;
+  });
+}
+
+/** Deletes a subdealership; its unit links go with it. */
+export function deleteSubdealership(db: Db, actor: Actor, id: number): Subdealership {
+  const subdealership = requireSubdealership(db, id);
+  const before = snapshot(subdealership, unitIdsOf(db, id));
+  db.transaction((tx) => {
+    tx.delete(subdealerships).where(eq(subdealerships.id, id)).run();
+    recordAudit(tx, actor, { action: "subdealership.deleted", subjectType: "subdealership", subjectId: id, before });
+  });
+  return subdealership;
+}

@@ -1,0 +1,823 @@
+/**
+ * The places workbook: mines, units, cafes, services and prices loaded from an .xlsx file (docs/places-workbook.md).
+ * Sheets and headers are recognised in Spanish or English, whatever the case or accents. Every row is checked
+ * first against the database and the rest of the workbook; any problem (with its sheet, row and column) means
+ * nothing is written. Otherwise everything is applied in one transaction: records are upserted by their natural
+ * key (mine name, unit name within its mine, cafe name within its unit, service code), service lists only add
+ * assignments, and the containment rule (a unit offers only what its mine offers, a cafe only what its unit
+ * offers) holds afterwards. Price changes keep their history; the import itself is one audit record.
+ *
+ * Scope: rows that touch an existing place outside the actor's scope fail as "not found". Without an all-places
+ * scope a new cafe needs a business of the actor's headquarters areas, and a new mine or unit a new such cafe in
+ * it (in the same workbook), so everything created stays within reach. Each sheet needs its permission:
+ * places.manage (mines, units, cafes), services.manage (services), prices.manage (prices).
+ */
+import { bumpAccessVersion } from "../access/authorization";
+import type { Scope } from "../access/scope";
+import { recordAudit, type Actor, type Tx } from "../audit";
+import { message, ValidationFailed, type Message } from "../errors";
+import { MAX_CENTS, parseSoles } from "../money";
+import type { Db } from "../../db";
+import type { CellValue, WorkbookRows } from "../spreadsheets/read";
+import type { ExportSheet } from "../spreadsheets/write";
+import { applyCafePriceChanges, type PriceChange } from "./prices";
+import { offerService } from "./service-assignments";
+import { businesses, cafes, cafeServices, mines, mineServices, services, units, unitServices, SERVICE_TYPES, type ServiceType } from "../../../db/schema";
+import { eq } from "drizzle-orm";
+
+// ---------------------------------------------------------------------------------------------------------------
+// The format
+
+type SheetKind = "mines" | "units" | "cafes" | "services" | "prices";
+type ColumnKey = "name" | "services" | "mine" | "unit" | "cafe" | "business" | "timeZone" | "code" | "type" | "description" | "active" | "service" | "price";
+type Language = "es" | "en";
+
+/** Sheet names, in the order they are applied. */
+const SHEETS: Record<SheetKind, Record<Language, string>> = {
+  services: { es: "Servicios", en: "Services" },
+  mines: { es: "Minas", en: "Mines" },
+  units: { es: "Unidades", en: "Units" },
+  cafes: { es: "Comedores", en: "Cafes" },
+  prices: { es: "Precios", en: "Prices" },
+};
+
+const COLUMNS: Record<ColumnKey, Record<Language, string>> = {
+  name: { es: "Nombre", en: "Name" },
+  services: { es: "Servicios", en: "Services" },
+  mine: { es: "Mina", en: "Mine" },
+  unit: { es: "Unidad", en: "Unit" },
+  cafe: { es: "Comedor", en: "Cafe" },
+  business: { es: "Empresa", en: "Business" },
+  timeZone: { es: "Zona horaria", en: "Time zone" },
+  code: { es: "Código", en: "Code" },
+  type: { es: "Tipo", en: "Type" },
+  description: { es: "Descripción", en: "Description" },
+  active: { es: "Activo", en: "Active" },
+  service: { es: "Servicio", en: "Service" },
+  price: { es: "Precio", en: "Price" },
+};
+
+/** Each sheet's columns; those marked required must be present in its header row. */
+const SHEET_COLUMNS: Record<SheetKind, { key: ColumnKey; required: boolean }[]> = {
+  mines: [
+    { key: "name", required: true },
+    { key: "services", required: false },
+  ],
+  units: [
+    { key: "mine", required: true },
+    { key: "name", required: true },
+    { key: "services", required: false },
+  ],
+  cafes: [
+    { key: "mine", required: true },
+    { key: "unit", required: true },
+    { key: "name", required: true },
+    { key: "business", required: false },
+    { key: "timeZone", required: false },
+    { key: "services", required: false },
+  ],
+  services: [
+    { key: "code", required: true },
+    { key: "name", required: true },
+    { key: "type", required: true },
+    { key: "description", required: false },
+    { key: "active", required: false },
+  ],
+  prices: [
+    { key: "mine", required: true },
+    { key: "unit", required: true },
+    { key: "cafe", required: true },
+    { key: "service", required: true },
+    { key: "price", required: true },
+  ],
+};
+
+const TYPE_NAMES: Record<ServiceType, Record<Language, string>> = {
+  breakfast: { es: "desayuno", en: "breakfast" },
+  lunch: { es: "almuerzo", en: "lunch" },
+  dinner: { es: "cena", en: "dinner" },
+  snack: { es: "refrigerio", en: "snack" },
+  disposables: { es: "descartables", en: "disposables" },
+};
+
+const PERMISSION: Record<SheetKind, keyof ImportAbilities> = { mines: "places", units: "places", cafes: "places", services: "services", prices: "prices" };
+
+/** Lower case, no accents, single spaces: "  Zona  Horaria " and "zona horaria" are the same header. */
+function normalise(text: string): string {
+  return text.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase().replace(/\s+/g, " ").trim();
+}
+
+const SHEET_BY_NAME = new Map<string, SheetKind>(Object.entries(SHEETS).flatMap(([kind, names]) => [[normalise(names.es), kind as SheetKind], [normalise(names.en), kind as SheetKind]]));
+const COLUMN_BY_NAME = new Map<string, ColumnKey>([
+  ...Object.entries(COLUMNS).flatMap(([key, names]) => [[normalise(names.es), key as ColumnKey] as const, [normalise(names.en), key as ColumnKey] as const]),
+  ["timezone", "timeZone"],
+]);
+const TYPE_BY_NAME = new Map<string, ServiceType>(SERVICE_TYPES.flatMap((type) => [[TYPE_NAMES[type].es, type] as const, [TYPE_NAMES[type].en, type] as const]));
+const YES = new Set(["si", "yes", "true", "1", "verdadero", "x"]);
+const NO = new Set(["no", "false", "0", "falso"]);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Public types
+
+/** What the actor may change: places.manage, services.manage and prices.manage. */
+export interface ImportAbilities {
+  places: boolean;
+  services: boolean;
+  prices: boolean;
+}
+
+export const ALL_ABILITIES: ImportAbilities = { places: true, services: true, prices: true };
+
+/** One problem of the workbook: the sheet as named in the file, its row (1-based) and column, and what is wrong. */
+export interface ImportProblem {
+  sheet: string;
+  row: number;
+  column?: string;
+  message: Message;
+}
+
+export interface Tally {
+  created: number;
+  updated: number;
+}
+
+export interface ImportCounts {
+  mines: Tally;
+  units: Tally;
+  cafes: Tally;
+  services: Tally;
+  prices: Tally;
+}
+
+/** The most problems listed; beyond that, one line says how many more there are. */
+export const MAX_LISTED_PROBLEMS = 200;
+
+/** A workbook with problems: nothing was written. `errors` is keyed `rows.<sheet>.<row>[.<column>]`. */
+export class ImportFailed extends ValidationFailed {
+  constructor(readonly problems: ImportProblem[]) {
+    super(problemErrors(problems));
+  }
+}
+
+const keyPart = (text: string) => text.replace(/\./g, " ");
+
+/** Each listed problem with its key `rows.<sheet>.<row>[.<column>]` (unique), and how many were left unlisted. */
+function keyed(problems: ImportProblem[]): { entries: [string, ImportProblem][]; unlisted: number } {
+  const entries: [string, ImportProblem][] = [];
+  const used = new Set<string>();
+  for (const p of problems.slice(0, MAX_LISTED_PROBLEMS)) {
+    const base = `rows.${keyPart(p.sheet)}.${p.row}${p.column ? `.${keyPart(p.column)}` : ""}`;
+    let key = base;
+    for (let n = 2; used.has(key); n++) key = `${base}.${n}`;
+    used.add(key);
+    entries.push([key, p]);
+  }
+  return { entries, unlisted: Math.max(0, problems.length - MAX_LISTED_PROBLEMS) };
+}
+
+function problemErrors(problems: ImportProblem[]): Record<string, Message> {
+  const { entries, unlisted } = keyed(problems);
+  const errors: Record<string, Message> = Object.fromEntries(entries.map(([key, p]) => [key, p.message]));
+  if (unlisted) errors["rows.more"] = message("import.more_problems", { count: unlisted });
+  return errors;
+}
+
+type Translate = (key: string, params?: Record<string, string | number>) => string;
+
+/** The problems as form errors whose text says where: `{"rows.Comedores.7.Empresa": "Comedores, fila 7 (Empresa): …"}`. */
+export function describeProblems(problems: ImportProblem[], translate: Translate): Record<string, string> {
+  const { entries, unlisted } = keyed(problems);
+  const errors: Record<string, string> = Object.fromEntries(entries.map(([key, p]) => [key, describeProblem(p, translate)]));
+  if (unlisted) errors["rows.more"] = translate("import.more_problems", { count: unlisted });
+  return errors;
+}
+
+/** A problem as one line of text: "Comedores, fila 7 (Empresa): …", in the language of `translate`. */
+export function describeProblem(problem: ImportProblem, translate: Translate): string {
+  const where = problem.column
+    ? translate("import.row_column_label", { sheet: problem.sheet, row: problem.row, column: problem.column })
+    : translate("import.row_label", { sheet: problem.sheet, row: problem.row });
+  const text = typeof problem.message === "string" ? translate(problem.message) : translate(problem.message.key, problem.message.params);
+  return `${where}: ${text}`;
+}
+
+/** What an import did, as one sentence: "Workbook imported. Mines: 1 new, 0 updated. …". */
+export function describeCounts(counts: ImportCounts, translate: Translate): string {
+  const tally = (t: Tally) => translate("import.tally", { created: t.created, updated: t.updated });
+  return translate("import.done", { mines: tally(counts.mines), units: tally(counts.units), cafes: tally(counts.cafes), services: tally(counts.services), prices: tally(counts.prices) });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Cells
+
+function text(value: CellValue | undefined): string {
+  if (value === null || value === undefined) return "";
+  if (typeof value === "number") return String(value);
+  if (typeof value === "boolean") return value ? "true" : "false";
+  return String(value).replace(/\s+/g, " ").trim();
+}
+
+/** Service codes as written in a list cell: "des, alm; CEN" → DES, ALM, CEN. */
+function codeList(value: CellValue | undefined): string[] {
+  return [...new Set(text(value).split(/[,;]/).map((c) => c.trim().toUpperCase()).filter(Boolean))];
+}
+
+/** A price in soles as cents: a number cell with at most two decimals, or text such as "12.50" / "12,5". */
+function priceCents(value: CellValue | undefined): number | null {
+  if (typeof value === "number") {
+    if (!Number.isFinite(value) || value < 0) return null;
+    const cents = Math.round(value * 100);
+    // 12.345 has more than two decimals: refused rather than rounded.
+    if (Math.abs(value * 100 - cents) > 1e-6 || cents > MAX_CENTS) return null;
+    return cents;
+  }
+  return parseSoles(text(value));
+}
+
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The plan: the database's places as they will be after the import
+
+interface ServicePlan {
+  id: number | null;
+  code: string;
+  name: string;
+  type: ServiceType;
+  description: string;
+  active: boolean;
+  changed: boolean;
+}
+
+interface PlacePlan {
+  id: number | null;
+  name: string;
+  /** Codes offered after the import. */
+  services: Set<string>;
+  added: Set<string>;
+  reachable: boolean;
+  /** Where the workbook names this place as a row of its own sheet. */
+  at?: { sheet: string; row: number; column: string };
+}
+
+interface CafePlan extends PlacePlan {
+  businessId: number | null;
+  timeZone: string;
+  changed: boolean;
+  businessChanged: boolean;
+  prices: Map<string, number | null>;
+  priceChanges: Map<string, { old: number | null; next: number }>;
+}
+
+interface UnitPlan extends PlacePlan {
+  cafes: Map<string, CafePlan>;
+  /** A new cafe reachable by the actor is created in it. */
+  gainsReachableCafe: boolean;
+}
+
+interface MinePlan extends PlacePlan {
+  units: Map<string, UnitPlan>;
+  gainsReachableCafe: boolean;
+}
+
+const nameKey = (name: string) => name.toLowerCase();
+
+class Planner {
+  readonly problems: ImportProblem[] = [];
+  readonly services = new Map<string, ServicePlan>();
+  readonly mines = new Map<string, MinePlan>();
+  readonly businessesById = new Map<number, { id: number; name: string; ruc: string | null }>();
+  /** Service lists of units and cafes, checked against their parent once the whole workbook is read. */
+  private readonly pendingContainment: { sheet: string; row: number; column: string; parent: PlacePlan; parentKind: "mine" | "unit"; codes: string[] }[] = [];
+
+  constructor(
+    private readonly db: Tx,
+    private readonly scope: Scope,
+    private readonly defaultTimeZone: string,
+  ) {
+    for (const s of db.select().from(services).all()) {
+      this.services.set(s.code, { id: s.id, code: s.code, name: s.name, type: s.type, description: s.description, active: s.active, changed: false });
+    }
+    const codeOf = new Map([...this.services.values()].map((s) => [s.id!, s.code]));
+    const offered = <K>(rows: { key: K; serviceId: number }[]) => {
+      const map = new Map<K, Set<string>>();
+      for (const r of rows) map.set(r.key, (map.get(r.key) ?? new Set()).add(codeOf.get(r.serviceId)!));
+      return map;
+    };
+    const mineOffers = offered(db.select({ key: mineServices.mineId, serviceId: mineServices.serviceId }).from(mineServices).all());
+    const unitOffers = offered(db.select({ key: unitServices.unitId, serviceId: unitServices.serviceId }).from(unitServices).all());
+    const cafeRows = db.select().from(cafeServices).all();
+    const cafeOffers = offered(cafeRows.map((r) => ({ key: r.cafeId, serviceId: r.serviceId })));
+    const cafePrices = new Map<number, Map<string, number | null>>();
+    for (const r of cafeRows) cafePrices.set(r.cafeId, (cafePrices.get(r.cafeId) ?? new Map()).set(codeOf.get(r.serviceId)!, r.priceCents));
+
+    const mineById = new Map<number, MinePlan>();
+    for (const m of db.select().from(mines).all()) {
+      const plan: MinePlan = { id: m.id, name: m.name, services: new Set(mineOffers.get(m.id)), added: new Set(), reachable: scope.all, units: new Map(), gainsReachableCafe: false };
+      this.mines.set(nameKey(m.name), plan);
+      mineById.set(m.id, plan);
+    }
+    const unitById = new Map<number, { unit: UnitPlan; mine: MinePlan }>();
+    for (const u of db.select().from(units).all()) {
+      const mine = mineById.get(u.mineId)!;
+      const plan: UnitPlan = { id: u.id, name: u.name, services: new Set(unitOffers.get(u.id)), added: new Set(), reachable: scope.all, cafes: new Map(), gainsReachableCafe: false };
+      mine.units.set(nameKey(u.name), plan);
+      unitById.set(u.id, { unit: plan, mine });
+    }
+    for (const c of db.select().from(cafes).all()) {
+      const { unit, mine } = unitById.get(c.unitId)!;
+      const reachable = scope.all || scope.cafeIds.has(c.id);
+      unit.cafes.set(nameKey(c.name), {
+        id: c.id,
+        name: c.name,
+        services: new Set(cafeOffers.get(c.id)),
+        added: new Set(),
+        reachable,
+        businessId: c.businessId,
+        timeZone: c.timeZone,
+        changed: false,
+        businessChanged: false,
+        prices: cafePrices.get(c.id) ?? new Map(),
+        priceChanges: new Map(),
+      });
+      // A mine or unit is within reach when it holds a cafe within reach.
+      if (reachable) unit.reachable = mine.reachable = true;
+    }
+    for (const b of db.select({ id: businesses.id, name: businesses.name, ruc: businesses.ruc }).from(businesses).all()) this.businessesById.set(b.id, b);
+  }
+
+  problem(sheet: string, row: number, column: string | undefined, m: Message): void {
+    this.problems.push({ sheet, row, column, message: m });
+  }
+
+  private findMine(name: string): MinePlan | undefined {
+    const mine = this.mines.get(nameKey(name));
+    return mine && mine.reachable ? mine : undefined;
+  }
+
+  private findUnit(mine: MinePlan, name: string): UnitPlan | undefined {
+    const unit = mine.units.get(nameKey(name));
+    return unit && unit.reachable ? unit : undefined;
+  }
+
+  private findCafe(unit: UnitPlan, name: string): CafePlan | undefined {
+    const cafe = unit.cafes.get(nameKey(name));
+    return cafe && cafe.reachable ? cafe : undefined;
+  }
+
+  private findBusiness(value: string): { id: number; name: string } | undefined {
+    const digits = value.replace(/\s/g, "");
+    for (const b of this.businessesById.values()) if (b.ruc && b.ruc === digits) return b;
+    for (const b of this.businessesById.values()) if (nameKey(b.name) === nameKey(value)) return b;
+    return undefined;
+  }
+
+  /** A name of 2–80 characters, or a problem. */
+  private checkName(sheet: string, row: number, column: string, value: string): string | null {
+    if (!value) this.problem(sheet, row, column, message("validation.required"));
+    else if (value.length < 2) this.problem(sheet, row, column, message("validation.min_length", { min: 2 }));
+    else if (value.length > 80) this.problem(sheet, row, column, message("validation.max_length", { max: 80 }));
+    else return value;
+    return null;
+  }
+
+  /** The codes of a Services cell that name known, active services (after the import); a problem for each other. */
+  private checkCodes(sheet: string, row: number, column: string, value: CellValue | undefined): string[] {
+    const codes: string[] = [];
+    for (const code of codeList(value)) {
+      const service = this.services.get(code);
+      if (!service) this.problem(sheet, row, column, message("import.service_unknown", { code }));
+      else if (!service.active) this.problem(sheet, row, column, message("import.service_inactive", { code }));
+      else codes.push(code);
+    }
+    return codes;
+  }
+
+  private offer(place: PlacePlan, codes: string[]): void {
+    for (const code of codes) {
+      if (place.services.has(code)) continue;
+      place.services.add(code);
+      place.added.add(code);
+    }
+  }
+
+  serviceRow(sheet: string, row: number, cells: Cells, seen: Map<string, number>): void {
+    const code = cells.text("code").toUpperCase();
+    if (!code) return this.problem(sheet, row, cells.header("code"), message("validation.required"));
+    if (code.length > 12 || !/^[A-Z0-9][A-Z0-9_-]*$/.test(code)) return this.problem(sheet, row, cells.header("code"), message("import.code_format", { code }));
+    if (seen.has(code)) return this.problem(sheet, row, cells.header("code"), message("import.duplicate_row", { name: code, row: seen.get(code)! }));
+    seen.set(code, row);
+    const name = this.checkName(sheet, row, cells.header("name"), cells.text("name"));
+    const typeText = cells.text("type");
+    const type = TYPE_BY_NAME.get(normalise(typeText));
+    if (!type) this.problem(sheet, row, cells.header("type"), typeText ? message("import.type_invalid", { value: typeText }) : message("validation.required"));
+    const description = cells.has("description") ? cells.text("description") : null;
+    if (description && description.length > 500) this.problem(sheet, row, cells.header("description"), message("validation.max_length", { max: 500 }));
+    const activeText = normalise(cells.text("active"));
+    const active = activeText === "" || YES.has(activeText) ? true : NO.has(activeText) ? false : null;
+    if (active === null) this.problem(sheet, row, cells.header("active"), message("import.active_invalid", { value: cells.text("active") }));
+    if (!name || !type || active === null) return;
+    const existing = this.services.get(code);
+    if (!existing) {
+      this.services.set(code, { id: null, code, name, type, description: description ?? "", active, changed: true });
+      return;
+    }
+    const next = { ...existing, name, type, description: description ?? existing.description, active };
+    next.changed = next.name !== existing.name || next.type !== existing.type || next.description !== existing.description || next.active !== existing.active;
+    this.services.set(code, next);
+  }
+
+  mineRow(sheet: string, row: number, cells: Cells, seen: Map<string, number>): void {
+    const name = this.checkName(sheet, row, cells.header("name"), cells.text("name"));
+    if (!name) return;
+    if (seen.has(nameKey(name))) return this.problem(sheet, row, cells.header("name"), message("import.duplicate_row", { name, row: seen.get(nameKey(name))! }));
+    seen.set(nameKey(name), row);
+    let mine = this.mines.get(nameKey(name));
+    if (mine && !mine.reachable) return this.problem(sheet, row, cells.header("name"), message("import.mine_not_found", { mine: name }));
+    if (!mine) {
+      mine = { id: null, name, services: new Set(), added: new Set(), reachable: true, units: new Map(), gainsReachableCafe: false };
+      this.mines.set(nameKey(name), mine);
+    }
+    mine.at = { sheet, row, column: cells.header("name") };
+    this.offer(mine, this.checkCodes(sheet, row, cells.header("services"), cells.value("services")));
+  }
+
+  unitRow(sheet: string, row: number, cells: Cells, seen: Map<string, number>): void {
+    const mineName = cells.text("mine");
+    const name = this.checkName(sheet, row, cells.header("name"), cells.text("name"));
+    if (!mineName) return this.problem(sheet, row, cells.header("mine"), message("validation.required"));
+    const mine = this.findMine(mineName);
+    if (!mine) return this.problem(sheet, row, cells.header("mine"), message("import.mine_not_found", { mine: mineName }));
+    if (!name) return;
+    const key = `${nameKey(mine.name)}\n${nameKey(name)}`;
+    if (seen.has(key)) return this.problem(sheet, row, cells.header("name"), message("import.duplicate_row", { name, row: seen.get(key)! }));
+    seen.set(key, row);
+    let unit = mine.units.get(nameKey(name));
+    if (unit && !unit.reachable) return this.problem(sheet, row, cells.header("name"), message("import.unit_not_found", { unit: name, mine: mine.name }));
+    if (!unit) {
+      unit = { id: null, name, services: new Set(), added: new Set(), reachable: true, cafes: new Map(), gainsReachableCafe: false };
+      mine.units.set(nameKey(name), unit);
+    }
+    unit.at = { sheet, row, column: cells.header("name") };
+    const codes = this.checkCodes(sheet, row, cells.header("services"), cells.value("services"));
+    // The containment rule is checked against the mine as the whole workbook leaves it (see `checkContainment`).
+    this.offer(unit, codes);
+    this.pendingContainment.push({ sheet, row, column: cells.header("services"), parent: mine, parentKind: "mine", codes });
+  }
+
+  cafeRow(sheet: string, row: number, cells: Cells, seen: Map<string, number>): void {
+    const mineName = cells.text("mine");
+    const unitName = cells.text("unit");
+    const name = this.checkName(sheet, row, cells.header("name"), cells.text("name"));
+    if (!mineName) return this.problem(sheet, row, cells.header("mine"), message("validation.required"));
+    const mine = this.findMine(mineName);
+    if (!mine) return this.problem(sheet, row, cells.header("mine"), message("import.mine_not_found", { mine: mineName }));
+    if (!unitName) return this.problem(sheet, row, cells.header("unit"), message("validation.required"));
+    const unit = this.findUnit(mine, unitName);
+    if (!unit) return this.problem(sheet, row, cells.header("unit"), message("import.unit_not_found", { unit: unitName, mine: mine.name }));
+    if (!name) return;
+    const key = `${nameKey(mine.name)}\n${nameKey(unit.name)}\n${nameKey(name)}`;
+    if (seen.has(key)) return this.problem(sheet, row, cells.header("name"), message("import.duplicate_row", { name, row: seen.get(key)! }));
+    seen.set(key, row);
+    let cafe = unit.cafes.get(nameKey(name));
+    if (cafe && !cafe.reachable) return this.problem(sheet, row, cells.header("name"), message("import.cafe_not_found", { cafe: name, unit: unit.name }));
+
+    const businessText = cells.text("business");
+    let businessId: number | null = null;
+    if (businessText) {
+      const business = this.findBusiness(businessText);
+      // Choosing a business outside the actor's reach looks the same as naming none that exists.
+      const keeps = cafe && business && cafe.businessId === business.id;
+      if (!business || !(keeps || this.scope.all || this.scope.businessIds.has(business.id))) {
+        this.problem(sheet, row, cells.header("business"), message("import.business_not_found", { business: businessText }));
+      } else businessId = business.id;
+    } else if (!cafe) this.problem(sheet, row, cells.header("business"), message("validation.required"));
+    const zoneText = cells.text("timeZone");
+    if (zoneText && !isTimeZone(zoneText)) this.problem(sheet, row, cells.header("timeZone"), message("import.time_zone_invalid", { zone: zoneText }));
+    const timeZone = zoneText && isTimeZone(zoneText) ? zoneText : null;
+    const codes = this.checkCodes(sheet, row, cells.header("services"), cells.value("services"));
+
+    if (!cafe) {
+      if (businessId === null) return;
+      cafe = {
+        id: null,
+        name,
+        services: new Set(),
+        added: new Set(),
+        reachable: true,
+        businessId,
+        timeZone: timeZone ?? this.defaultTimeZone,
+        changed: false,
+        businessChanged: false,
+        prices: new Map(),
+        priceChanges: new Map(),
+      };
+      unit.cafes.set(nameKey(name), cafe);
+      unit.gainsReachableCafe = mine.gainsReachableCafe = true;
+    } else {
+      if (businessId !== null && businessId !== cafe.businessId) {
+        cafe.businessId = businessId;
+        cafe.businessChanged = cafe.changed = true;
+      }
+      if (timeZone && timeZone !== cafe.timeZone) {
+        cafe.timeZone = timeZone;
+        cafe.changed = true;
+      }
+    }
+    cafe.at = { sheet, row, column: cells.header("name") };
+    this.offer(cafe, codes);
+    this.pendingContainment.push({ sheet, row, column: cells.header("services"), parent: unit, parentKind: "unit", codes });
+  }
+
+  priceRow(sheet: string, row: number, cells: Cells, seen: Map<string, number>): void {
+    const required = (["mine", "unit", "cafe", "service", "price"] as const).filter((c) => cells.text(c) === "");
+    for (const c of required) this.problem(sheet, row, cells.header(c), message("validation.required"));
+    if (required.length) return;
+    const mine = this.findMine(cells.text("mine"));
+    if (!mine) return this.problem(sheet, row, cells.header("mine"), message("import.mine_not_found", { mine: cells.text("mine") }));
+    const unit = this.findUnit(mine, cells.text("unit"));
+    if (!unit) return this.problem(sheet, row, cells.header("unit"), message("import.unit_not_found", { unit: cells.text("unit"), mine: mine.name }));
+    const cafe = this.findCafe(unit, cells.text("cafe"));
+    if (!cafe) return this.problem(sheet, row, cells.header("cafe"), message("import.cafe_not_found", { cafe: cells.text("cafe"), unit: unit.name }));
+    const code = cells.text("service").toUpperCase();
+    const cents = priceCents(cells.value("price"));
+    if (cents === null) this.problem(sheet, row, cells.header("price"), message("import.price_invalid", { value: cells.text("price") }));
+    if (!this.services.has(code)) return this.problem(sheet, row, cells.header("service"), message("import.service_unknown", { code }));
+    if (!cafe.services.has(code)) return this.problem(sheet, row, cells.header("service"), message("import.not_offered", { code, cafe: cafe.name }));
+    const key = `${nameKey(mine.name)}\n${nameKey(unit.name)}\n${nameKey(cafe.name)}\n${code}`;
+    if (seen.has(key)) return this.problem(sheet, row, cells.header("service"), message("import.duplicate_price", { code, row: seen.get(key)! }));
+    seen.set(key, row);
+    if (cents === null) return;
+    const old = cafe.prices.get(code) ?? null;
+    if (old !== cents) cafe.priceChanges.set(code, { old, next: cents });
+  }
+
+  /** A unit offers only services its mine offers, a cafe only services its unit offers — after the whole import. */
+  checkContainment(): void {
+    for (const c of this.pendingContainment) {
+      for (const code of c.codes) {
+        if (!c.parent.services.has(code)) this.problem(c.sheet, c.row, c.column, message(`import.parent_lacks_${c.parentKind}`, { code, parent: c.parent.name }));
+      }
+    }
+  }
+
+  /** Without an all-places scope, a new mine or unit must receive a new cafe within reach, or it would vanish from view. */
+  checkNewPlacesReachable(): void {
+    if (this.scope.all) return;
+    for (const mine of this.mines.values()) {
+      if (mine.id === null && !mine.gainsReachableCafe && mine.at) this.problem(mine.at.sheet, mine.at.row, mine.at.column, message("import.needs_cafe", { name: mine.name }));
+      for (const unit of mine.units.values()) {
+        if (unit.id === null && !unit.gainsReachableCafe && unit.at) this.problem(unit.at.sheet, unit.at.row, unit.at.column, message("import.needs_cafe", { name: unit.name }));
+      }
+    }
+  }
+}
+
+/** The cells of one row, read by column. */
+class Cells {
+  constructor(
+    private readonly row: CellValue[],
+    private readonly columns: Map<ColumnKey, { index: number; header: string }>,
+    private readonly headers: Record<ColumnKey, string>,
+  ) {}
+
+  has(key: ColumnKey): boolean {
+    return this.columns.has(key);
+  }
+
+  value(key: ColumnKey): CellValue | undefined {
+    const column = this.columns.get(key);
+    return column ? this.row[column.index] : undefined;
+  }
+
+  text(key: ColumnKey): string {
+    return text(this.value(key));
+  }
+
+  /** The column's header as the file names it (for messages). */
+  header(key: ColumnKey): string {
+    return this.columns.get(key)?.header ?? this.headers[key];
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Reading the workbook into the plan
+
+interface RecognisedSheet {
+  kind: SheetKind;
+  name: string;
+  headerRow: number;
+  rows: { number: number; cells: Cells }[];
+}
+
+function recognise(workbook: WorkbookRows, problems: ImportProblem[]): RecognisedSheet[] {
+  const found = new Map<SheetKind, RecognisedSheet>();
+  for (const sheet of workbook) {
+    const kind = SHEET_BY_NAME.get(normalise(sheet.name));
+    if (!kind) continue;
+    if (found.has(kind)) {
+      problems.push({ sheet: sheet.name, row: 1, message: message("import.duplicate_sheet", { sheet: sheet.name, other: found.get(kind)!.name }) });
+      continue;
+    }
+    const headerIndex = sheet.rows.findIndex((row) => row.some((cell) => text(cell) !== ""));
+    const recognised: RecognisedSheet = { kind, name: sheet.name, headerRow: sheet.firstRow + Math.max(headerIndex, 0), rows: [] };
+    found.set(kind, recognised);
+    if (headerIndex < 0) continue;
+    const language: Language = normalise(sheet.name) === normalise(SHEETS[kind].en) ? "en" : "es";
+    const headers = Object.fromEntries(Object.entries(COLUMNS).map(([key, names]) => [key, names[language]])) as Record<ColumnKey, string>;
+    const columns = new Map<ColumnKey, { index: number; header: string }>();
+    const allowed = new Set(SHEET_COLUMNS[kind].map((c) => c.key));
+    sheet.rows[headerIndex].forEach((cell, index) => {
+      const header = text(cell);
+      const key = COLUMN_BY_NAME.get(normalise(header));
+      if (key && allowed.has(key) && !columns.has(key)) columns.set(key, { index, header });
+    });
+    const missing = SHEET_COLUMNS[kind].filter((c) => c.required && !columns.has(c.key));
+    for (const c of missing) problems.push({ sheet: sheet.name, row: recognised.headerRow, message: message("import.missing_column", { column: headers[c.key] }) });
+    if (missing.length) continue;
+    sheet.rows.slice(headerIndex + 1).forEach((row, i) => {
+      // Empty rows are skipped.
+      if (!row.some((cell) => text(cell) !== "")) return;
+      recognised.rows.push({ number: recognised.headerRow + 1 + i, cells: new Cells(row, columns, headers) });
+    });
+  }
+  return (Object.keys(SHEETS) as SheetKind[]).flatMap((kind) => (found.has(kind) ? [found.get(kind)!] : []));
+}
+
+function plan(db: Tx, scope: Scope, abilities: ImportAbilities, workbook: WorkbookRows, defaultTimeZone: string) {
+  const recognisedProblems: ImportProblem[] = [];
+  const sheets = recognise(workbook, recognisedProblems);
+  if (sheets.length === 0 && recognisedProblems.length === 0) {
+    throw new ValidationFailed({ file: message("import.no_sheets", { sheets: Object.values(SHEETS).map((n) => `${n.es}/${n.en}`).join(", ") }) });
+  }
+  const planner = new Planner(db, scope, defaultTimeZone);
+  planner.problems.push(...recognisedProblems);
+  for (const sheet of sheets) {
+    if (sheet.rows.length && !abilities[PERMISSION[sheet.kind]]) {
+      planner.problem(sheet.name, sheet.headerRow, undefined, message("import.sheet_not_allowed", { sheet: sheet.name }));
+    }
+    const seen = new Map<string, number>();
+    for (const { number, cells } of sheet.rows) {
+      if (sheet.kind === "services") planner.serviceRow(sheet.name, number, cells, seen);
+      else if (sheet.kind === "mines") planner.mineRow(sheet.name, number, cells, seen);
+      else if (sheet.kind === "units") planner.unitRow(sheet.name, number, cells, seen);
+      else if (sheet.kind === "cafes") planner.cafeRow(sheet.name, number, cells, seen);
+      else planner.priceRow(sheet.name, number, cells, seen);
+    }
+  }
+  planner.checkContainment();
+  planner.checkNewPlacesReachable();
+  return planner;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Applying the plan
+
+function count(planner: Planner): ImportCounts {
+  const counts: ImportCounts = { mines: { created: 0, updated: 0 }, units: { created: 0, updated: 0 }, cafes: { created: 0, updated: 0 }, services: { created: 0, updated: 0 }, prices: { created: 0, updated: 0 } };
+  const tally = (t: Tally, isNew: boolean, changed: boolean) => (isNew ? t.created++ : changed ? t.updated++ : 0);
+  for (const s of planner.services.values()) tally(counts.services, s.id === null, s.changed);
+  for (const mine of planner.mines.values()) {
+    tally(counts.mines, mine.id === null, mine.added.size > 0);
+    for (const unit of mine.units.values()) {
+      tally(counts.units, unit.id === null, unit.added.size > 0);
+      for (const cafe of unit.cafes.values()) {
+        tally(counts.cafes, cafe.id === null, cafe.changed || cafe.added.size > 0);
+        for (const change of cafe.priceChanges.values()) tally(counts.prices, change.old === null, true);
+      }
+    }
+  }
+  return counts;
+}
+
+function apply(tx: Tx, actor: Actor, planner: Planner, counts: ImportCounts, now: Date): void {
+  const serviceIds = new Map<string, number>();
+  for (const s of planner.services.values()) {
+    if (s.id === null) {
+      const created = tx.insert(services).values({ code: s.code, name: s.name, description: s.description, type: s.type, active: s.active, createdAt: now, updatedAt: now }).returning({ id: services.id }).get();
+      serviceIds.set(s.code, created.id);
+    } else {
+      if (s.changed) tx.update(services).set({ name: s.name, type: s.type, description: s.description, active: s.active, updatedAt: now }).where(eq(services.id, s.id)).run();
+      serviceIds.set(s.code, s.id);
+    }
+  }
+  let accessChanged = false;
+  for (const mine of planner.mines.values()) {
+    const mineId = mine.id ?? tx.insert(mines).values({ name: mine.name }).returning({ id: mines.id }).get().id;
+    for (const code of mine.added) offerService(tx, "mine", mineId, serviceIds.get(code)!, now);
+    for (const unit of mine.units.values()) {
+      const unitId = unit.id ?? tx.insert(units).values({ mineId, name: unit.name }).returning({ id: units.id }).get().id;
+      for (const code of unit.added) offerService(tx, "unit", unitId, serviceIds.get(code)!, now);
+      for (const cafe of unit.cafes.values()) {
+        let cafeId = cafe.id;
+        if (cafeId === null) {
+          cafeId = tx.insert(cafes).values({ unitId, name: cafe.name, businessId: cafe.businessId, timeZone: cafe.timeZone }).returning({ id: cafes.id }).get().id;
+          accessChanged = true;
+        } else if (cafe.changed) {
+          tx.update(cafes).set({ businessId: cafe.businessId, timeZone: cafe.timeZone }).where(eq(cafes.id, cafeId)).run();
+          if (cafe.businessChanged) accessChanged = true;
+        }
+        for (const code of cafe.added) offerService(tx, "cafe", cafeId, serviceIds.get(code)!, now);
+        const changes: PriceChange[] = [...cafe.priceChanges].map(([code, c]) => ({ serviceId: serviceIds.get(code)!, code, old: c.old, next: c.next }));
+        applyCafePriceChanges(tx, actor, cafeId, changes, now);
+      }
+    }
+  }
+  if (accessChanged) bumpAccessVersion(tx);
+  recordAudit(tx, actor, { action: "places.imported", subjectType: "places", subjectId: null, after: counts }, now);
+}
+
+export interface ImportOptions {
+  /** APP_TIMEZONE: the time zone of a new cafe whose row leaves it blank. */
+  timeZone: string;
+  /** Check only: nothing is written. */
+  dryRun?: boolean;
+  now?: Date;
+}
+
+/**
+ * Imports a places workbook (rows as read by readWorkbook): checks every row, then writes everything in one
+ * transaction, or nothing. Throws ImportFailed listing each problem, or ValidationFailed keyed `file` when the
+ * workbook has no sheet Mesa recognises. Returns what was created and updated (what would be, on a dry run).
+ */
+export function importPlaces(db: Db, actor: Actor, scope: Scope, abilities: ImportAbilities, workbook: WorkbookRows, options: ImportOptions): ImportCounts {
+  const now = options.now ?? new Date();
+  // Checked and written in one immediate transaction, so nothing changes between the check and the write.
+  return db.transaction(
+    (tx) => {
+      const planner = plan(tx, scope, abilities, workbook, options.timeZone);
+      if (planner.problems.length) throw new ImportFailed(planner.problems.sort((a, b) => sheetOrder(workbook, a.sheet) - sheetOrder(workbook, b.sheet) || a.row - b.row));
+      const counts = count(planner);
+      if (!options.dryRun) apply(tx, actor, planner, counts, now);
+      return counts;
+    },
+    { behavior: "immediate" },
+  );
+}
+
+function sheetOrder(workbook: WorkbookRows, name: string): number {
+  return workbook.findIndex((s) => s.name === name);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The template
+
+/** An existing service the template's example rows use, so importing the template unchanged leaves it as it is. */
+export interface TemplateService {
+  code: string;
+  name: string;
+  type: ServiceType;
+  description: string;
+}
+
+/**
+ * The workbook to fill in: the five sheets with their headers in `language` and one example row each. The
+ * example cafe has `business`; the example service is `service` when given (an existing one), else a breakfast.
+ */
+export function placesTemplate(language: Language, example: { business: string; timeZone: string; service?: TemplateService }): ExportSheet<Record<ColumnKey, string | number>>[] {
+  const service = example.service ?? {
+    code: "DES",
+    name: language === "es" ? "Desayuno" : "Breakfast",
+    type: "breakfast" as const,
+    description: language === "es" ? "Desayuno del turno día" : "Day shift breakfast",
+  };
+  const sample: Record<ColumnKey, string | number> = {
+    name: "",
+    services: service.code,
+    mine: language === "es" ? "Mina Ejemplo" : "Example Mine",
+    unit: language === "es" ? "Unidad Norte" : "North Unit",
+    cafe: language === "es" ? "Comedor Principal" : "Main Cafe",
+    business: example.business,
+    timeZone: example.timeZone,
+    code: service.code,
+    type: TYPE_NAMES[service.type][language],
+    description: service.description,
+    active: language === "es" ? "sí" : "yes",
+    service: service.code,
+    price: 12.5,
+  };
+  const rowFor: Record<SheetKind, Record<ColumnKey, string | number>> = {
+    services: { ...sample, name: service.name },
+    mines: { ...sample, name: sample.mine },
+    units: { ...sample, name: sample.unit },
+    cafes: { ...sample, name: sample.cafe },
+    prices: sample,
+  };
+  return (Object.keys(SHEETS) as SheetKind[]).map((kind) => ({
+    name: SHEETS[kind][language],
+    columns: SHEET_COLUMNS[kind].map(({ key }) => ({
+      header: COLUMNS[key][language],
+      value: (row: Record<ColumnKey, string | number>) => row[key],
+      format: key === "price" ? "0.00" : undefined,
+      width: key === "description" || key === "business" ? 30 : 18,
+    })),
+    rows: [rowFor[kind]],
+  }));
+}

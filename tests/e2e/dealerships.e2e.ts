@@ -1,0 +1,160 @@
+/**
+ * The Dealerships page in a real browser, as a super-administrator: a dealership is created with its dialog (a RUC
+ * with a wrong check digit is refused first), a subdealership is added to it with the subdealership dialog working
+ * in "Unidad Norte", the tree is collapsed and expanded with the mouse and the keyboard and shows the subdealership
+ * with its unit; the "Subconcesionarias" tab of the Businesses area lists it and exports the table as .xlsx.
+ *
+ * The e2e database is seeded on the server's first start ("Mina Cerro Verde" with "Unidad Norte" and "Unidad Sur").
+ * The super-administrator comes from tests/support/e2e-fixtures.ts.
+ */
+import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import * as XLSX from "xlsx";
+import { waitForHydration, watchConsole } from "./support";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+/** Unique per run, so names and RUCs never collide with another run's on a reused database. */
+const RUN = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+const PASSWORD = "Altiplano-Quinua-2024!";
+const ADMIN = { name: `Sofía Admin ${RUN}`, email: `super.dealerships.${RUN}@example.com` };
+
+/** A company RUC ("20" + eight digits) with its SUNAT check digit. */
+function ruc(): string {
+  const base = `20${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`;
+  const weights = [5, 4, 3, 2, 7, 6, 5, 4, 3, 2];
+  const sum = weights.reduce((acc, w, i) => acc + w * Number(base[i]), 0);
+  return base + String((11 - (sum % 11)) % 10);
+}
+
+const DEALERSHIP = { name: `Minera Pampa Alta ${RUN}`, ruc: ruc() };
+const SUB = { name: `Perforaciones Puna ${RUN}`, ruc: ruc() };
+/** The same RUC with a different last digit: a wrong check digit. */
+const BAD_RUC = DEALERSHIP.ruc.slice(0, 10) + String((Number(DEALERSHIP.ruc[10]) + 1) % 10);
+
+async function open(page: Page, path: string): Promise<void> {
+  await page.goto(path);
+  await waitForHydration(page);
+}
+
+function createAdmin(): void {
+  const args = ["tests/support/e2e-fixtures.ts", "user", "--name", ADMIN.name, "--email", ADMIN.email, "--password", PASSWORD];
+  args.push("--role", "super-administrator", "--area", "Administración", "--place", "Sede Lima", "--wait", String(test.info().project.use.baseURL));
+  execFileSync(join(ROOT, "node_modules/.bin/bun"), args, { cwd: ROOT, env: { ...process.env, DB_PATH: process.env.MESA_E2E_DB }, stdio: "pipe" });
+}
+
+const flash = (page: Page) => page.locator('[data-flash="success"]');
+
+test.describe.configure({ mode: "serial" });
+
+test.describe("dealerships", () => {
+  let adminState: Awaited<ReturnType<BrowserContext["storageState"]>>;
+  const admin = async (browser: Browser) => {
+    const context = await browser.newContext({ storageState: adminState });
+    const page = await context.newPage();
+    return { context, page, problems: watchConsole(page) };
+  };
+
+  test.beforeAll(async ({ browser }) => {
+    createAdmin();
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await open(page, "/login");
+    await page.getByLabel("Correo electrónico").fill(ADMIN.email);
+    await page.getByLabel("Contraseña", { exact: true }).fill(PASSWORD);
+    await page.getByRole("button", { name: "Ingresar" }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    adminState = await context.storageState();
+    await context.close();
+  });
+
+  test("a dealership and a subdealership are created with the dialogs and shown in the expandable tree", async ({ browser }) => {
+    const { context, page, problems } = await admin(browser);
+    await open(page, "/dealerships");
+    await expect(page.getByRole("heading", { level: 1, name: "Concesionarias" })).toBeVisible();
+
+    // The dealership dialog: a wrong check digit is refused on the RUC field, then the dealership is saved.
+    await page.getByRole("button", { name: "Nueva concesionaria" }).click();
+    const create = page.getByRole("dialog", { name: "Nueva concesionaria" });
+    await create.getByLabel("Nombre").fill(DEALERSHIP.name);
+    await create.getByLabel("RUC").fill(BAD_RUC);
+    await create.getByLabel("Domicilio fiscal").fill("Av. Ejército 710, Yanahuara, Arequipa");
+    await create.getByLabel("Teléfono").fill("054 274400");
+    await create.getByLabel("Correo electrónico").fill("administracion@pampaalta.pe");
+    await create.getByRole("button", { name: "Guardar" }).click();
+    await expect(create.getByText("El RUC no es válido: su dígito verificador no coincide.")).toBeVisible();
+    await expect(create.getByLabel("RUC")).toHaveAttribute("aria-invalid", "true");
+    await create.getByLabel("RUC").fill(DEALERSHIP.ruc);
+    await create.getByRole("button", { name: "Guardar" }).click();
+    await expect(flash(page)).toHaveText(`Concesionaria ${DEALERSHIP.name} guardada.`);
+    await expect(create).toBeHidden();
+
+    // Find it (the tree is paginated), then add a subdealership from its row.
+    await page.getByRole("searchbox", { name: "Buscar concesionaria o subconcesionaria por nombre o RUC" }).fill(RUN);
+    await expect(page).toHaveURL(/[?&]search=/);
+    const tree = page.getByRole("table", { name: "Concesionarias y sus subconcesionarias" });
+    const row = tree.getByRole("row").filter({ hasText: DEALERSHIP.name });
+    await expect(row.getByRole("cell")).toHaveText(["", DEALERSHIP.name, DEALERSHIP.ruc, "054 274400", "administracion@pampaalta.pe", "0", /Agregar subconcesionaria/]);
+    await row.getByRole("button", { name: `Agregar subconcesionaria a ${DEALERSHIP.name}` }).click();
+    const sub = page.getByRole("dialog", { name: "Nueva subconcesionaria" });
+    await expect(sub.getByLabel("Concesionaria")).toHaveValue(/^\d+$/);
+    await expect(sub.getByLabel("Concesionaria").locator("option:checked")).toHaveText(DEALERSHIP.name);
+    await sub.getByLabel("Nombre").fill(SUB.name);
+    await sub.getByLabel("RUC").fill(SUB.ruc);
+    await sub.getByRole("group", { name: "Mina Cerro Verde" }).getByRole("checkbox", { name: "Unidad Norte" }).check();
+    await sub.getByRole("button", { name: "Guardar" }).click();
+    await expect(flash(page)).toHaveText(`Subconcesionaria ${SUB.name} guardada.`);
+    await expect(sub).toBeHidden();
+
+    // The dealership now counts one subdealership and shows it expanded; collapse and expand again.
+    await expect(row.getByRole("cell").nth(5)).toHaveText("1");
+    const subTable = page.getByRole("table", { name: `Subconcesionarias de ${DEALERSHIP.name}` });
+    const subRow = subTable.getByRole("row").filter({ hasText: SUB.name });
+    await expect(subRow).toBeVisible();
+    await expect(subRow.getByRole("cell").nth(1)).toHaveText(SUB.ruc);
+    await expect(subRow.getByRole("listitem")).toHaveText(["Mina Cerro Verde / Unidad Norte"]);
+
+    await row.getByRole("button", { name: `Ocultar las subconcesionarias de ${DEALERSHIP.name}` }).click();
+    const toggle = row.getByRole("button", { name: `Mostrar las subconcesionarias de ${DEALERSHIP.name}` });
+    await expect(toggle).toHaveAttribute("aria-expanded", "false");
+    await expect(subRow).toBeHidden();
+    // Keyboard: Enter opens, the left arrow closes, the right arrow opens.
+    await toggle.focus();
+    await page.keyboard.press("Enter");
+    await expect(row.getByRole("button", { name: `Ocultar las subconcesionarias de ${DEALERSHIP.name}` })).toHaveAttribute("aria-expanded", "true");
+    await expect(subRow).toBeVisible();
+    await page.keyboard.press("ArrowLeft");
+    await expect(subRow).toBeHidden();
+    await page.keyboard.press("ArrowRight");
+    await expect(subRow).toBeVisible();
+
+    // A search on the subdealership's RUC brings its dealership already expanded (a fresh load of the page).
+    await open(page, `/dealerships?search=${SUB.ruc}`);
+    await expect(page.getByRole("button", { name: `Ocultar las subconcesionarias de ${DEALERSHIP.name}` })).toHaveAttribute("aria-expanded", "true");
+    await expect(page.getByRole("table", { name: `Subconcesionarias de ${DEALERSHIP.name}` }).getByRole("row").filter({ hasText: SUB.name })).toBeVisible();
+
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  test("the Subconcesionarias tab lists the subdealership and exports the table as .xlsx", async ({ browser }) => {
+    const { context, page, problems } = await admin(browser);
+    await open(page, `/businesses/subdealerships?search=${encodeURIComponent(RUN)}`);
+    await expect(page.getByRole("link", { name: "Subconcesionarias" })).toHaveAttribute("aria-current", "page");
+    const table = page.getByRole("table", { name: "Subconcesionarias" });
+    await expect(table.locator("tbody tr")).toHaveCount(1);
+    await expect(table.locator("tbody tr").getByRole("cell").nth(2)).toHaveText(DEALERSHIP.name);
+
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Exportar a Excel" }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^mesa-subdealerships-\d{4}-\d{2}-\d{2}\.xlsx$/);
+    const book = XLSX.read(readFileSync(await download.path()), { type: "buffer" });
+    const rows = XLSX.utils.sheet_to_json<unknown[]>(book.Sheets[book.SheetNames[0]], { header: 1 });
+    expect(rows[0].slice(0, 4)).toEqual(["Nombre", "RUC", "Concesionaria", "Unidades"]);
+    expect(rows.slice(1).map((r) => r.slice(0, 4))).toEqual([[SUB.name, SUB.ruc, DEALERSHIP.name, "Mina Cerro Verde / Unidad Norte"]]);
+
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});

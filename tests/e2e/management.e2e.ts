@@ -1,0 +1,247 @@
+/**
+ * The Management page in a real browser, as a super-administrator: the management modal creates a new mine, a new
+ * unit and a cafe in one go; the new mine and unit then offer services through their rows' services dialogs on the
+ * Minas and Unidades tabs, the cafe takes them on the Comedores tab and gets a price in its prices dialog; the
+ * Comedores table exports to Excel; and deleting a unit that still has a cafe is refused with the reason shown.
+ *
+ * Each test stands alone on the e2e database the server seeds on its first start (Mina Cerro Verde and Mina
+ * Antamina with the demo services; Unidad Huarmey has two cafes). The super-administrator comes from
+ * tests/support/e2e-fixtures.ts.
+ */
+import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import * as XLSX from "xlsx";
+import { waitForHydration, watchConsole, watchServerMarkup } from "./support";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+/** Unique per run, so names never collide with another run's on a reused database. */
+const RUN = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+const PASSWORD = "Altiplano-Quinua-2024!";
+const ADMIN = { name: `Sofía Admin ${RUN}`, email: `super.management.${RUN}@example.com` };
+
+/** The place the modal creates: all three new. */
+const MINE = `Mina Prueba ${RUN}`;
+const UNIT = `Unidad Prueba ${RUN}`;
+const CAFE = `Comedor Prueba ${RUN}`;
+const BUSINESS = "Mesa Catering S.A.C.";
+
+async function open(page: Page, path: string): Promise<void> {
+  await page.goto(path);
+  await waitForHydration(page);
+}
+
+/** A verified user on the e2e database with a role in an area (tests/support/e2e-fixtures.ts). */
+function createUser(person: { name: string; email: string }, role: { role: string; area: string; place: string }): void {
+  const args = ["tests/support/e2e-fixtures.ts", "user", "--name", person.name, "--email", person.email, "--password", PASSWORD];
+  args.push("--role", role.role, "--area", role.area, "--place", role.place, "--wait", String(test.info().project.use.baseURL));
+  execFileSync(join(ROOT, "node_modules/.bin/bun"), args, { cwd: ROOT, env: { ...process.env, DB_PATH: process.env.MESA_E2E_DB }, stdio: "pipe" });
+}
+
+const flash = (page: Page, kind: "success" | "error") => page.locator(`[data-flash="${kind}"]`);
+
+/** Answers the next confirm() with OK, checking its text. */
+function acceptNextConfirm(page: Page, text: string): void {
+  page.once("dialog", async (dialog) => {
+    expect(dialog.type()).toBe("confirm");
+    expect(dialog.message()).toBe(text);
+    await dialog.accept();
+  });
+}
+
+/** A tab's table (named by its caption) and the row whose first cell is `name`. */
+const table = (page: Page, caption: "Minas" | "Unidades" | "Comedores") => page.getByRole("table", { name: caption });
+const row = (page: Page, caption: "Minas" | "Unidades" | "Comedores", name: string) => table(page, caption).locator("tbody tr").filter({ has: page.locator("td:first-child", { hasText: name }) });
+
+/** Switches tab; the new tab starts without a search, and its search box says so. */
+async function chooseTab(page: Page, tab: "Minas" | "Unidades" | "Comedores", param: string, searchLabel: string): Promise<void> {
+  await page.getByRole("tab", { name: tab }).click();
+  await expect(page).toHaveURL(new RegExp(`[?&]tab=${param}`));
+  await expect(page).not.toHaveURL(/[?&]search=/);
+  await expect(page.getByRole("tab", { name: tab })).toHaveAttribute("aria-selected", "true");
+  await expect(page.getByRole("searchbox", { name: searchLabel })).toHaveValue("");
+}
+
+/** Opens a row's services dialog, ticks the given services, saves, and waits for the flash. */
+async function offer(page: Page, caption: "Minas" | "Unidades" | "Comedores", place: string, codes: string[]): Promise<void> {
+  await row(page, caption, place).getByRole("button", { name: `Servicios de ${place}`, exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: `Servicios de ${place}` });
+  await expect(dialog).toBeVisible();
+  for (const code of codes) await dialog.getByRole("checkbox", { name: new RegExp(`^${code} `) }).check();
+  await dialog.getByRole("button", { name: "Guardar" }).click();
+  await expect(flash(page, "success")).toHaveText(`Servicios de ${place} guardados.`);
+  await expect(dialog).toBeHidden();
+  await expect(row(page, caption, place).locator("span.font-mono")).toHaveText([...codes].sort());
+}
+
+test.describe("management", () => {
+  let adminState: Awaited<ReturnType<BrowserContext["storageState"]>>;
+  const admin = async (browser: Browser) => {
+    const context = await browser.newContext({ storageState: adminState, acceptDownloads: true });
+    const page = await context.newPage();
+    return { context, page, problems: watchConsole(page) };
+  };
+
+  test.beforeAll(async ({ browser }) => {
+    createUser(ADMIN, { role: "super-administrator", area: "Administración", place: "Sede Lima" });
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await open(page, "/login");
+    await page.getByLabel("Correo electrónico").fill(ADMIN.email);
+    await page.getByLabel("Contraseña", { exact: true }).fill(PASSWORD);
+    await page.getByRole("button", { name: "Ingresar" }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    adminState = await context.storageState();
+    await context.close();
+  });
+
+  test("the management modal creates a new mine, unit and cafe; the cafe gets services and a price; the table exports", async ({ browser }) => {
+    test.setTimeout(45_000);
+    const { context, page, problems } = await admin(browser);
+    await open(page, "/dashboard");
+    await page.getByRole("link", { name: "Gestión" }).click();
+    await expect(page).toHaveURL(/\/management$/);
+    await expect(page.getByRole("heading", { level: 1, name: "Gestión" })).toBeVisible();
+    await expect(page.getByRole("tab", { name: "Comedores" })).toHaveAttribute("aria-selected", "true");
+    await expect(row(page, "Comedores", "Comedor Principal")).toHaveCount(1);
+
+    // The modal: a new mine, a new unit, then the cafe.
+    await page.getByRole("button", { name: "Nuevo lugar" }).click();
+    const modal = page.getByRole("dialog", { name: "Nuevo lugar" });
+    await expect(modal).toBeVisible();
+    await expect(modal.getByText("Primero elige o crea la mina.")).toBeVisible();
+    // Existing mines are offered while typing.
+    const mineSearch = modal.getByRole("searchbox", { name: "Buscar o escribir el nombre de una mina" });
+    await mineSearch.fill("Cerro");
+    await expect(modal.getByRole("button", { name: "Mina Cerro Verde", exact: true })).toBeVisible();
+    await mineSearch.fill(MINE);
+    await modal.getByRole("button", { name: `Crear la mina «${MINE}»` }).click();
+    await expect(modal.getByText(MINE, { exact: true })).toBeVisible();
+    await expect(modal.getByText("nueva", { exact: true })).toBeVisible();
+
+    await modal.getByRole("searchbox", { name: "Buscar o escribir el nombre de una unidad" }).fill(UNIT);
+    await modal.getByRole("button", { name: `Crear la unidad «${UNIT}»` }).click();
+    await expect(modal.getByText(UNIT, { exact: true })).toBeVisible();
+
+    await modal.getByLabel("Nombre del comedor").fill(CAFE);
+    await modal.getByLabel("Empresa emisora").selectOption({ label: BUSINESS });
+    await expect(modal.getByLabel("Zona horaria")).toHaveValue("America/Lima");
+    await modal.getByRole("button", { name: "Crear" }).click();
+    await expect(flash(page, "success")).toHaveText(`Se creó ${MINE} › ${UNIT} › ${CAFE}.`);
+    await expect(modal).toBeHidden();
+
+    // The new cafe is in the Comedores table (found by searching for it).
+    await page.getByRole("searchbox", { name: "Buscar comedores, unidades, minas o empresas" }).fill(RUN);
+    await expect(page).toHaveURL(/[?&]search=/);
+    await expect(table(page, "Comedores").locator("tbody tr")).toHaveCount(1);
+    await expect(row(page, "Comedores", CAFE).getByRole("cell").nth(1)).toHaveText(`${UNIT}${MINE}`);
+    await expect(row(page, "Comedores", CAFE).getByRole("cell").nth(2)).toHaveText(BUSINESS);
+    await expect(row(page, "Comedores", CAFE).getByRole("cell").nth(3)).toHaveText("America/Lima");
+    await expect(row(page, "Comedores", CAFE).getByRole("cell").nth(4)).toHaveText("Sin servicios");
+
+    // Its unit offers nothing yet, so the cafe's services dialog has no choice.
+    await row(page, "Comedores", CAFE).getByRole("button", { name: `Servicios de ${CAFE}`, exact: true }).click();
+    let dialog = page.getByRole("dialog", { name: `Servicios de ${CAFE}` });
+    await expect(dialog.getByRole("checkbox")).toHaveCount(0);
+    await dialog.getByRole("button", { name: "Cancelar" }).click();
+    await expect(dialog).toBeHidden();
+
+    // The mine offers DES and ALM (Minas tab), then the unit (Unidades tab), then the cafe (Comedores tab).
+    await chooseTab(page, "Minas", "mines", "Buscar minas");
+    await page.getByRole("searchbox", { name: "Buscar minas" }).fill(RUN);
+    await expect(table(page, "Minas").locator("tbody tr")).toHaveCount(1);
+    await expect(row(page, "Minas", MINE).getByRole("cell")).toHaveText([MINE, "1", "1", "Sin servicios", ""]);
+    await offer(page, "Minas", MINE, ["DES", "ALM"]);
+
+    await chooseTab(page, "Unidades", "units", "Buscar unidades o minas");
+    await page.getByRole("searchbox", { name: "Buscar unidades o minas" }).fill(RUN);
+    await expect(table(page, "Unidades").locator("tbody tr")).toHaveCount(1);
+    await offer(page, "Unidades", UNIT, ["DES", "ALM"]);
+
+    await chooseTab(page, "Comedores", "cafes", "Buscar comedores, unidades, minas o empresas");
+    await page.getByRole("searchbox", { name: "Buscar comedores, unidades, minas o empresas" }).fill(RUN);
+    await expect(table(page, "Comedores").locator("tbody tr")).toHaveCount(1);
+    await row(page, "Comedores", CAFE).getByRole("button", { name: `Servicios de ${CAFE}`, exact: true }).click();
+    dialog = page.getByRole("dialog", { name: `Servicios de ${CAFE}` });
+    await expect(dialog.getByRole("checkbox")).toHaveCount(2);
+    await dialog.getByRole("button", { name: "Cancelar" }).click();
+    await offer(page, "Comedores", CAFE, ["DES", "ALM"]);
+    await expect(row(page, "Comedores", CAFE).getByRole("cell").nth(5)).toHaveText("0 de 2 con precio");
+
+    // A price for ALM in the cafe's prices dialog.
+    await row(page, "Comedores", CAFE).getByRole("button", { name: `Precios de ${CAFE}`, exact: true }).click();
+    const prices = page.getByRole("dialog", { name: `Precios de ${CAFE}` });
+    await expect(prices).toBeVisible();
+    await expect(prices.getByText(`${MINE} › ${UNIT} › ${CAFE}`)).toBeVisible();
+    await prices.getByRole("textbox", { name: "Precio (S/) ALM" }).fill("18.50");
+    await prices.getByRole("button", { name: "Guardar" }).click();
+    await expect(flash(page, "success")).toHaveText("Precios guardados. Cambios: 1.");
+    await expect(prices).toBeHidden();
+    await expect(row(page, "Comedores", CAFE).getByRole("cell").nth(5)).toHaveText("1 de 2 con precio");
+
+    // Export the (searched) Comedores table: one row, the new cafe with its services.
+    const downloading = page.waitForEvent("download");
+    await page.getByRole("link", { name: "Exportar a Excel" }).click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toMatch(/^mesa-cafes-\d{4}-\d{2}-\d{2}\.xlsx$/);
+    const book = XLSX.read(readFileSync((await download.path())!), { type: "buffer" });
+    const rows = XLSX.utils.sheet_to_json<unknown[]>(book.Sheets[book.SheetNames[0]], { header: 1 });
+    expect(rows[0].slice(0, 4)).toEqual(["Mina", "Unidad", "Comedor", "Empresa emisora"]);
+    expect(rows.slice(1)).toEqual([[MINE, UNIT, CAFE, BUSINESS, "America/Lima", 0, expect.stringMatching(/^(ALM, DES|DES, ALM)$/), 1]]);
+
+    expect(problems, problems.join("\n")).toEqual([]);
+    await context.close();
+  });
+
+  test("deleting a unit that still has cafes is refused, and the page says why", async ({ browser }) => {
+    const { context, page, problems } = await admin(browser);
+    const unit = "Unidad Huarmey";
+    await open(page, "/management?tab=units");
+    await expect(row(page, "Unidades", unit)).toHaveCount(1);
+    acceptNextConfirm(page, `¿Eliminar ${unit}? Esta acción no se puede deshacer.`);
+    await row(page, "Unidades", unit).getByRole("button", { name: `Eliminar ${unit}`, exact: true }).click();
+    // (The seeded client companies may work there too; the cafes are what this checks.)
+    const refusal = new RegExp(`^No se puede eliminar la unidad ${unit}: tiene 2 comedor\\(es\\) y \\d+ subconcesionaria\\(s\\) que trabajan en ella\\.$`);
+    await expect(page.getByRole("alert").filter({ hasText: refusal })).toBeVisible();
+    await expect(flash(page, "success")).toHaveCount(0);
+    await expect(row(page, "Unidades", unit)).toHaveCount(1);
+    // Still there after a fresh load, with its two cafes.
+    await open(page, "/management?tab=units");
+    await expect(row(page, "Unidades", unit).getByRole("cell").nth(2)).toHaveText("2");
+    expect(problems, problems.join("\n")).toEqual([]);
+    await context.close();
+  });
+
+  test("each tab is rendered on the server and hydrates without replacing its markup", async ({ browser }) => {
+    const { context } = await admin(browser);
+    for (const [tab, caption, first] of [
+      ["mines", "Minas", "Mina Antamina"],
+      ["units", "Unidades", "Unidad Huarmey"],
+      ["cafes", "Comedores", "Comedor Mineroducto"],
+    ] as const) {
+      const page = await context.newPage();
+      const problems = watchConsole(page);
+      await watchServerMarkup(page);
+      const response = await page.goto(`/management?tab=${tab}`);
+      expect(response!.status(), tab).toBe(200);
+      await waitForHydration(page);
+      await page.waitForLoadState("networkidle");
+      await expect(page.locator("#app")).toHaveAttribute("data-server-rendered", "true");
+      await expect(row(page, caption, first)).toHaveCount(1);
+      const removed: string[] = await page.evaluate(() => [...(window as any).__removedFromApp]);
+      expect(removed, `${tab}: markup React replaced`).toEqual([]);
+      // The management modal opens and closes on every tab.
+      await page.getByRole("button", { name: "Nuevo lugar" }).click();
+      const modal = page.getByRole("dialog", { name: "Nuevo lugar" });
+      await expect(modal).toBeVisible();
+      await modal.getByRole("button", { name: "Cancelar" }).click();
+      await expect(modal).toBeHidden();
+      await page.waitForLoadState("networkidle");
+      expect(problems, `${tab}: ${problems.join("\n")}`).toEqual([]);
+      await page.close();
+    }
+    await context.close();
+  });
+});

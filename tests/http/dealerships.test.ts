@@ -1,0 +1,333 @@
+/**
+ * Dealerships and subdealerships through the app: the tree page and the two Businesses-area tabs (permissions,
+ * search, pagination, units within scope), the writes with their validation messages and the delete guard,
+ * the Excel exports (translated headers, the subdealership's dealership and units), and the seeder.
+ *
+ * The world: Mina Norte → Unidad A → Comedor A and Mina Sur → Unidad B → Comedor B. The super-administrator reaches
+ * both; "Gerente A" (dealerships.view + dealerships.manage) and "Vera Vista" (dealerships.view) only Comedor A.
+ */
+import { describe, expect, test } from "bun:test";
+import { eq, inArray } from "drizzle-orm";
+import * as XLSX from "xlsx";
+import { auditLog, cafes, dealerships, permissions as permissionsTable, rolePermissions, roles as rolesTable, subdealerships, subdealershipUnits, units, users } from "../../db/schema";
+import { bootstrapAccess } from "../../db/seeds/access";
+import { dealershipsSeeder, DEMO_DEALERSHIPS } from "../../db/seeds/dealerships";
+import { translate } from "../../resources/js/lib/i18n";
+import type { Db } from "../../src/db";
+import { createArea } from "../../src/domain/access/areas";
+import { assignRole } from "../../src/domain/access/assignments";
+import { bumpAccessVersion } from "../../src/domain/access/authorization";
+import { ensureCafe, ensureHeadquarters } from "../../src/domain/access/places";
+import { findRoleByName, SUPER_ROLE } from "../../src/domain/access/roles";
+import { EVERYTHING } from "../../src/domain/access/scope";
+import { hashPassword } from "../../src/domain/accounts/passwords";
+import type { User } from "../../src/domain/accounts/users";
+import { CLI_ACTOR } from "../../src/domain/audit";
+import { createDealership } from "../../src/domain/organisation/dealerships";
+import { createSubdealership } from "../../src/domain/organisation/subdealerships";
+import { BASE, Client, createTestApp, embeddedPage, type TestApp } from "../support/app";
+
+const PASSWORD = "correct-horse-42";
+const es = (key: string, params?: Record<string, string | number>) => translate("es", key, params);
+const en = (key: string, params?: Record<string, string | number>) => translate("en", key, params);
+const SETTINGS = { rucLength: 11 };
+const RUC = { a: "20100934729", b: "20551673911", c: "20604382158", d: "20511883246", e: "20482736191" };
+
+let passwordHash: Promise<string> | null = null;
+
+async function addUser(db: Db, name: string, email: string): Promise<User> {
+  passwordHash ??= hashPassword(PASSWORD);
+  const now = new Date();
+  return db.insert(users).values({ name, email, passwordHash: await passwordHash, emailVerifiedAt: now, createdAt: now, updatedAt: now }).returning().get();
+}
+
+function makeRole(db: Db, name: string, names: string[]): number {
+  return db.transaction((tx) => {
+    const role = tx.insert(rolesTable).values({ name }).returning().get();
+    const ids = tx.select({ id: permissionsTable.id }).from(permissionsTable).where(inArray(permissionsTable.name, names)).all();
+    if (ids.length !== names.length) throw new Error(`unknown permissions among ${names.join(", ")}`);
+    for (const { id } of ids) tx.insert(rolePermissions).values({ roleId: role.id, permissionId: id }).run();
+    bumpAccessVersion(tx);
+    return role.id;
+  });
+}
+
+interface World {
+  app: TestApp;
+  db: Db;
+  unitA: number;
+  unitB: number;
+  people: { root: User; managerA: User; viewer: User; outsider: User };
+}
+
+async function buildWorld(): Promise<World> {
+  const app = createTestApp();
+  const db = app.db;
+  bootstrapAccess(db);
+  const x = ensureHeadquarters(db, "Catering X S.A.C.", "Sede X");
+  const cafeA = ensureCafe(db, "Mina Norte", "Unidad A", "Comedor A", x.businessId);
+  const cafeB = ensureCafe(db, "Mina Sur", "Unidad B", "Comedor B", x.businessId);
+  const unitOf = (cafeId: number) => db.select().from(cafes).where(eq(cafes.id, cafeId)).get()!.unitId;
+  const superRole = findRoleByName(db, SUPER_ROLE)!.id;
+  const manager = makeRole(db, "dealership manager", ["dealerships.view", "dealerships.manage"]);
+  const viewerRole = makeRole(db, "dealership viewer", ["dealerships.view"]);
+  const other = makeRole(db, "services viewer", ["services.view"]);
+  const sede = createArea(db, CLI_ACTOR, EVERYTHING, { name: "Administración", headquarters_id: x.headquartersId, role_ids: [superRole] }).id;
+  const cajaA = createArea(db, CLI_ACTOR, EVERYTHING, { name: "Caja A", cafe_id: cafeA, role_ids: [manager, viewerRole, other] }).id;
+  const people = {
+    root: await addUser(db, "Raíz Super", "root@mesa.test"),
+    managerA: await addUser(db, "Gerente A", "manager.a@mesa.test"),
+    viewer: await addUser(db, "Vera Vista", "viewer@mesa.test"),
+    outsider: await addUser(db, "Otro Rol", "outsider@mesa.test"),
+  };
+  assignRole(db, CLI_ACTOR, EVERYTHING, { userId: people.root.id, areaId: sede, roleId: superRole });
+  assignRole(db, CLI_ACTOR, EVERYTHING, { userId: people.managerA.id, areaId: cajaA, roleId: manager });
+  assignRole(db, CLI_ACTOR, EVERYTHING, { userId: people.viewer.id, areaId: cajaA, roleId: viewerRole });
+  assignRole(db, CLI_ACTOR, EVERYTHING, { userId: people.outsider.id, areaId: cajaA, roleId: other });
+  return { app, db, unitA: unitOf(cafeA), unitB: unitOf(cafeB), people };
+}
+
+async function signedIn(w: World, user: User): Promise<Client> {
+  const client = new Client(w.app);
+  await client.visit("/login");
+  const response = await client.request("/login", { method: "POST", inertia: true, json: { email: user.email, password: PASSWORD }, headers: { referer: `${BASE}/login` } });
+  expect(response.headers.get("location")).toBe("/dashboard");
+  return client;
+}
+
+function submit(client: Client, method: string, path: string, json: unknown = {}, from = "/dealerships"): Promise<Response> {
+  return client.request(path, { method, inertia: true, json, headers: { referer: `${BASE}${from}` } });
+}
+
+function submitJson(client: Client, method: string, path: string, json: unknown = {}): Promise<Response> {
+  return client.request(path, { method, json, headers: { accept: "application/json" } });
+}
+
+async function page(client: Client, path = "/dealerships"): Promise<Record<string, any>> {
+  const { response, page } = await client.visit(path);
+  expect(response.status).toBe(200);
+  return page;
+}
+
+/** Two dealerships; the first with a subdealership working in Unidad A and Unidad B. */
+function seedTwo(w: World) {
+  const andina = createDealership(w.db, CLI_ACTOR, { name: "Andina del Sur", ruc: RUC.a, phone: "054 381200", email: "contratos@andina.pe" }, SETTINGS);
+  const huascaran = createDealership(w.db, CLI_ACTOR, { name: "Huascarán", ruc: RUC.b }, SETTINGS);
+  const perforaciones = createSubdealership(w.db, CLI_ACTOR, EVERYTHING, { name: "Perforaciones Altiplano", ruc: RUC.c, dealership_id: andina.id, unit_ids: [w.unitA, w.unitB] }, SETTINGS);
+  return { andina, huascaran, perforaciones };
+}
+
+async function workbook(response: Response): Promise<unknown[][]> {
+  expect(response.status).toBe(200);
+  expect(response.headers.get("content-type")).toBe("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet");
+  const book = XLSX.read(new Uint8Array(await response.arrayBuffer()), { type: "array" });
+  return XLSX.utils.sheet_to_json(book.Sheets[book.SheetNames[0]], { header: 1 });
+}
+
+describe("permissions", () => {
+  test("without dealerships.view every page and export is refused; without dealerships.manage every write", async () => {
+    const w = await buildWorld();
+    const { andina, perforaciones } = seedTwo(w);
+    const outsider = await signedIn(w, w.people.outsider);
+    for (const path of ["/dealerships", "/businesses/dealerships", "/businesses/subdealerships", "/businesses/dealerships/export", "/businesses/subdealerships/export"]) {
+      expect({ path, status: (await outsider.get(path)).status }).toEqual({ path, status: 403 });
+    }
+    const viewer = await signedIn(w, w.people.viewer);
+    expect((await page(viewer)).props.can).toEqual({ manage: false });
+    const writes: [string, string][] = [
+      ["POST", "/dealerships"],
+      ["PUT", `/dealerships/${andina.id}`],
+      ["DELETE", `/dealerships/${andina.id}`],
+      ["POST", "/subdealerships"],
+      ["PUT", `/subdealerships/${perforaciones.id}`],
+      ["DELETE", `/subdealerships/${perforaciones.id}`],
+    ];
+    for (const [method, path] of writes) expect({ method, path, status: (await submitJson(viewer, method, path, { name: "X", ruc: RUC.e })).status }).toEqual({ method, path, status: 403 });
+    expect(w.db.select().from(dealerships).all()).toHaveLength(2);
+    expect(w.db.select().from(subdealerships).all()).toHaveLength(1);
+  });
+});
+
+describe("the Dealerships page", () => {
+  test("shows the tree paginated and searchable; a subdealership match expands its dealership; units outside the scope are hidden", async () => {
+    const w = await buildWorld();
+    const { andina } = seedTwo(w);
+    const root = await signedIn(w, w.people.root);
+    const all = (await page(root)).props;
+    expect(all.tree.data.map((d: any) => [d.name, d.ruc, d.subdealershipCount, d.expanded])).toEqual([
+      ["Andina del Sur", RUC.a, 1, false],
+      ["Huascarán", RUC.b, 0, false],
+    ]);
+    expect(all.tree.data[0].subdealerships[0].units.map((u: any) => u.name)).toEqual(["Unidad A", "Unidad B"]);
+    expect(all.dealershipOptions).toEqual([
+      { id: andina.id, name: "Andina del Sur" },
+      { id: expect.any(Number), name: "Huascarán" },
+    ]);
+    expect(all.unitChoices.map((m: any) => [m.name, m.units.map((u: any) => u.name)])).toEqual([
+      ["Mina Norte", ["Unidad A"]],
+      ["Mina Sur", ["Unidad B"]],
+    ]);
+    expect(all.rucLength).toBe(11);
+    expect(all.can).toEqual({ manage: true });
+
+    const found = (await page(root, "/dealerships?search=altiplano")).props.tree;
+    expect(found.data.map((d: any) => [d.name, d.expanded])).toEqual([["Andina del Sur", true]]);
+    expect((await page(root, `/dealerships?search=${RUC.b}`)).props.tree.data.map((d: any) => d.name)).toEqual(["Huascarán"]);
+
+    // Ten dealerships a page.
+    for (let i = 0; i < 11; i++) w.db.insert(dealerships).values({ name: `Minera ${String(i).padStart(2, "0")}`, ruc: `100000000${String(i).padStart(2, "0")}`, createdAt: new Date(), updatedAt: new Date() }).run();
+    const second = (await page(root, "/dealerships?page=2")).props.tree;
+    expect([second.total, second.lastPage, second.data.length]).toEqual([13, 2, 3]);
+
+    // A manager of Comedor A sees every dealership but only Unidad A.
+    const manager = await signedIn(w, w.people.managerA);
+    const scoped = (await page(manager, "/dealerships?search=Andina")).props;
+    expect(scoped.tree.data[0].subdealerships[0]).toMatchObject({ units: [{ name: "Unidad A", mineName: "Mina Norte" }], hiddenUnits: 1 });
+    expect(scoped.unitChoices.map((m: any) => m.name)).toEqual(["Mina Norte"]);
+  });
+
+  test("the server renders the tree and both tabs in the page itself", async () => {
+    const w = await buildWorld();
+    seedTwo(w);
+    const root = await signedIn(w, w.people.root);
+    for (const [path, text] of [["/dealerships", "Perforaciones Altiplano"], ["/businesses/dealerships", "Huascarán"], ["/businesses/subdealerships", "Mina Sur / "]] as const) {
+      const response = await root.get(path);
+      expect(response.status).toBe(200);
+      const html = await response.text();
+      expect(html).toContain(text);
+      expect(embeddedPage(html).url).toBe(path);
+    }
+  });
+
+  test("the Businesses-area tabs list dealerships and subdealerships with search, and the tabs", async () => {
+    const w = await buildWorld();
+    seedTwo(w);
+    const viewer = await signedIn(w, w.people.viewer);
+    const tab = await page(viewer, "/businesses/dealerships?search=hua");
+    expect(tab.component).toBe("businesses/dealerships");
+    expect(tab.props.dealerships.data.map((d: any) => d.name)).toEqual(["Huascarán"]);
+    expect(tab.props.tabs.map((t: any) => t.id)).toEqual(["dealerships", "subdealerships"]);
+    const subs = await page(viewer, "/businesses/subdealerships?search=andina");
+    expect(subs.component).toBe("businesses/subdealerships");
+    expect(subs.props.subdealerships.data.map((s: any) => [s.name, s.dealershipName, s.units.map((u: any) => u.name), s.hiddenUnits])).toEqual([["Perforaciones Altiplano", "Andina del Sur", ["Unidad A"], 1]]);
+    expect((await page(viewer, "/businesses/subdealerships?search=nada")).props.subdealerships.data).toEqual([]);
+  });
+});
+
+describe("writes", () => {
+  test("a manager creates, edits and deletes a dealership and a subdealership, each audited, back to the page they came from", async () => {
+    const w = await buildWorld();
+    const client = await signedIn(w, w.people.managerA);
+    const created = await submit(client, "POST", "/dealerships", { name: "Minera Pampa Alta", ruc: RUC.a, fiscal_address: "Av. Ejército 710", legal_address: "Av. Ejército 710", phone: "054 274400", email: "admin@pampaalta.pe" }, "/businesses/dealerships");
+    expect(created.status).toBe(302);
+    expect(created.headers.get("location")).toBe("/businesses/dealerships");
+    const dealership = w.db.select().from(dealerships).where(eq(dealerships.ruc, RUC.a)).get()!;
+    expect(dealership).toMatchObject({ name: "Minera Pampa Alta", email: "admin@pampaalta.pe", fiscalAddress: "Av. Ejército 710" });
+    expect((await page(client, "/businesses/dealerships")).flash.success).toBe(es("dealerships.saved", { name: "Minera Pampa Alta" }));
+
+    expect((await submit(client, "POST", "/subdealerships", { name: "Montajes Puna", ruc: RUC.b, dealership_id: String(dealership.id), unit_ids: [w.unitA] })).status).toBe(302);
+    const sub = w.db.select().from(subdealerships).where(eq(subdealerships.ruc, RUC.b)).get()!;
+    expect(w.db.select().from(subdealershipUnits).where(eq(subdealershipUnits.subdealershipId, sub.id)).all().map((u) => u.unitId)).toEqual([w.unitA]);
+    expect((await page(client)).flash.success).toBe(es("dealerships.subdealership_saved", { name: "Montajes Puna" }));
+
+    expect((await submit(client, "PUT", `/dealerships/${dealership.id}`, { name: "Consorcio Pampa Alta", ruc: RUC.a })).status).toBe(303);
+    expect((await submit(client, "PUT", `/subdealerships/${sub.id}`, { name: "Montajes Puna S.A.C.", ruc: RUC.b, dealership_id: dealership.id, unit_ids: [] })).status).toBe(303);
+    expect(w.db.select().from(subdealershipUnits).all()).toEqual([]);
+
+    // Not while it has a subdealership: the page shows why.
+    expect((await submit(client, "DELETE", `/dealerships/${dealership.id}`)).status).toBe(303);
+    expect((await page(client)).props.errors.form).toBe(es("dealerships.has_subdealerships", { name: "Consorcio Pampa Alta", count: 1 }));
+    const conflict = await submitJson(client, "DELETE", `/dealerships/${dealership.id}`);
+    expect(conflict.status).toBe(409);
+    expect((await conflict.json()).message).toBe(es("dealerships.has_subdealerships", { name: "Consorcio Pampa Alta", count: 1 }));
+
+    expect((await submit(client, "DELETE", `/subdealerships/${sub.id}`)).status).toBe(303);
+    expect((await submit(client, "DELETE", `/dealerships/${dealership.id}`)).status).toBe(303);
+    expect(w.db.select().from(dealerships).all()).toEqual([]);
+    const audit = w.db.select().from(auditLog).all().filter((a) => a.subjectType === "dealership" || a.subjectType === "subdealership");
+    expect(audit.map((a) => a.action)).toEqual(["dealership.created", "subdealership.created", "dealership.updated", "subdealership.updated", "subdealership.deleted", "dealership.deleted"]);
+    expect(audit.every((a) => a.actorId === w.people.managerA.id)).toBe(true);
+  });
+
+  test("validation messages: required fields, RUC check digit, RUC taken (naming who has it), e-mail, names, units outside the scope", async () => {
+    const w = await buildWorld();
+    const { andina } = seedTwo(w);
+    const client = await signedIn(w, w.people.managerA);
+    const errorsOf = async (method: string, path: string, json: unknown) => {
+      const response = await submitJson(client, method, path, json);
+      expect(response.status).toBe(422);
+      return (await response.json()).errors;
+    };
+    expect(await errorsOf("POST", "/dealerships", {})).toEqual({ name: es("validation.required"), ruc: es("validation.required") });
+    expect(await errorsOf("POST", "/dealerships", { name: "Nueva Minera", ruc: "20100934720", email: "sin-arroba" })).toEqual({ ruc: es("validation.ruc_check_digit"), email: es("validation.email") });
+    expect(await errorsOf("POST", "/dealerships", { name: "Nueva Minera", ruc: "2010" })).toEqual({ ruc: es("validation.ruc_format", { length: 11 }) });
+    expect(await errorsOf("POST", "/dealerships", { name: "Nueva Minera", ruc: RUC.c })).toEqual({ ruc: es("dealerships.ruc_taken_by_subdealership", { ruc: RUC.c, name: "Perforaciones Altiplano" }) });
+    expect(await errorsOf("POST", "/dealerships", { name: "huascarán", ruc: RUC.e })).toEqual({ name: es("dealerships.name_taken", { name: "huascarán" }) });
+    expect(await errorsOf("POST", "/subdealerships", { name: "Otra", ruc: RUC.a, dealership_id: andina.id })).toEqual({ ruc: es("dealerships.ruc_taken_by_dealership", { ruc: RUC.a, name: "Andina del Sur" }) });
+    expect(await errorsOf("POST", "/subdealerships", { name: "Perforaciones Altiplano", ruc: RUC.e, dealership_id: andina.id })).toEqual({ name: es("dealerships.subdealership_name_taken", { name: "Perforaciones Altiplano" }) });
+    expect(await errorsOf("POST", "/subdealerships", { name: "Otra", ruc: RUC.e })).toEqual({ dealership_id: es("validation.required") });
+    // Manager A reaches Unidad A only.
+    expect(await errorsOf("POST", "/subdealerships", { name: "Otra", ruc: RUC.e, dealership_id: andina.id, unit_ids: [w.unitA, w.unitB] })).toEqual({ unit_ids: es("dealerships.unit_out_of_scope") });
+    // The page client sees the message on the page, in English for an English reader.
+    client.cookies.set("locale", "en");
+    await submit(client, "POST", "/dealerships", { name: "Nueva Minera", ruc: "20100934720" });
+    expect((await page(client)).props.errors).toEqual({ ruc: en("validation.ruc_check_digit") });
+    expect(w.db.select().from(dealerships).all()).toHaveLength(2);
+    expect((await submitJson(client, "PUT", "/dealerships/9999", { name: "X", ruc: RUC.e })).status).toBe(404);
+    expect((await submitJson(client, "DELETE", "/subdealerships/9999")).status).toBe(404);
+  });
+
+  test("a scoped manager's save keeps the units outside their scope", async () => {
+    const w = await buildWorld();
+    const { andina, perforaciones } = seedTwo(w);
+    const client = await signedIn(w, w.people.managerA);
+    expect((await submit(client, "PUT", `/subdealerships/${perforaciones.id}`, { name: "Perforaciones Altiplano", ruc: RUC.c, dealership_id: andina.id, unit_ids: [] })).status).toBe(303);
+    expect(w.db.select().from(subdealershipUnits).all().map((u) => u.unitId)).toEqual([w.unitB]);
+  });
+});
+
+describe("exports", () => {
+  test("dealerships and subdealerships as .xlsx with translated headers, filtered by the search, within scope", async () => {
+    const w = await buildWorld();
+    seedTwo(w);
+    const viewer = await signedIn(w, w.people.viewer);
+    const response = await viewer.get("/businesses/dealerships/export");
+    expect(response.headers.get("content-disposition")).toMatch(/^attachment; filename="mesa-dealerships-\d{4}-\d{2}-\d{2}\.xlsx"$/);
+    const rows = await workbook(response);
+    expect(rows[0]).toEqual([es("dealerships.name"), "RUC", es("dealerships.fiscal_address"), es("dealerships.legal_address"), es("dealerships.phone"), es("dealerships.email"), es("dealerships.subdealership_count")]);
+    expect(rows.slice(1).map((r) => [r[0], r[1], r[6]])).toEqual([
+      ["Andina del Sur", RUC.a, 1],
+      ["Huascarán", RUC.b, 0],
+    ]);
+    expect(await workbook(await viewer.get("/businesses/dealerships/export?search=hua"))).toHaveLength(2);
+
+    viewer.cookies.set("locale", "en");
+    const subResponse = await viewer.get("/businesses/subdealerships/export");
+    expect(subResponse.headers.get("content-disposition")).toMatch(/filename="mesa-subdealerships-.*\.xlsx"/);
+    const subRows = await workbook(subResponse);
+    expect(subRows[0].slice(0, 4)).toEqual(["Name", "RUC", "Dealership", "Units"]);
+    // The viewer reaches Unidad A only.
+    expect(subRows.slice(1).map((r) => r.slice(0, 4))).toEqual([["Perforaciones Altiplano", RUC.c, "Andina del Sur", "Mina Norte / Unidad A"]]);
+    const root = await signedIn(w, w.people.root);
+    const all = await workbook(await root.get("/businesses/subdealerships/export?search=perfo"));
+    expect(all[1][3]).toBe("Mina Norte / Unidad A, Mina Sur / Unidad B");
+  });
+});
+
+describe("the seeder", () => {
+  test("creates three dealerships with their subdealerships in the named units, skips missing units, and runs twice without change", async () => {
+    const app = createTestApp();
+    ensureCafe(app.db, "Mina Cerro Verde", "Unidad Norte", "Comedor Principal");
+    ensureCafe(app.db, "Mina Cerro Verde", "Unidad Sur", "Comedor Campamento");
+    const first = await dealershipsSeeder.run(app.db, app.config);
+    expect(first[1]).toContain("Mina Antamina / Unidad Yanacancha");
+    expect(app.db.select().from(dealerships).all()).toHaveLength(3);
+    expect(app.db.select().from(subdealerships).all()).toHaveLength(DEMO_DEALERSHIPS.flatMap((d) => d.subdealerships).length);
+    const perforaciones = app.db.select().from(subdealerships).where(eq(subdealerships.name, "Perforaciones Altiplano S.A.C.")).get()!;
+    const linked = app.db.select({ name: units.name }).from(subdealershipUnits).innerJoin(units, eq(units.id, subdealershipUnits.unitId)).where(eq(subdealershipUnits.subdealershipId, perforaciones.id)).all();
+    expect(linked.map((u) => u.name).sort()).toEqual(["Unidad Norte", "Unidad Sur"]);
+    const counts = [app.db.select().from(dealerships).all().length, app.db.select().from(subdealerships).all().length, app.db.select().from(subdealershipUnits).all().length];
+    await dealershipsSeeder.run(app.db, app.config);
+    expect([app.db.select().from(dealerships).all().length, app.db.select().from(subdealerships).all().length, app.db.select().from(subdealershipUnits).all().length]).toEqual(counts);
+  });
+});
