@@ -251,7 +251,7 @@ test.describe("access control", () => {
     await expect(dialog).toBeHidden();
     await expect(row.getByRole("cell").nth(2)).toHaveText("cafe manager · Caja");
 
-    expect(await permissionsOf()).toEqual({ roles: "Roles: cafe manager", list: ["blacklist.view", "prices.manage", "services.view", "users.view"] });
+    expect(await permissionsOf()).toEqual({ roles: "Roles: cafe manager", list: ["blacklist.view", "dealerships.view", "places.view", "prices.manage", "properties.view", "services.view", "users.view"] });
 
     expect(problems, problems.join("\n")).toEqual([]);
     await context.close();

@@ -6,8 +6,9 @@
  * listed in the history, invalid prices refused) and clean hydration of both tabs with every dialog opened.
  *
  * The tests run in order on the e2e database the server seeds on its first start (services DES, ALM, CEN, REF and
- * DSC offered by "Mina Cerro Verde", its units "Unidad Norte" and "Unidad Sur" and their cafes "Comedor Principal"
- * and "Comedor Campamento", with prices). The super-administrator comes from tests/support/e2e-fixtures.ts.
+ * DSC offered by "Mina Cerro Verde", its units "Unidad Norte" and "Unidad Sur" and their cafes "Comedor Principal",
+ * "Comedor Taller", "Comedor Campamento" and "Comedor Chancadora", with prices; and by "Mina Antamina", whose
+ * Huarmey unit and cafes serve no dinner). The super-administrator comes from tests/support/e2e-fixtures.ts.
  */
 import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
 import { watchConsole, watchServerMarkup, waitForHydration } from "./support";
@@ -127,9 +128,10 @@ test.describe("services", () => {
     await expect(page.getByRole("heading", { level: 1, name: "Servicios" })).toBeVisible();
     await expect(page.getByRole("tab", { name: "Servicios" })).toHaveAttribute("aria-selected", "true");
 
-    // The five seeded services, each offered by the mine, a unit and a cafe on both sides (5 places).
+    // The five seeded services: ALM is offered by 2 mines, 4 units and 8 cafes; CEN not on the Huarmey side (11).
     for (const code of SEEDED) await expect(serviceRow(page, code)).toHaveCount(1);
-    await expect(serviceRow(page, "ALM").getByRole("cell")).toHaveText(["ALM", /^Almuerzo/, "Almuerzo", "Activo", "5", ""]);
+    await expect(serviceRow(page, "ALM").getByRole("cell")).toHaveText(["ALM", /^Almuerzo/, "Almuerzo", "Activo", "14", ""]);
+    await expect(serviceRow(page, "CEN").getByRole("cell").nth(4)).toHaveText("11");
 
     // Create.
     await createService(page, CATALOGUE);
@@ -186,7 +188,7 @@ test.describe("services", () => {
     await open(page, "/services");
     acceptNextConfirm(page, "¿Eliminar el servicio DES?");
     await serviceRow(page, "DES").getByRole("button", { name: "Eliminar DES" }).click();
-    await expect(page.getByText("No se puede eliminar DES: lo ofrecen minas (1), unidades (2) y comedores (2). Quítalo de esos lugares o desactívalo.")).toBeVisible();
+    await expect(page.getByText("No se puede eliminar DES: lo ofrecen minas (2), unidades (4), comedores (8) y empresas (0). Quítalo de ellos o desactívalo.")).toBeVisible();
     await expect(serviceRow(page, "DES")).toHaveCount(1);
     await expect(flash(page, "success")).toHaveCount(0);
     expect(problems, problems.join("\n")).toEqual([]);
@@ -263,12 +265,14 @@ test.describe("services", () => {
       `Unidad ${MINE} › Unidad Norte: REF`,
       `Unidad ${MINE} › Unidad Sur: REF`,
       `Comedor ${MINE} › Unidad Norte › Comedor Principal: REF`,
+      `Comedor ${MINE} › Unidad Norte › Comedor Taller: REF`,
       `Comedor ${MINE} › Unidad Sur › Comedor Campamento: REF`,
+      `Comedor ${MINE} › Unidad Sur › Comedor Chancadora: REF`,
     ]);
     // Nothing changed yet.
     await expect(chips(page, "Comedor Principal")).toHaveText(SEEDED);
     await confirmation.getByRole("button", { name: "Quitar también de ellos" }).click();
-    await expect(flash(page, "success")).toHaveText(`Servicios de ${MINE} guardados; también se quitaron de 4 lugares dependientes.`);
+    await expect(flash(page, "success")).toHaveText(`Servicios de ${MINE} guardados; también se quitaron de 6 lugares dependientes.`);
     await expect(confirmation).toBeHidden();
     const withoutRef = SEEDED.filter((c) => c !== "REF");
     await expect(chips(page, MINE)).toHaveText([...withoutRef, EXTRA.code].sort());
