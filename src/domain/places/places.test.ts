@@ -428,6 +428,9 @@ describe("an actor limited to some cafes", () => {
     const one = limited([w.cafeA1]);
     expect(listUnits(w.db, one, "", PAGE).rows.map((u) => u.id)).toEqual([w.unitA]);
     expect(listCafes(w.db, one, "", PAGE).rows.map((c) => c.id)).toEqual([w.cafeA1]);
+    // Its counts are of what it reaches: the mine shows 1 unit and 1 cafe, the unit 1 cafe.
+    expect(listMines(w.db, one, "", PAGE).rows.map(({ units, cafes }) => ({ units, cafes }))).toEqual([{ units: 1, cafes: 1 }]);
+    expect(listUnits(w.db, one, "", PAGE).rows[0].cafes).toBe(1);
     // Nothing at all for an actor without cafes.
     expect(listMines(w.db, limited([]), "", PAGE).total).toBe(0);
     expect(listUnits(w.db, limited([]), "", PAGE).total).toBe(0);

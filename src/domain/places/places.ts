@@ -18,6 +18,7 @@ import { recordAudit, type Actor, type Tx } from "../audit";
 import { Conflict, message, NotFound, ValidationFailed } from "../errors";
 import { parseInput, t } from "../validation";
 
+/** Counts in a row are of the places within the actor's scope (a limited actor learns nothing of the others). */
 export interface MineRow {
   id: number;
   name: string;
@@ -79,6 +80,12 @@ function within(column: Parameters<typeof inArray>[0], ids: number[] | null): SQ
   return ids.length ? inArray(column, ids) : sql`0`;
 }
 
+/** ` AND column IN (…)` limiting a count to the reachable ids; nothing for an all-places scope (null). */
+function inList(column: SQL, ids: number[] | null): SQL {
+  if (ids === null) return sql``;
+  return ids.length ? sql` AND ${column} IN (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})` : sql` AND 0`;
+}
+
 function like(search: string | undefined): string | null {
   const trimmed = search?.trim();
   return trimmed ? `%${trimmed}%` : null;
@@ -107,8 +114,8 @@ export function listMines(db: Db, scope: Scope, search: string | undefined, page
     .select({
       id: mines.id,
       name: mines.name,
-      units: sql<number>`(SELECT COUNT(*) FROM units u WHERE u.mine_id = mines.id)`,
-      cafes: sql<number>`(SELECT COUNT(*) FROM cafes c JOIN units u ON u.id = c.unit_id WHERE u.mine_id = mines.id)`,
+      units: sql<number>`(SELECT COUNT(*) FROM units u WHERE u.mine_id = mines.id${inList(sql`u.id`, reach?.unitIds ?? null)})`,
+      cafes: sql<number>`(SELECT COUNT(*) FROM cafes c JOIN units u ON u.id = c.unit_id WHERE u.mine_id = mines.id${inList(sql`c.id`, scope.all ? null : [...scope.cafeIds])})`,
     })
     .from(mines)
     .where(where)
@@ -132,7 +139,7 @@ export function listUnits(db: Db, scope: Scope, search: string | undefined, page
       name: units.name,
       mineId: units.mineId,
       mineName: mines.name,
-      cafes: sql<number>`(SELECT COUNT(*) FROM cafes c WHERE c.unit_id = units.id)`,
+      cafes: sql<number>`(SELECT COUNT(*) FROM cafes c WHERE c.unit_id = units.id${inList(sql`c.id`, scope.all ? null : [...scope.cafeIds])})`,
       subdealerships: sql<number>`(SELECT COUNT(*) FROM subdealership_units s WHERE s.unit_id = units.id)`,
     })
     .from(units)
