@@ -1,17 +1,17 @@
 /**
  * Services seed: the five kinds of service a cafe sells (codes DES, ALM, CEN, REF, DSC), offered down the demo
  * mines, units and cafes, with demo prices (the coastal Huarmey unit serves no dinner, and its prices are a little
- * lower). Idempotent: existing services, assignments and prices are kept as they are.
+ * lower); the demo business offers all five. Idempotent: existing services, assignments and prices are kept as they are.
  */
 import { ensureCafe } from "../../src/domain/access/places";
 import { seedPrice } from "../../src/domain/places/prices";
 import { offerService } from "../../src/domain/places/service-assignments";
 import { findServiceByCode, type ServiceType } from "../../src/domain/places/services";
 import { eq } from "drizzle-orm";
-import { cafes, services, units } from "../schema";
+import { businesses, businessServices, cafes, services, units } from "../schema";
 import type { Db } from "../../src/db";
 import type { Seeder } from "./index";
-import { DEMO_PLACES } from "./places";
+import { DEMO_BUSINESS, DEMO_PLACES } from "./places";
 
 export const STARTING_SERVICES: { code: string; name: string; type: ServiceType; description: string; priceCents: number }[] = [
   { code: "DES", name: "Desayuno", type: "breakfast", description: "Desayuno completo del comedor.", priceCents: 1250 },
@@ -32,6 +32,9 @@ export const servicesSeeder: Seeder = {
   name: "Services and cafe prices",
   async run(db) {
     const ids = STARTING_SERVICES.map((spec) => ({ spec, id: ensureService(db, spec) }));
+    // The demo business offers every starting service.
+    const business = db.select({ id: businesses.id }).from(businesses).where(eq(businesses.name, DEMO_BUSINESS.name)).get();
+    if (business) for (const { id } of ids) db.insert(businessServices).values({ businessId: business.id, serviceId: id }).onConflictDoNothing().run();
     let priced = 0;
     for (const mine of DEMO_PLACES) {
       for (const unit of mine.units) {

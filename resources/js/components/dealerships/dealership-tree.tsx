@@ -99,15 +99,15 @@ export function DealershipTree({ rows, canManage, actions, empty }: { rows: Deal
                     <span className="inline-flex items-center gap-1">
                       <button
                         type="button"
-                        className="inline-flex items-center gap-1 rounded-md border border-input bg-card px-2 py-1 text-xs hover:bg-accent"
+                        className="rounded p-1 hover:bg-accent"
                         onClick={() => {
                           setOpen(row.id, true);
                           actions.addSubdealership(row);
                         }}
                         aria-label={t("dealerships.add_subdealership_to", { name: row.name })}
+                        title={t("dealerships.add_subdealership_to", { name: row.name })}
                       >
-                        <Plus className="size-3.5" aria-hidden="true" />
-                        {t("dealerships.add_subdealership")}
+                        <Plus className="size-4" aria-hidden="true" />
                       </button>
                       <RowActions name={row.name} onEdit={() => actions.editDealership(row)} onDelete={() => actions.deleteDealership(row)} />
                     </span>
