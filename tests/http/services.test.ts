@@ -6,6 +6,7 @@
  * The world: Mina Norte → Unidad A → Comedor A, Mina Norte → Unidad A2 → Comedor A2, Mina Sur → Unidad B → Comedor B.
  */
 import { describe, expect, test } from "bun:test";
+import * as XLSX from "xlsx";
 import { and, eq, inArray } from "drizzle-orm";
 import { translate } from "../../resources/js/lib/i18n";
 import { auditLog, cafes, cafeServices, mineServices, permissions as permissionsTable, rolePermissions, roles as rolesTable, servicePriceHistory, services, units, unitServices, users } from "../../db/schema";
@@ -204,6 +205,29 @@ describe("the Services catalogue", () => {
     expect((await page(client)).props.errors.form).toBe(es("services.in_use", { code: "CEN", mines: 1, units: 0, cafes: 0, businesses: 0 }));
     expect(w.db.select().from(services).where(eq(services.id, w.svc.CEN)).get()).toBeDefined();
     expect(auditActions(w.db)).not.toContain("service.deleted");
+  });
+});
+
+describe("the catalogue's Excel export", () => {
+  test("lists the services matching the filters, in the user's language, with how many places offer each", async () => {
+    const w = await buildWorld();
+    offerDesAlm(w);
+    const viewer = await signedIn(w, w.people.viewer);
+    const response = await viewer.get("/services/export?status=active&search=a");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet");
+    expect(response.headers.get("content-disposition")).toMatch(/^attachment; filename="mesa-services-\d{4}-\d{2}-\d{2}\.xlsx"$/);
+    const book = XLSX.read(new Uint8Array(await response.arrayBuffer()), { type: "array" });
+    const rows = XLSX.utils.sheet_to_json<unknown[]>(book.Sheets[book.SheetNames[0]], { header: 1 });
+    // "Antiguo" matches the search but is inactive. ALM and DES are offered by 2 mines, 3 units and 3 cafes.
+    expect(rows).toEqual([
+      ["Código", "Nombre", "Tipo", "Descripción", "Estado", "Lugares"],
+      ["ALM", "Almuerzo", "Almuerzo", "", "Activo", 8],
+      ["CEN", "Cena", "Cena", "", "Activo", 0],
+      ["DES", "Desayuno", "Desayuno", "", "Activo", 8],
+    ]);
+    // A guest is sent to sign in.
+    expect((await new Client(w.app).get("/services/export")).headers.get("location")).toBe("/login");
   });
 });
 

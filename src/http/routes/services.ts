@@ -6,13 +6,20 @@
 import { can } from "../../domain/access/authorization";
 import { cafePrices, setCafePrices } from "../../domain/places/prices";
 import { serviceTree, setPlaceServices } from "../../domain/places/service-assignments";
-import { createService, deleteService, listServices, serviceOptions, SERVICE_TYPES, updateService, type ServiceType } from "../../domain/places/services";
+import { createService, deleteService, listServices, serviceOptions, SERVICE_TYPES, updateService, type ServiceRow, type ServiceType } from "../../domain/places/services";
 import type { RequestContext } from "../context";
 import { optional } from "../page-protocol/props";
 import { idParam, listParams, paginated } from "../pagination";
 import { access, defineRoutes } from "../routing";
+import { exportFileName, xlsxResponse } from "../spreadsheet";
 
 const ID = "\\d+";
+
+function serviceFilter(ctx: RequestContext) {
+  const type = SERVICE_TYPES.includes(ctx.query.type as ServiceType) ? (ctx.query.type as ServiceType) : undefined;
+  const status = ctx.query.status === "active" || ctx.query.status === "inactive" ? ctx.query.status : undefined;
+  return { type, status };
+}
 
 function abilities(ctx: RequestContext) {
   const profile = ctx.access;
@@ -27,8 +34,7 @@ export const servicesRoutes = defineRoutes([
     access: access.can("services.view"),
     handle: (ctx) => {
       const params = listParams(ctx.query);
-      const type = SERVICE_TYPES.includes(ctx.query.type as ServiceType) ? (ctx.query.type as ServiceType) : undefined;
-      const status = ctx.query.status === "active" || ctx.query.status === "inactive" ? ctx.query.status : undefined;
+      const { type, status } = serviceFilter(ctx);
       const tab = ctx.query.tab === "places" ? "places" : "services";
       return ctx.render("services/index", {
         filters: { search: params.search, type: type ?? null, status: status ?? null, tab },
@@ -43,6 +49,31 @@ export const servicesRoutes = defineRoutes([
         }),
         can: abilities(ctx),
       });
+    },
+  },
+  {
+    name: "services.export",
+    methods: ["GET"],
+    uri: "/services/export",
+    access: access.can("services.view"),
+    handle: (ctx) => {
+      const { type, status } = serviceFilter(ctx);
+      const filter = { search: listParams(ctx.query).search, type, active: status === undefined ? undefined : status === "active" };
+      const rows = listServices(ctx.db, filter, { page: 1, perPage: 50_000 }).rows;
+      return xlsxResponse(exportFileName("services", ctx.config.timezone), [
+        {
+          name: ctx.t("services.title"),
+          rows,
+          columns: [
+            { header: ctx.t("services.code"), value: (r: ServiceRow) => r.code },
+            { header: ctx.t("services.name"), value: (r: ServiceRow) => r.name, width: 28 },
+            { header: ctx.t("services.type"), value: (r: ServiceRow) => ctx.t(`services.types.${r.type}`), width: 16 },
+            { header: ctx.t("services.description_label"), value: (r: ServiceRow) => r.description, width: 48 },
+            { header: ctx.t("services.status"), value: (r: ServiceRow) => ctx.t(r.active ? "services.active" : "services.inactive") },
+            { header: ctx.t("services.places"), value: (r: ServiceRow) => r.places },
+          ],
+        },
+      ]);
     },
   },
   {

@@ -4,14 +4,14 @@
  */
 import { Head, router, usePage } from "@inertiajs/react";
 import { OtherErrors } from "../../components/ui/form-errors";
-import { Building2, Coins, ListChecks, Pencil, Plus, Store, Trash2 } from "lucide-react";
+import { Building2, Coins, Download, ListChecks, Pencil, Plus, Store, Trash2 } from "lucide-react";
 import { useState } from "react";
 import { Pagination, SearchBox, Table, td, visitWith, type Page } from "../../components/data-table";
 import { CafePricesModal } from "../../components/services/cafe-prices-modal";
 import { PlaceServicesModal, type PlaceTarget } from "../../components/services/place-services-modal";
 import { ServiceModal } from "../../components/services/service-modal";
 import type { CafePrices, ServiceAbilities, ServiceOption, ServiceRow, ServiceTreeMine, ServiceType } from "../../components/services/types";
-import { Button } from "../../components/ui/button";
+import { Button, buttonClasses } from "../../components/ui/button";
 import { TabList } from "../../components/ui/tabs";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
@@ -85,11 +85,19 @@ export default function ServicesIndex({ filters, types, services, serviceOptions
           <h1 className="text-2xl font-semibold">{t("services.title")}</h1>
           <p className="text-sm text-muted-foreground">{t("services.description")}</p>
         </div>
-        {can.manage && tab === "services" && (
-          <Button onClick={() => setModal({ kind: "service", service: null })}>
-            <Plus className="size-4" aria-hidden="true" />
-            {t("services.new")}
-          </Button>
+        {tab === "services" && (
+          <div className="flex flex-wrap gap-2">
+            <a href={route("services.export", { ...(filters.search ? { search: filters.search } : {}), ...(filters.type ? { type: filters.type } : {}), ...(filters.status ? { status: filters.status } : {}) })} download className={buttonClasses("outline")}>
+              <Download className="size-4" aria-hidden="true" />
+              {t("export.button")}
+            </a>
+            {can.manage && (
+              <Button onClick={() => setModal({ kind: "service", service: null })}>
+                <Plus className="size-4" aria-hidden="true" />
+                {t("services.new")}
+              </Button>
+            )}
+          </div>
         )}
       </header>
       {modal === null && <OtherErrors errors={pageErrors} fields={[]} />}
