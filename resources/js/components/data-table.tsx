@@ -27,13 +27,19 @@ export function visitWith(params: Record<string, string | number | null | undefi
 /** Searches on the server as the user types (after a short pause). */
 export function SearchBox({ value, label, param = "search", only }: { value: string; label: string; param?: string; only?: string[] }) {
   const [text, setText] = useState(value);
-  const first = useRef(true);
+  // The last search this box asked for: a new `value` that is not its echo (a tab change, the back button) replaces the text.
+  const sent = useRef(value);
   useEffect(() => {
-    if (first.current) {
-      first.current = false;
-      return;
-    }
-    const timer = setTimeout(() => visitWith({ [param]: text, page: null }, only), 300);
+    if (value === sent.current) return;
+    sent.current = value;
+    setText(value);
+  }, [value]);
+  useEffect(() => {
+    if (text === sent.current) return;
+    const timer = setTimeout(() => {
+      sent.current = text;
+      visitWith({ [param]: text, page: null }, only);
+    }, 300);
     return () => clearTimeout(timer);
   }, [text]);
   return (

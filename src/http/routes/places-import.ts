@@ -47,7 +47,7 @@ export const placesImportRoutes = defineRoutes([
         if (error instanceof ImportFailed) throw new ValidationFailed(describeProblems(error.problems, (key, params) => ctx.t(key, params)));
         throw error;
       }
-      return ctx.redirect(ctx.urlFor("management.index"));
+      return ctx.back(ctx.urlFor("management.index"));
     },
   },
   {

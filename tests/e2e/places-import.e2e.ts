@@ -1,0 +1,186 @@
+/**
+ * The places workbook import on the Management page, in a real browser, as a super-administrator: the dialog's
+ * template link downloads a workbook with the five sheets; a workbook with bad rows lists each problem with its
+ * sheet, row and column and saves nothing; the same workbook, fixed, imports its new mine, unit, cafes and price,
+ * which then show on the Comedores tab and in the cafe's prices dialog.
+ *
+ * The workbook is built here with SheetJS. Names carry a per-run suffix so they never collide on a reused
+ * database. The seeded demo data provides the business "Mesa Catering S.A.C." and the services DES and ALM.
+ */
+import { expect, test, type Page } from "@playwright/test";
+import { execFileSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import * as XLSX from "xlsx";
+import { waitForHydration, watchConsole } from "./support";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const RUN = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+const PASSWORD = "Altiplano-Quinua-2024!";
+const ADMIN = { name: `Rosa Importadora ${RUN}`, email: `super.import.${RUN}@example.com` };
+
+const MINE = `Mina Importada ${RUN}`;
+const UNIT = `Unidad Importada ${RUN}`;
+const CAFE = `Comedor Importado ${RUN}`;
+const SECOND_CAFE = `Comedor Anexo ${RUN}`;
+const BUSINESS = "Mesa Catering S.A.C.";
+const MISSING_BUSINESS = `Catering Fantasma ${RUN} S.A.C.`;
+
+/** A verified user with a role in an area, on the e2e database (tests/support/e2e-fixtures.ts). */
+function createUser(person: { name: string; email: string }, role: { role: string; area: string; place: string }): void {
+  const args = ["tests/support/e2e-fixtures.ts", "user", "--name", person.name, "--email", person.email, "--password", PASSWORD];
+  args.push("--role", role.role, "--area", role.area, "--place", role.place, "--wait", String(test.info().project.use.baseURL));
+  execFileSync(join(ROOT, "node_modules/.bin/bun"), args, { cwd: ROOT, env: { ...process.env, DB_PATH: process.env.MESA_E2E_DB }, stdio: "pipe" });
+}
+
+async function open(page: Page, path: string): Promise<void> {
+  await page.goto(path);
+  await waitForHydration(page);
+}
+
+/** An .xlsx file with the given sheets (first row: headers), written where Playwright keeps this test's output. */
+function writeWorkbook(fileName: string, sheets: Record<string, (string | number)[][]>): string {
+  const book = XLSX.utils.book_new();
+  for (const [name, rows] of Object.entries(sheets)) XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet(rows), name);
+  const path = test.info().outputPath(fileName);
+  writeFileSync(path, XLSX.write(book, { type: "buffer", bookType: "xlsx" }));
+  return path;
+}
+
+/** The workbook: one new mine, unit and cafe with DES and ALM and an ALM price, and a second cafe of `secondBusiness`. */
+function placesWorkbook(fileName: string, secondBusiness: string, price: string): string {
+  return writeWorkbook(fileName, {
+    Minas: [
+      ["Nombre", "Servicios"],
+      [MINE, "DES, ALM"],
+    ],
+    Unidades: [
+      ["Mina", "Nombre", "Servicios"],
+      [MINE, UNIT, "DES, ALM"],
+    ],
+    Comedores: [
+      ["Mina", "Unidad", "Nombre", "Empresa", "Zona horaria", "Servicios"],
+      [MINE, UNIT, CAFE, BUSINESS, "", "DES, ALM"],
+      [MINE, UNIT, SECOND_CAFE, secondBusiness, "", "DES"],
+    ],
+    Precios: [
+      ["Mina", "Unidad", "Comedor", "Servicio", "Precio"],
+      [MINE, UNIT, CAFE, "ALM", price],
+    ],
+  });
+}
+
+const flash = (page: Page, kind: "success" | "error") => page.locator(`[data-flash="${kind}"]`);
+const table = (page: Page, caption: "Minas" | "Comedores") => page.getByRole("table", { name: caption });
+const row = (page: Page, caption: "Minas" | "Comedores", name: string) => table(page, caption).locator("tbody tr").filter({ has: page.locator("td:first-child", { hasText: name }) });
+
+async function openImport(page: Page) {
+  await page.getByRole("button", { name: "Importar desde Excel" }).click();
+  const dialog = page.getByRole("dialog", { name: "Importar lugares desde Excel" });
+  await expect(dialog).toBeVisible();
+  return dialog;
+}
+
+test("the places workbook: the template downloads, bad rows are listed and nothing is saved, the fixed workbook imports", async ({ browser }) => {
+  test.setTimeout(60_000);
+  createUser(ADMIN, { role: "super-administrator", area: "Administración", place: "Sede Lima" });
+  const context = await browser.newContext({ acceptDownloads: true });
+  const page = await context.newPage();
+  const problems = watchConsole(page);
+
+  await open(page, "/login");
+  await page.getByLabel("Correo electrónico").fill(ADMIN.email);
+  await page.getByLabel("Contraseña", { exact: true }).fill(PASSWORD);
+  await page.getByRole("button", { name: "Ingresar" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+
+  await open(page, "/management");
+  await expect(page.getByRole("heading", { level: 1, name: "Gestión" })).toBeVisible();
+  let dialog = await openImport(page);
+  // Nothing chosen yet: the Import button waits for a file.
+  await expect(dialog.getByRole("button", { name: "Importar", exact: true })).toBeDisabled();
+
+  // The template: an .xlsx with the five sheets and Spanish headers.
+  const downloading = page.waitForEvent("download");
+  await dialog.getByRole("link", { name: "Descargar la plantilla" }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toMatch(/^mesa-plantilla-lugares-\d{4}-\d{2}-\d{2}\.xlsx$/);
+  const template = XLSX.read(readFileSync((await download.path())!), { type: "buffer" });
+  expect(template.SheetNames).toEqual(["Servicios", "Minas", "Unidades", "Comedores", "Precios"]);
+  const cafeHeaders = XLSX.utils.sheet_to_json<unknown[]>(template.Sheets.Comedores, { header: 1 })[0];
+  expect(cafeHeaders).toEqual(["Mina", "Unidad", "Nombre", "Empresa", "Zona horaria", "Servicios"]);
+
+  // A workbook with two bad rows: a cafe of a business that does not exist, and a price that is not a number.
+  await dialog.getByLabel("Libro de Excel (.xlsx, hasta 5 MiB)").setInputFiles(placesWorkbook("lugares-con-errores.xlsx", MISSING_BUSINESS, "abc"));
+  await dialog.getByRole("button", { name: "Importar", exact: true }).click();
+  const errors = dialog.getByTestId("import-errors");
+  await expect(errors).toBeVisible();
+  await expect(errors.getByText("No se importó nada. Corrija estas filas y vuelva a intentarlo:")).toBeVisible();
+  await expect(errors.getByRole("listitem")).toHaveText([
+    `Comedores, fila 3 (Empresa): No se encontró la empresa «${MISSING_BUSINESS}» (por nombre o RUC).`,
+    "Precios, fila 2 (Precio): «abc» no es un precio en soles (por ejemplo 12.50).",
+  ]);
+  await expect(flash(page, "success")).toHaveCount(0);
+
+  // Nothing was saved: after closing the dialog and loading the page afresh, the new mine is not there.
+  await dialog.getByRole("button", { name: "Cancelar" }).click();
+  await expect(dialog).toBeHidden();
+  await open(page, `/management?tab=mines&search=${encodeURIComponent(RUN)}`);
+  await expect(page.getByRole("tab", { name: "Minas" })).toHaveAttribute("aria-selected", "true");
+  await expect(page.getByRole("searchbox", { name: "Buscar minas" })).toHaveValue(RUN);
+  await expect(table(page, "Minas")).toContainText("No hay lugares que coincidan.");
+  await expect(row(page, "Minas", MINE)).toHaveCount(0);
+
+  // The fixed workbook imports; the flash gives the counts.
+  dialog = await openImport(page);
+  await expect(dialog.getByTestId("import-errors")).toHaveCount(0);
+  await dialog.getByLabel("Libro de Excel (.xlsx, hasta 5 MiB)").setInputFiles(placesWorkbook("lugares.xlsx", BUSINESS, "18.50"));
+  await dialog.getByRole("button", { name: "Importar", exact: true }).click();
+  await expect(flash(page, "success")).toHaveText(
+    "Libro importado. Minas: 1 nuevas, 0 actualizadas. Unidades: 1 nuevas, 0 actualizadas. Comedores: 2 nuevas, 0 actualizadas. " +
+      "Servicios: 0 nuevas, 0 actualizadas. Precios: 1 nuevas, 0 actualizadas.",
+  );
+  await expect(dialog).toBeHidden();
+
+  // The new mine on the Minas tab, with its unit, its two cafes and its services.
+  await page.getByRole("tab", { name: "Minas" }).click();
+  await expect(page).toHaveURL(/[?&]tab=mines/);
+  await page.getByRole("searchbox", { name: "Buscar minas" }).fill(RUN);
+  await expect(page).toHaveURL(/[?&]search=/);
+  await expect(table(page, "Minas").locator("tbody tr")).toHaveCount(1);
+  await expect(row(page, "Minas", MINE).getByRole("cell")).toHaveText([MINE, "1", "2", "ALMDES", ""]);
+
+  // The new cafes on the Comedores tab, found by searching for them.
+  await page.getByRole("tab", { name: "Comedores" }).click();
+  await expect(page).toHaveURL(/[?&]tab=cafes/);
+  await expect(page.getByRole("searchbox", { name: "Buscar comedores, unidades, minas o empresas" })).toHaveValue("");
+  await page.getByRole("searchbox", { name: "Buscar comedores, unidades, minas o empresas" }).fill(RUN);
+  await expect(page).toHaveURL(/[?&]search=/);
+  await expect(table(page, "Comedores").locator("tbody tr")).toHaveCount(2);
+  const cafe = row(page, "Comedores", CAFE);
+  await expect(cafe.getByRole("cell").nth(1)).toHaveText(`${UNIT}${MINE}`);
+  await expect(cafe.getByRole("cell").nth(2)).toHaveText(BUSINESS);
+  await expect(cafe.getByRole("cell").nth(3)).toHaveText("America/Lima");
+  await expect(cafe.locator("span.font-mono")).toHaveText(["ALM", "DES"]);
+  await expect(cafe.getByRole("cell").nth(5)).toHaveText("1 de 2 con precio");
+  await expect(row(page, "Comedores", SECOND_CAFE).getByRole("cell").nth(5)).toHaveText("0 de 1 con precio");
+
+  // The imported price in the cafe's prices dialog, and in its recent changes.
+  await cafe.getByRole("button", { name: `Precios de ${CAFE}`, exact: true }).click();
+  const prices = page.getByRole("dialog", { name: `Precios de ${CAFE}` });
+  await expect(prices).toBeVisible();
+  await expect(prices.getByRole("textbox", { name: "Precio (S/) ALM" })).toHaveValue("18.50");
+  await expect(prices.getByRole("textbox", { name: "Precio (S/) DES" })).toHaveValue("");
+  const history = prices.getByRole("table", { name: "Cambios recientes" }).locator("tbody tr");
+  await expect(history).toHaveCount(1);
+  await expect(history.getByRole("cell").nth(0)).toContainText("ALM");
+  await expect(history.getByRole("cell").nth(1)).toHaveText("Sin precio");
+  await expect(history.getByRole("cell").nth(2)).toHaveText(/18[.,]50/);
+  await prices.getByRole("button", { name: "Cancelar" }).click();
+  await expect(prices).toBeHidden();
+
+  await page.waitForLoadState("networkidle");
+  expect(problems, problems.join("\n")).toEqual([]);
+  await context.close();
+});
