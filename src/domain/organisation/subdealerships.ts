@@ -7,12 +7,13 @@
  * Deleting a subdealership removes its unit links with it.
  */
 import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
-import { cafes, dealerships, mines, subdealershipUnits, subdealerships, units } from "../../../db/schema";
+import { dealerships, mines, subdealershipUnits, subdealerships, units } from "../../../db/schema";
 import type { Db } from "../../db";
 import type { Scope } from "../access/scope";
 import { recordAudit, type Actor, type Tx } from "../audit";
 import { message, NotFound, ValidationFailed } from "../errors";
 import { parseInput, t } from "../validation";
+import { reachableParents } from "../places/places";
 import { checkCompanyFields, CompanyFields, dealershipRowOf, ensureRucFree, likePattern, subdealershipCount, type DealershipRow, type RucSettings } from "./dealerships";
 
 export type Subdealership = typeof subdealerships.$inferSelect;
@@ -58,10 +59,8 @@ type Page = { page: number; perPage: number };
 
 /** The ids of the units within the scope (every unit for a super-administrator). */
 export function reachableUnitIds(db: Db | Tx, scope: Scope): Set<number> {
-  if (scope.all) return new Set(db.select({ id: units.id }).from(units).all().map((u) => u.id));
-  const cafeIds = [...scope.cafeIds];
-  if (!cafeIds.length) return new Set();
-  return new Set(db.selectDistinct({ id: cafes.unitId }).from(cafes).where(inArray(cafes.id, cafeIds)).all().map((c) => c.id));
+  const reach = reachableParents(db, scope);
+  return new Set(reach ? reach.unitIds : db.select({ id: units.id }).from(units).all().map((u) => u.id));
 }
 
 /** The reachable units, grouped by mine, by name. */

@@ -27,7 +27,6 @@ import { EVERYTHING, type Scope } from "../access/scope";
 import type { Actor } from "../audit";
 import { Conflict, NotFound, ValidationFailed, type Message } from "../errors";
 import {
-  businessOptions,
   createPlace,
   deleteCafe,
   deleteMine,
@@ -42,6 +41,7 @@ import {
   updateMine,
   updateUnit,
 } from "./places";
+import { businessOptions } from "../organisation/businesses";
 import { setCafePrices } from "./prices";
 import { offerService } from "./service-assignments";
 import { createService } from "./services";

@@ -67,7 +67,7 @@ export interface PageRequest {
 }
 
 /** The ids of the mines and units that contain a cafe within the scope (null: every one). */
-function reachableParents(db: Db, scope: Scope): { mineIds: number[]; unitIds: number[] } | null {
+export function reachableParents(db: Db | Tx, scope: Scope): { mineIds: number[]; unitIds: number[] } | null {
   if (scope.all) return null;
   const cafeIds = [...scope.cafeIds];
   if (cafeIds.length === 0) return { mineIds: [], unitIds: [] };
@@ -224,12 +224,6 @@ export function searchUnits(db: Db, scope: Scope, mineId: number, search: string
     .orderBy(asc(units.name))
     .limit(limit)
     .all();
-}
-
-/** The businesses a new or edited cafe may have as issuer: all, or those of the actor's headquarters areas. */
-export function businessOptions(db: Db, scope: Scope): PlaceOption[] {
-  const all = db.select({ id: businesses.id, name: businesses.name }).from(businesses).orderBy(asc(businesses.name)).all();
-  return scope.all ? all : all.filter((b) => scope.businessIds.has(b.id));
 }
 
 function reachableMineIds(db: Db, scope: Scope): Set<number> | null {

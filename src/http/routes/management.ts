@@ -4,8 +4,8 @@
  * Every list and write goes through src/domain/places/places.ts with the actor's scope.
  */
 import { can } from "../../domain/access/authorization";
+import { businessOptions } from "../../domain/organisation/businesses";
 import {
-  businessOptions,
   createPlace,
   deleteCafe,
   deleteMine,
