@@ -166,6 +166,17 @@ describe("names are unique within their parent", () => {
 });
 
 describe("createPlace: the management modal", () => {
+  test("reports every field's problem at once, and creates nothing", () => {
+    const w = buildWorld();
+    const before = count(w.db, mines);
+    expect(fieldErrors(() => createPlace(w.db, ACTOR, EVERYTHING, { mine_name: "M", unit_name: "Unidad Pampa", cafe_name: "Comedor Pampa", time_zone: "Mars/Olympus" }, DEFAULTS))).toEqual({
+      mine_name: { key: "validation.min_length", params: { min: 2 } },
+      business_id: { key: "validation.required", params: undefined },
+      time_zone: { key: "places.time_zone_invalid", params: { zone: "Mars/Olympus" } },
+    });
+    expect(count(w.db, mines)).toBe(before);
+  });
+
   test("creates mine, unit and cafe in one go, each audited, with the time zone given", () => {
     const w = buildWorld();
     const before = count(w.db, mines);

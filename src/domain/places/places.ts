@@ -15,7 +15,7 @@ import type { Db } from "../../db";
 import { bumpAccessVersion } from "../access/authorization";
 import { reachesBusiness, type Scope } from "../access/scope";
 import { recordAudit, type Actor, type Tx } from "../audit";
-import { Conflict, message, NotFound, ValidationFailed } from "../errors";
+import { Conflict, message, NotFound, ValidationFailed, type Message } from "../errors";
 import { parseInput, t } from "../validation";
 
 /** Counts in a row are of the places within the actor's scope (a limited actor learns nothing of the others). */
@@ -329,22 +329,34 @@ export interface CreatedPlace {
  */
 export function createPlace(db: Db, actor: Actor, scope: Scope, input: unknown, defaults: { timeZone: string }, now = new Date()): CreatedPlace {
   const data = parseInput(NewPlaceInput, input);
+  // Every field's problem is reported at once; a place outside the scope is NotFound and stops at once.
+  const errors: Record<string, Message> = {};
+  const check = <T>(fn: () => T): T | null => {
+    try {
+      return fn();
+    } catch (error) {
+      if (!(error instanceof ValidationFailed)) throw error;
+      Object.assign(errors, error.errors);
+      return null;
+    }
+  };
+  const refuse = (field: string, problem: Message) => void (errors[field] ??= problem);
   const mine = data.mine_id ? requireMine(db, scope, data.mine_id) : null;
-  const mineName = mine ? mine.name : checkName(data.mine_name, "mine_name");
+  const mineName = mine ? mine.name : check(() => checkName(data.mine_name, "mine_name"));
   const unit = data.unit_id ? requireUnit(db, scope, data.unit_id) : null;
-  if (unit && (!mine || unit.mineId !== mine.id)) throw new ValidationFailed({ unit_id: message("places.unit_not_in_mine") });
-  const unitName = unit ? unit.name : data.unit_name?.trim() ? checkName(data.unit_name, "unit_name") : null;
-  const cafeName = data.cafe_name?.trim() ? checkName(data.cafe_name, "cafe_name") : null;
-  if (cafeName && !unitName) throw new ValidationFailed({ unit_name: message("validation.required") });
+  if (unit && (!mine || unit.mineId !== mine.id)) refuse("unit_id", message("places.unit_not_in_mine"));
+  const unitName = unit ? unit.name : data.unit_name?.trim() ? check(() => checkName(data.unit_name, "unit_name")) : null;
+  const cafeName = data.cafe_name?.trim() ? check(() => checkName(data.cafe_name, "cafe_name")) : null;
+  if (!unitName && (cafeName || (mine && !unit))) refuse("unit_name", message("validation.required"));
   // A mine or unit without a cafe would fall outside a limited scope at once.
-  if (!scope.all && !cafeName) throw new ValidationFailed({ cafe_name: message("places.cafe_required") });
-  if (mine && !unit && !unitName) throw new ValidationFailed({ unit_name: message("validation.required") });
-  const business = cafeName ? (data.business_id ? checkBusiness(db, scope, data.business_id) : null) : null;
-  if (cafeName && !business) throw new ValidationFailed({ business_id: message("validation.required") });
-  const timeZone = cafeName ? checkTimeZone(data.time_zone, defaults.timeZone) : defaults.timeZone;
-  if (!mine) ensureMineNameFree(db, mineName, undefined, "mine_name");
-  if (mine && !unit && unitName) ensureUnitNameFree(db, mine.id, unitName, undefined, "unit_name");
-  if (unit && cafeName) ensureCafeNameFree(db, unit.id, cafeName, undefined, "cafe_name");
+  if (!scope.all && !data.cafe_name?.trim()) refuse("cafe_name", message("places.cafe_required"));
+  const business = cafeName && data.business_id ? check(() => checkBusiness(db, scope, data.business_id!)) : null;
+  if (cafeName && !data.business_id) refuse("business_id", message("validation.required"));
+  const timeZone = (cafeName ? check(() => checkTimeZone(data.time_zone, defaults.timeZone)) : null) ?? defaults.timeZone;
+  if (!mine && mineName) check(() => ensureMineNameFree(db, mineName, undefined, "mine_name"));
+  if (mine && !unit && unitName) check(() => ensureUnitNameFree(db, mine.id, unitName, undefined, "unit_name"));
+  if (unit && cafeName) check(() => ensureCafeNameFree(db, unit.id, cafeName, undefined, "cafe_name"));
+  if (Object.keys(errors).length || mineName === null) throw new ValidationFailed(errors);
 
   return db.transaction((tx) => {
     const mineRow = mine ?? tx.insert(mines).values({ name: mineName }).returning().get();
