@@ -8,48 +8,28 @@
  * Cerro Verde / Unidad Norte); "Andes Catering S.A.C." with "Sede Cusco", operating "Comedor Tajo".
  */
 import { describe, expect, test } from "bun:test";
-import { eq, inArray } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import * as XLSX from "xlsx";
 import { translate } from "../../resources/js/lib/i18n";
-import { auditLog, businesses, businessServices, headquarters, permissions as permissionsTable, properties, rolePermissions, roles as rolesTable, users } from "../../db/schema";
+import { auditLog, businesses, businessServices, headquarters, properties } from "../../db/schema";
 import { bootstrapAccess } from "../../db/seeds/access";
 import type { Db } from "../../src/db";
 import { createArea } from "../../src/domain/access/areas";
 import { assignRole } from "../../src/domain/access/assignments";
-import { bumpAccessVersion } from "../../src/domain/access/authorization";
 import { ensureCafe, ensureHeadquarters } from "../../src/domain/access/places";
 import { findRoleByName, SUPER_ROLE } from "../../src/domain/access/roles";
 import { EVERYTHING } from "../../src/domain/access/scope";
-import { hashPassword } from "../../src/domain/accounts/passwords";
 import type { User } from "../../src/domain/accounts/users";
 import { CLI_ACTOR } from "../../src/domain/audit";
 import { createProperty } from "../../src/domain/organisation/properties";
 import { createService } from "../../src/domain/places/services";
 import { BASE, Client, createTestApp, embeddedPage, type TestApp } from "../support/app";
+import { addUser, makeRole, TEST_PASSWORD } from "../support/people";
 
-const PASSWORD = "correct-horse-42";
+const PASSWORD = TEST_PASSWORD;
 const es = (key: string, params?: Record<string, string | number>) => translate("es", key, params);
 const RUC_MESA = "20100079705";
 const RUC_ANDES = "20601234565";
-
-let passwordHash: Promise<string> | null = null;
-
-async function addUser(db: Db, name: string, email: string): Promise<User> {
-  passwordHash ??= hashPassword(PASSWORD);
-  const now = new Date();
-  return db.insert(users).values({ name, email, passwordHash: await passwordHash, emailVerifiedAt: now, createdAt: now, updatedAt: now }).returning().get();
-}
-
-function makeRole(db: Db, name: string, names: string[]): number {
-  return db.transaction((tx) => {
-    const role = tx.insert(rolesTable).values({ name }).returning().get();
-    const ids = tx.select({ id: permissionsTable.id }).from(permissionsTable).where(inArray(permissionsTable.name, names)).all();
-    if (ids.length !== names.length) throw new Error(`unknown permissions among ${names.join(", ")}`);
-    for (const { id } of ids) tx.insert(rolePermissions).values({ roleId: role.id, permissionId: id }).run();
-    bumpAccessVersion(tx);
-    return role.id;
-  });
-}
 
 interface World {
   app: TestApp;

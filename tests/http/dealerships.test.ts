@@ -7,50 +7,30 @@
  * both; "Gerente A" (dealerships.view + dealerships.manage) and "Vera Vista" (dealerships.view) only Comedor A.
  */
 import { describe, expect, test } from "bun:test";
-import { eq, inArray } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import * as XLSX from "xlsx";
-import { auditLog, cafes, dealerships, permissions as permissionsTable, rolePermissions, roles as rolesTable, subdealerships, subdealershipUnits, units, users } from "../../db/schema";
+import { auditLog, cafes, dealerships, subdealerships, subdealershipUnits, units } from "../../db/schema";
 import { bootstrapAccess } from "../../db/seeds/access";
 import { dealershipsSeeder, DEMO_DEALERSHIPS } from "../../db/seeds/dealerships";
 import { translate } from "../../resources/js/lib/i18n";
 import type { Db } from "../../src/db";
 import { createArea } from "../../src/domain/access/areas";
 import { assignRole } from "../../src/domain/access/assignments";
-import { bumpAccessVersion } from "../../src/domain/access/authorization";
 import { ensureCafe, ensureHeadquarters } from "../../src/domain/access/places";
 import { findRoleByName, SUPER_ROLE } from "../../src/domain/access/roles";
 import { EVERYTHING } from "../../src/domain/access/scope";
-import { hashPassword } from "../../src/domain/accounts/passwords";
 import type { User } from "../../src/domain/accounts/users";
 import { CLI_ACTOR } from "../../src/domain/audit";
 import { createDealership } from "../../src/domain/organisation/dealerships";
 import { createSubdealership } from "../../src/domain/organisation/subdealerships";
 import { BASE, Client, createTestApp, embeddedPage, type TestApp } from "../support/app";
+import { addUser, makeRole, TEST_PASSWORD } from "../support/people";
 
-const PASSWORD = "correct-horse-42";
+const PASSWORD = TEST_PASSWORD;
 const es = (key: string, params?: Record<string, string | number>) => translate("es", key, params);
 const en = (key: string, params?: Record<string, string | number>) => translate("en", key, params);
 const SETTINGS = { rucLength: 11 };
 const RUC = { a: "20100934729", b: "20551673911", c: "20604382158", d: "20511883246", e: "20482736191" };
-
-let passwordHash: Promise<string> | null = null;
-
-async function addUser(db: Db, name: string, email: string): Promise<User> {
-  passwordHash ??= hashPassword(PASSWORD);
-  const now = new Date();
-  return db.insert(users).values({ name, email, passwordHash: await passwordHash, emailVerifiedAt: now, createdAt: now, updatedAt: now }).returning().get();
-}
-
-function makeRole(db: Db, name: string, names: string[]): number {
-  return db.transaction((tx) => {
-    const role = tx.insert(rolesTable).values({ name }).returning().get();
-    const ids = tx.select({ id: permissionsTable.id }).from(permissionsTable).where(inArray(permissionsTable.name, names)).all();
-    if (ids.length !== names.length) throw new Error(`unknown permissions among ${names.join(", ")}`);
-    for (const { id } of ids) tx.insert(rolePermissions).values({ roleId: role.id, permissionId: id }).run();
-    bumpAccessVersion(tx);
-    return role.id;
-  });
-}
 
 interface World {
   app: TestApp;

@@ -13,44 +13,24 @@ import { describe, expect, test } from "bun:test";
 import { and, eq, inArray } from "drizzle-orm";
 import * as XLSX from "xlsx";
 import { translate } from "../../resources/js/lib/i18n";
-import { areas, auditLog, businesses, cafes, dealerships, mines, permissions as permissionsTable, rolePermissions, roles as rolesTable, subdealerships, subdealershipUnits, units, users } from "../../db/schema";
+import { areas, auditLog, businesses, cafes, dealerships, mines, subdealerships, subdealershipUnits, units } from "../../db/schema";
 import { accessSeeder } from "../../db/seeds/access";
 import { placesSeeder } from "../../db/seeds/places";
 import type { Db } from "../../src/db";
 import { createArea } from "../../src/domain/access/areas";
 import { assignRole } from "../../src/domain/access/assignments";
-import { bumpAccessVersion } from "../../src/domain/access/authorization";
 import { findRoleByName, SUPER_ROLE } from "../../src/domain/access/roles";
 import { EVERYTHING } from "../../src/domain/access/scope";
-import { hashPassword } from "../../src/domain/accounts/passwords";
 import type { User } from "../../src/domain/accounts/users";
 import { CLI_ACTOR } from "../../src/domain/audit";
 import { createPlace } from "../../src/domain/places/places";
 import { BASE, Client, createTestApp, type TestApp } from "../support/app";
+import { addUser, makeRole, TEST_PASSWORD } from "../support/people";
 
-const PASSWORD = "correct-horse-42";
+const PASSWORD = TEST_PASSWORD;
 const es = (key: string, params?: Record<string, string | number>) => translate("es", key, params);
 const en = (key: string, params?: Record<string, string | number>) => translate("en", key, params);
 const DEFAULTS = { timeZone: "America/Lima" };
-
-let passwordHash: Promise<string> | null = null;
-
-async function addUser(db: Db, name: string, email: string): Promise<User> {
-  passwordHash ??= hashPassword(PASSWORD);
-  const now = new Date();
-  return db.insert(users).values({ name, email, passwordHash: await passwordHash, emailVerifiedAt: now, createdAt: now, updatedAt: now }).returning().get();
-}
-
-function makeRole(db: Db, name: string, names: string[]): number {
-  return db.transaction((tx) => {
-    const role = tx.insert(rolesTable).values({ name }).returning().get();
-    const ids = tx.select({ id: permissionsTable.id }).from(permissionsTable).where(inArray(permissionsTable.name, names)).all();
-    if (ids.length !== names.length) throw new Error(`unknown permissions among ${names.join(", ")}`);
-    for (const { id } of ids) tx.insert(rolePermissions).values({ roleId: role.id, permissionId: id }).run();
-    bumpAccessVersion(tx);
-    return role.id;
-  });
-}
 
 interface World {
   app: TestApp;
