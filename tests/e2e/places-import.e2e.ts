@@ -116,7 +116,7 @@ test("the places workbook: the template downloads, bad rows are listed and nothi
   await dialog.getByRole("button", { name: "Importar", exact: true }).click();
   const errors = dialog.getByTestId("import-errors");
   await expect(errors).toBeVisible();
-  await expect(errors.getByText("No se importó nada. Corrija estas filas y vuelva a intentarlo:")).toBeVisible();
+  await expect(errors.getByText("No se importó nada. Corrige estas filas y vuelve a intentarlo:")).toBeVisible();
   await expect(errors.getByRole("listitem")).toHaveText([
     `Comedores, fila 3 (Empresa): No se encontró la empresa «${MISSING_BUSINESS}» (por nombre o RUC).`,
     "Precios, fila 2 (Precio): «abc» no es un precio en soles (por ejemplo 12.50).",

@@ -368,6 +368,12 @@ describe("properties", () => {
     const shown = await page(client, `/properties/${property.id}`);
     expect(shown.component).toBe("properties/show");
     expect(shown.props.property).toMatchObject({ code: "VEH-01", status: "under_repair", acquiredOn: "2024-02-10", acquisitionValueCents: 4_590_050, notes: "En servicio técnico" });
+    // The page's edit dialog gets what it needs, and saving from it comes back to the page.
+    expect(shown.props.editor.locations.headquarters.map((o: any) => o.value)).toContain(`hq:${w.mesa.arequipa}`);
+    expect(shown.props.editor.categories).toEqual(["Equipo de cocina"]);
+    const saved = await submit(client, "PUT", `/properties/${property.id}`, oven(`hq:${w.mesa.arequipa}`, { code: "VEH-01", name: "Camioneta Hilux 4x4" }), `/properties/${property.id}`);
+    expect(saved.headers.get("location")).toBe(`/properties/${property.id}`);
+    expect((await page(client, `/properties/${property.id}`)).props.property.name).toBe("Camioneta Hilux 4x4");
   });
 
   test("a guest scanning a label is sent to sign in and then to the property; without properties.view it is refused", async () => {

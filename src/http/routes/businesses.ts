@@ -274,7 +274,13 @@ export const businessesRoutes = defineRoutes([
     access: access.can("properties.view"),
     handle: (ctx) => {
       const property = findProperty(ctx.db, ctx.scope, Number(ctx.params.property));
-      return ctx.render("properties/show", { property, can: { manage: can(ctx.access, "properties.manage") } });
+      const manage = can(ctx.access, "properties.manage");
+      return ctx.render("properties/show", {
+        property,
+        // What the edit dialog needs, for those who may edit.
+        editor: () => (manage ? { statuses: [...PROPERTY_STATUSES], locations: locationOptions(ctx.db, ctx.scope), categories: propertyCategories(ctx.db), today: todayIn(ctx.config.timezone, new Date()) } : null),
+        can: { manage },
+      });
     },
   },
   {

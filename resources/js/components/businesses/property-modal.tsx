@@ -7,7 +7,7 @@ import { useId, type FormEvent } from "react";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
 import { Dialog, DialogActions } from "../ui/dialog";
-import { Field } from "../ui/field";
+import { Field, TextareaField } from "../ui/field";
 import { OtherErrors } from "../ui/form-errors";
 import { SelectField } from "../ui/select-field";
 import type { LocationOptions, PropertyRow, PropertyStatus } from "./types";
@@ -33,7 +33,6 @@ export function PropertyModal({
   const { t } = useI18n();
   const route = useRoute();
   const listId = useId();
-  const notesId = useId();
   const form = useForm({
     code: property?.code ?? "",
     name: property?.name ?? "",
@@ -62,13 +61,13 @@ export function PropertyModal({
             maxLength={20}
             autoCapitalize="characters"
             className="font-mono"
+            hint={t("properties.code_hint")}
             value={form.data.code}
             onChange={(e) => form.setData("code", e.target.value.toUpperCase())}
             error={form.errors.code}
           />
           <Field label={t("properties.name")} name="name" required maxLength={120} value={form.data.name} onChange={(e) => form.setData("name", e.target.value)} error={form.errors.name} />
         </div>
-        <p className="text-xs text-muted-foreground">{t("properties.code_hint")}</p>
         <div className="grid gap-3 sm:grid-cols-2">
           <Field label={t("properties.category")} name="category" required maxLength={60} list={listId} value={form.data.category} onChange={(e) => form.setData("category", e.target.value)} error={form.errors.category} />
           <datalist id={listId}>
@@ -121,22 +120,7 @@ export function PropertyModal({
             error={form.errors.acquisition_value}
           />
         </div>
-        <div className="space-y-1.5">
-          <label htmlFor={notesId} className="text-sm font-medium">
-            {t("properties.notes")}
-          </label>
-          <textarea
-            id={notesId}
-            name="notes"
-            maxLength={1000}
-            rows={3}
-            className="block w-full rounded-md border border-input bg-card px-3 py-2 text-sm shadow-sm"
-            value={form.data.notes}
-            onChange={(e) => form.setData("notes", e.target.value)}
-            aria-invalid={form.errors.notes ? true : undefined}
-          />
-          {form.errors.notes && <p className="text-sm text-destructive">{form.errors.notes}</p>}
-        </div>
+        <TextareaField label={t("properties.notes")} name="notes" maxLength={1000} rows={3} value={form.data.notes} onChange={(e) => form.setData("notes", e.target.value)} error={form.errors.notes} />
         <OtherErrors errors={form.errors as Record<string, string>} fields={FIELDS} />
         <DialogActions onCancel={onClose} cancelLabel={t("businesses.cancel")} submitLabel={t("businesses.save")} busy={form.processing} />
       </form>

@@ -1,7 +1,9 @@
 /**
  * The dealership → subdealership tree: one row per dealership with a disclosure button (aria-expanded; Enter or
  * Space toggles, the right and left arrows open and close) that shows its subdealerships with their units.
- * Collapsed children stay in the markup, hidden, so the server-rendered page and the browser agree.
+ * Collapsed children stay in the markup, hidden, so the server-rendered page and the browser agree. Which rows start
+ * expanded is read from the rows once: the page keys the tree on its search and page number, so other rows start
+ * afresh while a save on the same page keeps what the user opened.
  */
 import { ChevronRight, Plus } from "lucide-react";
 import { useState, type KeyboardEvent } from "react";

@@ -3,7 +3,7 @@
  * by mine, only the units within the user's scope; units outside it stay as they are on the server).
  */
 import { useForm } from "@inertiajs/react";
-import type { FormEvent } from "react";
+import { useId, type FormEvent } from "react";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
 import { Dialog, DialogActions } from "../ui/dialog";
@@ -30,6 +30,7 @@ export function SubdealershipDialog({
 }) {
   const { t } = useI18n();
   const route = useRoute();
+  const unitsId = useId();
   const form = useForm({
     ...companyData(subdealership),
     dealership_id: String(subdealership?.dealershipId ?? dealershipId ?? ""),
@@ -55,9 +56,9 @@ export function SubdealershipDialog({
           ))}
         </SelectField>
         <CompanyFields data={form.data} errors={errors} rucLength={rucLength} onChange={(field, value) => form.setData(field, value)} />
-        <fieldset className="space-y-2" aria-describedby="subdealership-units-hint">
+        <fieldset className="space-y-2" aria-invalid={errors.unit_ids ? true : undefined} aria-describedby={errors.unit_ids ? `${unitsId}-hint ${unitsId}-error` : `${unitsId}-hint`}>
           <legend className="text-sm font-medium">{t("dealerships.units")}</legend>
-          <p id="subdealership-units-hint" className="text-xs text-muted-foreground">
+          <p id={`${unitsId}-hint`} className="text-xs text-muted-foreground">
             {t("dealerships.units_hint")}
           </p>
           {unitChoices.length === 0 && <p className="text-sm">{t("dealerships.no_unit_choices")}</p>}
@@ -75,7 +76,11 @@ export function SubdealershipDialog({
             ))}
           </div>
           {subdealership && subdealership.hiddenUnits > 0 && <p className="text-xs text-muted-foreground">{t("dealerships.hidden_units_kept", { count: subdealership.hiddenUnits })}</p>}
-          {errors.unit_ids && <p className="text-sm text-destructive">{errors.unit_ids}</p>}
+          {errors.unit_ids && (
+            <p id={`${unitsId}-error`} className="text-sm text-destructive">
+              {errors.unit_ids}
+            </p>
+          )}
         </fieldset>
         <OtherErrors errors={errors as Record<string, string>} fields={[...COMPANY_FIELDS, "dealership_id", "unit_ids"]} />
         <DialogActions onCancel={onClose} cancelLabel={t("dealerships.cancel")} submitLabel={t("dealerships.save")} busy={form.processing} />

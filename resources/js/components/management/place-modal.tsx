@@ -1,11 +1,12 @@
 /**
  * The management modal: one flow that finds or creates a mine, then a unit of it, then creates a cafe there.
  * Searching reloads only the `placeSearch` prop (the server searches within the user's scope); choosing "create"
- * keeps the typed name. Everything is created in one request, so a half-made place never exists.
+ * keeps the typed name. Units are offered only once the search for the chosen mine has answered. Everything is
+ * created in one request, so a half-made place never exists.
  */
 import { router, useForm } from "@inertiajs/react";
 import { Check, Plus } from "lucide-react";
-import { useEffect, useRef, useState, type FormEvent } from "react";
+import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
 import { cn } from "../../lib/utils";
@@ -20,11 +21,10 @@ interface Choice {
   name: string;
 }
 
-function searchPlaces(data: Record<string, string | number | undefined>) {
-  router.reload({ only: ["placeSearch"], data });
-}
-
-/** The list of matches and the "create" choice for one level (mine or unit). */
+/**
+ * The list of matches and the "create" choice for one level (mine or unit). Choosing moves focus to "Change", and
+ * "Change" moves it back to the search box; the level's error shows in both views.
+ */
 function Picker({
   level,
   label,
@@ -47,19 +47,41 @@ function Picker({
   error?: string;
 }) {
   const { t } = useI18n();
+  const errorId = useId();
+  const changeRef = useRef<HTMLButtonElement>(null);
+  const searchRef = useRef<HTMLInputElement>(null);
+  const refocus = useRef(false);
+  useEffect(() => {
+    if (!refocus.current) return;
+    refocus.current = false;
+    (chosen ? changeRef : searchRef).current?.focus();
+  });
+  const choose = (choice: Choice | null) => {
+    refocus.current = true;
+    onChoose(choice);
+  };
+  const errorProps = { "aria-invalid": error ? true : undefined, "aria-describedby": error ? errorId : undefined };
+  const message = error && (
+    <p id={errorId} role="alert" className="text-sm text-destructive">
+      {error}
+    </p>
+  );
   const typed = query.trim();
   const exact = options.some((o) => o.name.toLowerCase() === typed.toLowerCase());
   if (chosen) {
     return (
-      <div className="flex items-center justify-between gap-2 rounded-md border bg-muted/40 px-3 py-2">
-        <span className="text-sm">
-          <span className="text-muted-foreground">{label}: </span>
-          <strong>{chosen.name}</strong>
-          {chosen.id === null && <span className="ml-2 rounded bg-primary/10 px-1.5 py-0.5 text-xs">{t("management.new_badge")}</span>}
-        </span>
-        <button type="button" className="text-sm underline" onClick={() => onChoose(null)} aria-label={t("management.change_choice", { level: label })}>
-          {t("management.change")}
-        </button>
+      <div className="space-y-2">
+        <div className={cn("flex items-center justify-between gap-2 rounded-md border bg-muted/40 px-3 py-2", error && "border-destructive")}>
+          <span className="text-sm">
+            <span className="text-muted-foreground">{label}: </span>
+            <strong>{chosen.name}</strong>
+            {chosen.id === null && <span className="ml-2 rounded bg-primary/10 px-1.5 py-0.5 text-xs">{t("management.new_badge")}</span>}
+          </span>
+          <button ref={changeRef} type="button" className="text-sm underline" onClick={() => choose(null)} aria-label={t("management.change_choice", { level: label })} {...errorProps}>
+            {t("management.change")}
+          </button>
+        </div>
+        {message}
       </div>
     );
   }
@@ -67,18 +89,19 @@ function Picker({
     <fieldset className="space-y-2">
       <legend className="text-sm font-medium">{label}</legend>
       <input
+        ref={searchRef}
         type="search"
         aria-label={t(`management.search_${level}`)}
         placeholder={t(`management.search_${level}`)}
         className={inputClasses}
         value={query}
         onChange={(e) => onQuery(e.target.value)}
-        aria-invalid={error ? true : undefined}
+        {...errorProps}
       />
       <ul className="max-h-48 space-y-1 overflow-auto" aria-label={t("management.matches", { level: label })}>
         {options.map((option) => (
           <li key={option.id}>
-            <button type="button" className="flex w-full items-center gap-2 rounded-md px-2 py-1.5 text-left text-sm hover:bg-accent focus-visible:bg-accent" onClick={() => onChoose(option)}>
+            <button type="button" className="flex w-full items-center gap-2 rounded-md px-2 py-1.5 text-left text-sm hover:bg-accent focus-visible:bg-accent" onClick={() => choose(option)}>
               <Check className="size-4 text-muted-foreground" aria-hidden="true" />
               {option.name}
             </button>
@@ -86,14 +109,14 @@ function Picker({
         ))}
         {canCreate && typed.length >= 2 && !exact && (
           <li>
-            <button type="button" className="flex w-full items-center gap-2 rounded-md px-2 py-1.5 text-left text-sm font-medium hover:bg-accent focus-visible:bg-accent" onClick={() => onChoose({ id: null, name: typed })}>
+            <button type="button" className="flex w-full items-center gap-2 rounded-md px-2 py-1.5 text-left text-sm font-medium hover:bg-accent focus-visible:bg-accent" onClick={() => choose({ id: null, name: typed })}>
               <Plus className="size-4" aria-hidden="true" />
               {t(`management.create_${level}`, { name: typed })}
             </button>
           </li>
         )}
       </ul>
-      {error && <p className="text-sm text-destructive">{error}</p>}
+      {message}
     </fieldset>
   );
 }
@@ -121,6 +144,10 @@ export function PlaceModal({
   const [unitQuery, setUnitQuery] = useState("");
   const form = useForm({ cafe_name: "", business_id: businesses.length === 1 ? String(businesses[0].id) : "", time_zone: defaultTimeZone });
   const first = useRef(true);
+  // The mine whose units `search.units` holds: the one of the last search that answered.
+  const [unitsOf, setUnitsOf] = useState<number | null>(null);
+  const searchPlaces = (data: { mine_search: string; mine?: number; unit_search?: string }) =>
+    router.reload({ only: ["placeSearch"], data, onSuccess: () => setUnitsOf(data.mine ?? null) });
 
   // Search as the user types (after a short pause), within the chosen mine for units.
   useEffect(() => {
@@ -178,7 +205,7 @@ export function PlaceModal({
                 label={t("management.unit")}
                 query={unitQuery}
                 onQuery={setUnitQuery}
-                options={mine.id ? (search?.units ?? []) : []}
+                options={mine.id !== null && mine.id === unitsOf ? (search?.units ?? []) : []}
                 chosen={unit}
                 onChoose={setUnit}
                 canCreate

@@ -4,8 +4,7 @@
  * shows it and asks to confirm, then sends the same choice again with `confirm: true`.
  */
 import { useForm } from "@inertiajs/react";
-import type { FormEvent } from "react";
-import { useState } from "react";
+import { useId, useState, type FormEvent } from "react";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
 import { Button } from "../ui/button";
@@ -25,6 +24,7 @@ export interface PlaceTarget {
 export function PlaceServicesModal({ place, services, onClose }: { place: PlaceTarget; services: ServiceOption[]; onClose: () => void }) {
   const { t } = useI18n();
   const route = useRoute();
+  const errorId = useId();
   const [confirmation, setConfirmation] = useState<RemovalConfirmation | null>(null);
   const form = useForm({ service_ids: place.serviceIds, confirm: false });
   // Offered already, or offered by the parent (any active service for a mine).
@@ -82,17 +82,30 @@ export function PlaceServicesModal({ place, services, onClose }: { place: PlaceT
         <fieldset>
           <legend className="sr-only">{title}</legend>
           <div className="space-y-1">
-            {choices.map((s) => (
-              <div key={s.id}>
-                <label className="flex items-center gap-2 text-sm">
-                  <input type="checkbox" checked={form.data.service_ids.includes(s.id)} onChange={(e) => toggle(s.id, e.target.checked)} />
-                  <span className="font-mono">{s.code}</span> {s.name}
-                  <span className="text-xs text-muted-foreground">· {t(`services.types.${s.type}`)}</span>
-                  {!s.active && <span className="text-xs text-muted-foreground">({t("services.inactive")})</span>}
-                </label>
-                {errors[`service_ids.${s.id}`] && <p className="pl-6 text-sm text-destructive">{errors[`service_ids.${s.id}`]}</p>}
-              </div>
-            ))}
+            {choices.map((s) => {
+              const error = errors[`service_ids.${s.id}`];
+              return (
+                <div key={s.id}>
+                  <label className="flex items-center gap-2 text-sm">
+                    <input
+                      type="checkbox"
+                      checked={form.data.service_ids.includes(s.id)}
+                      onChange={(e) => toggle(s.id, e.target.checked)}
+                      aria-invalid={error ? true : undefined}
+                      aria-describedby={error ? `${errorId}-${s.id}` : undefined}
+                    />
+                    <span className="font-mono">{s.code}</span> {s.name}
+                    <span className="text-xs text-muted-foreground">· {t(`services.types.${s.type}`)}</span>
+                    {!s.active && <span className="text-xs text-muted-foreground">({t("services.inactive")})</span>}
+                  </label>
+                  {error && (
+                    <p id={`${errorId}-${s.id}`} className="pl-6 text-sm text-destructive">
+                      {error}
+                    </p>
+                  )}
+                </div>
+              );
+            })}
           </div>
         </fieldset>
         <OtherErrors errors={errors} fields={choices.map((s) => `service_ids.${s.id}`)} />

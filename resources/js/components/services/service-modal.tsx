@@ -4,7 +4,7 @@ import type { FormEvent } from "react";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
 import { Dialog, DialogActions } from "../ui/dialog";
-import { Field } from "../ui/field";
+import { Field, TextareaField } from "../ui/field";
 import { OtherErrors } from "../ui/form-errors";
 import { SelectField } from "../ui/select-field";
 import type { ServiceRow, ServiceType } from "./types";
@@ -36,13 +36,13 @@ export function ServiceModal({ service, types, onClose }: { service: ServiceRow 
             maxLength={12}
             autoCapitalize="characters"
             className="font-mono"
+            hint={t("services.code_hint")}
             value={form.data.code}
             onChange={(e) => form.setData("code", e.target.value.toUpperCase())}
             error={form.errors.code}
           />
           <Field label={t("services.name")} name="name" required maxLength={80} value={form.data.name} onChange={(e) => form.setData("name", e.target.value)} error={form.errors.name} />
         </div>
-        <p className="text-xs text-muted-foreground">{t("services.code_hint")}</p>
         <SelectField label={t("services.type")} name="type" required value={form.data.type} onChange={(e) => form.setData("type", e.target.value as ServiceType)} error={form.errors.type}>
           <option value="">—</option>
           {types.map((type) => (
@@ -51,22 +51,15 @@ export function ServiceModal({ service, types, onClose }: { service: ServiceRow 
             </option>
           ))}
         </SelectField>
-        <div className="space-y-1.5">
-          <label htmlFor="service-description" className="text-sm font-medium">
-            {t("services.description_label")}
-          </label>
-          <textarea
-            id="service-description"
-            name="description"
-            maxLength={500}
-            rows={3}
-            className="block w-full rounded-md border border-input bg-card px-3 py-2 text-sm shadow-sm"
-            value={form.data.description}
-            onChange={(e) => form.setData("description", e.target.value)}
-            aria-invalid={form.errors.description ? true : undefined}
-          />
-          {form.errors.description && <p className="text-sm text-destructive">{form.errors.description}</p>}
-        </div>
+        <TextareaField
+          label={t("services.description_label")}
+          name="description"
+          maxLength={500}
+          rows={3}
+          value={form.data.description}
+          onChange={(e) => form.setData("description", e.target.value)}
+          error={form.errors.description}
+        />
         <label className="flex items-center gap-2 text-sm">
           <input type="checkbox" name="active" checked={form.data.active} onChange={(e) => form.setData("active", e.target.checked)} />
           {t("services.active")}

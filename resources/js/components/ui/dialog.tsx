@@ -1,7 +1,10 @@
 /**
  * A modal dialog on the native <dialog> element: focus moves into it and back, Escape and the close button
- * close it, and the page behind is inert.
+ * close it, and the page behind is inert. Pages unmount a dialog to close it, so closing is done on unmount too:
+ * focus returns to the element that opened it, and field errors a failed submit left in the page's `errors`
+ * prop are cleared, so a cancelled form's errors do not show up on the page behind.
  */
+import { router, usePage } from "@inertiajs/react";
 import { X } from "lucide-react";
 import { useEffect, useId, useRef, type ReactNode } from "react";
 import { cn } from "../../lib/utils";
@@ -27,12 +30,20 @@ export function Dialog({
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const descriptionId = useId();
+  const pageErrors = useRef<Record<string, unknown>>({});
+  pageErrors.current = (usePage().props.errors ?? {}) as Record<string, unknown>;
 
+  // Effects run only in the browser. The cleanup runs when the dialog closes or unmounts.
   useEffect(() => {
     const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
+    if (!dialog || !open) return;
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    if (!dialog.open) dialog.showModal();
+    return () => {
+      if (dialog.open) dialog.close();
+      if (opener?.isConnected) opener.focus();
+      if (Object.keys(pageErrors.current).length > 0) router.replaceProp("errors", {});
+    };
   }, [open]);
 
   return (

@@ -1,5 +1,5 @@
-/** A labelled input with its error message, wired for screen readers (aria-invalid, aria-describedby). */
-import { useId, type InputHTMLAttributes, type ReactNode } from "react";
+/** A labelled input or textarea with its hint or error message, wired for screen readers (aria-invalid, aria-describedby). */
+import { useId, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from "react";
 import { cn } from "../../lib/utils";
 
 export const inputClasses =
@@ -14,7 +14,6 @@ export function Field({
   ...props
 }: InputHTMLAttributes<HTMLInputElement> & { label: string; error?: string; hint?: string; trailing?: ReactNode }) {
   const id = useId();
-  const describedBy = [error ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean).join(" ") || undefined;
   return (
     <div className={cn("space-y-1.5", className)}>
       <div className="flex items-center justify-between">
@@ -23,18 +22,45 @@ export function Field({
         </label>
         {trailing}
       </div>
-      <input id={id} className={inputClasses} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...props} />
-      {hint && !error && (
-        <p id={`${id}-hint`} className="text-xs text-muted-foreground">
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p id={`${id}-error`} className="text-sm text-destructive">
-          {error}
-        </p>
-      )}
+      <input id={id} className={inputClasses} {...described(id, error, hint)} {...props} />
+      <Message id={id} error={error} hint={hint} />
     </div>
+  );
+}
+
+/** A labelled textarea with its hint or error message, like Field. */
+export function TextareaField({ label, error, hint, className, ...props }: TextareaHTMLAttributes<HTMLTextAreaElement> & { label: string; error?: string; hint?: string }) {
+  const id = useId();
+  return (
+    <div className={cn("space-y-1.5", className)}>
+      <label htmlFor={id} className="text-sm font-medium">
+        {label}
+      </label>
+      <textarea id={id} className="block w-full rounded-md border border-input bg-card px-3 py-2 text-sm shadow-sm aria-invalid:border-destructive" {...described(id, error, hint)} {...props} />
+      <Message id={id} error={error} hint={hint} />
+    </div>
+  );
+}
+
+/** The control's aria-invalid and aria-describedby: the error when there is one, else the hint. */
+function described(id: string, error?: string, hint?: string) {
+  return { "aria-invalid": error ? true : undefined, "aria-describedby": error ? `${id}-error` : hint ? `${id}-hint` : undefined };
+}
+
+/** The error (or, without one, the hint) under a control, with the id its aria-describedby names. */
+function Message({ id, error, hint }: { id: string; error?: string; hint?: string }) {
+  if (error) {
+    return (
+      <p id={`${id}-error`} className="text-sm text-destructive">
+        {error}
+      </p>
+    );
+  }
+  if (!hint) return null;
+  return (
+    <p id={`${id}-hint`} className="text-xs text-muted-foreground">
+      {hint}
+    </p>
   );
 }
 

@@ -48,7 +48,7 @@ export default function DealershipsIndex({ filters, tree, ...dialog }: Props) {
       {modals.modal === null && <OtherErrors errors={pageErrors} fields={[]} />}
       <SearchBox value={filters.search} label={t("dealerships.search")} />
       <DealershipTree
-        key={filters.search}
+        key={`${filters.search}:${tree.page}`}
         rows={tree.data}
         canManage={dialog.can.manage}
         empty={t(filters.search ? "dealerships.none_found" : "dealerships.none")}

@@ -1,15 +1,21 @@
-/** A property's page (what its QR label opens): every field, where it is kept, and a link to print its label. */
+/**
+ * A property's page (what its QR label opens): every field, where it is kept, a link to print its label and, for
+ * those who may, the edit dialog (saving comes back here).
+ */
 import { Head, Link } from "@inertiajs/react";
-import { ArrowLeft, QrCode } from "lucide-react";
-import type { ReactNode } from "react";
+import { ArrowLeft, Pencil, QrCode } from "lucide-react";
+import { useState, type ReactNode } from "react";
+import { PropertyModal } from "../../components/businesses/property-modal";
 import { PropertyStatusBadge } from "../../components/businesses/property-status";
-import type { PropertyRow } from "../../components/businesses/types";
-import { buttonClasses } from "../../components/ui/button";
+import type { LocationOptions, PropertyRow, PropertyStatus } from "../../components/businesses/types";
+import { Button, buttonClasses } from "../../components/ui/button";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
 
 interface Props {
   property: PropertyRow;
+  /** What the edit dialog needs; null without properties.manage. */
+  editor: { statuses: PropertyStatus[]; locations: LocationOptions; categories: string[]; today: string } | null;
   can: { manage: boolean };
 }
 
@@ -21,9 +27,10 @@ const entry = (term: string, value: ReactNode) => (
   </div>
 );
 
-export default function PropertyShow({ property }: Props) {
+export default function PropertyShow({ property, editor }: Props) {
   const { t, money, date, dateTime } = useI18n();
   const route = useRoute();
+  const [editing, setEditing] = useState(false);
   const none = t("properties.not_set");
   const locationKind = property.location.kind === "headquarters" ? t("properties.location_headquarters") : t("properties.location_cafes");
 
@@ -39,10 +46,18 @@ export default function PropertyShow({ property }: Props) {
           <p className="font-mono text-sm text-muted-foreground">{property.code}</p>
           <h1 className="text-2xl font-semibold">{property.name}</h1>
         </div>
-        <Link href={route("properties.label", { property: property.id })} className={buttonClasses("primary")}>
-          <QrCode className="size-4" aria-hidden="true" />
-          {t("properties.print_label")}
-        </Link>
+        <div className="flex flex-wrap gap-2">
+          {editor && (
+            <Button variant="outline" onClick={() => setEditing(true)}>
+              <Pencil className="size-4" aria-hidden="true" />
+              {t("properties.edit")}
+            </Button>
+          )}
+          <Link href={route("properties.label", { property: property.id })} className={buttonClasses("primary")}>
+            <QrCode className="size-4" aria-hidden="true" />
+            {t("properties.print_label")}
+          </Link>
+        </div>
       </header>
       <section aria-labelledby="property-details" className="rounded-xl border bg-card px-4 py-2">
         <h2 id="property-details" className="sr-only">
@@ -68,6 +83,7 @@ export default function PropertyShow({ property }: Props) {
           {entry(t("properties.updated_at"), dateTime(property.updatedAt))}
         </dl>
       </section>
+      {editing && editor && <PropertyModal property={property} {...editor} onClose={() => setEditing(false)} />}
     </div>
   );
 }
