@@ -2,7 +2,7 @@
  * The one place where errors become responses. Page requests get an error page (or, for validation, a
  * redirect back with the errors flashed); JSON clients get a JSON body with the same status.
  */
-import { Conflict, Forbidden, NotFound, TooManyAttempts, Unauthenticated, ValidationFailed } from "../domain/errors";
+import { Conflict, Forbidden, message, NotFound, TooManyAttempts, Unauthenticated, ValidationFailed } from "../domain/errors";
 import { MalformedBody, PayloadTooLarge, UnsupportedMediaType } from "./body";
 import type { RequestContext } from "./context";
 import { AlreadySignedIn, EmailNotVerified, PasswordConfirmationRequired } from "./middleware/access";
@@ -40,7 +40,18 @@ function rememberIntended(ctx: RequestContext): void {
   } catch {}
 }
 
-export async function errorResponse(ctx: RequestContext, error: unknown): Promise<Response> {
+/**
+ * True for SQLite's refusal of a duplicate. Services check uniqueness before they write, so this is only reached
+ * when another process (the CLI, say) wrote the same name in between: the person is told to try again.
+ */
+function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: unknown; cause?: { code?: unknown } } | null;
+  const code = e?.code ?? e?.cause?.code;
+  return code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY";
+}
+
+export async function errorResponse(ctx: RequestContext, caught: unknown): Promise<Response> {
+  const error = isUniqueViolation(caught) ? new Conflict(message("errors.changed_meanwhile")) : caught;
   const status = statusOf(error);
   if (status === 500) console.error(`[${new Date().toISOString()}] ${ctx.method} ${ctx.url.pathname}`, error);
 

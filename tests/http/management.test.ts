@@ -260,7 +260,7 @@ describe("data scope", () => {
     const outside = await client.visit(`/management?prices=${w.cafe("Comedor Tajo")}`, { "x-inertia-partial-component": "management/index", "x-inertia-partial-data": "cafePrices" });
     expect(outside.response.status).toBe(404);
     const own = await partial(client, `/management?prices=${w.cafe("Comedor Principal")}`, "cafePrices");
-    expect(own.props.cafePrices.cafe).toEqual({ id: w.cafe("Comedor Principal"), name: "Comedor Principal", path: "Mina Cerro Verde › Unidad Norte › Comedor Principal" });
+    expect(own.props.cafePrices.cafe).toEqual({ id: w.cafe("Comedor Principal"), name: "Comedor Principal", path: "Mina Cerro Verde › Unidad Norte › Comedor Principal", timeZone: "America/Lima" });
     // Not sent on a normal visit.
     expect("cafePrices" in (await page(client)).props).toBe(false);
   });

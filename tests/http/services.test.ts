@@ -323,16 +323,33 @@ describe("services down the place tree", () => {
     expect(offered(w.db, "cafe", p.cafeB)).toEqual([svc.DES]);
   });
 
-  test("the Lugares tab shows the tree within scope with the services of each place", async () => {
+  test("the Lugares tab shows the tree within scope with the services of each place, searched and paginated by mine", async () => {
     const w = await buildWorld();
     offerDesAlm(w);
-    const root = await page(await signedIn(w, w.people.root));
-    expect(root.props.tree.map((m: any) => m.name)).toEqual(["Mina Norte", "Mina Sur"]);
-    expect(root.props.tree[0].units.map((u: any) => u.name)).toEqual(["Unidad A", "Unidad A2"]);
-    expect(root.props.tree[0].units[0].cafes[0]).toEqual({ id: w.places.cafeA, name: "Comedor A", serviceIds: [w.svc.DES, w.svc.ALM].sort(), priced: 0 });
+    const rootClient = await signedIn(w, w.people.root);
+    // The tree is only computed while its tab is open.
+    expect((await page(rootClient)).props.tree).toBeNull();
+    const root = await page(rootClient, "/services?tab=places");
+    expect(root.props.tree.data.map((m: any) => m.name)).toEqual(["Mina Norte", "Mina Sur"]);
+    expect(root.props.tree).toMatchObject({ total: 2, page: 1, lastPage: 1 });
+    expect(root.props.tree.data[0].units.map((u: any) => u.name)).toEqual(["Unidad A", "Unidad A2"]);
+    expect(root.props.tree.data[0].units[0].cafes[0]).toEqual({ id: w.places.cafeA, name: "Comedor A", serviceIds: [w.svc.DES, w.svc.ALM].sort(), priced: 0 });
     expect(root.props.serviceOptions.map((s: any) => s.code)).toEqual(["ALM", "CEN", "DES", "OLD"]);
-    const manager = await page(await signedIn(w, w.people.managerA));
-    expect(manager.props.tree).toEqual([
+    // A search for a cafe brings it under its unit and mine, without the places around it.
+    const found = await page(rootClient, "/services?tab=places&places_search=Comedor%20A2");
+    expect(found.props.tree.data.map((m: any) => [m.name, m.units.map((u: any) => [u.name, u.cafes.map((c: any) => c.name)])])).toEqual([["Mina Norte", [["Unidad A2", ["Comedor A2"]]]]]);
+    expect(found.props.filters.placesSearch).toBe("Comedor A2");
+    // A search for a mine brings it whole; a search with LIKE's wildcards finds nothing.
+    expect((await page(rootClient, "/services?tab=places&places_search=sur")).props.tree.data.map((m: any) => m.name)).toEqual(["Mina Sur"]);
+    expect((await page(rootClient, "/services?tab=places&places_search=%25")).props.tree.total).toBe(0);
+    // Five mines to a page: with seven, the second page holds the last two, whole.
+    const business = w.db.select().from(cafes).where(eq(cafes.id, w.places.cafeA)).get()!.businessId!;
+    for (const n of [1, 2, 3, 4, 5]) ensureCafe(w.db, `Mina Z${n}`, "Unidad Z", `Comedor Z${n}`, business);
+    const second = await page(rootClient, "/services?tab=places&places_page=2");
+    expect(second.props.tree).toMatchObject({ total: 7, page: 2, lastPage: 2 });
+    expect(second.props.tree.data.map((m: any) => [m.name, m.units[0].cafes.map((c: any) => c.name)])).toEqual([["Mina Z4", ["Comedor Z4"]], ["Mina Z5", ["Comedor Z5"]]]);
+    const manager = await page(await signedIn(w, w.people.managerA), "/services?tab=places");
+    expect(manager.props.tree.data).toEqual([
       { id: w.places.mineNorte, name: "Mina Norte", serviceIds: [w.svc.DES, w.svc.ALM].sort(), units: [{ id: w.places.unitA, name: "Unidad A", serviceIds: [w.svc.DES, w.svc.ALM].sort(), cafes: [{ id: w.places.cafeA, name: "Comedor A", serviceIds: [w.svc.DES, w.svc.ALM].sort(), priced: 0 }] }] },
     ]);
     expect(manager.props.can).toEqual({ manage: false, managePlaces: true, managePrices: true });
@@ -373,7 +390,7 @@ describe("cafe prices", () => {
     // The prices dialog's data: a partial reload of the Services page.
     const partial = await page(client, `/services?prices=${p.cafeA}`, { "x-inertia-partial-component": "services/index", "x-inertia-partial-data": "cafePrices" });
     const data = partial.props.cafePrices;
-    expect(data.cafe).toEqual({ id: p.cafeA, name: "Comedor A", path: "Mina Norte › Unidad A › Comedor A" });
+    expect(data.cafe).toEqual({ id: p.cafeA, name: "Comedor A", path: "Mina Norte › Unidad A › Comedor A", timeZone: "America/Lima" });
     expect(data.services.map((s: any) => [s.code, s.priceCents, s.price])).toEqual([["ALM", null, ""], ["DES", 1300, "13.00"]]);
     expect(data.history.map((h: any) => [h.serviceCode, h.oldPriceCents, h.newPriceCents, h.by])).toEqual([
       ["ALM", 115, null, "Gerente A"],

@@ -24,8 +24,8 @@ export function visitWith(params: Record<string, string | number | null | undefi
   router.get(url.pathname + url.search, {}, { preserveState: true, preserveScroll: true, replace: true, only });
 }
 
-/** Searches on the server as the user types (after a short pause). */
-export function SearchBox({ value, label, param = "search", only }: { value: string; label: string; param?: string; only?: string[] }) {
+/** Searches on the server as the user types (after a short pause), back on the first page (`pageParam`). */
+export function SearchBox({ value, label, param = "search", pageParam = "page", only }: { value: string; label: string; param?: string; pageParam?: string; only?: string[] }) {
   const [text, setText] = useState(value);
   // The last search this box asked for: a new `value` that is not its echo (a tab change, the back button) replaces the text.
   const sent = useRef(value);
@@ -38,7 +38,7 @@ export function SearchBox({ value, label, param = "search", only }: { value: str
     if (text === sent.current) return;
     const timer = setTimeout(() => {
       sent.current = text;
-      visitWith({ [param]: text, page: null }, only);
+      visitWith({ [param]: text, [pageParam]: null }, only);
     }, 300);
     return () => clearTimeout(timer);
   }, [text]);

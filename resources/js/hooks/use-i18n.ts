@@ -15,7 +15,8 @@ export function useI18n() {
       money: (cents: number) => formatMoney(cents, s),
       number: (value: number, digits?: number) => formatNumber(value, s, digits),
       date: (value: Date | string | number) => formatDate(value, s),
-      dateTime: (value: Date | string | number) => formatDateTime(value, s),
+      /** Date and time in the settings' time zone, or in `timeZone` (a cafe's) when given. */
+      dateTime: (value: Date | string | number, timeZone?: string) => formatDateTime(value, timeZone ? { ...s, timezone: timeZone } : s),
     };
   }, [locale, settings.timezone, settings.currency]);
 }

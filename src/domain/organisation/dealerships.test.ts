@@ -89,7 +89,7 @@ describe("dealerships", () => {
     }
     expect(error).toBeInstanceOf(Conflict);
     expect((error as Conflict).detail).toEqual({ key: "dealerships.has_subdealerships", params: { name: "Minera Uno", count: 2 } });
-    deleteSubdealership(db, CLI_ACTOR, sub.id);
+    deleteSubdealership(db, CLI_ACTOR, EVERYTHING, sub.id);
     expect(() => deleteDealership(db, CLI_ACTOR, uno.id)).toThrow(Conflict);
   });
 
@@ -98,7 +98,7 @@ describe("dealerships", () => {
     updateDealership(db, CLI_ACTOR, uno.id, { name: "Minera Uno S.A.", ruc: RUC.a }, SETTINGS);
     const sub = createSubdealership(db, CLI_ACTOR, EVERYTHING, { name: "Perforaciones Sur", ruc: RUC.b, dealership_id: uno.id, unit_ids: [unitNorte] }, SETTINGS);
     updateSubdealership(db, CLI_ACTOR, EVERYTHING, sub.id, { name: "Perforaciones del Sur", ruc: RUC.b, dealership_id: uno.id, unit_ids: [] }, SETTINGS);
-    deleteSubdealership(db, CLI_ACTOR, sub.id);
+    deleteSubdealership(db, CLI_ACTOR, EVERYTHING, sub.id);
     deleteDealership(db, CLI_ACTOR, uno.id);
     const actions = db.select().from(auditLog).all().map((e) => e.action);
     expect(actions).toEqual(["dealership.created", "dealership.updated", "subdealership.created", "subdealership.updated", "subdealership.deleted", "dealership.deleted"]);
@@ -153,10 +153,20 @@ describe("subdealerships", () => {
     expect(unitsOf(sub.id)).toEqual([unitOtra]);
   });
 
+  test("a scoped actor cannot delete a subdealership that also works in units outside their scope", () => {
+    const uno = dealership("Minera Uno", RUC.a);
+    const wide = createSubdealership(db, CLI_ACTOR, EVERYTHING, { name: "Perforaciones", ruc: RUC.b, dealership_id: uno.id, unit_ids: [unitNorte, unitSur] }, SETTINGS);
+    expect(() => deleteSubdealership(db, CLI_ACTOR, scopeNorte, wide.id)).toThrow(Conflict);
+    expect(unitsOf(wide.id)).toEqual([unitNorte, unitSur].sort((a, b) => a - b));
+    const local = createSubdealership(db, CLI_ACTOR, EVERYTHING, { name: "Limpieza", ruc: RUC.c, dealership_id: uno.id, unit_ids: [unitNorte] }, SETTINGS);
+    deleteSubdealership(db, CLI_ACTOR, scopeNorte, local.id);
+    expect(unitsOf(local.id)).toEqual([]);
+  });
+
   test("deleting a subdealership removes its unit links", () => {
     const uno = dealership("Minera Uno", RUC.a);
     const sub = createSubdealership(db, CLI_ACTOR, EVERYTHING, { name: "Perforaciones", ruc: RUC.b, dealership_id: uno.id, unit_ids: [unitNorte, unitSur] }, SETTINGS);
-    deleteSubdealership(db, CLI_ACTOR, sub.id);
+    deleteSubdealership(db, CLI_ACTOR, EVERYTHING, sub.id);
     expect(db.select().from(subdealershipUnits).all()).toEqual([]);
   });
 });

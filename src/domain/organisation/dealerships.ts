@@ -9,6 +9,7 @@ import { dealerships, subdealerships } from "../../../db/schema";
 import type { Db } from "../../db";
 import { recordAudit, type Actor } from "../audit";
 import { Conflict, message, NotFound, ValidationFailed, type Message } from "../errors";
+import { likePattern } from "../search";
 import { parseInput, t } from "../validation";
 import { rucProblem } from "./ruc";
 
@@ -80,11 +81,6 @@ export const subdealershipCount = sql<number>`(SELECT COUNT(*) FROM subdealershi
 
 export function dealershipRowOf(d: Dealership, count: number): DealershipRow {
   return { id: d.id, name: d.name, ruc: d.ruc, fiscalAddress: d.fiscalAddress, legalAddress: d.legalAddress, phone: d.phone, email: d.email, subdealershipCount: count };
-}
-
-/** A LIKE pattern (with ESCAPE '\\') that finds `search` anywhere. */
-export function likePattern(search: string): string {
-  return `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 /** Dealerships whose name or RUC contains the search, by name; every one when `page` is null (exports). */

@@ -11,10 +11,11 @@ import { dealerships, mines, subdealershipUnits, subdealerships, units } from ".
 import type { Db } from "../../db";
 import type { Scope } from "../access/scope";
 import { recordAudit, type Actor, type Tx } from "../audit";
-import { message, NotFound, ValidationFailed } from "../errors";
+import { Conflict, message, NotFound, ValidationFailed } from "../errors";
+import { likePattern } from "../search";
 import { parseInput, t } from "../validation";
 import { reachableParents } from "../places/places";
-import { checkCompanyFields, CompanyFields, dealershipRowOf, ensureRucFree, likePattern, subdealershipCount, type DealershipRow, type RucSettings } from "./dealerships";
+import { checkCompanyFields, CompanyFields, dealershipRowOf, ensureRucFree, subdealershipCount, type DealershipRow, type RucSettings } from "./dealerships";
 
 export type Subdealership = typeof subdealerships.$inferSelect;
 
@@ -273,10 +274,16 @@ export function updateSubdealership(db: Db, actor: Actor, scope: Scope, id: numb
   });
 }
 
-/** Deletes a subdealership; its unit links go with it. */
-export function deleteSubdealership(db: Db, actor: Actor, id: number): Subdealership {
+/**
+ * Deletes a subdealership; its unit links go with it. An actor who does not reach every unit it works in may not
+ * delete it (that would end its work in places they cannot see).
+ */
+export function deleteSubdealership(db: Db, actor: Actor, scope: Scope, id: number): Subdealership {
   const subdealership = requireSubdealership(db, id);
-  const before = snapshot(subdealership, unitIdsOf(db, id));
+  const unitIds = unitIdsOf(db, id);
+  const reachable = reachableUnitIds(db, scope);
+  if (unitIds.some((unitId) => !reachable.has(unitId))) throw new Conflict(message("dealerships.subdealership_outside_scope", { name: subdealership.name }));
+  const before = snapshot(subdealership, unitIds);
   db.transaction((tx) => {
     tx.delete(subdealerships).where(eq(subdealerships.id, id)).run();
     recordAudit(tx, actor, { action: "subdealership.deleted", subjectType: "subdealership", subjectId: id, before });

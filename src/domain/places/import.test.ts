@@ -106,7 +106,7 @@ function pricesOf(db: Db, cafeId: number): Record<string, number | null> {
 }
 
 describe("importing a places workbook", () => {
-  test("a good workbook creates the services, places, assignments and prices, with history and one audit record", () => {
+  test("a good workbook creates the services, places, assignments and prices, with history and an audit record for each", () => {
     const w = world();
     const versionBefore = w.db.select().from(accessVersion).get()?.version ?? 0;
     const counts = run(w.db, goodWorkbook());
@@ -135,6 +135,14 @@ describe("importing a places workbook", () => {
     const audit = w.db.select().from(auditLog).where(eq(auditLog.action, "places.imported")).all();
     expect(audit).toHaveLength(1);
     expect(JSON.parse(audit[0].after!)).toEqual(counts);
+    // Each record created is audited as the pages audit it.
+    const created = (action: string) => w.db.select().from(auditLog).where(eq(auditLog.action, action)).all().map((a) => JSON.parse(a.after!));
+    expect(created("service.created").filter((a) => a.code === "CEN")).toEqual([{ code: "CEN", name: "Cena", type: "dinner", description: "Turno noche", active: true }]);
+    expect(created("mine.created").filter((a) => a.name === "Mina Este")).toEqual([{ name: "Mina Este", services: ["CEN", "DES"] }]);
+    expect(created("unit.created").map((a) => a.name).filter((n) => n.startsWith("Unidad E"))).toEqual(["Unidad E1", "Unidad E2"]);
+    expect(created("cafe.created").filter((a) => a.name === "Comedor E1")).toEqual([
+      { mine: "Mina Este", unit: "Unidad E1", name: "Comedor E1", business: "Catering X S.A.C.", timeZone: "America/Bogota", services: ["CEN", "DES"] },
+    ]);
     // New cafes change who reaches what.
     expect(w.db.select().from(accessVersion).get()!.version).toBeGreaterThan(versionBefore);
   });
@@ -180,6 +188,17 @@ describe("importing a places workbook", () => {
     // ALM stays offered (lists only add) and DES joins it.
     expect(pricesOf(w.db, w.cafeA)).toEqual({ ALM: 1100, DES: null });
     expect(w.db.select().from(servicePriceHistory).all().map((h) => [h.oldPriceCents, h.newPriceCents])).toEqual([[1000, 1100]]);
+    // The changes are audited with before and after, as the pages audit them.
+    const entries = (action: string) => w.db.select().from(auditLog).where(eq(auditLog.action, action)).all().map((a) => [a.subjectType, a.subjectId, JSON.parse(a.before ?? "null"), JSON.parse(a.after!)]);
+    expect(entries("service.updated")).toEqual([
+      ["service", w.alm, { code: "ALM", name: "Almuerzo", type: "lunch", description: "", active: true }, { code: "ALM", name: "Almuerzo criollo", type: "lunch", description: "", active: false }],
+    ]);
+    expect(entries("cafe.updated")).toEqual([["cafe", w.cafeA, { name: "Comedor A", businessId: w.x, timeZone: "America/Lima" }, { name: "Comedor A", businessId: w.y, timeZone: "America/Santiago" }]]);
+    expect(entries("place.services.added").map(([kind, , , after]) => [kind, after])).toEqual([
+      ["mine", { services: ["DES"] }],
+      ["unit", { services: ["DES"] }],
+      ["cafe", { services: ["DES"] }],
+    ]);
   });
 
   test("a workbook with bad rows writes nothing and reports each row", () => {

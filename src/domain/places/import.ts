@@ -21,6 +21,7 @@ import type { Db } from "../../db";
 import type { CellValue, WorkbookRows } from "../spreadsheets/read";
 import type { ExportSheet } from "../spreadsheets/write";
 import { applyCafePriceChanges, type PriceChange } from "./prices";
+import { placeNameKey } from "./places";
 import { offerService } from "./service-assignments";
 import { businesses, cafes, cafeServices, mines, mineServices, services, units, unitServices, SERVICE_TYPES, type ServiceType } from "../../../db/schema";
 import { eq } from "drizzle-orm";
@@ -254,6 +255,8 @@ interface ServicePlan {
   description: string;
   active: boolean;
   changed: boolean;
+  /** The service as it was, when the import changes it (for the audit). */
+  before?: { name: string; type: ServiceType; description: string; active: boolean };
 }
 
 interface PlacePlan {
@@ -272,6 +275,8 @@ interface CafePlan extends PlacePlan {
   timeZone: string;
   changed: boolean;
   businessChanged: boolean;
+  /** The cafe as it was, when the import changes it (for the audit). */
+  before?: { businessId: number | null; timeZone: string };
   prices: Map<string, number | null>;
   priceChanges: Map<string, { old: number | null; next: number }>;
 }
@@ -287,7 +292,6 @@ interface MinePlan extends PlacePlan {
   gainsReachableCafe: boolean;
 }
 
-const nameKey = (name: string) => name.toLowerCase();
 
 class Planner {
   readonly problems: ImportProblem[] = [];
@@ -321,20 +325,20 @@ class Planner {
     const mineById = new Map<number, MinePlan>();
     for (const m of db.select().from(mines).all()) {
       const plan: MinePlan = { id: m.id, name: m.name, services: new Set(mineOffers.get(m.id)), added: new Set(), reachable: scope.all, units: new Map(), gainsReachableCafe: false };
-      this.mines.set(nameKey(m.name), plan);
+      this.mines.set(placeNameKey(m.name), plan);
       mineById.set(m.id, plan);
     }
     const unitById = new Map<number, { unit: UnitPlan; mine: MinePlan }>();
     for (const u of db.select().from(units).all()) {
       const mine = mineById.get(u.mineId)!;
       const plan: UnitPlan = { id: u.id, name: u.name, services: new Set(unitOffers.get(u.id)), added: new Set(), reachable: scope.all, cafes: new Map(), gainsReachableCafe: false };
-      mine.units.set(nameKey(u.name), plan);
+      mine.units.set(placeNameKey(u.name), plan);
       unitById.set(u.id, { unit: plan, mine });
     }
     for (const c of db.select().from(cafes).all()) {
       const { unit, mine } = unitById.get(c.unitId)!;
       const reachable = scope.all || scope.cafeIds.has(c.id);
-      unit.cafes.set(nameKey(c.name), {
+      unit.cafes.set(placeNameKey(c.name), {
         id: c.id,
         name: c.name,
         services: new Set(cafeOffers.get(c.id)),
@@ -358,24 +362,24 @@ class Planner {
   }
 
   private findMine(name: string): MinePlan | undefined {
-    const mine = this.mines.get(nameKey(name));
+    const mine = this.mines.get(placeNameKey(name));
     return mine && mine.reachable ? mine : undefined;
   }
 
   private findUnit(mine: MinePlan, name: string): UnitPlan | undefined {
-    const unit = mine.units.get(nameKey(name));
+    const unit = mine.units.get(placeNameKey(name));
     return unit && unit.reachable ? unit : undefined;
   }
 
   private findCafe(unit: UnitPlan, name: string): CafePlan | undefined {
-    const cafe = unit.cafes.get(nameKey(name));
+    const cafe = unit.cafes.get(placeNameKey(name));
     return cafe && cafe.reachable ? cafe : undefined;
   }
 
   private findBusiness(value: string): { id: number; name: string } | undefined {
     const digits = value.replace(/\s/g, "");
     for (const b of this.businessesById.values()) if (b.ruc && b.ruc === digits) return b;
-    for (const b of this.businessesById.values()) if (nameKey(b.name) === nameKey(value)) return b;
+    for (const b of this.businessesById.values()) if (placeNameKey(b.name) === placeNameKey(value)) return b;
     return undefined;
   }
 
@@ -431,19 +435,20 @@ class Planner {
     }
     const next = { ...existing, name, type, description: description ?? existing.description, active };
     next.changed = next.name !== existing.name || next.type !== existing.type || next.description !== existing.description || next.active !== existing.active;
+    if (next.changed) next.before = existing.before ?? { name: existing.name, type: existing.type, description: existing.description, active: existing.active };
     this.services.set(code, next);
   }
 
   mineRow(sheet: string, row: number, cells: Cells, seen: Map<string, number>): void {
     const name = this.checkName(sheet, row, cells.header("name"), cells.text("name"));
     if (!name) return;
-    if (seen.has(nameKey(name))) return this.problem(sheet, row, cells.header("name"), message("import.duplicate_row", { name, row: seen.get(nameKey(name))! }));
-    seen.set(nameKey(name), row);
-    let mine = this.mines.get(nameKey(name));
+    if (seen.has(placeNameKey(name))) return this.problem(sheet, row, cells.header("name"), message("import.duplicate_row", { name, row: seen.get(placeNameKey(name))! }));
+    seen.set(placeNameKey(name), row);
+    let mine = this.mines.get(placeNameKey(name));
     if (mine && !mine.reachable) return this.problem(sheet, row, cells.header("name"), message("import.mine_not_found", { mine: name }));
     if (!mine) {
       mine = { id: null, name, services: new Set(), added: new Set(), reachable: true, units: new Map(), gainsReachableCafe: false };
-      this.mines.set(nameKey(name), mine);
+      this.mines.set(placeNameKey(name), mine);
     }
     mine.at = { sheet, row, column: cells.header("name") };
     this.offer(mine, this.checkCodes(sheet, row, cells.header("services"), cells.value("services")));
@@ -456,14 +461,14 @@ class Planner {
     const mine = this.findMine(mineName);
     if (!mine) return this.problem(sheet, row, cells.header("mine"), message("import.mine_not_found", { mine: mineName }));
     if (!name) return;
-    const key = `${nameKey(mine.name)}\n${nameKey(name)}`;
+    const key = `${placeNameKey(mine.name)}\n${placeNameKey(name)}`;
     if (seen.has(key)) return this.problem(sheet, row, cells.header("name"), message("import.duplicate_row", { name, row: seen.get(key)! }));
     seen.set(key, row);
-    let unit = mine.units.get(nameKey(name));
+    let unit = mine.units.get(placeNameKey(name));
     if (unit && !unit.reachable) return this.problem(sheet, row, cells.header("name"), message("import.unit_not_found", { unit: name, mine: mine.name }));
     if (!unit) {
       unit = { id: null, name, services: new Set(), added: new Set(), reachable: true, cafes: new Map(), gainsReachableCafe: false };
-      mine.units.set(nameKey(name), unit);
+      mine.units.set(placeNameKey(name), unit);
     }
     unit.at = { sheet, row, column: cells.header("name") };
     const codes = this.checkCodes(sheet, row, cells.header("services"), cells.value("services"));
@@ -483,10 +488,10 @@ class Planner {
     const unit = this.findUnit(mine, unitName);
     if (!unit) return this.problem(sheet, row, cells.header("unit"), message("import.unit_not_found", { unit: unitName, mine: mine.name }));
     if (!name) return;
-    const key = `${nameKey(mine.name)}\n${nameKey(unit.name)}\n${nameKey(name)}`;
+    const key = `${placeNameKey(mine.name)}\n${placeNameKey(unit.name)}\n${placeNameKey(name)}`;
     if (seen.has(key)) return this.problem(sheet, row, cells.header("name"), message("import.duplicate_row", { name, row: seen.get(key)! }));
     seen.set(key, row);
-    let cafe = unit.cafes.get(nameKey(name));
+    let cafe = unit.cafes.get(placeNameKey(name));
     if (cafe && !cafe.reachable) return this.problem(sheet, row, cells.header("name"), message("import.cafe_not_found", { cafe: name, unit: unit.name }));
 
     const businessText = cells.text("business");
@@ -519,9 +524,10 @@ class Planner {
         prices: new Map(),
         priceChanges: new Map(),
       };
-      unit.cafes.set(nameKey(name), cafe);
+      unit.cafes.set(placeNameKey(name), cafe);
       unit.gainsReachableCafe = mine.gainsReachableCafe = true;
     } else {
+      const before = { businessId: cafe.businessId, timeZone: cafe.timeZone };
       if (businessId !== null && businessId !== cafe.businessId) {
         cafe.businessId = businessId;
         cafe.businessChanged = cafe.changed = true;
@@ -530,6 +536,7 @@ class Planner {
         cafe.timeZone = timeZone;
         cafe.changed = true;
       }
+      if (cafe.changed) cafe.before ??= before;
     }
     cafe.at = { sheet, row, column: cells.header("name") };
     this.offer(cafe, codes);
@@ -551,7 +558,7 @@ class Planner {
     if (cents === null) this.problem(sheet, row, cells.header("price"), message("import.price_invalid", { value: cells.text("price") }));
     if (!this.services.has(code)) return this.problem(sheet, row, cells.header("service"), message("import.service_unknown", { code }));
     if (!cafe.services.has(code)) return this.problem(sheet, row, cells.header("service"), message("import.not_offered", { code, cafe: cafe.name }));
-    const key = `${nameKey(mine.name)}\n${nameKey(unit.name)}\n${nameKey(cafe.name)}\n${code}`;
+    const key = `${placeNameKey(mine.name)}\n${placeNameKey(unit.name)}\n${placeNameKey(cafe.name)}\n${code}`;
     if (seen.has(key)) return this.problem(sheet, row, cells.header("service"), message("import.duplicate_price", { code, row: seen.get(key)! }));
     seen.set(key, row);
     if (cents === null) return;
@@ -697,34 +704,60 @@ function count(planner: Planner): ImportCounts {
   return counts;
 }
 
+/**
+ * Writes the plan. Each place and service it creates or changes gets the same audit record the pages write,
+ * besides one `places.imported` record with the counts.
+ */
 function apply(tx: Tx, actor: Actor, planner: Planner, counts: ImportCounts, now: Date): void {
+  const audit = (action: string, subjectType: string, subjectId: number, before: Record<string, unknown> | undefined, after: Record<string, unknown>) =>
+    recordAudit(tx, actor, { action, subjectType, subjectId, before, after }, now);
+  const offer = (kind: "mine" | "unit" | "cafe", id: number, codes: Set<string>, isNew: boolean) => {
+    for (const code of codes) offerService(tx, kind, id, serviceIds.get(code)!, now);
+    if (codes.size && !isNew) audit("place.services.added", kind, id, undefined, { services: [...codes].sort() });
+  };
   const serviceIds = new Map<string, number>();
   for (const s of planner.services.values()) {
+    const snapshot = { code: s.code, name: s.name, type: s.type, description: s.description, active: s.active };
     if (s.id === null) {
       const created = tx.insert(services).values({ code: s.code, name: s.name, description: s.description, type: s.type, active: s.active, createdAt: now, updatedAt: now }).returning({ id: services.id }).get();
       serviceIds.set(s.code, created.id);
+      audit("service.created", "service", created.id, undefined, snapshot);
     } else {
-      if (s.changed) tx.update(services).set({ name: s.name, type: s.type, description: s.description, active: s.active, updatedAt: now }).where(eq(services.id, s.id)).run();
+      if (s.changed) {
+        tx.update(services).set({ name: s.name, type: s.type, description: s.description, active: s.active, updatedAt: now }).where(eq(services.id, s.id)).run();
+        audit("service.updated", "service", s.id, { code: s.code, ...s.before }, snapshot);
+      }
       serviceIds.set(s.code, s.id);
     }
   }
   let accessChanged = false;
   for (const mine of planner.mines.values()) {
-    const mineId = mine.id ?? tx.insert(mines).values({ name: mine.name }).returning({ id: mines.id }).get().id;
-    for (const code of mine.added) offerService(tx, "mine", mineId, serviceIds.get(code)!, now);
+    let mineId = mine.id;
+    if (mineId === null) {
+      mineId = tx.insert(mines).values({ name: mine.name }).returning({ id: mines.id }).get().id;
+      audit("mine.created", "mine", mineId, undefined, { name: mine.name, services: [...mine.added].sort() });
+    }
+    offer("mine", mineId, mine.added, mine.id === null);
     for (const unit of mine.units.values()) {
-      const unitId = unit.id ?? tx.insert(units).values({ mineId, name: unit.name }).returning({ id: units.id }).get().id;
-      for (const code of unit.added) offerService(tx, "unit", unitId, serviceIds.get(code)!, now);
+      let unitId = unit.id;
+      if (unitId === null) {
+        unitId = tx.insert(units).values({ mineId, name: unit.name }).returning({ id: units.id }).get().id;
+        audit("unit.created", "unit", unitId, undefined, { mine: mine.name, name: unit.name, services: [...unit.added].sort() });
+      }
+      offer("unit", unitId, unit.added, unit.id === null);
       for (const cafe of unit.cafes.values()) {
         let cafeId = cafe.id;
+        const business = cafe.businessId === null ? null : (planner.businessesById.get(cafe.businessId)?.name ?? null);
         if (cafeId === null) {
           cafeId = tx.insert(cafes).values({ unitId, name: cafe.name, businessId: cafe.businessId, timeZone: cafe.timeZone }).returning({ id: cafes.id }).get().id;
+          audit("cafe.created", "cafe", cafeId, undefined, { mine: mine.name, unit: unit.name, name: cafe.name, business, timeZone: cafe.timeZone, services: [...cafe.added].sort() });
           accessChanged = true;
         } else if (cafe.changed) {
           tx.update(cafes).set({ businessId: cafe.businessId, timeZone: cafe.timeZone }).where(eq(cafes.id, cafeId)).run();
+          audit("cafe.updated", "cafe", cafeId, { name: cafe.name, ...cafe.before }, { name: cafe.name, businessId: cafe.businessId, timeZone: cafe.timeZone });
           if (cafe.businessChanged) accessChanged = true;
         }
-        for (const code of cafe.added) offerService(tx, "cafe", cafeId, serviceIds.get(code)!, now);
+        offer("cafe", cafeId, cafe.added, cafe.id === null);
         const changes: PriceChange[] = [...cafe.priceChanges].map(([code, c]) => ({ serviceId: serviceIds.get(code)!, code, old: c.old, next: c.next }));
         applyCafePriceChanges(tx, actor, cafeId, changes, now);
       }

@@ -155,6 +155,19 @@ describe("names are unique within their parent", () => {
     expect(count(w.db, cafes)).toBe(5);
   });
 
+  test("names differing only in case are the same name", () => {
+    const w = buildWorld();
+    expect(fieldErrors(() => createPlace(w.db, ACTOR, EVERYTHING, { mine_name: "MINA SUR", unit_name: "Unidad Z" }, DEFAULTS))).toEqual({
+      mine_name: { key: "places.mine_taken", params: { name: "MINA SUR" } },
+    });
+    expect(fieldErrors(() => updateUnit(w.db, ACTOR, EVERYTHING, w.unitB, { name: "unidad a" }))).toEqual({ name: { key: "places.unit_taken", params: { name: "unidad a" } } });
+    expect(fieldErrors(() => updateCafe(w.db, ACTOR, EVERYTHING, w.cafeA1, { name: "COMEDOR a2", business_id: w.norte }, DEFAULTS))).toEqual({
+      name: { key: "places.cafe_taken", params: { name: "COMEDOR a2" } },
+    });
+    // A place may change the case of its own name.
+    expect(updateMine(w.db, ACTOR, EVERYTHING, w.mineSur, { name: "MINA SUR" }).name).toBe("MINA SUR");
+  });
+
   test("names are trimmed and need at least two characters", () => {
     const w = buildWorld();
     const created = createPlace(w.db, ACTOR, EVERYTHING, { mine_name: "  Mina Este  ", unit_name: " Unidad 1 ", cafe_name: " Comedor 1 ", business_id: w.sur }, DEFAULTS);
@@ -236,6 +249,10 @@ describe("createPlace: the management modal", () => {
     expect(fieldErrors(() => createPlace(w.db, ACTOR, EVERYTHING, { mine_id: w.mineSur, unit_id: w.unitA, cafe_name: "Comedor X", business_id: w.norte }, DEFAULTS))).toEqual({
       unit_id: { key: "places.unit_not_in_mine", params: undefined },
     });
+    // Choosing an existing mine and unit without naming a cafe would create nothing.
+    expect(fieldErrors(() => createPlace(w.db, ACTOR, EVERYTHING, { mine_id: w.mineNorte, unit_id: w.unitA }, DEFAULTS))).toEqual({
+      cafe_name: { key: "validation.required", params: undefined },
+    });
     // A cafe needs a unit.
     expect(fieldErrors(() => createPlace(w.db, ACTOR, EVERYTHING, { mine_name: "Mina Nueva", cafe_name: "Comedor Nuevo", business_id: w.norte }, DEFAULTS))).toEqual({
       unit_name: { key: "validation.required", params: undefined },
@@ -250,8 +267,11 @@ describe("createPlace: the management modal", () => {
     const zone = (id: number) => w.db.select().from(cafes).where(eq(cafes.id, id)).get()!.timeZone;
     expect(zone(none.cafe!.id)).toBe("America/Santiago");
     expect(zone(blank.cafe!.id)).toBe("America/La_Paz");
-    // Editing with a blank zone goes back to the default; a bad one is refused.
+    // Editing sets the zone; a bad one is refused.
     updateCafe(w.db, ACTOR, EVERYTHING, none.cafe!.id, { name: "Comedor TZ1", business_id: w.sur, time_zone: "America/Bogota" }, DEFAULTS);
+    expect(zone(none.cafe!.id)).toBe("America/Bogota");
+    // Leaving the zone out keeps it; a blank one goes back to the default.
+    updateCafe(w.db, ACTOR, EVERYTHING, none.cafe!.id, { name: "Comedor TZ1", business_id: w.sur }, DEFAULTS);
     expect(zone(none.cafe!.id)).toBe("America/Bogota");
     updateCafe(w.db, ACTOR, EVERYTHING, none.cafe!.id, { name: "Comedor TZ1", business_id: w.sur, time_zone: "" }, DEFAULTS);
     expect(zone(none.cafe!.id)).toBe("America/Lima");

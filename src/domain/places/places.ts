@@ -295,19 +295,24 @@ function checkBusiness(db: Db, scope: Scope, businessId: number, field = "busine
   return business;
 }
 
+/** Place names compare without regard to case: "Mina Norte" and "MINA NORTE" are the same place. */
+export const placeNameKey = (name: string) => name.trim().toLocaleLowerCase("es");
+
+function ensureNameFree(siblings: { id: number; name: string }[], name: string, exceptId: number | undefined, field: string, taken: string): void {
+  const key = placeNameKey(name);
+  if (siblings.some((other) => other.id !== exceptId && placeNameKey(other.name) === key)) throw new ValidationFailed({ [field]: message(taken, { name }) });
+}
+
 function ensureMineNameFree(db: Tx, name: string, exceptId?: number, field = "name"): void {
-  const other = db.select({ id: mines.id }).from(mines).where(eq(mines.name, name)).get();
-  if (other && other.id !== exceptId) throw new ValidationFailed({ [field]: message("places.mine_taken", { name }) });
+  ensureNameFree(db.select({ id: mines.id, name: mines.name }).from(mines).all(), name, exceptId, field, "places.mine_taken");
 }
 
 function ensureUnitNameFree(db: Tx, mineId: number, name: string, exceptId?: number, field = "name"): void {
-  const other = db.select({ id: units.id }).from(units).where(and(eq(units.mineId, mineId), eq(units.name, name))).get();
-  if (other && other.id !== exceptId) throw new ValidationFailed({ [field]: message("places.unit_taken", { name }) });
+  ensureNameFree(db.select({ id: units.id, name: units.name }).from(units).where(eq(units.mineId, mineId)).all(), name, exceptId, field, "places.unit_taken");
 }
 
 function ensureCafeNameFree(db: Tx, unitId: number, name: string, exceptId?: number, field = "name"): void {
-  const other = db.select({ id: cafes.id }).from(cafes).where(and(eq(cafes.unitId, unitId), eq(cafes.name, name))).get();
-  if (other && other.id !== exceptId) throw new ValidationFailed({ [field]: message("places.cafe_taken", { name }) });
+  ensureNameFree(db.select({ id: cafes.id, name: cafes.name }).from(cafes).where(eq(cafes.unitId, unitId)).all(), name, exceptId, field, "places.cafe_taken");
 }
 
 function checkName(value: string | undefined, field: string): string {
@@ -348,6 +353,8 @@ export function createPlace(db: Db, actor: Actor, scope: Scope, input: unknown, 
   const unitName = unit ? unit.name : data.unit_name?.trim() ? check(() => checkName(data.unit_name, "unit_name")) : null;
   const cafeName = data.cafe_name?.trim() ? check(() => checkName(data.cafe_name, "cafe_name")) : null;
   if (!unitName && (cafeName || (mine && !unit))) refuse("unit_name", message("validation.required"));
+  // Choosing an existing mine and unit creates nothing unless a cafe is named.
+  if (mine && unit && !data.cafe_name?.trim()) refuse("cafe_name", message("validation.required"));
   // A mine or unit without a cafe would fall outside a limited scope at once.
   if (!scope.all && !data.cafe_name?.trim()) refuse("cafe_name", message("places.cafe_required"));
   const business = cafeName && data.business_id ? check(() => checkBusiness(db, scope, data.business_id!)) : null;
@@ -402,13 +409,13 @@ export function updateUnit(db: Db, actor: Actor, scope: Scope, id: number, input
   });
 }
 
-/** Renames a cafe, changes its issuing business or its time zone (blank: APP_TIMEZONE). */
+/** Renames a cafe, changes its issuing business or its time zone (blank: APP_TIMEZONE; left out: unchanged). */
 export function updateCafe(db: Db, actor: Actor, scope: Scope, id: number, input: unknown, defaults: { timeZone: string }, now = new Date()) {
   const cafe = requireCafe(db, scope, id);
   const data = parseInput(CafeInput, input);
   // Keeping the business it has is always allowed; choosing another needs that business within the scope.
   if (data.business_id !== cafe.businessId) checkBusiness(db, scope, data.business_id);
-  const timeZone = checkTimeZone(data.time_zone, defaults.timeZone);
+  const timeZone = data.time_zone === undefined ? cafe.timeZone : checkTimeZone(data.time_zone, defaults.timeZone);
   ensureCafeNameFree(db, cafe.unitId, data.name, id);
   return db.transaction((tx) => {
     const updated = tx.update(cafes).set({ name: data.name, businessId: data.business_id, timeZone }).where(eq(cafes.id, id)).returning().get();

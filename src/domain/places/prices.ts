@@ -2,7 +2,7 @@
  * Cafe prices: each cafe sets its own price (integer cents) for each service it offers. Prices are typed in soles
  * ("12.50") and parsed exactly; every change is kept in service_price_history and in the audit trail.
  */
-import { and, asc, desc, eq, isNull } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNotNull, isNull } from "drizzle-orm";
 import { cafes, cafeServices, mines, servicePriceHistory, services, units, users, type ServiceType } from "../../../db/schema";
 import type { Db } from "../../db";
 import type { Scope } from "../access/scope";
@@ -33,21 +33,22 @@ export interface PriceHistoryRow {
 }
 
 export interface CafePrices {
-  cafe: { id: number; name: string; path: string };
+  /** The cafe, with its time zone: the history's times read in it. */
+  cafe: { id: number; name: string; path: string; timeZone: string };
   services: CafePriceRow[];
   history: PriceHistoryRow[];
 }
 
 function requireCafe(db: Db, scope: Scope, cafeId: number) {
   const row = db
-    .select({ id: cafes.id, name: cafes.name, unitName: units.name, mineName: mines.name })
+    .select({ id: cafes.id, name: cafes.name, timeZone: cafes.timeZone, unitName: units.name, mineName: mines.name })
     .from(cafes)
     .innerJoin(units, eq(units.id, cafes.unitId))
     .innerJoin(mines, eq(mines.id, units.mineId))
     .where(eq(cafes.id, cafeId))
     .get();
   if (!row || !(scope.all || scope.cafeIds.has(cafeId))) throw new NotFound();
-  return { id: row.id, name: row.name, path: `${row.mineName} › ${row.unitName} › ${row.name}` };
+  return { id: row.id, name: row.name, timeZone: row.timeZone, path: `${row.mineName} › ${row.unitName} › ${row.name}` };
 }
 
 /** The services a cafe offers with their prices, and the latest price changes (newest first). */
@@ -100,8 +101,14 @@ export function setCafePrices(db: Db, actor: Actor, scope: Scope, cafeId: number
   );
   const errors: Record<string, Message> = {};
   const changes: PriceChange[] = [];
+  const seen = new Set<number>();
   for (const { service_id: serviceId, price } of data.prices) {
     const row = offered.get(serviceId);
+    if (seen.has(serviceId)) {
+      errors[`prices.${serviceId}`] = message("services.price_repeated");
+      continue;
+    }
+    seen.add(serviceId);
     if (!row) {
       errors[`prices.${serviceId}`] = message("services.not_offered");
       continue;
@@ -112,7 +119,7 @@ export function setCafePrices(db: Db, actor: Actor, scope: Scope, cafeId: number
       errors[`prices.${serviceId}`] = message("services.price_invalid");
       continue;
     }
-    if (next !== row.priceCents && !changes.some((c) => c.serviceId === serviceId)) changes.push({ serviceId, code: row.code, old: row.priceCents, next });
+    if (next !== row.priceCents) changes.push({ serviceId, code: row.code, old: row.priceCents, next });
   }
   if (Object.keys(errors).length) throw new ValidationFailed(errors);
   if (changes.length === 0) return { changed: 0 };
@@ -151,6 +158,21 @@ export function applyCafePriceChanges(tx: Tx, actor: Actor, cafeId: number, chan
     },
     now,
   );
+}
+
+/**
+ * Clears the prices of services a cafe is about to stop offering, inside the caller's transaction, so that the
+ * history ends with "→ no price" instead of losing the last price with the assignment.
+ */
+export function clearPricesBeforeRemoval(tx: Tx, actor: Actor, cafeId: number, serviceIds: number[], now = new Date()): void {
+  if (serviceIds.length === 0) return;
+  const priced = tx
+    .select({ serviceId: cafeServices.serviceId, priceCents: cafeServices.priceCents, code: services.code })
+    .from(cafeServices)
+    .innerJoin(services, eq(services.id, cafeServices.serviceId))
+    .where(and(eq(cafeServices.cafeId, cafeId), inArray(cafeServices.serviceId, serviceIds), isNotNull(cafeServices.priceCents)))
+    .all();
+  applyCafePriceChanges(tx, actor, cafeId, priced.map((r) => ({ serviceId: r.serviceId, code: r.code, old: r.priceCents, next: null })), now);
 }
 
 /** Sets a price without history or audit (seeds): only when the cafe offers the service and has no price yet. */

@@ -7,13 +7,15 @@
  * Scope: a cafe is reachable when it is in the actor's scope; a mine or unit when it contains such a cafe.
  * A super-administrator reaches every place.
  */
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { cafes, cafeServices, mines, mineServices, services, units, unitServices } from "../../../db/schema";
 import type { Db } from "../../db";
 import type { Scope } from "../access/scope";
 import { recordAudit, type Actor, type Tx } from "../audit";
 import { Conflict, message, NotFound, ValidationFailed, type Message } from "../errors";
+import { likePattern } from "../search";
 import { parseInput, t } from "../validation";
+import { clearPricesBeforeRemoval } from "./prices";
 
 export const PLACE_KINDS = ["mine", "unit", "cafe"] as const;
 export type PlaceKind = (typeof PLACE_KINDS)[number];
@@ -54,50 +56,70 @@ interface PlaceRef {
   parent: { kind: "mine" | "unit"; id: number; name: string } | null;
 }
 
-/** Every (mine, unit, cafe) row, cafes possibly missing (units without cafes), limited to the scope. */
-function placeRows(db: Db, scope: Scope) {
-  const rows = db
-    .select({ mineId: mines.id, mineName: mines.name, unitId: units.id, unitName: units.name, cafeId: cafes.id, cafeName: cafes.name })
-    .from(mines)
-    .leftJoin(units, eq(units.mineId, mines.id))
-    .leftJoin(cafes, eq(cafes.unitId, units.id))
-    .orderBy(asc(mines.name), asc(units.name), asc(cafes.name))
-    .all();
-  return scope.all ? rows : rows.filter((r) => r.cafeId !== null && scope.cafeIds.has(r.cafeId));
-}
-
 function group<K>(rows: { key: K; serviceId: number }[]): Map<K, number[]> {
   const map = new Map<K, number[]>();
   for (const r of rows) map.set(r.key, [...(map.get(r.key) ?? []), r.serviceId]);
   return map;
 }
 
-/** The mines → units → cafes within the scope, each with the services it offers. */
-export function serviceTree(db: Db, scope: Scope): ServiceTreeMine[] {
-  const rows = placeRows(db, scope);
-  const mineIds = [...new Set(rows.map((r) => r.mineId))];
+/**
+ * One page of mines → units → cafes within the scope, each with the services it offers, paginated by mine.
+ * A search matches mine, unit or cafe names: a matching mine comes whole, a matching unit with its cafes, a
+ * matching cafe under its unit and mine.
+ */
+export function serviceTree(db: Db, scope: Scope, search: string, page: { page: number; perPage: number }): { rows: ServiceTreeMine[]; total: number } {
+  const pattern = search.trim() ? likePattern(search.trim()) : null;
+  const where = and(
+    scope.all ? undefined : scope.cafeIds.size ? inArray(cafes.id, [...scope.cafeIds]) : sql`0`,
+    pattern ? sql`(${mines.name} LIKE ${pattern} ESCAPE '\\' OR ${units.name} LIKE ${pattern} ESCAPE '\\' OR ${cafes.name} LIKE ${pattern} ESCAPE '\\')` : undefined,
+  );
+  const total =
+    db
+      .select({ n: sql<number>`count(DISTINCT ${mines.id})` })
+      .from(mines)
+      .leftJoin(units, eq(units.mineId, mines.id))
+      .leftJoin(cafes, eq(cafes.unitId, units.id))
+      .where(where)
+      .get()?.n ?? 0;
+  const mineIds = db
+    .selectDistinct({ id: mines.id, name: mines.name })
+    .from(mines)
+    .leftJoin(units, eq(units.mineId, mines.id))
+    .leftJoin(cafes, eq(cafes.unitId, units.id))
+    .where(where)
+    .orderBy(asc(mines.name), asc(mines.id))
+    .limit(page.perPage)
+    .offset((page.page - 1) * page.perPage)
+    .all()
+    .map((m) => m.id);
+  if (mineIds.length === 0) return { rows: [], total };
+  const rows = db
+    .select({ mineId: mines.id, mineName: mines.name, unitId: units.id, unitName: units.name, cafeId: cafes.id, cafeName: cafes.name })
+    .from(mines)
+    .leftJoin(units, eq(units.mineId, mines.id))
+    .leftJoin(cafes, eq(cafes.unitId, units.id))
+    .where(and(where, inArray(mines.id, mineIds)))
+    .orderBy(asc(mines.name), asc(mines.id), asc(units.name), asc(cafes.name))
+    .all();
   const unitIds = [...new Set(rows.flatMap((r) => (r.unitId === null ? [] : [r.unitId])))];
   const cafeIds = [...new Set(rows.flatMap((r) => (r.cafeId === null ? [] : [r.cafeId])))];
-  const byMine = group(mineIds.length ? db.select({ key: mineServices.mineId, serviceId: mineServices.serviceId }).from(mineServices).where(inArray(mineServices.mineId, mineIds)).all() : []);
+  const byMine = group(db.select({ key: mineServices.mineId, serviceId: mineServices.serviceId }).from(mineServices).where(inArray(mineServices.mineId, mineIds)).all());
   const byUnit = group(unitIds.length ? db.select({ key: unitServices.unitId, serviceId: unitServices.serviceId }).from(unitServices).where(inArray(unitServices.unitId, unitIds)).all() : []);
   const cafeRows = cafeIds.length ? db.select().from(cafeServices).where(inArray(cafeServices.cafeId, cafeIds)).all() : [];
   const byCafe = group(cafeRows.map((r) => ({ key: r.cafeId, serviceId: r.serviceId })));
+  const pricedByCafe = new Map<number, number>();
+  for (const r of cafeRows) if (r.priceCents !== null) pricedByCafe.set(r.cafeId, (pricedByCafe.get(r.cafeId) ?? 0) + 1);
   const tree: ServiceTreeMine[] = [];
   for (const r of rows) {
-    let mine = tree.find((m) => m.id === r.mineId);
-    if (!mine) tree.push((mine = { id: r.mineId, name: r.mineName, serviceIds: byMine.get(r.mineId) ?? [], units: [] }));
+    let mine = tree.at(-1);
+    if (mine?.id !== r.mineId) tree.push((mine = { id: r.mineId, name: r.mineName, serviceIds: byMine.get(r.mineId) ?? [], units: [] }));
     if (r.unitId === null) continue;
-    let unit = mine.units.find((u) => u.id === r.unitId);
-    if (!unit) mine.units.push((unit = { id: r.unitId, name: r.unitName!, serviceIds: byUnit.get(r.unitId) ?? [], cafes: [] }));
+    let unit = mine.units.at(-1);
+    if (unit?.id !== r.unitId) mine.units.push((unit = { id: r.unitId, name: r.unitName!, serviceIds: byUnit.get(r.unitId) ?? [], cafes: [] }));
     if (r.cafeId === null) continue;
-    unit.cafes.push({
-      id: r.cafeId,
-      name: r.cafeName!,
-      serviceIds: byCafe.get(r.cafeId) ?? [],
-      priced: cafeRows.filter((c) => c.cafeId === r.cafeId && c.priceCents !== null).length,
-    });
+    unit.cafes.push({ id: r.cafeId, name: r.cafeName!, serviceIds: byCafe.get(r.cafeId) ?? [], priced: pricedByCafe.get(r.cafeId) ?? 0 });
   }
-  return tree;
+  return { rows: tree, total };
 }
 
 /** The place, if it exists within the scope (outside it looks the same as missing). */
@@ -224,6 +246,7 @@ export function setPlaceServices(db: Db, actor: Actor, scope: Scope, kind: strin
       if (removed.length) tx.delete(unitServices).where(and(eq(unitServices.unitId, place.id), inArray(unitServices.serviceId, removed))).run();
       for (const s of added) tx.insert(unitServices).values({ unitId: place.id, serviceId: s }).run();
     } else {
+      clearPricesBeforeRemoval(tx, actor, place.id, removed, now);
       if (removed.length) tx.delete(cafeServices).where(and(eq(cafeServices.cafeId, place.id), inArray(cafeServices.serviceId, removed))).run();
       for (const s of added) tx.insert(cafeServices).values({ cafeId: place.id, serviceId: s, priceCents: null, updatedAt: now }).run();
     }
@@ -231,7 +254,10 @@ export function setPlaceServices(db: Db, actor: Actor, scope: Scope, kind: strin
       const lost = removed.filter((s) => child.services.includes(codes.get(s)!));
       const childBefore = offeredBy(tx, child.kind, child.id).map((s) => codes.get(s)!).sort();
       if (child.kind === "unit") tx.delete(unitServices).where(and(eq(unitServices.unitId, child.id), inArray(unitServices.serviceId, lost))).run();
-      else tx.delete(cafeServices).where(and(eq(cafeServices.cafeId, child.id), inArray(cafeServices.serviceId, lost))).run();
+      else {
+        clearPricesBeforeRemoval(tx, actor, child.id, lost, now);
+        tx.delete(cafeServices).where(and(eq(cafeServices.cafeId, child.id), inArray(cafeServices.serviceId, lost))).run();
+      }
       recordAudit(
         tx,
         actor,

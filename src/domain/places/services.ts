@@ -4,7 +4,7 @@
  * cannot be deleted while some place offers it: deactivate it instead.
  */
 import { and, asc, eq, sql } from "drizzle-orm";
-import { businessServices, cafeServices, mineServices, SERVICE_TYPES, services, unitServices, type ServiceType } from "../../../db/schema";
+import { businessServices, cafeServices, mineServices, SERVICE_TYPES, servicePriceHistory, services, unitServices, type ServiceType } from "../../../db/schema";
 import type { Db } from "../../db";
 import { recordAudit, type Actor } from "../audit";
 import { Conflict, message, NotFound, ValidationFailed } from "../errors";
@@ -161,6 +161,9 @@ export function deleteService(db: Db, actor: Actor, id: number): Service {
   const service = requireService(db, id);
   const usage = serviceUsage(db, id);
   if (usage.mines + usage.units + usage.cafes + usage.businesses > 0) throw new Conflict(message("services.in_use", { code: service.code, ...usage }));
+  // A service that ever had a price stays, so the price history (and the sales it explains) keeps its subject.
+  const pricedCafes = db.select({ n: sql<number>`count(distinct ${servicePriceHistory.cafeId})` }).from(servicePriceHistory).where(eq(servicePriceHistory.serviceId, id)).get()?.n ?? 0;
+  if (pricedCafes > 0) throw new Conflict(message("services.has_price_history", { code: service.code, cafes: pricedCafes }));
   db.transaction((tx) => {
     tx.delete(services).where(eq(services.id, id)).run();
     recordAudit(tx, actor, { action: "service.deleted", subjectType: "service", subjectId: id, before: snapshot(service) });

@@ -6,6 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import * as XLSX from "xlsx";
 import { ValidationFailed } from "../errors";
+import { MAX_SHEET_ROWS } from "./limits";
 import { checkZip, MAX_WORKBOOK_BYTES, readWorkbook } from "./read";
 import { buildWorkbook } from "./write";
 
@@ -60,6 +61,18 @@ async function asyncRefusal(work: () => Promise<unknown>): Promise<unknown> {
   throw new Error("not refused");
 }
 
+/** The workbook again, with the first sheet's declared <dimension> replaced (what a hostile file can claim). */
+function withDimension(bytes: Uint8Array, ref: string): Uint8Array {
+  const book = XLSX.read(bytes, { type: "array" });
+  const files = XLSX.CFB.read(new Uint8Array(XLSX.write(book, { type: "array", bookType: "xlsx" }) as ArrayBuffer), { type: "buffer" });
+  const path = files.FullPaths.findIndex((p: string) => p.endsWith("sheet1.xml"));
+  const xml = new TextDecoder().decode(files.FileIndex[path].content as Uint8Array).replace(/<dimension ref="[^"]*"\/>/, `<dimension ref="${ref}"/>`);
+  const entry = files.FileIndex[path];
+  entry.content = new TextEncoder().encode(xml);
+  entry.size = entry.content.length;
+  return new Uint8Array(XLSX.CFB.write(files, { type: "array", fileType: "zip" }) as ArrayBuffer);
+}
+
 const workbook = () =>
   buildWorkbook([
     { name: "Minas", columns: [{ header: "Nombre", value: (r: { name: string; price: number | null }) => r.name }, { header: "Precio", value: (r) => r.price }], rows: [{ name: "Mina Norte", price: 12.5 }, { name: "Mina Sur", price: null }] },
@@ -75,15 +88,27 @@ describe("reading a workbook", () => {
     ]);
   });
 
-  test("a sheet whose used range starts below row 1 says so", async () => {
+  test("a sheet whose cells start below row 1 keeps its row numbers", async () => {
     const book = XLSX.utils.book_new();
-    const ws = XLSX.utils.aoa_to_sheet([[null], [null], ["Nombre"], ["Mina Norte"]]);
-    ws["!ref"] = "A3:A4";
-    XLSX.utils.book_append_sheet(book, ws, "Minas");
+    XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet([[null], [null], ["Nombre"], ["Mina Norte"]]), "Minas");
     const bytes = new Uint8Array(XLSX.write(book, { type: "array", bookType: "xlsx" }) as ArrayBuffer);
     const [sheet] = await readWorkbook(bytes);
-    expect(sheet.firstRow).toBe(3);
-    expect(sheet.rows).toEqual([["Nombre"], ["Mina Norte"]]);
+    const header = sheet.rows.findIndex((row) => row.some((cell) => cell !== null));
+    expect(sheet.firstRow + header).toBe(3);
+    expect(sheet.rows.slice(header)).toEqual([["Nombre"], ["Mina Norte"]]);
+  });
+
+  test("a sheet declaring a million rows is read by its cells, not by its declaration", async () => {
+    const bytes = withDimension(workbook(), "A1:XFD1048576");
+    const [sheet] = await readWorkbook(bytes);
+    expect(sheet.rows).toEqual([["Nombre", "Precio"], ["Mina Norte", 12.5], ["Mina Sur", null]]);
+  });
+
+  test(`a sheet with more than ${MAX_SHEET_ROWS} rows is refused, naming the sheet`, async () => {
+    const book = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet(Array.from({ length: MAX_SHEET_ROWS + 1 }, (_, i) => [i])), "Comedores");
+    const bytes = new Uint8Array(XLSX.write(book, { type: "array", bookType: "xlsx", compression: true }) as ArrayBuffer);
+    expect(await asyncRefusal(() => readWorkbook(bytes))).toEqual({ key: "import.too_many_rows", params: { sheet: "Comedores", max: MAX_SHEET_ROWS } });
   });
 
   test("a file over 5 MiB is refused", () => {

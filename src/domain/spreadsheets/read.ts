@@ -93,12 +93,12 @@ export function checkZip(bytes: Uint8Array, limits: ReadLimits = DEFAULT_READ_LI
   return { entries: totalEntries, uncompressedBytes: uncompressed };
 }
 
-type WorkerAnswer = { ok: true; sheets: WorkbookRows } | { ok: false; error: string };
+type WorkerAnswer = { ok: true; sheets: WorkbookRows } | { ok: false; key: string; params?: Record<string, string | number>; error?: string };
 
 function parseInWorker(bytes: Uint8Array, timeoutMs: number): Promise<WorkbookRows> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL("./parse-worker.ts", import.meta.url));
-    const fail = (key: string) => reject(new ValidationFailed({ file: message(key) as Message }));
+    const fail = (key: string, params?: Record<string, string | number>) => reject(new ValidationFailed({ file: message(key, params) as Message }));
     const timer = setTimeout(() => {
       worker.terminate();
       fail("import.too_slow");
@@ -107,7 +107,7 @@ function parseInWorker(bytes: Uint8Array, timeoutMs: number): Promise<WorkbookRo
       clearTimeout(timer);
       worker.terminate();
       if (event.data.ok) resolve(event.data.sheets);
-      else fail("import.unreadable");
+      else fail(event.data.key, event.data.params);
     };
     worker.onerror = () => {
       clearTimeout(timer);

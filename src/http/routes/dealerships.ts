@@ -191,7 +191,7 @@ export const dealershipsRoutes = defineRoutes([
     bindings: { subdealership: "id" },
     access: access.can("dealerships.manage"),
     handle: (ctx) => {
-      const subdealership = deleteSubdealership(ctx.db, ctx.actor, Number(ctx.params.subdealership));
+      const subdealership = deleteSubdealership(ctx.db, ctx.actor, ctx.scope, Number(ctx.params.subdealership));
       ctx.flash("success", ctx.t("dealerships.subdealership_deleted", { name: subdealership.name }));
       return back(ctx);
     },

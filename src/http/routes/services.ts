@@ -36,12 +36,14 @@ export const servicesRoutes = defineRoutes([
       const params = listParams(ctx.query);
       const { type, status } = serviceFilter(ctx);
       const tab = ctx.query.tab === "places" ? "places" : "services";
+      const placeParams = listParams(ctx.query, "places_", 5);
       return ctx.render("services/index", {
-        filters: { search: params.search, type: type ?? null, status: status ?? null, tab },
+        filters: { search: params.search, type: type ?? null, status: status ?? null, tab, placesSearch: placeParams.search },
         types: [...SERVICE_TYPES],
         services: () => paginated(listServices(ctx.db, { search: params.search, type, active: status === undefined ? undefined : status === "active" }, params), params),
         serviceOptions: () => serviceOptions(ctx.db),
-        tree: () => serviceTree(ctx.db, ctx.scope),
+        // The "Lugares" tab: a page of mines with their units and cafes, only when that tab is open.
+        tree: () => (tab === "places" ? paginated(serviceTree(ctx.db, ctx.scope, placeParams.search, placeParams), placeParams) : null),
         // Loaded on demand by a cafe's prices dialog: ?prices=<cafe id>.
         cafePrices: optional(() => {
           const cafeId = idParam(ctx.query, "prices");

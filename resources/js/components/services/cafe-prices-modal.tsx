@@ -78,7 +78,7 @@ export function CafePricesModal({ prices, canManage, reload, onClose }: { prices
                     <td className={td}>{show(h.oldPriceCents)}</td>
                     <td className={td}>{show(h.newPriceCents)}</td>
                     <td className={td}>{h.by}</td>
-                    <td className={td}>{dateTime(h.at)}</td>
+                    <td className={td}>{dateTime(h.at, prices.cafe.timeZone)}</td>
                   </tr>
                 ))}
             </Table>

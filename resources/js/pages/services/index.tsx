@@ -18,11 +18,12 @@ import { useRoute } from "../../hooks/use-route";
 import { cn } from "../../lib/utils";
 
 interface Props {
-  filters: { search: string; type: ServiceType | null; status: "active" | "inactive" | null; tab: "services" | "places" };
+  filters: { search: string; type: ServiceType | null; status: "active" | "inactive" | null; tab: "services" | "places"; placesSearch: string };
   types: ServiceType[];
   services: Page<ServiceRow>;
   serviceOptions: ServiceOption[];
-  tree: ServiceTreeMine[];
+  /** A page of mines with their units and cafes; only sent while the "Lugares" tab is open. */
+  tree: Page<ServiceTreeMine> | null;
   cafePrices?: CafePrices | null;
   can: ServiceAbilities;
 }
@@ -46,7 +47,7 @@ export default function ServicesIndex({ filters, types, services, serviceOptions
   const openPrices = (cafeId: number) => router.reload({ only: ["cafePrices"], data: { prices: cafeId }, onSuccess: () => setModal({ kind: "prices" }) });
   const chooseTab = (next: Tab) => {
     setTab(next);
-    visitWith({ tab: next === "places" ? "places" : null });
+    visitWith({ tab: next === "places" ? "places" : null, places_page: null, places_search: null });
   };
 
   const tabs: { id: Tab; label: string }[] = [
@@ -169,9 +170,10 @@ export default function ServicesIndex({ filters, types, services, serviceOptions
       {tab === "places" && (
         <div role="tabpanel" id="panel-places" aria-labelledby="tab-places" className="space-y-3">
           <p className="text-sm text-muted-foreground">{t("services.tree_description")}</p>
-          {tree.length === 0 && <p className="text-sm">{t("services.no_places")}</p>}
+          <SearchBox value={filters.placesSearch} label={t("services.search_places")} param="places_search" pageParam="places_page" />
+          {tree && tree.data.length === 0 && <p className="text-sm">{t(filters.placesSearch ? "services.no_places_found" : "services.no_places")}</p>}
           <ul className="space-y-3">
-            {tree.map((mine) => (
+            {(tree?.data ?? []).map((mine) => (
               <li key={mine.id} className="rounded-xl border bg-card">
                 <div className="flex flex-wrap items-center justify-between gap-2 border-b px-3 py-2">
                   <div className="flex flex-wrap items-center gap-2">
@@ -219,6 +221,7 @@ export default function ServicesIndex({ filters, types, services, serviceOptions
               </li>
             ))}
           </ul>
+          {tree && <Pagination page={tree} param="places_page" />}
         </div>
       )}
 
