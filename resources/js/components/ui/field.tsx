@@ -23,7 +23,7 @@ export function Field({
         {trailing}
       </div>
       <input id={id} className={inputClasses} {...described(id, error, hint)} {...props} />
-      <Message id={id} error={error} hint={hint} />
+      <FieldMessage id={id} error={error} hint={hint} />
     </div>
   );
 }
@@ -37,18 +37,18 @@ export function TextareaField({ label, error, hint, className, ...props }: Texta
         {label}
       </label>
       <textarea id={id} className="block w-full rounded-md border border-input bg-card px-3 py-2 text-sm shadow-sm aria-invalid:border-destructive" {...described(id, error, hint)} {...props} />
-      <Message id={id} error={error} hint={hint} />
+      <FieldMessage id={id} error={error} hint={hint} />
     </div>
   );
 }
 
 /** The control's aria-invalid and aria-describedby: the error when there is one, else the hint. */
-function described(id: string, error?: string, hint?: string) {
+export function described(id: string, error?: string, hint?: string) {
   return { "aria-invalid": error ? true : undefined, "aria-describedby": error ? `${id}-error` : hint ? `${id}-hint` : undefined };
 }
 
 /** The error (or, without one, the hint) under a control, with the id its aria-describedby names. */
-function Message({ id, error, hint }: { id: string; error?: string; hint?: string }) {
+export function FieldMessage({ id, error, hint }: { id: string; error?: string; hint?: string }) {
   if (error) {
     return (
       <p id={`${id}-error`} className="text-sm text-destructive">

@@ -1,7 +1,7 @@
-/** A labelled native select with its error message. */
+/** A labelled native select with its error message, like Field. */
 import { useId, type ReactNode, type SelectHTMLAttributes } from "react";
 import { cn } from "../../lib/utils";
-import { inputClasses } from "./field";
+import { described, FieldMessage, inputClasses } from "./field";
 
 export function SelectField({ label, error, children, className, ...props }: SelectHTMLAttributes<HTMLSelectElement> & { label: string; error?: string; children: ReactNode }) {
   const id = useId();
@@ -10,14 +10,10 @@ export function SelectField({ label, error, children, className, ...props }: Sel
       <label htmlFor={id} className="text-sm font-medium">
         {label}
       </label>
-      <select id={id} className={inputClasses} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined} {...props}>
+      <select id={id} className={inputClasses} {...described(id, error)} {...props}>
         {children}
       </select>
-      {error && (
-        <p id={`${id}-error`} className="text-sm text-destructive">
-          {error}
-        </p>
-      )}
+      <FieldMessage id={id} error={error} />
     </div>
   );
 }
