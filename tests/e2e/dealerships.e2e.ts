@@ -92,7 +92,7 @@ test.describe("dealerships", () => {
     await expect(create).toBeHidden();
 
     // Find it (the tree is paginated), then add a subdealership from its row.
-    await page.getByRole("searchbox", { name: "Buscar concesionaria o subconcesionaria por nombre o RUC" }).fill(RUN);
+    await page.getByRole("searchbox", { name: "Buscar por nombre o RUC, también de subconcesionarias" }).fill(RUN);
     await expect(page).toHaveURL(/[?&]search=/);
     const tree = page.getByRole("table", { name: "Concesionarias y sus subconcesionarias" });
     const row = tree.getByRole("row").filter({ hasText: DEALERSHIP.name });

@@ -43,7 +43,7 @@ export function SearchBox({ value, label, param = "search", pageParam = "page", 
     return () => clearTimeout(timer);
   }, [text]);
   return (
-    <label className="relative block w-full max-w-sm">
+    <label className="relative block w-full max-w-md">
       <span className="sr-only">{label}</span>
       <Search className="pointer-events-none absolute left-2.5 top-2.5 size-4 text-muted-foreground" aria-hidden="true" />
       <input type="search" className={cn(inputClasses, "pl-8")} placeholder={label} value={text} onChange={(e) => setText(e.target.value)} />
@@ -70,11 +70,16 @@ export function Pagination({ page, param = "page", only }: { page: Page<unknown>
   );
 }
 
-/** A table with its header row; `empty` (the message shown instead of rows) is given when there is nothing to list. */
-export function Table({ caption, headers, empty, children }: { caption: string; headers: ReactNode[]; empty?: string | null; children: ReactNode }) {
+/**
+ * A table with its header row; `empty` (the message shown instead of rows) is given when there is nothing to list.
+ * On a narrow screen it scrolls sideways inside its box; with `actions` its last column (the row's buttons) stays
+ * in view at the right edge while it does.
+ */
+export function Table({ caption, headers, empty, actions = false, children }: { caption: string; headers: ReactNode[]; empty?: string | null; actions?: boolean; children: ReactNode }) {
   return (
-    <div className="overflow-x-auto rounded-xl border bg-card">
-      <table className="w-full text-left text-sm">
+    // `relative` keeps the visually hidden texts inside the scrolling box, so they cannot widen the page.
+    <div className="relative overflow-x-auto rounded-xl border bg-card">
+      <table className={cn("w-full min-w-[36rem] text-left text-sm", actions && "[&_tr>:last-child:not([colspan])]:sticky [&_tr>:last-child:not([colspan])]:right-0 [&_tr>:last-child:not([colspan])]:bg-card")}>
         <caption className="sr-only">{caption}</caption>
         <thead>
           <tr>

@@ -93,7 +93,7 @@ export default function AppLayout({ children }: { children: ReactNode }) {
       </aside>
       {open && <div className="fixed inset-0 z-30 bg-black/40 md:hidden" onClick={() => setOpen(false)} aria-hidden="true" />}
       <div className="flex min-w-0 flex-1 flex-col">
-        <header className="flex h-14 items-center justify-between gap-4 border-b px-4">
+        <header className="flex h-14 items-center justify-between gap-2 border-b px-4 sm:gap-4">
           <button
             type="button"
             className="rounded-md p-2 hover:bg-accent md:hidden"
@@ -104,18 +104,21 @@ export default function AppLayout({ children }: { children: ReactNode }) {
             <Menu className="size-5" aria-hidden="true" />
             <span className="sr-only">{t("app.toggle_sidebar")}</span>
           </button>
-          <div className="ml-auto flex items-center gap-3">
+          <div className="ml-auto flex items-center gap-2 sm:gap-3">
             {auth.user && <RealtimeStatus />}
             <LanguageSwitcher />
-            <AppearanceToggle compact />
+            {/* On a phone the theme is chosen in Settings → Appearance, so the header fits. */}
+            <div className="hidden sm:block">
+              <AppearanceToggle compact />
+            </div>
             {auth.user ? (
-              <div className="flex items-center gap-2 border-l pl-3">
+              <div className="flex items-center gap-2 border-l pl-2 sm:pl-3">
                 <span className="hidden text-sm sm:inline" data-testid="user-name">
                   {auth.user.name}
                 </span>
                 <Link href={route("logout")} method="post" as="button" className="inline-flex items-center gap-1.5 rounded-md px-2 py-1.5 text-sm hover:bg-accent">
                   <LogOut className="size-4" aria-hidden="true" />
-                  {t("auth.logout")}
+                  <span className="sr-only sm:not-sr-only">{t("auth.logout")}</span>
                 </Link>
               </div>
             ) : (

@@ -38,7 +38,7 @@ export function BusinessModal({ business, rucLength, onClose }: { business: Busi
             required
             inputMode="numeric"
             maxLength={rucLength}
-            className="font-mono"
+            inputClassName="font-mono"
             hint={t("businesses.ruc_hint", { length: rucLength })}
             value={form.data.ruc}
             onChange={(e) => form.setData("ruc", e.target.value.replace(/\D/g, ""))}

@@ -60,7 +60,7 @@ export function PropertyModal({
             required
             maxLength={20}
             autoCapitalize="characters"
-            className="font-mono"
+            inputClassName="font-mono"
             hint={t("properties.code_hint")}
             value={form.data.code}
             onChange={(e) => form.setData("code", e.target.value.toUpperCase())}

@@ -45,7 +45,7 @@ export function CompanyFields({
         required
         inputMode="numeric"
         maxLength={rucLength}
-        className="font-mono"
+        inputClassName="font-mono"
         hint={t("dealerships.ruc_hint", { length: rucLength })}
         value={data.ruc}
         onChange={(e) => onChange("ruc", e.target.value.replace(/\s/g, ""))}

@@ -45,8 +45,8 @@ export function DealershipTree({ rows, canManage, actions, empty }: { rows: Deal
   };
 
   return (
-    <div className="overflow-x-auto rounded-xl border bg-card">
-      <table className="w-full text-left text-sm">
+    <div className="relative overflow-x-auto rounded-xl border bg-card">
+      <table className="w-full min-w-[36rem] text-left text-sm">
         <caption className="sr-only">{t("dealerships.tree_label")}</caption>
         <thead>
           <tr>
@@ -92,8 +92,8 @@ export function DealershipTree({ rows, canManage, actions, empty }: { rows: Deal
                   </button>
                 </td>
                 <td className={cn(td, "font-medium")}>{row.name}</td>
-                <td className={cn(td, "font-mono")}>{row.ruc}</td>
-                <td className={td}>{row.phone}</td>
+                <td className={cn(td, "whitespace-nowrap font-mono")}>{row.ruc}</td>
+                <td className={cn(td, "whitespace-nowrap")}>{row.phone}</td>
                 <td className={td}>{row.email}</td>
                 <td className={td}>{row.subdealershipCount}</td>
                 <td className={cn(td, "whitespace-nowrap text-right")}>
@@ -137,7 +137,7 @@ export function DealershipTree({ rows, canManage, actions, empty }: { rows: Deal
                         {row.subdealerships.map((sub) => (
                           <tr key={sub.id} className={cn(sub.matched && "bg-primary/5")}>
                             <td className={cn(td, "font-medium")}>{sub.name}</td>
-                            <td className={cn(td, "font-mono")}>{sub.ruc}</td>
+                            <td className={cn(td, "whitespace-nowrap font-mono")}>{sub.ruc}</td>
                             <td className={td}>
                               <UnitChips units={sub.units} hidden={sub.hiddenUnits} />
                             </td>

@@ -3,11 +3,11 @@
  * counts (a flash message on the Management page) or the list of rows to fix — nothing is saved then.
  */
 import { useForm } from "@inertiajs/react";
-import { Download } from "lucide-react";
+import { Download, FileSpreadsheet } from "lucide-react";
 import { useId, type FormEvent } from "react";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
-import { inputClasses } from "../ui/field";
+import { buttonClasses } from "../ui/button";
 import { Dialog, DialogActions } from "../ui/dialog";
 
 /** The largest workbook the server accepts (src/domain/spreadsheets/read.ts). */
@@ -37,28 +37,39 @@ export function ImportDialog({ open, onClose }: { open: boolean; onClose: () => 
     <Dialog open={open} onClose={close} title={t("import.title")} description={t("import.description")} closeLabel={t("import.close")} wide>
       <form onSubmit={submit} className="space-y-4" noValidate>
         <div className="space-y-1.5">
-          <label htmlFor={fileId} className="text-sm font-medium">
+          <label id={`${fileId}-label`} htmlFor={fileId} className="text-sm font-medium">
             {t("import.file_label")}
           </label>
-          <input
-            id={fileId}
-            name="file"
-            type="file"
-            required
-            accept=".xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-            className={`${inputClasses} h-auto py-1.5 file:mr-3 file:rounded file:border-0 file:bg-muted file:px-2 file:py-1 file:text-sm`}
-            aria-invalid={fileError ? true : undefined}
-            aria-describedby={fileError ? `${fileId}-error` : undefined}
-            onChange={(e) => {
-              const file = e.target.files?.[0] ?? null;
-              form.clearErrors();
-              // The server refuses larger files too; saying so here spares the upload.
-              if (file && file.size > MAX_BYTES) {
-                form.setError("file", t("import.file_too_large", { max: 5 }));
-                form.setData("file", null);
-              } else form.setData("file", file);
-            }}
-          />
+          {/* The native picker speaks the browser's language; this one speaks the page's. */}
+          <div className="flex items-center gap-3">
+            <input
+              id={fileId}
+              name="file"
+              type="file"
+              required
+              accept=".xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+              className="peer sr-only"
+              aria-labelledby={`${fileId}-label`}
+              aria-invalid={fileError ? true : undefined}
+              aria-describedby={fileError ? `${fileId}-error` : `${fileId}-chosen`}
+              onChange={(e) => {
+                const file = e.target.files?.[0] ?? null;
+                form.clearErrors();
+                // The server refuses larger files too; saying so here spares the upload.
+                if (file && file.size > MAX_BYTES) {
+                  form.setError("file", t("import.file_too_large", { max: 5 }));
+                  form.setData("file", null);
+                } else form.setData("file", file);
+              }}
+            />
+            <label htmlFor={fileId} aria-hidden="true" className={buttonClasses("outline", "shrink-0 cursor-pointer peer-focus-visible:outline-2 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-ring")}>
+              <FileSpreadsheet className="size-4" aria-hidden="true" />
+              {t("import.choose_file")}
+            </label>
+            <span id={`${fileId}-chosen`} className="min-w-0 truncate text-sm text-muted-foreground">
+              {form.data.file?.name ?? t("import.no_file")}
+            </span>
+          </div>
           {fileError && (
             <p id={`${fileId}-error`} className="text-sm text-destructive">
               {fileError}

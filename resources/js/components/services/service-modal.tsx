@@ -35,7 +35,7 @@ export function ServiceModal({ service, types, onClose }: { service: ServiceRow 
             required
             maxLength={12}
             autoCapitalize="characters"
-            className="font-mono"
+            inputClassName="font-mono"
             hint={t("services.code_hint")}
             value={form.data.code}
             onChange={(e) => form.setData("code", e.target.value.toUpperCase())}

@@ -10,9 +10,10 @@ export function Field({
   error,
   hint,
   className,
+  inputClassName,
   trailing,
   ...props
-}: InputHTMLAttributes<HTMLInputElement> & { label: string; error?: string; hint?: string; trailing?: ReactNode }) {
+}: InputHTMLAttributes<HTMLInputElement> & { label: string; error?: string; hint?: string; trailing?: ReactNode; /** Classes of the input itself (className styles the whole field). */ inputClassName?: string }) {
   const id = useId();
   return (
     <div className={cn("space-y-1.5", className)}>
@@ -22,7 +23,7 @@ export function Field({
         </label>
         {trailing}
       </div>
-      <input id={id} className={inputClasses} {...described(id, error, hint)} {...props} />
+      <input id={id} className={cn(inputClasses, inputClassName)} {...described(id, error, hint)} {...props} />
       <FieldMessage id={id} error={error} hint={hint} />
     </div>
   );

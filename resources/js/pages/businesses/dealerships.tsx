@@ -50,6 +50,7 @@ export default function BusinessDealerships({ tabs, filters, dealerships, ...dia
       {modals.modal === null && <OtherErrors errors={pageErrors} fields={[]} />}
       <SearchBox value={filters.search} label={t("dealerships.search_dealerships")} />
       <Table
+        actions
         caption={t("dealerships.title")}
         headers={[
           t("dealerships.name"),
@@ -65,9 +66,9 @@ export default function BusinessDealerships({ tabs, filters, dealerships, ...dia
         {dealerships.data.map((row) => (
           <tr key={row.id}>
             <td className={cn(td, "font-medium")}>{row.name}</td>
-            <td className={cn(td, "font-mono")}>{row.ruc}</td>
+            <td className={cn(td, "whitespace-nowrap font-mono")}>{row.ruc}</td>
             <td className={td}>{row.fiscalAddress}</td>
-            <td className={td}>{row.phone}</td>
+            <td className={cn(td, "whitespace-nowrap")}>{row.phone}</td>
             <td className={td}>{row.email}</td>
             <td className={td}>{row.subdealershipCount}</td>
             <td className={cn(td, "whitespace-nowrap text-right")}>

@@ -59,6 +59,7 @@ export default function HeadquartersIndex({ tabs, filters, headquarters, busines
 
       <SearchBox value={filters.search} label={t("headquarters.search")} />
       <Table
+        actions
         caption={t("headquarters.title")}
         headers={[t("headquarters.name"), t("headquarters.business"), t("headquarters.address"), t("headquarters.phone"), t("headquarters.areas"), t("headquarters.properties"), <span className="sr-only">{t("headquarters.actions")}</span>]}
         empty={headquarters.data.length === 0 ? t("headquarters.none") : null}
@@ -68,7 +69,7 @@ export default function HeadquartersIndex({ tabs, filters, headquarters, busines
             <td className={cn(td, "font-medium")}>{hq.name}</td>
             <td className={td}>{hq.businessName}</td>
             <td className={td}>{hq.address}</td>
-            <td className={td}>{hq.phone}</td>
+            <td className={cn(td, "whitespace-nowrap")}>{hq.phone}</td>
             <td className={td}>{hq.areas}</td>
             <td className={td}>{hq.properties}</td>
             <td className={cn(td, "whitespace-nowrap text-right")}>

@@ -78,7 +78,7 @@ export default function BusinessesIndex({ tabs, filters, businesses, serviceOpti
       {modal === null && <OtherErrors errors={pageErrors} fields={[]} />}
 
       <SearchBox value={filters.search} label={t("businesses.search")} />
-      <Table caption={t("businesses.title")} headers={headers} empty={businesses.data.length === 0 ? t("businesses.none") : null}>
+      <Table actions caption={t("businesses.title")} headers={headers} empty={businesses.data.length === 0 ? t("businesses.none") : null}>
         {businesses.data.map((business) => {
           const open = expanded.includes(business.id);
           const serviceCodes = business.serviceIds.map((id) => codes.get(id) ?? "?").sort();
@@ -101,9 +101,9 @@ export default function BusinessesIndex({ tabs, filters, businesses, serviceOpti
                   <div className="font-medium">{business.name}</div>
                   <div className="text-xs text-muted-foreground">{business.fiscalAddress}</div>
                 </td>
-                <td className={cn(td, "font-mono")}>{business.ruc}</td>
+                <td className={cn(td, "whitespace-nowrap font-mono")}>{business.ruc}</td>
                 <td className={td}>{business.email}</td>
-                <td className={td}>{business.phone}</td>
+                <td className={cn(td, "whitespace-nowrap")}>{business.phone}</td>
                 <td className={td}>{business.headquarters}</td>
                 <td className={td}>{business.cafes}</td>
                 <td className={td}>

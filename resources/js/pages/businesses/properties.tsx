@@ -79,6 +79,7 @@ export default function PropertiesIndex({ tabs, filters, statuses, properties, l
         </select>
       </div>
       <Table
+        actions
         caption={t("properties.title")}
         headers={[
           t("properties.code"),
@@ -93,7 +94,7 @@ export default function PropertiesIndex({ tabs, filters, statuses, properties, l
       >
         {properties.data.map((property) => (
           <tr key={property.id}>
-            <td className={cn(td, "font-mono")}>
+            <td className={cn(td, "whitespace-nowrap font-mono")}>
               <Link href={route("properties.show", { property: property.id })} className="underline-offset-2 hover:underline" aria-label={t("properties.view", { code: property.code })}>
                 {property.code}
               </Link>

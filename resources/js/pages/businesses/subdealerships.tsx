@@ -54,6 +54,7 @@ export default function BusinessSubdealerships({ tabs, filters, subdealerships, 
       {modals.modal === null && <OtherErrors errors={pageErrors} fields={[]} />}
       <SearchBox value={filters.search} label={t("dealerships.search_subdealerships")} />
       <Table
+        actions
         caption={t("dealerships.subdealerships_title")}
         headers={[
           t("dealerships.name"),
@@ -69,12 +70,12 @@ export default function BusinessSubdealerships({ tabs, filters, subdealerships, 
         {subdealerships.data.map((row) => (
           <tr key={row.id}>
             <td className={cn(td, "font-medium")}>{row.name}</td>
-            <td className={cn(td, "font-mono")}>{row.ruc}</td>
+            <td className={cn(td, "whitespace-nowrap font-mono")}>{row.ruc}</td>
             <td className={td}>{row.dealershipName}</td>
             <td className={td}>
               <UnitChips units={row.units} hidden={row.hiddenUnits} />
             </td>
-            <td className={td}>{row.phone}</td>
+            <td className={cn(td, "whitespace-nowrap")}>{row.phone}</td>
             <td className={td}>{row.email}</td>
             <td className={cn(td, "whitespace-nowrap text-right")}>
               {dialog.can.manage && <RowActions name={row.name} onEdit={() => modals.setModal({ kind: "subdealership", subdealership: row })} onDelete={() => modals.deleteSubdealership(row)} />}

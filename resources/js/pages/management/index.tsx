@@ -132,7 +132,7 @@ export default function ManagementIndex({ filters, mines, units, cafes, serviceO
 
         {tab === "mines" && mines && (
           <>
-            <Table caption={t("management.tab_mines")} headers={[t("management.mine"), t("management.units"), t("management.cafes"), t("management.services"), actionsHeader]} empty={mines.data.length ? null : t("management.none")}>
+            <Table actions caption={t("management.tab_mines")} headers={[t("management.mine"), t("management.units"), t("management.cafes"), t("management.services"), actionsHeader]} empty={mines.data.length ? null : t("management.none")}>
               {mines.data.map((mine) => (
                 <tr key={mine.id}>
                   <td className={cn(td, "font-medium")}>{mine.name}</td>
@@ -149,7 +149,7 @@ export default function ManagementIndex({ filters, mines, units, cafes, serviceO
 
         {tab === "units" && units && (
           <>
-            <Table caption={t("management.tab_units")} headers={[t("management.unit"), t("management.mine"), t("management.cafes"), t("management.subdealerships"), t("management.services"), actionsHeader]} empty={units.data.length ? null : t("management.none")}>
+            <Table actions caption={t("management.tab_units")} headers={[t("management.unit"), t("management.mine"), t("management.cafes"), t("management.subdealerships"), t("management.services"), actionsHeader]} empty={units.data.length ? null : t("management.none")}>
               {units.data.map((unit) => (
                 <tr key={unit.id}>
                   <td className={cn(td, "font-medium")}>{unit.name}</td>
@@ -170,6 +170,7 @@ export default function ManagementIndex({ filters, mines, units, cafes, serviceO
         {tab === "cafes" && cafes && (
           <>
             <Table
+              actions
               caption={t("management.tab_cafes")}
               headers={[t("management.cafe"), t("management.unit"), t("management.business"), t("management.time_zone"), t("management.services"), t("management.prices"), actionsHeader]}
               empty={cafes.data.length ? null : t("management.none")}

@@ -19,6 +19,7 @@ interface Props {
 
 // Printing keeps only the label, whatever frame the page sits in.
 const PRINT_STYLE = `@media print {
+  html, body { background: #fff !important; }
   body * { visibility: hidden !important; }
   #property-label, #property-label * { visibility: visible !important; }
   #property-label { position: fixed; left: 0; top: 0; margin: 0; border: 1px solid #000; color: #000; background: #fff; }
@@ -48,7 +49,8 @@ export default function PropertyLabel({ property, url, qr }: Props) {
         <p className="text-sm">
           {property.location.name} · {property.location.detail}
         </p>
-        {property.businessName && <p className="mt-1 text-sm font-medium">{property.businessName}</p>}
+        {/* A headquarters' detail already names its business. */}
+        {property.businessName && property.businessName !== property.location.detail && <p className="mt-1 text-sm font-medium">{property.businessName}</p>}
         <p className="mt-2 text-xs text-neutral-600">{t("properties.scan_hint")}</p>
       </article>
     </div>

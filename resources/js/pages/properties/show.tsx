@@ -32,7 +32,7 @@ export default function PropertyShow({ property, editor }: Props) {
   const route = useRoute();
   const [editing, setEditing] = useState(false);
   const none = t("properties.not_set");
-  const locationKind = property.location.kind === "headquarters" ? t("properties.location_headquarters") : t("properties.location_cafes");
+  const locationKind = t(property.location.kind === "headquarters" ? "properties.location_kind_headquarters" : "properties.location_kind_cafe");
 
   return (
     <div className="space-y-6">

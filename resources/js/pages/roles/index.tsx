@@ -30,7 +30,7 @@ export default function RolesIndex({ filters, roles, permissions, can }: { filte
         )}
       </header>
       <SearchBox value={filters.search} label={t("access.roles.search")} />
-      <div className="overflow-x-auto rounded-xl border bg-card">
+      <div className="relative overflow-x-auto rounded-xl border bg-card">
         <table className="w-full text-sm">
           <caption className="sr-only">{t("access.roles.matrix")}</caption>
           <thead>

@@ -133,7 +133,7 @@ export default function ServicesIndex({ filters, types, services, serviceOptions
               <option value="inactive">{t("services.inactive")}</option>
             </select>
           </div>
-          <Table caption={t("services.title")} headers={[t("services.code"), t("services.name"), t("services.type"), t("services.status"), t("services.places"), <span className="sr-only">{t("services.actions")}</span>]} empty={services.data.length === 0 ? t("services.none") : null}>
+          <Table actions caption={t("services.title")} headers={[t("services.code"), t("services.name"), t("services.type"), t("services.status"), t("services.places"), <span className="sr-only">{t("services.actions")}</span>]} empty={services.data.length === 0 ? t("services.none") : null}>
               {services.data.map((service) => (
                 <tr key={service.id}>
                   <td className={cn(td, "font-mono")}>{service.code}</td>

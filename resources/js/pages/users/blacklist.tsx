@@ -47,7 +47,7 @@ export default function Blacklist({ filters, entries, can }: { filters: { search
         )}
       </header>
       <SearchBox value={filters.search} label={t("access.blacklist.search")} />
-      <Table caption={t("access.blacklist.title")} headers={[t("access.blacklist.document"), t("access.blacklist.name"), t("access.blacklist.reason"), t("access.blacklist.date"), t("access.blacklist.decided_by"), t("access.blacklist.user"), <span className="sr-only">{t("access.users.actions")}</span>]} empty={entries.data.length === 0 ? t("access.blacklist.none") : null}>
+      <Table actions caption={t("access.blacklist.title")} headers={[t("access.blacklist.document"), t("access.blacklist.name"), t("access.blacklist.reason"), t("access.blacklist.date"), t("access.blacklist.decided_by"), t("access.blacklist.user"), <span className="sr-only">{t("access.users.actions")}</span>]} empty={entries.data.length === 0 ? t("access.blacklist.none") : null}>
           {entries.data.map((entry) => (
             <tr key={entry.id}>
               <td className={cn(td, "font-mono")}>{entry.documentNumber}</td>

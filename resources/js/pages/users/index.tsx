@@ -175,7 +175,7 @@ export default function UsersIndex({ filters, places, areaOptions, areas, users,
                   <option value="deactivated">{t("access.users.deactivated")}</option>
                 </select>
               </div>
-              <Table caption={t("access.users.people")} headers={[t("access.users.name"), t("access.users.document"), t("access.users.roles"), t("access.users.status"), <span className="sr-only">{t("access.users.actions")}</span>]} empty={users.data.length === 0 ? t("access.users.no_users") : null}>
+              <Table actions caption={t("access.users.people")} headers={[t("access.users.name"), t("access.users.document"), t("access.users.roles"), t("access.users.status"), <span className="sr-only">{t("access.users.actions")}</span>]} empty={users.data.length === 0 ? t("access.users.no_users") : null}>
                   {users.data.map((user) => (
                     <tr key={user.id} data-testid={`user-row-${user.email}`}>
                       <td className={td}>
@@ -222,7 +222,7 @@ export default function UsersIndex({ filters, places, areaOptions, areas, users,
           {tab === "areas" && (
             <div role="tabpanel" id="panel-areas" aria-labelledby="tab-areas" className="space-y-3">
               <SearchBox value={filters.areasSearch} label={t("access.areas.search")} param="areas_search" />
-              <Table caption={t("access.users.areas")} headers={[t("access.areas.name"), t("access.areas.place"), t("access.areas.roles"), t("access.areas.members"), <span className="sr-only">{t("access.users.actions")}</span>]} empty={areas.data.length === 0 ? t("access.areas.none") : null}>
+              <Table actions caption={t("access.users.areas")} headers={[t("access.areas.name"), t("access.areas.place"), t("access.areas.roles"), t("access.areas.members"), <span className="sr-only">{t("access.users.actions")}</span>]} empty={areas.data.length === 0 ? t("access.areas.none") : null}>
                   {areas.data.map((area) => (
                     <tr key={area.id}>
                       <td className={td}>
@@ -259,7 +259,7 @@ export default function UsersIndex({ filters, places, areaOptions, areas, users,
                   </Button>
                 )}
               </div>
-              <Table caption={t("access.roles.title")} headers={[t("access.roles.name"), t("access.roles.description_label"), t("access.roles.permissions"), t("access.roles.holders"), <span className="sr-only">{t("access.users.actions")}</span>]}>
+              <Table actions caption={t("access.roles.title")} headers={[t("access.roles.name"), t("access.roles.description_label"), t("access.roles.permissions"), t("access.roles.holders"), <span className="sr-only">{t("access.users.actions")}</span>]}>
                   {roles.data.map((role) => (
                     <tr key={role.id}>
                       <td className={cn(td, "font-medium")}>
