@@ -51,7 +51,10 @@ function isUniqueViolation(error: unknown): boolean {
 }
 
 export async function errorResponse(ctx: RequestContext, caught: unknown): Promise<Response> {
-  const error = isUniqueViolation(caught) ? new Conflict(message("errors.changed_meanwhile")) : caught;
+  const duplicate = isUniqueViolation(caught);
+  // Logged all the same: a duplicate that no concurrent write explains is a bug to look into.
+  if (duplicate) console.error(`[${new Date().toISOString()}] ${ctx.method} ${ctx.url.pathname} unique constraint`, caught);
+  const error = duplicate ? new Conflict(message("errors.changed_meanwhile")) : caught;
   const status = statusOf(error);
   if (status === 500) console.error(`[${new Date().toISOString()}] ${ctx.method} ${ctx.url.pathname}`, error);
 

@@ -107,8 +107,8 @@ export default function AppLayout({ children }: { children: ReactNode }) {
           <div className="ml-auto flex items-center gap-2 sm:gap-3">
             {auth.user && <RealtimeStatus />}
             <LanguageSwitcher />
-            {/* On a phone the theme is chosen in Settings → Appearance, so the header fits. */}
-            <div className="hidden sm:block">
+            {/* On a phone a signed-in user chooses the theme in Settings → Appearance, so the header fits. */}
+            <div className={auth.user ? "hidden sm:block" : undefined}>
               <AppearanceToggle compact />
             </div>
             {auth.user ? (

@@ -194,11 +194,34 @@ describe("importing a places workbook", () => {
       ["service", w.alm, { code: "ALM", name: "Almuerzo", type: "lunch", description: "", active: true }, { code: "ALM", name: "Almuerzo criollo", type: "lunch", description: "", active: false }],
     ]);
     expect(entries("cafe.updated")).toEqual([["cafe", w.cafeA, { name: "Comedor A", businessId: w.x, timeZone: "America/Lima" }, { name: "Comedor A", businessId: w.y, timeZone: "America/Santiago" }]]);
-    expect(entries("place.services.added").map(([kind, , , after]) => [kind, after])).toEqual([
-      ["mine", { services: ["DES"] }],
-      ["unit", { services: ["DES"] }],
-      ["cafe", { services: ["DES"] }],
+    // Service lists: what each place offered before and after, as the Services page records it.
+    expect(entries("place.services.updated").map(([kind, , before, after]) => [kind, before, after])).toEqual([
+      ["mine", { services: ["ALM"] }, { services: ["ALM", "DES"] }],
+      ["unit", { services: ["ALM"] }, { services: ["ALM", "DES"] }],
+      ["cafe", { services: ["ALM"] }, { services: ["ALM", "DES"] }],
     ]);
+  });
+
+  test("a row naming two places that differ only in case (saved before names ignored it) is refused, naming them", () => {
+    const w = world();
+    const unitA = w.db.select().from(units).where(eq(units.name, "Unidad A")).get()!;
+    w.db.insert(cafes).values({ unitId: unitA.id, name: "COMEDOR A", businessId: w.x, timeZone: "America/Lima" }).run();
+    offerService(w.db, "mine", unitA.mineId, w.des);
+    offerService(w.db, "unit", unitA.id, w.des);
+    offerService(w.db, "cafe", w.cafeA, w.des);
+    const before = snapshot(w.db);
+    expect(
+      problemsOf(() =>
+        run(w.db, [
+          sheet("Comedores", [["Mina", "Unidad", "Nombre", "Zona horaria"], ["Mina Norte", "Unidad A", "Comedor A", "America/Bogota"]]),
+          sheet("Precios", [["Mina", "Unidad", "Comedor", "Servicio", "Precio"], ["Mina Norte", "Unidad A", "comedor a", "DES", "10"]]),
+        ]),
+      ),
+    ).toEqual([
+      "Comedores, row 2 (Nombre): Two places are named «Comedor A» but for capitals or spaces; rename one on the Management page first.",
+      "Precios, row 2 (Comedor): Two places are named «comedor a» but for capitals or spaces; rename one on the Management page first.",
+    ]);
+    expect(snapshot(w.db)).toEqual(before);
   });
 
   test("a workbook with bad rows writes nothing and reports each row", () => {

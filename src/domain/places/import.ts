@@ -266,6 +266,8 @@ interface PlacePlan {
   services: Set<string>;
   added: Set<string>;
   reachable: boolean;
+  /** Two places of the database share this name but for case or spacing: rows naming it cannot tell which. */
+  ambiguous?: true;
   /** Where the workbook names this place as a row of its own sheet. */
   at?: { sheet: string; row: number; column: string };
 }
@@ -292,6 +294,16 @@ interface MinePlan extends PlacePlan {
   gainsReachableCafe: boolean;
 }
 
+
+/** Files a place of the database under its name; a second place with the same name marks that name ambiguous. */
+function keep<T extends PlacePlan>(places: Map<string, T>, name: string, plan: T): void {
+  const key = placeNameKey(name);
+  const first = places.get(key);
+  if (first) {
+    first.ambiguous = true;
+    first.reachable ||= plan.reachable;
+  } else places.set(key, plan);
+}
 
 class Planner {
   readonly problems: ImportProblem[] = [];
@@ -325,20 +337,20 @@ class Planner {
     const mineById = new Map<number, MinePlan>();
     for (const m of db.select().from(mines).all()) {
       const plan: MinePlan = { id: m.id, name: m.name, services: new Set(mineOffers.get(m.id)), added: new Set(), reachable: scope.all, units: new Map(), gainsReachableCafe: false };
-      this.mines.set(placeNameKey(m.name), plan);
+      keep(this.mines, m.name, plan);
       mineById.set(m.id, plan);
     }
     const unitById = new Map<number, { unit: UnitPlan; mine: MinePlan }>();
     for (const u of db.select().from(units).all()) {
       const mine = mineById.get(u.mineId)!;
       const plan: UnitPlan = { id: u.id, name: u.name, services: new Set(unitOffers.get(u.id)), added: new Set(), reachable: scope.all, cafes: new Map(), gainsReachableCafe: false };
-      mine.units.set(placeNameKey(u.name), plan);
+      keep(mine.units, u.name, plan);
       unitById.set(u.id, { unit: plan, mine });
     }
     for (const c of db.select().from(cafes).all()) {
       const { unit, mine } = unitById.get(c.unitId)!;
       const reachable = scope.all || scope.cafeIds.has(c.id);
-      unit.cafes.set(placeNameKey(c.name), {
+      keep(unit.cafes, c.name, {
         id: c.id,
         name: c.name,
         services: new Set(cafeOffers.get(c.id)),
@@ -361,19 +373,16 @@ class Planner {
     this.problems.push({ sheet, row, column, message: m });
   }
 
-  private findMine(name: string): MinePlan | undefined {
-    const mine = this.mines.get(placeNameKey(name));
-    return mine && mine.reachable ? mine : undefined;
-  }
-
-  private findUnit(mine: MinePlan, name: string): UnitPlan | undefined {
-    const unit = mine.units.get(placeNameKey(name));
-    return unit && unit.reachable ? unit : undefined;
-  }
-
-  private findCafe(unit: UnitPlan, name: string): CafePlan | undefined {
-    const cafe = unit.cafes.get(placeNameKey(name));
-    return cafe && cafe.reachable ? cafe : undefined;
+  /**
+   * The place named `name` in `places` that the actor reaches; otherwise the row's problem is recorded (not found,
+   * or a name two places share) and the answer is undefined.
+   */
+  private find<T extends PlacePlan>(places: Map<string, T>, name: string, at: { sheet: string; row: number; column: string }, notFound: Message): T | undefined {
+    const place = places.get(placeNameKey(name));
+    if (place?.ambiguous && place.reachable) this.problem(at.sheet, at.row, at.column, message("import.name_ambiguous", { name }));
+    else if (!place || !place.reachable) this.problem(at.sheet, at.row, at.column, notFound);
+    else return place;
+    return undefined;
   }
 
   private findBusiness(value: string): { id: number; name: string } | undefined {
@@ -446,6 +455,7 @@ class Planner {
     seen.set(placeNameKey(name), row);
     let mine = this.mines.get(placeNameKey(name));
     if (mine && !mine.reachable) return this.problem(sheet, row, cells.header("name"), message("import.mine_not_found", { mine: name }));
+    if (mine?.ambiguous) return this.problem(sheet, row, cells.header("name"), message("import.name_ambiguous", { name }));
     if (!mine) {
       mine = { id: null, name, services: new Set(), added: new Set(), reachable: true, units: new Map(), gainsReachableCafe: false };
       this.mines.set(placeNameKey(name), mine);
@@ -458,14 +468,15 @@ class Planner {
     const mineName = cells.text("mine");
     const name = this.checkName(sheet, row, cells.header("name"), cells.text("name"));
     if (!mineName) return this.problem(sheet, row, cells.header("mine"), message("validation.required"));
-    const mine = this.findMine(mineName);
-    if (!mine) return this.problem(sheet, row, cells.header("mine"), message("import.mine_not_found", { mine: mineName }));
+    const mine = this.find(this.mines, mineName, { sheet, row, column: cells.header("mine") }, message("import.mine_not_found", { mine: mineName }));
+    if (!mine) return;
     if (!name) return;
     const key = `${placeNameKey(mine.name)}\n${placeNameKey(name)}`;
     if (seen.has(key)) return this.problem(sheet, row, cells.header("name"), message("import.duplicate_row", { name, row: seen.get(key)! }));
     seen.set(key, row);
     let unit = mine.units.get(placeNameKey(name));
     if (unit && !unit.reachable) return this.problem(sheet, row, cells.header("name"), message("import.unit_not_found", { unit: name, mine: mine.name }));
+    if (unit?.ambiguous) return this.problem(sheet, row, cells.header("name"), message("import.name_ambiguous", { name }));
     if (!unit) {
       unit = { id: null, name, services: new Set(), added: new Set(), reachable: true, cafes: new Map(), gainsReachableCafe: false };
       mine.units.set(placeNameKey(name), unit);
@@ -482,17 +493,18 @@ class Planner {
     const unitName = cells.text("unit");
     const name = this.checkName(sheet, row, cells.header("name"), cells.text("name"));
     if (!mineName) return this.problem(sheet, row, cells.header("mine"), message("validation.required"));
-    const mine = this.findMine(mineName);
-    if (!mine) return this.problem(sheet, row, cells.header("mine"), message("import.mine_not_found", { mine: mineName }));
+    const mine = this.find(this.mines, mineName, { sheet, row, column: cells.header("mine") }, message("import.mine_not_found", { mine: mineName }));
+    if (!mine) return;
     if (!unitName) return this.problem(sheet, row, cells.header("unit"), message("validation.required"));
-    const unit = this.findUnit(mine, unitName);
-    if (!unit) return this.problem(sheet, row, cells.header("unit"), message("import.unit_not_found", { unit: unitName, mine: mine.name }));
+    const unit = this.find(mine.units, unitName, { sheet, row, column: cells.header("unit") }, message("import.unit_not_found", { unit: unitName, mine: mine.name }));
+    if (!unit) return;
     if (!name) return;
     const key = `${placeNameKey(mine.name)}\n${placeNameKey(unit.name)}\n${placeNameKey(name)}`;
     if (seen.has(key)) return this.problem(sheet, row, cells.header("name"), message("import.duplicate_row", { name, row: seen.get(key)! }));
     seen.set(key, row);
     let cafe = unit.cafes.get(placeNameKey(name));
     if (cafe && !cafe.reachable) return this.problem(sheet, row, cells.header("name"), message("import.cafe_not_found", { cafe: name, unit: unit.name }));
+    if (cafe?.ambiguous) return this.problem(sheet, row, cells.header("name"), message("import.name_ambiguous", { name }));
 
     const businessText = cells.text("business");
     let businessId: number | null = null;
@@ -547,12 +559,12 @@ class Planner {
     const required = (["mine", "unit", "cafe", "service", "price"] as const).filter((c) => cells.text(c) === "");
     for (const c of required) this.problem(sheet, row, cells.header(c), message("validation.required"));
     if (required.length) return;
-    const mine = this.findMine(cells.text("mine"));
-    if (!mine) return this.problem(sheet, row, cells.header("mine"), message("import.mine_not_found", { mine: cells.text("mine") }));
-    const unit = this.findUnit(mine, cells.text("unit"));
-    if (!unit) return this.problem(sheet, row, cells.header("unit"), message("import.unit_not_found", { unit: cells.text("unit"), mine: mine.name }));
-    const cafe = this.findCafe(unit, cells.text("cafe"));
-    if (!cafe) return this.problem(sheet, row, cells.header("cafe"), message("import.cafe_not_found", { cafe: cells.text("cafe"), unit: unit.name }));
+    const mine = this.find(this.mines, cells.text("mine"), { sheet, row, column: cells.header("mine") }, message("import.mine_not_found", { mine: cells.text("mine") }));
+    if (!mine) return;
+    const unit = this.find(mine.units, cells.text("unit"), { sheet, row, column: cells.header("unit") }, message("import.unit_not_found", { unit: cells.text("unit"), mine: mine.name }));
+    if (!unit) return;
+    const cafe = this.find(unit.cafes, cells.text("cafe"), { sheet, row, column: cells.header("cafe") }, message("import.cafe_not_found", { cafe: cells.text("cafe"), unit: unit.name }));
+    if (!cafe) return;
     const code = cells.text("service").toUpperCase();
     const cents = priceCents(cells.value("price"));
     if (cents === null) this.problem(sheet, row, cells.header("price"), message("import.price_invalid", { value: cells.text("price") }));
@@ -711,9 +723,11 @@ function count(planner: Planner): ImportCounts {
 function apply(tx: Tx, actor: Actor, planner: Planner, counts: ImportCounts, now: Date): void {
   const audit = (action: string, subjectType: string, subjectId: number, before: Record<string, unknown> | undefined, after: Record<string, unknown>) =>
     recordAudit(tx, actor, { action, subjectType, subjectId, before, after }, now);
-  const offer = (kind: "mine" | "unit" | "cafe", id: number, codes: Set<string>, isNew: boolean) => {
-    for (const code of codes) offerService(tx, kind, id, serviceIds.get(code)!, now);
-    if (codes.size && !isNew) audit("place.services.added", kind, id, undefined, { services: [...codes].sort() });
+  const offer = (kind: "mine" | "unit" | "cafe", id: number, place: PlacePlan, isNew: boolean) => {
+    for (const code of place.added) offerService(tx, kind, id, serviceIds.get(code)!, now);
+    if (place.added.size === 0 || isNew) return;
+    const after = [...place.services].sort();
+    audit("place.services.updated", kind, id, { services: after.filter((code) => !place.added.has(code)) }, { services: after });
   };
   const serviceIds = new Map<string, number>();
   for (const s of planner.services.values()) {
@@ -737,14 +751,14 @@ function apply(tx: Tx, actor: Actor, planner: Planner, counts: ImportCounts, now
       mineId = tx.insert(mines).values({ name: mine.name }).returning({ id: mines.id }).get().id;
       audit("mine.created", "mine", mineId, undefined, { name: mine.name, services: [...mine.added].sort() });
     }
-    offer("mine", mineId, mine.added, mine.id === null);
+    offer("mine", mineId, mine, mine.id === null);
     for (const unit of mine.units.values()) {
       let unitId = unit.id;
       if (unitId === null) {
         unitId = tx.insert(units).values({ mineId, name: unit.name }).returning({ id: units.id }).get().id;
         audit("unit.created", "unit", unitId, undefined, { mine: mine.name, name: unit.name, services: [...unit.added].sort() });
       }
-      offer("unit", unitId, unit.added, unit.id === null);
+      offer("unit", unitId, unit, unit.id === null);
       for (const cafe of unit.cafes.values()) {
         let cafeId = cafe.id;
         const business = cafe.businessId === null ? null : (planner.businessesById.get(cafe.businessId)?.name ?? null);
@@ -757,7 +771,7 @@ function apply(tx: Tx, actor: Actor, planner: Planner, counts: ImportCounts, now
           audit("cafe.updated", "cafe", cafeId, { name: cafe.name, ...cafe.before }, { name: cafe.name, businessId: cafe.businessId, timeZone: cafe.timeZone });
           if (cafe.businessChanged) accessChanged = true;
         }
-        offer("cafe", cafeId, cafe.added, cafe.id === null);
+        offer("cafe", cafeId, cafe, cafe.id === null);
         const changes: PriceChange[] = [...cafe.priceChanges].map(([code, c]) => ({ serviceId: serviceIds.get(code)!, code, old: c.old, next: c.next }));
         applyCafePriceChanges(tx, actor, cafeId, changes, now);
       }

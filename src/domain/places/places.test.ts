@@ -164,8 +164,20 @@ describe("names are unique within their parent", () => {
     expect(fieldErrors(() => updateCafe(w.db, ACTOR, EVERYTHING, w.cafeA1, { name: "COMEDOR a2", business_id: w.norte }, DEFAULTS))).toEqual({
       name: { key: "places.cafe_taken", params: { name: "COMEDOR a2" } },
     });
+    // Spacing does not make another name either, and names are stored with single spaces.
+    expect(fieldErrors(() => createPlace(w.db, ACTOR, EVERYTHING, { mine_name: "Mina   Sur", unit_name: "Unidad Z" }, DEFAULTS))).toHaveProperty("mine_name");
+    expect(updateUnit(w.db, ACTOR, EVERYTHING, w.unitB, { name: "Unidad   Bravo" }).name).toBe("Unidad Bravo");
     // A place may change the case of its own name.
     expect(updateMine(w.db, ACTOR, EVERYTHING, w.mineSur, { name: "MINA SUR" }).name).toBe("MINA SUR");
+  });
+
+  test("two places saved before names ignored case can still be edited without renaming", () => {
+    const w = buildWorld();
+    const twin = w.db.insert(cafes).values({ unitId: w.unitA, name: "COMEDOR A1", businessId: w.norte, timeZone: "America/Lima" }).returning().get();
+    expect(updateCafe(w.db, ACTOR, EVERYTHING, twin.id, { name: "COMEDOR A1", business_id: w.sur }, DEFAULTS).businessId).toBe(w.sur);
+    expect(updateCafe(w.db, ACTOR, EVERYTHING, w.cafeA1, { name: "Comedor A1", business_id: w.norte, time_zone: "America/Bogota" }, DEFAULTS).timeZone).toBe("America/Bogota");
+    // Renaming one apart settles it.
+    expect(updateCafe(w.db, ACTOR, EVERYTHING, twin.id, { name: "Comedor A1 Anexo", business_id: w.sur }, DEFAULTS).name).toBe("Comedor A1 Anexo");
   });
 
   test("names are trimmed and need at least two characters", () => {

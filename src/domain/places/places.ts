@@ -295,8 +295,14 @@ function checkBusiness(db: Db, scope: Scope, businessId: number, field = "busine
   return business;
 }
 
-/** Place names compare without regard to case: "Mina Norte" and "MINA NORTE" are the same place. */
-export const placeNameKey = (name: string) => name.trim().toLocaleLowerCase("es");
+/** A place name as stored: trimmed, runs of spaces made one. */
+const tidyName = (name: string) => name.replace(/\s+/g, " ").trim();
+
+/** Place names compare without regard to case or spacing: "Mina Norte" and "MINA  NORTE" are the same place. */
+export const placeNameKey = (name: string) => tidyName(name).toLocaleLowerCase("es");
+
+/** True when a rename changes more than case: only then can it collide with a sibling. */
+const renamed = (before: string, after: string) => placeNameKey(before) !== placeNameKey(after);
 
 function ensureNameFree(siblings: { id: number; name: string }[], name: string, exceptId: number | undefined, field: string, taken: string): void {
   const key = placeNameKey(name);
@@ -316,7 +322,7 @@ function ensureCafeNameFree(db: Tx, unitId: number, name: string, exceptId?: num
 }
 
 function checkName(value: string | undefined, field: string): string {
-  const trimmed = value?.trim() ?? "";
+  const trimmed = tidyName(value ?? "");
   if (!trimmed) throw new ValidationFailed({ [field]: message("validation.required") });
   if (trimmed.length < 2) throw new ValidationFailed({ [field]: message("validation.min_length", { min: 2 }) });
   return trimmed;
@@ -389,10 +395,10 @@ export function createPlace(db: Db, actor: Actor, scope: Scope, input: unknown, 
 
 export function updateMine(db: Db, actor: Actor, scope: Scope, id: number, input: unknown, now = new Date()) {
   const mine = requireMine(db, scope, id);
-  const data = parseInput(MineInput, input);
-  ensureMineNameFree(db, data.name, id);
+  const name = tidyName(parseInput(MineInput, input).name);
+  if (renamed(mine.name, name)) ensureMineNameFree(db, name, id);
   return db.transaction((tx) => {
-    const updated = tx.update(mines).set({ name: data.name }).where(eq(mines.id, id)).returning().get();
+    const updated = tx.update(mines).set({ name }).where(eq(mines.id, id)).returning().get();
     recordAudit(tx, actor, { action: "mine.updated", subjectType: "mine", subjectId: id, before: { name: mine.name }, after: { name: updated.name } }, now);
     return updated;
   });
@@ -400,10 +406,10 @@ export function updateMine(db: Db, actor: Actor, scope: Scope, id: number, input
 
 export function updateUnit(db: Db, actor: Actor, scope: Scope, id: number, input: unknown, now = new Date()) {
   const unit = requireUnit(db, scope, id);
-  const data = parseInput(UnitInput, input);
-  ensureUnitNameFree(db, unit.mineId, data.name, id);
+  const name = tidyName(parseInput(UnitInput, input).name);
+  if (renamed(unit.name, name)) ensureUnitNameFree(db, unit.mineId, name, id);
   return db.transaction((tx) => {
-    const updated = tx.update(units).set({ name: data.name }).where(eq(units.id, id)).returning().get();
+    const updated = tx.update(units).set({ name }).where(eq(units.id, id)).returning().get();
     recordAudit(tx, actor, { action: "unit.updated", subjectType: "unit", subjectId: id, before: { name: unit.name }, after: { name: updated.name } }, now);
     return updated;
   });
@@ -416,9 +422,10 @@ export function updateCafe(db: Db, actor: Actor, scope: Scope, id: number, input
   // Keeping the business it has is always allowed; choosing another needs that business within the scope.
   if (data.business_id !== cafe.businessId) checkBusiness(db, scope, data.business_id);
   const timeZone = data.time_zone === undefined ? cafe.timeZone : checkTimeZone(data.time_zone, defaults.timeZone);
-  ensureCafeNameFree(db, cafe.unitId, data.name, id);
+  const name = tidyName(data.name);
+  if (renamed(cafe.name, name)) ensureCafeNameFree(db, cafe.unitId, name, id);
   return db.transaction((tx) => {
-    const updated = tx.update(cafes).set({ name: data.name, businessId: data.business_id, timeZone }).where(eq(cafes.id, id)).returning().get();
+    const updated = tx.update(cafes).set({ name, businessId: data.business_id, timeZone }).where(eq(cafes.id, id)).returning().get();
     if (updated.businessId !== cafe.businessId) bumpAccessVersion(tx);
     recordAudit(
       tx,

@@ -27,29 +27,36 @@ function world() {
   const mine = place.mine.id;
   const unit = place.unit!.id;
   const cafe = place.cafe!.id;
+  // A second cafe of the unit offers both services with only CEN priced.
+  const other = createPlace(db, ACTOR, EVERYTHING, { mine_id: mine, unit_id: unit, cafe_name: "Comedor A2", business_id: business }, { timeZone: "America/Lima" }).cafe!.id;
   setPlaceServices(db, ACTOR, EVERYTHING, "mine", mine, { service_ids: [alm, cen] });
   setPlaceServices(db, ACTOR, EVERYTHING, "unit", unit, { service_ids: [alm, cen] });
   setPlaceServices(db, ACTOR, EVERYTHING, "cafe", cafe, { service_ids: [alm, cen] });
+  setPlaceServices(db, ACTOR, EVERYTHING, "cafe", other, { service_ids: [alm, cen] });
   setCafePrices(db, ACTOR, EVERYTHING, cafe, { prices: [{ service_id: alm, price: "12.50" }, { service_id: cen, price: "10" }] });
+  setCafePrices(db, ACTOR, EVERYTHING, other, { prices: [{ service_id: cen, price: "9" }] });
+  /** Every history row of every cafe, oldest first. */
   const history = () =>
     db
-      .select({ serviceId: servicePriceHistory.serviceId, old: servicePriceHistory.oldPriceCents, next: servicePriceHistory.newPriceCents })
+      .select({ cafeId: servicePriceHistory.cafeId, serviceId: servicePriceHistory.serviceId, old: servicePriceHistory.oldPriceCents, next: servicePriceHistory.newPriceCents })
       .from(servicePriceHistory)
-      .where(eq(servicePriceHistory.cafeId, cafe))
       .orderBy(servicePriceHistory.id)
       .all();
-  return { db, mine, unit, cafe, alm, cen, history };
+  return { db, mine, unit, cafe, other, alm, cen, history };
 }
 
 describe("price history", () => {
   test("setting and clearing a price are kept as old → new, and the cafe's time zone comes with the list", () => {
     const w = world();
-    setCafePrices(w.db, ACTOR, EVERYTHING, w.cafe, { prices: [{ service_id: w.alm, price: "13.00" }, { service_id: w.cen, price: "" }] });
     expect(w.history()).toEqual([
-      { serviceId: w.alm, old: null, next: 1250 },
-      { serviceId: w.cen, old: null, next: 1000 },
-      { serviceId: w.alm, old: 1250, next: 1300 },
-      { serviceId: w.cen, old: 1000, next: null },
+      { cafeId: w.cafe, serviceId: w.alm, old: null, next: 1250 },
+      { cafeId: w.cafe, serviceId: w.cen, old: null, next: 1000 },
+      { cafeId: w.other, serviceId: w.cen, old: null, next: 900 },
+    ]);
+    setCafePrices(w.db, ACTOR, EVERYTHING, w.cafe, { prices: [{ service_id: w.alm, price: "13.00" }, { service_id: w.cen, price: "" }] });
+    expect(w.history().slice(3)).toEqual([
+      { cafeId: w.cafe, serviceId: w.alm, old: 1250, next: 1300 },
+      { cafeId: w.cafe, serviceId: w.cen, old: 1000, next: null },
     ]);
     expect(cafePrices(w.db, EVERYTHING, w.cafe).cafe.timeZone).toBe("America/Bogota");
   });
@@ -57,19 +64,26 @@ describe("price history", () => {
   test("removing a priced service from the cafe ends its price in the history, audited", () => {
     const w = world();
     setPlaceServices(w.db, ACTOR, EVERYTHING, "cafe", w.cafe, { service_ids: [w.cen] });
-    expect(w.history().at(-1)).toEqual({ serviceId: w.alm, old: 1250, next: null });
+    expect(w.history().slice(3)).toEqual([{ cafeId: w.cafe, serviceId: w.alm, old: 1250, next: null }]);
     expect(w.db.select().from(cafeServices).where(and(eq(cafeServices.cafeId, w.cafe), eq(cafeServices.serviceId, w.alm))).get()).toBeUndefined();
     const audit = w.db.select().from(auditLog).where(eq(auditLog.action, "cafe.prices.updated")).all().at(-1)!;
     expect([JSON.parse(audit.before!), JSON.parse(audit.after!)]).toEqual([{ ALM: 1250 }, { ALM: null }]);
   });
 
-  test("removing a service from the mine, once confirmed, ends the price of every cafe below that loses it", () => {
+  test("removing a service from the mine or the unit, once confirmed, ends its price once in every cafe below that had one", () => {
     const w = world();
     const asked = setPlaceServices(w.db, ACTOR, EVERYTHING, "mine", w.mine, { service_ids: [w.alm] });
     expect(asked.status).toBe("needs_confirmation");
-    expect(w.history()).toHaveLength(2);
+    expect(w.history()).toHaveLength(3);
     setPlaceServices(w.db, ACTOR, EVERYTHING, "mine", w.mine, { service_ids: [w.alm], confirm: true });
-    expect(w.history().at(-1)).toEqual({ serviceId: w.cen, old: 1000, next: null });
+    expect(w.history().slice(3)).toEqual([
+      { cafeId: w.cafe, serviceId: w.cen, old: 1000, next: null },
+      { cafeId: w.other, serviceId: w.cen, old: 900, next: null },
+    ]);
+    // From the unit: ALM had a price in the first cafe only, so the second cafe adds no history row.
+    setPlaceServices(w.db, ACTOR, EVERYTHING, "unit", w.unit, { service_ids: [], confirm: true });
+    expect(w.history().slice(5)).toEqual([{ cafeId: w.cafe, serviceId: w.alm, old: 1250, next: null }]);
+    expect(w.db.select().from(cafeServices).all()).toEqual([]);
   });
 
   test("a service with price history cannot be deleted, even once no place offers it", () => {
@@ -82,7 +96,7 @@ describe("price history", () => {
       refusal = error;
     }
     expect(refusal).toBeInstanceOf(Conflict);
-    expect((refusal as Conflict).detail).toEqual({ key: "services.has_price_history", params: { code: "CEN", cafes: 1 } });
+    expect((refusal as Conflict).detail).toEqual({ key: "services.has_price_history", params: { code: "CEN", cafes: 2 } });
     // A service never priced anywhere can go.
     const spare = createService(w.db, ACTOR, { code: "REF", name: "Refrigerio", type: "snack" }).id;
     expect(deleteService(w.db, ACTOR, spare).code).toBe("REF");
@@ -97,6 +111,6 @@ describe("price history", () => {
       if (error instanceof ValidationFailed) errors = error.errors;
     }
     expect(errors).toEqual({ [`prices.${w.alm}`]: { key: "services.price_repeated", params: undefined } });
-    expect(w.history()).toHaveLength(2);
+    expect(w.history()).toHaveLength(3);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * Services: what a cafe sells (breakfast, lunch, dinner, snack, disposables), each with a unique code. A service
  * is offered down the place tree (see service-assignments.ts) and priced per cafe (see prices.ts). A service
- * cannot be deleted while some place offers it: deactivate it instead.
+ * cannot be deleted while some place offers it, nor once it has had a price anywhere: deactivate it instead.
  */
 import { and, asc, eq, sql } from "drizzle-orm";
 import { businessServices, cafeServices, mineServices, SERVICE_TYPES, servicePriceHistory, services, unitServices, type ServiceType } from "../../../db/schema";

@@ -26,7 +26,7 @@ self.onmessage = (event: MessageEvent<Uint8Array>) => {
       if (range) range.e.c = Math.min(range.e.c, range.s.c + MAX_SHEET_COLUMNS - 1);
       sheets.push({
         name,
-        // The spreadsheet row number of rows[0] (a sheet's used range may start below row 1).
+        // The spreadsheet row number of rows[0]: with `nodim` the range starts at A1, so rows keep their numbers.
         firstRow: range ? range.s.r + 1 : 1,
         rows: range ? XLSX.utils.sheet_to_json<unknown[]>(sheet, { header: 1, raw: true, defval: null, blankrows: true, range }) : [],
       });

@@ -49,7 +49,7 @@ export function ImportDialog({ open, onClose }: { open: boolean; onClose: () => 
               required
               accept=".xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
               className="peer sr-only"
-              aria-labelledby={`${fileId}-label`}
+              aria-labelledby={`${fileId}-label ${fileId}-button`}
               aria-invalid={fileError ? true : undefined}
               aria-describedby={fileError ? `${fileId}-error` : `${fileId}-chosen`}
               onChange={(e) => {
@@ -62,11 +62,11 @@ export function ImportDialog({ open, onClose }: { open: boolean; onClose: () => 
                 } else form.setData("file", file);
               }}
             />
-            <label htmlFor={fileId} aria-hidden="true" className={buttonClasses("outline", "shrink-0 cursor-pointer peer-focus-visible:outline-2 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-ring")}>
+            <label id={`${fileId}-button`} htmlFor={fileId} className={buttonClasses("outline", "shrink-0 cursor-pointer peer-focus-visible:outline-2 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-ring")}>
               <FileSpreadsheet className="size-4" aria-hidden="true" />
               {t("import.choose_file")}
             </label>
-            <span id={`${fileId}-chosen`} className="min-w-0 truncate text-sm text-muted-foreground">
+            <span id={`${fileId}-chosen`} role="status" className="min-w-0 truncate text-sm text-muted-foreground">
               {form.data.file?.name ?? t("import.no_file")}
             </span>
           </div>
