@@ -99,7 +99,7 @@ export function serviceTree(db: Db, scope: Scope, search: string, page: { page: 
     .leftJoin(units, eq(units.mineId, mines.id))
     .leftJoin(cafes, eq(cafes.unitId, units.id))
     .where(and(where, inArray(mines.id, mineIds)))
-    .orderBy(asc(mines.name), asc(mines.id), asc(units.name), asc(cafes.name))
+    .orderBy(asc(mines.name), asc(mines.id), asc(units.name), asc(units.id), asc(cafes.name))
     .all();
   const unitIds = [...new Set(rows.flatMap((r) => (r.unitId === null ? [] : [r.unitId])))];
   const cafeIds = [...new Set(rows.flatMap((r) => (r.cafeId === null ? [] : [r.cafeId])))];
