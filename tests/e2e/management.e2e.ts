@@ -1,6 +1,6 @@
 /**
  * The Management page in a real browser, as a super-administrator: the management modal creates a new mine, a new
- * unit and a cafe in one go; the new mine and unit then offer services through their rows' services dialogs on the
+ * unit and a cafe in one go; the new mine and unit then offer services through their rows' services popovers on the
  * Minas and Unidades tabs, the cafe takes them on the Comedores tab and gets a price in its prices dialog; the
  * Comedores table exports to Excel; and deleting a unit that still has a cafe is refused with the reason shown.
  *
@@ -64,7 +64,7 @@ async function chooseTab(page: Page, tab: "Minas" | "Unidades" | "Comedores", pa
   await expect(page.getByRole("searchbox", { name: searchLabel })).toHaveValue("");
 }
 
-/** Opens a row's services dialog, ticks the given services, saves, and waits for the flash. */
+/** Opens a row's services popover, ticks the given services, saves, and waits for the flash. */
 async function offer(page: Page, caption: "Minas" | "Unidades" | "Comedores", place: string, codes: string[]): Promise<void> {
   await row(page, caption, place).getByRole("button", { name: `Servicios de ${place}`, exact: true }).click();
   const dialog = page.getByRole("dialog", { name: `Servicios de ${place}` });
@@ -210,6 +210,42 @@ test.describe("management", () => {
     // Still there after a fresh load, with its two cafes.
     await open(page, "/management?tab=units");
     await expect(row(page, "Unidades", unit).getByRole("cell").nth(2)).toHaveText("2");
+    expect(problems, problems.join("\n")).toEqual([]);
+    await context.close();
+  });
+
+  test("a row's services popover opens beside its button, keeps the keyboard, and closes with Escape, a click outside or its button", async ({ browser }) => {
+    const { context, page, problems } = await admin(browser);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await open(page, "/management?tab=cafes");
+    const cafe = "Comedor Mineroducto";
+    const button = row(page, "Comedores", cafe).getByRole("button", { name: `Servicios de ${cafe}`, exact: true });
+    const popover = page.getByRole("dialog", { name: `Servicios de ${cafe}` });
+
+    await button.click();
+    await expect(popover).toBeVisible();
+    await expect(button).toHaveAttribute("aria-expanded", "true");
+    // Next to its button, wholly on screen, though the table scrolls sideways on a phone.
+    const [b, p] = [(await button.boundingBox())!, (await popover.boundingBox())!];
+    expect(Math.abs(p.y - (b.y + b.height)) <= 12 || Math.abs(p.y + p.height - b.y) <= 12, `popover at ${p.y}, button at ${b.y}`).toBe(true);
+    expect(p.x).toBeGreaterThanOrEqual(0);
+    expect(p.x + p.width).toBeLessThanOrEqual(390);
+    // Focus is inside, on the first choice; Escape closes and gives it back to the button.
+    await expect(popover.getByRole("checkbox").first()).toBeFocused();
+    await page.keyboard.press("Escape");
+    await expect(popover).toBeHidden();
+    await expect(button).toBeFocused();
+    await expect(button).toHaveAttribute("aria-expanded", "false");
+
+    // A click outside closes it, and so does its button.
+    await button.click();
+    await expect(popover).toBeVisible();
+    await page.getByRole("heading", { level: 1 }).click();
+    await expect(popover).toBeHidden();
+    await button.click();
+    await expect(popover).toBeVisible();
+    await button.click();
+    await expect(popover).toBeHidden();
     expect(problems, problems.join("\n")).toEqual([]);
     await context.close();
   });

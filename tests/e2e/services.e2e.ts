@@ -65,7 +65,7 @@ const serviceRow = (page: Page, code: string) => catalogue(page).locator("tbody 
 /** The service codes a mine, unit or cafe of the "Lugares" tab shows next to its name. */
 const chips = (page: Page, place: string) => page.getByRole("tabpanel").getByText(place, { exact: true }).locator("..").locator("span.font-mono");
 
-/** Opens the "Servicios" dialog of a mine, unit or cafe in the "Lugares" tab. */
+/** Opens the services popover of a mine, unit or cafe in the "Lugares" tab. */
 async function placeDialog(page: Page, place: string) {
   await page.getByRole("button", { name: `Elegir servicios de ${place}`, exact: true }).click();
   const dialog = page.getByRole("dialog", { name: new RegExp(`^Servicios de .*${place}$`) });
@@ -73,7 +73,7 @@ async function placeDialog(page: Page, place: string) {
   return dialog;
 }
 
-/** A service's checkbox in a place dialog (its label reads "CODE Name · Type"). */
+/** A service's checkbox in a place's popover (its label reads "CODE Name · Type"). */
 const serviceChoice = (dialog: ReturnType<Page["getByRole"]>, code: string) => dialog.getByRole("checkbox", { name: new RegExp(`^${code} `) });
 
 async function pricesDialog(page: Page, cafe: string) {

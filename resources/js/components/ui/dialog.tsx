@@ -30,8 +30,7 @@ export function Dialog({
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const descriptionId = useId();
-  const pageErrors = useRef<Record<string, unknown>>({});
-  pageErrors.current = (usePage().props.errors ?? {}) as Record<string, unknown>;
+  const settle = useSettleOnClose();
 
   // Effects run only in the browser. The cleanup runs when the dialog closes or unmounts.
   useEffect(() => {
@@ -41,8 +40,7 @@ export function Dialog({
     if (!dialog.open) dialog.showModal();
     return () => {
       if (dialog.open) dialog.close();
-      if (opener?.isConnected) opener.focus();
-      if (Object.keys(pageErrors.current).length > 0) router.replaceProp("errors", {});
+      settle(opener);
     };
   }, [open]);
 
@@ -83,6 +81,20 @@ export function Dialog({
       )}
     </dialog>
   );
+}
+
+/**
+ * What closing an overlay (a dialog or a popover) leaves behind: focus back on the element that opened it, and
+ * no field errors of a failed submit in the page's `errors` prop, so a cancelled form's errors do not show up on
+ * the page behind. Returns the function to call on close, with the opener.
+ */
+export function useSettleOnClose(): (opener: HTMLElement | null) => void {
+  const pageErrors = useRef<Record<string, unknown>>({});
+  pageErrors.current = (usePage().props.errors ?? {}) as Record<string, unknown>;
+  return (opener) => {
+    if (opener?.isConnected) opener.focus();
+    if (Object.keys(pageErrors.current).length > 0) router.replaceProp("errors", {});
+  };
 }
 
 /** The footer of a form in a dialog: Cancel closes it, the submit button saves (disabled while sending). */

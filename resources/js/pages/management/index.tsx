@@ -12,7 +12,7 @@ import { ImportDialog } from "../../components/management/import-dialog";
 import { PlaceModal } from "../../components/management/place-modal";
 import type { CafeRow, ManagementAbilities, MineRow, PlaceOption, PlaceSearch, UnitRow } from "../../components/management/types";
 import { CafePricesModal } from "../../components/services/cafe-prices-modal";
-import { PlaceServicesModal, type PlaceTarget } from "../../components/services/place-services-modal";
+import { PlaceServicesPopover, type PlaceTarget } from "../../components/services/place-services-popover";
 import type { CafePrices, ServiceOption } from "../../components/services/types";
 import { Button, buttonClasses } from "../../components/ui/button";
 import { OtherErrors } from "../../components/ui/form-errors";
@@ -37,7 +37,7 @@ interface Props {
   can: ManagementAbilities;
 }
 
-type Modal = { kind: "new" } | { kind: "import" } | { kind: "edit"; target: EditTarget } | { kind: "services"; place: PlaceTarget } | { kind: "prices" } | null;
+type Modal = { kind: "new" } | { kind: "import" } | { kind: "edit"; target: EditTarget } | { kind: "services"; place: PlaceTarget; anchor: HTMLElement } | { kind: "prices" } | null;
 
 export default function ManagementIndex({ filters, mines, units, cafes, serviceOptions, businesses, timeZones, defaultTimeZone, placeSearch, cafePrices, can }: Props) {
   const { t } = useI18n();
@@ -60,6 +60,9 @@ export default function ManagementIndex({ filters, mines, units, cafes, serviceO
     const url = kind === "mine" ? route("mines.destroy", { mine: id }) : kind === "unit" ? route("units.destroy", { unit: id }) : route("cafes.destroy", { cafe: id });
     router.delete(url, { preserveScroll: true });
   };
+  // The row's services popover: its button opens it, and closes it again.
+  const servicesOpen = (place: PlaceTarget) => modal?.kind === "services" && modal.place.kind === place.kind && modal.place.id === place.id;
+  const toggleServices = (place: PlaceTarget, anchor: HTMLElement) => setModal(servicesOpen(place) ? null : { kind: "services", place, anchor });
   const openPrices = (cafeId: number) => router.reload({ only: ["cafePrices"], data: { prices: cafeId }, onSuccess: () => setModal({ kind: "prices" }) });
 
   const serviceChips = (ids: number[]) =>
@@ -78,15 +81,15 @@ export default function ManagementIndex({ filters, mines, units, cafes, serviceO
       <span className="text-xs text-muted-foreground">{t("management.no_services")}</span>
     );
 
-  const iconButton = (label: string, onClick: () => void, icon: ReactNode, danger = false) => (
-    <button type="button" className={cn("rounded p-1 hover:bg-accent", danger && "text-destructive")} onClick={onClick} aria-label={label} title={label}>
+  const iconButton = (label: string, onClick: (button: HTMLElement) => void, icon: ReactNode, danger = false, expanded?: boolean) => (
+    <button type="button" className={cn("rounded p-1 hover:bg-accent", danger && "text-destructive")} onClick={(e) => onClick(e.currentTarget)} aria-label={label} title={label} aria-expanded={expanded} aria-haspopup={expanded === undefined ? undefined : "dialog"}>
       {icon}
     </button>
   );
 
   const rowActions = (kind: "mine" | "unit" | "cafe", target: EditTarget, services: PlaceTarget) => (
     <span className="inline-flex gap-1">
-      {can.manage && iconButton(t("management.choose_services_of", { name: target.row.name }), () => setModal({ kind: "services", place: services }), <ListChecks className="size-4" aria-hidden="true" />)}
+      {can.manage && iconButton(t("management.choose_services_of", { name: target.row.name }), (anchor) => toggleServices(services, anchor), <ListChecks className="size-4" aria-hidden="true" />, false, servicesOpen(services))}
       {kind === "cafe" && iconButton(t("management.prices_of", { name: target.row.name }), () => openPrices(target.row.id), <Coins className="size-4" aria-hidden="true" />)}
       {can.manage && iconButton(t("management.edit_named", { name: target.row.name }), () => setModal({ kind: "edit", target }), <Pencil className="size-4" aria-hidden="true" />)}
       {can.manage && iconButton(t("management.delete_named", { name: target.row.name }), () => remove(kind, target.row.id, target.row.name), <Trash2 className="size-4" aria-hidden="true" />, true)}
@@ -200,7 +203,7 @@ export default function ManagementIndex({ filters, mines, units, cafes, serviceO
       {modal?.kind === "new" && <PlaceModal search={placeSearch} businesses={businesses} timeZones={timeZones} defaultTimeZone={defaultTimeZone} allPlaces={can.allPlaces} onClose={close} />}
       {modal?.kind === "import" && <ImportDialog open onClose={close} />}
       {modal?.kind === "edit" && <EditPlaceModal target={modal.target} businesses={businesses} timeZones={timeZones} defaultTimeZone={defaultTimeZone} onClose={close} />}
-      {modal?.kind === "services" && <PlaceServicesModal place={modal.place} services={serviceOptions} onClose={close} />}
+      {modal?.kind === "services" && <PlaceServicesPopover place={modal.place} services={serviceOptions} anchor={modal.anchor} onClose={close} />}
       {modal?.kind === "prices" && cafePrices && <CafePricesModal key={cafePrices.cafe.id} prices={cafePrices} canManage={can.managePrices} reload={["cafes"]} onClose={close} />}
     </div>
   );

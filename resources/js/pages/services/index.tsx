@@ -8,7 +8,7 @@ import { Building2, Coins, Download, ListChecks, Pencil, Plus, Store, Trash2 } f
 import { useState } from "react";
 import { Pagination, SearchBox, Table, td, visitWith, type Page } from "../../components/data-table";
 import { CafePricesModal } from "../../components/services/cafe-prices-modal";
-import { PlaceServicesModal, type PlaceTarget } from "../../components/services/place-services-modal";
+import { PlaceServicesPopover, type PlaceTarget } from "../../components/services/place-services-popover";
 import { ServiceModal } from "../../components/services/service-modal";
 import type { CafePrices, ServiceAbilities, ServiceOption, ServiceRow, ServiceTreeMine, ServiceType } from "../../components/services/types";
 import { Button, buttonClasses } from "../../components/ui/button";
@@ -29,7 +29,7 @@ interface Props {
 }
 
 type Tab = "services" | "places";
-type Modal = { kind: "service"; service: ServiceRow | null } | { kind: "place"; place: PlaceTarget } | { kind: "prices" } | null;
+type Modal = { kind: "service"; service: ServiceRow | null } | { kind: "place"; place: PlaceTarget; anchor: HTMLElement } | { kind: "prices" } | null;
 
 export default function ServicesIndex({ filters, types, services, serviceOptions, tree, cafePrices, can }: Props) {
   const { t } = useI18n();
@@ -70,9 +70,18 @@ export default function ServicesIndex({ filters, types, services, serviceOptions
       <span className="text-xs text-muted-foreground">{t("services.none_offered")}</span>
     );
 
+  // A place's services popover: its button opens it, and closes it again.
+  const placeOpen = (place: PlaceTarget) => modal?.kind === "place" && modal.place.kind === place.kind && modal.place.id === place.id;
   const placeButton = (place: PlaceTarget) =>
     can.managePlaces ? (
-      <Button variant="outline" className="h-7 px-2 text-xs" onClick={() => setModal({ kind: "place", place })} aria-label={t("services.choose_services_of", { place: place.name })}>
+      <Button
+        variant="outline"
+        className="h-7 px-2 text-xs"
+        onClick={(e) => setModal(placeOpen(place) ? null : { kind: "place", place, anchor: e.currentTarget })}
+        aria-label={t("services.choose_services_of", { place: place.name })}
+        aria-expanded={placeOpen(place)}
+        aria-haspopup="dialog"
+      >
         <ListChecks className="size-3.5" aria-hidden="true" />
         {t("services.choose_services")}
       </Button>
@@ -226,7 +235,7 @@ export default function ServicesIndex({ filters, types, services, serviceOptions
       )}
 
       {modal?.kind === "service" && <ServiceModal service={modal.service} types={types} onClose={close} />}
-      {modal?.kind === "place" && <PlaceServicesModal place={modal.place} services={serviceOptions} onClose={close} />}
+      {modal?.kind === "place" && <PlaceServicesPopover place={modal.place} services={serviceOptions} anchor={modal.anchor} onClose={close} />}
       {modal?.kind === "prices" && cafePrices && <CafePricesModal key={cafePrices.cafe.id} prices={cafePrices} canManage={can.managePrices} reload={["tree"]} onClose={close} />}
     </div>
   );

@@ -1,7 +1,7 @@
 /**
- * Choose the services a mine, unit or cafe offers, among those its parent offers. When the change removes
- * services its children offer, the server changes nothing and sends back the list of those children; the dialog
- * shows it and asks to confirm, then sends the same choice again with `confirm: true`.
+ * The popover of a row that chooses the services a mine, unit or cafe offers, among those its parent offers. When
+ * the change removes services its children offer, the server changes nothing and sends back the list of those
+ * children; a dialog shows it and asks to confirm, then sends the same choice again with `confirm: true`.
  */
 import { useForm } from "@inertiajs/react";
 import { useId, useState, type FormEvent } from "react";
@@ -10,6 +10,7 @@ import { useRoute } from "../../hooks/use-route";
 import { Button } from "../ui/button";
 import { Dialog, DialogActions } from "../ui/dialog";
 import { OtherErrors } from "../ui/form-errors";
+import { Popover } from "../ui/popover";
 import type { PlaceKind, RemovalConfirmation, ServiceOption } from "./types";
 
 export interface PlaceTarget {
@@ -21,7 +22,8 @@ export interface PlaceTarget {
   parent: { name: string; serviceIds: number[] } | null;
 }
 
-export function PlaceServicesModal({ place, services, onClose }: { place: PlaceTarget; services: ServiceOption[]; onClose: () => void }) {
+/** `anchor` is the row's button that opened it. */
+export function PlaceServicesPopover({ place, services, anchor, onClose }: { place: PlaceTarget; services: ServiceOption[]; anchor: HTMLElement; onClose: () => void }) {
   const { t } = useI18n();
   const route = useRoute();
   const errorId = useId();
@@ -75,13 +77,13 @@ export function PlaceServicesModal({ place, services, onClose }: { place: PlaceT
   }
 
   return (
-    <Dialog open onClose={onClose} title={title} closeLabel={t("services.close")}>
+    <Popover anchor={anchor} title={title} closeLabel={t("services.close")} onClose={onClose}>
       <form onSubmit={submit} className="space-y-3" noValidate>
         <p className="text-sm text-muted-foreground">{place.parent ? t("services.parent_offers", { parent: place.parent.name }) : t("services.all_services_hint")}</p>
         {choices.length === 0 && place.parent && <p className="text-sm">{t("services.no_parent_services", { parent: place.parent.name })}</p>}
         <fieldset>
           <legend className="sr-only">{title}</legend>
-          <div className="space-y-1">
+          <div className="max-h-72 space-y-1 overflow-y-auto">
             {choices.map((s) => {
               const error = errors[`service_ids.${s.id}`];
               return (
@@ -111,6 +113,6 @@ export function PlaceServicesModal({ place, services, onClose }: { place: PlaceT
         <OtherErrors errors={errors} fields={choices.map((s) => `service_ids.${s.id}`)} />
         <DialogActions onCancel={onClose} cancelLabel={t("services.cancel")} submitLabel={t("services.save")} busy={form.processing} />
       </form>
-    </Dialog>
+    </Popover>
   );
 }
