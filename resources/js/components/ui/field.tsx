@@ -14,7 +14,36 @@ export function Field({
   trailing,
   ...props
 }: InputHTMLAttributes<HTMLInputElement> & { label: string; error?: string; hint?: string; trailing?: ReactNode; /** Classes of the input itself (className styles the whole field). */ inputClassName?: string }) {
+  return <FieldFrame label={label} error={error} hint={hint} className={className} trailing={trailing} control={(a11y) => <input className={cn(inputClasses, inputClassName)} {...a11y} {...props} />} />;
+}
+
+/** A labelled textarea with its hint or error message, like Field. */
+export function TextareaField({ label, error, hint, className, ...props }: TextareaHTMLAttributes<HTMLTextAreaElement> & { label: string; error?: string; hint?: string }) {
+  return (
+    <FieldFrame
+      label={label}
+      error={error}
+      hint={hint}
+      className={className}
+      control={(a11y) => <textarea className="block w-full rounded-md border border-input bg-card px-3 py-2 text-sm shadow-sm aria-invalid:border-destructive" {...a11y} {...props} />}
+    />
+  );
+}
+
+/** What a control needs to be labelled and described: its id, aria-invalid and aria-describedby. */
+export interface ControlA11y {
+  id: string;
+  "aria-invalid"?: true;
+  "aria-describedby"?: string;
+}
+
+/**
+ * The frame every labelled control shares: the label (with `trailing` at its right), the control, and under it
+ * its error or, without one, its hint, which the control's aria-describedby names.
+ */
+export function FieldFrame({ label, error, hint, className, trailing, control }: { label: string; error?: string; hint?: string; className?: string; trailing?: ReactNode; control: (a11y: ControlA11y) => ReactNode }) {
   const id = useId();
+  const message = error ? { id: `${id}-error`, text: error, className: "text-sm text-destructive" } : hint ? { id: `${id}-hint`, text: hint, className: "text-xs text-muted-foreground" } : null;
   return (
     <div className={cn("space-y-1.5", className)}>
       <div className="flex items-center justify-between">
@@ -23,45 +52,13 @@ export function Field({
         </label>
         {trailing}
       </div>
-      <input id={id} className={cn(inputClasses, inputClassName)} {...described(id, error, hint)} {...props} />
-      <FieldMessage id={id} error={error} hint={hint} />
+      {control({ id, "aria-invalid": error ? true : undefined, "aria-describedby": message?.id })}
+      {message && (
+        <p id={message.id} className={message.className}>
+          {message.text}
+        </p>
+      )}
     </div>
-  );
-}
-
-/** A labelled textarea with its hint or error message, like Field. */
-export function TextareaField({ label, error, hint, className, ...props }: TextareaHTMLAttributes<HTMLTextAreaElement> & { label: string; error?: string; hint?: string }) {
-  const id = useId();
-  return (
-    <div className={cn("space-y-1.5", className)}>
-      <label htmlFor={id} className="text-sm font-medium">
-        {label}
-      </label>
-      <textarea id={id} className="block w-full rounded-md border border-input bg-card px-3 py-2 text-sm shadow-sm aria-invalid:border-destructive" {...described(id, error, hint)} {...props} />
-      <FieldMessage id={id} error={error} hint={hint} />
-    </div>
-  );
-}
-
-/** The control's aria-invalid and aria-describedby: the error when there is one, else the hint. */
-export function described(id: string, error?: string, hint?: string) {
-  return { "aria-invalid": error ? true : undefined, "aria-describedby": error ? `${id}-error` : hint ? `${id}-hint` : undefined };
-}
-
-/** The error (or, without one, the hint) under a control, with the id its aria-describedby names. */
-export function FieldMessage({ id, error, hint }: { id: string; error?: string; hint?: string }) {
-  if (error) {
-    return (
-      <p id={`${id}-error`} className="text-sm text-destructive">
-        {error}
-      </p>
-    );
-  }
-  if (!hint) return null;
-  return (
-    <p id={`${id}-hint`} className="text-xs text-muted-foreground">
-      {hint}
-    </p>
   );
 }
 
