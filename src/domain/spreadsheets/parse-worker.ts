@@ -32,7 +32,7 @@ self.onmessage = (event: MessageEvent<Uint8Array>) => {
       });
     }
     self.postMessage({ ok: true, sheets });
-  } catch (error) {
-    self.postMessage({ ok: false, key: "import.unreadable", error: error instanceof Error ? error.message : String(error) });
+  } catch {
+    self.postMessage({ ok: false, key: "import.unreadable" });
   }
 };

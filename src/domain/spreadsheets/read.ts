@@ -93,7 +93,7 @@ export function checkZip(bytes: Uint8Array, limits: ReadLimits = DEFAULT_READ_LI
   return { entries: totalEntries, uncompressedBytes: uncompressed };
 }
 
-type WorkerAnswer = { ok: true; sheets: WorkbookRows } | { ok: false; key: string; params?: Record<string, string | number>; error?: string };
+type WorkerAnswer = { ok: true; sheets: WorkbookRows } | { ok: false; key: string; params?: Record<string, string | number> };
 
 function parseInWorker(bytes: Uint8Array, timeoutMs: number): Promise<WorkbookRows> {
   return new Promise((resolve, reject) => {

@@ -277,9 +277,8 @@ export const businessesRoutes = defineRoutes([
       const manage = can(ctx.access, "properties.manage");
       return ctx.render("properties/show", {
         property,
-        // What the edit dialog needs, for those who may edit.
+        // What the edit dialog needs; null for those who may not edit.
         editor: () => (manage ? { statuses: [...PROPERTY_STATUSES], locations: locationOptions(ctx.db, ctx.scope), categories: propertyCategories(ctx.db), today: todayIn(ctx.config.timezone, new Date()) } : null),
-        can: { manage },
       });
     },
   },

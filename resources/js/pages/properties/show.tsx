@@ -16,7 +16,6 @@ interface Props {
   property: PropertyRow;
   /** What the edit dialog needs; null without properties.manage. */
   editor: { statuses: PropertyStatus[]; locations: LocationOptions; categories: string[]; today: string } | null;
-  can: { manage: boolean };
 }
 
 /** One term and its value in the details list (a plain render function, not a component). */
