@@ -30,6 +30,11 @@ export interface Config {
   /** How long a password confirmation is remembered before sensitive actions, in seconds. */
   passwordConfirmTimeout: number;
   /**
+   * Reverse proxies whose X-Forwarded-For is believed (addresses or CIDR ranges). Empty: the connecting address
+   * is the client's, whatever the headers say.
+   */
+  trustedProxies: string[];
+  /**
    * Realtime: "embedded" serves the Pusher protocol from Mesa itself; "pusher" uses a hosted provider or an
    * existing cluster. Publishing always goes through the `pusher` SDK with these credentials.
    */
@@ -43,6 +48,10 @@ export interface Config {
     host: string;
     port: number;
     scheme: "http" | "https";
+    /** Channels one WebSocket connection may hold at once (embedded server). */
+    maxChannelsPerConnection: number;
+    /** Open WebSocket connections from one address (a whole camp may share one address behind NAT). */
+    maxConnectionsPerAddress: number;
   };
   mail: {
     mailer: "file" | "smtp";
@@ -118,6 +127,22 @@ function url(env: Env, name: string, fallback: string): string {
   return raw.replace(/\/+$/, "");
 }
 
+/** A comma-separated list of IPv4/IPv6 addresses or CIDR ranges. */
+function addressList(env: Env, name: string): string[] {
+  const raw = text(env, name, "");
+  if (raw === "") return [];
+  const entries = raw.split(",").map((entry) => entry.trim()).filter(Boolean);
+  for (const entry of entries) {
+    const [address, bits, extra] = entry.split("/");
+    const v4 = /^\d{1,3}(\.\d{1,3}){3}$/.test(address) && address.split(".").every((n) => Number(n) <= 255);
+    const v6 = address.includes(":") && /^[0-9a-fA-F:.]+$/.test(address);
+    const maxBits = v4 ? 32 : 128;
+    const bitsOk = bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= maxBits);
+    if ((!v4 && !v6) || !bitsOk || extra !== undefined) throw new ConfigError(name, `"${entry}" is not an IP address or CIDR range such as 10.0.0.0/8`);
+  }
+  return entries;
+}
+
 function appKey(env: Env): string | null {
   const raw = text(env, "APP_KEY", "");
   if (raw === "") return null;
@@ -152,6 +177,8 @@ function broadcastSettings(env: Env, appUrl: string): Config["broadcast"] {
     host: text(env, "PUSHER_HOST", driver === "embedded" ? site.hostname : ""),
     port: integer(env, "PUSHER_PORT", driver === "embedded" ? sitePort : 443, 1, 65535),
     scheme: oneOf(env, "PUSHER_SCHEME", driver === "embedded" ? siteScheme : "https", ["http", "https"] as const),
+    maxChannelsPerConnection: integer(env, "REALTIME_MAX_CHANNELS", 100, 1, 10000),
+    maxConnectionsPerAddress: integer(env, "REALTIME_MAX_CONNECTIONS_PER_ADDRESS", 1000, 1, 1000000),
   };
 }
 
@@ -181,6 +208,7 @@ export function loadConfig(env: Env = process.env): Config {
     registrationEnabled: bool(env, "REGISTRATION_ENABLED", true),
     passwordMinLength: integer(env, "PASSWORD_MIN_LENGTH", 8, 8, 128),
     passwordConfirmTimeout: integer(env, "PASSWORD_CONFIRM_TIMEOUT", 10800, 60, 604800),
+    trustedProxies: addressList(env, "TRUSTED_PROXIES"),
     broadcast: broadcastSettings(env, appUrl),
     mail: {
       mailer: oneOf(env, "MAIL_MAILER", "file", ["file", "smtp"] as const),
