@@ -48,6 +48,7 @@ setInterval(sweep, 15 * 60 * 1000).unref();
 
 services.realtime?.start();
 const app = createApp(services);
-app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: 64 * 1024 * 1024 });
+// Routes read their bodies as streams within their own limits (src/http/body.ts); this is only the outer bound.
+app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: 32 * 1024 * 1024 });
 
 console.log(`Mesa is running at ${config.appUrl} (database: ${config.dbPath})`);

@@ -21,6 +21,17 @@ export const field = {
   boolean: () => Type.Boolean(),
 };
 
+/** Items of one array field, and messages reported for one input: past these, checking stops. */
+const MAX_ITEMS = 1000;
+const MAX_ERRORS = 100;
+
+/** Arrays longer than a schema allows (or than MAX_ITEMS) are refused before anything walks them. */
+function oversizedArray(schema: TSchema, value: unknown): boolean {
+  if (!Array.isArray(value)) return false;
+  const limit = typeof schema.maxItems === "number" ? Math.min(schema.maxItems, MAX_ITEMS) : MAX_ITEMS;
+  return value.length > limit;
+}
+
 function trimStrings(value: unknown): unknown {
   if (typeof value === "string") return value.trim();
   if (Array.isArray(value)) return value.map(trimStrings);
@@ -55,17 +66,25 @@ function messageFor(schema: TSchema, type: ValueErrorType, value: unknown): Mess
 export function parseInput<S extends TObject>(schema: S, input: unknown, keepStringsAsIs: string[] = []): Static<S> {
   const source = (input && typeof input === "object" ? input : {}) as Record<string, unknown>;
   const prepared: Record<string, unknown> = {};
+  const tooMany: Record<string, Message> = {};
   for (const key of Object.keys(schema.properties)) {
     if (!(key in source)) continue;
+    if (oversizedArray(schema.properties[key], source[key])) {
+      tooMany[key] = message("validation.too_many_items", { max: Math.min(schema.properties[key].maxItems ?? MAX_ITEMS, MAX_ITEMS) });
+      continue;
+    }
     // Passwords keep their spaces; everything else is trimmed.
     prepared[key] = keepStringsAsIs.includes(key) ? source[key] : trimStrings(source[key]);
   }
+  if (Object.keys(tooMany).length) throw new ValidationFailed(tooMany);
   const value = Value.Convert(schema, Value.Clean(schema, prepared));
   const errors: Record<string, Message> = {};
+  let reported = 0;
   for (const error of Value.Errors(schema, value)) {
     const path = error.path.replace(/^\//, "").replace(/\//g, ".");
     if (path === "" || path in errors) continue;
     errors[path] = messageFor(error.schema, error.type, error.value);
+    if (++reported >= MAX_ERRORS) break;
   }
   if (Object.keys(errors).length) throw new ValidationFailed(errors);
   return value as Static<S>;

@@ -36,11 +36,11 @@ const notFoundRoute: RouteDefinition = {
   },
 };
 
+/** The token comes in a header (the page client copies it from the XSRF-TOKEN cookie), so it is checked before a byte of the body is read. */
 function checkCsrf(ctx: RequestContext): void {
   if (!STATE_CHANGING.has(ctx.method) || ctx.route.csrf === false) return;
   const expected = ctx.session.get<string>("_token");
-  const given =
-    ctx.request.headers.get("x-xsrf-token") ?? ctx.request.headers.get("x-csrf-token") ?? (typeof ctx.body._token === "string" ? ctx.body._token : null);
+  const given = ctx.request.headers.get("x-xsrf-token") ?? ctx.request.headers.get("x-csrf-token");
   if (!expected || !given || !safeEqual(expected, given)) throw new TokenMismatch();
 }
 
@@ -79,11 +79,11 @@ export async function handleRequest(
   const cookies = parseCookies(request.headers.get("cookie"));
   const ctx = new RequestContext(services, route, request, params, cookies, ip);
   ctx.session = services.sessions.load(cookies[services.config.sessionCookie]);
-  ctx.query = entriesToInput(ctx.url.searchParams);
   authenticate(ctx);
 
   let response: Response;
   try {
+    ctx.query = entriesToInput(ctx.url.searchParams);
     response = await runRoute(ctx);
   } catch (error) {
     try {
@@ -105,12 +105,13 @@ async function runRoute(ctx: RequestContext): Promise<Response> {
     ctx.session.reflash();
     return locationResponse(request, request.url);
   }
-  if (STATE_CHANGING.has(ctx.method)) {
-    ctx.body = await parseBody(request, { multipart: route.multipart === true, maxBytes: route.maxBodyBytes ?? ONE_MIB });
-  }
+  // Who may send a body is settled before it is read; then it is read within the route's limits.
   checkCsrf(ctx);
   if (!parametersMatch(route, ctx.params)) throw new NotFound();
   authorize(route, ctx);
+  if (STATE_CHANGING.has(ctx.method)) {
+    ctx.body = await parseBody(request, { multipart: route.multipart === true, maxBytes: route.maxBodyBytes ?? ONE_MIB });
+  }
   return route.handle(ctx);
 }
 
@@ -120,6 +121,8 @@ function finish(ctx: RequestContext, response: Response): Response {
   for (const [name, value] of Object.entries(SECURITY_HEADERS)) if (!headers.has(name)) headers.set(name, value);
   if (!headers.has("content-security-policy")) headers.set("content-security-policy", contentSecurityPolicy(ctx.nonce));
   if (!headers.has("cache-control")) headers.set("cache-control", "no-store, private");
+  // Served over https: browsers refuse plain http to this host for a year.
+  if (ctx.config.appUrl.startsWith("https://")) headers.set("strict-transport-security", "max-age=31536000; includeSubDomains");
   if (ctx.config.logRequests) console.log(`${ctx.method} ${ctx.url.pathname} ${response.status}`);
   if (ctx.route.session === false) return response;
   session.ageFlash();
