@@ -1,42 +1,78 @@
 /**
  * Reading uploaded workbooks: a real .xlsx gives its rows; files that are too large, not zips, zips with too many
  * entries or too much declared content, ZIP64 archives, unreadable zips and slow parses are refused with a message
- * for the `file` field, before SheetJS is asked to decompress anything.
+ * for the `file` field, before SheetJS is asked to decompress anything. So are zips whose headers lie: local
+ * headers that disagree with the central directory, entries that share bytes, and entries that inflate past their
+ * declared size (a zip bomb behind a forged directory), the last refused after that much inflation, not by the timer.
  */
 import { describe, expect, test } from "bun:test";
+import { deflateRawSync } from "node:zlib";
 import * as XLSX from "xlsx";
 import { ValidationFailed } from "../errors";
 import { MAX_SHEET_ROWS } from "./limits";
-import { checkZip, MAX_WORKBOOK_BYTES, readWorkbook } from "./read";
+import { checkZip, checkZipContent, MAX_WORKBOOK_BYTES, readWorkbook } from "./read";
 import { buildWorkbook } from "./write";
 
-/** A stored (uncompressed) zip of the given files, written by hand so tests control every header field. */
-function zipOf(files: { name: string; content: Uint8Array }[]): Uint8Array {
-  const local: number[] = [];
+interface ZipFile {
+  name: string;
+  /** The entry's data as written in the zip (already deflated when `method` is 8). */
+  content: Uint8Array;
+  /** 0, stored (the default), or 8, deflated. */
+  method?: number;
+  /** The uncompressed size the headers declare: the content's length by default. */
+  size?: number;
+  /** Whether the CRC and sizes follow the data in a data descriptor (the local header then holds zeros). */
+  descriptor?: boolean;
+  /** An extra field, written in both headers. */
+  extra?: Uint8Array;
+}
+
+/** A zip of the given files, written by hand so tests control every header field (CRCs are left at 0). */
+function zipOf(files: ZipFile[]): Uint8Array {
+  const parts: Uint8Array[] = [];
+  let offset = 0;
   const central: number[] = [];
   const u16 = (out: number[], v: number) => out.push(v & 0xff, (v >>> 8) & 0xff);
   const u32 = (out: number[], v: number) => out.push(v & 0xff, (v >>> 8) & 0xff, (v >>> 16) & 0xff, (v >>> 24) & 0xff);
   for (const file of files) {
     const name = new TextEncoder().encode(file.name);
-    const offset = local.length;
+    const extra = file.extra ?? new Uint8Array(0);
+    const method = file.method ?? 0;
+    const size = file.size ?? file.content.length;
+    const flags = file.descriptor ? 0x0008 : 0;
+    const local: number[] = [];
     u32(local, 0x04034b50);
-    u16(local, 20), u16(local, 0), u16(local, 0), u16(local, 0), u16(local, 0);
-    u32(local, 0), u32(local, file.content.length), u32(local, file.content.length);
-    u16(local, name.length), u16(local, 0);
-    local.push(...name, ...file.content);
+    u16(local, 20), u16(local, flags), u16(local, method), u16(local, 0), u16(local, 0);
+    u32(local, 0), u32(local, file.descriptor ? 0 : file.content.length), u32(local, file.descriptor ? 0 : size);
+    u16(local, name.length), u16(local, extra.length);
+    local.push(...name, ...extra);
+    const descriptor: number[] = [];
+    if (file.descriptor) u32(descriptor, 0x08074b50), u32(descriptor, 0), u32(descriptor, file.content.length), u32(descriptor, size);
     u32(central, 0x02014b50);
-    u16(central, 20), u16(central, 20), u16(central, 0), u16(central, 0), u16(central, 0), u16(central, 0);
-    u32(central, 0), u32(central, file.content.length), u32(central, file.content.length);
-    u16(central, name.length), u16(central, 0), u16(central, 0), u16(central, 0), u16(central, 0);
+    u16(central, 20), u16(central, 20), u16(central, flags), u16(central, method), u16(central, 0), u16(central, 0);
+    u32(central, 0), u32(central, file.content.length), u32(central, size);
+    u16(central, name.length), u16(central, extra.length), u16(central, 0), u16(central, 0), u16(central, 0);
     u32(central, 0), u32(central, offset);
-    central.push(...name);
+    central.push(...name, ...extra);
+    parts.push(new Uint8Array(local), file.content, new Uint8Array(descriptor));
+    offset += local.length + file.content.length + descriptor.length;
   }
   const end: number[] = [];
   u32(end, 0x06054b50);
   u16(end, 0), u16(end, 0), u16(end, files.length), u16(end, files.length);
-  u32(end, central.length), u32(end, local.length), u16(end, 0);
-  return new Uint8Array([...local, ...central, ...end]);
+  u32(end, central.length), u32(end, offset), u16(end, 0);
+  parts.push(new Uint8Array(central), new Uint8Array(end));
+  return concat(parts);
 }
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((total, part) => total + part.length, 0));
+  let at = 0;
+  for (const part of parts) out.set(part, at), (at += part.length);
+  return out;
+}
+
+const text = (value: string) => new TextEncoder().encode(value);
 
 /** The offset of the End Of Central Directory record of a zip without a comment. */
 const endOf = (bytes: Uint8Array) => bytes.length - 22;
@@ -127,7 +163,7 @@ describe("reading a workbook", () => {
   test("a zip with more than 1000 entries is refused", () => {
     const files = Array.from({ length: 1001 }, (_, i) => ({ name: `f${i}`, content: new Uint8Array(1) }));
     expect(refusal(() => checkZip(zipOf(files)))).toEqual({ key: "import.too_many_entries", params: { max: 1000 } });
-    expect(checkZip(zipOf(files.slice(0, 1000))).entries).toBe(1000);
+    expect(checkZip(zipOf(files.slice(0, 1000))).entries.length).toBe(1000);
   });
 
   test("a zip whose entries declare more than 50 MiB uncompressed is refused (a zip bomb's header)", () => {
@@ -151,12 +187,107 @@ describe("reading a workbook", () => {
   });
 
   test("a zip that is not a workbook cannot be read", async () => {
-    const bytes = zipOf([{ name: "hello.txt", content: new TextEncoder().encode("hello") }]);
-    expect(checkZip(bytes).entries).toBe(1);
+    const bytes = zipOf([{ name: "hello.txt", content: text("hello") }]);
+    expect(checkZip(bytes).entries.length).toBe(1);
     expect(await asyncRefusal(() => readWorkbook(bytes))).toEqual({ key: "import.unreadable" });
   });
 
   test("a parse that takes longer than the time limit is stopped", async () => {
     expect(await asyncRefusal(() => readWorkbook(workbook(), { timeoutMs: 1 }))).toEqual({ key: "import.too_slow" });
+  });
+});
+
+/** 200 MiB of zeros, deflated (about 200 KB): built once, for the zip bomb tests. */
+let bombStream: Uint8Array | undefined;
+const zeros200MiB = () => (bombStream ??= deflateRawSync(Buffer.alloc(200 * 1024 * 1024)));
+
+/** The zip again, with `patch` applied to a copy of its bytes. */
+function patched(bytes: Uint8Array, patch: (view: DataView) => void): Uint8Array {
+  const copy = bytes.slice();
+  patch(new DataView(copy.buffer));
+  return copy;
+}
+
+/** The offset of the central directory of a zip without a comment. */
+const directoryOf = (bytes: Uint8Array) => new DataView(bytes.buffer, bytes.byteOffset).getUint32(endOf(bytes) + 16, true);
+
+const fixture = async (name: string) => new Uint8Array(await Bun.file(new URL(`../../../tests/fixtures/spreadsheets/${name}`, import.meta.url)).arrayBuffer());
+
+describe("zips whose headers lie", () => {
+  test("a zip bomb whose headers claim 100 bytes is refused after inflating 100 bytes, not by the timer", async () => {
+    for (const descriptor of [false, true]) {
+      const bytes = zipOf([{ name: "xl/worksheets/sheet1.xml", content: zeros200MiB(), method: 8, size: 100, descriptor }]);
+      // Its directory alone looks harmless.
+      expect(checkZip(bytes).uncompressedBytes).toBe(100);
+      expect(refusal(() => checkZipContent(bytes))).toEqual({ key: "import.too_large_uncompressed", params: { max: 50 } });
+      // The worker answers with the size refusal; a bomb inflated until the timer stops it would be import.too_slow.
+      expect(await asyncRefusal(() => readWorkbook(bytes))).toEqual({ key: "import.too_large_uncompressed", params: { max: 50 } });
+    }
+  });
+
+  test("an entry that inflates to less than it declares, or whose deflate stream is cut short, cannot be read", () => {
+    const hello = deflateRawSync(text("hello"));
+    expect(() => checkZipContent(zipOf([{ name: "a.txt", content: hello, method: 8, size: 5 }]))).not.toThrow();
+    expect(refusal(() => checkZipContent(zipOf([{ name: "a.txt", content: hello, method: 8, size: 10 }])))).toEqual({ key: "import.unreadable" });
+    const long = deflateRawSync(text("Mina Norte, Mina Sur, Mina Este, Mina Oeste. ".repeat(50)));
+    expect(refusal(() => checkZipContent(zipOf([{ name: "a.txt", content: long.subarray(0, long.length - 4), method: 8, size: 2250 }])))).toEqual({ key: "import.unreadable" });
+  });
+
+  test("a local header that disagrees with the central directory is refused", () => {
+    const stored = zipOf([{ name: "hello.txt", content: text("hello") }]);
+    const described = zipOf([{ name: "hello.txt", content: text("hello"), descriptor: true }]);
+    expect(checkZip(stored).entries.length).toBe(1);
+    expect(checkZip(described).entries.length).toBe(1);
+    // The descriptor of `described` starts after its 30-byte local header, 9-byte name, 5 bytes of data and signature.
+    const lies: [Uint8Array, (view: DataView) => void][] = [
+      [stored, (view) => view.setUint16(6, 0x0008, true)], // a data descriptor only the local header announces
+      [stored, (view) => view.setUint16(8, 8, true)], // method
+      [stored, (view) => view.setUint32(14, 1, true)], // CRC
+      [stored, (view) => view.setUint32(18, 1000, true)], // compressed size
+      [stored, (view) => view.setUint32(22, 1000, true)], // uncompressed size
+      [stored, (view) => view.setUint8(30, "H".charCodeAt(0))], // name
+      [described, (view) => view.setUint32(22, 1000, true)], // a local size that is neither 0 nor the directory's
+      [described, (view) => view.setUint32(30 + 9 + 5 + 4 + 8, 1000, true)], // the descriptor's uncompressed size
+    ];
+    for (const [bytes, lie] of lies) expect(refusal(() => checkZip(patched(bytes, lie)))).toEqual({ key: "import.not_xlsx" });
+  });
+
+  test("encrypted entries, unknown methods and ZIP64 extra fields are refused", () => {
+    const bytes = zipOf([{ name: "hello.txt", content: text("hello") }]);
+    const directory = directoryOf(bytes);
+    const encrypted = patched(bytes, (view) => (view.setUint16(6, 0x0001, true), view.setUint16(directory + 8, 0x0001, true)));
+    expect(refusal(() => checkZip(encrypted))).toEqual({ key: "import.unreadable" });
+    const bzip2 = patched(bytes, (view) => (view.setUint16(8, 12, true), view.setUint16(directory + 10, 12, true)));
+    expect(refusal(() => checkZip(bzip2))).toEqual({ key: "import.unreadable" });
+
+    // SheetJS takes sizes from a ZIP64 record wherever it appears, even when the header's own sizes are not maxed.
+    const zip64 = new Uint8Array([0x01, 0x00, 16, 0, ...new Uint8Array(16)]);
+    const both = zipOf([{ name: "hello.txt", content: text("hello"), extra: zip64 }]);
+    expect(refusal(() => checkZip(both))).toEqual({ key: "import.zip64" });
+    const localOnly = patched(both, (view) => view.setUint16(directoryOf(both) + 46 + 9, 0xcafe, true));
+    expect(refusal(() => checkZip(localOnly))).toEqual({ key: "import.zip64" });
+  });
+
+  test("entries that share bytes are refused", () => {
+    const bytes = zipOf([{ name: "a", content: text("x") }, { name: "a", content: text("x") }]);
+    expect(checkZip(bytes).entries.length).toBe(2);
+    // The second central entry (after the first one's 46 bytes and 1-byte name) now points at the first entry.
+    const overlapping = patched(bytes, (view) => view.setUint32(directoryOf(bytes) + 47 + 42, 0, true));
+    expect(refusal(() => checkZip(overlapping))).toEqual({ key: "import.not_xlsx" });
+  });
+
+  test("a zip comment is accepted, but not one that hides another end of central directory", () => {
+    const bytes = zipOf([{ name: "hello.txt", content: text("hello") }]);
+    const withComment = (comment: Uint8Array) => patched(concat([bytes, comment]), (view) => view.setUint16(endOf(bytes) + 20, comment.length, true));
+    expect(checkZip(withComment(text("Mesa"))).entries.length).toBe(1);
+    const fakeEnd = new Uint8Array(22);
+    fakeEnd.set([0x50, 0x4b, 0x05, 0x06]);
+    expect(refusal(() => checkZip(withComment(concat([fakeEnd, text("xx")]))))).toEqual({ key: "import.not_xlsx" });
+  });
+
+  test("workbooks written by streaming zip writers (data descriptors) are read", async () => {
+    for (const name of ["minas-descriptors-python.xlsx", "minas-descriptors-infozip.xlsx"]) {
+      expect(await readWorkbook(await fixture(name))).toEqual([{ name: "Minas", firstRow: 1, rows: [["Nombre", "Precio"], ["Mina Norte", 12.5], ["Mina Sur", null]] }]);
+    }
   });
 });
