@@ -178,6 +178,8 @@ async function runServer(kind: Kind): Promise<void> {
       LOG_REQUESTS: "false",
       APP_URL: "http://127.0.0.1:3000",
       BROADCAST_DRIVER: "embedded",
+      // Every client connects from loopback: room for all of them under the per-address cap.
+      REALTIME_MAX_CONNECTIONS_PER_ADDRESS: String(Math.max(1000, CLIENTS)),
     });
     const db = openDatabase(config.dbPath);
     migrateDatabase(db);

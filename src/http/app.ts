@@ -9,6 +9,7 @@ import { existsSync, statSync } from "node:fs";
 import { resolve, sep } from "node:path";
 import { PUBLIC_DIR } from "./assets";
 import { parseBody, entriesToInput } from "./body";
+import { clientAddress } from "./client-ip";
 import { parseCookies } from "./cookies";
 import { RequestContext, type AppServices } from "./context";
 import { errorResponse, TokenMismatch } from "./errors";
@@ -18,7 +19,7 @@ import { HEADER } from "./page-protocol/page";
 import { adaptRedirect, locationResponse } from "./page-protocol/redirect";
 import { parametersMatch, toElysiaPath, type RouteDefinition } from "./routing";
 import { NotFound } from "../domain/errors";
-import type { EmbeddedPusherServer } from "../realtime/embedded-server";
+import { MAX_FRAME_BYTES, type EmbeddedPusherServer } from "../realtime/embedded-server";
 import { safeEqual } from "../crypto";
 
 const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
@@ -156,8 +157,9 @@ function servePublicFile(pathname: string): Response | null {
   });
 }
 
-function clientIp(server: { requestIP?: (r: Request) => { address: string } | null } | null | undefined, request: Request): string | null {
-  return server?.requestIP?.(request)?.address ?? null;
+/** The client's address: the connecting one, or what a trusted reverse proxy forwarded (TRUSTED_PROXIES). */
+function clientIp(server: { requestIP?: (r: Request) => { address: string } | null } | null | undefined, request: Request, trustedProxies: string[]): string | null {
+  return clientAddress(server?.requestIP?.(request)?.address ?? null, request, trustedProxies);
 }
 
 /**
@@ -178,10 +180,12 @@ function mountEmbeddedRealtime(app: Elysia, realtime: EmbeddedPusherServer): voi
 
 /** Builds the Elysia app from the route registry. */
 export function createApp(services: AppServices) {
-  const app = new Elysia();
+  // WebSocket frames past MAX_FRAME_BYTES are refused before they are buffered; a client that stops reading may
+  // hold at most 1 MiB of unsent messages before the server drops it.
+  const app = new Elysia({ websocket: { maxPayloadLength: MAX_FRAME_BYTES, backpressureLimit: 1024 * 1024, closeOnBackpressureLimit: true } });
   for (const route of services.routes) {
     for (const method of route.methods) {
-      app.route(method, toElysiaPath(route.uri), ({ request, params, server }) => handleRequest(services, route, request, params as Record<string, string>, clientIp(server, request)), {
+      app.route(method, toElysiaPath(route.uri), ({ request, params, server }) => handleRequest(services, route, request, params as Record<string, string>, clientIp(server, request, services.config.trustedProxies)), {
         parse: "none",
       });
     }
@@ -193,7 +197,7 @@ export function createApp(services: AppServices) {
       const file = servePublicFile(new URL(request.url).pathname);
       if (file) return file;
     }
-    return handleRequest(services, notFoundRoute, request, {}, clientIp(server, request));
+    return handleRequest(services, notFoundRoute, request, {}, clientIp(server, request, services.config.trustedProxies));
   });
   return app;
 }

@@ -9,7 +9,7 @@ import type { AppServices } from "./context";
 import { routes } from "./routes";
 import { SessionStore } from "./session";
 import { Broadcaster, realtimeCredentials } from "../realtime/broadcaster";
-import { EmbeddedPusherServer } from "../realtime/embedded-server";
+import { EmbeddedPusherServer, embeddedOptions } from "../realtime/embedded-server";
 
 export function createServices(config: Config, db: Db, overrides: Partial<AppServices> = {}): AppServices {
   const appKey = overrides.appKey ?? resolveAppKey(config);
@@ -25,7 +25,7 @@ export function createServices(config: Config, db: Db, overrides: Partial<AppSer
     appKey,
     realtimeApp,
     broadcaster: new Broadcaster(config, realtimeApp),
-    realtime: config.broadcast.driver === "embedded" ? new EmbeddedPusherServer(realtimeApp) : null,
+    realtime: config.broadcast.driver === "embedded" ? new EmbeddedPusherServer(realtimeApp, embeddedOptions(config)) : null,
     ...overrides,
   };
 }

@@ -7,6 +7,8 @@
  * of the protocol to the code and the test that checks it.
  */
 import type { ServerWebSocket } from "bun";
+import type { Config } from "../config";
+import { clientAddress, throttleAddress } from "../http/client-ip";
 import { apiRequestValid, authMatches, channelAuth, userAuth, type AppCredentials } from "./signatures";
 
 export const PROTOCOL_VERSION = 7;
@@ -22,6 +24,15 @@ export interface EmbeddedOptions {
   clientEventsPerSecond: number;
   /** How often liveness is checked, in milliseconds. */
   checkIntervalMs: number;
+  /** Channels one connection may hold at once; a subscription beyond it is refused (LimitReached, 4100). */
+  maxChannelsPerConnection: number;
+  /**
+   * Open connections from one address (an IPv4 address, or an IPv6 /64 as rate limits count them); the next one
+   * gets pusher:error 4100 and is closed with 4100.
+   */
+  maxConnectionsPerAddress: number;
+  /** Proxies whose X-Forwarded-For names the client's address (TRUSTED_PROXIES); empty: the socket's address. */
+  trustedProxies: string[];
 }
 
 export const DEFAULT_OPTIONS: EmbeddedOptions = {
@@ -30,7 +41,27 @@ export const DEFAULT_OPTIONS: EmbeddedOptions = {
   maxMessageBytes: 10 * 1024,
   clientEventsPerSecond: 10,
   checkIntervalMs: 1000,
+  maxChannelsPerConnection: 100,
+  maxConnectionsPerAddress: 1000,
+  trustedProxies: [],
 };
+
+/**
+ * The largest WebSocket frame Bun accepts (its `maxPayloadLength`); a bigger one closes the connection with 1009
+ * before it is buffered. Well above the largest legitimate message (a client event of 10 KiB, a presence
+ * subscribe with its channel_data: about 1.5 KiB), so a message between `maxMessageBytes` and this still gets
+ * the protocol's pusher:error and the connection is kept.
+ */
+export const MAX_FRAME_BYTES = 64 * 1024;
+
+/** The embedded server's options taken from the settings (REALTIME_MAX_CHANNELS, REALTIME_MAX_CONNECTIONS_PER_ADDRESS, TRUSTED_PROXIES). */
+export function embeddedOptions(config: Config): Partial<EmbeddedOptions> {
+  return {
+    maxChannelsPerConnection: config.broadcast.maxChannelsPerConnection,
+    maxConnectionsPerAddress: config.broadcast.maxConnectionsPerAddress,
+    trustedProxies: config.trustedProxies,
+  };
+}
 
 interface Connection {
   socketId: string;
@@ -40,6 +71,10 @@ interface Connection {
   presence: Map<string, string>;
   /** Set by pusher:signin. */
   userId: string | null;
+  /** The user Mesa's authorization endpoints signed for this socket (`authorizeSocket`), signed in or not. */
+  authorizedUserId: string | null;
+  /** Where the connection comes from (counted against maxConnectionsPerAddress). */
+  address: string;
   lastSeen: number;
   pingSentAt: number | null;
   clientEvents: { windowStart: number; count: number };
@@ -53,11 +88,14 @@ interface Member {
 interface BunServer {
   upgrade: (request: Request, options: { data: SocketData }) => boolean;
   publish: (topic: string, data: string) => number;
+  requestIP?: (request: Request) => { address: string } | null;
 }
 
 export interface SocketData {
   appKey: string;
   protocol: number;
+  /** The client's address at the upgrade, as connections per address count it; null when unknown. */
+  address: string | null;
   connection?: Connection;
   open: (ws: ServerWebSocket<SocketData>) => void;
   message: (ws: ServerWebSocket<SocketData>, message: string | Buffer) => void;
@@ -72,6 +110,7 @@ export const CODES = {
   unsupportedProtocol: 4007,
   noProtocol: 4008,
   unauthorized: 4009,
+  overCapacity: 4100,
   generic: 4200,
   pongTimeout: 4201,
   clientEventRateLimit: 4301,
@@ -97,6 +136,8 @@ export class EmbeddedPusherServer {
   private readonly channels = new Map<string, Set<string>>();
   private readonly members = new Map<string, Map<string, Member>>();
   private readonly userSockets = new Map<string, Set<string>>();
+  /** Address → open connections from it. */
+  private readonly addresses = new Map<string, number>();
   private timer: ReturnType<typeof setInterval> | null = null;
   /** Bun's server, for topic publishing: each channel is a Bun pub/sub topic, written in batches by uWebSockets. */
   private server: BunServer | null = null;
@@ -135,6 +176,7 @@ export class EmbeddedPusherServer {
     const data: SocketData = {
       appKey: key,
       protocol,
+      address: throttleAddress(clientAddress(server.requestIP?.(request)?.address ?? null, request, this.options.trustedProxies)),
       open: (ws) => this.onOpen(ws),
       message: (ws, message) => this.onMessage(ws, message),
       close: (ws) => this.onClose(ws),
@@ -173,6 +215,15 @@ export class EmbeddedPusherServer {
       ws.close(CODES.unsupportedProtocol, "Unsupported protocol version");
       return;
     }
+    // Connections whose address is unknown share one allowance.
+    const address = ws.data.address ?? "unknown";
+    const open = this.addresses.get(address) ?? 0;
+    if (open >= this.options.maxConnectionsPerAddress) {
+      this.error(ws, CODES.overCapacity, "Over capacity: too many connections from this address");
+      ws.close(CODES.overCapacity, "Over capacity");
+      return;
+    }
+    this.addresses.set(address, open + 1);
     const socketId = `${Math.floor(Math.random() * 1e9)}.${Math.floor(Math.random() * 1e9)}`;
     const connection: Connection = {
       socketId,
@@ -180,6 +231,8 @@ export class EmbeddedPusherServer {
       channels: new Set(),
       presence: new Map(),
       userId: null,
+      authorizedUserId: null,
+      address,
       lastSeen: Date.now(),
       pingSentAt: null,
       clientEvents: { windowStart: Date.now(), count: 0 },
@@ -241,14 +294,18 @@ export class EmbeddedPusherServer {
     }
   }
 
-  private subscriptionError(connection: Connection, channel: string, error: string, status: number): void {
-    this.send(connection.ws, { event: "pusher:subscription_error", channel, data: { type: "AuthError", error, status } });
+  private subscriptionError(connection: Connection, channel: string, error: string, status: number, type = "AuthError"): void {
+    this.send(connection.ws, { event: "pusher:subscription_error", channel, data: { type, error, status } });
   }
 
   private subscribe(connection: Connection, data: Record<string, unknown>): void {
     const channel = typeof data.channel === "string" ? data.channel : "";
     if (!CHANNEL_NAME.test(channel)) {
       this.subscriptionError(connection, channel, "Invalid channel name", 400);
+      return;
+    }
+    if (!connection.channels.has(channel) && connection.channels.size >= this.options.maxChannelsPerConnection) {
+      this.subscriptionError(connection, channel, `At most ${this.options.maxChannelsPerConnection} channels per connection`, CODES.overCapacity, "LimitReached");
       return;
     }
     if (channel.startsWith("#")) {
@@ -388,6 +445,9 @@ export class EmbeddedPusherServer {
       if (sockets && sockets.size === 0) this.userSockets.delete(connection.userId);
     }
     this.connections.delete(connection.socketId);
+    const open = (this.addresses.get(connection.address) ?? 1) - 1;
+    if (open > 0) this.addresses.set(connection.address, open);
+    else this.addresses.delete(connection.address);
   }
 
   /** Pings connections silent for the activity timeout; closes those that did not answer in time (4201). */
@@ -428,11 +488,25 @@ export class EmbeddedPusherServer {
     return delivered;
   }
 
-  /** Closes every connection signed in as `userId`. */
+  /**
+   * Records that Mesa's authorization endpoints signed for `socketId` as `userId`. False, recording nothing, when
+   * that connection already acts for someone else (authorized or signed in as another user): Mesa then refuses.
+   * An unknown socket id records nothing (no live connection can use the signature).
+   */
+  authorizeSocket(socketId: string, userId: string): boolean {
+    const connection = this.connections.get(socketId);
+    if (!connection) return true;
+    const someoneElse = (id: string | null) => id !== null && id !== userId;
+    if (someoneElse(connection.authorizedUserId) || someoneElse(connection.userId)) return false;
+    connection.authorizedUserId = userId;
+    return true;
+  }
+
+  /** Closes (4009) every connection that acts for `userId`: signed in as them, or authorized for them by Mesa. */
   terminateUserConnections(userId: string): number {
-    const sockets = [...(this.userSockets.get(userId) ?? [])];
-    for (const socketId of sockets) this.connections.get(socketId)?.ws.close(CODES.unauthorized, "Connections terminated by the app");
-    return sockets.length;
+    const closing = [...this.connections.values()].filter((c) => c.userId === userId || c.authorizedUserId === userId);
+    for (const connection of closing) connection.ws.close(CODES.unauthorized, "Connections terminated by the app");
+    return closing.length;
   }
 
   // ── HTTP API (what the `pusher` SDK calls) ──────────────────────────────────────────────────────────────

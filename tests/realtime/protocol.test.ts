@@ -11,25 +11,26 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { createHash, createHmac } from "node:crypto";
 import Pusher from "pusher-js";
 import PusherServer from "pusher";
-import { roles as rolesTable, users } from "../../db/schema";
+import { permissions as permissionsTable, rolePermissions, roles as rolesTable, users } from "../../db/schema";
 import { bootstrapAccess } from "../../db/seeds/access";
 import { migrateDatabase, openDatabase, type Db } from "../../src/db";
 import { createArea } from "../../src/domain/access/areas";
 import { assignRole } from "../../src/domain/access/assignments";
-import { bumpAccessVersion } from "../../src/domain/access/authorization";
+import { accessProfile, bumpAccessVersion } from "../../src/domain/access/authorization";
 import { ensureCafe, ensureHeadquarters } from "../../src/domain/access/places";
 import { findRoleByName, SUPER_ROLE } from "../../src/domain/access/roles";
-import { EVERYTHING } from "../../src/domain/access/scope";
+import { EVERYTHING, reachesCafe, scopeOf } from "../../src/domain/access/scope";
 import { findUserById, type User } from "../../src/domain/accounts/users";
 import { hashPassword } from "../../src/domain/accounts/passwords";
 import { CLI_ACTOR } from "../../src/domain/audit";
 import { createApp } from "../../src/http/app";
-import { routes as productRoutes } from "../../src/http/routes";
+import { declaredPermissions, routes as productRoutes } from "../../src/http/routes";
 import { createServices } from "../../src/http/services";
 import { realtimeCredentials } from "../../src/realtime/broadcaster";
-import { EmbeddedPusherServer, type EmbeddedOptions } from "../../src/realtime/embedded-server";
+import { authorizeChannel, CHANNEL_RULES, type ChannelRule } from "../../src/realtime/channels";
+import { EmbeddedPusherServer, MAX_FRAME_BYTES, type EmbeddedOptions } from "../../src/realtime/embedded-server";
 import { channelAuth, userAuth, type AppCredentials } from "../../src/realtime/signatures";
-import { BASE, Client, testConfig, type TestApp } from "../support/app";
+import { BASE, Client, createTestApp, testConfig, type TestApp } from "../support/app";
 
 type Json = Record<string, any>;
 
@@ -123,8 +124,10 @@ class RawSocket {
   }
 
   /** Opens `/app/{key}?{query}` and waits until the socket is open (not for the handshake). */
-  static async open(h: Harness, options: { key?: string; query?: string } = {}): Promise<RawSocket> {
-    const ws = new WebSocket(`ws://127.0.0.1:${h.port}/app/${options.key ?? h.creds.key}?${options.query ?? "protocol=7&client=raw&version=1.0"}`);
+  static async open(h: Harness, options: { key?: string; query?: string; headers?: Record<string, string> } = {}): Promise<RawSocket> {
+    const url = `ws://127.0.0.1:${h.port}/app/${options.key ?? h.creds.key}?${options.query ?? "protocol=7&client=raw&version=1.0"}`;
+    // Bun's WebSocket takes request headers (X-Forwarded-For, as a reverse proxy would add).
+    const ws = options.headers ? new WebSocket(url, { headers: options.headers } as never) : new WebSocket(url);
     const socket = new RawSocket(ws);
     cleanups.push(() => ws.readyState === WebSocket.OPEN && ws.close());
     await new Promise<void>((resolve, reject) => {
@@ -135,8 +138,8 @@ class RawSocket {
   }
 
   /** Opens a connection and returns it with its socket id, after pusher:connection_established. */
-  static async connect(h: Harness): Promise<RawSocket & { socketId: string }> {
-    const socket = await RawSocket.open(h);
+  static async connect(h: Harness, headers?: Record<string, string>): Promise<RawSocket & { socketId: string }> {
+    const socket = await RawSocket.open(h, { headers });
     const established = await socket.next((f) => f.event === "pusher:connection_established");
     return Object.assign(socket, { socketId: JSON.parse(established.data).socket_id as string });
   }
@@ -904,6 +907,142 @@ describe("size limits", () => {
     const huge = await api(h, "POST", "/events", { body: { name: "x", channel: "orders", data: "x".repeat(1024 * 1024 + 1) } });
     expect(huge.status).toBe(413);
   });
+
+  // Bun's default maxPayloadLength is 16 MiB: every frame up to that was buffered whole before onMessage() refused it.
+  test("a WebSocket frame over 64 KiB is refused by the server before it is buffered (close 1009); one under it gets pusher:error and the connection is kept", async () => {
+    const h = await startServer();
+    expect(MAX_FRAME_BYTES).toBe(64 * 1024);
+    const raw = await RawSocket.connect(h);
+    // Between the message limit (10 KiB) and the frame limit: the protocol's own refusal, connection kept.
+    raw.ws.send(JSON.stringify({ event: "client-big", channel: "private-p", data: "x".repeat(MAX_FRAME_BYTES - 100) }));
+    expect(dataOf(await raw.next((f) => f.event === "pusher:error")).message).toMatch(/larger than 10240 bytes/);
+    await raw.sync();
+    expect(raw.closeEvent).toBeNull();
+    // Over the frame limit: Bun closes the connection (1009, message too big) without handing the frame over.
+    raw.ws.send("x".repeat(MAX_FRAME_BYTES + 1));
+    const closed = await Promise.race([raw.closed, Bun.sleep(2000).then(() => ({ code: "still open" }))]);
+    expect(closed.code).toBe(1009);
+    expect(raw.all("pusher:error")).toHaveLength(1);
+    await untilConnections(h, 0);
+  });
+});
+
+describe("limits on channels and connections", () => {
+  // One unauthenticated socket could subscribe to any number of public channels (200,000 took RSS from 173 to 423 MB).
+  test("a connection holds at most 100 channels: the next subscription gets pusher:subscription_error LimitReached 4100, and the connection stays usable", async () => {
+    const h = await startServer();
+    const raw = await RawSocket.connect(h);
+    for (let n = 0; n < 1000; n++) raw.send("pusher:subscribe", { channel: `c${n}` });
+    await raw.sync();
+    await eventually(() => raw.all("pusher_internal:subscription_succeeded").length + raw.all("pusher:subscription_error").length === 1000, "an answer to each subscription");
+    expect(raw.all("pusher_internal:subscription_succeeded").map((f) => f.channel)).toEqual(Array.from({ length: 100 }, (_, n) => `c${n}`));
+    const refused = raw.all("pusher:subscription_error");
+    expect(refused).toHaveLength(900);
+    expect(refused[0]).toEqual({ event: "pusher:subscription_error", channel: "c100", data: { type: "LimitReached", error: expect.stringMatching(/100 channels/), status: 4100 } });
+    expect((h.realtime as any).channels.size).toBe(100);
+    // Still usable: a channel already held can be subscribed again, events arrive, and leaving one makes room.
+    raw.send("pusher:subscribe", { channel: "c5" });
+    await raw.sync();
+    expect(raw.all("pusher_internal:subscription_succeeded").filter((f) => f.channel === "c5")).toHaveLength(2);
+    await h.sdk.trigger("c99", "hello", {});
+    await raw.next((f) => f.event === "hello" && f.channel === "c99");
+    raw.send("pusher:unsubscribe", { channel: "c0" });
+    expect((await raw.subscribe("private-p", { auth: channelAuth(h.creds, raw.socketId, "private-p") })).event).toBe("pusher_internal:subscription_succeeded");
+    expect((await raw.subscribe("one-more")).event).toBe("pusher:subscription_error");
+    expect(raw.closeEvent).toBeNull();
+
+    // pusher-js reports the refusal on the channel, and its other channels keep working.
+    const client = pusherClient(h);
+    await connected(client);
+    await Promise.all(Array.from({ length: 100 }, (_, n) => joined(client, `d${n}`)));
+    const extra = client.subscribe("d100");
+    expect(await new Promise<any>((resolve) => extra.bind("pusher:subscription_error", resolve))).toMatchObject({ type: "LimitReached", status: 4100 });
+    const seen = record(client.channel("d7")!);
+    await h.sdk.trigger("d7", "still", {});
+    await eventually(() => seen.length === 1, "an event on a channel it holds");
+    expect(client.connection.state).toBe("connected");
+  });
+
+  test("connections per address: the one over the limit gets pusher:error 4100 and close 4100; closing one makes room", async () => {
+    const h = await startServer({ realtime: { maxConnectionsPerAddress: 3 } });
+    const open = [await RawSocket.connect(h), await RawSocket.connect(h), await RawSocket.connect(h)];
+    const over = await RawSocket.open(h);
+    expect(dataOf(await over.next((f) => f.event === "pusher:error")).code).toBe(4100);
+    expect((await over.closed).code).toBe(4100);
+    expect(over.all("pusher:connection_established")).toEqual([]);
+    expect(h.realtime.connectionCount).toBe(3);
+    // pusher-js reports it (4100–4199: reconnect after backing off).
+    const client = pusherClient(h);
+    const errors: any[] = [];
+    client.connection.bind("error", (e: any) => errors.push(e));
+    await eventually(() => errors.some((e) => e?.error?.data?.code === 4100), "pusher-js to report 4100");
+    client.disconnect();
+    // The earlier connections are untouched; one closing frees a place.
+    await open[0].sync();
+    open[0].ws.close();
+    await untilConnections(h, 2);
+    await RawSocket.connect(h);
+    expect(h.realtime.connectionCount).toBe(3);
+  });
+
+  test("behind a trusted proxy connections count by the client's address from X-Forwarded-For (IPv6 by its /64); otherwise the header is ignored", async () => {
+    const h = await startServer({ realtime: { maxConnectionsPerAddress: 2, trustedProxies: ["127.0.0.1"] } });
+    const from = (address: string) => ({ "x-forwarded-for": address });
+    await RawSocket.connect(h, from("203.0.113.5"));
+    await RawSocket.connect(h, from("203.0.113.5"));
+    const third = await RawSocket.open(h, { headers: from("198.51.100.1, 203.0.113.5") }); // the proxy appends the real one
+    expect((await third.closed).code).toBe(4100);
+    await RawSocket.connect(h, from("203.0.113.6"));
+    await RawSocket.connect(h, from("2001:db8:1:2::1"));
+    await RawSocket.connect(h, from("2001:db8:1:2:ffff::9"));
+    expect((await (await RawSocket.open(h, { headers: from("2001:db8:1:2::77") })).closed).code).toBe(4100);
+    await RawSocket.connect(h, from("2001:db8:1:3::1")); // another /64
+    expect(h.realtime.connectionCount).toBe(6);
+
+    // Without TRUSTED_PROXIES the header is the client's own word: everyone here is 127.0.0.1.
+    const plain = await startServer({ realtime: { maxConnectionsPerAddress: 2 } });
+    await RawSocket.connect(plain, from("203.0.113.7"));
+    await RawSocket.connect(plain, from("203.0.113.8"));
+    expect((await (await RawSocket.open(plain, { headers: from("203.0.113.9") })).closed).code).toBe(4100);
+  });
+
+  test("REALTIME_MAX_CHANNELS, REALTIME_MAX_CONNECTIONS_PER_ADDRESS and TRUSTED_PROXIES reach the embedded server; the defaults are 100, 1000 and none", async () => {
+    const db = openDatabase(":memory:");
+    migrateDatabase(db);
+    const configured = createServices(testConfig({ REALTIME_MAX_CHANNELS: "7", REALTIME_MAX_CONNECTIONS_PER_ADDRESS: "9", TRUSTED_PROXIES: "10.0.0.0/8" }), db);
+    expect(configured.realtime!.options).toMatchObject({ maxChannelsPerConnection: 7, maxConnectionsPerAddress: 9, trustedProxies: ["10.0.0.0/8"] });
+    const defaults = createServices(testConfig(), db);
+    expect(defaults.realtime!.options).toMatchObject({ maxChannelsPerConnection: 100, maxConnectionsPerAddress: 1000, trustedProxies: [] });
+  });
+
+  test("unsubscribing and closing release every channel, presence member, per-user and per-address entry", async () => {
+    const h = await startServer();
+    const state = () => {
+      const r = h.realtime as any;
+      return { connections: r.connections.size, channels: r.channels.size, members: r.members.size, userSockets: r.userSockets.size, addresses: r.addresses.size };
+    };
+    const sockets = [await RawSocket.connect(h), await RawSocket.connect(h)];
+    for (const [i, s] of sockets.entries()) {
+      const userData = JSON.stringify({ id: `u${i}` });
+      s.send("pusher:signin", { auth: userAuth(h.creds, s.socketId, userData), user_data: userData });
+      await s.next((f) => f.event === "pusher:signin_success");
+      for (let n = 0; n < 50; n++) await s.subscribe(`public-${i}-${n}`);
+      await s.subscribe("shared");
+      await s.subscribe("private-p", { auth: channelAuth(h.creds, s.socketId, "private-p") });
+      const channelData = JSON.stringify({ user_id: `u${i}` });
+      await s.subscribe("presence-room", { auth: channelAuth(h.creds, s.socketId, "presence-room", channelData), channel_data: channelData });
+    }
+    expect(state()).toEqual({ connections: 2, channels: 103, members: 1, userSockets: 2, addresses: 1 });
+    // Unsubscribing removes channels nobody holds any more; shared ones stay until their last subscriber leaves.
+    for (let n = 0; n < 50; n++) sockets[0].send("pusher:unsubscribe", { channel: `public-0-${n}` });
+    for (const channel of ["shared", "private-p", "presence-room"]) sockets[0].send("pusher:unsubscribe", { channel });
+    await sockets[0].sync();
+    expect(state()).toEqual({ connections: 2, channels: 53, members: 1, userSockets: 2, addresses: 1 });
+    sockets[1].ws.close();
+    sockets[0].ws.close();
+    await untilConnections(h, 0);
+    expect(state()).toEqual({ connections: 0, channels: 0, members: 0, userSockets: 0, addresses: 0 });
+  });
 });
 
 describe("HTTP API", () => {
@@ -1185,5 +1324,138 @@ describe("/broadcasting/auth and /broadcasting/user-auth", () => {
     expect(tab.connection.state).toBe("disconnected"); // refused: it does not reconnect
     expect(betoTab.connection.state).toBe("connected");
     await untilConnections(h, 1);
+  });
+
+  // authorizeChannel() read {cafe} as "[^.]+" and Number() it: presence-cafe.02 and presence-cafe.2e0 were cafe 2.
+  test("channel parameters are canonical ids: presence-cafe.02, 2e0, +2, 0x2 and the like are refused (403)", async () => {
+    const h = await startServer();
+    const w = await buildWorld(h.testApp);
+    const sara = await signedIn(h.testApp, w.staffA);
+    const status = async (channel: string) => (await authRequest(sara, "/broadcasting/auth", { socket_id: "1.2", channel_name: channel })).status;
+    expect(await status(`presence-cafe.${w.cafeA}`)).toBe(200);
+    expect(await status(`private-App.Models.User.${w.staffA.id}`)).toBe(200);
+    const aliases = [`0${w.cafeA}`, `00${w.cafeA}`, `${w.cafeA}e0`, `+${w.cafeA}`, `0x${w.cafeA.toString(16)}`, `${w.cafeA}.0`, ` ${w.cafeA}`, `${w.cafeA} `, "0", "-1", "Infinity", "NaN", ""];
+    const answers: Record<string, number> = {};
+    for (const alias of aliases) answers[`presence-cafe.${alias}`] = await status(`presence-cafe.${alias}`);
+    answers[`private-App.Models.User.0${w.staffA.id}`] = await status(`private-App.Models.User.0${w.staffA.id}`);
+    expect(answers).toEqual(Object.fromEntries(Object.keys(answers).map((channel) => [channel, 403])));
+    // The same through pusher-js: the alias is refused, the canonical name joined.
+    const client = browserClient(h, sara);
+    await connected(client);
+    const alias = client.subscribe(`presence-cafe.0${w.cafeA}`);
+    expect(await new Promise<any>((resolve) => alias.bind("pusher:subscription_error", resolve))).toMatchObject({ status: 403 });
+    await joined(client, `presence-cafe.${w.cafeA}`);
+    // Directly: a rule parameter without a declared format is a mistake in the rules, not a wildcard.
+    const noFormat: ChannelRule[] = [{ pattern: "thing.{thing}", wheres: {}, permission: null, authorize: () => true }];
+    expect(() => authorizeChannel(h.testApp.db, w.staffA, "private-thing.1", noFormat)).toThrow(/no format for \{thing\}/);
+  });
+
+  // A channel rule checked only the place: anyone whose scope reached the cafe could join, whatever their role.
+  test("a rule's permission is checked before the place: a headquarters nutritionist who reaches every cafe is refused its sales channel", async () => {
+    const app = createTestApp();
+    const db = app.db;
+    const w = await buildWorld(app);
+    // A sales channel as cafe channels will soon carry (passed in: CHANNEL_RULES has none yet).
+    const ID = "[1-9]\\d*";
+    const rules: ChannelRule[] = [
+      {
+        pattern: "cafe.{cafe}.sales",
+        wheres: { cafe: ID },
+        permission: "sales.view",
+        authorize: (_db, user, { cafe }) => reachesCafe(scopeOf(accessProfile(db, user.id)), Number(cafe)),
+      },
+      ...CHANNEL_RULES,
+    ];
+    const salesView = db.insert(permissionsTable).values({ name: "sales.view", area: "sales" }).returning().get().id;
+    const cashier = findRoleByName(db, "cashier")!.id;
+    db.insert(rolePermissions).values({ roleId: cashier, permissionId: salesView }).run();
+    const nutritionist = db.insert(rolesTable).values({ name: "nutritionist" }).returning().get().id;
+    bumpAccessVersion(db);
+    const x = ensureHeadquarters(db, "Catering X S.A.C.", "Sede X");
+    const nutrition = createArea(db, CLI_ACTOR, EVERYTHING, { name: "Nutrición X", headquarters_id: x.headquartersId, role_ids: [nutritionist] }).id;
+    const nina = await addUser(db, "Nina Nutrición", "nina@mesa.test");
+    assignRole(db, CLI_ACTOR, EVERYTHING, { userId: nina.id, areaId: nutrition, roleId: nutritionist });
+
+    const verdicts = (channel: string) => ({
+      nina: authorizeChannel(db, nina, channel, rules) !== false,
+      sara: authorizeChannel(db, w.staffA, channel, rules) !== false,
+      root: authorizeChannel(db, w.root, channel, rules) !== false,
+    });
+    // Nina reaches cafe A (her headquarters' business runs it) but lacks sales.view; Sara has it, at cafe A only.
+    expect(verdicts(`private-cafe.${w.cafeA}.sales`)).toEqual({ nina: false, sara: true, root: true });
+    expect(verdicts(`private-cafe.${w.cafeB}.sales`)).toEqual({ nina: false, sara: false, root: true });
+    // The permission is checked before the place: authorize() is not even asked.
+    let asked = 0;
+    const counting: ChannelRule[] = [{ ...rules[0], authorize: () => (asked++, true) }];
+    expect(authorizeChannel(db, nina, `private-cafe.${w.cafeA}.sales`, counting)).toBe(false);
+    expect(asked).toBe(0);
+    // "Who is on duty" needs no permission (the dashboard shows it to everyone the cafe is in scope of): Nina may join.
+    expect(verdicts(`presence-cafe.${w.cafeA}`)).toEqual({ nina: true, sara: true, root: true });
+    // Every permission a rule declares is one some route declares (the catalogue keeps only those).
+    for (const rule of CHANNEL_RULES) if (rule.permission !== null) expect(declaredPermissions).toContain(rule.permission);
+  });
+
+  // terminateUserConnections() closed only connections that did pusher:signin; a tab that joined its cafe's channels
+  // through /broadcasting/auth without signing in kept receiving them after the user was deactivated.
+  test("deactivating a user also closes (4009) connections Mesa authorized for them that never signed in; they leave the cafe presence", async () => {
+    const h = await startServer();
+    const w = await buildWorld(h.testApp);
+    const root = await signedIn(h.testApp, w.root);
+    const sara = await signedIn(h.testApp, w.staffA);
+    // Sara's tab joins her cafe and her own channel through the real endpoint, and never signs in.
+    const tab = browserClient(h, sara);
+    await connected(tab);
+    await joined(tab, `presence-cafe.${w.cafeA}`);
+    await joined(tab, `private-App.Models.User.${w.staffA.id}`);
+    // A raw socket authorized through the endpoint for Sara, also without signin.
+    const raw = await RawSocket.connect(h);
+    const signed = (await (await authRequest(sara, "/broadcasting/auth", { socket_id: raw.socketId, channel_name: `presence-cafe.${w.cafeA}` })).json()) as Json;
+    expect((await raw.subscribe(`presence-cafe.${w.cafeA}`, signed)).event).toBe("pusher_internal:subscription_succeeded");
+    // Root watches the cafe.
+    const watcher = browserClient(h, root);
+    await connected(watcher);
+    const room: any = await joined(watcher, `presence-cafe.${w.cafeA}`);
+    expect(room.members.count).toBe(2);
+    const removed: any[] = [];
+    room.bind("pusher:member_removed", (m: any) => removed.push(m.id));
+
+    const response = await root.request(`/users/${w.staffA.id}/deactivate`, { method: "POST", inertia: true, json: {}, headers: { referer: `${BASE}/users` } });
+    expect(response.status).toBe(302);
+    expect((await raw.closed).code).toBe(4009);
+    await eventually(() => tab.connection.state === "disconnected", "Sara's tab to be closed");
+    await eventually(() => removed.length === 1, "member_removed");
+    expect(removed).toEqual([String(w.staffA.id)]);
+    await Bun.sleep(100);
+    expect(tab.connection.state).toBe("disconnected"); // 4009: refused, no reconnect
+    expect(watcher.connection.state).toBe("connected");
+    await untilConnections(h, 1);
+  });
+
+  test("one connection acts for one user: once authorized for Sara, a socket is refused (403) for Beto by both endpoints", async () => {
+    const h = await startServer();
+    const w = await buildWorld(h.testApp);
+    const sara = await signedIn(h.testApp, w.staffA);
+    const beto = await signedIn(h.testApp, w.staffB);
+    const raw = await RawSocket.connect(h);
+    const status = async (client: Client, path: string, form: Record<string, string>) => (await authRequest(client, path, form)).status;
+    expect(await status(sara, "/broadcasting/auth", { socket_id: raw.socketId, channel_name: `private-App.Models.User.${w.staffA.id}` })).toBe(200);
+    expect(await status(beto, "/broadcasting/auth", { socket_id: raw.socketId, channel_name: `private-App.Models.User.${w.staffB.id}` })).toBe(403);
+    expect(await status(beto, "/broadcasting/user-auth", { socket_id: raw.socketId })).toBe(403);
+    expect(await status(sara, "/broadcasting/user-auth", { socket_id: raw.socketId })).toBe(200);
+    // Terminating Beto leaves Sara's connection alone; terminating Sara closes it.
+    await h.sdk.terminateUserConnections(String(w.staffB.id));
+    await raw.sync();
+    expect(raw.closeEvent).toBeNull();
+    await h.sdk.terminateUserConnections(String(w.staffA.id));
+    expect((await raw.closed).code).toBe(4009);
+
+    // A connection signed in (pusher:signin) as Sara through the endpoint is refused for Beto as well.
+    const tab = browserClient(h, sara);
+    await connected(tab);
+    tab.signin();
+    await eventually(() => (tab.user as any).user_data?.id === String(w.staffA.id), "signin");
+    expect(await status(beto, "/broadcasting/auth", { socket_id: tab.connection.socket_id, channel_name: `private-App.Models.User.${w.staffB.id}` })).toBe(403);
+    // Socket ids no connection has are signed as before (the signature is of no use to anyone).
+    expect(await status(beto, "/broadcasting/auth", { socket_id: "1.2", channel_name: `private-App.Models.User.${w.staffB.id}` })).toBe(200);
   });
 });

@@ -9,6 +9,6 @@ bun cli/main.ts assets:build
 echo "› typecheck"
 tsc --noEmit
 echo "› bun test"
-bun test
+bun test --timeout 20000
 echo "› playwright"
 playwright test
