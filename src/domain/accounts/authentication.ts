@@ -1,17 +1,15 @@
 /**
  * Checking credentials. A wrong password and an unknown e-mail get the same message and take the same time;
- * failed attempts are throttled at 5 per minute per e-mail and address; a deactivated account cannot sign in.
+ * attempts are throttled per e-mail and address and per address alone (LIMITS in src/domain/rate-limit.ts),
+ * counted before the password is checked; a deactivated account cannot sign in.
  */
 import type { Db } from "../../db";
 import { message, ValidationFailed } from "../errors";
-import type { RateLimiter } from "../rate-limit";
+import { LIMITS, type RateLimiter } from "../rate-limit";
 import { field, parseInput, t } from "../validation";
 import { timingDummyHash, verifyPassword } from "./passwords";
 import { findUserByEmail, normalizeEmail, type User } from "./users";
 import { isUserBlacklisted } from "../access/blacklist";
-
-export const SIGN_IN_MAX_ATTEMPTS = 5;
-export const SIGN_IN_DECAY_SECONDS = 60;
 
 export const SignInInput = t.Object({
   email: field.email(),
@@ -19,24 +17,38 @@ export const SignInInput = t.Object({
   remember: t.Optional(t.Boolean()),
 });
 
-export function signInThrottleKey(email: string, ip: string | null): string {
-  return `sign-in:${normalizeEmail(email)}|${ip ?? "unknown"}`;
+/** The counter of sign-in attempts for one e-mail from one address. */
+export function signInThrottleKey(email: string, address: string | null): string {
+  return `sign-in:${normalizeEmail(email)}|${address ?? "unknown"}`;
 }
 
-/** Returns the user whose credentials these are, or throws ValidationFailed / TooManyAttempts. */
-export async function checkCredentials(db: Db, limiter: RateLimiter, input: unknown, ip: string | null): Promise<{ user: User; remember: boolean }> {
+/** The counter of failed sign-ins from one address, whatever the e-mail. */
+export function signInAddressKey(address: string | null): string {
+  return `sign-in-address:${address ?? "unknown"}`;
+}
+
+/**
+ * Returns the user whose credentials these are, or throws ValidationFailed / TooManyAttempts. `address` is the
+ * client's address as rate limits count it (src/http/client-ip.ts), or null when unknown (the CLI, tests).
+ */
+export async function checkCredentials(db: Db, limiter: RateLimiter, input: unknown, address: string | null): Promise<{ user: User; remember: boolean }> {
   const data = parseInput(SignInInput, input, ["password"]);
-  const key = signInThrottleKey(data.email, ip);
-  limiter.ensureNotLimited(key, SIGN_IN_MAX_ATTEMPTS);
+  const accountKey = signInThrottleKey(data.email, address);
+  const addressKey = signInAddressKey(address);
+  // Counted before the password hash is checked, so concurrent attempts cannot all pass the same check.
+  limiter.take([
+    { key: addressKey, limit: LIMITS.signInPerAddress },
+    { key: accountKey, limit: LIMITS.signIn },
+  ]);
 
   const user = findUserByEmail(db, data.email);
   const valid = await verifyPassword(data.password, user?.passwordHash ?? (await timingDummyHash()));
-  if (!user || !valid) {
-    limiter.hit(key, SIGN_IN_DECAY_SECONDS);
-    throw new ValidationFailed({ email: message("auth.failed") });
-  }
+  if (!user || !valid) throw new ValidationFailed({ email: message("auth.failed") });
+  // A right password is not a guess: the attempt is given back.
+  limiter.refund(accountKey);
+  limiter.refund(addressKey);
   if (user.status !== "active") throw new ValidationFailed({ email: message("auth.deactivated") });
   if (isUserBlacklisted(db, user)) throw new ValidationFailed({ email: message("auth.blacklisted") });
-  limiter.clear(key);
+  limiter.clear(accountKey);
   return { user, remember: data.remember === true };
 }

@@ -4,12 +4,15 @@
  */
 import { checkCredentials } from "../../domain/accounts/authentication";
 import { verifyPassword } from "../../domain/accounts/passwords";
-import { createResetToken, resetPassword } from "../../domain/accounts/password-reset";
-import { createUser, findUserById, markEmailVerified, type User } from "../../domain/accounts/users";
+import { createResetToken, resetPassword, ResetRequestInput } from "../../domain/accounts/password-reset";
+import { createUser, findUserById, markEmailVerified, normalizeEmail, type User } from "../../domain/accounts/users";
 import { message, NotFound, ValidationFailed } from "../../domain/errors";
+import { LIMITS } from "../../domain/rate-limit";
+import { parseInput } from "../../domain/validation";
 import { resetPasswordMessage, verifyEmailMessage } from "../../mail/messages";
 import { sha256 } from "../../crypto";
 import { PASSWORD_CONFIRMED_KEY, signIn, signOut } from "../auth";
+import { throttleAddress } from "../client-ip";
 import type { RequestContext } from "../context";
 import { access, defineRoutes } from "../routing";
 import { hasValidSignature, signedPath } from "../signed-url";
@@ -30,6 +33,23 @@ export async function sendVerificationMail(ctx: RequestContext, user: User): Pro
   await ctx.services.mailer.send(verifyEmailMessage(locale, ctx.config.appName, { name: user.name, address: user.email }, ctx.config.appUrl + path));
 }
 
+/**
+ * Makes the reset token and mails the link once the answer has gone: the answer does the same work whether or
+ * not the account exists, and never waits for the mail server. A failure is logged.
+ */
+function mailResetLinkAfterAnswer(ctx: RequestContext, email: string): void {
+  const send = async () => {
+    const reset = createResetToken(ctx.db, { email });
+    if (!reset) return;
+    const url = `${ctx.config.appUrl}${ctx.urlFor("password.reset", { token: reset.token })}?email=${encodeURIComponent(reset.user.email)}`;
+    const locale = reset.user.language ?? ctx.locale;
+    await ctx.services.mailer.send(resetPasswordMessage(locale, ctx.config.appName, { name: reset.user.name, address: reset.user.email }, url));
+  };
+  setTimeout(() => {
+    send().catch((error: unknown) => console.error(`[${new Date().toISOString()}] The password reset mail could not be sent`, error));
+  }, 0);
+}
+
 export const authRoutes = defineRoutes([
   {
     name: "login",
@@ -44,7 +64,7 @@ export const authRoutes = defineRoutes([
     uri: "/login",
     access: access.guest,
     handle: async (ctx) => {
-      const { user, remember } = await checkCredentials(ctx.db, ctx.services.limiter, ctx.body, ctx.ip);
+      const { user, remember } = await checkCredentials(ctx.db, ctx.services.limiter, ctx.body, throttleAddress(ctx.ip));
       signIn(ctx, user, remember);
       return intendedOr(ctx, ctx.urlFor("dashboard"));
     },
@@ -77,6 +97,12 @@ export const authRoutes = defineRoutes([
     access: access.guest,
     handle: async (ctx) => {
       if (!ctx.config.registrationEnabled) throw new NotFound();
+      // Counted before the input is checked and the password hashed (an e-mail too long to be valid is not a key).
+      const email = typeof ctx.body.email === "string" && ctx.body.email.length <= 254 ? normalizeEmail(ctx.body.email) : "";
+      ctx.services.limiter.take([
+        { key: `register-address:${throttleAddress(ctx.ip) ?? "unknown"}`, limit: LIMITS.registerPerAddress },
+        { key: `register:${email}`, limit: LIMITS.registerPerEmail },
+      ]);
       // The web form must confirm the password (the CLI and seeds may omit the confirmation).
       const user = await createUser(ctx.db, ctx.config, { ...ctx.body, password_confirmation: String(ctx.body.password_confirmation ?? ""), language: ctx.locale });
       await sendVerificationMail(ctx, user);
@@ -96,13 +122,14 @@ export const authRoutes = defineRoutes([
     methods: ["POST"],
     uri: "/forgot-password",
     access: access.guest,
-    handle: async (ctx) => {
-      const reset = createResetToken(ctx.db, ctx.body);
-      if (reset) {
-        const url = `${ctx.config.appUrl}${ctx.urlFor("password.reset", { token: reset.token })}?email=${encodeURIComponent(reset.user.email)}`;
-        const locale = reset.user.language ?? ctx.locale;
-        await ctx.services.mailer.send(resetPasswordMessage(locale, ctx.config.appName, { name: reset.user.name, address: reset.user.email }, url));
-      }
+    handle: (ctx) => {
+      const { email } = parseInput(ResetRequestInput, ctx.body);
+      // Counted for every e-mail, known or not, so a refusal says nothing about the account.
+      ctx.services.limiter.take([
+        { key: `forgot-password-address:${throttleAddress(ctx.ip) ?? "unknown"}`, limit: LIMITS.resetRequestPerAddress },
+        { key: `forgot-password:${normalizeEmail(email)}`, limit: LIMITS.resetRequestPerEmail },
+      ]);
+      mailResetLinkAfterAnswer(ctx, email);
       // The same answer whether or not the account exists.
       ctx.flash("success", ctx.t("auth.reset_link_sent"));
       return ctx.back(ctx.urlFor("password.request"));
@@ -172,9 +199,7 @@ export const authRoutes = defineRoutes([
     handle: async (ctx) => {
       const user = ctx.user!;
       if (user.emailVerifiedAt) return ctx.redirect(ctx.urlFor("dashboard"));
-      const key = `verification-mail:${user.id}`;
-      ctx.services.limiter.ensureNotLimited(key, 6);
-      ctx.services.limiter.hit(key, 60);
+      ctx.services.limiter.take([{ key: `verification-mail:${user.id}`, limit: LIMITS.verificationMail }]);
       await sendVerificationMail(ctx, user);
       ctx.flash("success", ctx.t("auth.verification_sent"));
       return ctx.back(ctx.urlFor("verification.notice"));
@@ -196,10 +221,10 @@ export const authRoutes = defineRoutes([
     allowUnverified: true,
     handle: async (ctx) => {
       const key = `confirm-password:${ctx.user!.id}`;
-      ctx.services.limiter.ensureNotLimited(key, 5);
+      // Counted before the password hash is checked, so concurrent attempts cannot all pass the same check.
+      ctx.services.limiter.take([{ key, limit: LIMITS.confirmPassword }]);
       const password = ctx.body.password;
       if (typeof password !== "string" || !(await verifyPassword(password, ctx.user!.passwordHash))) {
-        ctx.services.limiter.hit(key, 60);
         throw new ValidationFailed({ password: message("validation.password.current") });
       }
       ctx.services.limiter.clear(key);
