@@ -215,10 +215,10 @@ function bothOrNeither(role: string | undefined, area: string | undefined): bool
 
 /**
  * For `user:create --role R --area A`: checks both before the user is created, so a misspelt role or area creates
- * nobody. Does nothing when neither is given.
+ * nobody. Returns the area's id, or null when neither is given.
  */
-export function checkAssignment(db: Db, role: string | undefined, area: string | undefined): void {
-  if (bothOrNeither(role, area)) planAssignment(db, role!, area!);
+export function checkAssignment(db: Db, role: string | undefined, area: string | undefined): number | null {
+  return bothOrNeither(role, area) ? planAssignment(db, role!, area!).area.id : null;
 }
 
 /**
@@ -432,7 +432,7 @@ export function registerAccessCommands(program: Command): void {
       const input = { document_number: document, reason: opts.reason, name: opts.name ?? linked?.name ?? document.trim(), user_id: opts.user === undefined ? null : linked!.id };
       const entry = attempt(locale, BLACKLIST_FIELDS, () => {
         try {
-          return addToBlacklist(db, CLI_ACTOR, input);
+          return addToBlacklist(db, CLI_ACTOR, EVERYTHING, input);
         } catch (error) {
           // A name taken from a bad document number fails with it: only the document is worth mentioning.
           if (error instanceof ValidationFailed && opts.name === undefined && error.errors.document_number && error.errors.name) {

@@ -8,7 +8,7 @@ import { NotFound } from "../../src/domain/errors";
 import { CliError, cliConfig, cliDatabase } from "../bootstrap";
 import { explainValidation, table } from "../output";
 import { assignAfterCreate, checkAssignment } from "./access";
-import { recordAudit } from "../../src/domain/audit";
+import { COMPANY_WIDE, placesOfArea, recordAudit } from "../../src/domain/audit";
 
 /** The password from the option, or from standard input when it is piped (never asked on a terminal). */
 async function readPassword(option: string | undefined): Promise<string> {
@@ -35,12 +35,14 @@ export function registerUserCommands(program: Command): void {
     .action(async (opts: { name: string; email: string; password?: string; verified?: boolean; language?: string; document?: string; role?: string; area?: string }) => {
       const config = cliConfig();
       const db = cliDatabase(config);
-      checkAssignment(db, opts.role, opts.area);
+      const areaId = checkAssignment(db, opts.role, opts.area);
       const password = await readPassword(opts.password);
       const user = await createUser(db, config, { name: opts.name, email: opts.email, password, language: opts.language, document_number: opts.document }, { verified: opts.verified }).catch(
         (error) => explainValidation(error, config.locale),
       );
-      recordAudit(db, CLI_ACTOR, { action: "user.created", subjectType: "user", subjectId: user.id, after: { name: user.name, email: user.email, documentNumber: user.documentNumber } });
+      // The account's place is the area of --area (the role there follows at once); without one it has no place yet.
+      const places = areaId === null ? COMPANY_WIDE : placesOfArea(db, areaId);
+      recordAudit(db, CLI_ACTOR, { action: "user.created", subjectType: "user", subjectId: user.id, places, after: { name: user.name, email: user.email, documentNumber: user.documentNumber } });
       console.log(`Created user #${user.id} ${user.email}${user.emailVerifiedAt ? " (verified)" : " (e-mail not verified)"}`);
       const assigned = assignAfterCreate(db, user.email, opts.role, opts.area, config.locale);
       if (assigned) console.log(assigned);

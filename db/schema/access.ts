@@ -116,6 +116,30 @@ export const auditLog = sqliteTable(
   (t) => [index("audit_subject_index").on(t.subjectType, t.subjectId), index("audit_created_index").on(t.createdAt)],
 );
 
+export const AUDIT_PLACE_KINDS = ["cafe", "headquarters", "unit", "mine", "business"] as const;
+export type AuditPlaceKind = (typeof AUDIT_PLACE_KINDS)[number];
+
+/**
+ * The places an audit entry is about, written with the entry: the audit shows it only to viewers whose scope holds
+ * every one of them. An entry without places is about company-wide data. No foreign key to the places: the entry
+ * keeps the place of something deleted since.
+ */
+export const auditPlaces = sqliteTable(
+  "audit_places",
+  {
+    auditId: integer("audit_id")
+      .notNull()
+      .references(() => auditLog.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: AUDIT_PLACE_KINDS }).notNull(),
+    placeId: integer("place_id").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.auditId, t.kind, t.placeId] }),
+    index("audit_places_place_index").on(t.kind, t.placeId),
+    check("audit_places_kind_check", sql`${t.kind} IN ('cafe', 'headquarters', 'unit', 'mine', 'business')`),
+  ],
+);
+
 /** A counter bumped on every change to roles, permissions, areas or assignments, so cached access is refreshed. */
 export const accessVersion = sqliteTable("access_version", {
   id: integer("id").primaryKey(),

@@ -1,10 +1,14 @@
 /**
- * The audit trail: every change to users, roles, permissions, areas and the blacklist is recorded with who made
- * it, when, and the values before and after.
+ * The audit trail: every change to users, roles, permissions, areas, places, organisation and the blacklist is
+ * recorded with who made it, when, the values before and after, and the places it is about. A viewer reads the
+ * entries whose places all lie in their scope; entries about company-wide data (no places) only the
+ * super-administrator and holders of `audit.view` in a headquarters area read.
  */
-import { desc, sql } from "drizzle-orm";
-import { auditLog, users } from "../../db/schema";
+import { and, desc, eq, sql, type SQL } from "drizzle-orm";
+import { areas, assignments, auditLog, auditPlaces, users, type AuditPlaceKind } from "../../db/schema";
 import type { Db } from "../db";
+import type { AccessProfile } from "./access/authorization";
+import { scopeOf, type Scope } from "./access/scope";
 
 /** Who is acting: a signed-in user, or the command line. */
 export interface Actor {
@@ -16,16 +20,34 @@ export const CLI_ACTOR: Actor = { userId: null, label: "cli" };
 
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0] | Db;
 
+/** A place an audit entry is about. */
+export type AuditPlace = { cafeId: number } | { headquartersId: number } | { unitId: number } | { mineId: number } | { businessId: number };
+
+/** The places of an entry about company-wide data (roles, permissions, the services catalogue, dealerships): none. */
+export const COMPANY_WIDE: readonly AuditPlace[] = [];
+
 export interface AuditEntry {
   action: string;
   subjectType: string;
   subjectId: number | null;
+  /** Every place the entry is about, as it was when the change was made; COMPANY_WIDE for company-wide data. */
+  places: readonly AuditPlace[];
   before?: unknown;
   after?: unknown;
 }
 
+function placeRow(place: AuditPlace): { kind: AuditPlaceKind; placeId: number } {
+  if ("cafeId" in place) return { kind: "cafe", placeId: place.cafeId };
+  if ("headquartersId" in place) return { kind: "headquarters", placeId: place.headquartersId };
+  if ("unitId" in place) return { kind: "unit", placeId: place.unitId };
+  if ("mineId" in place) return { kind: "mine", placeId: place.mineId };
+  return { kind: "business", placeId: place.businessId };
+}
+
+/** Writes one audit entry and its places (inside the caller's transaction when given one). */
 export function recordAudit(tx: Tx, actor: Actor, entry: AuditEntry, now = new Date()): void {
-  tx.insert(auditLog)
+  const { id } = tx
+    .insert(auditLog)
     .values({
       actorId: actor.userId,
       actorLabel: actor.label,
@@ -36,7 +58,80 @@ export function recordAudit(tx: Tx, actor: Actor, entry: AuditEntry, now = new D
       after: entry.after === undefined ? null : JSON.stringify(entry.after),
       createdAt: now,
     })
-    .run();
+    .returning({ id: auditLog.id })
+    .get();
+  const rows = entry.places.map(placeRow).map((p) => ({ auditId: id, ...p }));
+  if (rows.length) tx.insert(auditPlaces).values(rows).onConflictDoNothing().run();
+}
+
+// ——— Places of the things audited ———
+
+/** The place of a mine, unit or cafe of the place tree. */
+export function treePlace(kind: "mine" | "unit" | "cafe", id: number): AuditPlace {
+  return kind === "mine" ? { mineId: id } : kind === "unit" ? { unitId: id } : { cafeId: id };
+}
+
+/** The place of something kept at a cafe or a headquarters (an area, a property). */
+export function cafeOrHeadquarters(at: { cafeId: number | null; headquartersId: number | null }): AuditPlace {
+  return at.cafeId !== null ? { cafeId: at.cafeId } : { headquartersId: at.headquartersId! };
+}
+
+/** The place of an area, read now (call before the area is deleted or moved). */
+export function placesOfArea(tx: Tx, areaId: number): AuditPlace[] {
+  const area = tx.select({ cafeId: areas.cafeId, headquartersId: areas.headquartersId }).from(areas).where(eq(areas.id, areaId)).get();
+  return area ? [cafeOrHeadquarters(area)] : [];
+}
+
+/** The places of every area the user holds a role in right now (none: an account without roles is company-wide). */
+export function placesOfUser(tx: Tx, userId: number): AuditPlace[] {
+  const rows = tx
+    .select({ cafeId: areas.cafeId, headquartersId: areas.headquartersId })
+    .from(assignments)
+    .innerJoin(areas, eq(areas.id, assignments.areaId))
+    .where(eq(assignments.userId, userId))
+    .all();
+  return unionOfPlaces(rows.map(cafeOrHeadquarters));
+}
+
+/** The places of all the lists, each once (an entry about a change: the places before and after). */
+export function unionOfPlaces(...lists: (readonly AuditPlace[])[]): AuditPlace[] {
+  const seen = new Map<string, AuditPlace>();
+  for (const place of lists.flat()) {
+    const { kind, placeId } = placeRow(place);
+    seen.set(`${kind}:${placeId}`, place);
+  }
+  return [...seen.values()];
+}
+
+// ——— Reading ———
+
+/** Who reads the audit: their place scope, and whether they read entries about company-wide data. */
+export interface AuditViewer {
+  scope: Scope;
+  companyWide: boolean;
+}
+
+/** The audit viewer a user is: company-wide entries need the super-administrator or `audit.view` at headquarters. */
+export function auditViewerOf(profile: AccessProfile): AuditViewer {
+  return { scope: scopeOf(profile), companyWide: profile.isSuper || profile.headquartersPermissions.has("audit.view") };
+}
+
+/** The entries `viewer` may read, as a condition on audit_log. */
+function visibleTo(viewer: AuditViewer): SQL | undefined {
+  if (viewer.scope.all) return undefined;
+  const ids = (set: ReadonlySet<number>) => sql`(SELECT value FROM json_each(${JSON.stringify([...set])}))`;
+  const cafeIds = ids(viewer.scope.cafeIds);
+  // A place within the scope: a cafe, headquarters or business of the scope, or a unit or mine holding one of its cafes.
+  const inScope = sql`(
+    (p.kind = 'cafe' AND p.place_id IN ${cafeIds})
+    OR (p.kind = 'headquarters' AND p.place_id IN ${ids(viewer.scope.headquartersIds)})
+    OR (p.kind = 'business' AND p.place_id IN ${ids(viewer.scope.businessIds)})
+    OR (p.kind = 'unit' AND EXISTS (SELECT 1 FROM cafes c WHERE c.unit_id = p.place_id AND c.id IN ${cafeIds}))
+    OR (p.kind = 'mine' AND EXISTS (SELECT 1 FROM cafes c JOIN units u ON u.id = c.unit_id WHERE u.mine_id = p.place_id AND c.id IN ${cafeIds}))
+  )`;
+  const hasPlaces = sql`EXISTS (SELECT 1 FROM audit_places p WHERE p.audit_id = ${auditLog.id})`;
+  const allPlacesInScope = sql`NOT EXISTS (SELECT 1 FROM audit_places p WHERE p.audit_id = ${auditLog.id} AND NOT ${inScope})`;
+  return viewer.companyWide ? sql`(NOT ${hasPlaces} OR ${allPlacesInScope})` : sql`(${hasPlaces} AND ${allPlacesInScope})`;
 }
 
 export interface AuditRow {
@@ -50,10 +145,13 @@ export interface AuditRow {
   createdAt: string;
 }
 
-/** The newest entries first, paginated and optionally searched by action or subject. */
-export function listAudit(db: Db, options: { page: number; perPage: number; search?: string }): { rows: AuditRow[]; total: number } {
+/** The entries `viewer` may read, newest first, paginated and optionally searched by action, subject or actor. */
+export function listAudit(db: Db, viewer: AuditViewer, options: { page: number; perPage: number; search?: string }): { rows: AuditRow[]; total: number } {
   const search = options.search?.trim() ? `%${options.search.trim()}%` : null;
-  const where = search ? sql`${auditLog.action} LIKE ${search} OR ${auditLog.subjectType} LIKE ${search} OR ${auditLog.actorLabel} LIKE ${search}` : undefined;
+  const where = and(
+    search ? sql`(${auditLog.action} LIKE ${search} OR ${auditLog.subjectType} LIKE ${search} OR ${auditLog.actorLabel} LIKE ${search})` : undefined,
+    visibleTo(viewer),
+  );
   const total = db.select({ n: sql<number>`count(*)` }).from(auditLog).where(where).get()?.n ?? 0;
   const rows = db
     .select({ entry: auditLog, actorName: users.name })

@@ -104,7 +104,7 @@ function checkJsonBounds(value: unknown): void {
 }
 
 /** Reads at most `maxBytes` of the body, giving up (and cancelling the upload) as soon as it is exceeded. */
-export async function readBodyBytes(request: Request, maxBytes: number): Promise<Uint8Array> {
+export async function readBodyBytes(request: Request, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > maxBytes) throw new PayloadTooLarge();
   if (!request.body) return new Uint8Array(0);

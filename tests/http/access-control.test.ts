@@ -323,12 +323,36 @@ describe("data scope", () => {
   test("within its scope the same administrator's changes go through", async () => {
     const w = await setup();
     const client = await signedIn(w, w.people.adminA);
-    expect((await submit(client, "PUT", `/users/${w.people.both.id}`, { name: "Doris Doble Cambiada", email: w.people.both.email })).status).toBe(303);
-    expect(findUserById(w.db, w.people.both.id)!.name).toBe("Doris Doble Cambiada");
-    expect((await submit(client, "DELETE", `/users/${w.people.both.id}/roles/${w.areas.cajaA}`)).status).toBe(303);
-    expect(assignmentsOfUser(w.db, w.people.both.id)).toEqual([{ areaId: w.areas.cajaB, roleId: w.roles.staff }]);
-    // Now only in cafe B: out of reach.
-    expect((await inspect(client, w.people.both.id)).status).toBe(404);
+    expect((await submit(client, "PUT", `/users/${w.people.staffA.id}`, { name: "Sara Caja Cambiada", email: w.people.staffA.email })).status).toBe(303);
+    expect(findUserById(w.db, w.people.staffA.id)!.name).toBe("Sara Caja Cambiada");
+    expect((await submit(client, "PUT", `/users/${w.people.staffA.id}/roles`, { area_id: w.areas.adminA, role_id: w.roles.staff })).status).toBe(303);
+    expect((await submit(client, "DELETE", `/users/${w.people.staffA.id}/roles/${w.areas.cajaA}`)).status).toBe(303);
+    expect(assignmentsOfUser(w.db, w.people.staffA.id)).toEqual([{ areaId: w.areas.adminA, roleId: w.roles.staff }]);
+  });
+
+  test("a person who also holds a role outside the administrator's cafe is read-only to them, and the page says why", async () => {
+    const w = await setup();
+    const client = await signedIn(w, w.people.adminA);
+    const row = (await props(client, "/users")).users.data.find((u: any) => u.id === w.people.both.id);
+    expect(row.readOnly).toBe("outside_scope");
+    expect((await props(client, "/users")).users.data.find((u: any) => u.id === w.people.staffA.id).readOnly).toBeNull();
+    const before = snapshot(w.db);
+    const both = w.people.both.id;
+    const attempts: [string, string, unknown][] = [
+      // The take-over: an e-mail of the manager's, then a reset link to it, then the person's wider scope.
+      ["PUT", `/users/${both}`, { name: "Doris Doble", email: "mine@attacker.test" }],
+      ["POST", `/users/${both}/deactivate`, {}],
+      ["PUT", `/users/${both}/roles`, { area_id: w.areas.adminA, role_id: w.roles.admin }],
+      ["DELETE", `/users/${both}/roles/${w.areas.cajaA}`, {}],
+    ];
+    for (const [method, path, body] of attempts) {
+      expect({ method, path, status: (await submit(client, method, path, body)).status }).toEqual({ method, path, status: 403 });
+    }
+    expect(snapshot(w.db)).toBe(before);
+    expect(findUserById(w.db, both)!.email).toBe("both@mesa.test");
+    // An administrator whose scope covers both cafes may.
+    const root = await signedIn(w, w.people.root);
+    expect((await submit(root, "PUT", `/users/${both}`, { name: "Doris Doble", email: "doris@mesa.test" })).status).toBe(303);
   });
 
   test("a headquarters area reaches every cafe of its business, and nothing of another business", async () => {
@@ -580,7 +604,7 @@ describe("the users page", () => {
 
   test("the last super-administrator cannot be barred by giving them a blacklisted document number", async () => {
     const w = await setup();
-    addToBlacklist(w.db, CLI_ACTOR, { document_number: "BL-0001", name: "Barred Person", reason: "Fixture entry" });
+    addToBlacklist(w.db, CLI_ACTOR, EVERYTHING, { document_number: "BL-0001", name: "Barred Person", reason: "Fixture entry" });
     const admin = await signedIn(w, w.people.adminHQ);
     const root = await signedIn(w, w.people.root);
     // Another administrator may not edit a super-administrator; the super-administrator may not bar themselves.
@@ -640,7 +664,7 @@ describe("sensitive actions need a recent password confirmation", () => {
 
   test("without a recent confirmation they redirect to /confirm-password and change nothing; after confirming they go through", async () => {
     const w = await setup({ PASSWORD_CONFIRM_TIMEOUT: "60" });
-    const entry = addToBlacklist(w.db, CLI_ACTOR, { document_number: "BL-0001", name: "Barred Person", reason: "Fixture entry" });
+    const entry = addToBlacklist(w.db, CLI_ACTOR, EVERYTHING, { document_number: "BL-0001", name: "Barred Person", reason: "Fixture entry" });
     const spare = makeRole(w.db, "spare", []);
     const usersView = findPermission(w.db, "users.view")!.id;
     const root = await signedIn(w, w.people.root);
@@ -812,7 +836,7 @@ describe("the blacklist", () => {
 
   test("a document number given to a user later bars them too", async () => {
     const w = await setup();
-    addToBlacklist(w.db, CLI_ACTOR, { document_number: "DNI-7777777", name: "Alguien", reason: "Motivo de prueba" });
+    addToBlacklist(w.db, CLI_ACTOR, EVERYTHING, { document_number: "DNI-7777777", name: "Alguien", reason: "Motivo de prueba" });
     const tomas = await signedIn(w, w.people.staffA2);
     const root = await signedIn(w, w.people.root);
     await submit(root, "PUT", `/users/${w.people.staffA2.id}`, { name: "Tomás Caja", email: w.people.staffA2.email, document_number: "dni-7777777" });
@@ -821,7 +845,7 @@ describe("the blacklist", () => {
 
   test("the list is paginated and searchable", async () => {
     const w = await setup();
-    for (let i = 1; i <= 17; i++) addToBlacklist(w.db, CLI_ACTOR, { document_number: `DOC-${String(i).padStart(4, "0")}`, name: i === 7 ? "Ramos Quispe" : `Persona ${i}`, reason: "Motivo de prueba" });
+    for (let i = 1; i <= 17; i++) addToBlacklist(w.db, CLI_ACTOR, EVERYTHING, { document_number: `DOC-${String(i).padStart(4, "0")}`, name: i === 7 ? "Ramos Quispe" : `Persona ${i}`, reason: "Motivo de prueba" });
     const root = await signedIn(w, w.people.root);
     const first = (await props(root, "/blacklist")).entries;
     expect(first).toMatchObject({ total: 17, page: 1, perPage: 15, lastPage: 2 });
@@ -844,21 +868,23 @@ describe("the audit trail", () => {
     const w = await setup();
     const root = await signedIn(w, w.people.root);
     await submit(root, "POST", `/users/${w.people.staffA.id}/deactivate`);
-    await submit(root, "PUT", `/users/${w.people.staffB.id}`, { name: "Beto Nuevo", email: w.people.staffB.email });
+    await submit(root, "PUT", `/users/${w.people.staffA2.id}`, { name: "Tomás Nuevo", email: w.people.staffA2.email });
     const auditor = makeRole(w.db, "auditor", ["audit.view"]);
-    const area = createArea(w.db, CLI_ACTOR, EVERYTHING, { name: "Auditoría", headquarters_id: w.places.hqY, role_ids: [auditor] }).id;
+    const area = createArea(w.db, CLI_ACTOR, EVERYTHING, { name: "Auditoría", headquarters_id: w.places.hqX, role_ids: [auditor] }).id;
     assignRole(w.db, CLI_ACTOR, EVERYTHING, { userId: w.people.nobody.id, areaId: area, roleId: auditor });
 
     const reader = await signedIn(w, w.people.nobody);
     const p = await props(reader, "/audit");
-    expect(p.entries.total).toBe(auditCount(w.db));
+    // Business X's entries and company-wide ones; business Y's stay out (tests/http/audit-scope.test.ts).
+    expect(p.entries.total).toBe(p.entries.data.length);
+    expect(p.entries.total).toBeLessThan(auditCount(w.db));
     const [latest, previous] = p.entries.data;
     expect(latest).toMatchObject({ actor: "cli", action: "user.role_assigned", subjectId: w.people.nobody.id });
     expect(previous).toMatchObject({ actor: "cli", action: "area.created" });
     const deactivated = p.entries.data.find((e: any) => e.action === "user.deactivated");
     expect(deactivated).toMatchObject({ actor: "Raíz Super", subjectType: "user", subjectId: w.people.staffA.id, before: { status: "active" }, after: { status: "deactivated" } });
     const updated = p.entries.data.find((e: any) => e.action === "user.updated");
-    expect(updated).toMatchObject({ actor: "Raíz Super", before: { name: "Beto Caja" }, after: { name: "Beto Nuevo" } });
+    expect(updated).toMatchObject({ actor: "Raíz Super", before: { name: "Tomás Caja" }, after: { name: "Tomás Nuevo" } });
     const searched = await props(reader, "/audit?search=user.deactivated");
     expect(searched.entries.data.map((e: any) => e.action)).toEqual(["user.deactivated"]);
 
@@ -901,7 +927,7 @@ describe("GET requests change nothing", () => {
 
   test("every GET route of the registry leaves audit_log (and the access tables) as they were", async () => {
     const w = await setup();
-    const entry = addToBlacklist(w.db, CLI_ACTOR, { document_number: "BL-0001", name: "Barred Person", reason: "Fixture entry" });
+    const entry = addToBlacklist(w.db, CLI_ACTOR, EVERYTHING, { document_number: "BL-0001", name: "Barred Person", reason: "Fixture entry" });
     const clients = { guest: new Client(w.app), nobody: await signedIn(w, w.people.nobody), admin: await signedIn(w, w.people.adminA), root: await signedIn(w, w.people.root) };
     const gets = productRoutes.filter((r) => r.methods.includes("GET"));
     expect(gets.length).toBeGreaterThan(5);
@@ -956,5 +982,94 @@ describe("super-administrators on the users page", () => {
     expect(p.users.data.find((u: any) => u.email === w.people.adminHQ.email).isSuper).toBe(false);
     expect(p.can.manageSupers).toBe(false);
     expect((await props(await signedIn(w, w.people.root), "/users")).can.manageSupers).toBe(true);
+  });
+});
+
+// ——— The scope rule: wholly inside, and company-wide data only from headquarters ———
+
+/** Adds permissions to a role, as an administrator would on the Roles page. */
+function grant(db: Db, roleId: number, names: string[]): void {
+  db.transaction((tx) => {
+    for (const name of names) tx.insert(rolePermissions).values({ roleId, permissionId: findPermission(db, name)!.id }).run();
+    bumpAccessVersion(tx);
+  });
+}
+
+describe("blacklist and scope", () => {
+  const entry = (extra: Record<string, unknown>) => ({ document_number: "X-0001", name: "Persona Bloqueada", reason: "Motivo de prueba", ...extra });
+
+  test("a one-cafe manager cannot bar an account they may not change, by id, e-mail or document, and the e-mail lookup tells nothing", async () => {
+    const w = await setup();
+    grant(w.db, w.roles.admin, ["blacklist.view", "blacklist.manage"]);
+    const root = await signedIn(w, w.people.root);
+    const client = await signedIn(w, w.people.adminA);
+    const notFound = es("access.user_not_found");
+    const attempts: [Record<string, unknown>, Record<string, string>][] = [
+      // The super-administrator at headquarters: out of sight.
+      [entry({ user_id: w.people.root.id }), { user_id: notFound }],
+      [entry({ user_email: w.people.root.email }), { user_email: notFound }],
+      // Someone of cafe B only, and someone of cafes A and B (visible, but not wholly inside A).
+      [entry({ user_email: w.people.staffB.email }), { user_email: notFound }],
+      [entry({ user_id: w.people.both.id }), { user_id: notFound }],
+      // An address nobody has answers exactly like one outside the scope.
+      [entry({ user_email: "nadie@mesa.test" }), { user_email: notFound }],
+      // A document that bars an account outside the scope (staffB's, and the super-administrator's).
+      [entry({ document_number: "DNI-2000002" }), { document_number: es("access.blacklist_document_outside_scope") }],
+      [entry({ document_number: "ROOT-0001" }), { document_number: es("access.blacklist_document_outside_scope") }],
+    ];
+    for (const [body, errors] of attempts) {
+      expect((await submit(client, "POST", "/blacklist", body, "/blacklist")).status).toBe(302);
+      expect(await errorsOn(client, "/blacklist")).toEqual(errors);
+    }
+    expect(w.db.select().from(blacklist).all()).toEqual([]);
+    expect(await isSignedIn(root)).toBe(true);
+    // Someone wholly inside cafe A is barred, and their sessions end.
+    const sara = await signedIn(w, w.people.staffA);
+    expect((await submit(client, "POST", "/blacklist", entry({ user_email: w.people.staffA.email }), "/blacklist")).status).toBe(302);
+    expect(await errorsOn(client, "/blacklist")).toEqual({});
+    expect(w.db.select().from(blacklist).get()?.userId).toBe(w.people.staffA.id);
+    expect(await isSignedIn(sara)).toBe(false);
+  });
+
+  test("a bar that reaches an account outside the manager's places is not named to them, and only a wider administrator lifts it", async () => {
+    const w = await setup();
+    grant(w.db, w.roles.admin, ["blacklist.view", "blacklist.manage"]);
+    const barred = addToBlacklist(w.db, CLI_ACTOR, EVERYTHING, entry({ user_id: w.people.both.id }));
+    const client = await signedIn(w, w.people.adminA);
+    const row = (await props(client, "/blacklist")).entries.data[0];
+    expect(row).toMatchObject({ id: barred.id, user: null, outsideScope: true });
+    expect(JSON.stringify(row)).not.toContain(w.people.both.email);
+    expect((await submit(client, "DELETE", `/blacklist/${barred.id}`, {}, "/blacklist")).status).toBe(403);
+    expect(w.db.select().from(blacklist).all()).toHaveLength(1);
+    const root = await signedIn(w, w.people.root);
+    expect((await props(root, "/blacklist")).entries.data[0].user.email).toBe(w.people.both.email);
+    expect((await submit(root, "DELETE", `/blacklist/${barred.id}`, {}, "/blacklist")).status).toBe(303);
+  });
+});
+
+describe("company-wide data", () => {
+  test("roles.manage, services.manage and dealerships.manage held in a cafe area grant nothing; held at headquarters they do", async () => {
+    const w = await setup();
+    const companyWide = ["roles.view", "roles.manage", "services.view", "services.manage", "dealerships.view", "dealerships.manage"];
+    grant(w.db, w.roles.admin, companyWide);
+    const cafe = await signedIn(w, w.people.adminA);
+    const cashier = findRoleByName(w.db, "cashier")!;
+    const attempts: [string, string, unknown][] = [
+      ["PUT", `/roles/${cashier.id}`, { name: "cashier", description: "Cambiado desde un comedor", permissions: ["users.view"] }],
+      ["POST", "/roles", { name: "rol intruso", permissions: [] }],
+      ["POST", "/services", { code: "INT", name: "Servicio intruso", type: "lunch" }],
+      ["POST", "/dealerships", { name: "Concesionaria intrusa", ruc: "20100079704" }],
+    ];
+    const before = snapshot(w.db);
+    for (const [method, path, body] of attempts) {
+      expect({ path, status: (await submit(cafe, method, path, body, "/roles")).status }).toEqual({ path, status: 403 });
+    }
+    expect(snapshot(w.db)).toBe(before);
+    // Reading the catalogue follows the role wherever it is held; the page offers no changes.
+    expect((await props(cafe, "/roles")).can).toMatchObject({ viewRoles: true, manageRoles: false });
+    // The same role at headquarters changes the catalogue.
+    const hq = await signedIn(w, w.people.adminHQ);
+    expect((await submit(hq, "PUT", `/roles/${cashier.id}`, { name: "cashier", description: "Cajeros de todos los comedores", permissions: [] }, "/roles")).status).toBe(303);
+    expect(findRoleByName(w.db, "cashier")!.description).toBe("Cajeros de todos los comedores");
   });
 });

@@ -3,8 +3,9 @@
  * search, pagination, units within scope), the writes with their validation messages and the delete guard,
  * the Excel exports (translated headers, the subdealership's dealership and units), and the seeder.
  *
- * The world: Mina Norte → Unidad A → Comedor A and Mina Sur → Unidad B → Comedor B. The super-administrator reaches
- * both; "Gerente A" (dealerships.view + dealerships.manage) and "Vera Vista" (dealerships.view) only Comedor A.
+ * The world: Mina Norte → Unidad A → Comedor A (business X) and Mina Sur → Unidad B → Comedor B (business Y). The
+ * super-administrator reaches both; "Gerente A" (dealerships.view + dealerships.manage at headquarters X, since
+ * dealerships are company-wide data) and "Vera Vista" (dealerships.view in Comedor A) only Comedor A's places.
  */
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
@@ -38,6 +39,8 @@ interface World {
   unitA: number;
   unitB: number;
   people: { root: User; managerA: User; viewer: User; outsider: User };
+  roles: { manager: number };
+  areas: { cajaA: number };
 }
 
 async function buildWorld(): Promise<World> {
@@ -46,13 +49,14 @@ async function buildWorld(): Promise<World> {
   bootstrapAccess(db);
   const x = ensureHeadquarters(db, "Catering X S.A.C.", "Sede X");
   const cafeA = ensureCafe(db, "Mina Norte", "Unidad A", "Comedor A", x.businessId);
-  const cafeB = ensureCafe(db, "Mina Sur", "Unidad B", "Comedor B", x.businessId);
+  const y = ensureHeadquarters(db, "Catering Y S.A.C.", "Sede Y");
+  const cafeB = ensureCafe(db, "Mina Sur", "Unidad B", "Comedor B", y.businessId);
   const unitOf = (cafeId: number) => db.select().from(cafes).where(eq(cafes.id, cafeId)).get()!.unitId;
   const superRole = findRoleByName(db, SUPER_ROLE)!.id;
   const manager = makeRole(db, "dealership manager", ["dealerships.view", "dealerships.manage"]);
   const viewerRole = makeRole(db, "dealership viewer", ["dealerships.view"]);
   const other = makeRole(db, "services viewer", ["services.view"]);
-  const sede = createArea(db, CLI_ACTOR, EVERYTHING, { name: "Administración", headquarters_id: x.headquartersId, role_ids: [superRole] }).id;
+  const sede = createArea(db, CLI_ACTOR, EVERYTHING, { name: "Administración", headquarters_id: x.headquartersId, role_ids: [superRole, manager] }).id;
   const cajaA = createArea(db, CLI_ACTOR, EVERYTHING, { name: "Caja A", cafe_id: cafeA, role_ids: [manager, viewerRole, other] }).id;
   const people = {
     root: await addUser(db, "Raíz Super", "root@mesa.test"),
@@ -61,10 +65,10 @@ async function buildWorld(): Promise<World> {
     outsider: await addUser(db, "Otro Rol", "outsider@mesa.test"),
   };
   assignRole(db, CLI_ACTOR, EVERYTHING, { userId: people.root.id, areaId: sede, roleId: superRole });
-  assignRole(db, CLI_ACTOR, EVERYTHING, { userId: people.managerA.id, areaId: cajaA, roleId: manager });
+  assignRole(db, CLI_ACTOR, EVERYTHING, { userId: people.managerA.id, areaId: sede, roleId: manager });
   assignRole(db, CLI_ACTOR, EVERYTHING, { userId: people.viewer.id, areaId: cajaA, roleId: viewerRole });
   assignRole(db, CLI_ACTOR, EVERYTHING, { userId: people.outsider.id, areaId: cajaA, roleId: other });
-  return { app, db, unitA: unitOf(cafeA), unitB: unitOf(cafeB), people };
+  return { app, db, unitA: unitOf(cafeA), unitB: unitOf(cafeB), people, roles: { manager }, areas: { cajaA } };
 }
 
 async function signedIn(w: World, user: User): Promise<Client> {
@@ -263,6 +267,20 @@ describe("writes", () => {
     const client = await signedIn(w, w.people.managerA);
     expect((await submit(client, "PUT", `/subdealerships/${perforaciones.id}`, { name: "Perforaciones Altiplano", ruc: RUC.c, dealership_id: andina.id, unit_ids: [] })).status).toBe(303);
     expect(w.db.select().from(subdealershipUnits).all().map((u) => u.unitId)).toEqual([w.unitB]);
+  });
+
+  test("dealerships are company-wide: dealerships.manage held in a cafe area changes nothing", async () => {
+    const w = await buildWorld();
+    const { andina, perforaciones } = seedTwo(w);
+    const cafeManager = await addUser(w.db, "Gerente de Comedor", "cafe.manager@mesa.test");
+    assignRole(w.db, CLI_ACTOR, EVERYTHING, { userId: cafeManager.id, areaId: w.areas.cajaA, roleId: w.roles.manager });
+    const client = await signedIn(w, cafeManager);
+    // Reading follows the role; changing does not.
+    expect((await page(client)).props.tree.data.length).toBe(2);
+    expect((await submit(client, "PUT", `/dealerships/${andina.id}`, { name: "Renombrada desde un comedor", ruc: RUC.a })).status).toBe(403);
+    expect((await submit(client, "PUT", `/subdealerships/${perforaciones.id}`, { name: "Renombrada", ruc: RUC.c, dealership_id: andina.id, unit_ids: [w.unitA] })).status).toBe(403);
+    expect((await submit(client, "POST", "/dealerships", { name: "Nueva", ruc: RUC.e })).status).toBe(403);
+    expect(w.db.select().from(dealerships).all().map((d) => d.name).sort()).toEqual(["Andina del Sur", "Huascarán"]);
   });
 });
 

@@ -5,7 +5,7 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { areaRoles, areas, assignments, cafes, headquarters, mines, roles, units, businesses } from "../../../db/schema";
 import type { Db } from "../../db";
-import { recordAudit, type Actor } from "../audit";
+import { cafeOrHeadquarters, recordAudit, unionOfPlaces, type Actor } from "../audit";
 import { Conflict, message, NotFound, ValidationFailed } from "../errors";
 import { parseInput, t } from "../validation";
 import { bumpAccessVersion } from "./authorization";
@@ -155,7 +155,7 @@ export function createArea(db: Db, actor: Actor, scope: Scope, input: unknown): 
     const area = tx.insert(areas).values({ name: data.name, ...place }).returning().get();
     for (const roleId of roleIds) tx.insert(areaRoles).values({ areaId: area.id, roleId }).run();
     bumpAccessVersion(tx);
-    recordAudit(tx, actor, { action: "area.created", subjectType: "area", subjectId: area.id, after: { name: area.name, ...place, roleIds } });
+    recordAudit(tx, actor, { action: "area.created", subjectType: "area", subjectId: area.id, places: [cafeOrHeadquarters(area)], after: { name: area.name, ...place, roleIds } });
     return area;
   });
 }
@@ -176,7 +176,7 @@ export function updateArea(db: Db, actor: Actor, scope: Scope, areaId: number, i
     tx.delete(areaRoles).where(eq(areaRoles.areaId, area.id)).run();
     for (const roleId of roleIds) tx.insert(areaRoles).values({ areaId: area.id, roleId }).run();
     bumpAccessVersion(tx);
-    recordAudit(tx, actor, { action: "area.updated", subjectType: "area", subjectId: area.id, before, after: { name: data.name, ...place, roleIds: [...roleIds].sort((a, b) => a - b) } });
+    recordAudit(tx, actor, { action: "area.updated", subjectType: "area", subjectId: area.id, places: unionOfPlaces([cafeOrHeadquarters(area)], [cafeOrHeadquarters(updated)]), before, after: { name: data.name, ...place, roleIds: [...roleIds].sort((a, b) => a - b) } });
     return updated;
   });
 }
@@ -189,6 +189,6 @@ export function deleteArea(db: Db, actor: Actor, scope: Scope, areaId: number): 
   db.transaction((tx) => {
     tx.delete(areas).where(eq(areas.id, area.id)).run();
     bumpAccessVersion(tx);
-    recordAudit(tx, actor, { action: "area.deleted", subjectType: "area", subjectId: area.id, before: { name: area.name, cafeId: area.cafeId, headquartersId: area.headquartersId } });
+    recordAudit(tx, actor, { action: "area.deleted", subjectType: "area", subjectId: area.id, places: [cafeOrHeadquarters(area)], before: { name: area.name, cafeId: area.cafeId, headquartersId: area.headquartersId } });
   });
 }

@@ -5,7 +5,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { areaRoles, areas, assignments, roles, users } from "../../../db/schema";
 import type { Db } from "../../db";
-import { recordAudit, type Actor, type Tx } from "../audit";
+import { cafeOrHeadquarters, recordAudit, type Actor, type Tx } from "../audit";
 import { Conflict, Forbidden, message, NotFound, ValidationFailed } from "../errors";
 import { areaScopeCondition, requireArea } from "./areas";
 import { bumpAccessVersion } from "./authorization";
@@ -42,9 +42,50 @@ export function isSuperAdministrator(db: Db, userId: number): boolean {
   );
 }
 
-/** Only a super-administrator may change another super-administrator (their account, roles or status). */
+/** Why a user is read-only to an actor: they are a super-administrator, or they hold a role outside the actor's places. */
+export type ReadOnlyReason = "super" | "outside_scope";
+
+/** Whether the user holds any role in an area outside `scope`. */
+function holdsRoleOutside(db: Db, scope: Scope, userId: number): boolean {
+  if (scope.all) return false;
+  const inScope = areaScopeCondition(scope);
+  return (
+    db
+      .select({ id: assignments.areaId })
+      .from(assignments)
+      .innerJoin(areas, eq(areas.id, assignments.areaId))
+      .where(and(eq(assignments.userId, userId), inScope ? sql`NOT (${inScope})` : undefined))
+      .get() !== undefined
+  );
+}
+
+/**
+ * A limited actor changes only people who lie wholly inside their scope: someone who also holds a role elsewhere
+ * (or is a super-administrator) is read-only to them, since changing their account, e-mail, password or status
+ * would reach places the actor cannot see. Null when the actor may change the user.
+ */
+export function readOnlyReason(db: Db, scope: Scope, userId: number): ReadOnlyReason | null {
+  if (scope.all) return null;
+  if (isSuperAdministrator(db, userId)) return "super";
+  return holdsRoleOutside(db, scope, userId) ? "outside_scope" : null;
+}
+
+/** Whether the actor sees the user and may change them: a role inside the actor's places, and none outside (see readOnlyReason). */
+export function mayChangeUser(db: Db, scope: Scope, userId: number): boolean {
+  if (scope.all) return true;
+  const holdsRoleInside =
+    db
+      .select({ id: assignments.areaId })
+      .from(assignments)
+      .innerJoin(areas, eq(areas.id, assignments.areaId))
+      .where(and(eq(assignments.userId, userId), areaScopeCondition(scope)))
+      .get() !== undefined;
+  return holdsRoleInside && readOnlyReason(db, scope, userId) === null;
+}
+
+/** Throws Forbidden unless the actor may change the user (see readOnlyReason). */
 export function ensureMayManage(db: Db, scope: Scope, userId: number): void {
-  if (!scope.all && isSuperAdministrator(db, userId)) throw new Forbidden();
+  if (readOnlyReason(db, scope, userId) !== null) throw new Forbidden();
 }
 
 function superHolders(db: Tx): number[] {
@@ -102,6 +143,7 @@ export function assignRole(db: Db, actor: Actor, scope: Scope, input: { userId: 
       action: "user.role_assigned",
       subjectType: "user",
       subjectId: user.id,
+      places: [cafeOrHeadquarters(area)],
       before: current ? { areaId: area.id, roleId: current.roleId } : null,
       after: { areaId: area.id, roleId: input.roleId },
     });
@@ -118,6 +160,6 @@ export function removeAssignment(db: Db, actor: Actor, scope: Scope, userId: num
     if (holdsSuperOnlyIn(db, userId, area.id)) ensureNotLastSuper(tx, userId);
     tx.delete(assignments).where(and(eq(assignments.userId, userId), eq(assignments.areaId, area.id))).run();
     bumpAccessVersion(tx);
-    recordAudit(tx, actor, { action: "user.role_removed", subjectType: "user", subjectId: userId, before: { areaId: area.id, roleId: current.roleId } });
+    recordAudit(tx, actor, { action: "user.role_removed", subjectType: "user", subjectId: userId, places: [cafeOrHeadquarters(area)], before: { areaId: area.id, roleId: current.roleId } });
   });
 }

@@ -7,11 +7,18 @@
 import type { Db } from "../../db";
 import type { Tx } from "../audit";
 import { sql } from "drizzle-orm";
+import { isCompanyWide } from "./company-wide";
 
 export interface AccessProfile {
   /** Holds the built-in super-administrator role: every permission, every cafe. */
   isSuper: boolean;
+  /**
+   * The permissions in effect: those of every role held, except that a permission over company-wide data counts
+   * only when a role grants it in a headquarters area (company-wide.ts).
+   */
   permissions: ReadonlySet<string>;
+  /** Permissions granted through headquarters areas (company-wide audit entries need `audit.view` here). */
+  headquartersPermissions: ReadonlySet<string>;
   /** The cafes in the user's scope; empty for a user with no areas. Ignored for a super-administrator. */
   cafeIds: ReadonlySet<number>;
   /** The headquarters in the user's scope (all headquarters of the businesses of their headquarters areas). */
@@ -44,13 +51,16 @@ function computeProfile(db: Db, userId: number): AccessProfile {
     )
     .all(userId);
   const permissionRows = client
-    .query<{ name: string }, [number]>(
-      `SELECT DISTINCT p.name FROM assignments a
+    .query<{ name: string; at_headquarters: number }, [number]>(
+      `SELECT DISTINCT p.name, ar.headquarters_id IS NOT NULL AS at_headquarters FROM assignments a
+       JOIN areas ar ON ar.id = a.area_id
        JOIN role_permissions rp ON rp.role_id = a.role_id
        JOIN permissions p ON p.id = rp.permission_id
        WHERE a.user_id = ?`,
     )
     .all(userId);
+  const headquartersPermissions = new Set(permissionRows.filter((r) => r.at_headquarters === 1).map((r) => r.name));
+  const permissions = new Set(permissionRows.filter((r) => !isCompanyWide(r.name) || headquartersPermissions.has(r.name)).map((r) => r.name));
   const cafeRows = client
     .query<{ id: number }, [number, number]>(
       `SELECT ar.cafe_id AS id FROM assignments a JOIN areas ar ON ar.id = a.area_id WHERE a.user_id = ? AND ar.cafe_id IS NOT NULL
@@ -87,7 +97,8 @@ function computeProfile(db: Db, userId: number): AccessProfile {
     .get(userId, userId);
   return {
     isSuper: roleRows.some((r) => r.is_super === 1),
-    permissions: new Set(permissionRows.map((r) => r.name)),
+    permissions,
+    headquartersPermissions,
     cafeIds: new Set(cafeRows.map((r) => r.id)),
     headquartersIds: new Set(headquartersRows.map((r) => r.id)),
     businessIds: new Set(businessRows.map((r) => r.id)),

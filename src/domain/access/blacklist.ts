@@ -6,10 +6,11 @@
 import { and, desc, eq, or, sql } from "drizzle-orm";
 import { blacklist, sessions, users } from "../../../db/schema";
 import type { Db } from "../../db";
-import { recordAudit, type Actor } from "../audit";
-import { message, NotFound, ValidationFailed } from "../errors";
+import { COMPANY_WIDE, placesOfUser, recordAudit, type Actor } from "../audit";
+import { Forbidden, message, NotFound, ValidationFailed } from "../errors";
 import { parseInput, t } from "../validation";
-import { ensureNotLastSuper } from "./assignments";
+import { ensureNotLastSuper, mayChangeUser } from "./assignments";
+import type { Scope } from "./scope";
 import { bumpAccessVersion } from "./authorization";
 
 export type BlacklistEntry = typeof blacklist.$inferSelect;
@@ -22,9 +23,12 @@ export interface BlacklistRow {
   createdAt: string;
   decidedBy: string | null;
   user: { id: number; name: string; email: string } | null;
+  /** Linked to an account the actor may not change (it holds roles outside their places): not named, not removable. */
+  outsideScope: boolean;
 }
 
-export function listBlacklist(db: Db, options: { search?: string; page: number; perPage: number }): { rows: BlacklistRow[]; total: number } {
+/** Lists the blacklist; a linked account is named only when the actor may change it (otherwise `outsideScope`). */
+export function listBlacklist(db: Db, scope: Scope, options: { search?: string; page: number; perPage: number }): { rows: BlacklistRow[]; total: number } {
   const like = `%${(options.search ?? "").trim()}%`;
   const where = options.search?.trim() ? or(sql`${blacklist.documentNumber} LIKE ${like}`, sql`${blacklist.name} LIKE ${like}`, sql`${blacklist.reason} LIKE ${like}`) : undefined;
   const total = db.select({ n: sql<number>`count(*)` }).from(blacklist).where(where).get()?.n ?? 0;
@@ -51,7 +55,9 @@ export function listBlacklist(db: Db, options: { search?: string; page: number; 
       reason: r.reason,
       createdAt: new Date(r.created_at).toISOString(),
       decidedBy: r.decided,
-      user: r.user_id ? { id: r.user_id, name: r.user_name!, email: r.user_email! } : null,
+      ...(r.user_id && !mayChangeUser(db, scope, r.user_id)
+        ? { user: null, outsideScope: true }
+        : { user: r.user_id ? { id: r.user_id, name: r.user_name!, email: r.user_email! } : null, outsideScope: false }),
     })),
   };
 }
@@ -65,20 +71,33 @@ export const BlacklistInput = t.Object({
   user_email: t.Optional(t.String({ maxLength: 254 })),
 });
 
-/** Bars a person; a linked user's sessions end at once. */
-export function addToBlacklist(db: Db, actor: Actor, input: unknown, now = new Date()): BlacklistEntry {
+/** The accounts whose document number is `documentNumber` (the blacklist bars them too). */
+function usersWithDocument(db: Db, documentNumber: string): number[] {
+  return db.select({ id: users.id }).from(users).where(eq(users.documentNumber, documentNumber)).all().map((r) => r.id);
+}
+
+/**
+ * Bars a person; a linked user's sessions end at once. A limited actor links only accounts they may change (inside
+ * their places and nowhere else); an account they cannot see reads as unknown, by id and by e-mail alike, and a
+ * document that belongs to an account outside their places is refused, so no one bars people beyond their reach.
+ */
+export function addToBlacklist(db: Db, actor: Actor, scope: Scope, input: unknown, now = new Date()): BlacklistEntry {
   const data = parseInput(BlacklistInput, input);
   const documentNumber = data.document_number.toUpperCase();
   if (db.select({ id: blacklist.id }).from(blacklist).where(eq(blacklist.documentNumber, documentNumber)).get()) {
     throw new ValidationFailed({ document_number: message("access.already_blacklisted") });
   }
   let userId: number | null = data.user_id ?? null;
-  if (userId !== null && !db.select({ id: users.id }).from(users).where(eq(users.id, userId)).get()) throw new ValidationFailed({ user_id: message("access.user_not_found") });
+  if (userId !== null && !(db.select({ id: users.id }).from(users).where(eq(users.id, userId)).get() && mayChangeUser(db, scope, userId))) {
+    throw new ValidationFailed({ user_id: message("access.user_not_found") });
+  }
   if (userId === null && data.user_email) {
     userId = db.select({ id: users.id }).from(users).where(eq(users.email, data.user_email.trim().toLowerCase())).get()?.id ?? null;
-    if (userId === null) throw new ValidationFailed({ user_email: message("access.user_not_found") });
+    if (userId === null || !mayChangeUser(db, scope, userId)) throw new ValidationFailed({ user_email: message("access.user_not_found") });
   }
-  userId ??= db.select({ id: users.id }).from(users).where(eq(users.documentNumber, documentNumber)).get()?.id ?? null;
+  const sameDocument = usersWithDocument(db, documentNumber);
+  if (sameDocument.some((id) => !mayChangeUser(db, scope, id))) throw new ValidationFailed({ document_number: message("access.blacklist_document_outside_scope") });
+  userId ??= sameDocument[0] ?? null;
   return db.transaction((tx) => {
     if (userId !== null) ensureNotLastSuper(tx, userId);
     const entry = tx
@@ -88,18 +107,26 @@ export function addToBlacklist(db: Db, actor: Actor, input: unknown, now = new D
       .get();
     if (userId !== null) tx.delete(sessions).where(eq(sessions.userId, userId)).run();
     bumpAccessVersion(tx);
-    recordAudit(tx, actor, { action: "blacklist.added", subjectType: "blacklist", subjectId: entry.id, after: { documentNumber, name: data.name, reason: data.reason, userId } });
+    // The entry is about the linked user's places; without a linked user it is company-wide.
+    const places = userId === null ? COMPANY_WIDE : placesOfUser(tx, userId);
+    recordAudit(tx, actor, { action: "blacklist.added", subjectType: "blacklist", subjectId: entry.id, places, after: { documentNumber, name: data.name, reason: data.reason, userId } });
     return entry;
   });
 }
 
-export function removeFromBlacklist(db: Db, actor: Actor, id: number): void {
+/** Lifts a bar; a limited actor may not lift one that reaches an account outside their places. */
+export function removeFromBlacklist(db: Db, actor: Actor, scope: Scope, id: number): void {
   const entry = db.select().from(blacklist).where(eq(blacklist.id, id)).get();
   if (!entry) throw new NotFound();
+  const reached = [...(entry.userId ? [entry.userId] : []), ...usersWithDocument(db, entry.documentNumber)];
+  if (reached.some((userId) => !mayChangeUser(db, scope, userId))) throw new Forbidden();
+  // The linked user, as the list shows them: directly, or by the document number.
+  const linkedUserId = entry.userId ?? db.select({ id: users.id }).from(users).where(eq(users.documentNumber, entry.documentNumber)).get()?.id ?? null;
   db.transaction((tx) => {
     tx.delete(blacklist).where(eq(blacklist.id, id)).run();
     bumpAccessVersion(tx);
-    recordAudit(tx, actor, { action: "blacklist.removed", subjectType: "blacklist", subjectId: id, before: { documentNumber: entry.documentNumber, name: entry.name, reason: entry.reason, userId: entry.userId } });
+    const places = linkedUserId === null ? COMPANY_WIDE : placesOfUser(tx, linkedUserId);
+    recordAudit(tx, actor, { action: "blacklist.removed", subjectType: "blacklist", subjectId: id, places, before: { documentNumber: entry.documentNumber, name: entry.name, reason: entry.reason, userId: entry.userId } });
   });
 }
 

@@ -6,7 +6,7 @@
 import { asc, eq, inArray } from "drizzle-orm";
 import { permissions } from "../../../db/schema";
 import type { Db } from "../../db";
-import { CLI_ACTOR, recordAudit, type Actor } from "../audit";
+import { CLI_ACTOR, COMPANY_WIDE, recordAudit, type Actor } from "../audit";
 import { NotFound } from "../errors";
 import { parseInput, t } from "../validation";
 import { bumpAccessVersion, currentAccessVersion } from "./authorization";
@@ -73,7 +73,7 @@ export function syncPermissions(db: Db, declared: string[], actor: Actor = CLI_A
     if (removed.length) tx.delete(permissions).where(inArray(permissions.name, removed)).run();
     if (added.length || removed.length) {
       bumpAccessVersion(tx);
-      recordAudit(tx, actor, { action: "permissions.synced", subjectType: "permission", subjectId: null, after: { added, removed } });
+      recordAudit(tx, actor, { action: "permissions.synced", subjectType: "permission", subjectId: null, places: COMPANY_WIDE, after: { added, removed } });
     }
     return { added, removed };
   });
@@ -124,6 +124,7 @@ export function updatePermissionEntry(db: Db, actor: Actor, permissionId: number
       action: "permission.updated",
       subjectType: "permission",
       subjectId: permission.id,
+      places: COMPANY_WIDE,
       before: { sidebarLabel: permission.sidebarLabel, icon: permission.icon, sortOrder: permission.sortOrder },
       after,
     });

@@ -5,7 +5,7 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { assignments, permissions, rolePermissions, roles } from "../../../db/schema";
 import type { Db } from "../../db";
-import { recordAudit, type Actor } from "../audit";
+import { COMPANY_WIDE, recordAudit, type Actor } from "../audit";
 import { Conflict, message, NotFound, ValidationFailed } from "../errors";
 import { parseInput, t } from "../validation";
 import { bumpAccessVersion } from "./authorization";
@@ -103,7 +103,7 @@ export function createRole(db: Db, actor: Actor, input: unknown): Role {
     const role = tx.insert(roles).values({ name: data.name, description: data.description ?? "" }).returning().get();
     for (const permissionId of permissionIds) tx.insert(rolePermissions).values({ roleId: role.id, permissionId }).run();
     bumpAccessVersion(tx);
-    recordAudit(tx, actor, { action: "role.created", subjectType: "role", subjectId: role.id, after: { ...data, permissions: [...new Set(data.permissions ?? [])].sort() } });
+    recordAudit(tx, actor, { action: "role.created", subjectType: "role", subjectId: role.id, places: COMPANY_WIDE, after: { ...data, permissions: [...new Set(data.permissions ?? [])].sort() } });
     return role;
   });
 }
@@ -125,6 +125,7 @@ export function updateRole(db: Db, actor: Actor, roleId: number, input: unknown)
       action: "role.updated",
       subjectType: "role",
       subjectId: role.id,
+      places: COMPANY_WIDE,
       before,
       after: { name: data.name, description: data.description ?? "", permissions: [...new Set(data.permissions ?? [])].sort() },
     });
@@ -147,7 +148,7 @@ export function changeRolePermissions(db: Db, actor: Actor, roleName: string, na
       else tx.delete(rolePermissions).where(and(eq(rolePermissions.roleId, role.id), eq(rolePermissions.permissionId, permissionId))).run();
     }
     bumpAccessVersion(tx);
-    recordAudit(tx, actor, { action: `role.${mode === "grant" ? "granted" : "revoked"}`, subjectType: "role", subjectId: role.id, before: { permissions: before }, after: { permissions: after } });
+    recordAudit(tx, actor, { action: `role.${mode === "grant" ? "granted" : "revoked"}`, subjectType: "role", subjectId: role.id, places: COMPANY_WIDE, before: { permissions: before }, after: { permissions: after } });
   });
   return after;
 }
@@ -161,7 +162,7 @@ export function deleteRole(db: Db, actor: Actor, roleId: number): void {
   db.transaction((tx) => {
     tx.delete(roles).where(eq(roles.id, role.id)).run();
     bumpAccessVersion(tx);
-    recordAudit(tx, actor, { action: "role.deleted", subjectType: "role", subjectId: role.id, before: { name: role.name, permissions: permissionNames(db, role.id) } });
+    recordAudit(tx, actor, { action: "role.deleted", subjectType: "role", subjectId: role.id, places: COMPANY_WIDE, before: { name: role.name, permissions: permissionNames(db, role.id) } });
   });
 }
 

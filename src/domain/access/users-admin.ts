@@ -9,11 +9,11 @@ import type { Config } from "../../config";
 import { randomToken } from "../../crypto";
 import type { Db } from "../../db";
 import { createUser, findUserByEmail, normalizeEmail, type User } from "../accounts/users";
-import { recordAudit, type Actor } from "../audit";
+import { placesOfArea, placesOfUser, recordAudit, type Actor } from "../audit";
 import { message, NotFound, ValidationFailed } from "../errors";
 import { field, parseInput, t } from "../validation";
 import { areaScopeCondition, requireArea } from "./areas";
-import { assignmentsOf, assignRole, ensureMayManage, ensureNotLastSuper, isSuperAdministrator, type UserAssignment } from "./assignments";
+import { assignmentsOf, assignRole, ensureMayManage, ensureNotLastSuper, isSuperAdministrator, readOnlyReason, type ReadOnlyReason, type UserAssignment } from "./assignments";
 import { isDocumentBlacklisted } from "./blacklist";
 import { bumpAccessVersion } from "./authorization";
 import type { Scope } from "./scope";
@@ -30,6 +30,8 @@ export interface AdminUserRow {
   assignments: UserAssignment[];
   /** Holds the super-administrator role: only another super-administrator may change them. */
   isSuper: boolean;
+  /** Why the actor may not change this user (null: they may); the page says it instead of offering the actions. */
+  readOnly: ReadOnlyReason | null;
 }
 
 /** Users the actor may see: everyone for a super-administrator, otherwise those holding a role in the actor's areas. */
@@ -65,6 +67,7 @@ export function toAdminRow(db: Db, scope: Scope, user: User): AdminUserRow {
     lastSignInAt: user.lastSignInAt?.toISOString() ?? null,
     assignments: assignmentsOf(db, user.id, scope),
     isSuper: isSuperAdministrator(db, user.id),
+    readOnly: readOnlyReason(db, scope, user.id),
   };
 }
 
@@ -131,7 +134,8 @@ export async function createUserByAdmin(db: Db, config: Config, actor: Actor, sc
     { name: data.name, email: data.email, password, language: data.language ?? undefined, document_number: data.document_number ?? undefined },
     { verified: !invite },
   );
-  recordAudit(db, actor, { action: "user.created", subjectType: "user", subjectId: user.id, after: { name: user.name, email: user.email, documentNumber: user.documentNumber, invited: invite } });
+  // The account's place is the area it is created in (the role there follows at once).
+  recordAudit(db, actor, { action: "user.created", subjectType: "user", subjectId: user.id, places: placesOfArea(db, data.area_id), after: { name: user.name, email: user.email, documentNumber: user.documentNumber, invited: invite } });
   try {
     assignRole(db, actor, scope, { userId: user.id, areaId: data.area_id, roleId: data.role_id });
   } catch (error) {
@@ -175,7 +179,7 @@ export function updateUserByAdmin(db: Db, actor: Actor, scope: Scope, userId: nu
       .get();
     // The document number decides blacklist matches.
     if (documentNumber !== user.documentNumber) bumpAccessVersion(tx);
-    recordAudit(tx, actor, { action: "user.updated", subjectType: "user", subjectId: user.id, before, after });
+    recordAudit(tx, actor, { action: "user.updated", subjectType: "user", subjectId: user.id, places: placesOfUser(tx, user.id), before, after });
     return updated;
   });
 }
@@ -194,7 +198,7 @@ export function setUserStatus(db: Db, actor: Actor, scope: Scope, userId: number
       .get();
     if (status === "deactivated") tx.delete(sessions).where(eq(sessions.userId, user.id)).run();
     bumpAccessVersion(tx);
-    recordAudit(tx, actor, { action: status === "deactivated" ? "user.deactivated" : "user.reactivated", subjectType: "user", subjectId: user.id, before: { status: user.status }, after: { status } });
+    recordAudit(tx, actor, { action: status === "deactivated" ? "user.deactivated" : "user.reactivated", subjectType: "user", subjectId: user.id, places: placesOfUser(tx, user.id), before: { status: user.status }, after: { status } });
     return updated;
   });
 }

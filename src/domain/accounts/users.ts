@@ -9,7 +9,7 @@ import type { Db } from "../../db";
 import { message, NotFound, ValidationFailed } from "../errors";
 import { field, parseInput, t } from "../validation";
 import { hashPassword, passwordProblem, verifyPassword } from "./passwords";
-import { recordAudit } from "../audit";
+import { placesOfUser, recordAudit } from "../audit";
 import { ensureNotLastSuper } from "../access/assignments";
 
 export type User = typeof users.$inferSelect;
@@ -87,7 +87,7 @@ export function updateProfile(db: Db, user: User, input: unknown): { user: User;
   ensureEmailFree(db, email, user.id);
   const emailChanged = email !== user.email;
   const updated = db.transaction((tx) => {
-    recordAudit(tx, { userId: user.id, label: user.email }, { action: "user.profile_updated", subjectType: "user", subjectId: user.id, before: { name: user.name, email: user.email }, after: { name: data.name, email } });
+    recordAudit(tx, { userId: user.id, label: user.email }, { action: "user.profile_updated", subjectType: "user", subjectId: user.id, places: placesOfUser(tx, user.id), before: { name: user.name, email: user.email }, after: { name: data.name, email } });
     return tx.update(users).set({ name: data.name, email, emailVerifiedAt: emailChanged ? null : user.emailVerifiedAt, updatedAt: new Date() }).where(eq(users.id, user.id)).returning().get();
   });
   return { user: updated, emailChanged };
@@ -120,7 +120,7 @@ export async function deleteAccount(db: Db, user: User, password: unknown): Prom
   }
   db.transaction((tx) => {
     ensureNotLastSuper(tx, user.id);
-    recordAudit(tx, { userId: user.id, label: user.email }, { action: "user.deleted", subjectType: "user", subjectId: user.id, before: { name: user.name, email: user.email } });
+    recordAudit(tx, { userId: user.id, label: user.email }, { action: "user.deleted", subjectType: "user", subjectId: user.id, places: placesOfUser(tx, user.id), before: { name: user.name, email: user.email } });
     tx.delete(sessions).where(eq(sessions.userId, user.id)).run();
     tx.delete(users).where(eq(users.id, user.id)).run();
   });

@@ -165,7 +165,7 @@ export function createBusiness(db: Db, actor: Actor, scope: Scope, input: unknow
       .values({ name: data.name, ruc: data.ruc, fiscalAddress: data.fiscal_address, legalAddress: data.legal_address, email: data.email, phone: data.phone ?? "" })
       .returning()
       .get();
-    recordAudit(tx, actor, { action: "business.created", subjectType: "business", subjectId: business.id, after: snapshot(business) });
+    recordAudit(tx, actor, { action: "business.created", subjectType: "business", subjectId: business.id, places: [{ businessId: business.id }], after: snapshot(business) });
     return business;
   });
 }
@@ -182,7 +182,7 @@ export function updateBusiness(db: Db, actor: Actor, scope: Scope, id: number, i
       .where(eq(businesses.id, id))
       .returning()
       .get();
-    recordAudit(tx, actor, { action: "business.updated", subjectType: "business", subjectId: id, before: snapshot(business), after: snapshot(updated) });
+    recordAudit(tx, actor, { action: "business.updated", subjectType: "business", subjectId: id, places: [{ businessId: id }], before: snapshot(business), after: snapshot(updated) });
     return updated;
   });
 }
@@ -206,7 +206,7 @@ export function deleteBusiness(db: Db, actor: Actor, scope: Scope, id: number): 
   if (!scope.all) throw new Forbidden();
   db.transaction((tx) => {
     tx.delete(businesses).where(eq(businesses.id, id)).run();
-    recordAudit(tx, actor, { action: "business.deleted", subjectType: "business", subjectId: id, before: snapshot(business) });
+    recordAudit(tx, actor, { action: "business.deleted", subjectType: "business", subjectId: id, places: [{ businessId: id }], before: snapshot(business) });
   });
   return business;
 }
@@ -238,7 +238,7 @@ export function setBusinessServices(db: Db, actor: Actor, scope: Scope, id: numb
   db.transaction((tx) => {
     tx.delete(businessServices).where(eq(businessServices.businessId, id)).run();
     for (const serviceId of wanted) tx.insert(businessServices).values({ businessId: id, serviceId }).run();
-    recordAudit(tx, actor, { action: "business.services.updated", subjectType: "business", subjectId: id, before: { services: before }, after: { services: serviceCodes(tx, id) } });
+    recordAudit(tx, actor, { action: "business.services.updated", subjectType: "business", subjectId: id, places: [{ businessId: id }], before: { services: before }, after: { services: serviceCodes(tx, id) } });
   });
   return { business, count: wanted.length };
 }

@@ -7,7 +7,7 @@
 import { and, asc, eq, ne, sql } from "drizzle-orm";
 import { dealerships, subdealerships } from "../../../db/schema";
 import type { Db } from "../../db";
-import { recordAudit, type Actor } from "../audit";
+import { COMPANY_WIDE, recordAudit, type Actor } from "../audit";
 import { Conflict, message, NotFound, ValidationFailed, type Message } from "../errors";
 import { likePattern } from "../search";
 import { parseInput, t } from "../validation";
@@ -134,7 +134,7 @@ export function createDealership(db: Db, actor: Actor, input: unknown, settings:
   const values = parseDealership(db, input, settings);
   return db.transaction((tx) => {
     const dealership = tx.insert(dealerships).values({ ...values, createdAt: now, updatedAt: now }).returning().get();
-    recordAudit(tx, actor, { action: "dealership.created", subjectType: "dealership", subjectId: dealership.id, after: snapshot(dealership) }, now);
+    recordAudit(tx, actor, { action: "dealership.created", subjectType: "dealership", subjectId: dealership.id, places: COMPANY_WIDE, after: snapshot(dealership) }, now);
     return dealership;
   });
 }
@@ -144,7 +144,7 @@ export function updateDealership(db: Db, actor: Actor, id: number, input: unknow
   const values = parseDealership(db, input, settings, id);
   return db.transaction((tx) => {
     const updated = tx.update(dealerships).set({ ...values, updatedAt: now }).where(eq(dealerships.id, id)).returning().get();
-    recordAudit(tx, actor, { action: "dealership.updated", subjectType: "dealership", subjectId: id, before: snapshot(dealership), after: snapshot(updated) }, now);
+    recordAudit(tx, actor, { action: "dealership.updated", subjectType: "dealership", subjectId: id, places: COMPANY_WIDE, before: snapshot(dealership), after: snapshot(updated) }, now);
     return updated;
   });
 }
@@ -156,7 +156,7 @@ export function deleteDealership(db: Db, actor: Actor, id: number): Dealership {
   if (count > 0) throw new Conflict(message("dealerships.has_subdealerships", { name: dealership.name, count }));
   db.transaction((tx) => {
     tx.delete(dealerships).where(eq(dealerships.id, id)).run();
-    recordAudit(tx, actor, { action: "dealership.deleted", subjectType: "dealership", subjectId: id, before: snapshot(dealership) });
+    recordAudit(tx, actor, { action: "dealership.deleted", subjectType: "dealership", subjectId: id, places: COMPANY_WIDE, before: snapshot(dealership) });
   });
   return dealership;
 }

@@ -118,7 +118,7 @@ export function createHeadquarters(db: Db, actor: Actor, scope: Scope, input: un
   return db.transaction((tx) => {
     const hq = tx.insert(headquarters).values({ businessId: data.business_id, name: data.name, address: data.address, phone: data.phone ?? "" }).returning().get();
     bumpAccessVersion(tx);
-    recordAudit(tx, actor, { action: "headquarters.created", subjectType: "headquarters", subjectId: hq.id, after: snapshot(hq) });
+    recordAudit(tx, actor, { action: "headquarters.created", subjectType: "headquarters", subjectId: hq.id, places: [{ headquartersId: hq.id }], after: snapshot(hq) });
     return hq;
   });
 }
@@ -137,7 +137,7 @@ export function updateHeadquarters(db: Db, actor: Actor, scope: Scope, id: numbe
       .returning()
       .get();
     if (updated.businessId !== hq.businessId) bumpAccessVersion(tx);
-    recordAudit(tx, actor, { action: "headquarters.updated", subjectType: "headquarters", subjectId: id, before: snapshot(hq), after: snapshot(updated) });
+    recordAudit(tx, actor, { action: "headquarters.updated", subjectType: "headquarters", subjectId: id, places: [{ headquartersId: id }], before: snapshot(hq), after: snapshot(updated) });
     return updated;
   });
 }
@@ -158,7 +158,8 @@ export function deleteHeadquarters(db: Db, actor: Actor, scope: Scope, id: numbe
   db.transaction((tx) => {
     tx.delete(headquarters).where(eq(headquarters.id, id)).run();
     bumpAccessVersion(tx);
-    recordAudit(tx, actor, { action: "headquarters.deleted", subjectType: "headquarters", subjectId: id, before: snapshot(hq) });
+    // The headquarters is gone from every scope: the entry belongs to its business.
+    recordAudit(tx, actor, { action: "headquarters.deleted", subjectType: "headquarters", subjectId: id, places: [{ businessId: hq.businessId }], before: snapshot(hq) });
   });
   return hq;
 }

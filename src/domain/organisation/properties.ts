@@ -8,7 +8,7 @@ import { alias } from "drizzle-orm/sqlite-core";
 import { businesses, cafes, headquarters, mines, properties, PROPERTY_STATUSES, units, type PropertyStatus } from "../../../db/schema";
 import type { Db } from "../../db";
 import { reachesCafe, reachesHeadquarters, type Scope } from "../access/scope";
-import { recordAudit, type Actor } from "../audit";
+import { cafeOrHeadquarters, recordAudit, unionOfPlaces, type Actor } from "../audit";
 import { message, NotFound, ValidationFailed, type Message } from "../errors";
 import { centsToSoles, parseSoles } from "../money";
 import { field, parseInput, t } from "../validation";
@@ -298,7 +298,7 @@ export function createProperty(db: Db, actor: Actor, scope: Scope, input: unknow
       .values({ ...data, createdAt: now, updatedAt: now })
       .returning()
       .get();
-    recordAudit(tx, actor, { action: "property.created", subjectType: "property", subjectId: property.id, after: snapshot(property) }, now);
+    recordAudit(tx, actor, { action: "property.created", subjectType: "property", subjectId: property.id, places: [cafeOrHeadquarters(property)], after: snapshot(property) }, now);
     return property;
   });
 }
@@ -315,7 +315,7 @@ export function updateProperty(db: Db, actor: Actor, scope: Scope, id: number, i
       .where(eq(properties.id, id))
       .returning()
       .get();
-    recordAudit(tx, actor, { action: "property.updated", subjectType: "property", subjectId: id, before: snapshot(property), after: snapshot(updated) }, now);
+    recordAudit(tx, actor, { action: "property.updated", subjectType: "property", subjectId: id, places: unionOfPlaces([cafeOrHeadquarters(property)], [cafeOrHeadquarters(updated)]), before: snapshot(property), after: snapshot(updated) }, now);
     return updated;
   });
 }
@@ -324,7 +324,7 @@ export function deleteProperty(db: Db, actor: Actor, scope: Scope, id: number): 
   const property = requireProperty(db, scope, id);
   db.transaction((tx) => {
     tx.delete(properties).where(eq(properties.id, id)).run();
-    recordAudit(tx, actor, { action: "property.deleted", subjectType: "property", subjectId: id, before: snapshot(property) });
+    recordAudit(tx, actor, { action: "property.deleted", subjectType: "property", subjectId: id, places: [cafeOrHeadquarters(property)], before: snapshot(property) });
   });
   return property;
 }

@@ -10,7 +10,7 @@ import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
 import { dealerships, mines, subdealershipUnits, subdealerships, units } from "../../../db/schema";
 import type { Db } from "../../db";
 import type { Scope } from "../access/scope";
-import { recordAudit, type Actor, type Tx } from "../audit";
+import { COMPANY_WIDE, recordAudit, type Actor, type Tx } from "../audit";
 import { Conflict, message, NotFound, ValidationFailed } from "../errors";
 import { likePattern } from "../search";
 import { parseInput, t } from "../validation";
@@ -257,7 +257,7 @@ export function createSubdealership(db: Db, actor: Actor, scope: Scope, input: u
   return db.transaction((tx) => {
     const subdealership = tx.insert(subdealerships).values({ ...values, createdAt: now, updatedAt: now }).returning().get();
     setUnits(tx, subdealership.id, unitIds);
-    recordAudit(tx, actor, { action: "subdealership.created", subjectType: "subdealership", subjectId: subdealership.id, after: snapshot(subdealership, unitIds) }, now);
+    recordAudit(tx, actor, { action: "subdealership.created", subjectType: "subdealership", subjectId: subdealership.id, places: COMPANY_WIDE, after: snapshot(subdealership, unitIds) }, now);
     return subdealership;
   });
 }
@@ -269,7 +269,7 @@ export function updateSubdealership(db: Db, actor: Actor, scope: Scope, id: numb
   return db.transaction((tx) => {
     const updated = tx.update(subdealerships).set({ ...values, updatedAt: now }).where(eq(subdealerships.id, id)).returning().get();
     setUnits(tx, id, unitIds);
-    recordAudit(tx, actor, { action: "subdealership.updated", subjectType: "subdealership", subjectId: id, before, after: snapshot(updated, unitIds) }, now);
+    recordAudit(tx, actor, { action: "subdealership.updated", subjectType: "subdealership", subjectId: id, places: COMPANY_WIDE, before, after: snapshot(updated, unitIds) }, now);
     return updated;
   });
 }
@@ -286,7 +286,7 @@ export function deleteSubdealership(db: Db, actor: Actor, scope: Scope, id: numb
   const before = snapshot(subdealership, unitIds);
   db.transaction((tx) => {
     tx.delete(subdealerships).where(eq(subdealerships.id, id)).run();
-    recordAudit(tx, actor, { action: "subdealership.deleted", subjectType: "subdealership", subjectId: id, before });
+    recordAudit(tx, actor, { action: "subdealership.deleted", subjectType: "subdealership", subjectId: id, places: COMPANY_WIDE, before });
   });
   return subdealership;
 }

@@ -14,7 +14,7 @@
  */
 import { bumpAccessVersion } from "../access/authorization";
 import type { Scope } from "../access/scope";
-import { recordAudit, type Actor, type Tx } from "../audit";
+import { COMPANY_WIDE, recordAudit, treePlace, type Actor, type AuditPlace, type Tx } from "../audit";
 import { message, ValidationFailed, type Message } from "../errors";
 import { MAX_CENTS, parseSoles } from "../money";
 import type { Db } from "../../db";
@@ -721,13 +721,16 @@ function count(planner: Planner): ImportCounts {
  * besides one `places.imported` record with the counts.
  */
 function apply(tx: Tx, actor: Actor, planner: Planner, counts: ImportCounts, now: Date): void {
-  const audit = (action: string, subjectType: string, subjectId: number, before: Record<string, unknown> | undefined, after: Record<string, unknown>) =>
-    recordAudit(tx, actor, { action, subjectType, subjectId, before, after }, now);
+  const audit = (action: string, subjectType: string, subjectId: number, places: readonly AuditPlace[], before: Record<string, unknown> | undefined, after: Record<string, unknown>) =>
+    recordAudit(tx, actor, { action, subjectType, subjectId, places, before, after }, now);
+  // The places of the workbook: the summary entry is about all of them.
+  const touched: AuditPlace[] = [];
   const offer = (kind: "mine" | "unit" | "cafe", id: number, place: PlacePlan, isNew: boolean) => {
+    touched.push(treePlace(kind, id));
     for (const code of place.added) offerService(tx, kind, id, serviceIds.get(code)!, now);
     if (place.added.size === 0 || isNew) return;
     const after = [...place.services].sort();
-    audit("place.services.updated", kind, id, { services: after.filter((code) => !place.added.has(code)) }, { services: after });
+    audit("place.services.updated", kind, id, [treePlace(kind, id)], { services: after.filter((code) => !place.added.has(code)) }, { services: after });
   };
   const serviceIds = new Map<string, number>();
   for (const s of planner.services.values()) {
@@ -735,11 +738,11 @@ function apply(tx: Tx, actor: Actor, planner: Planner, counts: ImportCounts, now
     if (s.id === null) {
       const created = tx.insert(services).values({ code: s.code, name: s.name, description: s.description, type: s.type, active: s.active, createdAt: now, updatedAt: now }).returning({ id: services.id }).get();
       serviceIds.set(s.code, created.id);
-      audit("service.created", "service", created.id, undefined, snapshot);
+      audit("service.created", "service", created.id, COMPANY_WIDE, undefined, snapshot);
     } else {
       if (s.changed) {
         tx.update(services).set({ name: s.name, type: s.type, description: s.description, active: s.active, updatedAt: now }).where(eq(services.id, s.id)).run();
-        audit("service.updated", "service", s.id, { code: s.code, ...s.before }, snapshot);
+        audit("service.updated", "service", s.id, COMPANY_WIDE, { code: s.code, ...s.before }, snapshot);
       }
       serviceIds.set(s.code, s.id);
     }
@@ -749,14 +752,14 @@ function apply(tx: Tx, actor: Actor, planner: Planner, counts: ImportCounts, now
     let mineId = mine.id;
     if (mineId === null) {
       mineId = tx.insert(mines).values({ name: mine.name }).returning({ id: mines.id }).get().id;
-      audit("mine.created", "mine", mineId, undefined, { name: mine.name, services: [...mine.added].sort() });
+      audit("mine.created", "mine", mineId, [{ mineId }], undefined, { name: mine.name, services: [...mine.added].sort() });
     }
     offer("mine", mineId, mine, mine.id === null);
     for (const unit of mine.units.values()) {
       let unitId = unit.id;
       if (unitId === null) {
         unitId = tx.insert(units).values({ mineId, name: unit.name }).returning({ id: units.id }).get().id;
-        audit("unit.created", "unit", unitId, undefined, { mine: mine.name, name: unit.name, services: [...unit.added].sort() });
+        audit("unit.created", "unit", unitId, [{ unitId }], undefined, { mine: mine.name, name: unit.name, services: [...unit.added].sort() });
       }
       offer("unit", unitId, unit, unit.id === null);
       for (const cafe of unit.cafes.values()) {
@@ -764,11 +767,11 @@ function apply(tx: Tx, actor: Actor, planner: Planner, counts: ImportCounts, now
         const business = cafe.businessId === null ? null : (planner.businessesById.get(cafe.businessId)?.name ?? null);
         if (cafeId === null) {
           cafeId = tx.insert(cafes).values({ unitId, name: cafe.name, businessId: cafe.businessId, timeZone: cafe.timeZone }).returning({ id: cafes.id }).get().id;
-          audit("cafe.created", "cafe", cafeId, undefined, { mine: mine.name, unit: unit.name, name: cafe.name, business, timeZone: cafe.timeZone, services: [...cafe.added].sort() });
+          audit("cafe.created", "cafe", cafeId, [{ cafeId }], undefined, { mine: mine.name, unit: unit.name, name: cafe.name, business, timeZone: cafe.timeZone, services: [...cafe.added].sort() });
           accessChanged = true;
         } else if (cafe.changed) {
           tx.update(cafes).set({ businessId: cafe.businessId, timeZone: cafe.timeZone }).where(eq(cafes.id, cafeId)).run();
-          audit("cafe.updated", "cafe", cafeId, { name: cafe.name, ...cafe.before }, { name: cafe.name, businessId: cafe.businessId, timeZone: cafe.timeZone });
+          audit("cafe.updated", "cafe", cafeId, [{ cafeId }], { name: cafe.name, ...cafe.before }, { name: cafe.name, businessId: cafe.businessId, timeZone: cafe.timeZone });
           if (cafe.businessChanged) accessChanged = true;
         }
         offer("cafe", cafeId, cafe, cafe.id === null);
@@ -778,7 +781,8 @@ function apply(tx: Tx, actor: Actor, planner: Planner, counts: ImportCounts, now
     }
   }
   if (accessChanged) bumpAccessVersion(tx);
-  recordAudit(tx, actor, { action: "places.imported", subjectType: "places", subjectId: null, after: counts }, now);
+  // A workbook of services alone changed only company-wide data.
+  recordAudit(tx, actor, { action: "places.imported", subjectType: "places", subjectId: null, places: touched.length ? touched : COMPANY_WIDE, after: counts }, now);
 }
 
 export interface ImportOptions {

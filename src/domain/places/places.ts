@@ -373,16 +373,16 @@ export function createPlace(db: Db, actor: Actor, scope: Scope, input: unknown, 
 
   return db.transaction((tx) => {
     const mineRow = mine ?? tx.insert(mines).values({ name: mineName }).returning().get();
-    if (!mine) recordAudit(tx, actor, { action: "mine.created", subjectType: "mine", subjectId: mineRow.id, after: { name: mineName } }, now);
+    if (!mine) recordAudit(tx, actor, { action: "mine.created", subjectType: "mine", subjectId: mineRow.id, places: [{ mineId: mineRow.id }], after: { name: mineName } }, now);
     let unitRow: { id: number; name: string } | null = unit;
     if (!unit && unitName) {
       unitRow = tx.insert(units).values({ mineId: mineRow.id, name: unitName }).returning().get();
-      recordAudit(tx, actor, { action: "unit.created", subjectType: "unit", subjectId: unitRow.id, after: { mine: mineRow.name, name: unitName } }, now);
+      recordAudit(tx, actor, { action: "unit.created", subjectType: "unit", subjectId: unitRow.id, places: [{ unitId: unitRow.id }], after: { mine: mineRow.name, name: unitName } }, now);
     }
     let cafeRow: { id: number; name: string } | null = null;
     if (cafeName && unitRow && business) {
       cafeRow = tx.insert(cafes).values({ unitId: unitRow.id, name: cafeName, businessId: business.id, timeZone }).returning().get();
-      recordAudit(tx, actor, { action: "cafe.created", subjectType: "cafe", subjectId: cafeRow.id, after: { mine: mineRow.name, unit: unitRow.name, name: cafeName, business: business.name, timeZone } }, now);
+      recordAudit(tx, actor, { action: "cafe.created", subjectType: "cafe", subjectId: cafeRow.id, places: [{ cafeId: cafeRow.id }], after: { mine: mineRow.name, unit: unitRow.name, name: cafeName, business: business.name, timeZone } }, now);
       bumpAccessVersion(tx);
     }
     return {
@@ -399,7 +399,7 @@ export function updateMine(db: Db, actor: Actor, scope: Scope, id: number, input
   if (renamed(mine.name, name)) ensureMineNameFree(db, name, id);
   return db.transaction((tx) => {
     const updated = tx.update(mines).set({ name }).where(eq(mines.id, id)).returning().get();
-    recordAudit(tx, actor, { action: "mine.updated", subjectType: "mine", subjectId: id, before: { name: mine.name }, after: { name: updated.name } }, now);
+    recordAudit(tx, actor, { action: "mine.updated", subjectType: "mine", subjectId: id, places: [{ mineId: id }], before: { name: mine.name }, after: { name: updated.name } }, now);
     return updated;
   });
 }
@@ -410,7 +410,7 @@ export function updateUnit(db: Db, actor: Actor, scope: Scope, id: number, input
   if (renamed(unit.name, name)) ensureUnitNameFree(db, unit.mineId, name, id);
   return db.transaction((tx) => {
     const updated = tx.update(units).set({ name }).where(eq(units.id, id)).returning().get();
-    recordAudit(tx, actor, { action: "unit.updated", subjectType: "unit", subjectId: id, before: { name: unit.name }, after: { name: updated.name } }, now);
+    recordAudit(tx, actor, { action: "unit.updated", subjectType: "unit", subjectId: id, places: [{ unitId: id }], before: { name: unit.name }, after: { name: updated.name } }, now);
     return updated;
   });
 }
@@ -430,7 +430,7 @@ export function updateCafe(db: Db, actor: Actor, scope: Scope, id: number, input
     recordAudit(
       tx,
       actor,
-      { action: "cafe.updated", subjectType: "cafe", subjectId: id, before: { name: cafe.name, businessId: cafe.businessId, timeZone: cafe.timeZone }, after: { name: updated.name, businessId: updated.businessId, timeZone } },
+      { action: "cafe.updated", subjectType: "cafe", subjectId: id, places: [{ cafeId: id }], before: { name: cafe.name, businessId: cafe.businessId, timeZone: cafe.timeZone }, after: { name: updated.name, businessId: updated.businessId, timeZone } },
       now,
     );
     return updated;
@@ -444,7 +444,7 @@ export function deleteMine(db: Db, actor: Actor, scope: Scope, id: number, now =
   if (unitCount > 0) throw new Conflict(message("places.mine_in_use", { name: mine.name, units: unitCount }));
   db.transaction((tx) => {
     tx.delete(mines).where(eq(mines.id, id)).run();
-    recordAudit(tx, actor, { action: "mine.deleted", subjectType: "mine", subjectId: id, before: { name: mine.name } }, now);
+    recordAudit(tx, actor, { action: "mine.deleted", subjectType: "mine", subjectId: id, places: [{ mineId: id }], before: { name: mine.name } }, now);
   });
   return mine;
 }
@@ -457,7 +457,7 @@ export function deleteUnit(db: Db, actor: Actor, scope: Scope, id: number, now =
   if (cafeCount + subdealershipCount > 0) throw new Conflict(message("places.unit_in_use", { name: unit.name, cafes: cafeCount, subdealerships: subdealershipCount }));
   db.transaction((tx) => {
     tx.delete(units).where(eq(units.id, id)).run();
-    recordAudit(tx, actor, { action: "unit.deleted", subjectType: "unit", subjectId: id, before: { name: unit.name, mineId: unit.mineId } }, now);
+    recordAudit(tx, actor, { action: "unit.deleted", subjectType: "unit", subjectId: id, places: [{ unitId: id }], before: { name: unit.name, mineId: unit.mineId } }, now);
   });
   return unit;
 }
@@ -471,7 +471,8 @@ export function deleteCafe(db: Db, actor: Actor, scope: Scope, id: number, now =
   db.transaction((tx) => {
     tx.delete(cafes).where(eq(cafes.id, id)).run();
     bumpAccessVersion(tx);
-    recordAudit(tx, actor, { action: "cafe.deleted", subjectType: "cafe", subjectId: id, before: { name: cafe.name, unitId: cafe.unitId, businessId: cafe.businessId, timeZone: cafe.timeZone } }, now);
+    // The cafe is gone from every scope: the entry belongs to the business that operated it, whose headquarters see it.
+    recordAudit(tx, actor, { action: "cafe.deleted", subjectType: "cafe", subjectId: id, places: cafe.businessId !== null ? [{ businessId: cafe.businessId }] : [{ cafeId: id }], before: { name: cafe.name, unitId: cafe.unitId, businessId: cafe.businessId, timeZone: cafe.timeZone } }, now);
   });
   return cafe;
 }

@@ -153,6 +153,7 @@ export function applyCafePriceChanges(tx: Tx, actor: Actor, cafeId: number, chan
       action: "cafe.prices.updated",
       subjectType: "cafe",
       subjectId: cafeId,
+      places: [{ cafeId }],
       before: Object.fromEntries(changes.map((c) => [c.code, c.old])),
       after: Object.fromEntries(changes.map((c) => [c.code, c.next])),
     },

@@ -11,7 +11,7 @@ import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { cafes, cafeServices, mines, mineServices, services, units, unitServices } from "../../../db/schema";
 import type { Db } from "../../db";
 import type { Scope } from "../access/scope";
-import { recordAudit, type Actor, type Tx } from "../audit";
+import { recordAudit, treePlace, type Actor, type Tx } from "../audit";
 import { Conflict, message, NotFound, ValidationFailed, type Message } from "../errors";
 import { likePattern } from "../search";
 import { parseInput, t } from "../validation";
@@ -265,6 +265,7 @@ export function setPlaceServices(db: Db, actor: Actor, scope: Scope, kind: strin
           action: "place.services.removed_by_parent",
           subjectType: child.kind,
           subjectId: child.id,
+          places: [treePlace(child.kind, child.id)],
           before: { services: childBefore },
           after: { services: childBefore.filter((c) => !child.services.includes(c)), parent: { kind: place.kind, id: place.id } },
         },
@@ -272,7 +273,7 @@ export function setPlaceServices(db: Db, actor: Actor, scope: Scope, kind: strin
       );
     }
     if (added.length || removed.length) {
-      recordAudit(tx, actor, { action: "place.services.updated", subjectType: place.kind, subjectId: place.id, before: { services: before }, after: { services: wanted.map((s) => codes.get(s)!).sort() } }, now);
+      recordAudit(tx, actor, { action: "place.services.updated", subjectType: place.kind, subjectId: place.id, places: [treePlace(place.kind, place.id)], before: { services: before }, after: { services: wanted.map((s) => codes.get(s)!).sort() } }, now);
     }
   });
   return { status: "saved", place, added: added.map((s) => codes.get(s)!).sort(), removed: removedCodes, affected };

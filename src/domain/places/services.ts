@@ -6,7 +6,7 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import { businessServices, cafeServices, mineServices, SERVICE_TYPES, servicePriceHistory, services, unitServices, type ServiceType } from "../../../db/schema";
 import type { Db } from "../../db";
-import { recordAudit, type Actor } from "../audit";
+import { COMPANY_WIDE, recordAudit, type Actor } from "../audit";
 import { Conflict, message, NotFound, ValidationFailed } from "../errors";
 import { parseInput, t } from "../validation";
 
@@ -128,7 +128,7 @@ export function createService(db: Db, actor: Actor, input: unknown, now = new Da
       .values({ code: data.code, name: data.name, description: data.description ?? "", type: data.type, active: data.active ?? true, createdAt: now, updatedAt: now })
       .returning()
       .get();
-    recordAudit(tx, actor, { action: "service.created", subjectType: "service", subjectId: service.id, after: snapshot(service) }, now);
+    recordAudit(tx, actor, { action: "service.created", subjectType: "service", subjectId: service.id, places: COMPANY_WIDE, after: snapshot(service) }, now);
     return service;
   });
 }
@@ -144,7 +144,7 @@ export function updateService(db: Db, actor: Actor, id: number, input: unknown, 
       .where(eq(services.id, id))
       .returning()
       .get();
-    recordAudit(tx, actor, { action: "service.updated", subjectType: "service", subjectId: id, before: snapshot(service), after: snapshot(updated) }, now);
+    recordAudit(tx, actor, { action: "service.updated", subjectType: "service", subjectId: id, places: COMPANY_WIDE, before: snapshot(service), after: snapshot(updated) }, now);
     return updated;
   });
 }
@@ -166,7 +166,7 @@ export function deleteService(db: Db, actor: Actor, id: number): Service {
   if (pricedCafes > 0) throw new Conflict(message("services.has_price_history", { code: service.code, cafes: pricedCafes }));
   db.transaction((tx) => {
     tx.delete(services).where(eq(services.id, id)).run();
-    recordAudit(tx, actor, { action: "service.deleted", subjectType: "service", subjectId: id, before: snapshot(service) });
+    recordAudit(tx, actor, { action: "service.deleted", subjectType: "service", subjectId: id, places: COMPANY_WIDE, before: snapshot(service) });
   });
   return service;
 }

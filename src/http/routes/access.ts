@@ -12,7 +12,7 @@ import { placeTree } from "../../domain/access/places";
 import { createRole, deleteRole, listRoles, updateRole } from "../../domain/access/roles";
 import { createUserByAdmin, listUsersForAdmin, requireVisibleUser, setUserStatus, toAdminRow, updateUserByAdmin } from "../../domain/access/users-admin";
 import { createInvitationToken } from "../../domain/accounts/password-reset";
-import { listAudit } from "../../domain/audit";
+import { auditViewerOf, listAudit } from "../../domain/audit";
 import { can } from "../../domain/access/authorization";
 import { message, ValidationFailed } from "../../domain/errors";
 import { invitationMessage } from "../../mail/messages";
@@ -308,7 +308,7 @@ export const accessRoutes = defineRoutes([
       const params = listParams(ctx.query);
       return ctx.render("users/blacklist", {
         filters: { search: params.search },
-        entries: () => paginated(listBlacklist(ctx.db, params), params),
+        entries: () => paginated(listBlacklist(ctx.db, ctx.scope, params), params),
         can: { manage: can(ctx.access, "blacklist.manage") },
       });
     },
@@ -320,7 +320,7 @@ export const accessRoutes = defineRoutes([
     access: access.can("blacklist.manage"),
     confirmPassword: true,
     handle: async (ctx) => {
-      const entry = addToBlacklist(ctx.db, ctx.actor, ctx.body);
+      const entry = addToBlacklist(ctx.db, ctx.actor, ctx.scope, ctx.body);
       if (entry.userId !== null) {
         await ctx.broadcast(sessionEnded(entry.userId, "blacklisted"));
         await ctx.services.broadcaster.terminateUserConnections(entry.userId);
@@ -338,7 +338,7 @@ export const accessRoutes = defineRoutes([
     access: access.can("blacklist.manage"),
     confirmPassword: true,
     handle: (ctx) => {
-      removeFromBlacklist(ctx.db, ctx.actor, numberParam(ctx, "entry"));
+      removeFromBlacklist(ctx.db, ctx.actor, ctx.scope, numberParam(ctx, "entry"));
       ctx.flash("success", ctx.t("access.blacklist_removed"));
       return ctx.back(ctx.urlFor("blacklist.index"));
     },
@@ -350,7 +350,7 @@ export const accessRoutes = defineRoutes([
     access: access.can("audit.view"),
     handle: (ctx) => {
       const params = listParams(ctx.query, "", 25);
-      return ctx.render("audit/index", { filters: { search: params.search }, entries: () => paginated(listAudit(ctx.db, params), params) });
+      return ctx.render("audit/index", { filters: { search: params.search }, entries: () => paginated(listAudit(ctx.db, auditViewerOf(ctx.access), params), params) });
     },
   },
 ]);

@@ -1,13 +1,13 @@
 /** Settings: profile, password, appearance and language. */
 import { changePassword, deleteAccount, setLanguage, updateProfile } from "../../domain/accounts/users";
 import { message, ValidationFailed } from "../../domain/errors";
+import { LIMITS } from "../../domain/rate-limit";
 import { isLocale, locales } from "../../../resources/js/lib/i18n";
 import { signOut } from "../auth";
 import { access, defineRoutes } from "../routing";
 import { sendVerificationMail } from "./auth";
 
 const YEAR_SECONDS = 365 * 24 * 60 * 60;
-const PASSWORD_CHANGES_PER_MINUTE = 6;
 
 export const settingsRoutes = defineRoutes([
   {
@@ -60,8 +60,7 @@ export const settingsRoutes = defineRoutes([
     handle: async (ctx) => {
       const user = ctx.user!;
       const key = `password-update:${user.id}`;
-      ctx.services.limiter.ensureNotLimited(key, PASSWORD_CHANGES_PER_MINUTE);
-      ctx.services.limiter.hit(key, 60);
+      ctx.services.limiter.take([{ key, limit: LIMITS.passwordUpdate }]);
       await changePassword(ctx.db, ctx.config, user, ctx.body);
       // Every other session of this user ends; this one continues under a new id.
       ctx.services.sessions.destroyForUser(user.id, ctx.session.id);

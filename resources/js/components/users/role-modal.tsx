@@ -6,6 +6,8 @@ import { useRoute } from "../../hooks/use-route";
 import { OtherErrors } from "../ui/form-errors";
 import { Dialog, DialogActions } from "../ui/dialog";
 import { Field } from "../ui/field";
+import { Building2 } from "lucide-react";
+import { isCompanyWide } from "../../../../src/domain/access/company-wide";
 import { byArea, type PermissionRow, type RoleRow } from "./types";
 
 export function RoleModal({ role, permissions, open, onClose }: { role: RoleRow | null; permissions: PermissionRow[]; open: boolean; onClose: () => void }) {
@@ -26,6 +28,10 @@ export function RoleModal({ role, permissions, open, onClose }: { role: RoleRow 
         <Field label={t("access.roles.description_label")} name="description" value={form.data.description} onChange={(e) => form.setData("description", e.target.value)} error={form.errors.description} />
         <fieldset className="space-y-3">
           <legend className="text-sm font-medium">{t("access.roles.permissions")}</legend>
+          <p id="company-wide-note" className="text-sm text-muted-foreground">
+            <Building2 className="mr-1 inline size-3.5 align-[-2px]" aria-hidden="true" />
+            {t("access.roles.company_wide_note")}
+          </p>
           {form.errors.permissions && <p className="text-sm text-destructive">{form.errors.permissions}</p>}
           <div className="grid gap-3 sm:grid-cols-2">
             {byArea(permissions).map(([area, list]) => (
@@ -35,6 +41,12 @@ export function RoleModal({ role, permissions, open, onClose }: { role: RoleRow 
                   <label key={p.name} className="flex items-center gap-2 py-0.5 text-sm">
                     <input type="checkbox" checked={form.data.permissions.includes(p.name)} onChange={(e) => toggle(p.name, e.target.checked)} />
                     <code>{p.name}</code>
+                    {isCompanyWide(p.name) && (
+                      <span className="inline-flex items-center gap-0.5 text-xs text-muted-foreground" aria-describedby="company-wide-note">
+                        <Building2 className="size-3" aria-hidden="true" />
+                        {t("access.roles.company_wide")}
+                      </span>
+                    )}
                   </label>
                 ))}
               </div>

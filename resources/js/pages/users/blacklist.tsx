@@ -55,9 +55,9 @@ export default function Blacklist({ filters, entries, can }: { filters: { search
               <td className={td}>{entry.reason}</td>
               <td className={td}>{dateTime(entry.createdAt)}</td>
               <td className={td}>{entry.decidedBy ?? "—"}</td>
-              <td className={td}>{entry.user ? `${entry.user.name} (${entry.user.email})` : "—"}</td>
+              <td className={td}>{entry.outsideScope ? <span className="text-muted-foreground">{t("access.blacklist.user_outside_scope")}</span> : entry.user ? `${entry.user.name} (${entry.user.email})` : "—"}</td>
               <td className={cn(td, "text-right")}>
-                {can.manage && (
+                {can.manage && !entry.outsideScope && (
                   <button type="button" className="rounded-md p-1.5 hover:bg-accent" onClick={() => remove(entry)} aria-label={`${t("access.blacklist.remove")} ${entry.documentNumber}`}>
                     <Trash2 className="size-4" aria-hidden="true" />
                   </button>

@@ -3,7 +3,7 @@
  * deactivate them; manage areas and roles.
  */
 import { Head, Link, router, usePage } from "@inertiajs/react";
-import { Building2, Eye, KeyRound, MapPin, Pencil, Plus, Power, Trash2 } from "lucide-react";
+import { Building2, Eye, KeyRound, Lock, MapPin, Pencil, Plus, Power, Trash2 } from "lucide-react";
 import { useState } from "react";
 import { Pagination, SearchBox, Table, td, visitWith, type Page } from "../../components/data-table";
 import { Button } from "../../components/ui/button";
@@ -203,7 +203,13 @@ export default function UsersIndex({ filters, places, areaOptions, areas, users,
                       <td className={cn(td, "whitespace-nowrap text-right")}>
                         <div className="flex justify-end gap-1">
                           <IconButton label={t("access.users.view_permissions")} onClick={() => inspect(user)} icon={Eye} />
-                          {can.manageUsers && (!user.isSuper || can.manageSupers) && (
+                          {can.manageUsers && user.readOnly !== null && (
+                            <span className="inline-flex items-center gap-1 self-center text-xs text-muted-foreground" data-testid="read-only">
+                              <Lock className="size-3.5" aria-hidden />
+                              {t(`access.users.read_only.${user.readOnly}`)}
+                            </span>
+                          )}
+                          {can.manageUsers && user.readOnly === null && (
                             <>
                               <IconButton label={t("access.users.edit")} onClick={() => setModal({ kind: "user", user })} icon={Pencil} />
                               <IconButton label={t("access.users.change_role")} onClick={() => setModal({ kind: "role-select", user })} icon={KeyRound} />
