@@ -6,17 +6,15 @@
  * The world: business X (headquarters "Sede X", cafes A and A2) and business Y (headquarters "Sede Y", cafe B).
  */
 import { describe, expect, test } from "bun:test";
-import { eq, inArray } from "drizzle-orm";
-import { auditLog, cafes, permissions as permissionsTable, rolePermissions, roles as rolesTable, users } from "../../db/schema";
+import { eq } from "drizzle-orm";
+import { auditLog, cafes } from "../../db/schema";
 import { bootstrapAccess } from "../../db/seeds/access";
 import type { Db } from "../../src/db";
 import { createArea } from "../../src/domain/access/areas";
 import { assignRole } from "../../src/domain/access/assignments";
-import { bumpAccessVersion } from "../../src/domain/access/authorization";
 import { ensureCafe, ensureHeadquarters } from "../../src/domain/access/places";
 import { changeRolePermissions, findRoleByName, SUPER_ROLE } from "../../src/domain/access/roles";
 import { EVERYTHING } from "../../src/domain/access/scope";
-import { hashPassword } from "../../src/domain/accounts/passwords";
 import type { User } from "../../src/domain/accounts/users";
 import { CLI_ACTOR } from "../../src/domain/audit";
 import { updateUnit } from "../../src/domain/places/places";
@@ -24,29 +22,9 @@ import { setCafePrices } from "../../src/domain/places/prices";
 import { offerService } from "../../src/domain/places/service-assignments";
 import { createService } from "../../src/domain/places/services";
 import { BASE, Client, createTestApp, type TestApp } from "../support/app";
+import { addUser, makeRole, TEST_PASSWORD } from "../support/people";
 
-const PASSWORD = "correct-horse-42";
-let passwordHash: Promise<string> | null = null;
-
-async function addUser(db: Db, name: string, email: string, documentNumber: string | null = null): Promise<User> {
-  passwordHash ??= hashPassword(PASSWORD);
-  const now = new Date();
-  return db
-    .insert(users)
-    .values({ name, email, passwordHash: await passwordHash, documentNumber, emailVerifiedAt: now, createdAt: now, updatedAt: now })
-    .returning()
-    .get();
-}
-
-function makeRole(db: Db, name: string, names: string[]): number {
-  return db.transaction((tx) => {
-    const role = tx.insert(rolesTable).values({ name }).returning().get();
-    const ids = names.length ? tx.select({ id: permissionsTable.id }).from(permissionsTable).where(inArray(permissionsTable.name, names)).all() : [];
-    for (const { id } of ids) tx.insert(rolePermissions).values({ roleId: role.id, permissionId: id }).run();
-    bumpAccessVersion(tx);
-    return role.id;
-  });
-}
+const PASSWORD = TEST_PASSWORD;
 
 interface World {
   app: TestApp;

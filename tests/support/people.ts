@@ -11,11 +11,11 @@ export const TEST_PASSWORD = "correct-horse-42";
 
 let passwordHash: Promise<string> | null = null;
 
-/** A verified, active user with TEST_PASSWORD (hashed once per test file). */
-export async function addUser(db: Db, name: string, email: string): Promise<User> {
+/** A verified, active user with TEST_PASSWORD (hashed once per test file), with a document number when given. */
+export async function addUser(db: Db, name: string, email: string, documentNumber: string | null = null): Promise<User> {
   passwordHash ??= hashPassword(TEST_PASSWORD);
   const now = new Date();
-  return db.insert(users).values({ name, email, passwordHash: await passwordHash, emailVerifiedAt: now, createdAt: now, updatedAt: now }).returning().get();
+  return db.insert(users).values({ name, email, passwordHash: await passwordHash, documentNumber, emailVerifiedAt: now, createdAt: now, updatedAt: now }).returning().get();
 }
 
 /** A role with exactly these permissions; throws on an unknown permission name. */
