@@ -40,12 +40,27 @@ ${lines.join("\n")}
   return names;
 }
 
+const ROUTE_TYPES = resolve(ROOT, "src/http/routes.generated.ts");
+
+/** Writes src/http/routes.generated.ts: every route name with its parameters, so `route()` and `urlFor()` are checked. */
+export async function writeRouteTypes(): Promise<void> {
+  const { routes } = await import("../../src/http/routes");
+  const { routeTypesSource } = await import("../../src/http/routing");
+  const source = routeTypesSource(routes);
+  let current = "";
+  try {
+    current = readFileSync(ROUTE_TYPES, "utf8");
+  } catch {}
+  if (current !== source) writeFileSync(ROUTE_TYPES, source);
+}
+
 function hash(content: string | Uint8Array): string {
   return new Bun.CryptoHasher("sha256").update(content).digest("hex").slice(0, 16);
 }
 
 export async function buildAssets(options: { minify: boolean }): Promise<{ version: string; pages: number }> {
   const pages = writePageMap();
+  await writeRouteTypes();
   rmSync(BUILD_DIR, { recursive: true, force: true });
   mkdirSync(BUILD_DIR, { recursive: true });
 

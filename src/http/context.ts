@@ -23,7 +23,7 @@ import { buildPage, HEADER, type Page } from "./page-protocol/page";
 import type { Props } from "./page-protocol/props";
 import { htmlDocument } from "./page-protocol/document";
 import { renderPageHtml } from "./page-protocol/ssr";
-import { pathFor, type RouteDefinition } from "./routing";
+import { pathFor, type RouteArguments, type RouteDefinition, type RouteName } from "./routing";
 import type { Session, SessionStore } from "./session";
 import { sharedProps } from "./shared-props";
 
@@ -205,8 +205,8 @@ export class RequestContext {
   }
 
   /** The path of a named route, e.g. `ctx.urlFor("password.reset", { token })`. */
-  urlFor(name: string, params?: Record<string, string | number>): string {
-    return pathFor(this.services.routes, name, params);
+  urlFor<N extends RouteName>(name: N, ...args: RouteArguments<N>): string {
+    return pathFor(this.services.routes, name, args[0]);
   }
 
   redirect(to: string, status = 302): Response {

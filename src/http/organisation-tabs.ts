@@ -3,15 +3,17 @@
  * its own page and route; a tab shows only when the user may open its page.
  */
 import { can } from "../domain/access/authorization";
+import type { PermissionName } from "../domain/access/permissions";
 import type { RequestContext } from "./context";
+import type { RouteName } from "./routing";
 
 export interface OrganisationTab {
   id: "businesses" | "headquarters" | "properties" | "dealerships" | "subdealerships";
-  route: string;
+  route: RouteName;
   label: string;
 }
 
-const TABS: (OrganisationTab & { permission: string })[] = [
+const TABS: (OrganisationTab & { permission: PermissionName })[] = [
   { id: "businesses", route: "businesses.index", label: "organisation.tab_businesses", permission: "businesses.view" },
   { id: "headquarters", route: "headquarters.index", label: "organisation.tab_headquarters", permission: "businesses.view" },
   { id: "properties", route: "properties.index", label: "organisation.tab_properties", permission: "properties.view" },

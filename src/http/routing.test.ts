@@ -59,3 +59,10 @@ describe("route() in the browser, through ziggy-js", () => {
     expect(() => to("users.show", { user: { name: "Ana" } })).toThrow("object passed as 'user' parameter is missing route model binding key 'id'");
   });
 });
+
+test("routes.generated.ts lists every route of the registry with its parameters (run ./mesa assets:build after changing a route)", async () => {
+  const { routes } = await import("./routes");
+  const { routeTypesSource } = await import("./routing");
+  const current = await Bun.file(new URL("./routes.generated.ts", import.meta.url)).text();
+  expect(current).toBe(routeTypesSource(routes));
+});

@@ -3,6 +3,7 @@
  * shows about them. A channel matching no rule is refused.
  */
 import { accessProfile, can } from "../domain/access/authorization";
+import type { PermissionName } from "../domain/access/permissions";
 import { reachesCafe, scopeOf } from "../domain/access/scope";
 import type { User } from "../domain/accounts/users";
 import type { Db } from "../db";
@@ -20,7 +21,7 @@ export interface ChannelRule {
    * carries nothing beyond what its place already shows to everyone it reaches, so the scope alone decides (say
    * why next to the rule). It must be a permission some route declares, or no role could be given it.
    */
-  permission: string | null;
+  permission: PermissionName | null;
   /** false to refuse; true (private) or the member's public data (presence) to allow. */
   authorize: (db: Db, user: User, params: Record<string, string>) => boolean | Record<string, unknown>;
 }

@@ -3,10 +3,11 @@ import { Link } from "@inertiajs/react";
 import { useI18n } from "../hooks/use-i18n";
 import { useRoute } from "../hooks/use-route";
 import { cn } from "../lib/utils";
+import type { RouteName } from "../../../src/http/routing";
 
 export interface OrganisationTab {
   id: "businesses" | "headquarters" | "properties" | "dealerships" | "subdealerships";
-  route: string;
+  route: RouteName;
   label: string;
 }
 

@@ -10,7 +10,7 @@ import { FlashMessages } from "../components/flash-messages";
 import { LanguageSwitcher } from "../components/language-switcher";
 import { NavIcon } from "../components/nav-icon";
 import { useI18n } from "../hooks/use-i18n";
-import { useRoute } from "../hooks/use-route";
+import { useRoute, useRouteByName } from "../hooks/use-route";
 import { cn } from "../lib/utils";
 import type { SharedProps } from "../types";
 
@@ -20,6 +20,7 @@ export default function AppLayout({ children }: { children: ReactNode }) {
   const { url } = usePage();
   const { t } = useI18n();
   const route = useRoute();
+  const routeByName = useRouteByName();
   const [open, setOpen] = useState(false);
   const userId = auth.user?.id ?? null;
 
@@ -63,7 +64,7 @@ export default function AppLayout({ children }: { children: ReactNode }) {
           ) : (
             <ul className="space-y-1">
               {navigation.map((entry) => {
-                const href = route(entry.route);
+                const href = routeByName(entry.route);
                 return (
                   <li key={entry.route}>
                     <Link

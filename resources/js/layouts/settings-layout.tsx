@@ -5,12 +5,13 @@ import { useI18n } from "../hooks/use-i18n";
 import { useRoute } from "../hooks/use-route";
 import { cn } from "../lib/utils";
 import type { SharedProps } from "../types";
+import type { RouteName } from "../../../src/http/routing";
 
-const ACCOUNT_SECTIONS = [
+const ACCOUNT_SECTIONS: { route: RouteName; label: string }[] = [
   { route: "profile.edit", label: "settings.nav.profile" },
   { route: "password.edit", label: "settings.nav.password" },
 ];
-const BROWSER_SECTIONS = [
+const BROWSER_SECTIONS: { route: RouteName; label: string }[] = [
   { route: "appearance", label: "settings.nav.appearance" },
   { route: "language.edit", label: "settings.nav.language" },
 ];

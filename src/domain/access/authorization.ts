@@ -7,14 +7,14 @@
 import type { Db } from "../../db";
 import type { Tx } from "../audit";
 import { sql } from "drizzle-orm";
-import { isCompanyWide } from "./company-wide";
+import { isCompanyWide, type PermissionName } from "./permissions";
 
 export interface AccessProfile {
   /** Holds the built-in super-administrator role: every permission, every cafe. */
   isSuper: boolean;
   /**
    * The permissions in effect: those of every role held, except that a permission over company-wide data counts
-   * only when a role grants it in a headquarters area (company-wide.ts).
+   * only when a role grants it in a headquarters area (`data: "company"` in permissions.ts).
    */
   permissions: ReadonlySet<string>;
   /** Permissions granted through headquarters areas (company-wide audit entries need `audit.view` here). */
@@ -122,7 +122,7 @@ export function accessProfile(db: Db, userId: number): AccessProfile {
   return profile;
 }
 
-export function can(profile: AccessProfile, permission: string): boolean {
+export function can(profile: AccessProfile, permission: PermissionName): boolean {
   return profile.isSuper || profile.permissions.has(permission);
 }
 

@@ -10,34 +10,17 @@ import { CLI_ACTOR, COMPANY_WIDE, recordAudit, type Actor } from "../audit";
 import { NotFound } from "../errors";
 import { parseInput, t } from "../validation";
 import { bumpAccessVersion, currentAccessVersion } from "./authorization";
+import { PERMISSIONS, type PermissionSpec } from "./permissions";
 
 export interface PermissionDefaults {
   area: string;
   sidebar?: { route: string; label: string; icon: string; order: number };
 }
 
-/** Defaults for known permissions; any other gets the area named by its prefix ("sales.void" → "sales"). */
-export const PERMISSION_DEFAULTS: Record<string, PermissionDefaults> = {
-  "users.view": { area: "users", sidebar: { route: "users.index", label: "nav.users", icon: "users", order: 80 } },
-  "users.manage": { area: "users" },
-  "areas.manage": { area: "users" },
-  "roles.view": { area: "roles", sidebar: { route: "roles.index", label: "nav.roles", icon: "shield", order: 85 } },
-  "roles.manage": { area: "roles" },
-  "blacklist.view": { area: "blacklist", sidebar: { route: "blacklist.index", label: "nav.blacklist", icon: "ban", order: 90 } },
-  "blacklist.manage": { area: "blacklist" },
-  "services.view": { area: "services", sidebar: { route: "services.index", label: "nav.services", icon: "utensils", order: 40 } },
-  "services.manage": { area: "services" },
-  "places.view": { area: "places", sidebar: { route: "management.index", label: "nav.management", icon: "map-pin", order: 35 } },
-  "places.manage": { area: "places" },
-  "prices.manage": { area: "places" },
-  "businesses.view": { area: "businesses", sidebar: { route: "businesses.index", label: "nav.businesses", icon: "building", order: 45 } },
-  "businesses.manage": { area: "businesses" },
-  "properties.view": { area: "businesses" },
-  "properties.manage": { area: "businesses" },
-  "dealerships.view": { area: "dealerships", sidebar: { route: "dealerships.index", label: "nav.dealerships", icon: "handshake", order: 50 } },
-  "dealerships.manage": { area: "dealerships" },
-  "audit.view": { area: "audit", sidebar: { route: "audit.index", label: "nav.audit", icon: "history", order: 95 } },
-};
+/** Defaults of each permission's row (its product area, and the sidebar entry it opens), from the catalogue. */
+export const PERMISSION_DEFAULTS: Record<string, PermissionDefaults> = Object.fromEntries(
+  Object.entries(PERMISSIONS as Record<string, PermissionSpec>).map(([name, spec]) => [name, spec.sidebar ? { area: spec.area, sidebar: spec.sidebar } : { area: spec.area }]),
+);
 
 export type Permission = typeof permissions.$inferSelect;
 

@@ -7,7 +7,7 @@ import { OtherErrors } from "../ui/form-errors";
 import { Dialog, DialogActions } from "../ui/dialog";
 import { Field } from "../ui/field";
 import { Building2 } from "lucide-react";
-import { isCompanyWide } from "../../../../src/domain/access/company-wide";
+import { isCompanyWide } from "../../../../src/domain/access/permissions";
 import { byArea, type PermissionRow, type RoleRow } from "./types";
 
 export function RoleModal({ role, permissions, open, onClose }: { role: RoleRow | null; permissions: PermissionRow[]; open: boolean; onClose: () => void }) {
