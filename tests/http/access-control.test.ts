@@ -355,6 +355,27 @@ describe("data scope", () => {
     expect((await submit(root, "PUT", `/users/${both}`, { name: "Doris Doble", email: "doris@mesa.test" })).status).toBe(303);
   });
 
+  test("a role in a headquarters area, or in another business's cafe, also makes a person read-only to a narrower administrator", async () => {
+    const w = await setup();
+    // Holds the administrator role at headquarters X and a cashier role in cafe A.
+    const wide = await addUser(w.db, "Admin Doble", "doble@mesa.test");
+    assignRole(w.db, CLI_ACTOR, EVERYTHING, { userId: wide.id, areaId: w.areas.sede, roleId: w.roles.admin });
+    assignRole(w.db, CLI_ACTOR, EVERYTHING, { userId: wide.id, areaId: w.areas.cajaA, roleId: w.roles.staff });
+    const cafeAdmin = await signedIn(w, w.people.adminA);
+    expect((await props(cafeAdmin, "/users")).users.data.find((u: any) => u.id === wide.id).readOnly).toBe("outside_scope");
+    expect((await submit(cafeAdmin, "PUT", `/users/${wide.id}`, { name: "Admin Doble", email: "mine@attacker.test" })).status).toBe(403);
+    expect((await submit(cafeAdmin, "POST", `/users/${wide.id}/deactivate`)).status).toBe(403);
+    expect(findUserById(w.db, wide.id)).toMatchObject({ email: "doble@mesa.test", status: "active" });
+    // staffB's cafe belongs to business Y: headquarters X's administrator may not change someone who also works there.
+    const crossed = await addUser(w.db, "Cruzado", "cruzado@mesa.test");
+    assignRole(w.db, CLI_ACTOR, EVERYTHING, { userId: crossed.id, areaId: w.areas.cajaA, roleId: w.roles.staff });
+    assignRole(w.db, CLI_ACTOR, EVERYTHING, { userId: crossed.id, areaId: w.areas.cajaB, roleId: w.roles.staff });
+    const hqAdmin = await signedIn(w, w.people.adminHQ);
+    expect((await props(hqAdmin, "/users")).users.data.find((u: any) => u.id === crossed.id).readOnly).toBe("outside_scope");
+    expect((await submit(hqAdmin, "PUT", `/users/${crossed.id}`, { name: "Cruzado", email: "mine@attacker.test" })).status).toBe(403);
+    expect(findUserById(w.db, crossed.id)!.email).toBe("cruzado@mesa.test");
+  });
+
   test("a headquarters area reaches every cafe of its business, and nothing of another business", async () => {
     const w = await setup();
     const client = await signedIn(w, w.people.adminHQ);

@@ -54,7 +54,8 @@ function holdsRoleOutside(db: Db, scope: Scope, userId: number): boolean {
       .select({ id: assignments.areaId })
       .from(assignments)
       .innerJoin(areas, eq(areas.id, assignments.areaId))
-      .where(and(eq(assignments.userId, userId), inScope ? sql`NOT (${inScope})` : undefined))
+      // COALESCE: a headquarters area has no cafe_id, and `NOT (NULL IN (…))` is NULL, which would count it as inside.
+      .where(and(eq(assignments.userId, userId), inScope ? sql`NOT COALESCE((${inScope}), 0)` : undefined))
       .get() !== undefined
   );
 }
