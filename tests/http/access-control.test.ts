@@ -7,12 +7,12 @@
  * The world: business X (headquarters "Sede X", cafes A and A2) and business Y (headquarters "Sede Y", cafe B).
  */
 import { describe, expect, test } from "bun:test";
-import { desc, eq, inArray } from "drizzle-orm";
+import { desc, eq } from "drizzle-orm";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { translate } from "../../resources/js/lib/i18n";
-import { auditLog, assignments, blacklist, permissions as permissionsTable, rolePermissions, roles as rolesTable, sessions, users } from "../../db/schema";
+import { areas as areasTable, auditLog, assignments, blacklist, sessions, users } from "../../db/schema";
 import { bootstrapAccess } from "../../db/seeds/access";
 import { sha256 } from "../../src/crypto";
 import { migrateDatabase, openDatabase, type Db } from "../../src/db";
@@ -26,7 +26,6 @@ import { changeRolePermissions, findRoleByName, SUPER_ROLE } from "../../src/dom
 import { EVERYTHING } from "../../src/domain/access/scope";
 import { setUserStatus } from "../../src/domain/access/users-admin";
 import { findUserByEmail, findUserById, type User } from "../../src/domain/accounts/users";
-import { hashPassword } from "../../src/domain/accounts/passwords";
 import { CLI_ACTOR } from "../../src/domain/audit";
 import { createApp } from "../../src/http/app";
 import { routes as productRoutes } from "../../src/http/routes";
@@ -34,37 +33,14 @@ import type { RouteDefinition } from "../../src/http/routing";
 import { createServices } from "../../src/http/services";
 import { BASE, Client, createTestApp, testConfig, type TestApp } from "../support/app";
 import { decodeQuotedPrintable, mailFiles } from "../support/mail";
+import { addUser, makeRole, TEST_PASSWORD } from "../support/people";
+import { isSignedIn, signedIn, signIn, submitFrom, submitJson, visitPage } from "../support/requests";
 
-const PASSWORD = "correct-horse-42";
+const PASSWORD = TEST_PASSWORD;
 const SESSION_COOKIE = "mesa_session";
 const es = (key: string, params?: Record<string, string | number>) => translate("es", key, params);
 
 // ——— Fixtures ———
-
-/** One argon2 hash for every fixture account (hashing is the slow part of creating one). */
-let passwordHash: Promise<string> | null = null;
-
-async function addUser(db: Db, name: string, email: string, options: { documentNumber?: string; verified?: boolean } = {}): Promise<User> {
-  passwordHash ??= hashPassword(PASSWORD);
-  const now = new Date();
-  return db
-    .insert(users)
-    .values({ name, email, passwordHash: await passwordHash, documentNumber: options.documentNumber ?? null, emailVerifiedAt: options.verified === false ? null : now, createdAt: now, updatedAt: now })
-    .returning()
-    .get();
-}
-
-/** A role with exactly these permissions, written straight to the database (the Roles screen is tested under "roles"). */
-function makeRole(db: Db, name: string, names: string[]): number {
-  return db.transaction((tx) => {
-    const role = tx.insert(rolesTable).values({ name }).returning().get();
-    const ids = names.length ? tx.select({ id: permissionsTable.id }).from(permissionsTable).where(inArray(permissionsTable.name, names)).all() : [];
-    if (ids.length !== names.length) throw new Error(`unknown permissions among ${names.join(", ")}`);
-    for (const { id } of ids) tx.insert(rolePermissions).values({ roleId: role.id, permissionId: id }).run();
-    bumpAccessVersion(tx);
-    return role.id;
-  });
-}
 
 interface World {
   app: TestApp;
@@ -98,7 +74,7 @@ async function buildWorld(app: TestApp): Promise<World> {
     sedeY: area("Administración Y", { headquarters_id: y.headquartersId }, [admin]),
   };
   const person = async (name: string, email: string, holds: [number, number][], documentNumber?: string) => {
-    const user = await addUser(db, name, email, { documentNumber });
+    const user = await addUser(db, name, email, documentNumber);
     for (const [areaId, roleId] of holds) assignRole(db, CLI_ACTOR, EVERYTHING, { userId: user.id, areaId, roleId });
     return user;
   };
@@ -128,45 +104,16 @@ async function setup(env: Record<string, string> = {}): Promise<World> {
 
 // ——— Requests ———
 
-async function signIn(client: Client, email: string, password = PASSWORD): Promise<Response> {
-  if (!client.cookies.get("XSRF-TOKEN")) await client.visit("/login");
-  return client.request("/login", { method: "POST", inertia: true, json: { email, password }, headers: { referer: `${BASE}/login` } });
-}
-
-async function signedIn(w: World, user: User): Promise<Client> {
-  const client = new Client(w.app);
-  const response = await signIn(client, user.email);
-  expect(response.headers.get("location")).toBe("/dashboard");
-  return client;
-}
-
-/** A form sent by the page client from `from`. */
-function submit(client: Client, method: string, path: string, json: unknown = {}, from = "/users"): Promise<Response> {
-  return client.request(path, { method, inertia: true, json, headers: { referer: BASE + from } });
-}
-
-/** The same request from an API client asking for JSON. */
-function submitJson(client: Client, method: string, path: string, json: unknown = {}): Promise<Response> {
-  return client.request(path, { method, json, headers: { accept: "application/json" } });
-}
+/** A form sent by the page client, from /users unless another page is named. */
+const submit = submitFrom("/users");
 
 async function props(client: Client, path: string, headers: Record<string, string> = {}): Promise<Record<string, any>> {
-  const { response, page } = await client.visit(path, headers);
-  expect(response.status).toBe(200);
-  return page.props;
+  return (await visitPage(client, path, headers)).props;
 }
 
 /** The validation errors the page at `path` shows after a form was sent back. */
 async function errorsOn(client: Client, path = "/users"): Promise<Record<string, any>> {
   return (await props(client, path)).errors;
-}
-
-async function isSignedIn(client: Client): Promise<boolean> {
-  const response = await client.request("/dashboard", { inertia: true });
-  if (response.status === 200) return true;
-  expect(response.status).toBe(302);
-  expect(response.headers.get("location")).toBe("/login");
-  return false;
 }
 
 /** Loads the "view permissions" dialog of a user on /users (a partial reload asking for `inspected`). */
@@ -374,6 +321,23 @@ describe("data scope", () => {
     expect((await props(hqAdmin, "/users")).users.data.find((u: any) => u.id === crossed.id).readOnly).toBe("outside_scope");
     expect((await submit(hqAdmin, "PUT", `/users/${crossed.id}`, { name: "Cruzado", email: "mine@attacker.test" })).status).toBe(403);
     expect(findUserById(w.db, crossed.id)!.email).toBe("cruzado@mesa.test");
+  });
+
+  test("an administrator gives only roles whose permissions they hold: no area offering a bigger role widens anyone's rights", async () => {
+    const w = await setup();
+    const bigger = makeRole(w.db, "supervisor", ["users.view", "users.manage", "areas.manage", "audit.view", "blacklist.manage"]);
+    const client = await signedIn(w, w.people.adminA);
+    expect((await submit(client, "POST", "/areas", { name: "Escalera", cafe_id: w.places.cafeA, role_ids: [bigger] })).status).toBe(302);
+    const ladder = w.db.select().from(areasTable).where(eq(areasTable.name, "Escalera")).get()!.id;
+    for (const userId of [w.people.adminA.id, w.people.staffA.id]) {
+      expect((await submit(client, "PUT", `/users/${userId}/roles`, { area_id: ladder, role_id: bigger })).status).toBe(303);
+      expect(await errorsOn(client)).toEqual({ role_id: es("access.role_beyond_yours") });
+      expect(assignmentsOfUser(w.db, userId).some((a) => a.roleId === bigger)).toBe(false);
+    }
+    expect((await client.request("/audit", { inertia: true })).status).toBe(403);
+    // A role within their own permissions is given as before.
+    expect((await submit(client, "PUT", `/users/${w.people.staffA.id}/roles`, { area_id: w.areas.adminA, role_id: w.roles.admin })).status).toBe(303);
+    expect(await errorsOn(client)).toEqual({});
   });
 
   test("a headquarters area reaches every cafe of its business, and nothing of another business", async () => {

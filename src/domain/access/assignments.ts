@@ -3,12 +3,12 @@
  * of the super-administrator role can neither lose it nor be deactivated or barred.
  */
 import { and, eq, sql } from "drizzle-orm";
-import { areaRoles, areas, assignments, roles, users } from "../../../db/schema";
+import { areaRoles, areas, assignments, permissions, rolePermissions, roles, users } from "../../../db/schema";
 import type { Db } from "../../db";
 import { cafeOrHeadquarters, recordAudit, type Actor, type Tx } from "../audit";
 import { Conflict, Forbidden, message, NotFound, ValidationFailed } from "../errors";
 import { areaScopeCondition, requireArea } from "./areas";
-import { bumpAccessVersion } from "./authorization";
+import { accessProfile, bumpAccessVersion } from "./authorization";
 import type { Scope } from "./scope";
 
 export interface UserAssignment {
@@ -117,6 +117,22 @@ function holdsSuperOnlyIn(db: Db, userId: number, areaId: number): boolean {
   return superAreas.length === 1 && superAreas[0] === areaId;
 }
 
+/**
+ * A limited actor gives only roles whose every permission they hold themselves (in effect, see accessProfile), so
+ * no one widens their own or anyone's rights by creating an area that offers a bigger role and assigning it.
+ */
+function ensureMayGrant(db: Db, actor: Actor, scope: Scope, roleId: number): void {
+  if (scope.all || actor.userId === null) return;
+  const held = accessProfile(db, actor.userId).permissions;
+  const granted = db
+    .select({ name: permissions.name })
+    .from(rolePermissions)
+    .innerJoin(permissions, eq(permissions.id, rolePermissions.permissionId))
+    .where(eq(rolePermissions.roleId, roleId))
+    .all();
+  if (granted.some((p) => !held.has(p.name))) throw new ValidationFailed({ role_id: message("access.role_beyond_yours") });
+}
+
 /** Gives `userId` role `roleId` in area `areaId` (replacing the role they held there). */
 export function assignRole(db: Db, actor: Actor, scope: Scope, input: { userId: number; areaId: number; roleId: number }): void {
   const area = requireArea(db, scope, input.areaId);
@@ -128,6 +144,7 @@ export function assignRole(db: Db, actor: Actor, scope: Scope, input: { userId: 
   const role = db.select().from(roles).where(eq(roles.id, input.roleId)).get();
   // Only a super-administrator may make another one.
   if (role?.isSuper && !scope.all) throw new Forbidden();
+  ensureMayGrant(db, actor, scope, input.roleId);
   const current = db.select().from(assignments).where(and(eq(assignments.userId, user.id), eq(assignments.areaId, area.id))).get();
   if (current?.roleId === input.roleId) return;
   db.transaction((tx) => {
