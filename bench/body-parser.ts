@@ -8,7 +8,7 @@ import { entriesToInput, INPUT_LIMITS } from "../src/http/body";
 
 const cases: Record<string, string> = {
   "huge index (refused)": "email[400000000]=a&password=x",
-  "index at the bound": `email[${INPUT_LIMITS.maxItems - 1}]=a&password=x`,
+  "index past the end (refused)": `email[${INPUT_LIMITS.maxItems - 1}]=a&password=x`,
   "1,000 flat fields": Array.from({ length: INPUT_LIMITS.maxFields }, (_, i) => `f${i}=value`).join("&"),
   "1,000 list items": Array.from({ length: INPUT_LIMITS.maxItems }, () => "ids[]=1").join("&"),
   "too deep (refused)": `a${"[b]".repeat(INPUT_LIMITS.maxDepth + 1)}=1`,

@@ -8,7 +8,7 @@ import { Elysia } from "elysia";
 import { existsSync, statSync } from "node:fs";
 import { resolve, sep } from "node:path";
 import { PUBLIC_DIR } from "./assets";
-import { parseBody, entriesToInput } from "./body";
+import { entriesToInput, parseBody, PayloadTooLarge, readBodyBytes } from "./body";
 import { clientAddress } from "./client-ip";
 import { parseCookies } from "./cookies";
 import { RequestContext, type AppServices } from "./context";
@@ -110,7 +110,8 @@ async function runRoute(ctx: RequestContext): Promise<Response> {
   checkCsrf(ctx);
   if (!parametersMatch(route, ctx.params)) throw new NotFound();
   authorize(route, ctx);
-  if (STATE_CHANGING.has(ctx.method)) {
+  // The fallback (404) route takes no body: only a route's own state-changing methods read one.
+  if (STATE_CHANGING.has(ctx.method) && route.methods.includes(ctx.method as never)) {
     ctx.body = await parseBody(request, { multipart: route.multipart === true, maxBytes: route.maxBodyBytes ?? ONE_MIB });
   }
   return route.handle(ctx);
@@ -171,10 +172,17 @@ function mountEmbeddedRealtime(app: Elysia, realtime: EmbeddedPusherServer): voi
   app.get("/app/:key", ({ request, server, params }) => (server ? realtime.upgrade(request, server as never, params.key) : new Response("WebSockets need a listening server", { status: 400 })), {
     parse: "none",
   });
-  app.all("/apps/*", ({ request }) => {
-    const length = Number(request.headers.get("content-length") ?? "0");
-    if (length > 1024 * 1024) return Response.json({ error: "Request body too large" }, { status: 413 });
-    return realtime.handleApi(request);
+  app.all("/apps/*", async ({ request }) => {
+    // Read as a stream and abandoned past 1 MiB, chunked or not, before the signature is checked.
+    let body: Uint8Array<ArrayBuffer>;
+    try {
+      body = await readBodyBytes(request, ONE_MIB);
+    } catch (error) {
+      if (error instanceof PayloadTooLarge) return Response.json({ error: "Request body too large" }, { status: 413 });
+      throw error;
+    }
+    const hasBody = request.method !== "GET" && request.method !== "HEAD";
+    return realtime.handleApi(new Request(request.url, { method: request.method, headers: request.headers, body: hasBody ? body : undefined }));
   }, { parse: "none" });
 }
 

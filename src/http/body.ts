@@ -40,10 +40,14 @@ function keyParts(key: string): string[] {
   return parts;
 }
 
-/** The array slot `part` names: the end for `[]`, the index for digits; anything else does not fit an array. */
+/**
+ * The array slot `part` names: the end for `[]`, the index for digits. Arrays stay dense: an index may name an item
+ * already there or the next one (the page client numbers items in order), never leave holes; anything else does not
+ * fit an array.
+ */
 function arraySlot(list: unknown[], part: string): number {
   if (part === "") return list.length;
-  if (!INDEX.test(part)) throw new MalformedBody();
+  if (!INDEX.test(part) || part.length > 4 || Number(part) > list.length) throw new MalformedBody();
   return Number(part);
 }
 
@@ -88,19 +92,50 @@ export function entriesToInput(entries: Iterable<[string, unknown]>): Input {
   return input;
 }
 
-/** Checks a parsed JSON value against INPUT_LIMITS; the walk is bounded by the bytes that built it. */
-function checkJsonBounds(value: unknown): void {
+/**
+ * Checks JSON text against INPUT_LIMITS before JSON.parse builds anything: one pass over the characters counts the
+ * nesting and the values separated by commas, outside strings. A body past a bound is refused unparsed.
+ */
+function checkJsonText(text: string): void {
+  let depth = 0;
   let fields = 0;
-  const visit = (node: unknown, depth: number): void => {
-    if (typeof node !== "object" || node === null) return;
-    if (depth > INPUT_LIMITS.maxDepth) throw new MalformedBody();
-    const children = Array.isArray(node) ? node : Object.values(node);
-    if (Array.isArray(node) && node.length > INPUT_LIMITS.maxItems) throw new MalformedBody();
-    fields += children.length;
-    if (fields > INPUT_LIMITS.maxFields) throw new MalformedBody();
-    for (const child of children) visit(child, depth + 1);
-  };
-  visit(value, 0);
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92 /* \\ */) i++;
+      else if (c === 34 /* " */) inString = false;
+      continue;
+    }
+    if (c === 34) inString = true;
+    else if (c === 123 /* { */ || c === 91 /* [ */) {
+      if (++depth > INPUT_LIMITS.maxDepth + 1) throw new MalformedBody();
+      if (++fields > INPUT_LIMITS.maxFields) throw new MalformedBody();
+    } else if (c === 125 /* } */ || c === 93 /* ] */) depth--;
+    else if (c === 44 /* , */ && ++fields > INPUT_LIMITS.maxFields) throw new MalformedBody();
+  }
+}
+
+/** Checks a parsed JSON value: array lengths, key lengths, and no keys that name an object's prototype. */
+function checkJsonValue(node: unknown): void {
+  if (typeof node !== "object" || node === null) return;
+  if (Array.isArray(node)) {
+    if (node.length > INPUT_LIMITS.maxItems) throw new MalformedBody();
+    for (const child of node) checkJsonValue(child);
+    return;
+  }
+  for (const [key, child] of Object.entries(node)) {
+    if (key.length > INPUT_LIMITS.maxKeyLength || FORBIDDEN_KEYS.has(key)) throw new MalformedBody();
+    checkJsonValue(child);
+  }
+}
+
+/** Counts the entries of a form body without splitting it; refuses one with more than maxFields. */
+function checkFormText(text: string): void {
+  let entries = 1;
+  for (let at = text.indexOf("&"); at !== -1; at = text.indexOf("&", at + 1)) {
+    if (++entries > INPUT_LIMITS.maxFields) throw new MalformedBody();
+  }
 }
 
 /** Reads at most `maxBytes` of the body, giving up (and cancelling the upload) as soon as it is exceeded. */
@@ -158,8 +193,12 @@ export async function parseBody(request: Request, options: BodyOptions): Promise
     return entriesToInput(form.entries() as Iterable<[string, unknown]>);
   }
   const text = decoder.decode(bytes);
-  if (type === "application/x-www-form-urlencoded") return entriesToInput(new URLSearchParams(text));
+  if (type === "application/x-www-form-urlencoded") {
+    checkFormText(text);
+    return entriesToInput(new URLSearchParams(text));
+  }
   if (text.trim() === "") return {};
+  checkJsonText(text);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -167,6 +206,6 @@ export async function parseBody(request: Request, options: BodyOptions): Promise
     throw new MalformedBody();
   }
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new MalformedBody();
-  checkJsonBounds(parsed);
+  checkJsonValue(parsed);
   return parsed as Input;
 }

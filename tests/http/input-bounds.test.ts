@@ -30,11 +30,30 @@ describe("request bodies are bounded before they are walked", () => {
     expect(performance.now() - started).toBeLessThan(1000);
   });
 
-  test("an index just inside the bound builds an array that validation refuses with a message", async () => {
+  test("arrays stay dense: an index past the next item is refused; items in order reach validation", async () => {
     const { client } = await guestWithToken();
-    const response = await form(client, "/login", `email[${INPUT_LIMITS.maxItems - 1}]=a&password=x`);
+    expect((await form(client, "/login", `email[${INPUT_LIMITS.maxItems - 1}]=a&password=x`)).status).toBe(400);
+    expect((await form(client, "/login", "email[1]=a&password=x")).status).toBe(400);
     // The sign-in form answers with its usual validation redirect.
-    expect(response.status).toBe(302);
+    expect((await form(client, "/login", "email[0]=a&email[1]=b&password=x")).status).toBe(302);
+    const list = Array.from({ length: INPUT_LIMITS.maxItems }, (_, i) => `email[${i}]=a`).join("&");
+    expect((await form(client, "/login", `${list}`)).status).toBe(302);
+  });
+
+  test("JSON past the bounds is refused before it is parsed; long keys and prototype keys are refused", async () => {
+    const { client } = await guestWithToken();
+    const send = (body: string) => client.request("/login", { method: "POST", inertia: true, body, headers: { "content-type": "application/json" } });
+    expect((await send(`{"a":${"[".repeat(200_000)}${"]".repeat(200_000)}}`)).status).toBe(400);
+    expect((await send(`{${Array.from({ length: 90_000 }, (_, i) => `"f${i}":1`).join(",")}}`)).status).toBe(400);
+    expect((await send(JSON.stringify({ email: "a@b.pe", ["k".repeat(INPUT_LIMITS.maxKeyLength + 1)]: 1 }))).status).toBe(400);
+    expect((await send('{"email":"a@b.pe","__proto__":{"admin":true}}')).status).toBe(400);
+    // Commas and brackets inside strings are text, not structure.
+    expect((await send(JSON.stringify({ email: "[[[[,,,,{{{{".repeat(1000), password: "x" }))).status).toBe(302);
+  });
+
+  test("a form body with more entries than the bound is refused before it is split", async () => {
+    const { client } = await guestWithToken();
+    expect((await form(client, "/login", "a&".repeat(500_000))).status).toBe(400);
   });
 
   test("nesting deeper than the bound, and more fields than the bound, answer 400", async () => {
@@ -86,6 +105,36 @@ describe("request bodies are bounded before they are walked", () => {
     // A guest posting to a signed-in route is sent to sign in without the body being read.
     const guest = await client.request("/users", { method: "POST", inertia: true, body: body(), headers: { "content-type": "application/x-www-form-urlencoded" } });
     expect([302, 303]).toContain(guest.status);
+    expect(pulled).toBe(0);
+  });
+
+  test("the realtime HTTP API reads at most 1 MiB of a chunked body before it checks the signature", async () => {
+    const { app } = await guestWithToken();
+    let sent = 0;
+    const chunk = new Uint8Array(64 * 1024);
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent >= 480) return controller.close();
+        sent++;
+        controller.enqueue(chunk);
+      },
+    }, { highWaterMark: 0 });
+    const response = await app.app.handle(new Request("http://mesa.test/apps/mesa/events", { method: "POST", body: stream, headers: { "content-type": "application/json" } }));
+    expect(response.status).toBe(413);
+    expect(sent).toBeLessThan(20);
+  });
+
+  test("a body sent to a path no route serves is never read", async () => {
+    const { client } = await guestWithToken();
+    let pulled = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled++;
+        controller.enqueue(new Uint8Array(1024));
+      },
+    }, { highWaterMark: 0 });
+    const response = await client.request("/nowhere", { method: "POST", inertia: true, body: stream, headers: { "content-type": "application/json" } });
+    expect(response.status).toBe(404);
     expect(pulled).toBe(0);
   });
 
