@@ -30,7 +30,10 @@ export const LIMITS = {
   registerPerEmail: { max: 10, decaySeconds: 60 * 60 },
   /** `register-address:<address>`: registration attempts from one address (a camp signing up on its first day). */
   registerPerAddress: { max: 100, decaySeconds: 60 * 60 },
-  /** `forgot-password:<e-mail>`: reset-link requests for one e-mail, known or not (also: one link a minute). */
+  /**
+   * `forgot-password:<e-mail>|<address>`: reset-link requests for one e-mail from one address, known or not. Not per
+   * e-mail alone, or anyone could keep a worker from getting a link; one link a minute per account still bounds the mail.
+   */
   resetRequestPerEmail: { max: 5, decaySeconds: 60 * 60 },
   /** `forgot-password-address:<address>`: reset-link requests from one address, whatever the e-mail. */
   resetRequestPerAddress: { max: 100, decaySeconds: 60 * 60 },

@@ -10,7 +10,8 @@ import { message, ValidationFailed, type Message } from "./errors";
 
 export { Type as t };
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** Something@domain.tld, with no spaces and no control characters (a NUL would make a lookalike of an address). */
+const EMAIL = /^[^\s@\u0000-\u001f\u007f]+@[^\s@\u0000-\u001f\u007f]+\.[^\s@\u0000-\u001f\u007f]+$/;
 
 /** Field helpers with the limits Mesa uses everywhere. */
 export const field = {

@@ -219,7 +219,8 @@ export class RequestContext {
     if (referer) {
       try {
         const target = new URL(referer);
-        if (target.origin === this.url.origin) return this.redirect(target.pathname + target.search + target.hash);
+        // A path such as //evil.example or /\evil.example would be read by the browser as another site.
+        if (target.origin === this.url.origin && !/^[/\\]{2}/.test(target.pathname)) return this.redirect(target.pathname + target.search + target.hash);
       } catch {}
     }
     return this.redirect(fallback);

@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { INPUT_LIMITS, entriesToInput, parseBody } from "../../src/http/body";
-import { parseInput, t } from "../../src/domain/validation";
+import { field, parseInput, t } from "../../src/domain/validation";
 import { ValidationFailed } from "../../src/domain/errors";
 import { Client, createTestApp } from "../support/app";
 
@@ -161,5 +161,22 @@ describe("request bodies are bounded before they are walked", () => {
     expect(await parseBody(request('{"a":[1,{"b":2}]}', "application/json"), { multipart: false, maxBytes: 1024 })).toEqual({ a: [1, { b: 2 }] });
     expect(await parseBody(request("a[0][b]=1&a[1][b]=2", "application/x-www-form-urlencoded"), { multipart: false, maxBytes: 1024 })).toEqual({ a: [{ b: "1" }, { b: "2" }] });
     expect(await parseBody(new Request("http://mesa.test/x", { method: "POST" }), { multipart: false, maxBytes: 1024 })).toEqual({});
+  });
+});
+
+describe("addresses and redirects", () => {
+  test("an e-mail address with a control character is refused (no lookalike of an existing address)", () => {
+    const schema = t.Object({ email: field.email() });
+    expect(parseInput(schema, { email: "demo@mesa.test" }).email).toBe("demo@mesa.test");
+    for (const email of ["demo@mesa.test\u0000", "de\u0007mo@mesa.test", "demo@mesa\u007f.test"]) expect(() => parseInput(schema, { email })).toThrow(ValidationFailed);
+  });
+
+  test("going back never leaves the site: a Referer path like //host or /\\host falls back", async () => {
+    const { client } = await guestWithToken();
+    for (const referer of ["http://mesa.test//evil.example/x", "http://mesa.test/\\evil.example/x"]) {
+      const response = await client.request("/settings/language", { method: "PUT", inertia: true, json: { locale: "en" }, headers: { referer } });
+      expect(response.headers.get("location")?.startsWith("//")).toBe(false);
+      expect(response.headers.get("location")?.startsWith("/\\")).toBe(false);
+    }
   });
 });

@@ -23,7 +23,8 @@ const VERIFY_MINUTES = 60;
 function intendedOr(ctx: RequestContext, fallback: string): Response {
   const intended = ctx.session.get<string>("_intended");
   ctx.session.forget("_intended");
-  return ctx.redirect(intended && intended.startsWith("/") && !intended.startsWith("//") ? intended : fallback);
+  // Only a path of this site: //host and /\host would be read by the browser as another site.
+  return ctx.redirect(intended && intended.startsWith("/") && !/^[/\\]{2}/.test(intended) ? intended : fallback);
 }
 
 /** Sends the e-mail verification link (signed, valid 60 minutes). */
@@ -127,7 +128,9 @@ export const authRoutes = defineRoutes([
       // Counted for every e-mail, known or not, so a refusal says nothing about the account.
       ctx.services.limiter.take([
         { key: `forgot-password-address:${throttleAddress(ctx.ip) ?? "unknown"}`, limit: LIMITS.resetRequestPerAddress },
-        { key: `forgot-password:${normalizeEmail(email)}`, limit: LIMITS.resetRequestPerEmail },
+        // Per e-mail and address: from elsewhere nobody can use up a worker's allowance (one link a minute per account
+        // bounds the mail a victim gets: password-reset.ts).
+        { key: `forgot-password:${normalizeEmail(email)}|${throttleAddress(ctx.ip) ?? "unknown"}`, limit: LIMITS.resetRequestPerEmail },
       ]);
       mailResetLinkAfterAnswer(ctx, email);
       // The same answer whether or not the account exists.
