@@ -8,6 +8,7 @@ import { migrate } from "drizzle-orm/bun-sqlite/migrator";
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import * as schema from "../db/schema";
+import { FOLD_FUNCTION, foldSqlValue } from "./domain/search";
 
 export type Db = BunSQLiteDatabase<typeof schema> & { $client: Database };
 
@@ -21,6 +22,8 @@ export function openDatabase(path: string): Db {
   client.exec("PRAGMA synchronous = FULL");
   client.exec("PRAGMA foreign_keys = ON");
   client.exec("PRAGMA busy_timeout = 5000");
+  // Searches compare folded text (lower case, no accents): SQLite's own LIKE folds ASCII letters only.
+  client.function(FOLD_FUNCTION, { deterministic: true }, foldSqlValue);
   return drizzle({ client, schema }) as Db;
 }
 

@@ -9,6 +9,7 @@ import { areas, assignments, auditLog, auditPlaces, users, type AuditPlaceKind }
 import type { Db } from "../db";
 import type { AccessProfile } from "./access/authorization";
 import { scopeOf, type Scope } from "./access/scope";
+import { pageWindow, searchCondition, type ListResult } from "./search";
 
 /** Who is acting: a signed-in user, or the command line. */
 export interface Actor {
@@ -131,7 +132,12 @@ function visibleTo(viewer: AuditViewer): SQL | undefined {
   )`;
   const hasPlaces = sql`EXISTS (SELECT 1 FROM audit_places p WHERE p.audit_id = ${auditLog.id})`;
   const allPlacesInScope = sql`NOT EXISTS (SELECT 1 FROM audit_places p WHERE p.audit_id = ${auditLog.id} AND NOT ${inScope})`;
-  return viewer.companyWide ? sql`(NOT ${hasPlaces} OR ${allPlacesInScope})` : sql`(${hasPlaces} AND ${allPlacesInScope})`;
+  // An entry about a person also follows where that person works now: once they hold a role outside the viewer's
+  // places, their e-mail and document in older entries are out of sight too (as the person is on the Users page).
+  const areaInScope = sql`COALESCE(ar.cafe_id IN ${cafeIds} OR ar.headquarters_id IN ${ids(viewer.scope.headquartersIds)}, 0)`;
+  const personInScope = sql`(${auditLog.subjectType} <> 'user' OR NOT EXISTS (
+    SELECT 1 FROM assignments a JOIN areas ar ON ar.id = a.area_id WHERE a.user_id = ${auditLog.subjectId} AND NOT ${areaInScope}))`;
+  return viewer.companyWide ? sql`((NOT ${hasPlaces} OR ${allPlacesInScope}) AND ${personInScope})` : sql`(${hasPlaces} AND ${allPlacesInScope} AND ${personInScope})`;
 }
 
 export interface AuditRow {
@@ -146,24 +152,22 @@ export interface AuditRow {
 }
 
 /** The entries `viewer` may read, newest first, paginated and optionally searched by action, subject or actor. */
-export function listAudit(db: Db, viewer: AuditViewer, options: { page: number; perPage: number; search?: string }): { rows: AuditRow[]; total: number } {
-  const search = options.search?.trim() ? `%${options.search.trim()}%` : null;
-  const where = and(
-    search ? sql`(${auditLog.action} LIKE ${search} OR ${auditLog.subjectType} LIKE ${search} OR ${auditLog.actorLabel} LIKE ${search})` : undefined,
-    visibleTo(viewer),
-  );
+export function listAudit(db: Db, viewer: AuditViewer, options: { page: number; perPage: number; search?: string }): ListResult<AuditRow> {
+  const where = and(searchCondition(options.search, [auditLog.action, auditLog.subjectType, auditLog.actorLabel]), visibleTo(viewer));
   const total = db.select({ n: sql<number>`count(*)` }).from(auditLog).where(where).get()?.n ?? 0;
+  const page = pageWindow(total, options);
   const rows = db
     .select({ entry: auditLog, actorName: users.name })
     .from(auditLog)
     .leftJoin(users, sql`${users.id} = ${auditLog.actorId}`)
     .where(where)
     .orderBy(desc(auditLog.id))
-    .limit(options.perPage)
-    .offset((options.page - 1) * options.perPage)
+    .limit(page.limit)
+    .offset(page.offset)
     .all();
   return {
     total,
+    page: page.page,
     rows: rows.map(({ entry, actorName }) => ({
       id: entry.id,
       actor: actorName ?? entry.actorLabel,

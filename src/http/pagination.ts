@@ -1,4 +1,5 @@
-/** Reading list parameters (page, search) from the query string, and the page of results sent to a table. */
+/** Reading list parameters (page, search, sort) from the query string, and the page of results sent to a table. */
+import type { ListResult, SortDirection, SortRequest } from "../domain/search";
 import type { Input } from "./body";
 
 export interface ListParams {
@@ -15,6 +16,7 @@ export interface Paginated<T> {
   lastPage: number;
 }
 
+/** The page (a positive integer, else 1), page size and search (at most 100 characters) of a list, under `prefix`. */
 export function listParams(query: Input, prefix = "", perPage = 15): ListParams {
   const pageRaw = Number(query[`${prefix}page`]);
   const search = query[`${prefix}search`];
@@ -25,8 +27,16 @@ export function listParams(query: Input, prefix = "", perPage = 15): ListParams 
   };
 }
 
-export function paginated<T>(result: { rows: T[]; total: number }, params: ListParams): Paginated<T> {
-  return { data: result.rows, total: result.total, page: params.page, perPage: params.perPage, lastPage: Math.max(1, Math.ceil(result.total / params.perPage)) };
+/** The sort a list was asked for (`sort`, `direction` under `prefix`); the domain's sortOrder checks the name. */
+export function sortParams(query: Input, prefix = ""): Required<SortRequest> {
+  const sort = query[`${prefix}sort`];
+  const direction: SortDirection = query[`${prefix}direction`] === "desc" ? "desc" : "asc";
+  return { sort: typeof sort === "string" && sort.length <= 50 ? sort : null, direction };
+}
+
+/** The page object a table shows: the page the domain really read (the last one when asked past the end). */
+export function paginated<T>(result: ListResult<T>, params: { perPage: number }): Paginated<T> {
+  return { data: result.rows, total: result.total, page: result.page, perPage: params.perPage, lastPage: Math.max(1, Math.ceil(result.total / params.perPage)) };
 }
 
 /** A positive integer query parameter, or undefined. */

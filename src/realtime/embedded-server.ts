@@ -224,7 +224,9 @@ export class EmbeddedPusherServer {
       return;
     }
     this.addresses.set(address, open + 1);
-    const socketId = `${Math.floor(Math.random() * 1e9)}.${Math.floor(Math.random() * 1e9)}`;
+    // Unpredictable: a signature obtained in advance for a guessed id must not fit a future connection.
+    const [high, low] = crypto.getRandomValues(new Uint32Array(2));
+    const socketId = `${high}.${low}`;
     const connection: Connection = {
       socketId,
       ws,

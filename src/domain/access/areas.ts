@@ -7,6 +7,7 @@ import { areaRoles, areas, assignments, cafes, headquarters, mines, roles, units
 import type { Db } from "../../db";
 import { cafeOrHeadquarters, recordAudit, unionOfPlaces, type Actor } from "../audit";
 import { Conflict, message, NotFound, ValidationFailed } from "../errors";
+import { pageWindow, searchCondition, type ListResult, type PageRequest } from "../search";
 import { parseInput, t } from "../validation";
 import { bumpAccessVersion } from "./authorization";
 import type { Scope } from "./scope";
@@ -47,17 +48,16 @@ export interface AreaFilter {
 }
 
 function areaFilterCondition(scope: Scope, filter: AreaFilter) {
-  const like = `%${(filter.search ?? "").trim()}%`;
   return and(
     areaScopeCondition(scope),
-    filter.search?.trim() ? sql`(${areas.name} LIKE ${like} OR ${cafes.name} LIKE ${like} OR ${headquarters.name} LIKE ${like})` : undefined,
+    searchCondition(filter.search, [areas.name, cafes.name, headquarters.name]),
     filter.cafeId ? eq(areas.cafeId, filter.cafeId) : undefined,
     filter.headquartersId ? eq(areas.headquartersId, filter.headquartersId) : undefined,
   );
 }
 
 /** Areas within the scope, filtered; a page of them when `page` is given, all of them otherwise (choices in a modal). */
-export function listAreas(db: Db, scope: Scope, filter: AreaFilter = {}, page?: { page: number; perPage: number }): { rows: AreaSummary[]; total: number } {
+export function listAreas(db: Db, scope: Scope, filter: AreaFilter = {}, page?: PageRequest): ListResult<AreaSummary> {
   const where = areaFilterCondition(scope, filter);
   const total =
     db
@@ -85,7 +85,8 @@ export function listAreas(db: Db, scope: Scope, filter: AreaFilter = {}, page?: 
     .leftJoin(businesses, eq(businesses.id, headquarters.businessId))
     .where(where)
     .orderBy(asc(areas.name), asc(areas.id));
-  const rows = page ? query.limit(page.perPage).offset((page.page - 1) * page.perPage).all() : query.all();
+  const shown = page ? pageWindow(total, page) : null;
+  const rows = shown ? query.limit(shown.limit).offset(shown.offset).all() : query.all();
   const ids = rows.map((r) => r.area.id);
   const offered = ids.length
     ? db.select({ areaId: areaRoles.areaId, id: roles.id, name: roles.name }).from(areaRoles).innerJoin(roles, eq(roles.id, areaRoles.roleId)).where(inArray(areaRoles.areaId, ids)).orderBy(asc(roles.name)).all()
@@ -99,7 +100,7 @@ export function listAreas(db: Db, scope: Scope, filter: AreaFilter = {}, page?: 
     roles: offered.filter((o) => o.areaId === r.area.id).map(({ id, name }) => ({ id, name })),
     members: r.members,
   }));
-  return { rows: summaries, total };
+  return { rows: summaries, total, page: shown?.page ?? 1 };
 }
 
 export const AreaInput = t.Object({

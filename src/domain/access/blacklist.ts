@@ -8,6 +8,7 @@ import { blacklist, sessions, users } from "../../../db/schema";
 import type { Db } from "../../db";
 import { COMPANY_WIDE, placesOfUser, recordAudit, type Actor } from "../audit";
 import { Forbidden, message, NotFound, ValidationFailed } from "../errors";
+import { FOLD_FUNCTION, pageWindow, searchCondition, searchPattern, type ListResult } from "../search";
 import { parseInput, t } from "../validation";
 import { ensureNotLastSuper, mayChangeUser } from "./assignments";
 import type { Scope } from "./scope";
@@ -28,26 +29,28 @@ export interface BlacklistRow {
 }
 
 /** Lists the blacklist; a linked account is named only when the actor may change it (otherwise `outsideScope`). */
-export function listBlacklist(db: Db, scope: Scope, options: { search?: string; page: number; perPage: number }): { rows: BlacklistRow[]; total: number } {
-  const like = `%${(options.search ?? "").trim()}%`;
-  const where = options.search?.trim() ? or(sql`${blacklist.documentNumber} LIKE ${like}`, sql`${blacklist.name} LIKE ${like}`, sql`${blacklist.reason} LIKE ${like}`) : undefined;
+export function listBlacklist(db: Db, scope: Scope, options: { search?: string; page: number; perPage: number }): ListResult<BlacklistRow> {
+  const where = searchCondition(options.search, [blacklist.documentNumber, blacklist.name, blacklist.reason]);
   const total = db.select({ n: sql<number>`count(*)` }).from(blacklist).where(where).get()?.n ?? 0;
+  const page = pageWindow(total, options);
+  // The same search as `where`, written for this statement: ?1 is the pattern, or NULL for no search.
   const rows = db.$client
     .query<
       { id: number; document_number: string; name: string; reason: string; created_at: number; decided: string | null; user_id: number | null; user_name: string | null; user_email: string | null },
-      [string | null, string, number, number]
+      [string | null, number, number]
     >(
       `SELECT b.id, b.document_number, b.name, b.reason, b.created_at, d.name AS decided,
               u.id AS user_id, u.name AS user_name, u.email AS user_email
        FROM blacklist b
        LEFT JOIN users d ON d.id = b.decided_by
        LEFT JOIN users u ON u.id = COALESCE(b.user_id, (SELECT id FROM users WHERE document_number = b.document_number LIMIT 1))
-       WHERE (?1 IS NULL OR b.document_number LIKE ?2 OR b.name LIKE ?2 OR b.reason LIKE ?2)
-       ORDER BY b.id DESC LIMIT ?3 OFFSET ?4`,
+       WHERE (?1 IS NULL OR ${FOLD_FUNCTION}(b.document_number) LIKE ?1 ESCAPE '\\' OR ${FOLD_FUNCTION}(b.name) LIKE ?1 ESCAPE '\\' OR ${FOLD_FUNCTION}(b.reason) LIKE ?1 ESCAPE '\\')
+       ORDER BY b.id DESC LIMIT ?2 OFFSET ?3`,
     )
-    .all(options.search?.trim() ? "1" : null, like, options.perPage, (options.page - 1) * options.perPage);
+    .all(searchPattern(options.search), page.limit, page.offset);
   return {
     total,
+    page: page.page,
     rows: rows.map((r) => ({
       id: r.id,
       documentNumber: r.document_number,
@@ -114,12 +117,17 @@ export function addToBlacklist(db: Db, actor: Actor, scope: Scope, input: unknow
   });
 }
 
-/** Lifts a bar; a limited actor may not lift one that reaches an account outside their places. */
-export function removeFromBlacklist(db: Db, actor: Actor, scope: Scope, id: number): void {
+/**
+ * Lifts a bar. A limited actor may not lift one that reaches an account outside their places; a bar that reaches no
+ * account bars a person in every cafe (company-wide), so only `companyWide` actors — the super-administrator, or
+ * holders of blacklist.manage in a headquarters area — lift it.
+ */
+export function removeFromBlacklist(db: Db, actor: Actor, scope: Scope, id: number, options: { companyWide: boolean }): void {
   const entry = db.select().from(blacklist).where(eq(blacklist.id, id)).get();
   if (!entry) throw new NotFound();
   const reached = [...(entry.userId ? [entry.userId] : []), ...usersWithDocument(db, entry.documentNumber)];
   if (reached.some((userId) => !mayChangeUser(db, scope, userId))) throw new Forbidden();
+  if (reached.length === 0 && !scope.all && !options.companyWide) throw new Forbidden();
   // The linked user, as the list shows them: directly, or by the document number.
   const linkedUserId = entry.userId ?? db.select({ id: users.id }).from(users).where(eq(users.documentNumber, entry.documentNumber)).get()?.id ?? null;
   db.transaction((tx) => {

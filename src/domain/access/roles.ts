@@ -7,6 +7,7 @@ import { assignments, permissions, rolePermissions, roles } from "../../../db/sc
 import type { Db } from "../../db";
 import { COMPANY_WIDE, recordAudit, type Actor } from "../audit";
 import { Conflict, message, NotFound, ValidationFailed } from "../errors";
+import { pageWindow, searchCondition, type ListResult, type PageRequest } from "../search";
 import { parseInput, t } from "../validation";
 import { bumpAccessVersion } from "./authorization";
 
@@ -53,16 +54,16 @@ function permissionNames(db: Db, roleId: number): string[] {
  * Roles with their permissions and how many assignments (person × area) use them, searchable by name; a page of
  * them when `page` is given, all of them otherwise.
  */
-export function listRoles(db: Db, search = "", page?: { page: number; perPage: number }): { rows: RoleSummary[]; total: number } {
-  const like = `%${search.trim()}%`;
-  const where = search.trim() ? sql`${roles.name} LIKE ${like} OR ${roles.description} LIKE ${like}` : undefined;
+export function listRoles(db: Db, search = "", page?: PageRequest): ListResult<RoleSummary> {
+  const where = searchCondition(search, [roles.name, roles.description]);
   const total = db.select({ n: sql<number>`count(*)` }).from(roles).where(where).get()?.n ?? 0;
   const query = db
     .select({ role: roles, holders: sql<number>`(SELECT COUNT(*) FROM assignments a WHERE a.role_id = ${roles.id})` })
     .from(roles)
     .where(where)
     .orderBy(sql`${roles.isSuper} DESC`, asc(roles.name));
-  const rows = page ? query.limit(page.perPage).offset((page.page - 1) * page.perPage).all() : query.all();
+  const shown = page ? pageWindow(total, page) : null;
+  const rows = shown ? query.limit(shown.limit).offset(shown.offset).all() : query.all();
   const summaries = rows.map(({ role, holders }) => ({
     id: role.id,
     name: role.name,
@@ -71,7 +72,7 @@ export function listRoles(db: Db, search = "", page?: { page: number; perPage: n
     permissions: permissionNames(db, role.id),
     holders,
   }));
-  return { rows: summaries, total };
+  return { rows: summaries, total, page: shown?.page ?? 1 };
 }
 
 export const RoleInput = t.Object({

@@ -10,6 +10,7 @@ import { randomToken } from "../../crypto";
 import type { Db } from "../../db";
 import { createUser, findUserByEmail, normalizeEmail, type User } from "../accounts/users";
 import { placesOfArea, placesOfUser, recordAudit, type Actor } from "../audit";
+import { pageWindow, searchCondition, type ListResult } from "../search";
 import { message, NotFound, ValidationFailed } from "../errors";
 import { field, parseInput, t } from "../validation";
 import { areaScopeCondition, requireArea } from "./areas";
@@ -79,28 +80,28 @@ export interface UserListFilter {
   perPage: number;
 }
 
-export function listUsersForAdmin(db: Db, scope: Scope, filter: UserListFilter): { rows: AdminUserRow[]; total: number } {
+export function listUsersForAdmin(db: Db, scope: Scope, filter: UserListFilter): ListResult<AdminUserRow> {
   const visible = visibleUserIds(db, scope);
-  if (visible !== "all" && visible.length === 0) return { rows: [], total: 0 };
+  if (visible !== "all" && visible.length === 0) return { rows: [], total: 0, page: 1 };
   // An area outside the scope filters nothing in: its members stay out of sight.
   if (filter.areaId) requireArea(db, scope, filter.areaId);
-  const like = `%${(filter.search ?? "").trim()}%`;
   const where = and(
     visible === "all" ? undefined : inArray(users.id, visible),
-    filter.search?.trim() ? sql`(${users.name} LIKE ${like} OR ${users.email} LIKE ${like} OR ${users.documentNumber} LIKE ${like})` : undefined,
+    searchCondition(filter.search, [users.name, users.email, users.documentNumber]),
     filter.status ? eq(users.status, filter.status) : undefined,
     filter.areaId ? sql`${users.id} IN (SELECT user_id FROM assignments WHERE area_id = ${filter.areaId})` : undefined,
   );
   const total = db.select({ n: sql<number>`count(*)` }).from(users).where(where).get()?.n ?? 0;
+  const page = pageWindow(total, filter);
   const rows = db
     .select()
     .from(users)
     .where(where)
     .orderBy(users.name)
-    .limit(filter.perPage)
-    .offset((filter.page - 1) * filter.perPage)
+    .limit(page.limit)
+    .offset(page.offset)
     .all();
-  return { total, rows: rows.map((u) => toAdminRow(db, scope, u)) };
+  return { total, page: page.page, rows: rows.map((u) => toAdminRow(db, scope, u)) };
 }
 
 export const AdminUserInput = t.Object({

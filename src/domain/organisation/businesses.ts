@@ -10,6 +10,7 @@ import type { Db } from "../../db";
 import { reachesBusiness, type Scope } from "../access/scope";
 import { recordAudit, type Actor, type Tx } from "../audit";
 import { Conflict, Forbidden, message, NotFound, ValidationFailed, type Message } from "../errors";
+import { pageWindow, searchCondition, type ListResult, type PageRequest } from "../search";
 import { field, parseInput, t } from "../validation";
 import { rucProblem } from "./ruc";
 
@@ -58,17 +59,16 @@ function scopeCondition(scope: Scope): SQL | undefined {
 }
 
 function filterCondition(scope: Scope, filter: BusinessFilter): SQL | undefined {
-  const search = filter.search?.trim();
-  const like = `%${search}%`;
-  return and(scopeCondition(scope), search ? sql`(${businesses.name} LIKE ${like} OR ${businesses.ruc} LIKE ${like})` : undefined);
+  return and(scopeCondition(scope), searchCondition(filter.search, [businesses.name, businesses.ruc]));
 }
 
 /** Businesses within the scope matching the search (name or RUC), by name; every one when `page` is left out (exports). */
-export function listBusinesses(db: Db, scope: Scope, filter: BusinessFilter, page?: { page: number; perPage: number }): { rows: BusinessRow[]; total: number } {
+export function listBusinesses(db: Db, scope: Scope, filter: BusinessFilter, page?: PageRequest): ListResult<BusinessRow> {
   const where = filterCondition(scope, filter);
   const total = db.select({ n: sql<number>`count(*)` }).from(businesses).where(where).get()?.n ?? 0;
   let query = db.select({ business: businesses, headquarters: headquartersCount, cafes: cafesCount }).from(businesses).where(where).orderBy(asc(businesses.name)).$dynamic();
-  if (page) query = query.limit(page.perPage).offset((page.page - 1) * page.perPage);
+  const shown = page ? pageWindow(total, page) : null;
+  if (shown) query = query.limit(shown.limit).offset(shown.offset);
   const found = query.all();
   const ids = found.map((r) => r.business.id);
   const serviceRows = ids.length ? db.select().from(businessServices).where(inArray(businessServices.businessId, ids)).all() : [];
@@ -84,6 +84,7 @@ export function listBusinesses(db: Db, scope: Scope, filter: BusinessFilter, pag
     : [];
   return {
     total,
+    page: shown?.page ?? 1,
     rows: found.map(({ business: b, headquarters, cafes: cafeCount }) => ({
       id: b.id,
       name: b.name,

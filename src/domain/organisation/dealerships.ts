@@ -9,7 +9,7 @@ import { dealerships, subdealerships } from "../../../db/schema";
 import type { Db } from "../../db";
 import { COMPANY_WIDE, recordAudit, type Actor } from "../audit";
 import { Conflict, message, NotFound, ValidationFailed, type Message } from "../errors";
-import { likePattern } from "../search";
+import { pageWindow, searchCondition, type ListResult, type PageRequest } from "../search";
 import { parseInput, t } from "../validation";
 import { rucProblem } from "./ruc";
 
@@ -84,14 +84,13 @@ export function dealershipRowOf(d: Dealership, count: number): DealershipRow {
 }
 
 /** Dealerships whose name or RUC contains the search, by name; every one when `page` is null (exports). */
-export function listDealerships(db: Db, filter: { search?: string }, page: { page: number; perPage: number } | null): { rows: DealershipRow[]; total: number } {
-  const search = filter.search?.trim();
-  const pattern = search ? likePattern(search) : "";
-  const where = search ? sql`(${dealerships.name} LIKE ${pattern} ESCAPE '\\' OR ${dealerships.ruc} LIKE ${pattern} ESCAPE '\\')` : undefined;
+export function listDealerships(db: Db, filter: { search?: string }, page: PageRequest | null): ListResult<DealershipRow> {
+  const where = searchCondition(filter.search, [dealerships.name, dealerships.ruc]);
   const total = db.select({ n: sql<number>`count(*)` }).from(dealerships).where(where).get()?.n ?? 0;
   const query = db.select({ dealership: dealerships, count: subdealershipCount }).from(dealerships).where(where).orderBy(asc(dealerships.name));
-  const rows = page ? query.limit(page.perPage).offset((page.page - 1) * page.perPage).all() : query.all();
-  return { total, rows: rows.map((r) => dealershipRowOf(r.dealership, r.count)) };
+  const shown = page ? pageWindow(total, page) : null;
+  const rows = shown ? query.limit(shown.limit).offset(shown.offset).all() : query.all();
+  return { total, page: shown?.page ?? 1, rows: rows.map((r) => dealershipRowOf(r.dealership, r.count)) };
 }
 
 /** Every dealership, by name (the choice in the subdealership dialog). */

@@ -11,6 +11,7 @@ import { bumpAccessVersion } from "../access/authorization";
 import { reachesBusiness, reachesHeadquarters, type Scope } from "../access/scope";
 import { recordAudit, type Actor } from "../audit";
 import { Conflict, message, NotFound, ValidationFailed } from "../errors";
+import { pageWindow, searchCondition, type ListResult, type PageRequest } from "../search";
 import { field, parseInput, t } from "../validation";
 
 export type Headquarters = typeof headquarters.$inferSelect;
@@ -42,16 +43,11 @@ export function headquartersScopeCondition(scope: Scope): SQL | undefined {
 }
 
 function filterCondition(scope: Scope, filter: HeadquartersFilter): SQL | undefined {
-  const search = filter.search?.trim();
-  const like = `%${search}%`;
-  return and(
-    headquartersScopeCondition(scope),
-    search ? sql`(${headquarters.name} LIKE ${like} OR ${businesses.name} LIKE ${like} OR ${headquarters.address} LIKE ${like})` : undefined,
-  );
+  return and(headquartersScopeCondition(scope), searchCondition(filter.search, [headquarters.name, businesses.name, headquarters.address]));
 }
 
 /** Headquarters within the scope matching the search, by business and name; every one when `page` is left out. */
-export function listHeadquarters(db: Db, scope: Scope, filter: HeadquartersFilter, page?: { page: number; perPage: number }): { rows: HeadquartersRow[]; total: number } {
+export function listHeadquarters(db: Db, scope: Scope, filter: HeadquartersFilter, page?: PageRequest): ListResult<HeadquartersRow> {
   const where = filterCondition(scope, filter);
   const total = db.select({ n: sql<number>`count(*)` }).from(headquarters).innerJoin(businesses, eq(businesses.id, headquarters.businessId)).where(where).get()?.n ?? 0;
   let query = db
@@ -61,9 +57,11 @@ export function listHeadquarters(db: Db, scope: Scope, filter: HeadquartersFilte
     .where(where)
     .orderBy(asc(businesses.name), asc(headquarters.name))
     .$dynamic();
-  if (page) query = query.limit(page.perPage).offset((page.page - 1) * page.perPage);
+  const shown = page ? pageWindow(total, page) : null;
+  if (shown) query = query.limit(shown.limit).offset(shown.offset);
   return {
     total,
+    page: shown?.page ?? 1,
     rows: query.all().map(({ hq, businessName, areas, properties }) => ({
       id: hq.id,
       businessId: hq.businessId,

@@ -11,6 +11,7 @@ import { reachesCafe, reachesHeadquarters, type Scope } from "../access/scope";
 import { cafeOrHeadquarters, recordAudit, unionOfPlaces, type Actor } from "../audit";
 import { message, NotFound, ValidationFailed, type Message } from "../errors";
 import { centsToSoles, parseSoles } from "../money";
+import { pageWindow, searchCondition, type ListResult, type PageRequest } from "../search";
 import { field, parseInput, t } from "../validation";
 
 export { PROPERTY_STATUSES, type PropertyStatus };
@@ -69,11 +70,9 @@ function scopeCondition(scope: Scope): SQL | undefined {
 }
 
 function filterCondition(scope: Scope, filter: PropertyFilter): SQL | undefined {
-  const search = filter.search?.trim();
-  const like = `%${search}%`;
   return and(
     scopeCondition(scope),
-    search ? sql`(${properties.code} LIKE ${like} OR ${properties.name} LIKE ${like} OR ${properties.serial} LIKE ${like} OR ${properties.category} LIKE ${like})` : undefined,
+    searchCondition(filter.search, [properties.code, properties.name, properties.serial, properties.category]),
     filter.status ? eq(properties.status, filter.status) : undefined,
   );
 }
@@ -124,12 +123,13 @@ function toRow(r: JoinedRow): PropertyRow {
 }
 
 /** Properties within the scope, searched (code, name, serial, category) and filtered by status, by code; all when `page` is left out. */
-export function listProperties(db: Db, scope: Scope, filter: PropertyFilter, page?: { page: number; perPage: number }): { rows: PropertyRow[]; total: number } {
+export function listProperties(db: Db, scope: Scope, filter: PropertyFilter, page?: PageRequest): ListResult<PropertyRow> {
   const where = filterCondition(scope, filter);
   const total = db.select({ n: sql<number>`count(*)` }).from(properties).where(where).get()?.n ?? 0;
   let query = selectRows(db).where(where).orderBy(asc(properties.code));
-  if (page) query = query.limit(page.perPage).offset((page.page - 1) * page.perPage);
-  return { total, rows: query.all().map(toRow) };
+  const shown = page ? pageWindow(total, page) : null;
+  if (shown) query = query.limit(shown.limit).offset(shown.offset);
+  return { total, page: shown?.page ?? 1, rows: query.all().map(toRow) };
 }
 
 /** One property within the scope, as its page shows it; NotFound when missing or out of scope. */

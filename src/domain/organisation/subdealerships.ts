@@ -6,13 +6,13 @@
  * and the units outside the scope a subdealership already works in are kept as they are when a scoped actor saves.
  * Deleting a subdealership removes its unit links with it.
  */
-import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, ne, or, sql } from "drizzle-orm";
 import { dealerships, mines, subdealershipUnits, subdealerships, units } from "../../../db/schema";
 import type { Db } from "../../db";
 import type { Scope } from "../access/scope";
 import { COMPANY_WIDE, recordAudit, type Actor, type Tx } from "../audit";
 import { Conflict, message, NotFound, ValidationFailed } from "../errors";
-import { likePattern } from "../search";
+import { pageWindow, searchCondition, type ListResult } from "../search";
 import { parseInput, t } from "../validation";
 import { reachableParents } from "../places/places";
 import { checkCompanyFields, CompanyFields, dealershipRowOf, ensureRucFree, subdealershipCount, type DealershipRow, type RucSettings } from "./dealerships";
@@ -122,16 +122,13 @@ function rowsOf(db: Db, scope: Scope, list: { subdealership: Subdealership; deal
   });
 }
 
-const subdealershipMatch = (pattern: string) => sql`(${subdealerships.name} LIKE ${pattern} ESCAPE '\\' OR ${subdealerships.ruc} LIKE ${pattern} ESCAPE '\\')`;
 
 /**
  * Subdealerships whose name or RUC, or whose dealership's name, contains the search, by dealership and name;
  * every one when `page` is null (exports).
  */
-export function listSubdealerships(db: Db, scope: Scope, filter: { search?: string }, page: Page | null): { rows: SubdealershipRow[]; total: number } {
-  const search = filter.search?.trim();
-  const pattern = search ? likePattern(search) : "";
-  const where = search ? sql`(${subdealershipMatch(pattern)} OR ${dealerships.name} LIKE ${pattern} ESCAPE '\\')` : undefined;
+export function listSubdealerships(db: Db, scope: Scope, filter: { search?: string }, page: Page | null): ListResult<SubdealershipRow> {
+  const where = searchCondition(filter.search, [subdealerships.name, subdealerships.ruc, dealerships.name]);
   const total = db.select({ n: sql<number>`count(*)` }).from(subdealerships).innerJoin(dealerships, eq(dealerships.id, subdealerships.dealershipId)).where(where).get()?.n ?? 0;
   const query = db
     .select({ subdealership: subdealerships, dealershipName: dealerships.name })
@@ -139,8 +136,9 @@ export function listSubdealerships(db: Db, scope: Scope, filter: { search?: stri
     .innerJoin(dealerships, eq(dealerships.id, subdealerships.dealershipId))
     .where(where)
     .orderBy(asc(dealerships.name), asc(subdealerships.name));
-  const rows = page ? query.limit(page.perPage).offset((page.page - 1) * page.perPage).all() : query.all();
-  return { total, rows: rowsOf(db, scope, rows) };
+  const shown = page ? pageWindow(total, page) : null;
+  const rows = shown ? query.limit(shown.limit).offset(shown.offset).all() : query.all();
+  return { total, page: shown?.page ?? 1, rows: rowsOf(db, scope, rows) };
 }
 
 /**
@@ -148,24 +146,25 @@ export function listSubdealerships(db: Db, scope: Scope, filter: { search?: stri
  * one of its subdealerships'; a dealership found through a subdealership comes expanded, the matching
  * subdealerships marked. Units shown are those within the actor's scope.
  */
-export function dealershipTree(db: Db, scope: Scope, filter: { search?: string }, page: Page): { rows: DealershipTreeRow[]; total: number } {
-  const search = filter.search?.trim();
-  const pattern = search ? likePattern(search) : "";
-  const childMatch = sql`EXISTS (SELECT 1 FROM subdealerships s WHERE s.dealership_id = "dealerships"."id" AND (s.name LIKE ${pattern} ESCAPE '\\' OR s.ruc LIKE ${pattern} ESCAPE '\\'))`;
-  const where = search ? sql`(${dealerships.name} LIKE ${pattern} ESCAPE '\\' OR ${dealerships.ruc} LIKE ${pattern} ESCAPE '\\' OR ${childMatch})` : undefined;
+export function dealershipTree(db: Db, scope: Scope, filter: { search?: string }, page: Page): ListResult<DealershipTreeRow> {
+  const childSearch = searchCondition(filter.search, [sql`s.name`, sql`s.ruc`]);
+  const childMatch = childSearch ? sql`EXISTS (SELECT 1 FROM subdealerships s WHERE s.dealership_id = "dealerships"."id" AND ${childSearch})` : undefined;
+  const where = or(searchCondition(filter.search, [dealerships.name, dealerships.ruc]), childMatch);
   const total = db.select({ n: sql<number>`count(*)` }).from(dealerships).where(where).get()?.n ?? 0;
+  const shown = pageWindow(total, page);
   const parents = db
-    .select({ dealership: dealerships, count: subdealershipCount, childMatch: search ? sql<number>`${childMatch}` : sql<number>`0` })
+    .select({ dealership: dealerships, count: subdealershipCount, childMatch: childMatch ? sql<number>`${childMatch}` : sql<number>`0` })
     .from(dealerships)
     .where(where)
     .orderBy(asc(dealerships.name))
-    .limit(page.perPage)
-    .offset((page.page - 1) * page.perPage)
+    .limit(shown.limit)
+    .offset(shown.offset)
     .all();
+  const subdealershipMatch = searchCondition(filter.search, [subdealerships.name, subdealerships.ruc]);
   const ids = parents.map((p) => p.dealership.id);
   const childRows = ids.length
     ? db
-        .select({ subdealership: subdealerships, dealershipName: dealerships.name, matched: search ? sql<number>`${subdealershipMatch(pattern)}` : sql<number>`0` })
+        .select({ subdealership: subdealerships, dealershipName: dealerships.name, matched: subdealershipMatch ? sql<number>`${subdealershipMatch}` : sql<number>`0` })
         .from(subdealerships)
         .innerJoin(dealerships, eq(dealerships.id, subdealerships.dealershipId))
         .where(inArray(subdealerships.dealershipId, ids))
@@ -175,6 +174,7 @@ export function dealershipTree(db: Db, scope: Scope, filter: { search?: string }
   const children = rowsOf(db, scope, childRows);
   return {
     total,
+    page: shown.page,
     rows: parents.map((p) => ({
       ...dealershipRowOf(p.dealership, p.count),
       subdealerships: children.filter((c) => c.dealershipId === p.dealership.id),

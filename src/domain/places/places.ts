@@ -16,6 +16,7 @@ import { bumpAccessVersion } from "../access/authorization";
 import { reachesBusiness, type Scope } from "../access/scope";
 import { recordAudit, type Actor, type Tx } from "../audit";
 import { Conflict, message, NotFound, ValidationFailed, type Message } from "../errors";
+import { pageWindow, searchCondition, type ListResult } from "../search";
 import { parseInput, t } from "../validation";
 
 /** Counts in a row are of the places within the actor's scope (a limited actor learns nothing of the others). */
@@ -86,11 +87,6 @@ function inList(column: SQL, ids: number[] | null): SQL {
   return ids.length ? sql` AND ${column} IN (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})` : sql` AND 0`;
 }
 
-function like(search: string | undefined): string | null {
-  const trimmed = search?.trim();
-  return trimmed ? `%${trimmed}%` : null;
-}
-
 // Correlated subqueries name the outer table in plain SQL: drizzle prints a column of a single-table query as a
 // bare "id", which inside the subquery would mean the inner table's id.
 
@@ -105,11 +101,11 @@ function servicesOf(db: Db, table: typeof mineServices | typeof unitServices | t
 }
 
 /** Mines within the scope, by name, searched by name. */
-export function listMines(db: Db, scope: Scope, search: string | undefined, page: PageRequest): { rows: MineRow[]; total: number } {
+export function listMines(db: Db, scope: Scope, search: string | undefined, page: PageRequest): ListResult<MineRow> {
   const reach = reachableParents(db, scope);
-  const pattern = like(search);
-  const where = and(within(mines.id, reach?.mineIds ?? null), pattern ? sql`${mines.name} LIKE ${pattern}` : undefined);
+  const where = and(within(mines.id, reach?.mineIds ?? null), searchCondition(search, [mines.name]));
   const total = db.select({ n: sql<number>`count(*)` }).from(mines).where(where).get()?.n ?? 0;
+  const shown = pageWindow(total, page);
   const rows = db
     .select({
       id: mines.id,
@@ -120,19 +116,19 @@ export function listMines(db: Db, scope: Scope, search: string | undefined, page
     .from(mines)
     .where(where)
     .orderBy(asc(mines.name))
-    .limit(page.perPage)
-    .offset((page.page - 1) * page.perPage)
+    .limit(shown.limit)
+    .offset(shown.offset)
     .all();
   const offered = servicesOf(db, mineServices, "mineId", rows.map((r) => r.id));
-  return { total, rows: rows.map((r) => ({ ...r, serviceIds: offered.get(r.id) ?? [] })) };
+  return { total, page: shown.page, rows: rows.map((r) => ({ ...r, serviceIds: offered.get(r.id) ?? [] })) };
 }
 
 /** Units within the scope, by mine and name, searched by unit or mine name. */
-export function listUnits(db: Db, scope: Scope, search: string | undefined, page: PageRequest): { rows: UnitRow[]; total: number } {
+export function listUnits(db: Db, scope: Scope, search: string | undefined, page: PageRequest): ListResult<UnitRow> {
   const reach = reachableParents(db, scope);
-  const pattern = like(search);
-  const where = and(within(units.id, reach?.unitIds ?? null), pattern ? sql`(${units.name} LIKE ${pattern} OR ${mines.name} LIKE ${pattern})` : undefined);
+  const where = and(within(units.id, reach?.unitIds ?? null), searchCondition(search, [units.name, mines.name]));
   const total = db.select({ n: sql<number>`count(*)` }).from(units).innerJoin(mines, eq(mines.id, units.mineId)).where(where).get()?.n ?? 0;
+  const shown = pageWindow(total, page);
   const rows = db
     .select({
       id: units.id,
@@ -146,21 +142,17 @@ export function listUnits(db: Db, scope: Scope, search: string | undefined, page
     .innerJoin(mines, eq(mines.id, units.mineId))
     .where(where)
     .orderBy(asc(mines.name), asc(units.name))
-    .limit(page.perPage)
-    .offset((page.page - 1) * page.perPage)
+    .limit(shown.limit)
+    .offset(shown.offset)
     .all();
   const offered = servicesOf(db, unitServices, "unitId", rows.map((r) => r.id));
   const parents = servicesOf(db, mineServices, "mineId", [...new Set(rows.map((r) => r.mineId))]);
-  return { total, rows: rows.map((r) => ({ ...r, serviceIds: offered.get(r.id) ?? [], parentServiceIds: parents.get(r.mineId) ?? [] })) };
+  return { total, page: shown.page, rows: rows.map((r) => ({ ...r, serviceIds: offered.get(r.id) ?? [], parentServiceIds: parents.get(r.mineId) ?? [] })) };
 }
 
 /** Cafes within the scope, by mine, unit and name, searched by cafe, unit, mine or business name. */
-export function listCafes(db: Db, scope: Scope, search: string | undefined, page: PageRequest): { rows: CafeRow[]; total: number } {
-  const pattern = like(search);
-  const where = and(
-    scope.all ? undefined : within(cafes.id, [...scope.cafeIds]),
-    pattern ? sql`(${cafes.name} LIKE ${pattern} OR ${units.name} LIKE ${pattern} OR ${mines.name} LIKE ${pattern} OR ${businesses.name} LIKE ${pattern})` : undefined,
-  );
+export function listCafes(db: Db, scope: Scope, search: string | undefined, page: PageRequest): ListResult<CafeRow> {
+  const where = and(scope.all ? undefined : within(cafes.id, [...scope.cafeIds]), searchCondition(search, [cafes.name, units.name, mines.name, businesses.name]));
   const base = () => db.select().from(cafes).innerJoin(units, eq(units.id, cafes.unitId)).innerJoin(mines, eq(mines.id, units.mineId)).leftJoin(businesses, eq(businesses.id, cafes.businessId));
   const total =
     db
@@ -171,11 +163,12 @@ export function listCafes(db: Db, scope: Scope, search: string | undefined, page
       .leftJoin(businesses, eq(businesses.id, cafes.businessId))
       .where(where)
       .get()?.n ?? 0;
+  const shown = pageWindow(total, page);
   const rows = base()
     .where(where)
     .orderBy(asc(mines.name), asc(units.name), asc(cafes.name))
-    .limit(page.perPage)
-    .offset((page.page - 1) * page.perPage)
+    .limit(shown.limit)
+    .offset(shown.offset)
     .all();
   const ids = rows.map((r) => r.cafes.id);
   const offered = servicesOf(db, cafeServices, "cafeId", ids);
@@ -190,6 +183,7 @@ export function listCafes(db: Db, scope: Scope, search: string | undefined, page
   const countOf = new Map(counts.map((c) => [c.id, c]));
   return {
     total,
+    page: shown.page,
     rows: rows.map(({ cafes: c, units: u, mines: m, businesses: b }) => ({
       id: c.id,
       name: c.name,
@@ -216,11 +210,10 @@ export function searchMines(db: Db, scope: Scope, search: string, limit = 8): Pl
 /** Up to `limit` units of a mine within the scope whose name contains `search`. */
 export function searchUnits(db: Db, scope: Scope, mineId: number, search: string, limit = 8): PlaceOption[] {
   const reach = reachableParents(db, scope);
-  const pattern = like(search);
   return db
     .select({ id: units.id, name: units.name })
     .from(units)
-    .where(and(eq(units.mineId, mineId), within(units.id, reach?.unitIds ?? null), pattern ? sql`${units.name} LIKE ${pattern}` : undefined))
+    .where(and(eq(units.mineId, mineId), within(units.id, reach?.unitIds ?? null), searchCondition(search, [units.name])))
     .orderBy(asc(units.name))
     .limit(limit)
     .all();

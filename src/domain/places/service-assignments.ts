@@ -13,7 +13,7 @@ import type { Db } from "../../db";
 import type { Scope } from "../access/scope";
 import { recordAudit, treePlace, type Actor, type Tx } from "../audit";
 import { Conflict, message, NotFound, ValidationFailed, type Message } from "../errors";
-import { likePattern } from "../search";
+import { pageWindow, searchCondition, type ListResult, type PageRequest } from "../search";
 import { parseInput, t } from "../validation";
 import { clearPricesBeforeRemoval } from "./prices";
 
@@ -67,11 +67,10 @@ function group<K>(rows: { key: K; serviceId: number }[]): Map<K, number[]> {
  * A search matches mine, unit or cafe names: a matching mine comes whole, a matching unit with its cafes, a
  * matching cafe under its unit and mine.
  */
-export function serviceTree(db: Db, scope: Scope, search: string, page: { page: number; perPage: number }): { rows: ServiceTreeMine[]; total: number } {
-  const pattern = search.trim() ? likePattern(search.trim()) : null;
+export function serviceTree(db: Db, scope: Scope, search: string, page: PageRequest): ListResult<ServiceTreeMine> {
   const where = and(
     scope.all ? undefined : scope.cafeIds.size ? inArray(cafes.id, [...scope.cafeIds]) : sql`0`,
-    pattern ? sql`(${mines.name} LIKE ${pattern} ESCAPE '\\' OR ${units.name} LIKE ${pattern} ESCAPE '\\' OR ${cafes.name} LIKE ${pattern} ESCAPE '\\')` : undefined,
+    searchCondition(search, [mines.name, units.name, cafes.name]),
   );
   const total =
     db
@@ -81,6 +80,7 @@ export function serviceTree(db: Db, scope: Scope, search: string, page: { page: 
       .leftJoin(cafes, eq(cafes.unitId, units.id))
       .where(where)
       .get()?.n ?? 0;
+  const shown = pageWindow(total, page);
   const mineIds = db
     .selectDistinct({ id: mines.id, name: mines.name })
     .from(mines)
@@ -88,11 +88,11 @@ export function serviceTree(db: Db, scope: Scope, search: string, page: { page: 
     .leftJoin(cafes, eq(cafes.unitId, units.id))
     .where(where)
     .orderBy(asc(mines.name), asc(mines.id))
-    .limit(page.perPage)
-    .offset((page.page - 1) * page.perPage)
+    .limit(shown.limit)
+    .offset(shown.offset)
     .all()
     .map((m) => m.id);
-  if (mineIds.length === 0) return { rows: [], total };
+  if (mineIds.length === 0) return { rows: [], total, page: shown.page };
   const rows = db
     .select({ mineId: mines.id, mineName: mines.name, unitId: units.id, unitName: units.name, cafeId: cafes.id, cafeName: cafes.name })
     .from(mines)
@@ -119,7 +119,7 @@ export function serviceTree(db: Db, scope: Scope, search: string, page: { page: 
     if (r.cafeId === null) continue;
     unit.cafes.push({ id: r.cafeId, name: r.cafeName!, serviceIds: byCafe.get(r.cafeId) ?? [], priced: pricedByCafe.get(r.cafeId) ?? 0 });
   }
-  return { rows: tree, total };
+  return { rows: tree, total, page: shown.page };
 }
 
 /** The place, if it exists within the scope (outside it looks the same as missing). */

@@ -8,6 +8,7 @@ import { businessServices, cafeServices, mineServices, SERVICE_TYPES, servicePri
 import type { Db } from "../../db";
 import { COMPANY_WIDE, recordAudit, type Actor } from "../audit";
 import { Conflict, message, NotFound, ValidationFailed } from "../errors";
+import { pageWindow, searchCondition, type ListResult, type PageRequest } from "../search";
 import { parseInput, t } from "../validation";
 
 export { SERVICE_TYPES, type ServiceType };
@@ -44,29 +45,29 @@ export interface ServiceFilter {
 const placesCount = sql<number>`((SELECT COUNT(*) FROM mine_services x WHERE x.service_id = services.id) + (SELECT COUNT(*) FROM unit_services x WHERE x.service_id = services.id) + (SELECT COUNT(*) FROM cafe_services x WHERE x.service_id = services.id))`;
 
 function filterCondition(filter: ServiceFilter) {
-  const search = filter.search?.trim();
-  const like = `%${search}%`;
   return and(
-    search ? sql`(${services.code} LIKE ${like} OR ${services.name} LIKE ${like})` : undefined,
+    searchCondition(filter.search, [services.code, services.name]),
     filter.type ? eq(services.type, filter.type) : undefined,
     filter.active === undefined ? undefined : eq(services.active, filter.active),
   );
 }
 
 /** Services filtered and paginated, by code. */
-export function listServices(db: Db, filter: ServiceFilter, page: { page: number; perPage: number }): { rows: ServiceRow[]; total: number } {
+export function listServices(db: Db, filter: ServiceFilter, page: PageRequest): ListResult<ServiceRow> {
   const where = filterCondition(filter);
   const total = db.select({ n: sql<number>`count(*)` }).from(services).where(where).get()?.n ?? 0;
+  const shown = pageWindow(total, page);
   const rows = db
     .select({ service: services, places: placesCount })
     .from(services)
     .where(where)
     .orderBy(asc(services.code))
-    .limit(page.perPage)
-    .offset((page.page - 1) * page.perPage)
+    .limit(shown.limit)
+    .offset(shown.offset)
     .all();
   return {
     total,
+    page: shown.page,
     rows: rows.map(({ service: s, places }) => ({
       id: s.id,
       code: s.code,

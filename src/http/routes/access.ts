@@ -25,6 +25,12 @@ import { access, defineRoutes } from "../routing";
 
 const ID = { user: "\\d+", area: "\\d+", role: "\\d+", permission: "\\d+", entry: "\\d+" };
 
+/** An id from a form or JSON body: a positive whole number written in digits (not 0x5 or 1e1), else NaN. */
+function idValue(value: unknown): number {
+  if (typeof value === "number") return Number.isInteger(value) && value > 0 ? value : NaN;
+  return typeof value === "string" && /^[1-9]\d{0,15}$/.test(value) ? Number(value) : NaN;
+}
+
 function numberParam(ctx: RequestContext, name: string): number {
   return Number(ctx.params[name]);
 }
@@ -166,8 +172,8 @@ export const accessRoutes = defineRoutes([
     handle: (ctx) => {
       const userId = numberParam(ctx, "user");
       requireVisibleUser(ctx.db, ctx.scope, userId);
-      const areaId = Number(ctx.body.area_id);
-      const roleId = Number(ctx.body.role_id);
+      const areaId = idValue(ctx.body.area_id);
+      const roleId = idValue(ctx.body.role_id);
       if (!Number.isInteger(areaId) || areaId < 1) throw new ValidationFailed({ area_id: message("validation.required") });
       if (!Number.isInteger(roleId) || roleId < 1) throw new ValidationFailed({ role_id: message("validation.required") });
       assignRole(ctx.db, ctx.actor, ctx.scope, { userId, areaId, roleId });
@@ -309,7 +315,11 @@ export const accessRoutes = defineRoutes([
       return ctx.render("users/blacklist", {
         filters: { search: params.search },
         entries: () => paginated(listBlacklist(ctx.db, ctx.scope, params), params),
-        can: { manage: can(ctx.access, "blacklist.manage") },
+        can: {
+          manage: can(ctx.access, "blacklist.manage"),
+          // A bar that reaches no account is company-wide: lifted from headquarters only.
+          liftUnlinked: ctx.access.isSuper || ctx.access.headquartersPermissions.has("blacklist.manage"),
+        },
       });
     },
   },
@@ -338,7 +348,7 @@ export const accessRoutes = defineRoutes([
     access: access.can("blacklist.manage"),
     confirmPassword: true,
     handle: (ctx) => {
-      removeFromBlacklist(ctx.db, ctx.actor, ctx.scope, numberParam(ctx, "entry"));
+      removeFromBlacklist(ctx.db, ctx.actor, ctx.scope, numberParam(ctx, "entry"), { companyWide: ctx.access.headquartersPermissions.has("blacklist.manage") });
       ctx.flash("success", ctx.t("access.blacklist_removed"));
       return ctx.back(ctx.urlFor("blacklist.index"));
     },

@@ -13,7 +13,7 @@ import { cn } from "../../lib/utils";
 
 import type { BlacklistRow as Entry } from "../../../../src/domain/access/blacklist";
 
-export default function Blacklist({ filters, entries, can }: { filters: { search: string }; entries: Page<Entry>; can: { manage: boolean } }) {
+export default function Blacklist({ filters, entries, can }: { filters: { search: string }; entries: Page<Entry>; can: { manage: boolean; liftUnlinked: boolean } }) {
   const { t, dateTime } = useI18n();
   const route = useRoute();
   const [adding, setAdding] = useState(false);
@@ -57,7 +57,7 @@ export default function Blacklist({ filters, entries, can }: { filters: { search
               <td className={td}>{entry.decidedBy ?? "—"}</td>
               <td className={td}>{entry.outsideScope ? <span className="text-muted-foreground">{t("access.blacklist.user_outside_scope")}</span> : entry.user ? `${entry.user.name} (${entry.user.email})` : "—"}</td>
               <td className={cn(td, "text-right")}>
-                {can.manage && !entry.outsideScope && (
+                {can.manage && !entry.outsideScope && (entry.user !== null || can.liftUnlinked) && (
                   <button type="button" className="rounded-md p-1.5 hover:bg-accent" onClick={() => remove(entry)} aria-label={`${t("access.blacklist.remove")} ${entry.documentNumber}`}>
                     <Trash2 className="size-4" aria-hidden="true" />
                   </button>
