@@ -5,6 +5,7 @@
 import { Command, CommanderError } from "commander";
 import { registerAccessCommands } from "./commands/access";
 import { registerAssetCommands } from "./commands/assets";
+import { registerBackupCommands } from "./commands/backup";
 import { registerDatabaseCommands } from "./commands/database";
 import { registerPlacesCommands } from "./commands/places";
 import { registerRouteCommands } from "./commands/routes";
@@ -19,6 +20,7 @@ export function buildProgram(): Command {
     .showHelpAfterError("(run ./mesa --help for the list of commands)")
     .exitOverride();
   registerDatabaseCommands(program);
+  registerBackupCommands(program);
   registerRouteCommands(program);
   registerUserCommands(program);
   registerAccessCommands(program);

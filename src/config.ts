@@ -26,6 +26,12 @@ export interface Config {
   /** Secret for signed links and tokens; when unset, one is generated once and kept in STORAGE_PATH/app.key. */
   appKey: string | null;
   registrationEnabled: boolean;
+  /**
+   * Whether an empty database gets the demo data set (business, places, client companies, properties and people
+   * with a known password) besides the reference data. On by default so a first `npm start` can be tried at once;
+   * off for a real deployment.
+   */
+  demoData: boolean;
   passwordMinLength: number;
   /** How long a password confirmation is remembered before sensitive actions, in seconds. */
   passwordConfirmTimeout: number;
@@ -206,6 +212,7 @@ export function loadConfig(env: Env = process.env): Config {
     logRequests: bool(env, "LOG_REQUESTS", nodeEnv === "development"),
     appKey: appKey(env),
     registrationEnabled: bool(env, "REGISTRATION_ENABLED", true),
+    demoData: bool(env, "DEMO_DATA", true),
     passwordMinLength: integer(env, "PASSWORD_MIN_LENGTH", 8, 8, 128),
     passwordConfirmTimeout: integer(env, "PASSWORD_CONFIRM_TIMEOUT", 10800, 60, 604800),
     trustedProxies: addressList(env, "TRUSTED_PROXIES"),

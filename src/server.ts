@@ -27,7 +27,8 @@ const db = openDatabase(config.dbPath);
 migrateDatabase(db);
 bootstrapAccess(db);
 if (countUsers(db) === 0) {
-  // A fresh install: load the demo data and say how to sign in.
+  // Nobody has an account yet: load the reference data, and the demo data when DEMO_DATA is on; say how to sign in
+  // (the demo account's password, or the command that creates the first administrator).
   printSeedResults(await runSeeders(db, config));
 }
 

@@ -1,4 +1,4 @@
-/** `./mesa db:migrate` and `./mesa db:seed`. */
+/** `./mesa db:migrate` and `./mesa db:seed [--demo]` (db:backup and db:restore are in backup.ts). */
 import type { Command } from "commander";
 import { printSeedResults, runSeeders } from "../../db/seeds";
 import { cliConfig, cliDatabase } from "../bootstrap";
@@ -16,10 +16,11 @@ export function registerDatabaseCommands(program: Command): void {
 
   program
     .command("db:seed")
-    .description("Load reference data and the demo data set (safe to run again)")
-    .action(async () => {
+    .description("Load reference data, and the demo data set when DEMO_DATA is on or --demo is given (safe to run again)")
+    .option("--demo", "load the demo data set whatever DEMO_DATA says")
+    .action(async (opts: { demo?: boolean }) => {
       const config = cliConfig();
       const db = cliDatabase(config);
-      printSeedResults(await runSeeders(db, config));
+      printSeedResults(await runSeeders(db, config, { demo: opts.demo }));
     });
 }

@@ -1,6 +1,6 @@
-/** `./mesa user:create`, `user:list` and `user:deactivate`. */
+/** `./mesa user:create`, `user:list`, `user:password` and `user:deactivate`. */
 import type { Command } from "commander";
-import { createUser, listUsers, requireUserByEmail } from "../../src/domain/accounts/users";
+import { createUser, listUsers, requireUserByEmail, setPasswordFor, type User } from "../../src/domain/accounts/users";
 import { setUserStatus } from "../../src/domain/access/users-admin";
 import { EVERYTHING } from "../../src/domain/access/scope";
 import { CLI_ACTOR } from "../../src/domain/audit";
@@ -69,6 +69,26 @@ export function registerUserCommands(program: Command): void {
           users.map((u) => [String(u.id), u.email, u.name, u.status, u.emailVerifiedAt ? "yes" : "no", u.lastSignInAt?.toISOString() ?? "never"]),
         ),
       );
+    });
+
+  program
+    .command("user:password")
+    .description("Set a user's password (read from standard input when --password is omitted); their sessions end")
+    .argument("<email>", "the user's e-mail address")
+    .option("--password <password>", "the new password")
+    .action(async (email: string, opts: { password?: string }) => {
+      const config = cliConfig();
+      const db = cliDatabase(config);
+      let user: User;
+      try {
+        user = requireUserByEmail(db, email);
+      } catch (error) {
+        if (error instanceof NotFound) throw new CliError(error.message);
+        throw error;
+      }
+      const password = await readPassword(opts.password);
+      await setPasswordFor(db, config, CLI_ACTOR, user, password).catch((error) => explainValidation(error, config.locale));
+      console.log(`New password set for ${user.email}; their sessions and remember-me sign-in have ended.`);
     });
 
   program

@@ -1,15 +1,17 @@
 /**
- * Access-control seeds: the permission catalogue from the route registry, the roles a catering company starts
- * with, demo places and areas, and demo users holding those roles. Idempotent.
+ * Access-control seeds. Reference data, always loaded: the permission catalogue from the route registry and the
+ * roles a catering company starts with; without demo data, also a first headquarters area for the first
+ * administrator and how to create them. Demo data: areas at the demo places and demo users holding those roles.
+ * Idempotent.
  */
-import { and, eq, inArray } from "drizzle-orm";
-import { areaRoles, areas, assignments, permissions, rolePermissions, roles } from "../schema";
+import { and, asc, eq, inArray } from "drizzle-orm";
+import { areaRoles, areas, assignments, cafes, headquarters, permissions, rolePermissions, roles } from "../schema";
 import { declaredPermissions } from "../../src/http/routes";
 import { bumpAccessVersion } from "../../src/domain/access/authorization";
 import { syncPermissions } from "../../src/domain/access/catalogue";
 import { ensureCafe, ensureHeadquarters } from "../../src/domain/access/places";
 import { ensureSuperRole, SUPER_ROLE } from "../../src/domain/access/roles";
-import { createUser, findUserByEmail } from "../../src/domain/accounts/users";
+import { countUsers, createUser, findUserByEmail } from "../../src/domain/accounts/users";
 import { randomToken } from "../../src/crypto";
 import type { Db } from "../../src/db";
 import type { Seeder } from "./index";
@@ -73,8 +75,19 @@ function ensureArea(db: Db, name: string, place: { cafeId?: number; headquarters
   return areaId;
 }
 
+/** Reference data: the permission catalogue, the super-administrator role and the starting roles. */
+export const rolesSeeder: Seeder = {
+  name: "Permissions and roles",
+  async run(db) {
+    bootstrapAccess(db);
+    for (const spec of STARTING_ROLES) ensureRole(db, spec);
+    return [`${declaredPermissions.length} permissions; ${STARTING_ROLES.length + 1} roles (${[SUPER_ROLE, ...STARTING_ROLES.map((r) => r.name)].join(", ")})`];
+  },
+};
+
+/** Demo data: the areas of the demo headquarters and cafes (the roles are made first when missing). */
 export const accessSeeder: Seeder = {
-  name: "Roles, places and areas",
+  name: "Demo areas",
   async run(db) {
     bootstrapAccess(db);
     const roleIds = Object.fromEntries(STARTING_ROLES.map((spec) => [spec.name, ensureRole(db, spec)]));
@@ -94,7 +107,66 @@ export const accessSeeder: Seeder = {
       }
     }
     db.transaction((tx) => bumpAccessVersion(tx));
-    return [`${STARTING_ROLES.length + 1} roles, ${areaCount} areas`];
+    return [`${areaCount} areas`];
+  },
+};
+
+/** Without demo data, the first administrator's role needs an area: this one, at a headquarters to rename later. */
+export const FIRST_PLACE = { business: "Mi empresa", headquarters: "Sede principal", area: "Administración" };
+
+/** Reference data without the demo set: when there is no headquarters at all, FIRST_PLACE with its area. */
+export const firstHeadquartersSeeder: Seeder = {
+  name: "First headquarters",
+  async run(db) {
+    if (db.select({ id: headquarters.id }).from(headquarters).limit(1).get()) return [];
+    const superId = db.select().from(roles).where(eq(roles.name, SUPER_ROLE)).get()!.id;
+    const administratorId = db.select().from(roles).where(eq(roles.name, "administrator")).get()?.id;
+    const { headquartersId } = ensureHeadquarters(db, FIRST_PLACE.business, FIRST_PLACE.headquarters);
+    ensureArea(db, FIRST_PLACE.area, { headquartersId }, administratorId === undefined ? [superId] : [superId, administratorId]);
+    db.transaction((tx) => bumpAccessVersion(tx));
+    return [
+      `Business "${FIRST_PLACE.business}" with headquarters "${FIRST_PLACE.headquarters}" and its area "${FIRST_PLACE.area}" (${SUPER_ROLE}, administrator).`,
+      "Give them their real names on the Businesses page once you can sign in.",
+    ];
+  },
+};
+
+/** "Area@Place" of every area offering the super-administrator role, headquarters first. */
+function superAreas(db: Db): string[] {
+  return db
+    .select({ area: areas.name, headquarters: headquarters.name, cafe: cafes.name })
+    .from(areaRoles)
+    .innerJoin(roles, eq(roles.id, areaRoles.roleId))
+    .innerJoin(areas, eq(areas.id, areaRoles.areaId))
+    .leftJoin(headquarters, eq(headquarters.id, areas.headquartersId))
+    .leftJoin(cafes, eq(cafes.id, areas.cafeId))
+    .where(eq(roles.isSuper, true))
+    // A headquarters area has no cafe, and NULL sorts first.
+    .orderBy(asc(cafes.id), asc(areas.id))
+    .all()
+    .map((r) => `${r.area}@${r.headquarters ?? r.cafe}`);
+}
+
+/** Without demo data, while nobody has an account: the command that creates the first administrator. */
+export const firstAdministratorSeeder: Seeder = {
+  name: "First administrator",
+  async run(db, config) {
+    if (countUsers(db) > 0) return [];
+    const [area] = superAreas(db);
+    if (area === undefined) {
+      return [
+        `Nobody can sign in yet, and no area offers the ${SUPER_ROLE} role. Create one at a headquarters, then the first administrator`,
+        "(with the headquarters' name and your own name, e-mail and password in place of the capitals):",
+        `  ./mesa area:create Administración --headquarters "HEADQUARTERS" --role ${SUPER_ROLE}`,
+        `  ./mesa user:create --name "YOUR NAME" --email YOU@EXAMPLE.COM --password "YOUR PASSWORD" --verified --role ${SUPER_ROLE} --area "Administración@HEADQUARTERS"`,
+      ];
+    }
+    return [
+      "Nobody can sign in yet. Create the first administrator with your own name, e-mail and password in place of the capitals",
+      "(or leave out --password and pipe the password on standard input):",
+      `  ./mesa user:create --name "YOUR NAME" --email YOU@EXAMPLE.COM --password "YOUR PASSWORD" --verified --role ${SUPER_ROLE} --area "${area}"`,
+      `Then sign in at ${config.appUrl}/login.`,
+    ];
   },
 };
 
@@ -114,7 +186,7 @@ const DEMO_PEOPLE: { email: string; name: string; area: string; place: "hq" | "p
 export const demoPeopleSeeder: Seeder = {
   name: "Demo accounts",
   async run(db, config) {
-    if (findUserByEmail(db, DEMO_EMAIL)) return [`${DEMO_EMAIL} already exists (passwords are unchanged).`];
+    if (findUserByEmail(db, DEMO_EMAIL)) return [`${DEMO_EMAIL} already exists (passwords are unchanged; ./mesa user:password ${DEMO_EMAIL} sets a new one).`];
     const password = `mesa-${randomToken(9)}`;
     const { headquartersId } = ensureHeadquarters(db, DEMO_BUSINESS.name, DEMO_HEADQUARTERS[0].name);
     const cafeIds = { principal: ensureCafe(db, "Mina Cerro Verde", "Unidad Norte", "Comedor Principal"), campamento: ensureCafe(db, "Mina Cerro Verde", "Unidad Sur", "Comedor Campamento") };
@@ -134,6 +206,7 @@ export const demoPeopleSeeder: Seeder = {
       `  e-mail:   ${DEMO_EMAIL}  (super-administrator)`,
       `  password: ${password}`,
       `The same password opens ${DEMO_PEOPLE.slice(1).map((p) => `${p.email} (${p.role})`).join(", ")}.`,
+      `It is shown only this once; to set a new one: ./mesa user:password ${DEMO_EMAIL} (or any demo e-mail).`,
     ];
   },
 };

@@ -1,31 +1,45 @@
 /**
- * Seeders, run in order by `./mesa db:seed` and on the first start of an empty database. Each is idempotent:
- * running it twice leaves the same data. Areas add their reference and demo data here as they are built.
+ * Seeders, run in order by `./mesa db:seed` and on the first start of an empty database. Reference data is always
+ * loaded; the demo data set when the DEMO_DATA setting is on or `./mesa db:seed --demo` asks for it. Each is
+ * idempotent: running it twice leaves the same data. Areas add their reference and demo data here as they are built.
  */
 import type { Config } from "../../src/config";
 import type { Db } from "../../src/db";
-import { accessSeeder, demoPeopleSeeder } from "./access";
+import { accessSeeder, demoPeopleSeeder, firstAdministratorSeeder, firstHeadquartersSeeder, rolesSeeder } from "./access";
 import { dealershipsSeeder } from "./dealerships";
 import { placesSeeder } from "./places";
 import { propertiesSeeder } from "./properties";
-import { servicesSeeder } from "./services";
+import { serviceCatalogueSeeder, servicesSeeder } from "./services";
 
 export interface Seeder {
   name: string;
   run(db: Db, config: Config): Promise<string[]>;
 }
 
-export const seeders: Seeder[] = [placesSeeder, accessSeeder, servicesSeeder, propertiesSeeder, dealershipsSeeder, demoPeopleSeeder];
+/** What every Mesa needs: the permission catalogue, the starting roles and the services catalogue. */
+export const referenceSeeders: Seeder[] = [rolesSeeder, serviceCatalogueSeeder];
 
-/** Runs every seeder; returns the lines each reports (what it created, how to sign in). */
-export async function runSeeders(db: Db, config: Config): Promise<{ seeder: string; lines: string[] }[]> {
+/** The demo business with its places, areas, prices, properties, client companies and people with known accounts. */
+export const demoSeeders: Seeder[] = [placesSeeder, accessSeeder, servicesSeeder, propertiesSeeder, dealershipsSeeder, demoPeopleSeeder];
+
+/** Without the demo set: a first headquarters area when there is none, and how to create the first administrator. */
+export const firstRunSeeders: Seeder[] = [firstHeadquartersSeeder, firstAdministratorSeeder];
+
+/**
+ * Runs the reference seeders, then the demo ones when `demo` (default: the DEMO_DATA setting) or else the first-run
+ * ones; returns the lines each reports (what it created, how to sign in).
+ */
+export async function runSeeders(db: Db, config: Config, options: { demo?: boolean } = {}): Promise<{ seeder: string; lines: string[] }[]> {
+  const demo = options.demo ?? config.demoData;
   const results = [];
-  for (const seeder of seeders) results.push({ seeder: seeder.name, lines: await seeder.run(db, config) });
+  for (const seeder of [...referenceSeeders, ...(demo ? demoSeeders : firstRunSeeders)]) results.push({ seeder: seeder.name, lines: await seeder.run(db, config) });
   return results;
 }
 
+/** Prints each seeder's lines under its name; a seeder with nothing to say is left out. */
 export function printSeedResults(results: { seeder: string; lines: string[] }[]): void {
   for (const { seeder, lines } of results) {
+    if (lines.length === 0) continue;
     console.log(`${seeder}:`);
     for (const line of lines) console.log(`  ${line}`);
   }

@@ -1,7 +1,8 @@
 /**
- * Services seed: the five kinds of service a cafe sells (codes DES, ALM, CEN, REF, DSC), offered down the demo
- * mines, units and cafes, with demo prices (the coastal Huarmey unit serves no dinner, and its prices are a little
- * lower); the demo business offers all five. Idempotent: existing services, assignments and prices are kept as they are.
+ * Services seeds. Reference data: the five kinds of service a cafe sells (codes DES, ALM, CEN, REF, DSC). Demo
+ * data: those services offered down the demo mines, units and cafes, with demo prices (the coastal Huarmey unit
+ * serves no dinner, and its prices are a little lower); the demo business offers all five. Idempotent: existing
+ * services, assignments and prices are kept as they are.
  */
 import { ensureCafe } from "../../src/domain/access/places";
 import { seedPrice } from "../../src/domain/places/prices";
@@ -28,8 +29,18 @@ function ensureService(db: Db, spec: (typeof STARTING_SERVICES)[number]): number
   return db.insert(services).values({ code: spec.code, name: spec.name, description: spec.description, type: spec.type, active: true, createdAt: now, updatedAt: now }).returning().get().id;
 }
 
+/** Reference data: the services catalogue. */
+export const serviceCatalogueSeeder: Seeder = {
+  name: "Services",
+  async run(db) {
+    for (const spec of STARTING_SERVICES) ensureService(db, spec);
+    return [`${STARTING_SERVICES.length} services (${STARTING_SERVICES.map((s) => s.code).join(", ")})`];
+  },
+};
+
+/** Demo data: the services (made first when missing) offered and priced in the demo places. */
 export const servicesSeeder: Seeder = {
-  name: "Services and cafe prices",
+  name: "Demo services and cafe prices",
   async run(db) {
     const ids = STARTING_SERVICES.map((spec) => ({ spec, id: ensureService(db, spec) }));
     // The demo business offers every starting service.
@@ -56,6 +67,6 @@ export const servicesSeeder: Seeder = {
         });
       }
     }
-    return [`${STARTING_SERVICES.length} services (${STARTING_SERVICES.map((s) => s.code).join(", ")}), ${priced} cafe prices`];
+    return [`${STARTING_SERVICES.length} services offered down the demo places, ${priced} cafe prices`];
   },
 };

@@ -9,7 +9,7 @@ import type { Db } from "../../db";
 import { message, NotFound, ValidationFailed } from "../errors";
 import { field, parseInput, t } from "../validation";
 import { hashPassword, passwordProblem, verifyPassword } from "./passwords";
-import { placesOfUser, recordAudit } from "../audit";
+import { placesOfUser, recordAudit, type Actor } from "../audit";
 import { ensureNotLastSuper } from "../access/assignments";
 
 export type User = typeof users.$inferSelect;
@@ -111,6 +111,20 @@ export async function changePassword(db: Db, config: Config, user: User, input: 
 export async function setPassword(db: Db, userId: number, password: string): Promise<void> {
   const passwordHash = await hashPassword(password);
   db.update(users).set({ passwordHash, rememberTokenHash: null, updatedAt: new Date() }).where(eq(users.id, userId)).run();
+}
+
+/**
+ * Sets a user's password on someone else's behalf (`./mesa user:password`): the password policy applies, every
+ * session and the remember-me token of the user end, and the change is audited with the user's places.
+ */
+export async function setPasswordFor(db: Db, config: Config, actor: Actor, user: User, password: string): Promise<void> {
+  ensurePasswordAcceptable(config, password, undefined, [user.name, user.email]);
+  const passwordHash = await hashPassword(password);
+  db.transaction((tx) => {
+    tx.update(users).set({ passwordHash, rememberTokenHash: null, updatedAt: new Date() }).where(eq(users.id, user.id)).run();
+    tx.delete(sessions).where(eq(sessions.userId, user.id)).run();
+    recordAudit(tx, actor, { action: "user.password_set", subjectType: "user", subjectId: user.id, places: placesOfUser(tx, user.id) });
+  });
 }
 
 /** Deletes the account after checking its password; its sessions go with it. The last super-administrator cannot leave. */
