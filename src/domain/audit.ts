@@ -153,7 +153,9 @@ export interface AuditRow {
 
 /** The entries `viewer` may read, newest first, paginated and optionally searched by action, subject or actor. */
 export function listAudit(db: Db, viewer: AuditViewer, options: { page: number; perPage: number; search?: string }): ListResult<AuditRow> {
-  const where = and(searchCondition(options.search, [auditLog.action, auditLog.subjectType, auditLog.actorLabel]), visibleTo(viewer));
+  // The actor is searched by the name the page shows, never by the e-mail kept in the label (only "cli" has no user).
+  const actorShown = sql`COALESCE((SELECT name FROM users WHERE users.id = ${auditLog.actorId}), CASE WHEN ${auditLog.actorId} IS NULL THEN ${auditLog.actorLabel} END)`;
+  const where = and(searchCondition(options.search, [auditLog.action, auditLog.subjectType, actorShown]), visibleTo(viewer));
   const total = db.select({ n: sql<number>`count(*)` }).from(auditLog).where(where).get()?.n ?? 0;
   const page = pageWindow(total, options);
   const rows = db

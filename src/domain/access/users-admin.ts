@@ -4,7 +4,7 @@
  * write is limited to the actor's scope.
  */
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { areas, assignments, auditLog, sessions, users } from "../../../db/schema";
+import { areas, assignments, auditLog, permissions, rolePermissions, sessions, users } from "../../../db/schema";
 import type { Config } from "../../config";
 import { randomToken } from "../../crypto";
 import type { Db } from "../../db";
@@ -16,7 +16,8 @@ import { field, parseInput, t } from "../validation";
 import { areaScopeCondition, requireArea } from "./areas";
 import { assignmentsOf, assignRole, ensureMayManage, ensureNotLastSuper, isSuperAdministrator, readOnlyReason, type ReadOnlyReason, type UserAssignment } from "./assignments";
 import { isDocumentBlacklisted } from "./blacklist";
-import { bumpAccessVersion } from "./authorization";
+import { accessProfile, bumpAccessVersion } from "./authorization";
+import { isCompanyWide } from "./permissions";
 import type { Scope } from "./scope";
 
 export interface AdminUserRow {
@@ -70,6 +71,38 @@ export function toAdminRow(db: Db, scope: Scope, user: User): AdminUserRow {
     isSuper: isSuperAdministrator(db, user.id),
     readOnly: readOnlyReason(db, scope, user.id),
   };
+}
+
+/**
+ * What a user may do within the actor's places: the roles they hold there and the permissions those roles give
+ * (a company-wide permission only from a headquarters area). Roles held elsewhere stay out of sight, as on the row.
+ */
+export function accessWithinScope(db: Db, scope: Scope, userId: number): { isSuper: boolean; roles: string[]; permissions: string[] } {
+  if (scope.all) {
+    const profile = accessProfile(db, userId);
+    return { isSuper: profile.isSuper, roles: profile.roles, permissions: [...profile.permissions].sort() };
+  }
+  const held = assignmentsOf(db, userId, scope);
+  const roleIds = [...new Set(held.map((a) => a.roleId))];
+  const atHeadquarters = new Set(
+    db
+      .select({ roleId: assignments.roleId })
+      .from(assignments)
+      .innerJoin(areas, eq(areas.id, assignments.areaId))
+      .where(and(eq(assignments.userId, userId), areaScopeCondition(scope), sql`${areas.headquartersId} IS NOT NULL`))
+      .all()
+      .map((r) => r.roleId),
+  );
+  const rows = roleIds.length
+    ? db
+        .select({ roleId: rolePermissions.roleId, name: permissions.name })
+        .from(rolePermissions)
+        .innerJoin(permissions, eq(permissions.id, rolePermissions.permissionId))
+        .where(inArray(rolePermissions.roleId, roleIds))
+        .all()
+    : [];
+  const granted = new Set(rows.filter((r) => !isCompanyWide(r.name) || atHeadquarters.has(r.roleId)).map((r) => r.name));
+  return { isSuper: isSuperAdministrator(db, userId), roles: [...new Set(held.map((a) => a.roleName))].sort(), permissions: [...granted].sort() };
 }
 
 export interface UserListFilter {

@@ -386,8 +386,23 @@ export function createPlace(db: Db, actor: Actor, scope: Scope, input: unknown, 
   });
 }
 
+/**
+ * A limited person renames a mine or unit only when every cafe in it is theirs: one shared with cafes outside their
+ * places is read-only to them (the scope rule, decision 008).
+ */
+function ensureWhollyInside(db: Db, scope: Scope, kind: "mine" | "unit", id: number): void {
+  if (scope.all) return;
+  const cafeIds = db.$client
+    .query<{ id: number }, [number]>(
+      kind === "unit" ? "SELECT id FROM cafes WHERE unit_id = ?" : "SELECT c.id FROM cafes c JOIN units u ON u.id = c.unit_id WHERE u.mine_id = ?",
+    )
+    .all(id);
+  if (cafeIds.some((c) => !scope.cafeIds.has(c.id))) throw new Conflict(message(`places.${kind}_shared_outside_scope`));
+}
+
 export function updateMine(db: Db, actor: Actor, scope: Scope, id: number, input: unknown, now = new Date()) {
   const mine = requireMine(db, scope, id);
+  ensureWhollyInside(db, scope, "mine", id);
   const name = tidyName(parseInput(MineInput, input).name);
   if (renamed(mine.name, name)) ensureMineNameFree(db, name, id);
   return db.transaction((tx) => {
@@ -399,6 +414,7 @@ export function updateMine(db: Db, actor: Actor, scope: Scope, id: number, input
 
 export function updateUnit(db: Db, actor: Actor, scope: Scope, id: number, input: unknown, now = new Date()) {
   const unit = requireUnit(db, scope, id);
+  ensureWhollyInside(db, scope, "unit", id);
   const name = tidyName(parseInput(UnitInput, input).name);
   if (renamed(unit.name, name)) ensureUnitNameFree(db, unit.mineId, name, id);
   return db.transaction((tx) => {

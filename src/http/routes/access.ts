@@ -5,12 +5,11 @@
  */
 import { listAreas, createArea, updateArea, deleteArea } from "../../domain/access/areas";
 import { assignRole, removeAssignment } from "../../domain/access/assignments";
-import { accessProfile } from "../../domain/access/authorization";
 import { addToBlacklist, listBlacklist, removeFromBlacklist } from "../../domain/access/blacklist";
 import { listPermissions, updatePermissionEntry } from "../../domain/access/catalogue";
 import { placeTree } from "../../domain/access/places";
 import { createRole, deleteRole, listRoles, updateRole } from "../../domain/access/roles";
-import { createUserByAdmin, listUsersForAdmin, requireVisibleUser, setUserStatus, toAdminRow, updateUserByAdmin } from "../../domain/access/users-admin";
+import { accessWithinScope, createUserByAdmin, listUsersForAdmin, requireVisibleUser, setUserStatus, toAdminRow, updateUserByAdmin } from "../../domain/access/users-admin";
 import { createInvitationToken } from "../../domain/accounts/password-reset";
 import { auditViewerOf, listAudit } from "../../domain/audit";
 import { can } from "../../domain/access/authorization";
@@ -95,8 +94,7 @@ export const accessRoutes = defineRoutes([
           const id = idParam(ctx.query, "inspect");
           if (!id) return null;
           const user = requireVisibleUser(ctx.db, scope, id);
-          const profile = accessProfile(ctx.db, user.id);
-          return { user: toAdminRow(ctx.db, scope, user), isSuper: profile.isSuper, permissions: [...profile.permissions].sort(), roles: profile.roles };
+          return { user: toAdminRow(ctx.db, scope, user), ...accessWithinScope(ctx.db, scope, user.id) };
         }),
       });
     },
