@@ -8,7 +8,7 @@ import { createApp } from "./http/app";
 import { createServices } from "./http/services";
 import { countUsers } from "./domain/accounts/users";
 import { printSeedResults, runSeeders } from "../db/seeds";
-import { bootstrapAccess } from "../db/seeds/access";
+import { bootstrapAccess } from "./domain/access/starting-roles";
 
 function fail(message: string): never {
   console.error(message);

@@ -22,7 +22,8 @@ import { findUserById, requireUserByEmail, type User } from "../../src/domain/ac
 import { CLI_ACTOR } from "../../src/domain/audit";
 import { Conflict, Forbidden, NotFound, ValidationFailed } from "../../src/domain/errors";
 import type { Db } from "../../src/db";
-import { declaredPermissions, routes } from "../../src/http/routes";
+import { PERMISSION_NAMES } from "../../src/domain/access/permissions";
+import { routes } from "../../src/http/routes";
 import { CliError, cliConfig, cliDatabase } from "../bootstrap";
 import { explainValidation, say, table } from "../output";
 import { routeRows } from "./routes";
@@ -359,23 +360,23 @@ export function registerAccessCommands(program: Command): void {
     .action((opts: { json?: boolean }) => {
       const { db } = open();
       const rows = permissionListRows(db);
-      const missing = declaredPermissions.filter((name) => !rows.some((r) => r.name === name));
+      const missing = PERMISSION_NAMES.filter((name) => !rows.some((r) => r.name === name));
       if (opts.json) {
         console.log(JSON.stringify(rows, null, 2));
       } else {
         console.log(formatPermissionTable(rows));
       }
-      if (missing.length) console.error(`Routes require permissions missing from the catalogue: ${missing.join(", ")}. Run ./mesa permission:sync.`);
+      if (missing.length) console.error(`Permissions of the catalogue missing from the database: ${missing.join(", ")}. Run ./mesa permission:sync.`);
     });
 
   program
     .command("permission:sync")
-    .description("Bring the permission catalogue in step with the routes: add the permissions routes require, remove the rest")
+    .description("Bring the permissions table in step with the catalogue: add what it declares, remove what it no longer declares")
     .action(() => {
       const { db } = open();
-      const { added, removed } = syncPermissions(db, declaredPermissions, CLI_ACTOR);
+      const { added, removed } = syncPermissions(db, CLI_ACTOR);
       if (added.length === 0 && removed.length === 0) {
-        console.log(`The permission catalogue is already in step with the routes (${declaredPermissions.length} permissions).`);
+        console.log(`The permissions are already in step with the catalogue (${PERMISSION_NAMES.length} permissions).`);
         return;
       }
       if (added.length) console.log(`Added ${added.length} permission${added.length === 1 ? "" : "s"}: ${added.join(", ")}`);

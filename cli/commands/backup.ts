@@ -19,7 +19,7 @@ import { dirname, join, resolve } from "node:path";
 import { createInterface } from "node:readline/promises";
 import type { Command } from "commander";
 import { readMigrationFiles } from "drizzle-orm/migrator";
-import { bootstrapAccess } from "../../db/seeds/access";
+import { bootstrapAccess } from "../../src/domain/access/starting-roles";
 import { MIGRATIONS_FOLDER, migrateDatabase, openDatabase, type Db } from "../../src/db";
 import { CliError, cliConfig } from "../bootstrap";
 

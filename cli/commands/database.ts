@@ -2,7 +2,7 @@
 import type { Command } from "commander";
 import { printSeedResults, runSeeders } from "../../db/seeds";
 import { cliConfig, cliDatabase } from "../bootstrap";
-import { bootstrapAccess } from "../../db/seeds/access";
+import { bootstrapAccess } from "../../src/domain/access/starting-roles";
 
 export function registerDatabaseCommands(program: Command): void {
   program

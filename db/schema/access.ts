@@ -145,3 +145,18 @@ export const accessVersion = sqliteTable("access_version", {
   id: integer("id").primaryKey(),
   version: integer("version").notNull(),
 });
+
+/**
+ * Which permission each starting role was given by Mesa itself (src/domain/access/starting-roles.ts), so a permission
+ * a later version adds to a starting role is granted to an existing database once, and one an administrator took
+ * away is never brought back.
+ */
+export const startingRoleGrants = sqliteTable(
+  "starting_role_grants",
+  {
+    roleName: text("role_name").notNull(),
+    permission: text("permission").notNull(),
+    recordedAt: integer("recorded_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.roleName, t.permission] })],
+);

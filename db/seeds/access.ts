@@ -1,68 +1,24 @@
 /**
- * Access-control seeds. Reference data, always loaded: the permission catalogue from the route registry and the
- * roles a catering company starts with; without demo data, also a first headquarters area for the first
+ * Access-control seeds. Reference data, always loaded: the permission catalogue and the roles a catering company
+ * starts with (src/domain/access); without demo data, also a first headquarters area for the first
  * administrator and how to create them. Demo data: areas at the demo places and demo users holding those roles.
  * Idempotent.
  */
-import { and, asc, eq, inArray } from "drizzle-orm";
-import { areaRoles, areas, assignments, cafes, headquarters, permissions, rolePermissions, roles } from "../schema";
-import { declaredPermissions } from "../../src/http/routes";
+import { and, asc, eq } from "drizzle-orm";
+import { areaRoles, areas, assignments, cafes, headquarters, roles } from "../schema";
 import { bumpAccessVersion } from "../../src/domain/access/authorization";
-import { syncPermissions } from "../../src/domain/access/catalogue";
+import { PERMISSION_NAMES } from "../../src/domain/access/permissions";
+import { bootstrapAccess, ensureStartingRole, STARTING_ROLES } from "../../src/domain/access/starting-roles";
+
+// Declared in the domain (shared by the server, the CLI and the seeds); tests still reach them from here.
+export { bootstrapAccess, STARTING_ROLES };
 import { ensureCafe, ensureHeadquarters } from "../../src/domain/access/places";
-import { ensureSuperRole, SUPER_ROLE } from "../../src/domain/access/roles";
+import { SUPER_ROLE } from "../../src/domain/access/roles";
 import { countUsers, createUser, findUserByEmail } from "../../src/domain/accounts/users";
 import { randomToken } from "../../src/crypto";
 import type { Db } from "../../src/db";
 import type { Seeder } from "./index";
 import { DEMO_BUSINESS, DEMO_HEADQUARTERS, DEMO_PLACES } from "./places";
-
-/**
- * Starting roles and their permissions. A permission that no route declares yet is skipped; as areas of the
- * product are built they add their permissions here.
- */
-export const STARTING_ROLES: { name: string; description: string; permissions: string[] }[] = [
-  {
-    name: "administrator",
-    description: "Users, areas, roles and the blacklist of the places in their scope.",
-    permissions: [
-      "users.view", "users.manage", "areas.manage", "roles.view", "roles.manage", "blacklist.view", "blacklist.manage", "audit.view",
-      "services.view", "services.manage", "places.view", "places.manage", "prices.manage",
-      "businesses.view", "businesses.manage", "properties.view", "properties.manage", "dealerships.view", "dealerships.manage",
-    ],
-  },
-  {
-    name: "operations manager",
-    description: "Mines, units, cafes, services and prices; the businesses, their properties and the client companies.",
-    permissions: ["services.view", "services.manage", "places.view", "places.manage", "prices.manage", "businesses.view", "businesses.manage", "properties.view", "properties.manage", "dealerships.view", "dealerships.manage"],
-  },
-  {
-    name: "cafe manager",
-    description: "Runs a cafe: its people, diners, prices and reports.",
-    permissions: ["users.view", "blacklist.view", "services.view", "places.view", "prices.manage", "properties.view", "dealerships.view"],
-  },
-  { name: "cashier", description: "Sells meals to registered diners at the point of sale.", permissions: ["blacklist.view"] },
-  { name: "nutritionist", description: "Ingredients, recipes, their cost and calories, and the menu.", permissions: [] },
-  { name: "buyer", description: "Providers, cities and ingredient prices.", permissions: [] },
-];
-
-/** Brings the catalogue in step with the routes and makes sure the super-administrator role exists. */
-export function bootstrapAccess(db: Db): void {
-  syncPermissions(db, declaredPermissions);
-  ensureSuperRole(db);
-}
-
-function ensureRole(db: Db, spec: (typeof STARTING_ROLES)[number]): number {
-  const existing = db.select().from(roles).where(eq(roles.name, spec.name)).get();
-  if (existing) return existing.id;
-  return db.transaction((tx) => {
-    const role = tx.insert(roles).values({ name: spec.name, description: spec.description }).returning().get();
-    const ids = spec.permissions.length ? tx.select({ id: permissions.id }).from(permissions).where(inArray(permissions.name, spec.permissions)).all() : [];
-    for (const { id } of ids) tx.insert(rolePermissions).values({ roleId: role.id, permissionId: id }).run();
-    bumpAccessVersion(tx);
-    return role.id;
-  });
-}
 
 function ensureArea(db: Db, name: string, place: { cafeId?: number; headquartersId?: number }, roleIds: number[]): number {
   const existing = db
@@ -80,8 +36,8 @@ export const rolesSeeder: Seeder = {
   name: "Permissions and roles",
   async run(db) {
     bootstrapAccess(db);
-    for (const spec of STARTING_ROLES) ensureRole(db, spec);
-    return [`${declaredPermissions.length} permissions; ${STARTING_ROLES.length + 1} roles (${[SUPER_ROLE, ...STARTING_ROLES.map((r) => r.name)].join(", ")})`];
+    for (const spec of STARTING_ROLES) ensureStartingRole(db, spec);
+    return [`${PERMISSION_NAMES.length} permissions; ${STARTING_ROLES.length + 1} roles (${[SUPER_ROLE, ...STARTING_ROLES.map((r) => r.name)].join(", ")})`];
   },
 };
 
@@ -90,7 +46,7 @@ export const accessSeeder: Seeder = {
   name: "Demo areas",
   async run(db) {
     bootstrapAccess(db);
-    const roleIds = Object.fromEntries(STARTING_ROLES.map((spec) => [spec.name, ensureRole(db, spec)]));
+    const roleIds = Object.fromEntries(STARTING_ROLES.map((spec) => [spec.name, ensureStartingRole(db, spec)]));
     const superId = db.select().from(roles).where(eq(roles.name, SUPER_ROLE)).get()!.id;
     const { businessId, headquartersId } = ensureHeadquarters(db, DEMO_BUSINESS.name, DEMO_HEADQUARTERS[0].name);
     ensureArea(db, "Administración", { headquartersId }, [superId, roleIds.administrator]);

@@ -1,7 +1,7 @@
 /**
- * The permission catalogue, kept in step with the route registry: every permission a route declares has a row,
- * and a row no route declares any more is removed. New rows take the defaults below (product area, and the
- * sidebar entry when the permission opens an area's page); administrators may then edit label, icon and order.
+ * The `permissions` table, kept in step with the permission catalogue (permissions.ts): every declared permission
+ * has a row, and a row the catalogue no longer declares is removed. New rows take the catalogue's area and sidebar
+ * entry; administrators may then edit label, icon and order.
  */
 import { asc, eq, inArray } from "drizzle-orm";
 import { permissions } from "../../../db/schema";
@@ -10,7 +10,7 @@ import { CLI_ACTOR, COMPANY_WIDE, recordAudit, type Actor } from "../audit";
 import { NotFound } from "../errors";
 import { parseInput, t } from "../validation";
 import { bumpAccessVersion, currentAccessVersion } from "./authorization";
-import { PERMISSIONS, type PermissionSpec } from "./permissions";
+import { PERMISSION_NAMES, PERMISSIONS, type PermissionSpec } from "./permissions";
 
 export interface PermissionDefaults {
   area: string;
@@ -32,9 +32,12 @@ export function findPermission(db: Db, name: string): Permission | undefined {
   return db.select().from(permissions).where(eq(permissions.name, name)).get();
 }
 
-/** Adds the permissions routes declare and removes those none declares. Returns what changed. */
-export function syncPermissions(db: Db, declared: string[], actor: Actor = CLI_ACTOR): { added: string[]; removed: string[] } {
-  const wanted = new Set(declared);
+/**
+ * Brings the `permissions` table in step with the catalogue (permissions.ts): adds what the catalogue declares and
+ * removes only rows it no longer declares, so a declared permission is never removed. Returns what changed.
+ */
+export function syncPermissions(db: Db, actor: Actor = CLI_ACTOR): { added: string[]; removed: string[] } {
+  const wanted = new Set<string>(PERMISSION_NAMES);
   return db.transaction((tx) => {
     const existing = tx.select().from(permissions).all();
     const have = new Set(existing.map((p) => p.name));
