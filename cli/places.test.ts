@@ -1,64 +1,27 @@
 /**
  * `./mesa import:places FILE [--dry-run]`, run as a person would run it, on a copy of a seeded database (demo
  * business "Mesa Catering S.A.C.", Mina Cerro Verde → Unidad Norte → Comedor Principal, services DES, ALM, …).
- * Messages are checked in English (APP_LOCALE=en) against the dictionaries.
+ * Messages are checked in English (APP_LOCALE=en) against the dictionaries. Standard error is no terminal here, so
+ * the import's progress comes first on it as plain lines, before any message.
  */
 import { beforeAll, describe, expect, test } from "bun:test";
-import { Database } from "bun:sqlite";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { translate } from "../resources/js/lib/i18n";
 import { buildWorkbook } from "../src/domain/spreadsheets/write";
+import { mesa, seededTemplate, sql, workspaceFrom, type Workspace } from "../tests/support/cli";
 
-const MESA = resolve(import.meta.dir, "../mesa");
 const en = (key: string, params?: Record<string, string | number>) => translate("en", key, params);
 
-interface Workspace {
-  dir: string;
-  dbPath: string;
-  env: Record<string, string>;
-}
-
-function environment(dir: string, dbPath: string): Record<string, string> {
-  return { DB_PATH: dbPath, STORAGE_PATH: join(dir, "storage"), APP_LOCALE: "en", APP_TIMEZONE: "America/Lima", NODE_ENV: "test", LOG_REQUESTS: "false" };
-}
-
-function mesa(ws: Workspace, args: string[]) {
-  const result = Bun.spawnSync([MESA, ...args], { cwd: ws.dir, env: { ...process.env, ...ws.env }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-  return { code: result.exitCode, out: result.stdout.toString(), err: result.stderr.toString() };
-}
+const SETTINGS = { APP_TIMEZONE: "America/Lima" };
 
 let template = "";
 
 beforeAll(() => {
-  const dir = mkdtempSync(join(tmpdir(), "mesa-places-cli-template-"));
-  const ws = { dir, dbPath: join(dir, "template.sqlite"), env: environment(dir, join(dir, "template.sqlite")) };
-  expect(mesa(ws, ["db:migrate"]).code).toBe(0);
-  const seeded = mesa(ws, ["db:seed"]);
-  expect(seeded.err).toBe("");
-  expect(seeded.code).toBe(0);
-  template = ws.dbPath;
-  // Seeding hashes the demo passwords: slow on a busy machine.
-}, 60_000);
+  template = seededTemplate("mesa-places-cli-template-", SETTINGS);
+}, 60_000); // two processes: slow on a busy machine
 
-function workspace(): Workspace {
-  const dir = mkdtempSync(join(tmpdir(), "mesa-places-cli-"));
-  const dbPath = join(dir, "mesa.sqlite");
-  const source = new Database(template);
-  source.query("VACUUM INTO ?").run(dbPath);
-  source.close();
-  return { dir, dbPath, env: environment(dir, dbPath) };
-}
-
-function sql<T = Record<string, unknown>>(ws: Workspace, query: string, ...params: (string | number | null)[]): T[] {
-  const db = new Database(ws.dbPath);
-  try {
-    return db.query(query).all(...params) as T[];
-  } finally {
-    db.close();
-  }
-}
+const workspace = (): Workspace => workspaceFrom(template, "mesa-places-cli-", SETTINGS);
 
 type Rows = (string | number | null)[][];
 
@@ -72,6 +35,11 @@ function workbookFile(ws: Workspace, name: string, sheets: Record<string, Rows>)
 
 const tally = (created: number, updated: number) => en("import.tally", { created, updated });
 
+const PROGRESS_LABELS = ["import.progress_reading", "import.progress_checking", "import.progress_saving"].map((key) => en(key));
+
+/** The lines of standard error that are not progress (cli/progress.ts). */
+const messages = (err: string) => err.trim().split("\n").filter((line) => line !== "" && !PROGRESS_LABELS.some((label) => line.startsWith(label)));
+
 const goodSheets = (): Record<string, Rows> => ({
   Units: [["Mine", "Name", "Services"], ["Mina Cerro Verde", "Unidad Este", "DES"]],
   Cafes: [["Mine", "Unit", "Name", "Business", "Time zone", "Services"], ["Mina Cerro Verde", "Unidad Este", "Comedor Este", "Mesa Catering S.A.C.", "", "DES"]],
@@ -83,7 +51,16 @@ describe("./mesa import:places", () => {
     const ws = workspace();
     const file = workbookFile(ws, "places.xlsx", goodSheets());
     const first = mesa(ws, ["import:places", file]);
-    expect(first.err).toBe("");
+    // Progress as plain lines: each step, then each further tenth of the way (three rows to check here).
+    const checking = (done: number) => en("jobs.progress_count", { label: en("import.progress_checking"), done, total: 3 });
+    const progress = first.err.trim().split("\n");
+    expect(progress.slice(0, 5)).toEqual([`${en("import.progress_reading")}…`, `${en("import.progress_checking")}…`, checking(1), checking(2), checking(3)]);
+    // Saving counts every service and place of the database, from none to all, in at most eleven lines.
+    const saving = progress.slice(5);
+    const total = Number(/ of (\d+)$/.exec(saving[0])?.[1]);
+    expect(saving[0]).toBe(en("jobs.progress_count", { label: en("import.progress_saving"), done: 0, total }));
+    expect(saving.at(-1)).toBe(en("jobs.progress_count", { label: en("import.progress_saving"), done: total, total }));
+    expect(saving.length).toBeLessThanOrEqual(11);
     expect(first.code).toBe(0);
     expect(first.out.trim()).toBe(en("import.done", { mines: tally(0, 0), units: tally(1, 0), cafes: tally(1, 0), services: tally(0, 0), prices: tally(1, 0) }));
     const cafe = sql<{ id: number; time_zone: string }>(ws, "SELECT id, time_zone FROM cafes WHERE name = 'Comedor Este'")[0];
@@ -113,7 +90,7 @@ describe("./mesa import:places", () => {
     });
     const result = mesa(ws, ["import:places", file]);
     expect(result.code).toBe(1);
-    expect(result.err.trim().split("\n")).toEqual([
+    expect(messages(result.err)).toEqual([
       en("import.failed"),
       `Units, row 2 (Mine): ${en("import.mine_not_found", { mine: "Mina Fantasma" })}`,
       `Cafes, row 2 (Time zone): ${en("import.time_zone_invalid", { zone: "Lima/Peru" })}`,
@@ -127,7 +104,7 @@ describe("./mesa import:places", () => {
     writeFileSync(path, "Name,Services\n");
     const result = mesa(ws, ["import:places", path]);
     expect(result.code).toBe(1);
-    expect(result.err.trim()).toBe(en("import.not_xlsx"));
+    expect(messages(result.err)).toEqual([en("import.not_xlsx")]);
   });
 
   test("a missing file or argument is a usage mistake (exit code 2)", () => {

@@ -9,6 +9,7 @@ import { createServices } from "./http/services";
 import { countUsers } from "./domain/accounts/users";
 import { printSeedResults, runSeeders } from "../db/seeds";
 import { bootstrapAccess } from "./domain/access/starting-roles";
+import { failInterruptedJobs } from "./domain/jobs/jobs";
 
 function fail(message: string): never {
   console.error(message);
@@ -25,6 +26,9 @@ try {
 
 const db = openDatabase(config.dbPath);
 migrateDatabase(db);
+// Jobs a stopped process left queued or running will never finish: they are marked failed, their uploads deleted.
+const interrupted = failInterruptedJobs(db);
+if (interrupted > 0) console.log(`${interrupted} background job(s) left unfinished by the last run were marked failed.`);
 bootstrapAccess(db);
 if (countUsers(db) === 0) {
   // Nobody has an account yet: load the reference data, and the demo data when DEMO_DATA is on; say how to sign in

@@ -23,10 +23,11 @@ import { CLI_ACTOR } from "../../src/domain/audit";
 import { Conflict, Forbidden, NotFound, ValidationFailed } from "../../src/domain/errors";
 import type { Db } from "../../src/db";
 import { PERMISSION_NAMES } from "../../src/domain/access/permissions";
-import { routes } from "../../src/http/routes";
 import { CliError, cliConfig, cliDatabase } from "../bootstrap";
+import { cliEvents } from "../events";
 import { explainValidation, say, table } from "../output";
-import { routeRows } from "./routes";
+import type { RouteDefinition } from "../../src/http/routing";
+import { loadRoutes, routeRows } from "./routes";
 
 // ---------------------------------------------------------------------------------------------------------------
 // Errors
@@ -265,7 +266,7 @@ export interface PermissionListRow {
 }
 
 /** Each permission of the catalogue with the routes that require it (from the route registry). */
-export function permissionListRows(db: Db): PermissionListRow[] {
+export function permissionListRows(db: Db, routes: RouteDefinition[]): PermissionListRow[] {
   return listPermissions(db).map((p) => ({
     name: p.name,
     area: p.area,
@@ -357,9 +358,9 @@ export function registerAccessCommands(program: Command): void {
     .command("permission:list")
     .description("List the permission catalogue: each permission, its area and the routes that require it")
     .option("--json", "print JSON")
-    .action((opts: { json?: boolean }) => {
+    .action(async (opts: { json?: boolean }) => {
       const { db } = open();
-      const rows = permissionListRows(db);
+      const rows = permissionListRows(db, await loadRoutes());
       const missing = PERMISSION_NAMES.filter((name) => !rows.some((r) => r.name === name));
       if (opts.json) {
         console.log(JSON.stringify(rows, null, 2));
@@ -422,18 +423,19 @@ export function registerAccessCommands(program: Command): void {
 
   program
     .command("blacklist:add")
-    .description("Bar a person by document number; a linked user account can no longer sign in and its sessions end")
+    .description("Bar a person by document number; a linked user account can no longer sign in, and its sessions, open tabs and realtime connections end")
     .argument("<document>", "the document number (DNI): 4 to 20 letters, digits or -")
     .requiredOption("--reason <text>", "why the person is barred")
     .option("--name <name>", "the person's name (default: the linked user's name, else the document number)")
     .option("--user <email>", "link the entry to this user account (by default, the user with that document number)")
-    .action((document: string, opts: { reason: string; name?: string; user?: string }) => {
+    .action(async (document: string, opts: { reason: string; name?: string; user?: string }) => {
       const { db, locale } = open();
+      const events = cliEvents(cliConfig());
       const linked = opts.user === undefined ? userWithDocument(db, document) : requireUser(db, opts.user);
       const input = { document_number: document, reason: opts.reason, name: opts.name ?? linked?.name ?? document.trim(), user_id: opts.user === undefined ? null : linked!.id };
       const entry = attempt(locale, BLACKLIST_FIELDS, () => {
         try {
-          return addToBlacklist(db, CLI_ACTOR, EVERYTHING, input);
+          return addToBlacklist(db, CLI_ACTOR, EVERYTHING, input, events.publisher);
         } catch (error) {
           // A name taken from a bad document number fails with it: only the document is worth mentioning.
           if (error instanceof ValidationFailed && opts.name === undefined && error.errors.document_number && error.errors.name) {
@@ -446,6 +448,9 @@ export function registerAccessCommands(program: Command): void {
       console.log(`Added ${entry.documentNumber} (${entry.name}) to the blacklist: ${entry.reason}`);
       const user = entry.userId === null ? undefined : findUserById(db, entry.userId);
       if (user) console.log(`${user.email} can no longer sign in; their sessions have ended.`);
+      // Their open tabs and realtime connections, as the Blacklist page ends them; the running Mesa is reached over HTTP.
+      const outcome = await events.outcome();
+      if (outcome) console.log(outcome);
     });
 }
 

@@ -1,20 +1,23 @@
 /**
  * `./mesa import:places FILE [--dry-run]`: loads mines, units, cafes, services and prices from an .xlsx workbook
- * (docs/places-workbook.md) with the same checks as the Management page, as the `cli` actor with every place in
- * scope and every permission. Problems are printed one per line ("Comedores, fila 7 (Empresa): …") in the
- * configured language and nothing is written (exit code 1); otherwise the counts are printed. A missing or
- * unreadable file is a usage mistake (exit code 2).
+ * (docs/places-workbook.md) with the same job code as the Management page (src/domain/jobs/places-import.ts), run
+ * here in this process, as the `cli` actor with every place in scope and every permission. Its progress goes to
+ * standard error: a bar on a terminal, plain lines otherwise. Problems are printed one per line ("Comedores, fila 7
+ * (Empresa): …") in the configured language and nothing is written (exit code 1); otherwise the counts are printed.
+ * A missing or unreadable file is a usage mistake (exit code 2).
  */
-import { readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
+import { basename } from "node:path";
 import type { Command } from "commander";
 import { translate } from "../../resources/js/lib/i18n";
 import { EVERYTHING } from "../../src/domain/access/scope";
 import { CLI_ACTOR } from "../../src/domain/audit";
-import { ValidationFailed } from "../../src/domain/errors";
-import { ALL_ABILITIES, describeCounts, describeProblem, ImportFailed, importPlaces } from "../../src/domain/places/import";
-import { readWorkbook } from "../../src/domain/spreadsheets/read";
+import { placesImportJob } from "../../src/domain/jobs/places-import";
+import { JobFailed } from "../../src/domain/jobs/runner";
+import { ALL_ABILITIES, describeCounts, describeProblem, ImportFailed } from "../../src/domain/places/import";
 import { CliError, cliConfig, cliDatabase } from "../bootstrap";
 import { say } from "../output";
+import { progressReporter } from "../progress";
 
 export function registerPlacesCommands(program: Command): void {
   program
@@ -30,17 +33,29 @@ export function registerPlacesCommands(program: Command): void {
       if (!isFile) throw new CliError(`No such file: ${file}`, 2);
       const config = cliConfig();
       const t = (key: string, params?: Record<string, string | number>) => translate(config.locale, key, params);
+      const dryRun = options.dryRun === true;
+      const db = cliDatabase(config);
+      const progress = progressReporter(process.stderr, t);
       try {
-        const workbook = await readWorkbook(new Uint8Array(readFileSync(file)));
-        const db = cliDatabase(config);
-        const counts = importPlaces(db, CLI_ACTOR, EVERYTHING, ALL_ABILITIES, workbook, { timeZone: config.timezone, dryRun: options.dryRun === true });
-        console.log(options.dryRun ? `${t("import.checked")}\n${describeCounts(counts, t)}` : describeCounts(counts, t));
+        const { counts } = await placesImportJob.run({
+          db,
+          actor: CLI_ACTOR,
+          scope: EVERYTHING,
+          input: { path: file, fileName: basename(file), abilities: ALL_ABILITIES, timeZone: config.timezone, dryRun },
+          progress: (done, total, label) => progress.update(done, total, label),
+          // Nobody else follows this run: the bar is drawn as it goes.
+          checkpoint: async () => {},
+        });
+        progress.finish();
+        console.log(dryRun ? `${t("import.checked")}\n${describeCounts(counts, t)}` : describeCounts(counts, t));
       } catch (error) {
-        if (error instanceof ImportFailed) {
-          throw new CliError([t("import.failed"), ...error.problems.map((p) => describeProblem(p, t))].join("\n"));
+        progress.finish();
+        if (error instanceof JobFailed) {
+          // Every problem, one per line (the page lists the first ones).
+          if (error.cause instanceof ImportFailed) throw new CliError([t("import.failed"), ...error.cause.problems.map((p) => describeProblem(p, t))].join("\n"));
+          // The file itself is refused (too large, not a workbook, no recognised sheet).
+          throw new CliError(say(config.locale, error.error));
         }
-        // The file itself is refused (too large, not a workbook, no recognised sheet).
-        if (error instanceof ValidationFailed) throw new CliError(Object.values(error.errors).map((m) => say(config.locale, m)).join("\n"));
         throw error;
       }
     });

@@ -1,7 +1,11 @@
 /** `./mesa route:list`: every route with its method, URI, name and the access it needs. */
 import type { Command } from "commander";
-import { routes } from "../../src/http/routes";
 import { describeAccess, type RouteDefinition } from "../../src/http/routing";
+
+/** The route registry, loaded only by the commands that list it (it brings the whole web layer with it). */
+export async function loadRoutes(): Promise<RouteDefinition[]> {
+  return (await import("../../src/http/routes")).routes;
+}
 
 export interface RouteRow {
   method: string;
@@ -42,8 +46,8 @@ export function registerRouteCommands(program: Command): void {
     .option("--json", "print JSON instead of a table")
     .option("--name <text>", "only routes whose name contains <text>")
     .option("--path <text>", "only routes whose URI contains <text>")
-    .action((opts: { json?: boolean; name?: string; path?: string }) => {
-      const rows = routeRows(routes, opts);
+    .action(async (opts: { json?: boolean; name?: string; path?: string }) => {
+      const rows = routeRows(await loadRoutes(), opts);
       console.log(opts.json ? JSON.stringify(rows, null, 2) : formatRouteTable(rows));
     });
 }

@@ -4,9 +4,10 @@ import { createUser, listUsers, requireUserByEmail, setPasswordFor, type User } 
 import { setUserStatus } from "../../src/domain/access/users-admin";
 import { EVERYTHING } from "../../src/domain/access/scope";
 import { CLI_ACTOR } from "../../src/domain/audit";
-import { NotFound } from "../../src/domain/errors";
+import { Conflict, NotFound } from "../../src/domain/errors";
 import { CliError, cliConfig, cliDatabase } from "../bootstrap";
-import { explainValidation, table } from "../output";
+import { cliEvents } from "../events";
+import { explainValidation, say, table } from "../output";
 import { assignAfterCreate, checkAssignment } from "./access";
 import { COMPANY_WIDE, placesOfArea, recordAudit } from "../../src/domain/audit";
 
@@ -93,17 +94,24 @@ export function registerUserCommands(program: Command): void {
 
   program
     .command("user:deactivate")
-    .description("Deactivate a user: their sessions end and they can no longer sign in")
+    .description("Deactivate a user: their sessions, open tabs and realtime connections end and they can no longer sign in")
     .argument("<email>", "the user's e-mail address")
-    .action((email: string) => {
-      const db = cliDatabase();
+    .action(async (email: string) => {
+      const config = cliConfig();
+      const db = cliDatabase(config);
+      const events = cliEvents(config);
       try {
         const user = requireUserByEmail(db, email);
-        setUserStatus(db, CLI_ACTOR, EVERYTHING, user.id, "deactivated");
+        setUserStatus(db, CLI_ACTOR, EVERYTHING, user.id, "deactivated", events.publisher);
         console.log(`Deactivated ${user.email}; their sessions have ended.`);
       } catch (error) {
         if (error instanceof NotFound) throw new CliError(error.message);
+        // The last super-administrator: refused, nothing changed.
+        if (error instanceof Conflict) throw new CliError(say(config.locale, error.detail));
         throw error;
       }
+      // Their open tabs and realtime connections, as the Users page ends them; the running Mesa is reached over HTTP.
+      const outcome = await events.outcome();
+      if (outcome) console.log(outcome);
     });
 }

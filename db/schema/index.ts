@@ -5,3 +5,4 @@ export * from "./places";
 export * from "./access";
 export * from "./services";
 export * from "./organisation";
+export * from "./jobs";

@@ -10,6 +10,8 @@ import { scopeOf, type Scope } from "../domain/access/scope";
 import type { Actor } from "../domain/audit";
 import type { RateLimiter } from "../domain/rate-limit";
 import type { Mailer } from "../mail/mailer";
+import type { EventBus, EventPublisher } from "../domain/events";
+import type { JobRunner } from "../domain/jobs/runner";
 import type { Broadcaster } from "../realtime/broadcaster";
 import type { EmbeddedPusherServer } from "../realtime/embedded-server";
 import type { BroadcastEvent } from "../realtime/events";
@@ -24,6 +26,7 @@ import type { Props } from "./page-protocol/props";
 import { htmlDocument } from "./page-protocol/document";
 import { renderPageHtml } from "./page-protocol/ssr";
 import { pathFor, type RouteArguments, type RouteDefinition, type RouteName } from "./routing";
+import type { PageName, RenderArguments } from "./page-protocol/page-types";
 import type { Session, SessionStore } from "./session";
 import { sharedProps } from "./shared-props";
 
@@ -42,6 +45,10 @@ export interface AppServices {
   appKey: string;
   /** Publishes realtime events through the `pusher` SDK. */
   broadcaster: Broadcaster;
+  /** The subscribers of domain events (realtime, later mail), registered once in createServices(). */
+  events: EventBus;
+  /** Runs background jobs (imports) after the request that started them was answered. */
+  jobs: JobRunner;
   /** Pusher credentials of this app (shared with the browser: key only). */
   realtimeApp: AppCredentials;
   /** The embedded Pusher-protocol server, or null when a hosted provider is used. */
@@ -177,7 +184,12 @@ export class RequestContext {
   }
 
   /** Renders a page: JSON for page-protocol visits, a server-rendered HTML document for first loads. */
-  async render(component: string, props: Props = {}, options: RenderOptions = {}): Promise<Response> {
+  render<N extends PageName>(component: N, ...[props, options = {}]: RenderArguments<N>): Promise<Response> {
+    return this.renderComponent(component, (props ?? {}) as Props, options);
+  }
+
+  /** `render` without the compiler's check of the page and its props: for the page protocol's own tests, whose pages are made up. */
+  async renderComponent(component: string, props: Props = {}, options: RenderOptions = {}): Promise<Response> {
     const page = await this.page(component, props, options);
     const status = options.status ?? 200;
     if (this.isPageRequest) {
@@ -198,10 +210,26 @@ export class RequestContext {
     return new Response(html, { status, headers: { "content-type": "text/html; charset=utf-8", vary: "X-Inertia" } });
   }
 
+  /** The realtime socket of the tab that made this request (X-Socket-ID), when it sent a well-formed one. */
+  get socketId(): string | null {
+    const socketId = this.request.headers.get("x-socket-id");
+    return socketId && /^\d+\.\d+$/.test(socketId) ? socketId : null;
+  }
+
+  private publisher: EventPublisher | null = null;
+
+  /**
+   * Where this request's domain services publish what they did (pass it to them); `await ctx.events.settled()`
+   * waits for the effects. Broadcasts leave out the tab that made the request.
+   */
+  get events(): EventPublisher {
+    this.publisher ??= this.services.events.publisher({ socketId: this.socketId });
+    return this.publisher;
+  }
+
   /** Publishes a realtime event, leaving out the tab that made this request (X-Socket-ID). Call after the change committed. */
   broadcast(event: BroadcastEvent): Promise<boolean> {
-    const socketId = this.request.headers.get("x-socket-id");
-    return this.services.broadcaster.broadcast(event, socketId && /^\d+\.\d+$/.test(socketId) ? socketId : null);
+    return this.services.broadcaster.broadcast(event, this.socketId);
   }
 
   /** The path of a named route, e.g. `ctx.urlFor("password.reset", { token })`. */

@@ -1,7 +1,7 @@
 /**
  * Compile-time proof of the typed contracts between server and browser: every line under `@ts-expect-error` must
- * fail to compile, so `npm run typecheck` fails the day a typo in a route name, a missing route parameter or an
- * unknown permission would slip through. Never run; nothing imports it.
+ * fail to compile, so `npm run typecheck` fails the day a typo in a page or route name, a page prop of the wrong
+ * type, a missing route parameter or an unknown permission would slip through. Never run; nothing imports it.
  */
 import type { useRoute } from "../../resources/js/hooks/use-route";
 import { can } from "../domain/access/authorization";
@@ -22,6 +22,15 @@ export function contractChecks(ctx: RequestContext, route: ReturnType<typeof use
   route("dashbord");
   // @ts-expect-error a route without its required parameter, in the browser
   route("users.update", {});
+
+  ctx.render("auth/verify-email", { email: "ana@mesa.test" });
+  ctx.render("auth/verify-email", { email: () => "ana@mesa.test" });
+  // @ts-expect-error a page that does not exist
+  ctx.render("users/indx");
+  // @ts-expect-error a prop of the wrong type
+  ctx.render("auth/verify-email", { email: 5 });
+  // @ts-expect-error a required prop left out
+  ctx.render("auth/verify-email", {});
 
   access.can("users.manage");
   can(ctx.access, "roles.manage");

@@ -35,6 +35,8 @@ export interface RouteParameters {
   "headquarters.update": { headquarters: string | number };
   "health": {};
   "home": {};
+  "jobs.dismiss": { job: string | number };
+  "jobs.show": { job: string | number };
   "language.edit": {};
   "language.update": {};
   "login": {};

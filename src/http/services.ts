@@ -8,12 +8,20 @@ import { loadAssets, reloadingAssets } from "./assets";
 import type { AppServices } from "./context";
 import { routes } from "./routes";
 import { SessionStore } from "./session";
+import { EventBus } from "../domain/events";
+import { JOB_HANDLERS } from "../domain/jobs/handlers";
+import { JobRunner } from "../domain/jobs/runner";
 import { Broadcaster, realtimeCredentials } from "../realtime/broadcaster";
+import { subscribeRealtime } from "../realtime/subscribers";
 import { EmbeddedPusherServer, embeddedOptions } from "../realtime/embedded-server";
 
 export function createServices(config: Config, db: Db, overrides: Partial<AppServices> = {}): AppServices {
   const appKey = overrides.appKey ?? resolveAppKey(config);
   const realtimeApp = realtimeCredentials(config, appKey);
+  const broadcaster = overrides.broadcaster ?? new Broadcaster(config, realtimeApp);
+  // The web server's subscribers of domain events, registered once; the command line registers the same (cli/events.ts).
+  const events = new EventBus();
+  subscribeRealtime(events, broadcaster);
   return {
     config,
     db,
@@ -24,7 +32,10 @@ export function createServices(config: Config, db: Db, overrides: Partial<AppSer
     mailer: createMailer(config),
     appKey,
     realtimeApp,
-    broadcaster: new Broadcaster(config, realtimeApp),
+    broadcaster,
+    events,
+    // Background jobs tell their owner how they go through the same domain events.
+    jobs: new JobRunner(db, JOB_HANDLERS, (event) => events.deliver(event)),
     realtime: config.broadcast.driver === "embedded" ? new EmbeddedPusherServer(realtimeApp, embeddedOptions(config)) : null,
     ...overrides,
   };

@@ -1,20 +1,43 @@
 /**
- * Events Mesa broadcasts. One function per event builds it: its name (the browser listens for it under the
- * `App.Events` namespace), the channels it goes to and its data. Broadcast them after the transaction that
- * caused them has committed, never before.
+ * Events Mesa broadcasts to browsers: their names and payloads (`RealtimeEvents`, which the browser imports as
+ * types, so a misspelt name or field fails the typecheck on both sides), and one function per event that builds
+ * it with its channels. The browser listens for them under the `App.Events` namespace.
+ *
+ * They are sent by the subscribers of domain events (src/realtime/subscribers.ts), after the transaction that
+ * caused them committed. Keep this file free of imports: the browser bundle includes it.
  */
-export interface BroadcastEvent {
-  name: string;
-  channels: string[];
-  data: Record<string, unknown>;
+
+/** Every event Mesa broadcasts, by name, with the data the browser receives. */
+export interface RealtimeEvents {
+  /** The user's sessions were ended (deactivated, blacklisted): every open tab signs out at once. */
+  SessionEnded: { reason: "deactivated" | "blacklisted" };
+  /** A background job the user started was queued, made progress or finished; `progress.label` is a translation key. */
+  JobUpdated: { id: number; kind: string; state: "queued" | "running" | "succeeded" | "failed"; progress: { done: number; total: number; label: string } };
 }
 
-/** The private channel of one user (Echo: `private("App.Models.User.{id}")`). */
+export type RealtimeEventName = keyof RealtimeEvents;
+
+/** One event ready to publish: its name, the channels it goes to and its data. */
+export type BroadcastEvent<N extends RealtimeEventName = RealtimeEventName> = {
+  [K in N]: { name: K; channels: string[]; data: RealtimeEvents[K] };
+}[N];
+
+/** The private channel of one user as Echo names it: `echo.private(userChannel(id))`. */
+export function userChannel(userId: number): string {
+  return `App.Models.User.${userId}`;
+}
+
+/** The private channel of one user as the protocol names it (Echo adds the `private-` prefix itself). */
 export function userChannelName(userId: number): string {
-  return `private-App.Models.User.${userId}`;
+  return `private-${userChannel(userId)}`;
 }
 
 /** The user's sessions were ended (deactivated, blacklisted): every open tab signs out at once. */
-export function sessionEnded(userId: number, reason: "deactivated" | "blacklisted"): BroadcastEvent {
+export function sessionEnded(userId: number, reason: RealtimeEvents["SessionEnded"]["reason"]): BroadcastEvent<"SessionEnded"> {
   return { name: "SessionEnded", channels: [userChannelName(userId)], data: { reason } };
+}
+
+/** A background job of the user moved on (state, progress): every open tab of theirs hears it, the one that started it too. */
+export function jobUpdated(userId: number, job: RealtimeEvents["JobUpdated"]): BroadcastEvent<"JobUpdated"> {
+  return { name: "JobUpdated", channels: [userChannelName(userId)], data: job };
 }

@@ -317,8 +317,9 @@ test.describe("access control", () => {
 
   test("the audit page lists the changes made: role, area and user created, user deactivated, role changed, blacklist", async ({ browser }) => {
     const { context, page, problems } = await admin(browser);
-    // This run's administrator made exactly these changes (the CLI's are recorded under "cli").
-    await open(page, `/audit?search=${encodeURIComponent(ADMIN.email)}`);
+    // This run's administrator made exactly these changes (the CLI's are recorded under "cli"). The audit finds an
+    // actor by the name it shows, never by their e-mail.
+    await open(page, `/audit?search=${encodeURIComponent(ADMIN.name)}`);
     await expect(page.getByRole("heading", { level: 1, name: "Auditoría" })).toBeVisible();
     const rows = page.getByRole("table", { name: "Auditoría" }).locator("tbody tr");
     const actions = (await rows.locator("td:nth-child(3)").allTextContents()).reverse();

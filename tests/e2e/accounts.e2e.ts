@@ -357,6 +357,8 @@ test.describe("accounts", () => {
   });
 
   test("every accounts page is server-rendered and hydrates without console errors or mismatches", async ({ browser }) => {
+    // Eleven pages in three browsers, each waited on until the network is idle: three times the usual time.
+    test.slow();
     const unverifiedEmail = `pedro.${RUN}@example.com`;
     const verifiedEmail = `carmen.${RUN}@example.com`;
     createUser(`Pedro Condori ${RUN}`, unverifiedEmail, { verified: false });

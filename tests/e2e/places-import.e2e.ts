@@ -1,8 +1,10 @@
 /**
  * The places workbook import on the Management page, in a real browser, as a super-administrator: the dialog's
- * template link downloads a workbook with the five sheets; a workbook with bad rows lists each problem with its
- * sheet, row and column and saves nothing; the same workbook, fixed, imports its new mine, unit, cafes and price,
- * which then show on the Comedores tab and in the cafe's prices dialog.
+ * template link downloads a workbook with the five sheets; the upload closes the dialog and the import runs as a
+ * background job whose result waits on the page, also after leaving it and coming back, until it is closed. A
+ * workbook with bad rows lists each problem with its sheet, row and column and saves nothing; the same workbook,
+ * fixed, imports its new mine, unit, cafes and price, which then show on the Comedores tab and in the cafe's
+ * prices dialog.
  *
  * The workbook is built here with SheetJS. Names carry a per-run suffix so they never collide on a reused
  * database. The seeded demo data provides the business "Mesa Catering S.A.C." and the services DES and ALM.
@@ -71,7 +73,7 @@ function placesWorkbook(fileName: string, secondBusiness: string, price: string)
   });
 }
 
-const flash = (page: Page, kind: "success" | "error") => page.locator(`[data-flash="${kind}"]`);
+const importJob = (page: Page) => page.getByTestId("import-job");
 const table = (page: Page, caption: "Minas" | "Comedores") => page.getByRole("table", { name: caption });
 const row = (page: Page, caption: "Minas" | "Comedores", name: string) => table(page, caption).locator("tbody tr").filter({ has: page.locator("td:first-child", { hasText: name }) });
 
@@ -88,6 +90,9 @@ test("the places workbook: the template downloads, bad rows are listed and nothi
   const context = await browser.newContext({ acceptDownloads: true });
   const page = await context.newPage();
   const problems = watchConsole(page);
+  // What the realtime connection hears about jobs (the page also asks again every few seconds, as a backstop).
+  const jobUpdates: string[] = [];
+  page.on("websocket", (socket) => socket.on("framereceived", ({ payload }) => void (String(payload).includes("JobUpdated") && jobUpdates.push(String(payload)))));
 
   await open(page, "/login");
   await page.getByLabel("Correo electrónico").fill(ADMIN.email);
@@ -111,37 +116,51 @@ test("the places workbook: the template downloads, bad rows are listed and nothi
   const cafeHeaders = XLSX.utils.sheet_to_json<unknown[]>(template.Sheets.Comedores, { header: 1 })[0];
   expect(cafeHeaders).toEqual(["Mina", "Unidad", "Nombre", "Empresa", "Zona horaria", "Servicios"]);
 
-  // A workbook with two bad rows: a cafe of a business that does not exist, and a price that is not a number.
+  // A workbook with two bad rows: a cafe of a business that does not exist, and a price that is not a number. The
+  // upload closes the dialog; the import's result then shows on the page.
   await dialog.getByLabel("Libro de Excel (.xlsx, hasta 5 MiB)").setInputFiles(placesWorkbook("lugares-con-errores.xlsx", MISSING_BUSINESS, "abc"));
   await dialog.getByRole("button", { name: "Importar", exact: true }).click();
-  const errors = dialog.getByTestId("import-errors");
-  await expect(errors).toBeVisible();
-  await expect(errors.getByText("No se importó nada. Corrige estas filas y vuelve a intentarlo:")).toBeVisible();
-  await expect(errors.getByRole("listitem")).toHaveText([
+  await expect(dialog).toBeHidden();
+  const badRows = [
     `Comedores, fila 3 (Empresa): No se encontró la empresa «${MISSING_BUSINESS}» (por nombre o RUC).`,
     "Precios, fila 2 (Precio): «abc» no es un precio en soles (por ejemplo 12.50).",
-  ]);
-  await expect(flash(page, "success")).toHaveCount(0);
+  ];
+  await expect(importJob(page)).toHaveAttribute("data-state", "failed");
+  await expect(importJob(page).getByText("No se importó nada. Corrige estas filas y vuelve a intentarlo:")).toBeVisible();
+  await expect(importJob(page).getByTestId("import-errors").getByRole("listitem")).toHaveText(badRows);
 
-  // Nothing was saved: after closing the dialog and loading the page afresh, the new mine is not there.
-  await dialog.getByRole("button", { name: "Cancelar" }).click();
-  await expect(dialog).toBeHidden();
+  // Nothing was saved: loading the page afresh, the new mine is not there, and the rows to fix still wait.
   await open(page, `/management?tab=mines&search=${encodeURIComponent(RUN)}`);
   await expect(page.getByRole("tab", { name: "Minas" })).toHaveAttribute("aria-selected", "true");
   await expect(page.getByRole("searchbox", { name: "Buscar minas" })).toHaveValue(RUN);
   await expect(table(page, "Minas")).toContainText("No hay lugares que coincidan.");
   await expect(row(page, "Minas", MINE)).toHaveCount(0);
+  await expect(importJob(page).getByTestId("import-errors").getByRole("listitem")).toHaveText(badRows);
 
-  // The fixed workbook imports; the flash gives the counts.
-  dialog = await openImport(page);
-  await expect(dialog.getByTestId("import-errors")).toHaveCount(0);
+  // The fixed workbook, chosen from the result's own button, imports; the page gives the counts.
+  await importJob(page).getByRole("button", { name: "Importar otro libro" }).click();
+  dialog = page.getByRole("dialog", { name: "Importar lugares desde Excel" });
+  await expect(dialog).toBeVisible();
   await dialog.getByLabel("Libro de Excel (.xlsx, hasta 5 MiB)").setInputFiles(placesWorkbook("lugares.xlsx", BUSINESS, "18.50"));
   await dialog.getByRole("button", { name: "Importar", exact: true }).click();
-  await expect(flash(page, "success")).toHaveText(
-    "Libro importado. Minas: 1 nuevas, 0 actualizadas. Unidades: 1 nuevas, 0 actualizadas. Comedores: 2 nuevas, 0 actualizadas. " +
-      "Servicios: 0 nuevas, 0 actualizadas. Precios: 1 nuevas, 0 actualizadas.",
-  );
   await expect(dialog).toBeHidden();
+  const summary =
+    "Libro importado. Minas: 1 nuevas, 0 actualizadas. Unidades: 1 nuevas, 0 actualizadas. Comedores: 2 nuevas, 0 actualizadas. " +
+    "Servicios: 0 nuevas, 0 actualizadas. Precios: 1 nuevas, 0 actualizadas.";
+  await expect(importJob(page)).toHaveAttribute("data-state", "succeeded");
+  await expect(importJob(page).getByRole("status")).toHaveText(summary);
+  // The user's private channel carried the job's steps to its end.
+  expect(jobUpdates.some((frame) => frame.includes("private-App.Models.User.") && frame.includes("running"))).toBe(true);
+  expect(jobUpdates.some((frame) => frame.includes("succeeded"))).toBe(true);
+
+  // The result waits on the page after leaving it, until it is closed.
+  await open(page, "/dashboard");
+  await open(page, "/management");
+  await expect(importJob(page).getByRole("status")).toHaveText(summary);
+  await importJob(page).getByRole("button", { name: "Cerrar" }).click();
+  await expect(importJob(page)).toHaveCount(0);
+  await open(page, "/management");
+  await expect(importJob(page)).toHaveCount(0);
 
   // The new mine on the Minas tab, with its unit, its two cafes and its services.
   await page.getByRole("tab", { name: "Minas" }).click();

@@ -12,7 +12,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { translate } from "../../resources/js/lib/i18n";
-import { areas as areasTable, auditLog, assignments, blacklist, sessions, users } from "../../db/schema";
+import { areas as areasTable, cafes as cafesTable, mines as minesTable, units as unitsTable, auditLog, assignments, blacklist, permissions as permissionsTable, rolePermissions, sessions } from "../../db/schema";
 import { bootstrapAccess } from "../../db/seeds/access";
 import { sha256 } from "../../src/crypto";
 import { migrateDatabase, openDatabase, type Db } from "../../src/db";
@@ -31,13 +31,12 @@ import { createApp } from "../../src/http/app";
 import { routes as productRoutes } from "../../src/http/routes";
 import type { RouteDefinition } from "../../src/http/routing";
 import { createServices } from "../../src/http/services";
-import { BASE, Client, createTestApp, testConfig, type TestApp } from "../support/app";
+import { Client, createTestApp, testConfig, type TestApp } from "../support/app";
 import { decodeQuotedPrintable, mailFiles } from "../support/mail";
 import { addUser, makeRole, TEST_PASSWORD } from "../support/people";
-import { isSignedIn, signedIn, signIn, submitFrom, submitJson, visitPage } from "../support/requests";
+import { ageConfirmation, isSignedIn, signedIn, signIn, submitFrom, submitJson, visitPage } from "../support/requests";
 
 const PASSWORD = TEST_PASSWORD;
-const SESSION_COOKIE = "mesa_session";
 const es = (key: string, params?: Record<string, string | number>) => translate("es", key, params);
 
 // ——— Fixtures ———
@@ -172,15 +171,6 @@ function snapshot(db: Db): string {
   return JSON.stringify(Object.fromEntries(tables.map((t) => [t, db.$client.query(`SELECT * FROM ${t} ORDER BY rowid`).all()])));
 }
 
-/** Moves the session's password confirmation `seconds` into the past. */
-function ageConfirmation(app: TestApp, client: Client, seconds: number): void {
-  const session = app.sessions.load(client.cookies.get(SESSION_COOKIE));
-  expect(session.isNew).toBe(false);
-  expect(typeof session.get("_password_confirmed_at")).toBe("number");
-  session.put("_password_confirmed_at", Date.now() - seconds * 1000);
-  app.sessions.save(session, { ipAddress: null, userAgent: null });
-}
-
 // ——— Mail ———
 
 
@@ -227,6 +217,12 @@ describe("data scope", () => {
     expect(inspected.isSuper).toBe(false);
     expect(inspected.roles).toEqual(["cashier"]);
     for (const id of [w.people.staffB.id, w.people.staffA2.id, w.people.root.id, 999999]) expect({ id, status: (await inspect(client, id)).status }).toEqual({ id, status: 404 });
+    // Someone who also works at cafe B: only what they hold in cafe A is shown, not the roles and rights held there.
+    grant(w.db, w.roles.admin, ["blacklist.view"]);
+    assignRole(w.db, CLI_ACTOR, EVERYTHING, { userId: w.people.both.id, areaId: w.areas.cajaB, roleId: w.roles.admin });
+    const both = ((await (await inspect(client, w.people.both.id)).json()) as any).props.inspected;
+    expect(both.roles).toEqual(["cashier"]);
+    expect(both.permissions).toEqual([]);
   });
 
   test("an administrator of cafe A cannot change users or areas of cafe B: 404 (or a refused place), and nothing changes", async () => {
@@ -903,6 +899,7 @@ describe("GET requests change nothing", () => {
       property: 1,
       dealership: 1,
       subdealership: 1,
+      job: 1,
     };
     return route.uri.replace(/\{(\w+)(\?)?\}/g, (_, name: string) => {
       if (!(name in values)) throw new Error(`no value for parameter "${name}" of ${route.name}`);
@@ -1029,6 +1026,38 @@ describe("blacklist and scope", () => {
     const root = await signedIn(w, w.people.root);
     expect((await props(root, "/blacklist")).entries.data[0].user.email).toBe(w.people.both.email);
     expect((await submit(root, "DELETE", `/blacklist/${barred.id}`, {}, "/blacklist")).status).toBe(303);
+  });
+});
+
+describe("company-wide bars", () => {
+  test("a bar that reaches no account is lifted from headquarters only, not by a one-cafe manager", async () => {
+    const w = await setup();
+    grant(w.db, w.roles.admin, ["blacklist.view", "blacklist.manage"]);
+    const diner = addToBlacklist(w.db, CLI_ACTOR, EVERYTHING, { document_number: "DOC-DINER1", name: "Comensal Vetado", reason: "Motivo de prueba" });
+    const cafe = await signedIn(w, w.people.adminA);
+    expect((await props(cafe, "/blacklist")).can).toEqual({ manage: true, liftUnlinked: false });
+    expect((await submit(cafe, "DELETE", `/blacklist/${diner.id}`, {}, "/blacklist")).status).toBe(403);
+    expect(w.db.select().from(blacklist).all()).toHaveLength(1);
+    const hq = await signedIn(w, w.people.adminHQ);
+    expect((await props(hq, "/blacklist")).can).toEqual({ manage: true, liftUnlinked: true });
+    expect((await submit(hq, "DELETE", `/blacklist/${diner.id}`, {}, "/blacklist")).status).toBe(303);
+    expect(w.db.select().from(blacklist).all()).toHaveLength(0);
+  });
+});
+
+describe("shared places", () => {
+  test("a one-cafe manager renames their own unit, not a mine shared with cafes outside their places", async () => {
+    const w = await setup();
+    grant(w.db, w.roles.admin, ["places.view", "places.manage"]);
+    const client = await signedIn(w, w.people.adminA);
+    const unitA = w.db.select().from(cafesTable).where(eq(cafesTable.id, w.places.cafeA)).get()!.unitId;
+    const mine = w.db.select().from(unitsTable).where(eq(unitsTable.id, unitA)).get()!.mineId;
+    expect((await submit(client, "PUT", `/mines/${mine}`, { name: "Mina Norte Cambiada" }, "/management")).status).toBe(303);
+    expect(await errorsOn(client, "/management")).toEqual({ form: es("places.mine_shared_outside_scope") });
+    expect(w.db.select().from(minesTable).where(eq(minesTable.id, mine)).get()!.name).toBe("Mina Norte");
+    expect((await submit(client, "PUT", `/units/${unitA}`, { name: "Unidad A Cambiada" }, "/management")).status).toBe(303);
+    expect(await errorsOn(client, "/management")).toEqual({});
+    expect(w.db.select().from(unitsTable).where(eq(unitsTable.id, unitA)).get()!.name).toBe("Unidad A Cambiada");
   });
 });
 

@@ -22,9 +22,8 @@ import { setCafePrices } from "../../src/domain/places/prices";
 import { offerService } from "../../src/domain/places/service-assignments";
 import { createService } from "../../src/domain/places/services";
 import { BASE, Client, createTestApp, type TestApp } from "../support/app";
-import { addUser, makeRole, TEST_PASSWORD } from "../support/people";
-
-const PASSWORD = TEST_PASSWORD;
+import { addUser, makeRole } from "../support/people";
+import { signedIn } from "../support/requests";
 
 interface World {
   app: TestApp;
@@ -86,14 +85,6 @@ function mineOf(db: Db, cafeId: number): number {
   return db.$client.query<{ mine_id: number }, [number]>("SELECT u.mine_id FROM cafes c JOIN units u ON u.id = c.unit_id WHERE c.id = ?").get(cafeId)!.mine_id;
 }
 
-async function signedIn(w: World, user: User): Promise<Client> {
-  const client = new Client(w.app);
-  await client.visit("/login");
-  const response = await client.request("/login", { method: "POST", inertia: true, json: { email: user.email, password: PASSWORD }, headers: { referer: `${BASE}/login` } });
-  expect(response.headers.get("location")).toBe("/dashboard");
-  return client;
-}
-
 /** The audit page's entries as the viewer sees them. */
 async function auditPage(client: Client, query = ""): Promise<{ total: number; lastPage: number; data: { id: number; action: string; subjectType: string; subjectId: number | null }[] }> {
   const { response, page } = await client.visit(`/audit${query}`);
@@ -113,13 +104,13 @@ function entryIds(db: Db, action: string, subjectId?: number): number[] {
 }
 
 /** Ids of the audit rows that match, oldest first. */
-function entriesWhere(db: Db, match: (row: { action: string; subjectId: number | null; after: any }) => boolean): number[] {
+function entriesWhere(db: Db, match: (row: { action: string; subjectType: string; subjectId: number | null; after: any }) => boolean): number[] {
   return db
     .select()
     .from(auditLog)
     .orderBy(auditLog.id)
     .all()
-    .filter((r) => match({ action: r.action, subjectId: r.subjectId, after: r.after ? JSON.parse(r.after) : null }))
+    .filter((r) => match({ action: r.action, subjectType: r.subjectType, subjectId: r.subjectId, after: r.after ? JSON.parse(r.after) : null }))
     .map((r) => r.id);
 }
 
@@ -175,18 +166,34 @@ describe("the audit trail follows the viewer's scope", () => {
     expect(entries.data.map((e) => e.action).sort()).toEqual(
       [
         "area.created", // Oficina A
-        "user.role_assigned", // Ana, Sara, and Doris at cafe A
-        "user.role_assigned",
+        "user.role_assigned", // Ana and Sara at cafe A (Doris also works at cafe B: her entries stay out)
         "user.role_assigned",
         "cafe.prices.updated",
         "unit.updated",
         "user.updated",
       ].sort(),
     );
+    // The actor is found by the name shown, not by the e-mail address behind it.
+    expect((await auditPage(await signedIn(w, w.people.auditorA), "?search=root%40mesa.test")).total).toBe(0);
+    expect((await auditPage(await signedIn(w, w.people.auditorA), "?search=Ra%C3%ADz")).total).toBeGreaterThan(0);
     // A search stays within the scope.
     const searched = await auditPage(await signedIn(w, w.people.auditorA), "?search=updated");
     expect(searched.data.map((e) => e.action).sort()).toEqual(["cafe.prices.updated", "unit.updated", "user.updated"]);
     expect(searched.total).toBe(3);
+  });
+
+  test("entries about a person leave a one-cafe viewer's sight once the person also works elsewhere, even entries recorded at the cafe", async () => {
+    const w = await buildWorld();
+    await makeChanges(w);
+    const sara = entryIds(w.db, "user.updated", w.people.staffA.id)[0];
+    expect((await auditPage(await signedIn(w, w.people.auditorA))).data.some((e) => e.id === sara)).toBe(true);
+    // Sara is now also an auditor at headquarters X: her e-mail and document in cafe A's entries are no longer cafe A's to read.
+    assignRole(w.db, CLI_ACTOR, EVERYTHING, { userId: w.people.staffA.id, areaId: w.areas.sedeX, roleId: findRoleByName(w.db, "auditor")!.id });
+    const after = await auditPage(await signedIn(w, w.people.auditorA));
+    expect(after.data.some((e) => e.subjectType === "user" && e.subjectId === w.people.staffA.id)).toBe(false);
+    expect(after.total).toBe(after.data.length);
+    // Headquarters X reaches both places: it still reads them.
+    expect((await auditPage(await signedIn(w, w.people.auditorHQ))).data.some((e) => e.id === sara)).toBe(true);
   });
 
   test("a holder of audit.view in a headquarters area sees company-wide entries and the cafes of their business, not another business", async () => {
@@ -210,10 +217,11 @@ describe("the audit trail follows the viewer's scope", () => {
         (e.action === "unit.updated" && e.subjectId === w.places.unitB) ||
         (e.action === "area.created" && e.subjectId === w.areas.cajaB) ||
         (e.action === "user.role_assigned" && e.after.areaId === w.areas.cajaB) ||
-        (e.action === "user.updated" && e.subjectId === w.people.both.id) ||
+        // Every entry about the person who also works at business Y's cafe, wherever it was recorded.
+        (e.subjectType === "user" && e.subjectId === w.people.both.id) ||
         (e.action === "blacklist.added" && e.after.userId === w.people.staffB.id),
     );
-    expect(businessY).toHaveLength(7);
+    expect(businessY).toHaveLength(8);
     const all = entriesWhere(w.db, () => true);
     expect(all.length).toBeLessThanOrEqual(25);
     expect([...shown].sort((a, b) => a - b)).toEqual(all.filter((id) => !businessY.includes(id)));
@@ -238,7 +246,8 @@ describe("the audit trail follows the viewer's scope", () => {
     expect(first.data.filter((e) => e.action === "cafe.prices.updated").map((e) => e.subjectId)).toEqual([w.places.cafeA]);
     expect(first.total).toBe(first.data.length);
     expect(first.lastPage).toBe(1);
-    expect((await auditPage(cafeViewer, "?page=2")).data).toEqual([]);
+    // A page past the end shows the last page again: nothing more to see there.
+    expect((await auditPage(cafeViewer, "?page=2")).data).toEqual(first.data);
 
     const hqViewer = await auditPage(await signedIn(w, w.people.auditorHQ), "?search=user.updated");
     expect(hqViewer.data.map((e) => e.subjectId)).toEqual([w.people.staffA.id]);

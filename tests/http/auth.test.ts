@@ -22,6 +22,7 @@ import { access, type RouteDefinition } from "../../src/http/routing";
 import { signedPath } from "../../src/http/signed-url";
 import { BASE, Client, createTestApp, TEST_APP_KEY, type TestApp } from "../support/app";
 import { decodeQuotedPrintable, mailFiles } from "../support/mail";
+import { ageConfirmation, isSignedIn } from "../support/requests";
 
 const SESSION_COOKIE = "mesa_session";
 const REMEMBER_COOKIE = "mesa_remember";
@@ -65,15 +66,6 @@ async function flashErrorOn(client: Client, path: string): Promise<unknown> {
 async function errorsOn(client: Client, path: string): Promise<Record<string, any>> {
   const { page } = await client.visit(path);
   return page.props.errors;
-}
-
-/** Whether the client is signed in: the dashboard answers instead of sending it to sign in. */
-async function isSignedIn(client: Client): Promise<boolean> {
-  const response = await client.request("/dashboard", { inertia: true });
-  if (response.status === 200) return true;
-  expect(response.status).toBe(302);
-  expect(response.headers.get("location")).toBe("/login");
-  return false;
 }
 
 function setCookieOf(response: Response, name: string): string | null {
@@ -882,17 +874,8 @@ function sensitiveRoute(): RouteDefinition {
     uri: "/test/sensitive",
     access: access.signedIn,
     confirmPassword: true,
-    handle: (ctx) => ctx.render("test/sensitive", { ok: true }),
+    handle: (ctx) => ctx.renderComponent("test/sensitive", { ok: true }),
   };
-}
-
-/** Moves the session's password confirmation `seconds` into the past. */
-function ageConfirmation(app: TestApp, client: Client, seconds: number): void {
-  const session = app.sessions.load(client.cookies.get(SESSION_COOKIE));
-  expect(session.isNew).toBe(false);
-  expect(typeof session.get("_password_confirmed_at")).toBe("number");
-  session.put("_password_confirmed_at", Date.now() - seconds * 1000);
-  app.sessions.save(session, { ipAddress: null, userAgent: null });
 }
 
 describe("password confirmation", () => {

@@ -12,9 +12,8 @@ import { assignRole } from "../../src/domain/access/assignments";
 import { addToBlacklist } from "../../src/domain/access/blacklist";
 import { findPermission, listPermissions } from "../../src/domain/access/catalogue";
 import { ensureCafe, ensureHeadquarters } from "../../src/domain/access/places";
-import { bumpAccessVersion } from "../../src/domain/access/authorization";
-import { cafes as cafesTable, permissions as permissionsTable, rolePermissions, roles as rolesTable, units as unitsTable } from "../../db/schema";
-import { eq, inArray } from "drizzle-orm";
+import { cafes as cafesTable, units as unitsTable } from "../../db/schema";
+import { eq } from "drizzle-orm";
 import { EVERYTHING } from "../../src/domain/access/scope";
 import { createUser, type User } from "../../src/domain/accounts/users";
 import { CLI_ACTOR } from "../../src/domain/audit";
@@ -25,8 +24,11 @@ import { createService } from "../../src/domain/places/services";
 import { declaredPermissions, routes } from "../../src/http/routes";
 import { checkRegistry, routeParameters, type Method, type RouteDefinition } from "../../src/http/routing";
 import { BASE, Client, createTestApp, type TestApp } from "../support/app";
+import { makeRole, TEST_PASSWORD } from "../support/people";
+import { isSignedIn, signInAs } from "../support/requests";
 
-const PASSWORD = "correct-horse-42";
+/** The password of the people addUser makes: the one signInAs signs in with. */
+const PASSWORD = TEST_PASSWORD;
 const KNOWN_KINDS = ["public", "guest", "signed-in", "permission"];
 const WRITES = new Set<Method>(["POST", "PUT", "PATCH", "DELETE"]);
 /** Redirects after PUT, PATCH and DELETE become 303 (page protocol); after GET and POST they stay 302. */
@@ -71,24 +73,14 @@ const PARAMETER_FIXTURES: Record<string, (f: Fixtures) => string | number> = {
   unit: (f) => f.unitId,
   // /management/export/{table}
   table: () => "cafes",
+  // /jobs/{job}: a job id; someone else's job, like a missing one, answers 404 (tests/http/jobs.test.ts).
+  job: () => 1,
   // /reset-password/{token}: any token (the page only shows the form).
   token: () => "fixture-token-0123456789",
   // /email/verify/{id}/{hash}: a user id and a SHA-256 in hex (no valid signature, so nothing is verified).
   id: (f) => f.user.id,
   hash: (f) => sha256(f.user.email),
 };
-
-/** A role with exactly these permissions, written straight to the database (the matrix does not depend on the role form). */
-function makeRole(app: TestApp, name: string, permissionNames: string[]): number {
-  return app.db.transaction((tx) => {
-    const role = tx.insert(rolesTable).values({ name }).returning().get();
-    const ids = permissionNames.length ? tx.select({ id: permissionsTable.id }).from(permissionsTable).where(inArray(permissionsTable.name, permissionNames)).all() : [];
-    expect(ids.length).toBe(permissionNames.length);
-    for (const { id } of ids) tx.insert(rolePermissions).values({ roleId: role.id, permissionId: id }).run();
-    bumpAccessVersion(tx);
-    return role.id;
-  });
-}
 
 let userCounter = 0;
 function addUser(app: TestApp, options: { name?: string; email?: string; documentNumber?: string; verified?: boolean } = {}): Promise<User> {
@@ -112,7 +104,7 @@ async function buildFixtures(app: TestApp): Promise<Fixtures> {
   bootstrapAccess(db);
   const { businessId, headquartersId } = ensureHeadquarters(db, "Fixture Catering S.A.C.", "Sede Fixture");
   const cafeId = ensureCafe(db, "Mina Fixture", "Unidad Fixture", "Comedor Fixture", businessId);
-  const roleId = makeRole(app, "fixture role", []);
+  const roleId = makeRole(db, "fixture role", []);
   const areaId = createArea(db, CLI_ACTOR, EVERYTHING, { name: "Caja Fixture", cafe_id: cafeId, role_ids: [roleId] }).id;
   const user = await addUser(app, { name: "Fixture Person", email: "fixture@mesa.test", documentNumber: "FIX-0001" });
   assignRole(db, CLI_ACTOR, EVERYTHING, { userId: user.id, areaId, roleId });
@@ -161,17 +153,6 @@ function asJson(client: Client, e: Endpoint, path: string): Promise<Response> {
 /** The page client (X-Inertia), as the screens send their forms. */
 function asPageClient(client: Client, e: Endpoint, path: string): Promise<Response> {
   return client.request(path, { method: e.method, inertia: true, ...(WRITES.has(e.method) ? { json: {} } : {}), headers: { referer: `${BASE}/dashboard` } });
-}
-
-async function signIn(client: Client, email: string): Promise<void> {
-  if (!client.cookies.get("XSRF-TOKEN")) await client.visit("/login");
-  const response = await client.request("/login", { method: "POST", inertia: true, json: { email, password: PASSWORD }, headers: { referer: `${BASE}/login` } });
-  expect(response.status).toBe(302);
-  expect(response.headers.get("location")).toBe("/dashboard");
-}
-
-async function isSignedIn(client: Client): Promise<boolean> {
-  return (await client.request("/dashboard", { inertia: true })).status === 200;
 }
 
 /** Describes a failing expectation with the endpoint, so one broken route is easy to find among many. */
@@ -256,7 +237,7 @@ describe("as a verified user without any role", () => {
     const fixtures = await buildFixtures(app);
     const nobody = await addUser(app, { name: "Sin Rol", email: "sinrol@mesa.test" });
     const client = new Client(app);
-    await signIn(client, nobody.email);
+    await signInAs(client, nobody);
     const failures: unknown[] = [];
     for (const e of permissionEndpoints) {
       const path = pathOf(e.route, fixtures);
@@ -273,7 +254,7 @@ describe("as a verified user without any role", () => {
     // Signed-in routes need no permission: none answers 401/403/419 (sign-out and account deletion may end the
     // session; the user signs in again before the next route).
     for (const e of endpoints.filter((x) => x.route.access.kind === "signed-in")) {
-      if (!(await isSignedIn(client))) await signIn(client, nobody.email);
+      if (!(await isSignedIn(client))) await signInAs(client, nobody);
       const response = await asPageClient(client, e, pathOf(e.route, fixtures));
       if ([401, 403, 419].includes(response.status) || response.status >= 500) failures.push(outcome(e, "page client", response));
     }
@@ -287,13 +268,13 @@ describe("as a verified user holding exactly the route's permission", () => {
     test(`${e.label} with only ${permission}`, async () => {
       const app = createTestApp();
       const fixtures = await buildFixtures(app);
-      const role = { id: makeRole(app, "holder", [permission]) };
+      const role = { id: makeRole(app.db, "holder", [permission]) };
       // A second area of the fixtures' cafe, offering only the holder's role: it reaches the fixtures.
       const area = createArea(app.db, CLI_ACTOR, EVERYTHING, { name: "Holder Area", headquarters_id: fixtures.headquartersId, role_ids: [role.id] });
       const holder = await addUser(app, { name: "Titular Permiso", email: "holder@mesa.test" });
       assignRole(app.db, CLI_ACTOR, EVERYTHING, { userId: holder.id, areaId: area.id, roleId: role.id });
       const client = new Client(app);
-      await signIn(client, holder.email); // signing in counts as a recent password confirmation
+      await signInAs(client, holder); // signing in counts as a recent password confirmation
 
       const response = await asPageClient(client, e, pathOf(e.route, fixtures));
       expect({ ...outcome(e, "page client", response), refused: [401, 403, 419].includes(response.status) }).toMatchObject({ refused: false });

@@ -24,9 +24,9 @@ import { CLI_ACTOR } from "../../src/domain/audit";
 import { createProperty } from "../../src/domain/organisation/properties";
 import { createService } from "../../src/domain/places/services";
 import { BASE, Client, createTestApp, embeddedPage, type TestApp } from "../support/app";
-import { addUser, makeRole, TEST_PASSWORD } from "../support/people";
+import { addUser, makeRole } from "../support/people";
+import { signedIn, signInAs, submitFrom, submitJson, visitPage as page } from "../support/requests";
 
-const PASSWORD = TEST_PASSWORD;
 const es = (key: string, params?: Record<string, string | number>) => translate("es", key, params);
 const RUC_MESA = "20100079705";
 const RUC_ANDES = "20601234565";
@@ -75,31 +75,7 @@ async function buildWorld(): Promise<World> {
   };
 }
 
-async function signIn(client: Client, user: User, expected = "/dashboard"): Promise<void> {
-  if (!client.cookies.get("XSRF-TOKEN")) await client.visit("/login");
-  const response = await client.request("/login", { method: "POST", inertia: true, json: { email: user.email, password: PASSWORD }, headers: { referer: `${BASE}/login` } });
-  expect(response.headers.get("location")).toBe(expected);
-}
-
-async function signedIn(w: World, user: User): Promise<Client> {
-  const client = new Client(w.app);
-  await signIn(client, user);
-  return client;
-}
-
-function submit(client: Client, method: string, path: string, json: unknown = {}, from = "/businesses"): Promise<Response> {
-  return client.request(path, { method, inertia: true, json, headers: { referer: `${BASE}${from}` } });
-}
-
-function submitJson(client: Client, method: string, path: string, json: unknown = {}): Promise<Response> {
-  return client.request(path, { method, json, headers: { accept: "application/json" } });
-}
-
-async function page(client: Client, path: string): Promise<Record<string, any>> {
-  const { response, page } = await client.visit(path);
-  expect(response.status).toBe(200);
-  return page;
-}
+const submit = submitFrom("/businesses");
 
 /** Downloads an export and reads its first sheet back as rows of cells. */
 async function workbook(client: Client, path: string): Promise<{ response: Response; rows: unknown[][]; sheet: XLSX.WorkSheet }> {
@@ -383,7 +359,7 @@ describe("properties", () => {
     const scanned = await guest.get(`/properties/${property.id}`);
     expect(scanned.status).toBe(302);
     expect(scanned.headers.get("location")).toBe("/login");
-    await signIn(guest, w.people.cashier, `/properties/${property.id}`);
+    await signInAs(guest, w.people.cashier, `/properties/${property.id}`);
     expect((await page(guest, `/properties/${property.id}`)).props.property.code).toBe("HOR-01");
 
     const viewer = await signedIn(w, w.people.viewer);

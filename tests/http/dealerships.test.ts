@@ -24,10 +24,10 @@ import type { User } from "../../src/domain/accounts/users";
 import { CLI_ACTOR } from "../../src/domain/audit";
 import { createDealership } from "../../src/domain/organisation/dealerships";
 import { createSubdealership } from "../../src/domain/organisation/subdealerships";
-import { BASE, Client, createTestApp, embeddedPage, type TestApp } from "../support/app";
-import { addUser, makeRole, TEST_PASSWORD } from "../support/people";
+import { Client, createTestApp, embeddedPage, type TestApp } from "../support/app";
+import { addUser, makeRole } from "../support/people";
+import { signedIn, submitFrom, submitJson, visitPage } from "../support/requests";
 
-const PASSWORD = TEST_PASSWORD;
 const es = (key: string, params?: Record<string, string | number>) => translate("es", key, params);
 const en = (key: string, params?: Record<string, string | number>) => translate("en", key, params);
 const SETTINGS = { rucLength: 11 };
@@ -71,27 +71,8 @@ async function buildWorld(): Promise<World> {
   return { app, db, unitA: unitOf(cafeA), unitB: unitOf(cafeB), people, roles: { manager }, areas: { cajaA } };
 }
 
-async function signedIn(w: World, user: User): Promise<Client> {
-  const client = new Client(w.app);
-  await client.visit("/login");
-  const response = await client.request("/login", { method: "POST", inertia: true, json: { email: user.email, password: PASSWORD }, headers: { referer: `${BASE}/login` } });
-  expect(response.headers.get("location")).toBe("/dashboard");
-  return client;
-}
-
-function submit(client: Client, method: string, path: string, json: unknown = {}, from = "/dealerships"): Promise<Response> {
-  return client.request(path, { method, inertia: true, json, headers: { referer: `${BASE}${from}` } });
-}
-
-function submitJson(client: Client, method: string, path: string, json: unknown = {}): Promise<Response> {
-  return client.request(path, { method, json, headers: { accept: "application/json" } });
-}
-
-async function page(client: Client, path = "/dealerships"): Promise<Record<string, any>> {
-  const { response, page } = await client.visit(path);
-  expect(response.status).toBe(200);
-  return page;
-}
+const submit = submitFrom("/dealerships");
+const page = (client: Client, path = "/dealerships") => visitPage(client, path);
 
 /** Two dealerships; the first with a subdealership working in Unidad A and Unidad B. */
 function seedTwo(w: World) {

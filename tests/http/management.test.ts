@@ -24,10 +24,10 @@ import { EVERYTHING } from "../../src/domain/access/scope";
 import type { User } from "../../src/domain/accounts/users";
 import { CLI_ACTOR } from "../../src/domain/audit";
 import { createPlace } from "../../src/domain/places/places";
-import { BASE, Client, createTestApp, type TestApp } from "../support/app";
-import { addUser, makeRole, TEST_PASSWORD } from "../support/people";
+import { Client, createTestApp, type TestApp } from "../support/app";
+import { addUser, makeRole } from "../support/people";
+import { signedIn, submitFrom, submitJson, visitPage } from "../support/requests";
 
-const PASSWORD = TEST_PASSWORD;
 const es = (key: string, params?: Record<string, string | number>) => translate("es", key, params);
 const en = (key: string, params?: Record<string, string | number>) => translate("en", key, params);
 const DEFAULTS = { timeZone: "America/Lima" };
@@ -76,28 +76,9 @@ async function buildWorld(): Promise<World> {
   return { app, db, businessId, mine: byName(mines), unit: byName(units), cafe, people: { root, operator, manager, cashier } };
 }
 
-async function signedIn(w: World, user: User): Promise<Client> {
-  const client = new Client(w.app);
-  await client.visit("/login");
-  const response = await client.request("/login", { method: "POST", inertia: true, json: { email: user.email, password: PASSWORD }, headers: { referer: `${BASE}/login` } });
-  expect(response.headers.get("location")).toBe("/dashboard");
-  return client;
-}
-
 /** A form submission from the page, as the page client sends it (errors and flash go back to `from`). */
-function submit(client: Client, method: string, path: string, json: unknown = {}, from = "/management"): Promise<Response> {
-  return client.request(path, { method, inertia: true, json, headers: { referer: `${BASE}${from}` } });
-}
-
-function submitJson(client: Client, method: string, path: string, json: unknown = {}): Promise<Response> {
-  return client.request(path, { method, json, headers: { accept: "application/json" } });
-}
-
-async function page(client: Client, path = "/management", headers: Record<string, string> = {}): Promise<Record<string, any>> {
-  const { response, page } = await client.visit(path, headers);
-  expect({ path, status: response.status }).toEqual({ path, status: 200 });
-  return page;
-}
+const submit = submitFrom("/management");
+const page = (client: Client, path = "/management", headers: Record<string, string> = {}) => visitPage(client, path, headers);
 
 const partial = (client: Client, path: string, prop: string) => page(client, path, { "x-inertia-partial-component": "management/index", "x-inertia-partial-data": prop });
 

@@ -73,7 +73,7 @@ describe("first visit (HTML)", () => {
 
   test("escapes / as \\/ and < as \\u003c in the embedded page JSON", async () => {
     const note = "</script><b>bold</b>";
-    const { client } = setup(testRoute(["GET"], "/test/escape", (ctx) => ctx.render("welcome", { note })));
+    const { client } = setup(testRoute(["GET"], "/test/escape", (ctx) => ctx.renderComponent("welcome", { note })));
     const html = await (await client.get("/test/escape")).text();
     expect(html).not.toContain("</script><b>");
     expect(html).toContain('"note":"\\u003c\\/script>\\u003cb>bold\\u003c\\/b>"');
@@ -232,7 +232,7 @@ describe("redirects", () => {
 
 describe("partial reloads", () => {
   const partialRoute = testRoute(["GET"], "/test/partial", (ctx) =>
-    ctx.render("test/partial", {
+    ctx.renderComponent("test/partial", {
       a: "A",
       b: "B",
       account: { user: { name: "Ana", email: "ana@example.com" }, team: { name: "Kitchen" } },
@@ -279,7 +279,7 @@ describe("partial reloads", () => {
 
   test("X-Inertia-Reset sends the prop but leaves it out of mergeProps, so the client replaces it", async () => {
     const { client } = setup(
-      testRoute(["GET"], "/test/reset", (ctx) => ctx.render("test/reset", { items: merge([3, 4]), others: merge([9]) })),
+      testRoute(["GET"], "/test/reset", (ctx) => ctx.renderComponent("test/reset", { items: merge([3, 4]), others: merge([9]) })),
     );
     const { page } = await client.visit("/test/reset", partialHeaders("test/reset", { only: ["others"], reset: ["items"] }));
     expect(page.props.items).toEqual([3, 4]);
@@ -289,7 +289,7 @@ describe("partial reloads", () => {
 
 describe("prop kinds", () => {
   test("always props are sent even when a partial reload excludes them", async () => {
-    const { client } = setup(testRoute(["GET"], "/test/always", (ctx) => ctx.render("test/always", { a: "A", stamp: always("S") })));
+    const { client } = setup(testRoute(["GET"], "/test/always", (ctx) => ctx.renderComponent("test/always", { a: "A", stamp: always("S") })));
     const { page } = await client.visit("/test/always", partialHeaders("test/always", { only: ["a"], except: ["stamp"] }));
     expect(page.props.stamp).toBe("S");
   });
@@ -298,7 +298,7 @@ describe("prop kinds", () => {
     let calls = 0;
     const { client } = setup(
       testRoute(["GET"], "/test/optional", (ctx) =>
-        ctx.render("test/optional", {
+        ctx.renderComponent("test/optional", {
           extra: optional(() => {
             calls++;
             return "E";
@@ -312,14 +312,14 @@ describe("prop kinds", () => {
   });
 
   test("optional props are sent when a partial reload asks for them", async () => {
-    const { client } = setup(testRoute(["GET"], "/test/optional", (ctx) => ctx.render("test/optional", { extra: optional(() => "E") })));
+    const { client } = setup(testRoute(["GET"], "/test/optional", (ctx) => ctx.renderComponent("test/optional", { extra: optional(() => "E") })));
     const { page } = await client.visit("/test/optional", partialHeaders("test/optional", { only: ["extra"] }));
     expect(page.props.extra).toBe("E");
   });
 
   const deferRoute = (counter: { calls: number }) =>
     testRoute(["GET"], "/test/defer", (ctx) =>
-      ctx.render("test/defer", {
+      ctx.renderComponent("test/defer", {
         a: "A",
         stats: defer(() => {
           counter.calls++;
@@ -354,7 +354,7 @@ describe("prop kinds", () => {
   });
 
   const mergeRoute = testRoute(["GET"], "/test/merge", (ctx) =>
-    ctx.render("test/merge", {
+    ctx.renderComponent("test/merge", {
       feed: merge([1, 2]),
       inbox: merge([{ id: 1 }]).prepend(),
       filters: merge({ a: { b: 1 } }).deep(),
@@ -389,7 +389,7 @@ describe("prop kinds", () => {
   });
 
   test("a deferred merge prop is listed in mergeProps when its partial reload delivers it", async () => {
-    const { client } = setup(testRoute(["GET"], "/test/defer-merge", (ctx) => ctx.render("test/defer-merge", { rows: defer(() => [1]).merge() })));
+    const { client } = setup(testRoute(["GET"], "/test/defer-merge", (ctx) => ctx.renderComponent("test/defer-merge", { rows: defer(() => [1]).merge() })));
     const first = await client.visit("/test/defer-merge");
     expect(first.page.deferredProps).toEqual({ default: ["rows"] });
     const { page } = await client.visit("/test/defer-merge", partialHeaders("test/defer-merge", { only: ["rows"] }));
@@ -400,7 +400,7 @@ describe("prop kinds", () => {
   const EXPIRES_AT = 4102444800000; // 2100-01-01
   const onceRoute = (counter: { calls: number }) =>
     testRoute(["GET"], "/test/once", (ctx) =>
-      ctx.render("test/once", {
+      ctx.renderComponent("test/once", {
         plans: once(
           () => {
             counter.calls++;
@@ -443,7 +443,7 @@ describe("prop kinds", () => {
     let calls = 0;
     const { client } = setup(
       testRoute(["GET"], "/test/lazy", (ctx) =>
-        ctx.render("test/lazy", {
+        ctx.renderComponent("test/lazy", {
           a: "A",
           report: () => {
             calls++;
@@ -459,7 +459,7 @@ describe("prop kinds", () => {
 
   test("function and async function props are sent as their resolved values", async () => {
     const { client } = setup(
-      testRoute(["GET"], "/test/lazy", (ctx) => ctx.render("test/lazy", { sync: () => "now", later: async () => ({ n: 1 }) })),
+      testRoute(["GET"], "/test/lazy", (ctx) => ctx.renderComponent("test/lazy", { sync: () => "now", later: async () => ({ n: 1 }) })),
     );
     const { page } = await client.visit("/test/lazy");
     expect(page.props.sync).toBe("now");
@@ -469,7 +469,7 @@ describe("prop kinds", () => {
 
 describe("shared props", () => {
   test("every page gets app, locale, errors and the list of shared keys", async () => {
-    const { client } = setup(testRoute(["GET"], "/test/own", (ctx) => ctx.render("test/own", { mine: 1 })));
+    const { client } = setup(testRoute(["GET"], "/test/own", (ctx) => ctx.renderComponent("test/own", { mine: 1 })));
     const { page } = await client.visit("/test/own");
     expect(page.props.app).toEqual({ name: "Mesa" });
     expect(page.props.locale).toBe("es");
@@ -481,7 +481,7 @@ describe("shared props", () => {
 
   test("ziggy holds the route list in ziggy's shape, and ziggy-js (via resolveRoute) builds URLs from it", async () => {
     const { client } = setup(
-      testRoute(["GET"], "/test/items/{item}", (ctx) => ctx.render("test/item"), { name: "test.items.show", wheres: { item: "\\d+" } }),
+      testRoute(["GET"], "/test/items/{item}", (ctx) => ctx.renderComponent("test/item"), { name: "test.items.show", wheres: { item: "\\d+" } }),
     );
     const { page } = await client.visit("/");
     const ziggy = page.props.ziggy;
@@ -496,7 +496,7 @@ describe("shared props", () => {
 
 describe("validation errors", () => {
   const formRoutes = [
-    testRoute(["GET"], "/test/form", (ctx) => ctx.render("test/form")),
+    testRoute(["GET"], "/test/form", (ctx) => ctx.renderComponent("test/form")),
     testRoute(["POST"], "/test/form", () => {
       throw new ValidationFailed({ name: "The name is required.", "lines.0.qty": "Must be positive." });
     }),
@@ -587,8 +587,8 @@ describe("flash", () => {
 describe("history", () => {
   test("render(…, { encryptHistory: true }) sets encryptHistory on the page", async () => {
     const { client } = setup(
-      testRoute(["GET"], "/test/secret", (ctx) => ctx.render("test/secret", {}, { encryptHistory: true })),
-      testRoute(["GET"], "/test/open", (ctx) => ctx.render("test/open")),
+      testRoute(["GET"], "/test/secret", (ctx) => ctx.renderComponent("test/secret", {}, { encryptHistory: true })),
+      testRoute(["GET"], "/test/open", (ctx) => ctx.renderComponent("test/open")),
     );
     expect((await client.visit("/test/secret")).page.encryptHistory).toBe(true);
     expect((await client.visit("/test/open")).page).not.toHaveProperty("encryptHistory");

@@ -1,16 +1,20 @@
 /**
- * The places workbook import through the app: uploading a workbook from the Management page (a multipart form),
- * the flash message with the counts, per-row errors shown as form errors with nothing written, permissions (the
- * route needs places.manage; the Services and Prices sheets need their own permissions), refused files, and the
- * template download in the user's language.
+ * The places workbook import through the app: uploading a workbook from the Management page (a multipart form)
+ * starts a background job; once it ends, the page's `importJob` shows the counts, or the per-row errors with
+ * nothing written. Also: permissions (the route needs places.manage; the Services and Prices sheets need their own
+ * permissions), files refused at once on the file field, the upload kept under STORAGE_PATH only while the job
+ * runs, and the template download in the user's language.
  *
  * The world: business "Catering X S.A.C." runs Mina Norte → Unidad A → Comedor A, which offers DES.
  */
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
+import { existsSync, mkdtempSync, readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import * as XLSX from "xlsx";
 import { translate } from "../../resources/js/lib/i18n";
-import { auditLog, cafes, cafeServices, mines, servicePriceHistory, services } from "../../db/schema";
+import { auditLog, cafes, cafeServices, jobs, mines, servicePriceHistory, services } from "../../db/schema";
 import { bootstrapAccess } from "../../db/seeds/access";
 import type { Db } from "../../src/db";
 import { createArea } from "../../src/domain/access/areas";
@@ -21,12 +25,14 @@ import { EVERYTHING } from "../../src/domain/access/scope";
 import type { User } from "../../src/domain/accounts/users";
 import { CLI_ACTOR } from "../../src/domain/audit";
 import { offerService } from "../../src/domain/places/service-assignments";
+import { createJob } from "../../src/domain/jobs/jobs";
+import { PLACES_IMPORT } from "../../src/domain/jobs/places-import";
 import { createService } from "../../src/domain/places/services";
 import { buildWorkbook } from "../../src/domain/spreadsheets/write";
 import { BASE, Client, createTestApp, type TestApp } from "../support/app";
-import { addUser, makeRole, TEST_PASSWORD } from "../support/people";
+import { addUser, makeRole } from "../support/people";
+import { signedIn, visitPage } from "../support/requests";
 
-const PASSWORD = TEST_PASSWORD;
 const es = (key: string, params?: Record<string, string | number>) => translate("es", key, params);
 
 interface World {
@@ -37,7 +43,8 @@ interface World {
 }
 
 async function buildWorld(): Promise<World> {
-  const app = createTestApp();
+  // Uploads are kept under STORAGE_PATH while their job runs: a folder of this test's own.
+  const app = createTestApp({ env: { STORAGE_PATH: mkdtempSync(join(tmpdir(), "mesa-import-storage-")) } });
   const db = app.db;
   bootstrapAccess(db);
   const x = ensureHeadquarters(db, "Catering X S.A.C.", "Sede X");
@@ -62,14 +69,6 @@ async function buildWorld(): Promise<World> {
   return { app, db, cafeA, people: { root, placesManager, viewer } };
 }
 
-async function signedIn(w: World, user: User): Promise<Client> {
-  const client = new Client(w.app);
-  await client.visit("/login");
-  const response = await client.request("/login", { method: "POST", inertia: true, json: { email: user.email, password: PASSWORD }, headers: { referer: `${BASE}/login` } });
-  expect(response.headers.get("location")).toBe("/dashboard");
-  return client;
-}
-
 type Rows = (string | number | null)[][];
 
 /** An .xlsx file with the given sheets (first row: headers). */
@@ -89,10 +88,15 @@ function upload(client: Client, bytes: Uint8Array<ArrayBuffer>, name = "lugares.
   return client.request("/management/import", { method: "POST", inertia: true, body: form, headers: { referer: `${BASE}/management` } });
 }
 
-async function pageProps(client: Client, path = "/management"): Promise<Record<string, any>> {
-  const { response, page } = await client.visit(path);
-  expect(response.status).toBe(200);
-  return page;
+const pageProps = (client: Client, path = "/management") => visitPage(client, path);
+
+/** Uploads a workbook, waits until its import job has ended, and returns the Management page's `importJob`. */
+async function importWorkbook(w: World, client: Client, bytes: Uint8Array<ArrayBuffer>): Promise<Record<string, any>> {
+  const response = await upload(client, bytes);
+  expect(response.status).toBe(302);
+  expect(response.headers.get("location")).toBe("/management");
+  await w.app.services.jobs.idle();
+  return (await pageProps(client)).props.importJob;
 }
 
 const good = () =>
@@ -112,8 +116,26 @@ describe("importing a places workbook from the Management page", () => {
     const response = await upload(client, good());
     expect(response.status).toBe(302);
     expect(response.headers.get("location")).toBe("/management");
+    // Answered before the import ran: the job waits, queued, with its upload under STORAGE_PATH/jobs.
+    const queued = w.db.select().from(jobs).get()!;
+    expect({ state: queued.state, kind: queued.kind, userId: queued.userId }).toEqual({ state: "queued", kind: "places.import", userId: w.people.root.id });
+    expect(queued.upload!.startsWith(join(w.app.config.storagePath, "jobs"))).toBe(true);
+    expect(existsSync(queued.upload!)).toBe(true);
+    await w.app.services.jobs.idle();
     const page = await pageProps(client);
-    expect(page.flash.success).toBe(es("import.done", { mines: tally(1, 0), units: tally(1, 0), cafes: tally(1, 0), services: tally(0, 0), prices: tally(2, 0) }));
+    expect(page.props.importJob).toEqual({
+      id: queued.id,
+      state: "succeeded",
+      fileName: "lugares.xlsx",
+      // Saved: the service and the 2 mines, 2 units and 2 cafes the database then holds.
+      progress: { done: 7, total: 7, label: "import.progress_saving" },
+      summary: es("import.done", { mines: tally(1, 0), units: tally(1, 0), cafes: tally(1, 0), services: tally(0, 0), prices: tally(2, 0) }),
+      error: null,
+      problems: {},
+    });
+    expect(page.flash.success).toBeUndefined();
+    // The upload is deleted once the job ended.
+    expect(existsSync(queued.upload!)).toBe(false);
     const cafe = w.db.select().from(cafes).where(eq(cafes.name, "Comedor E")).get()!;
     expect(cafe.timeZone).toBe(w.app.config.timezone);
     expect(w.db.select().from(cafeServices).where(eq(cafeServices.cafeId, cafe.id)).get()!.priceCents).toBe(1250);
@@ -130,7 +152,8 @@ describe("importing a places workbook from the Management page", () => {
     const w = await buildWorld();
     const client = await signedIn(w, w.people.root);
     const minesBefore = w.db.select().from(mines).all();
-    const response = await upload(
+    const importJob = await importWorkbook(
+      w,
       client,
       xlsx({
         Minas: [["Nombre"], ["Mina Este"]],
@@ -138,10 +161,9 @@ describe("importing a places workbook from the Management page", () => {
         Precios: [["Mina", "Unidad", "Comedor", "Servicio", "Precio"], ["Mina Norte", "Unidad A", "Comedor A", "DES", "doce"]],
       }),
     );
-    expect(response.status).toBe(302);
-    expect(response.headers.get("location")).toBe("/management");
-    const page = await pageProps(client);
-    expect(page.props.errors).toEqual({
+    expect(importJob.state).toBe("failed");
+    expect(importJob.error).toBe(es("import.failed"));
+    expect(importJob.problems).toEqual({
       "rows.Comedores.2.Empresa": `${es("import.row_column_label", { sheet: "Comedores", row: 2, column: "Empresa" })}: ${es("import.business_not_found", { business: "Nadie S.A.C." })}`,
       "rows.Precios.2.Precio": `${es("import.row_column_label", { sheet: "Precios", row: 2, column: "Precio" })}: ${es("import.price_invalid", { value: "doce" })}`,
     });
@@ -156,6 +178,36 @@ describe("importing a places workbook from the Management page", () => {
     expect((await pageProps(client)).props.errors).toEqual({ file: es("import.not_xlsx") });
     await client.request("/management/import", { method: "POST", inertia: true, body: new FormData(), headers: { referer: `${BASE}/management` } });
     expect((await pageProps(client)).props.errors).toEqual({ file: es("import.file_required") });
+    // Refused before any job: none was recorded, no file kept.
+    expect(w.db.select().from(jobs).all()).toEqual([]);
+    expect(existsSync(join(w.app.config.storagePath, "jobs")) ? readdirSync(join(w.app.config.storagePath, "jobs")) : []).toEqual([]);
+  });
+
+  test("a workbook the job cannot use fails with a message about the file; closing the result hides it", async () => {
+    const w = await buildWorld();
+    const client = await signedIn(w, w.people.root);
+    // A real workbook (so it passes the checks at upload), but without any sheet Mesa recognises.
+    const importJob = await importWorkbook(w, client, xlsx({ Notas: [["Texto"], ["hola"]] }));
+    expect(importJob.state).toBe("failed");
+    expect(importJob.error).toBe(es("import.no_sheets", { sheets: "Servicios/Services, Minas/Mines, Unidades/Units, Comedores/Cafes, Precios/Prices" }));
+    expect(importJob.problems).toEqual({});
+    // The result waits on the page until it is closed.
+    expect((await pageProps(client)).props.importJob.id).toBe(importJob.id);
+    const closed = await client.request(`/jobs/${importJob.id}/dismiss`, { method: "POST", inertia: true, headers: { referer: `${BASE}/management` } });
+    expect(closed.headers.get("location")).toBe("/management");
+    expect((await pageProps(client)).props.importJob).toBeNull();
+  });
+
+  test("while an import of theirs is under way, another upload is refused on the file field; someone else's does not count", async () => {
+    const w = await buildWorld();
+    const client = await signedIn(w, w.people.root);
+    const waiting = createJob(w.db, { kind: PLACES_IMPORT, actor: { userId: w.people.root.id, label: w.people.root.email }, scope: EVERYTHING, input: { fileName: "otro.xlsx" } });
+    await upload(client, good());
+    expect((await pageProps(client)).props.errors).toEqual({ file: es("import.busy") });
+    expect(w.db.select().from(jobs).all().map((j) => j.id)).toEqual([waiting.id]);
+    // Another person's import under way is no reason to wait.
+    const other = await signedIn(w, w.people.placesManager);
+    expect((await importWorkbook(w, other, xlsx({ Minas: [["Nombre"], ["Mina Otra"]] }))).state).toBe("failed");
   });
 
   test("without places.manage the upload is forbidden", async () => {
@@ -169,9 +221,8 @@ describe("importing a places workbook from the Management page", () => {
   test("places.manage alone does not allow the Services and Prices sheets", async () => {
     const w = await buildWorld();
     const client = await signedIn(w, w.people.placesManager);
-    await upload(client, xlsx({ Servicios: [["Código", "Nombre", "Tipo"], ["CEN", "Cena", "cena"]], Precios: [["Mina", "Unidad", "Comedor", "Servicio", "Precio"], ["Mina Norte", "Unidad A", "Comedor A", "DES", 9]] }));
-    const errors = (await pageProps(client)).props.errors;
-    expect(Object.values(errors)).toEqual([
+    const importJob = await importWorkbook(w, client, xlsx({ Servicios: [["Código", "Nombre", "Tipo"], ["CEN", "Cena", "cena"]], Precios: [["Mina", "Unidad", "Comedor", "Servicio", "Precio"], ["Mina Norte", "Unidad A", "Comedor A", "DES", 9]] }));
+    expect(Object.values(importJob.problems)).toEqual([
       `${es("import.row_label", { sheet: "Servicios", row: 1 })}: ${es("import.sheet_not_allowed", { sheet: "Servicios" })}`,
       `${es("import.row_label", { sheet: "Precios", row: 1 })}: ${es("import.sheet_not_allowed", { sheet: "Precios" })}`,
     ]);
@@ -202,8 +253,7 @@ describe("importing a places workbook from the Management page", () => {
 
     // Uploaded unchanged, it creates its example places and leaves the existing service as it was.
     const before = w.db.select().from(services).all();
-    expect((await upload(root, bytes as Uint8Array<ArrayBuffer>)).status).toBe(302);
-    expect((await pageProps(root)).flash.success).toBe(es("import.done", { mines: tally(1, 0), units: tally(1, 0), cafes: tally(1, 0), services: tally(0, 0), prices: tally(1, 0) }));
+    expect((await importWorkbook(w, root, bytes as Uint8Array<ArrayBuffer>)).summary).toBe(es("import.done", { mines: tally(1, 0), units: tally(1, 0), cafes: tally(1, 0), services: tally(0, 0), prices: tally(1, 0) }));
     expect(w.db.select().from(services).all()).toEqual(before);
   });
 

@@ -186,7 +186,7 @@ describe("not found", () => {
           access: access.public,
           handle: (ctx) => {
             calls++;
-            return ctx.render("test/order", { order: ctx.params.order });
+            return ctx.renderComponent("test/order", { order: ctx.params.order });
           },
         },
       ],
@@ -270,7 +270,7 @@ describe("access for guests", () => {
       access: routeAccess,
       handle: (ctx) => {
         counter.calls++;
-        return ctx.render("test/protected");
+        return ctx.renderComponent("test/protected");
       },
     };
   }

@@ -7,48 +7,28 @@
  */
 import { describe, expect, test } from "bun:test";
 import * as XLSX from "xlsx";
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { translate } from "../../resources/js/lib/i18n";
-import { auditLog, cafes, cafeServices, mineServices, permissions as permissionsTable, rolePermissions, roles as rolesTable, servicePriceHistory, services, units, unitServices, users } from "../../db/schema";
+import { auditLog, cafes, cafeServices, mineServices, servicePriceHistory, services, units, unitServices } from "../../db/schema";
 import { accessSeeder, bootstrapAccess, STARTING_ROLES } from "../../db/seeds/access";
 import { servicesSeeder } from "../../db/seeds/services";
 import { placesSeeder } from "../../db/seeds/places";
 import type { Db } from "../../src/db";
 import { createArea } from "../../src/domain/access/areas";
 import { assignRole } from "../../src/domain/access/assignments";
-import { bumpAccessVersion } from "../../src/domain/access/authorization";
 import { PERMISSION_DEFAULTS } from "../../src/domain/access/catalogue";
 import { ensureCafe, ensureHeadquarters } from "../../src/domain/access/places";
 import { findRoleByName, SUPER_ROLE } from "../../src/domain/access/roles";
 import { EVERYTHING } from "../../src/domain/access/scope";
-import { hashPassword } from "../../src/domain/accounts/passwords";
 import type { User } from "../../src/domain/accounts/users";
 import { CLI_ACTOR } from "../../src/domain/audit";
 import { offerService } from "../../src/domain/places/service-assignments";
 import { createService } from "../../src/domain/places/services";
-import { BASE, Client, createTestApp, embeddedPage, type TestApp } from "../support/app";
+import { Client, createTestApp, embeddedPage, type TestApp } from "../support/app";
+import { addUser, makeRole } from "../support/people";
+import { signedIn, submitFrom, submitJson, visitPage } from "../support/requests";
 
-const PASSWORD = "correct-horse-42";
 const es = (key: string, params?: Record<string, string | number>) => translate("es", key, params);
-
-let passwordHash: Promise<string> | null = null;
-
-async function addUser(db: Db, name: string, email: string): Promise<User> {
-  passwordHash ??= hashPassword(PASSWORD);
-  const now = new Date();
-  return db.insert(users).values({ name, email, passwordHash: await passwordHash, emailVerifiedAt: now, createdAt: now, updatedAt: now }).returning().get();
-}
-
-function makeRole(db: Db, name: string, names: string[]): number {
-  return db.transaction((tx) => {
-    const role = tx.insert(rolesTable).values({ name }).returning().get();
-    const ids = tx.select({ id: permissionsTable.id }).from(permissionsTable).where(inArray(permissionsTable.name, names)).all();
-    if (ids.length !== names.length) throw new Error(`unknown permissions among ${names.join(", ")}`);
-    for (const { id } of ids) tx.insert(rolePermissions).values({ roleId: role.id, permissionId: id }).run();
-    bumpAccessVersion(tx);
-    return role.id;
-  });
-}
 
 interface World {
   app: TestApp;
@@ -99,27 +79,8 @@ function offerDesAlm(w: World): void {
   }
 }
 
-async function signedIn(w: World, user: User): Promise<Client> {
-  const client = new Client(w.app);
-  await client.visit("/login");
-  const response = await client.request("/login", { method: "POST", inertia: true, json: { email: user.email, password: PASSWORD }, headers: { referer: `${BASE}/login` } });
-  expect(response.headers.get("location")).toBe("/dashboard");
-  return client;
-}
-
-function submit(client: Client, method: string, path: string, json: unknown = {}): Promise<Response> {
-  return client.request(path, { method, inertia: true, json, headers: { referer: `${BASE}/services` } });
-}
-
-function submitJson(client: Client, method: string, path: string, json: unknown = {}): Promise<Response> {
-  return client.request(path, { method, json, headers: { accept: "application/json" } });
-}
-
-async function page(client: Client, path = "/services", headers: Record<string, string> = {}): Promise<Record<string, any>> {
-  const { response, page } = await client.visit(path, headers);
-  expect(response.status).toBe(200);
-  return page;
-}
+const submit = submitFrom("/services");
+const page = (client: Client, path = "/services", headers: Record<string, string> = {}) => visitPage(client, path, headers);
 
 const offered = (db: Db, table: "mine" | "unit" | "cafe", id: number): number[] => {
   if (table === "mine") return db.select().from(mineServices).where(eq(mineServices.mineId, id)).all().map((r) => r.serviceId).sort();

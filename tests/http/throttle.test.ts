@@ -151,7 +151,7 @@ describe("password confirmation throttle", () => {
       uri: "/test/sensitive",
       access: access.signedIn,
       confirmPassword: true,
-      handle: (ctx) => ctx.render("test/sensitive", {}),
+      handle: (ctx) => ctx.renderComponent("test/sensitive", {}),
     };
     const { app, client } = setup({ routes: [sensitive] });
     await addUser(app);

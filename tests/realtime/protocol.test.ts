@@ -12,9 +12,9 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { createHash, createHmac } from "node:crypto";
 import Pusher from "pusher-js";
 import PusherServer from "pusher";
-import { permissions as permissionsTable, rolePermissions, roles as rolesTable, users } from "../../db/schema";
+import { permissions as permissionsTable, rolePermissions, roles as rolesTable } from "../../db/schema";
 import { bootstrapAccess } from "../../db/seeds/access";
-import { migrateDatabase, openDatabase, type Db } from "../../src/db";
+import { migrateDatabase, openDatabase } from "../../src/db";
 import { createArea } from "../../src/domain/access/areas";
 import { assignRole } from "../../src/domain/access/assignments";
 import { accessProfile, bumpAccessVersion } from "../../src/domain/access/authorization";
@@ -22,7 +22,6 @@ import { ensureCafe, ensureHeadquarters } from "../../src/domain/access/places";
 import { findRoleByName, SUPER_ROLE } from "../../src/domain/access/roles";
 import { EVERYTHING, reachesCafe, scopeOf } from "../../src/domain/access/scope";
 import { findUserById, type User } from "../../src/domain/accounts/users";
-import { hashPassword } from "../../src/domain/accounts/passwords";
 import { CLI_ACTOR } from "../../src/domain/audit";
 import { createApp } from "../../src/http/app";
 import { declaredPermissions, routes as productRoutes } from "../../src/http/routes";
@@ -32,6 +31,8 @@ import { authorizeChannel, CHANNEL_RULES, type ChannelRule } from "../../src/rea
 import { EmbeddedPusherServer, MAX_FRAME_BYTES, type EmbeddedOptions } from "../../src/realtime/embedded-server";
 import { channelAuth, userAuth, type AppCredentials } from "../../src/realtime/signatures";
 import { BASE, Client, createTestApp, testConfig, type TestApp } from "../support/app";
+import { addUser } from "../support/people";
+import { signedIn } from "../support/requests";
 
 type Json = Record<string, any>;
 
@@ -317,15 +318,6 @@ async function api(
 
 // ——— Accounts, places and signing in (a smaller version of tests/http/access-control.test.ts) ———
 
-const PASSWORD = "correct-horse-42";
-let passwordHash: Promise<string> | null = null;
-
-async function addUser(db: Db, name: string, email: string): Promise<User> {
-  passwordHash ??= hashPassword(PASSWORD);
-  const now = new Date();
-  return db.insert(users).values({ name, email, passwordHash: await passwordHash, emailVerifiedAt: now, createdAt: now, updatedAt: now }).returning().get();
-}
-
 interface World {
   cafeA: number;
   cafeB: number;
@@ -361,14 +353,6 @@ async function buildWorld(app: TestApp): Promise<World> {
     staffA: await person("Sara Caja", "staff.a@mesa.test", cajaA, staff),
     staffB: await person("Beto Caja", "staff.b@mesa.test", cajaB, staff),
   };
-}
-
-async function signedIn(app: TestApp, user: User): Promise<Client> {
-  const client = new Client(app);
-  await client.visit("/login");
-  const response = await client.request("/login", { method: "POST", inertia: true, json: { email: user.email, password: PASSWORD }, headers: { referer: `${BASE}/login` } });
-  expect(response.headers.get("location")).toBe("/dashboard");
-  return client;
 }
 
 /** What the browser sends to /broadcasting/auth: a form with the socket id and channel name. */

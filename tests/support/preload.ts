@@ -1,12 +1,19 @@
 /**
- * Runs before every bun test file: builds the browser assets once when they are missing (the server-rendered
- * HTML and the asset version come from them), and keeps tests quiet.
+ * Runs before every bun test file: marks the process as a test run, builds the browser assets once when they are
+ * missing (the server-rendered HTML and the asset version come from them), and keeps tests quiet.
+ *
+ * NODE_ENV is set before anything of Mesa is imported (the imports below are dynamic on purpose): modules that
+ * decide something once when they load, like the password hashing cost (src/domain/accounts/passwords.ts), must
+ * see it.
  */
-import { existsSync } from "node:fs";
-import { MANIFEST_PATH } from "../../src/http/assets";
-import { buildAssets } from "../../cli/commands/assets";
+export {};
 
 process.env.NODE_ENV = "test";
 process.env.LOG_REQUESTS = "false";
 
-if (!existsSync(MANIFEST_PATH)) await buildAssets({ minify: false });
+const { existsSync } = await import("node:fs");
+const { MANIFEST_PATH } = await import("../../src/http/assets");
+if (!existsSync(MANIFEST_PATH)) {
+  const { buildAssets } = await import("../../cli/commands/assets");
+  await buildAssets({ minify: false });
+}

@@ -3,7 +3,8 @@ import { Link, router, usePage } from "@inertiajs/react";
 import { LogOut, Menu, Settings } from "lucide-react";
 import { useEffect, useState, type ReactNode } from "react";
 import { RealtimeStatus } from "../components/realtime-status";
-import { disconnectRealtime } from "../lib/realtime";
+import { disconnectRealtime, listenFor } from "../lib/realtime";
+import { userChannel } from "../../../src/realtime/events";
 import { useRealtime } from "../hooks/use-realtime";
 import { AppearanceToggle } from "../components/appearance-toggle";
 import { FlashMessages } from "../components/flash-messages";
@@ -30,14 +31,11 @@ export default function AppLayout({ children }: { children: ReactNode }) {
     if (userId === null) return;
     const echo = realtime();
     echo.connector.pusher.signin();
-    const channel = `App.Models.User.${userId}`;
-    echo
-      .private(channel)
-      .listen("SessionEnded", () => {
-        router.flushAll();
-        window.location.assign(route("login"));
-      })
-      .error((error: unknown) => console.error(`Realtime: could not join ${channel}`, error));
+    const channel = userChannel(userId);
+    listenFor(echo.private(channel), "SessionEnded", () => {
+      router.flushAll();
+      window.location.assign(route("login"));
+    }).error((error: unknown) => console.error(`Realtime: could not join ${channel}`, error));
     // Disconnecting ends every subscription; leaving first would queue an unsubscribe on a closing socket.
     return () => disconnectRealtime();
   }, [userId]);

@@ -4,3 +4,6 @@ import type { ComponentType } from "react";
 export interface PageModule {
   default: ComponentType<any>;
 }
+
+/** The props a page module's component declares. */
+export type PropsOf<M> = M extends { default: ComponentType<infer P> } ? P : M extends { default: (props: infer P) => unknown } ? P : never;

@@ -3,8 +3,9 @@
  * authorized by Mesa's /broadcasting endpoints with the CSRF token of the XSRF-TOKEN cookie. One connection per
  * tab, opened once a user is signed in.
  */
-import Echo from "laravel-echo";
+import Echo, { type Channel } from "laravel-echo";
 import Pusher from "pusher-js";
+import type { RealtimeEventName, RealtimeEvents } from "../../../src/realtime/events";
 
 export interface RealtimeSettings {
   key: string;
@@ -47,6 +48,14 @@ export function connectRealtime(settings: RealtimeSettings, urls: { auth: string
     for (const listener of stateListeners) listener(current);
   });
   return echo;
+}
+
+/**
+ * Listens for one of Mesa's events on a channel. The name and the data are those of the server's catalogue
+ * (src/realtime/events.ts), so a misspelt event or field fails the typecheck.
+ */
+export function listenFor<C extends Channel, N extends RealtimeEventName>(channel: C, name: N, handler: (data: RealtimeEvents[N]) => void): C {
+  return channel.listen(name, handler);
 }
 
 /** The connection, when one is open. */

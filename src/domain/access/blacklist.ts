@@ -13,6 +13,7 @@ import { parseInput, t } from "../validation";
 import { ensureNotLastSuper, mayChangeUser } from "./assignments";
 import type { Scope } from "./scope";
 import { bumpAccessVersion } from "./authorization";
+import { NO_EVENTS, type Publisher } from "../events";
 
 export type BlacklistEntry = typeof blacklist.$inferSelect;
 
@@ -80,11 +81,13 @@ function usersWithDocument(db: Db, documentNumber: string): number[] {
 }
 
 /**
- * Bars a person; a linked user's sessions end at once. A limited actor links only accounts they may change (inside
+ * Bars a person. Every account it bars (the linked one, and any with the same document number) loses its sessions
+ * in the same transaction; then UserBarred is published to `events` for each, whose subscribers sign them out in
+ * their open tabs and close their realtime connections. A limited actor links only accounts they may change (inside
  * their places and nowhere else); an account they cannot see reads as unknown, by id and by e-mail alike, and a
  * document that belongs to an account outside their places is refused, so no one bars people beyond their reach.
  */
-export function addToBlacklist(db: Db, actor: Actor, scope: Scope, input: unknown, now = new Date()): BlacklistEntry {
+export function addToBlacklist(db: Db, actor: Actor, scope: Scope, input: unknown, events: Publisher = NO_EVENTS, now = new Date()): BlacklistEntry {
   const data = parseInput(BlacklistInput, input);
   const documentNumber = data.document_number.toUpperCase();
   if (db.select({ id: blacklist.id }).from(blacklist).where(eq(blacklist.documentNumber, documentNumber)).get()) {
@@ -101,20 +104,25 @@ export function addToBlacklist(db: Db, actor: Actor, scope: Scope, input: unknow
   const sameDocument = usersWithDocument(db, documentNumber);
   if (sameDocument.some((id) => !mayChangeUser(db, scope, id))) throw new ValidationFailed({ document_number: message("access.blacklist_document_outside_scope") });
   userId ??= sameDocument[0] ?? null;
-  return db.transaction((tx) => {
-    if (userId !== null) ensureNotLastSuper(tx, userId);
+  // The entry bars the linked account and every account with its document number (isUserBlacklisted).
+  const barred = [...new Set([...(userId === null ? [] : [userId]), ...sameDocument])];
+  const added = db.transaction((tx) => {
+    for (const id of barred) ensureNotLastSuper(tx, id);
     const entry = tx
       .insert(blacklist)
       .values({ documentNumber, name: data.name, reason: data.reason, userId, decidedBy: actor.userId, createdAt: now })
       .returning()
       .get();
-    if (userId !== null) tx.delete(sessions).where(eq(sessions.userId, userId)).run();
+    for (const id of barred) tx.delete(sessions).where(eq(sessions.userId, id)).run();
     bumpAccessVersion(tx);
     // The entry is about the linked user's places; without a linked user it is company-wide.
     const places = userId === null ? COMPANY_WIDE : placesOfUser(tx, userId);
     recordAudit(tx, actor, { action: "blacklist.added", subjectType: "blacklist", subjectId: entry.id, places, after: { documentNumber, name: data.name, reason: data.reason, userId } });
     return entry;
   });
+  // Committed.
+  for (const id of barred) events.publish({ name: "UserBarred", userId: id, entryId: added.id });
+  return added;
 }
 
 /**

@@ -10,6 +10,7 @@ import { randomToken } from "../../crypto";
 import type { Db } from "../../db";
 import { createUser, findUserByEmail, normalizeEmail, type User } from "../accounts/users";
 import { placesOfArea, placesOfUser, recordAudit, type Actor } from "../audit";
+import { NO_EVENTS, type Publisher } from "../events";
 import { pageWindow, searchCondition, type ListResult } from "../search";
 import { message, NotFound, ValidationFailed } from "../errors";
 import { field, parseInput, t } from "../validation";
@@ -218,11 +219,17 @@ export function updateUserByAdmin(db: Db, actor: Actor, scope: Scope, userId: nu
   });
 }
 
-export function setUserStatus(db: Db, actor: Actor, scope: Scope, userId: number, status: "active" | "deactivated"): User {
+/**
+ * Deactivates or reactivates a user. Deactivation ends their sessions and remember-me sign-in in the same
+ * transaction, then publishes UserDeactivated to `events` (the web's or the command line's publisher), whose
+ * subscribers sign the person out in their open tabs and close their realtime connections. Nothing is published
+ * when nothing changed or the transaction failed.
+ */
+export function setUserStatus(db: Db, actor: Actor, scope: Scope, userId: number, status: "active" | "deactivated", events: Publisher = NO_EVENTS): User {
   const user = requireVisibleUser(db, scope, userId);
   ensureMayManage(db, scope, user.id);
   if (user.status === status) return user;
-  return db.transaction((tx) => {
+  const changed = db.transaction((tx) => {
     if (status === "deactivated") ensureNotLastSuper(tx, user.id);
     const updated = tx
       .update(users)
@@ -235,4 +242,7 @@ export function setUserStatus(db: Db, actor: Actor, scope: Scope, userId: number
     recordAudit(tx, actor, { action: status === "deactivated" ? "user.deactivated" : "user.reactivated", subjectType: "user", subjectId: user.id, places: placesOfUser(tx, user.id), before: { status: user.status }, after: { status } });
     return updated;
   });
+  // Committed.
+  if (status === "deactivated") events.publish({ name: "UserDeactivated", userId: user.id });
+  return changed;
 }

@@ -2,8 +2,31 @@
 import { message, type Message } from "../errors";
 import { COMMON_PASSWORDS } from "./common-passwords";
 
+/** Argon2id parameters as Bun.password takes them (memory in KiB, passes); left out means Bun's default. */
+export type HashingCost = Readonly<{ algorithm: "argon2id"; memoryCost?: number; timeCost?: number }>;
+
+/** Production's cost: Bun's argon2id defaults (64 MiB of memory, 2 passes), unchanged. */
+export const PRODUCTION_COST: HashingCost = Object.freeze({ algorithm: "argon2id" });
+
+/** The cheapest cost argon2id allows (8 KiB, 1 pass): for the test suite only, never for a real password. */
+export const TEST_COST: HashingCost = Object.freeze({ algorithm: "argon2id", memoryCost: 8, timeCost: 1 });
+
+/** The cost for a process started with this NODE_ENV: the cheap one only for exactly "test". */
+export function hashingCostFor(nodeEnv: string | undefined): HashingCost {
+  return nodeEnv === "test" ? TEST_COST : PRODUCTION_COST;
+}
+
+/**
+ * The cost this process hashes with, decided once when the module loads and never changed afterwards: the test
+ * suite (tests/support/preload.ts sets NODE_ENV=test before anything loads, and the CLI and browser tests start
+ * their processes with it) hashes in well under a millisecond instead of about 0.3 s. Anything else, unset and
+ * development included, gets the production cost. Verifying needs no cost: argon2 writes its parameters into the
+ * hash, so a hash made at either cost verifies anywhere.
+ */
+export const HASHING_COST: HashingCost = hashingCostFor(process.env.NODE_ENV);
+
 export function hashPassword(password: string): Promise<string> {
-  return Bun.password.hash(password, { algorithm: "argon2id" });
+  return Bun.password.hash(password, HASHING_COST);
 }
 
 export async function verifyPassword(password: string, hash: string): Promise<boolean> {
@@ -16,7 +39,7 @@ export async function verifyPassword(password: string, hash: string): Promise<bo
 
 /**
  * A hash to check against when the account does not exist, so a sign-in for an unknown e-mail takes as long
- * as one with a wrong password.
+ * as one with a wrong password. Made by hashPassword, so it has the cost this process hashes with.
  */
 let dummyHash: Promise<string> | null = null;
 export function timingDummyHash(): Promise<string> {

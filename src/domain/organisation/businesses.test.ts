@@ -6,7 +6,8 @@ import { migrateDatabase, openDatabase, type Db } from "../../db";
 import { ensureCafe, ensureHeadquarters } from "../access/places";
 import { EVERYTHING, type Scope } from "../access/scope";
 import { CLI_ACTOR } from "../audit";
-import { Conflict, Forbidden, NotFound, ValidationFailed } from "../errors";
+import { Conflict, Forbidden, NotFound } from "../errors";
+import { errorsOf } from "../../../tests/support/errors";
 import { createService } from "../places/services";
 import { businessOptions, createBusiness, deleteBusiness, listBusinesses, setBusinessServices, updateBusiness } from "./businesses";
 
@@ -27,16 +28,6 @@ function world(): Db {
   migrateDatabase(db);
   bootstrapAccess(db);
   return db;
-}
-
-function errorsOf(fn: () => unknown): Record<string, unknown> {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof ValidationFailed) return error.errors;
-    throw error;
-  }
-  throw new Error("expected ValidationFailed");
 }
 
 const scopeOfBusinesses = (...ids: number[]): Scope => ({ all: false, cafeIds: new Set(), headquartersIds: new Set(), businessIds: new Set(ids) });

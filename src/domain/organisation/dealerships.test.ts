@@ -9,7 +9,8 @@ import { migrateDatabase, openDatabase, type Db } from "../../db";
 import { ensureCafe } from "../access/places";
 import { EVERYTHING, type Scope } from "../access/scope";
 import { CLI_ACTOR } from "../audit";
-import { Conflict, ValidationFailed, type Message } from "../errors";
+import { Conflict } from "../errors";
+import { errorsOf as failure } from "../../../tests/support/errors";
 import { createDealership, deleteDealership, listDealerships, updateDealership } from "./dealerships";
 import { createSubdealership, dealershipTree, deleteSubdealership, listSubdealerships, unitChoices, updateSubdealership } from "./subdealerships";
 
@@ -25,16 +26,6 @@ let scopeNorte: Scope;
 
 function unitOf(cafeId: number): number {
   return db.select().from(cafes).where(eq(cafes.id, cafeId)).get()!.unitId;
-}
-
-function failure(run: () => unknown): Record<string, Message> {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ValidationFailed) return error.errors;
-    throw error;
-  }
-  throw new Error("expected ValidationFailed");
 }
 
 function unitsOf(subdealershipId: number): number[] {

@@ -9,7 +9,8 @@ import { accessProfile, currentAccessVersion } from "../access/authorization";
 import { ensureCafe, ensureHeadquarters } from "../access/places";
 import { EVERYTHING, scopeOf } from "../access/scope";
 import { CLI_ACTOR } from "../audit";
-import { Conflict, NotFound, ValidationFailed } from "../errors";
+import { Conflict, NotFound } from "../errors";
+import { errorsOf } from "../../../tests/support/errors";
 import { createHeadquarters, deleteHeadquarters, listHeadquarters, updateHeadquarters } from "./headquarters";
 
 function world() {
@@ -31,16 +32,6 @@ function userAt(db: Db, email: string, place: { cafe_id: number } | { headquarte
   const user = db.insert(users).values({ name: email, email, passwordHash: "x", emailVerifiedAt: now, createdAt: now, updatedAt: now }).returning().get();
   assignRole(db, CLI_ACTOR, EVERYTHING, { userId: user.id, areaId: area.id, roleId: role.id });
   return () => scopeOf(accessProfile(db, user.id));
-}
-
-function errorsOf(fn: () => unknown): Record<string, unknown> {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof ValidationFailed) return error.errors;
-    throw error;
-  }
-  throw new Error("expected ValidationFailed");
 }
 
 describe("headquarters", () => {

@@ -6,7 +6,8 @@ import { migrateDatabase, openDatabase } from "../../db";
 import { ensureCafe, ensureHeadquarters } from "../access/places";
 import { EVERYTHING, type Scope } from "../access/scope";
 import { CLI_ACTOR } from "../audit";
-import { NotFound, ValidationFailed } from "../errors";
+import { NotFound } from "../errors";
+import { errorsOf } from "../../../tests/support/errors";
 import { createProperty, deleteProperty, findProperty, listProperties, locationOptions, propertyCategories, updateProperty } from "./properties";
 
 const TZ = "America/Lima";
@@ -34,16 +35,6 @@ const oven = (overrides: Record<string, unknown> = {}) => ({
   notes: "",
   ...overrides,
 });
-
-function errorsOf(fn: () => unknown): Record<string, unknown> {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof ValidationFailed) return error.errors;
-    throw error;
-  }
-  throw new Error("expected ValidationFailed");
-}
 
 const cafeScope = (id: number): Scope => ({ all: false, cafeIds: new Set([id]), headquartersIds: new Set(), businessIds: new Set() });
 

@@ -670,7 +670,7 @@ function recognise(workbook: WorkbookRows, problems: ImportProblem[]): Recognise
   return (Object.keys(SHEETS) as SheetKind[]).flatMap((kind) => (found.has(kind) ? [found.get(kind)!] : []));
 }
 
-function plan(db: Tx, scope: Scope, abilities: ImportAbilities, workbook: WorkbookRows, defaultTimeZone: string) {
+function plan(db: Tx, scope: Scope, abilities: ImportAbilities, workbook: WorkbookRows, defaultTimeZone: string, onProgress?: ImportOptions["onProgress"]) {
   const recognisedProblems: ImportProblem[] = [];
   const sheets = recognise(workbook, recognisedProblems);
   if (sheets.length === 0 && recognisedProblems.length === 0) {
@@ -678,12 +678,15 @@ function plan(db: Tx, scope: Scope, abilities: ImportAbilities, workbook: Workbo
   }
   const planner = new Planner(db, scope, defaultTimeZone);
   planner.problems.push(...recognisedProblems);
+  const totalRows = sheets.reduce((sum, sheet) => sum + sheet.rows.length, 0);
+  let checked = 0;
   for (const sheet of sheets) {
     if (sheet.rows.length && !abilities[PERMISSION[sheet.kind]]) {
       planner.problem(sheet.name, sheet.headerRow, undefined, message("import.sheet_not_allowed", { sheet: sheet.name }));
     }
     const seen = new Map<string, number>();
     for (const { number, cells } of sheet.rows) {
+      onProgress?.("checking", checked++, totalRows);
       if (sheet.kind === "services") planner.serviceRow(sheet.name, number, cells, seen);
       else if (sheet.kind === "mines") planner.mineRow(sheet.name, number, cells, seen);
       else if (sheet.kind === "units") planner.unitRow(sheet.name, number, cells, seen);
@@ -691,6 +694,7 @@ function plan(db: Tx, scope: Scope, abilities: ImportAbilities, workbook: Workbo
       else planner.priceRow(sheet.name, number, cells, seen);
     }
   }
+  onProgress?.("checking", checked, totalRows);
   planner.checkContainment();
   planner.checkNewPlacesReachable();
   return planner;
@@ -720,7 +724,7 @@ function count(planner: Planner): ImportCounts {
  * Writes the plan. Each place and service it creates or changes gets the same audit record the pages write,
  * besides one `places.imported` record with the counts.
  */
-function apply(tx: Tx, actor: Actor, planner: Planner, counts: ImportCounts, now: Date): void {
+function apply(tx: Tx, actor: Actor, planner: Planner, counts: ImportCounts, now: Date, onProgress?: ImportOptions["onProgress"]): void {
   const audit = (action: string, subjectType: string, subjectId: number, places: readonly AuditPlace[], before: Record<string, unknown> | undefined, after: Record<string, unknown>) =>
     recordAudit(tx, actor, { action, subjectType, subjectId, places, before, after }, now);
   // The places of the workbook: the summary entry is about all of them.
@@ -732,8 +736,15 @@ function apply(tx: Tx, actor: Actor, planner: Planner, counts: ImportCounts, now
     const after = [...place.services].sort();
     audit("place.services.updated", kind, id, [treePlace(kind, id)], { services: after.filter((code) => !place.added.has(code)) }, { services: after });
   };
+  // Progress: one step per service, mine, unit and cafe of the plan.
+  const unitPlans = [...planner.mines.values()].flatMap((mine) => [...mine.units.values()]);
+  const total = planner.services.size + planner.mines.size + unitPlans.length + unitPlans.reduce((sum, unit) => sum + unit.cafes.size, 0);
+  let saved = 0;
+  const step = () => onProgress?.("saving", ++saved, total);
+  onProgress?.("saving", 0, total);
   const serviceIds = new Map<string, number>();
   for (const s of planner.services.values()) {
+    step();
     const snapshot = { code: s.code, name: s.name, type: s.type, description: s.description, active: s.active };
     if (s.id === null) {
       const created = tx.insert(services).values({ code: s.code, name: s.name, description: s.description, type: s.type, active: s.active, createdAt: now, updatedAt: now }).returning({ id: services.id }).get();
@@ -755,6 +766,7 @@ function apply(tx: Tx, actor: Actor, planner: Planner, counts: ImportCounts, now
       audit("mine.created", "mine", mineId, [{ mineId }], undefined, { name: mine.name, services: [...mine.added].sort() });
     }
     offer("mine", mineId, mine, mine.id === null);
+    step();
     for (const unit of mine.units.values()) {
       let unitId = unit.id;
       if (unitId === null) {
@@ -762,6 +774,7 @@ function apply(tx: Tx, actor: Actor, planner: Planner, counts: ImportCounts, now
         audit("unit.created", "unit", unitId, [{ unitId }], undefined, { mine: mine.name, name: unit.name, services: [...unit.added].sort() });
       }
       offer("unit", unitId, unit, unit.id === null);
+      step();
       for (const cafe of unit.cafes.values()) {
         let cafeId = cafe.id;
         const business = cafe.businessId === null ? null : (planner.businessesById.get(cafe.businessId)?.name ?? null);
@@ -777,6 +790,7 @@ function apply(tx: Tx, actor: Actor, planner: Planner, counts: ImportCounts, now
         offer("cafe", cafeId, cafe, cafe.id === null);
         const changes: PriceChange[] = [...cafe.priceChanges].map(([code, c]) => ({ serviceId: serviceIds.get(code)!, code, old: c.old, next: c.next }));
         applyCafePriceChanges(tx, actor, cafeId, changes, now);
+        step();
       }
     }
   }
@@ -791,6 +805,8 @@ export interface ImportOptions {
   /** Check only: nothing is written. */
   dryRun?: boolean;
   now?: Date;
+  /** Told how far the import got: rows checked of all rows, then services and places saved of all. Called often. */
+  onProgress?: (step: "checking" | "saving", done: number, total: number) => void;
 }
 
 /**
@@ -803,10 +819,10 @@ export function importPlaces(db: Db, actor: Actor, scope: Scope, abilities: Impo
   // Checked and written in one immediate transaction, so nothing changes between the check and the write.
   return db.transaction(
     (tx) => {
-      const planner = plan(tx, scope, abilities, workbook, options.timeZone);
+      const planner = plan(tx, scope, abilities, workbook, options.timeZone, options.onProgress);
       if (planner.problems.length) throw new ImportFailed(planner.problems.sort((a, b) => sheetOrder(workbook, a.sheet) - sheetOrder(workbook, b.sheet) || a.row - b.row));
       const counts = count(planner);
-      if (!options.dryRun) apply(tx, actor, planner, counts, now);
+      if (!options.dryRun) apply(tx, actor, planner, counts, now, options.onProgress);
       return counts;
     },
     { behavior: "immediate" },

@@ -25,7 +25,8 @@ import { migrateDatabase, openDatabase, type Db } from "../../db";
 import { createArea } from "../access/areas";
 import { EVERYTHING, type Scope } from "../access/scope";
 import type { Actor } from "../audit";
-import { Conflict, NotFound, ValidationFailed, type Message } from "../errors";
+import { Conflict, NotFound, type Message } from "../errors";
+import { errorsOf as fieldErrors } from "../../../tests/support/errors";
 import {
   createPlace,
   deleteCafe,
@@ -93,17 +94,6 @@ function buildWorld(): World {
 /** An actor reaching only the given cafes, and able to create cafes for the given businesses. */
 function limited(cafeIds: number[], businessIds: number[] = []): Scope {
   return { all: false, cafeIds: new Set(cafeIds), headquartersIds: new Set(), businessIds: new Set(businessIds) };
-}
-
-/** The per-field messages a call is refused with (fails when it is not refused with ValidationFailed). */
-function fieldErrors(run: () => unknown): Record<string, Message> {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ValidationFailed) return error.errors;
-    throw error;
-  }
-  throw new Error("expected ValidationFailed, the call succeeded");
 }
 
 /** The message a call is refused with as a Conflict. */

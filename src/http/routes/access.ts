@@ -17,7 +17,6 @@ import { message, ValidationFailed } from "../../domain/errors";
 import { invitationMessage } from "../../mail/messages";
 import type { RequestContext } from "../context";
 import type { User } from "../../domain/accounts/users";
-import { sessionEnded } from "../../realtime/events";
 import { optional } from "../page-protocol/props";
 import { idParam, listParams, paginated } from "../pagination";
 import { access, defineRoutes } from "../routing";
@@ -137,10 +136,9 @@ export const accessRoutes = defineRoutes([
     handle: async (ctx) => {
       const id = numberParam(ctx, "user");
       if (id === ctx.user!.id) throw new ValidationFailed({ user: message("access.not_yourself") });
-      const user = setUserStatus(ctx.db, ctx.actor, ctx.scope, id, "deactivated");
-      // Committed: now every open tab of theirs signs out, and their realtime connections close.
-      await ctx.broadcast(sessionEnded(user.id, "deactivated"));
-      await ctx.services.broadcaster.terminateUserConnections(user.id);
+      const user = setUserStatus(ctx.db, ctx.actor, ctx.scope, id, "deactivated", ctx.events);
+      // Their open tabs are signed out and their realtime connections closed before the answer (src/realtime/subscribers.ts).
+      await ctx.events.settled();
       ctx.flash("success", ctx.t("access.user_deactivated", { email: user.email }));
       return ctx.back(ctx.urlFor("users.index"));
     },
@@ -328,11 +326,9 @@ export const accessRoutes = defineRoutes([
     access: access.can("blacklist.manage"),
     confirmPassword: true,
     handle: async (ctx) => {
-      const entry = addToBlacklist(ctx.db, ctx.actor, ctx.scope, ctx.body);
-      if (entry.userId !== null) {
-        await ctx.broadcast(sessionEnded(entry.userId, "blacklisted"));
-        await ctx.services.broadcaster.terminateUserConnections(entry.userId);
-      }
+      const entry = addToBlacklist(ctx.db, ctx.actor, ctx.scope, ctx.body, ctx.events);
+      // The barred accounts' open tabs are signed out and their realtime connections closed before the answer.
+      await ctx.events.settled();
       ctx.flash("success", ctx.t("access.blacklist_added", { document: entry.documentNumber }));
       return ctx.back(ctx.urlFor("blacklist.index"));
     },

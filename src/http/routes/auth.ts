@@ -167,7 +167,7 @@ export const authRoutes = defineRoutes([
     uri: "/verify-email",
     access: access.signedIn,
     allowUnverified: true,
-    handle: (ctx) => (ctx.user?.emailVerifiedAt ? ctx.redirect(ctx.urlFor("dashboard")) : ctx.render("auth/verify-email", { email: ctx.user?.email })),
+    handle: (ctx) => (ctx.user?.emailVerifiedAt ? ctx.redirect(ctx.urlFor("dashboard")) : ctx.render("auth/verify-email", { email: ctx.user!.email })),
   },
   {
     name: "verification.verify",

@@ -10,6 +10,7 @@ import { businessesRoutes } from "./businesses";
 import { dealershipsRoutes } from "./dealerships";
 import { managementRoutes } from "./management";
 import { placesImportRoutes } from "./places-import";
+import { jobsRoutes } from "./jobs";
 import { platformRoutes } from "./platform";
 import { servicesRoutes } from "./services";
 import { settingsRoutes } from "./settings";
@@ -22,6 +23,7 @@ export const routes: RouteDefinition[] = [
   ...servicesRoutes,
   ...managementRoutes,
   ...placesImportRoutes,
+  ...jobsRoutes,
   ...businessesRoutes,
   ...dealershipsRoutes,
   ...broadcastingRoutes,

@@ -32,6 +32,7 @@ import type { RequestContext } from "../context";
 import { optional } from "../page-protocol/props";
 import { idParam, listParams, paginated } from "../pagination";
 import { access, defineRoutes } from "../routing";
+import { importJobView } from "./places-import";
 import { exportFileName, xlsxResponse } from "../spreadsheet";
 
 const ID = "\\d+";
@@ -110,6 +111,8 @@ export const managementRoutes = defineRoutes([
           const cafeId = idParam(ctx.query, "prices");
           return cafeId ? cafePrices(ctx.db, ctx.scope, cafeId) : null;
         }),
+        // The person's latest workbook import (src/http/routes/places-import.ts), until they close it.
+        importJob: () => importJobView(ctx),
         can: {
           manage: can(profile, "places.manage"),
           managePrices: can(profile, "prices.manage"),

@@ -1,15 +1,20 @@
 /**
  * Importing mines, units, cafes, services and prices from a workbook uploaded on the Management page, and the
- * template to fill in. The file is checked and parsed off the request thread (src/domain/spreadsheets/read.ts),
- * then imported all-or-nothing with the actor's scope and permissions (src/domain/places/import.ts). Problems
- * come back as form errors, one per row, that say where: "Comedores, fila 7 (Empresa): …".
+ * template to fill in. The upload's bounds (size, zip structure) are checked at once, and a refused file is said
+ * on the form's file field; otherwise the file is kept under STORAGE_PATH/jobs and a background job
+ * (src/domain/jobs/places-import.ts) reads it, checks every row and applies all or nothing, with the scope and
+ * permissions the person had when they uploaded it. The Management page shows their latest import
+ * (`importJobView`): its progress, then the counts, or the rows to fix worded with where they are:
+ * "Comedores, fila 7 (Empresa): …".
  */
 import { asc, eq } from "drizzle-orm";
 import { businesses, services } from "../../../db/schema";
 import { can } from "../../domain/access/authorization";
 import { message, ValidationFailed } from "../../domain/errors";
-import { describeCounts, describeProblems, ImportFailed, importPlaces, placesTemplate, type ImportAbilities } from "../../domain/places/import";
-import { MAX_WORKBOOK_BYTES, readWorkbook } from "../../domain/spreadsheets/read";
+import { isFinished, latestJob, removeUpload, storeUpload, type JobState } from "../../domain/jobs/jobs";
+import { PLACES_IMPORT, type PlacesImportInput, type PlacesImportProblems, type PlacesImportResult } from "../../domain/jobs/places-import";
+import { describeCounts, describeProblems, placesTemplate, type ImportAbilities } from "../../domain/places/import";
+import { checkZip, MAX_WORKBOOK_BYTES } from "../../domain/spreadsheets/read";
 import type { RequestContext } from "../context";
 import { access, defineRoutes } from "../routing";
 import { exportFileName, xlsxResponse } from "../spreadsheet";
@@ -26,6 +31,39 @@ function exampleBusiness(ctx: RequestContext): string {
   return usable[0]?.name ?? (ctx.locale === "es" ? "Empresa S.A.C." : "Business S.A.C.");
 }
 
+/** A places import as the Management page shows it, worded in the viewer's language. */
+export interface ImportJobView {
+  id: number;
+  state: JobState;
+  fileName: string;
+  /** `label` is a translation key; the page words it. */
+  progress: { done: number; total: number; label: string };
+  /** What a successful import did: "Libro importado. Minas: 1 nuevas, …". */
+  summary: string | null;
+  /** Why it failed: the rows to fix (then listed in `problems`), or what is wrong with the file. */
+  error: string | null;
+  /** The rows to fix, keyed `rows.<sheet>.<row>[.<column>]`, each worded with its sheet, row and column. */
+  problems: Record<string, string>;
+}
+
+/** The signed-in person's latest places import that they have not dismissed, or null. */
+export function importJobView(ctx: RequestContext): ImportJobView | null {
+  const job = latestJob(ctx.db, ctx.user!.id, PLACES_IMPORT);
+  if (!job) return null;
+  const t = (key: string, params?: Record<string, string | number>) => ctx.t(key, params);
+  const view: ImportJobView = { id: job.id, state: job.state, fileName: (job.input as PlacesImportInput).fileName, progress: job.progress, summary: null, error: null, problems: {} };
+  if (job.state === "succeeded") view.summary = describeCounts((job.result as PlacesImportResult).counts, t);
+  if (job.state === "failed") {
+    view.error = job.error ? ctx.say(job.error) : null;
+    const rows = job.result as PlacesImportProblems | null;
+    if (rows) {
+      view.problems = describeProblems(rows.problems, t);
+      if (rows.more) view.problems["rows.more"] = t("import.more_problems", { count: rows.more });
+    }
+  }
+  return view;
+}
+
 export const placesImportRoutes = defineRoutes([
   {
     name: "management.import",
@@ -38,13 +76,24 @@ export const placesImportRoutes = defineRoutes([
     handle: async (ctx) => {
       const file = ctx.body.file;
       if (!(file instanceof Blob) || file.size === 0) throw new ValidationFailed({ file: message("import.file_required") });
-      const workbook = await readWorkbook(new Uint8Array(await file.arrayBuffer()));
+      // One import at a time per person, so uploads waiting for their turn stay few.
+      const current = latestJob(ctx.db, ctx.user!.id, PLACES_IMPORT);
+      if (current && !isFinished(current.state)) throw new ValidationFailed({ file: message("import.busy") });
+      const bytes = new Uint8Array(await file.arrayBuffer());
+      // Size and zip structure now, so a refused file is said on the form; reading the rows is the job's.
+      checkZip(bytes);
+      const upload = storeUpload(ctx.config.storagePath, bytes, "xlsx");
+      const input: PlacesImportInput = {
+        path: upload,
+        fileName: (file instanceof File && file.name ? file.name : "workbook.xlsx").slice(0, 200),
+        abilities: abilities(ctx),
+        timeZone: ctx.config.timezone,
+        dryRun: false,
+      };
       try {
-        const counts = importPlaces(ctx.db, ctx.actor, ctx.scope, abilities(ctx), workbook, { timeZone: ctx.config.timezone });
-        ctx.flash("success", describeCounts(counts, (key, params) => ctx.t(key, params)));
+        ctx.services.jobs.start({ kind: PLACES_IMPORT, actor: { userId: ctx.user!.id, label: ctx.actor.label }, scope: ctx.scope, input, upload });
       } catch (error) {
-        // Each problem becomes a form error whose text names its sheet, row and column.
-        if (error instanceof ImportFailed) throw new ValidationFailed(describeProblems(error.problems, (key, params) => ctx.t(key, params)));
+        removeUpload(upload);
         throw error;
       }
       return ctx.back(ctx.urlFor("management.index"));

@@ -17,7 +17,7 @@ const ID = "\\d+";
 
 function serviceFilter(ctx: RequestContext) {
   const type = SERVICE_TYPES.includes(ctx.query.type as ServiceType) ? (ctx.query.type as ServiceType) : undefined;
-  const status = ctx.query.status === "active" || ctx.query.status === "inactive" ? ctx.query.status : undefined;
+  const status: "active" | "inactive" | undefined = ctx.query.status === "active" || ctx.query.status === "inactive" ? ctx.query.status : undefined;
   return { type, status };
 }
 

@@ -1,6 +1,7 @@
 /**
- * The places workbook import: choose an .xlsx file, upload it with a progress bar, and read back either the
- * counts (a flash message on the Management page) or the list of rows to fix — nothing is saved then.
+ * The places workbook import: choose an .xlsx file and upload it with a progress bar. A file the server refuses at
+ * once (too large, not a workbook) is said on the file field; otherwise the dialog closes and the Management page
+ * follows the import job (import-job.tsx) to its counts, or to the list of rows to fix — nothing is saved then.
  */
 import { useForm } from "@inertiajs/react";
 import { Download, FileSpreadsheet } from "lucide-react";
@@ -19,8 +20,6 @@ export function ImportDialog({ open, onClose }: { open: boolean; onClose: () => 
   const fileId = useId();
   const form = useForm<{ file: File | null }>({ file: null });
   const errors = form.errors as Record<string, string | undefined>;
-  // Row problems arrive keyed `rows.<sheet>.<row>…`, already worded with their sheet, row and column.
-  const rowErrors = Object.entries(errors).filter(([key, value]) => key.startsWith("rows.") && value) as [string, string][];
   const fileError = errors.file ?? errors.form;
 
   const close = () => {
@@ -86,16 +85,6 @@ export function ImportDialog({ open, onClose }: { open: boolean; onClose: () => 
             <p className="text-xs text-muted-foreground" role="status">
               {t("import.uploading", { percent: form.progress.percentage ?? 0 })}
             </p>
-          </div>
-        )}
-        {rowErrors.length > 0 && (
-          <div role="alert" className="space-y-2 rounded-md border border-destructive/40 bg-destructive/10 px-3 py-2 text-sm text-destructive" data-testid="import-errors">
-            <p className="font-medium">{t("import.errors_title")}</p>
-            <ul className="max-h-64 list-disc space-y-0.5 overflow-y-auto pl-5">
-              {rowErrors.map(([key, value]) => (
-                <li key={key}>{value}</li>
-              ))}
-            </ul>
           </div>
         )}
         <DialogActions onCancel={close} cancelLabel={t("import.cancel")} submitLabel={t("import.submit")} busy={form.processing || !form.data.file} />

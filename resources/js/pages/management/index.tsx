@@ -9,6 +9,7 @@ import { useState, type ReactNode } from "react";
 import { Pagination, SearchBox, Table, td, visitWith, type Page } from "../../components/data-table";
 import { EditPlaceModal, type EditTarget } from "../../components/management/edit-place-modal";
 import { ImportDialog } from "../../components/management/import-dialog";
+import { ImportJobPanel, type ImportJob } from "../../components/management/import-job";
 import { PlaceModal } from "../../components/management/place-modal";
 import type { CafeRow, ManagementAbilities, MineRow, PlaceOption, PlaceSearch, UnitRow } from "../../components/management/types";
 import { CafePricesModal } from "../../components/services/cafe-prices-modal";
@@ -34,12 +35,14 @@ interface Props {
   defaultTimeZone: string;
   placeSearch?: PlaceSearch;
   cafePrices?: CafePrices | null;
+  /** The person's latest workbook import, until they close it. */
+  importJob: ImportJob | null;
   can: ManagementAbilities;
 }
 
 type Modal = { kind: "new" } | { kind: "import" } | { kind: "edit"; target: EditTarget } | { kind: "services"; place: PlaceTarget; anchor: HTMLElement } | { kind: "prices" } | null;
 
-export default function ManagementIndex({ filters, mines, units, cafes, serviceOptions, businesses, timeZones, defaultTimeZone, placeSearch, cafePrices, can }: Props) {
+export default function ManagementIndex({ filters, mines, units, cafes, serviceOptions, businesses, timeZones, defaultTimeZone, placeSearch, cafePrices, importJob, can }: Props) {
   const { t } = useI18n();
   const route = useRoute();
   const [modal, setModal] = useState<Modal>(null);
@@ -127,6 +130,7 @@ export default function ManagementIndex({ filters, mines, units, cafes, serviceO
         </div>
       </header>
       {modal === null && <OtherErrors errors={pageErrors} fields={[]} />}
+      {importJob && <ImportJobPanel key={importJob.id} job={importJob} onImportAgain={() => setModal({ kind: "import" })} />}
 
       <TabList label={t("management.title")} tabs={tabs} current={tab} onChange={chooseTab} />
 

@@ -1,0 +1,5 @@
+/** Every kind of background job Mesa runs, by the name recorded on the job. */
+import { placesImportJob } from "./places-import";
+import type { JobHandler } from "./runner";
+
+export const JOB_HANDLERS: JobHandler[] = [placesImportJob];

@@ -1,0 +1,264 @@
+/**
+ * Background jobs: the record's life (queued → running → succeeded or failed), progress recorded and announced to
+ * the owner, a failure the code expected and a crash both ending failed with a message, at most two jobs at a time,
+ * uploads deleted when a job ends, and the start-up sweep of jobs a stopped process left behind. The jobs here are
+ * small handlers written for the test; the places import through a job is in tests/http/places-import.test.ts.
+ */
+import { afterEach, beforeEach, describe, expect, spyOn, test } from "bun:test";
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { jobs } from "../../../db/schema";
+import { migrateDatabase, openDatabase, type Db } from "../../db";
+import { addUser } from "../../../tests/support/people";
+import type { User } from "../accounts/users";
+import { EVERYTHING, type Scope } from "../access/scope";
+import { message } from "../errors";
+import type { DomainEvent } from "../events";
+import { createJob, CRASHED, dismissJob, failInterruptedJobs, findJob, findOwnJob, INTERRUPTED, latestJob, markFailed, markRunning, markSucceeded, storeUpload, uploadsFolder } from "./jobs";
+import { JobFailed, JobRunner, MAX_RUNNING, type JobHandler } from "./runner";
+
+let db: Db;
+let owner: User;
+let events: DomainEvent<"JobUpdated">[];
+let storage: string;
+
+beforeEach(async () => {
+  db = openDatabase(":memory:");
+  migrateDatabase(db);
+  owner = await addUser(db, "Ana Dueña", "ana@mesa.test");
+  events = [];
+  storage = mkdtempSync(join(tmpdir(), "mesa-jobs-"));
+});
+
+/** A promise the test settles by hand, to hold a job in the middle of its work. */
+function gate() {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { opened, open };
+}
+
+function runner(handlers: JobHandler[]): JobRunner {
+  return new JobRunner(db, handlers, async (event) => {
+    events.push(event);
+  });
+}
+
+const LIMITED: Scope = { all: false, cafeIds: new Set([3, 4]), headquartersIds: new Set(), businessIds: new Set([2]) };
+
+const start = (r: JobRunner, kind: string, input: unknown = {}, upload: string | null = null) => r.start({ kind, actor: { userId: owner.id, label: owner.email }, scope: LIMITED, input, upload });
+
+describe("a job's life", () => {
+  test("queued when started, running while its code runs, then succeeded with its result and the progress it reported", async () => {
+    const hold = gate();
+    const seen: { actor: unknown; scope: Scope; input: unknown }[] = [];
+    const r = runner([
+      {
+        kind: "test.count",
+        async run({ actor, scope, input, progress, checkpoint }) {
+          seen.push({ actor, scope, input });
+          progress(0, 3, "test.counting");
+          await checkpoint();
+          await hold.opened;
+          progress(3, 3, "test.counting");
+          return { counted: 3 };
+        },
+      },
+    ]);
+    const job = start(r, "test.count", { file: "a.xlsx" });
+    expect(job.state).toBe("queued");
+    expect(findJob(db, job.id)!.state).toBe("queued");
+
+    await Bun.sleep(20);
+    const running = findJob(db, job.id)!;
+    expect(running.state).toBe("running");
+    expect(running.startedAt).toBeInstanceOf(Date);
+    // The checkpoint recorded the progress before the work went on.
+    expect(running.progress).toEqual({ done: 0, total: 3, label: "test.counting" });
+    // The job acts as who started it, with the scope they had then.
+    expect(seen).toEqual([{ actor: { userId: owner.id, label: owner.email }, scope: LIMITED, input: { file: "a.xlsx" } }]);
+
+    hold.open();
+    await r.idle();
+    const done = findJob(db, job.id)!;
+    expect(done.state).toBe("succeeded");
+    expect(done.result).toEqual({ counted: 3 });
+    expect(done.progress).toEqual({ done: 3, total: 3, label: "test.counting" });
+    expect(done.error).toBeNull();
+    expect(done.finishedAt).toBeInstanceOf(Date);
+
+    // Its owner heard each step: queued, running, the progress, the end.
+    expect(events.map((e) => [e.userId, e.jobId, e.state, e.progress.done])).toEqual([
+      [owner.id, job.id, "queued", 0],
+      [owner.id, job.id, "running", 0],
+      [owner.id, job.id, "running", 0],
+      [owner.id, job.id, "succeeded", 3],
+    ]);
+  });
+
+  test("a failure the code expected ends the job failed with its message and result", async () => {
+    const r = runner([
+      {
+        kind: "test.refuse",
+        async run() {
+          throw new JobFailed(message("import.failed"), { problems: ["fila 2"] });
+        },
+      },
+    ]);
+    const job = start(r, "test.refuse");
+    await r.idle();
+    const failed = findJob(db, job.id)!;
+    expect(failed.state).toBe("failed");
+    expect(failed.error).toEqual(message("import.failed"));
+    expect(failed.result).toEqual({ problems: ["fila 2"] });
+    expect(events.at(-1)!.state).toBe("failed");
+  });
+
+  test("a crash ends the job failed with a message for its owner, and the details in the log", async () => {
+    const logged = spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const r = runner([
+        {
+          kind: "test.crash",
+          async run({ progress }) {
+            progress(1, 2, "test.half");
+            throw new TypeError("undefined is not a function");
+          },
+        },
+      ]);
+      const job = start(r, "test.crash");
+      await r.idle();
+      const failed = findJob(db, job.id)!;
+      expect(failed.state).toBe("failed");
+      expect(failed.error).toEqual(message(CRASHED));
+      expect(failed.result).toBeNull();
+      expect(failed.progress).toEqual({ done: 1, total: 2, label: "test.half" });
+      expect(String(logged.mock.calls[0]?.[1])).toContain("undefined is not a function");
+    } finally {
+      logged.mockRestore();
+    }
+  });
+
+  test("progress reported inside a transaction that rolls back is still recorded (it is written afterwards)", async () => {
+    const r = runner([
+      {
+        kind: "test.rollback",
+        async run({ db, progress }) {
+          try {
+            db.transaction((tx) => {
+              progress(5, 10, "test.checking");
+              tx.update(jobs).set({ progressLabel: "inside" }).run();
+              throw new Error("roll back");
+            });
+          } catch {
+            throw new JobFailed("import.failed");
+          }
+          return null;
+        },
+      },
+    ]);
+    const job = start(r, "test.rollback");
+    await r.idle();
+    expect(findJob(db, job.id)!.progress).toEqual({ done: 5, total: 10, label: "test.checking" });
+  });
+
+  test("at most two jobs run at once; the next starts when one ends, in the order they were started", async () => {
+    const holds = [gate(), gate(), gate()];
+    const order: number[] = [];
+    const r = runner([
+      {
+        kind: "test.wait",
+        async run({ input }) {
+          const n = (input as { n: number }).n;
+          order.push(n);
+          await holds[n].opened;
+          return n;
+        },
+      },
+    ]);
+    const started = [0, 1, 2].map((n) => start(r, "test.wait", { n }));
+    await Bun.sleep(20);
+    expect(MAX_RUNNING).toBe(2);
+    expect(started.map((j) => findJob(db, j.id)!.state)).toEqual(["running", "running", "queued"]);
+    holds[1].open();
+    await Bun.sleep(20);
+    expect(started.map((j) => findJob(db, j.id)!.state)).toEqual(["running", "succeeded", "running"]);
+    holds[0].open();
+    holds[2].open();
+    await r.idle();
+    expect(order).toEqual([0, 1, 2]);
+    expect(started.map((j) => findJob(db, j.id)!.state)).toEqual(["succeeded", "succeeded", "succeeded"]);
+  });
+
+  test("the upload a job owns is deleted when it ends, whether it succeeded or failed", async () => {
+    const r = runner([
+      { kind: "test.ok", run: async () => "ok" },
+      { kind: "test.no", run: async () => Promise.reject(new JobFailed("import.failed")) },
+    ]);
+    const first = storeUpload(storage, new Uint8Array([1, 2, 3]), "xlsx");
+    const second = storeUpload(storage, new Uint8Array([4, 5, 6]), "xlsx");
+    expect(first.startsWith(uploadsFolder(storage))).toBe(true);
+    start(r, "test.ok", {}, first);
+    start(r, "test.no", {}, second);
+    await r.idle();
+    expect([existsSync(first), existsSync(second)]).toEqual([false, false]);
+  });
+
+  test("a kind with no code is refused when started", () => {
+    const r = runner([]);
+    expect(() => start(r, "test.unknown")).toThrow('no job handler for "test.unknown"');
+    expect(db.select().from(jobs).all()).toEqual([]);
+  });
+});
+
+describe("start-up", () => {
+  test("jobs a stopped process left queued or running are marked failed with a message; finished ones stay; uploads are deleted", () => {
+    const actor = { userId: owner.id, label: owner.email };
+    const queued = createJob(db, { kind: "test.a", actor, scope: EVERYTHING, input: {} });
+    const running = createJob(db, { kind: "test.a", actor, scope: EVERYTHING, input: {}, upload: storeUpload(storage, new Uint8Array([1]), "xlsx") });
+    markRunning(db, running.id);
+    const finished = createJob(db, { kind: "test.a", actor, scope: EVERYTHING, input: {} });
+    markRunning(db, finished.id);
+    markSucceeded(db, finished.id, "done");
+    const upload = findJob(db, running.id)!.upload!;
+    expect(existsSync(upload)).toBe(true);
+
+    expect(failInterruptedJobs(db)).toBe(2);
+    expect([queued, running, finished].map((j) => findJob(db, j.id)!).map((j) => [j.state, j.error])).toEqual([
+      ["failed", message(INTERRUPTED)],
+      ["failed", message(INTERRUPTED)],
+      ["succeeded", null],
+    ]);
+    expect(findJob(db, running.id)!.finishedAt).toBeInstanceOf(Date);
+    expect(existsSync(upload)).toBe(false);
+    // A second start finds nothing left to mark.
+    expect(failInterruptedJobs(db)).toBe(0);
+  });
+});
+
+describe("whose job it is", () => {
+  test("only who started a job finds it, sees it as their latest of its kind, and dismisses it once finished", async () => {
+    const other = await addUser(db, "Otro Usuario", "otro@mesa.test");
+    const actor = { userId: owner.id, label: owner.email };
+    const older = createJob(db, { kind: "test.a", actor, scope: EVERYTHING, input: {} });
+    const newer = createJob(db, { kind: "test.a", actor, scope: EVERYTHING, input: {} });
+    createJob(db, { kind: "test.b", actor, scope: EVERYTHING, input: {} });
+    expect(findOwnJob(db, owner.id, newer.id).id).toBe(newer.id);
+    expect(() => findOwnJob(db, other.id, newer.id)).toThrow("Not found");
+    expect(latestJob(db, owner.id, "test.a")!.id).toBe(newer.id);
+    expect(latestJob(db, other.id, "test.a")).toBeNull();
+
+    // A running job stays; a finished one is dismissed, and no older one shows instead.
+    dismissJob(db, owner.id, newer.id);
+    expect(latestJob(db, owner.id, "test.a")!.id).toBe(newer.id);
+    markFailed(db, newer.id, message("import.failed"));
+    expect(() => dismissJob(db, other.id, newer.id)).toThrow("Not found");
+    dismissJob(db, owner.id, newer.id);
+    expect(latestJob(db, owner.id, "test.a")).toBeNull();
+    expect(findOwnJob(db, owner.id, older.id).dismissedAt).toBeNull();
+  });
+});
+
+afterEach(() => {
+  db.$client.close();
+});

@@ -1,0 +1,212 @@
+/**
+ * The record of a background job (db/schema/jobs.ts): created queued by the person who starts it, marked running,
+ * its progress recorded as it goes, and finished as succeeded (with a result) or failed (with a message, and a
+ * result when there is something to show, such as the rows to fix). A job belongs to who started it: the lookups a
+ * page or route uses take that user's id, and another user's job reads as not found.
+ *
+ * Uploaded files a job reads are kept under STORAGE_PATH/jobs, never in a public folder, and deleted when the job
+ * ends (or at the next start-up, when the process running it stopped).
+ */
+import { and, desc, eq, inArray } from "drizzle-orm";
+import { randomUUID } from "node:crypto";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { jobs, type JobState } from "../../../db/schema";
+import type { Db } from "../../db";
+import type { Scope } from "../access/scope";
+import type { Actor } from "../audit";
+import { message, NotFound, type Message } from "../errors";
+
+export type { JobState };
+
+/** How far a job got: `done` of `total`, and what it is doing as a translation key. */
+export interface JobProgress {
+  done: number;
+  total: number;
+  label: string;
+}
+
+/** A job as Mesa reads it: its record with the JSON columns parsed. */
+export interface Job {
+  id: number;
+  kind: string;
+  userId: number;
+  actor: Actor;
+  scope: Scope;
+  input: unknown;
+  upload: string | null;
+  state: JobState;
+  progress: JobProgress;
+  result: unknown;
+  error: Message | null;
+  createdAt: Date;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+  dismissedAt: Date | null;
+}
+
+/** The message of a job whose process stopped before it finished. */
+export const INTERRUPTED = "jobs.interrupted";
+/** The message of a job whose code failed unexpectedly (the details go to the server log). */
+export const CRASHED = "jobs.crashed";
+
+/** A finished job: succeeded or failed. */
+export function isFinished(state: JobState): boolean {
+  return state === "succeeded" || state === "failed";
+}
+
+function scopeToJson(scope: Scope): string {
+  return JSON.stringify({ all: scope.all, cafeIds: [...scope.cafeIds], headquartersIds: [...scope.headquartersIds], businessIds: [...scope.businessIds] });
+}
+
+function scopeFromJson(text: string): Scope {
+  const s = JSON.parse(text) as { all: boolean; cafeIds: number[]; headquartersIds: number[]; businessIds: number[] };
+  return { all: s.all, cafeIds: new Set(s.cafeIds), headquartersIds: new Set(s.headquartersIds), businessIds: new Set(s.businessIds) };
+}
+
+const parse = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
+
+function toJob(row: typeof jobs.$inferSelect): Job {
+  return {
+    id: row.id,
+    kind: row.kind,
+    userId: row.userId,
+    actor: { userId: row.userId, label: row.actorLabel },
+    scope: scopeFromJson(row.scope),
+    input: JSON.parse(row.input),
+    upload: row.upload,
+    state: row.state,
+    progress: { done: row.progressDone, total: row.progressTotal, label: row.progressLabel },
+    result: parse(row.result),
+    error: row.errorKey === null ? null : message(row.errorKey, (parse(row.errorParams) as Record<string, string | number> | null) ?? undefined),
+    createdAt: row.createdAt,
+    startedAt: row.startedAt,
+    finishedAt: row.finishedAt,
+    dismissedAt: row.dismissedAt,
+  };
+}
+
+/** What starting a job needs: its kind, who starts it (a signed-in user) with their scope, its input and any upload it owns. */
+export interface NewJob {
+  kind: string;
+  actor: Actor & { userId: number };
+  scope: Scope;
+  input: unknown;
+  upload?: string | null;
+}
+
+/** Records a new queued job and returns it. */
+export function createJob(db: Db, job: NewJob, now = new Date()): Job {
+  const row = db
+    .insert(jobs)
+    .values({ kind: job.kind, userId: job.actor.userId, actorLabel: job.actor.label, scope: scopeToJson(job.scope), input: JSON.stringify(job.input), upload: job.upload ?? null, state: "queued", createdAt: now })
+    .returning()
+    .get();
+  return toJob(row);
+}
+
+/** The job with this id, whoever started it, or null. */
+export function findJob(db: Db, id: number): Job | null {
+  const row = db.select().from(jobs).where(eq(jobs.id, id)).get();
+  return row ? toJob(row) : null;
+}
+
+/** The job with this id when `userId` started it; anyone else's job, like a missing one, throws NotFound. */
+export function findOwnJob(db: Db, userId: number, id: number): Job {
+  const row = db
+    .select()
+    .from(jobs)
+    .where(and(eq(jobs.id, id), eq(jobs.userId, userId)))
+    .get();
+  if (!row) throw new NotFound();
+  return toJob(row);
+}
+
+/** The latest job of `kind` that `userId` started, unless they dismissed it, or null: what a page shows when they come back. */
+export function latestJob(db: Db, userId: number, kind: string): Job | null {
+  const row = db
+    .select()
+    .from(jobs)
+    .where(and(eq(jobs.userId, userId), eq(jobs.kind, kind)))
+    .orderBy(desc(jobs.id))
+    .limit(1)
+    .get();
+  return row && row.dismissedAt === null ? toJob(row) : null;
+}
+
+/** Marks a queued job running. */
+export function markRunning(db: Db, id: number, now = new Date()): void {
+  db.update(jobs)
+    .set({ state: "running", startedAt: now })
+    .where(and(eq(jobs.id, id), eq(jobs.state, "queued")))
+    .run();
+}
+
+/** Records the progress of a running job (a finished job keeps what it had). */
+export function recordProgress(db: Db, id: number, progress: JobProgress): void {
+  db.update(jobs)
+    .set({ progressDone: progress.done, progressTotal: progress.total, progressLabel: progress.label })
+    .where(and(eq(jobs.id, id), eq(jobs.state, "running")))
+    .run();
+}
+
+/** Marks a job succeeded with its result. */
+export function markSucceeded(db: Db, id: number, result: unknown, now = new Date()): void {
+  db.update(jobs)
+    .set({ state: "succeeded", result: JSON.stringify(result ?? null), finishedAt: now })
+    .where(eq(jobs.id, id))
+    .run();
+}
+
+/** Marks a job failed with the message that says why, and a result when there is something to show. */
+export function markFailed(db: Db, id: number, error: Message, result: unknown = null, now = new Date()): void {
+  const { key, params } = typeof error === "string" ? { key: error, params: undefined } : error;
+  db.update(jobs)
+    .set({ state: "failed", errorKey: key, errorParams: params ? JSON.stringify(params) : null, result: result === null ? null : JSON.stringify(result), finishedAt: now })
+    .where(eq(jobs.id, id))
+    .run();
+}
+
+/** Hides a finished job from its owner's page, until they start another of its kind. */
+export function dismissJob(db: Db, userId: number, id: number, now = new Date()): void {
+  const job = findOwnJob(db, userId, id);
+  if (!isFinished(job.state)) return;
+  db.update(jobs).set({ dismissedAt: now }).where(eq(jobs.id, id)).run();
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Uploads and start-up
+
+/** The folder of uploaded files that jobs read: STORAGE_PATH/jobs, outside anything the web server serves. */
+export function uploadsFolder(storagePath: string): string {
+  return join(storagePath, "jobs");
+}
+
+/** Keeps an uploaded file for a job under a name Mesa chooses (readable by Mesa's user only); returns its path. */
+export function storeUpload(storagePath: string, bytes: Uint8Array, extension: string): string {
+  const folder = uploadsFolder(storagePath);
+  mkdirSync(folder, { recursive: true, mode: 0o700 });
+  const path = join(folder, `${randomUUID()}.${extension}`);
+  writeFileSync(path, bytes, { mode: 0o600 });
+  return path;
+}
+
+/** Deletes a job's uploaded file; one already gone is fine. */
+export function removeUpload(path: string | null): void {
+  if (path !== null) rmSync(path, { force: true });
+}
+
+/**
+ * At start-up: jobs a stopped process left queued or running can never finish, so they are marked failed with a
+ * message that says so, and their uploads are deleted. Returns how many jobs.
+ */
+export function failInterruptedJobs(db: Db, now = new Date()): number {
+  const stopped = db
+    .update(jobs)
+    .set({ state: "failed", errorKey: INTERRUPTED, errorParams: null, finishedAt: now })
+    .where(inArray(jobs.state, ["queued", "running"]))
+    .returning({ upload: jobs.upload })
+    .all();
+  for (const job of stopped) removeUpload(job.upload);
+  return stopped.length;
+}

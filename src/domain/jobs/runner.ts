@@ -1,0 +1,185 @@
+/**
+ * Running background jobs in the app process. A page starts a job (`JobRunner.start`): it is recorded queued and
+ * the request is answered at once; the runner then runs at most two jobs at a time, in the order they were started,
+ * each with the actor and scope of who started it. Progress is recorded on the job and announced to its owner as a
+ * `JobUpdated` domain event (the realtime subscriber sends it to their private channel), at most every 250 ms and
+ * whenever the label changes; so are the start and the end. No queue lives outside SQLite and this process: a job
+ * still queued or running when the process stops is marked failed at the next start-up (failInterruptedJobs).
+ *
+ * A job's code (`JobHandler`) is shared with the command line, which runs it in its own process with a progress bar
+ * (cli/progress.ts) instead of a record.
+ */
+import type { Db } from "../../db";
+import type { Scope } from "../access/scope";
+import type { Actor } from "../audit";
+import type { Message } from "../errors";
+import type { DomainEvent } from "../events";
+import { createJob, CRASHED, findJob, markFailed, markRunning, markSucceeded, recordProgress, removeUpload, type Job, type JobProgress, type NewJob } from "./jobs";
+
+/** What a job's code receives: the database, who started it (actor and scope), its input, and where to report progress. */
+export interface JobContext<I> {
+  db: Db;
+  actor: Actor;
+  scope: Scope;
+  input: I;
+  /**
+   * Reports progress: `done` of `total`, `label` a translation key saying what is being done. Cheap, and safe to
+   * call from synchronous code inside a transaction: it is recorded and announced once the event loop is free.
+   */
+  progress(done: number, total: number, label: string): void;
+  /** Records and announces the latest progress now, before a long synchronous step keeps the process busy. */
+  checkpoint(): Promise<void>;
+}
+
+/** The code of one kind of job: `run` returns its result (JSON), or throws JobFailed when it cannot do the work. */
+export interface JobHandler<I = any, R = unknown> {
+  kind: string;
+  run(context: JobContext<I>): Promise<R>;
+}
+
+/** A failure the job's code expected (a refused file, rows to fix): the job fails with this message and result. */
+export class JobFailed extends Error {
+  constructor(
+    readonly error: Message,
+    readonly result: unknown = null,
+    options?: { cause?: unknown },
+  ) {
+    super(typeof error === "string" ? error : error.key, options);
+  }
+}
+
+/** At most this many jobs run at once; the others wait in the order they were started. */
+export const MAX_RUNNING = 2;
+/** Progress is recorded and announced at most this often (and whenever its label changes). */
+const PROGRESS_INTERVAL_MS = 250;
+/** How long `checkpoint()` waits for the announcement to leave before the job goes on anyway. */
+const CHECKPOINT_WAIT_MS = 250;
+
+/** Announces a job's state and progress to its owner; resolves once the subscribers are done (failures are theirs to report). */
+export type JobNotifier = (event: DomainEvent<"JobUpdated">) => Promise<void>;
+
+function updated(job: Pick<Job, "id" | "userId" | "kind" | "state" | "progress">): DomainEvent<"JobUpdated"> {
+  return { name: "JobUpdated", jobId: job.id, userId: job.userId, kind: job.kind, state: job.state, progress: job.progress };
+}
+
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref?.());
+
+export class JobRunner {
+  private readonly handlers = new Map<string, JobHandler>();
+  private readonly queue: number[] = [];
+  private running = 0;
+  private idleWaiters: (() => void)[] = [];
+
+  constructor(
+    private readonly db: Db,
+    handlers: JobHandler[],
+    private readonly notify: JobNotifier,
+  ) {
+    for (const handler of handlers) this.handlers.set(handler.kind, handler);
+  }
+
+  /** Records a job for the signed-in person who starts it, queues it and returns it (queued); the caller answers at once. */
+  start(job: NewJob): Job {
+    if (!this.handlers.has(job.kind)) throw new Error(`no job handler for "${job.kind}"`);
+    const created = createJob(this.db, job);
+    void this.announce(created);
+    this.queue.push(created.id);
+    // Started on the next turn of the event loop, so the request that queued it is answered first.
+    setTimeout(() => this.pump(), 0);
+    return created;
+  }
+
+  /** Resolves once no job is queued or running. */
+  idle(): Promise<void> {
+    if (this.running === 0 && this.queue.length === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private pump(): void {
+    while (this.running < MAX_RUNNING && this.queue.length > 0) {
+      const id = this.queue.shift()!;
+      this.running++;
+      this.execute(id)
+        .catch((error) => console.error(`Job ${id} could not be run:`, error))
+        .finally(() => {
+          this.running--;
+          this.pump();
+          if (this.running === 0 && this.queue.length === 0) {
+            for (const resolve of this.idleWaiters.splice(0)) resolve();
+          }
+        });
+    }
+  }
+
+  /** Announces without waiting; the notifier reports its own failures. */
+  private announce(job: Pick<Job, "id" | "userId" | "kind" | "state" | "progress">): Promise<void> {
+    return this.notify(updated(job)).catch((error) => console.error(`Announcing job ${job.id} failed:`, error));
+  }
+
+  /** Runs one job from its record to its end; whatever happens, the job ends succeeded or failed and its upload is deleted. */
+  private async execute(id: number): Promise<void> {
+    const job = findJob(this.db, id);
+    if (!job || job.state !== "queued") return;
+    const handler = this.handlers.get(job.kind)!;
+    markRunning(this.db, id);
+    void this.announce({ ...job, state: "running" });
+
+    let latest: JobProgress = job.progress;
+    let announced = latest;
+    let announcedAt = 0;
+    let scheduled: ReturnType<typeof setTimeout> | null = null;
+    let finished = false;
+    // Records and announces the latest progress, unless the job has ended or nothing changed since the last time.
+    const flush = (): Promise<void> => {
+      if (scheduled) clearTimeout(scheduled);
+      scheduled = null;
+      if (finished || latest === announced) return Promise.resolve();
+      announced = latest;
+      announcedAt = Date.now();
+      recordProgress(this.db, id, latest);
+      return this.announce({ ...job, state: "running", progress: latest });
+    };
+    const context: JobContext<unknown> = {
+      db: this.db,
+      actor: job.actor,
+      scope: job.scope,
+      input: job.input,
+      progress: (done, total, label) => {
+        latest = { done, total, label };
+        if (scheduled) return;
+        // Never written here: this may run inside the job's own transaction.
+        const wait = label === announced.label ? Math.max(0, PROGRESS_INTERVAL_MS - (Date.now() - announcedAt)) : 0;
+        scheduled = setTimeout(() => void flush(), wait);
+      },
+      checkpoint: () => Promise.race([flush(), pause(CHECKPOINT_WAIT_MS)]),
+    };
+
+    let outcome: { result: unknown } | { error: Message; result: unknown };
+    try {
+      outcome = { result: await handler.run(context) };
+    } catch (error) {
+      if (error instanceof JobFailed) outcome = { error: error.error, result: error.result };
+      else {
+        console.error(`Job ${id} (${job.kind}) failed:`, error instanceof Error ? (error.stack ?? error.message) : error);
+        outcome = { error: CRASHED, result: null };
+      }
+    }
+    finished = true;
+    if (scheduled) clearTimeout(scheduled);
+    recordProgress(this.db, id, latest);
+    try {
+      if ("error" in outcome) markFailed(this.db, id, outcome.error, outcome.result);
+      else markSucceeded(this.db, id, outcome.result);
+    } catch (error) {
+      // A result that cannot be stored (not JSON) is the job's crash too.
+      console.error(`Job ${id} (${job.kind}): its result could not be recorded:`, error);
+      markFailed(this.db, id, CRASHED);
+    }
+    try {
+      removeUpload(job.upload);
+    } catch (error) {
+      console.error(`Job ${id}: its upload could not be deleted:`, error);
+    }
+    void this.announce(findJob(this.db, id)!);
+  }
+}
