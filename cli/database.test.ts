@@ -13,7 +13,7 @@ import { join, resolve } from "node:path";
 import { drizzle } from "drizzle-orm/bun-sqlite";
 import { migrate } from "drizzle-orm/bun-sqlite/migrator";
 import { readMigrationFiles } from "drizzle-orm/migrator";
-import { translate } from "../resources/js/lib/i18n";
+import { translate } from "../src/i18n";
 import { verifyPassword } from "../src/domain/accounts/passwords";
 import { MIGRATIONS_FOLDER } from "../src/db";
 

@@ -1,5 +1,5 @@
 /** Printing domain errors on the command line, in the configured language. */
-import { translate, type Locale } from "../resources/js/lib/i18n";
+import { translate, type Locale } from "../src/i18n";
 import { ValidationFailed, type Message } from "../src/domain/errors";
 import { CliError } from "./bootstrap";
 

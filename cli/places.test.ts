@@ -7,7 +7,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { translate } from "../resources/js/lib/i18n";
+import { translate } from "../src/i18n";
 import { buildWorkbook } from "../src/domain/spreadsheets/write";
 import { mesa, seededTemplate, sql, workspaceFrom, type Workspace } from "../tests/support/cli";
 

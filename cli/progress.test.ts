@@ -1,6 +1,6 @@
 /** The command line's progress: a bar redrawn in place on a terminal, plain lines otherwise (cli/progress.ts). */
 import { describe, expect, test } from "bun:test";
-import { translate } from "../resources/js/lib/i18n";
+import { translate } from "../src/i18n";
 import { progressReporter } from "./progress";
 
 const en = (key: string, params?: Record<string, string | number>) => translate("en", key, params);

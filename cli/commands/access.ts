@@ -9,7 +9,7 @@
  * commander's, with exit code 2.
  */
 import { Option, type Command } from "commander";
-import type { Locale } from "../../resources/js/lib/i18n";
+import type { Locale } from "../../src/i18n";
 import { createArea, listAreas, type AreaSummary } from "../../src/domain/access/areas";
 import { assignmentsOf, assignRole } from "../../src/domain/access/assignments";
 import { addToBlacklist } from "../../src/domain/access/blacklist";

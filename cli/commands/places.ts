@@ -9,7 +9,7 @@
 import { statSync } from "node:fs";
 import { basename } from "node:path";
 import type { Command } from "commander";
-import { translate } from "../../resources/js/lib/i18n";
+import { translate } from "../../src/i18n";
 import { EVERYTHING } from "../../src/domain/access/scope";
 import { CLI_ACTOR } from "../../src/domain/audit";
 import { placesImportJob } from "../../src/domain/jobs/places-import";

@@ -26,7 +26,7 @@ export class Unauthenticated extends DomainError {
 }
 
 /**
- * A message for a person: a translation key (resources/js/locales) with its placeholders. A plain string is
+ * A message for a person: a translation key (src/i18n/locales) with its placeholders. A plain string is
  * shown as it is when it is not a key.
  */
 export type Message = string | { key: string; params?: Record<string, string | number> };

@@ -17,7 +17,7 @@ import type { EmbeddedPusherServer } from "../realtime/embedded-server";
 import type { BroadcastEvent } from "../realtime/events";
 import type { AppCredentials } from "../realtime/signatures";
 import type { Db } from "../db";
-import { isLocale, translate, type Locale } from "../../resources/js/lib/i18n";
+import { isLocale, translate, type Locale } from "../i18n";
 import type { Assets } from "./assets";
 import type { Input } from "./body";
 import { serializeCookie, type CookieOptions } from "./cookies";

@@ -11,7 +11,7 @@ import { desc, eq } from "drizzle-orm";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { translate } from "../../resources/js/lib/i18n";
+import { translate } from "../../src/i18n";
 import { areas as areasTable, cafes as cafesTable, mines as minesTable, units as unitsTable, auditLog, assignments, blacklist, permissions as permissionsTable, rolePermissions, sessions } from "../../db/schema";
 import { bootstrapAccess } from "../../db/seeds/access";
 import { sha256 } from "../../src/crypto";

@@ -11,7 +11,7 @@ import { eq } from "drizzle-orm";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { translate } from "../../resources/js/lib/i18n";
+import { translate } from "../../src/i18n";
 import { auditLog, cafes, jobs, mines, servicePriceHistory } from "../../db/schema";
 import { bootstrapAccess } from "../../db/seeds/access";
 import { createArea } from "../../src/domain/access/areas";

@@ -12,7 +12,7 @@
 import { describe, expect, test } from "bun:test";
 import { and, eq, inArray } from "drizzle-orm";
 import * as XLSX from "xlsx";
-import { translate } from "../../resources/js/lib/i18n";
+import { translate } from "../../src/i18n";
 import { areas, auditLog, businesses, cafes, dealerships, mines, subdealerships, subdealershipUnits, units } from "../../db/schema";
 import { accessSeeder } from "../../db/seeds/access";
 import { placesSeeder } from "../../db/seeds/places";

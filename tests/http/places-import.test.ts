@@ -13,7 +13,7 @@ import { existsSync, mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as XLSX from "xlsx";
-import { translate } from "../../resources/js/lib/i18n";
+import { translate } from "../../src/i18n";
 import { auditLog, cafes, cafeServices, jobs, mines, servicePriceHistory, services } from "../../db/schema";
 import { bootstrapAccess } from "../../db/seeds/access";
 import type { Db } from "../../src/db";

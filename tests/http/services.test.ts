@@ -8,7 +8,7 @@
 import { describe, expect, test } from "bun:test";
 import * as XLSX from "xlsx";
 import { and, eq } from "drizzle-orm";
-import { translate } from "../../resources/js/lib/i18n";
+import { translate } from "../../src/i18n";
 import { auditLog, cafes, cafeServices, mineServices, servicePriceHistory, services, units, unitServices } from "../../db/schema";
 import { accessSeeder, bootstrapAccess, STARTING_ROLES } from "../../db/seeds/access";
 import { servicesSeeder } from "../../db/seeds/services";

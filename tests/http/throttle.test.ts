@@ -5,7 +5,7 @@
  * connecting address, so they all count as one unknown address.
  */
 import { describe, expect, setDefaultTimeout, spyOn, test } from "bun:test";
-import { translate } from "../../resources/js/lib/i18n";
+import { translate } from "../../src/i18n";
 import { signInAddressKey } from "../../src/domain/accounts/authentication";
 import { createUser, findUserByEmail } from "../../src/domain/accounts/users";
 import { LIMITS, type Limit } from "../../src/domain/rate-limit";

@@ -1,7 +1,7 @@
 /** Shown when a page's code could not be downloaded (offline, or a new release replaced the files). */
 import { Head, usePage } from "@inertiajs/react";
 import { RefreshCw } from "lucide-react";
-import { translate, isLocale } from "../lib/i18n";
+import { translate, isLocale } from "../../../src/i18n";
 import { Button } from "./ui/button";
 
 export default function ChunkErrorPage() {

@@ -1,7 +1,7 @@
 /** Translation and formatting bound to the page's language, time zone and currency. */
 import { usePage } from "@inertiajs/react";
 import { useMemo } from "react";
-import { translate } from "../lib/i18n";
+import { translate } from "../../../src/i18n";
 import { formatDate, formatDateTime, formatMoney, formatNumber, type FormatSettings } from "../lib/format";
 import type { SharedProps } from "../types";
 

@@ -2,7 +2,7 @@
  * Numbers, money and dates for people: always through Intl, with the user's language and the cafe's time zone
  * and currency. Money arrives as integer cents (see src/domain/money.ts).
  */
-import { intlLocale, type Locale } from "./i18n";
+import { intlLocale, type Locale } from "../../../src/i18n";
 
 export interface FormatSettings {
   locale: Locale;

@@ -8,7 +8,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { translate } from "../../../resources/js/lib/i18n";
+import { translate } from "../../i18n";
 import { accessVersion, auditLog, businesses, cafes, cafeServices, mines, mineServices, servicePriceHistory, services, units, unitServices } from "../../../db/schema";
 import { migrateDatabase, openDatabase, type Db } from "../../db";
 import { ensureCafe, ensureHeadquarters } from "../access/places";

@@ -2,7 +2,7 @@
 import { changePassword, deleteAccount, setLanguage, updateProfile } from "../../domain/accounts/users";
 import { message, ValidationFailed } from "../../domain/errors";
 import { LIMITS } from "../../domain/rate-limit";
-import { isLocale, locales } from "../../../resources/js/lib/i18n";
+import { isLocale, locales } from "../../i18n";
 import { signOut } from "../auth";
 import { access, defineRoutes } from "../routing";
 import { sendVerificationMail } from "./auth";

@@ -1,9 +1,10 @@
 /**
- * Mesa's two languages. The dictionaries are shared by the server (messages, page titles) and the browser.
+ * Mesa's two languages. The dictionaries (src/i18n/locales) and `translate` are shared by the server (messages,
+ * mail, page titles), the command line and the browser, which imports them from here.
  * Keys are dot paths into the JSON files; `{{name}}` placeholders are filled from `params`.
  */
-import en from "../locales/en.json";
-import es from "../locales/es.json";
+import en from "./locales/en.json";
+import es from "./locales/es.json";
 
 export type Locale = "es" | "en";
 export const locales: readonly Locale[] = ["es", "en"];
