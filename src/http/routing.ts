@@ -64,7 +64,7 @@ export type RouteName = keyof RouteParameters;
 export type QueryParameters = Record<string, string | number>;
 
 /** The arguments after a route's name: its parameters, required when its URI has a required one. */
-export type RouteArguments<N extends RouteName> = {} extends RouteParameters[N]
+export type RouteArguments<N extends RouteName> = Partial<RouteParameters[N]> extends RouteParameters[N]
   ? [params?: RouteParameters[N] & QueryParameters]
   : [params: RouteParameters[N] & QueryParameters];
 

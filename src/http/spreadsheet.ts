@@ -9,7 +9,6 @@ export function exportFileName(table: string, timeZone: string, now = new Date()
   return `mesa-${table}-${day}.xlsx`;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function xlsxResponse(fileName: string, sheets: ExportSheet<any>[]): Response {
   return new Response(buildWorkbook(sheets), {
     headers: {

@@ -16,7 +16,7 @@
  * here as MESA_E2E_PUSHER_SECRET; the app id and key are the defaults ("mesa", "mesa-key"). People come from
  * tests/support/e2e-fixtures.ts on the e2e database.
  */
-import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 import { watchConsole, waitForHydration } from "./support";
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";

@@ -43,7 +43,6 @@ interface World {
 }
 
 const CERRO_VERDE_CAFES = ["Comedor Principal", "Comedor Taller", "Comedor Campamento", "Comedor Chancadora"];
-const ANTAMINA_CAFES = ["Comedor Yanacancha", "Comedor Tajo", "Comedor Puerto", "Comedor Mineroducto"];
 
 async function buildWorld(): Promise<World> {
   const app = createTestApp();

@@ -229,7 +229,7 @@ async function joined(client: Pusher, name: string): Promise<any> {
   const channel = client.subscribe(name);
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no answer to the subscription to ${name}`)), 3000);
-    channel.bind("pusher:subscription_succeeded", (data: unknown) => {
+    channel.bind("pusher:subscription_succeeded", (_data: unknown) => {
       clearTimeout(timer);
       resolve(channel);
     });

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The whole test suite, as `npm test` and CI run it: browser set-up, asset build, typecheck, bun tests, Playwright.
+# The whole test suite, as `npm test` and CI run it: browser set-up, asset build, typecheck, lint, bun tests, Playwright.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export PATH="$PWD/node_modules/.bin:$PATH"
@@ -8,6 +8,8 @@ bash tests/support/ensure-chromium.sh
 bun cli/main.ts assets:build
 echo "› typecheck"
 tsc --noEmit
+echo "› lint"
+eslint .
 echo "› bun test"
 bun test --timeout 20000
 echo "› playwright"

@@ -16,7 +16,7 @@ type Value = string | number | boolean | null | undefined;
 /** A route's parameters, plus anything else as the query string (null or undefined leave a key out). */
 export type BrowserRouteParams<N extends RouteName> = RouteParameters[N] & Record<string, Value | Value[]>;
 
-type Arguments<N extends RouteName> = {} extends RouteParameters[N] ? [params?: BrowserRouteParams<N>] : [params: BrowserRouteParams<N>];
+type Arguments<N extends RouteName> = Partial<RouteParameters[N]> extends RouteParameters[N] ? [params?: BrowserRouteParams<N>] : [params: BrowserRouteParams<N>];
 
 export function resolveRoute(config: Config, name: string, params?: RouteParams<string> | string | number, absolute = false): string {
   return ziggyRoute(name as never, params as never, absolute, config) as unknown as string;

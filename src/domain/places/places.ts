@@ -93,7 +93,6 @@ function inList(column: SQL, ids: number[] | null): SQL {
 function servicesOf(db: Db, table: typeof mineServices | typeof unitServices | typeof cafeServices, key: "mineId" | "unitId" | "cafeId", ids: number[]): Map<number, number[]> {
   const map = new Map<number, number[]>();
   if (ids.length === 0) return map;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const column = (table as any)[key];
   const rows = db.select({ id: column, serviceId: table.serviceId }).from(table).where(inArray(column, ids)).all() as { id: number; serviceId: number }[];
   for (const r of rows) map.set(r.id, [...(map.get(r.id) ?? []), r.serviceId]);

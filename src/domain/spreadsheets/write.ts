@@ -49,7 +49,6 @@ function sheetOf<Row>(sheet: ExportSheet<Row>): XLSX.WorkSheet {
 }
 
 /** An .xlsx workbook with the given sheets (sheet names are cut to Excel's 31 characters). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function buildWorkbook(sheets: ExportSheet<any>[]): Uint8Array<ArrayBuffer> {
   const book = XLSX.utils.book_new();
   for (const sheet of sheets) XLSX.utils.book_append_sheet(book, sheetOf(sheet), sheet.name.slice(0, 31));

@@ -27,6 +27,6 @@ interface RenderOptions {
 }
 
 /** The arguments after a page's name: its props (optional when it declares none that are required), and options. */
-export type RenderArguments<N extends PageName> = {} extends ServerProps<N>
+export type RenderArguments<N extends PageName> = Partial<ServerProps<N>> extends ServerProps<N>
   ? [props?: ServerProps<N>, options?: RenderOptions]
   : [props: ServerProps<N>, options?: RenderOptions];
