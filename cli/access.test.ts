@@ -552,36 +552,97 @@ describe("./mesa blacklist:add", () => {
     const miguel = userId(ws, "compras@mesa.test");
     sql(ws, "INSERT INTO sessions (id, user_id, data, last_activity) VALUES ('s-ana', ?, '{}', 0), ('s-miguel', ?, '{}', 0), ('s-demo', ?, '{}', 0)", ana, miguel, userId(ws, "demo@mesa.test"));
 
-    // Linked by the document number.
+    // Linked by the document (a DNI by default).
     const byDocument = mesa(ws, ["blacklist:add", "12345678", "--reason", "Robo de vales"]);
     expect(byDocument.err).toBe("");
     expect(byDocument.code).toBe(0);
-    expect(byDocument.out).toContain("Added 12345678 (Ana Quispe) to the blacklist: Robo de vales");
+    expect(byDocument.out).toContain("Added DNI 12345678 (Ana Quispe) to the blacklist: Robo de vales");
     expect(byDocument.out).toContain("ana@mesa.test can no longer sign in; their sessions have ended.");
 
-    // Linked with --user.
-    const byUser = mesa(ws, ["blacklist:add", "x-99887766", "--reason", "Suplantación", "--user", "Compras@Mesa.test"]);
+    // Linked with --user: Miguel has no document, and the name is his.
+    const byUser = mesa(ws, ["blacklist:add", "x-99887766", "--type", "pas", "--reason", "Suplantación", "--user", "Compras@Mesa.test"]);
     expect(byUser.code).toBe(0);
-    expect(byUser.out).toContain("Added X-99887766 (Miguel Torres) to the blacklist: Suplantación");
+    expect(byUser.out).toContain("Added PAS X99887766 (Miguel Torres) to the blacklist: Suplantación");
     expect(byUser.out).toContain("compras@mesa.test can no longer sign in");
 
     // No user: the name is --name, or else the document number.
     const named = mesa(ws, ["blacklist:add", "44556677", "--reason", "Agresión", "--name", "Pedro Salas"]);
     expect(named.code).toBe(0);
-    expect(named.out.trim()).toBe("Added 44556677 (Pedro Salas) to the blacklist: Agresión");
+    expect(named.out.trim()).toBe("Added DNI 44556677 (Pedro Salas) to the blacklist: Agresión");
     const anonymous = mesa(ws, ["blacklist:add", "11223344", "--reason", "Agresión"]);
-    expect(anonymous.out.trim()).toBe("Added 11223344 (11223344) to the blacklist: Agresión");
+    expect(anonymous.out.trim()).toBe("Added DNI 11223344 (11223344) to the blacklist: Agresión");
 
-    expect(sql(ws, "SELECT document_number AS document, name, reason, user_id AS userId, decided_by AS decidedBy FROM blacklist ORDER BY id")).toEqual([
-      { document: "12345678", name: "Ana Quispe", reason: "Robo de vales", userId: ana, decidedBy: null },
-      { document: "X-99887766", name: "Miguel Torres", reason: "Suplantación", userId: miguel, decidedBy: null },
-      { document: "44556677", name: "Pedro Salas", reason: "Agresión", userId: null, decidedBy: null },
-      { document: "11223344", name: "11223344", reason: "Agresión", userId: null, decidedBy: null },
+    expect(sql(ws, "SELECT document_type AS type, document_number AS document, name, reason, user_id AS userId, decided_by AS decidedBy FROM blacklist ORDER BY id")).toEqual([
+      { type: "dni", document: "12345678", name: "Ana Quispe", reason: "Robo de vales", userId: ana, decidedBy: null },
+      { type: "pas", document: "X99887766", name: "Miguel Torres", reason: "Suplantación", userId: miguel, decidedBy: null },
+      { type: "dni", document: "44556677", name: "Pedro Salas", reason: "Agresión", userId: null, decidedBy: null },
+      { type: "dni", document: "11223344", name: "11223344", reason: "Agresión", userId: null, decidedBy: null },
     ]);
     expect(sql(ws, "SELECT id FROM sessions WHERE id LIKE 's-%' ORDER BY id").map((r) => r.id)).toEqual(["s-demo"]);
     const entries = audited(ws, "blacklist.added");
     expect(entries.map((e) => e.actor_label)).toEqual(["cli", "cli", "cli", "cli"]);
-    expect(JSON.parse(entries[0].after!)).toEqual({ documentNumber: "12345678", name: "Ana Quispe", reason: "Robo de vales", userId: ana });
+    expect(JSON.parse(entries[0].after!)).toEqual({ documentType: "dni", documentNumber: "12345678", name: "Ana Quispe", reason: "Robo de vales", userId: ana });
+  });
+
+  test("--type dni|ce|pas: each number is checked by its type and kept as text with its leading zeros; one number may be barred once per type", () => {
+    const ws = workspace();
+    const ce = mesa(ws, ["blacklist:add", "001-234 567", "--type", "ce", "--reason", "Robo de vales", "--name", "Jean Dupont"]);
+    expect(ce.err).toBe("");
+    expect(ce.code).toBe(0);
+    expect(ce.out.trim()).toBe("Added CE 001234567 (Jean Dupont) to the blacklist: Robo de vales");
+    const dniEntry = mesa(ws, ["blacklist:add", "01234567", "--type", "dni", "--reason", "Robo de vales", "--name", "Rosa Mamani"]);
+    expect(dniEntry.out.trim()).toBe("Added DNI 01234567 (Rosa Mamani) to the blacklist: Robo de vales");
+    // The same digits as a passport are another document.
+    const passport = mesa(ws, ["blacklist:add", "01234567", "--type", "pas", "--reason", "Robo de vales", "--name", "John Smith"]);
+    expect(passport.out.trim()).toBe("Added PAS 01234567 (John Smith) to the blacklist: Robo de vales");
+    expect(sql(ws, "SELECT document_type AS type, document_number AS number FROM blacklist ORDER BY id")).toEqual([
+      { type: "ce", number: "001234567" },
+      { type: "dni", number: "01234567" },
+      { type: "pas", number: "01234567" },
+    ]);
+
+    const fail = (args: string[]) => {
+      const result = mesa(ws, ["blacklist:add", ...args, "--reason", "Robo de vales", "--name", "Otra Persona"]);
+      expect(result.out).toBe("");
+      expect(result.code).toBe(1);
+      return result.err.trim();
+    };
+    expect(fail(["1234567"])).toBe(invalid("DOCUMENT", "validation.document.dni", { length: 8 }));
+    expect(fail(["12345678", "--type", "ce"])).toBe(invalid("DOCUMENT", "validation.document.ce", { min: 9, max: 12 }));
+    expect(fail(["AB12", "--type", "pas"])).toBe(invalid("DOCUMENT", "validation.document.pas", { min: 6, max: 12 }));
+    expect(fail(["0012-34567", "--type", "ce"])).toBe(invalid("DOCUMENT", "access.already_blacklisted"));
+    // An unknown type is a usage mistake.
+    const unknown = mesa(ws, ["blacklist:add", "12345678", "--type", "ruc", "--reason", "Robo de vales"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toContain("Allowed choices are dni, ce, pas");
+    expect(count(ws, "SELECT id FROM blacklist")).toBe(3);
+  });
+
+  test("--user must be the same person: the account's document is the entry's or, without one, its name is", () => {
+    const ws = workspace();
+    expect(mesa(ws, ["user:create", "--name", "Ana Quispe", "--email", "ana@mesa.test", "--password", PASSWORD, "--document", "12345678"]).code).toBe(0);
+    const fail = (args: string[]) => {
+      const result = mesa(ws, ["blacklist:add", ...args, "--reason", "Robo de vales"]);
+      expect(result.out).toBe("");
+      expect(result.code).toBe(1);
+      return result.err.trim();
+    };
+    // Ana has a DNI: another number, or the same number as another type, is someone else's.
+    expect(fail(["87654321", "--user", "ana@mesa.test"])).toBe(invalid("--user", "access.blacklist_other_document"));
+    expect(fail(["12345678", "--type", "pas", "--user", "ana@mesa.test"])).toBe(invalid("--user", "access.blacklist_other_document"));
+    // Miguel has none: the entry must bear his name (accents and case aside).
+    expect(fail(["87654321", "--user", "compras@mesa.test", "--name", "Pedro Salas"])).toBe(invalid("--user", "access.blacklist_other_name"));
+    expect(count(ws, "SELECT id FROM blacklist")).toBe(0);
+
+    const ana = mesa(ws, ["blacklist:add", "12-345-678", "--reason", "Robo de vales", "--user", "ana@mesa.test", "--name", "Ana Quispe"]);
+    expect(ana.code).toBe(0);
+    const miguel = mesa(ws, ["blacklist:add", "87654321", "--reason", "Robo de vales", "--user", "compras@mesa.test", "--name", "MIGUEL  TÓRRES"]);
+    expect(miguel.err).toBe("");
+    expect(miguel.out).toContain("Added DNI 87654321 (MIGUEL  TÓRRES) to the blacklist: Robo de vales");
+    expect(sql(ws, "SELECT document_number AS number, user_id AS userId FROM blacklist ORDER BY id")).toEqual([
+      { number: "12345678", userId: userId(ws, "ana@mesa.test") },
+      { number: "87654321", userId: userId(ws, "compras@mesa.test") },
+    ]);
   });
 
   test("a listed or bad document, a short reason, an unknown user or the last super-administrator exits 1; no reason exits 2", () => {
@@ -598,7 +659,7 @@ describe("./mesa blacklist:add", () => {
 
     expect(fail(["12345678", "--reason", "Otra vez"])).toBe(invalid("DOCUMENT", "access.already_blacklisted"));
     // The name defaults to the document: only the document is reported.
-    expect(fail(["123", "--reason", "Robo de vales"])).toBe(invalid("DOCUMENT", "validation.min_length", { min: 4 }));
+    expect(fail(["123", "--reason", "Robo de vales"])).toBe(invalid("DOCUMENT", "validation.document.dni", { length: 8 }));
     expect(fail(["87654321", "--reason", "No"])).toBe(invalid("--reason", "validation.min_length", { min: 3 }));
     expect(fail(["87654321", "--reason", "Robo de vales", "--user", "nadie@mesa.test"])).toBe("No user with e-mail nadie@mesa.test");
     expect(fail(["87654321", "--reason", "Robo de vales", "--user", "demo@mesa.test"])).toBe(translate("en", "access.last_super"));

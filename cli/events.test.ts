@@ -51,14 +51,14 @@ describe("with no Mesa running", () => {
     const { code, out, err } = mesa(ws, ["blacklist:add", "87654321", "--reason", "Robo de vales", "--user", "luis@mesa.test"]);
     expect(err).toBe("");
     expect(code).toBe(0);
-    expect(out).toStartWith("Added 87654321 (Luis Rojas) to the blacklist: Robo de vales\nluis@mesa.test can no longer sign in; their sessions have ended.\n");
+    expect(out).toStartWith("Added DNI 87654321 (Luis Rojas) to the blacklist: Robo de vales\nluis@mesa.test can no longer sign in; their sessions have ended.\n");
     expect(out).toMatch(notReached(origin));
     expect(sql(ws, "SELECT user_id AS userId FROM blacklist")).toEqual([{ userId: luis }]);
     expect(sql(ws, "SELECT id FROM sessions ORDER BY id")).toEqual([{ id: "s-ana" }]);
     // A bar that reaches no account has nobody to sign out: nothing is said about tabs.
     const nobody = mesa(ws, ["blacklist:add", "44556677", "--reason", "Agresión", "--name", "Pedro Salas"]);
     expect(nobody.code).toBe(0);
-    expect(nobody.out.trim()).toBe("Added 44556677 (Pedro Salas) to the blacklist: Agresión");
+    expect(nobody.out.trim()).toBe("Added DNI 44556677 (Pedro Salas) to the blacklist: Agresión");
   });
 });
 

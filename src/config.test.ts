@@ -10,6 +10,7 @@ describe("settings", () => {
     expect(config.locale).toBe("es");
     expect(config.timezone).toBe("America/Lima");
     expect(config.currency).toBe("PEN");
+    expect(config.dniLength).toBe(8);
     expect(config.appUrl).toBe("http://127.0.0.1:3000");
     expect(config.dbPath.endsWith("storage/mesa.sqlite")).toBe(true);
   });
@@ -23,6 +24,8 @@ describe("settings", () => {
     ["APP_URL", "not a url"],
     ["SESSION_LIFETIME", "0"],
     ["LOG_REQUESTS", "maybe"],
+    ["DNI_LENGTH", "8a"],
+    ["DNI_LENGTH", "20"],
   ])("a bad %s (%s) is refused with a message naming it", (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`Invalid setting ${name}`));

@@ -18,6 +18,8 @@ export interface Config {
   currency: string;
   /** Digits of a tax id (RUC); 11-digit ids also have their check digit verified. */
   rucLength: number;
+  /** Digits of a national id (DNI) of users, blacklist entries and diners. */
+  dniLength: number;
   dbPath: string;
   sessionCookie: string;
   sessionLifetimeMinutes: number;
@@ -205,6 +207,7 @@ export function loadConfig(env: Env = process.env): Config {
     timezone: timeZone(env, "APP_TIMEZONE", "America/Lima"),
     currency: currency(env, "APP_CURRENCY", "PEN"),
     rucLength: integer(env, "RUC_LENGTH", 11, 8, 15),
+    dniLength: integer(env, "DNI_LENGTH", 8, 6, 12),
     dbPath: text(env, "DB_PATH", resolve(storagePath, "mesa.sqlite")),
     sessionCookie: text(env, "SESSION_COOKIE", "mesa_session"),
     sessionLifetimeMinutes: integer(env, "SESSION_LIFETIME", 120, 1, 525600),

@@ -17,9 +17,9 @@ import { listPermissions, syncPermissions } from "../../src/domain/access/catalo
 import { findCafeByName, findHeadquartersByName, placeTree } from "../../src/domain/access/places";
 import { changeRolePermissions, createRole, listRoles, requireRoleByName, type Role } from "../../src/domain/access/roles";
 import { EVERYTHING } from "../../src/domain/access/scope";
-import { listUsersForAdmin } from "../../src/domain/access/users-admin";
-import { findUserById, requireUserByEmail, type User } from "../../src/domain/accounts/users";
+import { findUserByDocument, findUserById, requireUserByEmail, type User } from "../../src/domain/accounts/users";
 import { CLI_ACTOR } from "../../src/domain/audit";
+import { DEFAULT_DOCUMENT_TYPE, DOCUMENT_TYPES, type DocumentType } from "../../src/domain/documents";
 import { Conflict, Forbidden, NotFound, ValidationFailed } from "../../src/domain/errors";
 import type { Db } from "../../src/db";
 import { PERMISSION_NAMES } from "../../src/domain/access/permissions";
@@ -37,7 +37,7 @@ type FieldNames = Record<string, string>;
 const ROLE_FIELDS: FieldNames = { name: "NAME", description: "--description", permissions: "--permission" };
 const AREA_FIELDS: FieldNames = { name: "NAME", place: "--cafe/--headquarters", cafe_id: "--cafe", headquarters_id: "--headquarters", role_ids: "--role" };
 const ASSIGN_FIELDS: FieldNames = { role_id: "--role", area_id: "--area", user_id: "EMAIL" };
-const BLACKLIST_FIELDS: FieldNames = { document_number: "DOCUMENT", name: "--name", reason: "--reason", user_id: "--user" };
+const BLACKLIST_FIELDS: FieldNames = { document_type: "--type", document_number: "DOCUMENT", name: "--name", reason: "--reason", user_id: "--user" };
 
 /** Turns a domain error into a command line error (exit code 1) in the configured language; rethrows anything else. */
 function explain(error: unknown, locale: Locale, fields: FieldNames = {}): never {
@@ -423,19 +423,21 @@ export function registerAccessCommands(program: Command): void {
 
   program
     .command("blacklist:add")
-    .description("Bar a person by document number; a linked user account can no longer sign in, and its sessions, open tabs and realtime connections end")
-    .argument("<document>", "the document number (DNI): 4 to 20 letters, digits or -")
+    .description("Bar a person by document; a linked user account can no longer sign in, and its sessions, open tabs and realtime connections end")
+    .argument("<document>", "the document number, checked by its type (spaces and dashes are dropped)")
+    .addOption(new Option("--type <type>", "the document's type: dni, ce (carné de extranjería) or pas (passport)").choices(DOCUMENT_TYPES).default(DEFAULT_DOCUMENT_TYPE))
     .requiredOption("--reason <text>", "why the person is barred")
     .option("--name <name>", "the person's name (default: the linked user's name, else the document number)")
-    .option("--user <email>", "link the entry to this user account (by default, the user with that document number)")
-    .action(async (document: string, opts: { reason: string; name?: string; user?: string }) => {
-      const { db, locale } = open();
-      const events = cliEvents(cliConfig());
-      const linked = opts.user === undefined ? userWithDocument(db, document) : requireUser(db, opts.user);
-      const input = { document_number: document, reason: opts.reason, name: opts.name ?? linked?.name ?? document.trim(), user_id: opts.user === undefined ? null : linked!.id };
-      const entry = attempt(locale, BLACKLIST_FIELDS, () => {
+    .option("--user <email>", "link the entry to this user account, which must have the same document or, without one, the same name (by default, the user with that document)")
+    .action(async (document: string, opts: { type: DocumentType; reason: string; name?: string; user?: string }) => {
+      const config = cliConfig();
+      const db = cliDatabase(config);
+      const events = cliEvents(config);
+      const linked = opts.user === undefined ? findUserByDocument(db, { type: opts.type, number: document }) : requireUser(db, opts.user);
+      const input = { document_type: opts.type, document_number: document, reason: opts.reason, name: opts.name ?? linked?.name ?? document.trim(), user_id: opts.user === undefined ? null : linked!.id };
+      const entry = attempt(config.locale, BLACKLIST_FIELDS, () => {
         try {
-          return addToBlacklist(db, CLI_ACTOR, EVERYTHING, input, events.publisher);
+          return addToBlacklist(db, CLI_ACTOR, EVERYTHING, input, config, events.publisher);
         } catch (error) {
           // A name taken from a bad document number fails with it: only the document is worth mentioning.
           if (error instanceof ValidationFailed && opts.name === undefined && error.errors.document_number && error.errors.name) {
@@ -445,18 +447,11 @@ export function registerAccessCommands(program: Command): void {
           throw error;
         }
       });
-      console.log(`Added ${entry.documentNumber} (${entry.name}) to the blacklist: ${entry.reason}`);
+      console.log(`Added ${entry.documentType.toUpperCase()} ${entry.documentNumber} (${entry.name}) to the blacklist: ${entry.reason}`);
       const user = entry.userId === null ? undefined : findUserById(db, entry.userId);
       if (user) console.log(`${user.email} can no longer sign in; their sessions have ended.`);
       // Their open tabs and realtime connections, as the Blacklist page ends them; the running Mesa is reached over HTTP.
       const outcome = await events.outcome();
       if (outcome) console.log(outcome);
     });
-}
-
-/** The user whose document number this is, if any (the blacklist links them by it). */
-function userWithDocument(db: Db, document: string): { id: number; name: string } | undefined {
-  const wanted = document.trim().toUpperCase();
-  if (wanted === "") return undefined;
-  return listUsersForAdmin(db, EVERYTHING, { search: wanted, page: 1, perPage: 100 }).rows.find((u) => u.documentNumber?.toUpperCase() === wanted);
 }

@@ -1,5 +1,5 @@
 /** `./mesa user:create`, `user:list`, `user:password` and `user:deactivate`. */
-import type { Command } from "commander";
+import { Option, type Command } from "commander";
 import { createUser, listUsers, requireUserByEmail, setPasswordFor, type User } from "../../src/domain/accounts/users";
 import { setUserStatus } from "../../src/domain/access/users-admin";
 import { EVERYTHING } from "../../src/domain/access/scope";
@@ -10,6 +10,7 @@ import { cliEvents } from "../events";
 import { explainValidation, say, table } from "../output";
 import { assignAfterCreate, checkAssignment } from "./access";
 import { COMPANY_WIDE, placesOfArea, recordAudit } from "../../src/domain/audit";
+import { DOCUMENT_TYPES, type DocumentType } from "../../src/domain/documents";
 
 /** The password from the option, or from standard input when it is piped (never asked on a terminal). */
 async function readPassword(option: string | undefined): Promise<string> {
@@ -30,20 +31,23 @@ export function registerUserCommands(program: Command): void {
     .option("--password <password>", "first password")
     .option("--verified", "mark the e-mail as already verified")
     .option("--language <es|en>", "interface language")
-    .option("--document <number>", "document number (DNI)")
+    .option("--document <number>", "identity document number (a DNI unless --document-type says otherwise)")
+    .addOption(new Option("--document-type <type>", "the type of --document: dni (default), ce (carné de extranjería) or pas (passport)").choices(DOCUMENT_TYPES))
     .option("--role <role>", "give the user this role in --area")
     .option("--area <area>", 'the area for --role: its name, or "Area@Place" when the name repeats (see ./mesa user:assign --help)')
-    .action(async (opts: { name: string; email: string; password?: string; verified?: boolean; language?: string; document?: string; role?: string; area?: string }) => {
+    .action(async (opts: { name: string; email: string; password?: string; verified?: boolean; language?: string; document?: string; documentType?: DocumentType; role?: string; area?: string }) => {
+      if (opts.documentType !== undefined && opts.document === undefined) throw new CliError("Give --document-type together with --document.");
       const config = cliConfig();
       const db = cliDatabase(config);
       const areaId = checkAssignment(db, opts.role, opts.area);
       const password = await readPassword(opts.password);
-      const user = await createUser(db, config, { name: opts.name, email: opts.email, password, language: opts.language, document_number: opts.document }, { verified: opts.verified }).catch(
+      const input = { name: opts.name, email: opts.email, password, language: opts.language, document_type: opts.documentType, document_number: opts.document };
+      const user = await createUser(db, config, input, { verified: opts.verified }).catch(
         (error) => explainValidation(error, config.locale),
       );
       // The account's place is the area of --area (the role there follows at once); without one it has no place yet.
       const places = areaId === null ? COMPANY_WIDE : placesOfArea(db, areaId);
-      recordAudit(db, CLI_ACTOR, { action: "user.created", subjectType: "user", subjectId: user.id, places, after: { name: user.name, email: user.email, documentNumber: user.documentNumber } });
+      recordAudit(db, CLI_ACTOR, { action: "user.created", subjectType: "user", subjectId: user.id, places, after: { name: user.name, email: user.email, documentType: user.documentType, documentNumber: user.documentNumber } });
       console.log(`Created user #${user.id} ${user.email}${user.emailVerifiedAt ? " (verified)" : " (e-mail not verified)"}`);
       const assigned = assignAfterCreate(db, user.email, opts.role, opts.area, config.locale);
       if (assigned) console.log(assigned);

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { DOCUMENT_TYPES } from "../../src/domain/documents";
 import { cafes, headquarters } from "./places";
 import { users } from "./users";
 
@@ -87,16 +88,27 @@ export const assignments = sqliteTable(
   (t) => [primaryKey({ columns: [t.userId, t.areaId] }), index("assignments_role_index").on(t.roleId)],
 );
 
-/** People barred by document number: they cannot be sold meals, and a linked user cannot sign in. */
-export const blacklist = sqliteTable("blacklist", {
-  id: integer("id").primaryKey({ autoIncrement: true }),
-  documentNumber: text("document_number").notNull().unique(),
-  name: text("name").notNull(),
-  reason: text("reason").notNull(),
-  userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
-  decidedBy: integer("decided_by").references(() => users.id, { onDelete: "set null" }),
-  createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
-});
+/**
+ * People barred by document (type and number, one entry per document): they cannot be sold meals, and a linked
+ * user cannot sign in.
+ */
+export const blacklist = sqliteTable(
+  "blacklist",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    documentType: text("document_type", { enum: DOCUMENT_TYPES }).notNull(),
+    documentNumber: text("document_number").notNull(),
+    name: text("name").notNull(),
+    reason: text("reason").notNull(),
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    decidedBy: integer("decided_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [
+    uniqueIndex("blacklist_document_unique").on(t.documentType, t.documentNumber),
+    check("blacklist_document_type_check", sql`${t.documentType} IN ('dni', 'ce', 'pas')`),
+  ],
+);
 
 /** Who changed what and when, with the values before and after. */
 export const auditLog = sqliteTable(

@@ -1,4 +1,5 @@
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { DOCUMENT_TYPES } from "../../src/domain/documents";
 
 /**
  * People who sign in to Mesa. E-mail addresses are stored trimmed and lower-cased, so the unique index makes
@@ -14,6 +15,8 @@ export const users = sqliteTable(
     emailVerifiedAt: integer("email_verified_at", { mode: "timestamp_ms" }),
     language: text("language", { enum: ["es", "en"] }),
     status: text("status", { enum: ["active", "deactivated"] }).notNull().default("active"),
+    /** The optional identity document (src/domain/documents.ts): both set or both null; the number normalized. */
+    documentType: text("document_type", { enum: DOCUMENT_TYPES }),
     documentNumber: text("document_number"),
     /** SHA-256 of the remember-me token; replaced on sign-out and password change so old cookies stop working. */
     rememberTokenHash: text("remember_token_hash"),
@@ -21,7 +24,7 @@ export const users = sqliteTable(
     createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
   },
-  (table) => [uniqueIndex("users_email_unique").on(table.email), index("users_document_number_index").on(table.documentNumber)],
+  (table) => [uniqueIndex("users_email_unique").on(table.email), index("users_document_index").on(table.documentType, table.documentNumber)],
 );
 
 /**

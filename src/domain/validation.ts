@@ -6,6 +6,7 @@
 import { Type, type Static, type TObject, type TSchema } from "@sinclair/typebox";
 import { ValueErrorType } from "@sinclair/typebox/errors";
 import { Value } from "@sinclair/typebox/value";
+import { DEFAULT_DOCUMENT_TYPE, DOCUMENT_TYPES, documentProblem, normalizeDocumentNumber, type Document, type DocumentSettings, type DocumentType } from "./documents";
 import { message, ValidationFailed, type Message } from "./errors";
 
 export { Type as t };
@@ -20,7 +21,25 @@ export const field = {
   password: () => Type.String({ minLength: 1, maxLength: 200 }),
   optionalText: (max = 255) => Type.Optional(Type.String({ maxLength: max })),
   boolean: () => Type.Boolean(),
+  /** DNI, carné de extranjería or passport (src/domain/documents.ts). */
+  documentType: () => Type.Union(DOCUMENT_TYPES.map((type) => Type.Literal(type)), { messageKey: "validation.document.type" }),
+  /** A document number as typed (spaces and dashes allowed); its rule by type is checked by parseWithDocument. */
+  documentNumber: () => Type.String({ minLength: 1, maxLength: 30 }),
 };
+
+/**
+ * The two fields of a document in a form: `document_type` (DNI when left out) and `document_number`. Spread them
+ * into a schema and parse it with parseWithDocument, which also checks the number by its type. An optional
+ * document also takes null or an empty number for "none".
+ */
+export function documentFields(options: { optional: boolean }) {
+  return options.optional
+    ? {
+        document_type: Type.Optional(Type.Union([field.documentType(), Type.Null()])),
+        document_number: Type.Optional(Type.Union([Type.String({ maxLength: 30 }), Type.Null()])),
+      }
+    : { document_type: Type.Optional(field.documentType()), document_number: field.documentNumber() };
+}
 
 /** Items of one array field, and messages reported for one input: past these, checking stops. */
 const MAX_ITEMS = 1000;
@@ -89,4 +108,38 @@ export function parseInput<S extends TObject>(schema: S, input: unknown, keepStr
   }
   if (Object.keys(errors).length) throw new ValidationFailed(errors);
   return value as Static<S>;
+}
+
+/**
+ * parseInput for a schema with documentFields, reporting every bad field at once: the schema's messages and the
+ * number's rule by its type ("El DNI debe tener 8 dígitos."), the DNI length coming from `settings`. Returns the
+ * cleaned input and the normalized document, null when an optional document is left blank.
+ */
+export function parseWithDocument<S extends TObject>(schema: S, input: unknown, settings: DocumentSettings, keepStringsAsIs: string[] = []): { data: Static<S>; document: Document | null } {
+  let data: Static<S> | null = null;
+  let errors: Record<string, Message> = {};
+  try {
+    data = parseInput(schema, input, keepStringsAsIs);
+  } catch (error) {
+    if (!(error instanceof ValidationFailed)) throw error;
+    errors = { ...error.errors };
+  }
+  let document: Document | null = null;
+  if (!errors.document_type && !errors.document_number) {
+    // The cleaned input, or the raw one when another field failed.
+    const values = (data ?? (input && typeof input === "object" ? input : {})) as Record<string, unknown>;
+    const raw = values.document_number;
+    const number = typeof raw === "string" || typeof raw === "number" ? normalizeDocumentNumber(String(raw)) : "";
+    // The schema has checked the type: one of the types, or left out (or null) for the default.
+    const type = (typeof values.document_type === "string" && values.document_type !== "" ? values.document_type : DEFAULT_DOCUMENT_TYPE) as DocumentType;
+    if (number !== "") {
+      const problem = documentProblem({ type, number }, settings);
+      if (problem) errors.document_number = problem;
+      else document = { type, number };
+    } else if (schema.required?.includes("document_number")) {
+      errors.document_number = message("validation.required");
+    }
+  }
+  if (Object.keys(errors).length || !data) throw new ValidationFailed(errors);
+  return { data, document };
 }

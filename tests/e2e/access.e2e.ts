@@ -267,11 +267,13 @@ test.describe("access control", () => {
     await userRow(page, BARRED.email).getByRole("button", { name: "Editar" }).click();
     const editDialog = page.getByRole("dialog", { name: "Editar usuario" });
     await expect(editDialog.getByLabel("Nombre", { exact: true })).toHaveValue(BARRED.name);
-    await editDialog.getByLabel("Documento").fill(DOCUMENT);
+    await editDialog.getByLabel("Tipo de documento").selectOption({ label: "DNI" });
+    await expect(editDialog.getByText("El DNI debe tener 8 dígitos.")).toBeVisible();
+    await editDialog.getByLabel("Documento", { exact: true }).fill(DOCUMENT);
     await editDialog.getByRole("button", { name: "Guardar" }).click();
     await expect(flash(page, "success")).toHaveText("Usuario guardado.");
     await expect(editDialog).toBeHidden();
-    await expect(userRow(page, BARRED.email).getByRole("cell").nth(1)).toHaveText(DOCUMENT);
+    await expect(userRow(page, BARRED.email).getByRole("cell").nth(1)).toHaveText(`DNI ${DOCUMENT}`);
 
     // Still signed in: nothing barred them yet.
     await open(barred.page, "/dashboard");
@@ -281,14 +283,19 @@ test.describe("access control", () => {
     await open(page, "/blacklist");
     await page.getByRole("button", { name: "Agregar a la lista negra" }).click();
     const addDialog = page.getByRole("dialog", { name: "Agregar a la lista negra" });
-    await addDialog.getByLabel("Documento").fill(DOCUMENT);
+    // The number is checked by the chosen type: eight digits are no foreign-resident card.
+    await addDialog.getByLabel("Tipo de documento").selectOption({ label: "Carné de extranjería" });
+    await addDialog.getByLabel("Documento", { exact: true }).fill(DOCUMENT);
     await addDialog.getByLabel("Nombre").fill(BARRED.name);
     await addDialog.getByLabel("Motivo").fill("Prueba de acceso");
+    await addDialog.getByRole("button", { name: "Guardar" }).click();
+    await expect(addDialog.getByText("El carné de extranjería debe tener de 9 a 12 letras o dígitos.")).toBeVisible();
+    await addDialog.getByLabel("Tipo de documento").selectOption({ label: "DNI" });
     await addDialog.getByRole("button", { name: "Guardar" }).click();
     await expect(flash(page, "success")).toHaveText(`Documento ${DOCUMENT} agregado a la lista negra.`);
     await expect(addDialog).toBeHidden();
     const entry = page.getByRole("row").filter({ hasText: DOCUMENT });
-    await expect(entry.getByRole("cell")).toHaveText([DOCUMENT, BARRED.name, "Prueba de acceso", /\d/, ADMIN.name, `${BARRED.name} (${BARRED.email})`, ""]);
+    await expect(entry.getByRole("cell")).toHaveText([`DNI ${DOCUMENT}`, BARRED.name, "Prueba de acceso", /\d/, ADMIN.name, `${BARRED.name} (${BARRED.email})`, ""]);
 
     // Their open session ended: the next request lands on the sign-in page, and signing in is refused.
     await barred.page.goto("/dashboard");

@@ -33,7 +33,8 @@ import type { RouteDefinition } from "../../src/http/routing";
 import { createServices } from "../../src/http/services";
 import { Client, createTestApp, testConfig, type TestApp } from "../support/app";
 import { decodeQuotedPrintable, mailFiles } from "../support/mail";
-import { addUser, makeRole, TEST_PASSWORD } from "../support/people";
+import type { Document } from "../../src/domain/documents";
+import { addUser, dni, makeRole, TEST_PASSWORD } from "../support/people";
 import { ageConfirmation, isSignedIn, signedIn, signIn, submitFrom, submitJson, visitPage } from "../support/requests";
 
 const PASSWORD = TEST_PASSWORD;
@@ -72,18 +73,18 @@ async function buildWorld(app: TestApp): Promise<World> {
     emptyB: area("Almacén B", { cafe_id: cafeB }, [staff]),
     sedeY: area("Administración Y", { headquarters_id: y.headquartersId }, [admin]),
   };
-  const person = async (name: string, email: string, holds: [number, number][], documentNumber?: string) => {
-    const user = await addUser(db, name, email, documentNumber);
+  const person = async (name: string, email: string, holds: [number, number][], document: Document | null = null) => {
+    const user = await addUser(db, name, email, document);
     for (const [areaId, roleId] of holds) assignRole(db, CLI_ACTOR, EVERYTHING, { userId: user.id, areaId, roleId });
     return user;
   };
   const people = {
-    root: await person("Raíz Super", "root@mesa.test", [[areas.sede, superRole]], "ROOT-0001"),
+    root: await person("Raíz Super", "root@mesa.test", [[areas.sede, superRole]], { type: "pas", number: "ROOT0001" }),
     adminA: await person("Ana Admin", "admin.a@mesa.test", [[areas.adminA, admin]]),
     adminHQ: await person("Hugo Sede", "admin.hq@mesa.test", [[areas.sede, admin]]),
-    staffA: await person("Sara Caja", "staff.a@mesa.test", [[areas.cajaA, staff]], "DNI-1000001"),
+    staffA: await person("Sara Caja", "staff.a@mesa.test", [[areas.cajaA, staff]], dni("10000001")),
     staffA2: await person("Tomás Caja", "staff.a2@mesa.test", [[areas.cajaA2, staff]]),
-    staffB: await person("Beto Caja", "staff.b@mesa.test", [[areas.cajaB, staff]], "DNI-2000002"),
+    staffB: await person("Beto Caja", "staff.b@mesa.test", [[areas.cajaB, staff]], dni("20000002")),
     both: await person("Doris Doble", "both@mesa.test", [[areas.cajaA, staff], [areas.cajaB, staff]]),
     nobody: await person("Nadie Rol", "nobody@mesa.test", []),
   };
@@ -440,14 +441,14 @@ describe("the users page", () => {
   test("creating a user with a first password: verified, holding the role, able to sign in", async () => {
     const w = await setup();
     const root = await signedIn(w, w.people.root);
-    const form = { name: "Nora Nueva", email: "Nora@Mesa.test", document_number: "dni-3000003", language: "en", area_id: w.areas.cajaA, role_id: w.roles.staff, access: "password", password: "another-horse-77" };
+    const form = { name: "Nora Nueva", email: "Nora@Mesa.test", document_type: "dni", document_number: " 3000-0003 ", language: "en", area_id: w.areas.cajaA, role_id: w.roles.staff, access: "password", password: "another-horse-77" };
     const response = await submit(root, "POST", "/users", form);
     expect(response.status).toBe(302);
     expect(response.headers.get("location")).toBe("/users");
     const p = await props(root, "/users");
     expect(p.errors).toEqual({});
     const created = findUserByEmail(w.db, "nora@mesa.test")!;
-    expect(created).toMatchObject({ name: "Nora Nueva", documentNumber: "DNI-3000003", language: "en", status: "active" });
+    expect(created).toMatchObject({ name: "Nora Nueva", documentType: "dni", documentNumber: "30000003", language: "en", status: "active" });
     expect(created.emailVerifiedAt).not.toBeNull();
     expect(assignmentsOfUser(w.db, created.id)).toEqual([{ areaId: w.areas.cajaA, roleId: w.roles.staff }]);
     expect(p.users.data.map((u: any) => u.email)).toContain("nora@mesa.test");
@@ -496,16 +497,16 @@ describe("the users page", () => {
     const w = await setup();
     const root = await signedIn(w, w.people.root);
     const id = w.people.staffA.id;
-    const response = await submit(root, "PUT", `/users/${id}`, { name: "Sara Caja Editada", email: "sara@mesa.test", document_number: "dni-1000009", language: "en" });
+    const response = await submit(root, "PUT", `/users/${id}`, { name: "Sara Caja Editada", email: "sara@mesa.test", document_type: "ce", document_number: "ce-001-000-009", language: "en" });
     expect(response.status).toBe(303);
     expect(response.headers.get("location")).toBe("/users");
-    expect(findUserById(w.db, id)).toMatchObject({ name: "Sara Caja Editada", email: "sara@mesa.test", documentNumber: "DNI-1000009", language: "en" });
+    expect(findUserById(w.db, id)).toMatchObject({ name: "Sara Caja Editada", email: "sara@mesa.test", documentType: "ce", documentNumber: "CE001000009", language: "en" });
     expect(lastAudit(w.db, "user.updated")).toMatchObject({
       actorId: w.people.root.id,
       subjectType: "user",
       subjectId: id,
-      before: { name: "Sara Caja", email: "staff.a@mesa.test", documentNumber: "DNI-1000001", language: null },
-      after: { name: "Sara Caja Editada", email: "sara@mesa.test", documentNumber: "DNI-1000009", language: "en" },
+      before: { name: "Sara Caja", email: "staff.a@mesa.test", documentType: "dni", documentNumber: "10000001", language: null },
+      after: { name: "Sara Caja Editada", email: "sara@mesa.test", documentType: "ce", documentNumber: "CE001000009", language: "en" },
     });
     // Someone else's address is refused.
     await submit(root, "PUT", `/users/${id}`, { name: "Sara", email: w.people.staffB.email });
@@ -556,9 +557,9 @@ describe("the users page", () => {
     expect(await errorsOn(root)).toEqual({ form: lastSuper });
     await submit(root, "PUT", `/users/${w.people.root.id}/roles`, { area_id: w.areas.sede, role_id: w.roles.admin });
     expect(await errorsOn(root)).toEqual({ form: lastSuper });
-    await submit(root, "POST", "/blacklist", { document_number: "root-0001", name: "Raíz Super", reason: "Prueba de bloqueo" }, "/blacklist");
+    await submit(root, "POST", "/blacklist", { document_type: "pas", document_number: "root-0001", name: "Raíz Super", reason: "Prueba de bloqueo" }, "/blacklist");
     expect(await errorsOn(root, "/blacklist")).toEqual({ form: lastSuper });
-    await submit(root, "POST", "/blacklist", { document_number: "OTHER-01", name: "Raíz Super", reason: "Prueba de bloqueo", user_id: w.people.root.id }, "/blacklist");
+    await submit(root, "POST", "/blacklist", { document_type: "pas", document_number: "ROOT0001", name: "Raíz Super", reason: "Prueba de bloqueo", user_id: w.people.root.id }, "/blacklist");
     expect(await errorsOn(root, "/blacklist")).toEqual({ form: lastSuper });
     // A JSON client gets 409 with the message.
     const json = await submitJson(root, "PUT", `/users/${w.people.root.id}/roles`, { area_id: w.areas.sede, role_id: w.roles.admin });
@@ -585,12 +586,12 @@ describe("the users page", () => {
 
   test("the last super-administrator cannot be barred by giving them a blacklisted document number", async () => {
     const w = await setup();
-    addToBlacklist(w.db, CLI_ACTOR, EVERYTHING, { document_number: "BL-0001", name: "Barred Person", reason: "Fixture entry" });
+    addToBlacklist(w.db, CLI_ACTOR, EVERYTHING, { document_number: "90000001", name: "Barred Person", reason: "Fixture entry" }, w.app.config);
     const admin = await signedIn(w, w.people.adminHQ);
     const root = await signedIn(w, w.people.root);
     // Another administrator may not edit a super-administrator; the super-administrator may not bar themselves.
-    expect((await submit(admin, "PUT", `/users/${w.people.root.id}`, { name: w.people.root.name, email: w.people.root.email, document_number: "BL-0001" })).status).toBe(403);
-    await submit(root, "PUT", `/users/${w.people.root.id}`, { name: w.people.root.name, email: w.people.root.email, document_number: "BL-0001" });
+    expect((await submit(admin, "PUT", `/users/${w.people.root.id}`, { name: w.people.root.name, email: w.people.root.email, document_type: "dni", document_number: "90000001" })).status).toBe(403);
+    await submit(root, "PUT", `/users/${w.people.root.id}`, { name: w.people.root.name, email: w.people.root.email, document_type: "dni", document_number: "90000001" });
     expect(await errorsOn(root)).toEqual({ form: es("access.last_super") });
     expect(await isSignedIn(root)).toBe(true);
   });
@@ -645,7 +646,7 @@ describe("sensitive actions need a recent password confirmation", () => {
 
   test("without a recent confirmation they redirect to /confirm-password and change nothing; after confirming they go through", async () => {
     const w = await setup({ PASSWORD_CONFIRM_TIMEOUT: "60" });
-    const entry = addToBlacklist(w.db, CLI_ACTOR, EVERYTHING, { document_number: "BL-0001", name: "Barred Person", reason: "Fixture entry" });
+    const entry = addToBlacklist(w.db, CLI_ACTOR, EVERYTHING, { document_number: "90000001", name: "Barred Person", reason: "Fixture entry" }, w.app.config);
     const spare = makeRole(w.db, "spare", []);
     const usersView = findPermission(w.db, "users.view")!.id;
     const root = await signedIn(w, w.people.root);
@@ -662,7 +663,7 @@ describe("sensitive actions need a recent password confirmation", () => {
       "roles.update": ["PUT", `/roles/${spare}`, { name: "jefe de turno", permissions: [] }],
       "roles.destroy": ["DELETE", `/roles/${spare}`, {}],
       "permissions.update": ["PUT", `/permissions/${usersView}`, { sidebar_label: "Gente", icon: "users", sort_order: 3 }],
-      "blacklist.store": ["POST", "/blacklist", { document_number: "BL-0002", name: "Otra Persona", reason: "Motivo de prueba" }],
+      "blacklist.store": ["POST", "/blacklist", { document_type: "dni", document_number: "90000002", name: "Otra Persona", reason: "Motivo de prueba" }],
       "blacklist.destroy": ["DELETE", `/blacklist/${entry.id}`, {}],
     };
     expect(Object.keys(requests).sort()).toEqual([...SENSITIVE].sort());
@@ -791,7 +792,7 @@ describe("the blacklist", () => {
     const w = await setup();
     const root = await signedIn(w, w.people.root);
     const beto = await signedIn(w, w.people.staffB);
-    const response = await submit(root, "POST", "/blacklist", { document_number: "dni-2000002", name: "Beto Caja", reason: "Consumo no autorizado" }, "/blacklist");
+    const response = await submit(root, "POST", "/blacklist", { document_type: "dni", document_number: "20-000-002", name: "Beto Caja", reason: "Consumo no autorizado" }, "/blacklist");
     expect(response.status).toBe(302);
     expect(response.headers.get("location")).toBe("/blacklist");
     expect(sessionCount(w.db, w.people.staffB.id)).toBe(0);
@@ -800,47 +801,142 @@ describe("the blacklist", () => {
     expect(next.headers.get("location")).toBe("/login");
     expect((await signIn(beto, w.people.staffB.email)).headers.get("location")).toBe("/login");
     expect(await errorsOn(beto, "/login")).toEqual({ email: es("auth.blacklisted") });
-    const entry = w.db.select().from(blacklist).where(eq(blacklist.documentNumber, "DNI-2000002")).get()!;
-    expect(entry).toMatchObject({ userId: w.people.staffB.id, decidedBy: w.people.root.id });
-    expect(lastAudit(w.db, "blacklist.added")).toMatchObject({ actorId: w.people.root.id, subjectId: entry.id, after: { documentNumber: "DNI-2000002", userId: w.people.staffB.id } });
+    const entry = w.db.select().from(blacklist).where(eq(blacklist.documentNumber, "20000002")).get()!;
+    expect(entry).toMatchObject({ documentType: "dni", userId: w.people.staffB.id, decidedBy: w.people.root.id });
+    expect(lastAudit(w.db, "blacklist.added")).toMatchObject({ actorId: w.people.root.id, subjectId: entry.id, after: { documentType: "dni", documentNumber: "20000002", userId: w.people.staffB.id } });
     const row = (await props(root, "/blacklist")).entries.data[0];
-    expect(row).toMatchObject({ documentNumber: "DNI-2000002", decidedBy: "Raíz Super", user: { id: w.people.staffB.id, email: w.people.staffB.email } });
+    expect(row).toMatchObject({ documentType: "dni", documentNumber: "20000002", decidedBy: "Raíz Super", user: { id: w.people.staffB.id, email: w.people.staffB.email } });
     // The same document twice is refused.
-    await submit(root, "POST", "/blacklist", { document_number: "DNI-2000002", name: "Beto", reason: "Otra vez" }, "/blacklist");
+    await submit(root, "POST", "/blacklist", { document_number: "20000002", name: "Beto", reason: "Otra vez" }, "/blacklist");
     expect(await errorsOn(root, "/blacklist")).toEqual({ document_number: es("access.already_blacklisted") });
 
     expect((await submit(root, "DELETE", `/blacklist/${entry.id}`, {}, "/blacklist")).status).toBe(303);
-    expect(lastAudit(w.db, "blacklist.removed")).toMatchObject({ actorId: w.people.root.id, subjectId: entry.id, before: { documentNumber: "DNI-2000002", userId: w.people.staffB.id } });
+    expect(lastAudit(w.db, "blacklist.removed")).toMatchObject({ actorId: w.people.root.id, subjectId: entry.id, before: { documentType: "dni", documentNumber: "20000002", userId: w.people.staffB.id } });
     expect((await signIn(beto, w.people.staffB.email)).headers.get("location")).toBe("/dashboard");
     expect(await isSignedIn(beto)).toBe(true);
   });
 
   test("a document number given to a user later bars them too", async () => {
     const w = await setup();
-    addToBlacklist(w.db, CLI_ACTOR, EVERYTHING, { document_number: "DNI-7777777", name: "Alguien", reason: "Motivo de prueba" });
+    addToBlacklist(w.db, CLI_ACTOR, EVERYTHING, { document_number: "77777777", name: "Alguien", reason: "Motivo de prueba" }, w.app.config);
     const tomas = await signedIn(w, w.people.staffA2);
     const root = await signedIn(w, w.people.root);
-    await submit(root, "PUT", `/users/${w.people.staffA2.id}`, { name: "Tomás Caja", email: w.people.staffA2.email, document_number: "dni-7777777" });
+    await submit(root, "PUT", `/users/${w.people.staffA2.id}`, { name: "Tomás Caja", email: w.people.staffA2.email, document_type: "dni", document_number: "7777-7777" });
     expect(await isSignedIn(tomas)).toBe(false);
   });
 
   test("the list is paginated and searchable", async () => {
     const w = await setup();
-    for (let i = 1; i <= 17; i++) addToBlacklist(w.db, CLI_ACTOR, EVERYTHING, { document_number: `DOC-${String(i).padStart(4, "0")}`, name: i === 7 ? "Ramos Quispe" : `Persona ${i}`, reason: "Motivo de prueba" });
+    // Passports DOC0001 … DOC0017.
+    for (let i = 1; i <= 17; i++) addToBlacklist(w.db, CLI_ACTOR, EVERYTHING, { document_type: "pas", document_number: `DOC${String(i).padStart(4, "0")}`, name: i === 7 ? "Ramos Quispe" : `Persona ${i}`, reason: "Motivo de prueba" }, w.app.config);
     const root = await signedIn(w, w.people.root);
     const first = (await props(root, "/blacklist")).entries;
     expect(first).toMatchObject({ total: 17, page: 1, perPage: 15, lastPage: 2 });
     expect(first.data).toHaveLength(15);
-    expect(first.data[0].documentNumber).toBe("DOC-0017");
+    expect(first.data[0].documentNumber).toBe("DOC0017");
     const second = (await props(root, "/blacklist?page=2")).entries;
     expect(second).toMatchObject({ total: 17, page: 2 });
-    expect(second.data.map((r: any) => r.documentNumber)).toEqual(["DOC-0002", "DOC-0001"]);
+    expect(second.data.map((r: any) => r.documentNumber)).toEqual(["DOC0002", "DOC0001"]);
     const found = await props(root, "/blacklist?search=ramos");
     expect(found.filters).toEqual({ search: "ramos" });
     expect(found.entries).toMatchObject({ total: 1, lastPage: 1 });
-    expect(found.entries.data.map((r: any) => r.documentNumber)).toEqual(["DOC-0007"]);
-    expect((await props(root, "/blacklist?search=DOC-001")).entries.total).toBe(8);
+    expect(found.entries.data.map((r: any) => r.documentNumber)).toEqual(["DOC0007"]);
+    expect((await props(root, "/blacklist?search=DOC001")).entries.total).toBe(8);
     expect((await props(root, "/blacklist?search=nadie")).entries).toMatchObject({ total: 0, data: [] });
+  });
+});
+
+describe("blacklist documents", () => {
+  const entry = (extra: Record<string, unknown>) => ({ document_type: "dni", document_number: "55500001", name: "Persona Bloqueada", reason: "Motivo de prueba", ...extra });
+
+  test("an account linked by id or e-mail must be the same person's: its document is the entry's or, without one, its name is (accents and case aside)", async () => {
+    const w = await setup();
+    const root = await signedIn(w, w.people.root);
+    const before = snapshot(w.db);
+    const otherDocument = es("access.blacklist_other_document");
+    const otherName = es("access.blacklist_other_name");
+    const attempts: [Record<string, unknown>, Record<string, string>][] = [
+      // Beto has the DNI 20000002: another number, or the same digits as a passport, is someone else's, whatever the name.
+      [entry({ name: "Beto Caja", user_id: w.people.staffB.id }), { user_id: otherDocument }],
+      [entry({ name: "Beto Caja", user_email: w.people.staffB.email }), { user_email: otherDocument }],
+      [entry({ document_type: "pas", document_number: "20000002", name: "Beto Caja", user_email: w.people.staffB.email }), { user_email: otherDocument }],
+      // Tomás has no document: the entry must bear his name.
+      [entry({ name: "Tomás Cajas", user_email: w.people.staffA2.email }), { user_email: otherName }],
+      [entry({ name: "Tomás", user_id: w.people.staffA2.id }), { user_id: otherName }],
+    ];
+    for (const [body, errors] of attempts) {
+      expect((await submit(root, "POST", "/blacklist", body, "/blacklist")).status).toBe(302);
+      expect({ body, errors: await errorsOn(root, "/blacklist") }).toEqual({ body, errors });
+    }
+    expect(snapshot(w.db)).toBe(before);
+
+    const tomas = await signedIn(w, w.people.staffA2);
+    await submit(root, "POST", "/blacklist", entry({ name: "  TOMAS   caja ", user_email: w.people.staffA2.email }), "/blacklist");
+    expect(await errorsOn(root, "/blacklist")).toEqual({});
+    expect(await isSignedIn(tomas)).toBe(false);
+    await submit(root, "POST", "/blacklist", entry({ document_number: "20-000-002", name: "Alberto Caja", user_id: w.people.staffB.id }), "/blacklist");
+    expect(await errorsOn(root, "/blacklist")).toEqual({});
+    expect(w.db.select({ type: blacklist.documentType, number: blacklist.documentNumber, userId: blacklist.userId }).from(blacklist).orderBy(blacklist.id).all()).toEqual([
+      { type: "dni", number: "55500001", userId: w.people.staffA2.id },
+      { type: "dni", number: "20000002", userId: w.people.staffB.id },
+    ]);
+  });
+
+  test("an entry has a type: one number is barred once per type, and bars only the accounts with that type and number", async () => {
+    const w = await setup();
+    const root = await signedIn(w, w.people.root);
+    const beto = await signedIn(w, w.people.staffB);
+    // A passport with the digits of Beto's DNI is another person's document.
+    await submit(root, "POST", "/blacklist", entry({ document_type: "pas", document_number: "20000002", name: "John Smith" }), "/blacklist");
+    expect(await errorsOn(root, "/blacklist")).toEqual({});
+    expect(await isSignedIn(beto)).toBe(true);
+    await submit(root, "POST", "/blacklist", entry({ document_number: "20000002", name: "Beto Caja" }), "/blacklist");
+    expect(await errorsOn(root, "/blacklist")).toEqual({});
+    expect(await isSignedIn(beto)).toBe(false);
+    await submit(root, "POST", "/blacklist", entry({ document_number: "20 000 002", name: "Beto Caja" }), "/blacklist");
+    expect(await errorsOn(root, "/blacklist")).toEqual({ document_number: es("access.already_blacklisted") });
+    const rows = (await props(root, "/blacklist")).entries.data.map((r: any) => ({ type: r.documentType, number: r.documentNumber, user: r.user?.email ?? null }));
+    expect(rows).toEqual([
+      { type: "dni", number: "20000002", user: w.people.staffB.email },
+      { type: "pas", number: "20000002", user: null },
+    ]);
+    // Lifting the DNI entry lets Beto back in; the passport entry does not bar him.
+    const dniEntry = w.db.select().from(blacklist).where(eq(blacklist.documentType, "dni")).get()!;
+    await submit(root, "DELETE", `/blacklist/${dniEntry.id}`, {}, "/blacklist");
+    expect((await signIn(beto, w.people.staffB.email)).headers.get("location")).toBe("/dashboard");
+  });
+
+  test("the number is checked by its type, with DNI_LENGTH from the settings, on the Blacklist and Users forms", async () => {
+    const w = await setup({ DNI_LENGTH: "10" });
+    const root = await signedIn(w, w.people.root);
+    expect((await props(root, "/blacklist")).dniLength).toBe(10);
+    expect((await props(root, "/users")).dniLength).toBe(10);
+    const before = snapshot(w.db);
+    const refused: [Record<string, unknown>, Record<string, string>][] = [
+      [entry({ document_number: "12345678" }), { document_number: es("validation.document.dni", { length: 10 }) }],
+      [entry({ document_type: "ce", document_number: "12345678" }), { document_number: es("validation.document.ce", { min: 9, max: 12 }) }],
+      [entry({ document_type: "pas", document_number: "A-1" }), { document_number: es("validation.document.pas", { min: 6, max: 12 }) }],
+      [entry({ document_type: "ruc", document_number: "20100934729" }), { document_type: es("validation.document.type") }],
+      [entry({ document_number: " - ", name: "X" }), { document_number: es("validation.required"), name: es("validation.min_length", { min: 2 }) }],
+    ];
+    for (const [body, errors] of refused) {
+      await submit(root, "POST", "/blacklist", body, "/blacklist");
+      expect({ body, errors: await errorsOn(root, "/blacklist") }).toEqual({ body, errors });
+    }
+    await submit(root, "PUT", `/users/${w.people.staffA2.id}`, { name: "Tomás Caja", email: w.people.staffA2.email, document_type: "dni", document_number: "12345678" });
+    expect(await errorsOn(root)).toEqual({ document_number: es("validation.document.dni", { length: 10 }) });
+    await submit(root, "POST", "/users", { name: "Nora Nueva", email: "nora@mesa.test", document_type: "ce", document_number: "123", area_id: w.areas.cajaA, role_id: w.roles.staff, access: "invite" });
+    expect(await errorsOn(root)).toEqual({ document_number: es("validation.document.ce", { min: 9, max: 12 }) });
+    expect(snapshot(w.db)).toBe(before);
+
+    // A 10-digit DNI keeps its leading zeros; a user's document is removed by leaving the number blank.
+    await submit(root, "POST", "/blacklist", entry({ document_number: "0012345678" }), "/blacklist");
+    expect(w.db.select({ type: blacklist.documentType, number: blacklist.documentNumber }).from(blacklist).all()).toEqual([{ type: "dni", number: "0012345678" }]);
+    await submit(root, "PUT", `/users/${w.people.staffA.id}`, { name: "Sara Caja", email: w.people.staffA.email, document_type: "dni", document_number: null });
+    expect(await errorsOn(root)).toEqual({});
+    expect(findUserById(w.db, w.people.staffA.id)).toMatchObject({ documentType: null, documentNumber: null });
+    const row = (await props(root, `/users?search=${encodeURIComponent(w.people.root.email)}`)).users.data[0];
+    expect(row).toMatchObject({ documentType: "pas", documentNumber: "ROOT0001" });
   });
 });
 
@@ -909,7 +1005,7 @@ describe("GET requests change nothing", () => {
 
   test("every GET route of the registry leaves audit_log (and the access tables) as they were", async () => {
     const w = await setup();
-    const entry = addToBlacklist(w.db, CLI_ACTOR, EVERYTHING, { document_number: "BL-0001", name: "Barred Person", reason: "Fixture entry" });
+    const entry = addToBlacklist(w.db, CLI_ACTOR, EVERYTHING, { document_number: "90000001", name: "Barred Person", reason: "Fixture entry" }, w.app.config);
     const clients = { guest: new Client(w.app), nobody: await signedIn(w, w.people.nobody), admin: await signedIn(w, w.people.adminA), root: await signedIn(w, w.people.root) };
     const gets = productRoutes.filter((r) => r.methods.includes("GET"));
     expect(gets.length).toBeGreaterThan(5);
@@ -978,7 +1074,7 @@ function grant(db: Db, roleId: number, names: string[]): void {
 }
 
 describe("blacklist and scope", () => {
-  const entry = (extra: Record<string, unknown>) => ({ document_number: "X-0001", name: "Persona Bloqueada", reason: "Motivo de prueba", ...extra });
+  const entry = (extra: Record<string, unknown>) => ({ document_number: "55500001", name: "Persona Bloqueada", reason: "Motivo de prueba", ...extra });
 
   test("a one-cafe manager cannot bar an account they may not change, by id, e-mail or document, and the e-mail lookup tells nothing", async () => {
     const w = await setup();
@@ -996,8 +1092,8 @@ describe("blacklist and scope", () => {
       // An address nobody has answers exactly like one outside the scope.
       [entry({ user_email: "nadie@mesa.test" }), { user_email: notFound }],
       // A document that bars an account outside the scope (staffB's, and the super-administrator's).
-      [entry({ document_number: "DNI-2000002" }), { document_number: es("access.blacklist_document_outside_scope") }],
-      [entry({ document_number: "ROOT-0001" }), { document_number: es("access.blacklist_document_outside_scope") }],
+      [entry({ document_number: "20000002" }), { document_number: es("access.blacklist_document_outside_scope") }],
+      [entry({ document_type: "pas", document_number: "ROOT-0001" }), { document_number: es("access.blacklist_document_outside_scope") }],
     ];
     for (const [body, errors] of attempts) {
       expect((await submit(client, "POST", "/blacklist", body, "/blacklist")).status).toBe(302);
@@ -1007,7 +1103,7 @@ describe("blacklist and scope", () => {
     expect(await isSignedIn(root)).toBe(true);
     // Someone wholly inside cafe A is barred, and their sessions end.
     const sara = await signedIn(w, w.people.staffA);
-    expect((await submit(client, "POST", "/blacklist", entry({ user_email: w.people.staffA.email }), "/blacklist")).status).toBe(302);
+    expect((await submit(client, "POST", "/blacklist", entry({ document_number: "10000001", name: "Sara Caja", user_email: w.people.staffA.email }), "/blacklist")).status).toBe(302);
     expect(await errorsOn(client, "/blacklist")).toEqual({});
     expect(w.db.select().from(blacklist).get()?.userId).toBe(w.people.staffA.id);
     expect(await isSignedIn(sara)).toBe(false);
@@ -1016,7 +1112,7 @@ describe("blacklist and scope", () => {
   test("a bar that reaches an account outside the manager's places is not named to them, and only a wider administrator lifts it", async () => {
     const w = await setup();
     grant(w.db, w.roles.admin, ["blacklist.view", "blacklist.manage"]);
-    const barred = addToBlacklist(w.db, CLI_ACTOR, EVERYTHING, entry({ user_id: w.people.both.id }));
+    const barred = addToBlacklist(w.db, CLI_ACTOR, EVERYTHING, entry({ name: "Doris Doble", user_id: w.people.both.id }), w.app.config);
     const client = await signedIn(w, w.people.adminA);
     const row = (await props(client, "/blacklist")).entries.data[0];
     expect(row).toMatchObject({ id: barred.id, user: null, outsideScope: true });
@@ -1033,7 +1129,7 @@ describe("company-wide bars", () => {
   test("a bar that reaches no account is lifted from headquarters only, not by a one-cafe manager", async () => {
     const w = await setup();
     grant(w.db, w.roles.admin, ["blacklist.view", "blacklist.manage"]);
-    const diner = addToBlacklist(w.db, CLI_ACTOR, EVERYTHING, { document_number: "DOC-DINER1", name: "Comensal Vetado", reason: "Motivo de prueba" });
+    const diner = addToBlacklist(w.db, CLI_ACTOR, EVERYTHING, { document_type: "ce", document_number: "000123456", name: "Comensal Vetado", reason: "Motivo de prueba" }, w.app.config);
     const cafe = await signedIn(w, w.people.adminA);
     expect((await props(cafe, "/blacklist")).can).toEqual({ manage: true, liftUnlinked: false });
     expect((await submit(cafe, "DELETE", `/blacklist/${diner.id}`, {}, "/blacklist")).status).toBe(403);

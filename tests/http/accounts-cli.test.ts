@@ -133,6 +133,31 @@ describe("./mesa user:create", () => {
     expect(again.code).toBe(1);
     expect(again.err).toContain(`email: ${translate("es", "validation.email_taken")}`);
   });
+
+  test("--document is a DNI unless --document-type says otherwise, checked by its type and kept with its leading zeros", () => {
+    const ws = workspace();
+    expect(mesa(ws, ["user:create", "--name", "Ana Quispe", "--email", "ana@mesa.test", "--password", PASSWORD, "--document", "01234567"]).code).toBe(0);
+    const jean = mesa(ws, ["user:create", "--name", "Jean Dupont", "--email", "jean@mesa.test", "--password", PASSWORD, "--document", "ce-001 234 567", "--document-type", "ce"]);
+    expect(jean.err).toBe("");
+    expect(jean.code).toBe(0);
+    const db = database(ws);
+    expect(findUserByEmail(db, "ana@mesa.test")).toMatchObject({ documentType: "dni", documentNumber: "01234567" });
+    expect(findUserByEmail(db, "jean@mesa.test")).toMatchObject({ documentType: "ce", documentNumber: "CE001234567" });
+
+    const short = mesa(ws, ["user:create", "--name", "Luis Rojas", "--email", "luis@mesa.test", "--password", PASSWORD, "--document", "1234567"]);
+    expect(short.code).toBe(1);
+    expect(short.err).toContain(`document_number: ${translate("es", "validation.document.dni", { length: 8 })}`);
+    const passport = mesa(ws, ["user:create", "--name", "Luis Rojas", "--email", "luis@mesa.test", "--password", PASSWORD, "--document", "AB1", "--document-type", "pas"]);
+    expect(passport.code).toBe(1);
+    expect(passport.err).toContain(`document_number: ${translate("es", "validation.document.pas", { min: 6, max: 12 })}`);
+    const alone = mesa(ws, ["user:create", "--name", "Luis Rojas", "--email", "luis@mesa.test", "--password", PASSWORD, "--document-type", "pas"]);
+    expect(alone.code).toBe(1);
+    expect(alone.err).toContain("Give --document-type together with --document.");
+    const unknown = mesa(ws, ["user:create", "--name", "Luis Rojas", "--email", "luis@mesa.test", "--password", PASSWORD, "--document", "12345678", "--document-type", "ruc"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toContain("Allowed choices are dni, ce, pas");
+    expect(findUserByEmail(database(ws), "luis@mesa.test")).toBeUndefined();
+  });
 });
 
 describe("./mesa user:list", () => {

@@ -22,7 +22,8 @@ import { setCafePrices } from "../../src/domain/places/prices";
 import { offerService } from "../../src/domain/places/service-assignments";
 import { createService } from "../../src/domain/places/services";
 import { BASE, Client, createTestApp, type TestApp } from "../support/app";
-import { addUser, makeRole } from "../support/people";
+import type { Document } from "../../src/domain/documents";
+import { addUser, dni, makeRole } from "../support/people";
 import { signedIn } from "../support/requests";
 
 interface World {
@@ -51,8 +52,8 @@ async function buildWorld(): Promise<World> {
   const sedeX = area("Administración X", { headquarters_id: x.headquartersId }, [superRole, auditor]);
   const oficinaA = area("Oficina A", { cafe_id: cafeA }, [auditor, staff]);
   const cajaB = area("Caja B", { cafe_id: cafeB }, [staff]);
-  const person = async (name: string, email: string, holds: [number, number][], documentNumber: string | null = null) => {
-    const user = await addUser(db, name, email, documentNumber);
+  const person = async (name: string, email: string, holds: [number, number][], document: Document | null = null) => {
+    const user = await addUser(db, name, email, document);
     for (const [areaId, roleId] of holds) assignRole(db, CLI_ACTOR, EVERYTHING, { userId: user.id, areaId, roleId });
     return user;
   };
@@ -60,9 +61,9 @@ async function buildWorld(): Promise<World> {
     root: await person("Raíz Super", "root@mesa.test", [[sedeX, superRole]]),
     auditorA: await person("Ana Auditora", "auditor.a@mesa.test", [[oficinaA, auditor]]),
     auditorHQ: await person("Hugo Auditor", "auditor.hq@mesa.test", [[sedeX, auditor]]),
-    staffA: await person("Sara Caja", "staff.a@mesa.test", [[oficinaA, staff]], "DNI-1000001"),
-    staffB: await person("Beto Caja", "staff.b@mesa.test", [[cajaB, staff]], "DNI-2000002"),
-    both: await person("Doris Doble", "both@mesa.test", [[oficinaA, staff], [cajaB, staff]], "DNI-3000003"),
+    staffA: await person("Sara Caja", "staff.a@mesa.test", [[oficinaA, staff]], dni("10000001")),
+    staffB: await person("Beto Caja", "staff.b@mesa.test", [[cajaB, staff]], dni("20000002")),
+    both: await person("Doris Doble", "both@mesa.test", [[oficinaA, staff], [cajaB, staff]], dni("30000003")),
   };
   // A service every cafe offers, so each can be priced.
   const service = createService(db, CLI_ACTOR, { code: "ALM", name: "Almuerzo", type: "lunch" }).id;
@@ -128,10 +129,10 @@ async function makeChanges(w: World): Promise<void> {
     expect(response.headers.get("location")).toBe(from);
   };
   // Another person's document number and e-mail: one works only at cafe A, the other also at cafe B.
-  await send("PUT", `/users/${w.people.staffA.id}`, { name: "Sara Caja", email: "sara@mesa.test", document_number: "DNI-1000009" }, "/users");
-  await send("PUT", `/users/${w.people.both.id}`, { name: "Doris Doble", email: "doris@mesa.test", document_number: "DNI-3000009" }, "/users");
-  await send("POST", "/blacklist", { document_number: "DNI-2000002", name: "Beto Caja", reason: "Ventas sin ticket" }, "/blacklist");
-  await send("POST", "/blacklist", { document_number: "DNI-9999999", name: "Persona Externa", reason: "Sin cuenta" }, "/blacklist");
+  await send("PUT", `/users/${w.people.staffA.id}`, { name: "Sara Caja", email: "sara@mesa.test", document_number: "10000009" }, "/users");
+  await send("PUT", `/users/${w.people.both.id}`, { name: "Doris Doble", email: "doris@mesa.test", document_number: "30000009" }, "/users");
+  await send("POST", "/blacklist", { document_number: "20000002", name: "Beto Caja", reason: "Ventas sin ticket" }, "/blacklist");
+  await send("POST", "/blacklist", { document_number: "99999999", name: "Persona Externa", reason: "Sin cuenta" }, "/blacklist");
   changeRolePermissions(w.db, CLI_ACTOR, "cashier", ["users.view"], "grant");
   // Every change went through (a refused form would also go back to its page).
   for (const [action, count] of [["cafe.prices.updated", 3], ["unit.updated", 2], ["user.updated", 2], ["blacklist.added", 2], ["role.granted", 1]] as const) {

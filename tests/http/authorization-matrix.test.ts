@@ -106,9 +106,9 @@ async function buildFixtures(app: TestApp): Promise<Fixtures> {
   const cafeId = ensureCafe(db, "Mina Fixture", "Unidad Fixture", "Comedor Fixture", businessId);
   const roleId = makeRole(db, "fixture role", []);
   const areaId = createArea(db, CLI_ACTOR, EVERYTHING, { name: "Caja Fixture", cafe_id: cafeId, role_ids: [roleId] }).id;
-  const user = await addUser(app, { name: "Fixture Person", email: "fixture@mesa.test", documentNumber: "FIX-0001" });
+  const user = await addUser(app, { name: "Fixture Person", email: "fixture@mesa.test", documentNumber: "40000001" });
   assignRole(db, CLI_ACTOR, EVERYTHING, { userId: user.id, areaId, roleId });
-  const entryId = addToBlacklist(db, CLI_ACTOR, EVERYTHING, { document_number: "BL-0001", name: "Barred Person", reason: "Fixture entry" }).id;
+  const entryId = addToBlacklist(db, CLI_ACTOR, EVERYTHING, { document_number: "90000001", name: "Barred Person", reason: "Fixture entry" }, app.config).id;
   const permissionId = findPermission(db, "users.view")!.id;
   const serviceId = createService(db, CLI_ACTOR, { code: "FIX", name: "Fixture service", type: "lunch" }).id;
   const { unitId, mineId } = db.select({ unitId: unitsTable.id, mineId: unitsTable.mineId }).from(cafesTable).innerJoin(unitsTable, eq(unitsTable.id, cafesTable.unitId)).where(eq(cafesTable.id, cafeId)).get()!;

@@ -17,7 +17,9 @@ import { CLI_ACTOR } from "../../src/domain/audit";
 import { EventBus, type DomainEvent, type EventOrigin } from "../../src/domain/events";
 import type { Db } from "../../src/db";
 import { BASE, createTestApp, type TestApp } from "../support/app";
-import { addUser, makeRole } from "../support/people";
+import type { Document } from "../../src/domain/documents";
+import { Conflict } from "../../src/domain/errors";
+import { addUser, dni, makeRole } from "../support/people";
 import { signedIn } from "../support/requests";
 
 interface World {
@@ -39,7 +41,7 @@ async function buildWorld(): Promise<World> {
   const cafe = ensureCafe(db, "Mina Norte", "Unidad A", "Comedor A", x.businessId);
   const sede = createArea(db, CLI_ACTOR, EVERYTHING, { name: "Administración X", headquarters_id: x.headquartersId, role_ids: [superRole] }).id;
   const caja = createArea(db, CLI_ACTOR, EVERYTHING, { name: "Caja A", cafe_id: cafe, role_ids: [cashier] }).id;
-  const person = async (name: string, email: string, areaId: number, roleId: number, document: string | null = null) => {
+  const person = async (name: string, email: string, areaId: number, roleId: number, document: Document | null = null) => {
     const user = await addUser(db, name, email, document);
     assignRole(db, CLI_ACTOR, EVERYTHING, { userId: user.id, areaId, roleId });
     return user;
@@ -48,7 +50,7 @@ async function buildWorld(): Promise<World> {
     app,
     db,
     root: await person("Raíz Super", "root@mesa.test", sede, superRole),
-    sara: await person("Sara Caja", "sara@mesa.test", caja, cashier, "12345678"),
+    sara: await person("Sara Caja", "sara@mesa.test", caja, cashier, dni("12345678")),
     beto: await person("Beto Caja", "beto@mesa.test", caja, cashier),
   };
 }
@@ -131,14 +133,14 @@ describe("domain events", () => {
 
   test("barring publishes UserBarred after commit for the linked account and every account with the document; a bar that reaches no account publishes nothing", async () => {
     // Another account of Sara's, with her document number: the entry bars it too.
-    const saraAgain = await addUser(w.db, "Sara Otra", "sara.otra@mesa.test", "12345678");
+    const saraAgain = await addUser(w.db, "Sara Otra", "sara.otra@mesa.test", dni("12345678"));
     addSession(w.db, w.sara.id, "s-sara");
     addSession(w.db, saraAgain.id, "s-sara-otra");
     addSession(w.db, w.beto.id, "s-beto");
     const { bus, heard } = listeningBus(w.db);
     const publisher = bus.publisher();
-    const entry = addToBlacklist(w.db, CLI_ACTOR, EVERYTHING, { document_number: "12345678", name: "Sara Caja", reason: "Robo de vales", user_id: w.sara.id }, publisher);
-    const nobody = addToBlacklist(w.db, CLI_ACTOR, EVERYTHING, { document_number: "99990000", name: "Nadie", reason: "Robo de vales" }, publisher);
+    const entry = addToBlacklist(w.db, CLI_ACTOR, EVERYTHING, { document_number: "12345678", name: "Sara Caja", reason: "Robo de vales", user_id: w.sara.id }, w.app.config, publisher);
+    const nobody = addToBlacklist(w.db, CLI_ACTOR, EVERYTHING, { document_number: "99990000", name: "Nadie", reason: "Robo de vales" }, w.app.config, publisher);
     expect(nobody.userId).toBeNull();
     await publisher.settled();
     expect(heard.map(({ event, committed, sessions }) => ({ event, committed, sessions }))).toEqual([
@@ -151,9 +153,9 @@ describe("domain events", () => {
   test("barring publishes nothing when the transaction fails", async () => {
     const { bus, heard } = listeningBus(w.db);
     const publisher = bus.publisher();
-    expect(() => addToBlacklist(w.db, CLI_ACTOR, EVERYTHING, { document_number: "BL-0001", name: "Raíz Super", reason: "Robo de vales", user_id: w.root.id }, publisher)).toThrow();
+    expect(() => addToBlacklist(w.db, CLI_ACTOR, EVERYTHING, { document_number: "90000001", name: "Raíz Super", reason: "Robo de vales", user_id: w.root.id }, w.app.config, publisher)).toThrow(Conflict);
     refuseAudit(w.db);
-    expect(() => addToBlacklist(w.db, CLI_ACTOR, EVERYTHING, { document_number: "12345678", name: "Sara Caja", reason: "Robo de vales" }, publisher)).toThrow(/audit refused/);
+    expect(() => addToBlacklist(w.db, CLI_ACTOR, EVERYTHING, { document_number: "12345678", name: "Sara Caja", reason: "Robo de vales" }, w.app.config, publisher)).toThrow(/audit refused/);
     expect(w.db.$client.query("SELECT id FROM blacklist").all()).toEqual([]);
     await publisher.settled();
     expect(heard).toEqual([]);
@@ -193,12 +195,12 @@ describe("the Users and Blacklist pages publish through the domain", () => {
     const { heard } = listeningOn(w.app);
     const root = await signedIn(w.app, w.root);
     const from = { referer: `${BASE}/blacklist` };
-    const response = await root.request("/blacklist", { method: "POST", inertia: true, json: { document_number: "BL-0002", name: "Beto Caja", reason: "Robo de vales", user_email: "beto@mesa.test" }, headers: from });
+    const response = await root.request("/blacklist", { method: "POST", inertia: true, json: { document_number: "90000002", name: "Beto Caja", reason: "Robo de vales", user_email: "beto@mesa.test" }, headers: from });
     expect(response.status).toBe(302);
     const entry = w.db.$client.query<{ id: number }, []>("SELECT id FROM blacklist").get()!;
     expect(heard).toEqual([{ event: { name: "UserBarred", userId: w.beto.id, entryId: entry.id }, origin: { socketId: null } }]);
     // The same document again: refused, nothing published.
-    await root.request("/blacklist", { method: "POST", inertia: true, json: { document_number: "BL-0002", name: "Beto Caja", reason: "Robo de vales" }, headers: from });
+    await root.request("/blacklist", { method: "POST", inertia: true, json: { document_number: "90000002", name: "Beto Caja", reason: "Robo de vales" }, headers: from });
     expect(heard).toHaveLength(1);
   });
 });

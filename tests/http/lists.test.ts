@@ -51,7 +51,7 @@ beforeAll(async () => {
   TOKENS.forEach((token, i) => {
     ensureCafe(db, `Mina ${token}`, `Unidad ${token}`, `Comedor ${token}`, hq.businessId);
     createArea(db, CLI_ACTOR, EVERYTHING, { name: `Turno ${token}`, cafe_id: central });
-    addToBlacklist(db, CLI_ACTOR, EVERYTHING, { document_number: `DOC-${i + 1}`, name: `Persona ${token}`, reason: "Motivo de prueba" });
+    addToBlacklist(db, CLI_ACTOR, EVERYTHING, { document_number: String(50000001 + i), name: `Persona ${token}`, reason: "Motivo de prueba" }, app.config);
     db.insert(dealerships).values({ name: `Concesionaria ${token}`, ruc: `R-${i + 1}`, createdAt: now, updatedAt: now }).run();
   });
   for (const [i, token] of TOKENS.entries()) await addUser(db, `Persona ${token}`, `persona${i + 1}@mesa.test`);

@@ -213,7 +213,7 @@ describe("the command line signs people out like the web, through the running Me
     const { code, out, err } = await mesa(m, ["blacklist:add", "33334444", "--reason", "Robo de vales", "--user", "beto@mesa.test"]);
     expect(err).toBe("");
     expect(code).toBe(0);
-    expect(out).toBe("Added 33334444 (Beto Caja) to the blacklist: Robo de vales\nbeto@mesa.test can no longer sign in; their sessions have ended.\nTheir open tabs were signed out and their realtime connections closed.\n");
+    expect(out).toBe("Added DNI 33334444 (Beto Caja) to the blacklist: Robo de vales\nbeto@mesa.test can no longer sign in; their sessions have ended.\nTheir open tabs were signed out and their realtime connections closed.\n");
     await untilClosed(betoTabs);
 
     const expected = { frames: [{ event: "App\\Events\\SessionEnded", channel: "private-App.Models.User.{id}", data: { reason: "blacklisted" } }], closed: 4009 };

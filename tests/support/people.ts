@@ -5,17 +5,25 @@ import type { Db } from "../../src/db";
 import { bumpAccessVersion } from "../../src/domain/access/authorization";
 import { hashPassword } from "../../src/domain/accounts/passwords";
 import type { User } from "../../src/domain/accounts/users";
+import type { Document } from "../../src/domain/documents";
 
 /** The password of every person addUser makes. */
 export const TEST_PASSWORD = "correct-horse-42";
 
 let passwordHash: Promise<string> | null = null;
 
-/** A verified, active user with TEST_PASSWORD (hashed once per test file), with a document number when given. */
-export async function addUser(db: Db, name: string, email: string, documentNumber: string | null = null): Promise<User> {
+/** A DNI, for addUser: dni("12345678"). */
+export const dni = (number: string): Document => ({ type: "dni", number });
+
+/** A verified, active user with TEST_PASSWORD (hashed once per test file), with a document (normalized) when given. */
+export async function addUser(db: Db, name: string, email: string, document: Document | null = null): Promise<User> {
   passwordHash ??= hashPassword(TEST_PASSWORD);
   const now = new Date();
-  return db.insert(users).values({ name, email, passwordHash: await passwordHash, documentNumber, emailVerifiedAt: now, createdAt: now, updatedAt: now }).returning().get();
+  return db
+    .insert(users)
+    .values({ name, email, passwordHash: await passwordHash, documentType: document?.type ?? null, documentNumber: document?.number ?? null, emailVerifiedAt: now, createdAt: now, updatedAt: now })
+    .returning()
+    .get();
 }
 
 /** A role with exactly these permissions; throws on an unknown permission name. */

@@ -92,7 +92,7 @@ function computeProfile(db: Db, userId: number): AccessProfile {
   const blacklisted = client
     .query<{ n: number }, [number, number]>(
       `SELECT COUNT(*) AS n FROM blacklist b WHERE b.user_id = ?
-       OR b.document_number = (SELECT document_number FROM users WHERE id = ? AND document_number IS NOT NULL)`,
+       OR EXISTS (SELECT 1 FROM users u WHERE u.id = ? AND u.document_type = b.document_type AND u.document_number = b.document_number)`,
     )
     .get(userId, userId);
   return {

@@ -1,24 +1,29 @@
 /**
- * The blacklist: people barred by document number, with the reason, the date and who decided. A listed person
- * cannot be sold meals; a user account linked to the entry (directly, or by its document number) cannot sign in,
- * and its sessions end when the entry is added. Removing the entry restores access.
+ * The blacklist: people barred by document (type and number, src/domain/documents.ts), with the reason, the date
+ * and who decided. A listed person cannot be sold meals; a user account linked to the entry (directly, or by having
+ * the same document) cannot sign in, and its sessions end when the entry is added. An account linked directly must
+ * be the same person's: its document is the entry's, or, when it has none, its name is the entry's. Removing the
+ * entry restores access.
  */
-import { and, desc, eq, or, sql } from "drizzle-orm";
+import { and, eq, or, sql } from "drizzle-orm";
 import { blacklist, sessions, users } from "../../../db/schema";
 import type { Db } from "../../db";
 import { COMPANY_WIDE, placesOfUser, recordAudit, type Actor } from "../audit";
-import { Forbidden, message, NotFound, ValidationFailed } from "../errors";
-import { FOLD_FUNCTION, pageWindow, searchCondition, searchPattern, type ListResult } from "../search";
-import { parseInput, t } from "../validation";
+import { normalizeDocumentNumber, sameDocument, type Document, type DocumentSettings, type DocumentType } from "../documents";
+import { Forbidden, message, NotFound, ValidationFailed, type Message } from "../errors";
+import { FOLD_FUNCTION, foldText, pageWindow, searchCondition, searchPattern, type ListResult } from "../search";
+import { documentFields, parseWithDocument, t } from "../validation";
 import { ensureNotLastSuper, mayChangeUser } from "./assignments";
 import type { Scope } from "./scope";
 import { bumpAccessVersion } from "./authorization";
 import { NO_EVENTS, type Publisher } from "../events";
+import type { User } from "../accounts/users";
 
 export type BlacklistEntry = typeof blacklist.$inferSelect;
 
 export interface BlacklistRow {
   id: number;
+  documentType: DocumentType;
   documentNumber: string;
   name: string;
   reason: string;
@@ -37,14 +42,14 @@ export function listBlacklist(db: Db, scope: Scope, options: { search?: string; 
   // The same search as `where`, written for this statement: ?1 is the pattern, or NULL for no search.
   const rows = db.$client
     .query<
-      { id: number; document_number: string; name: string; reason: string; created_at: number; decided: string | null; user_id: number | null; user_name: string | null; user_email: string | null },
+      { id: number; document_type: DocumentType; document_number: string; name: string; reason: string; created_at: number; decided: string | null; user_id: number | null; user_name: string | null; user_email: string | null },
       [string | null, number, number]
     >(
-      `SELECT b.id, b.document_number, b.name, b.reason, b.created_at, d.name AS decided,
+      `SELECT b.id, b.document_type, b.document_number, b.name, b.reason, b.created_at, d.name AS decided,
               u.id AS user_id, u.name AS user_name, u.email AS user_email
        FROM blacklist b
        LEFT JOIN users d ON d.id = b.decided_by
-       LEFT JOIN users u ON u.id = COALESCE(b.user_id, (SELECT id FROM users WHERE document_number = b.document_number LIMIT 1))
+       LEFT JOIN users u ON u.id = COALESCE(b.user_id, (SELECT id FROM users WHERE document_type = b.document_type AND document_number = b.document_number LIMIT 1))
        WHERE (?1 IS NULL OR ${FOLD_FUNCTION}(b.document_number) LIKE ?1 ESCAPE '\\' OR ${FOLD_FUNCTION}(b.name) LIKE ?1 ESCAPE '\\' OR ${FOLD_FUNCTION}(b.reason) LIKE ?1 ESCAPE '\\')
        ORDER BY b.id DESC LIMIT ?2 OFFSET ?3`,
     )
@@ -54,6 +59,7 @@ export function listBlacklist(db: Db, scope: Scope, options: { search?: string; 
     page: page.page,
     rows: rows.map((r) => ({
       id: r.id,
+      documentType: r.document_type,
       documentNumber: r.document_number,
       name: r.name,
       reason: r.reason,
@@ -67,7 +73,7 @@ export function listBlacklist(db: Db, scope: Scope, options: { search?: string; 
 }
 
 export const BlacklistInput = t.Object({
-  document_number: t.String({ minLength: 4, maxLength: 20, pattern: "^[A-Za-z0-9-]+$" }),
+  ...documentFields({ optional: false }),
   name: t.String({ minLength: 2, maxLength: 120 }),
   reason: t.String({ minLength: 3, maxLength: 500 }),
   user_id: t.Optional(t.Union([t.Integer({ minimum: 1 }), t.Null()])),
@@ -75,49 +81,78 @@ export const BlacklistInput = t.Object({
   user_email: t.Optional(t.String({ maxLength: 254 })),
 });
 
-/** The accounts whose document number is `documentNumber` (the blacklist bars them too). */
-function usersWithDocument(db: Db, documentNumber: string): number[] {
-  return db.select({ id: users.id }).from(users).where(eq(users.documentNumber, documentNumber)).all().map((r) => r.id);
+/** The accounts with this document (the blacklist bars them too). */
+function usersWithDocument(db: Db, document: Document): number[] {
+  return db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.documentType, document.type), eq(users.documentNumber, document.number)))
+    .all()
+    .map((r) => r.id);
+}
+
+/** A person's name as the blacklist compares it: accents, case and repeated spaces ignored. */
+function comparableName(name: string): string {
+  return foldText(name).replace(/\s+/g, " ").trim();
 }
 
 /**
- * Bars a person. Every account it bars (the linked one, and any with the same document number) loses its sessions
- * in the same transaction; then UserBarred is published to `events` for each, whose subscribers sign them out in
- * their open tabs and close their realtime connections. A limited actor links only accounts they may change (inside
- * their places and nowhere else); an account they cannot see reads as unknown, by id and by e-mail alike, and a
- * document that belongs to an account outside their places is refused, so no one bars people beyond their reach.
+ * Why `account` cannot be linked to an entry for `document` and `name`, or null when it is the same person's: an
+ * account with a document must have the entry's (type and number); one without must bear the entry's name.
  */
-export function addToBlacklist(db: Db, actor: Actor, scope: Scope, input: unknown, events: Publisher = NO_EVENTS, now = new Date()): BlacklistEntry {
-  const data = parseInput(BlacklistInput, input);
-  const documentNumber = data.document_number.toUpperCase();
-  if (db.select({ id: blacklist.id }).from(blacklist).where(eq(blacklist.documentNumber, documentNumber)).get()) {
-    throw new ValidationFailed({ document_number: message("access.already_blacklisted") });
+export function otherPersonProblem(account: Pick<User, "name" | "documentType" | "documentNumber">, document: Document, name: string): Message | null {
+  if (account.documentType !== null && account.documentNumber !== null) {
+    return sameDocument({ type: account.documentType, number: account.documentNumber }, document) ? null : message("access.blacklist_other_document");
   }
+  return comparableName(account.name) === comparableName(name) ? null : message("access.blacklist_other_name");
+}
+
+/**
+ * Bars a person by document (the DNI length from `settings`). Every account it bars (the linked one, and any with
+ * the same document) loses its sessions in the same transaction; then UserBarred is published to `events` for each,
+ * whose subscribers sign them out in their open tabs and close their realtime connections. A limited actor links
+ * only accounts they may change (inside their places and nowhere else); an account they cannot see reads as
+ * unknown, by id and by e-mail alike, and a document that belongs to an account outside their places is refused,
+ * so no one bars people beyond their reach. An account linked by id or e-mail must be the same person's
+ * (otherPersonProblem), or the link's field says so.
+ */
+export function addToBlacklist(db: Db, actor: Actor, scope: Scope, input: unknown, settings: DocumentSettings, events: Publisher = NO_EVENTS, now = new Date()): BlacklistEntry {
+  const { data, document: parsed } = parseWithDocument(BlacklistInput, input, settings);
+  // The schema requires the number, so a parsed input has a document.
+  const document = parsed!;
+  if (isDocumentBlacklisted(db, document)) throw new ValidationFailed({ document_number: message("access.already_blacklisted") });
   let userId: number | null = data.user_id ?? null;
+  let linkField: "user_id" | "user_email" = "user_id";
   if (userId !== null && !(db.select({ id: users.id }).from(users).where(eq(users.id, userId)).get() && mayChangeUser(db, scope, userId))) {
     throw new ValidationFailed({ user_id: message("access.user_not_found") });
   }
   if (userId === null && data.user_email) {
+    linkField = "user_email";
     userId = db.select({ id: users.id }).from(users).where(eq(users.email, data.user_email.trim().toLowerCase())).get()?.id ?? null;
     if (userId === null || !mayChangeUser(db, scope, userId)) throw new ValidationFailed({ user_email: message("access.user_not_found") });
   }
-  const sameDocument = usersWithDocument(db, documentNumber);
-  if (sameDocument.some((id) => !mayChangeUser(db, scope, id))) throw new ValidationFailed({ document_number: message("access.blacklist_document_outside_scope") });
-  userId ??= sameDocument[0] ?? null;
-  // The entry bars the linked account and every account with its document number (isUserBlacklisted).
-  const barred = [...new Set([...(userId === null ? [] : [userId]), ...sameDocument])];
+  if (userId !== null) {
+    const account = db.select({ name: users.name, documentType: users.documentType, documentNumber: users.documentNumber }).from(users).where(eq(users.id, userId)).get()!;
+    const problem = otherPersonProblem(account, document, data.name);
+    if (problem) throw new ValidationFailed({ [linkField]: problem });
+  }
+  const withDocument = usersWithDocument(db, document);
+  if (withDocument.some((id) => !mayChangeUser(db, scope, id))) throw new ValidationFailed({ document_number: message("access.blacklist_document_outside_scope") });
+  userId ??= withDocument[0] ?? null;
+  // The entry bars the linked account and every account with its document (isUserBlacklisted).
+  const barred = [...new Set([...(userId === null ? [] : [userId]), ...withDocument])];
   const added = db.transaction((tx) => {
     for (const id of barred) ensureNotLastSuper(tx, id);
     const entry = tx
       .insert(blacklist)
-      .values({ documentNumber, name: data.name, reason: data.reason, userId, decidedBy: actor.userId, createdAt: now })
+      .values({ documentType: document.type, documentNumber: document.number, name: data.name, reason: data.reason, userId, decidedBy: actor.userId, createdAt: now })
       .returning()
       .get();
     for (const id of barred) tx.delete(sessions).where(eq(sessions.userId, id)).run();
     bumpAccessVersion(tx);
     // The entry is about the linked user's places; without a linked user it is company-wide.
     const places = userId === null ? COMPANY_WIDE : placesOfUser(tx, userId);
-    recordAudit(tx, actor, { action: "blacklist.added", subjectType: "blacklist", subjectId: entry.id, places, after: { documentNumber, name: data.name, reason: data.reason, userId } });
+    recordAudit(tx, actor, { action: "blacklist.added", subjectType: "blacklist", subjectId: entry.id, places, after: { documentType: document.type, documentNumber: document.number, name: data.name, reason: data.reason, userId } });
     return entry;
   });
   // Committed.
@@ -133,26 +168,35 @@ export function addToBlacklist(db: Db, actor: Actor, scope: Scope, input: unknow
 export function removeFromBlacklist(db: Db, actor: Actor, scope: Scope, id: number, options: { companyWide: boolean }): void {
   const entry = db.select().from(blacklist).where(eq(blacklist.id, id)).get();
   if (!entry) throw new NotFound();
-  const reached = [...(entry.userId ? [entry.userId] : []), ...usersWithDocument(db, entry.documentNumber)];
+  const document = { type: entry.documentType, number: entry.documentNumber };
+  const withDocument = usersWithDocument(db, document);
+  const reached = [...(entry.userId ? [entry.userId] : []), ...withDocument];
   if (reached.some((userId) => !mayChangeUser(db, scope, userId))) throw new Forbidden();
   if (reached.length === 0 && !scope.all && !options.companyWide) throw new Forbidden();
-  // The linked user, as the list shows them: directly, or by the document number.
-  const linkedUserId = entry.userId ?? db.select({ id: users.id }).from(users).where(eq(users.documentNumber, entry.documentNumber)).get()?.id ?? null;
+  // The linked user, as the list shows them: directly, or by the document.
+  const linkedUserId = entry.userId ?? withDocument[0] ?? null;
   db.transaction((tx) => {
     tx.delete(blacklist).where(eq(blacklist.id, id)).run();
     bumpAccessVersion(tx);
     const places = linkedUserId === null ? COMPANY_WIDE : placesOfUser(tx, linkedUserId);
-    recordAudit(tx, actor, { action: "blacklist.removed", subjectType: "blacklist", subjectId: id, places, before: { documentNumber: entry.documentNumber, name: entry.name, reason: entry.reason, userId: entry.userId } });
+    recordAudit(tx, actor, { action: "blacklist.removed", subjectType: "blacklist", subjectId: id, places, before: { documentType: entry.documentType, documentNumber: entry.documentNumber, name: entry.name, reason: entry.reason, userId: entry.userId } });
   });
 }
 
-/** Whether a document number is barred (the point of sale checks diners against this). */
-export function isDocumentBlacklisted(db: Db, documentNumber: string): BlacklistEntry | undefined {
-  return db.select().from(blacklist).where(eq(blacklist.documentNumber, documentNumber.trim().toUpperCase())).get();
+/** The entry barring a document, if any (the point of sale checks diners against this). */
+export function isDocumentBlacklisted(db: Db, document: Document): BlacklistEntry | undefined {
+  return db
+    .select()
+    .from(blacklist)
+    .where(and(eq(blacklist.documentType, document.type), eq(blacklist.documentNumber, normalizeDocumentNumber(document.number))))
+    .get();
 }
 
-/** Whether a user is barred, by link or by their document number. */
-export function isUserBlacklisted(db: Db, user: { id: number; documentNumber: string | null }): boolean {
-  const condition = user.documentNumber ? or(eq(blacklist.userId, user.id), eq(blacklist.documentNumber, user.documentNumber.toUpperCase())) : eq(blacklist.userId, user.id);
-  return db.select({ id: blacklist.id }).from(blacklist).where(and(condition)).get() !== undefined;
+/** Whether a user is barred, by link or by their document. */
+export function isUserBlacklisted(db: Db, user: { id: number; documentType: DocumentType | null; documentNumber: string | null }): boolean {
+  const condition =
+    user.documentType && user.documentNumber
+      ? or(eq(blacklist.userId, user.id), and(eq(blacklist.documentType, user.documentType), eq(blacklist.documentNumber, user.documentNumber)))
+      : eq(blacklist.userId, user.id);
+  return db.select({ id: blacklist.id }).from(blacklist).where(condition).get() !== undefined;
 }

@@ -13,7 +13,8 @@ import { placesOfArea, placesOfUser, recordAudit, type Actor } from "../audit";
 import { NO_EVENTS, type Publisher } from "../events";
 import { pageWindow, searchCondition, type ListResult } from "../search";
 import { message, NotFound, ValidationFailed } from "../errors";
-import { field, parseInput, t } from "../validation";
+import type { DocumentSettings, DocumentType } from "../documents";
+import { documentFields, field, parseWithDocument, t } from "../validation";
 import { areaScopeCondition, requireArea } from "./areas";
 import { assignmentsOf, assignRole, ensureMayManage, ensureNotLastSuper, isSuperAdministrator, readOnlyReason, type ReadOnlyReason, type UserAssignment } from "./assignments";
 import { isDocumentBlacklisted } from "./blacklist";
@@ -25,6 +26,7 @@ export interface AdminUserRow {
   id: number;
   name: string;
   email: string;
+  documentType: DocumentType | null;
   documentNumber: string | null;
   language: "es" | "en" | null;
   status: "active" | "deactivated";
@@ -63,6 +65,7 @@ export function toAdminRow(db: Db, scope: Scope, user: User): AdminUserRow {
     id: user.id,
     name: user.name,
     email: user.email,
+    documentType: user.documentType,
     documentNumber: user.documentNumber,
     language: user.language,
     status: user.status,
@@ -141,7 +144,7 @@ export function listUsersForAdmin(db: Db, scope: Scope, filter: UserListFilter):
 export const AdminUserInput = t.Object({
   name: field.text(1, 120),
   email: field.email(),
-  document_number: t.Optional(t.Union([t.String({ maxLength: 20, pattern: "^[A-Za-z0-9-]*$" }), t.Null()])),
+  ...documentFields({ optional: true }),
   language: t.Optional(t.Union([t.Literal("es"), t.Literal("en"), t.Null()])),
   area_id: t.Optional(t.Union([t.Integer({ minimum: 1 }), t.Null()])),
   role_id: t.Optional(t.Union([t.Integer({ minimum: 1 }), t.Null()])),
@@ -155,7 +158,7 @@ export const AdminUserInput = t.Object({
  * sends it, with a token from createInvitationToken).
  */
 export async function createUserByAdmin(db: Db, config: Config, actor: Actor, scope: Scope, input: unknown): Promise<{ user: User; invite: boolean }> {
-  const data = parseInput(AdminUserInput, input, ["password"]);
+  const { data, document } = parseWithDocument(AdminUserInput, input, config, ["password"]);
   if (!data.area_id) throw new ValidationFailed({ area_id: message("validation.required") });
   if (!data.role_id) throw new ValidationFailed({ role_id: message("validation.required") });
   requireArea(db, scope, data.area_id);
@@ -166,11 +169,11 @@ export async function createUserByAdmin(db: Db, config: Config, actor: Actor, sc
   const user = await createUser(
     db,
     config,
-    { name: data.name, email: data.email, password, language: data.language ?? undefined, document_number: data.document_number ?? undefined },
+    { name: data.name, email: data.email, password, language: data.language ?? undefined, document_type: document?.type, document_number: document?.number },
     { verified: !invite },
   );
   // The account's place is the area it is created in (the role there follows at once).
-  recordAudit(db, actor, { action: "user.created", subjectType: "user", subjectId: user.id, places: placesOfArea(db, data.area_id), after: { name: user.name, email: user.email, documentNumber: user.documentNumber, invited: invite } });
+  recordAudit(db, actor, { action: "user.created", subjectType: "user", subjectId: user.id, places: placesOfArea(db, data.area_id), after: { name: user.name, email: user.email, documentType: user.documentType, documentNumber: user.documentNumber, invited: invite } });
   try {
     assignRole(db, actor, scope, { userId: user.id, areaId: data.area_id, roleId: data.role_id });
   } catch (error) {
@@ -185,21 +188,22 @@ export async function createUserByAdmin(db: Db, config: Config, actor: Actor, sc
 export const AdminUserUpdate = t.Object({
   name: field.text(1, 120),
   email: field.email(),
-  document_number: t.Optional(t.Union([t.String({ maxLength: 20, pattern: "^[A-Za-z0-9-]*$" }), t.Null()])),
+  ...documentFields({ optional: true }),
   language: t.Optional(t.Union([t.Literal("es"), t.Literal("en"), t.Null()])),
 });
 
-export function updateUserByAdmin(db: Db, actor: Actor, scope: Scope, userId: number, input: unknown): User {
+/** Changes a user's name, e-mail, document (checked by its type, the DNI length from `settings`) and language. */
+export function updateUserByAdmin(db: Db, actor: Actor, scope: Scope, userId: number, input: unknown, settings: DocumentSettings): User {
   const user = requireVisibleUser(db, scope, userId);
   ensureMayManage(db, scope, user.id);
-  const data = parseInput(AdminUserUpdate, input);
+  const { data, document } = parseWithDocument(AdminUserUpdate, input, settings);
   const email = normalizeEmail(data.email);
   const other = findUserByEmail(db, email);
   if (other && other.id !== user.id) throw new ValidationFailed({ email: message("validation.email_taken") });
-  const documentNumber = data.document_number ? data.document_number.toUpperCase() : null;
-  const before = { name: user.name, email: user.email, documentNumber: user.documentNumber, language: user.language };
-  const after = { name: data.name, email, documentNumber, language: data.language ?? null };
-  const barred = documentNumber !== null && documentNumber !== user.documentNumber && isDocumentBlacklisted(db, documentNumber) !== undefined;
+  const before = { name: user.name, email: user.email, documentType: user.documentType, documentNumber: user.documentNumber, language: user.language };
+  const after = { name: data.name, email, documentType: document?.type ?? null, documentNumber: document?.number ?? null, language: data.language ?? null };
+  const documentChanged = after.documentType !== user.documentType || after.documentNumber !== user.documentNumber;
+  const barred = document !== null && documentChanged && isDocumentBlacklisted(db, document) !== undefined;
   return db.transaction((tx) => {
     // A document on the blacklist bars the account: the same rules as adding it to the blacklist.
     if (barred) {
@@ -212,8 +216,8 @@ export function updateUserByAdmin(db: Db, actor: Actor, scope: Scope, userId: nu
       .where(eq(users.id, user.id))
       .returning()
       .get();
-    // The document number decides blacklist matches.
-    if (documentNumber !== user.documentNumber) bumpAccessVersion(tx);
+    // The document decides blacklist matches.
+    if (documentChanged) bumpAccessVersion(tx);
     recordAudit(tx, actor, { action: "user.updated", subjectType: "user", subjectId: user.id, places: placesOfUser(tx, user.id), before, after });
     return updated;
   });

@@ -2,12 +2,13 @@
  * User accounts: creating, finding, updating profile and password, deactivating and deleting. Used by the
  * web app and by `./mesa user:*`.
  */
-import { asc, eq } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import { sessions, users } from "../../../db/schema";
 import type { Config } from "../../config";
 import type { Db } from "../../db";
+import { normalizeDocumentNumber, type Document } from "../documents";
 import { message, NotFound, ValidationFailed } from "../errors";
-import { field, parseInput, t } from "../validation";
+import { documentFields, field, parseInput, parseWithDocument, t } from "../validation";
 import { hashPassword, passwordProblem, verifyPassword } from "./passwords";
 import { placesOfUser, recordAudit, type Actor } from "../audit";
 import { ensureNotLastSuper } from "../access/assignments";
@@ -26,6 +27,13 @@ export function findUserByEmail(db: Db, email: string): User | undefined {
 
 export function findUserById(db: Db, id: number): User | undefined {
   return db.select().from(users).where(eq(users.id, id)).get();
+}
+
+/** A user with this document (its number normalized first), if any. */
+export function findUserByDocument(db: Db, document: Document): User | undefined {
+  const number = normalizeDocumentNumber(document.number);
+  if (number === "") return undefined;
+  return db.select().from(users).where(and(eq(users.documentType, document.type), eq(users.documentNumber, number))).get();
 }
 
 export function requireUserByEmail(db: Db, email: string): User {
@@ -52,12 +60,15 @@ export const NewUserInput = t.Object({
   password: field.password(),
   password_confirmation: t.Optional(t.String()),
   language: t.Optional(t.Union([t.Literal("es"), t.Literal("en")])),
-  document_number: t.Optional(t.String({ maxLength: 20, pattern: "^[A-Za-z0-9-]*$" })),
+  ...documentFields({ optional: true }),
 });
 
-/** Creates an account; `verified` marks the e-mail as already confirmed (administrators, the CLI, seeds). */
+/**
+ * Creates an account; `verified` marks the e-mail as already confirmed (administrators, the CLI, seeds). An optional
+ * document (DNI unless `document_type` says otherwise) is checked by its type, the DNI length from `config`.
+ */
 export async function createUser(db: Db, config: Config, input: unknown, options: { verified?: boolean; now?: Date } = {}): Promise<User> {
-  const data = parseInput(NewUserInput, input, ["password", "password_confirmation"]);
+  const { data, document } = parseWithDocument(NewUserInput, input, config, ["password", "password_confirmation"]);
   ensureEmailFree(db, data.email);
   ensurePasswordAcceptable(config, data.password, data.password_confirmation, [data.name, data.email]);
   const now = options.now ?? new Date();
@@ -69,7 +80,8 @@ export async function createUser(db: Db, config: Config, input: unknown, options
       email: normalizeEmail(data.email),
       passwordHash,
       language: data.language ?? null,
-      documentNumber: data.document_number ? data.document_number.toUpperCase() : null,
+      documentType: document?.type ?? null,
+      documentNumber: document?.number ?? null,
       emailVerifiedAt: options.verified ? now : null,
       createdAt: now,
       updatedAt: now,

@@ -88,6 +88,7 @@ export const accessRoutes = defineRoutes([
         roles: () => (abilities(ctx).viewRoles ? paginated(listRoles(ctx.db, roleParams.search, roleParams), roleParams) : null),
         permissions: () => listPermissions(ctx.db),
         can: abilities(ctx),
+        dniLength: ctx.config.dniLength,
         // Loaded on demand by the "view permissions" dialog: ?inspect=<user id>.
         inspected: optional(() => {
           const id = idParam(ctx.query, "inspect");
@@ -120,7 +121,7 @@ export const accessRoutes = defineRoutes([
     access: access.can("users.manage"),
     confirmPassword: true,
     handle: (ctx) => {
-      updateUserByAdmin(ctx.db, ctx.actor, ctx.scope, numberParam(ctx, "user"), ctx.body);
+      updateUserByAdmin(ctx.db, ctx.actor, ctx.scope, numberParam(ctx, "user"), ctx.body, ctx.config);
       ctx.flash("success", ctx.t("access.user_saved"));
       return ctx.back(ctx.urlFor("users.index"));
     },
@@ -316,6 +317,7 @@ export const accessRoutes = defineRoutes([
           // A bar that reaches no account is company-wide: lifted from headquarters only.
           liftUnlinked: ctx.access.isSuper || ctx.access.headquartersPermissions.has("blacklist.manage"),
         },
+        dniLength: ctx.config.dniLength,
       });
     },
   },
@@ -326,7 +328,7 @@ export const accessRoutes = defineRoutes([
     access: access.can("blacklist.manage"),
     confirmPassword: true,
     handle: async (ctx) => {
-      const entry = addToBlacklist(ctx.db, ctx.actor, ctx.scope, ctx.body, ctx.events);
+      const entry = addToBlacklist(ctx.db, ctx.actor, ctx.scope, ctx.body, ctx.config, ctx.events);
       // The barred accounts' open tabs are signed out and their realtime connections closed before the answer.
       await ctx.events.settled();
       ctx.flash("success", ctx.t("access.blacklist_added", { document: entry.documentNumber }));

@@ -1,9 +1,11 @@
 /**
  * Create or edit a user. A new user gets a role in an area (place → area → role) and either an invitation by
- * e-mail or a first password set here.
+ * e-mail or a first password set here. The optional document has a type (DNI by default) whose rule shows under
+ * the number.
  */
 import { useForm } from "@inertiajs/react";
 import type { FormEvent } from "react";
+import { DEFAULT_DOCUMENT_TYPE, DOCUMENT_TYPES, documentRule, type DocumentType } from "../../../../src/domain/documents";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
 import { OtherErrors } from "../ui/form-errors";
@@ -12,12 +14,13 @@ import { Field } from "../ui/field";
 import { SelectField } from "../ui/select-field";
 import type { AdminUser, AreaRow } from "./types";
 
-export function UserModal({ user, areas, open, onClose }: { user: AdminUser | null; areas: AreaRow[]; open: boolean; onClose: () => void }) {
+export function UserModal({ user, areas, dniLength, open, onClose }: { user: AdminUser | null; areas: AreaRow[]; dniLength: number; open: boolean; onClose: () => void }) {
   const { t } = useI18n();
   const route = useRoute();
   const form = useForm({
     name: user?.name ?? "",
     email: user?.email ?? "",
+    document_type: user?.documentType ?? DEFAULT_DOCUMENT_TYPE,
     document_number: user?.documentNumber ?? "",
     language: user?.language ?? "",
     area_id: "",
@@ -26,6 +29,7 @@ export function UserModal({ user, areas, open, onClose }: { user: AdminUser | nu
     password: "",
   });
   const area = areas.find((a) => String(a.id) === form.data.area_id);
+  const rule = documentRule(form.data.document_type, { dniLength });
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -33,6 +37,8 @@ export function UserModal({ user, areas, open, onClose }: { user: AdminUser | nu
     form.transform((data) => ({
       ...data,
       language: data.language || null,
+      // No number, no document.
+      document_type: data.document_number ? data.document_type : null,
       document_number: data.document_number || null,
       area_id: data.area_id ? Number(data.area_id) : null,
       role_id: data.role_id ? Number(data.role_id) : null,
@@ -47,7 +53,14 @@ export function UserModal({ user, areas, open, onClose }: { user: AdminUser | nu
         <Field label={t("access.users.name")} name="name" required value={form.data.name} onChange={(e) => form.setData("name", e.target.value)} error={form.errors.name} />
         <Field label={t("access.users.email")} name="email" type="email" required value={form.data.email} onChange={(e) => form.setData("email", e.target.value)} error={form.errors.email} />
         <div className="grid gap-3 sm:grid-cols-2">
-          <Field label={t("access.users.document")} name="document_number" value={form.data.document_number} onChange={(e) => form.setData("document_number", e.target.value)} error={form.errors.document_number} />
+          <SelectField label={t("access.users.document_type")} name="document_type" value={form.data.document_type} onChange={(e) => form.setData("document_type", e.target.value as DocumentType)} error={form.errors.document_type}>
+            {DOCUMENT_TYPES.map((type) => (
+              <option key={type} value={type}>
+                {t(`documents.${type}`)}
+              </option>
+            ))}
+          </SelectField>
+          <Field label={t("access.users.document")} name="document_number" value={form.data.document_number} onChange={(e) => form.setData("document_number", e.target.value)} error={form.errors.document_number} hint={t(rule.key, rule.params)} />
           <SelectField label={t("access.users.language")} name="language" value={form.data.language} onChange={(e) => form.setData("language", e.target.value as "" | "es" | "en")} error={form.errors.language}>
             <option value="">{t("access.users.default_language")}</option>
             <option value="es">{t("locale.es")}</option>
@@ -88,7 +101,7 @@ export function UserModal({ user, areas, open, onClose }: { user: AdminUser | nu
             )}
           </>
         )}
-        <OtherErrors errors={form.errors as Record<string, string>} fields={["name", "email", "document_number", "language", "area_id", "role_id", "password", "access"]} />
+        <OtherErrors errors={form.errors as Record<string, string>} fields={["name", "email", "document_type", "document_number", "language", "area_id", "role_id", "password", "access"]} />
         <DialogActions onCancel={onClose} cancelLabel={t("access.users.cancel")} submitLabel={t("access.users.save")} busy={form.processing} />
       </form>
     </Dialog>

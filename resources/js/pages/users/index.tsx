@@ -14,6 +14,7 @@ import { PermissionsModal, type Inspected } from "../../components/users/permiss
 import { RoleModal } from "../../components/users/role-modal";
 import { SelectRoleModal } from "../../components/users/select-role-modal";
 import type { Abilities, AdminUser, AreaRow, PermissionRow, PlaceTree, RoleRow } from "../../components/users/types";
+import { DocumentLabel } from "../../components/users/document-label";
 import { UserModal } from "../../components/users/user-modal";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
@@ -30,6 +31,8 @@ interface Props {
   permissions: PermissionRow[];
   can: Abilities;
   inspected?: Inspected | null;
+  /** DNI_LENGTH, for the document's rule in the user modal. */
+  dniLength: number;
 }
 
 type Tab = "people" | "areas" | "roles";
@@ -41,7 +44,7 @@ type Modal =
   | { kind: "role"; role: RoleRow | null }
   | null;
 
-export default function UsersIndex({ filters, places, areaOptions, areas, users, roleOptions, roles, permissions, can, inspected }: Props) {
+export default function UsersIndex({ filters, places, areaOptions, areas, users, roleOptions, roles, permissions, can, inspected, dniLength }: Props) {
   const { t } = useI18n();
   const route = useRoute();
   const [tab, setTab] = useState<Tab>("people");
@@ -185,7 +188,7 @@ export default function UsersIndex({ filters, places, areaOptions, areas, users,
                           {!user.emailVerified && <span className="ml-1 text-xs">({t("access.users.unverified")})</span>}
                         </div>
                       </td>
-                      <td className={td}>{user.documentNumber ?? "—"}</td>
+                      <td className={td}>{user.documentType && user.documentNumber ? <DocumentLabel type={user.documentType} number={user.documentNumber} /> : "—"}</td>
                       <td className={td}>
                         {user.assignments.length === 0
                           ? t("access.users.none")
@@ -292,7 +295,7 @@ export default function UsersIndex({ filters, places, areaOptions, areas, users,
         </section>
       </div>
 
-      {modal?.kind === "user" && <UserModal user={modal.user} areas={areaOptions} open onClose={close} />}
+      {modal?.kind === "user" && <UserModal user={modal.user} areas={areaOptions} dniLength={dniLength} open onClose={close} />}
       {modal?.kind === "role-select" && <SelectRoleModal user={modal.user} areas={areaOptions} onClose={close} />}
       {modal?.kind === "permissions" && inspected && <PermissionsModal inspected={inspected} onClose={close} />}
       {modal?.kind === "area" && <AreaModal area={modal.area} places={places} roles={roleOptions} onClose={close} />}
