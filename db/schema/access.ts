@@ -85,7 +85,8 @@ export const assignments = sqliteTable(
       .notNull()
       .references(() => roles.id, { onDelete: "restrict" }),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.areaId] }), index("assignments_role_index").on(t.roleId)],
+  // By area too: members per area, and people of the areas in a scope (bench:pages found area lists scanning the table).
+  (t) => [primaryKey({ columns: [t.userId, t.areaId] }), index("assignments_role_index").on(t.roleId), index("assignments_area_index").on(t.areaId)],
 );
 
 /**

@@ -1,0 +1,1 @@
+CREATE INDEX `assignments_area_index` ON `assignments` (`area_id`);
