@@ -91,13 +91,20 @@ export function listAreas(db: Db, scope: Scope, filter: AreaFilter = {}, page?: 
   const offered = ids.length
     ? db.select({ areaId: areaRoles.areaId, id: roles.id, name: roles.name }).from(areaRoles).innerJoin(roles, eq(roles.id, areaRoles.roleId)).where(inArray(areaRoles.areaId, ids)).orderBy(asc(roles.name)).all()
     : [];
+  // Grouped once: matching each area against every offered role would be quadratic on a whole company's areas.
+  const rolesByArea = new Map<number, { id: number; name: string }[]>();
+  for (const { areaId, id, name } of offered) {
+    const list = rolesByArea.get(areaId) ?? [];
+    list.push({ id, name });
+    rolesByArea.set(areaId, list);
+  }
   const summaries = rows.map((r) => ({
     id: r.area.id,
     name: r.area.name,
     place: r.area.cafeId
       ? { kind: "cafe" as const, id: r.area.cafeId, name: r.cafeName ?? "", path: [r.mineName, r.unitName, r.cafeName].filter(Boolean).join(" › ") }
       : { kind: "headquarters" as const, id: r.area.headquartersId!, name: r.hqName ?? "", path: [r.businessName, r.hqName].filter(Boolean).join(" › ") },
-    roles: offered.filter((o) => o.areaId === r.area.id).map(({ id, name }) => ({ id, name })),
+    roles: rolesByArea.get(r.area.id) ?? [],
     members: r.members,
   }));
   return { rows: summaries, total, page: shown?.page ?? 1 };
