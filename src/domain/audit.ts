@@ -137,7 +137,16 @@ function visibleTo(viewer: AuditViewer): SQL | undefined {
   const areaInScope = sql`COALESCE(ar.cafe_id IN ${cafeIds} OR ar.headquarters_id IN ${ids(viewer.scope.headquartersIds)}, 0)`;
   const personInScope = sql`(${auditLog.subjectType} <> 'user' OR NOT EXISTS (
     SELECT 1 FROM assignments a JOIN areas ar ON ar.id = a.area_id WHERE a.user_id = ${auditLog.subjectId} AND NOT ${areaInScope}))`;
-  return viewer.companyWide ? sql`((NOT ${hasPlaces} OR ${allPlacesInScope}) AND ${personInScope})` : sql`(${hasPlaces} AND ${allPlacesInScope} AND ${personInScope})`;
+  if (viewer.companyWide) return sql`((NOT ${hasPlaces} OR ${allPlacesInScope}) AND ${personInScope})`;
+  // For a place-bound viewer an entry must have a place in scope: the candidates come from audit_places' (kind,
+  // place_id) index first, so the conditions above run on the viewer's entries rather than on the whole trail.
+  const candidates = sql`${auditLog.id} IN (
+    SELECT audit_id FROM audit_places WHERE kind = 'cafe' AND place_id IN ${cafeIds}
+    UNION SELECT audit_id FROM audit_places WHERE kind = 'headquarters' AND place_id IN ${ids(viewer.scope.headquartersIds)}
+    UNION SELECT audit_id FROM audit_places WHERE kind = 'business' AND place_id IN ${ids(viewer.scope.businessIds)}
+    UNION SELECT audit_id FROM audit_places WHERE kind = 'unit' AND place_id IN (SELECT unit_id FROM cafes WHERE id IN ${cafeIds})
+    UNION SELECT audit_id FROM audit_places WHERE kind = 'mine' AND place_id IN (SELECT u.mine_id FROM units u JOIN cafes c ON c.unit_id = u.id WHERE c.id IN ${cafeIds}))`;
+  return sql`(${candidates} AND ${allPlacesInScope} AND ${personInScope})`;
 }
 
 export interface AuditRow {
