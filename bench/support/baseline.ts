@@ -62,7 +62,6 @@ function groupBy<T>(rows: T[], key: (row: T) => number): Map<number, T[]> {
 export class Baseline {
   private readonly statements = new Map<string, Statement>();
   /** Whether documents have a type (a DNI, a foreign-resident card, a passport) besides their number. */
-  private readonly typedDocuments: boolean;
   /** The viewer's cafes, headquarters and businesses as the JSON parameters $cafes, $hqs and $businesses. */
   private readonly scopeParams: Params;
 
@@ -71,7 +70,6 @@ export class Baseline {
     private readonly viewer: Viewer,
     private readonly fold: boolean,
   ) {
-    this.typedDocuments = client.prepare("SELECT 1 FROM pragma_table_info('blacklist') WHERE name = 'document_type'").get() !== null;
     this.scopeParams = { cafes: JSON.stringify(viewer.cafeIds), hqs: JSON.stringify(viewer.headquartersIds), businesses: JSON.stringify(viewer.businessIds) };
   }
 
@@ -267,7 +265,7 @@ export class Baseline {
         id: u.id,
         name: u.name,
         email: u.email,
-        ...(this.typedDocuments ? { documentType: u.document_type } : {}),
+        documentType: u.document_type,
         documentNumber: u.document_number,
         language: u.language,
         status: u.status,
@@ -340,20 +338,19 @@ export class Baseline {
     const search = this.pattern(request.search);
     const total = this.count(`SELECT count(*) AS n FROM blacklist b ${this.where(this.match(request.search, ["b.document_number", "b.name", "b.reason"]))}`, { search });
     const shown = this.window(total, request);
-    const typed = this.typedDocuments;
     const rows = this.all(
-      `SELECT b.id, ${typed ? "b.document_type, " : ""}b.document_number, b.name, b.reason, b.created_at, d.name AS decided,
+      `SELECT b.id, b.document_type, b.document_number, b.name, b.reason, b.created_at, d.name AS decided,
               u.id AS user_id, u.name AS user_name, u.email AS user_email
        FROM blacklist b
        LEFT JOIN users d ON d.id = b.decided_by
-       LEFT JOIN users u ON u.id = COALESCE(b.user_id, (SELECT id FROM users WHERE ${typed ? "document_type = b.document_type AND " : ""}document_number = b.document_number LIMIT 1))
+       LEFT JOIN users u ON u.id = COALESCE(b.user_id, (SELECT id FROM users WHERE document_type = b.document_type AND document_number = b.document_number LIMIT 1))
        WHERE ($search IS NULL OR ${this.like(["b.document_number", "b.name", "b.reason"])})
        ORDER BY b.id DESC LIMIT $limit OFFSET $offset`,
       { search, limit: shown.limit, offset: shown.offset },
     );
     const entries = rows.map((r) => ({
       id: r.id,
-      ...(typed ? { documentType: r.document_type } : {}),
+      documentType: r.document_type,
       documentNumber: r.document_number,
       name: r.name,
       reason: r.reason,

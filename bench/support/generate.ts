@@ -97,9 +97,7 @@ export async function generateDatabase(path: string, config: Config): Promise<Ge
   client.prepare("INSERT OR IGNORE INTO role_permissions (role_id, permission_id) SELECT ?, id FROM permissions WHERE name IN (SELECT value FROM json_each(?))").run(cafeManager, JSON.stringify(MANAGER_PERMISSIONS));
   const serviceIds = (client.prepare("SELECT id FROM services ORDER BY code").all() as { id: number }[]).map((s) => s.id);
   // Documents are DNIs, written with their type where the table keeps one.
-  const typed = (table: string) => client.prepare("SELECT 1 FROM pragma_table_info(?) WHERE name = 'document_type'").get(table) !== null;
-  const documentType = (table: string) => (typed(table) ? ["document_type"] : []);
-  const dni = (table: string, document: unknown) => (typed(table) ? [document === null ? null : "dni"] : []);
+  const dni = (document: unknown) => [document === null ? null : "dni"];
 
   // Businesses and their headquarters.
   const firstBusiness = insertAll(client, "businesses", ["name", "ruc", "fiscal_address", "legal_address", "email", "phone"], BUSINESSES.map((name, i) => [name, `2060${String(1000000 + i * 7919).padStart(7, "0")}`, `Av. Javier Prado Este ${1200 + i * 37}, San Isidro, Lima`, `Jr. Junín ${300 + i * 11}, Cercado de Lima`, `contacto${i + 1}@empresa.pe`, `01 ${4400000 + i * 1231}`]));
@@ -142,11 +140,11 @@ export async function generateDatabase(path: string, config: Config): Promise<Ge
     const name = `${FIRST[i % 30]} ${LAST[Math.floor(i / 30) % 20]} ${LAST[Math.floor(i / 600) % 20]}`;
     const lastSignIn = i % 4 === 0 ? null : now - (i % 60) * day;
     const document = String(40000000 + i * 13);
-    return [name, `${ascii(name)}.${i}@mesa.pe`, hash, now - 400 * day, i % 20 === 19 ? "deactivated" : "active", document, lastSignIn, now - 400 * day, now - (i % 30) * day, ...dni("users", document)];
+    return [name, `${ascii(name)}.${i}@mesa.pe`, hash, now - 400 * day, i % 20 === 19 ? "deactivated" : "active", document, lastSignIn, now - 400 * day, now - (i % 30) * day, ...dni(document)];
   });
-  userRows.push(["Benchmark Superadministrador", SUPER_EMAIL, hash, now, "active", null, null, now, now, ...dni("users", null)]);
-  userRows.push(["Benchmark Gerente de Comedor", MANAGER_EMAIL, hash, now, "active", null, null, now, now, ...dni("users", null)]);
-  const userColumns = ["name", "email", "password_hash", "email_verified_at", "status", "document_number", "last_sign_in_at", "created_at", "updated_at", ...documentType("users")];
+  userRows.push(["Benchmark Superadministrador", SUPER_EMAIL, hash, now, "active", null, null, now, now, ...dni(null)]);
+  userRows.push(["Benchmark Gerente de Comedor", MANAGER_EMAIL, hash, now, "active", null, null, now, now, ...dni(null)]);
+  const userColumns = ["name", "email", "password_hash", "email_verified_at", "status", "document_number", "last_sign_in_at", "created_at", "updated_at", "document_type"];
   const firstUser = insertAll(client, "users", userColumns, userRows);
   const userIds = userRows.map((_, i) => firstUser + i).slice(0, 3000);
   const roleIn = (area: number, i: number) => {
@@ -170,12 +168,12 @@ export async function generateDatabase(path: string, config: Config): Promise<Ge
   insertAll(
     client,
     "blacklist",
-    ["document_number", "name", "reason", "user_id", "decided_by", "created_at", ...documentType("blacklist")],
+    ["document_number", "name", "reason", "user_id", "decided_by", "created_at", "document_type"],
     Array.from({ length: 400 }, (_, i) => {
       const person = (i * 7 + 3) % 3000;
       const byDocument = i % 4 === 1;
       const linked = i % 4 === 0;
-      return [linked || byDocument ? userRows[person][5] : String(70000000 + i * 31), linked || byDocument ? userRows[person][0] : `${FIRST[(i * 7) % 30]} ${LAST[(i * 3) % 20]}`, REASONS[i % REASONS.length], linked ? userIds[person] : null, userIds[(i * 11) % 3000], now - (400 - i) * day, ...dni("blacklist", "")];
+      return [linked || byDocument ? userRows[person][5] : String(70000000 + i * 31), linked || byDocument ? userRows[person][0] : `${FIRST[(i * 7) % 30]} ${LAST[(i * 3) % 20]}`, REASONS[i % REASONS.length], linked ? userIds[person] : null, userIds[(i * 11) % 3000], now - (400 - i) * day, ...dni("")];
     }),
   );
 

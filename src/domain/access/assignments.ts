@@ -65,9 +65,9 @@ function holdsRoleOutside(db: Db, scope: Scope, userId: number): boolean {
  * (or is a super-administrator) is read-only to them, since changing their account, e-mail, password or status
  * would reach places the actor cannot see. Null when the actor may change the user.
  */
-export function readOnlyReason(db: Db, scope: Scope, userId: number): ReadOnlyReason | null {
+export function readOnlyReason(db: Db, scope: Scope, userId: number, isSuper?: boolean): ReadOnlyReason | null {
   if (scope.all) return null;
-  if (isSuperAdministrator(db, userId)) return "super";
+  if (isSuper ?? isSuperAdministrator(db, userId)) return "super";
   return holdsRoleOutside(db, scope, userId) ? "outside_scope" : null;
 }
 

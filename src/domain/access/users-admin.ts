@@ -61,6 +61,7 @@ export function requireVisibleUser(db: Db, scope: Scope, id: number): User {
 }
 
 export function toAdminRow(db: Db, scope: Scope, user: User): AdminUserRow {
+  const isSuper = isSuperAdministrator(db, user.id);
   return {
     id: user.id,
     name: user.name,
@@ -72,8 +73,8 @@ export function toAdminRow(db: Db, scope: Scope, user: User): AdminUserRow {
     emailVerified: user.emailVerifiedAt !== null,
     lastSignInAt: user.lastSignInAt?.toISOString() ?? null,
     assignments: assignmentsOf(db, user.id, scope),
-    isSuper: isSuperAdministrator(db, user.id),
-    readOnly: readOnlyReason(db, scope, user.id),
+    isSuper,
+    readOnly: readOnlyReason(db, scope, user.id, isSuper),
   };
 }
 
