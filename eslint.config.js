@@ -5,16 +5,33 @@ import reactHooks from "eslint-plugin-react-hooks";
 import jsxA11y from "eslint-plugin-jsx-a11y";
 
 const intoHttp = {
-  patterns: [{ group: ["**/http/*", "**/http/**", "!**/http/routing", "!**/http/assets"], message: "The domain, the database and the command line do not import the HTTP layer (src/http)." }],
+  patterns: [
+    {
+      group: ["**/http/*", "**/http/**", "!**/http/routing", "!**/http/assets"],
+      message: "The domain, the database and the command line do not import the HTTP layer (src/http).",
+    },
+  ],
 };
 
 export default tseslint.config(
-  { ignores: ["node_modules/**", "public/build/**", "storage/**", "test-results/**", "playwright-report/**", "**/*.generated.ts"] },
+  {
+    ignores: [
+      "node_modules/**",
+      "public/build/**",
+      "storage/**",
+      "test-results/**",
+      "playwright-report/**",
+      "**/*.generated.ts",
+    ],
+  },
   ...tseslint.configs.recommended,
   {
     rules: {
       "@typescript-eslint/no-explicit-any": "off",
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none", ignoreRestSiblings: true }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none", ignoreRestSiblings: true },
+      ],
     },
   },
   // Tests build binary fixtures with comma sequences of writes (u16(a, 1), u16(a, 2)).
@@ -31,5 +48,9 @@ export default tseslint.config(
       "jsx-a11y/no-autofocus": "off",
     },
   },
-  { files: ["src/domain/**/*.ts", "db/**/*.ts", "cli/**/*.ts"], ignores: ["**/*.test.ts"], rules: { "no-restricted-imports": ["error", intoHttp] } },
+  {
+    files: ["src/domain/**/*.ts", "db/**/*.ts", "cli/**/*.ts"],
+    ignores: ["**/*.test.ts"],
+    rules: { "no-restricted-imports": ["error", intoHttp] },
+  },
 );

@@ -31,5 +31,7 @@ for (const [name, body] of Object.entries(cases)) {
       entriesToInput(new URLSearchParams(body));
     } catch {}
   }, runs);
-  console.log(`${name.padEnd(26)} ${String(body.length).padStart(7)} ${baseline.toFixed(1).padStart(13)} ${mesa.toFixed(1).padStart(9)}`);
+  console.log(
+    `${name.padEnd(26)} ${String(body.length).padStart(7)} ${baseline.toFixed(1).padStart(13)} ${mesa.toFixed(1).padStart(9)}`,
+  );
 }

@@ -17,7 +17,12 @@ const PATH = "/settings/language";
 const BASE = "http://127.0.0.1:3000";
 
 const dir = mkdtempSync(join(tmpdir(), "mesa-bench-"));
-const config = loadConfig({ NODE_ENV: "production", DB_PATH: join(dir, "bench.sqlite"), LOG_REQUESTS: "false", APP_URL: BASE });
+const config = loadConfig({
+  NODE_ENV: "production",
+  DB_PATH: join(dir, "bench.sqlite"),
+  LOG_REQUESTS: "false",
+  APP_URL: BASE,
+});
 const db = openDatabase(config.dbPath);
 migrateDatabase(db);
 const services = createServices({ ...config, appKey: "bench-key-bench-key-bench-key-bench-key" }, db);
@@ -43,7 +48,13 @@ const htmlHeaders = { cookie };
 const jsonBody = await (await mesa.handle(new Request(BASE + PATH, { headers: jsonHeaders }))).text();
 const htmlBody = await (await mesa.handle(new Request(BASE + PATH, { headers: htmlHeaders }))).text();
 const bare = new Elysia()
-  .get("/json", () => new Response(jsonBody, { headers: { "content-type": "application/json", "x-inertia": "true", vary: "X-Inertia" } }))
+  .get(
+    "/json",
+    () =>
+      new Response(jsonBody, {
+        headers: { "content-type": "application/json", "x-inertia": "true", vary: "X-Inertia" },
+      }),
+  )
   .get("/html", () => new Response(htmlBody, { headers: { "content-type": "text/html; charset=utf-8" } }));
 
 async function measure(label: string, handle: () => Promise<Response>): Promise<number> {
@@ -67,12 +78,20 @@ async function measure(label: string, handle: () => Promise<Response>): Promise<
 console.log(`Mesa page protocol, ${SECONDS} s per case, in-process (app.handle), Bun ${Bun.version}`);
 console.log(`JSON page: ${jsonBody.length} bytes; HTML document: ${htmlBody.length} bytes\n`);
 const bareJson = await measure("bare Elysia route, same JSON bytes", () => bare.handle(new Request(`${BASE}/json`)));
-const visit = await measure("Mesa page-protocol visit (X-Inertia JSON)", () => mesa.handle(new Request(BASE + PATH, { headers: jsonHeaders })));
+const visit = await measure("Mesa page-protocol visit (X-Inertia JSON)", () =>
+  mesa.handle(new Request(BASE + PATH, { headers: jsonHeaders })),
+);
 const bareHtml = await measure("bare Elysia route, same HTML bytes", () => bare.handle(new Request(`${BASE}/html`)));
-const ssr = await measure("Mesa first load (server-rendered HTML)", () => mesa.handle(new Request(BASE + PATH, { headers: htmlHeaders })));
+const ssr = await measure("Mesa first load (server-rendered HTML)", () =>
+  mesa.handle(new Request(BASE + PATH, { headers: htmlHeaders })),
+);
 
-console.log(`\nratio visit / bare JSON:      ${(visit / bareJson).toFixed(3)}  (Mesa does ${(bareJson / visit).toFixed(1)}× the work per request)`);
-console.log(`ratio first load / bare HTML: ${(ssr / bareHtml).toFixed(3)}  (Mesa does ${(bareHtml / ssr).toFixed(1)}× the work per request)`);
+console.log(
+  `\nratio visit / bare JSON:      ${(visit / bareJson).toFixed(3)}  (Mesa does ${(bareJson / visit).toFixed(1)}× the work per request)`,
+);
+console.log(
+  `ratio first load / bare HTML: ${(ssr / bareHtml).toFixed(3)}  (Mesa does ${(bareHtml / ssr).toFixed(1)}× the work per request)`,
+);
 
 db.$client.close();
 rmSync(dir, { recursive: true, force: true });

@@ -52,27 +52,89 @@ interface PageSpec {
 const PAGES: PageSpec[] = [
   // Not a list: what every signed-in visit costs (session, user, access, shared props), next to reading the session
   // and the user and encoding the same page object.
-  { name: "Settings · language (no list)", path: "/settings/language", page2: false, reference: true, baseline: () => ({}) },
+  {
+    name: "Settings · language (no list)",
+    path: "/settings/language",
+    page2: false,
+    reference: true,
+    baseline: () => ({}),
+  },
   { name: "Users", path: "/users", search: "quispe", page2: true, baseline: (b, q) => b.usersPage(q) },
   { name: "Roles", path: "/roles", search: "manager", page2: false, baseline: (b, q) => b.rolesPage(q) },
   { name: "Blacklist", path: "/blacklist", search: "deuda", page2: true, baseline: (b, q) => b.blacklistPage(q) },
   { name: "Audit", path: "/audit", search: "quispe", page2: true, baseline: (b, q) => b.auditPage(q) },
   { name: "Services", path: "/services", search: "almuerzo", page2: false, baseline: (b, q) => b.servicesPage(q) },
-  { name: "Services · places", path: "/services?tab=places", search: "norte", page2: true, prefix: "places_", baseline: (b, q) => b.servicesPage(q) },
-  { name: "Management · mines", path: "/management?tab=mines", search: "cerro", page2: true, baseline: (b, q) => b.managementPage(q) },
-  { name: "Management · units", path: "/management?tab=units", search: "norte", page2: true, baseline: (b, q) => b.managementPage(q) },
-  { name: "Management · cafes", path: "/management?tab=cafes", search: "campamento", page2: true, baseline: (b, q) => b.managementPage(q) },
+  {
+    name: "Services · places",
+    path: "/services?tab=places",
+    search: "norte",
+    page2: true,
+    prefix: "places_",
+    baseline: (b, q) => b.servicesPage(q),
+  },
+  {
+    name: "Management · mines",
+    path: "/management?tab=mines",
+    search: "cerro",
+    page2: true,
+    baseline: (b, q) => b.managementPage(q),
+  },
+  {
+    name: "Management · units",
+    path: "/management?tab=units",
+    search: "norte",
+    page2: true,
+    baseline: (b, q) => b.managementPage(q),
+  },
+  {
+    name: "Management · cafes",
+    path: "/management?tab=cafes",
+    search: "campamento",
+    page2: true,
+    baseline: (b, q) => b.managementPage(q),
+  },
   { name: "Businesses", path: "/businesses", search: "andinos", page2: false, baseline: (b, q) => b.businessesPage(q) },
-  { name: "Headquarters", path: "/businesses/headquarters", search: "lima", page2: true, baseline: (b, q) => b.headquartersPage(q) },
-  { name: "Properties", path: "/businesses/properties", search: "horno", page2: true, baseline: (b, q) => b.propertiesPage(q) },
-  { name: "Dealerships (tree)", path: "/dealerships", search: "paracas", page2: true, baseline: (b, q) => b.dealershipTreePage(q) },
-  { name: "Dealerships", path: "/businesses/dealerships", search: "andinos", page2: true, baseline: (b, q) => b.dealershipsPage(q) },
-  { name: "Subdealerships", path: "/businesses/subdealerships", search: "paracas", page2: true, baseline: (b, q) => b.subdealershipsPage(q) },
+  {
+    name: "Headquarters",
+    path: "/businesses/headquarters",
+    search: "lima",
+    page2: true,
+    baseline: (b, q) => b.headquartersPage(q),
+  },
+  {
+    name: "Properties",
+    path: "/businesses/properties",
+    search: "horno",
+    page2: true,
+    baseline: (b, q) => b.propertiesPage(q),
+  },
+  {
+    name: "Dealerships (tree)",
+    path: "/dealerships",
+    search: "paracas",
+    page2: true,
+    baseline: (b, q) => b.dealershipTreePage(q),
+  },
+  {
+    name: "Dealerships",
+    path: "/businesses/dealerships",
+    search: "andinos",
+    page2: true,
+    baseline: (b, q) => b.dealershipsPage(q),
+  },
+  {
+    name: "Subdealerships",
+    path: "/businesses/subdealerships",
+    search: "paracas",
+    page2: true,
+    baseline: (b, q) => b.subdealershipsPage(q),
+  },
 ];
 
 /** The visits of a page: its first page, a search and its second page, when it has them. */
 function visitsOf(page: PageSpec): { label: string; path: string }[] {
-  const withParam = (name: string, value: string) => `${page.path}${page.path.includes("?") ? "&" : "?"}${page.prefix ?? ""}${name}=${value}`;
+  const withParam = (name: string, value: string) =>
+    `${page.path}${page.path.includes("?") ? "&" : "?"}${page.prefix ?? ""}${name}=${value}`;
   return [
     { label: "page 1", path: page.path },
     ...(page.search ? [{ label: `search "${page.search}"`, path: withParam("search", page.search) }] : []),
@@ -126,7 +188,8 @@ async function signIn(email: string): Promise<string> {
       body: JSON.stringify({ email, password: BENCH_PASSWORD }),
     }),
   );
-  if (response.status !== 302 && response.status !== 303) throw new Error(`signing in as ${email}: status ${response.status}`);
+  if (response.status !== 302 && response.status !== 303)
+    throw new Error(`signing in as ${email}: status ${response.status}`);
   keep(response);
   return cookieHeader();
 }
@@ -198,7 +261,9 @@ async function measure(actor: string, email: string): Promise<Result[]> {
         return JSON.stringify({ ...sent, props: { ...sent.props, ...props } });
       };
       const read = JSON.parse(handWritten()).props as Props;
-      const differs = Object.keys(page.baseline(baseline, query)).filter((key) => !Bun.deepEquals(read[key], sent.props[key]));
+      const differs = Object.keys(page.baseline(baseline, query)).filter(
+        (key) => !Bun.deepEquals(read[key], sent.props[key]),
+      );
       for (let i = 0; i < (slow ? 1 : WARMUP); i++) {
         await mesa();
         handWritten();
@@ -213,9 +278,20 @@ async function measure(actor: string, email: string): Promise<Result[]> {
         handWritten();
         baselineTimes.push(performance.now() - started);
       }
-      const result = { actor, page: page.name, reference: Boolean(page.reference), visit: visit.label, kib: body.length / 1024, mesa: mesaTimes.sort((a, b) => a - b), baseline: baselineTimes.sort((a, b) => a - b), differs };
+      const result = {
+        actor,
+        page: page.name,
+        reference: Boolean(page.reference),
+        visit: visit.label,
+        kib: body.length / 1024,
+        mesa: mesaTimes.sort((a, b) => a - b),
+        baseline: baselineTimes.sort((a, b) => a - b),
+        differs,
+      };
       results.push(result);
-      process.stderr.write(`  ${actor}, ${page.name}, ${visit.label}: ${median(result.mesa).toFixed(2)} ms / ${median(result.baseline).toFixed(2)} ms\n`);
+      process.stderr.write(
+        `  ${actor}, ${page.name}, ${visit.label}: ${median(result.mesa).toFixed(2)} ms / ${median(result.baseline).toFixed(2)} ms\n`,
+      );
     }
   }
   return results;
@@ -223,9 +299,14 @@ async function measure(actor: string, email: string): Promise<Result[]> {
 
 // ——— The run ———
 
-const load = () => loadavg().map((n) => n.toFixed(2)).join(" ");
+const load = () =>
+  loadavg()
+    .map((n) => n.toFixed(2))
+    .join(" ");
 const c = generated.counts;
-console.log(`Mesa list pages, Bun ${Bun.version}, ${cpus().length} cores, ${cpus()[0]?.model ?? "unknown CPU"}; load average before: ${load()}`);
+console.log(
+  `Mesa list pages, Bun ${Bun.version}, ${cpus().length} cores, ${cpus()[0]?.model ?? "unknown CPU"}; load average before: ${load()}`,
+);
 console.log(
   `database (generated in ${generated.seconds.toFixed(1)} s): ${c.cafes} cafes in ${c.units} units of ${c.mines} mines, ${c.areas} areas, ${c.users} users, ` +
     `${c.blacklist} blacklist entries, ${c.businesses} businesses with ${c.headquarters} headquarters, ${c.properties} properties, ` +
@@ -237,7 +318,10 @@ console.log(
     `baseline search: ${FOLD ? "unaccent_lower(column) LIKE, as Mesa" : "SQLite's LIKE (ASCII case only)"}\n`,
 );
 
-const results = [...(await measure("super-administrator", SUPER_EMAIL)), ...(await measure("cafe manager", MANAGER_EMAIL))];
+const results = [
+  ...(await measure("super-administrator", SUPER_EMAIL)),
+  ...(await measure("cafe manager", MANAGER_EMAIL)),
+];
 
 const ms = (n: number) => n.toFixed(2);
 for (const actor of ["super-administrator", "cafe manager"]) {
@@ -247,23 +331,31 @@ for (const actor of ["super-administrator", "cafe manager"]) {
   for (const r of results.filter((r) => r.actor === actor)) {
     const ratio = median(r.mesa) / median(r.baseline);
     const mark = ratio > TARGET && !r.reference ? " ✗" : "";
-    console.log(`| ${r.page}${r.differs.length ? " ≠" : ""} | ${r.visit} | ${r.kib.toFixed(0)} | ${r.mesa.length} | ${ms(median(r.mesa))} | ${ms(p95(r.mesa))} | ${ms(median(r.baseline))} | ${ms(p95(r.baseline))} | ${ratio.toFixed(2)}×${mark} |`);
+    console.log(
+      `| ${r.page}${r.differs.length ? " ≠" : ""} | ${r.visit} | ${r.kib.toFixed(0)} | ${r.mesa.length} | ${ms(median(r.mesa))} | ${ms(p95(r.mesa))} | ${ms(median(r.baseline))} | ${ms(p95(r.baseline))} | ${ratio.toFixed(2)}×${mark} |`,
+    );
   }
 }
 
 const lists = results.filter((r) => !r.reference);
 const over = lists.filter((r) => median(r.mesa) / median(r.baseline) > TARGET);
-console.log(`\n${lists.length - over.length} of ${lists.length} list page visits within ${TARGET}× their baseline (✗: above the target; times in ms over n timed visits; KiB: the JSON page object).`);
+console.log(
+  `\n${lists.length - over.length} of ${lists.length} list page visits within ${TARGET}× their baseline (✗: above the target; times in ms over n timed visits; KiB: the JSON page object).`,
+);
 const differing = results.filter((r) => r.differs.length);
 if (differing.length) {
   console.log("≠ the baseline read different data from Mesa's (so its figure is not comparable):");
   for (const r of differing) console.log(`  ${r.actor}, ${r.page}, ${r.visit}: ${r.differs.join(", ")}`);
 }
-const line = (r: Result) => `${ms(median(r.mesa)).padStart(8)} ms / ${ms(median(r.baseline)).padStart(7)} ms = ${(median(r.mesa) / median(r.baseline)).toFixed(1).padStart(4)}×  ${r.actor}, ${r.page}, ${r.visit}`;
+const line = (r: Result) =>
+  `${ms(median(r.mesa)).padStart(8)} ms / ${ms(median(r.baseline)).padStart(7)} ms = ${(median(r.mesa) / median(r.baseline)).toFixed(1).padStart(4)}×  ${r.actor}, ${r.page}, ${r.visit}`;
 console.log("slowest visits (Mesa median / baseline median):");
 for (const r of [...lists].sort((a, b) => median(b.mesa) - median(a.mesa)).slice(0, 6)) console.log(`  ${line(r)}`);
 console.log("furthest from their baseline:");
-for (const r of [...lists].sort((a, b) => median(b.mesa) / median(b.baseline) - median(a.mesa) / median(a.baseline)).slice(0, 6)) console.log(`  ${line(r)}`);
+for (const r of [...lists]
+  .sort((a, b) => median(b.mesa) / median(b.baseline) - median(a.mesa) / median(a.baseline))
+  .slice(0, 6))
+  console.log(`  ${line(r)}`);
 console.log(`load average after: ${load()}; total ${((performance.now() - runStarted) / 1000).toFixed(0)} s`);
 
 db.$client.close();

@@ -30,15 +30,41 @@ async function freshDb(name: string) {
   return { db, config };
 }
 
-const rows = Array.from({ length: CAFES }, (_, i) => ({ mine: `Mina B${Math.floor(i / 10)}`, unit: `Unidad B${Math.floor(i / 2)}`, cafe: `Comedor B${i}` }));
+const rows = Array.from({ length: CAFES }, (_, i) => ({
+  mine: `Mina B${Math.floor(i / 10)}`,
+  unit: `Unidad B${Math.floor(i / 2)}`,
+  cafe: `Comedor B${i}`,
+}));
 const mines = [...new Set(rows.map((r) => r.mine))];
 const units = [...new Map(rows.map((r) => [r.unit, r])).values()];
 const sheet = (data: unknown[][]) => XLSX.utils.aoa_to_sheet(data);
 const book = XLSX.utils.book_new();
-XLSX.utils.book_append_sheet(book, sheet([["Nombre", "Servicios"], ...mines.map((m) => [m, CODES.join(", ")])]), "Minas");
-XLSX.utils.book_append_sheet(book, sheet([["Mina", "Nombre", "Servicios"], ...units.map((u) => [u.mine, u.unit, CODES.join(", ")])]), "Unidades");
-XLSX.utils.book_append_sheet(book, sheet([["Mina", "Unidad", "Nombre", "Empresa", "Zona horaria", "Servicios"], ...rows.map((r) => [r.mine, r.unit, r.cafe, "Mesa Catering S.A.C.", "", CODES.join(", ")])]), "Comedores");
-XLSX.utils.book_append_sheet(book, sheet([["Mina", "Unidad", "Comedor", "Servicio", "Precio"], ...rows.flatMap((r) => CODES.map((code, k) => [r.mine, r.unit, r.cafe, code, 10 + k + 0.5]))]), "Precios");
+XLSX.utils.book_append_sheet(
+  book,
+  sheet([["Nombre", "Servicios"], ...mines.map((m) => [m, CODES.join(", ")])]),
+  "Minas",
+);
+XLSX.utils.book_append_sheet(
+  book,
+  sheet([["Mina", "Nombre", "Servicios"], ...units.map((u) => [u.mine, u.unit, CODES.join(", ")])]),
+  "Unidades",
+);
+XLSX.utils.book_append_sheet(
+  book,
+  sheet([
+    ["Mina", "Unidad", "Nombre", "Empresa", "Zona horaria", "Servicios"],
+    ...rows.map((r) => [r.mine, r.unit, r.cafe, "Mesa Catering S.A.C.", "", CODES.join(", ")]),
+  ]),
+  "Comedores",
+);
+XLSX.utils.book_append_sheet(
+  book,
+  sheet([
+    ["Mina", "Unidad", "Comedor", "Servicio", "Precio"],
+    ...rows.flatMap((r) => CODES.map((code, k) => [r.mine, r.unit, r.cafe, code, 10 + k + 0.5])),
+  ]),
+  "Precios",
+);
 const bytes = new Uint8Array(XLSX.write(book, { type: "array", bookType: "xlsx", compression: true }) as ArrayBuffer);
 
 // Mesa: read and import.
@@ -48,7 +74,9 @@ let t0 = performance.now();
 const workbook = await readWorkbook(bytes);
 const readMs = performance.now() - t0;
 t0 = performance.now();
-const counts = importPlaces(mesa.db, CLI_ACTOR, EVERYTHING, ALL_ABILITIES, workbook, { timeZone: mesa.config.timezone });
+const counts = importPlaces(mesa.db, CLI_ACTOR, EVERYTHING, ALL_ABILITIES, workbook, {
+  timeZone: mesa.config.timezone,
+});
 const importMs = performance.now() - t0;
 const rssGrowth = process.memoryUsage().rss - heapBefore;
 
@@ -56,15 +84,21 @@ const rssGrowth = process.memoryUsage().rss - heapBefore;
 const base = await freshDb("baseline");
 const client = base.db.$client;
 const businessId = (client.query("SELECT id FROM businesses LIMIT 1").get() as { id: number }).id;
-const serviceIds = CODES.map((code) => (client.query("SELECT id FROM services WHERE code = ?").get(code) as { id: number }).id);
+const serviceIds = CODES.map(
+  (code) => (client.query("SELECT id FROM services WHERE code = ?").get(code) as { id: number }).id,
+);
 t0 = performance.now();
 client.transaction(() => {
   const insertMine = client.prepare("INSERT INTO mines (name) VALUES (?) RETURNING id");
   const insertUnit = client.prepare("INSERT INTO units (mine_id, name) VALUES (?, ?) RETURNING id");
-  const insertCafe = client.prepare("INSERT INTO cafes (unit_id, name, business_id, time_zone) VALUES (?, ?, ?, 'America/Lima') RETURNING id");
+  const insertCafe = client.prepare(
+    "INSERT INTO cafes (unit_id, name, business_id, time_zone) VALUES (?, ?, ?, 'America/Lima') RETURNING id",
+  );
   const mineOffer = client.prepare("INSERT INTO mine_services (mine_id, service_id) VALUES (?, ?)");
   const unitOffer = client.prepare("INSERT INTO unit_services (unit_id, service_id) VALUES (?, ?)");
-  const cafeOffer = client.prepare("INSERT INTO cafe_services (cafe_id, service_id, price_cents, updated_at) VALUES (?, ?, ?, ?)");
+  const cafeOffer = client.prepare(
+    "INSERT INTO cafe_services (cafe_id, service_id, price_cents, updated_at) VALUES (?, ?, ?, ?)",
+  );
   const mineIds = new Map<string, number>();
   const unitIds = new Map<string, number>();
   for (const r of rows) {
@@ -84,10 +118,14 @@ client.transaction(() => {
 })();
 const baselineMs = performance.now() - t0;
 
-console.log(`workbook: ${CAFES} cafes, ${units.length} units, ${mines.length} mines, ${CAFES * CODES.length} prices; ${(bytes.length / 1024).toFixed(0)} KiB`);
+console.log(
+  `workbook: ${CAFES} cafes, ${units.length} units, ${mines.length} mines, ${CAFES * CODES.length} prices; ${(bytes.length / 1024).toFixed(0)} KiB`,
+);
 console.log(`created: ${counts.cafes.created} cafes, ${counts.prices.created + counts.prices.updated} prices`);
 console.log(`read (zip checks + parse in a worker): ${readMs.toFixed(0)} ms`);
 console.log(`import (validate + write + history + audit, one transaction): ${importMs.toFixed(0)} ms`);
 console.log(`baseline (bare prepared inserts, one transaction): ${baselineMs.toFixed(0)} ms`);
-console.log(`import / baseline: ${(importMs / baselineMs).toFixed(1)}×; RSS growth during read + import: ${(rssGrowth / 1048576).toFixed(0)} MiB`);
+console.log(
+  `import / baseline: ${(importMs / baselineMs).toFixed(1)}×; RSS growth during read + import: ${(rssGrowth / 1048576).toFixed(0)} MiB`,
+);
 rmSync(dir, { recursive: true, force: true });

@@ -48,7 +48,8 @@ const KINDS = {
 } as const;
 type Kind = keyof typeof KINDS;
 const CASES = (process.env.BENCH_CASES ?? "bare,mesa").split(",").map((c) => c.trim()) as Kind[];
-for (const c of CASES) if (!(c in KINDS)) throw new Error(`BENCH_CASES: unknown case ${c} (known: ${Object.keys(KINDS).join(", ")})`);
+for (const c of CASES)
+  if (!(c in KINDS)) throw new Error(`BENCH_CASES: unknown case ${c} (known: ${Object.keys(KINDS).join(", ")})`);
 
 /** Wall-clock milliseconds with sub-millisecond precision, comparable between processes on one machine. */
 const now = () => performance.timeOrigin + performance.now();
@@ -110,7 +111,7 @@ function spawnChild(args: string[]): Child {
     pending.clear();
   });
   ready.catch(() => {});
-  const call = <T,>(cmd: string, extra: Record<string, unknown> = {}, timeoutMs = 30_000) =>
+  const call = <T>(cmd: string, extra: Record<string, unknown> = {}, timeoutMs = 30_000) =>
     new Promise<T>((resolve, reject) => {
       const id = nextId++;
       const timer = setTimeout(() => {
@@ -142,7 +143,9 @@ function checkFileLimit(needed: number): void {
     return;
   }
   if (limit < needed) {
-    console.error(`${process.argv[2]} process: it may open ${limit} files but needs about ${needed}; raise the hard limit (\`ulimit -Hn ${FD_LIMIT}\`, as root or in /etc/security/limits.conf) and run again`);
+    console.error(
+      `${process.argv[2]} process: it may open ${limit} files but needs about ${needed}; raise the hard limit (\`ulimit -Hn ${FD_LIMIT}\`, as root or in /etc/security/limits.conf) and run again`,
+    );
     process.exit(2);
   }
 }
@@ -223,14 +226,20 @@ async function runServer(kind: Kind): Promise<void> {
       fetch(request, server) {
         const url = new URL(request.url);
         if (url.pathname.startsWith("/app/")) {
-          if (server.upgrade(request, { data: { id: `${Math.floor(Math.random() * 1e9)}.${Math.floor(Math.random() * 1e9)}`, channels: [] } })) return;
+          if (
+            server.upgrade(request, {
+              data: { id: `${Math.floor(Math.random() * 1e9)}.${Math.floor(Math.random() * 1e9)}`, channels: [] },
+            })
+          )
+            return;
           return new Response("Expected a WebSocket connection", { status: 400 });
         }
         if (request.method === "POST" && url.pathname.endsWith("/events")) {
           return request.text().then((body) => {
             const event = JSON.parse(body) as { name: string; channels?: string[]; channel?: string; data: string };
             const started = performance.now();
-            for (const channel of event.channels ?? [event.channel!]) fanOut(channel, JSON.stringify({ event: event.name, channel, data: event.data }));
+            for (const channel of event.channels ?? [event.channel!])
+              fanOut(channel, JSON.stringify({ event: event.name, channel, data: event.data }));
             fanOutTimes.push(performance.now() - started);
             return Response.json({});
           });
@@ -240,7 +249,12 @@ async function runServer(kind: Kind): Promise<void> {
       websocket: {
         open(ws) {
           open++;
-          ws.send(JSON.stringify({ event: "pusher:connection_established", data: JSON.stringify({ socket_id: ws.data.id, activity_timeout: 120 }) }));
+          ws.send(
+            JSON.stringify({
+              event: "pusher:connection_established",
+              data: JSON.stringify({ socket_id: ws.data.id, activity_timeout: 120 }),
+            }),
+          );
         },
         message(ws, raw) {
           const message = JSON.parse(String(raw)) as { event: string; data?: { channel?: string } };
@@ -252,7 +266,13 @@ async function runServer(kind: Kind): Promise<void> {
               subscribers.get(channel)!.add(ws);
               ws.data.channels.push(channel);
             }
-            ws.send(JSON.stringify({ event: "pusher_internal:subscription_succeeded", channel: message.data.channel, data: "{}" }));
+            ws.send(
+              JSON.stringify({
+                event: "pusher_internal:subscription_succeeded",
+                channel: message.data.channel,
+                data: "{}",
+              }),
+            );
           }
         },
         close(ws) {
@@ -277,7 +297,13 @@ async function runServer(kind: Kind): Promise<void> {
         Bun.gc(true);
         Bun.gc(true);
         const m = process.memoryUsage();
-        return { rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, connections: connections() };
+        return {
+          rss: m.rss,
+          heapUsed: m.heapUsed,
+          heapTotal: m.heapTotal,
+          external: m.external,
+          connections: connections(),
+        };
       }
       case "cpu":
         return { ...process.cpuUsage(), peakRss, rss: process.memoryUsage.rss(), connections: connections() };
@@ -308,7 +334,13 @@ function percentile(sorted: ArrayLike<number>, p: number): number {
 
 function summary(values: number[]): { p50: number; p99: number; max: number; min: number; n: number } {
   const sorted = Float64Array.from(values).sort();
-  return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted[sorted.length - 1] ?? NaN, min: sorted[0] ?? NaN, n: sorted.length };
+  return {
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    max: sorted[sorted.length - 1] ?? NaN,
+    min: sorted[0] ?? NaN,
+    n: sorted.length,
+  };
 }
 
 /** Reads `"s":…` and `"t":…` out of the event data (itself a JSON string inside the frame). */
@@ -356,7 +388,10 @@ async function runClients(): Promise<void> {
     return new Promise((resolve, reject) => {
       const ws = new WebSocket(url);
       let state: "connecting" | "subscribing" | "ready" = "connecting";
-      const timer = setTimeout(() => reject(new Error(`client ${index}: no subscription in 15 s (state ${state})`)), 15_000);
+      const timer = setTimeout(
+        () => reject(new Error(`client ${index}: no subscription in 15 s (state ${state})`)),
+        15_000,
+      );
       ws.onmessage = (event) => {
         const text = event.data as string;
         if (state === "ready") return onData(index, text);
@@ -364,7 +399,11 @@ async function runClients(): Promise<void> {
         if (state === "connecting" && message.event === "pusher:connection_established") {
           state = "subscribing";
           ws.send(JSON.stringify({ event: "pusher:subscribe", data: { channel: CHANNEL } }));
-        } else if (state === "subscribing" && message.event === "pusher_internal:subscription_succeeded" && message.channel === CHANNEL) {
+        } else if (
+          state === "subscribing" &&
+          message.event === "pusher_internal:subscription_succeeded" &&
+          message.channel === CHANNEL
+        ) {
           state = "ready";
           clearTimeout(timer);
           resolve();
@@ -451,11 +490,25 @@ async function runClients(): Promise<void> {
           minCount = Math.min(minCount, c);
           maxCount = Math.max(maxCount, c);
         }
-        return { received, expected, firstAt: firstAt - offset, lastAt: lastAt - offset, minCount, maxCount, sampled, unexpected };
+        return {
+          received,
+          expected,
+          firstAt: firstAt - offset,
+          lastAt: lastAt - offset,
+          minCount,
+          maxCount,
+          sampled,
+          unexpected,
+        };
       }
       case "close": {
         phase = "idle";
-        const closed = sockets.map((ws) => new Promise<void>((r) => (ws.readyState === WebSocket.CLOSED ? r() : ws.addEventListener("close", () => r()))));
+        const closed = sockets.map(
+          (ws) =>
+            new Promise<void>((r) =>
+              ws.readyState === WebSocket.CLOSED ? r() : ws.addEventListener("close", () => r()),
+            ),
+        );
         for (const ws of sockets) ws.close(1000);
         await Promise.race([Promise.all(closed), sleep(3000)]);
         setTimeout(() => process.exit(0), 10);
@@ -515,9 +568,20 @@ function tickData(seq: number): string {
 async function runCase(kind: Kind): Promise<Result> {
   const { default: PusherServer } = await import("pusher");
   const server = spawnChild(["server", kind]);
-  const hello = await Promise.race([server.ready, sleep(20_000).then(() => Promise.reject(new Error(`${kind} server did not start`)))]);
+  const hello = await Promise.race([
+    server.ready,
+    sleep(20_000).then(() => Promise.reject(new Error(`${kind} server did not start`))),
+  ]);
   const { port, credentials } = hello as { port: number; credentials: Credentials };
-  const publisher = new PusherServer({ appId: credentials.id, key: credentials.key, secret: credentials.secret, host: "127.0.0.1", port: String(port), useTLS: false, timeout: 10_000 });
+  const publisher = new PusherServer({
+    appId: credentials.id,
+    key: credentials.key,
+    secret: credentials.secret,
+    host: "127.0.0.1",
+    port: String(port),
+    useTLS: false,
+    timeout: 10_000,
+  });
   const trigger = (channel: string, data: string) => publisher.trigger(channel, EVENT, data);
 
   // Idle memory first, on the fresh server: the connections then cannot reuse memory that other traffic freed.
@@ -527,11 +591,20 @@ async function runCase(kind: Kind): Promise<Result> {
   const memoryBefore = await server.call<Result["memoryBefore"]>("memory");
   const url = `ws://127.0.0.1:${port}/app/${credentials.key}?protocol=7&client=bench&version=1.0`;
   const connectStart = now();
-  await Promise.all(clients.map((c, i) => c.call("connect", { url, n: Math.floor(CLIENTS / CLIENT_PROCESSES) + (i < CLIENTS % CLIENT_PROCESSES ? 1 : 0) }, 60_000)));
+  await Promise.all(
+    clients.map((c, i) =>
+      c.call(
+        "connect",
+        { url, n: Math.floor(CLIENTS / CLIENT_PROCESSES) + (i < CLIENTS % CLIENT_PROCESSES ? 1 : 0) },
+        60_000,
+      ),
+    ),
+  );
   const connectMs = now() - connectStart;
   await sleep(1000);
   const memoryAfter = await server.call<Result["memoryAfter"] & { connections: number }>("memory");
-  if (memoryAfter.connections !== CLIENTS) throw new Error(`${kind}: the server counts ${memoryAfter.connections} connections, expected ${CLIENTS}`);
+  if (memoryAfter.connections !== CLIENTS)
+    throw new Error(`${kind}: the server counts ${memoryAfter.connections} connections, expected ${CLIENTS}`);
   const clocks: { offset: number; rtt: number }[] = [];
   for (const c of clients) clocks.push(await clockOffset(c));
   const arm = (phase: string) => Promise.all(clients.map((c, i) => c.call("arm", { phase, offset: clocks[i].offset })));
@@ -560,7 +633,11 @@ async function runCase(kind: Kind): Promise<Result> {
     const rest = slot - now();
     if (rest > 0) await sleep(rest);
   }
-  const parts = await Promise.all(clients.map((c) => c.call<{ latencies: number[][]; unexpected: number }>("latencyResult", { events: EVENTS }, 15_000)));
+  const parts = await Promise.all(
+    clients.map((c) =>
+      c.call<{ latencies: number[][]; unexpected: number }>("latencyResult", { events: EVENTS }, 15_000),
+    ),
+  );
   const serverFanOut = summary(await server.call<number[]>("fanOutTimes"));
   const all: number[] = [];
   const first: number[] = [];
@@ -598,7 +675,13 @@ async function runCase(kind: Kind): Promise<Result> {
   );
   const publishSeconds = (now() - publishStart) / 1000;
   const got = await Promise.all(
-    clients.map((c) => c.call<{ received: number; expected: number; lastAt: number; minCount: number; sampled: number[] }>("throughputResult", { events: published, maxWaitMs: 30_000 }, 40_000)),
+    clients.map((c) =>
+      c.call<{ received: number; expected: number; lastAt: number; minCount: number; sampled: number[] }>(
+        "throughputResult",
+        { events: published, maxWaitMs: 30_000 },
+        40_000,
+      ),
+    ),
   );
   const cpuAfter = await server.call<{ user: number; system: number; peakRss: number }>("cpu");
   await server.call("fanOutTimes");
@@ -618,7 +701,12 @@ async function runCase(kind: Kind): Promise<Result> {
     memoryBefore,
     memoryAfter,
     apiRoundTrip: summary(roundTrips),
-    latency: { ...latency, serverFanOut, clockRtt: Math.max(...clocks.map((c) => c.rtt)), clockOffset: Math.max(...clocks.map((c) => Math.abs(c.offset))) },
+    latency: {
+      ...latency,
+      serverFanOut,
+      clockRtt: Math.max(...clocks.map((c) => c.rtt)),
+      clockOffset: Math.max(...clocks.map((c) => Math.abs(c.offset))),
+    },
     throughput: {
       published,
       publishSeconds,
@@ -648,22 +736,46 @@ function report(r: Result): void {
   const t = r.throughput;
   console.log(`\n── ${name}`);
   console.log(`  ${CLIENTS} clients connected and subscribed in ${ms(r.connectMs)}`);
-  console.log(`  publish round trip (SDK trigger → HTTP API → response), channel with no subscribers: p50 ${ms(r.apiRoundTrip.p50)}  p99 ${ms(r.apiRoundTrip.p99)}`);
-  console.log(`  fan-out latency, ${EVENTS} events ${SPACING_MS} ms apart (received ${l.received}/${l.expected}${l.received < l.expected ? " — SOME LOST" : ""}${l.unexpected ? `, ${l.unexpected} unexpected frames` : ""}):`);
-  console.log(`    each client     p50 ${ms(l.perClient.p50).padStart(9)}  p99 ${ms(l.perClient.p99).padStart(9)}  max ${ms(l.perClient.max).padStart(9)}`);
-  console.log(`    first client    p50 ${ms(l.firstClient.p50).padStart(9)}  p99 ${ms(l.firstClient.p99).padStart(9)}  max ${ms(l.firstClient.max).padStart(9)}`);
-  console.log(`    last client     p50 ${ms(l.lastClient.p50).padStart(9)}  p99 ${ms(l.lastClient.p99).padStart(9)}  max ${ms(l.lastClient.max).padStart(9)}   (whole fan-out)`);
-  console.log(`    server publish  p50 ${ms(l.serverFanOut.p50).padStart(9)}  p99 ${ms(l.serverFanOut.p99).padStart(9)}  max ${ms(l.serverFanOut.max).padStart(9)}   (${r.kind === "bare" ? "server.publish only queues; uWS writes after" : `the synchronous loop writing to ${CLIENTS} sockets`})`);
-  console.log(`    clock offset to the clients process${CLIENT_PROCESSES > 1 ? "es" : ""} ${l.clockOffset.toFixed(3)} ms (measured with a ${l.clockRtt.toFixed(3)} ms round trip)`);
+  console.log(
+    `  publish round trip (SDK trigger → HTTP API → response), channel with no subscribers: p50 ${ms(r.apiRoundTrip.p50)}  p99 ${ms(r.apiRoundTrip.p99)}`,
+  );
+  console.log(
+    `  fan-out latency, ${EVENTS} events ${SPACING_MS} ms apart (received ${l.received}/${l.expected}${l.received < l.expected ? " — SOME LOST" : ""}${l.unexpected ? `, ${l.unexpected} unexpected frames` : ""}):`,
+  );
+  console.log(
+    `    each client     p50 ${ms(l.perClient.p50).padStart(9)}  p99 ${ms(l.perClient.p99).padStart(9)}  max ${ms(l.perClient.max).padStart(9)}`,
+  );
+  console.log(
+    `    first client    p50 ${ms(l.firstClient.p50).padStart(9)}  p99 ${ms(l.firstClient.p99).padStart(9)}  max ${ms(l.firstClient.max).padStart(9)}`,
+  );
+  console.log(
+    `    last client     p50 ${ms(l.lastClient.p50).padStart(9)}  p99 ${ms(l.lastClient.p99).padStart(9)}  max ${ms(l.lastClient.max).padStart(9)}   (whole fan-out)`,
+  );
+  console.log(
+    `    server publish  p50 ${ms(l.serverFanOut.p50).padStart(9)}  p99 ${ms(l.serverFanOut.p99).padStart(9)}  max ${ms(l.serverFanOut.max).padStart(9)}   (${r.kind === "bare" ? "server.publish only queues; uWS writes after" : `the synchronous loop writing to ${CLIENTS} sockets`})`,
+  );
+  console.log(
+    `    clock offset to the clients process${CLIENT_PROCESSES > 1 ? "es" : ""} ${l.clockOffset.toFixed(3)} ms (measured with a ${l.clockRtt.toFixed(3)} ms round trip)`,
+  );
   console.log(`  throughput, ${SECONDS} s publishing with ${IN_FLIGHT} requests in flight:`);
   console.log(`    events published   ${int(t.published)} (${int(t.publishRate)} events/s accepted by the API)`);
-  console.log(`    messages delivered ${int(t.received)}/${int(t.expected)}${t.received < t.expected ? `  (${int(t.expected - t.received)} LOST; fewest to one client: ${t.minCount})` : ""} in ${t.deliverySeconds.toFixed(2)} s`);
-  console.log(`    delivered          ${int(t.deliveredRate).padStart(10)} messages/s  (${int(t.deliveredRate / CLIENTS)} events/s to all ${CLIENTS})`);
-  console.log(`    latency under load p50 ${ms(t.sampled.p50)}  p99 ${ms(t.sampled.p99)}  max ${ms(t.sampled.max)}  (sampled on 1 client in 50)`);
-  console.log(`    server CPU         ${int(t.serverCpuMs)} ms (${Math.round((100 * t.serverSystemMs) / t.serverCpuMs)}% in the kernel) = ${t.cpuMicrosPerDelivery.toFixed(3)} µs per delivered message; peak RSS ${mib(t.peakRss)}`);
+  console.log(
+    `    messages delivered ${int(t.received)}/${int(t.expected)}${t.received < t.expected ? `  (${int(t.expected - t.received)} LOST; fewest to one client: ${t.minCount})` : ""} in ${t.deliverySeconds.toFixed(2)} s`,
+  );
+  console.log(
+    `    delivered          ${int(t.deliveredRate).padStart(10)} messages/s  (${int(t.deliveredRate / CLIENTS)} events/s to all ${CLIENTS})`,
+  );
+  console.log(
+    `    latency under load p50 ${ms(t.sampled.p50)}  p99 ${ms(t.sampled.p99)}  max ${ms(t.sampled.max)}  (sampled on 1 client in 50)`,
+  );
+  console.log(
+    `    server CPU         ${int(t.serverCpuMs)} ms (${Math.round((100 * t.serverSystemMs) / t.serverCpuMs)}% in the kernel) = ${t.cpuMicrosPerDelivery.toFixed(3)} µs per delivered message; peak RSS ${mib(t.peakRss)}`,
+  );
   const rssPer = (r.memoryAfter.rss - r.memoryBefore.rss) / CLIENTS;
   const heapPer = (r.memoryAfter.heapUsed - r.memoryBefore.heapUsed) / CLIENTS;
-  console.log(`  idle memory: RSS ${mib(r.memoryBefore.rss)} → ${mib(r.memoryAfter.rss)}, heap used ${mib(r.memoryBefore.heapUsed)} → ${mib(r.memoryAfter.heapUsed)}`);
+  console.log(
+    `  idle memory: RSS ${mib(r.memoryBefore.rss)} → ${mib(r.memoryAfter.rss)}, heap used ${mib(r.memoryBefore.heapUsed)} → ${mib(r.memoryAfter.heapUsed)}`,
+  );
   console.log(`    per connection     RSS ${kib(rssPer)}  heap ${kib(heapPer)}`);
 }
 
@@ -679,10 +791,15 @@ function machineLoad(): string {
 
 async function main(): Promise<void> {
   const started = now();
-  console.log(`Mesa realtime fan-out, Bun ${Bun.version}, ${navigator.hardwareConcurrency} cores; ${CLIENTS} WebSocket clients on one public channel, ${PAYLOAD}-byte event data`);
-  console.log(`processes: publisher (this one), server (child), clients (${CLIENT_PROCESSES} child${CLIENT_PROCESSES > 1 ? "ren" : ""}); before: ${machineLoad()}`);
+  console.log(
+    `Mesa realtime fan-out, Bun ${Bun.version}, ${navigator.hardwareConcurrency} cores; ${CLIENTS} WebSocket clients on one public channel, ${PAYLOAD}-byte event data`,
+  );
+  console.log(
+    `processes: publisher (this one), server (child), clients (${CLIENT_PROCESSES} child${CLIENT_PROCESSES > 1 ? "ren" : ""}); before: ${machineLoad()}`,
+  );
   // (A run just before this one counts in the load average too; the CPU pressure reflects the last 10 s only.)
-  if (loadavg()[0] > navigator.hardwareConcurrency) console.log(`warning: the machine is busy with other work; wall-clock figures will be low and noisy`);
+  if (loadavg()[0] > navigator.hardwareConcurrency)
+    console.log(`warning: the machine is busy with other work; wall-clock figures will be low and noisy`);
   const results = new Map<Kind, Result>();
   for (const kind of CASES) {
     const result = await runCase(kind);
@@ -697,11 +814,21 @@ async function main(): Promise<void> {
   const ratio = (a: number, b: number) => (a / b).toFixed(2);
   console.log(`\n── Mesa / bare`);
   console.log(`  fan-out latency, each client p50   ${ratio(mesa.latency.perClient.p50, bare.latency.perClient.p50)}`);
-  console.log(`  fan-out latency, last client p50   ${ratio(mesa.latency.lastClient.p50, bare.latency.lastClient.p50)}`);
-  console.log(`  fan-out latency, last client p99   ${ratio(mesa.latency.lastClient.p99, bare.latency.lastClient.p99)}`);
-  console.log(`  delivered messages/s               ${ratio(mesa.throughput.deliveredRate, bare.throughput.deliveredRate)}`);
-  console.log(`  events/s accepted by the API       ${ratio(mesa.throughput.publishRate, bare.throughput.publishRate)}`);
-  console.log(`  server CPU per delivered message   ${ratio(mesa.throughput.cpuMicrosPerDelivery, bare.throughput.cpuMicrosPerDelivery)}`);
+  console.log(
+    `  fan-out latency, last client p50   ${ratio(mesa.latency.lastClient.p50, bare.latency.lastClient.p50)}`,
+  );
+  console.log(
+    `  fan-out latency, last client p99   ${ratio(mesa.latency.lastClient.p99, bare.latency.lastClient.p99)}`,
+  );
+  console.log(
+    `  delivered messages/s               ${ratio(mesa.throughput.deliveredRate, bare.throughput.deliveredRate)}`,
+  );
+  console.log(
+    `  events/s accepted by the API       ${ratio(mesa.throughput.publishRate, bare.throughput.publishRate)}`,
+  );
+  console.log(
+    `  server CPU per delivered message   ${ratio(mesa.throughput.cpuMicrosPerDelivery, bare.throughput.cpuMicrosPerDelivery)}`,
+  );
   const per = (r: Result, key: "rss" | "heapUsed") => (r.memoryAfter[key] - r.memoryBefore[key]) / CLIENTS;
   console.log(`  idle RSS per connection            ${ratio(per(mesa, "rss"), per(bare, "rss"))}`);
   console.log(`  idle heap per connection           ${ratio(per(mesa, "heapUsed"), per(bare, "heapUsed"))}`);
@@ -715,7 +842,9 @@ else {
   try {
     await main();
   } catch (error) {
-    console.error(error instanceof Error ? `benchmark failed: ${process.env.BENCH_DEBUG ? error.stack : error.message}` : error);
+    console.error(
+      error instanceof Error ? `benchmark failed: ${process.env.BENCH_DEBUG ? error.stack : error.message}` : error,
+    );
     killChildren();
     process.exit(1);
   }

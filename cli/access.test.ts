@@ -45,7 +45,11 @@ interface AuditRow {
 
 /** Audit entries of an action, oldest first. */
 function audited(ws: Workspace, action: string): AuditRow[] {
-  return sql<AuditRow>(ws, "SELECT actor_label, actor_id, action, subject_id, before, after FROM audit_log WHERE action = ? ORDER BY id", action);
+  return sql<AuditRow>(
+    ws,
+    "SELECT actor_label, actor_id, action, subject_id, before, after FROM audit_log WHERE action = ? ORDER BY id",
+    action,
+  );
 }
 
 /** Every audit entry except the catalogue sync that db:migrate and db:seed make. */
@@ -58,7 +62,11 @@ function roleId(ws: Workspace, name: string): number {
 }
 
 function rolePermissions(ws: Workspace, role: string): string[] {
-  return sql<{ name: string }>(ws, "SELECT p.name FROM role_permissions rp JOIN permissions p ON p.id = rp.permission_id JOIN roles r ON r.id = rp.role_id WHERE r.name = ? ORDER BY p.name", role).map((r) => r.name);
+  return sql<{ name: string }>(
+    ws,
+    "SELECT p.name FROM role_permissions rp JOIN permissions p ON p.id = rp.permission_id JOIN roles r ON r.id = rp.role_id WHERE r.name = ? ORDER BY p.name",
+    role,
+  ).map((r) => r.name);
 }
 
 function userId(ws: Workspace, email: string): number {
@@ -102,15 +110,29 @@ const OTHER_ROLE = ORDINARY_ROLE_NAMES ? "ayudante de cocina" : "pN";
 describe("./mesa role:create", () => {
   test("creates a role with its description and permissions (repeated or comma-separated), audited as the command line", () => {
     const ws = workspace();
-    const { code, out, err } = mesa(ws, ["role:create", NEW_ROLE, "--description", "Runs the kitchen", "--permission", "users.view,roles.view", "--permission", "audit.view"]);
+    const { code, out, err } = mesa(ws, [
+      "role:create",
+      NEW_ROLE,
+      "--description",
+      "Runs the kitchen",
+      "--permission",
+      "users.view,roles.view",
+      "--permission",
+      "audit.view",
+    ]);
     expect(err).toBe("");
     expect(code).toBe(0);
     expect(out.trim()).toBe(`Created role "${NEW_ROLE}" with 3 permissions: audit.view, roles.view, users.view`);
-    expect(sql(ws, "SELECT name, description, is_super FROM roles WHERE name = ?", NEW_ROLE)).toEqual([{ name: NEW_ROLE, description: "Runs the kitchen", is_super: 0 }]);
+    expect(sql(ws, "SELECT name, description, is_super FROM roles WHERE name = ?", NEW_ROLE)).toEqual([
+      { name: NEW_ROLE, description: "Runs the kitchen", is_super: 0 },
+    ]);
     expect(rolePermissions(ws, NEW_ROLE)).toEqual(["audit.view", "roles.view", "users.view"]);
     const [entry] = audited(ws, "role.created");
     expect(entry).toMatchObject({ actor_label: "cli", actor_id: null, subject_id: roleId(ws, NEW_ROLE) });
-    expect(JSON.parse(entry.after!)).toMatchObject({ name: NEW_ROLE, permissions: ["audit.view", "roles.view", "users.view"] });
+    expect(JSON.parse(entry.after!)).toMatchObject({
+      name: NEW_ROLE,
+      permissions: ["audit.view", "roles.view", "users.view"],
+    });
 
     // Without permissions or description.
     const bare = mesa(ws, ["role:create", OTHER_ROLE]);
@@ -225,17 +247,38 @@ describe("./mesa role:list", () => {
     expect(lines).toHaveLength(2 + STARTING_ROLES.length + 1);
     expect(lines[2]).toMatch(/^super-administrator\s+yes\s+1\s+all\s+every permission, everywhere$/);
     expect(out).toMatch(/^cashier\s+no\s+1\s+1\s+blacklist\.view$/m);
-    expect(out).toMatch(/^cafe manager\s+no\s+1\s+7\s+blacklist\.view, dealerships\.view, places\.view, prices\.manage, properties\.view, services\.view, users\.view$/m);
+    expect(out).toMatch(
+      /^cafe manager\s+no\s+1\s+7\s+blacklist\.view, dealerships\.view, places\.view, prices\.manage, properties\.view, services\.view, users\.view$/m,
+    );
     expect(out).toMatch(/^buyer\s+no\s+1\s+0$/m);
 
     const json = mesa(ws, ["role:list", "--json"]);
     expect(json.code).toBe(0);
-    const rows = JSON.parse(json.out) as { name: string; builtIn: boolean; allPermissions: boolean; permissions: string[]; holders: number; description: string }[];
-    expect(rows.map((r) => r.name).sort()).toEqual(["super-administrator", ...STARTING_ROLES.map((r) => r.name)].sort());
+    const rows = JSON.parse(json.out) as {
+      name: string;
+      builtIn: boolean;
+      allPermissions: boolean;
+      permissions: string[];
+      holders: number;
+      description: string;
+    }[];
+    expect(rows.map((r) => r.name).sort()).toEqual(
+      ["super-administrator", ...STARTING_ROLES.map((r) => r.name)].sort(),
+    );
     const superRole = rows.find((r) => r.name === "super-administrator")!;
-    expect(superRole).toMatchObject({ builtIn: true, allPermissions: true, holders: 1, permissions: declaredPermissions });
+    expect(superRole).toMatchObject({
+      builtIn: true,
+      allPermissions: true,
+      holders: 1,
+      permissions: declaredPermissions,
+    });
     const admin = rows.find((r) => r.name === "administrator")!;
-    expect(admin).toMatchObject({ builtIn: false, allPermissions: false, holders: 1, description: STARTING_ROLES[0].description });
+    expect(admin).toMatchObject({
+      builtIn: false,
+      allPermissions: false,
+      holders: 1,
+      description: STARTING_ROLES[0].description,
+    });
     expect(admin.permissions).toEqual([...STARTING_ROLES[0].permissions].sort());
   });
 });
@@ -250,7 +293,12 @@ describe("./mesa permission:list", () => {
     const guarded = routes.filter((r) => r.access.kind === "permission");
     expect(guarded.length).toBeGreaterThan(0);
     for (const row of routeRows(guarded)) {
-      expect(out).toMatch(new RegExp(`${row.method.replace(/\|/g, "\\|")}\\s+${row.uri.replace(/[{}?]/g, "\\$&")}\\s+${row.name.replace(/\./g, "\\.")}$`, "m"));
+      expect(out).toMatch(
+        new RegExp(
+          `${row.method.replace(/\|/g, "\\|")}\\s+${row.uri.replace(/[{}?]/g, "\\$&")}\\s+${row.name.replace(/\./g, "\\.")}$`,
+          "m",
+        ),
+      );
     }
     expect(out).toMatch(/^users\.view\s+users\s+GET\|HEAD\s+\/users\s+users\.index$/m);
     expect(out).toMatch(/^roles\.manage\s+roles\s+PUT\s+\/permissions\/\{permission\}\s+permissions\.update$/m);
@@ -258,13 +306,25 @@ describe("./mesa permission:list", () => {
 
     const json = mesa(ws, ["permission:list", "--json"]);
     expect(json.code).toBe(0);
-    const rows = JSON.parse(json.out) as { name: string; area: string; sidebar: unknown; routes: { method: string; uri: string; name: string }[] }[];
+    const rows = JSON.parse(json.out) as {
+      name: string;
+      area: string;
+      sidebar: unknown;
+      routes: { method: string; uri: string; name: string }[];
+    }[];
     expect(rows.map((r) => r.name).sort()).toEqual(declaredPermissions);
     for (const row of rows) {
-      const expected = guarded.filter((r) => r.access.kind === "permission" && r.access.permission === row.name).map((r) => r.name).sort();
+      const expected = guarded
+        .filter((r) => r.access.kind === "permission" && r.access.permission === row.name)
+        .map((r) => r.name)
+        .sort();
       expect(row.routes.map((r) => r.name).sort()).toEqual(expected);
     }
-    expect(rows.find((r) => r.name === "users.view")).toMatchObject({ area: "users", sidebar: { route: "users.index", label: "nav.users" }, routes: [{ method: "GET|HEAD", uri: "/users", name: "users.index" }] });
+    expect(rows.find((r) => r.name === "users.view")).toMatchObject({
+      area: "users",
+      sidebar: { route: "users.index", label: "nav.users" },
+      routes: [{ method: "GET|HEAD", uri: "/users", name: "users.index" }],
+    });
     expect(rows.find((r) => r.name === "users.manage")!.sidebar).toBeNull();
   });
 });
@@ -275,18 +335,27 @@ describe("./mesa permission:sync", () => {
     const same = mesa(ws, ["permission:sync"]);
     expect(same.err).toBe("");
     expect(same.code).toBe(0);
-    expect(same.out.trim()).toBe(`The permissions are already in step with the catalogue (${declaredPermissions.length} permissions).`);
+    expect(same.out.trim()).toBe(
+      `The permissions are already in step with the catalogue (${declaredPermissions.length} permissions).`,
+    );
     const syncs = audited(ws, "permissions.synced").length;
 
     // A permission no route declares any more, granted to a role, and one a route declares that is missing.
     sql(ws, "INSERT INTO permissions (name, area, sort_order) VALUES ('ghost.view', 'ghost', 100)");
-    sql(ws, "INSERT INTO role_permissions (role_id, permission_id) SELECT r.id, p.id FROM roles r, permissions p WHERE r.name = 'cashier' AND p.name = 'ghost.view'");
+    sql(
+      ws,
+      "INSERT INTO role_permissions (role_id, permission_id) SELECT r.id, p.id FROM roles r, permissions p WHERE r.name = 'cashier' AND p.name = 'ghost.view'",
+    );
     sql(ws, "DELETE FROM permissions WHERE name = 'audit.view'");
 
     const listed = mesa(ws, ["permission:list"]);
     expect(listed.code).toBe(0);
-    expect(listed.out).toMatch(/^ghost\.view\s+ghost\s+\(no route requires it; \.\/mesa permission:sync removes it\)$/m);
-    expect(listed.err.trim()).toBe("Permissions of the catalogue missing from the database: audit.view. Run ./mesa permission:sync.");
+    expect(listed.out).toMatch(
+      /^ghost\.view\s+ghost\s+\(no route requires it; \.\/mesa permission:sync removes it\)$/m,
+    );
+    expect(listed.err.trim()).toBe(
+      "Permissions of the catalogue missing from the database: audit.view. Run ./mesa permission:sync.",
+    );
 
     const synced = mesa(ws, ["permission:sync"]);
     expect(synced.err).toBe("");
@@ -308,18 +377,33 @@ describe("./mesa permission:sync", () => {
 describe("./mesa area:create", () => {
   test("creates areas at a cafe (by name or Unit/Cafe) or a headquarters, offering the named roles, audited", () => {
     const ws = workspace();
-    const cafe = mesa(ws, ["area:create", "Cocina", "--cafe", "Comedor Principal", "--role", "cashier", "--role", "cafe manager"]);
+    const cafe = mesa(ws, [
+      "area:create",
+      "Cocina",
+      "--cafe",
+      "Comedor Principal",
+      "--role",
+      "cashier",
+      "--role",
+      "cafe manager",
+    ]);
     expect(cafe.err).toBe("");
     expect(cafe.code).toBe(0);
-    expect(cafe.out.trim()).toBe("Created area Cocina@Comedor Principal at cafe Mina Cerro Verde › Unidad Norte › Comedor Principal, offering: cafe manager, cashier");
+    expect(cafe.out.trim()).toBe(
+      "Created area Cocina@Comedor Principal at cafe Mina Cerro Verde › Unidad Norte › Comedor Principal, offering: cafe manager, cashier",
+    );
 
     const unit = mesa(ws, ["area:create", "Cocina", "--cafe", "Unidad Sur/Comedor Campamento"]);
     expect(unit.code).toBe(0);
-    expect(unit.out.trim()).toBe("Created area Cocina@Comedor Campamento at cafe Mina Cerro Verde › Unidad Sur › Comedor Campamento, offering: (none)");
+    expect(unit.out.trim()).toBe(
+      "Created area Cocina@Comedor Campamento at cafe Mina Cerro Verde › Unidad Sur › Comedor Campamento, offering: (none)",
+    );
 
     const hq = mesa(ws, ["area:create", "Finanzas", "--headquarters", "Sede Lima", "--role", "administrator,buyer"]);
     expect(hq.code).toBe(0);
-    expect(hq.out.trim()).toBe("Created area Finanzas@Sede Lima at headquarters Mesa Catering S.A.C. › Sede Lima, offering: administrator, buyer");
+    expect(hq.out.trim()).toBe(
+      "Created area Finanzas@Sede Lima at headquarters Mesa Catering S.A.C. › Sede Lima, offering: administrator, buyer",
+    );
 
     const rows = sql<{ name: string; cafe: string | null; hq: string | null; roles: string | null }>(
       ws,
@@ -333,7 +417,11 @@ describe("./mesa area:create", () => {
     ]);
     const entries = audited(ws, "area.created");
     expect(entries.map((e) => e.actor_label)).toEqual(["cli", "cli", "cli"]);
-    expect(JSON.parse(entries[2].after!)).toMatchObject({ name: "Finanzas", cafeId: null, roleIds: [roleId(ws, "administrator"), roleId(ws, "buyer")] });
+    expect(JSON.parse(entries[2].after!)).toMatchObject({
+      name: "Finanzas",
+      cafeId: null,
+      roleIds: [roleId(ws, "administrator"), roleId(ws, "buyer")],
+    });
   });
 
   test("an unknown or ambiguous place, an unknown role, no place, a taken or bad name exits 1; both places exits 2", () => {
@@ -351,12 +439,18 @@ describe("./mesa area:create", () => {
     const cafe = fail(["Cocina", "--cafe", "Comedor Central"]);
     expect(cafe.code).toBe(1);
     // Every cafe is listed, as Unit/Cafe, so the right name can be copied.
-    expect(cafe.err.trim()).toStartWith('No cafe named "Comedor Central". Cafes: "Unidad Huarmey/Comedor Mineroducto", ');
-    expect(cafe.err).toContain('"Unidad Norte/Comedor Principal", "Unidad Norte/Comedor Taller", "Unidad Sur/Comedor Campamento", "Unidad Sur/Comedor Chancadora", "Unidad Sur/Comedor Principal".');
+    expect(cafe.err.trim()).toStartWith(
+      'No cafe named "Comedor Central". Cafes: "Unidad Huarmey/Comedor Mineroducto", ',
+    );
+    expect(cafe.err).toContain(
+      '"Unidad Norte/Comedor Principal", "Unidad Norte/Comedor Taller", "Unidad Sur/Comedor Campamento", "Unidad Sur/Comedor Chancadora", "Unidad Sur/Comedor Principal".',
+    );
 
     const ambiguous = fail(["Cocina", "--cafe", "Comedor Principal"]);
     expect(ambiguous.code).toBe(1);
-    expect(ambiguous.err.trim()).toBe('More than one cafe is named "Comedor Principal"; write it as Unit/Cafe: "Unidad Norte/Comedor Principal", "Unidad Sur/Comedor Principal".');
+    expect(ambiguous.err.trim()).toBe(
+      'More than one cafe is named "Comedor Principal"; write it as Unit/Cafe: "Unidad Norte/Comedor Principal", "Unidad Sur/Comedor Principal".',
+    );
 
     const hq = fail(["Cocina", "--headquarters", "Sede Cusco"]);
     expect(hq.code).toBe(1);
@@ -390,29 +484,78 @@ describe("./mesa area:create", () => {
 describe("./mesa user:assign", () => {
   test("gives a role in an area named alone, as Area@Place or with --cafe/--headquarters; audited", () => {
     const ws = workspace();
-    const first = mesa(ws, ["user:assign", "Nutricion@Mesa.test", "--role", "cashier", "--area", "Caja@Comedor Campamento"]);
+    const first = mesa(ws, [
+      "user:assign",
+      "Nutricion@Mesa.test",
+      "--role",
+      "cashier",
+      "--area",
+      "Caja@Comedor Campamento",
+    ]);
     expect(first.err).toBe("");
     expect(first.code).toBe(0);
-    expect(first.out.trim()).toBe('nutricion@mesa.test now holds "cashier" in Caja@Comedor Campamento (Mina Cerro Verde › Unidad Sur › Comedor Campamento).');
+    expect(first.out.trim()).toBe(
+      'nutricion@mesa.test now holds "cashier" in Caja@Comedor Campamento (Mina Cerro Verde › Unidad Sur › Comedor Campamento).',
+    );
 
     // The same again changes nothing and records nothing.
-    const again = mesa(ws, ["user:assign", "nutricion@mesa.test", "--role", "cashier", "--area", "Caja", "--cafe", "Comedor Campamento"]);
+    const again = mesa(ws, [
+      "user:assign",
+      "nutricion@mesa.test",
+      "--role",
+      "cashier",
+      "--area",
+      "Caja",
+      "--cafe",
+      "Comedor Campamento",
+    ]);
     expect(again.code).toBe(0);
-    expect(again.out).toContain("already holds \"cashier\" in Caja@Comedor Campamento");
+    expect(again.out).toContain('already holds "cashier" in Caja@Comedor Campamento');
     expect(again.out).toContain("nothing changed");
 
     // Another role in the same area replaces it.
-    const replace = mesa(ws, ["user:assign", "nutricion@mesa.test", "--role", "cafe manager", "--area", "Caja@Unidad Sur/Comedor Campamento"]);
+    const replace = mesa(ws, [
+      "user:assign",
+      "nutricion@mesa.test",
+      "--role",
+      "cafe manager",
+      "--area",
+      "Caja@Unidad Sur/Comedor Campamento",
+    ]);
     expect(replace.code).toBe(0);
-    expect(replace.out).toContain('now holds "cafe manager" in Caja@Comedor Campamento (Mina Cerro Verde › Unidad Sur › Comedor Campamento), instead of "cashier".');
+    expect(replace.out).toContain(
+      'now holds "cafe manager" in Caja@Comedor Campamento (Mina Cerro Verde › Unidad Sur › Comedor Campamento), instead of "cashier".',
+    );
 
     // An area whose name is unique needs no place; --headquarters is accepted too.
-    expect(mesa(ws, ["user:assign", "compras@mesa.test", "--role", "administrator", "--area", "Administración"]).code).toBe(0);
-    expect(mesa(ws, ["user:assign", "gerente@mesa.test", "--role", "nutritionist", "--area", "Nutrición", "--headquarters", "Sede Lima"]).code).toBe(0);
+    expect(
+      mesa(ws, ["user:assign", "compras@mesa.test", "--role", "administrator", "--area", "Administración"]).code,
+    ).toBe(0);
+    expect(
+      mesa(ws, [
+        "user:assign",
+        "gerente@mesa.test",
+        "--role",
+        "nutritionist",
+        "--area",
+        "Nutrición",
+        "--headquarters",
+        "Sede Lima",
+      ]).code,
+    ).toBe(0);
 
-    expect(assignmentsOf(ws, "nutricion@mesa.test")).toEqual({ "Nutrición@Sede Lima": "nutritionist", "Caja@Comedor Campamento": "cafe manager" });
-    expect(assignmentsOf(ws, "compras@mesa.test")).toEqual({ "Logística@Sede Lima": "buyer", "Administración@Sede Lima": "administrator" });
-    expect(assignmentsOf(ws, "gerente@mesa.test")).toEqual({ "Caja@Comedor Principal": "cafe manager", "Nutrición@Sede Lima": "nutritionist" });
+    expect(assignmentsOf(ws, "nutricion@mesa.test")).toEqual({
+      "Nutrición@Sede Lima": "nutritionist",
+      "Caja@Comedor Campamento": "cafe manager",
+    });
+    expect(assignmentsOf(ws, "compras@mesa.test")).toEqual({
+      "Logística@Sede Lima": "buyer",
+      "Administración@Sede Lima": "administrator",
+    });
+    expect(assignmentsOf(ws, "gerente@mesa.test")).toEqual({
+      "Caja@Comedor Principal": "cafe manager",
+      "Nutrición@Sede Lima": "nutritionist",
+    });
 
     const entries = audited(ws, "user.role_assigned");
     expect(entries).toHaveLength(4);
@@ -434,25 +577,52 @@ describe("./mesa user:assign", () => {
     };
 
     const ambiguous = fail(["compras@mesa.test", "--role", "cashier", "--area", "Caja"]);
-    expect(ambiguous).toStartWith('More than one area is named "Caja": Caja@Comedor Principal (cafe Mina Cerro Verde › Unidad Norte › Comedor Principal), ');
+    expect(ambiguous).toStartWith(
+      'More than one area is named "Caja": Caja@Comedor Principal (cafe Mina Cerro Verde › Unidad Norte › Comedor Principal), ',
+    );
     expect(ambiguous).toContain("Caja@Comedor Campamento (cafe Mina Cerro Verde › Unidad Sur › Comedor Campamento), ");
     expect(ambiguous).toEndWith('Pick one with --cafe or --headquarters, or write it as "Area@Place".');
     const unknown = fail(["compras@mesa.test", "--role", "cashier", "--area", "Cocina"]);
-    expect(unknown).toStartWith('No area named "Cocina". Areas: "Administración@Sede Lima", "Caja@Comedor Principal", "Caja@Comedor Taller", ');
+    expect(unknown).toStartWith(
+      'No area named "Cocina". Areas: "Administración@Sede Lima", "Caja@Comedor Principal", "Caja@Comedor Taller", ',
+    );
     expect(unknown).toEndWith('"Logística@Sede Lima", "Nutrición@Sede Lima", "Operaciones@Sede Lima".');
-    expect(fail(["compras@mesa.test", "--role", "cashier", "--area", "Caja", "--headquarters", "Sede Lima"])).toStartWith('There is no area "Caja" at headquarters "Sede Lima". "Caja" is at: Caja@Comedor Principal');
-    expect(fail(["compras@mesa.test", "--role", "cashier", "--area", "Caja@Comedor Central"])).toStartWith('No cafe or headquarters named "Comedor Central". Cafes: "Unidad Huarmey/Comedor Mineroducto"');
-    expect(fail(["nadie@mesa.test", "--role", "cashier", "--area", "Caja@Comedor Principal"])).toBe("No user with e-mail nadie@mesa.test");
-    expect(fail(["compras@mesa.test", "--role", "chef", "--area", "Caja@Comedor Principal"])).toStartWith('No role named "chef". Roles: ');
-    expect(fail(["compras@mesa.test", "--role", "buyer", "--area", "Administración"])).toBe('Area Administración@Sede Lima does not offer the role "buyer"; it offers "administrator", "super-administrator".');
+    expect(
+      fail(["compras@mesa.test", "--role", "cashier", "--area", "Caja", "--headquarters", "Sede Lima"]),
+    ).toStartWith('There is no area "Caja" at headquarters "Sede Lima". "Caja" is at: Caja@Comedor Principal');
+    expect(fail(["compras@mesa.test", "--role", "cashier", "--area", "Caja@Comedor Central"])).toStartWith(
+      'No cafe or headquarters named "Comedor Central". Cafes: "Unidad Huarmey/Comedor Mineroducto"',
+    );
+    expect(fail(["nadie@mesa.test", "--role", "cashier", "--area", "Caja@Comedor Principal"])).toBe(
+      "No user with e-mail nadie@mesa.test",
+    );
+    expect(fail(["compras@mesa.test", "--role", "chef", "--area", "Caja@Comedor Principal"])).toStartWith(
+      'No role named "chef". Roles: ',
+    );
+    expect(fail(["compras@mesa.test", "--role", "buyer", "--area", "Administración"])).toBe(
+      'Area Administración@Sede Lima does not offer the role "buyer"; it offers "administrator", "super-administrator".',
+    );
     // The only super-administrator would lose the role.
-    expect(fail(["demo@mesa.test", "--role", "administrator", "--area", "Administración"])).toBe(translate("en", "access.last_super"));
+    expect(fail(["demo@mesa.test", "--role", "administrator", "--area", "Administración"])).toBe(
+      translate("en", "access.last_super"),
+    );
     expect(assignmentsOf(ws, "demo@mesa.test")).toEqual({ "Administración@Sede Lima": "super-administrator" });
 
     const noRole = mesa(ws, ["user:assign", "compras@mesa.test", "--area", "Caja@Comedor Principal"]);
     expect(noRole.code).toBe(2);
     expect(noRole.err).toContain("required option '--role <name>' not specified");
-    const twoPlaces = mesa(ws, ["user:assign", "compras@mesa.test", "--role", "cashier", "--area", "Caja", "--cafe", "Comedor Principal", "--headquarters", "Sede Lima"]);
+    const twoPlaces = mesa(ws, [
+      "user:assign",
+      "compras@mesa.test",
+      "--role",
+      "cashier",
+      "--area",
+      "Caja",
+      "--cafe",
+      "Comedor Principal",
+      "--headquarters",
+      "Sede Lima",
+    ]);
     expect(twoPlaces.code).toBe(2);
 
     expect(assignmentsOf(ws, "compras@mesa.test")).toEqual(before);
@@ -489,18 +659,28 @@ describe("assignAfterCreate (for user:create --role --area)", () => {
       expect(check("cashier", undefined)).toBe("Give both --role and --area, or neither.");
       expect(check(undefined, "Caja@Comedor Principal")).toBe("Give both --role and --area, or neither.");
       expect(check("chef", "Caja@Comedor Principal")).toStartWith('No role named "chef"');
-      expect(check("buyer", "Caja@Comedor Principal")).toBe('Area Caja@Comedor Principal does not offer the role "buyer"; it offers "cafe manager", "cashier".');
+      expect(check("buyer", "Caja@Comedor Principal")).toBe(
+        'Area Caja@Comedor Principal does not offer the role "buyer"; it offers "cafe manager", "cashier".',
+      );
       // user:create has no --cafe option: only "Area@Place" is suggested.
       expect(check("cashier", "Caja")).toEndWith('Write it as "Area@Place".');
       expect(check("cashier", "Caja@Comedor Principal")).toBe("passed");
 
       const config = loadConfig({ NODE_ENV: "test", DB_PATH: ws.dbPath, APP_LOCALE: "en" });
-      const user = await createUser(db, config, { name: "Ana Quispe", email: "ana@mesa.test", password: PASSWORD }, { verified: true });
+      const user = await createUser(
+        db,
+        config,
+        { name: "Ana Quispe", email: "ana@mesa.test", password: PASSWORD },
+        { verified: true },
+      );
       expect(assignAfterCreate(db, "ana@mesa.test", "cashier", "Caja@Comedor Principal", "en")).toBe(
         'ana@mesa.test now holds "cashier" in Caja@Comedor Principal (Mina Cerro Verde › Unidad Norte › Comedor Principal).',
       );
       expect(() => assignAfterCreate(db, "ana@mesa.test", "buyer", "Logística")).not.toThrow();
-      expect(assignmentsOf(ws, "ana@mesa.test")).toEqual({ "Caja@Comedor Principal": "cashier", "Logística@Sede Lima": "buyer" });
+      expect(assignmentsOf(ws, "ana@mesa.test")).toEqual({
+        "Caja@Comedor Principal": "cashier",
+        "Logística@Sede Lima": "buyer",
+      });
       const entries = audited(ws, "user.role_assigned");
       expect(entries.map((e) => [e.actor_label, e.subject_id])).toEqual([
         ["cli", user.id],
@@ -521,13 +701,27 @@ describe("./mesa user:create --role --area", () => {
 
   test("creates the user holding the role; a role or area that does not fit creates nobody", () => {
     const ws = workspace();
-    const created = mesa(ws, ["user:create", "--name", "Ana Quispe", "--email", "ana@mesa.test", "--password", PASSWORD, "--role", "cashier", "--area", "Caja@Comedor Principal"]);
+    const created = mesa(ws, [
+      "user:create",
+      "--name",
+      "Ana Quispe",
+      "--email",
+      "ana@mesa.test",
+      "--password",
+      PASSWORD,
+      "--role",
+      "cashier",
+      "--area",
+      "Caja@Comedor Principal",
+    ]);
     expect(created.err).toBe("");
     expect(created.code).toBe(0);
     expect(created.out).toContain("Created user #8 ana@mesa.test");
     expect(created.out).toContain('ana@mesa.test now holds "cashier" in Caja@Comedor Principal');
     expect(assignmentsOf(ws, "ana@mesa.test")).toEqual({ "Caja@Comedor Principal": "cashier" });
-    expect(audited(ws, "user.role_assigned").map((e) => [e.actor_label, e.subject_id])).toEqual([["cli", userId(ws, "ana@mesa.test")]]);
+    expect(audited(ws, "user.role_assigned").map((e) => [e.actor_label, e.subject_id])).toEqual([
+      ["cli", userId(ws, "ana@mesa.test")],
+    ]);
 
     const users = count(ws, "SELECT id FROM users");
     for (const [args, message] of [
@@ -535,7 +729,16 @@ describe("./mesa user:create --role --area", () => {
       [["--role", "cashier", "--area", "Caja"], 'Write it as "Area@Place".'],
       [["--role", "cashier"], "Give both --role and --area, or neither."],
     ] as const) {
-      const refused = mesa(ws, ["user:create", "--name", "Luis Rojas", "--email", "luis@mesa.test", "--password", PASSWORD, ...args]);
+      const refused = mesa(ws, [
+        "user:create",
+        "--name",
+        "Luis Rojas",
+        "--email",
+        "luis@mesa.test",
+        "--password",
+        PASSWORD,
+        ...args,
+      ]);
       expect(refused.code).toBe(1);
       expect(refused.out).toBe("");
       expect(refused.err).toContain(message);
@@ -547,10 +750,28 @@ describe("./mesa user:create --role --area", () => {
 describe("./mesa blacklist:add", () => {
   test("bars a document: the name comes from --name, the linked user, or the document; a linked user's sessions end; audited", () => {
     const ws = workspace();
-    expect(mesa(ws, ["user:create", "--name", "Ana Quispe", "--email", "ana@mesa.test", "--password", PASSWORD, "--document", "12345678"]).code).toBe(0);
+    expect(
+      mesa(ws, [
+        "user:create",
+        "--name",
+        "Ana Quispe",
+        "--email",
+        "ana@mesa.test",
+        "--password",
+        PASSWORD,
+        "--document",
+        "12345678",
+      ]).code,
+    ).toBe(0);
     const ana = userId(ws, "ana@mesa.test");
     const miguel = userId(ws, "compras@mesa.test");
-    sql(ws, "INSERT INTO sessions (id, user_id, data, last_activity) VALUES ('s-ana', ?, '{}', 0), ('s-miguel', ?, '{}', 0), ('s-demo', ?, '{}', 0)", ana, miguel, userId(ws, "demo@mesa.test"));
+    sql(
+      ws,
+      "INSERT INTO sessions (id, user_id, data, last_activity) VALUES ('s-ana', ?, '{}', 0), ('s-miguel', ?, '{}', 0), ('s-demo', ?, '{}', 0)",
+      ana,
+      miguel,
+      userId(ws, "demo@mesa.test"),
+    );
 
     // Linked by the document (a DNI by default).
     const byDocument = mesa(ws, ["blacklist:add", "12345678", "--reason", "Robo de vales"]);
@@ -560,7 +781,16 @@ describe("./mesa blacklist:add", () => {
     expect(byDocument.out).toContain("ana@mesa.test can no longer sign in; their sessions have ended.");
 
     // Linked with --user: Miguel has no document, and the name is his.
-    const byUser = mesa(ws, ["blacklist:add", "x-99887766", "--type", "pas", "--reason", "Suplantación", "--user", "Compras@Mesa.test"]);
+    const byUser = mesa(ws, [
+      "blacklist:add",
+      "x-99887766",
+      "--type",
+      "pas",
+      "--reason",
+      "Suplantación",
+      "--user",
+      "Compras@Mesa.test",
+    ]);
     expect(byUser.code).toBe(0);
     expect(byUser.out).toContain("Added PAS X99887766 (Miguel Torres) to the blacklist: Suplantación");
     expect(byUser.out).toContain("compras@mesa.test can no longer sign in");
@@ -572,28 +802,73 @@ describe("./mesa blacklist:add", () => {
     const anonymous = mesa(ws, ["blacklist:add", "11223344", "--reason", "Agresión"]);
     expect(anonymous.out.trim()).toBe("Added DNI 11223344 (11223344) to the blacklist: Agresión");
 
-    expect(sql(ws, "SELECT document_type AS type, document_number AS document, name, reason, user_id AS userId, decided_by AS decidedBy FROM blacklist ORDER BY id")).toEqual([
+    expect(
+      sql(
+        ws,
+        "SELECT document_type AS type, document_number AS document, name, reason, user_id AS userId, decided_by AS decidedBy FROM blacklist ORDER BY id",
+      ),
+    ).toEqual([
       { type: "dni", document: "12345678", name: "Ana Quispe", reason: "Robo de vales", userId: ana, decidedBy: null },
-      { type: "pas", document: "X99887766", name: "Miguel Torres", reason: "Suplantación", userId: miguel, decidedBy: null },
+      {
+        type: "pas",
+        document: "X99887766",
+        name: "Miguel Torres",
+        reason: "Suplantación",
+        userId: miguel,
+        decidedBy: null,
+      },
       { type: "dni", document: "44556677", name: "Pedro Salas", reason: "Agresión", userId: null, decidedBy: null },
       { type: "dni", document: "11223344", name: "11223344", reason: "Agresión", userId: null, decidedBy: null },
     ]);
     expect(sql(ws, "SELECT id FROM sessions WHERE id LIKE 's-%' ORDER BY id").map((r) => r.id)).toEqual(["s-demo"]);
     const entries = audited(ws, "blacklist.added");
     expect(entries.map((e) => e.actor_label)).toEqual(["cli", "cli", "cli", "cli"]);
-    expect(JSON.parse(entries[0].after!)).toEqual({ documentType: "dni", documentNumber: "12345678", name: "Ana Quispe", reason: "Robo de vales", userId: ana });
+    expect(JSON.parse(entries[0].after!)).toEqual({
+      documentType: "dni",
+      documentNumber: "12345678",
+      name: "Ana Quispe",
+      reason: "Robo de vales",
+      userId: ana,
+    });
   });
 
   test("--type dni|ce|pas: each number is checked by its type and kept as text with its leading zeros; one number may be barred once per type", () => {
     const ws = workspace();
-    const ce = mesa(ws, ["blacklist:add", "001-234 567", "--type", "ce", "--reason", "Robo de vales", "--name", "Jean Dupont"]);
+    const ce = mesa(ws, [
+      "blacklist:add",
+      "001-234 567",
+      "--type",
+      "ce",
+      "--reason",
+      "Robo de vales",
+      "--name",
+      "Jean Dupont",
+    ]);
     expect(ce.err).toBe("");
     expect(ce.code).toBe(0);
     expect(ce.out.trim()).toBe("Added CE 001234567 (Jean Dupont) to the blacklist: Robo de vales");
-    const dniEntry = mesa(ws, ["blacklist:add", "01234567", "--type", "dni", "--reason", "Robo de vales", "--name", "Rosa Mamani"]);
+    const dniEntry = mesa(ws, [
+      "blacklist:add",
+      "01234567",
+      "--type",
+      "dni",
+      "--reason",
+      "Robo de vales",
+      "--name",
+      "Rosa Mamani",
+    ]);
     expect(dniEntry.out.trim()).toBe("Added DNI 01234567 (Rosa Mamani) to the blacklist: Robo de vales");
     // The same digits as a passport are another document.
-    const passport = mesa(ws, ["blacklist:add", "01234567", "--type", "pas", "--reason", "Robo de vales", "--name", "John Smith"]);
+    const passport = mesa(ws, [
+      "blacklist:add",
+      "01234567",
+      "--type",
+      "pas",
+      "--reason",
+      "Robo de vales",
+      "--name",
+      "John Smith",
+    ]);
     expect(passport.out.trim()).toBe("Added PAS 01234567 (John Smith) to the blacklist: Robo de vales");
     expect(sql(ws, "SELECT document_type AS type, document_number AS number FROM blacklist ORDER BY id")).toEqual([
       { type: "ce", number: "001234567" },
@@ -620,7 +895,19 @@ describe("./mesa blacklist:add", () => {
 
   test("--user must be the same person: the account's document is the entry's or, without one, its name is", () => {
     const ws = workspace();
-    expect(mesa(ws, ["user:create", "--name", "Ana Quispe", "--email", "ana@mesa.test", "--password", PASSWORD, "--document", "12345678"]).code).toBe(0);
+    expect(
+      mesa(ws, [
+        "user:create",
+        "--name",
+        "Ana Quispe",
+        "--email",
+        "ana@mesa.test",
+        "--password",
+        PASSWORD,
+        "--document",
+        "12345678",
+      ]).code,
+    ).toBe(0);
     const fail = (args: string[]) => {
       const result = mesa(ws, ["blacklist:add", ...args, "--reason", "Robo de vales"]);
       expect(result.out).toBe("");
@@ -629,14 +916,36 @@ describe("./mesa blacklist:add", () => {
     };
     // Ana has a DNI: another number, or the same number as another type, is someone else's.
     expect(fail(["87654321", "--user", "ana@mesa.test"])).toBe(invalid("--user", "access.blacklist_other_document"));
-    expect(fail(["12345678", "--type", "pas", "--user", "ana@mesa.test"])).toBe(invalid("--user", "access.blacklist_other_document"));
+    expect(fail(["12345678", "--type", "pas", "--user", "ana@mesa.test"])).toBe(
+      invalid("--user", "access.blacklist_other_document"),
+    );
     // Miguel has none: the entry must bear his name (accents and case aside).
-    expect(fail(["87654321", "--user", "compras@mesa.test", "--name", "Pedro Salas"])).toBe(invalid("--user", "access.blacklist_other_name"));
+    expect(fail(["87654321", "--user", "compras@mesa.test", "--name", "Pedro Salas"])).toBe(
+      invalid("--user", "access.blacklist_other_name"),
+    );
     expect(count(ws, "SELECT id FROM blacklist")).toBe(0);
 
-    const ana = mesa(ws, ["blacklist:add", "12-345-678", "--reason", "Robo de vales", "--user", "ana@mesa.test", "--name", "Ana Quispe"]);
+    const ana = mesa(ws, [
+      "blacklist:add",
+      "12-345-678",
+      "--reason",
+      "Robo de vales",
+      "--user",
+      "ana@mesa.test",
+      "--name",
+      "Ana Quispe",
+    ]);
     expect(ana.code).toBe(0);
-    const miguel = mesa(ws, ["blacklist:add", "87654321", "--reason", "Robo de vales", "--user", "compras@mesa.test", "--name", "MIGUEL  TÓRRES"]);
+    const miguel = mesa(ws, [
+      "blacklist:add",
+      "87654321",
+      "--reason",
+      "Robo de vales",
+      "--user",
+      "compras@mesa.test",
+      "--name",
+      "MIGUEL  TÓRRES",
+    ]);
     expect(miguel.err).toBe("");
     expect(miguel.out).toContain("Added DNI 87654321 (MIGUEL  TÓRRES) to the blacklist: Robo de vales");
     expect(sql(ws, "SELECT document_number AS number, user_id AS userId FROM blacklist ORDER BY id")).toEqual([
@@ -659,10 +968,16 @@ describe("./mesa blacklist:add", () => {
 
     expect(fail(["12345678", "--reason", "Otra vez"])).toBe(invalid("DOCUMENT", "access.already_blacklisted"));
     // The name defaults to the document: only the document is reported.
-    expect(fail(["123", "--reason", "Robo de vales"])).toBe(invalid("DOCUMENT", "validation.document.dni", { length: 8 }));
+    expect(fail(["123", "--reason", "Robo de vales"])).toBe(
+      invalid("DOCUMENT", "validation.document.dni", { length: 8 }),
+    );
     expect(fail(["87654321", "--reason", "No"])).toBe(invalid("--reason", "validation.min_length", { min: 3 }));
-    expect(fail(["87654321", "--reason", "Robo de vales", "--user", "nadie@mesa.test"])).toBe("No user with e-mail nadie@mesa.test");
-    expect(fail(["87654321", "--reason", "Robo de vales", "--user", "demo@mesa.test"])).toBe(translate("en", "access.last_super"));
+    expect(fail(["87654321", "--reason", "Robo de vales", "--user", "nadie@mesa.test"])).toBe(
+      "No user with e-mail nadie@mesa.test",
+    );
+    expect(fail(["87654321", "--reason", "Robo de vales", "--user", "demo@mesa.test"])).toBe(
+      translate("en", "access.last_super"),
+    );
 
     const noReason = mesa(ws, ["blacklist:add", "87654321"]);
     expect(noReason.code).toBe(2);

@@ -32,7 +32,12 @@ function workspace(): Workspace {
   const dir = mkdtempSync(join(tmpdir(), "mesa-database-cli-"));
   const storage = join(dir, "storage");
   const dbPath = join(storage, "mesa.sqlite");
-  return { dir, storage, dbPath, env: { STORAGE_PATH: storage, DB_PATH: dbPath, APP_LOCALE: "en", NODE_ENV: "test", LOG_REQUESTS: "false" } };
+  return {
+    dir,
+    storage,
+    dbPath,
+    env: { STORAGE_PATH: storage, DB_PATH: dbPath, APP_LOCALE: "en", NODE_ENV: "test", LOG_REQUESTS: "false" },
+  };
 }
 
 /** The environment of a command: this process's, without a DEMO_DATA of its own, plus the workspace's and `extra`. */
@@ -54,7 +59,13 @@ function mesa(ws: Workspace, args: string[], options: { env?: Record<string, str
 
 /** Runs a command line through a shell, with `./mesa` meaning this checkout's (as a person pastes it). */
 function shell(ws: Workspace, line: string) {
-  const result = Bun.spawnSync(["sh", "-c", line.replace(/^\.\/mesa /, `'${MESA}' `)], { cwd: ws.dir, env: environment(ws, {}), stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const result = Bun.spawnSync(["sh", "-c", line.replace(/^\.\/mesa /, `'${MESA}' `)], {
+    cwd: ws.dir,
+    env: environment(ws, {}),
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   return { code: result.exitCode, out: result.stdout.toString(), err: result.stderr.toString() };
 }
 
@@ -75,10 +86,21 @@ function count(path: string, table: string): number {
 function dump(path: string): Record<string, string[]> {
   const db = new Database(path);
   try {
-    const objects = db.query<{ type: string; name: string; sql: string | null }, []>("SELECT type, name, sql FROM sqlite_master").all();
-    const result: Record<string, string[]> = { "(schema)": objects.filter((o) => o.sql !== null).map((o) => `${o.type} ${o.name}: ${o.sql}`).sort() };
+    const objects = db
+      .query<{ type: string; name: string; sql: string | null }, []>("SELECT type, name, sql FROM sqlite_master")
+      .all();
+    const result: Record<string, string[]> = {
+      "(schema)": objects
+        .filter((o) => o.sql !== null)
+        .map((o) => `${o.type} ${o.name}: ${o.sql}`)
+        .sort(),
+    };
     for (const { name } of objects.filter((o) => o.type === "table")) {
-      result[name] = db.query(`SELECT * FROM "${name}"`).all().map((row) => JSON.stringify(row)).sort();
+      result[name] = db
+        .query(`SELECT * FROM "${name}"`)
+        .all()
+        .map((row) => JSON.stringify(row))
+        .sort();
     }
     return result;
   } finally {
@@ -95,14 +117,31 @@ function backups(ws: Workspace): string[] {
 function realDeployment(): Workspace {
   const ws = workspace();
   expect(mesa(ws, ["db:seed"], { env: { DEMO_DATA: "false" } }).code).toBe(0);
-  const created = mesa(ws, ["user:create", "--name", "Ana Quispe", "--email", "ana@mesa.test", "--password", PASSWORD, "--verified", "--role", "super-administrator", "--area", "Administración@Sede principal"]);
+  const created = mesa(ws, [
+    "user:create",
+    "--name",
+    "Ana Quispe",
+    "--email",
+    "ana@mesa.test",
+    "--password",
+    PASSWORD,
+    "--verified",
+    "--role",
+    "super-administrator",
+    "--area",
+    "Administración@Sede principal",
+  ]);
   expect(created.err).toBe("");
   expect(created.code).toBe(0);
   return ws;
 }
 
 function userRow(ws: Workspace, email: string) {
-  return sql<{ id: number; password_hash: string; remember_token_hash: string | null }>(ws.dbPath, "SELECT id, password_hash, remember_token_hash FROM users WHERE email = ?", email)[0];
+  return sql<{ id: number; password_hash: string; remember_token_hash: string | null }>(
+    ws.dbPath,
+    "SELECT id, password_hash, remember_token_hash FROM users WHERE email = ?",
+    email,
+  )[0];
 }
 
 /** How a validation failure prints: the heading, then "  field: message". */
@@ -118,18 +157,48 @@ describe("./mesa db:seed and the DEMO_DATA setting", () => {
     expect(first.code).toBe(0);
     expect(count(ws.dbPath, "roles")).toBe(7);
     expect(count(ws.dbPath, "permissions")).toBeGreaterThan(0);
-    expect(sql(ws.dbPath, "SELECT code FROM services ORDER BY code").map((r) => r.code)).toEqual(["ALM", "CEN", "DES", "DSC", "REF"]);
-    for (const table of ["users", "mines", "units", "cafes", "dealerships", "subdealerships", "properties", "cafe_services"]) expect(count(ws.dbPath, table)).toBe(0);
-    expect(sql(ws.dbPath, "SELECT b.name AS business, h.name AS headquarters, a.name AS area FROM areas a JOIN headquarters h ON h.id = a.headquarters_id JOIN businesses b ON b.id = h.business_id")).toEqual([
-      { business: "Mi empresa", headquarters: "Sede principal", area: "Administración" },
+    expect(sql(ws.dbPath, "SELECT code FROM services ORDER BY code").map((r) => r.code)).toEqual([
+      "ALM",
+      "CEN",
+      "DES",
+      "DSC",
+      "REF",
     ]);
+    for (const table of [
+      "users",
+      "mines",
+      "units",
+      "cafes",
+      "dealerships",
+      "subdealerships",
+      "properties",
+      "cafe_services",
+    ])
+      expect(count(ws.dbPath, table)).toBe(0);
+    expect(
+      sql(
+        ws.dbPath,
+        "SELECT b.name AS business, h.name AS headquarters, a.name AS area FROM areas a JOIN headquarters h ON h.id = a.headquarters_id JOIN businesses b ON b.id = h.business_id",
+      ),
+    ).toEqual([{ business: "Mi empresa", headquarters: "Sede principal", area: "Administración" }]);
     expect(first.out).not.toContain("Demo accounts");
     expect(first.out).toContain("Nobody can sign in yet.");
 
     // The printed command works once the capitals are replaced.
-    const line = first.out.split("\n").map((l) => l.trim()).find((l) => l.startsWith("./mesa user:create"))!;
-    expect(line).toBe('./mesa user:create --name "YOUR NAME" --email YOU@EXAMPLE.COM --password "YOUR PASSWORD" --verified --role super-administrator --area "Administración@Sede principal"');
-    const created = shell(ws, line.replace("YOUR NAME", "Ana Quispe").replace("YOU@EXAMPLE.COM", "ana@mesa.test").replace("YOUR PASSWORD", PASSWORD));
+    const line = first.out
+      .split("\n")
+      .map((l) => l.trim())
+      .find((l) => l.startsWith("./mesa user:create"))!;
+    expect(line).toBe(
+      './mesa user:create --name "YOUR NAME" --email YOU@EXAMPLE.COM --password "YOUR PASSWORD" --verified --role super-administrator --area "Administración@Sede principal"',
+    );
+    const created = shell(
+      ws,
+      line
+        .replace("YOUR NAME", "Ana Quispe")
+        .replace("YOU@EXAMPLE.COM", "ana@mesa.test")
+        .replace("YOUR PASSWORD", PASSWORD),
+    );
     expect(created.err).toBe("");
     expect(created.code).toBe(0);
     expect(created.out).toContain('ana@mesa.test now holds "super-administrator" in Administración@Sede principal');
@@ -156,7 +225,9 @@ describe("./mesa db:seed and the DEMO_DATA setting", () => {
     expect(await verifyPassword(password, userRow(ws, "demo@mesa.test").password_hash)).toBe(true);
 
     const again = mesa(ws, ["db:seed"]);
-    expect(again.out).toContain("demo@mesa.test already exists (passwords are unchanged; ./mesa user:password demo@mesa.test sets a new one).");
+    expect(again.out).toContain(
+      "demo@mesa.test already exists (passwords are unchanged; ./mesa user:password demo@mesa.test sets a new one).",
+    );
   });
 
   test("a bad DEMO_DATA is named", () => {
@@ -171,7 +242,12 @@ async function firstStart(ws: Workspace, env: Record<string, string>): Promise<s
   const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
   const port = probe.port;
   probe.stop(true);
-  const server = Bun.spawn([process.execPath, join(ROOT, "src/server.ts")], { cwd: ws.dir, env: environment(ws, { ...env, PORT: String(port) }), stdout: "pipe", stderr: "pipe" });
+  const server = Bun.spawn([process.execPath, join(ROOT, "src/server.ts")], {
+    cwd: ws.dir,
+    env: environment(ws, { ...env, PORT: String(port) }),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   let out = "";
   try {
     const reader = server.stdout.getReader();
@@ -215,26 +291,42 @@ describe("the first start of an empty database", () => {
 describe("./mesa user:password", () => {
   test("sets the password from --password or standard input; the user's sessions and remember-me end; audited with their places", async () => {
     const ws = realDeployment();
-    expect(mesa(ws, ["user:create", "--name", "Luis Rojas", "--email", "luis@mesa.test", "--password", PASSWORD]).code).toBe(0);
+    expect(
+      mesa(ws, ["user:create", "--name", "Luis Rojas", "--email", "luis@mesa.test", "--password", PASSWORD]).code,
+    ).toBe(0);
     const ana = userRow(ws, "ana@mesa.test");
     const luis = userRow(ws, "luis@mesa.test");
-    sql(ws.dbPath, "INSERT INTO sessions (id, user_id, data, last_activity) VALUES ('s-ana-1', ?, '{}', 0), ('s-ana-2', ?, '{}', 0), ('s-luis', ?, '{}', 0)", ana.id, ana.id, luis.id);
+    sql(
+      ws.dbPath,
+      "INSERT INTO sessions (id, user_id, data, last_activity) VALUES ('s-ana-1', ?, '{}', 0), ('s-ana-2', ?, '{}', 0), ('s-luis', ?, '{}', 0)",
+      ana.id,
+      ana.id,
+      luis.id,
+    );
     sql(ws.dbPath, "UPDATE users SET remember_token_hash = 'remembered'");
 
     const set = mesa(ws, ["user:password", "ANA@mesa.test", "--password", "new-horse-battery-7"]);
     expect(set.err).toBe("");
     expect(set.code).toBe(0);
-    expect(set.out.trim()).toBe("New password set for ana@mesa.test; their sessions and remember-me sign-in have ended.");
+    expect(set.out.trim()).toBe(
+      "New password set for ana@mesa.test; their sessions and remember-me sign-in have ended.",
+    );
     expect(await verifyPassword("new-horse-battery-7", userRow(ws, "ana@mesa.test").password_hash)).toBe(true);
     expect(await verifyPassword(PASSWORD, userRow(ws, "ana@mesa.test").password_hash)).toBe(false);
     expect(sql(ws.dbPath, "SELECT id FROM sessions ORDER BY id").map((r) => r.id)).toEqual(["s-luis"]);
     expect(userRow(ws, "ana@mesa.test").remember_token_hash).toBeNull();
     expect(userRow(ws, "luis@mesa.test").remember_token_hash).toBe("remembered");
 
-    const headquarters = sql<{ id: number }>(ws.dbPath, "SELECT id FROM headquarters WHERE name = 'Sede principal'")[0].id;
-    const entries = sql<{ id: number; actor_label: string; actor_id: number | null; subject_id: number }>(ws.dbPath, "SELECT id, actor_label, actor_id, subject_id FROM audit_log WHERE action = 'user.password_set'");
+    const headquarters = sql<{ id: number }>(ws.dbPath, "SELECT id FROM headquarters WHERE name = 'Sede principal'")[0]
+      .id;
+    const entries = sql<{ id: number; actor_label: string; actor_id: number | null; subject_id: number }>(
+      ws.dbPath,
+      "SELECT id, actor_label, actor_id, subject_id FROM audit_log WHERE action = 'user.password_set'",
+    );
     expect(entries).toEqual([{ id: entries[0].id, actor_label: "cli", actor_id: null, subject_id: ana.id }]);
-    expect(sql(ws.dbPath, "SELECT kind, place_id FROM audit_places WHERE audit_id = ?", entries[0].id)).toEqual([{ kind: "headquarters", place_id: headquarters }]);
+    expect(sql(ws.dbPath, "SELECT kind, place_id FROM audit_places WHERE audit_id = ?", entries[0].id)).toEqual([
+      { kind: "headquarters", place_id: headquarters },
+    ]);
 
     // From standard input, the trailing newline left out; an account without roles is audited company-wide.
     const piped = mesa(ws, ["user:password", "luis@mesa.test"], { stdin: "piped-horse-battery-8\n" });
@@ -242,7 +334,11 @@ describe("./mesa user:password", () => {
     expect(piped.code).toBe(0);
     expect(await verifyPassword("piped-horse-battery-8", userRow(ws, "luis@mesa.test").password_hash)).toBe(true);
     expect(count(ws.dbPath, "sessions")).toBe(0);
-    const luisEntry = sql<{ id: number }>(ws.dbPath, "SELECT id FROM audit_log WHERE action = 'user.password_set' AND subject_id = ?", luis.id)[0];
+    const luisEntry = sql<{ id: number }>(
+      ws.dbPath,
+      "SELECT id FROM audit_log WHERE action = 'user.password_set' AND subject_id = ?",
+      luis.id,
+    )[0];
     expect(count(ws.dbPath, `audit_places WHERE audit_id = ${luisEntry.id}`)).toBe(0);
   });
 
@@ -283,13 +379,17 @@ describe("./mesa db:backup and db:restore", () => {
     expect(backup.err).toBe("");
     expect(backup.code).toBe(0);
     const file = backup.out.match(/ to (\S+\.sqlite) \(/)![1];
-    expect(file).toMatch(new RegExp(`^${join(ws.storage, "backups")}/mesa-\\d{4}-\\d\\d-\\d\\dT\\d\\d-\\d\\d-\\d\\dZ\\.sqlite$`));
+    expect(file).toMatch(
+      new RegExp(`^${join(ws.storage, "backups")}/mesa-\\d{4}-\\d\\d-\\d\\dT\\d\\d-\\d\\d-\\d\\dZ\\.sqlite$`),
+    );
     expect(backup.out).toContain(`To put it back: ./mesa db:restore ${file}`);
     const saved = dump(ws.dbPath);
     expect(dump(file)).toEqual(saved);
 
     // Change people, access and places.
-    expect(mesa(ws, ["user:create", "--name", "Luis Rojas", "--email", "luis@mesa.test", "--password", PASSWORD]).code).toBe(0);
+    expect(
+      mesa(ws, ["user:create", "--name", "Luis Rojas", "--email", "luis@mesa.test", "--password", PASSWORD]).code,
+    ).toBe(0);
     expect(mesa(ws, ["user:password", "ana@mesa.test", "--password", "new-horse-battery-7"]).code).toBe(0);
     expect(mesa(ws, ["area:create", "Compras", "--headquarters", "Sede principal", "--role", "buyer"]).code).toBe(0);
     expect(mesa(ws, ["user:assign", "luis@mesa.test", "--role", "buyer", "--area", "Compras"]).code).toBe(0);
@@ -324,7 +424,11 @@ describe("./mesa db:backup and db:restore", () => {
     const version = server.query<{ version: number }, []>("SELECT version FROM access_version WHERE id = 1");
     try {
       server.exec("BEGIN IMMEDIATE");
-      server.query("INSERT INTO users (name, email, password_hash, created_at, updated_at) VALUES ('Luis Rojas', 'luis@mesa.test', 'x', 0, 0)").run();
+      server
+        .query(
+          "INSERT INTO users (name, email, password_hash, created_at, updated_at) VALUES ('Luis Rojas', 'luis@mesa.test', 'x', 0, 0)",
+        )
+        .run();
       const file = join(ws.dir, "while-writing.sqlite");
       const backup = mesa(ws, ["db:backup", file]);
       expect(backup.err).toBe("");
@@ -366,7 +470,9 @@ describe("./mesa db:backup and db:restore", () => {
     const ws = realDeployment();
     const file = join(ws.dir, "good.sqlite");
     expect(mesa(ws, ["db:backup", file]).code).toBe(0);
-    expect(mesa(ws, ["user:create", "--name", "Luis Rojas", "--email", "luis@mesa.test", "--password", PASSWORD]).code).toBe(0);
+    expect(
+      mesa(ws, ["user:create", "--name", "Luis Rojas", "--email", "luis@mesa.test", "--password", PASSWORD]).code,
+    ).toBe(0);
     const current = dump(ws.dbPath);
 
     const unconfirmed = mesa(ws, ["db:restore", file]);
@@ -396,7 +502,9 @@ describe("./mesa db:backup and db:restore", () => {
     sql(newer, "INSERT INTO __drizzle_migrations (hash, created_at) VALUES ('from-a-later-version', 99999999999999)");
     const fromNewer = mesa(ws, ["db:restore", newer, "--yes"]);
     expect(fromNewer.code).toBe(1);
-    expect(fromNewer.err.trim()).toBe(`${newer} was made by a newer version of Mesa (it has migrations this version does not know). Update Mesa, then restore it.`);
+    expect(fromNewer.err.trim()).toBe(
+      `${newer} was made by a newer version of Mesa (it has migrations this version does not know). Update Mesa, then restore it.`,
+    );
 
     const itself = mesa(ws, ["db:restore", ws.dbPath, "--yes"]);
     expect(itself.code).toBe(1);
@@ -411,10 +519,18 @@ describe("./mesa db:backup and db:restore", () => {
     const ws = realDeployment();
     const file = join(ws.dir, "good.sqlite");
     expect(mesa(ws, ["db:backup", file]).code).toBe(0);
-    expect(mesa(ws, ["user:create", "--name", "Luis Rojas", "--email", "luis@mesa.test", "--password", PASSWORD]).code).toBe(0);
+    expect(
+      mesa(ws, ["user:create", "--name", "Luis Rojas", "--email", "luis@mesa.test", "--password", PASSWORD]).code,
+    ).toBe(0);
     // `script` gives the command a terminal and types the answer into it.
     const onTerminal = (answer: string) => {
-      const result = Bun.spawnSync(["script", "-qec", `'${MESA}' db:restore '${file}'`, "/dev/null"], { cwd: ws.dir, env: environment(ws, {}), stdin: new TextEncoder().encode(answer), stdout: "pipe", stderr: "pipe" });
+      const result = Bun.spawnSync(["script", "-qec", `'${MESA}' db:restore '${file}'`, "/dev/null"], {
+        cwd: ws.dir,
+        env: environment(ws, {}),
+        stdin: new TextEncoder().encode(answer),
+        stdout: "pipe",
+        stderr: "pipe",
+      });
       return { code: result.exitCode, out: result.stdout.toString() };
     };
 

@@ -23,16 +23,39 @@ async function workspace(): Promise<{ ws: Workspace; origin: string; ana: number
   const origin = await closedAddress();
   const ws = cliWorkspace("mesa-events-cli-", { APP_URL: origin });
   expect(mesa(ws, ["db:migrate"]).code).toBe(0);
-  expect(mesa(ws, ["user:create", "--name", "Ana Quispe", "--email", "ana@mesa.test", "--password", PASSWORD, "--document", "12345678"]).code).toBe(0);
-  expect(mesa(ws, ["user:create", "--name", "Luis Rojas", "--email", "luis@mesa.test", "--password", PASSWORD]).code).toBe(0);
+  expect(
+    mesa(ws, [
+      "user:create",
+      "--name",
+      "Ana Quispe",
+      "--email",
+      "ana@mesa.test",
+      "--password",
+      PASSWORD,
+      "--document",
+      "12345678",
+    ]).code,
+  ).toBe(0);
+  expect(
+    mesa(ws, ["user:create", "--name", "Luis Rojas", "--email", "luis@mesa.test", "--password", PASSWORD]).code,
+  ).toBe(0);
   const id = (email: string) => sql<{ id: number }>(ws, "SELECT id FROM users WHERE email = ?", email)[0].id;
   const ana = id("ana@mesa.test");
   const luis = id("luis@mesa.test");
-  sql(ws, "INSERT INTO sessions (id, user_id, data, last_activity) VALUES ('s-ana', ?, '{}', 0), ('s-luis', ?, '{}', 0)", ana, luis);
+  sql(
+    ws,
+    "INSERT INTO sessions (id, user_id, data, last_activity) VALUES ('s-ana', ?, '{}', 0), ('s-luis', ?, '{}', 0)",
+    ana,
+    luis,
+  );
   return { ws, origin, ana, luis };
 }
 
-const notReached = (origin: string) => new RegExp(`^The realtime server at ${origin.replace(/\./g, "\\.")} was not reached \\(ECONNREFUSED.*\\), so their open tabs were not signed out at once: they will notice on their next request\\.$`, "m");
+const notReached = (origin: string) =>
+  new RegExp(
+    `^The realtime server at ${origin.replace(/\./g, "\\.")} was not reached \\(ECONNREFUSED.*\\), so their open tabs were not signed out at once: they will notice on their next request\\.$`,
+    "m",
+  );
 
 describe("with no Mesa running", () => {
   test("./mesa user:deactivate deactivates and ends the sessions, says open tabs will notice on their next request, and exits 0", async () => {
@@ -48,10 +71,19 @@ describe("with no Mesa running", () => {
 
   test("./mesa blacklist:add bars the account, ends its sessions, says open tabs will notice on their next request, and exits 0", async () => {
     const { ws, origin, luis } = await workspace();
-    const { code, out, err } = mesa(ws, ["blacklist:add", "87654321", "--reason", "Robo de vales", "--user", "luis@mesa.test"]);
+    const { code, out, err } = mesa(ws, [
+      "blacklist:add",
+      "87654321",
+      "--reason",
+      "Robo de vales",
+      "--user",
+      "luis@mesa.test",
+    ]);
     expect(err).toBe("");
     expect(code).toBe(0);
-    expect(out).toStartWith("Added DNI 87654321 (Luis Rojas) to the blacklist: Robo de vales\nluis@mesa.test can no longer sign in; their sessions have ended.\n");
+    expect(out).toStartWith(
+      "Added DNI 87654321 (Luis Rojas) to the blacklist: Robo de vales\nluis@mesa.test can no longer sign in; their sessions have ended.\n",
+    );
     expect(out).toMatch(notReached(origin));
     expect(sql(ws, "SELECT user_id AS userId FROM blacklist")).toEqual([{ userId: luis }]);
     expect(sql(ws, "SELECT id FROM sessions ORDER BY id")).toEqual([{ id: "s-ana" }]);
@@ -65,7 +97,11 @@ describe("with no Mesa running", () => {
 describe("cliEvents", () => {
   test("says nothing when nothing was published; otherwise waits for the subscribers and says whether the realtime server was reached", async () => {
     const origin = await closedAddress();
-    const config = loadConfig({ NODE_ENV: "test", APP_URL: origin, APP_KEY: "test-key-0123456789-0123456789-0123456789" });
+    const config = loadConfig({
+      NODE_ENV: "test",
+      APP_URL: origin,
+      APP_KEY: "test-key-0123456789-0123456789-0123456789",
+    });
     const quiet = cliEvents(config);
     expect(await quiet.outcome()).toBeNull();
     const events = cliEvents(config);

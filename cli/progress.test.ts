@@ -20,9 +20,17 @@ describe("progress on the command line", () => {
     progress.update(0, 1, "import.progress_saving");
     progress.update(1, 1, "import.progress_saving");
     progress.finish();
-    const checking = (done: number) => en("jobs.progress_count", { label: en("import.progress_checking"), done, total: 100 });
+    const checking = (done: number) =>
+      en("jobs.progress_count", { label: en("import.progress_checking"), done, total: 100 });
     expect(out.written.join("")).toBe(
-      [`${en("import.progress_reading")}…`, `${en("import.progress_checking")}…`, ...[10, 20, 30, 40, 50, 60, 70, 80, 90, 100].map(checking), `${en("import.progress_saving")}…`].map((line) => `${line}\n`).join(""),
+      [
+        `${en("import.progress_reading")}…`,
+        `${en("import.progress_checking")}…`,
+        ...[10, 20, 30, 40, 50, 60, 70, 80, 90, 100].map(checking),
+        `${en("import.progress_saving")}…`,
+      ]
+        .map((line) => `${line}\n`)
+        .join(""),
     );
   });
 

@@ -22,7 +22,10 @@ export function progressText(t: Translate, done: number, total: number, label: s
 }
 
 /** A reporter writing to `stream`: a bar when it is a terminal, plain lines otherwise. */
-export function progressReporter(stream: { isTTY?: boolean; write(text: string): unknown }, t: Translate): ProgressReporter {
+export function progressReporter(
+  stream: { isTTY?: boolean; write(text: string): unknown },
+  t: Translate,
+): ProgressReporter {
   let label = "";
   let tenth = 0;
   let lastLine = "";
@@ -38,7 +41,10 @@ export function progressReporter(stream: { isTTY?: boolean; write(text: string):
         drawnAt = now;
         const share = total > 0 ? Math.min(1, done / total) : 0;
         const filled = Math.round(share * BAR_WIDTH);
-        const bar = total > 1 ? `[${"#".repeat(filled)}${"-".repeat(BAR_WIDTH - filled)}] ${String(Math.round(share * 100)).padStart(3)} %  ` : "";
+        const bar =
+          total > 1
+            ? `[${"#".repeat(filled)}${"-".repeat(BAR_WIDTH - filled)}] ${String(Math.round(share * 100)).padStart(3)} %  `
+            : "";
         stream.write(`\r\x1b[2K${bar}${progressText(t, done, total, next)}`);
         drawn = true;
       },

@@ -30,8 +30,17 @@ test("existing documents are normalized and typed, and every bar still reaches t
   rmSync(folder, { recursive: true });
   const client = db.$client;
   const addUser = (name: string, document: string | null) =>
-    client.query<{ id: number }, [string, string, string | null]>("INSERT INTO users (name, email, password_hash, document_number, created_at, updated_at) VALUES (?, ?, 'x', ?, 0, 0) RETURNING id").get(name, `${name.toLowerCase().replace(/\W/g, "")}@mesa.test`, document)!.id;
-  const bar = (document: string, userId: number | null = null) => client.query("INSERT INTO blacklist (document_number, name, reason, user_id, created_at) VALUES (?, 'Persona', 'Motivo', ?, 0)").run(document, userId);
+    client
+      .query<{ id: number }, [string, string, string | null]>(
+        "INSERT INTO users (name, email, password_hash, document_number, created_at, updated_at) VALUES (?, ?, 'x', ?, 0, 0) RETURNING id",
+      )
+      .get(name, `${name.toLowerCase().replace(/\W/g, "")}@mesa.test`, document)!.id;
+  const bar = (document: string, userId: number | null = null) =>
+    client
+      .query(
+        "INSERT INTO blacklist (document_number, name, reason, user_id, created_at) VALUES (?, 'Persona', 'Motivo', ?, 0)",
+      )
+      .run(document, userId);
   const rosa = addUser("Rosa", "01234567");
   const jean = addUser("Jean", "X-99887766");
   const ana = addUser("Ana", "AB-12");
@@ -45,7 +54,9 @@ test("existing documents are normalized and typed, and every bar still reaches t
   bar("4455-6677", none);
 
   migrateDatabase(db);
-  const users = client.query("SELECT name, document_type AS type, document_number AS number FROM users ORDER BY id").all();
+  const users = client
+    .query("SELECT name, document_type AS type, document_number AS number FROM users ORDER BY id")
+    .all();
   expect(users).toEqual([
     { name: "Rosa", type: "dni", number: "01234567" },
     { name: "Jean", type: "pas", number: "X99887766" },
@@ -53,17 +64,27 @@ test("existing documents are normalized and typed, and every bar still reaches t
     { name: "Guion", type: null, number: null },
     { name: "Nadie", type: null, number: null },
   ]);
-  expect(client.query("SELECT document_type AS type, document_number AS number, user_id AS userId FROM blacklist ORDER BY id").all()).toEqual([
+  expect(
+    client
+      .query("SELECT document_type AS type, document_number AS number, user_id AS userId FROM blacklist ORDER BY id")
+      .all(),
+  ).toEqual([
     { type: "dni", number: "01234567", userId: null },
     { type: "pas", number: "X99887766", userId: null },
     { type: "pas", number: "AB-12", userId: null },
     { type: "pas", number: "A-B12", userId: null },
     { type: "dni", number: "44556677", userId: none },
   ]);
-  for (const id of [rosa, jean, ana, none]) expect({ id, barred: isUserBlacklisted(db, findUserById(db, id)!) }).toEqual({ id, barred: true });
+  for (const id of [rosa, jean, ana, none])
+    expect({ id, barred: isUserBlacklisted(db, findUserById(db, id)!) }).toEqual({ id, barred: true });
   expect(isUserBlacklisted(db, findUserById(db, dash)!)).toBe(false);
   // The type is checked, and a number is barred once per type.
-  const barTyped = (type: string, number: string) => client.query("INSERT INTO blacklist (document_type, document_number, name, reason, created_at) VALUES (?, ?, 'Persona', 'Motivo', 0)").run(type, number);
+  const barTyped = (type: string, number: string) =>
+    client
+      .query(
+        "INSERT INTO blacklist (document_type, document_number, name, reason, created_at) VALUES (?, ?, 'Persona', 'Motivo', 0)",
+      )
+      .run(type, number);
   expect(() => barTyped("dni", "01234567")).toThrow(/UNIQUE constraint failed/);
   expect(() => barTyped("ruc", "20100934729")).toThrow(/CHECK constraint failed/);
   barTyped("pas", "01234567");

@@ -32,7 +32,13 @@ describe("settings", () => {
   });
 
   test("values are read and normalised", () => {
-    const config = loadConfig({ PORT: "8080", APP_URL: "https://mesa.example.pe/", APP_LOCALE: "en", APP_CURRENCY: "usd", APP_NAME: "Mesa Sur" });
+    const config = loadConfig({
+      PORT: "8080",
+      APP_URL: "https://mesa.example.pe/",
+      APP_LOCALE: "en",
+      APP_CURRENCY: "usd",
+      APP_NAME: "Mesa Sur",
+    });
     expect(config.port).toBe(8080);
     expect(config.appUrl).toBe("https://mesa.example.pe");
     expect(config.locale).toBe("en");

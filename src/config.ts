@@ -131,7 +131,8 @@ function url(env: Env, name: string, fallback: string): string {
   } catch {
     throw new ConfigError(name, `"${raw}" is not a URL`);
   }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new ConfigError(name, "expected an http or https URL");
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:")
+    throw new ConfigError(name, "expected an http or https URL");
   return raw.replace(/\/+$/, "");
 }
 
@@ -139,14 +140,18 @@ function url(env: Env, name: string, fallback: string): string {
 function addressList(env: Env, name: string): string[] {
   const raw = text(env, name, "");
   if (raw === "") return [];
-  const entries = raw.split(",").map((entry) => entry.trim()).filter(Boolean);
+  const entries = raw
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   for (const entry of entries) {
     const [address, bits, extra] = entry.split("/");
     const v4 = /^\d{1,3}(\.\d{1,3}){3}$/.test(address) && address.split(".").every((n) => Number(n) <= 255);
     const v6 = address.includes(":") && /^[0-9a-fA-F:.]+$/.test(address);
     const maxBits = v4 ? 32 : 128;
     const bitsOk = bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= maxBits);
-    if ((!v4 && !v6) || !bitsOk || extra !== undefined) throw new ConfigError(name, `"${entry}" is not an IP address or CIDR range such as 10.0.0.0/8`);
+    if ((!v4 && !v6) || !bitsOk || extra !== undefined)
+      throw new ConfigError(name, `"${entry}" is not an IP address or CIDR range such as 10.0.0.0/8`);
   }
   return entries;
 }

@@ -28,7 +28,8 @@ const db = openDatabase(config.dbPath);
 migrateDatabase(db);
 // Jobs a stopped process left queued or running will never finish: they are marked failed, their uploads deleted.
 const interrupted = failInterruptedJobs(db);
-if (interrupted > 0) console.log(`${interrupted} background job(s) left unfinished by the last run were marked failed.`);
+if (interrupted > 0)
+  console.log(`${interrupted} background job(s) left unfinished by the last run were marked failed.`);
 bootstrapAccess(db);
 if (countUsers(db) === 0) {
   // Nobody has an account yet: load the reference data, and the demo data when DEMO_DATA is on; say how to sign in

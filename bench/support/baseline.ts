@@ -42,7 +42,11 @@ export interface ListRequest {
 
 export function listRequest(query: URLSearchParams, prefix = "", perPage = 15): ListRequest {
   const page = Number(query.get(`${prefix}page`));
-  return { page: Number.isInteger(page) && page > 0 && page < 100000 ? page : 1, perPage, search: (query.get(`${prefix}search`) ?? "").slice(0, 100) };
+  return {
+    page: Number.isInteger(page) && page > 0 && page < 100000 ? page : 1,
+    perPage,
+    search: (query.get(`${prefix}search`) ?? "").slice(0, 100),
+  };
 }
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -70,7 +74,11 @@ export class Baseline {
     private readonly viewer: Viewer,
     private readonly fold: boolean,
   ) {
-    this.scopeParams = { cafes: JSON.stringify(viewer.cafeIds), hqs: JSON.stringify(viewer.headquartersIds), businesses: JSON.stringify(viewer.businessIds) };
+    this.scopeParams = {
+      cafes: JSON.stringify(viewer.cafeIds),
+      hqs: JSON.stringify(viewer.headquartersIds),
+      businesses: JSON.stringify(viewer.businessIds),
+    };
   }
 
   // ——— Statements ———
@@ -128,7 +136,6 @@ export class Baseline {
 
   // ——— Scope ———
 
-
   /** `column` is one of the viewer's cafes (null: no condition for a super-administrator). */
   private inCafes(column: string): string | null {
     return this.viewer.all ? null : `${column} IN (SELECT value FROM json_each($cafes))`;
@@ -144,13 +151,17 @@ export class Baseline {
 
   /** The area `alias` is within the scope (areaScopeCondition). */
   private areaInScope(alias: string): string | null {
-    return this.viewer.all ? null : `(${alias}.cafe_id IN (SELECT value FROM json_each($cafes)) OR ${alias}.headquarters_id IN (SELECT value FROM json_each($hqs)))`;
+    return this.viewer.all
+      ? null
+      : `(${alias}.cafe_id IN (SELECT value FROM json_each($cafes)) OR ${alias}.headquarters_id IN (SELECT value FROM json_each($hqs)))`;
   }
 
   // ——— Every page: the session and the signed-in user ———
 
   signedIn(): { auth: { user: Row } } {
-    const session = this.get("SELECT data, user_id, last_activity FROM sessions WHERE id = $id", { id: this.viewer.sessionHash })!;
+    const session = this.get("SELECT data, user_id, last_activity FROM sessions WHERE id = $id", {
+      id: this.viewer.sessionHash,
+    })!;
     JSON.parse(session.data); // the session's data (flash, errors, CSRF token), read on every request
     const u = this.get("SELECT * FROM users WHERE id = $id", { id: session.user_id })!;
     return { auth: { user: { id: u.id, name: u.name, email: u.email, emailVerified: u.email_verified_at !== null } } };
@@ -186,7 +197,10 @@ export class Baseline {
        ORDER BY m.name, u.name, c.name`,
       this.scopeParams,
     );
-    const mines = new Map<number, { id: number; name: string; units: Map<number, { id: number; name: string; cafes: Row[] }> }>();
+    const mines = new Map<
+      number,
+      { id: number; name: string; units: Map<number, { id: number; name: string; cafes: Row[] }> }
+    >();
     for (const r of cafes) {
       let mine = mines.get(r.mineId);
       if (!mine) mines.set(r.mineId, (mine = { id: r.mineId, name: r.mineName, units: new Map() }));
@@ -202,7 +216,8 @@ export class Baseline {
     const businesses = new Map<number, Row>();
     for (const r of hqs) {
       let business = businesses.get(r.businessId);
-      if (!business) businesses.set(r.businessId, (business = { id: r.businessId, name: r.businessName, headquarters: [] }));
+      if (!business)
+        businesses.set(r.businessId, (business = { id: r.businessId, name: r.businessName, headquarters: [] }));
       business.headquarters.push({ id: r.id, name: r.name });
     }
     return {
@@ -215,7 +230,10 @@ export class Baseline {
   private listAreas(search: string, request: ListRequest | null): { rows: Row[]; total: number; page: number } {
     const where = this.where(this.areaInScope("a"), this.match(search, ["a.name", "c.name", "h.name"]));
     const params = { ...this.scopeParams, search: this.pattern(search) };
-    const total = this.count(`SELECT count(*) AS n FROM areas a LEFT JOIN cafes c ON c.id = a.cafe_id LEFT JOIN headquarters h ON h.id = a.headquarters_id ${where}`, params);
+    const total = this.count(
+      `SELECT count(*) AS n FROM areas a LEFT JOIN cafes c ON c.id = a.cafe_id LEFT JOIN headquarters h ON h.id = a.headquarters_id ${where}`,
+      params,
+    );
     const shown = request ? this.window(total, request) : null;
     const rows = this.all(
       `SELECT a.id, a.name, a.cafe_id, a.headquarters_id, c.name AS cafeName, u.name AS unitName, m.name AS mineName, h.name AS hqName, b.name AS businessName,
@@ -227,7 +245,10 @@ export class Baseline {
     );
     const offered = rows.length
       ? groupBy(
-          this.all("SELECT ar.area_id AS areaId, r.id, r.name FROM area_roles ar JOIN roles r ON r.id = ar.role_id WHERE ar.area_id IN (SELECT value FROM json_each($ids)) ORDER BY r.name", { ids: JSON.stringify(rows.map((r) => r.id)) }),
+          this.all(
+            "SELECT ar.area_id AS areaId, r.id, r.name FROM area_roles ar JOIN roles r ON r.id = ar.role_id WHERE ar.area_id IN (SELECT value FROM json_each($ids)) ORDER BY r.name",
+            { ids: JSON.stringify(rows.map((r) => r.id)) },
+          ),
           (r) => r.areaId,
         )
       : new Map<number, Row[]>();
@@ -238,8 +259,18 @@ export class Baseline {
         id: r.id,
         name: r.name,
         place: r.cafe_id
-          ? { kind: "cafe", id: r.cafe_id, name: r.cafeName ?? "", path: [r.mineName, r.unitName, r.cafeName].filter(Boolean).join(" › ") }
-          : { kind: "headquarters", id: r.headquarters_id, name: r.hqName ?? "", path: [r.businessName, r.hqName].filter(Boolean).join(" › ") },
+          ? {
+              kind: "cafe",
+              id: r.cafe_id,
+              name: r.cafeName ?? "",
+              path: [r.mineName, r.unitName, r.cafeName].filter(Boolean).join(" › "),
+            }
+          : {
+              kind: "headquarters",
+              id: r.headquarters_id,
+              name: r.hqName ?? "",
+              path: [r.businessName, r.hqName].filter(Boolean).join(" › "),
+            },
         roles: (offered.get(r.id) ?? []).map(({ id, name }) => ({ id, name })),
         members: r.members,
       })),
@@ -250,15 +281,25 @@ export class Baseline {
     const v = this.viewer;
     let visible: string | null = null;
     if (!v.all) {
-      const ids = this.all(`SELECT DISTINCT a.user_id AS id FROM assignments a JOIN areas ar ON ar.id = a.area_id ${this.where(this.areaInScope("ar"))}`, this.scopeParams).map((r) => r.id);
+      const ids = this.all(
+        `SELECT DISTINCT a.user_id AS id FROM assignments a JOIN areas ar ON ar.id = a.area_id ${this.where(this.areaInScope("ar"))}`,
+        this.scopeParams,
+      ).map((r) => r.id);
       if (ids.length === 0) return this.paginated([], 0, 1, request.perPage);
       visible = JSON.stringify(ids);
     }
-    const where = this.where(visible && "u.id IN (SELECT value FROM json_each($visible))", this.match(request.search, ["u.name", "u.email", "u.document_number"]));
+    const where = this.where(
+      visible && "u.id IN (SELECT value FROM json_each($visible))",
+      this.match(request.search, ["u.name", "u.email", "u.document_number"]),
+    );
     const params = { visible, search: this.pattern(request.search) };
     const total = this.count(`SELECT count(*) AS n FROM users u ${where}`, params);
     const shown = this.window(total, request);
-    const users = this.all(`SELECT * FROM users u ${where} ORDER BY u.name LIMIT $limit OFFSET $offset`, { ...params, limit: shown.limit, offset: shown.offset });
+    const users = this.all(`SELECT * FROM users u ${where} ORDER BY u.name LIMIT $limit OFFSET $offset`, {
+      ...params,
+      limit: shown.limit,
+      offset: shown.offset,
+    });
     const rows = users.map((u) => {
       const isSuper = this.isSuper(u.id);
       return {
@@ -284,20 +325,31 @@ export class Baseline {
   }
 
   private isSuper(userId: number): boolean {
-    return this.get("SELECT r.id FROM assignments a JOIN roles r ON r.id = a.role_id WHERE a.user_id = $user AND r.is_super = 1 LIMIT 1", { user: userId }) !== null;
+    return (
+      this.get(
+        "SELECT r.id FROM assignments a JOIN roles r ON r.id = a.role_id WHERE a.user_id = $user AND r.is_super = 1 LIMIT 1",
+        { user: userId },
+      ) !== null
+    );
   }
 
   /** Why the viewer may not change the user: a super-administrator, or someone holding a role outside the viewer's places. */
   private readOnlyReason(userId: number): "super" | "outside_scope" | null {
     if (this.viewer.all) return null;
     if (this.isSuper(userId)) return "super";
-    const outside = this.get(`SELECT a.area_id FROM assignments a JOIN areas ar ON ar.id = a.area_id WHERE a.user_id = $user AND NOT COALESCE(${this.areaInScope("ar")}, 0) LIMIT 1`, { ...this.scopeParams, user: userId });
+    const outside = this.get(
+      `SELECT a.area_id FROM assignments a JOIN areas ar ON ar.id = a.area_id WHERE a.user_id = $user AND NOT COALESCE(${this.areaInScope("ar")}, 0) LIMIT 1`,
+      { ...this.scopeParams, user: userId },
+    );
     return outside ? "outside_scope" : null;
   }
 
   private mayChangeUser(userId: number): boolean {
     if (this.viewer.all) return true;
-    const inside = this.get(`SELECT a.area_id FROM assignments a JOIN areas ar ON ar.id = a.area_id WHERE a.user_id = $user AND ${this.areaInScope("ar")} LIMIT 1`, { ...this.scopeParams, user: userId });
+    const inside = this.get(
+      `SELECT a.area_id FROM assignments a JOIN areas ar ON ar.id = a.area_id WHERE a.user_id = $user AND ${this.areaInScope("ar")} LIMIT 1`,
+      { ...this.scopeParams, user: userId },
+    );
     return inside !== null && this.readOnlyReason(userId) === null;
   }
 
@@ -317,26 +369,43 @@ export class Baseline {
       name: r.name,
       description: r.description,
       isSuper: r.is_super === 1,
-      permissions: this.all("SELECT p.name FROM role_permissions rp JOIN permissions p ON p.id = rp.permission_id WHERE rp.role_id = $role ORDER BY p.name", { role: r.id }).map((p) => p.name),
+      permissions: this.all(
+        "SELECT p.name FROM role_permissions rp JOIN permissions p ON p.id = rp.permission_id WHERE rp.role_id = $role ORDER BY p.name",
+        { role: r.id },
+      ).map((p) => p.name),
       holders: r.holders,
     }));
     return { rows, total, page: shown?.page ?? 1 };
   }
 
   private permissions(): Row[] {
-    return this.all("SELECT * FROM permissions ORDER BY area, name").map((p) => ({ id: p.id, name: p.name, area: p.area, routeName: p.route_name, sidebarLabel: p.sidebar_label, icon: p.icon, sortOrder: p.sort_order }));
+    return this.all("SELECT * FROM permissions ORDER BY area, name").map((p) => ({
+      id: p.id,
+      name: p.name,
+      area: p.area,
+      routeName: p.route_name,
+      sidebarLabel: p.sidebar_label,
+      icon: p.icon,
+      sortOrder: p.sort_order,
+    }));
   }
 
   // ——— Roles, blacklist, audit ———
 
   rolesPage(query: URLSearchParams): Row {
-    return { roles: this.listRoles((query.get("search") ?? "").slice(0, 100), null).rows, permissions: this.permissions() };
+    return {
+      roles: this.listRoles((query.get("search") ?? "").slice(0, 100), null).rows,
+      permissions: this.permissions(),
+    };
   }
 
   blacklistPage(query: URLSearchParams): Row {
     const request = listRequest(query);
     const search = this.pattern(request.search);
-    const total = this.count(`SELECT count(*) AS n FROM blacklist b ${this.where(this.match(request.search, ["b.document_number", "b.name", "b.reason"]))}`, { search });
+    const total = this.count(
+      `SELECT count(*) AS n FROM blacklist b ${this.where(this.match(request.search, ["b.document_number", "b.name", "b.reason"]))}`,
+      { search },
+    );
     const shown = this.window(total, request);
     const rows = this.all(
       `SELECT b.id, b.document_type, b.document_number, b.name, b.reason, b.created_at, d.name AS decided,
@@ -356,19 +425,28 @@ export class Baseline {
       reason: r.reason,
       createdAt: iso(r.created_at),
       decidedBy: r.decided,
-      ...(r.user_id && !this.mayChangeUser(r.user_id) ? { user: null, outsideScope: true } : { user: r.user_id ? { id: r.user_id, name: r.user_name, email: r.user_email } : null, outsideScope: false }),
+      ...(r.user_id && !this.mayChangeUser(r.user_id)
+        ? { user: null, outsideScope: true }
+        : { user: r.user_id ? { id: r.user_id, name: r.user_name, email: r.user_email } : null, outsideScope: false }),
     }));
     return { entries: this.paginated(entries, total, shown.page, request.perPage) };
   }
 
   auditPage(query: URLSearchParams): Row {
     const request = listRequest(query, "", 25);
-    const actorShown = "COALESCE((SELECT name FROM users WHERE users.id = l.actor_id), CASE WHEN l.actor_id IS NULL THEN l.actor_label END)";
-    const where = this.where(this.match(request.search, ["l.action", "l.subject_type", actorShown]), this.auditVisible());
+    const actorShown =
+      "COALESCE((SELECT name FROM users WHERE users.id = l.actor_id), CASE WHEN l.actor_id IS NULL THEN l.actor_label END)";
+    const where = this.where(
+      this.match(request.search, ["l.action", "l.subject_type", actorShown]),
+      this.auditVisible(),
+    );
     const params = { ...this.scopeParams, search: this.pattern(request.search) };
     const total = this.count(`SELECT count(*) AS n FROM audit_log l ${where}`, params);
     const shown = this.window(total, request);
-    const rows = this.all(`SELECT l.*, u.name AS actorName FROM audit_log l LEFT JOIN users u ON u.id = l.actor_id ${where} ORDER BY l.id DESC LIMIT $limit OFFSET $offset`, { ...params, limit: shown.limit, offset: shown.offset });
+    const rows = this.all(
+      `SELECT l.*, u.name AS actorName FROM audit_log l LEFT JOIN users u ON u.id = l.actor_id ${where} ORDER BY l.id DESC LIMIT $limit OFFSET $offset`,
+      { ...params, limit: shown.limit, offset: shown.offset },
+    );
     const entries = rows.map((r) => ({
       id: r.id,
       actor: r.actorName ?? r.actor_label,
@@ -397,7 +475,9 @@ export class Baseline {
     const allInScope = `NOT EXISTS (SELECT 1 FROM audit_places p WHERE p.audit_id = l.id AND NOT ${inScope})`;
     const person = `(l.subject_type <> 'user' OR NOT EXISTS (SELECT 1 FROM assignments a JOIN areas ar ON ar.id = a.area_id
       WHERE a.user_id = l.subject_id AND NOT COALESCE(ar.cafe_id IN ${cafes} OR ar.headquarters_id IN ${hqs}, 0)))`;
-    return this.viewer.companyWideAudit ? `((NOT ${hasPlaces} OR ${allInScope}) AND ${person})` : `(${hasPlaces} AND ${allInScope} AND ${person})`;
+    return this.viewer.companyWideAudit
+      ? `((NOT ${hasPlaces} OR ${allInScope}) AND ${person})`
+      : `(${hasPlaces} AND ${allInScope} AND ${person})`;
   }
 
   // ——— Services ———
@@ -408,9 +488,22 @@ export class Baseline {
     const search = this.pattern(request.search);
     const total = this.count(`SELECT count(*) AS n FROM services s ${where}`, { search });
     const shown = this.window(total, request);
-    const places = "((SELECT COUNT(*) FROM mine_services x WHERE x.service_id = s.id) + (SELECT COUNT(*) FROM unit_services x WHERE x.service_id = s.id) + (SELECT COUNT(*) FROM cafe_services x WHERE x.service_id = s.id))";
-    const rows = this.all(`SELECT s.*, ${places} AS places FROM services s ${where} ORDER BY s.code LIMIT $limit OFFSET $offset`, { search, limit: shown.limit, offset: shown.offset });
-    const services = rows.map((s) => ({ id: s.id, code: s.code, name: s.name, description: s.description, type: s.type, active: s.active === 1, places: s.places, updatedAt: iso(s.updated_at) }));
+    const places =
+      "((SELECT COUNT(*) FROM mine_services x WHERE x.service_id = s.id) + (SELECT COUNT(*) FROM unit_services x WHERE x.service_id = s.id) + (SELECT COUNT(*) FROM cafe_services x WHERE x.service_id = s.id))";
+    const rows = this.all(
+      `SELECT s.*, ${places} AS places FROM services s ${where} ORDER BY s.code LIMIT $limit OFFSET $offset`,
+      { search, limit: shown.limit, offset: shown.offset },
+    );
+    const services = rows.map((s) => ({
+      id: s.id,
+      code: s.code,
+      name: s.name,
+      description: s.description,
+      type: s.type,
+      active: s.active === 1,
+      places: s.places,
+      updatedAt: iso(s.updated_at),
+    }));
     const placesRequest = listRequest(query, "places_", 5);
     const tree = query.get("tab") === "places" ? this.serviceTree(placesRequest) : null;
     return {
@@ -421,13 +514,23 @@ export class Baseline {
   }
 
   private serviceOptions(): Row[] {
-    return this.all("SELECT id, code, name, type, active FROM services ORDER BY code").map((s) => ({ ...s, active: s.active === 1 }));
+    return this.all("SELECT id, code, name, type, active FROM services ORDER BY code").map((s) => ({
+      ...s,
+      active: s.active === 1,
+    }));
   }
 
   /** Services offered by each of the places, as place id → service ids. */
-  private offeredBy(table: "mine_services" | "unit_services" | "cafe_services", column: string, ids: number[]): Map<number, number[]> {
+  private offeredBy(
+    table: "mine_services" | "unit_services" | "cafe_services",
+    column: string,
+    ids: number[],
+  ): Map<number, number[]> {
     if (ids.length === 0) return new Map();
-    const rows = this.all(`SELECT ${column} AS id, service_id FROM ${table} WHERE ${column} IN (SELECT value FROM json_each($ids))`, { ids: JSON.stringify(ids) });
+    const rows = this.all(
+      `SELECT ${column} AS id, service_id FROM ${table} WHERE ${column} IN (SELECT value FROM json_each($ids))`,
+      { ids: JSON.stringify(ids) },
+    );
     return new Map([...groupBy(rows, (r) => r.id)].map(([id, list]) => [id, list.map((r) => r.service_id)]));
   }
 
@@ -437,7 +540,10 @@ export class Baseline {
     const params = { ...this.scopeParams, search: this.pattern(request.search) };
     const total = this.count(`SELECT count(DISTINCT m.id) AS n ${from} ${where}`, params);
     const shown = this.window(total, request);
-    const mineIds = this.all(`SELECT DISTINCT m.id, m.name ${from} ${where} ORDER BY m.name, m.id LIMIT $limit OFFSET $offset`, { ...params, limit: shown.limit, offset: shown.offset }).map((m) => m.id);
+    const mineIds = this.all(
+      `SELECT DISTINCT m.id, m.name ${from} ${where} ORDER BY m.name, m.id LIMIT $limit OFFSET $offset`,
+      { ...params, limit: shown.limit, offset: shown.offset },
+    ).map((m) => m.id);
     if (mineIds.length === 0) return { rows: [], total, page: shown.page };
     const rows = this.all(
       `SELECT m.id AS mineId, m.name AS mineName, u.id AS unitId, u.name AS unitName, c.id AS cafeId, c.name AS cafeName ${from}
@@ -448,7 +554,11 @@ export class Baseline {
     const cafeIds = [...new Set(rows.flatMap((r) => (r.cafeId === null ? [] : [r.cafeId])))];
     const byMine = this.offeredBy("mine_services", "mine_id", mineIds);
     const byUnit = this.offeredBy("unit_services", "unit_id", unitIds);
-    const cafeRows = cafeIds.length ? this.all("SELECT * FROM cafe_services WHERE cafe_id IN (SELECT value FROM json_each($ids))", { ids: JSON.stringify(cafeIds) }) : [];
+    const cafeRows = cafeIds.length
+      ? this.all("SELECT * FROM cafe_services WHERE cafe_id IN (SELECT value FROM json_each($ids))", {
+          ids: JSON.stringify(cafeIds),
+        })
+      : [];
     const byCafe = new Map<number, number[]>();
     const priced = new Map<number, number>();
     for (const r of cafeRows) {
@@ -458,12 +568,19 @@ export class Baseline {
     const tree: Row[] = [];
     for (const r of rows) {
       let mine = tree.at(-1);
-      if (!mine || mine.id !== r.mineId) tree.push((mine = { id: r.mineId, name: r.mineName, serviceIds: byMine.get(r.mineId) ?? [], units: [] }));
+      if (!mine || mine.id !== r.mineId)
+        tree.push((mine = { id: r.mineId, name: r.mineName, serviceIds: byMine.get(r.mineId) ?? [], units: [] }));
       if (r.unitId === null) continue;
       let unit = mine.units.at(-1);
-      if (!unit || unit.id !== r.unitId) mine.units.push((unit = { id: r.unitId, name: r.unitName, serviceIds: byUnit.get(r.unitId) ?? [], cafes: [] }));
+      if (!unit || unit.id !== r.unitId)
+        mine.units.push((unit = { id: r.unitId, name: r.unitName, serviceIds: byUnit.get(r.unitId) ?? [], cafes: [] }));
       if (r.cafeId === null) continue;
-      unit.cafes.push({ id: r.cafeId, name: r.cafeName, serviceIds: byCafe.get(r.cafeId) ?? [], priced: priced.get(r.cafeId) ?? 0 });
+      unit.cafes.push({
+        id: r.cafeId,
+        name: r.cafeName,
+        serviceIds: byCafe.get(r.cafeId) ?? [],
+        priced: priced.get(r.cafeId) ?? 0,
+      });
     }
     return { rows: tree, total, page: shown.page };
   }
@@ -486,14 +603,25 @@ export class Baseline {
   private reachableParents(): { mineIds: number[]; unitIds: number[] } | null {
     if (this.viewer.all) return null;
     if (this.viewer.cafeIds.length === 0) return { mineIds: [], unitIds: [] };
-    const rows = this.all("SELECT u.id AS unitId, u.mine_id AS mineId FROM cafes c JOIN units u ON u.id = c.unit_id WHERE c.id IN (SELECT value FROM json_each($cafes))", this.scopeParams);
+    const rows = this.all(
+      "SELECT u.id AS unitId, u.mine_id AS mineId FROM cafes c JOIN units u ON u.id = c.unit_id WHERE c.id IN (SELECT value FROM json_each($cafes))",
+      this.scopeParams,
+    );
     return { mineIds: [...new Set(rows.map((r) => r.mineId))], unitIds: [...new Set(rows.map((r) => r.unitId))] };
   }
 
   private listMines(request: ListRequest): Paginated<Row> {
     const reach = this.reachableParents();
-    const where = this.where(reach && "m.id IN (SELECT value FROM json_each($mines))", this.match(request.search, ["m.name"]));
-    const params = { ...this.scopeParams, mines: JSON.stringify(reach?.mineIds ?? []), units: JSON.stringify(reach?.unitIds ?? []), search: this.pattern(request.search) };
+    const where = this.where(
+      reach && "m.id IN (SELECT value FROM json_each($mines))",
+      this.match(request.search, ["m.name"]),
+    );
+    const params = {
+      ...this.scopeParams,
+      mines: JSON.stringify(reach?.mineIds ?? []),
+      units: JSON.stringify(reach?.unitIds ?? []),
+      search: this.pattern(request.search),
+    };
     const total = this.count(`SELECT count(*) AS n FROM mines m ${where}`, params);
     const shown = this.window(total, request);
     const rows = this.all(
@@ -503,7 +631,11 @@ export class Baseline {
        FROM mines m ${where} ORDER BY m.name LIMIT $limit OFFSET $offset`,
       { ...params, limit: shown.limit, offset: shown.offset },
     );
-    const offered = this.offeredBy("mine_services", "mine_id", rows.map((r) => r.id));
+    const offered = this.offeredBy(
+      "mine_services",
+      "mine_id",
+      rows.map((r) => r.id),
+    );
     return this.paginated(
       rows.map((r) => ({ ...r, serviceIds: offered.get(r.id) ?? [] })),
       total,
@@ -514,8 +646,15 @@ export class Baseline {
 
   private listUnits(request: ListRequest): Paginated<Row> {
     const reach = this.reachableParents();
-    const where = this.where(reach && "u.id IN (SELECT value FROM json_each($units))", this.match(request.search, ["u.name", "m.name"]));
-    const params = { ...this.scopeParams, units: JSON.stringify(reach?.unitIds ?? []), search: this.pattern(request.search) };
+    const where = this.where(
+      reach && "u.id IN (SELECT value FROM json_each($units))",
+      this.match(request.search, ["u.name", "m.name"]),
+    );
+    const params = {
+      ...this.scopeParams,
+      units: JSON.stringify(reach?.unitIds ?? []),
+      search: this.pattern(request.search),
+    };
     const total = this.count(`SELECT count(*) AS n FROM units u JOIN mines m ON m.id = u.mine_id ${where}`, params);
     const shown = this.window(total, request);
     const rows = this.all(
@@ -525,7 +664,11 @@ export class Baseline {
        FROM units u JOIN mines m ON m.id = u.mine_id ${where} ORDER BY m.name, u.name LIMIT $limit OFFSET $offset`,
       { ...params, limit: shown.limit, offset: shown.offset },
     );
-    const offered = this.offeredBy("unit_services", "unit_id", rows.map((r) => r.id));
+    const offered = this.offeredBy(
+      "unit_services",
+      "unit_id",
+      rows.map((r) => r.id),
+    );
     const parents = this.offeredBy("mine_services", "mine_id", [...new Set(rows.map((r) => r.mineId))]);
     return this.paginated(
       rows.map((r) => ({ ...r, serviceIds: offered.get(r.id) ?? [], parentServiceIds: parents.get(r.mineId) ?? [] })),
@@ -536,8 +679,12 @@ export class Baseline {
   }
 
   private listCafes(request: ListRequest): Paginated<Row> {
-    const from = "FROM cafes c JOIN units u ON u.id = c.unit_id JOIN mines m ON m.id = u.mine_id LEFT JOIN businesses b ON b.id = c.business_id";
-    const where = this.where(this.inCafes("c.id"), this.match(request.search, ["c.name", "u.name", "m.name", "b.name"]));
+    const from =
+      "FROM cafes c JOIN units u ON u.id = c.unit_id JOIN mines m ON m.id = u.mine_id LEFT JOIN businesses b ON b.id = c.business_id";
+    const where = this.where(
+      this.inCafes("c.id"),
+      this.match(request.search, ["c.name", "u.name", "m.name", "b.name"]),
+    );
     const params = { ...this.scopeParams, search: this.pattern(request.search) };
     const total = this.count(`SELECT count(*) AS n ${from} ${where}`, params);
     const shown = this.window(total, request);
@@ -578,7 +725,10 @@ export class Baseline {
   }
 
   private businessOptions(): Row[] {
-    return this.all(`SELECT id, name FROM businesses ${this.where(this.inBusinesses("id"))} ORDER BY name`, this.scopeParams);
+    return this.all(
+      `SELECT id, name FROM businesses ${this.where(this.inBusinesses("id"))} ORDER BY name`,
+      this.scopeParams,
+    );
   }
 
   // ——— Businesses, headquarters, properties ———
@@ -595,7 +745,12 @@ export class Baseline {
       { ...params, limit: shown.limit, offset: shown.offset },
     );
     const ids = JSON.stringify(rows.map((r) => r.id));
-    const services = rows.length ? groupBy(this.all("SELECT * FROM business_services WHERE business_id IN (SELECT value FROM json_each($ids))", { ids }), (r) => r.business_id) : new Map<number, Row[]>();
+    const services = rows.length
+      ? groupBy(
+          this.all("SELECT * FROM business_services WHERE business_id IN (SELECT value FROM json_each($ids))", { ids }),
+          (r) => r.business_id,
+        )
+      : new Map<number, Row[]>();
     const cafes = rows.length
       ? groupBy(
           this.all(
@@ -619,13 +774,19 @@ export class Baseline {
       serviceIds: (services.get(b.id) ?? []).map((s) => s.service_id),
       operatedCafes: (cafes.get(b.id) ?? []).map(({ id, name, unit, mine }) => ({ id, name, unit, mine })),
     }));
-    return { businesses: this.paginated(businesses, total, shown.page, request.perPage), serviceOptions: this.serviceOptions() };
+    return {
+      businesses: this.paginated(businesses, total, shown.page, request.perPage),
+      serviceOptions: this.serviceOptions(),
+    };
   }
 
   headquartersPage(query: URLSearchParams): Row {
     const request = listRequest(query);
     const from = "FROM headquarters h JOIN businesses b ON b.id = h.business_id";
-    const where = this.where(this.inHeadquarters("h.id"), this.match(request.search, ["h.name", "b.name", "h.address"]));
+    const where = this.where(
+      this.inHeadquarters("h.id"),
+      this.match(request.search, ["h.name", "b.name", "h.address"]),
+    );
     const params = { ...this.scopeParams, search: this.pattern(request.search) };
     const total = this.count(`SELECT count(*) AS n ${from} ${where}`, params);
     const shown = this.window(total, request);
@@ -635,13 +796,27 @@ export class Baseline {
        ${from} ${where} ORDER BY b.name, h.name LIMIT $limit OFFSET $offset`,
       { ...params, limit: shown.limit, offset: shown.offset },
     );
-    const headquarters = rows.map((h) => ({ id: h.id, businessId: h.business_id, businessName: h.businessName, name: h.name, address: h.address, phone: h.phone, areas: h.areas, properties: h.properties }));
-    return { headquarters: this.paginated(headquarters, total, shown.page, request.perPage), businesses: this.businessOptions() };
+    const headquarters = rows.map((h) => ({
+      id: h.id,
+      businessId: h.business_id,
+      businessName: h.businessName,
+      name: h.name,
+      address: h.address,
+      phone: h.phone,
+      areas: h.areas,
+      properties: h.properties,
+    }));
+    return {
+      headquarters: this.paginated(headquarters, total, shown.page, request.perPage),
+      businesses: this.businessOptions(),
+    };
   }
 
   propertiesPage(query: URLSearchParams): Row {
     const request = listRequest(query);
-    const scope = this.viewer.all ? null : "(p.headquarters_id IN (SELECT value FROM json_each($hqs)) OR p.cafe_id IN (SELECT value FROM json_each($cafes)))";
+    const scope = this.viewer.all
+      ? null
+      : "(p.headquarters_id IN (SELECT value FROM json_each($hqs)) OR p.cafe_id IN (SELECT value FROM json_each($cafes)))";
     const where = this.where(scope, this.match(request.search, ["p.code", "p.name", "p.serial", "p.category"]));
     const params = { ...this.scopeParams, search: this.pattern(request.search) };
     const total = this.count(`SELECT count(*) AS n FROM properties p ${where}`, params);
@@ -664,22 +839,40 @@ export class Baseline {
       status: p.status,
       location:
         p.headquarters_id !== null
-          ? { kind: "headquarters", id: p.headquarters_id, value: `hq:${p.headquarters_id}`, name: p.hqName ?? "", detail: p.hqBusiness ?? "" }
-          : { kind: "cafe", id: p.cafe_id, value: `cafe:${p.cafe_id}`, name: p.cafeName ?? "", detail: `${p.unitName ?? ""} / ${p.mineName ?? ""}` },
+          ? {
+              kind: "headquarters",
+              id: p.headquarters_id,
+              value: `hq:${p.headquarters_id}`,
+              name: p.hqName ?? "",
+              detail: p.hqBusiness ?? "",
+            }
+          : {
+              kind: "cafe",
+              id: p.cafe_id,
+              value: `cafe:${p.cafe_id}`,
+              name: p.cafeName ?? "",
+              detail: `${p.unitName ?? ""} / ${p.mineName ?? ""}`,
+            },
       businessName: (p.headquarters_id !== null ? p.hqBusiness : p.cafeBusiness) ?? "",
       acquiredOn: p.acquired_on,
       acquisitionValueCents: p.acquisition_value_cents,
       notes: p.notes,
       updatedAt: iso(p.updated_at),
     }));
-    const hqs = this.all(`SELECT h.id, h.name, b.name AS business FROM headquarters h JOIN businesses b ON b.id = h.business_id ${this.where(this.inHeadquarters("h.id"))} ORDER BY b.name, h.name`, this.scopeParams);
+    const hqs = this.all(
+      `SELECT h.id, h.name, b.name AS business FROM headquarters h JOIN businesses b ON b.id = h.business_id ${this.where(this.inHeadquarters("h.id"))} ORDER BY b.name, h.name`,
+      this.scopeParams,
+    );
     const cafes = this.all(
       `SELECT c.id, c.name, u.name AS unit, m.name AS mine FROM cafes c JOIN units u ON u.id = c.unit_id JOIN mines m ON m.id = u.mine_id ${this.where(this.inCafes("c.id"))} ORDER BY m.name, u.name, c.name`,
       this.scopeParams,
     );
     return {
       properties: this.paginated(properties, total, shown.page, request.perPage),
-      locations: { headquarters: hqs.map((h) => ({ value: `hq:${h.id}`, label: `${h.name} · ${h.business}` })), cafes: cafes.map((c) => ({ value: `cafe:${c.id}`, label: `${c.name} · ${c.unit} / ${c.mine}` })) },
+      locations: {
+        headquarters: hqs.map((h) => ({ value: `hq:${h.id}`, label: `${h.name} · ${h.business}` })),
+        cafes: cafes.map((c) => ({ value: `cafe:${c.id}`, label: `${c.name} · ${c.unit} / ${c.mine}` })),
+      },
       categories: this.all("SELECT DISTINCT category FROM properties ORDER BY category").map((r) => r.category),
     };
   }
@@ -687,7 +880,10 @@ export class Baseline {
   // ——— Dealerships and subdealerships ———
 
   private dialogProps(): Row {
-    return { dealershipOptions: this.all("SELECT id, name FROM dealerships ORDER BY name"), unitChoices: this.unitChoices() };
+    return {
+      dealershipOptions: this.all("SELECT id, name FROM dealerships ORDER BY name"),
+      unitChoices: this.unitChoices(),
+    };
   }
 
   private reachableUnitIds(): Set<number> {
@@ -698,7 +894,9 @@ export class Baseline {
   private unitChoices(): Row[] {
     const reachable = this.reachableUnitIds();
     const mines = new Map<number, Row>();
-    for (const r of this.all("SELECT m.id AS mineId, m.name AS mineName, u.id AS unitId, u.name AS unitName FROM units u JOIN mines m ON m.id = u.mine_id ORDER BY m.name, u.name")) {
+    for (const r of this.all(
+      "SELECT m.id AS mineId, m.name AS mineName, u.id AS unitId, u.name AS unitName FROM units u JOIN mines m ON m.id = u.mine_id ORDER BY m.name, u.name",
+    )) {
       if (!reachable.has(r.unitId)) continue;
       let mine = mines.get(r.mineId);
       if (!mine) mines.set(r.mineId, (mine = { id: r.mineId, name: r.mineName, units: [] }));
@@ -708,7 +906,16 @@ export class Baseline {
   }
 
   private dealershipRow(d: Row): Row {
-    return { id: d.id, name: d.name, ruc: d.ruc, fiscalAddress: d.fiscal_address, legalAddress: d.legal_address, phone: d.phone, email: d.email, subdealershipCount: d.subCount };
+    return {
+      id: d.id,
+      name: d.name,
+      ruc: d.ruc,
+      fiscalAddress: d.fiscal_address,
+      legalAddress: d.legal_address,
+      phone: d.phone,
+      email: d.email,
+      subdealershipCount: d.subCount,
+    };
   }
 
   /** Subdealership rows with their units within the scope. */
@@ -747,7 +954,9 @@ export class Baseline {
   dealershipTreePage(query: URLSearchParams): Row {
     const request = listRequest(query, "", 10);
     const search = this.pattern(request.search);
-    const childMatch = search ? `EXISTS (SELECT 1 FROM subdealerships s WHERE s.dealership_id = d.id AND ${this.match(request.search, ["s.name", "s.ruc"])})` : null;
+    const childMatch = search
+      ? `EXISTS (SELECT 1 FROM subdealerships s WHERE s.dealership_id = d.id AND ${this.match(request.search, ["s.name", "s.ruc"])})`
+      : null;
     const where = search ? `WHERE (${this.match(request.search, ["d.name", "d.ruc"])} OR ${childMatch})` : "";
     const total = this.count(`SELECT count(*) AS n FROM dealerships d ${where}`, { search });
     const shown = this.window(total, request);
@@ -766,7 +975,11 @@ export class Baseline {
         )
       : [];
     const byDealership = groupBy(children, (c) => c.dealershipId);
-    const tree = parents.map((p) => ({ ...this.dealershipRow(p), subdealerships: byDealership.get(p.id) ?? [], expanded: Boolean(p.childMatch) }));
+    const tree = parents.map((p) => ({
+      ...this.dealershipRow(p),
+      subdealerships: byDealership.get(p.id) ?? [],
+      expanded: Boolean(p.childMatch),
+    }));
     return { tree: this.paginated(tree, total, shown.page, request.perPage), ...this.dialogProps() };
   }
 
@@ -776,8 +989,19 @@ export class Baseline {
     const search = this.pattern(request.search);
     const total = this.count(`SELECT count(*) AS n FROM dealerships d ${where}`, { search });
     const shown = this.window(total, request);
-    const rows = this.all(`SELECT d.*, (SELECT COUNT(*) FROM subdealerships s WHERE s.dealership_id = d.id) AS subCount FROM dealerships d ${where} ORDER BY d.name LIMIT $limit OFFSET $offset`, { search, limit: shown.limit, offset: shown.offset });
-    return { dealerships: this.paginated(rows.map((d) => this.dealershipRow(d)), total, shown.page, request.perPage), ...this.dialogProps() };
+    const rows = this.all(
+      `SELECT d.*, (SELECT COUNT(*) FROM subdealerships s WHERE s.dealership_id = d.id) AS subCount FROM dealerships d ${where} ORDER BY d.name LIMIT $limit OFFSET $offset`,
+      { search, limit: shown.limit, offset: shown.offset },
+    );
+    return {
+      dealerships: this.paginated(
+        rows.map((d) => this.dealershipRow(d)),
+        total,
+        shown.page,
+        request.perPage,
+      ),
+      ...this.dialogProps(),
+    };
   }
 
   subdealershipsPage(query: URLSearchParams): Row {
@@ -787,7 +1011,13 @@ export class Baseline {
     const search = this.pattern(request.search);
     const total = this.count(`SELECT count(*) AS n ${from} ${where}`, { search });
     const shown = this.window(total, request);
-    const rows = this.all(`SELECT s.*, d.name AS dealershipName ${from} ${where} ORDER BY d.name, s.name LIMIT $limit OFFSET $offset`, { search, limit: shown.limit, offset: shown.offset });
-    return { subdealerships: this.paginated(this.subdealershipRows(rows), total, shown.page, request.perPage), ...this.dialogProps() };
+    const rows = this.all(
+      `SELECT s.*, d.name AS dealershipName ${from} ${where} ORDER BY d.name, s.name LIMIT $limit OFFSET $offset`,
+      { search, limit: shown.limit, offset: shown.offset },
+    );
+    return {
+      subdealerships: this.paginated(this.subdealershipRows(rows), total, shown.page, request.perPage),
+      ...this.dialogProps(),
+    };
   }
 }

@@ -15,7 +15,13 @@ import { assignmentsOf, assignRole } from "../../src/domain/access/assignments";
 import { addToBlacklist } from "../../src/domain/access/blacklist";
 import { listPermissions, syncPermissions } from "../../src/domain/access/catalogue";
 import { findCafeByName, findHeadquartersByName, placeTree } from "../../src/domain/access/places";
-import { changeRolePermissions, createRole, listRoles, requireRoleByName, type Role } from "../../src/domain/access/roles";
+import {
+  changeRolePermissions,
+  createRole,
+  listRoles,
+  requireRoleByName,
+  type Role,
+} from "../../src/domain/access/roles";
 import { EVERYTHING } from "../../src/domain/access/scope";
 import { findUserByDocument, findUserById, requireUserByEmail, type User } from "../../src/domain/accounts/users";
 import { CLI_ACTOR } from "../../src/domain/audit";
@@ -35,15 +41,29 @@ import { loadRoutes, routeRows } from "./routes";
 /** How the domain's input fields are called on the command line, per command. */
 type FieldNames = Record<string, string>;
 const ROLE_FIELDS: FieldNames = { name: "NAME", description: "--description", permissions: "--permission" };
-const AREA_FIELDS: FieldNames = { name: "NAME", place: "--cafe/--headquarters", cafe_id: "--cafe", headquarters_id: "--headquarters", role_ids: "--role" };
+const AREA_FIELDS: FieldNames = {
+  name: "NAME",
+  place: "--cafe/--headquarters",
+  cafe_id: "--cafe",
+  headquarters_id: "--headquarters",
+  role_ids: "--role",
+};
 const ASSIGN_FIELDS: FieldNames = { role_id: "--role", area_id: "--area", user_id: "EMAIL" };
-const BLACKLIST_FIELDS: FieldNames = { document_type: "--type", document_number: "DOCUMENT", name: "--name", reason: "--reason", user_id: "--user" };
+const BLACKLIST_FIELDS: FieldNames = {
+  document_type: "--type",
+  document_number: "DOCUMENT",
+  name: "--name",
+  reason: "--reason",
+  user_id: "--user",
+};
 
 /** Turns a domain error into a command line error (exit code 1) in the configured language; rethrows anything else. */
 function explain(error: unknown, locale: Locale, fields: FieldNames = {}): never {
   if (error instanceof ValidationFailed) {
     // "role_ids.0" → "--role"
-    const renamed = Object.fromEntries(Object.entries(error.errors).map(([field, m]) => [fields[field.split(".")[0]] ?? field, m]));
+    const renamed = Object.fromEntries(
+      Object.entries(error.errors).map(([field, m]) => [fields[field.split(".")[0]] ?? field, m]),
+    );
     explainValidation(new ValidationFailed(renamed), locale);
   }
   if (error instanceof Conflict) throw new CliError(say(locale, error.detail));
@@ -62,7 +82,10 @@ function attempt<T>(locale: Locale, fields: FieldNames, work: () => T): T {
 /** Names for an error message: all of them when there are few, else the first few and how many more. */
 function some(names: string[], max = 12): string {
   if (names.length === 0) return "none";
-  const shown = names.slice(0, max).map((n) => `"${n}"`).join(", ");
+  const shown = names
+    .slice(0, max)
+    .map((n) => `"${n}"`)
+    .join(", ");
   return names.length > max ? `${shown} and ${names.length - max} more` : shown;
 }
 
@@ -73,7 +96,13 @@ function open(): { db: Db; locale: Locale } {
 
 /** Option values given several times or as comma-separated lists: `--role a --role "b, c"` → a, b, c. */
 function collect(value: string, previous: string[] = []): string[] {
-  return [...previous, ...value.split(",").map((v) => v.trim()).filter(Boolean)];
+  return [
+    ...previous,
+    ...value
+      .split(",")
+      .map((v) => v.trim())
+      .filter(Boolean),
+  ];
 }
 
 function flatten(values: string[]): string[] {
@@ -87,7 +116,8 @@ function requireRole(db: Db, name: string): Role {
   try {
     return requireRoleByName(db, name.trim());
   } catch (error) {
-    if (error instanceof NotFound) throw new CliError(`${error.message}. Roles: ${some(listRoles(db).rows.map((r) => r.name))}.`);
+    if (error instanceof NotFound)
+      throw new CliError(`${error.message}. Roles: ${some(listRoles(db).rows.map((r) => r.name))}.`);
     throw error;
   }
 }
@@ -102,11 +132,18 @@ function requireUser(db: Db, email: string): User {
 }
 
 /** Every cafe as "Unit/Cafe" and every headquarters as "Business/Headquarters". */
-function placeNames(db: Db): { cafes: { id: number; name: string; path: string }[]; headquarters: { id: number; name: string; path: string }[] } {
+function placeNames(db: Db): {
+  cafes: { id: number; name: string; path: string }[];
+  headquarters: { id: number; name: string; path: string }[];
+} {
   const tree = placeTree(db, EVERYTHING);
   return {
-    cafes: tree.mines.flatMap((m) => m.units.flatMap((u) => u.cafes.map((c) => ({ id: c.id, name: c.name, path: `${u.name}/${c.name}` })))),
-    headquarters: tree.businesses.flatMap((b) => b.headquarters.map((h) => ({ id: h.id, name: h.name, path: `${b.name}/${h.name}` }))),
+    cafes: tree.mines.flatMap((m) =>
+      m.units.flatMap((u) => u.cafes.map((c) => ({ id: c.id, name: c.name, path: `${u.name}/${c.name}` }))),
+    ),
+    headquarters: tree.businesses.flatMap((b) =>
+      b.headquarters.map((h) => ({ id: h.id, name: h.name, path: `${b.name}/${h.name}` })),
+    ),
   };
 }
 
@@ -116,7 +153,10 @@ function resolveCafe(db: Db, name: string): number {
   if (found) return found.id;
   const { cafes } = placeNames(db);
   const same = cafes.filter((c) => c.name === name.trim());
-  if (same.length > 1) throw new CliError(`More than one cafe is named "${name.trim()}"; write it as Unit/Cafe: ${some(same.map((c) => c.path))}.`);
+  if (same.length > 1)
+    throw new CliError(
+      `More than one cafe is named "${name.trim()}"; write it as Unit/Cafe: ${some(same.map((c) => c.path))}.`,
+    );
   throw new CliError(`No cafe named "${name.trim()}". Cafes: ${some(cafes.map((c) => c.path))}.`);
 }
 
@@ -128,7 +168,10 @@ function resolveHeadquarters(db: Db, name: string): number {
   const byPath = headquarters.filter((h) => h.path === name.trim());
   if (byPath.length === 1) return byPath[0].id;
   const same = headquarters.filter((h) => h.name === name.trim());
-  if (same.length > 1) throw new CliError(`More than one headquarters is named "${name.trim()}"; write it as Business/Headquarters: ${some(same.map((h) => h.path))}.`);
+  if (same.length > 1)
+    throw new CliError(
+      `More than one headquarters is named "${name.trim()}"; write it as Business/Headquarters: ${some(same.map((h) => h.path))}.`,
+    );
   throw new CliError(`No headquarters named "${name.trim()}". Headquarters: ${some(headquarters.map((h) => h.name))}.`);
 }
 
@@ -136,13 +179,19 @@ function resolveHeadquarters(db: Db, name: string): number {
 function resolvePlace(db: Db, name: string): { kind: "cafe" | "headquarters"; id: number } {
   const cafe = findCafeByName(db, name);
   const hq = findHeadquartersByName(db, name);
-  if (cafe && hq) throw new CliError(`Both a cafe and a headquarters are named "${name.trim()}"; pick with --cafe or --headquarters instead of "@".`);
+  if (cafe && hq)
+    throw new CliError(
+      `Both a cafe and a headquarters are named "${name.trim()}"; pick with --cafe or --headquarters instead of "@".`,
+    );
   if (cafe) return { kind: "cafe", id: cafe.id };
   if (hq) return { kind: "headquarters", id: hq.id };
   const { cafes, headquarters } = placeNames(db);
   if (cafes.some((c) => c.name === name.trim())) return { kind: "cafe", id: resolveCafe(db, name) };
-  if (headquarters.some((h) => h.name === name.trim() || h.path === name.trim())) return { kind: "headquarters", id: resolveHeadquarters(db, name) };
-  throw new CliError(`No cafe or headquarters named "${name.trim()}". Cafes: ${some(cafes.map((c) => c.path))}. Headquarters: ${some(headquarters.map((h) => h.name))}.`);
+  if (headquarters.some((h) => h.name === name.trim() || h.path === name.trim()))
+    return { kind: "headquarters", id: resolveHeadquarters(db, name) };
+  throw new CliError(
+    `No cafe or headquarters named "${name.trim()}". Cafes: ${some(cafes.map((c) => c.path))}. Headquarters: ${some(headquarters.map((h) => h.name))}.`,
+  );
 }
 
 /** How an area is written on the command line: "Area@Place". */
@@ -170,16 +219,28 @@ export function resolveArea(db: Db, spec: string, choice: AreaChoice = {}, place
     name = name.slice(0, i).trim();
   }
   const named = all.filter((a) => a.name === name);
-  if (named.length === 0) throw new CliError(`No area named "${name}". Areas: ${some([...new Set(all.map(areaLabel))])}.`);
+  if (named.length === 0)
+    throw new CliError(`No area named "${name}". Areas: ${some([...new Set(all.map(areaLabel))])}.`);
   const wanted: { kind: "cafe" | "headquarters"; id: number; said: string }[] = [];
-  if (choice.cafe !== undefined) wanted.push({ kind: "cafe", id: resolveCafe(db, choice.cafe), said: `cafe "${choice.cafe.trim()}"` });
-  if (choice.headquarters !== undefined) wanted.push({ kind: "headquarters", id: resolveHeadquarters(db, choice.headquarters), said: `headquarters "${choice.headquarters.trim()}"` });
+  if (choice.cafe !== undefined)
+    wanted.push({ kind: "cafe", id: resolveCafe(db, choice.cafe), said: `cafe "${choice.cafe.trim()}"` });
+  if (choice.headquarters !== undefined)
+    wanted.push({
+      kind: "headquarters",
+      id: resolveHeadquarters(db, choice.headquarters),
+      said: `headquarters "${choice.headquarters.trim()}"`,
+    });
   if (at !== undefined) wanted.push({ ...resolvePlace(db, at), said: `"${at}"` });
   const matches = named.filter((a) => wanted.every((w) => a.place.kind === w.kind && a.place.id === w.id));
   if (matches.length === 1) return matches[0];
   const where = named.map((a) => `${areaLabel(a)} (${a.place.kind} ${a.place.path})`).join(", ");
-  if (matches.length === 0) throw new CliError(`There is no area "${name}" at ${wanted.map((w) => w.said).join(" and ")}. "${name}" is at: ${where}.`);
-  throw new CliError(`More than one area is named "${name}": ${where}. ${placeOptions ? "Pick one with --cafe or --headquarters, or write" : "Write"} it as "Area@Place".`);
+  if (matches.length === 0)
+    throw new CliError(
+      `There is no area "${name}" at ${wanted.map((w) => w.said).join(" and ")}. "${name}" is at: ${where}.`,
+    );
+  throw new CliError(
+    `More than one area is named "${name}": ${where}. ${placeOptions ? "Pick one with --cafe or --headquarters, or write" : "Write"} it as "Area@Place".`,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -196,7 +257,9 @@ function planAssignment(db: Db, roleName: string, areaSpec: string, choice?: Are
   // Without a choice object the command has no --cafe/--headquarters (user:create): only "Area@Place" can pick.
   const area = resolveArea(db, areaSpec, choice, choice !== undefined);
   if (!area.roles.some((r) => r.id === role.id)) {
-    throw new CliError(`Area ${areaLabel(area)} does not offer the role "${role.name}"; it offers ${some(area.roles.map((r) => r.name))}.`);
+    throw new CliError(
+      `Area ${areaLabel(area)} does not offer the role "${role.name}"; it offers ${some(area.roles.map((r) => r.name))}.`,
+    );
   }
   return { role, area };
 }
@@ -206,7 +269,9 @@ function applyAssignment(db: Db, locale: Locale, user: User, plan: PlannedAssign
   const where = `${areaLabel(area)} (${area.place.path})`;
   const current = assignmentsOf(db, user.id, EVERYTHING).find((a) => a.areaId === area.id);
   if (current?.roleId === role.id) return `${user.email} already holds "${role.name}" in ${where}; nothing changed.`;
-  attempt(locale, ASSIGN_FIELDS, () => assignRole(db, CLI_ACTOR, EVERYTHING, { userId: user.id, areaId: area.id, roleId: role.id }));
+  attempt(locale, ASSIGN_FIELDS, () =>
+    assignRole(db, CLI_ACTOR, EVERYTHING, { userId: user.id, areaId: area.id, roleId: role.id }),
+  );
   return `${user.email} now holds "${role.name}" in ${where}${current ? `, instead of "${current.roleName}"` : ""}.`;
 }
 
@@ -227,7 +292,13 @@ export function checkAssignment(db: Db, role: string | undefined, area: string |
  * For `user:create --role R --area A`: gives the user just created role R in area A (A as in `user:assign`,
  * "Area@Place" when the name repeats) and returns the line to print; null when neither is given.
  */
-export function assignAfterCreate(db: Db, email: string, role: string | undefined, area: string | undefined, locale?: Locale): string | null {
+export function assignAfterCreate(
+  db: Db,
+  email: string,
+  role: string | undefined,
+  area: string | undefined,
+  locale?: Locale,
+): string | null {
   if (!bothOrNeither(role, area)) return null;
   const plan = planAssignment(db, role!, area!);
   return applyAssignment(db, locale ?? cliConfig().locale, requireUser(db, email), plan);
@@ -247,7 +318,9 @@ export interface RoleListRow {
 }
 
 export function roleListRows(db: Db): RoleListRow[] {
-  const everything = listPermissions(db).map((p) => p.name).sort();
+  const everything = listPermissions(db)
+    .map((p) => p.name)
+    .sort();
   return listRoles(db).rows.map((r) => ({
     name: r.name,
     description: r.description,
@@ -270,8 +343,13 @@ export function permissionListRows(db: Db, routes: RouteDefinition[]): Permissio
   return listPermissions(db).map((p) => ({
     name: p.name,
     area: p.area,
-    sidebar: p.routeName && p.sidebarLabel ? { route: p.routeName, label: p.sidebarLabel, icon: p.icon, order: p.sortOrder } : null,
-    routes: routeRows(routes.filter((r) => r.access.kind === "permission" && r.access.permission === p.name)).map(({ method, uri, name }) => ({ method, uri, name })),
+    sidebar:
+      p.routeName && p.sidebarLabel
+        ? { route: p.routeName, label: p.sidebarLabel, icon: p.icon, order: p.sortOrder }
+        : null,
+    routes: routeRows(routes.filter((r) => r.access.kind === "permission" && r.access.permission === p.name)).map(
+      ({ method, uri, name }) => ({ method, uri, name }),
+    ),
   }));
 }
 
@@ -279,7 +357,8 @@ function formatPermissionTable(rows: PermissionListRow[]): string {
   if (rows.length === 0) return "The permission catalogue is empty. Run ./mesa permission:sync.";
   const lines: string[][] = [];
   for (const p of rows) {
-    if (p.routes.length === 0) lines.push([p.name, p.area, "", "(no route requires it; ./mesa permission:sync removes it)", ""]);
+    if (p.routes.length === 0)
+      lines.push([p.name, p.area, "", "(no route requires it; ./mesa permission:sync removes it)", ""]);
     p.routes.forEach((r, i) => lines.push([i === 0 ? p.name : "", i === 0 ? p.area : "", r.method, r.uri, r.name]));
   }
   const routeCount = rows.reduce((n, p) => n + p.routes.length, 0);
@@ -314,7 +393,9 @@ export function registerAccessCommands(program: Command): void {
       const input = { name, permissions, ...(opts.description === undefined ? {} : { description: opts.description }) };
       const role = attempt(locale, ROLE_FIELDS, () => createRole(db, CLI_ACTOR, input));
       const granted = [...permissions].sort();
-      console.log(`Created role "${role.name}" with ${granted.length} permission${granted.length === 1 ? "" : "s"}: ${listText(granted)}`);
+      console.log(
+        `Created role "${role.name}" with ${granted.length} permission${granted.length === 1 ? "" : "s"}: ${listText(granted)}`,
+      );
     });
 
   for (const mode of ["grant", "revoke"] as const) {
@@ -330,8 +411,11 @@ export function registerAccessCommands(program: Command): void {
         const before = new Set(listRoles(db).rows.find((r) => r.id === role.id)?.permissions ?? []);
         const after = attempt(locale, ROLE_FIELDS, () => changeRolePermissions(db, CLI_ACTOR, role.name, wanted, mode));
         const unchanged = wanted.filter((n) => (mode === "grant" ? before.has(n) : !before.has(n)));
-        if (unchanged.length) console.log(`${mode === "grant" ? "Already granted" : "Not granted"} before: ${unchanged.join(", ")}`);
-        console.log(`Role "${role.name}" now has ${after.length} permission${after.length === 1 ? "" : "s"}: ${listText(after)}`);
+        if (unchanged.length)
+          console.log(`${mode === "grant" ? "Already granted" : "Not granted"} before: ${unchanged.join(", ")}`);
+        console.log(
+          `Role "${role.name}" now has ${after.length} permission${after.length === 1 ? "" : "s"}: ${listText(after)}`,
+        );
       });
   }
 
@@ -349,7 +433,13 @@ export function registerAccessCommands(program: Command): void {
       console.log(
         table(
           ["ROLE", "BUILT-IN", "HOLDERS", "PERMISSIONS", ""],
-          rows.map((r) => [r.name, r.builtIn ? "yes" : "no", String(r.holders), r.allPermissions ? "all" : String(r.permissions.length), r.allPermissions ? "every permission, everywhere" : r.permissions.join(", ")]),
+          rows.map((r) => [
+            r.name,
+            r.builtIn ? "yes" : "no",
+            String(r.holders),
+            r.allPermissions ? "all" : String(r.permissions.length),
+            r.allPermissions ? "every permission, everywhere" : r.permissions.join(", "),
+          ]),
         ),
       );
     });
@@ -367,12 +457,17 @@ export function registerAccessCommands(program: Command): void {
       } else {
         console.log(formatPermissionTable(rows));
       }
-      if (missing.length) console.error(`Permissions of the catalogue missing from the database: ${missing.join(", ")}. Run ./mesa permission:sync.`);
+      if (missing.length)
+        console.error(
+          `Permissions of the catalogue missing from the database: ${missing.join(", ")}. Run ./mesa permission:sync.`,
+        );
     });
 
   program
     .command("permission:sync")
-    .description("Bring the permissions table in step with the catalogue: add what it declares, remove what it no longer declares")
+    .description(
+      "Bring the permissions table in step with the catalogue: add what it declares, remove what it no longer declares",
+    )
     .action(() => {
       const { db } = open();
       const { added, removed } = syncPermissions(db, CLI_ACTOR);
@@ -380,18 +475,30 @@ export function registerAccessCommands(program: Command): void {
         console.log(`The permissions are already in step with the catalogue (${PERMISSION_NAMES.length} permissions).`);
         return;
       }
-      if (added.length) console.log(`Added ${added.length} permission${added.length === 1 ? "" : "s"}: ${added.join(", ")}`);
-      if (removed.length) console.log(`Removed ${removed.length} permission${removed.length === 1 ? "" : "s"} (and their grants): ${removed.join(", ")}`);
+      if (added.length)
+        console.log(`Added ${added.length} permission${added.length === 1 ? "" : "s"}: ${added.join(", ")}`);
+      if (removed.length)
+        console.log(
+          `Removed ${removed.length} permission${removed.length === 1 ? "" : "s"} (and their grants): ${removed.join(", ")}`,
+        );
     });
 
   program
     .command("area:create")
     .description("Create an area at a cafe or a headquarters, offering some roles")
     .argument("<name>", "the area's name (unique at its place)")
-    .addOption(new Option("--cafe <cafe>", 'the cafe: "Cafe", or "Unit/Cafe" when several units have a cafe of that name').conflicts("headquarters"))
+    .addOption(
+      new Option(
+        "--cafe <cafe>",
+        'the cafe: "Cafe", or "Unit/Cafe" when several units have a cafe of that name',
+      ).conflicts("headquarters"),
+    )
     .addOption(new Option("--headquarters <name>", 'the headquarters: "Name", or "Business/Name"'))
     .option("--role <name>", "a role the area offers; repeat the option or separate names with commas", collect)
-    .addHelpText("after", '\nGive exactly one of --cafe and --headquarters. Example:\n  ./mesa area:create Cocina --cafe "Comedor Principal" --role cashier --role "cafe manager"')
+    .addHelpText(
+      "after",
+      '\nGive exactly one of --cafe and --headquarters. Example:\n  ./mesa area:create Cocina --cafe "Comedor Principal" --role cashier --role "cafe manager"',
+    )
     .action((name: string, opts: { cafe?: string; headquarters?: string; role?: string[] }) => {
       const { db, locale } = open();
       const input = {
@@ -402,7 +509,9 @@ export function registerAccessCommands(program: Command): void {
       };
       const area = attempt(locale, AREA_FIELDS, () => createArea(db, CLI_ACTOR, EVERYTHING, input));
       const summary = listAreas(db, EVERYTHING).rows.find((a) => a.id === area.id)!;
-      console.log(`Created area ${areaLabel(summary)} at ${summary.place.kind} ${summary.place.path}, offering: ${listText(summary.roles.map((r) => r.name))}`);
+      console.log(
+        `Created area ${areaLabel(summary)} at ${summary.place.kind} ${summary.place.path}, offering: ${listText(summary.roles.map((r) => r.name))}`,
+      );
     });
 
   program
@@ -411,7 +520,9 @@ export function registerAccessCommands(program: Command): void {
     .argument("<email>", "the user's e-mail address")
     .requiredOption("--role <name>", "the role's name; the area must offer it")
     .requiredOption("--area <area>", 'the area\'s name, or "Area@Place" (see below)')
-    .addOption(new Option("--cafe <cafe>", "the cafe of the area, when the area's name repeats").conflicts("headquarters"))
+    .addOption(
+      new Option("--cafe <cafe>", "the cafe of the area, when the area's name repeats").conflicts("headquarters"),
+    )
     .addOption(new Option("--headquarters <name>", "the headquarters of the area, when the area's name repeats"))
     .addHelpText("after", AREA_HELP)
     .action((email: string, opts: { role: string; area: string; cafe?: string; headquarters?: string }) => {
@@ -423,31 +534,56 @@ export function registerAccessCommands(program: Command): void {
 
   program
     .command("blacklist:add")
-    .description("Bar a person by document; a linked user account can no longer sign in, and its sessions, open tabs and realtime connections end")
+    .description(
+      "Bar a person by document; a linked user account can no longer sign in, and its sessions, open tabs and realtime connections end",
+    )
     .argument("<document>", "the document number, checked by its type (spaces and dashes are dropped)")
-    .addOption(new Option("--type <type>", "the document's type: dni, ce (carné de extranjería) or pas (passport)").choices(DOCUMENT_TYPES).default(DEFAULT_DOCUMENT_TYPE))
+    .addOption(
+      new Option("--type <type>", "the document's type: dni, ce (carné de extranjería) or pas (passport)")
+        .choices(DOCUMENT_TYPES)
+        .default(DEFAULT_DOCUMENT_TYPE),
+    )
     .requiredOption("--reason <text>", "why the person is barred")
     .option("--name <name>", "the person's name (default: the linked user's name, else the document number)")
-    .option("--user <email>", "link the entry to this user account, which must have the same document or, without one, the same name (by default, the user with that document)")
+    .option(
+      "--user <email>",
+      "link the entry to this user account, which must have the same document or, without one, the same name (by default, the user with that document)",
+    )
     .action(async (document: string, opts: { type: DocumentType; reason: string; name?: string; user?: string }) => {
       const config = cliConfig();
       const db = cliDatabase(config);
       const events = cliEvents(config);
-      const linked = opts.user === undefined ? findUserByDocument(db, { type: opts.type, number: document }) : requireUser(db, opts.user);
-      const input = { document_type: opts.type, document_number: document, reason: opts.reason, name: opts.name ?? linked?.name ?? document.trim(), user_id: opts.user === undefined ? null : linked!.id };
+      const linked =
+        opts.user === undefined
+          ? findUserByDocument(db, { type: opts.type, number: document })
+          : requireUser(db, opts.user);
+      const input = {
+        document_type: opts.type,
+        document_number: document,
+        reason: opts.reason,
+        name: opts.name ?? linked?.name ?? document.trim(),
+        user_id: opts.user === undefined ? null : linked!.id,
+      };
       const entry = attempt(config.locale, BLACKLIST_FIELDS, () => {
         try {
           return addToBlacklist(db, CLI_ACTOR, EVERYTHING, input, config, events.publisher);
         } catch (error) {
           // A name taken from a bad document number fails with it: only the document is worth mentioning.
-          if (error instanceof ValidationFailed && opts.name === undefined && error.errors.document_number && error.errors.name) {
+          if (
+            error instanceof ValidationFailed &&
+            opts.name === undefined &&
+            error.errors.document_number &&
+            error.errors.name
+          ) {
             const { name: _, ...rest } = error.errors;
             throw new ValidationFailed(rest);
           }
           throw error;
         }
       });
-      console.log(`Added ${entry.documentType.toUpperCase()} ${entry.documentNumber} (${entry.name}) to the blacklist: ${entry.reason}`);
+      console.log(
+        `Added ${entry.documentType.toUpperCase()} ${entry.documentNumber} (${entry.name}) to the blacklist: ${entry.reason}`,
+      );
       const user = entry.userId === null ? undefined : findUserById(db, entry.userId);
       if (user) console.log(`${user.email} can no longer sign in; their sessions have ended.`);
       // Their open tabs and realtime connections, as the Blacklist page ends them; the running Mesa is reached over HTTP.

@@ -30,7 +30,10 @@ export function backupFolder(storagePath: string): string {
 
 /** A file name in `folder` that does not exist yet: `<prefix>-2026-05-01T13-45-00Z.sqlite`, then `…-2.sqlite`, … */
 export function freeBackupName(folder: string, prefix: string, now = new Date()): string {
-  const stamp = now.toISOString().replace(/\.\d+Z$/, "Z").replaceAll(":", "-");
+  const stamp = now
+    .toISOString()
+    .replace(/\.\d+Z$/, "Z")
+    .replaceAll(":", "-");
   for (let n = 1; ; n++) {
     const path = join(folder, `${prefix}-${stamp}${n === 1 ? "" : `-${n}`}.sqlite`);
     if (!existsSync(path)) return path;
@@ -53,13 +56,19 @@ function hasTable(client: Database, schema: "main" | "backup", name: string): bo
 
 function accessVersion(client: Database, schema: "main" | "backup"): number {
   if (!hasTable(client, schema, "access_version")) return 0;
-  return client.query<{ version: number }, []>(`SELECT version FROM ${schema}.access_version WHERE id = 1`).get()?.version ?? 0;
+  return (
+    client.query<{ version: number }, []>(`SELECT version FROM ${schema}.access_version WHERE id = 1`).get()?.version ??
+    0
+  );
 }
 
 /** Migrations recorded in a database, by the time drizzle stamps them with (their folder's creation time). */
 function appliedMigrations(client: Database, schema: "main" | "backup" = "main"): number[] {
   if (!hasTable(client, schema, "__drizzle_migrations")) return [];
-  return client.query<{ at: number }, []>(`SELECT created_at AS at FROM ${schema}.__drizzle_migrations`).all().map((r) => Number(r.at));
+  return client
+    .query<{ at: number }, []>(`SELECT created_at AS at FROM ${schema}.__drizzle_migrations`)
+    .all()
+    .map((r) => Number(r.at));
 }
 
 /**
@@ -71,17 +80,22 @@ export function inspectBackup(file: string): { users: number } {
   try {
     client = new Database(file, { readonly: true });
   } catch (error) {
-    throw new CliError(`${file} cannot be opened as a SQLite database (${error instanceof Error ? error.message : error}).`);
+    throw new CliError(
+      `${file} cannot be opened as a SQLite database (${error instanceof Error ? error.message : error}).`,
+    );
   }
   try {
     const check = client.query<{ quick_check: string }, []>("PRAGMA quick_check").all();
-    if (check.length !== 1 || check[0].quick_check !== "ok") throw new CliError(`${file} is damaged: ${check.map((r) => r.quick_check).join("; ")}`);
+    if (check.length !== 1 || check[0].quick_check !== "ok")
+      throw new CliError(`${file} is damaged: ${check.map((r) => r.quick_check).join("; ")}`);
     if (!hasTable(client, "main", "__drizzle_migrations") || !hasTable(client, "main", "users")) {
       throw new CliError(`${file} is not a Mesa database: it has no migrations table or no users table.`);
     }
     const known = new Set(readMigrationFiles({ migrationsFolder: MIGRATIONS_FOLDER }).map((m) => m.folderMillis));
     if (appliedMigrations(client).some((at) => !known.has(at))) {
-      throw new CliError(`${file} was made by a newer version of Mesa (it has migrations this version does not know). Update Mesa, then restore it.`);
+      throw new CliError(
+        `${file} was made by a newer version of Mesa (it has migrations this version does not know). Update Mesa, then restore it.`,
+      );
     }
     return { users: client.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM users").get()!.n };
   } catch (error) {
@@ -106,24 +120,42 @@ export function restoreDatabase(db: Db, file: string): void {
     client
       .transaction(() => {
         const version = Math.max(accessVersion(client, "main"), accessVersion(client, "backup")) + 1;
-        const current = client.query<{ type: string; name: string }, []>("SELECT type, name FROM main.sqlite_master WHERE type IN ('view', 'trigger', 'table') AND name NOT LIKE 'sqlite_%'").all();
-        for (const { type, name } of current.filter((o) => o.type !== "table")) client.exec(`DROP ${type.toUpperCase()} IF EXISTS main.${quote(name)}`);
+        const current = client
+          .query<{ type: string; name: string }, []>(
+            "SELECT type, name FROM main.sqlite_master WHERE type IN ('view', 'trigger', 'table') AND name NOT LIKE 'sqlite_%'",
+          )
+          .all();
+        for (const { type, name } of current.filter((o) => o.type !== "table"))
+          client.exec(`DROP ${type.toUpperCase()} IF EXISTS main.${quote(name)}`);
         for (const { name } of current.filter((o) => o.type === "table")) client.exec(`DROP TABLE main.${quote(name)}`);
 
-        const objects = client.query<{ type: string; name: string; sql: string }, []>("SELECT type, name, sql FROM backup.sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' ORDER BY rowid").all();
+        const objects = client
+          .query<{ type: string; name: string; sql: string }, []>(
+            "SELECT type, name, sql FROM backup.sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' ORDER BY rowid",
+          )
+          .all();
         const tables = objects.filter((o) => o.type === "table");
         for (const table of tables) client.exec(table.sql);
-        for (const { name } of tables) client.exec(`INSERT INTO main.${quote(name)} SELECT * FROM backup.${quote(name)}`);
+        for (const { name } of tables)
+          client.exec(`INSERT INTO main.${quote(name)} SELECT * FROM backup.${quote(name)}`);
         // Indexes after the rows (faster), then views and triggers.
         for (const other of objects.filter((o) => o.type !== "table")) client.exec(other.sql);
         // AUTOINCREMENT counters as they were, so ids deleted before the backup are not handed out again.
         if (hasTable(client, "main", "sqlite_sequence")) client.exec("DELETE FROM main.sqlite_sequence");
-        if (hasTable(client, "backup", "sqlite_sequence")) client.exec("INSERT INTO main.sqlite_sequence (name, seq) SELECT name, seq FROM backup.sqlite_sequence");
+        if (hasTable(client, "backup", "sqlite_sequence"))
+          client.exec("INSERT INTO main.sqlite_sequence (name, seq) SELECT name, seq FROM backup.sqlite_sequence");
         if (hasTable(client, "main", "access_version")) {
-          client.query("INSERT INTO main.access_version (id, version) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET version = excluded.version").run(version);
+          client
+            .query(
+              "INSERT INTO main.access_version (id, version) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET version = excluded.version",
+            )
+            .run(version);
         }
         const broken = client.query<{ table: string }, []>("PRAGMA main.foreign_key_check").all();
-        if (broken.length > 0) throw new CliError(`${file} has rows pointing at missing rows (in ${[...new Set(broken.map((r) => r.table))].join(", ")}); nothing was restored.`);
+        if (broken.length > 0)
+          throw new CliError(
+            `${file} has rows pointing at missing rows (in ${[...new Set(broken.map((r) => r.table))].join(", ")}); nothing was restored.`,
+          );
       })
       .immediate();
   } finally {
@@ -161,9 +193,11 @@ export function registerBackupCommands(program: Command): void {
     .argument("[file]", "where to write it (default: STORAGE_PATH/backups/mesa-<UTC time>.sqlite)")
     .action((file: string | undefined) => {
       const config = cliConfig();
-      if (!isFile(config.dbPath)) throw new CliError(`There is no database at ${config.dbPath} yet; nothing to back up.`);
+      if (!isFile(config.dbPath))
+        throw new CliError(`There is no database at ${config.dbPath} yet; nothing to back up.`);
       const target = resolve(file ?? freeBackupName(backupFolder(config.storagePath), "mesa"));
-      if (existsSync(target)) throw new CliError(`${target} already exists; name another file, or move that one away first.`);
+      if (existsSync(target))
+        throw new CliError(`${target} already exists; name another file, or move that one away first.`);
       const db = openDatabase(config.dbPath);
       try {
         backupDatabase(db, target);
@@ -176,7 +210,9 @@ export function registerBackupCommands(program: Command): void {
 
   program
     .command("db:restore")
-    .description("Replace the database with a backup, after keeping a copy of the current one; then apply pending migrations")
+    .description(
+      "Replace the database with a backup, after keeping a copy of the current one; then apply pending migrations",
+    )
     .argument("<file>", "a backup made by ./mesa db:backup")
     .option("--yes", "do not ask for confirmation (needed when there is no terminal to ask on)")
     .action(async (file: string, opts: { yes?: boolean }) => {
@@ -184,12 +220,14 @@ export function registerBackupCommands(program: Command): void {
       if (!isFile(file)) throw new CliError(`No such file: ${file}`, 2);
       const source = resolve(file);
       const exists = isFile(config.dbPath);
-      if (exists && realpathSync(source) === realpathSync(config.dbPath)) throw new CliError(`${file} is the database itself; restore from a backup copy.`);
+      if (exists && realpathSync(source) === realpathSync(config.dbPath))
+        throw new CliError(`${file} is the database itself; restore from a backup copy.`);
       const { users } = inspectBackup(source);
       const folder = backupFolder(config.storagePath);
       if (!opts.yes) {
         const consequence = `This replaces everything in ${config.dbPath} with ${source} (${users} user${users === 1 ? "" : "s"}, ${sizeOf(source)})${exists ? `; the current database is copied to ${folder} first` : ""}.`;
-        if (!process.stdin.isTTY) throw new CliError(`${consequence}\nThere is no terminal to confirm on: run it again with --yes.`, 2);
+        if (!process.stdin.isTTY)
+          throw new CliError(`${consequence}\nThere is no terminal to confirm on: run it again with --yes.`, 2);
         if (!(await confirm(`${consequence}\nRestore? [y/N] `))) throw new CliError("Nothing was restored.");
       }
       const db = openDatabase(config.dbPath);
@@ -204,7 +242,9 @@ export function registerBackupCommands(program: Command): void {
         migrateDatabase(db);
         bootstrapAccess(db);
         const applied = appliedMigrations(db.$client).length - before;
-        console.log(`Restored ${source} into ${config.dbPath}${applied > 0 ? `, and applied ${applied} pending migration${applied === 1 ? "" : "s"}` : ""}.`);
+        console.log(
+          `Restored ${source} into ${config.dbPath}${applied > 0 ? `, and applied ${applied} pending migration${applied === 1 ? "" : "s"}` : ""}.`,
+        );
       } finally {
         db.$client.close();
       }

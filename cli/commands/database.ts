@@ -16,7 +16,9 @@ export function registerDatabaseCommands(program: Command): void {
 
   program
     .command("db:seed")
-    .description("Load reference data, and the demo data set when DEMO_DATA is on or --demo is given (safe to run again)")
+    .description(
+      "Load reference data, and the demo data set when DEMO_DATA is on or --demo is given (safe to run again)",
+    )
     .option("--demo", "load the demo data set whatever DEMO_DATA says")
     .action(async (opts: { demo?: boolean }) => {
       const config = cliConfig();

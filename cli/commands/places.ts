@@ -52,7 +52,10 @@ export function registerPlacesCommands(program: Command): void {
         progress.finish();
         if (error instanceof JobFailed) {
           // Every problem, one per line (the page lists the first ones).
-          if (error.cause instanceof ImportFailed) throw new CliError([t("import.failed"), ...error.cause.problems.map((p) => describeProblem(p, t))].join("\n"));
+          if (error.cause instanceof ImportFailed)
+            throw new CliError(
+              [t("import.failed"), ...error.cause.problems.map((p) => describeProblem(p, t))].join("\n"),
+            );
           // The file itself is refused (too large, not a workbook, no recognised sheet).
           throw new CliError(say(config.locale, error.error));
         }

@@ -19,7 +19,9 @@ export function routeRows(list: RouteDefinition[], filters: { name?: string; pat
     .filter((r) => !filters.name || r.name.includes(filters.name))
     .filter((r) => !filters.path || r.uri.includes(filters.path))
     .map((r) => ({
-      method: r.methods.includes("GET") ? ["GET", "HEAD", ...r.methods.filter((m) => m !== "GET")].join("|") : r.methods.join("|"),
+      method: r.methods.includes("GET")
+        ? ["GET", "HEAD", ...r.methods.filter((m) => m !== "GET")].join("|")
+        : r.methods.join("|"),
       uri: r.uri,
       name: r.name,
       access: describeAccess(r.access),

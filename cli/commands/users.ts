@@ -32,26 +32,67 @@ export function registerUserCommands(program: Command): void {
     .option("--verified", "mark the e-mail as already verified")
     .option("--language <es|en>", "interface language")
     .option("--document <number>", "identity document number (a DNI unless --document-type says otherwise)")
-    .addOption(new Option("--document-type <type>", "the type of --document: dni (default), ce (carné de extranjería) or pas (passport)").choices(DOCUMENT_TYPES))
+    .addOption(
+      new Option(
+        "--document-type <type>",
+        "the type of --document: dni (default), ce (carné de extranjería) or pas (passport)",
+      ).choices(DOCUMENT_TYPES),
+    )
     .option("--role <role>", "give the user this role in --area")
-    .option("--area <area>", 'the area for --role: its name, or "Area@Place" when the name repeats (see ./mesa user:assign --help)')
-    .action(async (opts: { name: string; email: string; password?: string; verified?: boolean; language?: string; document?: string; documentType?: DocumentType; role?: string; area?: string }) => {
-      if (opts.documentType !== undefined && opts.document === undefined) throw new CliError("Give --document-type together with --document.");
-      const config = cliConfig();
-      const db = cliDatabase(config);
-      const areaId = checkAssignment(db, opts.role, opts.area);
-      const password = await readPassword(opts.password);
-      const input = { name: opts.name, email: opts.email, password, language: opts.language, document_type: opts.documentType, document_number: opts.document };
-      const user = await createUser(db, config, input, { verified: opts.verified }).catch(
-        (error) => explainValidation(error, config.locale),
-      );
-      // The account's place is the area of --area (the role there follows at once); without one it has no place yet.
-      const places = areaId === null ? COMPANY_WIDE : placesOfArea(db, areaId);
-      recordAudit(db, CLI_ACTOR, { action: "user.created", subjectType: "user", subjectId: user.id, places, after: { name: user.name, email: user.email, documentType: user.documentType, documentNumber: user.documentNumber } });
-      console.log(`Created user #${user.id} ${user.email}${user.emailVerifiedAt ? " (verified)" : " (e-mail not verified)"}`);
-      const assigned = assignAfterCreate(db, user.email, opts.role, opts.area, config.locale);
-      if (assigned) console.log(assigned);
-    });
+    .option(
+      "--area <area>",
+      'the area for --role: its name, or "Area@Place" when the name repeats (see ./mesa user:assign --help)',
+    )
+    .action(
+      async (opts: {
+        name: string;
+        email: string;
+        password?: string;
+        verified?: boolean;
+        language?: string;
+        document?: string;
+        documentType?: DocumentType;
+        role?: string;
+        area?: string;
+      }) => {
+        if (opts.documentType !== undefined && opts.document === undefined)
+          throw new CliError("Give --document-type together with --document.");
+        const config = cliConfig();
+        const db = cliDatabase(config);
+        const areaId = checkAssignment(db, opts.role, opts.area);
+        const password = await readPassword(opts.password);
+        const input = {
+          name: opts.name,
+          email: opts.email,
+          password,
+          language: opts.language,
+          document_type: opts.documentType,
+          document_number: opts.document,
+        };
+        const user = await createUser(db, config, input, { verified: opts.verified }).catch((error) =>
+          explainValidation(error, config.locale),
+        );
+        // The account's place is the area of --area (the role there follows at once); without one it has no place yet.
+        const places = areaId === null ? COMPANY_WIDE : placesOfArea(db, areaId);
+        recordAudit(db, CLI_ACTOR, {
+          action: "user.created",
+          subjectType: "user",
+          subjectId: user.id,
+          places,
+          after: {
+            name: user.name,
+            email: user.email,
+            documentType: user.documentType,
+            documentNumber: user.documentNumber,
+          },
+        });
+        console.log(
+          `Created user #${user.id} ${user.email}${user.emailVerifiedAt ? " (verified)" : " (e-mail not verified)"}`,
+        );
+        const assigned = assignAfterCreate(db, user.email, opts.role, opts.area, config.locale);
+        if (assigned) console.log(assigned);
+      },
+    );
 
   program
     .command("user:list")
@@ -61,7 +102,13 @@ export function registerUserCommands(program: Command): void {
       const db = cliDatabase();
       const users = listUsers(db);
       if (opts.json) {
-        console.log(JSON.stringify(users.map(({ passwordHash, rememberTokenHash, ...rest }) => rest), null, 2));
+        console.log(
+          JSON.stringify(
+            users.map(({ passwordHash, rememberTokenHash, ...rest }) => rest),
+            null,
+            2,
+          ),
+        );
         return;
       }
       if (users.length === 0) {
@@ -71,7 +118,14 @@ export function registerUserCommands(program: Command): void {
       console.log(
         table(
           ["ID", "E-MAIL", "NAME", "STATUS", "VERIFIED", "LAST SIGN-IN"],
-          users.map((u) => [String(u.id), u.email, u.name, u.status, u.emailVerifiedAt ? "yes" : "no", u.lastSignInAt?.toISOString() ?? "never"]),
+          users.map((u) => [
+            String(u.id),
+            u.email,
+            u.name,
+            u.status,
+            u.emailVerifiedAt ? "yes" : "no",
+            u.lastSignInAt?.toISOString() ?? "never",
+          ]),
         ),
       );
     });
@@ -92,13 +146,17 @@ export function registerUserCommands(program: Command): void {
         throw error;
       }
       const password = await readPassword(opts.password);
-      await setPasswordFor(db, config, CLI_ACTOR, user, password).catch((error) => explainValidation(error, config.locale));
+      await setPasswordFor(db, config, CLI_ACTOR, user, password).catch((error) =>
+        explainValidation(error, config.locale),
+      );
       console.log(`New password set for ${user.email}; their sessions and remember-me sign-in have ended.`);
     });
 
   program
     .command("user:deactivate")
-    .description("Deactivate a user: their sessions, open tabs and realtime connections end and they can no longer sign in")
+    .description(
+      "Deactivate a user: their sessions, open tabs and realtime connections end and they can no longer sign in",
+    )
     .argument("<email>", "the user's e-mail address")
     .action(async (email: string) => {
       const config = cliConfig();

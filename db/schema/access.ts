@@ -86,7 +86,11 @@ export const assignments = sqliteTable(
       .references(() => roles.id, { onDelete: "restrict" }),
   },
   // By area too: members per area, and people of the areas in a scope (bench:pages found area lists scanning the table).
-  (t) => [primaryKey({ columns: [t.userId, t.areaId] }), index("assignments_role_index").on(t.roleId), index("assignments_area_index").on(t.areaId)],
+  (t) => [
+    primaryKey({ columns: [t.userId, t.areaId] }),
+    index("assignments_role_index").on(t.roleId),
+    index("assignments_area_index").on(t.areaId),
+  ],
 );
 
 /**

@@ -18,7 +18,10 @@ export const businessServices = sqliteTable(
       .notNull()
       .references(() => services.id, { onDelete: "restrict" }),
   },
-  (t) => [primaryKey({ columns: [t.businessId, t.serviceId] }), index("business_services_service_index").on(t.serviceId)],
+  (t) => [
+    primaryKey({ columns: [t.businessId, t.serviceId] }),
+    index("business_services_service_index").on(t.serviceId),
+  ],
 );
 
 export const PROPERTY_STATUSES = ["in_use", "in_storage", "under_repair", "retired"] as const;

@@ -61,4 +61,3 @@ export const headquarters = sqliteTable(
   },
   (t) => [uniqueIndex("headquarters_business_name_unique").on(t.businessId, t.name)],
 );
-

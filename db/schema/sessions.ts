@@ -14,5 +14,8 @@ export const sessions = sqliteTable(
     userAgent: text("user_agent"),
     lastActivity: integer("last_activity").notNull(),
   },
-  (table) => [index("sessions_user_id_index").on(table.userId), index("sessions_last_activity_index").on(table.lastActivity)],
+  (table) => [
+    index("sessions_user_id_index").on(table.userId),
+    index("sessions_last_activity_index").on(table.lastActivity),
+  ],
 );

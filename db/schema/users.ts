@@ -14,7 +14,9 @@ export const users = sqliteTable(
     passwordHash: text("password_hash").notNull(),
     emailVerifiedAt: integer("email_verified_at", { mode: "timestamp_ms" }),
     language: text("language", { enum: ["es", "en"] }),
-    status: text("status", { enum: ["active", "deactivated"] }).notNull().default("active"),
+    status: text("status", { enum: ["active", "deactivated"] })
+      .notNull()
+      .default("active"),
     /** The optional identity document (src/domain/documents.ts): both set or both null; the number normalized. */
     documentType: text("document_type", { enum: DOCUMENT_TYPES }),
     documentNumber: text("document_number"),
@@ -24,7 +26,10 @@ export const users = sqliteTable(
     createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
   },
-  (table) => [uniqueIndex("users_email_unique").on(table.email), index("users_document_index").on(table.documentType, table.documentNumber)],
+  (table) => [
+    uniqueIndex("users_email_unique").on(table.email),
+    index("users_document_index").on(table.documentType, table.documentNumber),
+  ],
 );
 
 /**

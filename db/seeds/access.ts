@@ -20,13 +20,29 @@ import type { Db } from "../../src/db";
 import type { Seeder } from "./index";
 import { DEMO_BUSINESS, DEMO_HEADQUARTERS, DEMO_PLACES } from "./places";
 
-function ensureArea(db: Db, name: string, place: { cafeId?: number; headquartersId?: number }, roleIds: number[]): number {
+function ensureArea(
+  db: Db,
+  name: string,
+  place: { cafeId?: number; headquartersId?: number },
+  roleIds: number[],
+): number {
   const existing = db
     .select()
     .from(areas)
-    .where(and(eq(areas.name, name), place.cafeId ? eq(areas.cafeId, place.cafeId) : eq(areas.headquartersId, place.headquartersId!)))
+    .where(
+      and(
+        eq(areas.name, name),
+        place.cafeId ? eq(areas.cafeId, place.cafeId) : eq(areas.headquartersId, place.headquartersId!),
+      ),
+    )
     .get();
-  const areaId = existing?.id ?? db.insert(areas).values({ name, cafeId: place.cafeId ?? null, headquartersId: place.headquartersId ?? null }).returning().get().id;
+  const areaId =
+    existing?.id ??
+    db
+      .insert(areas)
+      .values({ name, cafeId: place.cafeId ?? null, headquartersId: place.headquartersId ?? null })
+      .returning()
+      .get().id;
   for (const roleId of roleIds) db.insert(areaRoles).values({ areaId, roleId }).onConflictDoNothing().run();
   return areaId;
 }
@@ -37,7 +53,9 @@ export const rolesSeeder: Seeder = {
   async run(db) {
     bootstrapAccess(db);
     for (const spec of STARTING_ROLES) ensureStartingRole(db, spec);
-    return [`${PERMISSION_NAMES.length} permissions; ${STARTING_ROLES.length + 1} roles (${[SUPER_ROLE, ...STARTING_ROLES.map((r) => r.name)].join(", ")})`];
+    return [
+      `${PERMISSION_NAMES.length} permissions; ${STARTING_ROLES.length + 1} roles (${[SUPER_ROLE, ...STARTING_ROLES.map((r) => r.name)].join(", ")})`,
+    ];
   },
 };
 
@@ -57,7 +75,10 @@ export const accessSeeder: Seeder = {
     for (const mine of DEMO_PLACES) {
       for (const unit of mine.units) {
         for (const cafe of unit.cafes) {
-          ensureArea(db, "Caja", { cafeId: ensureCafe(db, mine.mine, unit.name, cafe, businessId) }, [roleIds.cashier, roleIds["cafe manager"]]);
+          ensureArea(db, "Caja", { cafeId: ensureCafe(db, mine.mine, unit.name, cafe, businessId) }, [
+            roleIds.cashier,
+            roleIds["cafe manager"],
+          ]);
           areaCount++;
         }
       }
@@ -78,7 +99,12 @@ export const firstHeadquartersSeeder: Seeder = {
     const superId = db.select().from(roles).where(eq(roles.name, SUPER_ROLE)).get()!.id;
     const administratorId = db.select().from(roles).where(eq(roles.name, "administrator")).get()?.id;
     const { headquartersId } = ensureHeadquarters(db, FIRST_PLACE.business, FIRST_PLACE.headquarters);
-    ensureArea(db, FIRST_PLACE.area, { headquartersId }, administratorId === undefined ? [superId] : [superId, administratorId]);
+    ensureArea(
+      db,
+      FIRST_PLACE.area,
+      { headquartersId },
+      administratorId === undefined ? [superId] : [superId, administratorId],
+    );
     db.transaction((tx) => bumpAccessVersion(tx));
     return [
       `Business "${FIRST_PLACE.business}" with headquarters "${FIRST_PLACE.headquarters}" and its area "${FIRST_PLACE.area}" (${SUPER_ROLE}, administrator).`,
@@ -89,18 +115,20 @@ export const firstHeadquartersSeeder: Seeder = {
 
 /** "Area@Place" of every area offering the super-administrator role, headquarters first. */
 function superAreas(db: Db): string[] {
-  return db
-    .select({ area: areas.name, headquarters: headquarters.name, cafe: cafes.name })
-    .from(areaRoles)
-    .innerJoin(roles, eq(roles.id, areaRoles.roleId))
-    .innerJoin(areas, eq(areas.id, areaRoles.areaId))
-    .leftJoin(headquarters, eq(headquarters.id, areas.headquartersId))
-    .leftJoin(cafes, eq(cafes.id, areas.cafeId))
-    .where(eq(roles.isSuper, true))
-    // A headquarters area has no cafe, and NULL sorts first.
-    .orderBy(asc(cafes.id), asc(areas.id))
-    .all()
-    .map((r) => `${r.area}@${r.headquarters ?? r.cafe}`);
+  return (
+    db
+      .select({ area: areas.name, headquarters: headquarters.name, cafe: cafes.name })
+      .from(areaRoles)
+      .innerJoin(roles, eq(roles.id, areaRoles.roleId))
+      .innerJoin(areas, eq(areas.id, areaRoles.areaId))
+      .leftJoin(headquarters, eq(headquarters.id, areas.headquartersId))
+      .leftJoin(cafes, eq(cafes.id, areas.cafeId))
+      .where(eq(roles.isSuper, true))
+      // A headquarters area has no cafe, and NULL sorts first.
+      .orderBy(asc(cafes.id), asc(areas.id))
+      .all()
+      .map((r) => `${r.area}@${r.headquarters ?? r.cafe}`)
+  );
 }
 
 /** Without demo data, while nobody has an account: the command that creates the first administrator. */
@@ -129,7 +157,13 @@ export const firstAdministratorSeeder: Seeder = {
 export const DEMO_EMAIL = "demo@mesa.test";
 
 /** Demo people: the super-administrator demo account and one person per starting role; one shared password, printed once. */
-const DEMO_PEOPLE: { email: string; name: string; area: string; place: "hq" | "principal" | "campamento"; role: string }[] = [
+const DEMO_PEOPLE: {
+  email: string;
+  name: string;
+  area: string;
+  place: "hq" | "principal" | "campamento";
+  role: string;
+}[] = [
   { email: DEMO_EMAIL, name: "Demo Mesa", area: "Administración", place: "hq", role: SUPER_ROLE },
   { email: "admin@mesa.test", name: "Rosa Huamán", area: "Administración", place: "hq", role: "administrator" },
   { email: "operaciones@mesa.test", name: "Diego Rojas", area: "Operaciones", place: "hq", role: "operations manager" },
@@ -142,16 +176,34 @@ const DEMO_PEOPLE: { email: string; name: string; area: string; place: "hq" | "p
 export const demoPeopleSeeder: Seeder = {
   name: "Demo accounts",
   async run(db, config) {
-    if (findUserByEmail(db, DEMO_EMAIL)) return [`${DEMO_EMAIL} already exists (passwords are unchanged; ./mesa user:password ${DEMO_EMAIL} sets a new one).`];
+    if (findUserByEmail(db, DEMO_EMAIL))
+      return [
+        `${DEMO_EMAIL} already exists (passwords are unchanged; ./mesa user:password ${DEMO_EMAIL} sets a new one).`,
+      ];
     const password = `mesa-${randomToken(9)}`;
     const { headquartersId } = ensureHeadquarters(db, DEMO_BUSINESS.name, DEMO_HEADQUARTERS[0].name);
-    const cafeIds = { principal: ensureCafe(db, "Mina Cerro Verde", "Unidad Norte", "Comedor Principal"), campamento: ensureCafe(db, "Mina Cerro Verde", "Unidad Sur", "Comedor Campamento") };
+    const cafeIds = {
+      principal: ensureCafe(db, "Mina Cerro Verde", "Unidad Norte", "Comedor Principal"),
+      campamento: ensureCafe(db, "Mina Cerro Verde", "Unidad Sur", "Comedor Campamento"),
+    };
     for (const person of DEMO_PEOPLE) {
-      const user = findUserByEmail(db, person.email) ?? (await createUser(db, config, { name: person.name, email: person.email, password, language: config.locale }, { verified: true }));
+      const user =
+        findUserByEmail(db, person.email) ??
+        (await createUser(
+          db,
+          config,
+          { name: person.name, email: person.email, password, language: config.locale },
+          { verified: true },
+        ));
       const area = db
         .select()
         .from(areas)
-        .where(and(eq(areas.name, person.area), person.place === "hq" ? eq(areas.headquartersId, headquartersId) : eq(areas.cafeId, cafeIds[person.place])))
+        .where(
+          and(
+            eq(areas.name, person.area),
+            person.place === "hq" ? eq(areas.headquartersId, headquartersId) : eq(areas.cafeId, cafeIds[person.place]),
+          ),
+        )
         .get()!;
       const role = db.select().from(roles).where(eq(roles.name, person.role)).get()!;
       db.insert(assignments).values({ userId: user.id, areaId: area.id, roleId: role.id }).onConflictDoNothing().run();
@@ -161,7 +213,9 @@ export const demoPeopleSeeder: Seeder = {
       `Sign in at ${config.appUrl}/login`,
       `  e-mail:   ${DEMO_EMAIL}  (super-administrator)`,
       `  password: ${password}`,
-      `The same password opens ${DEMO_PEOPLE.slice(1).map((p) => `${p.email} (${p.role})`).join(", ")}.`,
+      `The same password opens ${DEMO_PEOPLE.slice(1)
+        .map((p) => `${p.email} (${p.role})`)
+        .join(", ")}.`,
       `It is shown only this once; to set a new one: ./mesa user:password ${DEMO_EMAIL} (or any demo e-mail).`,
     ];
   },

@@ -22,7 +22,9 @@ interface Company {
 }
 
 /** The RUCs carry valid check digits (SUNAT's modulo 11). */
-export const DEMO_DEALERSHIPS: (Company & { subdealerships: (Company & { units: [mine: string, unit: string][] })[] })[] = [
+export const DEMO_DEALERSHIPS: (Company & {
+  subdealerships: (Company & { units: [mine: string, unit: string][] })[];
+})[] = [
   {
     name: "Compañía Minera Andina del Sur S.A.A.",
     ruc: "20100934729",
@@ -119,7 +121,12 @@ export const DEMO_DEALERSHIPS: (Company & { subdealerships: (Company & { units: 
 ];
 
 function findUnit(db: Db, mineName: string, unitName: string): number | null {
-  const row = db.select({ id: units.id }).from(units).innerJoin(mines, eq(mines.id, units.mineId)).where(and(eq(mines.name, mineName), eq(units.name, unitName))).get();
+  const row = db
+    .select({ id: units.id })
+    .from(units)
+    .innerJoin(mines, eq(mines.id, units.mineId))
+    .where(and(eq(mines.name, mineName), eq(units.name, unitName)))
+    .get();
   return row?.id ?? null;
 }
 
@@ -144,11 +151,19 @@ export const dealershipsSeeder: Seeder = {
           if (id === null) missingUnits.add(`${mine} / ${unit}`);
           else unitIds.push(id);
         }
-        createSubdealership(db, CLI_ACTOR, EVERYTHING, { ...sub, dealership_id: dealership.id, unit_ids: unitIds }, settings);
+        createSubdealership(
+          db,
+          CLI_ACTOR,
+          EVERYTHING,
+          { ...sub, dealership_id: dealership.id, unit_ids: unitIds },
+          settings,
+        );
         createdSubdealerships++;
       }
     }
-    const lines = [`${createdDealerships} dealerships and ${createdSubdealerships} subdealerships created (${DEMO_DEALERSHIPS.length} dealerships in the demo set)`];
+    const lines = [
+      `${createdDealerships} dealerships and ${createdSubdealerships} subdealerships created (${DEMO_DEALERSHIPS.length} dealerships in the demo set)`,
+    ];
     if (missingUnits.size) lines.push(`units not found, skipped: ${[...missingUnits].join(", ")}`);
     return lines;
   },

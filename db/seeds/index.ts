@@ -5,7 +5,13 @@
  */
 import type { Config } from "../../src/config";
 import type { Db } from "../../src/db";
-import { accessSeeder, demoPeopleSeeder, firstAdministratorSeeder, firstHeadquartersSeeder, rolesSeeder } from "./access";
+import {
+  accessSeeder,
+  demoPeopleSeeder,
+  firstAdministratorSeeder,
+  firstHeadquartersSeeder,
+  rolesSeeder,
+} from "./access";
 import { dealershipsSeeder } from "./dealerships";
 import { placesSeeder } from "./places";
 import { propertiesSeeder } from "./properties";
@@ -20,7 +26,14 @@ export interface Seeder {
 export const referenceSeeders: Seeder[] = [rolesSeeder, serviceCatalogueSeeder];
 
 /** The demo business with its places, areas, prices, properties, client companies and people with known accounts. */
-export const demoSeeders: Seeder[] = [placesSeeder, accessSeeder, servicesSeeder, propertiesSeeder, dealershipsSeeder, demoPeopleSeeder];
+export const demoSeeders: Seeder[] = [
+  placesSeeder,
+  accessSeeder,
+  servicesSeeder,
+  propertiesSeeder,
+  dealershipsSeeder,
+  demoPeopleSeeder,
+];
 
 /** Without the demo set: a first headquarters area when there is none, and how to create the first administrator. */
 export const firstRunSeeders: Seeder[] = [firstHeadquartersSeeder, firstAdministratorSeeder];
@@ -29,10 +42,15 @@ export const firstRunSeeders: Seeder[] = [firstHeadquartersSeeder, firstAdminist
  * Runs the reference seeders, then the demo ones when `demo` (default: the DEMO_DATA setting) or else the first-run
  * ones; returns the lines each reports (what it created, how to sign in).
  */
-export async function runSeeders(db: Db, config: Config, options: { demo?: boolean } = {}): Promise<{ seeder: string; lines: string[] }[]> {
+export async function runSeeders(
+  db: Db,
+  config: Config,
+  options: { demo?: boolean } = {},
+): Promise<{ seeder: string; lines: string[] }[]> {
   const demo = options.demo ?? config.demoData;
   const results = [];
-  for (const seeder of [...referenceSeeders, ...(demo ? demoSeeders : firstRunSeeders)]) results.push({ seeder: seeder.name, lines: await seeder.run(db, config) });
+  for (const seeder of [...referenceSeeders, ...(demo ? demoSeeders : firstRunSeeders)])
+    results.push({ seeder: seeder.name, lines: await seeder.run(db, config) });
   return results;
 }
 

@@ -47,7 +47,10 @@ export const placesSeeder: Seeder = {
     for (const hq of DEMO_HEADQUARTERS) {
       const ids = ensureHeadquarters(db, DEMO_BUSINESS.name, hq.name);
       businessId = ids.businessId;
-      db.update(headquarters).set({ address: hq.address, phone: hq.phone }).where(eq(headquarters.id, ids.headquartersId)).run();
+      db.update(headquarters)
+        .set({ address: hq.address, phone: hq.phone })
+        .where(eq(headquarters.id, ids.headquartersId))
+        .run();
     }
     const business = db.select().from(businesses).where(eq(businesses.id, businessId)).get()!;
     if (!business.ruc) {
@@ -63,6 +66,8 @@ export const placesSeeder: Seeder = {
         }
       }
     }
-    return [`1 business with ${DEMO_HEADQUARTERS.length} headquarters; ${DEMO_PLACES.length} mines, ${DEMO_PLACES.flatMap((m) => m.units).length} units, ${cafeCount} cafes`];
+    return [
+      `1 business with ${DEMO_HEADQUARTERS.length} headquarters; ${DEMO_PLACES.length} mines, ${DEMO_PLACES.flatMap((m) => m.units).length} units, ${cafeCount} cafes`,
+    ];
   },
 };

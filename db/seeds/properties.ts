@@ -112,9 +112,16 @@ export const DEMO_PROPERTIES: DemoProperty[] = [
   },
 ];
 
-function placeOf(db: Tx, place: DemoProperty["place"]): { headquartersId: number | null; cafeId: number | null } | null {
+function placeOf(
+  db: Tx,
+  place: DemoProperty["place"],
+): { headquartersId: number | null; cafeId: number | null } | null {
   if ("headquarters" in place) {
-    const rows = db.select({ id: headquarters.id }).from(headquarters).where(eq(headquarters.name, place.headquarters)).all();
+    const rows = db
+      .select({ id: headquarters.id })
+      .from(headquarters)
+      .where(eq(headquarters.name, place.headquarters))
+      .all();
     return rows.length === 1 ? { headquartersId: rows[0].id, cafeId: null } : null;
   }
   const cafe = db

@@ -13,7 +13,11 @@ function world() {
   const y = ensureHeadquarters(db, "Catering Y S.A.C.", "Sede Y");
   const cafeA = ensureCafe(db, "Mina Norte", "Unidad A", "Comedor A", x.businessId);
   const cafeB = ensureCafe(db, "Mina Sur", "Unidad B", "Comedor B", y.businessId);
-  const ids = db.$client.query<{ cafe: number; unit: number; mine: number }, []>("SELECT c.id AS cafe, u.id AS unit, u.mine_id AS mine FROM cafes c JOIN units u ON u.id = c.unit_id ORDER BY c.id").all();
+  const ids = db.$client
+    .query<{ cafe: number; unit: number; mine: number }, []>(
+      "SELECT c.id AS cafe, u.id AS unit, u.mine_id AS mine FROM cafes c JOIN units u ON u.id = c.unit_id ORDER BY c.id",
+    )
+    .all();
   return { db, x, y, a: ids[0], b: ids[1], cafeA, cafeB };
 }
 
@@ -22,10 +26,17 @@ function write(db: Db, action: string, places: readonly AuditPlace[]): void {
 }
 
 function seen(db: Db, scope: Scope, companyWide: boolean): string[] {
-  return listAudit(db, { scope, companyWide }, { page: 1, perPage: 50 }).rows.map((r) => r.action).sort();
+  return listAudit(db, { scope, companyWide }, { page: 1, perPage: 50 })
+    .rows.map((r) => r.action)
+    .sort();
 }
 
-const scope = (cafeIds: number[], headquartersIds: number[] = [], businessIds: number[] = []): Scope => ({ all: false, cafeIds: new Set(cafeIds), headquartersIds: new Set(headquartersIds), businessIds: new Set(businessIds) });
+const scope = (cafeIds: number[], headquartersIds: number[] = [], businessIds: number[] = []): Scope => ({
+  all: false,
+  cafeIds: new Set(cafeIds),
+  headquartersIds: new Set(headquartersIds),
+  businessIds: new Set(businessIds),
+});
 
 describe("audit places", () => {
   test("each place kind is matched against the scope; a unit or mine by the cafes it holds; every place must match", () => {
@@ -40,8 +51,21 @@ describe("audit places", () => {
     write(w.db, "cafe B", [{ cafeId: w.cafeB }]);
 
     expect(seen(w.db, scope([w.cafeA]), false)).toEqual(["cafe A", "mine A", "unit A"]);
-    expect(seen(w.db, scope([w.cafeA], [w.x.headquartersId], [w.x.businessId]), true)).toEqual(["business X", "cafe A", "company-wide", "mine A", "sede X", "unit A"]);
-    expect(seen(w.db, scope([w.cafeA, w.cafeB]), false)).toEqual(["cafe A", "cafe B", "cafes A and B", "mine A", "unit A"]);
+    expect(seen(w.db, scope([w.cafeA], [w.x.headquartersId], [w.x.businessId]), true)).toEqual([
+      "business X",
+      "cafe A",
+      "company-wide",
+      "mine A",
+      "sede X",
+      "unit A",
+    ]);
+    expect(seen(w.db, scope([w.cafeA, w.cafeB]), false)).toEqual([
+      "cafe A",
+      "cafe B",
+      "cafes A and B",
+      "mine A",
+      "unit A",
+    ]);
     expect(seen(w.db, scope([]), false)).toEqual([]);
     expect(seen(w.db, EVERYTHING, true)).toHaveLength(8);
     expect(listAudit(w.db, { scope: scope([w.cafeA]), companyWide: false }, { page: 1, perPage: 2 }).total).toBe(3);
@@ -49,7 +73,11 @@ describe("audit places", () => {
 
   test("places are stored once each, and the union of before and after keeps each place once", () => {
     const w = world();
-    write(w.db, "moved", unionOfPlaces([{ cafeId: w.cafeA }], [{ cafeId: w.cafeA }, { headquartersId: w.x.headquartersId }]));
+    write(
+      w.db,
+      "moved",
+      unionOfPlaces([{ cafeId: w.cafeA }], [{ cafeId: w.cafeA }, { headquartersId: w.x.headquartersId }]),
+    );
     expect(w.db.select({ kind: auditPlaces.kind, placeId: auditPlaces.placeId }).from(auditPlaces).all()).toEqual([
       { kind: "cafe", placeId: w.cafeA },
       { kind: "headquarters", placeId: w.x.headquartersId },

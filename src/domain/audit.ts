@@ -22,7 +22,8 @@ export const CLI_ACTOR: Actor = { userId: null, label: "cli" };
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0] | Db;
 
 /** A place an audit entry is about. */
-export type AuditPlace = { cafeId: number } | { headquartersId: number } | { unitId: number } | { mineId: number } | { businessId: number };
+export type AuditPlace =
+  { cafeId: number } | { headquartersId: number } | { unitId: number } | { mineId: number } | { businessId: number };
 
 /** The places of an entry about company-wide data (roles, permissions, the services catalogue, dealerships): none. */
 export const COMPANY_WIDE: readonly AuditPlace[] = [];
@@ -79,7 +80,11 @@ export function cafeOrHeadquarters(at: { cafeId: number | null; headquartersId: 
 
 /** The place of an area, read now (call before the area is deleted or moved). */
 export function placesOfArea(tx: Tx, areaId: number): AuditPlace[] {
-  const area = tx.select({ cafeId: areas.cafeId, headquartersId: areas.headquartersId }).from(areas).where(eq(areas.id, areaId)).get();
+  const area = tx
+    .select({ cafeId: areas.cafeId, headquartersId: areas.headquartersId })
+    .from(areas)
+    .where(eq(areas.id, areaId))
+    .get();
   return area ? [cafeOrHeadquarters(area)] : [];
 }
 
@@ -161,11 +166,23 @@ export interface AuditRow {
 }
 
 /** The entries `viewer` may read, newest first, paginated and optionally searched by action, subject or actor. */
-export function listAudit(db: Db, viewer: AuditViewer, options: { page: number; perPage: number; search?: string }): ListResult<AuditRow> {
+export function listAudit(
+  db: Db,
+  viewer: AuditViewer,
+  options: { page: number; perPage: number; search?: string },
+): ListResult<AuditRow> {
   // The actor is searched by the name the page shows, never by the e-mail kept in the label (only "cli" has no user).
   const actorShown = sql`COALESCE((SELECT name FROM users WHERE users.id = ${auditLog.actorId}), CASE WHEN ${auditLog.actorId} IS NULL THEN ${auditLog.actorLabel} END)`;
-  const where = and(searchCondition(options.search, [auditLog.action, auditLog.subjectType, actorShown]), visibleTo(viewer));
-  const total = db.select({ n: sql<number>`count(*)` }).from(auditLog).where(where).get()?.n ?? 0;
+  const where = and(
+    searchCondition(options.search, [auditLog.action, auditLog.subjectType, actorShown]),
+    visibleTo(viewer),
+  );
+  const total =
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(auditLog)
+      .where(where)
+      .get()?.n ?? 0;
   const page = pageWindow(total, options);
   const rows = db
     .select({ entry: auditLog, actorName: users.name })

@@ -1,6 +1,14 @@
 import { describe, expect, test } from "bun:test";
 import { translate } from "../i18n";
-import { DOCUMENT_TYPES, documentProblem, documentTypeOfSunatCode, normalizeDocumentNumber, sameDocument, SUNAT_DOCUMENT_CODES, type DocumentType } from "./documents";
+import {
+  DOCUMENT_TYPES,
+  documentProblem,
+  documentTypeOfSunatCode,
+  normalizeDocumentNumber,
+  sameDocument,
+  SUNAT_DOCUMENT_CODES,
+  type DocumentType,
+} from "./documents";
 import { ValidationFailed, type Message } from "./errors";
 import { documentFields, parseWithDocument, t } from "./validation";
 
@@ -11,7 +19,8 @@ function say(locale: "es" | "en", m: Message | null | undefined): string | null 
   return typeof m === "string" ? translate(locale, m) : translate(locale, m.key, m.params);
 }
 
-const problem = (type: DocumentType, raw: string, settings = SETTINGS) => say("es", documentProblem({ type, number: normalizeDocumentNumber(raw) }, settings));
+const problem = (type: DocumentType, raw: string, settings = SETTINGS) =>
+  say("es", documentProblem({ type, number: normalizeDocumentNumber(raw) }, settings));
 
 describe("document numbers", () => {
   test("are normalized: trimmed, upper case, without spaces or dashes; leading zeros stay", () => {
@@ -39,7 +48,9 @@ describe("document numbers", () => {
     expect(problem("ce", "12345678")).toBe("El carné de extranjería debe tener de 9 a 12 letras o dígitos.");
     expect(problem("ce", "AB12345678901")).toBe("El carné de extranjería debe tener de 9 a 12 letras o dígitos.");
     expect(problem("ce", "00123456Ñ")).toBe("El carné de extranjería debe tener de 9 a 12 letras o dígitos.");
-    expect(say("en", documentProblem({ type: "ce", number: "1" }, SETTINGS))).toBe("The foreign-resident card must have 9 to 12 letters or digits.");
+    expect(say("en", documentProblem({ type: "ce", number: "1" }, SETTINGS))).toBe(
+      "The foreign-resident card must have 9 to 12 letters or digits.",
+    );
   });
 
   test("a passport has 6 to 12 letters or digits", () => {
@@ -47,7 +58,9 @@ describe("document numbers", () => {
     expect(problem("pas", "X99887766")).toBeNull();
     expect(problem("pas", "AB123")).toBe("El pasaporte debe tener de 6 a 12 letras o dígitos.");
     expect(problem("pas", "A1234567890123")).toBe("El pasaporte debe tener de 6 a 12 letras o dígitos.");
-    expect(say("en", documentProblem({ type: "pas", number: "1" }, SETTINGS))).toBe("The passport must have 6 to 12 letters or digits.");
+    expect(say("en", documentProblem({ type: "pas", number: "1" }, SETTINGS))).toBe(
+      "The passport must have 6 to 12 letters or digits.",
+    );
   });
 
   test("two documents are the same when type and number are", () => {
@@ -60,7 +73,11 @@ describe("document numbers", () => {
 describe("SUNAT codes", () => {
   test("DNI is 1, carné de extranjería 4, passport 7; other codes are no type of Mesa's", () => {
     expect(SUNAT_DOCUMENT_CODES).toEqual({ dni: "1", ce: "4", pas: "7" });
-    expect(DOCUMENT_TYPES.map((type) => documentTypeOfSunatCode(SUNAT_DOCUMENT_CODES[type]))).toEqual(["dni", "ce", "pas"]);
+    expect(DOCUMENT_TYPES.map((type) => documentTypeOfSunatCode(SUNAT_DOCUMENT_CODES[type]))).toEqual([
+      "dni",
+      "ce",
+      "pas",
+    ]);
     expect(documentTypeOfSunatCode(" 01 ")).toBe("dni");
     expect(documentTypeOfSunatCode("07")).toBe("pas");
     expect(documentTypeOfSunatCode("6")).toBeNull();
@@ -77,38 +94,81 @@ describe("document fields", () => {
     try {
       run();
     } catch (error) {
-      if (error instanceof ValidationFailed) return Object.fromEntries(Object.entries(error.errors).map(([field, m]) => [field, say(locale, m)]));
+      if (error instanceof ValidationFailed)
+        return Object.fromEntries(Object.entries(error.errors).map(([field, m]) => [field, say(locale, m)]));
       throw error;
     }
     return {};
   }
 
   test("give the normalized document; the type is DNI when left out", () => {
-    expect(parseWithDocument(Required, { name: "Ana", document_number: " 0123-4567 " }, SETTINGS).document).toEqual({ type: "dni", number: "01234567" });
-    expect(parseWithDocument(Required, { name: "Ana", document_type: "ce", document_number: "001 234 567" }, SETTINGS).document).toEqual({ type: "ce", number: "001234567" });
-    expect(parseWithDocument(Optional, { name: "Ana", document_type: "pas", document_number: "x-998877" }, SETTINGS).document).toEqual({ type: "pas", number: "X998877" });
+    expect(parseWithDocument(Required, { name: "Ana", document_number: " 0123-4567 " }, SETTINGS).document).toEqual({
+      type: "dni",
+      number: "01234567",
+    });
+    expect(
+      parseWithDocument(Required, { name: "Ana", document_type: "ce", document_number: "001 234 567" }, SETTINGS)
+        .document,
+    ).toEqual({ type: "ce", number: "001234567" });
+    expect(
+      parseWithDocument(Optional, { name: "Ana", document_type: "pas", document_number: "x-998877" }, SETTINGS)
+        .document,
+    ).toEqual({ type: "pas", number: "X998877" });
   });
 
   test("an optional document may be left blank; a required one may not", () => {
-    for (const blank of [{}, { document_number: "" }, { document_number: null, document_type: null }, { document_number: " - ", document_type: "dni" }]) {
+    for (const blank of [
+      {},
+      { document_number: "" },
+      { document_number: null, document_type: null },
+      { document_number: " - ", document_type: "dni" },
+    ]) {
       expect(parseWithDocument(Optional, { name: "Ana", ...blank }, SETTINGS).document).toBeNull();
     }
-    expect(errors(() => parseWithDocument(Required, { name: "Ana" }, SETTINGS))).toEqual({ document_number: "Este campo es obligatorio." });
-    expect(errors(() => parseWithDocument(Required, { name: "Ana", document_number: "--" }, SETTINGS))).toEqual({ document_number: "Este campo es obligatorio." });
+    expect(errors(() => parseWithDocument(Required, { name: "Ana" }, SETTINGS))).toEqual({
+      document_number: "Este campo es obligatorio.",
+    });
+    expect(errors(() => parseWithDocument(Required, { name: "Ana", document_number: "--" }, SETTINGS))).toEqual({
+      document_number: "Este campo es obligatorio.",
+    });
   });
 
   test("report the number's rule by its type together with the other fields, in both languages", () => {
-    expect(errors(() => parseWithDocument(Required, { name: "A", document_number: "1234" }, SETTINGS))).toEqual({ name: "Debe tener al menos 2 caracteres.", document_number: "El DNI debe tener 8 dígitos." });
-    expect(errors(() => parseWithDocument(Optional, { name: "Ana", document_type: "ce", document_number: "1234" }, SETTINGS), "en")).toEqual({ document_number: "The foreign-resident card must have 9 to 12 letters or digits." });
-    expect(errors(() => parseWithDocument(Required, { name: "Ana", document_type: "ruc", document_number: "20100934729" }, SETTINGS))).toEqual({ document_type: "Elige DNI, carné de extranjería o pasaporte." });
-    expect(errors(() => parseWithDocument(Required, { name: "Ana", document_type: "ruc", document_number: "20100934729" }, SETTINGS), "en")).toEqual({ document_type: "Choose DNI, foreign-resident card or passport." });
+    expect(errors(() => parseWithDocument(Required, { name: "A", document_number: "1234" }, SETTINGS))).toEqual({
+      name: "Debe tener al menos 2 caracteres.",
+      document_number: "El DNI debe tener 8 dígitos.",
+    });
+    expect(
+      errors(
+        () => parseWithDocument(Optional, { name: "Ana", document_type: "ce", document_number: "1234" }, SETTINGS),
+        "en",
+      ),
+    ).toEqual({ document_number: "The foreign-resident card must have 9 to 12 letters or digits." });
+    expect(
+      errors(() =>
+        parseWithDocument(Required, { name: "Ana", document_type: "ruc", document_number: "20100934729" }, SETTINGS),
+      ),
+    ).toEqual({ document_type: "Elige DNI, carné de extranjería o pasaporte." });
+    expect(
+      errors(
+        () =>
+          parseWithDocument(Required, { name: "Ana", document_type: "ruc", document_number: "20100934729" }, SETTINGS),
+        "en",
+      ),
+    ).toEqual({ document_type: "Choose DNI, foreign-resident card or passport." });
   });
 
   test("a number is kept as text: its leading zeros stay, and a JSON number is read as its digits", () => {
     const { data, document } = parseWithDocument(Required, { name: "Ana", document_number: "00012345" }, SETTINGS);
     expect(data.document_number).toBe("00012345");
     expect(document).toEqual({ type: "dni", number: "00012345" });
-    expect(parseWithDocument(Required, { name: "Ana", document_number: 12345678 }, SETTINGS).document).toEqual({ type: "dni", number: "12345678" });
-    expect(errors(() => parseWithDocument(Required, { name: "A", document_number: 1234567 }, SETTINGS))).toEqual({ name: "Debe tener al menos 2 caracteres.", document_number: "El DNI debe tener 8 dígitos." });
+    expect(parseWithDocument(Required, { name: "Ana", document_number: 12345678 }, SETTINGS).document).toEqual({
+      type: "dni",
+      number: "12345678",
+    });
+    expect(errors(() => parseWithDocument(Required, { name: "A", document_number: 1234567 }, SETTINGS))).toEqual({
+      name: "Debe tener al menos 2 caracteres.",
+      document_number: "El DNI debe tener 8 dígitos.",
+    });
   });
 });

@@ -49,7 +49,10 @@ export function isDocumentType(value: unknown): value is DocumentType {
 
 /** Trimmed, upper case, without spaces or dashes: the form numbers are stored and compared in. */
 export function normalizeDocumentNumber(raw: string): string {
-  return raw.trim().toUpperCase().replace(/[\s-]+/g, "");
+  return raw
+    .trim()
+    .toUpperCase()
+    .replace(/[\s-]+/g, "");
 }
 
 /** The lengths of the alphanumeric types. */
@@ -62,14 +65,20 @@ const ALPHANUMERIC: Record<Exclude<DocumentType, "dni">, { min: number; max: num
  * A type's rule as a message ("El DNI debe tener 8 dígitos."): the error of a bad number, and the hint the forms
  * show under the number.
  */
-export function documentRule(type: DocumentType, settings: DocumentSettings): { key: string; params: Record<string, number> } {
+export function documentRule(
+  type: DocumentType,
+  settings: DocumentSettings,
+): { key: string; params: Record<string, number> } {
   if (type === "dni") return { key: "validation.document.dni", params: { length: settings.dniLength } };
   return { key: `validation.document.${type}`, params: { ...ALPHANUMERIC[type] } };
 }
 
 /** Why a normalized number is not a valid number of its type (a message for the number's field), or null. */
 export function documentProblem(document: Document, settings: DocumentSettings): Message | null {
-  const pattern = document.type === "dni" ? `^[0-9]{${settings.dniLength}}$` : `^[A-Z0-9]{${ALPHANUMERIC[document.type].min},${ALPHANUMERIC[document.type].max}}$`;
+  const pattern =
+    document.type === "dni"
+      ? `^[0-9]{${settings.dniLength}}$`
+      : `^[A-Z0-9]{${ALPHANUMERIC[document.type].min},${ALPHANUMERIC[document.type].max}}$`;
   return new RegExp(pattern).test(document.number) ? null : documentRule(document.type, settings);
 }
 

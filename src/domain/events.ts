@@ -16,7 +16,13 @@ export interface DomainEvents {
   /** A blacklist entry bars a user account (linked to it, or by its document number); its sessions ended with it. */
   UserBarred: { userId: number; entryId: number };
   /** A background job was queued, made progress or finished (src/domain/jobs); its owner's open tabs follow it. */
-  JobUpdated: { jobId: number; userId: number; kind: string; state: "queued" | "running" | "succeeded" | "failed"; progress: { done: number; total: number; label: string } };
+  JobUpdated: {
+    jobId: number;
+    userId: number;
+    kind: string;
+    state: "queued" | "running" | "succeeded" | "failed";
+    progress: { done: number; total: number; label: string };
+  };
 }
 
 export type DomainEventName = keyof DomainEvents;
@@ -30,7 +36,10 @@ export interface EventOrigin {
 }
 
 /** Reacts to one kind of event; may be asynchronous (a broadcast), and throws when it could not do its part. */
-export type Subscriber<N extends DomainEventName> = (event: DomainEvent<N>, origin: EventOrigin) => void | Promise<void>;
+export type Subscriber<N extends DomainEventName> = (
+  event: DomainEvent<N>,
+  origin: EventOrigin,
+) => void | Promise<void>;
 
 /** What a domain service publishes to, after its transaction committed. */
 export interface Publisher {

@@ -23,7 +23,23 @@ describe("parseSoles", () => {
   });
 
   test("refuses anything that is not an amount", () => {
-    for (const bad of ["", " ", "abc", "12.345", "-1", "-1.00", "1e3", "1.2.3", "12.", ".5", "10000000", "1,000.00", "NaN", "Infinity", "0x10"]) {
+    for (const bad of [
+      "",
+      " ",
+      "abc",
+      "12.345",
+      "-1",
+      "-1.00",
+      "1e3",
+      "1.2.3",
+      "12.",
+      ".5",
+      "10000000",
+      "1,000.00",
+      "NaN",
+      "Infinity",
+      "0x10",
+    ]) {
       expect({ bad, cents: parseSoles(bad) }).toEqual({ bad, cents: null });
     }
     expect(parseSoles(12 as unknown as string)).toBeNull();
@@ -40,7 +56,8 @@ describe("centsToSoles", () => {
   });
 
   test("round-trips with parseSoles", () => {
-    for (const cents of [0, 1, 9, 10, 99, 100, 115, 1250, 123456, MAX_CENTS]) expect(parseSoles(centsToSoles(cents))).toBe(cents);
+    for (const cents of [0, 1, 9, 10, 99, 100, 115, 1250, 123456, MAX_CENTS])
+      expect(parseSoles(centsToSoles(cents))).toBe(cents);
   });
 
   test("refuses fractions of a cent", () => {

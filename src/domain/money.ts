@@ -9,7 +9,10 @@ export const MAX_CENTS = 999_999_999;
 /** "12.50" → 1250, "12,5" → 1250, "0.05" → 5, "S/ 3" → 300; null when the text is not an amount in soles. */
 export function parseSoles(text: string): number | null {
   if (typeof text !== "string") return null;
-  const cleaned = text.trim().replace(/^S\/\.?\s*/i, "").replace(",", ".");
+  const cleaned = text
+    .trim()
+    .replace(/^S\/\.?\s*/i, "")
+    .replace(",", ".");
   const match = /^(\d{1,7})(?:\.(\d{1,2}))?$/.exec(cleaned);
   if (!match) return null;
   const cents = Number(match[1]) * 100 + Number((match[2] ?? "").padEnd(2, "0"));

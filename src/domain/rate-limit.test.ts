@@ -38,7 +38,8 @@ describe("take", () => {
   };
   const five = { max: 5, decaySeconds: 60 };
   const attemptsOf = (db: ReturnType<typeof openDatabase>, key: string) =>
-    db.$client.query<{ attempts: number }, [string]>("SELECT attempts FROM rate_limits WHERE key = ?").get(key)?.attempts ?? 0;
+    db.$client.query<{ attempts: number }, [string]>("SELECT attempts FROM rate_limits WHERE key = ?").get(key)
+      ?.attempts ?? 0;
 
   test("counts before the work: the attempt past the limit is refused with the seconds left, and counts nothing", () => {
     const { db, limiter } = fresh();
@@ -61,9 +62,31 @@ describe("take", () => {
   test("one limit reached: the attempt is given back to the others", () => {
     const { db, limiter } = fresh();
     const one = { max: 1, decaySeconds: 60 };
-    limiter.take([{ key: "account", limit: one }, { key: "address", limit: five }], 0);
-    expect(() => limiter.take([{ key: "account", limit: one }, { key: "address", limit: five }], 0)).toThrow(TooManyAttempts);
-    expect(() => limiter.take([{ key: "other", limit: five }, { key: "account", limit: one }], 0)).toThrow(TooManyAttempts);
+    limiter.take(
+      [
+        { key: "account", limit: one },
+        { key: "address", limit: five },
+      ],
+      0,
+    );
+    expect(() =>
+      limiter.take(
+        [
+          { key: "account", limit: one },
+          { key: "address", limit: five },
+        ],
+        0,
+      ),
+    ).toThrow(TooManyAttempts);
+    expect(() =>
+      limiter.take(
+        [
+          { key: "other", limit: five },
+          { key: "account", limit: one },
+        ],
+        0,
+      ),
+    ).toThrow(TooManyAttempts);
     expect(attemptsOf(db, "account")).toBe(1);
     expect(attemptsOf(db, "address")).toBe(1);
     expect(attemptsOf(db, "other")).toBe(0);

@@ -50,7 +50,9 @@ export class RateLimiter {
 
   private row(key: string, now: number): { attempts: number; resetAt: number } | null {
     const row = this.db.$client
-      .query<{ attempts: number; reset_at: number }, [string]>("SELECT attempts, reset_at FROM rate_limits WHERE key = ?")
+      .query<{ attempts: number; reset_at: number }, [string]>(
+        "SELECT attempts, reset_at FROM rate_limits WHERE key = ?",
+      )
       .get(key);
     if (!row || row.reset_at <= now) return null;
     return { attempts: row.attempts, resetAt: row.reset_at };

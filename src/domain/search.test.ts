@@ -41,7 +41,18 @@ describe("search", () => {
   });
 
   test("SQLite finds names whatever their accents and case, and only literally for % and _", () => {
-    const db = namesDb(["Huamán", "HUAMAN", "huaman", "Quispe", "50% off", "500 off", "a_b", "axb", "back\\slash", null]);
+    const db = namesDb([
+      "Huamán",
+      "HUAMAN",
+      "huaman",
+      "Quispe",
+      "50% off",
+      "500 off",
+      "a_b",
+      "axb",
+      "back\\slash",
+      null,
+    ]);
     expect(found(db, "Huaman")).toEqual(["Huamán", "HUAMAN", "huaman"]);
     expect(found(db, "huamán")).toEqual(["Huamán", "HUAMAN", "huaman"]);
     expect(found(db, "HUAMÁN")).toEqual(["Huamán", "HUAMAN", "huaman"]);
@@ -56,14 +67,19 @@ describe("search", () => {
 
   test("any of the columns may match; a NULL column matches nothing", () => {
     const db = namesDb(["Ana", null]);
-    const codes = (columns: SQL[]) => db.all<{ code: string }>(sql`SELECT code FROM t WHERE ${searchCondition("c-2", columns)!}`).map((r) => r.code);
+    const codes = (columns: SQL[]) =>
+      db.all<{ code: string }>(sql`SELECT code FROM t WHERE ${searchCondition("c-2", columns)!}`).map((r) => r.code);
     expect(codes([sql`name`, sql`code`])).toEqual(["C-2"]);
     expect(codes([sql`name`])).toEqual([]);
   });
 
   test("the function openDatabase registers folds like foldText, and keeps NULL", () => {
     const db = openDatabase(":memory:");
-    expect(db.$client.query("SELECT unaccent_lower('Ñandú PÉREZ') AS a, unaccent_lower(NULL) AS b, unaccent_lower(42) AS c").get()).toEqual({ a: "nandu perez", b: null, c: "42" });
+    expect(
+      db.$client
+        .query("SELECT unaccent_lower('Ñandú PÉREZ') AS a, unaccent_lower(NULL) AS b, unaccent_lower(42) AS c")
+        .get(),
+    ).toEqual({ a: "nandu perez", b: null, c: "42" });
   });
 
   test("property: a name is found by any piece of it, typed with other accents and case", () => {
@@ -77,7 +93,9 @@ describe("search", () => {
         db.$client.exec("DELETE FROM t");
         db.$client.query("INSERT INTO t (name) VALUES (?1)").run(before + piece + after);
         const typed = upper ? accentFree(piece).toUpperCase() : piece.toLowerCase();
-        const hits = db.all<{ name: string }>(sql`SELECT name FROM t WHERE ${searchCondition(typed, [sql`name`]) ?? sql`1`}`);
+        const hits = db.all<{ name: string }>(
+          sql`SELECT name FROM t WHERE ${searchCondition(typed, [sql`name`]) ?? sql`1`}`,
+        );
         expect(hits).toHaveLength(1);
       }),
       { numRuns: 300 },
@@ -87,7 +105,9 @@ describe("search", () => {
   test("property: what the user types is never a wildcard", () => {
     const db = openDatabase(":memory:");
     db.$client.exec("CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT)");
-    const text = fc.array(fc.constantFrom(..."ab%_\\".split("")), { minLength: 1, maxLength: 6 }).map((cs) => cs.join(""));
+    const text = fc
+      .array(fc.constantFrom(..."ab%_\\".split("")), { minLength: 1, maxLength: 6 })
+      .map((cs) => cs.join(""));
     fc.assert(
       fc.property(text, text, (name, typed) => {
         db.$client.exec("DELETE FROM t");
@@ -119,7 +139,9 @@ describe("sorting", () => {
   const allowed = { name: sql`name`, code: sql`code` };
   const byId = [sql`id`];
   const order = (request: Parameters<typeof sortOrder>[1]) =>
-    db.all<{ name: string }>(sql`SELECT name FROM t ORDER BY ${sql.join(sortOrder(allowed, request, byId), sql`, `)}`).map((r) => r.name);
+    db
+      .all<{ name: string }>(sql`SELECT name FROM t ORDER BY ${sql.join(sortOrder(allowed, request, byId), sql`, `)}`)
+      .map((r) => r.name);
 
   test("an allowed column in either direction, ties kept in the default order", () => {
     expect(order({ sort: "code", direction: "desc" })).toEqual(["Ana", "Beto", "ana", "Carla"]);

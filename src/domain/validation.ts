@@ -6,7 +6,15 @@
 import { Type, type Static, type TObject, type TSchema } from "@sinclair/typebox";
 import { ValueErrorType } from "@sinclair/typebox/errors";
 import { Value } from "@sinclair/typebox/value";
-import { DEFAULT_DOCUMENT_TYPE, DOCUMENT_TYPES, documentProblem, normalizeDocumentNumber, type Document, type DocumentSettings, type DocumentType } from "./documents";
+import {
+  DEFAULT_DOCUMENT_TYPE,
+  DOCUMENT_TYPES,
+  documentProblem,
+  normalizeDocumentNumber,
+  type Document,
+  type DocumentSettings,
+  type DocumentType,
+} from "./documents";
 import { message, ValidationFailed, type Message } from "./errors";
 
 export { Type as t };
@@ -22,7 +30,11 @@ export const field = {
   optionalText: (max = 255) => Type.Optional(Type.String({ maxLength: max })),
   boolean: () => Type.Boolean(),
   /** DNI, carné de extranjería or passport (src/domain/documents.ts). */
-  documentType: () => Type.Union(DOCUMENT_TYPES.map((type) => Type.Literal(type)), { messageKey: "validation.document.type" }),
+  documentType: () =>
+    Type.Union(
+      DOCUMENT_TYPES.map((type) => Type.Literal(type)),
+      { messageKey: "validation.document.type" },
+    ),
   /** A document number as typed (spaces and dashes allowed); its rule by type is checked by parseWithDocument. */
   documentNumber: () => Type.String({ minLength: 1, maxLength: 30 }),
 };
@@ -62,7 +74,8 @@ function trimStrings(value: unknown): unknown {
 }
 
 function messageFor(schema: TSchema, type: ValueErrorType, value: unknown): Message {
-  if (type === ValueErrorType.ObjectRequiredProperty || value === undefined || value === "") return message("validation.required");
+  if (type === ValueErrorType.ObjectRequiredProperty || value === undefined || value === "")
+    return message("validation.required");
   if (typeof schema.messageKey === "string") return message(schema.messageKey);
   switch (type) {
     case ValueErrorType.StringMinLength:
@@ -90,7 +103,9 @@ export function parseInput<S extends TObject>(schema: S, input: unknown, keepStr
   for (const key of Object.keys(schema.properties)) {
     if (!(key in source)) continue;
     if (oversizedArray(schema.properties[key], source[key])) {
-      tooMany[key] = message("validation.too_many_items", { max: Math.min(schema.properties[key].maxItems ?? MAX_ITEMS, MAX_ITEMS) });
+      tooMany[key] = message("validation.too_many_items", {
+        max: Math.min(schema.properties[key].maxItems ?? MAX_ITEMS, MAX_ITEMS),
+      });
       continue;
     }
     // Passwords keep their spaces; everything else is trimmed.
@@ -115,7 +130,12 @@ export function parseInput<S extends TObject>(schema: S, input: unknown, keepStr
  * number's rule by its type ("El DNI debe tener 8 dígitos."), the DNI length coming from `settings`. Returns the
  * cleaned input and the normalized document, null when an optional document is left blank.
  */
-export function parseWithDocument<S extends TObject>(schema: S, input: unknown, settings: DocumentSettings, keepStringsAsIs: string[] = []): { data: Static<S>; document: Document | null } {
+export function parseWithDocument<S extends TObject>(
+  schema: S,
+  input: unknown,
+  settings: DocumentSettings,
+  keepStringsAsIs: string[] = [],
+): { data: Static<S>; document: Document | null } {
   let data: Static<S> | null = null;
   let errors: Record<string, Message> = {};
   try {
@@ -131,7 +151,11 @@ export function parseWithDocument<S extends TObject>(schema: S, input: unknown, 
     const raw = values.document_number;
     const number = typeof raw === "string" || typeof raw === "number" ? normalizeDocumentNumber(String(raw)) : "";
     // The schema has checked the type: one of the types, or left out (or null) for the default.
-    const type = (typeof values.document_type === "string" && values.document_type !== "" ? values.document_type : DEFAULT_DOCUMENT_TYPE) as DocumentType;
+    const type = (
+      typeof values.document_type === "string" && values.document_type !== ""
+        ? values.document_type
+        : DEFAULT_DOCUMENT_TYPE
+    ) as DocumentType;
     if (number !== "") {
       const problem = documentProblem({ type, number }, settings);
       if (problem) errors.document_number = problem;

@@ -91,7 +91,10 @@ export async function handleRequest(
       response = await errorResponse(ctx, error);
     } catch (renderError) {
       console.error("The error page itself failed:", renderError);
-      response = new Response("Server error", { status: 500, headers: { "content-type": "text/plain; charset=utf-8" } });
+      response = new Response("Server error", {
+        status: 500,
+        headers: { "content-type": "text/plain; charset=utf-8" },
+      });
     }
   }
   response = adaptRedirect(request, response);
@@ -112,7 +115,10 @@ async function runRoute(ctx: RequestContext): Promise<Response> {
   authorize(route, ctx);
   // The fallback (404) route takes no body: only a route's own state-changing methods read one.
   if (STATE_CHANGING.has(ctx.method) && route.methods.includes(ctx.method as never)) {
-    ctx.body = await parseBody(request, { multipart: route.multipart === true, maxBytes: route.maxBodyBytes ?? ONE_MIB });
+    ctx.body = await parseBody(request, {
+      multipart: route.multipart === true,
+      maxBytes: route.maxBodyBytes ?? ONE_MIB,
+    });
   }
   return route.handle(ctx);
 }
@@ -124,7 +130,8 @@ function finish(ctx: RequestContext, response: Response): Response {
   if (!headers.has("content-security-policy")) headers.set("content-security-policy", contentSecurityPolicy(ctx.nonce));
   if (!headers.has("cache-control")) headers.set("cache-control", "no-store, private");
   // Served over https: browsers refuse plain http to this host for a year.
-  if (ctx.config.appUrl.startsWith("https://")) headers.set("strict-transport-security", "max-age=31536000; includeSubDomains");
+  if (ctx.config.appUrl.startsWith("https://"))
+    headers.set("strict-transport-security", "max-age=31536000; includeSubDomains");
   if (ctx.config.logRequests) console.log(`${ctx.method} ${ctx.url.pathname} ${response.status}`);
   if (ctx.route.session === false) return response;
   session.ageFlash();
@@ -132,7 +139,8 @@ function finish(ctx: RequestContext, response: Response): Response {
   services.sessions.save(session, { ipAddress: ctx.ip, userAgent: ctx.request.headers.get("user-agent") });
   // Browser-session cookies: closing the browser forgets them (remember-me is what survives a restart); the
   // server ends idle sessions after SESSION_LIFETIME whatever the browser keeps.
-  if (ctx.cookies[services.config.sessionCookie] !== session.id) ctx.setCookie(services.config.sessionCookie, session.id, { httpOnly: true });
+  if (ctx.cookies[services.config.sessionCookie] !== session.id)
+    ctx.setCookie(services.config.sessionCookie, session.id, { httpOnly: true });
   if (ctx.cookies[XSRF_COOKIE] !== token) ctx.setCookie(XSRF_COOKIE, token, { httpOnly: false });
   for (const cookie of ctx.setCookies) headers.append("set-cookie", cookie);
   return response;
@@ -159,7 +167,11 @@ function servePublicFile(pathname: string): Response | null {
 }
 
 /** The client's address: the connecting one, or what a trusted reverse proxy forwarded (TRUSTED_PROXIES). */
-function clientIp(server: { requestIP?: (r: Request) => { address: string } | null } | null | undefined, request: Request, trustedProxies: string[]): string | null {
+function clientIp(
+  server: { requestIP?: (r: Request) => { address: string } | null } | null | undefined,
+  request: Request,
+  trustedProxies: string[],
+): string | null {
   return clientAddress(server?.requestIP?.(request)?.address ?? null, request, trustedProxies);
 }
 
@@ -169,33 +181,65 @@ function clientIp(server: { requestIP?: (r: Request) => { address: string } | nu
  * no CSRF, no named route).
  */
 function mountEmbeddedRealtime(app: Elysia, realtime: EmbeddedPusherServer): void {
-  app.get("/app/:key", ({ request, server, params }) => (server ? realtime.upgrade(request, server as never, params.key) : new Response("WebSockets need a listening server", { status: 400 })), {
-    parse: "none",
-  });
-  app.all("/apps/*", async ({ request }) => {
-    // Read as a stream and abandoned past 1 MiB, chunked or not, before the signature is checked.
-    let body: Uint8Array<ArrayBuffer>;
-    try {
-      body = await readBodyBytes(request, ONE_MIB);
-    } catch (error) {
-      if (error instanceof PayloadTooLarge) return Response.json({ error: "Request body too large" }, { status: 413 });
-      throw error;
-    }
-    const hasBody = request.method !== "GET" && request.method !== "HEAD";
-    return realtime.handleApi(new Request(request.url, { method: request.method, headers: request.headers, body: hasBody ? body : undefined }));
-  }, { parse: "none" });
+  app.get(
+    "/app/:key",
+    ({ request, server, params }) =>
+      server
+        ? realtime.upgrade(request, server as never, params.key)
+        : new Response("WebSockets need a listening server", { status: 400 }),
+    {
+      parse: "none",
+    },
+  );
+  app.all(
+    "/apps/*",
+    async ({ request }) => {
+      // Read as a stream and abandoned past 1 MiB, chunked or not, before the signature is checked.
+      let body: Uint8Array<ArrayBuffer>;
+      try {
+        body = await readBodyBytes(request, ONE_MIB);
+      } catch (error) {
+        if (error instanceof PayloadTooLarge)
+          return Response.json({ error: "Request body too large" }, { status: 413 });
+        throw error;
+      }
+      const hasBody = request.method !== "GET" && request.method !== "HEAD";
+      return realtime.handleApi(
+        new Request(request.url, {
+          method: request.method,
+          headers: request.headers,
+          body: hasBody ? body : undefined,
+        }),
+      );
+    },
+    { parse: "none" },
+  );
 }
 
 /** Builds the Elysia app from the route registry. */
 export function createApp(services: AppServices) {
   // WebSocket frames past MAX_FRAME_BYTES are refused before they are buffered; a client that stops reading may
   // hold at most 1 MiB of unsent messages before the server drops it.
-  const app = new Elysia({ websocket: { maxPayloadLength: MAX_FRAME_BYTES, backpressureLimit: 1024 * 1024, closeOnBackpressureLimit: true } });
+  const app = new Elysia({
+    websocket: { maxPayloadLength: MAX_FRAME_BYTES, backpressureLimit: 1024 * 1024, closeOnBackpressureLimit: true },
+  });
   for (const route of services.routes) {
     for (const method of route.methods) {
-      app.route(method, toElysiaPath(route.uri), ({ request, params, server }) => handleRequest(services, route, request, params as Record<string, string>, clientIp(server, request, services.config.trustedProxies)), {
-        parse: "none",
-      });
+      app.route(
+        method,
+        toElysiaPath(route.uri),
+        ({ request, params, server }) =>
+          handleRequest(
+            services,
+            route,
+            request,
+            params as Record<string, string>,
+            clientIp(server, request, services.config.trustedProxies),
+          ),
+        {
+          parse: "none",
+        },
+      );
     }
   }
   if (services.realtime) mountEmbeddedRealtime(app, services.realtime);
@@ -205,7 +249,13 @@ export function createApp(services: AppServices) {
       const file = servePublicFile(new URL(request.url).pathname);
       if (file) return file;
     }
-    return handleRequest(services, notFoundRoute, request, {}, clientIp(server, request, services.config.trustedProxies));
+    return handleRequest(
+      services,
+      notFoundRoute,
+      request,
+      {},
+      clientIp(server, request, services.config.trustedProxies),
+    );
   });
   return app;
 }

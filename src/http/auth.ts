@@ -52,7 +52,10 @@ export function signIn(ctx: RequestContext, user: User, remember: boolean): void
   if (remember) {
     const token = randomToken(32);
     setRememberTokenHash(ctx.db, user.id, sha256(token));
-    ctx.setCookie(REMEMBER_COOKIE, `${user.id}|${token}`, { httpOnly: true, maxAgeSeconds: REMEMBER_DAYS * 24 * 60 * 60 });
+    ctx.setCookie(REMEMBER_COOKIE, `${user.id}|${token}`, {
+      httpOnly: true,
+      maxAgeSeconds: REMEMBER_DAYS * 24 * 60 * 60,
+    });
   }
   if (user.language) ctx.locale = user.language;
 }

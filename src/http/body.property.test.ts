@@ -14,9 +14,13 @@ const segment = fc.oneof(
   fc.constantFrom("400000000", "999", "1000", "4294967295", "1e9", "-1", "00", "__proto__", "constructor", "prototype"),
   fc.string({ maxLength: 6 }),
 );
-const key = fc.tuple(fc.string({ minLength: 0, maxLength: 8 }), fc.array(segment, { maxLength: 12 }), fc.constantFrom("", "]", "[", "x]")).map(
-  ([head, parts, tail]) => head + parts.map((p) => `[${p}]`).join("") + tail,
-);
+const key = fc
+  .tuple(
+    fc.string({ minLength: 0, maxLength: 8 }),
+    fc.array(segment, { maxLength: 12 }),
+    fc.constantFrom("", "]", "[", "x]"),
+  )
+  .map(([head, parts, tail]) => head + parts.map((p) => `[${p}]`).join("") + tail);
 const entries = fc.array(fc.tuple(key, fc.string({ maxLength: 10 })), { maxLength: 1200 });
 
 /** Counts nodes, the longest array and the depth of a built structure. */
@@ -27,7 +31,11 @@ function measure(value: unknown, depth = 0): { nodes: number; longest: number; d
   let result = { nodes: 1, longest: own, depth };
   for (const child of children) {
     const inner = measure(child, depth + 1);
-    result = { nodes: result.nodes + inner.nodes, longest: Math.max(result.longest, inner.longest), depth: Math.max(result.depth, inner.depth) };
+    result = {
+      nodes: result.nodes + inner.nodes,
+      longest: Math.max(result.longest, inner.longest),
+      depth: Math.max(result.depth, inner.depth),
+    };
   }
   return result;
 }
@@ -62,7 +70,12 @@ describe("body parser bounds (property)", () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.tuple(key, fc.string({ maxLength: 10 })), { maxLength: 40 }), async (list) => {
         const body = list.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join("&");
-        const response = await client.request("/login", { method: "POST", inertia: true, body, headers: { "content-type": "application/x-www-form-urlencoded" } });
+        const response = await client.request("/login", {
+          method: "POST",
+          inertia: true,
+          body,
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+        });
         expect(response.status).toBeLessThan(500);
         expect([302, 303, 400, 413, 419, 422, 429]).toContain(response.status);
       }),

@@ -177,7 +177,13 @@ export async function parseBody(request: Request, options: BodyOptions): Promise
   const contentType = request.headers.get("content-type") ?? "";
   const type = contentType.split(";")[0].trim().toLowerCase();
   if (type === "multipart/form-data" && !options.multipart) throw new UnsupportedMediaType();
-  if (type !== "" && type !== "application/json" && type !== "application/x-www-form-urlencoded" && type !== "multipart/form-data") throw new UnsupportedMediaType();
+  if (
+    type !== "" &&
+    type !== "application/json" &&
+    type !== "application/x-www-form-urlencoded" &&
+    type !== "multipart/form-data"
+  )
+    throw new UnsupportedMediaType();
   const bytes = await readBodyBytes(request, options.maxBytes);
   if (type === "") {
     if (bytes.byteLength > 0) throw new UnsupportedMediaType();

@@ -33,7 +33,9 @@ describe("clientAddress", () => {
 
   test("a chain of trusted proxies is walked from the right past every trusted hop", () => {
     const trusted = ["10.0.0.0/8", "192.168.1.1"];
-    expect(clientAddress("10.0.0.5", forwarded("1.1.1.1, 198.51.100.1, 192.168.1.1, 10.2.3.4"), trusted)).toBe("198.51.100.1");
+    expect(clientAddress("10.0.0.5", forwarded("1.1.1.1, 198.51.100.1, 192.168.1.1, 10.2.3.4"), trusted)).toBe(
+      "198.51.100.1",
+    );
     // The client wrote a trusted-looking entry of its own: the walk still stops at the first address not trusted.
     expect(clientAddress("10.0.0.5", forwarded("10.9.9.9, 198.51.100.1, 10.2.3.4"), trusted)).toBe("198.51.100.1");
     // Every hop trusted: the leftmost is the client (a machine inside the trusted range).
@@ -57,7 +59,20 @@ describe("clientAddress", () => {
   });
 
   test("garbage in the header stops the walk at the last address vouched for", () => {
-    for (const junk of ["", "  ", "unknown", "not-an-ip", "1.2.3.4:5678", "[2001:db8::1]", "256.1.1.1", "1.2.3", "1::2::3", "12345::1", "::1::", "1.2.3.4/8"]) {
+    for (const junk of [
+      "",
+      "  ",
+      "unknown",
+      "not-an-ip",
+      "1.2.3.4:5678",
+      "[2001:db8::1]",
+      "256.1.1.1",
+      "1.2.3",
+      "1::2::3",
+      "12345::1",
+      "::1::",
+      "1.2.3.4/8",
+    ]) {
       expect({ junk, address: clientAddress(PROXY, forwarded(junk), [PROXY]) }).toEqual({ junk, address: PROXY });
     }
     expect(clientAddress(PROXY, forwarded("198.51.100.1, garbage"), [PROXY])).toBe(PROXY);

@@ -69,7 +69,7 @@ function formatAddress(groups: Groups): string {
   // The longest run of two or more zero groups (the first of equal runs) becomes "::".
   let bestStart = -1;
   let bestLength = 1;
-  for (let i = 0; i < 8; ) {
+  for (let i = 0; i < 8;) {
     let j = i;
     while (j < 8 && groups[j] === 0) j++;
     if (j - i > bestLength) {

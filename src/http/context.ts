@@ -248,10 +248,10 @@ export class RequestContext {
       try {
         const target = new URL(referer);
         // A path such as //evil.example or /\evil.example would be read by the browser as another site.
-        if (target.origin === this.url.origin && !/^[/\\]{2}/.test(target.pathname)) return this.redirect(target.pathname + target.search + target.hash);
+        if (target.origin === this.url.origin && !/^[/\\]{2}/.test(target.pathname))
+          return this.redirect(target.pathname + target.search + target.hash);
       } catch {}
     }
     return this.redirect(fallback);
   }
-
 }

@@ -2,7 +2,15 @@
  * The one place where errors become responses. Page requests get an error page (or, for validation, a
  * redirect back with the errors flashed); JSON clients get a JSON body with the same status.
  */
-import { Conflict, Forbidden, message, NotFound, TooManyAttempts, Unauthenticated, ValidationFailed } from "../domain/errors";
+import {
+  Conflict,
+  Forbidden,
+  message,
+  NotFound,
+  TooManyAttempts,
+  Unauthenticated,
+  ValidationFailed,
+} from "../domain/errors";
 import { MalformedBody, PayloadTooLarge, UnsupportedMediaType } from "./body";
 import type { RequestContext } from "./context";
 import { AlreadySignedIn, EmailNotVerified, PasswordConfirmationRequired } from "./middleware/access";
@@ -53,7 +61,8 @@ function isUniqueViolation(error: unknown): boolean {
 export async function errorResponse(ctx: RequestContext, caught: unknown): Promise<Response> {
   const duplicate = isUniqueViolation(caught);
   // Logged all the same: a duplicate that no concurrent write explains is a bug to look into.
-  if (duplicate) console.error(`[${new Date().toISOString()}] ${ctx.method} ${ctx.url.pathname} unique constraint`, caught);
+  if (duplicate)
+    console.error(`[${new Date().toISOString()}] ${ctx.method} ${ctx.url.pathname} unique constraint`, caught);
   const error = duplicate ? new Conflict(message("errors.changed_meanwhile")) : caught;
   const status = statusOf(error);
   if (status === 500) console.error(`[${new Date().toISOString()}] ${ctx.method} ${ctx.url.pathname}`, error);

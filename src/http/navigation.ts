@@ -24,7 +24,8 @@ export function navigationFor(ctx: RequestContext): NavigationEntry[] {
   const registered = new Set(ctx.services.routes.map((r) => r.name));
   const entries = [DASHBOARD];
   for (const entry of sidebarPermissions(ctx.db)) {
-    if (registered.has(entry.route) && isPermissionName(entry.permission) && can(ctx.access, entry.permission)) entries.push({ route: entry.route, label: entry.label, icon: entry.icon, order: entry.order });
+    if (registered.has(entry.route) && isPermissionName(entry.permission) && can(ctx.access, entry.permission))
+      entries.push({ route: entry.route, label: entry.label, icon: entry.icon, order: entry.order });
   }
   return entries.sort((a, b) => a.order - b.order);
 }

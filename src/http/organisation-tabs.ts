@@ -15,10 +15,25 @@ export interface OrganisationTab {
 
 const TABS: (OrganisationTab & { permission: PermissionName })[] = [
   { id: "businesses", route: "businesses.index", label: "organisation.tab_businesses", permission: "businesses.view" },
-  { id: "headquarters", route: "headquarters.index", label: "organisation.tab_headquarters", permission: "businesses.view" },
+  {
+    id: "headquarters",
+    route: "headquarters.index",
+    label: "organisation.tab_headquarters",
+    permission: "businesses.view",
+  },
   { id: "properties", route: "properties.index", label: "organisation.tab_properties", permission: "properties.view" },
-  { id: "dealerships", route: "businesses.dealerships", label: "organisation.tab_dealerships", permission: "dealerships.view" },
-  { id: "subdealerships", route: "businesses.subdealerships", label: "organisation.tab_subdealerships", permission: "dealerships.view" },
+  {
+    id: "dealerships",
+    route: "businesses.dealerships",
+    label: "organisation.tab_dealerships",
+    permission: "dealerships.view",
+  },
+  {
+    id: "subdealerships",
+    route: "businesses.subdealerships",
+    label: "organisation.tab_subdealerships",
+    permission: "dealerships.view",
+  },
 ];
 
 /** The tabs the signed-in user may open, in order (a page prop of every Businesses-area page). */

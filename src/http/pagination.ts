@@ -36,7 +36,13 @@ export function sortParams(query: Input, prefix = ""): Required<SortRequest> {
 
 /** The page object a table shows: the page the domain really read (the last one when asked past the end). */
 export function paginated<T>(result: ListResult<T>, params: { perPage: number }): Paginated<T> {
-  return { data: result.rows, total: result.total, page: result.page, perPage: params.perPage, lastPage: Math.max(1, Math.ceil(result.total / params.perPage)) };
+  return {
+    data: result.rows,
+    total: result.total,
+    page: result.page,
+    perPage: params.perPage,
+    lastPage: Math.max(1, Math.ceil(result.total / params.perPage)),
+  };
 }
 
 /** A positive integer query parameter, or undefined. */

@@ -6,11 +6,20 @@ import { access, checkRegistry, toElysiaPath, ziggyConfig, type RouteDefinition 
 const handle = () => new Response(null);
 const sample: RouteDefinition[] = [
   { name: "home", methods: ["GET"], uri: "/", access: access.public, handle },
-  { name: "users.show", methods: ["GET"], uri: "/users/{user}", wheres: { user: "\\d+" }, bindings: { user: "id" }, access: access.can("users.view"), handle },
+  {
+    name: "users.show",
+    methods: ["GET"],
+    uri: "/users/{user}",
+    wheres: { user: "\\d+" },
+    bindings: { user: "id" },
+    access: access.can("users.view"),
+    handle,
+  },
   { name: "cafes.sales", methods: ["GET"], uri: "/cafes/{cafe}/sales/{date?}", access: access.signedIn, handle },
 ];
 const config = ziggyConfig(sample, "http://mesa.test:3000");
-const to = (name: string, params?: unknown) => route(name as never, params as never, false, config as never) as unknown as string;
+const to = (name: string, params?: unknown) =>
+  route(name as never, params as never, false, config as never) as unknown as string;
 
 describe("the route registry", () => {
   test("every product route declares its access and the registry is consistent", () => {
@@ -22,7 +31,14 @@ describe("the route registry", () => {
     const problems = checkRegistry([
       ...sample,
       { name: "home", methods: ["GET"], uri: "/again", access: access.public, handle },
-      { name: "users.other", methods: ["GET"], uri: "/users/{id}", wheres: { user: "\\d+" }, access: access.public, handle },
+      {
+        name: "users.other",
+        methods: ["GET"],
+        uri: "/users/{id}",
+        wheres: { user: "\\d+" },
+        access: access.public,
+        handle,
+      },
     ]);
     expect(problems).toContain('route name "home" is used twice');
     expect(problems).toContain("GET /users/{id} is declared twice");
@@ -52,11 +68,15 @@ describe("route() in the browser, through ziggy-js", () => {
   });
 
   test("a parameter not matching its format is an error", () => {
-    expect(() => to("users.show", "abc")).toThrow("'user' parameter 'abc' does not match required format '\\d+' for route 'users.show'");
+    expect(() => to("users.show", "abc")).toThrow(
+      "'user' parameter 'abc' does not match required format '\\d+' for route 'users.show'",
+    );
   });
 
   test("an object missing its binding key is an error", () => {
-    expect(() => to("users.show", { user: { name: "Ana" } })).toThrow("object passed as 'user' parameter is missing route model binding key 'id'");
+    expect(() => to("users.show", { user: { name: "Ana" } })).toThrow(
+      "object passed as 'user' parameter is missing route model binding key 'id'",
+    );
   });
 });
 

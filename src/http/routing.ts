@@ -15,7 +15,8 @@ export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
  * Who may use a route: anyone, only guests (sign-in pages), any signed-in user, or holders of a permission.
  * Every route must say which; there is no default.
  */
-export type Access = { kind: "public" } | { kind: "guest" } | { kind: "signed-in" } | { kind: "permission"; permission: PermissionName };
+export type Access =
+  { kind: "public" } | { kind: "guest" } | { kind: "signed-in" } | { kind: "permission"; permission: PermissionName };
 
 export const access = {
   public: { kind: "public" } as Access,
@@ -64,9 +65,10 @@ export type RouteName = keyof RouteParameters;
 export type QueryParameters = Record<string, string | number>;
 
 /** The arguments after a route's name: its parameters, required when its URI has a required one. */
-export type RouteArguments<N extends RouteName> = Partial<RouteParameters[N]> extends RouteParameters[N]
-  ? [params?: RouteParameters[N] & QueryParameters]
-  : [params: RouteParameters[N] & QueryParameters];
+export type RouteArguments<N extends RouteName> =
+  Partial<RouteParameters[N]> extends RouteParameters[N]
+    ? [params?: RouteParameters[N] & QueryParameters]
+    : [params: RouteParameters[N] & QueryParameters];
 
 /** The source of routes.generated.ts: every route name with the parameters its URI takes. */
 export function routeTypesSource(routes: RouteDefinition[]): string {
@@ -116,7 +118,9 @@ export function pathFor(routes: RouteDefinition[], name: string, params: Record<
       })
       .replace(/\/+$/, "") || "/";
   // Parameters the path does not name become the query string, as ziggy-js does in the browser.
-  const query = new URLSearchParams(Object.entries(params).flatMap(([key, value]) => (used.has(key) ? [] : [[key, String(value)]])));
+  const query = new URLSearchParams(
+    Object.entries(params).flatMap(([key, value]) => (used.has(key) ? [] : [[key, String(value)]])),
+  );
   return query.size ? `${path}?${query}` : path;
 }
 
@@ -141,7 +145,8 @@ export function checkRegistry(routes: RouteDefinition[]): string[] {
     if (!route.uri.startsWith("/")) problems.push(`route "${route.name}" URI must start with /`);
     if (!route.access) problems.push(`route "${route.name}" does not declare its access`);
     const params = new Set(routeParameters(route.uri).map((p) => p.name));
-    for (const name of Object.keys(route.wheres ?? {})) if (!params.has(name)) problems.push(`route "${route.name}" has a format for unknown parameter "${name}"`);
+    for (const name of Object.keys(route.wheres ?? {}))
+      if (!params.has(name)) problems.push(`route "${route.name}" has a format for unknown parameter "${name}"`);
     for (const method of route.methods) {
       const key = `${method} ${toElysiaPath(route.uri).replace(/:\w+\??/g, ":")}`;
       if (endpoints.has(key)) problems.push(`${method} ${route.uri} is declared twice`);
@@ -181,5 +186,10 @@ export function ziggyConfig(routes: RouteDefinition[], appUrl: string): ZiggyCon
     if (route.bindings) entry.bindings = route.bindings;
     list[route.name] = entry;
   }
-  return { url: `${url.protocol}//${url.hostname}`, port: url.port ? Number(url.port) : null, defaults: {}, routes: list };
+  return {
+    url: `${url.protocol}//${url.hostname}`,
+    port: url.port ? Number(url.port) : null,
+    defaults: {},
+    routes: list,
+  };
 }

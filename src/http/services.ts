@@ -36,7 +36,8 @@ export function createServices(config: Config, db: Db, overrides: Partial<AppSer
     events,
     // Background jobs tell their owner how they go through the same domain events.
     jobs: new JobRunner(db, JOB_HANDLERS, (event) => events.deliver(event)),
-    realtime: config.broadcast.driver === "embedded" ? new EmbeddedPusherServer(realtimeApp, embeddedOptions(config)) : null,
+    realtime:
+      config.broadcast.driver === "embedded" ? new EmbeddedPusherServer(realtimeApp, embeddedOptions(config)) : null,
     ...overrides,
   };
 }

@@ -183,6 +183,12 @@ export class SessionStore {
   }
 
   exists(id: string): boolean {
-    return this.db.select({ id: sessions.id }).from(sessions).where(eq(sessions.id, hashId(id))).get() !== undefined;
+    return (
+      this.db
+        .select({ id: sessions.id })
+        .from(sessions)
+        .where(eq(sessions.id, hashId(id)))
+        .get() !== undefined
+    );
   }
 }

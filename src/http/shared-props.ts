@@ -15,7 +15,12 @@ export function sharedProps(ctx: RequestContext): Props {
     settings: { timezone: config.timezone, currency: config.currency },
     auth: {
       user: ctx.user
-        ? { id: ctx.user.id, name: ctx.user.name, email: ctx.user.email, emailVerified: ctx.user.emailVerifiedAt !== null }
+        ? {
+            id: ctx.user.id,
+            name: ctx.user.name,
+            email: ctx.user.email,
+            emailVerified: ctx.user.emailVerifiedAt !== null,
+          }
         : null,
     },
     navigation: () => navigationFor(ctx),

@@ -5,7 +5,9 @@ const XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.s
 
 /** `mines` + now → `mesa-mines-2026-11-22.xlsx`, with the date in the given time zone. */
 export function exportFileName(table: string, timeZone: string, now = new Date()): string {
-  const day = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
+  const day = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(
+    now,
+  );
   return `mesa-${table}-${day}.xlsx`;
 }
 

@@ -23,7 +23,12 @@ export function createMailer(config: Config): Mailer {
   const from = { name: config.mail.fromName, address: config.mail.fromAddress };
   if (config.mail.mailer === "smtp") {
     const { host, port, username, password, secure } = config.mail.smtp;
-    const transport: Transporter = nodemailer.createTransport({ host, port, secure, auth: username ? { user: username, pass: password } : undefined });
+    const transport: Transporter = nodemailer.createTransport({
+      host,
+      port,
+      secure,
+      auth: username ? { user: username, pass: password } : undefined,
+    });
     return {
       async send(message) {
         await transport.sendMail({ from, ...message });

@@ -16,7 +16,17 @@ function actionMessage(
 ): MailMessage {
   const t = (key: string) => translate(locale, key, { app: appName, name: to.name, ...params });
   const greeting = t("mail.greeting");
-  const text = [greeting, "", t(keys.intro), "", `${t(keys.action)}: ${url}`, "", t(keys.outro), "", `— ${appName}`].join("\n");
+  const text = [
+    greeting,
+    "",
+    t(keys.intro),
+    "",
+    `${t(keys.action)}: ${url}`,
+    "",
+    t(keys.outro),
+    "",
+    `— ${appName}`,
+  ].join("\n");
   const html = `<!DOCTYPE html><html lang="${locale}"><body style="font-family:system-ui,sans-serif;color:#1f2937;max-width:560px;margin:auto;padding:24px">
 <p>${escapeHtml(greeting)}</p>
 <p>${escapeHtml(t(keys.intro))}</p>
@@ -28,14 +38,66 @@ function actionMessage(
   return { to, subject: t(keys.subject), text, html };
 }
 
-export function verifyEmailMessage(locale: Locale, appName: string, to: { name: string; address: string }, url: string): MailMessage {
-  return actionMessage(locale, appName, to, { subject: "mail.verify.subject", intro: "mail.verify.intro", action: "mail.verify.action", outro: "mail.verify.outro" }, url, { minutes: 60 });
+export function verifyEmailMessage(
+  locale: Locale,
+  appName: string,
+  to: { name: string; address: string },
+  url: string,
+): MailMessage {
+  return actionMessage(
+    locale,
+    appName,
+    to,
+    {
+      subject: "mail.verify.subject",
+      intro: "mail.verify.intro",
+      action: "mail.verify.action",
+      outro: "mail.verify.outro",
+    },
+    url,
+    { minutes: 60 },
+  );
 }
 
-export function resetPasswordMessage(locale: Locale, appName: string, to: { name: string; address: string }, url: string): MailMessage {
-  return actionMessage(locale, appName, to, { subject: "mail.reset.subject", intro: "mail.reset.intro", action: "mail.reset.action", outro: "mail.reset.outro" }, url, { minutes: 60 });
+export function resetPasswordMessage(
+  locale: Locale,
+  appName: string,
+  to: { name: string; address: string },
+  url: string,
+): MailMessage {
+  return actionMessage(
+    locale,
+    appName,
+    to,
+    {
+      subject: "mail.reset.subject",
+      intro: "mail.reset.intro",
+      action: "mail.reset.action",
+      outro: "mail.reset.outro",
+    },
+    url,
+    { minutes: 60 },
+  );
 }
 
-export function invitationMessage(locale: Locale, appName: string, to: { name: string; address: string }, url: string, inviter: string): MailMessage {
-  return actionMessage(locale, appName, to, { subject: "mail.invite.subject", intro: "mail.invite.intro", action: "mail.invite.action", outro: "mail.invite.outro" }, url, { inviter, days: 7 });
+export function invitationMessage(
+  locale: Locale,
+  appName: string,
+  to: { name: string; address: string },
+  url: string,
+  inviter: string,
+): MailMessage {
+  return actionMessage(
+    locale,
+    appName,
+    to,
+    {
+      subject: "mail.invite.subject",
+      intro: "mail.invite.intro",
+      action: "mail.invite.action",
+      outro: "mail.invite.outro",
+    },
+    url,
+    { inviter, days: 7 },
+  );
 }

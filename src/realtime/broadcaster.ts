@@ -40,7 +40,12 @@ export class Broadcaster {
   async send(event: BroadcastEvent, exceptSocketId?: string | null): Promise<void> {
     // Echo listens for "App.Events.Name", which it sends over the wire as "App\Events\Name".
     const name = `${EVENT_NAMESPACE}.${event.name}`.replace(/\./g, "\\");
-    await this.client.trigger(event.channels, name, event.data, exceptSocketId ? { socket_id: exceptSocketId } : undefined);
+    await this.client.trigger(
+      event.channels,
+      name,
+      event.data,
+      exceptSocketId ? { socket_id: exceptSocketId } : undefined,
+    );
   }
 
   /** Publishes an event like `send`, but logs a failure instead of throwing; true when it was delivered. */
@@ -73,6 +78,7 @@ export function describeFailure(error: unknown): string {
     return `HTTP ${error.status}${body ? ` ${body}` : ""}`;
   }
   // The SDK's RequestError keeps the network error (ECONNREFUSED, ENOTFOUND, a time-out) in `error`.
-  if (error && typeof error === "object" && "error" in error && error.error instanceof Error) return error.error.message;
+  if (error && typeof error === "object" && "error" in error && error.error instanceof Error)
+    return error.error.message;
   return error instanceof Error ? error.message : String(error);
 }

@@ -29,7 +29,12 @@ export interface ChannelRule {
 export const CHANNEL_RULES: ChannelRule[] = [
   // Each user's own channel: the sign-out signal, and later personal notices.
   // No permission: it carries only what concerns its owner, and only the owner may join.
-  { pattern: "App.Models.User.{id}", wheres: { id: ID }, permission: null, authorize: (_db, user, { id }) => String(user.id) === id },
+  {
+    pattern: "App.Models.User.{id}",
+    wheres: { id: ID },
+    permission: null,
+    authorize: (_db, user, { id }) => String(user.id) === id,
+  },
   // Who is on duty at a cafe: anyone whose scope reaches the cafe, shown by name.
   // No permission: it shows the names of the people on duty, as the dashboard does (route "dashboard", signed-in
   // only) to everyone whose scope reaches the cafe. Events about the cafe's business (sales, diners) need their own
@@ -38,7 +43,8 @@ export const CHANNEL_RULES: ChannelRule[] = [
     pattern: "cafe.{cafe}",
     wheres: { cafe: ID },
     permission: null,
-    authorize: (db, user, { cafe }) => (reachesCafe(scopeOf(accessProfile(db, user.id)), Number(cafe)) ? { id: user.id, name: user.name } : false),
+    authorize: (db, user, { cafe }) =>
+      reachesCafe(scopeOf(accessProfile(db, user.id)), Number(cafe)) ? { id: user.id, name: user.name } : false,
   },
 ];
 
@@ -54,7 +60,12 @@ function match(rule: ChannelRule, name: string): Record<string, string> | null {
 }
 
 /** What the rules say about `user` joining `channel` (with its private-/presence- prefix). */
-export function authorizeChannel(db: Db, user: User, channel: string, rules: ChannelRule[] = CHANNEL_RULES): false | { presence: Record<string, unknown> | null } {
+export function authorizeChannel(
+  db: Db,
+  user: User,
+  channel: string,
+  rules: ChannelRule[] = CHANNEL_RULES,
+): false | { presence: Record<string, unknown> | null } {
   const presence = channel.startsWith("presence-");
   const bare = channel.replace(/^(private|presence)-/, "");
   if (!presence && !channel.startsWith("private-")) return false;

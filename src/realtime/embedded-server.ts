@@ -176,7 +176,9 @@ export class EmbeddedPusherServer {
     const data: SocketData = {
       appKey: key,
       protocol,
-      address: throttleAddress(clientAddress(server.requestIP?.(request)?.address ?? null, request, this.options.trustedProxies)),
+      address: throttleAddress(
+        clientAddress(server.requestIP?.(request)?.address ?? null, request, this.options.trustedProxies),
+      ),
       open: (ws) => this.onOpen(ws),
       message: (ws, message) => this.onMessage(ws, message),
       close: (ws) => this.onClose(ws),
@@ -291,12 +293,19 @@ export class EmbeddedPusherServer {
         this.signin(connection, (data ?? {}) as Record<string, unknown>);
         return;
       default:
-        if (message.event.startsWith("client-")) this.clientEvent(connection, message.event, String(message.channel ?? ""), message.data);
+        if (message.event.startsWith("client-"))
+          this.clientEvent(connection, message.event, String(message.channel ?? ""), message.data);
         else this.error(ws, null, `Unknown event ${message.event}`);
     }
   }
 
-  private subscriptionError(connection: Connection, channel: string, error: string, status: number, type = "AuthError"): void {
+  private subscriptionError(
+    connection: Connection,
+    channel: string,
+    error: string,
+    status: number,
+    type = "AuthError",
+  ): void {
     this.send(connection.ws, { event: "pusher:subscription_error", channel, data: { type, error, status } });
   }
 
@@ -307,7 +316,13 @@ export class EmbeddedPusherServer {
       return;
     }
     if (!connection.channels.has(channel) && connection.channels.size >= this.options.maxChannelsPerConnection) {
-      this.subscriptionError(connection, channel, `At most ${this.options.maxChannelsPerConnection} channels per connection`, CODES.overCapacity, "LimitReached");
+      this.subscriptionError(
+        connection,
+        channel,
+        `At most ${this.options.maxChannelsPerConnection} channels per connection`,
+        CODES.overCapacity,
+        "LimitReached",
+      );
       return;
     }
     if (channel.startsWith("#")) {
@@ -363,7 +378,13 @@ export class EmbeddedPusherServer {
       data: JSON.stringify({ presence: { ids: Object.keys(hash), hash, count: members.size } }),
     });
     // Others learn of a user only when their first connection joins.
-    if (!existing) this.publish([channel], "pusher_internal:member_added", JSON.stringify({ user_id: userId, user_info: info }), connection.socketId);
+    if (!existing)
+      this.publish(
+        [channel],
+        "pusher_internal:member_added",
+        JSON.stringify({ user_id: userId, user_info: info }),
+        connection.socketId,
+      );
   }
 
   private leave(connection: Connection, channel: string): void {
@@ -377,7 +398,12 @@ export class EmbeddedPusherServer {
     if (member.sockets.size === 0) {
       members.delete(userId);
       if (members.size === 0) this.members.delete(channel);
-      this.publish([channel], "pusher_internal:member_removed", JSON.stringify({ user_id: userId }), connection.socketId);
+      this.publish(
+        [channel],
+        "pusher_internal:member_removed",
+        JSON.stringify({ user_id: userId }),
+        connection.socketId,
+      );
     }
   }
 
@@ -394,7 +420,10 @@ export class EmbeddedPusherServer {
   private signin(connection: Connection, data: Record<string, unknown>): void {
     const userData = typeof data.user_data === "string" ? data.user_data : "";
     const parsed = safeParse(userData) as { id?: unknown } | null;
-    const valid = parsed && (typeof parsed.id === "string" || typeof parsed.id === "number") && authMatches(this.app, data.auth, userAuth(this.app, connection.socketId, userData));
+    const valid =
+      parsed &&
+      (typeof parsed.id === "string" || typeof parsed.id === "number") &&
+      authMatches(this.app, data.auth, userAuth(this.app, connection.socketId, userData));
     if (!valid) {
       this.error(connection.ws, CODES.unauthorized, "Invalid user authentication");
       connection.ws.close(CODES.unauthorized, "Unauthorized");
@@ -418,7 +447,11 @@ export class EmbeddedPusherServer {
 
   private clientEvent(connection: Connection, event: string, channel: string, data: unknown): void {
     if (!(isPrivate(channel) || isPresence(channel)) || !connection.channels.has(channel)) {
-      this.error(connection.ws, null, "Client events need a private or presence channel the connection is subscribed to");
+      this.error(
+        connection.ws,
+        null,
+        "Client events need a private or presence channel the connection is subscribed to",
+      );
       return;
     }
     const now = Date.now();
@@ -456,7 +489,8 @@ export class EmbeddedPusherServer {
   checkLiveness(now = Date.now()): void {
     for (const connection of this.connections.values()) {
       if (connection.pingSentAt !== null) {
-        if (now - connection.pingSentAt > this.options.pongTimeout * 1000) connection.ws.close(CODES.pongTimeout, "Pong reply not received");
+        if (now - connection.pingSentAt > this.options.pongTimeout * 1000)
+          connection.ws.close(CODES.pongTimeout, "Pong reply not received");
       } else if (now - connection.lastSeen > this.options.activityTimeout * 1000) {
         connection.pingSentAt = now;
         this.send(connection.ws, { event: "pusher:ping", data: "{}" });
@@ -472,7 +506,9 @@ export class EmbeddedPusherServer {
    * reaches everyone else.
    */
   private fanOut(channel: string, payload: string, exceptSocketId?: string): number {
-    const sockets = channel.startsWith("#server-to-user-") ? this.userSockets.get(channel.slice("#server-to-user-".length)) : this.channels.get(channel);
+    const sockets = channel.startsWith("#server-to-user-")
+      ? this.userSockets.get(channel.slice("#server-to-user-".length))
+      : this.channels.get(channel);
     if (!sockets || sockets.size === 0 || !this.server) return 0;
     const excluded = exceptSocketId && sockets.has(exceptSocketId) ? this.connections.get(exceptSocketId) : undefined;
     if (excluded) {
@@ -486,7 +522,8 @@ export class EmbeddedPusherServer {
   /** Sends `event` with `data` (a string, as the protocol carries it) on each channel, leaving out one socket. */
   publish(channels: string[], event: string, data: string, exceptSocketId?: string): number {
     let delivered = 0;
-    for (const channel of channels) delivered += this.fanOut(channel, JSON.stringify({ event, channel, data }), exceptSocketId);
+    for (const channel of channels)
+      delivered += this.fanOut(channel, JSON.stringify({ event, channel, data }), exceptSocketId);
     return delivered;
   }
 
@@ -518,9 +555,11 @@ export class EmbeddedPusherServer {
     const url = new URL(request.url);
     const parts = url.pathname.split("/").filter(Boolean).map(decodeURIComponent);
     // ["apps", id, ...rest]
-    if (parts[0] !== "apps" || parts[1] !== this.app.id) return Response.json({ error: "Unknown app" }, { status: 404 });
+    if (parts[0] !== "apps" || parts[1] !== this.app.id)
+      return Response.json({ error: "Unknown app" }, { status: 404 });
     const body = request.method === "POST" ? await request.text() : "";
-    if (!apiRequestValid(this.app, request.method, url.pathname, url.searchParams, body)) return Response.json({ error: "Invalid signature" }, { status: 401 });
+    if (!apiRequestValid(this.app, request.method, url.pathname, url.searchParams, body))
+      return Response.json({ error: "Invalid signature" }, { status: 401 });
     const rest = parts.slice(2);
     const json = (value: unknown, status = 200) => Response.json(value, { status });
     const parse = (): Record<string, unknown> | null => {
@@ -531,18 +570,38 @@ export class EmbeddedPusherServer {
     if (request.method === "POST" && rest.length === 1 && (rest[0] === "events" || rest[0] === "batch_events")) {
       const payload = parse();
       if (!payload) return json({ error: "Body must be a JSON object" }, 400);
-      const events = rest[0] === "events" ? [payload] : Array.isArray(payload.batch) ? (payload.batch as Record<string, unknown>[]) : null;
+      const events =
+        rest[0] === "events"
+          ? [payload]
+          : Array.isArray(payload.batch)
+            ? (payload.batch as Record<string, unknown>[])
+            : null;
       if (!events || events.length > 10) return json({ error: "batch must be a list of at most 10 events" }, 400);
       for (const event of events) {
-        const channels = Array.isArray(event.channels) ? event.channels.map(String) : typeof event.channel === "string" ? [event.channel] : [];
-        if (typeof event.name !== "string" || channels.length === 0 || channels.length > 100 || typeof event.data !== "string") {
+        const channels = Array.isArray(event.channels)
+          ? event.channels.map(String)
+          : typeof event.channel === "string"
+            ? [event.channel]
+            : [];
+        if (
+          typeof event.name !== "string" ||
+          channels.length === 0 ||
+          channels.length > 100 ||
+          typeof event.data !== "string"
+        ) {
           return json({ error: "Each event needs name, data (a string) and channel(s)" }, 400);
         }
-        if (Buffer.byteLength(event.data) > this.options.maxMessageBytes) return json({ error: `Event data larger than ${this.options.maxMessageBytes} bytes` }, 413);
+        if (Buffer.byteLength(event.data) > this.options.maxMessageBytes)
+          return json({ error: `Event data larger than ${this.options.maxMessageBytes} bytes` }, 413);
       }
       for (const event of events) {
         const channels = Array.isArray(event.channels) ? event.channels.map(String) : [String(event.channel)];
-        this.publish(channels, String(event.name), String(event.data), typeof event.socket_id === "string" ? event.socket_id : undefined);
+        this.publish(
+          channels,
+          String(event.name),
+          String(event.data),
+          typeof event.socket_id === "string" ? event.socket_id : undefined,
+        );
       }
       return json(rest[0] === "events" ? {} : { batch: events.map(() => ({})) });
     }

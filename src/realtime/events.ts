@@ -12,7 +12,12 @@ export interface RealtimeEvents {
   /** The user's sessions were ended (deactivated, blacklisted): every open tab signs out at once. */
   SessionEnded: { reason: "deactivated" | "blacklisted" };
   /** A background job the user started was queued, made progress or finished; `progress.label` is a translation key. */
-  JobUpdated: { id: number; kind: string; state: "queued" | "running" | "succeeded" | "failed"; progress: { done: number; total: number; label: string } };
+  JobUpdated: {
+    id: number;
+    kind: string;
+    state: "queued" | "running" | "succeeded" | "failed";
+    progress: { done: number; total: number; label: string };
+  };
 }
 
 export type RealtimeEventName = keyof RealtimeEvents;
@@ -33,7 +38,10 @@ export function userChannelName(userId: number): string {
 }
 
 /** The user's sessions were ended (deactivated, blacklisted): every open tab signs out at once. */
-export function sessionEnded(userId: number, reason: RealtimeEvents["SessionEnded"]["reason"]): BroadcastEvent<"SessionEnded"> {
+export function sessionEnded(
+  userId: number,
+  reason: RealtimeEvents["SessionEnded"]["reason"],
+): BroadcastEvent<"SessionEnded"> {
   return { name: "SessionEnded", channels: [userChannelName(userId)], data: { reason } };
 }
 

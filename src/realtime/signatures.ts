@@ -31,7 +31,14 @@ export function authMatches(app: AppCredentials, given: unknown, expected: strin
  * HMAC-SHA256(secret, "METHOD\npath\nsorted query without auth_signature"), with body_md5 for a body and a
  * timestamp no older than 600 seconds.
  */
-export function apiRequestValid(app: AppCredentials, method: string, path: string, query: URLSearchParams, body: string, now = Date.now()): boolean {
+export function apiRequestValid(
+  app: AppCredentials,
+  method: string,
+  path: string,
+  query: URLSearchParams,
+  body: string,
+  now = Date.now(),
+): boolean {
   const signature = query.get("auth_signature");
   if (!signature || query.get("auth_key") !== app.key) return false;
   const timestamp = Number(query.get("auth_timestamp"));
@@ -40,7 +47,9 @@ export function apiRequestValid(app: AppCredentials, method: string, path: strin
     const md5 = new Bun.CryptoHasher("md5").update(body).digest("hex");
     if (query.get("body_md5") !== md5) return false;
   }
-  const params = [...query.entries()].filter(([key]) => key !== "auth_signature").sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const params = [...query.entries()]
+    .filter(([key]) => key !== "auth_signature")
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const signed = [method.toUpperCase(), path, params.map(([k, v]) => `${k}=${v}`).join("&")].join("\n");
   return safeEqual(sign(app.secret, signed), signature);
 }

@@ -8,10 +8,16 @@ import { jobUpdated, sessionEnded, type RealtimeEvents } from "./events";
 
 /** Registers the realtime subscribers: a person whose access ended is signed out in every open tab and disconnected; a job's owner hears how it goes. */
 export function subscribeRealtime(bus: EventBus, broadcaster: Broadcaster): void {
-  bus.subscribe("UserDeactivated", (event, origin) => endRealtimeSession(broadcaster, event.userId, "deactivated", origin));
+  bus.subscribe("UserDeactivated", (event, origin) =>
+    endRealtimeSession(broadcaster, event.userId, "deactivated", origin),
+  );
   bus.subscribe("UserBarred", (event, origin) => endRealtimeSession(broadcaster, event.userId, "blacklisted", origin));
   // Sent to every tab of the job's owner, the one that started it included.
-  bus.subscribe("JobUpdated", (event) => broadcaster.send(jobUpdated(event.userId, { id: event.jobId, kind: event.kind, state: event.state, progress: event.progress })));
+  bus.subscribe("JobUpdated", (event) =>
+    broadcaster.send(
+      jobUpdated(event.userId, { id: event.jobId, kind: event.kind, state: event.state, progress: event.progress }),
+    ),
+  );
 }
 
 /**
@@ -19,7 +25,12 @@ export function subscribeRealtime(bus: EventBus, broadcaster: Broadcaster): void
  * connection that acts for them, also those that never signed in on the socket. Both are tried; the first failure
  * is thrown afterwards, in one line, for the bus to report.
  */
-export async function endRealtimeSession(broadcaster: Broadcaster, userId: number, reason: RealtimeEvents["SessionEnded"]["reason"], origin: EventOrigin): Promise<void> {
+export async function endRealtimeSession(
+  broadcaster: Broadcaster,
+  userId: number,
+  reason: RealtimeEvents["SessionEnded"]["reason"],
+  origin: EventOrigin,
+): Promise<void> {
   let failure: unknown = null;
   // In this order: a tab that hears SessionEnded leaves on its own before its connection is closed under it.
   await broadcaster.send(sessionEnded(userId, reason), origin.socketId).catch((error) => (failure = error));

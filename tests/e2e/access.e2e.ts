@@ -42,11 +42,27 @@ async function open(page: Page, path: string): Promise<void> {
  * A verified user on the e2e database, optionally with a role in an area, made by tests/support/e2e-fixtures.ts
  * (createUser plus an assignment; it waits for the server's /up and for the seeded areas first).
  */
-function createUser(person: { name: string; email: string }, role?: { role: string; area: string; place: string }): void {
-  const args = ["tests/support/e2e-fixtures.ts", "user", "--name", person.name, "--email", person.email, "--password", PASSWORD];
+function createUser(
+  person: { name: string; email: string },
+  role?: { role: string; area: string; place: string },
+): void {
+  const args = [
+    "tests/support/e2e-fixtures.ts",
+    "user",
+    "--name",
+    person.name,
+    "--email",
+    person.email,
+    "--password",
+    PASSWORD,
+  ];
   if (role) args.push("--role", role.role, "--area", role.area, "--place", role.place);
   args.push("--wait", String(test.info().project.use.baseURL));
-  execFileSync(join(ROOT, "node_modules/.bin/bun"), args, { cwd: ROOT, env: { ...process.env, DB_PATH: process.env.MESA_E2E_DB }, stdio: "pipe" });
+  execFileSync(join(ROOT, "node_modules/.bin/bun"), args, {
+    cwd: ROOT,
+    env: { ...process.env, DB_PATH: process.env.MESA_E2E_DB },
+    stdio: "pipe",
+  });
 }
 
 async function signIn(page: Page, email: string, password = PASSWORD): Promise<void> {
@@ -57,7 +73,10 @@ async function signIn(page: Page, email: string, password = PASSWORD): Promise<v
 }
 
 /** A new browser signed in as `email`, with a console watcher on its page. */
-async function signedIn(browser: Browser, email: string): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
+async function signedIn(
+  browser: Browser,
+  email: string,
+): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
   const context = await browser.newContext();
   const page = await context.newPage();
   const problems = watchConsole(page);
@@ -70,10 +89,12 @@ async function signedIn(browser: Browser, email: string): Promise<{ context: Bro
 const flash = (page: Page, kind: "success" | "error") => page.locator(`[data-flash="${kind}"]`);
 const userRow = (page: Page, email: string) => page.getByTestId(`user-row-${email}`);
 /** The entries of the sidebar's list (the settings link below it is always there). */
-const sidebarEntries = (page: Page) => page.getByRole("navigation", { name: "Navegación principal" }).getByRole("listitem");
+const sidebarEntries = (page: Page) =>
+  page.getByRole("navigation", { name: "Navegación principal" }).getByRole("listitem");
 
 /** The 403 responses the restricted user gets on purpose make the browser log a console error; nothing else may. */
-const unexpected = (problems: string[]) => problems.filter((p) => !/Failed to load resource: the server responded with a status of 403/.test(p));
+const unexpected = (problems: string[]) =>
+  problems.filter((p) => !/Failed to load resource: the server responded with a status of 403/.test(p));
 
 /** Answers the next confirm() with OK, checking its text. */
 function acceptNextConfirm(page: Page, text: string): void {
@@ -106,7 +127,9 @@ test.describe("access control", () => {
     await context.close();
   });
 
-  test("a new role, an area offering it in a cafe and a user holding it: the user sees only what the role allows, and deactivation signs them out", async ({ browser }) => {
+  test("a new role, an area offering it in a cafe and a user holding it: the user sees only what the role allows, and deactivation signs them out", async ({
+    browser,
+  }) => {
     test.setTimeout(40_000);
     const { context, page, problems } = await admin(browser);
     await open(page, "/users");
@@ -174,8 +197,12 @@ test.describe("access control", () => {
     const supervisor = await signedIn(browser, SUPERVISOR.email);
     const s = supervisor.page;
     await expect(sidebarEntries(s)).toHaveText(["Panel", "Usuarios", "Lista negra"]);
-    await expect(s.getByRole("navigation", { name: "Navegación principal" }).getByRole("link", { name: "Roles" })).toHaveCount(0);
-    await expect(s.getByRole("navigation", { name: "Navegación principal" }).getByRole("link", { name: "Auditoría" })).toHaveCount(0);
+    await expect(
+      s.getByRole("navigation", { name: "Navegación principal" }).getByRole("link", { name: "Roles" }),
+    ).toHaveCount(0);
+    await expect(
+      s.getByRole("navigation", { name: "Navegación principal" }).getByRole("link", { name: "Auditoría" }),
+    ).toHaveCount(0);
     for (const path of ["/roles", "/audit"]) {
       const response = await s.goto(path);
       expect(response!.status(), path).toBe(403);
@@ -188,7 +215,10 @@ test.describe("access control", () => {
     await expect(s.getByRole("table", { name: "Personas" }).locator("tbody tr")).toHaveCount(3);
     for (const person of [SUPERVISOR, CASHIER, BARRED]) await expect(userRow(s, person.email)).toBeVisible();
     await expect(userRow(s, ADMIN.email)).toHaveCount(0);
-    await expect(s.getByRole("navigation", { name: "Lugares" }).getByRole("link")).toHaveText(["Todos los lugares", "Comedor Principal"]);
+    await expect(s.getByRole("navigation", { name: "Lugares" }).getByRole("link")).toHaveText([
+      "Todos los lugares",
+      "Comedor Principal",
+    ]);
     await expect(s.getByRole("button", { name: "Nuevo usuario" })).toHaveCount(0);
     await expect(s.getByRole("button", { name: "Nueva área" })).toHaveCount(0);
     await expect(s.getByRole("tab")).toHaveText(["Personas", "Áreas"]);
@@ -222,7 +252,9 @@ test.describe("access control", () => {
     await context.close();
   });
 
-  test("the view-permissions dialog lists the user's permissions; the change-role dialog gives them another role", async ({ browser }) => {
+  test("the view-permissions dialog lists the user's permissions; the change-role dialog gives them another role", async ({
+    browser,
+  }) => {
     const { context, page, problems } = await admin(browser);
     await open(page, `/users?search=${encodeURIComponent(CASHIER.email)}`);
     const row = userRow(page, CASHIER.email);
@@ -244,20 +276,35 @@ test.describe("access control", () => {
     await row.getByRole("button", { name: "Cambiar rol" }).click();
     const dialog = page.getByRole("dialog", { name: `Rol de ${CASHIER.name}` });
     await expect(dialog.getByRole("listitem")).toHaveText(["Caja: cashierQuitar rol"]);
-    await expect(dialog.getByLabel("Área", { exact: true }).locator("option:checked")).toHaveText(/^Caja — .*Comedor Principal/);
+    await expect(dialog.getByLabel("Área", { exact: true }).locator("option:checked")).toHaveText(
+      /^Caja — .*Comedor Principal/,
+    );
     await dialog.getByLabel("Rol", { exact: true }).selectOption({ label: "cafe manager" });
     await dialog.getByRole("button", { name: "Guardar" }).click();
     await expect(flash(page, "success")).toHaveText("Rol asignado.");
     await expect(dialog).toBeHidden();
     await expect(row.getByRole("cell").nth(2)).toHaveText("cafe manager · Caja");
 
-    expect(await permissionsOf()).toEqual({ roles: "Roles: cafe manager", list: ["blacklist.view", "dealerships.view", "places.view", "prices.manage", "properties.view", "services.view", "users.view"] });
+    expect(await permissionsOf()).toEqual({
+      roles: "Roles: cafe manager",
+      list: [
+        "blacklist.view",
+        "dealerships.view",
+        "places.view",
+        "prices.manage",
+        "properties.view",
+        "services.view",
+        "users.view",
+      ],
+    });
 
     expect(problems, problems.join("\n")).toEqual([]);
     await context.close();
   });
 
-  test("the blacklist ends the linked user's session and bars sign-in; removing the entry restores it", async ({ browser }) => {
+  test("the blacklist ends the linked user's session and bars sign-in; removing the entry restores it", async ({
+    browser,
+  }) => {
     test.setTimeout(30_000);
     const barred = await signedIn(browser, BARRED.email);
     const { context, page, problems } = await admin(browser);
@@ -295,7 +342,15 @@ test.describe("access control", () => {
     await expect(flash(page, "success")).toHaveText(`Documento ${DOCUMENT} agregado a la lista negra.`);
     await expect(addDialog).toBeHidden();
     const entry = page.getByRole("row").filter({ hasText: DOCUMENT });
-    await expect(entry.getByRole("cell")).toHaveText([`DNI ${DOCUMENT}`, BARRED.name, "Prueba de acceso", /\d/, ADMIN.name, `${BARRED.name} (${BARRED.email})`, ""]);
+    await expect(entry.getByRole("cell")).toHaveText([
+      `DNI ${DOCUMENT}`,
+      BARRED.name,
+      "Prueba de acceso",
+      /\d/,
+      ADMIN.name,
+      `${BARRED.name} (${BARRED.email})`,
+      "",
+    ]);
 
     // Their open session ended: the next request lands on the sign-in page, and signing in is refused.
     await barred.page.goto("/dashboard");
@@ -304,7 +359,9 @@ test.describe("access control", () => {
     await barred.page.getByLabel("Correo electrónico").fill(BARRED.email);
     await barred.page.getByLabel("Contraseña", { exact: true }).fill(PASSWORD);
     await barred.page.getByRole("button", { name: "Ingresar" }).click();
-    await expect(barred.page.getByText("Esta cuenta está en la lista negra y no puede ingresar. Habla con un administrador.")).toBeVisible();
+    await expect(
+      barred.page.getByText("Esta cuenta está en la lista negra y no puede ingresar. Habla con un administrador."),
+    ).toBeVisible();
     await expect(barred.page).toHaveURL(/\/login$/);
 
     // Remove the entry: signing in works again.
@@ -322,7 +379,9 @@ test.describe("access control", () => {
     await context.close();
   });
 
-  test("the audit page lists the changes made: role, area and user created, user deactivated, role changed, blacklist", async ({ browser }) => {
+  test("the audit page lists the changes made: role, area and user created, user deactivated, role changed, blacklist", async ({
+    browser,
+  }) => {
     const { context, page, problems } = await admin(browser);
     // This run's administrator made exactly these changes (the CLI's are recorded under "cli"). The audit finds an
     // actor by the name it shows, never by their e-mail.
@@ -346,7 +405,8 @@ test.describe("access control", () => {
     ]);
     await expect(rows.locator("td:nth-child(2)")).toHaveText(Array(actions.length).fill(ADMIN.name));
 
-    const row = (action: string) => rows.filter({ has: page.locator("code", { hasText: new RegExp(`^${action.replace(".", "\\.")}$`) }) });
+    const row = (action: string) =>
+      rows.filter({ has: page.locator("code", { hasText: new RegExp(`^${action.replace(".", "\\.")}$`) }) });
     await expect(row("role.created").locator("td").nth(3)).toHaveText(/^role #\d+$/);
     await expect(row("role.created").locator("td").nth(5)).toContainText(ROLE);
     await expect(row("role.created").locator("td").nth(5)).toContainText("users.view");
@@ -365,7 +425,12 @@ test.describe("access control", () => {
   });
 
   test("Users, Roles, Blacklist and Audit hydrate without console errors or mismatches", async ({ browser }) => {
-    const check = async (context: BrowserContext, path: string, heading: string, after?: (page: Page) => Promise<void>) => {
+    const check = async (
+      context: BrowserContext,
+      path: string,
+      heading: string,
+      after?: (page: Page) => Promise<void>,
+    ) => {
       const page = await context.newPage();
       const problems = watchConsole(page);
       await watchServerMarkup(page);

@@ -32,7 +32,11 @@ async function open(page: Page, path: string): Promise<void> {
 function createUser(name: string, email: string, { verified = true } = {}): void {
   const args = ["user:create", "--name", name, "--email", email, "--password", PASSWORD];
   if (verified) args.push("--verified");
-  execFileSync(join(ROOT, "mesa"), args, { cwd: ROOT, env: { ...process.env, DB_PATH: process.env.MESA_E2E_DB }, stdio: "pipe" });
+  execFileSync(join(ROOT, "mesa"), args, {
+    cwd: ROOT,
+    env: { ...process.env, DB_PATH: process.env.MESA_E2E_DB },
+    stdio: "pipe",
+  });
 }
 
 async function signIn(page: Page, email: string, password: string, { remember = false } = {}): Promise<void> {
@@ -56,7 +60,9 @@ function mailFiles(): string[] {
 }
 
 function decodeQuotedPrintable(body: string): string {
-  const binary = body.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  const binary = body
+    .replace(/=\r?\n/g, "")
+    .replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
   return Buffer.from(binary, "latin1").toString("utf8");
 }
 
@@ -90,7 +96,9 @@ async function linkFromNewestMail(address: string, path: RegExp, before: string[
   await expect
     .poll(
       () => {
-        for (const name of mailFiles().filter((n) => !seen.has(n)).reverse()) {
+        for (const name of mailFiles()
+          .filter((n) => !seen.has(n))
+          .reverse()) {
           const { headers, text } = parseMail(readFileSync(join(MAIL_DIR, name), "utf8"));
           const to = /^to:(.*)$/im.exec(headers)?.[1] ?? "";
           if (!to.toLowerCase().includes(address.toLowerCase())) continue;
@@ -119,7 +127,10 @@ const flash = (page: Page, kind: "success" | "error") => page.locator(`[data-fla
 // ---------------------------------------------------------------------------------------------------------------
 
 test.describe("accounts", () => {
-  test("register, verify by mail, sign out, reset the password by mail, sign in with the new one", async ({ page, browser }) => {
+  test("register, verify by mail, sign out, reset the password by mail, sign in with the new one", async ({
+    page,
+    browser,
+  }) => {
     const problems = watchConsole(page);
     const name = `Rosa Quispe ${RUN}`;
     const email = `rosa.${RUN}@example.com`;
@@ -169,7 +180,9 @@ test.describe("accounts", () => {
     await page.getByLabel("Correo electrónico").fill(email);
     const mailsBeforeReset = mailFiles();
     await page.getByRole("button", { name: "Enviar enlace" }).click();
-    await expect(flash(page, "success")).toHaveText("Si existe una cuenta con ese correo, te enviamos un enlace para restablecer la contraseña.");
+    await expect(flash(page, "success")).toHaveText(
+      "Si existe una cuenta con ese correo, te enviamos un enlace para restablecer la contraseña.",
+    );
 
     // The reset link from the mail: a new password.
     const resetLink = await linkFromNewestMail(email, /^\/reset-password\/[^/]+$/, mailsBeforeReset);
@@ -203,7 +216,9 @@ test.describe("accounts", () => {
     expect([...problems, ...otherProblems], [...problems, ...otherProblems].join("\n")).toEqual([]);
   });
 
-  test("remember me survives a browser restart; without it the restarted browser is signed out", async ({ browser }) => {
+  test("remember me survives a browser restart; without it the restarted browser is signed out", async ({
+    browser,
+  }) => {
     const name = `Luis Mamani ${RUN}`;
     const email = `luis.${RUN}@example.com`;
     createUser(name, email);
@@ -256,7 +271,9 @@ test.describe("accounts", () => {
     expect(all, all.join("\n")).toEqual([]);
   });
 
-  test("Settings: the profile's new name is saved and shown; a wrong current password is refused under its field", async ({ page }) => {
+  test("Settings: the profile's new name is saved and shown; a wrong current password is refused under its field", async ({
+    page,
+  }) => {
     const problems = watchConsole(page);
     const email = `ana.${RUN}@example.com`;
     createUser(`Ana Flores ${RUN}`, email);
@@ -310,7 +327,9 @@ test.describe("accounts", () => {
     expect(problems, problems.join("\n")).toEqual([]);
   });
 
-  test("five wrong passwords, then the sixth sign-in attempt gets the 429 page with the retry time", async ({ page }) => {
+  test("five wrong passwords, then the sixth sign-in attempt gets the 429 page with the retry time", async ({
+    page,
+  }) => {
     const problems = watchConsole(page);
     const email = `jorge.${RUN}@example.com`;
     createUser(`Jorge Huamán ${RUN}`, email);
@@ -352,11 +371,15 @@ test.describe("accounts", () => {
     await expect(page.getByRole("heading", { level: 1, name: "Demasiadas solicitudes" })).toBeVisible();
 
     // The browser's own note about the 429 responses is expected; nothing else.
-    const unexpected = problems.filter((p) => !/Failed to load resource: the server responded with a status of 429/.test(p));
+    const unexpected = problems.filter(
+      (p) => !/Failed to load resource: the server responded with a status of 429/.test(p),
+    );
     expect(unexpected, unexpected.join("\n")).toEqual([]);
   });
 
-  test("every accounts page is server-rendered and hydrates without console errors or mismatches", async ({ browser }) => {
+  test("every accounts page is server-rendered and hydrates without console errors or mismatches", async ({
+    browser,
+  }) => {
     // Eleven pages in three browsers, each waited on until the network is idle: three times the usual time.
     test.slow();
     const unverifiedEmail = `pedro.${RUN}@example.com`;
@@ -384,7 +407,12 @@ test.describe("accounts", () => {
     await check(guest, "/login", /\/login$/, "Iniciar sesión");
     await check(guest, "/register", /\/register$/, "Crear cuenta");
     await check(guest, "/forgot-password", /\/forgot-password$/, "Olvidé mi contraseña");
-    await check(guest, `/reset-password/not-a-real-token?email=${encodeURIComponent(verifiedEmail)}`, /\/reset-password\//, "Restablecer contraseña");
+    await check(
+      guest,
+      `/reset-password/not-a-real-token?email=${encodeURIComponent(verifiedEmail)}`,
+      /\/reset-password\//,
+      "Restablecer contraseña",
+    );
     await guest.close();
 
     const unverified = await browser.newContext();

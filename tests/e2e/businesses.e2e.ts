@@ -26,15 +26,42 @@ async function open(page: Page, path: string): Promise<void> {
   await waitForHydration(page);
 }
 
-function createUser(person: { name: string; email: string }, role: { role: string; area: string; place: string }): void {
-  const args = ["tests/support/e2e-fixtures.ts", "user", "--name", person.name, "--email", person.email, "--password", PASSWORD];
-  args.push("--role", role.role, "--area", role.area, "--place", role.place, "--wait", String(test.info().project.use.baseURL));
-  execFileSync(join(ROOT, "node_modules/.bin/bun"), args, { cwd: ROOT, env: { ...process.env, DB_PATH: process.env.MESA_E2E_DB }, stdio: "pipe" });
+function createUser(
+  person: { name: string; email: string },
+  role: { role: string; area: string; place: string },
+): void {
+  const args = [
+    "tests/support/e2e-fixtures.ts",
+    "user",
+    "--name",
+    person.name,
+    "--email",
+    person.email,
+    "--password",
+    PASSWORD,
+  ];
+  args.push(
+    "--role",
+    role.role,
+    "--area",
+    role.area,
+    "--place",
+    role.place,
+    "--wait",
+    String(test.info().project.use.baseURL),
+  );
+  execFileSync(join(ROOT, "node_modules/.bin/bun"), args, {
+    cwd: ROOT,
+    env: { ...process.env, DB_PATH: process.env.MESA_E2E_DB },
+    stdio: "pipe",
+  });
 }
 
 const flash = (page: Page) => page.locator('[data-flash="success"]');
 
-test("a business is created with the insert-business dialog, gets a headquarters and a property whose label shows a QR code; the table exports", async ({ page }) => {
+test("a business is created with the insert-business dialog, gets a headquarters and a property whose label shows a QR code; the table exports", async ({
+  page,
+}) => {
   test.setTimeout(45_000);
   createUser(ADMIN, { role: "super-administrator", area: "Administración", place: "Sede Lima" });
   const problems = watchConsole(page);
@@ -48,7 +75,9 @@ test("a business is created with the insert-business dialog, gets a headquarters
   // Businesses: the seeded business is listed; the dialog refuses a bad RUC, then creates the business.
   await open(page, "/businesses");
   await expect(page.getByRole("heading", { level: 1, name: "Empresas" })).toBeVisible();
-  await expect(page.getByRole("navigation", { name: "Secciones de empresas" }).getByRole("link", { name: "Empresas" })).toHaveAttribute("aria-current", "page");
+  await expect(
+    page.getByRole("navigation", { name: "Secciones de empresas" }).getByRole("link", { name: "Empresas" }),
+  ).toHaveAttribute("aria-current", "page");
   await expect(page.getByRole("cell", { name: /^Mesa Catering S\.A\.C\. / })).toBeVisible();
   await page.getByRole("button", { name: "Nueva empresa" }).click();
   const dialog = page.getByRole("dialog", { name: "Nueva empresa" });
@@ -82,7 +111,9 @@ test("a business is created with the insert-business dialog, gets a headquarters
   await hqDialog.getByLabel("Dirección").fill("Calle Real 800, Huancayo");
   await hqDialog.getByRole("button", { name: "Guardar" }).click();
   await expect(flash(page)).toHaveText(`Sede ${HEADQUARTERS} guardada.`);
-  await expect(page.getByRole("row").filter({ hasText: HEADQUARTERS }).getByRole("cell").nth(1)).toHaveText(BUSINESS.name);
+  await expect(page.getByRole("row").filter({ hasText: HEADQUARTERS }).getByRole("cell").nth(1)).toHaveText(
+    BUSINESS.name,
+  );
 
   // Properties: register one at the new headquarters.
   await page.getByRole("navigation", { name: "Secciones de empresas" }).getByRole("link", { name: "Bienes" }).click();
@@ -104,7 +135,10 @@ test("a business is created with the insert-business dialog, gets a headquarters
   await expect(propertyRow).toContainText("S/ 45,900.50");
 
   // Export the table: a workbook download.
-  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Exportar a Excel" }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("link", { name: "Exportar a Excel" }).click(),
+  ]);
   expect(download.suggestedFilename()).toMatch(/^mesa-properties-\d{4}-\d{2}-\d{2}\.xlsx$/);
 
   // The property's page, then its label with the QR code.

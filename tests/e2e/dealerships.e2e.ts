@@ -40,9 +40,31 @@ async function open(page: Page, path: string): Promise<void> {
 }
 
 function createAdmin(): void {
-  const args = ["tests/support/e2e-fixtures.ts", "user", "--name", ADMIN.name, "--email", ADMIN.email, "--password", PASSWORD];
-  args.push("--role", "super-administrator", "--area", "Administración", "--place", "Sede Lima", "--wait", String(test.info().project.use.baseURL));
-  execFileSync(join(ROOT, "node_modules/.bin/bun"), args, { cwd: ROOT, env: { ...process.env, DB_PATH: process.env.MESA_E2E_DB }, stdio: "pipe" });
+  const args = [
+    "tests/support/e2e-fixtures.ts",
+    "user",
+    "--name",
+    ADMIN.name,
+    "--email",
+    ADMIN.email,
+    "--password",
+    PASSWORD,
+  ];
+  args.push(
+    "--role",
+    "super-administrator",
+    "--area",
+    "Administración",
+    "--place",
+    "Sede Lima",
+    "--wait",
+    String(test.info().project.use.baseURL),
+  );
+  execFileSync(join(ROOT, "node_modules/.bin/bun"), args, {
+    cwd: ROOT,
+    env: { ...process.env, DB_PATH: process.env.MESA_E2E_DB },
+    stdio: "pipe",
+  });
 }
 
 const flash = (page: Page) => page.locator('[data-flash="success"]');
@@ -70,7 +92,9 @@ test.describe("dealerships", () => {
     await context.close();
   });
 
-  test("a dealership and a subdealership are created with the dialogs and shown in the expandable tree", async ({ browser }) => {
+  test("a dealership and a subdealership are created with the dialogs and shown in the expandable tree", async ({
+    browser,
+  }) => {
     const { context, page, problems } = await admin(browser);
     await open(page, "/dealerships");
     await expect(page.getByRole("heading", { level: 1, name: "Concesionarias" })).toBeVisible();
@@ -96,7 +120,15 @@ test.describe("dealerships", () => {
     await expect(page).toHaveURL(/[?&]search=/);
     const tree = page.getByRole("table", { name: "Concesionarias y sus subconcesionarias" });
     const row = tree.getByRole("row").filter({ hasText: DEALERSHIP.name });
-    await expect(row.getByRole("cell")).toHaveText(["", DEALERSHIP.name, DEALERSHIP.ruc, "054 274400", "administracion@pampaalta.pe", "0", ""]);
+    await expect(row.getByRole("cell")).toHaveText([
+      "",
+      DEALERSHIP.name,
+      DEALERSHIP.ruc,
+      "054 274400",
+      "administracion@pampaalta.pe",
+      "0",
+      "",
+    ]);
     await row.getByRole("button", { name: `Agregar subconcesionaria a ${DEALERSHIP.name}` }).click();
     const sub = page.getByRole("dialog", { name: "Nueva subconcesionaria" });
     await expect(sub.getByLabel("Concesionaria")).toHaveValue(/^\d+$/);
@@ -123,7 +155,9 @@ test.describe("dealerships", () => {
     // Keyboard: Enter opens, the left arrow closes, the right arrow opens.
     await toggle.focus();
     await page.keyboard.press("Enter");
-    await expect(row.getByRole("button", { name: `Ocultar las subconcesionarias de ${DEALERSHIP.name}` })).toHaveAttribute("aria-expanded", "true");
+    await expect(
+      row.getByRole("button", { name: `Ocultar las subconcesionarias de ${DEALERSHIP.name}` }),
+    ).toHaveAttribute("aria-expanded", "true");
     await expect(subRow).toBeVisible();
     await page.keyboard.press("ArrowLeft");
     await expect(subRow).toBeHidden();
@@ -132,8 +166,15 @@ test.describe("dealerships", () => {
 
     // A search on the subdealership's RUC brings its dealership already expanded (a fresh load of the page).
     await open(page, `/dealerships?search=${SUB.ruc}`);
-    await expect(page.getByRole("button", { name: `Ocultar las subconcesionarias de ${DEALERSHIP.name}` })).toHaveAttribute("aria-expanded", "true");
-    await expect(page.getByRole("table", { name: `Subconcesionarias de ${DEALERSHIP.name}` }).getByRole("row").filter({ hasText: SUB.name })).toBeVisible();
+    await expect(
+      page.getByRole("button", { name: `Ocultar las subconcesionarias de ${DEALERSHIP.name}` }),
+    ).toHaveAttribute("aria-expanded", "true");
+    await expect(
+      page
+        .getByRole("table", { name: `Subconcesionarias de ${DEALERSHIP.name}` })
+        .getByRole("row")
+        .filter({ hasText: SUB.name }),
+    ).toBeVisible();
 
     expect(problems).toEqual([]);
     await context.close();
@@ -147,12 +188,17 @@ test.describe("dealerships", () => {
     await expect(table.locator("tbody tr")).toHaveCount(1);
     await expect(table.locator("tbody tr").getByRole("cell").nth(2)).toHaveText(DEALERSHIP.name);
 
-    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Exportar a Excel" }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("link", { name: "Exportar a Excel" }).click(),
+    ]);
     expect(download.suggestedFilename()).toMatch(/^mesa-subdealerships-\d{4}-\d{2}-\d{2}\.xlsx$/);
     const book = XLSX.read(readFileSync(await download.path()), { type: "buffer" });
     const rows = XLSX.utils.sheet_to_json<unknown[]>(book.Sheets[book.SheetNames[0]], { header: 1 });
     expect(rows[0].slice(0, 4)).toEqual(["Nombre", "RUC", "Concesionaria", "Unidades"]);
-    expect(rows.slice(1).map((r) => r.slice(0, 4))).toEqual([[SUB.name, SUB.ruc, DEALERSHIP.name, "Mina Cerro Verde / Unidad Norte"]]);
+    expect(rows.slice(1).map((r) => r.slice(0, 4))).toEqual([
+      [SUB.name, SUB.ruc, DEALERSHIP.name, "Mina Cerro Verde / Unidad Norte"],
+    ]);
 
     expect(problems).toEqual([]);
     await context.close();

@@ -34,10 +34,35 @@ async function open(page: Page, path: string): Promise<void> {
 }
 
 /** A verified user on the e2e database with a role in an area (tests/support/e2e-fixtures.ts). */
-function createUser(person: { name: string; email: string }, role: { role: string; area: string; place: string }): void {
-  const args = ["tests/support/e2e-fixtures.ts", "user", "--name", person.name, "--email", person.email, "--password", PASSWORD];
-  args.push("--role", role.role, "--area", role.area, "--place", role.place, "--wait", String(test.info().project.use.baseURL));
-  execFileSync(join(ROOT, "node_modules/.bin/bun"), args, { cwd: ROOT, env: { ...process.env, DB_PATH: process.env.MESA_E2E_DB }, stdio: "pipe" });
+function createUser(
+  person: { name: string; email: string },
+  role: { role: string; area: string; place: string },
+): void {
+  const args = [
+    "tests/support/e2e-fixtures.ts",
+    "user",
+    "--name",
+    person.name,
+    "--email",
+    person.email,
+    "--password",
+    PASSWORD,
+  ];
+  args.push(
+    "--role",
+    role.role,
+    "--area",
+    role.area,
+    "--place",
+    role.place,
+    "--wait",
+    String(test.info().project.use.baseURL),
+  );
+  execFileSync(join(ROOT, "node_modules/.bin/bun"), args, {
+    cwd: ROOT,
+    env: { ...process.env, DB_PATH: process.env.MESA_E2E_DB },
+    stdio: "pipe",
+  });
 }
 
 const flash = (page: Page, kind: "success" | "error") => page.locator(`[data-flash="${kind}"]`);
@@ -53,10 +78,18 @@ function acceptNextConfirm(page: Page, text: string): void {
 
 /** A tab's table (named by its caption) and the row whose first cell is `name`. */
 const table = (page: Page, caption: "Minas" | "Unidades" | "Comedores") => page.getByRole("table", { name: caption });
-const row = (page: Page, caption: "Minas" | "Unidades" | "Comedores", name: string) => table(page, caption).locator("tbody tr").filter({ has: page.locator("td:first-child", { hasText: name }) });
+const row = (page: Page, caption: "Minas" | "Unidades" | "Comedores", name: string) =>
+  table(page, caption)
+    .locator("tbody tr")
+    .filter({ has: page.locator("td:first-child", { hasText: name }) });
 
 /** Switches tab; the new tab starts without a search, and its search box says so. */
-async function chooseTab(page: Page, tab: "Minas" | "Unidades" | "Comedores", param: string, searchLabel: string): Promise<void> {
+async function chooseTab(
+  page: Page,
+  tab: "Minas" | "Unidades" | "Comedores",
+  param: string,
+  searchLabel: string,
+): Promise<void> {
   await page.getByRole("tab", { name: tab }).click();
   await expect(page).toHaveURL(new RegExp(`[?&]tab=${param}`));
   await expect(page).not.toHaveURL(/[?&]search=/);
@@ -65,8 +98,15 @@ async function chooseTab(page: Page, tab: "Minas" | "Unidades" | "Comedores", pa
 }
 
 /** Opens a row's services popover, ticks the given services, saves, and waits for the flash. */
-async function offer(page: Page, caption: "Minas" | "Unidades" | "Comedores", place: string, codes: string[]): Promise<void> {
-  await row(page, caption, place).getByRole("button", { name: `Servicios de ${place}`, exact: true }).click();
+async function offer(
+  page: Page,
+  caption: "Minas" | "Unidades" | "Comedores",
+  place: string,
+  codes: string[],
+): Promise<void> {
+  await row(page, caption, place)
+    .getByRole("button", { name: `Servicios de ${place}`, exact: true })
+    .click();
   const dialog = page.getByRole("dialog", { name: `Servicios de ${place}` });
   await expect(dialog).toBeVisible();
   for (const code of codes) await dialog.getByRole("checkbox", { name: new RegExp(`^${code} `) }).check();
@@ -97,7 +137,9 @@ test.describe("management", () => {
     await context.close();
   });
 
-  test("the management modal creates a new mine, unit and cafe; the cafe gets services and a price; the table exports", async ({ browser }) => {
+  test("the management modal creates a new mine, unit and cafe; the cafe gets services and a price; the table exports", async ({
+    browser,
+  }) => {
     test.setTimeout(45_000);
     const { context, page, problems } = await admin(browser);
     await open(page, "/dashboard");
@@ -142,7 +184,9 @@ test.describe("management", () => {
     await expect(row(page, "Comedores", CAFE).getByRole("cell").nth(4)).toHaveText("Sin servicios");
 
     // Its unit offers nothing yet, so the cafe's services dialog has no choice.
-    await row(page, "Comedores", CAFE).getByRole("button", { name: `Servicios de ${CAFE}`, exact: true }).click();
+    await row(page, "Comedores", CAFE)
+      .getByRole("button", { name: `Servicios de ${CAFE}`, exact: true })
+      .click();
     let dialog = page.getByRole("dialog", { name: `Servicios de ${CAFE}` });
     await expect(dialog.getByRole("checkbox")).toHaveCount(0);
     await dialog.getByRole("button", { name: "Cancelar" }).click();
@@ -163,7 +207,9 @@ test.describe("management", () => {
     await chooseTab(page, "Comedores", "cafes", "Buscar comedores, unidades, minas o empresas");
     await page.getByRole("searchbox", { name: "Buscar comedores, unidades, minas o empresas" }).fill(RUN);
     await expect(table(page, "Comedores").locator("tbody tr")).toHaveCount(1);
-    await row(page, "Comedores", CAFE).getByRole("button", { name: `Servicios de ${CAFE}`, exact: true }).click();
+    await row(page, "Comedores", CAFE)
+      .getByRole("button", { name: `Servicios de ${CAFE}`, exact: true })
+      .click();
     dialog = page.getByRole("dialog", { name: `Servicios de ${CAFE}` });
     await expect(dialog.getByRole("checkbox")).toHaveCount(2);
     await dialog.getByRole("button", { name: "Cancelar" }).click();
@@ -171,7 +217,9 @@ test.describe("management", () => {
     await expect(row(page, "Comedores", CAFE).getByRole("cell").nth(5)).toHaveText("0 de 2 con precio");
 
     // A price for ALM in the cafe's prices dialog.
-    await row(page, "Comedores", CAFE).getByRole("button", { name: `Precios de ${CAFE}`, exact: true }).click();
+    await row(page, "Comedores", CAFE)
+      .getByRole("button", { name: `Precios de ${CAFE}`, exact: true })
+      .click();
     const prices = page.getByRole("dialog", { name: `Precios de ${CAFE}` });
     await expect(prices).toBeVisible();
     await expect(prices.getByText(`${MINE} › ${UNIT} › ${CAFE}`)).toBeVisible();
@@ -189,7 +237,9 @@ test.describe("management", () => {
     const book = XLSX.read(readFileSync((await download.path())!), { type: "buffer" });
     const rows = XLSX.utils.sheet_to_json<unknown[]>(book.Sheets[book.SheetNames[0]], { header: 1 });
     expect(rows[0].slice(0, 4)).toEqual(["Mina", "Unidad", "Comedor", "Empresa emisora"]);
-    expect(rows.slice(1)).toEqual([[MINE, UNIT, CAFE, BUSINESS, "America/Lima", 0, expect.stringMatching(/^(ALM, DES|DES, ALM)$/), 1]]);
+    expect(rows.slice(1)).toEqual([
+      [MINE, UNIT, CAFE, BUSINESS, "America/Lima", 0, expect.stringMatching(/^(ALM, DES|DES, ALM)$/), 1],
+    ]);
 
     expect(problems, problems.join("\n")).toEqual([]);
     await context.close();
@@ -201,9 +251,13 @@ test.describe("management", () => {
     await open(page, "/management?tab=units");
     await expect(row(page, "Unidades", unit)).toHaveCount(1);
     acceptNextConfirm(page, `¿Eliminar ${unit}? Esta acción no se puede deshacer.`);
-    await row(page, "Unidades", unit).getByRole("button", { name: `Eliminar ${unit}`, exact: true }).click();
+    await row(page, "Unidades", unit)
+      .getByRole("button", { name: `Eliminar ${unit}`, exact: true })
+      .click();
     // (The seeded client companies may work there too; the cafes are what this checks.)
-    const refusal = new RegExp(`^No se puede eliminar la unidad ${unit}: tiene 2 comedor\\(es\\) y \\d+ subconcesionaria\\(s\\) que trabajan en ella\\.$`);
+    const refusal = new RegExp(
+      `^No se puede eliminar la unidad ${unit}: tiene 2 comedor\\(es\\) y \\d+ subconcesionaria\\(s\\) que trabajan en ella\\.$`,
+    );
     await expect(page.getByRole("alert").filter({ hasText: refusal })).toBeVisible();
     await expect(flash(page, "success")).toHaveCount(0);
     await expect(row(page, "Unidades", unit)).toHaveCount(1);
@@ -214,7 +268,9 @@ test.describe("management", () => {
     await context.close();
   });
 
-  test("a row's services popover opens beside its button, keeps the keyboard, and closes with Escape, a click outside or its button", async ({ browser }) => {
+  test("a row's services popover opens beside its button, keeps the keyboard, and closes with Escape, a click outside or its button", async ({
+    browser,
+  }) => {
     const { context, page, problems } = await admin(browser);
     await page.setViewportSize({ width: 390, height: 844 });
     await open(page, "/management?tab=cafes");
@@ -227,7 +283,10 @@ test.describe("management", () => {
     await expect(button).toHaveAttribute("aria-expanded", "true");
     // Next to its button, wholly on screen, though the table scrolls sideways on a phone.
     const [b, p] = [(await button.boundingBox())!, (await popover.boundingBox())!];
-    expect(Math.abs(p.y - (b.y + b.height)) <= 12 || Math.abs(p.y + p.height - b.y) <= 12, `popover at ${p.y}, button at ${b.y}`).toBe(true);
+    expect(
+      Math.abs(p.y - (b.y + b.height)) <= 12 || Math.abs(p.y + p.height - b.y) <= 12,
+      `popover at ${p.y}, button at ${b.y}`,
+    ).toBe(true);
     expect(p.x).toBeGreaterThanOrEqual(0);
     expect(p.x + p.width).toBeLessThanOrEqual(390);
     // Focus is inside, on the first choice; Escape closes and gives it back to the button.

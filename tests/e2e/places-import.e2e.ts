@@ -30,10 +30,35 @@ const BUSINESS = "Mesa Catering S.A.C.";
 const MISSING_BUSINESS = `Catering Fantasma ${RUN} S.A.C.`;
 
 /** A verified user with a role in an area, on the e2e database (tests/support/e2e-fixtures.ts). */
-function createUser(person: { name: string; email: string }, role: { role: string; area: string; place: string }): void {
-  const args = ["tests/support/e2e-fixtures.ts", "user", "--name", person.name, "--email", person.email, "--password", PASSWORD];
-  args.push("--role", role.role, "--area", role.area, "--place", role.place, "--wait", String(test.info().project.use.baseURL));
-  execFileSync(join(ROOT, "node_modules/.bin/bun"), args, { cwd: ROOT, env: { ...process.env, DB_PATH: process.env.MESA_E2E_DB }, stdio: "pipe" });
+function createUser(
+  person: { name: string; email: string },
+  role: { role: string; area: string; place: string },
+): void {
+  const args = [
+    "tests/support/e2e-fixtures.ts",
+    "user",
+    "--name",
+    person.name,
+    "--email",
+    person.email,
+    "--password",
+    PASSWORD,
+  ];
+  args.push(
+    "--role",
+    role.role,
+    "--area",
+    role.area,
+    "--place",
+    role.place,
+    "--wait",
+    String(test.info().project.use.baseURL),
+  );
+  execFileSync(join(ROOT, "node_modules/.bin/bun"), args, {
+    cwd: ROOT,
+    env: { ...process.env, DB_PATH: process.env.MESA_E2E_DB },
+    stdio: "pipe",
+  });
 }
 
 async function open(page: Page, path: string): Promise<void> {
@@ -44,7 +69,8 @@ async function open(page: Page, path: string): Promise<void> {
 /** An .xlsx file with the given sheets (first row: headers), written where Playwright keeps this test's output. */
 function writeWorkbook(fileName: string, sheets: Record<string, (string | number)[][]>): string {
   const book = XLSX.utils.book_new();
-  for (const [name, rows] of Object.entries(sheets)) XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet(rows), name);
+  for (const [name, rows] of Object.entries(sheets))
+    XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet(rows), name);
   const path = test.info().outputPath(fileName);
   writeFileSync(path, XLSX.write(book, { type: "buffer", bookType: "xlsx" }));
   return path;
@@ -75,7 +101,10 @@ function placesWorkbook(fileName: string, secondBusiness: string, price: string)
 
 const importJob = (page: Page) => page.getByTestId("import-job");
 const table = (page: Page, caption: "Minas" | "Comedores") => page.getByRole("table", { name: caption });
-const row = (page: Page, caption: "Minas" | "Comedores", name: string) => table(page, caption).locator("tbody tr").filter({ has: page.locator("td:first-child", { hasText: name }) });
+const row = (page: Page, caption: "Minas" | "Comedores", name: string) =>
+  table(page, caption)
+    .locator("tbody tr")
+    .filter({ has: page.locator("td:first-child", { hasText: name }) });
 
 async function openImport(page: Page) {
   await page.getByRole("button", { name: "Importar desde Excel" }).click();
@@ -84,7 +113,9 @@ async function openImport(page: Page) {
   return dialog;
 }
 
-test("the places workbook: the template downloads, bad rows are listed and nothing is saved, the fixed workbook imports", async ({ browser }) => {
+test("the places workbook: the template downloads, bad rows are listed and nothing is saved, the fixed workbook imports", async ({
+  browser,
+}) => {
   test.setTimeout(60_000);
   createUser(ADMIN, { role: "super-administrator", area: "Administración", place: "Sede Lima" });
   const context = await browser.newContext({ acceptDownloads: true });
@@ -92,7 +123,12 @@ test("the places workbook: the template downloads, bad rows are listed and nothi
   const problems = watchConsole(page);
   // What the realtime connection hears about jobs (the page also asks again every few seconds, as a backstop).
   const jobUpdates: string[] = [];
-  page.on("websocket", (socket) => socket.on("framereceived", ({ payload }) => void (String(payload).includes("JobUpdated") && jobUpdates.push(String(payload)))));
+  page.on("websocket", (socket) =>
+    socket.on(
+      "framereceived",
+      ({ payload }) => void (String(payload).includes("JobUpdated") && jobUpdates.push(String(payload))),
+    ),
+  );
 
   await open(page, "/login");
   await page.getByLabel("Correo electrónico").fill(ADMIN.email);
@@ -118,7 +154,9 @@ test("the places workbook: the template downloads, bad rows are listed and nothi
 
   // A workbook with two bad rows: a cafe of a business that does not exist, and a price that is not a number. The
   // upload closes the dialog; the import's result then shows on the page.
-  await dialog.getByLabel("Libro de Excel (.xlsx, hasta 5 MiB)").setInputFiles(placesWorkbook("lugares-con-errores.xlsx", MISSING_BUSINESS, "abc"));
+  await dialog
+    .getByLabel("Libro de Excel (.xlsx, hasta 5 MiB)")
+    .setInputFiles(placesWorkbook("lugares-con-errores.xlsx", MISSING_BUSINESS, "abc"));
   await dialog.getByRole("button", { name: "Importar", exact: true }).click();
   await expect(dialog).toBeHidden();
   const badRows = [
@@ -126,7 +164,9 @@ test("the places workbook: the template downloads, bad rows are listed and nothi
     "Precios, fila 2 (Precio): «abc» no es un precio en soles (por ejemplo 12.50).",
   ];
   await expect(importJob(page)).toHaveAttribute("data-state", "failed");
-  await expect(importJob(page).getByText("No se importó nada. Corrige estas filas y vuelve a intentarlo:")).toBeVisible();
+  await expect(
+    importJob(page).getByText("No se importó nada. Corrige estas filas y vuelve a intentarlo:"),
+  ).toBeVisible();
   await expect(importJob(page).getByTestId("import-errors").getByRole("listitem")).toHaveText(badRows);
 
   // Nothing was saved: loading the page afresh, the new mine is not there, and the rows to fix still wait.
@@ -141,7 +181,9 @@ test("the places workbook: the template downloads, bad rows are listed and nothi
   await importJob(page).getByRole("button", { name: "Importar otro libro" }).click();
   dialog = page.getByRole("dialog", { name: "Importar lugares desde Excel" });
   await expect(dialog).toBeVisible();
-  await dialog.getByLabel("Libro de Excel (.xlsx, hasta 5 MiB)").setInputFiles(placesWorkbook("lugares.xlsx", BUSINESS, "18.50"));
+  await dialog
+    .getByLabel("Libro de Excel (.xlsx, hasta 5 MiB)")
+    .setInputFiles(placesWorkbook("lugares.xlsx", BUSINESS, "18.50"));
   await dialog.getByRole("button", { name: "Importar", exact: true }).click();
   await expect(dialog).toBeHidden();
   const summary =
@@ -150,7 +192,9 @@ test("the places workbook: the template downloads, bad rows are listed and nothi
   await expect(importJob(page)).toHaveAttribute("data-state", "succeeded");
   await expect(importJob(page).getByRole("status")).toHaveText(summary);
   // The user's private channel carried the job's steps to its end.
-  expect(jobUpdates.some((frame) => frame.includes("private-App.Models.User.") && frame.includes("running"))).toBe(true);
+  expect(jobUpdates.some((frame) => frame.includes("private-App.Models.User.") && frame.includes("running"))).toBe(
+    true,
+  );
   expect(jobUpdates.some((frame) => frame.includes("succeeded"))).toBe(true);
 
   // The result waits on the page after leaving it, until it is closed.

@@ -11,16 +11,26 @@ import { watchConsole, watchServerMarkup, waitForHydration } from "./support";
  * hover prefetch (75 ms) can fetch the page before the click lands, and the click then uses that response: both
  * are page-protocol requests, so either counts.
  */
-async function clickForVisit(page: Page, link: Locator, path: string): Promise<{ request: Request; response: Response }> {
+async function clickForVisit(
+  page: Page,
+  link: Locator,
+  path: string,
+): Promise<{ request: Request; response: Response }> {
   const [response] = await Promise.all([
-    page.waitForResponse((r) => new URL(r.url()).pathname === path && r.request().headers()["x-inertia"] === "true", { timeout: 5_000 }),
+    page.waitForResponse((r) => new URL(r.url()).pathname === path && r.request().headers()["x-inertia"] === "true", {
+      timeout: 5_000,
+    }),
     link.click(),
   ]);
   return { request: response.request(), response };
 }
 
 test.describe("first load", () => {
-  test("is server-rendered, hydrates without console errors, and then its controls work", async ({ page, request, browser }) => {
+  test("is server-rendered, hydrates without console errors, and then its controls work", async ({
+    page,
+    request,
+    browser,
+  }) => {
     // The HTML itself carries the page: a crawler, or a browser before any script runs, sees the content.
     const response = await request.get("/");
     expect(response.status()).toBe(200);
@@ -37,7 +47,9 @@ test.describe("first load", () => {
     const bare = await noScript.newPage();
     await bare.goto("/");
     await expect(bare.locator("div[data-server-rendered] h1")).toHaveText("Mesa");
-    await expect(bare.locator("div[data-server-rendered]")).toContainText("Back office de comedores en operaciones mineras");
+    await expect(bare.locator("div[data-server-rendered]")).toContainText(
+      "Back office de comedores en operaciones mineras",
+    );
     await noScript.close();
 
     const problems = watchConsole(page);
@@ -77,7 +89,11 @@ test.describe("page protocol", () => {
       if (r.resourceType() === "document") documents.push(r.url());
     });
 
-    const { request, response } = await clickForVisit(page, page.getByRole("link", { name: "Preferencias de apariencia e idioma" }), "/settings/appearance");
+    const { request, response } = await clickForVisit(
+      page,
+      page.getByRole("link", { name: "Preferencias de apariencia e idioma" }),
+      "/settings/appearance",
+    );
     expect(request.headers()["x-inertia"]).toBe("true");
     expect(response.status()).toBe(200);
     expect(response.headers()["x-inertia"]).toBe("true");
@@ -108,7 +124,11 @@ test.describe("page protocol", () => {
     await expect(page.getByRole("heading", { level: 2, name: "Idioma" })).toBeVisible();
     await expect(menu.getByRole("link", { name: "Idioma" })).toHaveAttribute("aria-current", "page");
 
-    const toAppearance = await clickForVisit(page, menu.getByRole("link", { name: "Apariencia" }), "/settings/appearance");
+    const toAppearance = await clickForVisit(
+      page,
+      menu.getByRole("link", { name: "Apariencia" }),
+      "/settings/appearance",
+    );
     expect(toAppearance.request.headers()["x-inertia"]).toBe("true");
     expect(toAppearance.response.headers()["x-inertia"]).toBe("true");
     await expect(page).toHaveURL(/\/settings\/appearance$/);
@@ -132,7 +152,8 @@ async function recordFirstPaintTheme(page: Page): Promise<void> {
   });
 }
 
-const classAtFirstPaint = (page: Page) => page.evaluate(() => (window as any).__classAtFirstPaint as string | undefined);
+const classAtFirstPaint = (page: Page) =>
+  page.evaluate(() => (window as any).__classAtFirstPaint as string | undefined);
 
 test.describe("theme", () => {
   test("Dark survives a reload with no flash, and System follows the OS live", async ({ page, context }) => {
@@ -162,7 +183,10 @@ test.describe("theme", () => {
 
     // System: the class follows the OS preference as it changes, without a reload.
     await page.getByRole("main").getByRole("radio", { name: "Sistema" }).click();
-    await expect(page.getByRole("main").getByRole("radio", { name: "Sistema" })).toHaveAttribute("aria-checked", "true");
+    await expect(page.getByRole("main").getByRole("radio", { name: "Sistema" })).toHaveAttribute(
+      "aria-checked",
+      "true",
+    );
     expect(await page.evaluate(() => localStorage.getItem("appearance"))).toBe("system");
     await expect(html).not.toHaveClass(/\bdark\b/);
     await page.emulateMedia({ colorScheme: "dark" });

@@ -48,11 +48,27 @@ async function open(page: Page, path: string): Promise<void> {
 }
 
 /** A verified user (optionally with a role in an area) made by tests/support/e2e-fixtures.ts; returns their id. */
-function createUser(person: { name: string; email: string }, role?: { role: string; area: string; place: string }): number {
-  const args = ["tests/support/e2e-fixtures.ts", "user", "--name", person.name, "--email", person.email, "--password", PASSWORD];
+function createUser(
+  person: { name: string; email: string },
+  role?: { role: string; area: string; place: string },
+): number {
+  const args = [
+    "tests/support/e2e-fixtures.ts",
+    "user",
+    "--name",
+    person.name,
+    "--email",
+    person.email,
+    "--password",
+    PASSWORD,
+  ];
   if (role) args.push("--role", role.role, "--area", role.area, "--place", role.place);
   args.push("--wait", baseURL());
-  const out = execFileSync(join(ROOT, "node_modules/.bin/bun"), args, { cwd: ROOT, env: { ...process.env, DB_PATH: process.env.MESA_E2E_DB }, stdio: "pipe" });
+  const out = execFileSync(join(ROOT, "node_modules/.bin/bun"), args, {
+    cwd: ROOT,
+    env: { ...process.env, DB_PATH: process.env.MESA_E2E_DB },
+    stdio: "pipe",
+  });
   return JSON.parse(out.toString().trim().split("\n").pop()!).id;
 }
 
@@ -72,7 +88,15 @@ function serverSdk(): Pusher {
   const secret = process.env.MESA_E2E_PUSHER_SECRET;
   if (!secret) throw new Error("MESA_E2E_PUSHER_SECRET is not set (see playwright.config.ts)");
   const url = new URL(baseURL());
-  return new Pusher({ appId: APP_ID, key: APP_KEY, secret, host: url.hostname, port: url.port, useTLS: false, timeout: 3000 });
+  return new Pusher({
+    appId: APP_ID,
+    key: APP_KEY,
+    secret,
+    host: url.hostname,
+    port: url.port,
+    useTLS: false,
+    timeout: 3000,
+  });
 }
 
 interface Frame {
@@ -108,7 +132,8 @@ function watchFrames(page: Page): Frame[] {
   return frames;
 }
 
-const subscribed = (frames: Frame[], channel: string) => frames.some((f) => f.event === "pusher_internal:subscription_succeeded" && f.channel === channel);
+const subscribed = (frames: Frame[], channel: string) =>
+  frames.some((f) => f.event === "pusher_internal:subscription_succeeded" && f.channel === channel);
 const status = (page: Page) => page.getByTestId("realtime-status");
 
 /** The `on-duty-<id>` entry of a cafe on the dashboard. */
@@ -129,7 +154,9 @@ test.describe("realtime", () => {
     ids.watcher = createUser(WATCHER, { role: "cashier", area: "Caja", place: CAFE });
   });
 
-  test("pusher-js connects; a public channel receives what the pusher SDK publishes; a forged private signature is refused", async ({ page }) => {
+  test("pusher-js connects; a public channel receives what the pusher SDK publishes; a forged private signature is refused", async ({
+    page,
+  }) => {
     const frames = watchFrames(page);
     await signIn(page, CASHIER.email);
     await expect(status(page)).toHaveAttribute("data-state", "connected");
@@ -139,13 +166,16 @@ test.describe("realtime", () => {
 
     // A second pusher-js, loaded into the page from node_modules, on the same embedded endpoint. The page's CSP
     // allows scripts by nonce only (page.addScriptTag is refused), so the script carries the page's own nonce.
-    await page.evaluate((source) => {
-      const nonce = (document.querySelector("script[nonce]") as HTMLScriptElement | null)?.nonce ?? "";
-      const script = document.createElement("script");
-      script.nonce = nonce;
-      script.textContent = source;
-      document.head.append(script);
-    }, readFileSync(PUSHER_JS, "utf8"));
+    await page.evaluate(
+      (source) => {
+        const nonce = (document.querySelector("script[nonce]") as HTMLScriptElement | null)?.nonce ?? "";
+        const script = document.createElement("script");
+        script.nonce = nonce;
+        script.textContent = source;
+        document.head.append(script);
+      },
+      readFileSync(PUSHER_JS, "utf8"),
+    );
     expect(await page.evaluate(() => typeof (window as any).Pusher)).toBe("function");
     const url = new URL(baseURL());
     const publicChannel = `e2e-public-${RUN}`;
@@ -162,10 +192,16 @@ test.describe("realtime", () => {
           disableStats: true,
           // A forged authorization: the right key, a signature that is not the server's.
           channelAuthorization: {
-            customHandler: (_params: unknown, callback: (error: unknown, data: unknown) => void) => callback(null, { auth: `${key}:${"0".repeat(64)}` }),
+            customHandler: (_params: unknown, callback: (error: unknown, data: unknown) => void) =>
+              callback(null, { auth: `${key}:${"0".repeat(64)}` }),
           },
         });
-        w.__e2e = { client, received: [] as unknown[], privateReceived: [] as unknown[], subscriptionErrors: [] as unknown[] };
+        w.__e2e = {
+          client,
+          received: [] as unknown[],
+          privateReceived: [] as unknown[],
+          subscriptionErrors: [] as unknown[],
+        };
         const connected = new Promise<string>((resolve, reject) => {
           client.connection.bind("connected", () => resolve(client.connection.socket_id));
           client.connection.bind("failed", () => reject(new Error("pusher-js failed to connect")));
@@ -175,7 +211,9 @@ test.describe("realtime", () => {
         const channel = client.subscribe(publicChannel);
         await new Promise<void>((resolve, reject) => {
           channel.bind("pusher:subscription_succeeded", () => resolve());
-          channel.bind("pusher:subscription_error", (error: unknown) => reject(new Error(`public subscription refused: ${JSON.stringify(error)}`)));
+          channel.bind("pusher:subscription_error", (error: unknown) =>
+            reject(new Error(`public subscription refused: ${JSON.stringify(error)}`)),
+          );
         });
         channel.bind("greeting", (data: unknown) => w.__e2e.received.push(data));
         const forged = client.subscribe(privateChannel);
@@ -196,18 +234,30 @@ test.describe("realtime", () => {
     expect(response.status).toBe(200);
     await expect.poll(() => page.evaluate(() => (window as any).__e2e.received)).toEqual([payload]);
     // The API reports the channel occupied by this one subscriber.
-    const info = await (await sdk.get({ path: `/channels/${publicChannel}`, params: { info: "subscription_count" } })).json();
+    const info = await (
+      await sdk.get({ path: `/channels/${publicChannel}`, params: { info: "subscription_count" } })
+    ).json();
     expect(info).toEqual({ occupied: true, subscription_count: 1 });
 
     // The forged signature: pusher:subscription_error with the server's AuthError, and nothing published there arrives.
-    await expect.poll(() => page.evaluate(() => (window as any).__e2e.subscriptionErrors)).toEqual([{ type: "AuthError", error: "Invalid signature", status: 401 }]);
+    await expect
+      .poll(() => page.evaluate(() => (window as any).__e2e.subscriptionErrors))
+      .toEqual([{ type: "AuthError", error: "Invalid signature", status: 401 }]);
     await sdk.trigger(privateChannel, "secret", { leaked: true });
     await sdk.trigger(publicChannel, "greeting", { after: true });
     await expect.poll(() => page.evaluate(() => (window as any).__e2e.received.length)).toBe(2);
     expect(await page.evaluate(() => (window as any).__e2e.privateReceived)).toEqual([]);
 
     // The API refuses a request signed with another secret.
-    const forger = new Pusher({ appId: APP_ID, key: APP_KEY, secret: "not-the-secret", host: url.hostname, port: url.port, useTLS: false, timeout: 3000 });
+    const forger = new Pusher({
+      appId: APP_ID,
+      key: APP_KEY,
+      secret: "not-the-secret",
+      host: url.hostname,
+      port: url.port,
+      useTLS: false,
+      timeout: 3000,
+    });
     await expect(forger.trigger(publicChannel, "greeting", { forged: true })).rejects.toMatchObject({ status: 401 });
 
     await page.evaluate(() => (window as any).__e2e.client.disconnect());
@@ -231,7 +281,9 @@ test.describe("realtime", () => {
       [second, secondFrames],
     ] as const) {
       await expect(status(tab)).toHaveAttribute("data-state", "connected");
-      await expect.poll(() => subscribed(frames, userChannel), { message: `${tab.url()} joined ${userChannel}` }).toBe(true);
+      await expect
+        .poll(() => subscribed(frames, userChannel), { message: `${tab.url()} joined ${userChannel}` })
+        .toBe(true);
     }
 
     // The administrator, in a browser of their own, deactivates them from the Users page.
@@ -243,13 +295,19 @@ test.describe("realtime", () => {
     admin.once("dialog", (dialog) => dialog.accept());
     const landed: Record<string, number> = {};
     const start = Date.now();
-    const watch = (tab: Page, name: string) => tab.waitForURL(/\/login$/, { timeout: 5_000 }).then(() => (landed[name] = Date.now() - start));
+    const watch = (tab: Page, name: string) =>
+      tab.waitForURL(/\/login$/, { timeout: 5_000 }).then(() => (landed[name] = Date.now() - start));
     const arrivals = Promise.all([watch(first, "first"), watch(second, "second")]);
     arrivals.catch(() => {}); // awaited below; this only keeps an early failure from going unhandled meanwhile
     await row.getByRole("button", { name: "Desactivar" }).click();
-    await expect(admin.locator('[data-flash="success"]')).toHaveText(`${PERSON.email} fue desactivado y sus sesiones se cerraron.`);
+    await expect(admin.locator('[data-flash="success"]')).toHaveText(
+      `${PERSON.email} fue desactivado y sus sesiones se cerraron.`,
+    );
     await arrivals;
-    test.info().annotations.push({ type: "timing", description: `tabs on /login after ${landed.first} ms and ${landed.second} ms` });
+    test.info().annotations.push({
+      type: "timing",
+      description: `tabs on /login after ${landed.first} ms and ${landed.second} ms`,
+    });
     for (const [tab, frames] of [
       [first, firstFrames],
       [second, secondFrames],
@@ -264,13 +322,21 @@ test.describe("realtime", () => {
     await first.goto("/dashboard");
     await expect(first).toHaveURL(/\/login$/);
     // And the server holds no connection of theirs.
-    expect((await (await serverSdk().get({ path: `/channels/${userChannel}`, params: { info: "subscription_count" } })).json()).occupied).toBe(false);
+    expect(
+      (
+        await (
+          await serverSdk().get({ path: `/channels/${userChannel}`, params: { info: "subscription_count" } })
+        ).json()
+      ).occupied,
+    ).toBe(false);
 
     await userContext.close();
     await adminContext.close();
   });
 
-  test("presence: two people reaching the same cafe see each other on the dashboard; one leaving disappears for the other", async ({ browser }) => {
+  test("presence: two people reaching the same cafe see each other on the dashboard; one leaving disappears for the other", async ({
+    browser,
+  }) => {
     const contexts: BrowserContext[] = [];
     const dashboard = async (person: { email: string }) => {
       const context = await browser.newContext();
@@ -317,8 +383,13 @@ test.describe("realtime", () => {
     expect(socketId).toMatch(/^\d+\.\d+$/);
 
     // A client-side visit to the settings, through the page protocol.
-    const request = page.waitForRequest((r) => r.headers()["x-inertia"] === "true" && new URL(r.url()).pathname.startsWith("/settings"));
-    await page.getByRole("navigation", { name: "Navegación principal" }).getByRole("link", { name: "Configuración" }).click();
+    const request = page.waitForRequest(
+      (r) => r.headers()["x-inertia"] === "true" && new URL(r.url()).pathname.startsWith("/settings"),
+    );
+    await page
+      .getByRole("navigation", { name: "Navegación principal" })
+      .getByRole("link", { name: "Configuración" })
+      .click();
     const headers = (await request).headers();
     expect(headers["x-socket-id"]).toMatch(/^\d+\.\d+$/);
     expect(headers["x-socket-id"]).toBe(socketId);
@@ -340,7 +411,10 @@ test.describe("realtime", () => {
     await page.waitForLoadState("networkidle");
 
     // Away to another page and back: the presence channels are left and joined again, still without errors.
-    await page.getByRole("navigation", { name: "Navegación principal" }).getByRole("link", { name: "Usuarios" }).click();
+    await page
+      .getByRole("navigation", { name: "Navegación principal" })
+      .getByRole("link", { name: "Usuarios" })
+      .click();
     await expect(page).toHaveURL(/\/users$/);
     await page.getByRole("navigation", { name: "Navegación principal" }).getByRole("link", { name: "Panel" }).click();
     await expect(page).toHaveURL(/\/dashboard$/);

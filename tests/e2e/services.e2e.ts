@@ -41,10 +41,35 @@ async function open(page: Page, path: string): Promise<void> {
 }
 
 /** A verified user on the e2e database with a role in an area (tests/support/e2e-fixtures.ts). */
-function createUser(person: { name: string; email: string }, role: { role: string; area: string; place: string }): void {
-  const args = ["tests/support/e2e-fixtures.ts", "user", "--name", person.name, "--email", person.email, "--password", PASSWORD];
-  args.push("--role", role.role, "--area", role.area, "--place", role.place, "--wait", String(test.info().project.use.baseURL));
-  execFileSync(join(ROOT, "node_modules/.bin/bun"), args, { cwd: ROOT, env: { ...process.env, DB_PATH: process.env.MESA_E2E_DB }, stdio: "pipe" });
+function createUser(
+  person: { name: string; email: string },
+  role: { role: string; area: string; place: string },
+): void {
+  const args = [
+    "tests/support/e2e-fixtures.ts",
+    "user",
+    "--name",
+    person.name,
+    "--email",
+    person.email,
+    "--password",
+    PASSWORD,
+  ];
+  args.push(
+    "--role",
+    role.role,
+    "--area",
+    role.area,
+    "--place",
+    role.place,
+    "--wait",
+    String(test.info().project.use.baseURL),
+  );
+  execFileSync(join(ROOT, "node_modules/.bin/bun"), args, {
+    cwd: ROOT,
+    env: { ...process.env, DB_PATH: process.env.MESA_E2E_DB },
+    stdio: "pipe",
+  });
 }
 
 const flash = (page: Page, kind: "success" | "error") => page.locator(`[data-flash="${kind}"]`);
@@ -60,10 +85,14 @@ function acceptNextConfirm(page: Page, text: string): void {
 
 /** The catalogue table and one service's row in it (by its code, the first cell). */
 const catalogue = (page: Page) => page.getByRole("table", { name: "Servicios" });
-const serviceRow = (page: Page, code: string) => catalogue(page).locator("tbody tr").filter({ has: page.locator("td:first-child", { hasText: new RegExp(`^${code}$`) }) });
+const serviceRow = (page: Page, code: string) =>
+  catalogue(page)
+    .locator("tbody tr")
+    .filter({ has: page.locator("td:first-child", { hasText: new RegExp(`^${code}$`) }) });
 
 /** The service codes a mine, unit or cafe of the "Lugares" tab shows next to its name. */
-const chips = (page: Page, place: string) => page.getByRole("tabpanel").getByText(place, { exact: true }).locator("..").locator("span.font-mono");
+const chips = (page: Page, place: string) =>
+  page.getByRole("tabpanel").getByText(place, { exact: true }).locator("..").locator("span.font-mono");
 
 /** Opens the services popover of a mine, unit or cafe in the "Lugares" tab. */
 async function placeDialog(page: Page, place: string) {
@@ -74,7 +103,8 @@ async function placeDialog(page: Page, place: string) {
 }
 
 /** A service's checkbox in a place's popover (its label reads "CODE Name · Type"). */
-const serviceChoice = (dialog: ReturnType<Page["getByRole"]>, code: string) => dialog.getByRole("checkbox", { name: new RegExp(`^${code} `) });
+const serviceChoice = (dialog: ReturnType<Page["getByRole"]>, code: string) =>
+  dialog.getByRole("checkbox", { name: new RegExp(`^${code} `) });
 
 async function pricesDialog(page: Page, cafe: string) {
   await page.getByRole("button", { name: `Precios de ${cafe}`, exact: true }).click();
@@ -122,7 +152,9 @@ test.describe("services", () => {
     await context.close();
   });
 
-  test("Servicios tab: the seeded services are listed; a service is created, renamed, found, refused with a taken code and deleted", async ({ browser }) => {
+  test("Servicios tab: the seeded services are listed; a service is created, renamed, found, refused with a taken code and deleted", async ({
+    browser,
+  }) => {
     const { context, page, problems } = await admin(browser);
     await open(page, "/services");
     await expect(page.getByRole("heading", { level: 1, name: "Servicios" })).toBeVisible();
@@ -131,17 +163,34 @@ test.describe("services", () => {
     // The five seeded services: ALM is offered by 2 mines, 4 units and 8 cafes (14 places), CEN by 11 (not on the
     // Huarmey side); browser tests of other pages that ran earlier on this database may have added places.
     for (const code of SEEDED) await expect(serviceRow(page, code)).toHaveCount(1);
-    await expect(serviceRow(page, "ALM").getByRole("cell")).toHaveText(["ALM", /^Almuerzo/, "Almuerzo", "Activo", /^\d+$/, ""]);
-    const placesOf = async (code: string) => Number(await serviceRow(page, code).getByRole("cell").nth(4).textContent());
+    await expect(serviceRow(page, "ALM").getByRole("cell")).toHaveText([
+      "ALM",
+      /^Almuerzo/,
+      "Almuerzo",
+      "Activo",
+      /^\d+$/,
+      "",
+    ]);
+    const placesOf = async (code: string) =>
+      Number(await serviceRow(page, code).getByRole("cell").nth(4).textContent());
     expect(await placesOf("ALM")).toBeGreaterThanOrEqual(14);
-    expect(await placesOf("ALM") - (await placesOf("CEN"))).toBeGreaterThanOrEqual(3);
+    expect((await placesOf("ALM")) - (await placesOf("CEN"))).toBeGreaterThanOrEqual(3);
 
     // Create.
     await createService(page, CATALOGUE);
-    await expect(serviceRow(page, CATALOGUE.code).getByRole("cell")).toHaveText([CATALOGUE.code, `${CATALOGUE.name}Servicio de prueba del navegador.`, "Refrigerio", "Activo", "0", ""]);
+    await expect(serviceRow(page, CATALOGUE.code).getByRole("cell")).toHaveText([
+      CATALOGUE.code,
+      `${CATALOGUE.name}Servicio de prueba del navegador.`,
+      "Refrigerio",
+      "Activo",
+      "0",
+      "",
+    ]);
 
     // Edit its name (the dialog starts with its current values).
-    await serviceRow(page, CATALOGUE.code).getByRole("button", { name: `Editar ${CATALOGUE.code}` }).click();
+    await serviceRow(page, CATALOGUE.code)
+      .getByRole("button", { name: `Editar ${CATALOGUE.code}` })
+      .click();
     const edit = page.getByRole("dialog", { name: "Editar servicio" });
     await expect(edit.getByLabel("Código")).toHaveValue(CATALOGUE.code);
     await expect(edit.getByLabel("Nombre")).toHaveValue(CATALOGUE.name);
@@ -177,7 +226,9 @@ test.describe("services", () => {
 
     // Delete the new service (no place offers it).
     acceptNextConfirm(page, `¿Eliminar el servicio ${CATALOGUE.code}?`);
-    await serviceRow(page, CATALOGUE.code).getByRole("button", { name: `Eliminar ${CATALOGUE.code}` }).click();
+    await serviceRow(page, CATALOGUE.code)
+      .getByRole("button", { name: `Eliminar ${CATALOGUE.code}` })
+      .click();
     await expect(flash(page, "success")).toHaveText(`Servicio ${CATALOGUE.code} eliminado.`);
     await expect(serviceRow(page, CATALOGUE.code)).toHaveCount(0);
     for (const code of SEEDED) await expect(serviceRow(page, code)).toHaveCount(1);
@@ -191,14 +242,20 @@ test.describe("services", () => {
     await open(page, "/services");
     acceptNextConfirm(page, "¿Eliminar el servicio DES?");
     await serviceRow(page, "DES").getByRole("button", { name: "Eliminar DES" }).click();
-    await expect(page.getByText(/^No se puede eliminar DES: lo ofrecen minas \(\d+\), unidades \(\d+\), comedores \(\d+\) y empresas \(\d+\)\. Quítalo de ellos o desactívalo\.$/)).toBeVisible();
+    await expect(
+      page.getByText(
+        /^No se puede eliminar DES: lo ofrecen minas \(\d+\), unidades \(\d+\), comedores \(\d+\) y empresas \(\d+\)\. Quítalo de ellos o desactívalo\.$/,
+      ),
+    ).toBeVisible();
     await expect(serviceRow(page, "DES")).toHaveCount(1);
     await expect(flash(page, "success")).toHaveCount(0);
     expect(problems, problems.join("\n")).toEqual([]);
     await context.close();
   });
 
-  test("Lugares tab: a unit cannot take a service its mine lacks; offered by the mine, then the unit; removing one from the mine confirms and cascades", async ({ browser }) => {
+  test("Lugares tab: a unit cannot take a service its mine lacks; offered by the mine, then the unit; removing one from the mine confirms and cascades", async ({
+    browser,
+  }) => {
     test.setTimeout(30_000);
     const { context, page, problems } = await admin(browser);
     await open(page, "/services");
@@ -207,7 +264,8 @@ test.describe("services", () => {
     await page.getByRole("tab", { name: "Lugares" }).click();
     await expect(page).toHaveURL(/[?&]tab=places/);
     await expect(page.getByRole("tabpanel")).toContainText(MINE);
-    for (const place of [MINE, "Unidad Norte", "Unidad Sur", "Comedor Principal", "Comedor Campamento"]) await expect(chips(page, place), place).toHaveText(SEEDED);
+    for (const place of [MINE, "Unidad Norte", "Unidad Sur", "Comedor Principal", "Comedor Campamento"])
+      await expect(chips(page, place), place).toHaveText(SEEDED);
 
     // The unit's dialog offers only what the mine offers: the new service is not a choice.
     let dialog = await placeDialog(page, "Unidad Norte");
@@ -275,15 +333,19 @@ test.describe("services", () => {
     // Nothing changed yet.
     await expect(chips(page, "Comedor Principal")).toHaveText(SEEDED);
     await confirmation.getByRole("button", { name: "Quitar también de ellos" }).click();
-    await expect(flash(page, "success")).toHaveText(`Servicios de ${MINE} guardados; también se quitaron de 6 lugares dependientes.`);
+    await expect(flash(page, "success")).toHaveText(
+      `Servicios de ${MINE} guardados; también se quitaron de 6 lugares dependientes.`,
+    );
     await expect(confirmation).toBeHidden();
     const withoutRef = SEEDED.filter((c) => c !== "REF");
     await expect(chips(page, MINE)).toHaveText([...withoutRef, EXTRA.code].sort());
     await expect(chips(page, "Unidad Norte")).toHaveText([...withoutRef, EXTRA.code].sort());
-    for (const place of ["Unidad Sur", "Comedor Principal", "Comedor Campamento"]) await expect(chips(page, place), place).toHaveText(withoutRef);
+    for (const place of ["Unidad Sur", "Comedor Principal", "Comedor Campamento"])
+      await expect(chips(page, place), place).toHaveText(withoutRef);
     // And after a fresh load.
     await open(page, "/services?tab=places");
-    for (const place of ["Unidad Sur", "Comedor Principal", "Comedor Campamento"]) await expect(chips(page, place), place).toHaveText(withoutRef);
+    for (const place of ["Unidad Sur", "Comedor Principal", "Comedor Campamento"])
+      await expect(chips(page, place), place).toHaveText(withoutRef);
 
     const all = [...problems, ...otherProblems];
     expect(all, all.join("\n")).toEqual([]);
@@ -310,7 +372,13 @@ test.describe("services", () => {
     await expect(dialog.getByRole("textbox", { name: "Precio (S/) DES" })).toHaveValue("12.50");
     // Newest first: this change heads the history.
     const history = dialog.getByRole("table", { name: "Cambios recientes" }).locator("tbody tr");
-    await expect(history.first().getByRole("cell")).toHaveText(["ALM Almuerzo", /^S\/\s18\.00$/, /^S\/\s12\.50$/, ADMIN.name, /\d/]);
+    await expect(history.first().getByRole("cell")).toHaveText([
+      "ALM Almuerzo",
+      /^S\/\s18\.00$/,
+      /^S\/\s12\.50$/,
+      ADMIN.name,
+      /\d/,
+    ]);
     await dialog.getByRole("button", { name: "Cerrar" }).click();
     await expect(dialog).toBeHidden();
 
@@ -330,7 +398,10 @@ test.describe("services", () => {
     for (const bad of ["12.345", "abc"]) {
       await alm.fill(bad);
       await dialog.getByRole("button", { name: "Guardar" }).click();
-      await expect(dialog.getByText("Escribe un precio en soles con hasta 2 decimales, p. ej. 12.50."), bad).toBeVisible();
+      await expect(
+        dialog.getByText("Escribe un precio en soles con hasta 2 decimales, p. ej. 12.50."),
+        bad,
+      ).toBeVisible();
       await expect(alm).toHaveAttribute("aria-invalid", "true");
       await expect(alm).toHaveValue(bad);
     }

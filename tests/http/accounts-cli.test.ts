@@ -32,7 +32,14 @@ function workspace(): Workspace {
   return {
     dir,
     dbPath,
-    env: { DB_PATH: dbPath, STORAGE_PATH: join(dir, "storage"), APP_URL: BASE, APP_LOCALE: "es", NODE_ENV: "test", LOG_REQUESTS: "false" },
+    env: {
+      DB_PATH: dbPath,
+      STORAGE_PATH: join(dir, "storage"),
+      APP_URL: BASE,
+      APP_LOCALE: "es",
+      NODE_ENV: "test",
+      LOG_REQUESTS: "false",
+    },
   };
 }
 
@@ -58,17 +65,38 @@ function webApp(ws: Workspace): TestApp {
   const config = testConfig({ DB_PATH: ws.dbPath, STORAGE_PATH: ws.env.STORAGE_PATH });
   const db = database(ws);
   const services = createServices(config, db, { routes });
-  return { app: createApp(services), services, mailPath: config.mail.path, db, config, sessions: services.sessions, version: services.assets.version, routes };
+  return {
+    app: createApp(services),
+    services,
+    mailPath: config.mail.path,
+    db,
+    config,
+    sessions: services.sessions,
+    version: services.assets.version,
+    routes,
+  };
 }
 
 function sessionCount(db: Db, userId: number): number {
-  return db.$client.query<{ n: number }, [number]>("SELECT COUNT(*) AS n FROM sessions WHERE user_id = ?").get(userId)!.n;
+  return db.$client.query<{ n: number }, [number]>("SELECT COUNT(*) AS n FROM sessions WHERE user_id = ?").get(userId)!
+    .n;
 }
 
 describe("./mesa user:create", () => {
   test("with --password and --verified creates a verified user who can sign in", async () => {
     const ws = workspace();
-    const { code, out, err } = mesa(ws, ["user:create", "--name", "Ana Quispe", "--email", "Ana@Mesa.test", "--password", PASSWORD, "--verified", "--language", "en"]);
+    const { code, out, err } = mesa(ws, [
+      "user:create",
+      "--name",
+      "Ana Quispe",
+      "--email",
+      "Ana@Mesa.test",
+      "--password",
+      PASSWORD,
+      "--verified",
+      "--language",
+      "en",
+    ]);
     expect(err).toBe("");
     expect(code).toBe(0);
     expect(out).toMatch(/^Created user #1 ana@mesa\.test \(verified\)$/m);
@@ -78,12 +106,22 @@ describe("./mesa user:create", () => {
     expect(user.emailVerifiedAt).not.toBeNull();
     expect(user.language).toBe("en");
     expect(user.passwordHash).toStartWith("$argon2id$");
-    expect((await checkCredentials(db, new RateLimiter(db), { email: "ana@mesa.test", password: PASSWORD }, null)).user.id).toBe(user.id);
+    expect(
+      (await checkCredentials(db, new RateLimiter(db), { email: "ana@mesa.test", password: PASSWORD }, null)).user.id,
+    ).toBe(user.id);
   });
 
   test("without --verified the e-mail is left unverified", () => {
     const ws = workspace();
-    const { code, out } = mesa(ws, ["user:create", "--name", "Luis Rojas", "--email", "luis@mesa.test", "--password", PASSWORD]);
+    const { code, out } = mesa(ws, [
+      "user:create",
+      "--name",
+      "Luis Rojas",
+      "--email",
+      "luis@mesa.test",
+      "--password",
+      PASSWORD,
+    ]);
     expect(code).toBe(0);
     expect(out).toContain("Created user #1 luis@mesa.test (e-mail not verified)");
     expect(findUserByEmail(database(ws), "luis@mesa.test")!.emailVerifiedAt).toBeNull();
@@ -91,13 +129,20 @@ describe("./mesa user:create", () => {
 
   test("reads the password from piped standard input", async () => {
     const ws = workspace();
-    const { code, out, err } = mesa(ws, ["user:create", "--name", "Ana Quispe", "--email", "ana@mesa.test", "--verified"], `${PASSWORD}\n`);
+    const { code, out, err } = mesa(
+      ws,
+      ["user:create", "--name", "Ana Quispe", "--email", "ana@mesa.test", "--verified"],
+      `${PASSWORD}\n`,
+    );
     expect(err).toBe("");
     expect(code).toBe(0);
     expect(out).toContain("Created user #1 ana@mesa.test (verified)");
     const db = database(ws);
     // The trailing newline is not part of the password.
-    expect((await checkCredentials(db, new RateLimiter(db), { email: "ana@mesa.test", password: PASSWORD }, null)).user.email).toBe("ana@mesa.test");
+    expect(
+      (await checkCredentials(db, new RateLimiter(db), { email: "ana@mesa.test", password: PASSWORD }, null)).user
+        .email,
+    ).toBe("ana@mesa.test");
   });
 
   test("an empty standard input is refused with a clear message", () => {
@@ -110,17 +155,43 @@ describe("./mesa user:create", () => {
 
   test("a validation failure exits 1 and names the field", () => {
     const ws = workspace();
-    const badEmail = mesa(ws, ["user:create", "--name", "Ana Quispe", "--email", "not-an-email", "--password", PASSWORD]);
+    const badEmail = mesa(ws, [
+      "user:create",
+      "--name",
+      "Ana Quispe",
+      "--email",
+      "not-an-email",
+      "--password",
+      PASSWORD,
+    ]);
     expect(badEmail.code).toBe(1);
     expect(badEmail.err).toContain(translate("es", "validation.failed"));
     expect(badEmail.err).toContain(`email: ${translate("es", "validation.email")}`);
     expect(badEmail.out).toBe("");
 
-    const weak = mesa(ws, ["user:create", "--name", "Ana Quispe", "--email", "ana@mesa.test", "--password", "password123"]);
+    const weak = mesa(ws, [
+      "user:create",
+      "--name",
+      "Ana Quispe",
+      "--email",
+      "ana@mesa.test",
+      "--password",
+      "password123",
+    ]);
     expect(weak.code).toBe(1);
     expect(weak.err).toContain(`password: ${translate("es", "validation.password.common")}`);
 
-    const language = mesa(ws, ["user:create", "--name", "Ana Quispe", "--email", "ana@mesa.test", "--password", PASSWORD, "--language", "fr"]);
+    const language = mesa(ws, [
+      "user:create",
+      "--name",
+      "Ana Quispe",
+      "--email",
+      "ana@mesa.test",
+      "--password",
+      PASSWORD,
+      "--language",
+      "fr",
+    ]);
     expect(language.code).toBe(1);
     expect(language.err).toContain("language:");
     expect(findUserByEmail(database(ws), "ana@mesa.test")).toBeUndefined();
@@ -128,7 +199,9 @@ describe("./mesa user:create", () => {
 
   test("a duplicate e-mail (any case) exits 1 naming the email field", () => {
     const ws = workspace();
-    expect(mesa(ws, ["user:create", "--name", "Ana Quispe", "--email", "ana@mesa.test", "--password", PASSWORD]).code).toBe(0);
+    expect(
+      mesa(ws, ["user:create", "--name", "Ana Quispe", "--email", "ana@mesa.test", "--password", PASSWORD]).code,
+    ).toBe(0);
     const again = mesa(ws, ["user:create", "--name", "Otra Ana", "--email", "ANA@mesa.test", "--password", PASSWORD]);
     expect(again.code).toBe(1);
     expect(again.err).toContain(`email: ${translate("es", "validation.email_taken")}`);
@@ -136,24 +209,94 @@ describe("./mesa user:create", () => {
 
   test("--document is a DNI unless --document-type says otherwise, checked by its type and kept with its leading zeros", () => {
     const ws = workspace();
-    expect(mesa(ws, ["user:create", "--name", "Ana Quispe", "--email", "ana@mesa.test", "--password", PASSWORD, "--document", "01234567"]).code).toBe(0);
-    const jean = mesa(ws, ["user:create", "--name", "Jean Dupont", "--email", "jean@mesa.test", "--password", PASSWORD, "--document", "ce-001 234 567", "--document-type", "ce"]);
+    expect(
+      mesa(ws, [
+        "user:create",
+        "--name",
+        "Ana Quispe",
+        "--email",
+        "ana@mesa.test",
+        "--password",
+        PASSWORD,
+        "--document",
+        "01234567",
+      ]).code,
+    ).toBe(0);
+    const jean = mesa(ws, [
+      "user:create",
+      "--name",
+      "Jean Dupont",
+      "--email",
+      "jean@mesa.test",
+      "--password",
+      PASSWORD,
+      "--document",
+      "ce-001 234 567",
+      "--document-type",
+      "ce",
+    ]);
     expect(jean.err).toBe("");
     expect(jean.code).toBe(0);
     const db = database(ws);
     expect(findUserByEmail(db, "ana@mesa.test")).toMatchObject({ documentType: "dni", documentNumber: "01234567" });
     expect(findUserByEmail(db, "jean@mesa.test")).toMatchObject({ documentType: "ce", documentNumber: "CE001234567" });
 
-    const short = mesa(ws, ["user:create", "--name", "Luis Rojas", "--email", "luis@mesa.test", "--password", PASSWORD, "--document", "1234567"]);
+    const short = mesa(ws, [
+      "user:create",
+      "--name",
+      "Luis Rojas",
+      "--email",
+      "luis@mesa.test",
+      "--password",
+      PASSWORD,
+      "--document",
+      "1234567",
+    ]);
     expect(short.code).toBe(1);
     expect(short.err).toContain(`document_number: ${translate("es", "validation.document.dni", { length: 8 })}`);
-    const passport = mesa(ws, ["user:create", "--name", "Luis Rojas", "--email", "luis@mesa.test", "--password", PASSWORD, "--document", "AB1", "--document-type", "pas"]);
+    const passport = mesa(ws, [
+      "user:create",
+      "--name",
+      "Luis Rojas",
+      "--email",
+      "luis@mesa.test",
+      "--password",
+      PASSWORD,
+      "--document",
+      "AB1",
+      "--document-type",
+      "pas",
+    ]);
     expect(passport.code).toBe(1);
-    expect(passport.err).toContain(`document_number: ${translate("es", "validation.document.pas", { min: 6, max: 12 })}`);
-    const alone = mesa(ws, ["user:create", "--name", "Luis Rojas", "--email", "luis@mesa.test", "--password", PASSWORD, "--document-type", "pas"]);
+    expect(passport.err).toContain(
+      `document_number: ${translate("es", "validation.document.pas", { min: 6, max: 12 })}`,
+    );
+    const alone = mesa(ws, [
+      "user:create",
+      "--name",
+      "Luis Rojas",
+      "--email",
+      "luis@mesa.test",
+      "--password",
+      PASSWORD,
+      "--document-type",
+      "pas",
+    ]);
     expect(alone.code).toBe(1);
     expect(alone.err).toContain("Give --document-type together with --document.");
-    const unknown = mesa(ws, ["user:create", "--name", "Luis Rojas", "--email", "luis@mesa.test", "--password", PASSWORD, "--document", "12345678", "--document-type", "ruc"]);
+    const unknown = mesa(ws, [
+      "user:create",
+      "--name",
+      "Luis Rojas",
+      "--email",
+      "luis@mesa.test",
+      "--password",
+      PASSWORD,
+      "--document",
+      "12345678",
+      "--document-type",
+      "ruc",
+    ]);
     expect(unknown.code).toBe(2);
     expect(unknown.err).toContain("Allowed choices are dni, ce, pas");
     expect(findUserByEmail(database(ws), "luis@mesa.test")).toBeUndefined();
@@ -193,16 +336,45 @@ describe("./mesa user:list", () => {
 describe("./mesa user:deactivate", () => {
   test("deactivates the user and ends their sessions; they can no longer sign in", async () => {
     const ws = workspace();
-    expect(mesa(ws, ["user:create", "--name", "Ana Quispe", "--email", "ana@mesa.test", "--password", PASSWORD, "--verified"]).code).toBe(0);
-    expect(mesa(ws, ["user:create", "--name", "Luis Rojas", "--email", "luis@mesa.test", "--password", PASSWORD, "--verified"]).code).toBe(0);
+    expect(
+      mesa(ws, [
+        "user:create",
+        "--name",
+        "Ana Quispe",
+        "--email",
+        "ana@mesa.test",
+        "--password",
+        PASSWORD,
+        "--verified",
+      ]).code,
+    ).toBe(0);
+    expect(
+      mesa(ws, [
+        "user:create",
+        "--name",
+        "Luis Rojas",
+        "--email",
+        "luis@mesa.test",
+        "--password",
+        PASSWORD,
+        "--verified",
+      ]).code,
+    ).toBe(0);
 
     // Sign both in through the web app on the same database file.
     const web = webApp(ws);
     const ana = new Client(web);
     const luis = new Client(web);
-    for (const [client, email] of [[ana, "ana@mesa.test"], [luis, "luis@mesa.test"]] as const) {
+    for (const [client, email] of [
+      [ana, "ana@mesa.test"],
+      [luis, "luis@mesa.test"],
+    ] as const) {
       await client.visit("/login");
-      const response = await client.request("/login", { method: "POST", inertia: true, json: { email, password: PASSWORD, remember: true } });
+      const response = await client.request("/login", {
+        method: "POST",
+        inertia: true,
+        json: { email, password: PASSWORD, remember: true },
+      });
       expect(response.headers.get("location")).toBe("/dashboard");
     }
     const anaId = findUserByEmail(web.db, "ana@mesa.test")!.id;
@@ -225,7 +397,9 @@ describe("./mesa user:deactivate", () => {
     restarted.cookies.set("mesa_remember", ana.cookies.get("mesa_remember") ?? "");
     expect((await restarted.get("/dashboard")).headers.get("location")).toBe("/login");
     expect((await luis.request("/dashboard", { inertia: true })).status).toBe(200);
-    await expect(checkCredentials(web.db, new RateLimiter(web.db), { email: "ana@mesa.test", password: PASSWORD }, null)).rejects.toMatchObject({ errors: { email: { key: "auth.deactivated" } } });
+    await expect(
+      checkCredentials(web.db, new RateLimiter(web.db), { email: "ana@mesa.test", password: PASSWORD }, null),
+    ).rejects.toMatchObject({ errors: { email: { key: "auth.deactivated" } } });
   });
 
   test("an unknown e-mail exits 1 with a clear message", () => {
@@ -253,7 +427,9 @@ describe("./mesa db:seed", () => {
     const demo = findUserByEmail(db, "demo@mesa.test")!;
     expect(demo.emailVerifiedAt).not.toBeNull();
     expect(demo.passwordHash).not.toContain(password!);
-    expect((await checkCredentials(db, new RateLimiter(db), { email: "demo@mesa.test", password: password! }, null)).user.id).toBe(demo.id);
+    expect(
+      (await checkCredentials(db, new RateLimiter(db), { email: "demo@mesa.test", password: password! }, null)).user.id,
+    ).toBe(demo.id);
 
     const second = mesa(ws, ["db:seed"]);
     expect(second.code).toBe(0);
@@ -261,9 +437,15 @@ describe("./mesa db:seed", () => {
     expect(second.out).not.toContain(password!);
     // One demo person per starting role, plus the super-administrator demo account; none added the second time.
     expect(db.$client.query("SELECT COUNT(*) AS n FROM users").get()).toEqual({ n: 7 });
-    expect(db.$client.query("SELECT r.name FROM assignments a JOIN roles r ON r.id = a.role_id WHERE a.user_id = ?").get(demo.id)).toEqual({ name: "super-administrator" });
+    expect(
+      db.$client
+        .query("SELECT r.name FROM assignments a JOIN roles r ON r.id = a.role_id WHERE a.user_id = ?")
+        .get(demo.id),
+    ).toEqual({ name: "super-administrator" });
     // The password is unchanged by the second run.
-    expect((await checkCredentials(db, new RateLimiter(db), { email: "demo@mesa.test", password: password! }, null)).user.id).toBe(demo.id);
+    expect(
+      (await checkCredentials(db, new RateLimiter(db), { email: "demo@mesa.test", password: password! }, null)).user.id,
+    ).toBe(demo.id);
   });
 
   test("each fresh install gets its own demo password", () => {

@@ -48,7 +48,8 @@ async function buildWorld(): Promise<World> {
   const cafeA2 = ensureCafe(db, "Mina Norte", "Unidad A2", "Comedor A2", x.businessId);
   const cafeB = ensureCafe(db, "Mina Sur", "Unidad B", "Comedor B", y.businessId);
   const unitOf = (cafeId: number) => db.select().from(cafes).where(eq(cafes.id, cafeId)).get()!.unitId;
-  const area = (name: string, place: { cafe_id?: number; headquarters_id?: number }, roleIds: number[]) => createArea(db, CLI_ACTOR, EVERYTHING, { name, ...place, role_ids: roleIds }).id;
+  const area = (name: string, place: { cafe_id?: number; headquarters_id?: number }, roleIds: number[]) =>
+    createArea(db, CLI_ACTOR, EVERYTHING, { name, ...place, role_ids: roleIds }).id;
   const sedeX = area("Administración X", { headquarters_id: x.headquartersId }, [superRole, auditor]);
   const oficinaA = area("Oficina A", { cafe_id: cafeA }, [auditor, staff]);
   const cajaB = area("Caja B", { cafe_id: cafeB }, [staff]);
@@ -63,7 +64,15 @@ async function buildWorld(): Promise<World> {
     auditorHQ: await person("Hugo Auditor", "auditor.hq@mesa.test", [[sedeX, auditor]]),
     staffA: await person("Sara Caja", "staff.a@mesa.test", [[oficinaA, staff]], dni("10000001")),
     staffB: await person("Beto Caja", "staff.b@mesa.test", [[cajaB, staff]], dni("20000002")),
-    both: await person("Doris Doble", "both@mesa.test", [[oficinaA, staff], [cajaB, staff]], dni("30000003")),
+    both: await person(
+      "Doris Doble",
+      "both@mesa.test",
+      [
+        [oficinaA, staff],
+        [cajaB, staff],
+      ],
+      dni("30000003"),
+    ),
   };
   // A service every cafe offers, so each can be priced.
   const service = createService(db, CLI_ACTOR, { code: "ALM", name: "Almuerzo", type: "lunch" }).id;
@@ -75,7 +84,15 @@ async function buildWorld(): Promise<World> {
   return {
     app,
     db,
-    places: { hqX: x.headquartersId, hqY: y.headquartersId, cafeA, cafeA2, cafeB, unitA: unitOf(cafeA), unitB: unitOf(cafeB) },
+    places: {
+      hqX: x.headquartersId,
+      hqY: y.headquartersId,
+      cafeA,
+      cafeA2,
+      cafeB,
+      unitA: unitOf(cafeA),
+      unitB: unitOf(cafeB),
+    },
     areas: { sedeX, oficinaA, cajaB },
     people,
     service,
@@ -83,11 +100,22 @@ async function buildWorld(): Promise<World> {
 }
 
 function mineOf(db: Db, cafeId: number): number {
-  return db.$client.query<{ mine_id: number }, [number]>("SELECT u.mine_id FROM cafes c JOIN units u ON u.id = c.unit_id WHERE c.id = ?").get(cafeId)!.mine_id;
+  return db.$client
+    .query<{ mine_id: number }, [number]>(
+      "SELECT u.mine_id FROM cafes c JOIN units u ON u.id = c.unit_id WHERE c.id = ?",
+    )
+    .get(cafeId)!.mine_id;
 }
 
 /** The audit page's entries as the viewer sees them. */
-async function auditPage(client: Client, query = ""): Promise<{ total: number; lastPage: number; data: { id: number; action: string; subjectType: string; subjectId: number | null }[] }> {
+async function auditPage(
+  client: Client,
+  query = "",
+): Promise<{
+  total: number;
+  lastPage: number;
+  data: { id: number; action: string; subjectType: string; subjectId: number | null }[];
+}> {
   const { response, page } = await client.visit(`/audit${query}`);
   expect(response.status).toBe(200);
   return page.props.entries;
@@ -105,19 +133,30 @@ function entryIds(db: Db, action: string, subjectId?: number): number[] {
 }
 
 /** Ids of the audit rows that match, oldest first. */
-function entriesWhere(db: Db, match: (row: { action: string; subjectType: string; subjectId: number | null; after: any }) => boolean): number[] {
+function entriesWhere(
+  db: Db,
+  match: (row: { action: string; subjectType: string; subjectId: number | null; after: any }) => boolean,
+): number[] {
   return db
     .select()
     .from(auditLog)
     .orderBy(auditLog.id)
     .all()
-    .filter((r) => match({ action: r.action, subjectType: r.subjectType, subjectId: r.subjectId, after: r.after ? JSON.parse(r.after) : null }))
+    .filter((r) =>
+      match({
+        action: r.action,
+        subjectType: r.subjectType,
+        subjectId: r.subjectId,
+        after: r.after ? JSON.parse(r.after) : null,
+      }),
+    )
     .map((r) => r.id);
 }
 
 /** Place-bound and company-wide changes everywhere: prices, units and roles by the command line, people by root on the pages. */
 async function makeChanges(w: World): Promise<void> {
-  const price = (cafeId: number, amount: string) => setCafePrices(w.db, CLI_ACTOR, EVERYTHING, cafeId, { prices: [{ service_id: w.service, price: amount }] });
+  const price = (cafeId: number, amount: string) =>
+    setCafePrices(w.db, CLI_ACTOR, EVERYTHING, cafeId, { prices: [{ service_id: w.service, price: amount }] });
   price(w.places.cafeA, "12.50");
   price(w.places.cafeA2, "11.00");
   price(w.places.cafeB, "13.00");
@@ -129,13 +168,39 @@ async function makeChanges(w: World): Promise<void> {
     expect(response.headers.get("location")).toBe(from);
   };
   // Another person's document number and e-mail: one works only at cafe A, the other also at cafe B.
-  await send("PUT", `/users/${w.people.staffA.id}`, { name: "Sara Caja", email: "sara@mesa.test", document_number: "10000009" }, "/users");
-  await send("PUT", `/users/${w.people.both.id}`, { name: "Doris Doble", email: "doris@mesa.test", document_number: "30000009" }, "/users");
-  await send("POST", "/blacklist", { document_number: "20000002", name: "Beto Caja", reason: "Ventas sin ticket" }, "/blacklist");
-  await send("POST", "/blacklist", { document_number: "99999999", name: "Persona Externa", reason: "Sin cuenta" }, "/blacklist");
+  await send(
+    "PUT",
+    `/users/${w.people.staffA.id}`,
+    { name: "Sara Caja", email: "sara@mesa.test", document_number: "10000009" },
+    "/users",
+  );
+  await send(
+    "PUT",
+    `/users/${w.people.both.id}`,
+    { name: "Doris Doble", email: "doris@mesa.test", document_number: "30000009" },
+    "/users",
+  );
+  await send(
+    "POST",
+    "/blacklist",
+    { document_number: "20000002", name: "Beto Caja", reason: "Ventas sin ticket" },
+    "/blacklist",
+  );
+  await send(
+    "POST",
+    "/blacklist",
+    { document_number: "99999999", name: "Persona Externa", reason: "Sin cuenta" },
+    "/blacklist",
+  );
   changeRolePermissions(w.db, CLI_ACTOR, "cashier", ["users.view"], "grant");
   // Every change went through (a refused form would also go back to its page).
-  for (const [action, count] of [["cafe.prices.updated", 3], ["unit.updated", 2], ["user.updated", 2], ["blacklist.added", 2], ["role.granted", 1]] as const) {
+  for (const [action, count] of [
+    ["cafe.prices.updated", 3],
+    ["unit.updated", 2],
+    ["user.updated", 2],
+    ["blacklist.added", 2],
+    ["role.granted", 1],
+  ] as const) {
     expect(entriesWhere(w.db, (e) => e.action === action)).toHaveLength(count);
   }
 }
@@ -160,7 +225,8 @@ describe("the audit trail follows the viewer's scope", () => {
     expect(entries.data.some((e) => e.subjectType === "user" && e.subjectId === w.people.staffB.id)).toBe(false);
     expect(entries.data.some((e) => e.action === "blacklist.added")).toBe(false);
     // Nothing company-wide: role changes, the services catalogue, the permission catalogue.
-    for (const action of ["role.granted", "service.created", "permissions.synced"]) expect(entries.data.some((e) => e.action === action)).toBe(false);
+    for (const action of ["role.granted", "service.created", "permissions.synced"])
+      expect(entries.data.some((e) => e.action === action)).toBe(false);
 
     // Every shown entry is about cafe A (or its unit, or its people), and the total counts exactly those.
     expect(entries.total).toBe(entries.data.length);
@@ -189,7 +255,11 @@ describe("the audit trail follows the viewer's scope", () => {
     const sara = entryIds(w.db, "user.updated", w.people.staffA.id)[0];
     expect((await auditPage(await signedIn(w, w.people.auditorA))).data.some((e) => e.id === sara)).toBe(true);
     // Sara is now also an auditor at headquarters X: her e-mail and document in cafe A's entries are no longer cafe A's to read.
-    assignRole(w.db, CLI_ACTOR, EVERYTHING, { userId: w.people.staffA.id, areaId: w.areas.sedeX, roleId: findRoleByName(w.db, "auditor")!.id });
+    assignRole(w.db, CLI_ACTOR, EVERYTHING, {
+      userId: w.people.staffA.id,
+      areaId: w.areas.sedeX,
+      roleId: findRoleByName(w.db, "auditor")!.id,
+    });
     const after = await auditPage(await signedIn(w, w.people.auditorA));
     expect(after.data.some((e) => e.subjectType === "user" && e.subjectId === w.people.staffA.id)).toBe(false);
     expect(after.total).toBe(after.data.length);
@@ -203,7 +273,8 @@ describe("the audit trail follows the viewer's scope", () => {
     const entries = await auditPage(await signedIn(w, w.people.auditorHQ));
     const shown = new Set(entries.data.map((e) => e.id));
 
-    for (const action of ["role.granted", "service.created", "permissions.synced"]) expect(entries.data.some((e) => e.action === action)).toBe(true);
+    for (const action of ["role.granted", "service.created", "permissions.synced"])
+      expect(entries.data.some((e) => e.action === action)).toBe(true);
     // A blacklist entry without an account is company-wide; one linked to cafe B's cashier belongs to cafe B.
     expect(entries.data.filter((e) => e.action === "blacklist.added")).toHaveLength(1);
     expect(shown.has(entryIds(w.db, "cafe.prices.updated", w.places.cafeA)[0])).toBe(true);
@@ -236,15 +307,32 @@ describe("the audit trail follows the viewer's scope", () => {
   test("entries written before places were recorded are company-wide, and pages and totals count only what is shown", async () => {
     const w = await buildWorld();
     // An old row: no places.
-    w.db.insert(auditLog).values({ actorId: null, actorLabel: "cli", action: "user.updated", subjectType: "user", subjectId: w.people.staffA.id, before: "{}", after: "{}", createdAt: new Date() }).run();
+    w.db
+      .insert(auditLog)
+      .values({
+        actorId: null,
+        actorLabel: "cli",
+        action: "user.updated",
+        subjectType: "user",
+        subjectId: w.people.staffA.id,
+        before: "{}",
+        after: "{}",
+        createdAt: new Date(),
+      })
+      .run();
     // Thirty price changes at cafe B, then one at cafe A.
-    for (let n = 1; n <= 30; n++) setCafePrices(w.db, CLI_ACTOR, EVERYTHING, w.places.cafeB, { prices: [{ service_id: w.service, price: `${n}.00` }] });
+    for (let n = 1; n <= 30; n++)
+      setCafePrices(w.db, CLI_ACTOR, EVERYTHING, w.places.cafeB, {
+        prices: [{ service_id: w.service, price: `${n}.00` }],
+      });
     setCafePrices(w.db, CLI_ACTOR, EVERYTHING, w.places.cafeA, { prices: [{ service_id: w.service, price: "9.90" }] });
 
     const cafeViewer = await signedIn(w, w.people.auditorA);
     const first = await auditPage(cafeViewer);
     expect(first.data.some((e) => e.action === "user.updated")).toBe(false);
-    expect(first.data.filter((e) => e.action === "cafe.prices.updated").map((e) => e.subjectId)).toEqual([w.places.cafeA]);
+    expect(first.data.filter((e) => e.action === "cafe.prices.updated").map((e) => e.subjectId)).toEqual([
+      w.places.cafeA,
+    ]);
     expect(first.total).toBe(first.data.length);
     expect(first.lastPage).toBe(1);
     // A page past the end shows the last page again: nothing more to see there.

@@ -15,7 +15,8 @@ import { setUserStatus } from "../../src/domain/access/users-admin";
 import { EVERYTHING } from "../../src/domain/access/scope";
 import { CLI_ACTOR } from "../../src/domain/audit";
 
-const deactivateUser = (db: Parameters<typeof setUserStatus>[0], id: number) => setUserStatus(db, CLI_ACTOR, EVERYTHING, id, "deactivated");
+const deactivateUser = (db: Parameters<typeof setUserStatus>[0], id: number) =>
+  setUserStatus(db, CLI_ACTOR, EVERYTHING, id, "deactivated");
 import { ValidationFailed } from "../../src/domain/errors";
 import { RateLimiter } from "../../src/domain/rate-limit";
 import { access, type RouteDefinition } from "../../src/http/routing";
@@ -34,12 +35,18 @@ const NAME = "Ana Quispe";
 /** A message in Spanish, the default language of the test app and of accounts created without a language. */
 const es = (key: string, params?: Record<string, string | number>) => translate("es", key, params);
 
-function setup(options: { routes?: RouteDefinition[]; env?: Record<string, string> } = {}): { app: TestApp; client: Client } {
+function setup(options: { routes?: RouteDefinition[]; env?: Record<string, string> } = {}): {
+  app: TestApp;
+  client: Client;
+} {
   const app = createTestApp(options);
   return { app, client: new Client(app) };
 }
 
-function addUser(app: TestApp, overrides: { name?: string; email?: string; password?: string; verified?: boolean } = {}): Promise<User> {
+function addUser(
+  app: TestApp,
+  overrides: { name?: string; email?: string; password?: string; verified?: boolean } = {},
+): Promise<User> {
   const { name = NAME, email = EMAIL, password = PASSWORD, verified = true } = overrides;
   return createUser(app.db, app.config, { name, email, password }, { verified });
 }
@@ -47,11 +54,22 @@ function addUser(app: TestApp, overrides: { name?: string; email?: string; passw
 /** Opens the sign-in page first (for the XSRF cookie) and posts the form as the page client does. */
 async function signIn(client: Client, email = EMAIL, password = PASSWORD, remember = false): Promise<Response> {
   if (!client.cookies.get("XSRF-TOKEN")) await client.visit("/login");
-  return client.request("/login", { method: "POST", inertia: true, json: { email, password, remember }, headers: { referer: `${BASE}/login` } });
+  return client.request("/login", {
+    method: "POST",
+    inertia: true,
+    json: { email, password, remember },
+    headers: { referer: `${BASE}/login` },
+  });
 }
 
 /** Sends a form the way the page client does, coming from `from`. */
-function submit(client: Client, method: string, path: string, json: unknown, options: { from?: string; headers?: Record<string, string> } = {}): Promise<Response> {
+function submit(
+  client: Client,
+  method: string,
+  path: string,
+  json: unknown,
+  options: { from?: string; headers?: Record<string, string> } = {},
+): Promise<Response> {
   const headers: Record<string, string> = { ...(options.headers ?? {}) };
   if (options.from) headers.referer = BASE + options.from;
   return client.request(path, { method, inertia: true, json, headers });
@@ -74,8 +92,6 @@ function setCookieOf(response: Response, name: string): string | null {
 }
 
 // ——— Mail ———
-
-
 
 interface Mail {
   file: string;
@@ -114,7 +130,9 @@ const mailSettled = () => Bun.sleep(100);
 
 /** The e-mail verification link of a message, as a path (the app's origin removed). */
 function verificationPath(mail: Mail): string {
-  const match = mail.text.match(/http:\/\/mesa\.test(\/email\/verify\/\d+\/[a-f0-9]{64}\?expires=\d+&(?:amp;)?signature=[a-f0-9]+)/);
+  const match = mail.text.match(
+    /http:\/\/mesa\.test(\/email\/verify\/\d+\/[a-f0-9]{64}\?expires=\d+&(?:amp;)?signature=[a-f0-9]+)/,
+  );
   expect(match).not.toBeNull();
   return match![1].replace(/&amp;/g, "&");
 }
@@ -177,7 +195,11 @@ describe("sign-in", () => {
     const { app, client } = setup();
     await addUser(app);
     await client.visit("/login");
-    const response = await client.request("/login", { method: "POST", json: { email: EMAIL, password: "nope-nope-1" }, headers: { accept: "application/json" } });
+    const response = await client.request("/login", {
+      method: "POST",
+      json: { email: EMAIL, password: "nope-nope-1" },
+      headers: { accept: "application/json" },
+    });
     expect(response.status).toBe(422);
     expect(await response.json()).toEqual({ message: es("validation.failed"), errors: { email: es("auth.failed") } });
   });
@@ -186,7 +208,10 @@ describe("sign-in", () => {
     const { client } = setup();
     await client.visit("/login");
     await submit(client, "POST", "/login", {}, { from: "/login" });
-    expect(await errorsOn(client, "/login")).toEqual({ email: es("validation.required"), password: es("validation.required") });
+    expect(await errorsOn(client, "/login")).toEqual({
+      email: es("validation.required"),
+      password: es("validation.required"),
+    });
   });
 
   test("after 5 failed attempts the 6th is 429 with Retry-After, even with the right password", async () => {
@@ -217,7 +242,9 @@ describe("sign-in", () => {
     for (let i = 0; i < 4; i++) await signIn(client, EMAIL, "wrong-password-x");
     expect((await signIn(client)).headers.get("location")).toBe("/dashboard");
     // The account's counter is gone; the address keeps its four failures (password spraying is counted per address).
-    expect(app.db.$client.query("SELECT key, attempts FROM rate_limits ORDER BY key").all()).toEqual([{ key: "sign-in-address:unknown", attempts: 4 }]);
+    expect(app.db.$client.query("SELECT key, attempts FROM rate_limits ORDER BY key").all()).toEqual([
+      { key: "sign-in-address:unknown", attempts: 4 },
+    ]);
   });
 
   test("a deactivated user cannot sign in and is told so", async () => {
@@ -283,7 +310,11 @@ describe("sign-in", () => {
     await addUser(app);
     await client.visit("/login");
     client.cookies.delete("XSRF-TOKEN");
-    const response = await client.request("/login", { method: "POST", inertia: true, json: { email: EMAIL, password: PASSWORD } });
+    const response = await client.request("/login", {
+      method: "POST",
+      inertia: true,
+      json: { email: EMAIL, password: PASSWORD },
+    });
     expect(response.status).toBe(419);
     expect(((await response.json()) as Record<string, any>).props.status).toBe(419);
     expect(await isSignedIn(client)).toBe(false);
@@ -293,7 +324,12 @@ describe("sign-in", () => {
     const { app, client } = setup();
     await addUser(app);
     await client.visit("/login");
-    const response = await client.request("/login", { method: "POST", inertia: true, json: { email: EMAIL, password: PASSWORD }, headers: { "x-xsrf-token": "forged" } });
+    const response = await client.request("/login", {
+      method: "POST",
+      inertia: true,
+      json: { email: EMAIL, password: PASSWORD },
+      headers: { "x-xsrf-token": "forged" },
+    });
     expect(response.status).toBe(419);
     expect(await isSignedIn(client)).toBe(false);
   });
@@ -366,7 +402,13 @@ describe("remember me", () => {
     await addUser(app);
     await signIn(client, EMAIL, PASSWORD, true);
     const remember = client.cookies.get(REMEMBER_COOKIE)!;
-    const response = await submit(client, "PUT", "/settings/password", { current_password: PASSWORD, password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD }, { from: "/settings/password" });
+    const response = await submit(
+      client,
+      "PUT",
+      "/settings/password",
+      { current_password: PASSWORD, password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD },
+      { from: "/settings/password" },
+    );
     expect(response.status).toBe(303);
     const restarted = new Client(app);
     restarted.cookies.set(REMEMBER_COOKIE, remember);
@@ -500,12 +542,36 @@ describe("registration", () => {
   });
 
   const badPasswords: [string, Record<string, unknown>, string][] = [
-    ["a common password", { password: "password123", password_confirmation: "password123" }, es("validation.password.common")],
-    ["a repeated character", { password: "aaaaaaaaaa", password_confirmation: "aaaaaaaaaa" }, es("validation.password.common")],
-    ["a short password", { password: "x7$kq", password_confirmation: "x7$kq" }, es("validation.password.min", { min: 8 })],
-    ["a password holding the name", { password: "ana quispe 2024", password_confirmation: "ana quispe 2024" }, es("validation.password.personal")],
-    ["a confirmation that does not match", { password: PASSWORD, password_confirmation: "correct-horse-43" }, es("validation.password.confirmation")],
-    ["a missing confirmation", { password: PASSWORD, password_confirmation: undefined }, es("validation.password.confirmation")],
+    [
+      "a common password",
+      { password: "password123", password_confirmation: "password123" },
+      es("validation.password.common"),
+    ],
+    [
+      "a repeated character",
+      { password: "aaaaaaaaaa", password_confirmation: "aaaaaaaaaa" },
+      es("validation.password.common"),
+    ],
+    [
+      "a short password",
+      { password: "x7$kq", password_confirmation: "x7$kq" },
+      es("validation.password.min", { min: 8 }),
+    ],
+    [
+      "a password holding the name",
+      { password: "ana quispe 2024", password_confirmation: "ana quispe 2024" },
+      es("validation.password.personal"),
+    ],
+    [
+      "a confirmation that does not match",
+      { password: PASSWORD, password_confirmation: "correct-horse-43" },
+      es("validation.password.confirmation"),
+    ],
+    [
+      "a missing confirmation",
+      { password: PASSWORD, password_confirmation: undefined },
+      es("validation.password.confirmation"),
+    ],
   ];
   for (const [label, change, expected] of badPasswords) {
     test(`${label} is refused on the password field`, async () => {
@@ -535,7 +601,13 @@ describe("e-mail verification", () => {
   async function registered(env: Record<string, string> = {}) {
     const { app, client } = setup({ env });
     await client.visit("/register");
-    await submit(client, "POST", "/register", { name: NAME, email: EMAIL, password: PASSWORD, password_confirmation: PASSWORD }, { from: "/register" });
+    await submit(
+      client,
+      "POST",
+      "/register",
+      { name: NAME, email: EMAIL, password: PASSWORD, password_confirmation: PASSWORD },
+      { from: "/register" },
+    );
     const user = findUserByEmail(app.db, EMAIL)!;
     return { app, client, user, link: verificationPath(onlyMail(app)) };
   }
@@ -601,7 +673,11 @@ describe("e-mail verification", () => {
     expect(tampered).not.toBe(link);
     await client.get(tampered);
     expect(await flashErrorOn(client, "/verify-email")).toBe(es("auth.verify_link_invalid"));
-    const signedWrongHash = signedPath(TEST_APP_KEY, `/email/verify/${user.id}/${sha256("someone@else.test")}`, Date.now() + 60_000);
+    const signedWrongHash = signedPath(
+      TEST_APP_KEY,
+      `/email/verify/${user.id}/${sha256("someone@else.test")}`,
+      Date.now() + 60_000,
+    );
     expect((await client.request(signedWrongHash, { inertia: true })).status).toBe(404);
     expect(findUserById(app.db, user.id)!.emailVerifiedAt).toBeNull();
   });
@@ -620,7 +696,11 @@ describe("e-mail verification", () => {
 
   test("a link signed with another key is refused", async () => {
     const { app, client, user } = await registered();
-    const forged = signedPath("another-key-0123456789-0123456789-01", `/email/verify/${user.id}/${sha256(EMAIL)}`, Date.now() + 60_000);
+    const forged = signedPath(
+      "another-key-0123456789-0123456789-01",
+      `/email/verify/${user.id}/${sha256(EMAIL)}`,
+      Date.now() + 60_000,
+    );
     await client.get(forged);
     expect(await flashErrorOn(client, "/verify-email")).toBe(es("auth.verify_link_invalid"));
     expect(findUserById(app.db, user.id)!.emailVerifiedAt).toBeNull();
@@ -726,7 +806,13 @@ describe("password reset", () => {
     expect(form.page.component).toBe("auth/reset-password");
     expect(form.page.props).toMatchObject({ token, email: EMAIL });
 
-    const response = await submit(client, "POST", "/reset-password", { token, email: EMAIL, password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD }, { from: "/reset-password" });
+    const response = await submit(
+      client,
+      "POST",
+      "/reset-password",
+      { token, email: EMAIL, password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD },
+      { from: "/reset-password" },
+    );
     expect(response.status).toBe(302);
     expect(response.headers.get("location")).toBe("/login");
     expect((await client.visit("/login")).page.flash).toEqual({ success: es("auth.password_reset") });
@@ -739,8 +825,12 @@ describe("password reset", () => {
     expect(await isSignedIn(restarted)).toBe(false);
     expect(app.db.$client.query("SELECT COUNT(*) AS n FROM sessions WHERE user_id = ?").get(user.id)).toEqual({ n: 0 });
     const limiter = new RateLimiter(app.db);
-    expect((await checkCredentials(app.db, limiter, { email: EMAIL, password: NEW_PASSWORD }, null)).user.id).toBe(user.id);
-    await expect(checkCredentials(app.db, limiter, { email: EMAIL, password: PASSWORD }, null)).rejects.toBeInstanceOf(ValidationFailed);
+    expect((await checkCredentials(app.db, limiter, { email: EMAIL, password: NEW_PASSWORD }, null)).user.id).toBe(
+      user.id,
+    );
+    await expect(checkCredentials(app.db, limiter, { email: EMAIL, password: PASSWORD }, null)).rejects.toBeInstanceOf(
+      ValidationFailed,
+    );
     expect((await signIn(client, EMAIL, NEW_PASSWORD)).headers.get("location")).toBe("/dashboard");
   });
 
@@ -751,7 +841,13 @@ describe("password reset", () => {
     const token = resetToken(await mailArrived(app));
     const input = { token, email: EMAIL, password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD };
     expect((await submit(client, "POST", "/reset-password", input)).headers.get("location")).toBe("/login");
-    const again = await submit(client, "POST", "/reset-password", { ...input, password: "third-password-9", password_confirmation: "third-password-9" }, { from: `/reset-password/${token}` });
+    const again = await submit(
+      client,
+      "POST",
+      "/reset-password",
+      { ...input, password: "third-password-9", password_confirmation: "third-password-9" },
+      { from: `/reset-password/${token}` },
+    );
     expect(again.status).toBe(302);
     expect(again.headers.get("location")).toBe(`/reset-password/${token}`);
     expect((await errorsOn(client, `/reset-password/${token}`)).email).toBe(es("auth.reset_invalid"));
@@ -769,11 +865,26 @@ describe("password reset", () => {
       { token, email: "luis@mesa.test" },
       { token, email: "nobody@mesa.test" },
     ]) {
-      await submit(client, "POST", "/reset-password", { ...input, password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD }, { from: "/reset-password/x" });
+      await submit(
+        client,
+        "POST",
+        "/reset-password",
+        { ...input, password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD },
+        { from: "/reset-password/x" },
+      );
       expect((await errorsOn(client, "/reset-password/x")).email).toBe(es("auth.reset_invalid"));
     }
     // The real token still works afterwards.
-    expect((await submit(client, "POST", "/reset-password", { token, email: EMAIL, password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD })).headers.get("location")).toBe("/login");
+    expect(
+      (
+        await submit(client, "POST", "/reset-password", {
+          token,
+          email: EMAIL,
+          password: NEW_PASSWORD,
+          password_confirmation: NEW_PASSWORD,
+        })
+      ).headers.get("location"),
+    ).toBe("/login");
   });
 
   test("a weak new password is refused and the token stays usable", async () => {
@@ -781,11 +892,32 @@ describe("password reset", () => {
     await addUser(app);
     await requestReset(client, EMAIL);
     const token = resetToken(await mailArrived(app));
-    await submit(client, "POST", "/reset-password", { token, email: EMAIL, password: "password123", password_confirmation: "password123" }, { from: "/reset-password/x" });
+    await submit(
+      client,
+      "POST",
+      "/reset-password",
+      { token, email: EMAIL, password: "password123", password_confirmation: "password123" },
+      { from: "/reset-password/x" },
+    );
     expect(await errorsOn(client, "/reset-password/x")).toEqual({ password: es("validation.password.common") });
-    await submit(client, "POST", "/reset-password", { token, email: EMAIL, password: NEW_PASSWORD, password_confirmation: "different-pass-1" }, { from: "/reset-password/x" });
+    await submit(
+      client,
+      "POST",
+      "/reset-password",
+      { token, email: EMAIL, password: NEW_PASSWORD, password_confirmation: "different-pass-1" },
+      { from: "/reset-password/x" },
+    );
     expect(await errorsOn(client, "/reset-password/x")).toEqual({ password: es("validation.password.confirmation") });
-    expect((await submit(client, "POST", "/reset-password", { token, email: EMAIL, password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD })).headers.get("location")).toBe("/login");
+    expect(
+      (
+        await submit(client, "POST", "/reset-password", {
+          token,
+          email: EMAIL,
+          password: NEW_PASSWORD,
+          password_confirmation: NEW_PASSWORD,
+        })
+      ).headers.get("location"),
+    ).toBe("/login");
   });
 
   test("a second request within a minute sends no second mail but answers the same", async () => {
@@ -813,7 +945,9 @@ describe("password reset", () => {
     expect(newer).not.toBe(older.token);
     expect(app.db.$client.query("SELECT COUNT(*) AS n FROM password_reset_tokens").get()).toEqual({ n: 1 });
     const input = { email: EMAIL, password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD };
-    await expect(resetPassword(app.db, app.config, { ...input, token: older.token })).rejects.toBeInstanceOf(ValidationFailed);
+    await expect(resetPassword(app.db, app.config, { ...input, token: older.token })).rejects.toBeInstanceOf(
+      ValidationFailed,
+    );
     expect((await resetPassword(app.db, app.config, { ...input, token: newer })).email).toBe(EMAIL);
   });
 
@@ -848,7 +982,12 @@ describe("password reset", () => {
     await requestReset(client, EMAIL);
     await mailSettled();
     expect(mailFiles(app)).toEqual([]);
-    const error = await resetPassword(app.db, app.config, { token, email: EMAIL, password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD }).catch((e) => e);
+    const error = await resetPassword(app.db, app.config, {
+      token,
+      email: EMAIL,
+      password: NEW_PASSWORD,
+      password_confirmation: NEW_PASSWORD,
+    }).catch((e) => e);
     expect(error).toBeInstanceOf(ValidationFailed);
   });
 
@@ -857,7 +996,9 @@ describe("password reset", () => {
     await addUser(app);
     await requestReset(client, EMAIL);
     const token = resetToken(await mailArrived(app));
-    const rows = app.db.$client.query<{ email: string; token_hash: string }, []>("SELECT * FROM password_reset_tokens").all();
+    const rows = app.db.$client
+      .query<{ email: string; token_hash: string }, []>("SELECT * FROM password_reset_tokens")
+      .all();
     expect(rows).toHaveLength(1);
     expect(rows[0].email).toBe(EMAIL);
     expect(rows[0].token_hash).toBe(sha256(token));
@@ -903,7 +1044,13 @@ describe("password confirmation", () => {
     const { page } = await client.visit("/confirm-password");
     expect(page.component).toBe("auth/confirm-password");
 
-    const confirmed = await submit(client, "POST", "/confirm-password", { password: PASSWORD }, { from: "/confirm-password" });
+    const confirmed = await submit(
+      client,
+      "POST",
+      "/confirm-password",
+      { password: PASSWORD },
+      { from: "/confirm-password" },
+    );
     expect(confirmed.status).toBe(302);
     expect(confirmed.headers.get("location")).toBe("/test/sensitive");
     expect((await client.visit("/test/sensitive")).response.status).toBe(200);
@@ -917,11 +1064,19 @@ describe("password confirmation", () => {
     await signIn(client);
     ageConfirmation(app, client, 61);
     await client.request("/test/sensitive", { inertia: true });
-    const response = await submit(client, "POST", "/confirm-password", { password: "not-the-password" }, { from: "/confirm-password" });
+    const response = await submit(
+      client,
+      "POST",
+      "/confirm-password",
+      { password: "not-the-password" },
+      { from: "/confirm-password" },
+    );
     expect(response.status).toBe(302);
     expect(response.headers.get("location")).toBe("/confirm-password");
     expect(await errorsOn(client, "/confirm-password")).toEqual({ password: es("validation.password.current") });
-    expect((await client.request("/test/sensitive", { inertia: true })).headers.get("location")).toBe("/confirm-password");
+    expect((await client.request("/test/sensitive", { inertia: true })).headers.get("location")).toBe(
+      "/confirm-password",
+    );
   });
 
   test("the confirmation expires after PASSWORD_CONFIRM_TIMEOUT", async () => {
@@ -943,8 +1098,15 @@ describe("password confirmation", () => {
     const { app, client } = confirming();
     await addUser(app);
     await signIn(client);
-    for (let i = 0; i < 5; i++) await submit(client, "POST", "/confirm-password", { password: `wrong-${i}-pass` }, { from: "/confirm-password" });
-    const blocked = await submit(client, "POST", "/confirm-password", { password: PASSWORD }, { from: "/confirm-password" });
+    for (let i = 0; i < 5; i++)
+      await submit(client, "POST", "/confirm-password", { password: `wrong-${i}-pass` }, { from: "/confirm-password" });
+    const blocked = await submit(
+      client,
+      "POST",
+      "/confirm-password",
+      { password: PASSWORD },
+      { from: "/confirm-password" },
+    );
     expect(blocked.status).toBe(429);
     expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThan(0);
   });
@@ -964,7 +1126,13 @@ describe("profile settings", () => {
     const { app, client } = setup();
     const user = await addUser(app);
     await signIn(client);
-    const response = await submit(client, "PATCH", "/settings/profile", { name: "Ana María Quispe", email: EMAIL }, { from: "/settings/profile" });
+    const response = await submit(
+      client,
+      "PATCH",
+      "/settings/profile",
+      { name: "Ana María Quispe", email: EMAIL },
+      { from: "/settings/profile" },
+    );
     expect(response.status).toBe(303);
     expect(response.headers.get("location")).toBe("/settings/profile");
     const updated = findUserById(app.db, user.id)!;
@@ -980,7 +1148,13 @@ describe("profile settings", () => {
     const { app, client } = setup();
     const user = await addUser(app);
     await signIn(client);
-    const response = await submit(client, "PATCH", "/settings/profile", { name: NAME, email: "Ana.Nueva@Mesa.test" }, { from: "/settings/profile" });
+    const response = await submit(
+      client,
+      "PATCH",
+      "/settings/profile",
+      { name: NAME, email: "Ana.Nueva@Mesa.test" },
+      { from: "/settings/profile" },
+    );
     expect(response.status).toBe(303);
     const updated = findUserById(app.db, user.id)!;
     expect(updated.email).toBe("ana.nueva@mesa.test");
@@ -989,7 +1163,9 @@ describe("profile settings", () => {
     expect(mail.raw).toMatch(/^To: .*<ana\.nueva@mesa\.test>/m);
     const link = verificationPath(mail);
     expect(link).toStartWith(`/email/verify/${user.id}/${sha256("ana.nueva@mesa.test")}?`);
-    expect((await client.visit("/settings/profile")).page.flash).toEqual({ success: es("settings.profile.saved_verify") });
+    expect((await client.visit("/settings/profile")).page.flash).toEqual({
+      success: es("settings.profile.saved_verify"),
+    });
     expect((await client.get("/dashboard")).headers.get("location")).toBe("/verify-email");
     expect((await client.get(link)).headers.get("location")).toBe("/dashboard?verified=1");
     expect(findUserById(app.db, user.id)!.emailVerifiedAt).not.toBeNull();
@@ -1000,7 +1176,13 @@ describe("profile settings", () => {
     const user = await addUser(app, { verified: false });
     await signIn(client);
     const oldLink = signedPath(TEST_APP_KEY, `/email/verify/${user.id}/${sha256(EMAIL)}`, Date.now() + 60_000);
-    await submit(client, "PATCH", "/settings/profile", { name: NAME, email: "ana.nueva@mesa.test" }, { from: "/settings/profile" });
+    await submit(
+      client,
+      "PATCH",
+      "/settings/profile",
+      { name: NAME, email: "ana.nueva@mesa.test" },
+      { from: "/settings/profile" },
+    );
     expect((await client.request(oldLink, { inertia: true })).status).toBe(404);
     expect(findUserById(app.db, user.id)!.emailVerifiedAt).toBeNull();
   });
@@ -1010,7 +1192,13 @@ describe("profile settings", () => {
     await addUser(app);
     await addUser(app, { name: "Luis Rojas", email: "luis@mesa.test" });
     await signIn(client);
-    await submit(client, "PATCH", "/settings/profile", { name: NAME, email: "LUIS@mesa.test" }, { from: "/settings/profile" });
+    await submit(
+      client,
+      "PATCH",
+      "/settings/profile",
+      { name: NAME, email: "LUIS@mesa.test" },
+      { from: "/settings/profile" },
+    );
     expect(await errorsOn(client, "/settings/profile")).toEqual({ email: es("validation.email_taken") });
     expect(findUserByEmail(app.db, EMAIL)).toBeDefined();
   });
@@ -1019,10 +1207,18 @@ describe("profile settings", () => {
     const { app, client } = setup();
     const user = await addUser(app);
     await signIn(client);
-    const response = await submit(client, "DELETE", "/settings/profile", { password: "not-the-password" }, { from: "/settings/profile", headers: { "x-inertia-error-bag": "deleteAccount" } });
+    const response = await submit(
+      client,
+      "DELETE",
+      "/settings/profile",
+      { password: "not-the-password" },
+      { from: "/settings/profile", headers: { "x-inertia-error-bag": "deleteAccount" } },
+    );
     expect(response.status).toBe(303);
     expect(response.headers.get("location")).toBe("/settings/profile");
-    expect(await errorsOn(client, "/settings/profile")).toEqual({ deleteAccount: { password: es("validation.password.current") } });
+    expect(await errorsOn(client, "/settings/profile")).toEqual({
+      deleteAccount: { password: es("validation.password.current") },
+    });
     expect(findUserById(app.db, user.id)).toBeDefined();
     expect(await isSignedIn(client)).toBe(true);
   });
@@ -1041,7 +1237,13 @@ describe("profile settings", () => {
     await signIn(client);
     const elsewhere = new Client(app);
     await signIn(elsewhere);
-    const response = await submit(client, "DELETE", "/settings/profile", { password: PASSWORD }, { from: "/settings/profile", headers: { "x-inertia-error-bag": "deleteAccount" } });
+    const response = await submit(
+      client,
+      "DELETE",
+      "/settings/profile",
+      { password: PASSWORD },
+      { from: "/settings/profile", headers: { "x-inertia-error-bag": "deleteAccount" } },
+    );
     expect(response.status).toBe(303);
     expect(response.headers.get("location")).toBe("/");
     expect(findUserById(app.db, user.id)).toBeUndefined();
@@ -1060,21 +1262,43 @@ describe("password change", () => {
     const { app, client } = setup();
     await addUser(app);
     await signIn(client);
-    const response = await submit(client, "PUT", "/settings/password", { current_password: "not-the-password", password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD }, { from: "/settings/password" });
+    const response = await submit(
+      client,
+      "PUT",
+      "/settings/password",
+      { current_password: "not-the-password", password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD },
+      { from: "/settings/password" },
+    );
     expect(response.status).toBe(303);
     expect(response.headers.get("location")).toBe("/settings/password");
-    expect(await errorsOn(client, "/settings/password")).toEqual({ current_password: es("validation.password.current") });
+    expect(await errorsOn(client, "/settings/password")).toEqual({
+      current_password: es("validation.password.current"),
+    });
     const limiter = new RateLimiter(app.db);
-    expect((await checkCredentials(app.db, limiter, { email: EMAIL, password: PASSWORD }, null)).user.email).toBe(EMAIL);
+    expect((await checkCredentials(app.db, limiter, { email: EMAIL, password: PASSWORD }, null)).user.email).toBe(
+      EMAIL,
+    );
   });
 
   test("a weak or unconfirmed new password is refused", async () => {
     const { app, client } = setup();
     await addUser(app);
     await signIn(client);
-    await submit(client, "PUT", "/settings/password", { current_password: PASSWORD, password: "qwerty123", password_confirmation: "qwerty123" }, { from: "/settings/password" });
+    await submit(
+      client,
+      "PUT",
+      "/settings/password",
+      { current_password: PASSWORD, password: "qwerty123", password_confirmation: "qwerty123" },
+      { from: "/settings/password" },
+    );
     expect(await errorsOn(client, "/settings/password")).toEqual({ password: es("validation.password.common") });
-    await submit(client, "PUT", "/settings/password", { current_password: PASSWORD, password: NEW_PASSWORD, password_confirmation: "something-else-1" }, { from: "/settings/password" });
+    await submit(
+      client,
+      "PUT",
+      "/settings/password",
+      { current_password: PASSWORD, password: NEW_PASSWORD, password_confirmation: "something-else-1" },
+      { from: "/settings/password" },
+    );
     expect(await errorsOn(client, "/settings/password")).toEqual({ password: es("validation.password.confirmation") });
   });
 
@@ -1089,7 +1313,13 @@ describe("password change", () => {
     await signIn(stranger, "luis@mesa.test");
     const before = client.cookies.get(SESSION_COOKIE)!;
 
-    const response = await submit(client, "PUT", "/settings/password", { current_password: PASSWORD, password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD }, { from: "/settings/password" });
+    const response = await submit(
+      client,
+      "PUT",
+      "/settings/password",
+      { current_password: PASSWORD, password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD },
+      { from: "/settings/password" },
+    );
     expect(response.status).toBe(303);
     expect(response.headers.get("location")).toBe("/settings/password");
     const { response: page, page: settings } = await client.visit("/settings/password");
@@ -1104,11 +1334,17 @@ describe("password change", () => {
     expect(await isSignedIn(second)).toBe(false);
     expect(await isSignedIn(stranger)).toBe(true);
     expect(app.db.$client.query("SELECT COUNT(*) AS n FROM sessions WHERE user_id = ?").get(user.id)).toEqual({ n: 1 });
-    expect(app.db.$client.query("SELECT COUNT(*) AS n FROM sessions WHERE user_id = ?").get(other.id)).toEqual({ n: 1 });
+    expect(app.db.$client.query("SELECT COUNT(*) AS n FROM sessions WHERE user_id = ?").get(other.id)).toEqual({
+      n: 1,
+    });
 
     const limiter = new RateLimiter(app.db);
-    expect((await checkCredentials(app.db, limiter, { email: EMAIL, password: NEW_PASSWORD }, null)).user.id).toBe(user.id);
-    await expect(checkCredentials(app.db, limiter, { email: EMAIL, password: PASSWORD }, null)).rejects.toBeInstanceOf(ValidationFailed);
+    expect((await checkCredentials(app.db, limiter, { email: EMAIL, password: NEW_PASSWORD }, null)).user.id).toBe(
+      user.id,
+    );
+    await expect(checkCredentials(app.db, limiter, { email: EMAIL, password: PASSWORD }, null)).rejects.toBeInstanceOf(
+      ValidationFailed,
+    );
   });
 
   test("throttled after 6 attempts per minute: the 7th is 429, even with the right password", async () => {
@@ -1116,14 +1352,28 @@ describe("password change", () => {
     await addUser(app);
     await signIn(client);
     for (let i = 0; i < 6; i++) {
-      const response = await submit(client, "PUT", "/settings/password", { current_password: `wrong-${i}-pass`, password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD }, { from: "/settings/password" });
+      const response = await submit(
+        client,
+        "PUT",
+        "/settings/password",
+        { current_password: `wrong-${i}-pass`, password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD },
+        { from: "/settings/password" },
+      );
       expect(response.status).toBe(303);
     }
-    const blocked = await submit(client, "PUT", "/settings/password", { current_password: PASSWORD, password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD }, { from: "/settings/password" });
+    const blocked = await submit(
+      client,
+      "PUT",
+      "/settings/password",
+      { current_password: PASSWORD, password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD },
+      { from: "/settings/password" },
+    );
     expect(blocked.status).toBe(429);
     expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThan(0);
     const limiter = new RateLimiter(app.db);
-    expect((await checkCredentials(app.db, limiter, { email: EMAIL, password: PASSWORD }, null)).user.email).toBe(EMAIL);
+    expect((await checkCredentials(app.db, limiter, { email: EMAIL, password: PASSWORD }, null)).user.email).toBe(
+      EMAIL,
+    );
   });
 });
 

@@ -83,7 +83,10 @@ const PARAMETER_FIXTURES: Record<string, (f: Fixtures) => string | number> = {
 };
 
 let userCounter = 0;
-function addUser(app: TestApp, options: { name?: string; email?: string; documentNumber?: string; verified?: boolean } = {}): Promise<User> {
+function addUser(
+  app: TestApp,
+  options: { name?: string; email?: string; documentNumber?: string; verified?: boolean } = {},
+): Promise<User> {
   userCounter++;
   return createUser(
     app.db,
@@ -105,27 +108,76 @@ async function buildFixtures(app: TestApp): Promise<Fixtures> {
   const { businessId, headquartersId } = ensureHeadquarters(db, "Fixture Catering S.A.C.", "Sede Fixture");
   const cafeId = ensureCafe(db, "Mina Fixture", "Unidad Fixture", "Comedor Fixture", businessId);
   const roleId = makeRole(db, "fixture role", []);
-  const areaId = createArea(db, CLI_ACTOR, EVERYTHING, { name: "Caja Fixture", cafe_id: cafeId, role_ids: [roleId] }).id;
+  const areaId = createArea(db, CLI_ACTOR, EVERYTHING, {
+    name: "Caja Fixture",
+    cafe_id: cafeId,
+    role_ids: [roleId],
+  }).id;
   const user = await addUser(app, { name: "Fixture Person", email: "fixture@mesa.test", documentNumber: "40000001" });
   assignRole(db, CLI_ACTOR, EVERYTHING, { userId: user.id, areaId, roleId });
-  const entryId = addToBlacklist(db, CLI_ACTOR, EVERYTHING, { document_number: "90000001", name: "Barred Person", reason: "Fixture entry" }, app.config).id;
+  const entryId = addToBlacklist(
+    db,
+    CLI_ACTOR,
+    EVERYTHING,
+    { document_number: "90000001", name: "Barred Person", reason: "Fixture entry" },
+    app.config,
+  ).id;
   const permissionId = findPermission(db, "users.view")!.id;
   const serviceId = createService(db, CLI_ACTOR, { code: "FIX", name: "Fixture service", type: "lunch" }).id;
-  const { unitId, mineId } = db.select({ unitId: unitsTable.id, mineId: unitsTable.mineId }).from(cafesTable).innerJoin(unitsTable, eq(unitsTable.id, cafesTable.unitId)).where(eq(cafesTable.id, cafeId)).get()!;
-  const propertyId = createProperty(db, CLI_ACTOR, EVERYTHING, { code: "FIX-1", name: "Fixture property", category: "Fixture", location: `cafe:${cafeId}`, status: "in_use" }, app.config.timezone).id;
-  const dealershipId = createDealership(db, CLI_ACTOR, { name: "Fixture Minera S.A.", ruc: "20100934729" }, { rucLength: 11 }).id;
-  const subdealershipId = createSubdealership(db, CLI_ACTOR, EVERYTHING, { name: "Fixture Contratista S.A.C.", ruc: "20551673911", dealership_id: dealershipId, unit_ids: [unitId] }, { rucLength: 11 }).id;
-  return { businessId, propertyId, dealershipId, subdealershipId, mineId, unitId, cafeId, headquartersId, areaId, roleId, user, entryId, permissionId, serviceId };
+  const { unitId, mineId } = db
+    .select({ unitId: unitsTable.id, mineId: unitsTable.mineId })
+    .from(cafesTable)
+    .innerJoin(unitsTable, eq(unitsTable.id, cafesTable.unitId))
+    .where(eq(cafesTable.id, cafeId))
+    .get()!;
+  const propertyId = createProperty(
+    db,
+    CLI_ACTOR,
+    EVERYTHING,
+    { code: "FIX-1", name: "Fixture property", category: "Fixture", location: `cafe:${cafeId}`, status: "in_use" },
+    app.config.timezone,
+  ).id;
+  const dealershipId = createDealership(
+    db,
+    CLI_ACTOR,
+    { name: "Fixture Minera S.A.", ruc: "20100934729" },
+    { rucLength: 11 },
+  ).id;
+  const subdealershipId = createSubdealership(
+    db,
+    CLI_ACTOR,
+    EVERYTHING,
+    { name: "Fixture Contratista S.A.C.", ruc: "20551673911", dealership_id: dealershipId, unit_ids: [unitId] },
+    { rucLength: 11 },
+  ).id;
+  return {
+    businessId,
+    propertyId,
+    dealershipId,
+    subdealershipId,
+    mineId,
+    unitId,
+    cafeId,
+    headquartersId,
+    areaId,
+    roleId,
+    user,
+    entryId,
+    permissionId,
+    serviceId,
+  };
 }
 
 /** The route's path with every parameter filled from the fixtures, checked against the route's formats. */
 function pathOf(route: RouteDefinition, f: Fixtures): string {
   const path = route.uri.replace(/\{(\w+)(\?)?\}/g, (_, name: string) => {
     const fixture = PARAMETER_FIXTURES[name];
-    if (!fixture) throw new Error(`route "${route.name}": no fixture for parameter "${name}" (add one to PARAMETER_FIXTURES)`);
+    if (!fixture)
+      throw new Error(`route "${route.name}": no fixture for parameter "${name}" (add one to PARAMETER_FIXTURES)`);
     const value = String(fixture(f));
     const format = route.wheres?.[name];
-    if (format && !new RegExp(`^(?:${format})$`).test(value)) throw new Error(`route "${route.name}": fixture "${value}" does not match the format of "${name}"`);
+    if (format && !new RegExp(`^(?:${format})$`).test(value))
+      throw new Error(`route "${route.name}": fixture "${value}" does not match the format of "${name}"`);
     return encodeURIComponent(value);
   });
   return path.replace(/\/+$/, "") || "/";
@@ -137,22 +189,37 @@ interface Endpoint {
   label: string;
 }
 
-const endpoints: Endpoint[] = routes.flatMap((route) => route.methods.map((method) => ({ route, method, label: `${method} ${route.uri} (${route.name})` })));
+const endpoints: Endpoint[] = routes.flatMap((route) =>
+  route.methods.map((method) => ({ route, method, label: `${method} ${route.uri} (${route.name})` })),
+);
 const permissionEndpoints = endpoints.filter((e) => e.route.access.kind === "permission");
 
 /** A browser loading the page (no Accept: application/json, no page-protocol header). */
 function asPage(client: Client, e: Endpoint, path: string): Promise<Response> {
-  return client.request(path, { method: e.method, ...(WRITES.has(e.method) ? { json: {} } : {}), headers: { referer: `${BASE}/dashboard` } });
+  return client.request(path, {
+    method: e.method,
+    ...(WRITES.has(e.method) ? { json: {} } : {}),
+    headers: { referer: `${BASE}/dashboard` },
+  });
 }
 
 /** An API client asking for JSON. */
 function asJson(client: Client, e: Endpoint, path: string): Promise<Response> {
-  return client.request(path, { method: e.method, ...(WRITES.has(e.method) ? { json: {} } : {}), headers: { accept: "application/json", referer: `${BASE}/dashboard` } });
+  return client.request(path, {
+    method: e.method,
+    ...(WRITES.has(e.method) ? { json: {} } : {}),
+    headers: { accept: "application/json", referer: `${BASE}/dashboard` },
+  });
 }
 
 /** The page client (X-Inertia), as the screens send their forms. */
 function asPageClient(client: Client, e: Endpoint, path: string): Promise<Response> {
-  return client.request(path, { method: e.method, inertia: true, ...(WRITES.has(e.method) ? { json: {} } : {}), headers: { referer: `${BASE}/dashboard` } });
+  return client.request(path, {
+    method: e.method,
+    inertia: true,
+    ...(WRITES.has(e.method) ? { json: {} } : {}),
+    headers: { referer: `${BASE}/dashboard` },
+  });
 }
 
 /** Describes a failing expectation with the endpoint, so one broken route is easy to find among many. */
@@ -165,8 +232,13 @@ describe("the route registry", () => {
     expect(routes.length).toBeGreaterThan(0);
     const problems: string[] = [];
     for (const route of routes) {
-      if (!route.access || !KNOWN_KINDS.includes(route.access.kind)) problems.push(`${route.name}: access ${JSON.stringify(route.access)}`);
-      else if (route.access.kind === "permission" && !/^[a-z][a-z0-9_-]*\.[a-z][a-z0-9_.-]*$/.test(route.access.permission)) problems.push(`${route.name}: permission "${route.access.permission}"`);
+      if (!route.access || !KNOWN_KINDS.includes(route.access.kind))
+        problems.push(`${route.name}: access ${JSON.stringify(route.access)}`);
+      else if (
+        route.access.kind === "permission" &&
+        !/^[a-z][a-z0-9_-]*\.[a-z][a-z0-9_.-]*$/.test(route.access.permission)
+      )
+        problems.push(`${route.name}: permission "${route.access.permission}"`);
     }
     expect(problems).toEqual([]);
     expect(checkRegistry(routes)).toEqual([]);
@@ -175,28 +247,48 @@ describe("the route registry", () => {
   test("every declared permission exists in the catalogue after bootstrapAccess, and the catalogue holds nothing else", () => {
     const app = createTestApp();
     bootstrapAccess(app.db);
-    const catalogue = listPermissions(app.db).map((p) => p.name).sort();
+    const catalogue = listPermissions(app.db)
+      .map((p) => p.name)
+      .sort();
     expect(declaredPermissions.length).toBeGreaterThan(0);
     expect(catalogue).toEqual([...declaredPermissions].sort());
-    const fromRoutes = [...new Set(permissionEndpoints.map((e) => (e.route.access as { permission: string }).permission))].sort();
+    const fromRoutes = [
+      ...new Set(permissionEndpoints.map((e) => (e.route.access as { permission: string }).permission)),
+    ].sort();
     expect(declaredPermissions).toEqual(fromRoutes);
     // Running it again changes nothing.
     bootstrapAccess(app.db);
-    expect(listPermissions(app.db).map((p) => p.name).sort()).toEqual(catalogue);
+    expect(
+      listPermissions(app.db)
+        .map((p) => p.name)
+        .sort(),
+    ).toEqual(catalogue);
   });
 
   test("checkRegistry refuses a route that does not declare its access", () => {
-    const withoutAccess = { name: "test.no-access", methods: ["GET"], uri: "/test/no-access", handle: () => new Response("x") } as any;
+    const withoutAccess = {
+      name: "test.no-access",
+      methods: ["GET"],
+      uri: "/test/no-access",
+      handle: () => new Response("x"),
+    } as any;
     const problems = checkRegistry([...routes, withoutAccess]);
     expect(problems).toContain('route "test.no-access" does not declare its access');
-    expect(checkRegistry([{ ...withoutAccess, access: null } as any])).toEqual(['route "test.no-access" does not declare its access']);
+    expect(checkRegistry([{ ...withoutAccess, access: null } as any])).toEqual([
+      'route "test.no-access" does not declare its access',
+    ]);
   });
 
   test("every route parameter has a fixture that matches its format", async () => {
     const app = createTestApp();
     const fixtures = await buildFixtures(app);
     for (const route of routes) {
-      for (const p of routeParameters(route.uri)) expect({ route: route.name, parameter: p.name, fixture: p.name in PARAMETER_FIXTURES }).toEqual({ route: route.name, parameter: p.name, fixture: true });
+      for (const p of routeParameters(route.uri))
+        expect({ route: route.name, parameter: p.name, fixture: p.name in PARAMETER_FIXTURES }).toEqual({
+          route: route.name,
+          parameter: p.name,
+          fixture: true,
+        });
       expect(() => pathOf(route, fixtures)).not.toThrow();
     }
   });
@@ -215,13 +307,18 @@ describe("as a guest", () => {
       const json = await asJson(client, e, path);
       const { kind } = e.route.access;
       if (kind === "signed-in" || kind === "permission") {
-        if (page.status !== redirectStatus(e.method) || page.headers.get("location") !== "/login") failures.push(outcome(e, "page", page));
+        if (page.status !== redirectStatus(e.method) || page.headers.get("location") !== "/login")
+          failures.push(outcome(e, "page", page));
         if (json.status !== 401) failures.push(outcome(e, "json", json));
         else if (!(await json.json()).message) failures.push({ ...outcome(e, "json", json), problem: "no message" });
       } else {
-        for (const [mode, r] of [["page", page], ["json", json]] as const) {
+        for (const [mode, r] of [
+          ["page", page],
+          ["json", json],
+        ] as const) {
           if ([401, 403, 419].includes(r.status) || r.status >= 500) failures.push(outcome(e, mode, r));
-          if (r.headers.get("location") === "/login") failures.push({ ...outcome(e, mode, r), problem: "sent to sign in" });
+          if (r.headers.get("location") === "/login")
+            failures.push({ ...outcome(e, mode, r), problem: "sent to sign in" });
         }
       }
     }
@@ -256,7 +353,8 @@ describe("as a verified user without any role", () => {
     for (const e of endpoints.filter((x) => x.route.access.kind === "signed-in")) {
       if (!(await isSignedIn(client))) await signInAs(client, nobody);
       const response = await asPageClient(client, e, pathOf(e.route, fixtures));
-      if ([401, 403, 419].includes(response.status) || response.status >= 500) failures.push(outcome(e, "page client", response));
+      if ([401, 403, 419].includes(response.status) || response.status >= 500)
+        failures.push(outcome(e, "page client", response));
     }
     expect(failures).toEqual([]);
   });
@@ -270,17 +368,28 @@ describe("as a verified user holding exactly the route's permission", () => {
       const fixtures = await buildFixtures(app);
       const role = { id: makeRole(app.db, "holder", [permission]) };
       // A second area of the fixtures' cafe, offering only the holder's role: it reaches the fixtures.
-      const area = createArea(app.db, CLI_ACTOR, EVERYTHING, { name: "Holder Area", headquarters_id: fixtures.headquartersId, role_ids: [role.id] });
+      const area = createArea(app.db, CLI_ACTOR, EVERYTHING, {
+        name: "Holder Area",
+        headquarters_id: fixtures.headquartersId,
+        role_ids: [role.id],
+      });
       const holder = await addUser(app, { name: "Titular Permiso", email: "holder@mesa.test" });
       assignRole(app.db, CLI_ACTOR, EVERYTHING, { userId: holder.id, areaId: area.id, roleId: role.id });
       const client = new Client(app);
       await signInAs(client, holder); // signing in counts as a recent password confirmation
 
       const response = await asPageClient(client, e, pathOf(e.route, fixtures));
-      expect({ ...outcome(e, "page client", response), refused: [401, 403, 419].includes(response.status) }).toMatchObject({ refused: false });
+      expect({
+        ...outcome(e, "page client", response),
+        refused: [401, 403, 419].includes(response.status),
+      }).toMatchObject({ refused: false });
       if (e.method === "GET") expect(outcome(e, "page client", response)).toMatchObject({ status: 200 });
       // A write answers with a redirect (back, with validation errors when the empty form was refused).
-      else expect(outcome(e, "page client", response)).toMatchObject({ status: redirectStatus(e.method), location: "/dashboard" });
+      else
+        expect(outcome(e, "page client", response)).toMatchObject({
+          status: redirectStatus(e.method),
+          location: "/dashboard",
+        });
       expect(await isSignedIn(client)).toBe(true);
     });
   }

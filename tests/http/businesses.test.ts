@@ -46,17 +46,36 @@ async function buildWorld(): Promise<World> {
   const lima = ensureHeadquarters(db, "Mesa Catering S.A.C.", "Sede Lima");
   const arequipa = ensureHeadquarters(db, "Mesa Catering S.A.C.", "Sede Arequipa");
   const cusco = ensureHeadquarters(db, "Andes Catering S.A.C.", "Sede Cusco");
-  db.update(businesses).set({ ruc: RUC_MESA, email: "facturacion@mesa.pe" }).where(eq(businesses.id, lima.businessId)).run();
-  db.update(businesses).set({ ruc: RUC_ANDES, email: "contacto@andes.pe" }).where(eq(businesses.id, cusco.businessId)).run();
+  db.update(businesses)
+    .set({ ruc: RUC_MESA, email: "facturacion@mesa.pe" })
+    .where(eq(businesses.id, lima.businessId))
+    .run();
+  db.update(businesses)
+    .set({ ruc: RUC_ANDES, email: "contacto@andes.pe" })
+    .where(eq(businesses.id, cusco.businessId))
+    .run();
   const mesaCafe = ensureCafe(db, "Mina Cerro Verde", "Unidad Norte", "Comedor Principal", lima.businessId);
   const andesCafe = ensureCafe(db, "Mina Antamina", "Unidad Yanacancha", "Comedor Tajo", cusco.businessId);
 
   const superRole = findRoleByName(db, SUPER_ROLE)!.id;
-  const manager = makeRole(db, "gerente de sede", ["businesses.view", "businesses.manage", "properties.view", "properties.manage"]);
+  const manager = makeRole(db, "gerente de sede", [
+    "businesses.view",
+    "businesses.manage",
+    "properties.view",
+    "properties.manage",
+  ]);
   const cashierRole = makeRole(db, "cajero", ["properties.view", "properties.manage"]);
   const viewerRole = makeRole(db, "consulta", ["businesses.view"]);
-  const admin = createArea(db, CLI_ACTOR, EVERYTHING, { name: "Administración", headquarters_id: cusco.headquartersId, role_ids: [superRole] }).id;
-  const office = createArea(db, CLI_ACTOR, EVERYTHING, { name: "Operaciones", headquarters_id: lima.headquartersId, role_ids: [manager, viewerRole] }).id;
+  const admin = createArea(db, CLI_ACTOR, EVERYTHING, {
+    name: "Administración",
+    headquarters_id: cusco.headquartersId,
+    role_ids: [superRole],
+  }).id;
+  const office = createArea(db, CLI_ACTOR, EVERYTHING, {
+    name: "Operaciones",
+    headquarters_id: lima.headquartersId,
+    role_ids: [manager, viewerRole],
+  }).id;
   const till = createArea(db, CLI_ACTOR, EVERYTHING, { name: "Caja", cafe_id: mesaCafe, role_ids: [cashierRole] }).id;
   const root = await addUser(db, "Raíz Super", "root@mesa.test");
   const limaManager = await addUser(db, "Lía Gerente", "lima@mesa.test");
@@ -78,10 +97,15 @@ async function buildWorld(): Promise<World> {
 const submit = submitFrom("/businesses");
 
 /** Downloads an export and reads its first sheet back as rows of cells. */
-async function workbook(client: Client, path: string): Promise<{ response: Response; rows: unknown[][]; sheet: XLSX.WorkSheet }> {
+async function workbook(
+  client: Client,
+  path: string,
+): Promise<{ response: Response; rows: unknown[][]; sheet: XLSX.WorkSheet }> {
   const response = await client.get(path);
   expect(response.status).toBe(200);
-  expect(response.headers.get("content-type")).toBe("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet");
+  expect(response.headers.get("content-type")).toBe(
+    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+  );
   const book = XLSX.read(new Uint8Array(await response.arrayBuffer()), { type: "array", cellNF: true });
   const sheet = book.Sheets[book.SheetNames[0]];
   return { response, rows: XLSX.utils.sheet_to_json(sheet, { header: 1 }), sheet };
@@ -105,7 +129,11 @@ describe("businesses", () => {
     expect(created.status).toBe(302);
     expect(created.headers.get("location")).toBe("/businesses");
     const row = w.db.select().from(businesses).where(eq(businesses.ruc, "20555123451")).get()!;
-    expect(row).toMatchObject({ name: "Sierra Alimentos S.A.C.", fiscalAddress: "Jr. Junín 450, Huancayo", email: "admin@sierra.pe" });
+    expect(row).toMatchObject({
+      name: "Sierra Alimentos S.A.C.",
+      fiscalAddress: "Jr. Junín 450, Huancayo",
+      email: "admin@sierra.pe",
+    });
     const listed = await page(client, "/businesses");
     expect(listed.flash.success).toBe(es("businesses.saved", { name: "Sierra Alimentos S.A.C." }));
     expect(listed.props.businesses.data.map((b: any) => [b.name, b.headquarters, b.cafes])).toEqual([
@@ -113,15 +141,31 @@ describe("businesses", () => {
       ["Mesa Catering S.A.C.", 2, 1],
       ["Sierra Alimentos S.A.C.", 0, 0],
     ]);
-    expect(listed.props.businesses.data[1].operatedCafes).toEqual([{ id: w.mesa.cafe, name: "Comedor Principal", unit: "Unidad Norte", mine: "Mina Cerro Verde" }]);
-    expect(listed.props.tabs.map((t: any) => t.id)).toEqual(["businesses", "headquarters", "properties", "dealerships", "subdealerships"]);
+    expect(listed.props.businesses.data[1].operatedCafes).toEqual([
+      { id: w.mesa.cafe, name: "Comedor Principal", unit: "Unidad Norte", mine: "Mina Cerro Verde" },
+    ]);
+    expect(listed.props.tabs.map((t: any) => t.id)).toEqual([
+      "businesses",
+      "headquarters",
+      "properties",
+      "dealerships",
+      "subdealerships",
+    ]);
     expect(listed.props.can).toEqual({ manage: true, createAndDelete: true });
 
-    expect((await submit(client, "PUT", `/businesses/${row.id}`, newBusiness({ phone: "064 999 999" }))).status).toBe(303);
+    expect((await submit(client, "PUT", `/businesses/${row.id}`, newBusiness({ phone: "064 999 999" }))).status).toBe(
+      303,
+    );
     expect(w.db.select().from(businesses).where(eq(businesses.id, row.id)).get()!.phone).toBe("064 999 999");
     expect((await submit(client, "DELETE", `/businesses/${row.id}`)).status).toBe(303);
     expect(w.db.select().from(businesses).where(eq(businesses.id, row.id)).get()).toBeUndefined();
-    const audit = w.db.select().from(auditLog).where(eq(auditLog.subjectId, row.id)).orderBy(auditLog.id).all().filter((a) => a.subjectType === "business");
+    const audit = w.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.subjectId, row.id))
+      .orderBy(auditLog.id)
+      .all()
+      .filter((a) => a.subjectType === "business");
     expect(audit.map((a) => a.action)).toEqual(["business.created", "business.updated", "business.deleted"]);
     expect(audit.every((a) => a.actorId === w.people.root.id)).toBe(true);
   });
@@ -139,14 +183,32 @@ describe("businesses", () => {
       email: es("validation.required"),
     });
     const bad = await submitJson(client, "POST", "/businesses", newBusiness({ ruc: "2055512345", email: "sierra" }));
-    expect((await bad.json()).errors).toEqual({ ruc: es("validation.ruc_format", { length: 11 }), email: es("validation.email") });
+    expect((await bad.json()).errors).toEqual({
+      ruc: es("validation.ruc_format", { length: 11 }),
+      email: es("validation.email"),
+    });
     const check = await submitJson(client, "POST", "/businesses", newBusiness({ ruc: "20555123452" }));
     expect((await check.json()).errors).toEqual({ ruc: es("validation.ruc_check_digit") });
-    const duplicate = await submitJson(client, "POST", "/businesses", newBusiness({ name: "mesa catering s.a.c.", ruc: RUC_MESA }));
-    expect((await duplicate.json()).errors).toEqual({ name: es("businesses.name_taken", { name: "mesa catering s.a.c." }), ruc: es("businesses.ruc_taken", { ruc: RUC_MESA }) });
+    const duplicate = await submitJson(
+      client,
+      "POST",
+      "/businesses",
+      newBusiness({ name: "mesa catering s.a.c.", ruc: RUC_MESA }),
+    );
+    expect((await duplicate.json()).errors).toEqual({
+      name: es("businesses.name_taken", { name: "mesa catering s.a.c." }),
+      ruc: es("businesses.ruc_taken", { ruc: RUC_MESA }),
+    });
     // The page client goes back with the errors.
-    await submit(client, "PUT", `/businesses/${w.mesa.businessId}`, newBusiness({ name: "Mesa Catering S.A.C.", ruc: RUC_ANDES }));
-    expect((await page(client, "/businesses")).props.errors).toEqual({ ruc: es("businesses.ruc_taken", { ruc: RUC_ANDES }) });
+    await submit(
+      client,
+      "PUT",
+      `/businesses/${w.mesa.businessId}`,
+      newBusiness({ name: "Mesa Catering S.A.C.", ruc: RUC_ANDES }),
+    );
+    expect((await page(client, "/businesses")).props.errors).toEqual({
+      ruc: es("businesses.ruc_taken", { ruc: RUC_ANDES }),
+    });
     expect(w.db.select().from(businesses).all()).toHaveLength(2);
   });
 
@@ -155,9 +217,13 @@ describe("businesses", () => {
     const client = await signedIn(w, w.people.root);
     const json = await submitJson(client, "DELETE", `/businesses/${w.mesa.businessId}`);
     expect(json.status).toBe(409);
-    expect((await json.json()).message).toBe(es("businesses.in_use", { name: "Mesa Catering S.A.C.", headquarters: 2, cafes: 1 }));
+    expect((await json.json()).message).toBe(
+      es("businesses.in_use", { name: "Mesa Catering S.A.C.", headquarters: 2, cafes: 1 }),
+    );
     await submit(client, "DELETE", `/businesses/${w.mesa.businessId}`);
-    expect((await page(client, "/businesses")).props.errors.form).toBe(es("businesses.in_use", { name: "Mesa Catering S.A.C.", headquarters: 2, cafes: 1 }));
+    expect((await page(client, "/businesses")).props.errors.form).toBe(
+      es("businesses.in_use", { name: "Mesa Catering S.A.C.", headquarters: 2, cafes: 1 }),
+    );
     expect(w.db.select().from(businesses).where(eq(businesses.id, w.mesa.businessId)).get()).toBeDefined();
   });
 
@@ -168,9 +234,29 @@ describe("businesses", () => {
     expect(shown.props.businesses.data.map((b: any) => b.name)).toEqual(["Mesa Catering S.A.C."]);
     expect(shown.props.can).toEqual({ manage: true, createAndDelete: false });
     expect((await submitJson(manager, "POST", "/businesses", newBusiness())).status).toBe(403);
-    expect((await submitJson(manager, "PUT", `/businesses/${w.andes.businessId}`, newBusiness({ name: "Andes Catering S.A.C.", ruc: RUC_ANDES }))).status).toBe(404);
-    expect((await submitJson(manager, "PUT", `/businesses/${w.mesa.businessId}`, newBusiness({ name: "Mesa Catering S.A.C.", ruc: RUC_MESA }))).status).toBe(303);
-    expect(w.db.select().from(businesses).where(eq(businesses.id, w.mesa.businessId)).get()!.fiscalAddress).toBe("Jr. Junín 450, Huancayo");
+    expect(
+      (
+        await submitJson(
+          manager,
+          "PUT",
+          `/businesses/${w.andes.businessId}`,
+          newBusiness({ name: "Andes Catering S.A.C.", ruc: RUC_ANDES }),
+        )
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await submitJson(
+          manager,
+          "PUT",
+          `/businesses/${w.mesa.businessId}`,
+          newBusiness({ name: "Mesa Catering S.A.C.", ruc: RUC_MESA }),
+        )
+      ).status,
+    ).toBe(303);
+    expect(w.db.select().from(businesses).where(eq(businesses.id, w.mesa.businessId)).get()!.fiscalAddress).toBe(
+      "Jr. Junín 450, Huancayo",
+    );
     expect(w.db.select().from(businesses).all()).toHaveLength(2);
 
     const viewer = await signedIn(w, w.people.viewer);
@@ -186,13 +272,23 @@ describe("businesses", () => {
     const des = createService(w.db, CLI_ACTOR, { code: "DES", name: "Desayuno", type: "breakfast" }).id;
     const alm = createService(w.db, CLI_ACTOR, { code: "ALM", name: "Almuerzo", type: "lunch" }).id;
     const client = await signedIn(w, w.people.limaManager);
-    expect((await submit(client, "PUT", `/businesses/${w.mesa.businessId}/services`, { service_ids: [des, alm] })).status).toBe(303);
+    expect(
+      (await submit(client, "PUT", `/businesses/${w.mesa.businessId}/services`, { service_ids: [des, alm] })).status,
+    ).toBe(303);
     const shown = await page(client, "/businesses");
     expect(shown.flash.success).toBe(es("businesses.services_saved", { name: "Mesa Catering S.A.C.", count: 2 }));
     expect(shown.props.businesses.data[0].serviceIds.sort()).toEqual([des, alm].sort());
     expect(shown.props.serviceOptions.map((s: any) => s.code)).toEqual(["ALM", "DES"]);
-    expect((await (await submitJson(client, "PUT", `/businesses/${w.mesa.businessId}/services`, { service_ids: [9999] })).json()).errors).toEqual({ service_ids: es("businesses.unknown_services") });
-    expect((await submitJson(client, "PUT", `/businesses/${w.andes.businessId}/services`, { service_ids: [des] })).status).toBe(404);
+    expect(
+      (
+        await (
+          await submitJson(client, "PUT", `/businesses/${w.mesa.businessId}/services`, { service_ids: [9999] })
+        ).json()
+      ).errors,
+    ).toEqual({ service_ids: es("businesses.unknown_services") });
+    expect(
+      (await submitJson(client, "PUT", `/businesses/${w.andes.businessId}/services`, { service_ids: [des] })).status,
+    ).toBe(404);
     expect(w.db.select().from(businessServices).all()).toHaveLength(2);
   });
 
@@ -200,15 +296,30 @@ describe("businesses", () => {
     const w = await buildWorld();
     const root = await signedIn(w, w.people.root);
     const all = await workbook(root, "/businesses/export");
-    expect(all.response.headers.get("content-disposition")).toMatch(/^attachment; filename="mesa-businesses-\d{4}-\d{2}-\d{2}\.xlsx"$/);
-    expect(all.rows[0]).toEqual([es("businesses.name"), "RUC", es("businesses.fiscal_address"), es("businesses.legal_address"), es("businesses.email"), es("businesses.phone"), "Sedes", "Comedores"]);
+    expect(all.response.headers.get("content-disposition")).toMatch(
+      /^attachment; filename="mesa-businesses-\d{4}-\d{2}-\d{2}\.xlsx"$/,
+    );
+    expect(all.rows[0]).toEqual([
+      es("businesses.name"),
+      "RUC",
+      es("businesses.fiscal_address"),
+      es("businesses.legal_address"),
+      es("businesses.email"),
+      es("businesses.phone"),
+      "Sedes",
+      "Comedores",
+    ]);
     expect(all.rows.slice(1).map((r) => [r[0], r[1], r[6], r[7]])).toEqual([
       ["Andes Catering S.A.C.", RUC_ANDES, 1, 1],
       ["Mesa Catering S.A.C.", RUC_MESA, 2, 1],
     ]);
-    expect((await workbook(root, "/businesses/export?search=andes")).rows.slice(1).map((r) => r[0])).toEqual(["Andes Catering S.A.C."]);
+    expect((await workbook(root, "/businesses/export?search=andes")).rows.slice(1).map((r) => r[0])).toEqual([
+      "Andes Catering S.A.C.",
+    ]);
     const manager = await signedIn(w, w.people.limaManager);
-    expect((await workbook(manager, "/businesses/export")).rows.slice(1).map((r) => r[0])).toEqual(["Mesa Catering S.A.C."]);
+    expect((await workbook(manager, "/businesses/export")).rows.slice(1).map((r) => r[0])).toEqual([
+      "Mesa Catering S.A.C.",
+    ]);
   });
 });
 
@@ -223,20 +334,59 @@ describe("headquarters", () => {
     ]);
     expect(shown.props.businesses).toEqual([{ id: w.mesa.businessId, name: "Mesa Catering S.A.C." }]);
 
-    const refused = await submitJson(client, "POST", "/headquarters", { business_id: w.andes.businessId, name: "Sede Puno", address: "Jr. Lima 1, Puno" });
+    const refused = await submitJson(client, "POST", "/headquarters", {
+      business_id: w.andes.businessId,
+      name: "Sede Puno",
+      address: "Jr. Lima 1, Puno",
+    });
     expect((await refused.json()).errors).toEqual({ business_id: es("validation.invalid_choice") });
-    expect((await submit(client, "POST", "/headquarters", { business_id: w.mesa.businessId, name: "Sede Moquegua", address: "Calle Ayacucho 500, Moquegua", phone: "053 461 000" }, "/businesses/headquarters")).status).toBe(302);
+    expect(
+      (
+        await submit(
+          client,
+          "POST",
+          "/headquarters",
+          {
+            business_id: w.mesa.businessId,
+            name: "Sede Moquegua",
+            address: "Calle Ayacucho 500, Moquegua",
+            phone: "053 461 000",
+          },
+          "/businesses/headquarters",
+        )
+      ).status,
+    ).toBe(302);
     const after = await page(client, "/businesses/headquarters");
     expect(after.flash.success).toBe(es("headquarters.saved", { name: "Sede Moquegua" }));
-    expect(after.props.headquarters.data.map((h: any) => h.name)).toEqual(["Sede Arequipa", "Sede Lima", "Sede Moquegua"]);
+    expect(after.props.headquarters.data.map((h: any) => h.name)).toEqual([
+      "Sede Arequipa",
+      "Sede Lima",
+      "Sede Moquegua",
+    ]);
     const moquegua = w.db.select().from(headquarters).where(eq(headquarters.name, "Sede Moquegua")).get()!;
     // It can hold properties right away: the location select offers it.
-    expect((await page(client, "/businesses/properties")).props.locations.headquarters.map((o: any) => o.value)).toContain(`hq:${moquegua.id}`);
+    expect(
+      (await page(client, "/businesses/properties")).props.locations.headquarters.map((o: any) => o.value),
+    ).toContain(`hq:${moquegua.id}`);
 
-    const duplicate = await submitJson(client, "POST", "/headquarters", { business_id: w.mesa.businessId, name: "SEDE LIMA", address: "Otra calle 1" });
+    const duplicate = await submitJson(client, "POST", "/headquarters", {
+      business_id: w.mesa.businessId,
+      name: "SEDE LIMA",
+      address: "Otra calle 1",
+    });
     expect((await duplicate.json()).errors).toEqual({ name: es("headquarters.name_taken", { name: "SEDE LIMA" }) });
-    expect((await submitJson(client, "PUT", `/headquarters/${w.andes.cusco}`, { business_id: w.andes.businessId, name: "Sede Cusco", address: "Av. Sol 1" })).status).toBe(404);
-    expect((await submit(client, "DELETE", `/headquarters/${moquegua.id}`, {}, "/businesses/headquarters")).status).toBe(303);
+    expect(
+      (
+        await submitJson(client, "PUT", `/headquarters/${w.andes.cusco}`, {
+          business_id: w.andes.businessId,
+          name: "Sede Cusco",
+          address: "Av. Sol 1",
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (await submit(client, "DELETE", `/headquarters/${moquegua.id}`, {}, "/businesses/headquarters")).status,
+    ).toBe(303);
     expect(w.db.select().from(headquarters).where(eq(headquarters.id, moquegua.id)).get()).toBeUndefined();
 
     // A cafe-only user has no headquarters (and no businesses.view here).
@@ -246,7 +396,13 @@ describe("headquarters", () => {
 
   test("a headquarters with areas or properties cannot be deleted; the export follows the search", async () => {
     const w = await buildWorld();
-    createProperty(w.db, CLI_ACTOR, EVERYTHING, { code: "VEH-1", name: "Camioneta", category: "Vehículo", location: `hq:${w.mesa.lima}`, status: "in_use" }, "America/Lima");
+    createProperty(
+      w.db,
+      CLI_ACTOR,
+      EVERYTHING,
+      { code: "VEH-1", name: "Camioneta", category: "Vehículo", location: `hq:${w.mesa.lima}`, status: "in_use" },
+      "America/Lima",
+    );
     const client = await signedIn(w, w.people.root);
     const json = await submitJson(client, "DELETE", `/headquarters/${w.mesa.lima}`);
     expect(json.status).toBe(409);
@@ -259,7 +415,9 @@ describe("headquarters", () => {
       ["Mesa Catering S.A.C.", "Sede Arequipa", 0, 0],
       ["Mesa Catering S.A.C.", "Sede Lima", 1, 1],
     ]);
-    expect((await workbook(client, "/businesses/headquarters/export?search=arequipa")).rows.slice(1).map((r) => r[1])).toEqual(["Sede Arequipa"]);
+    expect(
+      (await workbook(client, "/businesses/headquarters/export?search=arequipa")).rows.slice(1).map((r) => r[1]),
+    ).toEqual(["Sede Arequipa"]);
   });
 });
 
@@ -282,7 +440,10 @@ describe("properties", () => {
     const client = await signedIn(w, w.people.cashier);
     const listed = await page(client, "/businesses/properties");
     expect(listed.props.tabs.map((t: any) => t.id)).toEqual(["properties"]);
-    expect(listed.props.locations).toEqual({ headquarters: [], cafes: [{ value: `cafe:${w.mesa.cafe}`, label: "Comedor Principal · Unidad Norte / Mina Cerro Verde" }] });
+    expect(listed.props.locations).toEqual({
+      headquarters: [],
+      cafes: [{ value: `cafe:${w.mesa.cafe}`, label: "Comedor Principal · Unidad Norte / Mina Cerro Verde" }],
+    });
 
     const empty = await submitJson(client, "POST", "/properties", {});
     expect((await empty.json()).errors).toEqual({
@@ -292,7 +453,17 @@ describe("properties", () => {
       location: es("validation.required"),
       status: es("validation.required"),
     });
-    const bad = await submitJson(client, "POST", "/properties", oven(`cafe:${w.andes.cafe}`, { code: "h 1", acquired_on: "2999-01-01", acquisition_value: "abc", status: "lost" }));
+    const bad = await submitJson(
+      client,
+      "POST",
+      "/properties",
+      oven(`cafe:${w.andes.cafe}`, {
+        code: "h 1",
+        acquired_on: "2999-01-01",
+        acquisition_value: "abc",
+        status: "lost",
+      }),
+    );
     expect((await bad.json()).errors).toEqual({
       code: es("properties.code_format"),
       location: es("validation.invalid_choice"),
@@ -301,39 +472,69 @@ describe("properties", () => {
       acquisition_value: es("properties.value_invalid"),
     });
 
-    expect((await submit(client, "POST", "/properties", oven(`cafe:${w.mesa.cafe}`), "/businesses/properties")).status).toBe(302);
+    expect(
+      (await submit(client, "POST", "/properties", oven(`cafe:${w.mesa.cafe}`), "/businesses/properties")).status,
+    ).toBe(302);
     const saved = w.db.select().from(properties).where(eq(properties.code, "HOR-01")).get()!;
     expect(saved).toMatchObject({ cafeId: w.mesa.cafe, acquisitionValueCents: 4_590_050, status: "under_repair" });
     const after = await page(client, "/businesses/properties");
     expect(after.flash.success).toBe(es("properties.saved", { code: "HOR-01" }));
-    expect(after.props.properties.data.map((p: any) => [p.code, p.location.name, p.businessName])).toEqual([["HOR-01", "Comedor Principal", "Mesa Catering S.A.C."]]);
+    expect(after.props.properties.data.map((p: any) => [p.code, p.location.name, p.businessName])).toEqual([
+      ["HOR-01", "Comedor Principal", "Mesa Catering S.A.C."],
+    ]);
     expect(after.props.categories).toEqual(["Equipo de cocina"]);
     const duplicate = await submitJson(client, "POST", "/properties", oven(`cafe:${w.mesa.cafe}`));
     expect((await duplicate.json()).errors).toEqual({ code: es("properties.code_taken", { code: "HOR-01" }) });
 
     // A property kept elsewhere: 404 on its page, its label, its edit and its delete.
-    const tajo = createProperty(w.db, CLI_ACTOR, EVERYTHING, oven(`cafe:${w.andes.cafe}`, { code: "MES-1", name: "Mesa" }), "America/Lima");
+    const tajo = createProperty(
+      w.db,
+      CLI_ACTOR,
+      EVERYTHING,
+      oven(`cafe:${w.andes.cafe}`, { code: "MES-1", name: "Mesa" }),
+      "America/Lima",
+    );
     expect((await client.visit(`/properties/${tajo.id}`)).response.status).toBe(404);
     expect((await client.visit(`/properties/${tajo.id}/label`)).response.status).toBe(404);
-    expect((await submitJson(client, "PUT", `/properties/${tajo.id}`, oven(`cafe:${w.mesa.cafe}`, { code: "MES-1" }))).status).toBe(404);
+    expect(
+      (await submitJson(client, "PUT", `/properties/${tajo.id}`, oven(`cafe:${w.mesa.cafe}`, { code: "MES-1" })))
+        .status,
+    ).toBe(404);
     expect((await submitJson(client, "DELETE", `/properties/${tajo.id}`)).status).toBe(404);
     expect((await page(client, "/businesses/properties")).props.properties.total).toBe(1);
 
     expect((await submit(client, "DELETE", `/properties/${saved.id}`, {}, "/businesses/properties")).status).toBe(303);
     expect(w.db.select().from(properties).where(eq(properties.id, saved.id)).get()).toBeUndefined();
-    const audit = w.db.select().from(auditLog).where(eq(auditLog.subjectId, saved.id)).orderBy(auditLog.id).all().filter((a) => a.subjectType === "property");
+    const audit = w.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.subjectId, saved.id))
+      .orderBy(auditLog.id)
+      .all()
+      .filter((a) => a.subjectType === "property");
     expect(audit.map((a) => a.action)).toEqual(["property.created", "property.deleted"]);
   });
 
   test("the label page carries an SVG QR code of the property page's absolute address, with code, name, place and business", async () => {
     const w = await buildWorld();
-    const property = createProperty(w.db, CLI_ACTOR, EVERYTHING, oven(`hq:${w.mesa.arequipa}`, { code: "VEH-01", name: "Camioneta Hilux" }), "America/Lima");
+    const property = createProperty(
+      w.db,
+      CLI_ACTOR,
+      EVERYTHING,
+      oven(`hq:${w.mesa.arequipa}`, { code: "VEH-01", name: "Camioneta Hilux" }),
+      "America/Lima",
+    );
     const client = await signedIn(w, w.people.limaManager);
     const label = await page(client, `/properties/${property.id}/label`);
     expect(label.component).toBe("properties/label");
     expect(label.props.url).toBe(`${BASE}/properties/${property.id}`);
     expect(label.props.qr).toStartWith("<svg");
-    expect(label.props.property).toMatchObject({ code: "VEH-01", name: "Camioneta Hilux", businessName: "Mesa Catering S.A.C.", location: { name: "Sede Arequipa" } });
+    expect(label.props.property).toMatchObject({
+      code: "VEH-01",
+      name: "Camioneta Hilux",
+      businessName: "Mesa Catering S.A.C.",
+      location: { name: "Sede Arequipa" },
+    });
     // The server-rendered document shows the QR code and the label's text.
     const html = await (await client.get(`/properties/${property.id}/label`)).text();
     expect(html).toContain("<svg");
@@ -343,11 +544,23 @@ describe("properties", () => {
 
     const shown = await page(client, `/properties/${property.id}`);
     expect(shown.component).toBe("properties/show");
-    expect(shown.props.property).toMatchObject({ code: "VEH-01", status: "under_repair", acquiredOn: "2024-02-10", acquisitionValueCents: 4_590_050, notes: "En servicio técnico" });
+    expect(shown.props.property).toMatchObject({
+      code: "VEH-01",
+      status: "under_repair",
+      acquiredOn: "2024-02-10",
+      acquisitionValueCents: 4_590_050,
+      notes: "En servicio técnico",
+    });
     // The page's edit dialog gets what it needs, and saving from it comes back to the page.
     expect(shown.props.editor.locations.headquarters.map((o: any) => o.value)).toContain(`hq:${w.mesa.arequipa}`);
     expect(shown.props.editor.categories).toEqual(["Equipo de cocina"]);
-    const saved = await submit(client, "PUT", `/properties/${property.id}`, oven(`hq:${w.mesa.arequipa}`, { code: "VEH-01", name: "Camioneta Hilux 4x4" }), `/properties/${property.id}`);
+    const saved = await submit(
+      client,
+      "PUT",
+      `/properties/${property.id}`,
+      oven(`hq:${w.mesa.arequipa}`, { code: "VEH-01", name: "Camioneta Hilux 4x4" }),
+      `/properties/${property.id}`,
+    );
     expect(saved.headers.get("location")).toBe(`/properties/${property.id}`);
     expect((await page(client, `/properties/${property.id}`)).props.property.name).toBe("Camioneta Hilux 4x4");
   });
@@ -370,21 +583,71 @@ describe("properties", () => {
   test("the export holds the properties in the scope matching search and status, the value as a number in soles", async () => {
     const w = await buildWorld();
     createProperty(w.db, CLI_ACTOR, EVERYTHING, oven(`cafe:${w.mesa.cafe}`), "America/Lima");
-    createProperty(w.db, CLI_ACTOR, EVERYTHING, oven(`hq:${w.mesa.lima}`, { code: "VEH-01", name: "Camioneta", category: "Vehículo", status: "in_use", acquisition_value: "", acquired_on: "" }), "America/Lima");
-    createProperty(w.db, CLI_ACTOR, EVERYTHING, oven(`cafe:${w.andes.cafe}`, { code: "MES-01", name: "Mesa", category: "Mobiliario", status: "in_use" }), "America/Lima");
+    createProperty(
+      w.db,
+      CLI_ACTOR,
+      EVERYTHING,
+      oven(`hq:${w.mesa.lima}`, {
+        code: "VEH-01",
+        name: "Camioneta",
+        category: "Vehículo",
+        status: "in_use",
+        acquisition_value: "",
+        acquired_on: "",
+      }),
+      "America/Lima",
+    );
+    createProperty(
+      w.db,
+      CLI_ACTOR,
+      EVERYTHING,
+      oven(`cafe:${w.andes.cafe}`, { code: "MES-01", name: "Mesa", category: "Mobiliario", status: "in_use" }),
+      "America/Lima",
+    );
     const root = await signedIn(w, w.people.root);
     const all = await workbook(root, "/businesses/properties/export");
-    expect(all.response.headers.get("content-disposition")).toMatch(/filename="mesa-properties-\d{4}-\d{2}-\d{2}\.xlsx"/);
-    expect(all.rows[0]).toEqual(["Código", "Nombre", "Categoría", "Número de serie", "Ubicación", "Empresa", "Estado", "Fecha de adquisición", "Valor de adquisición (S/)", "Notas"]);
+    expect(all.response.headers.get("content-disposition")).toMatch(
+      /filename="mesa-properties-\d{4}-\d{2}-\d{2}\.xlsx"/,
+    );
+    expect(all.rows[0]).toEqual([
+      "Código",
+      "Nombre",
+      "Categoría",
+      "Número de serie",
+      "Ubicación",
+      "Empresa",
+      "Estado",
+      "Fecha de adquisición",
+      "Valor de adquisición (S/)",
+      "Notas",
+    ]);
     expect(all.rows.slice(1).map((r) => [r[0], r[4], r[5], r[6], r[7], r[8]])).toEqual([
-      ["HOR-01", "Comedor Principal (Unidad Norte / Mina Cerro Verde)", "Mesa Catering S.A.C.", "En reparación", "2024-02-10", 45900.5],
-      ["MES-01", "Comedor Tajo (Unidad Yanacancha / Mina Antamina)", "Andes Catering S.A.C.", "En uso", "2024-02-10", 45900.5],
+      [
+        "HOR-01",
+        "Comedor Principal (Unidad Norte / Mina Cerro Verde)",
+        "Mesa Catering S.A.C.",
+        "En reparación",
+        "2024-02-10",
+        45900.5,
+      ],
+      [
+        "MES-01",
+        "Comedor Tajo (Unidad Yanacancha / Mina Antamina)",
+        "Andes Catering S.A.C.",
+        "En uso",
+        "2024-02-10",
+        45900.5,
+      ],
       ["VEH-01", "Sede Lima (Mesa Catering S.A.C.)", "Mesa Catering S.A.C.", "En uso", undefined, undefined],
     ]);
     expect(all.sheet["I2"].z).toBe("0.00");
     expect(all.sheet["H2"].t).toBe("s");
-    expect((await workbook(root, "/businesses/properties/export?status=in_use&search=mesa")).rows.slice(1).map((r) => r[0])).toEqual(["MES-01"]);
+    expect(
+      (await workbook(root, "/businesses/properties/export?status=in_use&search=mesa")).rows.slice(1).map((r) => r[0]),
+    ).toEqual(["MES-01"]);
     const cashier = await signedIn(w, w.people.cashier);
-    expect((await workbook(cashier, "/businesses/properties/export")).rows.slice(1).map((r) => r[0])).toEqual(["HOR-01"]);
+    expect((await workbook(cashier, "/businesses/properties/export")).rows.slice(1).map((r) => r[0])).toEqual([
+      "HOR-01",
+    ]);
   });
 });

@@ -56,8 +56,16 @@ async function buildWorld(): Promise<World> {
   const manager = makeRole(db, "dealership manager", ["dealerships.view", "dealerships.manage"]);
   const viewerRole = makeRole(db, "dealership viewer", ["dealerships.view"]);
   const other = makeRole(db, "services viewer", ["services.view"]);
-  const sede = createArea(db, CLI_ACTOR, EVERYTHING, { name: "Administración", headquarters_id: x.headquartersId, role_ids: [superRole, manager] }).id;
-  const cajaA = createArea(db, CLI_ACTOR, EVERYTHING, { name: "Caja A", cafe_id: cafeA, role_ids: [manager, viewerRole, other] }).id;
+  const sede = createArea(db, CLI_ACTOR, EVERYTHING, {
+    name: "Administración",
+    headquarters_id: x.headquartersId,
+    role_ids: [superRole, manager],
+  }).id;
+  const cajaA = createArea(db, CLI_ACTOR, EVERYTHING, {
+    name: "Caja A",
+    cafe_id: cafeA,
+    role_ids: [manager, viewerRole, other],
+  }).id;
   const people = {
     root: await addUser(db, "Raíz Super", "root@mesa.test"),
     managerA: await addUser(db, "Gerente A", "manager.a@mesa.test"),
@@ -76,15 +84,28 @@ const page = (client: Client, path = "/dealerships") => visitPage(client, path);
 
 /** Two dealerships; the first with a subdealership working in Unidad A and Unidad B. */
 function seedTwo(w: World) {
-  const andina = createDealership(w.db, CLI_ACTOR, { name: "Andina del Sur", ruc: RUC.a, phone: "054 381200", email: "contratos@andina.pe" }, SETTINGS);
+  const andina = createDealership(
+    w.db,
+    CLI_ACTOR,
+    { name: "Andina del Sur", ruc: RUC.a, phone: "054 381200", email: "contratos@andina.pe" },
+    SETTINGS,
+  );
   const huascaran = createDealership(w.db, CLI_ACTOR, { name: "Huascarán", ruc: RUC.b }, SETTINGS);
-  const perforaciones = createSubdealership(w.db, CLI_ACTOR, EVERYTHING, { name: "Perforaciones Altiplano", ruc: RUC.c, dealership_id: andina.id, unit_ids: [w.unitA, w.unitB] }, SETTINGS);
+  const perforaciones = createSubdealership(
+    w.db,
+    CLI_ACTOR,
+    EVERYTHING,
+    { name: "Perforaciones Altiplano", ruc: RUC.c, dealership_id: andina.id, unit_ids: [w.unitA, w.unitB] },
+    SETTINGS,
+  );
   return { andina, huascaran, perforaciones };
 }
 
 async function workbook(response: Response): Promise<unknown[][]> {
   expect(response.status).toBe(200);
-  expect(response.headers.get("content-type")).toBe("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet");
+  expect(response.headers.get("content-type")).toBe(
+    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+  );
   const book = XLSX.read(new Uint8Array(await response.arrayBuffer()), { type: "array" });
   return XLSX.utils.sheet_to_json(book.Sheets[book.SheetNames[0]], { header: 1 });
 }
@@ -94,7 +115,13 @@ describe("permissions", () => {
     const w = await buildWorld();
     const { andina, perforaciones } = seedTwo(w);
     const outsider = await signedIn(w, w.people.outsider);
-    for (const path of ["/dealerships", "/businesses/dealerships", "/businesses/subdealerships", "/businesses/dealerships/export", "/businesses/subdealerships/export"]) {
+    for (const path of [
+      "/dealerships",
+      "/businesses/dealerships",
+      "/businesses/subdealerships",
+      "/businesses/dealerships/export",
+      "/businesses/subdealerships/export",
+    ]) {
       expect({ path, status: (await outsider.get(path)).status }).toEqual({ path, status: 403 });
     }
     const viewer = await signedIn(w, w.people.viewer);
@@ -107,7 +134,12 @@ describe("permissions", () => {
       ["PUT", `/subdealerships/${perforaciones.id}`],
       ["DELETE", `/subdealerships/${perforaciones.id}`],
     ];
-    for (const [method, path] of writes) expect({ method, path, status: (await submitJson(viewer, method, path, { name: "X", ruc: RUC.e })).status }).toEqual({ method, path, status: 403 });
+    for (const [method, path] of writes)
+      expect({
+        method,
+        path,
+        status: (await submitJson(viewer, method, path, { name: "X", ruc: RUC.e })).status,
+      }).toEqual({ method, path, status: 403 });
     expect(w.db.select().from(dealerships).all()).toHaveLength(2);
     expect(w.db.select().from(subdealerships).all()).toHaveLength(1);
   });
@@ -137,17 +169,31 @@ describe("the Dealerships page", () => {
 
     const found = (await page(root, "/dealerships?search=altiplano")).props.tree;
     expect(found.data.map((d: any) => [d.name, d.expanded])).toEqual([["Andina del Sur", true]]);
-    expect((await page(root, `/dealerships?search=${RUC.b}`)).props.tree.data.map((d: any) => d.name)).toEqual(["Huascarán"]);
+    expect((await page(root, `/dealerships?search=${RUC.b}`)).props.tree.data.map((d: any) => d.name)).toEqual([
+      "Huascarán",
+    ]);
 
     // Ten dealerships a page.
-    for (let i = 0; i < 11; i++) w.db.insert(dealerships).values({ name: `Minera ${String(i).padStart(2, "0")}`, ruc: `100000000${String(i).padStart(2, "0")}`, createdAt: new Date(), updatedAt: new Date() }).run();
+    for (let i = 0; i < 11; i++)
+      w.db
+        .insert(dealerships)
+        .values({
+          name: `Minera ${String(i).padStart(2, "0")}`,
+          ruc: `100000000${String(i).padStart(2, "0")}`,
+          createdAt: new Date(),
+          updatedAt: new Date(),
+        })
+        .run();
     const second = (await page(root, "/dealerships?page=2")).props.tree;
     expect([second.total, second.lastPage, second.data.length]).toEqual([13, 2, 3]);
 
     // A manager of Comedor A sees every dealership but only Unidad A.
     const manager = await signedIn(w, w.people.managerA);
     const scoped = (await page(manager, "/dealerships?search=Andina")).props;
-    expect(scoped.tree.data[0].subdealerships[0]).toMatchObject({ units: [{ name: "Unidad A", mineName: "Mina Norte" }], hiddenUnits: 1 });
+    expect(scoped.tree.data[0].subdealerships[0]).toMatchObject({
+      units: [{ name: "Unidad A", mineName: "Mina Norte" }],
+      hiddenUnits: 1,
+    });
     expect(scoped.unitChoices.map((m: any) => m.name)).toEqual(["Mina Norte"]);
   });
 
@@ -155,7 +201,11 @@ describe("the Dealerships page", () => {
     const w = await buildWorld();
     seedTwo(w);
     const root = await signedIn(w, w.people.root);
-    for (const [path, text] of [["/dealerships", "Perforaciones Altiplano"], ["/businesses/dealerships", "Huascarán"], ["/businesses/subdealerships", "Mina Sur / "]] as const) {
+    for (const [path, text] of [
+      ["/dealerships", "Perforaciones Altiplano"],
+      ["/businesses/dealerships", "Huascarán"],
+      ["/businesses/subdealerships", "Mina Sur / "],
+    ] as const) {
       const response = await root.get(path);
       expect(response.status).toBe(200);
       const html = await response.text();
@@ -174,7 +224,14 @@ describe("the Dealerships page", () => {
     expect(tab.props.tabs.map((t: any) => t.id)).toEqual(["dealerships", "subdealerships"]);
     const subs = await page(viewer, "/businesses/subdealerships?search=andina");
     expect(subs.component).toBe("businesses/subdealerships");
-    expect(subs.props.subdealerships.data.map((s: any) => [s.name, s.dealershipName, s.units.map((u: any) => u.name), s.hiddenUnits])).toEqual([["Perforaciones Altiplano", "Andina del Sur", ["Unidad A"], 1]]);
+    expect(
+      subs.props.subdealerships.data.map((s: any) => [
+        s.name,
+        s.dealershipName,
+        s.units.map((u: any) => u.name),
+        s.hiddenUnits,
+      ]),
+    ).toEqual([["Perforaciones Altiplano", "Andina del Sur", ["Unidad A"], 1]]);
     expect((await page(viewer, "/businesses/subdealerships?search=nada")).props.subdealerships.data).toEqual([]);
   });
 });
@@ -183,34 +240,96 @@ describe("writes", () => {
   test("a manager creates, edits and deletes a dealership and a subdealership, each audited, back to the page they came from", async () => {
     const w = await buildWorld();
     const client = await signedIn(w, w.people.managerA);
-    const created = await submit(client, "POST", "/dealerships", { name: "Minera Pampa Alta", ruc: RUC.a, fiscal_address: "Av. Ejército 710", legal_address: "Av. Ejército 710", phone: "054 274400", email: "admin@pampaalta.pe" }, "/businesses/dealerships");
+    const created = await submit(
+      client,
+      "POST",
+      "/dealerships",
+      {
+        name: "Minera Pampa Alta",
+        ruc: RUC.a,
+        fiscal_address: "Av. Ejército 710",
+        legal_address: "Av. Ejército 710",
+        phone: "054 274400",
+        email: "admin@pampaalta.pe",
+      },
+      "/businesses/dealerships",
+    );
     expect(created.status).toBe(302);
     expect(created.headers.get("location")).toBe("/businesses/dealerships");
     const dealership = w.db.select().from(dealerships).where(eq(dealerships.ruc, RUC.a)).get()!;
-    expect(dealership).toMatchObject({ name: "Minera Pampa Alta", email: "admin@pampaalta.pe", fiscalAddress: "Av. Ejército 710" });
-    expect((await page(client, "/businesses/dealerships")).flash.success).toBe(es("dealerships.saved", { name: "Minera Pampa Alta" }));
+    expect(dealership).toMatchObject({
+      name: "Minera Pampa Alta",
+      email: "admin@pampaalta.pe",
+      fiscalAddress: "Av. Ejército 710",
+    });
+    expect((await page(client, "/businesses/dealerships")).flash.success).toBe(
+      es("dealerships.saved", { name: "Minera Pampa Alta" }),
+    );
 
-    expect((await submit(client, "POST", "/subdealerships", { name: "Montajes Puna", ruc: RUC.b, dealership_id: String(dealership.id), unit_ids: [w.unitA] })).status).toBe(302);
+    expect(
+      (
+        await submit(client, "POST", "/subdealerships", {
+          name: "Montajes Puna",
+          ruc: RUC.b,
+          dealership_id: String(dealership.id),
+          unit_ids: [w.unitA],
+        })
+      ).status,
+    ).toBe(302);
     const sub = w.db.select().from(subdealerships).where(eq(subdealerships.ruc, RUC.b)).get()!;
-    expect(w.db.select().from(subdealershipUnits).where(eq(subdealershipUnits.subdealershipId, sub.id)).all().map((u) => u.unitId)).toEqual([w.unitA]);
+    expect(
+      w.db
+        .select()
+        .from(subdealershipUnits)
+        .where(eq(subdealershipUnits.subdealershipId, sub.id))
+        .all()
+        .map((u) => u.unitId),
+    ).toEqual([w.unitA]);
     expect((await page(client)).flash.success).toBe(es("dealerships.subdealership_saved", { name: "Montajes Puna" }));
 
-    expect((await submit(client, "PUT", `/dealerships/${dealership.id}`, { name: "Consorcio Pampa Alta", ruc: RUC.a })).status).toBe(303);
-    expect((await submit(client, "PUT", `/subdealerships/${sub.id}`, { name: "Montajes Puna S.A.C.", ruc: RUC.b, dealership_id: dealership.id, unit_ids: [] })).status).toBe(303);
+    expect(
+      (await submit(client, "PUT", `/dealerships/${dealership.id}`, { name: "Consorcio Pampa Alta", ruc: RUC.a }))
+        .status,
+    ).toBe(303);
+    expect(
+      (
+        await submit(client, "PUT", `/subdealerships/${sub.id}`, {
+          name: "Montajes Puna S.A.C.",
+          ruc: RUC.b,
+          dealership_id: dealership.id,
+          unit_ids: [],
+        })
+      ).status,
+    ).toBe(303);
     expect(w.db.select().from(subdealershipUnits).all()).toEqual([]);
 
     // Not while it has a subdealership: the page shows why.
     expect((await submit(client, "DELETE", `/dealerships/${dealership.id}`)).status).toBe(303);
-    expect((await page(client)).props.errors.form).toBe(es("dealerships.has_subdealerships", { name: "Consorcio Pampa Alta", count: 1 }));
+    expect((await page(client)).props.errors.form).toBe(
+      es("dealerships.has_subdealerships", { name: "Consorcio Pampa Alta", count: 1 }),
+    );
     const conflict = await submitJson(client, "DELETE", `/dealerships/${dealership.id}`);
     expect(conflict.status).toBe(409);
-    expect((await conflict.json()).message).toBe(es("dealerships.has_subdealerships", { name: "Consorcio Pampa Alta", count: 1 }));
+    expect((await conflict.json()).message).toBe(
+      es("dealerships.has_subdealerships", { name: "Consorcio Pampa Alta", count: 1 }),
+    );
 
     expect((await submit(client, "DELETE", `/subdealerships/${sub.id}`)).status).toBe(303);
     expect((await submit(client, "DELETE", `/dealerships/${dealership.id}`)).status).toBe(303);
     expect(w.db.select().from(dealerships).all()).toEqual([]);
-    const audit = w.db.select().from(auditLog).all().filter((a) => a.subjectType === "dealership" || a.subjectType === "subdealership");
-    expect(audit.map((a) => a.action)).toEqual(["dealership.created", "subdealership.created", "dealership.updated", "subdealership.updated", "subdealership.deleted", "dealership.deleted"]);
+    const audit = w.db
+      .select()
+      .from(auditLog)
+      .all()
+      .filter((a) => a.subjectType === "dealership" || a.subjectType === "subdealership");
+    expect(audit.map((a) => a.action)).toEqual([
+      "dealership.created",
+      "subdealership.created",
+      "dealership.updated",
+      "subdealership.updated",
+      "subdealership.deleted",
+      "dealership.deleted",
+    ]);
     expect(audit.every((a) => a.actorId === w.people.managerA.id)).toBe(true);
   });
 
@@ -223,16 +342,44 @@ describe("writes", () => {
       expect(response.status).toBe(422);
       return (await response.json()).errors;
     };
-    expect(await errorsOf("POST", "/dealerships", {})).toEqual({ name: es("validation.required"), ruc: es("validation.required") });
-    expect(await errorsOf("POST", "/dealerships", { name: "Nueva Minera", ruc: "20100934720", email: "sin-arroba" })).toEqual({ ruc: es("validation.ruc_check_digit"), email: es("validation.email") });
-    expect(await errorsOf("POST", "/dealerships", { name: "Nueva Minera", ruc: "2010" })).toEqual({ ruc: es("validation.ruc_format", { length: 11 }) });
-    expect(await errorsOf("POST", "/dealerships", { name: "Nueva Minera", ruc: RUC.c })).toEqual({ ruc: es("dealerships.ruc_taken_by_subdealership", { ruc: RUC.c, name: "Perforaciones Altiplano" }) });
-    expect(await errorsOf("POST", "/dealerships", { name: "huascarán", ruc: RUC.e })).toEqual({ name: es("dealerships.name_taken", { name: "huascarán" }) });
-    expect(await errorsOf("POST", "/subdealerships", { name: "Otra", ruc: RUC.a, dealership_id: andina.id })).toEqual({ ruc: es("dealerships.ruc_taken_by_dealership", { ruc: RUC.a, name: "Andina del Sur" }) });
-    expect(await errorsOf("POST", "/subdealerships", { name: "Perforaciones Altiplano", ruc: RUC.e, dealership_id: andina.id })).toEqual({ name: es("dealerships.subdealership_name_taken", { name: "Perforaciones Altiplano" }) });
-    expect(await errorsOf("POST", "/subdealerships", { name: "Otra", ruc: RUC.e })).toEqual({ dealership_id: es("validation.required") });
+    expect(await errorsOf("POST", "/dealerships", {})).toEqual({
+      name: es("validation.required"),
+      ruc: es("validation.required"),
+    });
+    expect(
+      await errorsOf("POST", "/dealerships", { name: "Nueva Minera", ruc: "20100934720", email: "sin-arroba" }),
+    ).toEqual({ ruc: es("validation.ruc_check_digit"), email: es("validation.email") });
+    expect(await errorsOf("POST", "/dealerships", { name: "Nueva Minera", ruc: "2010" })).toEqual({
+      ruc: es("validation.ruc_format", { length: 11 }),
+    });
+    expect(await errorsOf("POST", "/dealerships", { name: "Nueva Minera", ruc: RUC.c })).toEqual({
+      ruc: es("dealerships.ruc_taken_by_subdealership", { ruc: RUC.c, name: "Perforaciones Altiplano" }),
+    });
+    expect(await errorsOf("POST", "/dealerships", { name: "huascarán", ruc: RUC.e })).toEqual({
+      name: es("dealerships.name_taken", { name: "huascarán" }),
+    });
+    expect(await errorsOf("POST", "/subdealerships", { name: "Otra", ruc: RUC.a, dealership_id: andina.id })).toEqual({
+      ruc: es("dealerships.ruc_taken_by_dealership", { ruc: RUC.a, name: "Andina del Sur" }),
+    });
+    expect(
+      await errorsOf("POST", "/subdealerships", {
+        name: "Perforaciones Altiplano",
+        ruc: RUC.e,
+        dealership_id: andina.id,
+      }),
+    ).toEqual({ name: es("dealerships.subdealership_name_taken", { name: "Perforaciones Altiplano" }) });
+    expect(await errorsOf("POST", "/subdealerships", { name: "Otra", ruc: RUC.e })).toEqual({
+      dealership_id: es("validation.required"),
+    });
     // Manager A reaches Unidad A only.
-    expect(await errorsOf("POST", "/subdealerships", { name: "Otra", ruc: RUC.e, dealership_id: andina.id, unit_ids: [w.unitA, w.unitB] })).toEqual({ unit_ids: es("dealerships.unit_out_of_scope") });
+    expect(
+      await errorsOf("POST", "/subdealerships", {
+        name: "Otra",
+        ruc: RUC.e,
+        dealership_id: andina.id,
+        unit_ids: [w.unitA, w.unitB],
+      }),
+    ).toEqual({ unit_ids: es("dealerships.unit_out_of_scope") });
     // The page client sees the message on the page, in English for an English reader.
     client.cookies.set("locale", "en");
     await submit(client, "POST", "/dealerships", { name: "Nueva Minera", ruc: "20100934720" });
@@ -246,8 +393,23 @@ describe("writes", () => {
     const w = await buildWorld();
     const { andina, perforaciones } = seedTwo(w);
     const client = await signedIn(w, w.people.managerA);
-    expect((await submit(client, "PUT", `/subdealerships/${perforaciones.id}`, { name: "Perforaciones Altiplano", ruc: RUC.c, dealership_id: andina.id, unit_ids: [] })).status).toBe(303);
-    expect(w.db.select().from(subdealershipUnits).all().map((u) => u.unitId)).toEqual([w.unitB]);
+    expect(
+      (
+        await submit(client, "PUT", `/subdealerships/${perforaciones.id}`, {
+          name: "Perforaciones Altiplano",
+          ruc: RUC.c,
+          dealership_id: andina.id,
+          unit_ids: [],
+        })
+      ).status,
+    ).toBe(303);
+    expect(
+      w.db
+        .select()
+        .from(subdealershipUnits)
+        .all()
+        .map((u) => u.unitId),
+    ).toEqual([w.unitB]);
   });
 
   test("dealerships are company-wide: dealerships.manage held in a cafe area changes nothing", async () => {
@@ -258,10 +420,29 @@ describe("writes", () => {
     const client = await signedIn(w, cafeManager);
     // Reading follows the role; changing does not.
     expect((await page(client)).props.tree.data.length).toBe(2);
-    expect((await submit(client, "PUT", `/dealerships/${andina.id}`, { name: "Renombrada desde un comedor", ruc: RUC.a })).status).toBe(403);
-    expect((await submit(client, "PUT", `/subdealerships/${perforaciones.id}`, { name: "Renombrada", ruc: RUC.c, dealership_id: andina.id, unit_ids: [w.unitA] })).status).toBe(403);
+    expect(
+      (await submit(client, "PUT", `/dealerships/${andina.id}`, { name: "Renombrada desde un comedor", ruc: RUC.a }))
+        .status,
+    ).toBe(403);
+    expect(
+      (
+        await submit(client, "PUT", `/subdealerships/${perforaciones.id}`, {
+          name: "Renombrada",
+          ruc: RUC.c,
+          dealership_id: andina.id,
+          unit_ids: [w.unitA],
+        })
+      ).status,
+    ).toBe(403);
     expect((await submit(client, "POST", "/dealerships", { name: "Nueva", ruc: RUC.e })).status).toBe(403);
-    expect(w.db.select().from(dealerships).all().map((d) => d.name).sort()).toEqual(["Andina del Sur", "Huascarán"]);
+    expect(
+      w.db
+        .select()
+        .from(dealerships)
+        .all()
+        .map((d) => d.name)
+        .sort(),
+    ).toEqual(["Andina del Sur", "Huascarán"]);
   });
 });
 
@@ -271,9 +452,19 @@ describe("exports", () => {
     seedTwo(w);
     const viewer = await signedIn(w, w.people.viewer);
     const response = await viewer.get("/businesses/dealerships/export");
-    expect(response.headers.get("content-disposition")).toMatch(/^attachment; filename="mesa-dealerships-\d{4}-\d{2}-\d{2}\.xlsx"$/);
+    expect(response.headers.get("content-disposition")).toMatch(
+      /^attachment; filename="mesa-dealerships-\d{4}-\d{2}-\d{2}\.xlsx"$/,
+    );
     const rows = await workbook(response);
-    expect(rows[0]).toEqual([es("dealerships.name"), "RUC", es("dealerships.fiscal_address"), es("dealerships.legal_address"), es("dealerships.phone"), es("dealerships.email"), es("dealerships.subdealership_count")]);
+    expect(rows[0]).toEqual([
+      es("dealerships.name"),
+      "RUC",
+      es("dealerships.fiscal_address"),
+      es("dealerships.legal_address"),
+      es("dealerships.phone"),
+      es("dealerships.email"),
+      es("dealerships.subdealership_count"),
+    ]);
     expect(rows.slice(1).map((r) => [r[0], r[1], r[6]])).toEqual([
       ["Andina del Sur", RUC.a, 1],
       ["Huascarán", RUC.b, 0],
@@ -286,7 +477,9 @@ describe("exports", () => {
     const subRows = await workbook(subResponse);
     expect(subRows[0].slice(0, 4)).toEqual(["Name", "RUC", "Dealership", "Units"]);
     // The viewer reaches Unidad A only.
-    expect(subRows.slice(1).map((r) => r.slice(0, 4))).toEqual([["Perforaciones Altiplano", RUC.c, "Andina del Sur", "Mina Norte / Unidad A"]]);
+    expect(subRows.slice(1).map((r) => r.slice(0, 4))).toEqual([
+      ["Perforaciones Altiplano", RUC.c, "Andina del Sur", "Mina Norte / Unidad A"],
+    ]);
     const root = await signedIn(w, w.people.root);
     const all = await workbook(await root.get("/businesses/subdealerships/export?search=perfo"));
     expect(all[1][3]).toBe("Mina Norte / Unidad A, Mina Sur / Unidad B");
@@ -301,12 +494,31 @@ describe("the seeder", () => {
     const first = await dealershipsSeeder.run(app.db, app.config);
     expect(first[1]).toContain("Mina Antamina / Unidad Yanacancha");
     expect(app.db.select().from(dealerships).all()).toHaveLength(3);
-    expect(app.db.select().from(subdealerships).all()).toHaveLength(DEMO_DEALERSHIPS.flatMap((d) => d.subdealerships).length);
-    const perforaciones = app.db.select().from(subdealerships).where(eq(subdealerships.name, "Perforaciones Altiplano S.A.C.")).get()!;
-    const linked = app.db.select({ name: units.name }).from(subdealershipUnits).innerJoin(units, eq(units.id, subdealershipUnits.unitId)).where(eq(subdealershipUnits.subdealershipId, perforaciones.id)).all();
+    expect(app.db.select().from(subdealerships).all()).toHaveLength(
+      DEMO_DEALERSHIPS.flatMap((d) => d.subdealerships).length,
+    );
+    const perforaciones = app.db
+      .select()
+      .from(subdealerships)
+      .where(eq(subdealerships.name, "Perforaciones Altiplano S.A.C."))
+      .get()!;
+    const linked = app.db
+      .select({ name: units.name })
+      .from(subdealershipUnits)
+      .innerJoin(units, eq(units.id, subdealershipUnits.unitId))
+      .where(eq(subdealershipUnits.subdealershipId, perforaciones.id))
+      .all();
     expect(linked.map((u) => u.name).sort()).toEqual(["Unidad Norte", "Unidad Sur"]);
-    const counts = [app.db.select().from(dealerships).all().length, app.db.select().from(subdealerships).all().length, app.db.select().from(subdealershipUnits).all().length];
+    const counts = [
+      app.db.select().from(dealerships).all().length,
+      app.db.select().from(subdealerships).all().length,
+      app.db.select().from(subdealershipUnits).all().length,
+    ];
     await dealershipsSeeder.run(app.db, app.config);
-    expect([app.db.select().from(dealerships).all().length, app.db.select().from(subdealerships).all().length, app.db.select().from(subdealershipUnits).all().length]).toEqual(counts);
+    expect([
+      app.db.select().from(dealerships).all().length,
+      app.db.select().from(subdealerships).all().length,
+      app.db.select().from(subdealershipUnits).all().length,
+    ]).toEqual(counts);
   });
 });

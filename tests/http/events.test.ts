@@ -39,9 +39,19 @@ async function buildWorld(): Promise<World> {
   const cashier = makeRole(db, "caja", []);
   const x = ensureHeadquarters(db, "Catering X S.A.C.", "Sede X");
   const cafe = ensureCafe(db, "Mina Norte", "Unidad A", "Comedor A", x.businessId);
-  const sede = createArea(db, CLI_ACTOR, EVERYTHING, { name: "Administración X", headquarters_id: x.headquartersId, role_ids: [superRole] }).id;
+  const sede = createArea(db, CLI_ACTOR, EVERYTHING, {
+    name: "Administración X",
+    headquarters_id: x.headquartersId,
+    role_ids: [superRole],
+  }).id;
   const caja = createArea(db, CLI_ACTOR, EVERYTHING, { name: "Caja A", cafe_id: cafe, role_ids: [cashier] }).id;
-  const person = async (name: string, email: string, areaId: number, roleId: number, document: Document | null = null) => {
+  const person = async (
+    name: string,
+    email: string,
+    areaId: number,
+    roleId: number,
+    document: Document | null = null,
+  ) => {
     const user = await addUser(db, name, email, document);
     assignRole(db, CLI_ACTOR, EVERYTHING, { userId: user.id, areaId, roleId });
     return user;
@@ -75,7 +85,9 @@ function listeningBus(db: Db): { bus: EventBus; heard: Heard[] } {
       origin,
       committed: !db.$client.inTransaction,
       status: findUserById(db, event.userId)?.status,
-      sessions: db.$client.query<{ n: number }, [number]>("SELECT COUNT(*) AS n FROM sessions WHERE user_id = ?").get(event.userId)!.n,
+      sessions: db.$client
+        .query<{ n: number }, [number]>("SELECT COUNT(*) AS n FROM sessions WHERE user_id = ?")
+        .get(event.userId)!.n,
     });
   };
   bus.subscribe("UserDeactivated", listen);
@@ -89,7 +101,9 @@ function addSession(db: Db, userId: number, id: string): void {
 
 /** Makes every audit entry fail: the service's transaction then fails at its last statement and is rolled back. */
 function refuseAudit(db: Db): void {
-  db.$client.run("CREATE TEMP TRIGGER refuse_audit BEFORE INSERT ON audit_log BEGIN SELECT RAISE(ABORT, 'audit refused'); END");
+  db.$client.run(
+    "CREATE TEMP TRIGGER refuse_audit BEFORE INSERT ON audit_log BEGIN SELECT RAISE(ABORT, 'audit refused'); END",
+  );
 }
 
 let w: World;
@@ -105,7 +119,15 @@ describe("domain events", () => {
     const publisher = bus.publisher();
     setUserStatus(w.db, CLI_ACTOR, EVERYTHING, w.sara.id, "deactivated", publisher);
     await publisher.settled();
-    expect(heard).toEqual([{ event: { name: "UserDeactivated", userId: w.sara.id }, origin: { socketId: null }, committed: true, status: "deactivated", sessions: 0 }]);
+    expect(heard).toEqual([
+      {
+        event: { name: "UserDeactivated", userId: w.sara.id },
+        origin: { socketId: null },
+        committed: true,
+        status: "deactivated",
+        sessions: 0,
+      },
+    ]);
     expect(publisher.published).toEqual([{ name: "UserDeactivated", userId: w.sara.id }]);
   });
 
@@ -118,7 +140,9 @@ describe("domain events", () => {
     // A statement of the transaction fails: everything is rolled back, and nothing is announced.
     addSession(w.db, w.sara.id, "s-sara");
     refuseAudit(w.db);
-    expect(() => setUserStatus(w.db, CLI_ACTOR, EVERYTHING, w.sara.id, "deactivated", publisher)).toThrow(/audit refused/);
+    expect(() => setUserStatus(w.db, CLI_ACTOR, EVERYTHING, w.sara.id, "deactivated", publisher)).toThrow(
+      /audit refused/,
+    );
     expect(findUserById(w.db, w.sara.id)!.status).toBe("active");
     expect(w.db.$client.query("SELECT id FROM sessions WHERE user_id = ?").all(w.sara.id)).toHaveLength(1);
     w.db.$client.run("DROP TRIGGER refuse_audit");
@@ -139,8 +163,22 @@ describe("domain events", () => {
     addSession(w.db, w.beto.id, "s-beto");
     const { bus, heard } = listeningBus(w.db);
     const publisher = bus.publisher();
-    const entry = addToBlacklist(w.db, CLI_ACTOR, EVERYTHING, { document_number: "12345678", name: "Sara Caja", reason: "Robo de vales", user_id: w.sara.id }, w.app.config, publisher);
-    const nobody = addToBlacklist(w.db, CLI_ACTOR, EVERYTHING, { document_number: "99990000", name: "Nadie", reason: "Robo de vales" }, w.app.config, publisher);
+    const entry = addToBlacklist(
+      w.db,
+      CLI_ACTOR,
+      EVERYTHING,
+      { document_number: "12345678", name: "Sara Caja", reason: "Robo de vales", user_id: w.sara.id },
+      w.app.config,
+      publisher,
+    );
+    const nobody = addToBlacklist(
+      w.db,
+      CLI_ACTOR,
+      EVERYTHING,
+      { document_number: "99990000", name: "Nadie", reason: "Robo de vales" },
+      w.app.config,
+      publisher,
+    );
     expect(nobody.userId).toBeNull();
     await publisher.settled();
     expect(heard.map(({ event, committed, sessions }) => ({ event, committed, sessions }))).toEqual([
@@ -153,9 +191,27 @@ describe("domain events", () => {
   test("barring publishes nothing when the transaction fails", async () => {
     const { bus, heard } = listeningBus(w.db);
     const publisher = bus.publisher();
-    expect(() => addToBlacklist(w.db, CLI_ACTOR, EVERYTHING, { document_number: "90000001", name: "Raíz Super", reason: "Robo de vales", user_id: w.root.id }, w.app.config, publisher)).toThrow(Conflict);
+    expect(() =>
+      addToBlacklist(
+        w.db,
+        CLI_ACTOR,
+        EVERYTHING,
+        { document_number: "90000001", name: "Raíz Super", reason: "Robo de vales", user_id: w.root.id },
+        w.app.config,
+        publisher,
+      ),
+    ).toThrow(Conflict);
     refuseAudit(w.db);
-    expect(() => addToBlacklist(w.db, CLI_ACTOR, EVERYTHING, { document_number: "12345678", name: "Sara Caja", reason: "Robo de vales" }, w.app.config, publisher)).toThrow(/audit refused/);
+    expect(() =>
+      addToBlacklist(
+        w.db,
+        CLI_ACTOR,
+        EVERYTHING,
+        { document_number: "12345678", name: "Sara Caja", reason: "Robo de vales" },
+        w.app.config,
+        publisher,
+      ),
+    ).toThrow(/audit refused/);
     expect(w.db.$client.query("SELECT id FROM blacklist").all()).toEqual([]);
     await publisher.settled();
     expect(heard).toEqual([]);
@@ -183,11 +239,21 @@ describe("the Users and Blacklist pages publish through the domain", () => {
   test("deactivating on the Users page publishes UserDeactivated, with the tab that asked as the origin", async () => {
     const { heard } = listeningOn(w.app);
     const root = await signedIn(w.app, w.root);
-    const response = await root.request(`/users/${w.sara.id}/deactivate`, { method: "POST", inertia: true, json: {}, headers: { referer: `${BASE}/users`, "x-socket-id": "123.456" } });
+    const response = await root.request(`/users/${w.sara.id}/deactivate`, {
+      method: "POST",
+      inertia: true,
+      json: {},
+      headers: { referer: `${BASE}/users`, "x-socket-id": "123.456" },
+    });
     expect(response.status).toBe(302);
     expect(heard).toEqual([{ event: { name: "UserDeactivated", userId: w.sara.id }, origin: { socketId: "123.456" } }]);
     // Refused before the service (not yourself): nothing.
-    await root.request(`/users/${w.root.id}/deactivate`, { method: "POST", inertia: true, json: {}, headers: { referer: `${BASE}/users` } });
+    await root.request(`/users/${w.root.id}/deactivate`, {
+      method: "POST",
+      inertia: true,
+      json: {},
+      headers: { referer: `${BASE}/users` },
+    });
     expect(heard).toHaveLength(1);
   });
 
@@ -195,12 +261,24 @@ describe("the Users and Blacklist pages publish through the domain", () => {
     const { heard } = listeningOn(w.app);
     const root = await signedIn(w.app, w.root);
     const from = { referer: `${BASE}/blacklist` };
-    const response = await root.request("/blacklist", { method: "POST", inertia: true, json: { document_number: "90000002", name: "Beto Caja", reason: "Robo de vales", user_email: "beto@mesa.test" }, headers: from });
+    const response = await root.request("/blacklist", {
+      method: "POST",
+      inertia: true,
+      json: { document_number: "90000002", name: "Beto Caja", reason: "Robo de vales", user_email: "beto@mesa.test" },
+      headers: from,
+    });
     expect(response.status).toBe(302);
     const entry = w.db.$client.query<{ id: number }, []>("SELECT id FROM blacklist").get()!;
-    expect(heard).toEqual([{ event: { name: "UserBarred", userId: w.beto.id, entryId: entry.id }, origin: { socketId: null } }]);
+    expect(heard).toEqual([
+      { event: { name: "UserBarred", userId: w.beto.id, entryId: entry.id }, origin: { socketId: null } },
+    ]);
     // The same document again: refused, nothing published.
-    await root.request("/blacklist", { method: "POST", inertia: true, json: { document_number: "90000002", name: "Beto Caja", reason: "Robo de vales" }, headers: from });
+    await root.request("/blacklist", {
+      method: "POST",
+      inertia: true,
+      json: { document_number: "90000002", name: "Beto Caja", reason: "Robo de vales" },
+      headers: from,
+    });
     expect(heard).toHaveLength(1);
   });
 });

@@ -46,7 +46,11 @@ async function buildWorld() {
   offerService(db, "unit", cafe.unitId, des);
   offerService(db, "cafe", cafeA, des);
   const placesRole = makeRole(db, "places manager", ["places.view", "places.manage", "prices.manage"]);
-  const sede = createArea(db, CLI_ACTOR, EVERYTHING, { name: "Administración", headquarters_id: x.headquartersId, role_ids: [placesRole] }).id;
+  const sede = createArea(db, CLI_ACTOR, EVERYTHING, {
+    name: "Administración",
+    headquarters_id: x.headquartersId,
+    role_ids: [placesRole],
+  }).id;
   const owner = await addUser(db, "Olga Dueña", "olga@mesa.test");
   const other = await addUser(db, "Omar Otro", "omar@mesa.test");
   assignRole(db, CLI_ACTOR, EVERYTHING, { userId: owner.id, areaId: sede, roleId: placesRole });
@@ -59,14 +63,28 @@ type World = Awaited<ReturnType<typeof buildWorld>>;
 /** A workbook that sets Comedor A's DES price. */
 function priceWorkbook(price: string): Uint8Array<ArrayBuffer> {
   const rows = [["Mina Norte", "Unidad A", "Comedor A", "DES", price]];
-  return buildWorkbook([{ name: "Precios", columns: ["Mina", "Unidad", "Comedor", "Servicio", "Precio"].map((header, i) => ({ header, value: (row: string[]) => row[i] })), rows }]);
+  return buildWorkbook([
+    {
+      name: "Precios",
+      columns: ["Mina", "Unidad", "Comedor", "Servicio", "Precio"].map((header, i) => ({
+        header,
+        value: (row: string[]) => row[i],
+      })),
+      rows,
+    },
+  ]);
 }
 
 /** Uploads on the Management page, waits for the job to end, and returns the job's id. */
 async function importAs(w: World, client: Client, bytes: Uint8Array<ArrayBuffer>): Promise<number> {
   const form = new FormData();
   form.append("file", new File([bytes], "precios.xlsx"));
-  const response = await client.request("/management/import", { method: "POST", inertia: true, body: form, headers: { referer: `${BASE}/management` } });
+  const response = await client.request("/management/import", {
+    method: "POST",
+    inertia: true,
+    body: form,
+    headers: { referer: `${BASE}/management` },
+  });
   expect(response.status).toBe(302);
   await w.app.services.jobs.idle();
   return w.db.select({ id: jobs.id }).from(jobs).all().at(-1)!.id;
@@ -82,7 +100,12 @@ describe("a job belongs to who started it", () => {
     expect(mine.status).toBe(200);
     const job = await mine.json();
     expect(job).toMatchObject({ id, kind: "places.import", state: "failed", error: es("import.failed") });
-    expect(job.progress).toEqual({ done: 1, total: 1, label: "import.progress_checking", text: es("import.progress_checking") });
+    expect(job.progress).toEqual({
+      done: 1,
+      total: 1,
+      label: "import.progress_checking",
+      text: es("import.progress_checking"),
+    });
     expect(job.result.problems).toHaveLength(1);
 
     const other = await signedIn(w, w.other);
@@ -98,7 +121,11 @@ describe("a job belongs to who started it", () => {
     const other = await signedIn(w, w.other);
     expect((await visitPage(other, "/management")).props.importJob).toBeNull();
 
-    const refused = await other.request(`/jobs/${id}/dismiss`, { method: "POST", inertia: true, headers: { referer: `${BASE}/management` } });
+    const refused = await other.request(`/jobs/${id}/dismiss`, {
+      method: "POST",
+      inertia: true,
+      headers: { referer: `${BASE}/management` },
+    });
     expect(refused.status).toBe(404);
     expect(findJob(w.db, id)!.dismissedAt).toBeNull();
     expect((await visitPage(owner, "/management")).props.importJob).toMatchObject({ id, state: "succeeded" });
@@ -112,21 +139,45 @@ describe("a job belongs to who started it", () => {
     expect(job.actor).toEqual({ userId: w.owner.id, label: w.owner.email });
     expect(job.scope).toEqual(scopeOf(accessProfile(w.db, w.owner.id)));
     expect(job.scope.all).toBe(false);
-    expect(job.input).toMatchObject({ fileName: "precios.xlsx", abilities: { places: true, services: false, prices: true }, dryRun: false });
+    expect(job.input).toMatchObject({
+      fileName: "precios.xlsx",
+      abilities: { places: true, services: false, prices: true },
+      dryRun: false,
+    });
     const audit = w.db.select().from(auditLog).where(eq(auditLog.action, "places.imported")).get()!;
     expect([audit.actorId, audit.actorLabel]).toEqual([w.owner.id, w.owner.email]);
-    expect(w.db.select().from(servicePriceHistory).all().map((h) => [h.cafeId, h.newPriceCents, h.changedBy])).toEqual([[w.cafeA, 1550, w.owner.id]]);
+    expect(
+      w.db
+        .select()
+        .from(servicePriceHistory)
+        .all()
+        .map((h) => [h.cafeId, h.newPriceCents, h.changedBy]),
+    ).toEqual([[w.cafeA, 1550, w.owner.id]]);
   });
 });
 
 describe("realtime", () => {
   test("JobUpdated goes to the owner's private channel, to every tab of theirs including the one that started it", async () => {
     const sent: { event: BroadcastEvent; except: string | null | undefined }[] = [];
-    const broadcaster = { send: async (event: BroadcastEvent, except?: string | null) => void sent.push({ event, except }) } as unknown as Broadcaster;
+    const broadcaster = {
+      send: async (event: BroadcastEvent, except?: string | null) => void sent.push({ event, except }),
+    } as unknown as Broadcaster;
     const bus = new EventBus();
     subscribeRealtime(bus, broadcaster);
     const progress = { done: 2, total: 5, label: "import.progress_checking" };
-    await bus.deliver({ name: "JobUpdated", jobId: 9, userId: 7, kind: "places.import", state: "running", progress }, { socketId: "123.456" });
-    expect(sent).toEqual([{ event: { name: "JobUpdated", channels: ["private-App.Models.User.7"], data: { id: 9, kind: "places.import", state: "running", progress } }, except: undefined }]);
+    await bus.deliver(
+      { name: "JobUpdated", jobId: 9, userId: 7, kind: "places.import", state: "running", progress },
+      { socketId: "123.456" },
+    );
+    expect(sent).toEqual([
+      {
+        event: {
+          name: "JobUpdated",
+          channels: ["private-App.Models.User.7"],
+          data: { id: 9, kind: "places.import", state: "running", progress },
+        },
+        except: undefined,
+      },
+    ]);
   });
 });

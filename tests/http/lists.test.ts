@@ -43,7 +43,11 @@ beforeAll(async () => {
   const hq = ensureHeadquarters(db, "Mesa S.A.C.", "Sede Lima");
   const central = ensureCafe(db, "Mina Central", "Unidad Central", "Comedor Central", hq.businessId);
   const superRole = findRoleByName(db, SUPER_ROLE)!.id;
-  const administracion = createArea(db, CLI_ACTOR, EVERYTHING, { name: "Administración", headquarters_id: hq.headquartersId, role_ids: [superRole] }).id;
+  const administracion = createArea(db, CLI_ACTOR, EVERYTHING, {
+    name: "Administración",
+    headquarters_id: hq.headquartersId,
+    role_ids: [superRole],
+  }).id;
   const root = await addUser(db, "Raíz Super", "root@mesa.test");
   assignRole(db, CLI_ACTOR, EVERYTHING, { userId: root.id, areaId: administracion, roleId: superRole });
 
@@ -51,18 +55,46 @@ beforeAll(async () => {
   TOKENS.forEach((token, i) => {
     ensureCafe(db, `Mina ${token}`, `Unidad ${token}`, `Comedor ${token}`, hq.businessId);
     createArea(db, CLI_ACTOR, EVERYTHING, { name: `Turno ${token}`, cafe_id: central });
-    addToBlacklist(db, CLI_ACTOR, EVERYTHING, { document_number: String(50000001 + i), name: `Persona ${token}`, reason: "Motivo de prueba" }, app.config);
-    db.insert(dealerships).values({ name: `Concesionaria ${token}`, ruc: `R-${i + 1}`, createdAt: now, updatedAt: now }).run();
+    addToBlacklist(
+      db,
+      CLI_ACTOR,
+      EVERYTHING,
+      { document_number: String(50000001 + i), name: `Persona ${token}`, reason: "Motivo de prueba" },
+      app.config,
+    );
+    db.insert(dealerships)
+      .values({ name: `Concesionaria ${token}`, ruc: `R-${i + 1}`, createdAt: now, updatedAt: now })
+      .run();
   });
   for (const [i, token] of TOKENS.entries()) await addUser(db, `Persona ${token}`, `persona${i + 1}@mesa.test`);
   for (let i = 1; i <= 16; i++) await addUser(db, `Relleno ${String(i).padStart(2, "0")}`, `relleno${i}@mesa.test`);
-  const centralDealership = db.insert(dealerships).values({ name: "Concesionaria Central", ruc: "R-90", createdAt: now, updatedAt: now }).returning().get();
-  db.insert(subdealerships).values({ dealershipId: centralDealership.id, name: "Contratista Huamán", ruc: "R-91", createdAt: now, updatedAt: now }).run();
-  for (let i = 1; i <= 11; i++) db.insert(dealerships).values({ name: `Relleno ${String(i).padStart(2, "0")}`, ruc: `R-${100 + i}`, createdAt: now, updatedAt: now }).run();
+  const centralDealership = db
+    .insert(dealerships)
+    .values({ name: "Concesionaria Central", ruc: "R-90", createdAt: now, updatedAt: now })
+    .returning()
+    .get();
+  db.insert(subdealerships)
+    .values({
+      dealershipId: centralDealership.id,
+      name: "Contratista Huamán",
+      ruc: "R-91",
+      createdAt: now,
+      updatedAt: now,
+    })
+    .run();
+  for (let i = 1; i <= 11; i++)
+    db.insert(dealerships)
+      .values({ name: `Relleno ${String(i).padStart(2, "0")}`, ruc: `R-${100 + i}`, createdAt: now, updatedAt: now })
+      .run();
 
   client = new Client(app);
   await client.visit("/login");
-  const response = await client.request("/login", { method: "POST", inertia: true, json: { email: root.email, password: TEST_PASSWORD }, headers: { referer: `${BASE}/login` } });
+  const response = await client.request("/login", {
+    method: "POST",
+    inertia: true,
+    json: { email: root.email, password: TEST_PASSWORD },
+    headers: { referer: `${BASE}/login` },
+  });
   expect(response.headers.get("location")).toBe("/dashboard");
 });
 
@@ -73,7 +105,13 @@ async function props(path: string): Promise<Record<string, any>> {
 }
 
 /** The names a list shows for `search`, sorted. */
-async function namesFound(path: string, param: string, prop: string, search: string, name: (row: any) => string): Promise<string[]> {
+async function namesFound(
+  path: string,
+  param: string,
+  prop: string,
+  search: string,
+  name: (row: any) => string,
+): Promise<string[]> {
   const separator = path.includes("?") ? "&" : "?";
   const list = (await props(`${path}${separator}${param}=${encodeURIComponent(search)}`))[prop];
   expect(list.total).toBe(list.data.length);
@@ -81,10 +119,20 @@ async function namesFound(path: string, param: string, prop: string, search: str
 }
 
 /** Checks every search of SEARCHES on one list, whose rows are named `${prefix} ${token}`. */
-async function expectSearches(path: string, param: string, prop: string, prefix: string, name: (row: any) => string = (row) => row.name) {
+async function expectSearches(
+  path: string,
+  param: string,
+  prop: string,
+  prefix: string,
+  name: (row: any) => string = (row) => row.name,
+) {
   for (const [search, tokens] of SEARCHES) {
     const wanted = tokens.map((token) => `${prefix} ${token}`).sort();
-    expect({ path, search, found: await namesFound(path, param, prop, search, name) }).toEqual({ path, search, found: wanted });
+    expect({ path, search, found: await namesFound(path, param, prop, search, name) }).toEqual({
+      path,
+      search,
+      found: wanted,
+    });
   }
 }
 
@@ -110,11 +158,18 @@ describe("a search ignores case and accents and takes % and _ literally", () => 
   test("the dealerships tree, through a dealership's or a subdealership's name", async () => {
     for (const [search, tokens] of SEARCHES.filter(([search]) => !search.toLowerCase().startsWith("huam"))) {
       const wanted = tokens.map((token) => `Concesionaria ${token}`);
-      expect({ search, found: await namesFound("/dealerships", "search", "tree", search, (row) => row.name) }).toEqual({ search, found: wanted });
+      expect({ search, found: await namesFound("/dealerships", "search", "tree", search, (row) => row.name) }).toEqual({
+        search,
+        found: wanted,
+      });
     }
     for (const search of ["huaman", "HUAMÁN", "huamán"]) {
       const tree = (await props(`/dealerships?search=${encodeURIComponent(search)}`)).tree;
-      const found = tree.data.map((row: any) => ({ name: row.name, expanded: row.expanded, matched: row.subdealerships.filter((s: any) => s.matched).map((s: any) => s.name) }));
+      const found = tree.data.map((row: any) => ({
+        name: row.name,
+        expanded: row.expanded,
+        matched: row.subdealerships.filter((s: any) => s.matched).map((s: any) => s.name),
+      }));
       expect(found.sort((a: any, b: any) => a.name.localeCompare(b.name))).toEqual([
         { name: "Concesionaria Central", expanded: true, matched: ["Contratista Huamán"] },
         { name: "Concesionaria HUAMAN", expanded: false, matched: [] },
@@ -125,8 +180,12 @@ describe("a search ignores case and accents and takes % and _ literally", () => 
 
   test("the Businesses-area dealership and subdealership tables", async () => {
     await expectSearches("/businesses/dealerships", "search", "dealerships", "Concesionaria");
-    expect(await namesFound("/businesses/subdealerships", "search", "subdealerships", "HUAMÁN", (row) => row.name)).toEqual(["Contratista Huamán"]);
-    expect(await namesFound("/businesses/subdealerships", "search", "subdealerships", "%", (row) => row.name)).toEqual([]);
+    expect(
+      await namesFound("/businesses/subdealerships", "search", "subdealerships", "HUAMÁN", (row) => row.name),
+    ).toEqual(["Contratista Huamán"]);
+    expect(await namesFound("/businesses/subdealerships", "search", "subdealerships", "%", (row) => row.name)).toEqual(
+      [],
+    );
   });
 });
 
@@ -139,7 +198,12 @@ describe("a page past the end shows the last page", () => {
       const last = (await props(`${path}?${param}=2`))[prop];
       expect(last.lastPage).toBe(2);
       const past = (await props(`${path}?${param}=99`))[prop];
-      expect({ path, page: past.page, lastPage: past.lastPage, total: past.total }).toEqual({ path, page: 2, lastPage: 2, total: last.total });
+      expect({ path, page: past.page, lastPage: past.lastPage, total: past.total }).toEqual({
+        path,
+        page: 2,
+        lastPage: 2,
+        total: last.total,
+      });
       expect(past.data).toEqual(last.data);
       expect(past.data.length).toBeGreaterThan(0);
     }

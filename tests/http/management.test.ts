@@ -13,7 +13,17 @@ import { describe, expect, test } from "bun:test";
 import { and, eq, inArray } from "drizzle-orm";
 import * as XLSX from "xlsx";
 import { translate } from "../../src/i18n";
-import { areas, auditLog, businesses, cafes, dealerships, mines, subdealerships, subdealershipUnits, units } from "../../db/schema";
+import {
+  areas,
+  auditLog,
+  businesses,
+  cafes,
+  dealerships,
+  mines,
+  subdealerships,
+  subdealershipUnits,
+  units,
+} from "../../db/schema";
 import { accessSeeder } from "../../db/seeds/access";
 import { placesSeeder } from "../../db/seeds/places";
 import type { Db } from "../../src/db";
@@ -56,9 +66,19 @@ async function buildWorld(): Promise<World> {
   };
   const cafe = byName(cafes);
   const role = (name: string) => findRoleByName(db, name)!.id;
-  const caja = (cafeName: string) => db.select().from(areas).where(and(eq(areas.name, "Caja"), eq(areas.cafeId, cafe(cafeName)))).get()!.id;
+  const caja = (cafeName: string) =>
+    db
+      .select()
+      .from(areas)
+      .where(and(eq(areas.name, "Caja"), eq(areas.cafeId, cafe(cafeName))))
+      .get()!.id;
 
-  const operatorRole = makeRole(db, "mine operator", ["places.view", "places.manage", "prices.manage", "services.view"]);
+  const operatorRole = makeRole(db, "mine operator", [
+    "places.view",
+    "places.manage",
+    "prices.manage",
+    "services.view",
+  ]);
   const root = await addUser(db, "Raíz Super", "root@mesa.test");
   const operator = await addUser(db, "Olga Operaciones", "operator@mesa.test");
   const manager = await addUser(db, "Jorge Gerente", "manager@mesa.test");
@@ -66,20 +86,42 @@ async function buildWorld(): Promise<World> {
   const administracion = db.select().from(areas).where(eq(areas.name, "Administración")).get()!.id;
   assignRole(db, CLI_ACTOR, EVERYTHING, { userId: root.id, areaId: administracion, roleId: role(SUPER_ROLE) });
   for (const name of CERRO_VERDE_CAFES) {
-    const area = createArea(db, CLI_ACTOR, EVERYTHING, { name: "Operaciones de mina", cafe_id: cafe(name), role_ids: [operatorRole] }).id;
+    const area = createArea(db, CLI_ACTOR, EVERYTHING, {
+      name: "Operaciones de mina",
+      cafe_id: cafe(name),
+      role_ids: [operatorRole],
+    }).id;
     assignRole(db, CLI_ACTOR, EVERYTHING, { userId: operator.id, areaId: area, roleId: operatorRole });
   }
-  assignRole(db, CLI_ACTOR, EVERYTHING, { userId: manager.id, areaId: caja("Comedor Principal"), roleId: role("cafe manager") });
-  assignRole(db, CLI_ACTOR, EVERYTHING, { userId: cashier.id, areaId: caja("Comedor Principal"), roleId: role("cashier") });
+  assignRole(db, CLI_ACTOR, EVERYTHING, {
+    userId: manager.id,
+    areaId: caja("Comedor Principal"),
+    roleId: role("cafe manager"),
+  });
+  assignRole(db, CLI_ACTOR, EVERYTHING, {
+    userId: cashier.id,
+    areaId: caja("Comedor Principal"),
+    roleId: role("cashier"),
+  });
   const businessId = db.select().from(businesses).get()!.id;
-  return { app, db, businessId, mine: byName(mines), unit: byName(units), cafe, people: { root, operator, manager, cashier } };
+  return {
+    app,
+    db,
+    businessId,
+    mine: byName(mines),
+    unit: byName(units),
+    cafe,
+    people: { root, operator, manager, cashier },
+  };
 }
 
 /** A form submission from the page, as the page client sends it (errors and flash go back to `from`). */
 const submit = submitFrom("/management");
-const page = (client: Client, path = "/management", headers: Record<string, string> = {}) => visitPage(client, path, headers);
+const page = (client: Client, path = "/management", headers: Record<string, string> = {}) =>
+  visitPage(client, path, headers);
 
-const partial = (client: Client, path: string, prop: string) => page(client, path, { "x-inertia-partial-component": "management/index", "x-inertia-partial-data": prop });
+const partial = (client: Client, path: string, prop: string) =>
+  page(client, path, { "x-inertia-partial-component": "management/index", "x-inertia-partial-data": prop });
 
 /** The rows of the first sheet of an .xlsx response, as arrays of cell values, and the sheet itself. */
 async function workbook(response: Response): Promise<{ rows: unknown[][]; sheet: XLSX.WorkSheet; sheetName: string }> {
@@ -89,7 +131,13 @@ async function workbook(response: Response): Promise<{ rows: unknown[][]; sheet:
   return { rows: XLSX.utils.sheet_to_json<unknown[]>(sheet, { header: 1 }), sheet, sheetName };
 }
 
-const today = () => new Intl.DateTimeFormat("en-CA", { timeZone: "America/Lima", year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date());
+const today = () =>
+  new Intl.DateTimeFormat("en-CA", {
+    timeZone: "America/Lima",
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+  }).format(new Date());
 
 describe("who may open Management", () => {
   test("management.index and the export need places.view: a cashier gets 403, a cafe manager reads without managing", async () => {
@@ -105,13 +153,26 @@ describe("who may open Management", () => {
     expect(shown.props.cafes.data.map((c: any) => c.name)).toEqual(["Comedor Principal"]);
     // Without places.manage every write is refused.
     for (const [method, path, body] of [
-      ["POST", "/management/places", { mine_id: w.mine("Mina Cerro Verde"), unit_id: w.unit("Unidad Norte"), cafe_name: "Comedor Nuevo", business_id: w.businessId }],
+      [
+        "POST",
+        "/management/places",
+        {
+          mine_id: w.mine("Mina Cerro Verde"),
+          unit_id: w.unit("Unidad Norte"),
+          cafe_name: "Comedor Nuevo",
+          business_id: w.businessId,
+        },
+      ],
       ["PUT", `/cafes/${w.cafe("Comedor Principal")}`, { name: "Comedor Renombrado", business_id: w.businessId }],
       ["DELETE", `/cafes/${w.cafe("Comedor Principal")}`, {}],
       ["PUT", `/units/${w.unit("Unidad Norte")}`, { name: "Unidad Renombrada" }],
       ["DELETE", `/mines/${w.mine("Mina Cerro Verde")}`, {}],
     ] as const) {
-      expect({ path, method, status: (await submitJson(manager, method, path, body)).status }).toEqual({ path, method, status: 403 });
+      expect({ path, method, status: (await submitJson(manager, method, path, body)).status }).toEqual({
+        path,
+        method,
+        status: 403,
+      });
     }
     expect(w.db.select().from(cafes).all()).toHaveLength(8);
     expect(w.db.select().from(cafes).where(eq(cafes.name, "Comedor Principal")).get()).toBeDefined();
@@ -134,8 +195,23 @@ describe("the three tables", () => {
     expect(cafesTab.filters).toEqual({ tab: "cafes", search: "" });
     expect([cafesTab.mines, cafesTab.units]).toEqual([null, null]);
     expect(cafesTab.cafes.total).toBe(8);
-    expect(cafesTab.cafes.data.map((c: any) => c.name)).toEqual(["Comedor Mineroducto", "Comedor Puerto", "Comedor Tajo", "Comedor Yanacancha", "Comedor Principal", "Comedor Taller", "Comedor Campamento", "Comedor Chancadora"]);
-    expect(cafesTab.cafes.data[0]).toMatchObject({ unitName: "Unidad Huarmey", mineName: "Mina Antamina", businessName: "Mesa Catering S.A.C.", timeZone: "America/Lima", areas: 1 });
+    expect(cafesTab.cafes.data.map((c: any) => c.name)).toEqual([
+      "Comedor Mineroducto",
+      "Comedor Puerto",
+      "Comedor Tajo",
+      "Comedor Yanacancha",
+      "Comedor Principal",
+      "Comedor Taller",
+      "Comedor Campamento",
+      "Comedor Chancadora",
+    ]);
+    expect(cafesTab.cafes.data[0]).toMatchObject({
+      unitName: "Unidad Huarmey",
+      mineName: "Mina Antamina",
+      businessName: "Mesa Catering S.A.C.",
+      timeZone: "America/Lima",
+      areas: 1,
+    });
     expect(cafesTab.businesses).toEqual([{ id: w.businessId, name: "Mesa Catering S.A.C." }]);
     expect(cafesTab.defaultTimeZone).toBe("America/Lima");
     expect(cafesTab.timeZones[0]).toBe("America/Lima");
@@ -167,7 +243,18 @@ describe("the three tables", () => {
     const business = w.businessId;
     for (let i = 1; i <= 18; i++) {
       const n = String(i).padStart(2, "0");
-      createPlace(w.db, CLI_ACTOR, EVERYTHING, { mine_name: `Mina Lote ${n}`, unit_name: `Unidad Lote ${n}`, cafe_name: `Comedor Lote ${n}`, business_id: business }, DEFAULTS);
+      createPlace(
+        w.db,
+        CLI_ACTOR,
+        EVERYTHING,
+        {
+          mine_name: `Mina Lote ${n}`,
+          unit_name: `Unidad Lote ${n}`,
+          cafe_name: `Comedor Lote ${n}`,
+          business_id: business,
+        },
+        DEFAULTS,
+      );
     }
     const client = await signedIn(w, w.people.root);
 
@@ -177,22 +264,45 @@ describe("the three tables", () => {
     const cafes2 = (await page(client, "/management?tab=cafes&search=Lote&page=2")).props.cafes;
     expect(cafes2.data.map((c: any) => c.name)).toEqual(["Comedor Lote 16", "Comedor Lote 17", "Comedor Lote 18"]);
     // Cafes are found by their unit, mine or business too.
-    expect((await page(client, "/management?search=Yanacancha")).props.cafes.data.map((c: any) => c.name)).toEqual(["Comedor Tajo", "Comedor Yanacancha"]);
-    expect((await page(client, "/management?search=Mina%20Lote%2007")).props.cafes.data.map((c: any) => c.name)).toEqual(["Comedor Lote 07"]);
+    expect((await page(client, "/management?search=Yanacancha")).props.cafes.data.map((c: any) => c.name)).toEqual([
+      "Comedor Tajo",
+      "Comedor Yanacancha",
+    ]);
+    expect(
+      (await page(client, "/management?search=Mina%20Lote%2007")).props.cafes.data.map((c: any) => c.name),
+    ).toEqual(["Comedor Lote 07"]);
     expect((await page(client, "/management?search=Mesa%20Catering")).props.cafes.total).toBe(26);
-    expect((await page(client, "/management?search=zzz")).props.cafes).toMatchObject({ total: 0, data: [], lastPage: 1 });
+    expect((await page(client, "/management?search=zzz")).props.cafes).toMatchObject({
+      total: 0,
+      data: [],
+      lastPage: 1,
+    });
 
     const units2 = (await page(client, "/management?tab=units&search=lote&page=2")).props.units;
     expect(units2).toMatchObject({ total: 18, page: 2, lastPage: 2 });
     expect(units2.data.map((u: any) => u.name)).toEqual(["Unidad Lote 16", "Unidad Lote 17", "Unidad Lote 18"]);
-    expect((await page(client, "/management?tab=units&search=Cerro")).props.units.data.map((u: any) => u.name)).toEqual(["Unidad Norte", "Unidad Sur"]);
+    expect((await page(client, "/management?tab=units&search=Cerro")).props.units.data.map((u: any) => u.name)).toEqual(
+      ["Unidad Norte", "Unidad Sur"],
+    );
 
     const mines1 = (await page(client, "/management?tab=mines")).props.mines;
     expect(mines1).toMatchObject({ total: 20, lastPage: 2 });
-    expect(mines1.data.map((m: any) => m.name).slice(0, 3)).toEqual(["Mina Antamina", "Mina Cerro Verde", "Mina Lote 01"]);
+    expect(mines1.data.map((m: any) => m.name).slice(0, 3)).toEqual([
+      "Mina Antamina",
+      "Mina Cerro Verde",
+      "Mina Lote 01",
+    ]);
     const mines2 = (await page(client, "/management?tab=mines&page=2")).props.mines;
-    expect(mines2.data.map((m: any) => m.name)).toEqual(["Mina Lote 14", "Mina Lote 15", "Mina Lote 16", "Mina Lote 17", "Mina Lote 18"]);
-    expect((await page(client, "/management?tab=mines&search=anta")).props.mines.data.map((m: any) => m.name)).toEqual(["Mina Antamina"]);
+    expect(mines2.data.map((m: any) => m.name)).toEqual([
+      "Mina Lote 14",
+      "Mina Lote 15",
+      "Mina Lote 16",
+      "Mina Lote 17",
+      "Mina Lote 18",
+    ]);
+    expect((await page(client, "/management?tab=mines&search=anta")).props.mines.data.map((m: any) => m.name)).toEqual([
+      "Mina Antamina",
+    ]);
   });
 });
 
@@ -205,9 +315,14 @@ describe("data scope", () => {
     expect(cafesTab.can.allPlaces).toBe(false);
     // No searching their way out of the scope.
     expect((await page(client, "/management?search=Antamina")).props.cafes.total).toBe(0);
-    expect((await page(client, "/management?tab=units")).props.units.data.map((u: any) => u.name)).toEqual(["Unidad Norte", "Unidad Sur"]);
+    expect((await page(client, "/management?tab=units")).props.units.data.map((u: any) => u.name)).toEqual([
+      "Unidad Norte",
+      "Unidad Sur",
+    ]);
     expect((await page(client, "/management?tab=units&search=Huarmey")).props.units.total).toBe(0);
-    expect((await page(client, "/management?tab=mines")).props.mines.data.map((m: any) => m.name)).toEqual(["Mina Cerro Verde"]);
+    expect((await page(client, "/management?tab=mines")).props.mines.data.map((m: any) => m.name)).toEqual([
+      "Mina Cerro Verde",
+    ]);
   });
 
   test("the operator gets 404 editing or deleting another mine's places, and nothing changes", async () => {
@@ -221,26 +336,71 @@ describe("data scope", () => {
       ["DELETE", `/units/${w.unit("Unidad Huarmey")}`, {}],
       ["PUT", `/mines/${w.mine("Mina Antamina")}`, { name: "Mina Tomada" }],
       ["DELETE", `/mines/${w.mine("Mina Antamina")}`, {}],
-      ["POST", "/management/places", { mine_id: w.mine("Mina Antamina"), unit_id: w.unit("Unidad Huarmey"), cafe_name: "Comedor Intruso", business_id: w.businessId }],
+      [
+        "POST",
+        "/management/places",
+        {
+          mine_id: w.mine("Mina Antamina"),
+          unit_id: w.unit("Unidad Huarmey"),
+          cafe_name: "Comedor Intruso",
+          business_id: w.businessId,
+        },
+      ],
     ] as const) {
-      expect({ path, method, status: (await submitJson(client, method, path, body)).status }).toEqual({ path, method, status: 404 });
-      expect({ path, method, status: (await submit(client, method, path, body)).status }).toEqual({ path, method, status: 404 });
+      expect({ path, method, status: (await submitJson(client, method, path, body)).status }).toEqual({
+        path,
+        method,
+        status: 404,
+      });
+      expect({ path, method, status: (await submit(client, method, path, body)).status }).toEqual({
+        path,
+        method,
+        status: 404,
+      });
     }
-    expect(w.db.select().from(cafes).where(eq(cafes.id, w.cafe("Comedor Tajo"))).get()!.name).toBe("Comedor Tajo");
-    expect(w.db.select().from(mines).all().map((m) => m.name).sort()).toEqual(["Mina Antamina", "Mina Cerro Verde"]);
+    expect(
+      w.db
+        .select()
+        .from(cafes)
+        .where(eq(cafes.id, w.cafe("Comedor Tajo")))
+        .get()!.name,
+    ).toBe("Comedor Tajo");
+    expect(
+      w.db
+        .select()
+        .from(mines)
+        .all()
+        .map((m) => m.name)
+        .sort(),
+    ).toEqual(["Mina Antamina", "Mina Cerro Verde"]);
     expect(w.db.select().from(auditLog).all().length).toBe(auditBefore);
     // Their own cafe is theirs to rename.
-    expect((await submit(client, "PUT", `/cafes/${w.cafe("Comedor Taller")}`, { name: "Comedor Taller Central", business_id: w.businessId })).status).toBe(303);
+    expect(
+      (
+        await submit(client, "PUT", `/cafes/${w.cafe("Comedor Taller")}`, {
+          name: "Comedor Taller Central",
+          business_id: w.businessId,
+        })
+      ).status,
+    ).toBe(303);
     expect((await page(client)).flash.success).toBe(es("management.saved", { name: "Comedor Taller Central" }));
   });
 
   test("the operator cannot open the prices of another mine's cafe through the page", async () => {
     const w = await buildWorld();
     const client = await signedIn(w, w.people.operator);
-    const outside = await client.visit(`/management?prices=${w.cafe("Comedor Tajo")}`, { "x-inertia-partial-component": "management/index", "x-inertia-partial-data": "cafePrices" });
+    const outside = await client.visit(`/management?prices=${w.cafe("Comedor Tajo")}`, {
+      "x-inertia-partial-component": "management/index",
+      "x-inertia-partial-data": "cafePrices",
+    });
     expect(outside.response.status).toBe(404);
     const own = await partial(client, `/management?prices=${w.cafe("Comedor Principal")}`, "cafePrices");
-    expect(own.props.cafePrices.cafe).toEqual({ id: w.cafe("Comedor Principal"), name: "Comedor Principal", path: "Mina Cerro Verde › Unidad Norte › Comedor Principal", timeZone: "America/Lima" });
+    expect(own.props.cafePrices.cafe).toEqual({
+      id: w.cafe("Comedor Principal"),
+      name: "Comedor Principal",
+      path: "Mina Cerro Verde › Unidad Norte › Comedor Principal",
+      timeZone: "America/Lima",
+    });
     // Not sent on a normal visit.
     expect("cafePrices" in (await page(client)).props).toBe(false);
   });
@@ -250,13 +410,33 @@ describe("the management modal", () => {
   test("store creates mine, unit and cafe, redirects to the cafes tab with a flash, and is audited", async () => {
     const w = await buildWorld();
     const client = await signedIn(w, w.people.root);
-    const response = await submit(client, "POST", "/management/places", { mine_name: "Mina Toquepala", unit_name: "Unidad Tacna", cafe_name: "Comedor Tacna", business_id: w.businessId, time_zone: "America/Bogota" });
+    const response = await submit(client, "POST", "/management/places", {
+      mine_name: "Mina Toquepala",
+      unit_name: "Unidad Tacna",
+      cafe_name: "Comedor Tacna",
+      business_id: w.businessId,
+      time_zone: "America/Bogota",
+    });
     expect(response.status).toBe(302);
     expect(response.headers.get("location")).toBe("/management?tab=cafes");
     const shown = await page(client, "/management?tab=cafes&search=Tacna");
-    expect(shown.flash.success).toBe(es("management.created", { path: "Mina Toquepala › Unidad Tacna › Comedor Tacna" }));
-    expect(shown.props.cafes.data).toEqual([expect.objectContaining({ name: "Comedor Tacna", unitName: "Unidad Tacna", mineName: "Mina Toquepala", businessName: "Mesa Catering S.A.C.", timeZone: "America/Bogota" })]);
-    const audit = w.db.select().from(auditLog).where(inArray(auditLog.action, ["mine.created", "unit.created", "cafe.created"])).all();
+    expect(shown.flash.success).toBe(
+      es("management.created", { path: "Mina Toquepala › Unidad Tacna › Comedor Tacna" }),
+    );
+    expect(shown.props.cafes.data).toEqual([
+      expect.objectContaining({
+        name: "Comedor Tacna",
+        unitName: "Unidad Tacna",
+        mineName: "Mina Toquepala",
+        businessName: "Mesa Catering S.A.C.",
+        timeZone: "America/Bogota",
+      }),
+    ]);
+    const audit = w.db
+      .select()
+      .from(auditLog)
+      .where(inArray(auditLog.action, ["mine.created", "unit.created", "cafe.created"]))
+      .all();
     expect(audit.map((a) => a.action)).toEqual(["mine.created", "unit.created", "cafe.created"]);
     expect(audit.every((a) => a.actorId === w.people.root.id)).toBe(true);
   });
@@ -266,10 +446,22 @@ describe("the management modal", () => {
     const client = await signedIn(w, w.people.root);
     const mineOnly = await submit(client, "POST", "/management/places", { mine_name: "Mina Quellaveco" });
     expect(mineOnly.headers.get("location")).toBe("/management?tab=mines");
-    expect((await page(client, "/management?tab=units")).flash.success).toBe(es("management.created", { path: "Mina Quellaveco" }));
-    const unitOnly = await submit(client, "POST", "/management/places", { mine_id: w.mine("Mina Quellaveco"), unit_name: "Unidad Moquegua" });
+    expect((await page(client, "/management?tab=units")).flash.success).toBe(
+      es("management.created", { path: "Mina Quellaveco" }),
+    );
+    const unitOnly = await submit(client, "POST", "/management/places", {
+      mine_id: w.mine("Mina Quellaveco"),
+      unit_name: "Unidad Moquegua",
+    });
     expect(unitOnly.headers.get("location")).toBe("/management?tab=units");
-    expect(w.db.select().from(units).where(eq(units.mineId, w.mine("Mina Quellaveco"))).all().map((u) => u.name)).toEqual(["Unidad Moquegua"]);
+    expect(
+      w.db
+        .select()
+        .from(units)
+        .where(eq(units.mineId, w.mine("Mina Quellaveco")))
+        .all()
+        .map((u) => u.name),
+    ).toEqual(["Unidad Moquegua"]);
   });
 
   test("validation errors come back per field, translated, and nothing is created", async () => {
@@ -277,12 +469,46 @@ describe("the management modal", () => {
     const client = await signedIn(w, w.people.root);
     const cases: [unknown, Record<string, string>][] = [
       [{}, { mine_name: es("validation.required") }],
-      [{ mine_name: "Mina Cerro Verde", unit_name: "Unidad X" }, { mine_name: es("places.mine_taken", { name: "Mina Cerro Verde" }) }],
-      [{ mine_id: w.mine("Mina Cerro Verde"), unit_name: "Unidad Norte" }, { unit_name: es("places.unit_taken", { name: "Unidad Norte" }) }],
-      [{ mine_id: w.mine("Mina Cerro Verde"), unit_id: w.unit("Unidad Norte"), cafe_name: "Comedor Principal", business_id: w.businessId }, { cafe_name: es("places.cafe_taken", { name: "Comedor Principal" }) }],
-      [{ mine_name: "Mina Nueva", unit_name: "Unidad Nueva", cafe_name: "Comedor Nuevo" }, { business_id: es("validation.required") }],
-      [{ mine_name: "Mina Nueva", unit_name: "Unidad Nueva", cafe_name: "Comedor Nuevo", business_id: w.businessId, time_zone: "Lima/Peru" }, { time_zone: es("places.time_zone_invalid", { zone: "Lima/Peru" }) }],
-      [{ mine_id: w.mine("Mina Antamina"), unit_id: w.unit("Unidad Norte"), cafe_name: "Comedor Nuevo", business_id: w.businessId }, { unit_id: es("places.unit_not_in_mine") }],
+      [
+        { mine_name: "Mina Cerro Verde", unit_name: "Unidad X" },
+        { mine_name: es("places.mine_taken", { name: "Mina Cerro Verde" }) },
+      ],
+      [
+        { mine_id: w.mine("Mina Cerro Verde"), unit_name: "Unidad Norte" },
+        { unit_name: es("places.unit_taken", { name: "Unidad Norte" }) },
+      ],
+      [
+        {
+          mine_id: w.mine("Mina Cerro Verde"),
+          unit_id: w.unit("Unidad Norte"),
+          cafe_name: "Comedor Principal",
+          business_id: w.businessId,
+        },
+        { cafe_name: es("places.cafe_taken", { name: "Comedor Principal" }) },
+      ],
+      [
+        { mine_name: "Mina Nueva", unit_name: "Unidad Nueva", cafe_name: "Comedor Nuevo" },
+        { business_id: es("validation.required") },
+      ],
+      [
+        {
+          mine_name: "Mina Nueva",
+          unit_name: "Unidad Nueva",
+          cafe_name: "Comedor Nuevo",
+          business_id: w.businessId,
+          time_zone: "Lima/Peru",
+        },
+        { time_zone: es("places.time_zone_invalid", { zone: "Lima/Peru" }) },
+      ],
+      [
+        {
+          mine_id: w.mine("Mina Antamina"),
+          unit_id: w.unit("Unidad Norte"),
+          cafe_name: "Comedor Nuevo",
+          business_id: w.businessId,
+        },
+        { unit_id: es("places.unit_not_in_mine") },
+      ],
     ];
     for (const [body, errors] of cases) {
       const response = await submitJson(client, "POST", "/management/places", body);
@@ -290,9 +516,17 @@ describe("the management modal", () => {
       expect({ body, errors: (await response.json()).errors }).toEqual({ body, errors });
     }
     // The page client goes back with the errors on the page.
-    const back = await submit(client, "POST", "/management/places", { mine_name: "Mina Nueva", unit_name: "Unidad Nueva", cafe_name: "Comedor Nuevo" }, "/management?tab=cafes");
+    const back = await submit(
+      client,
+      "POST",
+      "/management/places",
+      { mine_name: "Mina Nueva", unit_name: "Unidad Nueva", cafe_name: "Comedor Nuevo" },
+      "/management?tab=cafes",
+    );
     expect(back.headers.get("location")).toBe("/management?tab=cafes");
-    expect((await page(client, "/management?tab=cafes")).props.errors).toEqual({ business_id: es("validation.required") });
+    expect((await page(client, "/management?tab=cafes")).props.errors).toEqual({
+      business_id: es("validation.required"),
+    });
     expect(w.db.select().from(mines).all()).toHaveLength(2);
     expect(w.db.select().from(cafes).all()).toHaveLength(8);
   });
@@ -302,10 +536,18 @@ describe("the management modal", () => {
     const client = await signedIn(w, w.people.operator);
     // The operator's areas are at cafes, not at a headquarters: no business is theirs to choose.
     expect((await page(client)).props.businesses).toEqual([]);
-    const noCafe = await submitJson(client, "POST", "/management/places", { mine_name: "Mina Propia", unit_name: "Unidad Propia" });
+    const noCafe = await submitJson(client, "POST", "/management/places", {
+      mine_name: "Mina Propia",
+      unit_name: "Unidad Propia",
+    });
     expect(noCafe.status).toBe(422);
     expect((await noCafe.json()).errors).toEqual({ cafe_name: es("places.cafe_required") });
-    const withCafe = await submitJson(client, "POST", "/management/places", { mine_id: w.mine("Mina Cerro Verde"), unit_id: w.unit("Unidad Norte"), cafe_name: "Comedor Nuevo", business_id: w.businessId });
+    const withCafe = await submitJson(client, "POST", "/management/places", {
+      mine_id: w.mine("Mina Cerro Verde"),
+      unit_id: w.unit("Unidad Norte"),
+      cafe_name: "Comedor Nuevo",
+      business_id: w.businessId,
+    });
     expect(withCafe.status).toBe(422);
     expect((await withCafe.json()).errors).toEqual({ business_id: es("places.business_unknown") });
     expect(w.db.select().from(mines).all()).toHaveLength(2);
@@ -316,23 +558,44 @@ describe("the management modal", () => {
     const w = await buildWorld();
     const ops = await addUser(w.db, "Diego Operaciones", "ops@mesa.test");
     const operaciones = w.db.select().from(areas).where(eq(areas.name, "Operaciones")).get()!.id;
-    assignRole(w.db, CLI_ACTOR, EVERYTHING, { userId: ops.id, areaId: operaciones, roleId: findRoleByName(w.db, "operations manager")!.id });
+    assignRole(w.db, CLI_ACTOR, EVERYTHING, {
+      userId: ops.id,
+      areaId: operaciones,
+      roleId: findRoleByName(w.db, "operations manager")!.id,
+    });
     const client = await signedIn(w, ops);
     expect((await page(client)).props.businesses).toEqual([{ id: w.businessId, name: "Mesa Catering S.A.C." }]);
-    const created = await submit(client, "POST", "/management/places", { mine_name: "Mina Las Bambas", unit_name: "Unidad Apurímac", cafe_name: "Comedor Challhuahuacho", business_id: w.businessId });
+    const created = await submit(client, "POST", "/management/places", {
+      mine_name: "Mina Las Bambas",
+      unit_name: "Unidad Apurímac",
+      cafe_name: "Comedor Challhuahuacho",
+      business_id: w.businessId,
+    });
     expect(created.headers.get("location")).toBe("/management?tab=cafes");
     const shown = await page(client, "/management?search=Bambas");
     expect(shown.props.cafes.data.map((c: any) => c.name)).toEqual(["Comedor Challhuahuacho"]);
-    expect((await page(client, "/management?tab=mines&search=Bambas")).props.mines.data.map((m: any) => m.name)).toEqual(["Mina Las Bambas"]);
+    expect(
+      (await page(client, "/management?tab=mines&search=Bambas")).props.mines.data.map((m: any) => m.name),
+    ).toEqual(["Mina Las Bambas"]);
   });
 
   test("placeSearch: a partial reload returns the matching mines, and the units of a chosen mine, within the scope", async () => {
     const w = await buildWorld();
     const root = await signedIn(w, w.people.root);
     const all = await partial(root, "/management?mine_search=mina", "placeSearch");
-    expect(all.props.placeSearch).toEqual({ mines: [{ id: w.mine("Mina Antamina"), name: "Mina Antamina" }, { id: w.mine("Mina Cerro Verde"), name: "Mina Cerro Verde" }], units: [] });
+    expect(all.props.placeSearch).toEqual({
+      mines: [
+        { id: w.mine("Mina Antamina"), name: "Mina Antamina" },
+        { id: w.mine("Mina Cerro Verde"), name: "Mina Cerro Verde" },
+      ],
+      units: [],
+    });
     expect(all.props.cafes).toBeUndefined();
-    const units = await partial(root, `/management?mine_search=&mine=${w.mine("Mina Antamina")}&unit_search=hua`, "placeSearch");
+    const units = await partial(
+      root,
+      `/management?mine_search=&mine=${w.mine("Mina Antamina")}&unit_search=hua`,
+      "placeSearch",
+    );
     expect(units.props.placeSearch.units).toEqual([{ id: w.unit("Unidad Huarmey"), name: "Unidad Huarmey" }]);
     // Not sent on a normal visit.
     expect("placeSearch" in (await page(root)).props).toBe(false);
@@ -340,9 +603,17 @@ describe("the management modal", () => {
     const operator = await signedIn(w, w.people.operator);
     const scoped = await partial(operator, "/management?mine_search=mina", "placeSearch");
     expect(scoped.props.placeSearch.mines).toEqual([{ id: w.mine("Mina Cerro Verde"), name: "Mina Cerro Verde" }]);
-    const otherMine = await partial(operator, `/management?mine=${w.mine("Mina Antamina")}&unit_search=`, "placeSearch");
+    const otherMine = await partial(
+      operator,
+      `/management?mine=${w.mine("Mina Antamina")}&unit_search=`,
+      "placeSearch",
+    );
     expect(otherMine.props.placeSearch.units).toEqual([]);
-    const ownMine = await partial(operator, `/management?mine=${w.mine("Mina Cerro Verde")}&unit_search=`, "placeSearch");
+    const ownMine = await partial(
+      operator,
+      `/management?mine=${w.mine("Mina Cerro Verde")}&unit_search=`,
+      "placeSearch",
+    );
     expect(ownMine.props.placeSearch.units.map((u: any) => u.name)).toEqual(["Unidad Norte", "Unidad Sur"]);
   });
 });
@@ -354,29 +625,69 @@ describe("edits and deletes", () => {
     const clash = await submitJson(client, "PUT", `/units/${w.unit("Unidad Sur")}`, { name: "Unidad Norte" });
     expect(clash.status).toBe(422);
     expect((await clash.json()).errors).toEqual({ name: es("places.unit_taken", { name: "Unidad Norte" }) });
-    const saved = await submit(client, "PUT", `/units/${w.unit("Unidad Sur")}`, { name: "Unidad Sur Alta" }, "/management?tab=units");
+    const saved = await submit(
+      client,
+      "PUT",
+      `/units/${w.unit("Unidad Sur")}`,
+      { name: "Unidad Sur Alta" },
+      "/management?tab=units",
+    );
     expect(saved.status).toBe(303);
     expect(saved.headers.get("location")).toBe("/management?tab=units");
-    expect((await page(client, "/management?tab=units")).flash.success).toBe(es("management.saved", { name: "Unidad Sur Alta" }));
-    const cafeClash = await submitJson(client, "PUT", `/cafes/${w.cafe("Comedor Taller")}`, { name: "Comedor Principal", business_id: w.businessId });
+    expect((await page(client, "/management?tab=units")).flash.success).toBe(
+      es("management.saved", { name: "Unidad Sur Alta" }),
+    );
+    const cafeClash = await submitJson(client, "PUT", `/cafes/${w.cafe("Comedor Taller")}`, {
+      name: "Comedor Principal",
+      business_id: w.businessId,
+    });
     expect((await cafeClash.json()).errors).toEqual({ name: es("places.cafe_taken", { name: "Comedor Principal" }) });
-    const noBusiness = await submitJson(client, "PUT", `/cafes/${w.cafe("Comedor Taller")}`, { name: "Comedor Taller" });
+    const noBusiness = await submitJson(client, "PUT", `/cafes/${w.cafe("Comedor Taller")}`, {
+      name: "Comedor Taller",
+    });
     expect((await noBusiness.json()).errors).toEqual({ business_id: es("validation.required") });
   });
 
   test("a refused delete shows the message as a form error and deletes nothing", async () => {
     const w = await buildWorld();
     const now = new Date();
-    const dealership = w.db.insert(dealerships).values({ name: "Transportes Andinos S.A.", ruc: "20123456789", createdAt: now, updatedAt: now }).returning().get().id;
-    const sub = w.db.insert(subdealerships).values({ dealershipId: dealership, name: "Volquetes Sur", ruc: "20111111111", createdAt: now, updatedAt: now }).returning().get().id;
-    w.db.insert(subdealershipUnits).values({ subdealershipId: sub, unitId: w.unit("Unidad Sur") }).run();
+    const dealership = w.db
+      .insert(dealerships)
+      .values({ name: "Transportes Andinos S.A.", ruc: "20123456789", createdAt: now, updatedAt: now })
+      .returning()
+      .get().id;
+    const sub = w.db
+      .insert(subdealerships)
+      .values({ dealershipId: dealership, name: "Volquetes Sur", ruc: "20111111111", createdAt: now, updatedAt: now })
+      .returning()
+      .get().id;
+    w.db
+      .insert(subdealershipUnits)
+      .values({ subdealershipId: sub, unitId: w.unit("Unidad Sur") })
+      .run();
     const client = await signedIn(w, w.people.root);
-    const before = { mines: w.db.select().from(mines).all().length, units: w.db.select().from(units).all().length, cafes: w.db.select().from(cafes).all().length };
+    const before = {
+      mines: w.db.select().from(mines).all().length,
+      units: w.db.select().from(units).all().length,
+      cafes: w.db.select().from(cafes).all().length,
+    };
 
     const refusals: [string, string, string][] = [
-      [`/mines/${w.mine("Mina Cerro Verde")}`, "mines", es("places.mine_in_use", { name: "Mina Cerro Verde", units: 2 })],
-      [`/units/${w.unit("Unidad Sur")}`, "units", es("places.unit_in_use", { name: "Unidad Sur", cafes: 2, subdealerships: 1 })],
-      [`/cafes/${w.cafe("Comedor Taller")}`, "cafes", es("places.cafe_in_use", { name: "Comedor Taller", areas: 2, properties: 0 })],
+      [
+        `/mines/${w.mine("Mina Cerro Verde")}`,
+        "mines",
+        es("places.mine_in_use", { name: "Mina Cerro Verde", units: 2 }),
+      ],
+      [
+        `/units/${w.unit("Unidad Sur")}`,
+        "units",
+        es("places.unit_in_use", { name: "Unidad Sur", cafes: 2, subdealerships: 1 }),
+      ],
+      [
+        `/cafes/${w.cafe("Comedor Taller")}`,
+        "cafes",
+        es("places.cafe_in_use", { name: "Comedor Taller", areas: 2, properties: 0 }),
+      ],
     ];
     for (const [path, tab, text] of refusals) {
       const response = await submit(client, "DELETE", path, {}, `/management?tab=${tab}`);
@@ -391,13 +702,34 @@ describe("edits and deletes", () => {
       expect(json.status).toBe(409);
       expect((await json.json()).message).toBe(text);
     }
-    expect({ mines: w.db.select().from(mines).all().length, units: w.db.select().from(units).all().length, cafes: w.db.select().from(cafes).all().length }).toEqual(before);
-    expect(w.db.select().from(auditLog).all().filter((a) => a.action.endsWith(".deleted"))).toEqual([]);
+    expect({
+      mines: w.db.select().from(mines).all().length,
+      units: w.db.select().from(units).all().length,
+      cafes: w.db.select().from(cafes).all().length,
+    }).toEqual(before);
+    expect(
+      w.db
+        .select()
+        .from(auditLog)
+        .all()
+        .filter((a) => a.action.endsWith(".deleted")),
+    ).toEqual([]);
   });
 
   test("an empty cafe, then its unit, then its mine are deleted with a flash each, and audited", async () => {
     const w = await buildWorld();
-    const made = createPlace(w.db, CLI_ACTOR, EVERYTHING, { mine_name: "Mina Efímera", unit_name: "Unidad Efímera", cafe_name: "Comedor Efímero", business_id: w.businessId }, DEFAULTS);
+    const made = createPlace(
+      w.db,
+      CLI_ACTOR,
+      EVERYTHING,
+      {
+        mine_name: "Mina Efímera",
+        unit_name: "Unidad Efímera",
+        cafe_name: "Comedor Efímero",
+        business_id: w.businessId,
+      },
+      DEFAULTS,
+    );
     const client = await signedIn(w, w.people.root);
     for (const [path, tab, name] of [
       [`/cafes/${made.cafe!.id}`, "cafes", "Comedor Efímero"],
@@ -410,7 +742,11 @@ describe("edits and deletes", () => {
       expect(shown.flash.success).toBe(es("management.deleted", { name }));
     }
     expect(w.db.select().from(mines).where(eq(mines.id, made.mine.id)).get()).toBeUndefined();
-    const deleted = w.db.select().from(auditLog).all().filter((a) => a.action.endsWith(".deleted"));
+    const deleted = w.db
+      .select()
+      .from(auditLog)
+      .all()
+      .filter((a) => a.action.endsWith(".deleted"));
     expect(deleted.map((a) => [a.action, a.subjectId, a.actorId])).toEqual([
       ["cafe.deleted", made.cafe!.id, w.people.root.id],
       ["unit.deleted", made.unit!.id, w.people.root.id],
@@ -425,11 +761,24 @@ describe("Excel export", () => {
     const client = await signedIn(w, w.people.root);
     const response = await client.get("/management/export/cafes?search=Antamina");
     expect(response.status).toBe(200);
-    expect(response.headers.get("content-type")).toBe("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet");
+    expect(response.headers.get("content-type")).toBe(
+      "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    );
     expect(response.headers.get("content-disposition")).toBe(`attachment; filename="mesa-cafes-${today()}.xlsx"`);
     const { rows, sheetName } = await workbook(response);
     expect(sheetName).toBe(es("management.tab_cafes"));
-    expect(rows[0]).toEqual(["management.mine", "management.unit", "management.cafe", "management.business", "management.time_zone", "management.areas", "management.services", "management.priced"].map((k) => es(k)));
+    expect(rows[0]).toEqual(
+      [
+        "management.mine",
+        "management.unit",
+        "management.cafe",
+        "management.business",
+        "management.time_zone",
+        "management.areas",
+        "management.services",
+        "management.priced",
+      ].map((k) => es(k)),
+    );
     expect(rows.slice(1).map((r) => [r[0], r[1], r[2], r[3], r[4]])).toEqual([
       ["Mina Antamina", "Unidad Huarmey", "Comedor Mineroducto", "Mesa Catering S.A.C.", "America/Lima"],
       ["Mina Antamina", "Unidad Huarmey", "Comedor Puerto", "Mesa Catering S.A.C.", "America/Lima"],
@@ -437,7 +786,19 @@ describe("Excel export", () => {
       ["Mina Antamina", "Unidad Yanacancha", "Comedor Yanacancha", "Mesa Catering S.A.C.", "America/Lima"],
     ]);
     // Every cafe without a search (no pagination in an export).
-    for (let i = 1; i <= 17; i++) createPlace(w.db, CLI_ACTOR, EVERYTHING, { mine_id: w.mine("Mina Antamina"), unit_id: w.unit("Unidad Huarmey"), cafe_name: `Comedor Extra ${i}`, business_id: w.businessId }, DEFAULTS);
+    for (let i = 1; i <= 17; i++)
+      createPlace(
+        w.db,
+        CLI_ACTOR,
+        EVERYTHING,
+        {
+          mine_id: w.mine("Mina Antamina"),
+          unit_id: w.unit("Unidad Huarmey"),
+          cafe_name: `Comedor Extra ${i}`,
+          business_id: w.businessId,
+        },
+        DEFAULTS,
+      );
     expect((await workbook(await client.get("/management/export/cafes"))).rows).toHaveLength(1 + 8 + 17);
   });
 
@@ -449,18 +810,30 @@ describe("Excel export", () => {
     expect(units.headers.get("content-disposition")).toBe(`attachment; filename="mesa-units-${today()}.xlsx"`);
     const book = await workbook(units);
     expect(book.sheetName).toBe(en("management.tab_units"));
-    expect(book.rows[0]).toEqual(["management.mine", "management.unit", "management.cafes", "management.subdealerships", "management.services"].map((k) => en(k)));
+    expect(book.rows[0]).toEqual(
+      [
+        "management.mine",
+        "management.unit",
+        "management.cafes",
+        "management.subdealerships",
+        "management.services",
+      ].map((k) => en(k)),
+    );
     expect(book.rows[0][0]).toBe("Mine");
-    expect(book.rows.slice(1)).toEqual([
-      ["Mina Cerro Verde", "Unidad Norte", 2, 0],
-      ["Mina Cerro Verde", "Unidad Sur", 2, 0],
-    ].map((r) => expect.arrayContaining(r)));
+    expect(book.rows.slice(1)).toEqual(
+      [
+        ["Mina Cerro Verde", "Unidad Norte", 2, 0],
+        ["Mina Cerro Verde", "Unidad Sur", 2, 0],
+      ].map((r) => expect.arrayContaining(r)),
+    );
 
     const mines = await client.get("/management/export/mines");
     expect(mines.status).toBe(200);
     expect(mines.headers.get("content-disposition")).toBe(`attachment; filename="mesa-mines-${today()}.xlsx"`);
     const minesBook = await workbook(mines);
-    expect(minesBook.rows[0]).toEqual(["management.mine", "management.units", "management.cafes", "management.services"].map((k) => en(k)));
+    expect(minesBook.rows[0]).toEqual(
+      ["management.mine", "management.units", "management.cafes", "management.services"].map((k) => en(k)),
+    );
     expect(minesBook.rows.slice(1).map((r) => r.slice(0, 3))).toEqual([
       ["Mina Antamina", 2, 4],
       ["Mina Cerro Verde", 2, 4],
@@ -471,10 +844,25 @@ describe("Excel export", () => {
 
   test("the export keeps to the user's scope, and a name that looks like a formula comes out as text", async () => {
     const w = await buildWorld();
-    createPlace(w.db, CLI_ACTOR, EVERYTHING, { mine_id: w.mine("Mina Cerro Verde"), unit_id: w.unit("Unidad Norte"), cafe_name: "=cmd|' /C calc'!A0", business_id: w.businessId }, DEFAULTS);
+    createPlace(
+      w.db,
+      CLI_ACTOR,
+      EVERYTHING,
+      {
+        mine_id: w.mine("Mina Cerro Verde"),
+        unit_id: w.unit("Unidad Norte"),
+        cafe_name: "=cmd|' /C calc'!A0",
+        business_id: w.businessId,
+      },
+      DEFAULTS,
+    );
     // The operator reaches the new cafe through an area there.
     const operatorRole = findRoleByName(w.db, "mine operator")!.id;
-    const area = createArea(w.db, CLI_ACTOR, EVERYTHING, { name: "Operaciones de mina", cafe_id: w.cafe("=cmd|' /C calc'!A0"), role_ids: [operatorRole] }).id;
+    const area = createArea(w.db, CLI_ACTOR, EVERYTHING, {
+      name: "Operaciones de mina",
+      cafe_id: w.cafe("=cmd|' /C calc'!A0"),
+      role_ids: [operatorRole],
+    }).id;
     assignRole(w.db, CLI_ACTOR, EVERYTHING, { userId: w.people.operator.id, areaId: area, roleId: operatorRole });
 
     const client = await signedIn(w, w.people.operator);

@@ -13,8 +13,20 @@ import { BASE, Client, createTestApp, embeddedPage, type TestApp } from "../supp
 type Handler = RouteDefinition["handle"];
 
 /** A public test-only route; its name is derived from its method(s) and URI. */
-function testRoute(methods: Method[], uri: string, handle: Handler, extra: Partial<RouteDefinition> = {}): RouteDefinition {
-  return { name: `test.${methods.join("-").toLowerCase()}.${uri}`, methods, uri, access: access.public, handle, ...extra };
+function testRoute(
+  methods: Method[],
+  uri: string,
+  handle: Handler,
+  extra: Partial<RouteDefinition> = {},
+): RouteDefinition {
+  return {
+    name: `test.${methods.join("-").toLowerCase()}.${uri}`,
+    methods,
+    uri,
+    access: access.public,
+    handle,
+    ...extra,
+  };
 }
 
 function setup(...routes: RouteDefinition[]): { app: TestApp; client: Client } {
@@ -30,7 +42,10 @@ async function startSession(client: Client): Promise<void> {
 }
 
 /** The headers `router.reload({ only, except, reset })` sends from a page showing `component`. */
-function partialHeaders(component: string, parts: { only?: string[]; except?: string[]; reset?: string[] }): Record<string, string> {
+function partialHeaders(
+  component: string,
+  parts: { only?: string[]; except?: string[]; reset?: string[] },
+): Record<string, string> {
   const headers: Record<string, string> = { "x-inertia-partial-component": component };
   const only = [...(parts.only ?? []), ...(parts.reset ?? [])];
   if (only.length) headers["x-inertia-partial-data"] = only.join(",");
@@ -141,7 +156,10 @@ describe("X-Inertia visits", () => {
 describe("asset version", () => {
   test("a GET with a stale X-Inertia-Version gets 409 with X-Inertia-Location = the request URL and no X-Inertia header", async () => {
     const { client } = setup();
-    const response = await client.request("/settings/appearance?tab=2", { inertia: true, headers: { "x-inertia-version": "stale-build" } });
+    const response = await client.request("/settings/appearance?tab=2", {
+      inertia: true,
+      headers: { "x-inertia-version": "stale-build" },
+    });
     expect(response.status).toBe(409);
     expect(response.headers.get("x-inertia-location")).toBe(`${BASE}/settings/appearance?tab=2`);
     expect(response.headers.has("x-inertia")).toBe(false);
@@ -156,7 +174,12 @@ describe("asset version", () => {
       }),
     );
     await startSession(client);
-    const response = await client.request("/test/save", { method: "POST", inertia: true, json: {}, headers: { "x-inertia-version": "stale-build" } });
+    const response = await client.request("/test/save", {
+      method: "POST",
+      inertia: true,
+      json: {},
+      headers: { "x-inertia-version": "stale-build" },
+    });
     expect(response.status).toBe(302);
     expect(handled).toBe(1);
   });
@@ -272,16 +295,24 @@ describe("partial reloads", () => {
 
   test("a dot path in Partial-Except removes only that part of a nested prop", async () => {
     const { client } = setup(partialRoute);
-    const { page } = await client.visit("/test/partial", partialHeaders("test/partial", { except: ["account.user.email"] }));
+    const { page } = await client.visit(
+      "/test/partial",
+      partialHeaders("test/partial", { except: ["account.user.email"] }),
+    );
     expect(page.props.account).toEqual({ user: { name: "Ana" }, team: { name: "Kitchen" } });
     expect(page.props.a).toBe("A");
   });
 
   test("X-Inertia-Reset sends the prop but leaves it out of mergeProps, so the client replaces it", async () => {
     const { client } = setup(
-      testRoute(["GET"], "/test/reset", (ctx) => ctx.renderComponent("test/reset", { items: merge([3, 4]), others: merge([9]) })),
+      testRoute(["GET"], "/test/reset", (ctx) =>
+        ctx.renderComponent("test/reset", { items: merge([3, 4]), others: merge([9]) }),
+      ),
     );
-    const { page } = await client.visit("/test/reset", partialHeaders("test/reset", { only: ["others"], reset: ["items"] }));
+    const { page } = await client.visit(
+      "/test/reset",
+      partialHeaders("test/reset", { only: ["others"], reset: ["items"] }),
+    );
     expect(page.props.items).toEqual([3, 4]);
     expect(page.mergeProps).toEqual(["others"]);
   });
@@ -289,8 +320,13 @@ describe("partial reloads", () => {
 
 describe("prop kinds", () => {
   test("always props are sent even when a partial reload excludes them", async () => {
-    const { client } = setup(testRoute(["GET"], "/test/always", (ctx) => ctx.renderComponent("test/always", { a: "A", stamp: always("S") })));
-    const { page } = await client.visit("/test/always", partialHeaders("test/always", { only: ["a"], except: ["stamp"] }));
+    const { client } = setup(
+      testRoute(["GET"], "/test/always", (ctx) => ctx.renderComponent("test/always", { a: "A", stamp: always("S") })),
+    );
+    const { page } = await client.visit(
+      "/test/always",
+      partialHeaders("test/always", { only: ["a"], except: ["stamp"] }),
+    );
     expect(page.props.stamp).toBe("S");
   });
 
@@ -312,7 +348,11 @@ describe("prop kinds", () => {
   });
 
   test("optional props are sent when a partial reload asks for them", async () => {
-    const { client } = setup(testRoute(["GET"], "/test/optional", (ctx) => ctx.renderComponent("test/optional", { extra: optional(() => "E") })));
+    const { client } = setup(
+      testRoute(["GET"], "/test/optional", (ctx) =>
+        ctx.renderComponent("test/optional", { extra: optional(() => "E") }),
+      ),
+    );
     const { page } = await client.visit("/test/optional", partialHeaders("test/optional", { only: ["extra"] }));
     expect(page.props.extra).toBe("E");
   });
@@ -389,7 +429,11 @@ describe("prop kinds", () => {
   });
 
   test("a deferred merge prop is listed in mergeProps when its partial reload delivers it", async () => {
-    const { client } = setup(testRoute(["GET"], "/test/defer-merge", (ctx) => ctx.renderComponent("test/defer-merge", { rows: defer(() => [1]).merge() })));
+    const { client } = setup(
+      testRoute(["GET"], "/test/defer-merge", (ctx) =>
+        ctx.renderComponent("test/defer-merge", { rows: defer(() => [1]).merge() }),
+      ),
+    );
     const first = await client.visit("/test/defer-merge");
     expect(first.page.deferredProps).toEqual({ default: ["rows"] });
     const { page } = await client.visit("/test/defer-merge", partialHeaders("test/defer-merge", { only: ["rows"] }));
@@ -459,7 +503,9 @@ describe("prop kinds", () => {
 
   test("function and async function props are sent as their resolved values", async () => {
     const { client } = setup(
-      testRoute(["GET"], "/test/lazy", (ctx) => ctx.renderComponent("test/lazy", { sync: () => "now", later: async () => ({ n: 1 }) })),
+      testRoute(["GET"], "/test/lazy", (ctx) =>
+        ctx.renderComponent("test/lazy", { sync: () => "now", later: async () => ({ n: 1 }) }),
+      ),
     );
     const { page } = await client.visit("/test/lazy");
     expect(page.props.sync).toBe("now");
@@ -481,14 +527,22 @@ describe("shared props", () => {
 
   test("ziggy holds the route list in ziggy's shape, and ziggy-js (via resolveRoute) builds URLs from it", async () => {
     const { client } = setup(
-      testRoute(["GET"], "/test/items/{item}", (ctx) => ctx.renderComponent("test/item"), { name: "test.items.show", wheres: { item: "\\d+" } }),
+      testRoute(["GET"], "/test/items/{item}", (ctx) => ctx.renderComponent("test/item"), {
+        name: "test.items.show",
+        wheres: { item: "\\d+" },
+      }),
     );
     const { page } = await client.visit("/");
     const ziggy = page.props.ziggy;
     expect(ziggy).toMatchObject({ url: BASE, port: null, defaults: {} });
     expect(ziggy.routes.home).toEqual({ uri: "/", methods: ["GET", "HEAD"] });
     expect(ziggy.routes["language.update"]).toEqual({ uri: "settings/language", methods: ["PUT"] });
-    expect(ziggy.routes["test.items.show"]).toEqual({ uri: "test/items/{item}", methods: ["GET", "HEAD"], wheres: { item: "\\d+" }, parameters: ["item"] });
+    expect(ziggy.routes["test.items.show"]).toEqual({
+      uri: "test/items/{item}",
+      methods: ["GET", "HEAD"],
+      wheres: { item: "\\d+" },
+      parameters: ["item"],
+    });
     expect(resolveRoute(ziggy, "test.items.show", { item: 12 })).toBe("/test/items/12");
     expect(resolveRoute(ziggy, "language.update", undefined, true)).toBe(`${BASE}/settings/language`);
   });
@@ -503,7 +557,12 @@ describe("validation errors", () => {
   ];
 
   async function submit(client: Client, headers: Record<string, string> = {}) {
-    return client.request("/test/form", { method: "POST", inertia: true, json: { name: "" }, headers: { referer: `${BASE}/test/form?step=2`, ...headers } });
+    return client.request("/test/form", {
+      method: "POST",
+      inertia: true,
+      json: { name: "" },
+      headers: { referer: `${BASE}/test/form?step=2`, ...headers },
+    });
   }
 
   test("a failed validation redirects back to the Referer", async () => {
@@ -542,7 +601,11 @@ describe("validation errors", () => {
   test("a JSON client (Accept: application/json, no X-Inertia) gets 422 with the errors", async () => {
     const { client } = setup(...formRoutes);
     await startSession(client);
-    const response = await client.request("/test/form", { method: "POST", json: { name: "" }, headers: { accept: "application/json" } });
+    const response = await client.request("/test/form", {
+      method: "POST",
+      json: { name: "" },
+      headers: { accept: "application/json" },
+    });
     expect(response.status).toBe(422);
     const body = await response.json();
     expect(body.errors).toEqual({ name: "The name is required.", "lines.0.qty": "Must be positive." });
@@ -552,7 +615,11 @@ describe("validation errors", () => {
   test("the 422 JSON message is a translated sentence, not a translation key", async () => {
     const { client } = setup(...formRoutes);
     await startSession(client);
-    const response = await client.request("/test/form", { method: "POST", json: { name: "" }, headers: { accept: "application/json" } });
+    const response = await client.request("/test/form", {
+      method: "POST",
+      json: { name: "" },
+      headers: { accept: "application/json" },
+    });
     const { message } = await response.json();
     expect(message).not.toMatch(/^[a-z_]+(\.[a-z_0-9]+)+$/);
   });
@@ -613,7 +680,13 @@ describe("request bodies", () => {
   const uploadHandler: Handler = async (ctx) => {
     const file = ctx.body.photo;
     if (!(file instanceof File)) return Response.json({ file: false });
-    return Response.json({ file: true, name: file.name, type: file.type, text: await file.text(), caption: ctx.body.caption });
+    return Response.json({
+      file: true,
+      name: file.name,
+      type: file.type,
+      text: await file.text(),
+      caption: ctx.body.caption,
+    });
   };
 
   function form(): FormData {
@@ -628,7 +701,13 @@ describe("request bodies", () => {
     await startSession(client);
     const response = await client.request("/test/upload", { method: "POST", inertia: true, body: form() });
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ file: true, name: "menu.txt", type: "text/plain;charset=utf-8", text: "hello", caption: "Lunch" });
+    expect(await response.json()).toEqual({
+      file: true,
+      name: "menu.txt",
+      type: "text/plain;charset=utf-8",
+      text: "hello",
+      caption: "Lunch",
+    });
   });
 
   test("the same multipart body on a route without multipart gets the 415 error page", async () => {
@@ -691,7 +770,12 @@ describe("CSRF", () => {
     const { client } = setup(postRoute(counter));
     await startSession(client);
     const token = client.cookies.get("XSRF-TOKEN")!;
-    const response = await client.request("/test/post", { method: "POST", inertia: true, json: {}, headers: { "x-xsrf-token": token } });
+    const response = await client.request("/test/post", {
+      method: "POST",
+      inertia: true,
+      json: {},
+      headers: { "x-xsrf-token": token },
+    });
     expect(response.status).toBe(302);
     expect(counter.calls).toBe(1);
   });
@@ -702,7 +786,12 @@ describe("CSRF", () => {
     await startSession(client);
     const token = client.cookies.get("XSRF-TOKEN")!;
     const wrong = (token[0] === "A" ? "B" : "A") + token.slice(1);
-    const response = await client.request("/test/post", { method: "POST", inertia: true, json: {}, headers: { "x-xsrf-token": wrong } });
+    const response = await client.request("/test/post", {
+      method: "POST",
+      inertia: true,
+      json: {},
+      headers: { "x-xsrf-token": wrong },
+    });
     expect(response.status).toBe(419);
     expect(counter.calls).toBe(0);
   });

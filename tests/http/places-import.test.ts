@@ -58,7 +58,11 @@ async function buildWorld(): Promise<World> {
   const superRole = findRoleByName(db, SUPER_ROLE)!.id;
   const placesRole = makeRole(db, "places manager", ["places.view", "places.manage"]);
   const viewerRole = makeRole(db, "places viewer", ["places.view"]);
-  const sede = createArea(db, CLI_ACTOR, EVERYTHING, { name: "Administración", headquarters_id: x.headquartersId, role_ids: [superRole, placesRole] }).id;
+  const sede = createArea(db, CLI_ACTOR, EVERYTHING, {
+    name: "Administración",
+    headquarters_id: x.headquartersId,
+    role_ids: [superRole, placesRole],
+  }).id;
   const caja = createArea(db, CLI_ACTOR, EVERYTHING, { name: "Caja A", cafe_id: cafeA, role_ids: [viewerRole] }).id;
   const root = await addUser(db, "Raíz Super", "root@mesa.test");
   const placesManager = await addUser(db, "Gestor Lugares", "places@mesa.test");
@@ -84,8 +88,16 @@ function xlsx(sheets: Record<string, Rows>): Uint8Array<ArrayBuffer> {
 
 function upload(client: Client, bytes: Uint8Array<ArrayBuffer>, name = "lugares.xlsx"): Promise<Response> {
   const form = new FormData();
-  form.append("file", new File([bytes], name, { type: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" }));
-  return client.request("/management/import", { method: "POST", inertia: true, body: form, headers: { referer: `${BASE}/management` } });
+  form.append(
+    "file",
+    new File([bytes], name, { type: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" }),
+  );
+  return client.request("/management/import", {
+    method: "POST",
+    inertia: true,
+    body: form,
+    headers: { referer: `${BASE}/management` },
+  });
 }
 
 const pageProps = (client: Client, path = "/management") => visitPage(client, path);
@@ -101,10 +113,23 @@ async function importWorkbook(w: World, client: Client, bytes: Uint8Array<ArrayB
 
 const good = () =>
   xlsx({
-    Minas: [["Nombre", "Servicios"], ["Mina Este", "DES"]],
-    Unidades: [["Mina", "Nombre", "Servicios"], ["Mina Este", "Unidad E", "DES"]],
-    Comedores: [["Mina", "Unidad", "Nombre", "Empresa", "Zona horaria", "Servicios"], ["Mina Este", "Unidad E", "Comedor E", "Catering X S.A.C.", "", "DES"]],
-    Precios: [["Mina", "Unidad", "Comedor", "Servicio", "Precio"], ["Mina Este", "Unidad E", "Comedor E", "DES", 12.5], ["Mina Norte", "Unidad A", "Comedor A", "DES", "10.00"]],
+    Minas: [
+      ["Nombre", "Servicios"],
+      ["Mina Este", "DES"],
+    ],
+    Unidades: [
+      ["Mina", "Nombre", "Servicios"],
+      ["Mina Este", "Unidad E", "DES"],
+    ],
+    Comedores: [
+      ["Mina", "Unidad", "Nombre", "Empresa", "Zona horaria", "Servicios"],
+      ["Mina Este", "Unidad E", "Comedor E", "Catering X S.A.C.", "", "DES"],
+    ],
+    Precios: [
+      ["Mina", "Unidad", "Comedor", "Servicio", "Precio"],
+      ["Mina Este", "Unidad E", "Comedor E", "DES", 12.5],
+      ["Mina Norte", "Unidad A", "Comedor A", "DES", "10.00"],
+    ],
   });
 
 const tally = (created: number, updated: number) => es("import.tally", { created, updated });
@@ -118,7 +143,11 @@ describe("importing a places workbook from the Management page", () => {
     expect(response.headers.get("location")).toBe("/management");
     // Answered before the import ran: the job waits, queued, with its upload under STORAGE_PATH/jobs.
     const queued = w.db.select().from(jobs).get()!;
-    expect({ state: queued.state, kind: queued.kind, userId: queued.userId }).toEqual({ state: "queued", kind: "places.import", userId: w.people.root.id });
+    expect({ state: queued.state, kind: queued.kind, userId: queued.userId }).toEqual({
+      state: "queued",
+      kind: "places.import",
+      userId: w.people.root.id,
+    });
     expect(queued.upload!.startsWith(join(w.app.config.storagePath, "jobs"))).toBe(true);
     expect(existsSync(queued.upload!)).toBe(true);
     await w.app.services.jobs.idle();
@@ -129,7 +158,13 @@ describe("importing a places workbook from the Management page", () => {
       fileName: "lugares.xlsx",
       // Saved: the service and the 2 mines, 2 units and 2 cafes the database then holds.
       progress: { done: 7, total: 7, label: "import.progress_saving" },
-      summary: es("import.done", { mines: tally(1, 0), units: tally(1, 0), cafes: tally(1, 0), services: tally(0, 0), prices: tally(2, 0) }),
+      summary: es("import.done", {
+        mines: tally(1, 0),
+        units: tally(1, 0),
+        cafes: tally(1, 0),
+        services: tally(0, 0),
+        prices: tally(2, 0),
+      }),
       error: null,
       problems: {},
     });
@@ -157,8 +192,14 @@ describe("importing a places workbook from the Management page", () => {
       client,
       xlsx({
         Minas: [["Nombre"], ["Mina Este"]],
-        Comedores: [["Mina", "Unidad", "Nombre", "Empresa"], ["Mina Norte", "Unidad A", "Comedor A2", "Nadie S.A.C."]],
-        Precios: [["Mina", "Unidad", "Comedor", "Servicio", "Precio"], ["Mina Norte", "Unidad A", "Comedor A", "DES", "doce"]],
+        Comedores: [
+          ["Mina", "Unidad", "Nombre", "Empresa"],
+          ["Mina Norte", "Unidad A", "Comedor A2", "Nadie S.A.C."],
+        ],
+        Precios: [
+          ["Mina", "Unidad", "Comedor", "Servicio", "Precio"],
+          ["Mina Norte", "Unidad A", "Comedor A", "DES", "doce"],
+        ],
       }),
     );
     expect(importJob.state).toBe("failed");
@@ -176,11 +217,18 @@ describe("importing a places workbook from the Management page", () => {
     const client = await signedIn(w, w.people.root);
     await upload(client, new TextEncoder().encode("Nombre\nMina Este\n") as Uint8Array<ArrayBuffer>, "minas.csv");
     expect((await pageProps(client)).props.errors).toEqual({ file: es("import.not_xlsx") });
-    await client.request("/management/import", { method: "POST", inertia: true, body: new FormData(), headers: { referer: `${BASE}/management` } });
+    await client.request("/management/import", {
+      method: "POST",
+      inertia: true,
+      body: new FormData(),
+      headers: { referer: `${BASE}/management` },
+    });
     expect((await pageProps(client)).props.errors).toEqual({ file: es("import.file_required") });
     // Refused before any job: none was recorded, no file kept.
     expect(w.db.select().from(jobs).all()).toEqual([]);
-    expect(existsSync(join(w.app.config.storagePath, "jobs")) ? readdirSync(join(w.app.config.storagePath, "jobs")) : []).toEqual([]);
+    expect(
+      existsSync(join(w.app.config.storagePath, "jobs")) ? readdirSync(join(w.app.config.storagePath, "jobs")) : [],
+    ).toEqual([]);
   });
 
   test("a workbook the job cannot use fails with a message about the file; closing the result hides it", async () => {
@@ -189,11 +237,19 @@ describe("importing a places workbook from the Management page", () => {
     // A real workbook (so it passes the checks at upload), but without any sheet Mesa recognises.
     const importJob = await importWorkbook(w, client, xlsx({ Notas: [["Texto"], ["hola"]] }));
     expect(importJob.state).toBe("failed");
-    expect(importJob.error).toBe(es("import.no_sheets", { sheets: "Servicios/Services, Minas/Mines, Unidades/Units, Comedores/Cafes, Precios/Prices" }));
+    expect(importJob.error).toBe(
+      es("import.no_sheets", {
+        sheets: "Servicios/Services, Minas/Mines, Unidades/Units, Comedores/Cafes, Precios/Prices",
+      }),
+    );
     expect(importJob.problems).toEqual({});
     // The result waits on the page until it is closed.
     expect((await pageProps(client)).props.importJob.id).toBe(importJob.id);
-    const closed = await client.request(`/jobs/${importJob.id}/dismiss`, { method: "POST", inertia: true, headers: { referer: `${BASE}/management` } });
+    const closed = await client.request(`/jobs/${importJob.id}/dismiss`, {
+      method: "POST",
+      inertia: true,
+      headers: { referer: `${BASE}/management` },
+    });
     expect(closed.headers.get("location")).toBe("/management");
     expect((await pageProps(client)).props.importJob).toBeNull();
   });
@@ -201,10 +257,21 @@ describe("importing a places workbook from the Management page", () => {
   test("while an import of theirs is under way, another upload is refused on the file field; someone else's does not count", async () => {
     const w = await buildWorld();
     const client = await signedIn(w, w.people.root);
-    const waiting = createJob(w.db, { kind: PLACES_IMPORT, actor: { userId: w.people.root.id, label: w.people.root.email }, scope: EVERYTHING, input: { fileName: "otro.xlsx" } });
+    const waiting = createJob(w.db, {
+      kind: PLACES_IMPORT,
+      actor: { userId: w.people.root.id, label: w.people.root.email },
+      scope: EVERYTHING,
+      input: { fileName: "otro.xlsx" },
+    });
     await upload(client, good());
     expect((await pageProps(client)).props.errors).toEqual({ file: es("import.busy") });
-    expect(w.db.select().from(jobs).all().map((j) => j.id)).toEqual([waiting.id]);
+    expect(
+      w.db
+        .select()
+        .from(jobs)
+        .all()
+        .map((j) => j.id),
+    ).toEqual([waiting.id]);
     // Another person's import under way is no reason to wait.
     const other = await signedIn(w, w.people.placesManager);
     expect((await importWorkbook(w, other, xlsx({ Minas: [["Nombre"], ["Mina Otra"]] }))).state).toBe("failed");
@@ -221,7 +288,20 @@ describe("importing a places workbook from the Management page", () => {
   test("places.manage alone does not allow the Services and Prices sheets", async () => {
     const w = await buildWorld();
     const client = await signedIn(w, w.people.placesManager);
-    const importJob = await importWorkbook(w, client, xlsx({ Servicios: [["Código", "Nombre", "Tipo"], ["CEN", "Cena", "cena"]], Precios: [["Mina", "Unidad", "Comedor", "Servicio", "Precio"], ["Mina Norte", "Unidad A", "Comedor A", "DES", 9]] }));
+    const importJob = await importWorkbook(
+      w,
+      client,
+      xlsx({
+        Servicios: [
+          ["Código", "Nombre", "Tipo"],
+          ["CEN", "Cena", "cena"],
+        ],
+        Precios: [
+          ["Mina", "Unidad", "Comedor", "Servicio", "Precio"],
+          ["Mina Norte", "Unidad A", "Comedor A", "DES", 9],
+        ],
+      }),
+    );
     expect(Object.values(importJob.problems)).toEqual([
       `${es("import.row_label", { sheet: "Servicios", row: 1 })}: ${es("import.sheet_not_allowed", { sheet: "Servicios" })}`,
       `${es("import.row_label", { sheet: "Precios", row: 1 })}: ${es("import.sheet_not_allowed", { sheet: "Precios" })}`,
@@ -237,7 +317,9 @@ describe("importing a places workbook from the Management page", () => {
     const response = await root.get("/management/import/template");
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toContain("spreadsheetml");
-    expect(response.headers.get("content-disposition")).toMatch(/attachment; filename="mesa-plantilla-lugares-\d{4}-\d{2}-\d{2}\.xlsx"/);
+    expect(response.headers.get("content-disposition")).toMatch(
+      /attachment; filename="mesa-plantilla-lugares-\d{4}-\d{2}-\d{2}\.xlsx"/,
+    );
     const bytes = new Uint8Array(await response.arrayBuffer());
     const book = XLSX.read(bytes, { type: "array" });
     expect(book.SheetNames).toEqual(["Servicios", "Minas", "Unidades", "Comedores", "Precios"]);
@@ -248,12 +330,23 @@ describe("importing a places workbook from the Management page", () => {
     const english = new Client(w.app);
     for (const [k, v] of root.cookies) english.cookies.set(k, v);
     english.cookies.set("locale", "en");
-    const englishBook = XLSX.read(new Uint8Array(await (await english.get("/management/import/template")).arrayBuffer()), { type: "array" });
+    const englishBook = XLSX.read(
+      new Uint8Array(await (await english.get("/management/import/template")).arrayBuffer()),
+      { type: "array" },
+    );
     expect(englishBook.SheetNames).toEqual(["Services", "Mines", "Units", "Cafes", "Prices"]);
 
     // Uploaded unchanged, it creates its example places and leaves the existing service as it was.
     const before = w.db.select().from(services).all();
-    expect((await importWorkbook(w, root, bytes as Uint8Array<ArrayBuffer>)).summary).toBe(es("import.done", { mines: tally(1, 0), units: tally(1, 0), cafes: tally(1, 0), services: tally(0, 0), prices: tally(1, 0) }));
+    expect((await importWorkbook(w, root, bytes as Uint8Array<ArrayBuffer>)).summary).toBe(
+      es("import.done", {
+        mines: tally(1, 0),
+        units: tally(1, 0),
+        cafes: tally(1, 0),
+        services: tally(0, 0),
+        prices: tally(1, 0),
+      }),
+    );
     expect(w.db.select().from(services).all()).toEqual(before);
   });
 

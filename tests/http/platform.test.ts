@@ -8,13 +8,19 @@ import { BASE, Client, createTestApp, embeddedPage, type TestApp } from "../supp
 
 const SESSION_COOKIE = "mesa_session";
 
-function setup(options: { routes?: RouteDefinition[]; env?: Record<string, string> } = {}): { app: TestApp; client: Client } {
+function setup(options: { routes?: RouteDefinition[]; env?: Record<string, string> } = {}): {
+  app: TestApp;
+  client: Client;
+} {
   const app = createTestApp(options);
   return { app, client: new Client(app) };
 }
 
 /** The Set-Cookie value for `name`, split into its attributes (lower-cased names). */
-function setCookie(response: Response, name: string): { value: string; attributes: Record<string, string | true> } | null {
+function setCookie(
+  response: Response,
+  name: string,
+): { value: string; attributes: Record<string, string | true> } | null {
   const raw = response.headers.getSetCookie().find((c) => c.startsWith(`${name}=`));
   if (!raw) return null;
   const [pair, ...rest] = raw.split(";").map((s) => s.trim());
@@ -208,7 +214,12 @@ describe("static files", () => {
     expect(await response.text()).toBe(await Bun.file(`${import.meta.dir}/../../public/favicon.svg`).text());
   });
 
-  for (const path of ["/..%2fpackage.json", "/%2e%2e%2fpackage.json", "/build/..%2f..%2fpackage.json", "/build/%2e%2e%2f%2e%2e%2fpackage.json"]) {
+  for (const path of [
+    "/..%2fpackage.json",
+    "/%2e%2e%2fpackage.json",
+    "/build/..%2f..%2fpackage.json",
+    "/build/%2e%2e%2f%2e%2e%2fpackage.json",
+  ]) {
     test(`a path climbing out of public/ is not served: ${path}`, async () => {
       const { client } = setup();
       const response = await client.get(path);

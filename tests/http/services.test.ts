@@ -9,7 +9,16 @@ import { describe, expect, test } from "bun:test";
 import * as XLSX from "xlsx";
 import { and, eq } from "drizzle-orm";
 import { translate } from "../../src/i18n";
-import { auditLog, cafes, cafeServices, mineServices, servicePriceHistory, services, units, unitServices } from "../../db/schema";
+import {
+  auditLog,
+  cafes,
+  cafeServices,
+  mineServices,
+  servicePriceHistory,
+  services,
+  units,
+  unitServices,
+} from "../../db/schema";
 import { accessSeeder, bootstrapAccess, STARTING_ROLES } from "../../db/seeds/access";
 import { servicesSeeder } from "../../db/seeds/services";
 import { placesSeeder } from "../../db/seeds/places";
@@ -33,7 +42,16 @@ const es = (key: string, params?: Record<string, string | number>) => translate(
 interface World {
   app: TestApp;
   db: Db;
-  places: { mineNorte: number; mineSur: number; unitA: number; unitA2: number; unitB: number; cafeA: number; cafeA2: number; cafeB: number };
+  places: {
+    mineNorte: number;
+    mineSur: number;
+    unitA: number;
+    unitA2: number;
+    unitB: number;
+    cafeA: number;
+    cafeA2: number;
+    cafeB: number;
+  };
   svc: { DES: number; ALM: number; CEN: number; OLD: number };
   people: { root: User; managerA: User; viewer: User };
 }
@@ -48,7 +66,16 @@ async function buildWorld(): Promise<World> {
   const cafeB = ensureCafe(db, "Mina Sur", "Unidad B", "Comedor B", x.businessId);
   const unitOf = (cafeId: number) => db.select().from(cafes).where(eq(cafes.id, cafeId)).get()!.unitId;
   const mineOf = (unitId: number) => db.select().from(units).where(eq(units.id, unitId)).get()!.mineId;
-  const places = { cafeA, cafeA2, cafeB, unitA: unitOf(cafeA), unitA2: unitOf(cafeA2), unitB: unitOf(cafeB), mineNorte: mineOf(unitOf(cafeA)), mineSur: mineOf(unitOf(cafeB)) };
+  const places = {
+    cafeA,
+    cafeA2,
+    cafeB,
+    unitA: unitOf(cafeA),
+    unitA2: unitOf(cafeA2),
+    unitB: unitOf(cafeB),
+    mineNorte: mineOf(unitOf(cafeA)),
+    mineSur: mineOf(unitOf(cafeB)),
+  };
   const svc = {
     DES: createService(db, CLI_ACTOR, { code: "DES", name: "Desayuno", type: "breakfast" }).id,
     ALM: createService(db, CLI_ACTOR, { code: "ALM", name: "Almuerzo", type: "lunch" }).id,
@@ -58,8 +85,16 @@ async function buildWorld(): Promise<World> {
   const superRole = findRoleByName(db, SUPER_ROLE)!.id;
   const manager = makeRole(db, "cafe manager", ["services.view", "places.manage", "prices.manage"]);
   const viewerRole = makeRole(db, "viewer", ["services.view"]);
-  const sede = createArea(db, CLI_ACTOR, EVERYTHING, { name: "Administración", headquarters_id: x.headquartersId, role_ids: [superRole] }).id;
-  const cajaA = createArea(db, CLI_ACTOR, EVERYTHING, { name: "Caja A", cafe_id: cafeA, role_ids: [manager, viewerRole] }).id;
+  const sede = createArea(db, CLI_ACTOR, EVERYTHING, {
+    name: "Administración",
+    headquarters_id: x.headquartersId,
+    role_ids: [superRole],
+  }).id;
+  const cajaA = createArea(db, CLI_ACTOR, EVERYTHING, {
+    name: "Caja A",
+    cafe_id: cafeA,
+    role_ids: [manager, viewerRole],
+  }).id;
   const root = await addUser(db, "Raíz Super", "root@mesa.test");
   const managerA = await addUser(db, "Gerente A", "manager.a@mesa.test");
   const viewer = await addUser(db, "Vera Vista", "viewer@mesa.test");
@@ -80,36 +115,82 @@ function offerDesAlm(w: World): void {
 }
 
 const submit = submitFrom("/services");
-const page = (client: Client, path = "/services", headers: Record<string, string> = {}) => visitPage(client, path, headers);
+const page = (client: Client, path = "/services", headers: Record<string, string> = {}) =>
+  visitPage(client, path, headers);
 
 const offered = (db: Db, table: "mine" | "unit" | "cafe", id: number): number[] => {
-  if (table === "mine") return db.select().from(mineServices).where(eq(mineServices.mineId, id)).all().map((r) => r.serviceId).sort();
-  if (table === "unit") return db.select().from(unitServices).where(eq(unitServices.unitId, id)).all().map((r) => r.serviceId).sort();
-  return db.select().from(cafeServices).where(eq(cafeServices.cafeId, id)).all().map((r) => r.serviceId).sort();
+  if (table === "mine")
+    return db
+      .select()
+      .from(mineServices)
+      .where(eq(mineServices.mineId, id))
+      .all()
+      .map((r) => r.serviceId)
+      .sort();
+  if (table === "unit")
+    return db
+      .select()
+      .from(unitServices)
+      .where(eq(unitServices.unitId, id))
+      .all()
+      .map((r) => r.serviceId)
+      .sort();
+  return db
+    .select()
+    .from(cafeServices)
+    .where(eq(cafeServices.cafeId, id))
+    .all()
+    .map((r) => r.serviceId)
+    .sort();
 };
 
-const auditActions = (db: Db) => db.select().from(auditLog).all().map((a) => a.action);
+const auditActions = (db: Db) =>
+  db
+    .select()
+    .from(auditLog)
+    .all()
+    .map((a) => a.action);
 
 describe("the Services catalogue", () => {
   test("a super-administrator creates, edits and deletes a service, each audited", async () => {
     const w = await buildWorld();
     const client = await signedIn(w, w.people.root);
-    const created = await submit(client, "POST", "/services", { code: "ref-1", name: "Refrigerio", type: "snack", description: "Entre turnos" });
+    const created = await submit(client, "POST", "/services", {
+      code: "ref-1",
+      name: "Refrigerio",
+      type: "snack",
+      description: "Entre turnos",
+    });
     expect(created.status).toBe(302);
     expect(created.headers.get("location")).toBe("/services");
     const row = w.db.select().from(services).where(eq(services.code, "REF-1")).get()!;
     expect(row).toMatchObject({ name: "Refrigerio", type: "snack", description: "Entre turnos", active: true });
     expect((await page(client)).flash.success).toBe(es("services.saved", { code: "REF-1" }));
 
-    const updated = await submit(client, "PUT", `/services/${row.id}`, { code: "REF", name: "Refrigerio de tarde", type: "snack", active: false });
+    const updated = await submit(client, "PUT", `/services/${row.id}`, {
+      code: "REF",
+      name: "Refrigerio de tarde",
+      type: "snack",
+      active: false,
+    });
     expect(updated.status).toBe(303);
-    expect(w.db.select().from(services).where(eq(services.id, row.id)).get()).toMatchObject({ code: "REF", name: "Refrigerio de tarde", active: false, description: "Entre turnos" });
+    expect(w.db.select().from(services).where(eq(services.id, row.id)).get()).toMatchObject({
+      code: "REF",
+      name: "Refrigerio de tarde",
+      active: false,
+      description: "Entre turnos",
+    });
 
     const deleted = await submit(client, "DELETE", `/services/${row.id}`);
     expect(deleted.status).toBe(303);
     expect(w.db.select().from(services).where(eq(services.id, row.id)).get()).toBeUndefined();
 
-    const audit = w.db.select().from(auditLog).where(eq(auditLog.subjectId, row.id)).all().filter((a) => a.subjectType === "service");
+    const audit = w.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.subjectId, row.id))
+      .all()
+      .filter((a) => a.subjectType === "service");
     expect(audit.map((a) => a.action)).toEqual(["service.created", "service.updated", "service.deleted"]);
     expect(audit.every((a) => a.actorId === w.people.root.id)).toBe(true);
     expect(JSON.parse(audit[1].before!)).toMatchObject({ code: "REF-1", active: true });
@@ -126,10 +207,14 @@ describe("the Services catalogue", () => {
     expect((await page(client, "/services?search=desa")).props.services.data.map((s: any) => s.code)).toEqual(["DES"]);
     expect((await page(client, "/services?search=CE")).props.services.data.map((s: any) => s.code)).toEqual(["CEN"]);
     expect((await page(client, "/services?type=lunch")).props.services.data.map((s: any) => s.code)).toEqual(["ALM"]);
-    expect((await page(client, "/services?status=inactive")).props.services.data.map((s: any) => s.code)).toEqual(["OLD"]);
+    expect((await page(client, "/services?status=inactive")).props.services.data.map((s: any) => s.code)).toEqual([
+      "OLD",
+    ]);
     expect((await page(client, "/services?status=active&type=snack")).props.services.data).toEqual([]);
     // A viewer cannot write.
-    expect((await submitJson(client, "POST", "/services", { code: "X", name: "Equis", type: "lunch" })).status).toBe(403);
+    expect((await submitJson(client, "POST", "/services", { code: "X", name: "Equis", type: "lunch" })).status).toBe(
+      403,
+    );
   });
 
   test("validation: required fields, code format, type choice; a duplicate code is refused whatever its case", async () => {
@@ -137,21 +222,41 @@ describe("the Services catalogue", () => {
     const client = await signedIn(w, w.people.root);
     const empty = await submitJson(client, "POST", "/services", {});
     expect(empty.status).toBe(422);
-    expect((await empty.json()).errors).toEqual({ code: es("validation.required"), name: es("validation.required"), type: es("validation.required") });
+    expect((await empty.json()).errors).toEqual({
+      code: es("validation.required"),
+      name: es("validation.required"),
+      type: es("validation.required"),
+    });
     const bad = await submitJson(client, "POST", "/services", { code: "a b!", name: "X", type: "brunch" });
-    expect((await bad.json()).errors).toEqual({ code: es("services.code_format"), name: es("validation.min_length", { min: 2 }), type: es("validation.invalid_choice") });
-    const duplicate = await submitJson(client, "POST", "/services", { code: "des", name: "Otro desayuno", type: "breakfast" });
+    expect((await bad.json()).errors).toEqual({
+      code: es("services.code_format"),
+      name: es("validation.min_length", { min: 2 }),
+      type: es("validation.invalid_choice"),
+    });
+    const duplicate = await submitJson(client, "POST", "/services", {
+      code: "des",
+      name: "Otro desayuno",
+      type: "breakfast",
+    });
     expect(duplicate.status).toBe(422);
     expect((await duplicate.json()).errors).toEqual({ code: es("services.code_taken", { code: "DES" }) });
     // Renaming another service to an existing code too; keeping its own code is fine.
-    expect((await submitJson(client, "PUT", `/services/${w.svc.ALM}`, { code: "DES", name: "Almuerzo", type: "lunch" })).status).toBe(422);
-    expect((await submit(client, "PUT", `/services/${w.svc.ALM}`, { code: "ALM", name: "Almuerzo criollo", type: "lunch" })).status).toBe(303);
+    expect(
+      (await submitJson(client, "PUT", `/services/${w.svc.ALM}`, { code: "DES", name: "Almuerzo", type: "lunch" }))
+        .status,
+    ).toBe(422);
+    expect(
+      (await submit(client, "PUT", `/services/${w.svc.ALM}`, { code: "ALM", name: "Almuerzo criollo", type: "lunch" }))
+        .status,
+    ).toBe(303);
     // The page client goes back with the errors shown on the page.
     await submit(client, "POST", "/services", { code: "DES", name: "Desayuno 2", type: "breakfast" });
     expect((await page(client)).props.errors).toEqual({ code: es("services.code_taken", { code: "DES" }) });
     expect(w.db.select().from(services).all()).toHaveLength(4);
     // Unknown service: 404.
-    expect((await submitJson(client, "PUT", "/services/9999", { code: "ZZZ", name: "Nada", type: "lunch" })).status).toBe(404);
+    expect(
+      (await submitJson(client, "PUT", "/services/9999", { code: "ZZZ", name: "Nada", type: "lunch" })).status,
+    ).toBe(404);
   });
 
   test("a service cannot be deleted while any place offers it", async () => {
@@ -160,10 +265,14 @@ describe("the Services catalogue", () => {
     const client = await signedIn(w, w.people.root);
     const json = await submitJson(client, "DELETE", `/services/${w.svc.CEN}`);
     expect(json.status).toBe(409);
-    expect((await json.json()).message).toBe(es("services.in_use", { code: "CEN", mines: 1, units: 0, cafes: 0, businesses: 0 }));
+    expect((await json.json()).message).toBe(
+      es("services.in_use", { code: "CEN", mines: 1, units: 0, cafes: 0, businesses: 0 }),
+    );
     const form = await submit(client, "DELETE", `/services/${w.svc.CEN}`);
     expect(form.status).toBe(303);
-    expect((await page(client)).props.errors.form).toBe(es("services.in_use", { code: "CEN", mines: 1, units: 0, cafes: 0, businesses: 0 }));
+    expect((await page(client)).props.errors.form).toBe(
+      es("services.in_use", { code: "CEN", mines: 1, units: 0, cafes: 0, businesses: 0 }),
+    );
     expect(w.db.select().from(services).where(eq(services.id, w.svc.CEN)).get()).toBeDefined();
     expect(auditActions(w.db)).not.toContain("service.deleted");
   });
@@ -176,8 +285,12 @@ describe("the catalogue's Excel export", () => {
     const viewer = await signedIn(w, w.people.viewer);
     const response = await viewer.get("/services/export?status=active&search=a");
     expect(response.status).toBe(200);
-    expect(response.headers.get("content-type")).toBe("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet");
-    expect(response.headers.get("content-disposition")).toMatch(/^attachment; filename="mesa-services-\d{4}-\d{2}-\d{2}\.xlsx"$/);
+    expect(response.headers.get("content-type")).toBe(
+      "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    );
+    expect(response.headers.get("content-disposition")).toMatch(
+      /^attachment; filename="mesa-services-\d{4}-\d{2}-\d{2}\.xlsx"$/,
+    );
     const book = XLSX.read(new Uint8Array(await response.arrayBuffer()), { type: "array" });
     const rows = XLSX.utils.sheet_to_json<unknown[]>(book.Sheets[book.SheetNames[0]], { header: 1 });
     // "Antiguo" matches the search but is inactive. ALM and DES are offered by 2 mines, 3 units and 3 cafes.
@@ -198,37 +311,64 @@ describe("services down the place tree", () => {
     const client = await signedIn(w, w.people.root);
     const { places: p, svc } = w;
     // A mine may offer any active service, not an inactive one.
-    const inactive = await submitJson(client, "PUT", `/places/mine/${p.mineNorte}/services`, { service_ids: [svc.DES, svc.OLD] });
+    const inactive = await submitJson(client, "PUT", `/places/mine/${p.mineNorte}/services`, {
+      service_ids: [svc.DES, svc.OLD],
+    });
     expect(inactive.status).toBe(422);
-    expect((await inactive.json()).errors).toEqual({ [`service_ids.${svc.OLD}`]: es("services.inactive_service", { service: "OLD · Antiguo" }) });
-    expect((await submit(client, "PUT", `/places/mine/${p.mineNorte}/services`, { service_ids: [svc.DES, svc.ALM] })).status).toBe(303);
+    expect((await inactive.json()).errors).toEqual({
+      [`service_ids.${svc.OLD}`]: es("services.inactive_service", { service: "OLD · Antiguo" }),
+    });
+    expect(
+      (await submit(client, "PUT", `/places/mine/${p.mineNorte}/services`, { service_ids: [svc.DES, svc.ALM] })).status,
+    ).toBe(303);
     expect(offered(w.db, "mine", p.mineNorte)).toEqual([svc.DES, svc.ALM].sort());
 
-    const unit = await submitJson(client, "PUT", `/places/unit/${p.unitA}/services`, { service_ids: [svc.DES, svc.CEN] });
+    const unit = await submitJson(client, "PUT", `/places/unit/${p.unitA}/services`, {
+      service_ids: [svc.DES, svc.CEN],
+    });
     expect(unit.status).toBe(422);
-    expect((await unit.json()).errors).toEqual({ [`service_ids.${svc.CEN}`]: es("services.parent_lacks_mine", { service: "CEN · Cena", parent: "Mina Norte" }) });
+    expect((await unit.json()).errors).toEqual({
+      [`service_ids.${svc.CEN}`]: es("services.parent_lacks_mine", { service: "CEN · Cena", parent: "Mina Norte" }),
+    });
     expect(offered(w.db, "unit", p.unitA)).toEqual([]);
-    expect((await submit(client, "PUT", `/places/unit/${p.unitA}/services`, { service_ids: [svc.DES] })).status).toBe(303);
+    expect((await submit(client, "PUT", `/places/unit/${p.unitA}/services`, { service_ids: [svc.DES] })).status).toBe(
+      303,
+    );
 
-    const cafe = await submitJson(client, "PUT", `/places/cafe/${p.cafeA}/services`, { service_ids: [svc.DES, svc.ALM, svc.CEN] });
+    const cafe = await submitJson(client, "PUT", `/places/cafe/${p.cafeA}/services`, {
+      service_ids: [svc.DES, svc.ALM, svc.CEN],
+    });
     expect((await cafe.json()).errors).toEqual({
       [`service_ids.${svc.ALM}`]: es("services.parent_lacks_unit", { service: "ALM · Almuerzo", parent: "Unidad A" }),
       [`service_ids.${svc.CEN}`]: es("services.parent_lacks_unit", { service: "CEN · Cena", parent: "Unidad A" }),
     });
     // The page client sees the same messages.
     await submit(client, "PUT", `/places/cafe/${p.cafeA}/services`, { service_ids: [svc.ALM] });
-    expect((await page(client)).props.errors).toEqual({ [`service_ids.${svc.ALM}`]: es("services.parent_lacks_unit", { service: "ALM · Almuerzo", parent: "Unidad A" }) });
-    expect((await submit(client, "PUT", `/places/cafe/${p.cafeA}/services`, { service_ids: [svc.DES] })).status).toBe(303);
+    expect((await page(client)).props.errors).toEqual({
+      [`service_ids.${svc.ALM}`]: es("services.parent_lacks_unit", { service: "ALM · Almuerzo", parent: "Unidad A" }),
+    });
+    expect((await submit(client, "PUT", `/places/cafe/${p.cafeA}/services`, { service_ids: [svc.DES] })).status).toBe(
+      303,
+    );
     expect(offered(w.db, "cafe", p.cafeA)).toEqual([svc.DES]);
 
     // Unknown services, a missing body, unknown kinds and places.
-    expect((await (await submitJson(client, "PUT", `/places/cafe/${p.cafeA}/services`, { service_ids: [9999] })).json()).errors).toEqual({ service_ids: es("services.unknown_services") });
-    expect((await (await submitJson(client, "PUT", `/places/cafe/${p.cafeA}/services`, {})).json()).errors).toEqual({ service_ids: es("validation.required") });
+    expect(
+      (await (await submitJson(client, "PUT", `/places/cafe/${p.cafeA}/services`, { service_ids: [9999] })).json())
+        .errors,
+    ).toEqual({ service_ids: es("services.unknown_services") });
+    expect((await (await submitJson(client, "PUT", `/places/cafe/${p.cafeA}/services`, {})).json()).errors).toEqual({
+      service_ids: es("validation.required"),
+    });
     expect((await submitJson(client, "PUT", `/places/area/${p.cafeA}/services`, { service_ids: [] })).status).toBe(404);
     expect((await submitJson(client, "PUT", `/places/unit/9999/services`, { service_ids: [] })).status).toBe(404);
 
     const audit = w.db.select().from(auditLog).where(eq(auditLog.action, "place.services.updated")).all();
-    expect(audit.map((a) => [a.subjectType, a.subjectId])).toEqual([["mine", p.mineNorte], ["unit", p.unitA], ["cafe", p.cafeA]]);
+    expect(audit.map((a) => [a.subjectType, a.subjectId])).toEqual([
+      ["mine", p.mineNorte],
+      ["unit", p.unitA],
+      ["cafe", p.cafeA],
+    ]);
     expect(JSON.parse(audit[0].after!)).toEqual({ services: ["ALM", "DES"] });
   });
 
@@ -237,7 +377,11 @@ describe("services down the place tree", () => {
     offerDesAlm(w);
     const { places: p, svc } = w;
     const client = await signedIn(w, w.people.root);
-    const setMine = (confirm?: boolean) => submit(client, "PUT", `/places/mine/${p.mineNorte}/services`, { service_ids: [svc.DES], ...(confirm === undefined ? {} : { confirm }) });
+    const setMine = (confirm?: boolean) =>
+      submit(client, "PUT", `/places/mine/${p.mineNorte}/services`, {
+        service_ids: [svc.DES],
+        ...(confirm === undefined ? {} : { confirm }),
+      });
     const auditBefore = w.db.select().from(auditLog).all().length;
 
     const first = await setMine();
@@ -252,7 +396,13 @@ describe("services down the place tree", () => {
         { kind: "unit", id: p.unitA, name: "Unidad A", path: "Mina Norte › Unidad A", services: ["ALM"] },
         { kind: "unit", id: p.unitA2, name: "Unidad A2", path: "Mina Norte › Unidad A2", services: ["ALM"] },
         { kind: "cafe", id: p.cafeA, name: "Comedor A", path: "Mina Norte › Unidad A › Comedor A", services: ["ALM"] },
-        { kind: "cafe", id: p.cafeA2, name: "Comedor A2", path: "Mina Norte › Unidad A2 › Comedor A2", services: ["ALM"] },
+        {
+          kind: "cafe",
+          id: p.cafeA2,
+          name: "Comedor A2",
+          path: "Mina Norte › Unidad A2 › Comedor A2",
+          services: ["ALM"],
+        },
       ],
     });
     // Nothing changed.
@@ -268,19 +418,42 @@ describe("services down the place tree", () => {
 
     const confirmed = await setMine(true);
     expect(confirmed.status).toBe(303);
-    for (const [kind, id] of [["mine", p.mineNorte], ["unit", p.unitA], ["unit", p.unitA2], ["cafe", p.cafeA], ["cafe", p.cafeA2]] as const) expect({ kind, id, offered: offered(w.db, kind, id) }).toEqual({ kind, id, offered: [svc.DES] });
+    for (const [kind, id] of [
+      ["mine", p.mineNorte],
+      ["unit", p.unitA],
+      ["unit", p.unitA2],
+      ["cafe", p.cafeA],
+      ["cafe", p.cafeA2],
+    ] as const)
+      expect({ kind, id, offered: offered(w.db, kind, id) }).toEqual({ kind, id, offered: [svc.DES] });
     // The other mine is untouched.
     expect(offered(w.db, "cafe", p.cafeB)).toEqual([svc.DES, svc.ALM].sort());
     const cascade = w.db.select().from(auditLog).where(eq(auditLog.action, "place.services.removed_by_parent")).all();
-    expect(cascade.map((a) => [a.subjectType, a.subjectId]).sort()).toEqual([["cafe", p.cafeA], ["cafe", p.cafeA2], ["unit", p.unitA], ["unit", p.unitA2]].sort());
-    expect(JSON.parse(cascade.find((a) => a.subjectId === p.cafeA && a.subjectType === "cafe")!.after!)).toEqual({ services: ["DES"], parent: { kind: "mine", id: p.mineNorte } });
+    expect(cascade.map((a) => [a.subjectType, a.subjectId]).sort()).toEqual(
+      [
+        ["cafe", p.cafeA],
+        ["cafe", p.cafeA2],
+        ["unit", p.unitA],
+        ["unit", p.unitA2],
+      ].sort(),
+    );
+    expect(JSON.parse(cascade.find((a) => a.subjectId === p.cafeA && a.subjectType === "cafe")!.after!)).toEqual({
+      services: ["DES"],
+      parent: { kind: "mine", id: p.mineNorte },
+    });
     expect(w.db.select().from(auditLog).where(eq(auditLog.action, "place.services.updated")).all()).toHaveLength(1);
-    expect((await page(client)).flash.success).toBe(es("services.place_saved_cascade", { place: "Mina Norte", count: 4 }));
+    expect((await page(client)).flash.success).toBe(
+      es("services.place_saved_cascade", { place: "Mina Norte", count: 4 }),
+    );
 
     // Removing from a unit reaches only its cafes; a removal without children needs no confirmation.
     expect((await submit(client, "PUT", `/places/unit/${p.unitB}/services`, { service_ids: [] })).status).toBe(303);
-    expect((await page(client)).flash.serviceRemoval.affected.map((a: any) => a.path)).toEqual(["Unidad B › Comedor B"]);
-    expect((await submit(client, "PUT", `/places/cafe/${p.cafeB}/services`, { service_ids: [svc.DES] })).status).toBe(303);
+    expect((await page(client)).flash.serviceRemoval.affected.map((a: any) => a.path)).toEqual([
+      "Unidad B › Comedor B",
+    ]);
+    expect((await submit(client, "PUT", `/places/cafe/${p.cafeB}/services`, { service_ids: [svc.DES] })).status).toBe(
+      303,
+    );
     expect(offered(w.db, "cafe", p.cafeB)).toEqual([svc.DES]);
   });
 
@@ -294,24 +467,51 @@ describe("services down the place tree", () => {
     expect(root.props.tree.data.map((m: any) => m.name)).toEqual(["Mina Norte", "Mina Sur"]);
     expect(root.props.tree).toMatchObject({ total: 2, page: 1, lastPage: 1 });
     expect(root.props.tree.data[0].units.map((u: any) => u.name)).toEqual(["Unidad A", "Unidad A2"]);
-    expect(root.props.tree.data[0].units[0].cafes[0]).toEqual({ id: w.places.cafeA, name: "Comedor A", serviceIds: [w.svc.DES, w.svc.ALM].sort(), priced: 0 });
+    expect(root.props.tree.data[0].units[0].cafes[0]).toEqual({
+      id: w.places.cafeA,
+      name: "Comedor A",
+      serviceIds: [w.svc.DES, w.svc.ALM].sort(),
+      priced: 0,
+    });
     expect(root.props.serviceOptions.map((s: any) => s.code)).toEqual(["ALM", "CEN", "DES", "OLD"]);
     // A search for a cafe brings it under its unit and mine, without the places around it.
     const found = await page(rootClient, "/services?tab=places&places_search=Comedor%20A2");
-    expect(found.props.tree.data.map((m: any) => [m.name, m.units.map((u: any) => [u.name, u.cafes.map((c: any) => c.name)])])).toEqual([["Mina Norte", [["Unidad A2", ["Comedor A2"]]]]]);
+    expect(
+      found.props.tree.data.map((m: any) => [
+        m.name,
+        m.units.map((u: any) => [u.name, u.cafes.map((c: any) => c.name)]),
+      ]),
+    ).toEqual([["Mina Norte", [["Unidad A2", ["Comedor A2"]]]]]);
     expect(found.props.filters.placesSearch).toBe("Comedor A2");
     // A search for a mine brings it whole; a search with LIKE's wildcards finds nothing.
-    expect((await page(rootClient, "/services?tab=places&places_search=sur")).props.tree.data.map((m: any) => m.name)).toEqual(["Mina Sur"]);
+    expect(
+      (await page(rootClient, "/services?tab=places&places_search=sur")).props.tree.data.map((m: any) => m.name),
+    ).toEqual(["Mina Sur"]);
     expect((await page(rootClient, "/services?tab=places&places_search=%25")).props.tree.total).toBe(0);
     // Five mines to a page: with seven, the second page holds the last two, whole.
     const business = w.db.select().from(cafes).where(eq(cafes.id, w.places.cafeA)).get()!.businessId!;
     for (const n of [1, 2, 3, 4, 5]) ensureCafe(w.db, `Mina Z${n}`, "Unidad Z", `Comedor Z${n}`, business);
     const second = await page(rootClient, "/services?tab=places&places_page=2");
     expect(second.props.tree).toMatchObject({ total: 7, page: 2, lastPage: 2 });
-    expect(second.props.tree.data.map((m: any) => [m.name, m.units[0].cafes.map((c: any) => c.name)])).toEqual([["Mina Z4", ["Comedor Z4"]], ["Mina Z5", ["Comedor Z5"]]]);
+    expect(second.props.tree.data.map((m: any) => [m.name, m.units[0].cafes.map((c: any) => c.name)])).toEqual([
+      ["Mina Z4", ["Comedor Z4"]],
+      ["Mina Z5", ["Comedor Z5"]],
+    ]);
     const manager = await page(await signedIn(w, w.people.managerA), "/services?tab=places");
     expect(manager.props.tree.data).toEqual([
-      { id: w.places.mineNorte, name: "Mina Norte", serviceIds: [w.svc.DES, w.svc.ALM].sort(), units: [{ id: w.places.unitA, name: "Unidad A", serviceIds: [w.svc.DES, w.svc.ALM].sort(), cafes: [{ id: w.places.cafeA, name: "Comedor A", serviceIds: [w.svc.DES, w.svc.ALM].sort(), priced: 0 }] }] },
+      {
+        id: w.places.mineNorte,
+        name: "Mina Norte",
+        serviceIds: [w.svc.DES, w.svc.ALM].sort(),
+        units: [
+          {
+            id: w.places.unitA,
+            name: "Unidad A",
+            serviceIds: [w.svc.DES, w.svc.ALM].sort(),
+            cafes: [{ id: w.places.cafeA, name: "Comedor A", serviceIds: [w.svc.DES, w.svc.ALM].sort(), priced: 0 }],
+          },
+        ],
+      },
     ]);
     expect(manager.props.can).toEqual({ manage: false, managePlaces: true, managePrices: true });
   });
@@ -323,16 +523,36 @@ describe("cafe prices", () => {
     offerDesAlm(w);
     const { places: p, svc } = w;
     const client = await signedIn(w, w.people.managerA);
-    const put = (prices: { service_id: number; price: string | null }[]) => submit(client, "PUT", `/cafes/${p.cafeA}/prices`, { prices });
-    const price = (serviceId: number) => w.db.select().from(cafeServices).where(and(eq(cafeServices.cafeId, p.cafeA), eq(cafeServices.serviceId, serviceId))).get()!.priceCents;
+    const put = (prices: { service_id: number; price: string | null }[]) =>
+      submit(client, "PUT", `/cafes/${p.cafeA}/prices`, { prices });
+    const price = (serviceId: number) =>
+      w.db
+        .select()
+        .from(cafeServices)
+        .where(and(eq(cafeServices.cafeId, p.cafeA), eq(cafeServices.serviceId, serviceId)))
+        .get()!.priceCents;
 
-    expect((await put([{ service_id: svc.DES, price: "12.50" }, { service_id: svc.ALM, price: "1.15" }])).status).toBe(303);
+    expect(
+      (
+        await put([
+          { service_id: svc.DES, price: "12.50" },
+          { service_id: svc.ALM, price: "1.15" },
+        ])
+      ).status,
+    ).toBe(303);
     expect([price(svc.DES), price(svc.ALM)]).toEqual([1250, 115]);
     expect((await page(client)).flash.success).toBe(es("services.prices_saved", { count: 2 }));
     // The same amount written differently is no change.
     expect((await put([{ service_id: svc.DES, price: "12,5" }])).status).toBe(303);
     expect(w.db.select().from(servicePriceHistory).all()).toHaveLength(2);
-    expect((await put([{ service_id: svc.DES, price: "13" }, { service_id: svc.ALM, price: "" }])).status).toBe(303);
+    expect(
+      (
+        await put([
+          { service_id: svc.DES, price: "13" },
+          { service_id: svc.ALM, price: "" },
+        ])
+      ).status,
+    ).toBe(303);
     expect([price(svc.DES), price(svc.ALM)]).toEqual([1300, null]);
 
     const history = w.db.select().from(servicePriceHistory).all();
@@ -349,10 +569,21 @@ describe("cafe prices", () => {
     expect(JSON.parse(audit[1].after!)).toEqual({ DES: 1300, ALM: null });
 
     // The prices dialog's data: a partial reload of the Services page.
-    const partial = await page(client, `/services?prices=${p.cafeA}`, { "x-inertia-partial-component": "services/index", "x-inertia-partial-data": "cafePrices" });
+    const partial = await page(client, `/services?prices=${p.cafeA}`, {
+      "x-inertia-partial-component": "services/index",
+      "x-inertia-partial-data": "cafePrices",
+    });
     const data = partial.props.cafePrices;
-    expect(data.cafe).toEqual({ id: p.cafeA, name: "Comedor A", path: "Mina Norte › Unidad A › Comedor A", timeZone: "America/Lima" });
-    expect(data.services.map((s: any) => [s.code, s.priceCents, s.price])).toEqual([["ALM", null, ""], ["DES", 1300, "13.00"]]);
+    expect(data.cafe).toEqual({
+      id: p.cafeA,
+      name: "Comedor A",
+      path: "Mina Norte › Unidad A › Comedor A",
+      timeZone: "America/Lima",
+    });
+    expect(data.services.map((s: any) => [s.code, s.priceCents, s.price])).toEqual([
+      ["ALM", null, ""],
+      ["DES", 1300, "13.00"],
+    ]);
     expect(data.history.map((h: any) => [h.serviceCode, h.oldPriceCents, h.newPriceCents, h.by])).toEqual([
       ["ALM", 115, null, "Gerente A"],
       ["DES", 1250, 1300, "Gerente A"],
@@ -376,24 +607,46 @@ describe("cafe prices", () => {
       ],
     });
     expect(response.status).toBe(422);
-    expect((await response.json()).errors).toEqual({ [`prices.${svc.DES}`]: es("services.price_invalid"), [`prices.${svc.CEN}`]: es("services.not_offered") });
+    expect((await response.json()).errors).toEqual({
+      [`prices.${svc.DES}`]: es("services.price_invalid"),
+      [`prices.${svc.CEN}`]: es("services.not_offered"),
+    });
     for (const bad of ["-1", "abc", "1e3", "10000000"]) {
-      const r = await submitJson(client, "PUT", `/cafes/${p.cafeA}/prices`, { prices: [{ service_id: svc.DES, price: bad }] });
+      const r = await submitJson(client, "PUT", `/cafes/${p.cafeA}/prices`, {
+        prices: [{ service_id: svc.DES, price: bad }],
+      });
       expect({ bad, status: r.status }).toEqual({ bad, status: 422 });
     }
-    expect((await (await submitJson(client, "PUT", `/cafes/${p.cafeA}/prices`, {})).json()).errors).toEqual({ prices: es("validation.required") });
+    expect((await (await submitJson(client, "PUT", `/cafes/${p.cafeA}/prices`, {})).json()).errors).toEqual({
+      prices: es("validation.required"),
+    });
     expect(w.db.select().from(servicePriceHistory).all()).toEqual([]);
-    expect(w.db.select().from(cafeServices).where(eq(cafeServices.cafeId, p.cafeA)).all().every((r) => r.priceCents === null)).toBe(true);
+    expect(
+      w.db
+        .select()
+        .from(cafeServices)
+        .where(eq(cafeServices.cafeId, p.cafeA))
+        .all()
+        .every((r) => r.priceCents === null),
+    ).toBe(true);
   });
 
   test("removing a service from a cafe removes its price", async () => {
     const w = await buildWorld();
     offerDesAlm(w);
     const client = await signedIn(w, w.people.root);
-    await submit(client, "PUT", `/cafes/${w.places.cafeA}/prices`, { prices: [{ service_id: w.svc.ALM, price: "18.00" }] });
+    await submit(client, "PUT", `/cafes/${w.places.cafeA}/prices`, {
+      prices: [{ service_id: w.svc.ALM, price: "18.00" }],
+    });
     await submit(client, "PUT", `/places/cafe/${w.places.cafeA}/services`, { service_ids: [w.svc.DES] });
     await submit(client, "PUT", `/places/cafe/${w.places.cafeA}/services`, { service_ids: [w.svc.DES, w.svc.ALM] });
-    expect(w.db.select().from(cafeServices).where(and(eq(cafeServices.cafeId, w.places.cafeA), eq(cafeServices.serviceId, w.svc.ALM))).get()!.priceCents).toBeNull();
+    expect(
+      w.db
+        .select()
+        .from(cafeServices)
+        .where(and(eq(cafeServices.cafeId, w.places.cafeA), eq(cafeServices.serviceId, w.svc.ALM)))
+        .get()!.priceCents,
+    ).toBeNull();
   });
 });
 
@@ -414,21 +667,37 @@ describe("data scope", () => {
       expect({ path, status: (await submitJson(client, method, path, body)).status }).toEqual({ path, status: 404 });
       expect({ path, status: (await submit(client, method, path, body)).status }).toEqual({ path, status: 404 });
     }
-    const partial = await client.visit(`/services?prices=${p.cafeB}`, { "x-inertia-partial-component": "services/index", "x-inertia-partial-data": "cafePrices" });
+    const partial = await client.visit(`/services?prices=${p.cafeB}`, {
+      "x-inertia-partial-component": "services/index",
+      "x-inertia-partial-data": "cafePrices",
+    });
     expect(partial.response.status).toBe(404);
     expect(offered(w.db, "cafe", p.cafeB)).toEqual([svc.DES, svc.ALM].sort());
     expect(w.db.select().from(servicePriceHistory).all()).toEqual([]);
     expect(w.db.select().from(auditLog).all().length).toBe(before);
 
     // Their own cafe, unit and mine are within reach; a removal that would reach cafe A2 (outside) is refused.
-    expect((await submit(client, "PUT", `/places/cafe/${p.cafeA}/services`, { service_ids: [svc.DES] })).status).toBe(303);
+    expect((await submit(client, "PUT", `/places/cafe/${p.cafeA}/services`, { service_ids: [svc.DES] })).status).toBe(
+      303,
+    );
     expect(offered(w.db, "cafe", p.cafeA)).toEqual([svc.DES]);
-    const outside = await submitJson(client, "PUT", `/places/mine/${p.mineNorte}/services`, { service_ids: [svc.ALM], confirm: true });
+    const outside = await submitJson(client, "PUT", `/places/mine/${p.mineNorte}/services`, {
+      service_ids: [svc.ALM],
+      confirm: true,
+    });
     expect(outside.status).toBe(409);
-    expect((await outside.json()).message).toBe(es("services.children_out_of_scope", { places: "Mina Norte › Unidad A2, Mina Norte › Unidad A2 › Comedor A2" }));
+    expect((await outside.json()).message).toBe(
+      es("services.children_out_of_scope", { places: "Mina Norte › Unidad A2, Mina Norte › Unidad A2 › Comedor A2" }),
+    );
     expect(offered(w.db, "mine", p.mineNorte)).toEqual([svc.DES, svc.ALM].sort());
     // Adding to their mine is fine.
-    expect((await submit(client, "PUT", `/places/mine/${p.mineNorte}/services`, { service_ids: [svc.DES, svc.ALM, svc.CEN] })).status).toBe(303);
+    expect(
+      (
+        await submit(client, "PUT", `/places/mine/${p.mineNorte}/services`, {
+          service_ids: [svc.DES, svc.ALM, svc.CEN],
+        })
+      ).status,
+    ).toBe(303);
     expect(offered(w.db, "mine", p.mineNorte)).toEqual([svc.DES, svc.ALM, svc.CEN].sort());
   });
 });
@@ -450,11 +719,19 @@ describe("the page, the catalogue and the seeds", () => {
   });
 
   test("the catalogue defaults and the starting roles name the new permissions", () => {
-    expect(PERMISSION_DEFAULTS["services.view"]).toEqual({ area: "services", sidebar: { route: "services.index", label: "nav.services", icon: "utensils", order: 40 } });
-    for (const name of ["services.manage", "places.manage", "prices.manage"]) expect(PERMISSION_DEFAULTS[name]).toBeDefined();
+    expect(PERMISSION_DEFAULTS["services.view"]).toEqual({
+      area: "services",
+      sidebar: { route: "services.index", label: "nav.services", icon: "utensils", order: 40 },
+    });
+    for (const name of ["services.manage", "places.manage", "prices.manage"])
+      expect(PERMISSION_DEFAULTS[name]).toBeDefined();
     const admin = STARTING_ROLES.find((r) => r.name === "administrator")!;
-    expect(admin.permissions).toEqual(expect.arrayContaining(["services.view", "services.manage", "places.manage", "prices.manage"]));
-    expect(STARTING_ROLES.find((r) => r.name === "cafe manager")!.permissions).toEqual(expect.arrayContaining(["services.view", "prices.manage"]));
+    expect(admin.permissions).toEqual(
+      expect.arrayContaining(["services.view", "services.manage", "places.manage", "prices.manage"]),
+    );
+    expect(STARTING_ROLES.find((r) => r.name === "cafe manager")!.permissions).toEqual(
+      expect.arrayContaining(["services.view", "prices.manage"]),
+    );
   });
 
   test("the services seeder creates the five services, offered and priced in the demo cafes, and is idempotent", async () => {
@@ -466,7 +743,10 @@ describe("the page, the catalogue and the seeds", () => {
       services: app.db.select({ code: services.code, type: services.type }).from(services).all(),
       mines: app.db.select().from(mineServices).all().length,
       units: app.db.select().from(unitServices).all().length,
-      cafes: app.db.select({ cafeId: cafeServices.cafeId, serviceId: cafeServices.serviceId, priceCents: cafeServices.priceCents }).from(cafeServices).all(),
+      cafes: app.db
+        .select({ cafeId: cafeServices.cafeId, serviceId: cafeServices.serviceId, priceCents: cafeServices.priceCents })
+        .from(cafeServices)
+        .all(),
     });
     const first = snapshot();
     expect(first.services.map((s) => s.code).sort()).toEqual(["ALM", "CEN", "DES", "DSC", "REF"]);

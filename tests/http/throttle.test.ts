@@ -22,7 +22,10 @@ const EMAIL = "ana@mesa.test";
 
 const es = (key: string, params?: Record<string, string | number>) => translate("es", key, params);
 
-function setup(options: { routes?: RouteDefinition[]; env?: Record<string, string> } = {}): { app: TestApp; client: Client } {
+function setup(options: { routes?: RouteDefinition[]; env?: Record<string, string> } = {}): {
+  app: TestApp;
+  client: Client;
+} {
   const app = createTestApp(options);
   return { app, client: new Client(app) };
 }
@@ -32,7 +35,13 @@ function addUser(app: TestApp, email = EMAIL) {
 }
 
 /** Posts a form the way the page client does, coming from `from` (the XSRF cookie must already be there). */
-function post(client: Client, path: string, json: unknown, from: string, headers: Record<string, string> = {}): Promise<Response> {
+function post(
+  client: Client,
+  path: string,
+  json: unknown,
+  from: string,
+  headers: Record<string, string> = {},
+): Promise<Response> {
   return client.request(path, { method: "POST", inertia: true, json, headers: { referer: BASE + from, ...headers } });
 }
 
@@ -42,7 +51,9 @@ function signIn(client: Client, email: string, password: string): Promise<Respon
 
 /** Sets the counter of `key` as if `attempts` had been counted just now. */
 function preset(app: TestApp, key: string, attempts: number, limit: Limit): void {
-  app.db.$client.query("INSERT INTO rate_limits (key, attempts, reset_at) VALUES (?, ?, ?)").run(key, attempts, Date.now() + limit.decaySeconds * 1000);
+  app.db.$client
+    .query("INSERT INTO rate_limits (key, attempts, reset_at) VALUES (?, ?, ?)")
+    .run(key, attempts, Date.now() + limit.decaySeconds * 1000);
 }
 
 /** Checks a throttled answer: 429 with a Retry-After within the limit's window. */
@@ -74,7 +85,9 @@ describe("sign-in throttle", () => {
     const { app, client } = setup();
     await addUser(app);
     await client.visit("/login");
-    const responses = await Promise.all(Array.from({ length: 40 }, (_, i) => signIn(client, EMAIL, `wrong-${i}-password`)));
+    const responses = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => signIn(client, EMAIL, `wrong-${i}-password`)),
+    );
     expect(statuses(responses)).toEqual({ 302: LIMITS.signIn.max, 429: 40 - LIMITS.signIn.max });
     for (const response of responses) {
       if (response.status === 302) expect(response.headers.get("location")).toBe("/login");
@@ -88,7 +101,8 @@ describe("sign-in throttle", () => {
     const { app, client } = setup();
     await addUser(app);
     await client.visit("/login");
-    for (let i = 0; i < LIMITS.signIn.max; i++) expect((await signIn(client, EMAIL, `wrong-${i}-password`)).status).toBe(302);
+    for (let i = 0; i < LIMITS.signIn.max; i++)
+      expect((await signIn(client, EMAIL, `wrong-${i}-password`)).status).toBe(302);
 
     const page = await signIn(client, EMAIL, PASSWORD);
     expectThrottled(page, LIMITS.signIn);
@@ -97,7 +111,11 @@ describe("sign-in throttle", () => {
     expect(object.component).toBe("error");
     expect(object.props).toMatchObject({ status: 429, retryAfter: Number(page.headers.get("retry-after")) });
 
-    const json = await client.request("/login", { method: "POST", json: { email: EMAIL, password: PASSWORD }, headers: { accept: "application/json" } });
+    const json = await client.request("/login", {
+      method: "POST",
+      json: { email: EMAIL, password: PASSWORD },
+      headers: { accept: "application/json" },
+    });
     expectThrottled(json, LIMITS.signIn);
     expect(await json.json()).toEqual({ message: es("errors.title.429") });
 
@@ -126,7 +144,9 @@ describe("sign-in throttle", () => {
     const { app, client } = setup();
     await client.visit("/login");
     preset(app, signInAddressKey(null), LIMITS.signInPerAddress.max - 3, LIMITS.signInPerAddress);
-    const responses = await Promise.all(Array.from({ length: 40 }, (_, i) => signIn(client, `person${i}@mesa.test`, "Password2024!")));
+    const responses = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => signIn(client, `person${i}@mesa.test`, "Password2024!")),
+    );
     expect(statuses(responses)).toEqual({ 302: 3, 429: 37 });
   });
 
@@ -157,24 +177,37 @@ describe("password confirmation throttle", () => {
     await addUser(app);
     await client.visit("/login");
     expect((await signIn(client, EMAIL, PASSWORD)).headers.get("location")).toBe("/dashboard");
-    const responses = await Promise.all(Array.from({ length: 20 }, (_, i) => post(client, "/confirm-password", { password: `wrong-${i}-pass` }, "/confirm-password")));
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        post(client, "/confirm-password", { password: `wrong-${i}-pass` }, "/confirm-password"),
+      ),
+    );
     expect(statuses(responses)).toEqual({ 302: LIMITS.confirmPassword.max, 429: 20 - LIMITS.confirmPassword.max });
   });
 });
 
 describe("registration throttle", () => {
-  const form = (email: string, confirmation = PASSWORD) => ({ name: "Ana Quispe", email, password: PASSWORD, password_confirmation: confirmation });
+  const form = (email: string, confirmation = PASSWORD) => ({
+    name: "Ana Quispe",
+    email,
+    password: PASSWORD,
+    password_confirmation: confirmation,
+  });
 
   test(`per e-mail: after ${LIMITS.registerPerEmail.max} attempts in an hour the next is 429, even a good form`, async () => {
     const { app, client } = setup();
     await client.visit("/register");
     for (let i = 0; i < LIMITS.registerPerEmail.max; i++) {
-      expect((await post(client, "/register", form(EMAIL, `mismatch-${i}`), "/register")).headers.get("location")).toBe("/register");
+      expect((await post(client, "/register", form(EMAIL, `mismatch-${i}`), "/register")).headers.get("location")).toBe(
+        "/register",
+      );
     }
     expectThrottled(await post(client, "/register", form(EMAIL), "/register"), LIMITS.registerPerEmail);
     expect(findUserByEmail(app.db, EMAIL)).toBeUndefined();
     // Another e-mail from the same address still goes through.
-    expect((await post(client, "/register", form("luis@mesa.test"), "/register")).headers.get("location")).toBe("/dashboard");
+    expect((await post(client, "/register", form("luis@mesa.test"), "/register")).headers.get("location")).toBe(
+      "/dashboard",
+    );
   });
 
   test(`per address: after ${LIMITS.registerPerAddress.max} attempts in an hour the next is 429, whatever the e-mail`, async () => {
@@ -196,14 +229,16 @@ describe("registration throttle", () => {
 });
 
 describe("forgot-password throttle", () => {
-  const requestReset = (client: Client, email: string) => post(client, "/forgot-password", { email }, "/forgot-password");
+  const requestReset = (client: Client, email: string) =>
+    post(client, "/forgot-password", { email }, "/forgot-password");
 
   test(`per e-mail: after ${LIMITS.resetRequestPerEmail.max} requests in an hour the next is 429, for a known and an unknown e-mail alike`, async () => {
     const { app, client } = setup();
     await addUser(app);
     await client.visit("/forgot-password");
     for (const email of [EMAIL, "nobody@mesa.test"]) {
-      for (let i = 0; i < LIMITS.resetRequestPerEmail.max; i++) expect((await requestReset(client, email)).headers.get("location")).toBe("/forgot-password");
+      for (let i = 0; i < LIMITS.resetRequestPerEmail.max; i++)
+        expect((await requestReset(client, email)).headers.get("location")).toBe("/forgot-password");
       expectThrottled(await requestReset(client, email), LIMITS.resetRequestPerEmail);
     }
   });
@@ -212,7 +247,8 @@ describe("forgot-password throttle", () => {
     const { app, client } = setup();
     await addUser(app);
     await client.visit("/forgot-password");
-    for (let i = 0; i < LIMITS.resetRequestPerAddress.max; i++) expect((await requestReset(client, `person${i}@mesa.test`)).status).toBe(302);
+    for (let i = 0; i < LIMITS.resetRequestPerAddress.max; i++)
+      expect((await requestReset(client, `person${i}@mesa.test`)).status).toBe(302);
     expectThrottled(await requestReset(client, EMAIL), LIMITS.resetRequestPerAddress);
     await Bun.sleep(100);
     expect(mailFiles(app)).toEqual([]);

@@ -67,7 +67,15 @@ async function startMesa(): Promise<Mesa> {
   await probe.stop(true);
   const dir = mkdtempSync(join(tmpdir(), "mesa-cli-parity-"));
   // The command line finds the realtime server where the web server is (APP_URL), with the same app key.
-  const cliEnv = { DB_PATH: join(dir, "mesa.sqlite"), STORAGE_PATH: join(dir, "storage"), APP_URL: `http://127.0.0.1:${port}`, APP_KEY: TEST_APP_KEY, APP_LOCALE: "en", NODE_ENV: "test", LOG_REQUESTS: "false" };
+  const cliEnv = {
+    DB_PATH: join(dir, "mesa.sqlite"),
+    STORAGE_PATH: join(dir, "storage"),
+    APP_URL: `http://127.0.0.1:${port}`,
+    APP_KEY: TEST_APP_KEY,
+    APP_LOCALE: "en",
+    NODE_ENV: "test",
+    LOG_REQUESTS: "false",
+  };
   const config = testConfig({ ...cliEnv, PUSHER_HOST: "127.0.0.1", PUSHER_PORT: String(port), PUSHER_SCHEME: "http" });
   const db = openDatabase(cliEnv.DB_PATH);
   migrateDatabase(db);
@@ -79,14 +87,27 @@ async function startMesa(): Promise<Mesa> {
     await app.stop(true);
     db.$client.close();
   });
-  const testApp: TestApp = { app, services, mailPath: config.mail.path, db, config, sessions: services.sessions, version: services.assets.version, routes };
+  const testApp: TestApp = {
+    app,
+    services,
+    mailPath: config.mail.path,
+    db,
+    config,
+    sessions: services.sessions,
+    version: services.assets.version,
+    routes,
+  };
 
   bootstrapAccess(db);
   const superRole = findRoleByName(db, SUPER_ROLE)!.id;
   const cashier = makeRole(db, "caja", []);
   const x = ensureHeadquarters(db, "Catering X S.A.C.", "Sede X");
   const cafe = ensureCafe(db, "Mina Norte", "Unidad A", "Comedor A", x.businessId);
-  const sede = createArea(db, CLI_ACTOR, EVERYTHING, { name: "Administración X", headquarters_id: x.headquartersId, role_ids: [superRole] }).id;
+  const sede = createArea(db, CLI_ACTOR, EVERYTHING, {
+    name: "Administración X",
+    headquarters_id: x.headquartersId,
+    role_ids: [superRole],
+  }).id;
   const caja = createArea(db, CLI_ACTOR, EVERYTHING, { name: "Caja A", cafe_id: cafe, role_ids: [cashier] }).id;
   const person = async (name: string, email: string, areaId: number, roleId: number) => {
     const user = await addUser(db, name, email);
@@ -106,8 +127,17 @@ async function startMesa(): Promise<Mesa> {
 
 /** `./mesa ARGS` in a process of its own, without blocking this one (its Mesa has to answer). */
 async function mesa(m: Mesa, args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const child = Bun.spawn([MESA, ...args], { env: { ...process.env, ...m.cliEnv }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-  const [out, err, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  const child = Bun.spawn([MESA, ...args], {
+    env: { ...process.env, ...m.cliEnv },
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [out, err, code] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ]);
   return { code, out, err };
 }
 
@@ -129,13 +159,22 @@ class Tab {
   }
 
   static async open(m: Mesa, client: Client, user: User, signIn: boolean): Promise<Tab> {
-    const ws = new WebSocket(`ws://127.0.0.1:${m.port}/app/${m.testApp.services.realtimeApp.key}?protocol=7&client=js&version=8.4.0`);
+    const ws = new WebSocket(
+      `ws://127.0.0.1:${m.port}/app/${m.testApp.services.realtimeApp.key}?protocol=7&client=js&version=8.4.0`,
+    );
     const tab = new Tab(ws);
     cleanups.push(() => ws.readyState === WebSocket.OPEN && ws.close());
-    const established = await eventually(() => tab.frames.find((f) => f.event === "pusher:connection_established"), "connection_established");
+    const established = await eventually(
+      () => tab.frames.find((f) => f.event === "pusher:connection_established"),
+      "connection_established",
+    );
     tab.socketId = JSON.parse(established.data).socket_id;
     const endpoint = async (path: string, form: Record<string, string>) => {
-      const response = await client.request(path, { method: "POST", body: new URLSearchParams(form).toString(), headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" } });
+      const response = await client.request(path, {
+        method: "POST",
+        body: new URLSearchParams(form).toString(),
+        headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
+      });
       expect(response.status).toBe(200);
       return (await response.json()) as Json;
     };
@@ -147,7 +186,10 @@ class Tab {
     const channel = `private-App.Models.User.${user.id}`;
     const auth = await endpoint("/broadcasting/auth", { socket_id: tab.socketId, channel_name: channel });
     tab.send("pusher:subscribe", { channel, ...auth });
-    await eventually(() => tab.frames.some((f) => f.event === "pusher_internal:subscription_succeeded" && f.channel === channel), "subscription_succeeded");
+    await eventually(
+      () => tab.frames.some((f) => f.event === "pusher_internal:subscription_succeeded" && f.channel === channel),
+      "subscription_succeeded",
+    );
     tab.setup = tab.frames.length;
     return tab;
   }
@@ -158,7 +200,11 @@ class Tab {
 
   /** What the tab received after its setup, and how it was closed, with the user's id written as {id}. */
   seen(user: User): { frames: Json[]; closed: number | null } {
-    const frames = this.frames.slice(this.setup).map((f) => ({ ...f, channel: String(f.channel).replace(String(user.id), "{id}"), data: typeof f.data === "string" ? JSON.parse(f.data) : f.data }));
+    const frames = this.frames.slice(this.setup).map((f) => ({
+      ...f,
+      channel: String(f.channel).replace(String(user.id), "{id}"),
+      data: typeof f.data === "string" ? JSON.parse(f.data) : f.data,
+    }));
     return { frames, closed: this.closeCode };
   }
 }
@@ -176,11 +222,20 @@ async function untilClosed(tabs: Tab[]): Promise<void> {
 describe("the command line signs people out like the web, through the running Mesa", () => {
   test("./mesa user:deactivate: SessionEnded on the private channel, then every connection of the user closed (4009), as on the Users page", async () => {
     const m = await startMesa();
-    const [saraTabs, betoTabs, carlaTabs] = [await tabsOf(m, m.sara), await tabsOf(m, m.beto), await tabsOf(m, m.carla)];
+    const [saraTabs, betoTabs, carlaTabs] = [
+      await tabsOf(m, m.sara),
+      await tabsOf(m, m.beto),
+      await tabsOf(m, m.carla),
+    ];
 
     // Sara from the Users page.
     const root = await signedIn(m.testApp, m.root);
-    const response = await root.request(`/users/${m.sara.id}/deactivate`, { method: "POST", inertia: true, json: {}, headers: { referer: `${BASE}/users` } });
+    const response = await root.request(`/users/${m.sara.id}/deactivate`, {
+      method: "POST",
+      inertia: true,
+      json: {},
+      headers: { referer: `${BASE}/users` },
+    });
     expect(response.status).toBe(302);
     await untilClosed(saraTabs);
 
@@ -188,37 +243,81 @@ describe("the command line signs people out like the web, through the running Me
     const { code, out, err } = await mesa(m, ["user:deactivate", "beto@mesa.test"]);
     expect(err).toBe("");
     expect(code).toBe(0);
-    expect(out).toBe("Deactivated beto@mesa.test; their sessions have ended.\nTheir open tabs were signed out and their realtime connections closed.\n");
+    expect(out).toBe(
+      "Deactivated beto@mesa.test; their sessions have ended.\nTheir open tabs were signed out and their realtime connections closed.\n",
+    );
     await untilClosed(betoTabs);
     expect(findUserById(m.testApp.db, m.beto.id)!.status).toBe("deactivated");
 
-    const expected = { frames: [{ event: "App\\Events\\SessionEnded", channel: "private-App.Models.User.{id}", data: { reason: "deactivated" } }], closed: 4009 };
+    const expected = {
+      frames: [
+        {
+          event: "App\\Events\\SessionEnded",
+          channel: "private-App.Models.User.{id}",
+          data: { reason: "deactivated" },
+        },
+      ],
+      closed: 4009,
+    };
     // The tab that signed in hears SessionEnded, then closes; the one that never signed in is closed as well.
     expect(saraTabs.map((t) => t.seen(m.sara))).toEqual([expected, { ...expected }]);
     expect(betoTabs.map((t) => t.seen(m.beto))).toEqual(saraTabs.map((t) => t.seen(m.sara)));
     // Carla is not touched.
-    expect(carlaTabs.map((t) => t.seen(m.carla))).toEqual([{ frames: [], closed: null }, { frames: [], closed: null }]);
+    expect(carlaTabs.map((t) => t.seen(m.carla))).toEqual([
+      { frames: [], closed: null },
+      { frames: [], closed: null },
+    ]);
     expect(m.testApp.services.realtime!.connectionCount).toBe(2);
   });
 
   test("./mesa blacklist:add --user: the same as barring the account on the Blacklist page", async () => {
     const m = await startMesa();
-    const [saraTabs, betoTabs, carlaTabs] = [await tabsOf(m, m.sara), await tabsOf(m, m.beto), await tabsOf(m, m.carla)];
+    const [saraTabs, betoTabs, carlaTabs] = [
+      await tabsOf(m, m.sara),
+      await tabsOf(m, m.beto),
+      await tabsOf(m, m.carla),
+    ];
 
     const root = await signedIn(m.testApp, m.root);
-    const response = await root.request("/blacklist", { method: "POST", inertia: true, json: { document_number: "11112222", name: "Sara Caja", reason: "Robo de vales", user_email: "sara@mesa.test" }, headers: { referer: `${BASE}/blacklist` } });
+    const response = await root.request("/blacklist", {
+      method: "POST",
+      inertia: true,
+      json: { document_number: "11112222", name: "Sara Caja", reason: "Robo de vales", user_email: "sara@mesa.test" },
+      headers: { referer: `${BASE}/blacklist` },
+    });
     expect(response.status).toBe(302);
     await untilClosed(saraTabs);
 
-    const { code, out, err } = await mesa(m, ["blacklist:add", "33334444", "--reason", "Robo de vales", "--user", "beto@mesa.test"]);
+    const { code, out, err } = await mesa(m, [
+      "blacklist:add",
+      "33334444",
+      "--reason",
+      "Robo de vales",
+      "--user",
+      "beto@mesa.test",
+    ]);
     expect(err).toBe("");
     expect(code).toBe(0);
-    expect(out).toBe("Added DNI 33334444 (Beto Caja) to the blacklist: Robo de vales\nbeto@mesa.test can no longer sign in; their sessions have ended.\nTheir open tabs were signed out and their realtime connections closed.\n");
+    expect(out).toBe(
+      "Added DNI 33334444 (Beto Caja) to the blacklist: Robo de vales\nbeto@mesa.test can no longer sign in; their sessions have ended.\nTheir open tabs were signed out and their realtime connections closed.\n",
+    );
     await untilClosed(betoTabs);
 
-    const expected = { frames: [{ event: "App\\Events\\SessionEnded", channel: "private-App.Models.User.{id}", data: { reason: "blacklisted" } }], closed: 4009 };
+    const expected = {
+      frames: [
+        {
+          event: "App\\Events\\SessionEnded",
+          channel: "private-App.Models.User.{id}",
+          data: { reason: "blacklisted" },
+        },
+      ],
+      closed: 4009,
+    };
     expect(saraTabs.map((t) => t.seen(m.sara))).toEqual([expected, { ...expected }]);
     expect(betoTabs.map((t) => t.seen(m.beto))).toEqual(saraTabs.map((t) => t.seen(m.sara)));
-    expect(carlaTabs.map((t) => t.seen(m.carla))).toEqual([{ frames: [], closed: null }, { frames: [], closed: null }]);
+    expect(carlaTabs.map((t) => t.seen(m.carla))).toEqual([
+      { frames: [], closed: null },
+      { frames: [], closed: null },
+    ]);
   });
 });

@@ -68,11 +68,18 @@ interface Harness {
 }
 
 /** Starts Mesa on a free port; `realtime` overrides the embedded server's options (short timeouts and such). */
-async function startServer(options: { realtime?: Partial<EmbeddedOptions>; startTimer?: boolean } = {}): Promise<Harness> {
+async function startServer(
+  options: { realtime?: Partial<EmbeddedOptions>; startTimer?: boolean } = {},
+): Promise<Harness> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   // The broadcaster publishes where PUSHER_HOST/PORT say: this server.
-  const config = testConfig({ APP_URL: origin, PUSHER_HOST: "127.0.0.1", PUSHER_PORT: String(port), PUSHER_SCHEME: "http" });
+  const config = testConfig({
+    APP_URL: origin,
+    PUSHER_HOST: "127.0.0.1",
+    PUSHER_PORT: String(port),
+    PUSHER_SCHEME: "http",
+  });
   const db = openDatabase(":memory:");
   migrateDatabase(db);
   const creds = realtimeCredentials(config, config.appKey!);
@@ -86,8 +93,24 @@ async function startServer(options: { realtime?: Partial<EmbeddedOptions>; start
     realtime.stop();
     await app.stop(true);
   });
-  const testApp: TestApp = { app, services, mailPath: config.mail.path, db, config, sessions: services.sessions, version: services.assets.version, routes: productRoutes };
-  const sdk = new PusherServer({ appId: creds.id, key: creds.key, secret: creds.secret, host: "127.0.0.1", port: String(port), useTLS: false });
+  const testApp: TestApp = {
+    app,
+    services,
+    mailPath: config.mail.path,
+    db,
+    config,
+    sessions: services.sessions,
+    version: services.assets.version,
+    routes: productRoutes,
+  };
+  const sdk = new PusherServer({
+    appId: creds.id,
+    key: creds.key,
+    secret: creds.secret,
+    host: "127.0.0.1",
+    port: String(port),
+    useTLS: false,
+  });
   return { port, origin, testApp, realtime, creds, sdk };
 }
 
@@ -126,7 +149,10 @@ class RawSocket {
   }
 
   /** Opens `/app/{key}?{query}` and waits until the socket is open (not for the handshake). */
-  static async open(h: Harness, options: { key?: string; query?: string; headers?: Record<string, string> } = {}): Promise<RawSocket> {
+  static async open(
+    h: Harness,
+    options: { key?: string; query?: string; headers?: Record<string, string> } = {},
+  ): Promise<RawSocket> {
     const url = `ws://127.0.0.1:${h.port}/app/${options.key ?? h.creds.key}?${options.query ?? "protocol=7&client=raw&version=1.0"}`;
     // Bun's WebSocket takes request headers (X-Forwarded-For, as a reverse proxy would add).
     const ws = options.headers ? new WebSocket(url, { headers: options.headers } as never) : new WebSocket(url);
@@ -179,7 +205,11 @@ class RawSocket {
   /** pusher:subscribe, waiting for the answer (succeeded or error). */
   async subscribe(channel: string, extra: Json = {}): Promise<Json> {
     this.send("pusher:subscribe", { channel, ...extra });
-    return this.next((f) => f.channel === channel && (f.event === "pusher_internal:subscription_succeeded" || f.event === "pusher:subscription_error"));
+    return this.next(
+      (f) =>
+        f.channel === channel &&
+        (f.event === "pusher_internal:subscription_succeeded" || f.event === "pusher:subscription_error"),
+    );
   }
 }
 
@@ -193,7 +223,14 @@ function dataOf(frame: Json): any {
 type PusherOptions = ConstructorParameters<typeof Pusher>[1];
 
 function pusherClient(h: Harness, options: Partial<PusherOptions> = {}, key = h.creds.key): Pusher {
-  const client = new Pusher(key, { wsHost: "127.0.0.1", wsPort: h.port, forceTLS: false, enabledTransports: ["ws"], cluster: "mt1", ...options } as PusherOptions);
+  const client = new Pusher(key, {
+    wsHost: "127.0.0.1",
+    wsPort: h.port,
+    forceTLS: false,
+    enabledTransports: ["ws"],
+    cluster: "mt1",
+    ...options,
+  } as PusherOptions);
   cleanups.push(() => client.disconnect());
   return client;
 }
@@ -204,10 +241,17 @@ async function connected(client: Pusher): Promise<string> {
 }
 
 /** Signs channel subscriptions the way Mesa's endpoint would (src/realtime/signatures.ts), as `userId` on presence channels. */
-function signingClient(h: Harness, user: { id: string; info?: unknown } | null = null, options: Partial<PusherOptions> = {}): Pusher {
+function signingClient(
+  h: Harness,
+  user: { id: string; info?: unknown } | null = null,
+  options: Partial<PusherOptions> = {},
+): Pusher {
   return pusherClient(h, {
     channelAuthorization: {
-      customHandler: ({ socketId, channelName }: { socketId: string; channelName: string }, callback: (error: Error | null, data: Json | null) => void) => {
+      customHandler: (
+        { socketId, channelName }: { socketId: string; channelName: string },
+        callback: (error: Error | null, data: Json | null) => void,
+      ) => {
         if (channelName.startsWith("presence-")) {
           const channelData = JSON.stringify({ user_id: user?.id ?? "anonymous", user_info: user?.info ?? {} });
           callback(null, { auth: channelAuth(h.creds, socketId, channelName, channelData), channel_data: channelData });
@@ -215,7 +259,10 @@ function signingClient(h: Harness, user: { id: string; info?: unknown } | null =
       },
     },
     userAuthentication: {
-      customHandler: ({ socketId }: { socketId: string }, callback: (error: Error | null, data: Json | null) => void) => {
+      customHandler: (
+        { socketId }: { socketId: string },
+        callback: (error: Error | null, data: Json | null) => void,
+      ) => {
         const userData = JSON.stringify({ id: user?.id ?? "anonymous", user_info: user?.info ?? {} });
         callback(null, { auth: userAuth(h.creds, socketId, userData), user_data: userData });
       },
@@ -241,7 +288,9 @@ async function joined(client: Pusher, name: string): Promise<any> {
 }
 
 /** Every event a channel receives (besides pusher: internals), in order. */
-function record(channel: { bind_global: (cb: (event: string, data: any) => void) => unknown }): { event: string; data: any }[] {
+function record(channel: {
+  bind_global: (cb: (event: string, data: any) => void) => unknown;
+}): { event: string; data: any }[] {
   const seen: { event: string; data: any }[] = [];
   channel.bind_global((event: string, data: any) => {
     if (!event.startsWith("pusher:") && !event.startsWith("pusher_internal:")) seen.push({ event, data });
@@ -289,7 +338,16 @@ async function api(
   h: Harness,
   method: "GET" | "POST",
   path: string,
-  options: { params?: Record<string, string>; body?: unknown; appId?: string; key?: string; secret?: string; timestamp?: number; sendBody?: string; spoil?: (query: URLSearchParams) => void } = {},
+  options: {
+    params?: Record<string, string>;
+    body?: unknown;
+    appId?: string;
+    key?: string;
+    secret?: string;
+    timestamp?: number;
+    sendBody?: string;
+    spoil?: (query: URLSearchParams) => void;
+  } = {},
 ): Promise<Response> {
   const fullPath = `/apps/${options.appId ?? h.creds.id}${path}`;
   const body = options.body === undefined ? undefined : JSON.stringify(options.body);
@@ -337,7 +395,8 @@ async function buildWorld(app: TestApp): Promise<World> {
   const y = ensureHeadquarters(db, "Catering Y S.A.C.", "Sede Y");
   const cafeA = ensureCafe(db, "Mina Norte", "Unidad A", "Comedor A", x.businessId);
   const cafeB = ensureCafe(db, "Mina Sur", "Unidad B", "Comedor B", y.businessId);
-  const area = (name: string, place: { cafe_id?: number; headquarters_id?: number }, roleIds: number[]) => createArea(db, CLI_ACTOR, EVERYTHING, { name, ...place, role_ids: roleIds }).id;
+  const area = (name: string, place: { cafe_id?: number; headquarters_id?: number }, roleIds: number[]) =>
+    createArea(db, CLI_ACTOR, EVERYTHING, { name, ...place, role_ids: roleIds }).id;
   const sede = area("Administración X", { headquarters_id: x.headquartersId }, [superRole]);
   const cajaA = area("Caja A", { cafe_id: cafeA }, [staff]);
   const cajaB = area("Caja B", { cafe_id: cafeB }, [staff]);
@@ -356,8 +415,17 @@ async function buildWorld(app: TestApp): Promise<World> {
 }
 
 /** What the browser sends to /broadcasting/auth: a form with the socket id and channel name. */
-function authRequest(client: Client, path: string, form: Record<string, string>, headers: Record<string, string> = { accept: "application/json" }): Promise<Response> {
-  return client.request(path, { method: "POST", body: new URLSearchParams(form).toString(), headers: { "content-type": "application/x-www-form-urlencoded", ...headers } });
+function authRequest(
+  client: Client,
+  path: string,
+  form: Record<string, string>,
+  headers: Record<string, string> = { accept: "application/json" },
+): Promise<Response> {
+  return client.request(path, {
+    method: "POST",
+    body: new URLSearchParams(form).toString(),
+    headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+  });
 }
 
 function cookieHeader(client: Client): string {
@@ -384,7 +452,11 @@ function letPusherJsSendCookies(): void {
 function browserClient(h: Harness, client: Client): Pusher {
   letPusherJsSendCookies();
   // Like resources/js/lib/realtime.ts, plus the cookie the browser would send by itself.
-  const headersProvider = () => ({ Cookie: cookieHeader(client), "X-XSRF-TOKEN": client.cookies.get("XSRF-TOKEN")!, Accept: "application/json" });
+  const headersProvider = () => ({
+    Cookie: cookieHeader(client),
+    "X-XSRF-TOKEN": client.cookies.get("XSRF-TOKEN")!,
+    Accept: "application/json",
+  });
   return pusherClient(h, {
     channelAuthorization: { endpoint: `${h.origin}/broadcasting/auth`, transport: "ajax", headersProvider },
     userAuthentication: { endpoint: `${h.origin}/broadcasting/user-auth`, transport: "ajax", headersProvider },
@@ -425,7 +497,10 @@ describe("connection", () => {
     const errors: any[] = [];
     client.connection.bind("error", (e: any) => errors.push(e));
     await eventually(() => errors.some((e) => e?.error?.data?.code === 4001), "pusher-js to report 4001");
-    await eventually(() => client.connection.state === "disconnected" || client.connection.state === "failed", "pusher-js to give up");
+    await eventually(
+      () => client.connection.state === "disconnected" || client.connection.state === "failed",
+      "pusher-js to give up",
+    );
   });
 
   test("a missing protocol version gets 4008, an unsupported one 4007", async () => {
@@ -468,7 +543,13 @@ describe("connection", () => {
   test("malformed messages and unknown events get pusher:error (code null) and the connection stays open", async () => {
     const h = await startServer();
     const raw = await RawSocket.connect(h);
-    for (const message of ["not json", "[]", JSON.stringify({ data: {} }), JSON.stringify({ event: "pusher:nonsense", data: {} }), JSON.stringify({ event: "hello", data: {} })]) {
+    for (const message of [
+      "not json",
+      "[]",
+      JSON.stringify({ data: {} }),
+      JSON.stringify({ event: "pusher:nonsense", data: {} }),
+      JSON.stringify({ event: "hello", data: {} }),
+    ]) {
       raw.ws.send(message);
       const error = await raw.next((f) => f.event === "pusher:error");
       expect({ message, code: dataOf(error).code }).toEqual({ message, code: null });
@@ -526,7 +607,10 @@ describe("liveness", () => {
   });
 
   test("with short timeouts the liveness timer pings and then closes a silent connection on its own", async () => {
-    const h = await startServer({ realtime: { activityTimeout: 0.2, pongTimeout: 0.2, checkIntervalMs: 25 }, startTimer: true });
+    const h = await startServer({
+      realtime: { activityTimeout: 0.2, pongTimeout: 0.2, checkIntervalMs: 25 },
+      startTimer: true,
+    });
     const raw = await RawSocket.open(h);
     expect(dataOf(await raw.next((f) => f.event === "pusher:connection_established")).activity_timeout).toBe(0.2);
     const opened = Date.now();
@@ -564,9 +648,14 @@ describe("channels and signatures", () => {
     // Raw frames: the presence answer carries ids, hash and count (as a JSON string).
     const raw = await RawSocket.connect(h);
     const channelData = JSON.stringify({ user_id: 6, user_info: { name: "Beto" } });
-    const answer = await raw.subscribe("presence-room", { auth: channelAuth(h.creds, raw.socketId, "presence-room", channelData), channel_data: channelData });
+    const answer = await raw.subscribe("presence-room", {
+      auth: channelAuth(h.creds, raw.socketId, "presence-room", channelData),
+      channel_data: channelData,
+    });
     expect(answer.event).toBe("pusher_internal:subscription_succeeded");
-    expect(dataOf(answer)).toEqual({ presence: { ids: ["5", "6"], hash: { "5": { name: "Ana" }, "6": { name: "Beto" } }, count: 2 } });
+    expect(dataOf(answer)).toEqual({
+      presence: { ids: ["5", "6"], hash: { "5": { name: "Ana" }, "6": { name: "Beto" } }, count: 2 },
+    });
     const priv2 = await raw.subscribe("private-orders", { auth: channelAuth(h.creds, raw.socketId, "private-orders") });
     expect(priv2.event).toBe("pusher_internal:subscription_succeeded");
   });
@@ -575,8 +664,10 @@ describe("channels and signatures", () => {
     const h = await startServer();
     const forged = pusherClient(h, {
       channelAuthorization: {
-        customHandler: ({ socketId, channelName }: { socketId: string; channelName: string }, callback: (e: Error | null, d: Json | null) => void) =>
-          callback(null, { auth: channelAuth({ ...h.creds, secret: "not-the-secret" }, socketId, channelName) }),
+        customHandler: (
+          { socketId, channelName }: { socketId: string; channelName: string },
+          callback: (e: Error | null, d: Json | null) => void,
+        ) => callback(null, { auth: channelAuth({ ...h.creds, secret: "not-the-secret" }, socketId, channelName) }),
       },
     } as Partial<PusherOptions>);
     await connected(forged);
@@ -597,12 +688,23 @@ describe("channels and signatures", () => {
       ["private-orders", { auth: channelAuth(h.creds, raw.socketId, "private-other") }],
       ["private-orders", { auth: channelAuth({ ...h.creds, key: "other-key" }, raw.socketId, "private-orders") }],
       ["private-orders", {}],
-      ["presence-room", { auth: channelAuth(h.creds, raw.socketId, "presence-room", '{"user_id":"1"}'), channel_data: '{"user_id":"2"}' }],
+      [
+        "presence-room",
+        {
+          auth: channelAuth(h.creds, raw.socketId, "presence-room", '{"user_id":"1"}'),
+          channel_data: '{"user_id":"2"}',
+        },
+      ],
       ["presence-room", { auth: channelAuth(h.creds, raw.socketId, "presence-room"), channel_data: '{"user_id":"1"}' }],
     ];
     for (const [name, extra] of attempts) {
       const answer = await raw.subscribe(name, extra);
-      expect({ name, extra, event: answer.event, data: answer.data }).toEqual({ name, extra, event: "pusher:subscription_error", data: { type: "AuthError", error: expect.any(String), status: 401 } });
+      expect({ name, extra, event: answer.event, data: answer.data }).toEqual({
+        name,
+        extra,
+        event: "pusher:subscription_error",
+        data: { type: "AuthError", error: expect.any(String), status: 401 },
+      });
     }
     await h.sdk.trigger(["private-orders", "presence-room"], "paid", { id: 2 });
     await raw.sync();
@@ -615,7 +717,10 @@ describe("channels and signatures", () => {
     const h = await startServer();
     const raw = await RawSocket.connect(h);
     const noUser = JSON.stringify({ user_info: { name: "x" } });
-    const answer = await raw.subscribe("presence-room", { auth: channelAuth(h.creds, raw.socketId, "presence-room", noUser), channel_data: noUser });
+    const answer = await raw.subscribe("presence-room", {
+      auth: channelAuth(h.creds, raw.socketId, "presence-room", noUser),
+      channel_data: noUser,
+    });
     expect(answer).toMatchObject({ event: "pusher:subscription_error", data: { status: 400 } });
     for (const name of ["", "has space", "x".repeat(201), "slash/no"]) {
       expect((await raw.subscribe(name)).event).toBe("pusher:subscription_error");
@@ -625,7 +730,10 @@ describe("channels and signatures", () => {
   test("the per-user channel #server-to-user-{id} is only for a connection signed in as that user", async () => {
     const h = await startServer();
     const raw = await RawSocket.connect(h);
-    expect(await raw.subscribe("#server-to-user-5")).toMatchObject({ event: "pusher:subscription_error", data: { status: 401 } });
+    expect(await raw.subscribe("#server-to-user-5")).toMatchObject({
+      event: "pusher:subscription_error",
+      data: { status: 401 },
+    });
     const userData = JSON.stringify({ id: "5" });
     raw.send("pusher:signin", { auth: userAuth(h.creds, raw.socketId, userData), user_data: userData });
     await raw.next((f) => f.event === "pusher:signin_success");
@@ -692,7 +800,10 @@ describe("presence", () => {
     const b = await RawSocket.connect(h);
     const join = (s: RawSocket & { socketId: string }, id: string) => {
       const data = JSON.stringify({ user_id: id, user_info: { n: id } });
-      return s.subscribe("presence-x", { auth: channelAuth(h.creds, s.socketId, "presence-x", data), channel_data: data });
+      return s.subscribe("presence-x", {
+        auth: channelAuth(h.creds, s.socketId, "presence-x", data),
+        channel_data: data,
+      });
     };
     await join(a, "1");
     await join(b, "2");
@@ -731,14 +842,17 @@ describe("client events", () => {
     await Promise.all([connected(a), connected(b)]);
     const chA: any = await joined(a, "presence-chat");
     const chB: any = await joined(b, "presence-chat");
-    const got = new Promise<any>((resolve) => chB.bind("client-hello", (data: any, metadata: any) => resolve({ data, metadata })));
+    const got = new Promise<any>((resolve) =>
+      chB.bind("client-hello", (data: any, metadata: any) => resolve({ data, metadata })),
+    );
     chA.trigger("client-hello", { hi: true });
     expect(await got).toEqual({ data: { hi: true }, metadata: { user_id: "11" } });
 
     // On a private channel there is no user_id.
     const raw1 = await RawSocket.connect(h);
     const raw2 = await RawSocket.connect(h);
-    for (const s of [raw1, raw2]) await s.subscribe("private-p", { auth: channelAuth(h.creds, s.socketId, "private-p") });
+    for (const s of [raw1, raw2])
+      await s.subscribe("private-p", { auth: channelAuth(h.creds, s.socketId, "private-p") });
     raw1.send("client-x", { n: 1 }, "private-p");
     const frame = await raw2.next((f) => f.event === "client-x");
     expect(frame).toEqual({ event: "client-x", channel: "private-p", data: { n: 1 } });
@@ -764,7 +878,10 @@ describe("client events", () => {
     const pub: any = await joined(js, "public-room");
     expect(pub.trigger("client-x", { n: 3 })).toBe(true);
     await eventually(() => errors.length === 1, "pusher-js to report the refusal");
-    expect(errors[0]).toMatchObject({ type: "PusherError", data: { code: null, message: expect.stringMatching(/private or presence/) } });
+    expect(errors[0]).toMatchObject({
+      type: "PusherError",
+      data: { code: null, message: expect.stringMatching(/private or presence/) },
+    });
     await syncClient(h, js);
     expect(js.connection.state).toBe("connected");
 
@@ -778,7 +895,8 @@ describe("client events", () => {
     const h = await startServer();
     const sender = await RawSocket.connect(h);
     const listener = await RawSocket.connect(h);
-    for (const s of [sender, listener]) await s.subscribe("private-p", { auth: channelAuth(h.creds, s.socketId, "private-p") });
+    for (const s of [sender, listener])
+      await s.subscribe("private-p", { auth: channelAuth(h.creds, s.socketId, "private-p") });
     for (let n = 1; n <= 12; n++) sender.send("client-n", { n }, "private-p");
     await sender.sync();
     await listener.sync();
@@ -867,11 +985,16 @@ describe("size limits", () => {
     const h = await startServer();
     const sender = await RawSocket.connect(h);
     const listener = await RawSocket.connect(h);
-    for (const s of [sender, listener]) await s.subscribe("private-p", { auth: channelAuth(h.creds, s.socketId, "private-p") });
+    for (const s of [sender, listener])
+      await s.subscribe("private-p", { auth: channelAuth(h.creds, s.socketId, "private-p") });
     const envelope = JSON.stringify({ event: "client-big", channel: "private-p", data: "" }).length;
-    sender.ws.send(JSON.stringify({ event: "client-big", channel: "private-p", data: "x".repeat(10 * 1024 - envelope + 1) }));
+    sender.ws.send(
+      JSON.stringify({ event: "client-big", channel: "private-p", data: "x".repeat(10 * 1024 - envelope + 1) }),
+    );
     expect(dataOf(await sender.next((f) => f.event === "pusher:error")).message).toMatch(/larger than 10240 bytes/);
-    sender.ws.send(JSON.stringify({ event: "client-big", channel: "private-p", data: "y".repeat(10 * 1024 - envelope) }));
+    sender.ws.send(
+      JSON.stringify({ event: "client-big", channel: "private-p", data: "y".repeat(10 * 1024 - envelope) }),
+    );
     await sender.sync();
     await listener.sync();
     expect(listener.all("client-big").map((f) => f.data[0])).toEqual(["y"]);
@@ -885,11 +1008,18 @@ describe("size limits", () => {
     const error = await h.sdk.trigger("orders", "big", "x".repeat(10 * 1024 + 1)).catch((e) => e);
     expect(error.status).toBe(413);
     await h.sdk.trigger("orders", "fits", "x".repeat(10 * 1024));
-    const batch = await h.sdk.triggerBatch([{ channel: "orders", name: "ok", data: "{}" }, { channel: "orders", name: "big", data: "x".repeat(10 * 1024 + 1) }]).catch((e) => e);
+    const batch = await h.sdk
+      .triggerBatch([
+        { channel: "orders", name: "ok", data: "{}" },
+        { channel: "orders", name: "big", data: "x".repeat(10 * 1024 + 1) },
+      ])
+      .catch((e) => e);
     expect(batch.status).toBe(413);
     await raw.sync();
     expect(raw.frames.map((f) => f.event).filter((e) => !e.startsWith("pusher"))).toEqual(["fits"]); // a refused batch sends nothing
-    const huge = await api(h, "POST", "/events", { body: { name: "x", channel: "orders", data: "x".repeat(1024 * 1024 + 1) } });
+    const huge = await api(h, "POST", "/events", {
+      body: { name: "x", channel: "orders", data: "x".repeat(1024 * 1024 + 1) },
+    });
     expect(huge.status).toBe(413);
   });
 
@@ -919,11 +1049,21 @@ describe("limits on channels and connections", () => {
     const raw = await RawSocket.connect(h);
     for (let n = 0; n < 1000; n++) raw.send("pusher:subscribe", { channel: `c${n}` });
     await raw.sync();
-    await eventually(() => raw.all("pusher_internal:subscription_succeeded").length + raw.all("pusher:subscription_error").length === 1000, "an answer to each subscription");
-    expect(raw.all("pusher_internal:subscription_succeeded").map((f) => f.channel)).toEqual(Array.from({ length: 100 }, (_, n) => `c${n}`));
+    await eventually(
+      () =>
+        raw.all("pusher_internal:subscription_succeeded").length + raw.all("pusher:subscription_error").length === 1000,
+      "an answer to each subscription",
+    );
+    expect(raw.all("pusher_internal:subscription_succeeded").map((f) => f.channel)).toEqual(
+      Array.from({ length: 100 }, (_, n) => `c${n}`),
+    );
     const refused = raw.all("pusher:subscription_error");
     expect(refused).toHaveLength(900);
-    expect(refused[0]).toEqual({ event: "pusher:subscription_error", channel: "c100", data: { type: "LimitReached", error: expect.stringMatching(/100 channels/), status: 4100 } });
+    expect(refused[0]).toEqual({
+      event: "pusher:subscription_error",
+      channel: "c100",
+      data: { type: "LimitReached", error: expect.stringMatching(/100 channels/), status: 4100 },
+    });
     expect((h.realtime as any).channels.size).toBe(100);
     // Still usable: a channel already held can be subscribed again, events arrive, and leaving one makes room.
     raw.send("pusher:subscribe", { channel: "c5" });
@@ -932,7 +1072,9 @@ describe("limits on channels and connections", () => {
     await h.sdk.trigger("c99", "hello", {});
     await raw.next((f) => f.event === "hello" && f.channel === "c99");
     raw.send("pusher:unsubscribe", { channel: "c0" });
-    expect((await raw.subscribe("private-p", { auth: channelAuth(h.creds, raw.socketId, "private-p") })).event).toBe("pusher_internal:subscription_succeeded");
+    expect((await raw.subscribe("private-p", { auth: channelAuth(h.creds, raw.socketId, "private-p") })).event).toBe(
+      "pusher_internal:subscription_succeeded",
+    );
     expect((await raw.subscribe("one-more")).event).toBe("pusher:subscription_error");
     expect(raw.closeEvent).toBeNull();
 
@@ -941,7 +1083,10 @@ describe("limits on channels and connections", () => {
     await connected(client);
     await Promise.all(Array.from({ length: 100 }, (_, n) => joined(client, `d${n}`)));
     const extra = client.subscribe("d100");
-    expect(await new Promise<any>((resolve) => extra.bind("pusher:subscription_error", resolve))).toMatchObject({ type: "LimitReached", status: 4100 });
+    expect(await new Promise<any>((resolve) => extra.bind("pusher:subscription_error", resolve))).toMatchObject({
+      type: "LimitReached",
+      status: 4100,
+    });
     const seen = record(client.channel("d7")!);
     await h.sdk.trigger("d7", "still", {});
     await eventually(() => seen.length === 1, "an event on a channel it holds");
@@ -994,17 +1139,38 @@ describe("limits on channels and connections", () => {
   test("REALTIME_MAX_CHANNELS, REALTIME_MAX_CONNECTIONS_PER_ADDRESS and TRUSTED_PROXIES reach the embedded server; the defaults are 100, 1000 and none", async () => {
     const db = openDatabase(":memory:");
     migrateDatabase(db);
-    const configured = createServices(testConfig({ REALTIME_MAX_CHANNELS: "7", REALTIME_MAX_CONNECTIONS_PER_ADDRESS: "9", TRUSTED_PROXIES: "10.0.0.0/8" }), db);
-    expect(configured.realtime!.options).toMatchObject({ maxChannelsPerConnection: 7, maxConnectionsPerAddress: 9, trustedProxies: ["10.0.0.0/8"] });
+    const configured = createServices(
+      testConfig({
+        REALTIME_MAX_CHANNELS: "7",
+        REALTIME_MAX_CONNECTIONS_PER_ADDRESS: "9",
+        TRUSTED_PROXIES: "10.0.0.0/8",
+      }),
+      db,
+    );
+    expect(configured.realtime!.options).toMatchObject({
+      maxChannelsPerConnection: 7,
+      maxConnectionsPerAddress: 9,
+      trustedProxies: ["10.0.0.0/8"],
+    });
     const defaults = createServices(testConfig(), db);
-    expect(defaults.realtime!.options).toMatchObject({ maxChannelsPerConnection: 100, maxConnectionsPerAddress: 1000, trustedProxies: [] });
+    expect(defaults.realtime!.options).toMatchObject({
+      maxChannelsPerConnection: 100,
+      maxConnectionsPerAddress: 1000,
+      trustedProxies: [],
+    });
   });
 
   test("unsubscribing and closing release every channel, presence member, per-user and per-address entry", async () => {
     const h = await startServer();
     const state = () => {
       const r = h.realtime as any;
-      return { connections: r.connections.size, channels: r.channels.size, members: r.members.size, userSockets: r.userSockets.size, addresses: r.addresses.size };
+      return {
+        connections: r.connections.size,
+        channels: r.channels.size,
+        members: r.members.size,
+        userSockets: r.userSockets.size,
+        addresses: r.addresses.size,
+      };
     };
     const sockets = [await RawSocket.connect(h), await RawSocket.connect(h)];
     for (const [i, s] of sockets.entries()) {
@@ -1015,7 +1181,10 @@ describe("limits on channels and connections", () => {
       await s.subscribe("shared");
       await s.subscribe("private-p", { auth: channelAuth(h.creds, s.socketId, "private-p") });
       const channelData = JSON.stringify({ user_id: `u${i}` });
-      await s.subscribe("presence-room", { auth: channelAuth(h.creds, s.socketId, "presence-room", channelData), channel_data: channelData });
+      await s.subscribe("presence-room", {
+        auth: channelAuth(h.creds, s.socketId, "presence-room", channelData),
+        channel_data: channelData,
+      });
     }
     expect(state()).toEqual({ connections: 2, channels: 103, members: 1, userSockets: 2, addresses: 1 });
     // Unsubscribing removes channels nobody holds any more; shared ones stay until their last subscriber leaves.
@@ -1069,7 +1238,9 @@ describe("HTTP API", () => {
       { event: "third", data: "plain" },
     ]);
     expect(two).toEqual([{ event: "second", data: { n: 2 } }]);
-    const tooMany = await h.sdk.triggerBatch(Array.from({ length: 11 }, (_, i) => ({ channel: "one", name: `e${i}`, data: {} }))).catch((e) => e);
+    const tooMany = await h.sdk
+      .triggerBatch(Array.from({ length: 11 }, (_, i) => ({ channel: "one", name: `e${i}`, data: {} })))
+      .catch((e) => e);
     expect(tooMany.status).toBe(400);
   });
 
@@ -1085,13 +1256,25 @@ describe("HTTP API", () => {
     await joined(b, "presence-cafe.2");
 
     const all = (await (await h.sdk.get({ path: "/channels" })).json()) as Json;
-    expect(Object.keys(all.channels).sort()).toEqual(["orders", "presence-cafe.1", "presence-cafe.2", "private-orders"]);
-    const presence = (await (await h.sdk.get({ path: "/channels", params: { filter_by_prefix: "presence-", info: "user_count" } })).json()) as Json;
-    expect(presence).toEqual({ channels: { "presence-cafe.1": { user_count: 2 }, "presence-cafe.2": { user_count: 1 } } });
+    expect(Object.keys(all.channels).sort()).toEqual([
+      "orders",
+      "presence-cafe.1",
+      "presence-cafe.2",
+      "private-orders",
+    ]);
+    const presence = (await (
+      await h.sdk.get({ path: "/channels", params: { filter_by_prefix: "presence-", info: "user_count" } })
+    ).json()) as Json;
+    expect(presence).toEqual({
+      channels: { "presence-cafe.1": { user_count: 2 }, "presence-cafe.2": { user_count: 1 } },
+    });
 
     // A channel nobody is on any more is not listed.
     b.unsubscribe("presence-cafe.2");
-    await eventually(async () => !("presence-cafe.2" in ((await (await h.sdk.get({ path: "/channels" })).json()) as Json).channels), "the channel to empty");
+    await eventually(
+      async () => !("presence-cafe.2" in ((await (await h.sdk.get({ path: "/channels" })).json()) as Json).channels),
+      "the channel to empty",
+    );
   });
 
   test("GET /channels/{name} answers occupied, subscription_count and user_count; /users lists the members", async () => {
@@ -1102,11 +1285,22 @@ describe("HTTP API", () => {
     await Promise.all([connected(a), connected(b), connected(c)]);
     for (const client of [a, b, c]) await joined(client, "presence-cafe.1");
     await joined(a, "orders");
-    const get = async (path: string, params: Record<string, string> = {}) => (await (await h.sdk.get({ path, params })).json()) as Json;
-    expect(await get("/channels/presence-cafe.1", { info: "subscription_count,user_count" })).toEqual({ occupied: true, subscription_count: 3, user_count: 2 });
+    const get = async (path: string, params: Record<string, string> = {}) =>
+      (await (await h.sdk.get({ path, params })).json()) as Json;
+    expect(await get("/channels/presence-cafe.1", { info: "subscription_count,user_count" })).toEqual({
+      occupied: true,
+      subscription_count: 3,
+      user_count: 2,
+    });
     expect(await get("/channels/presence-cafe.1")).toEqual({ occupied: true });
-    expect(await get("/channels/orders", { info: "subscription_count" })).toEqual({ occupied: true, subscription_count: 1 });
-    expect(await get("/channels/empty", { info: "subscription_count" })).toEqual({ occupied: false, subscription_count: 0 });
+    expect(await get("/channels/orders", { info: "subscription_count" })).toEqual({
+      occupied: true,
+      subscription_count: 1,
+    });
+    expect(await get("/channels/empty", { info: "subscription_count" })).toEqual({
+      occupied: false,
+      subscription_count: 0,
+    });
     const members = await get("/channels/presence-cafe.1/users");
     expect(members.users.map((u: Json) => u.id).sort()).toEqual(["1", "2"]);
     const notPresence = await h.sdk.get({ path: "/channels/orders/users" }).catch((e) => e);
@@ -1131,7 +1325,10 @@ describe("HTTP API", () => {
     await h.sdk.terminateUserConnections("5");
     expect((await raw.closed).code).toBe(4009);
     // pusher-js treats 4009 as "refused": it goes to disconnected and does not reconnect.
-    await eventually(() => tab1.connection.state === "disconnected" && tab2.connection.state === "disconnected", "both tabs to close");
+    await eventually(
+      () => tab1.connection.state === "disconnected" && tab2.connection.state === "disconnected",
+      "both tabs to close",
+    );
     await Bun.sleep(100);
     expect(tab1.connection.state).toBe("disconnected");
     expect(other.connection.state).toBe("connected");
@@ -1153,17 +1350,36 @@ describe("HTTP API", () => {
       wrongKey: await api(h, "POST", "/events", { body, key: "other-key" }),
       staleTimestamp: await api(h, "POST", "/events", { body, timestamp: Math.floor(Date.now() / 1000) - 601 }),
       futureTimestamp: await api(h, "POST", "/events", { body, timestamp: Math.floor(Date.now() / 1000) + 601 }),
-      tamperedBody: await api(h, "POST", "/events", { body, sendBody: JSON.stringify({ ...body, data: '{"evil":1}' }) }),
+      tamperedBody: await api(h, "POST", "/events", {
+        body,
+        sendBody: JSON.stringify({ ...body, data: '{"evil":1}' }),
+      }),
       tamperedMd5: await api(h, "POST", "/events", { body, spoil: (q) => q.set("body_md5", md5("something else")) }),
       addedParam: await api(h, "GET", "/channels", { spoil: (q) => q.set("filter_by_prefix", "presence-") }),
       noSignature: await api(h, "GET", "/channels", { spoil: (q) => q.delete("auth_signature") }),
     };
-    expect(Object.fromEntries(Object.entries(failures).map(([k, r]) => [k, r.status]))).toEqual(Object.fromEntries(Object.keys(failures).map((k) => [k, 401])));
+    expect(Object.fromEntries(Object.entries(failures).map(([k, r]) => [k, r.status]))).toEqual(
+      Object.fromEntries(Object.keys(failures).map((k) => [k, 401])),
+    );
     expect((await api(h, "POST", "/events", { body, appId: "other-app" })).status).toBe(404);
     // Through the SDK as well.
-    const wrongKey = new PusherServer({ appId: h.creds.id, key: "other", secret: h.creds.secret, host: "127.0.0.1", port: String(h.port), useTLS: false });
+    const wrongKey = new PusherServer({
+      appId: h.creds.id,
+      key: "other",
+      secret: h.creds.secret,
+      host: "127.0.0.1",
+      port: String(h.port),
+      useTLS: false,
+    });
     expect((await wrongKey.trigger("orders", "e", {}).catch((e) => e)).status).toBe(401);
-    const wrongApp = new PusherServer({ appId: "other-app", key: h.creds.key, secret: h.creds.secret, host: "127.0.0.1", port: String(h.port), useTLS: false });
+    const wrongApp = new PusherServer({
+      appId: "other-app",
+      key: h.creds.key,
+      secret: h.creds.secret,
+      host: "127.0.0.1",
+      port: String(h.port),
+      useTLS: false,
+    });
     expect((await wrongApp.trigger("orders", "e", {}).catch((e) => e)).status).toBe(404);
     await raw.sync();
     expect(raw.all("e")).toHaveLength(1); // only the well-signed one
@@ -1176,18 +1392,36 @@ describe("/broadcasting/auth and /broadcasting/user-auth", () => {
     const w = await buildWorld(h.testApp);
     const guest = new Client(h.testApp);
     await guest.visit("/login");
-    const json = await authRequest(guest, "/broadcasting/auth", { socket_id: "1.2", channel_name: "private-App.Models.User.1" });
+    const json = await authRequest(guest, "/broadcasting/auth", {
+      socket_id: "1.2",
+      channel_name: "private-App.Models.User.1",
+    });
     expect(json.status).toBe(401);
     expect(await json.json()).toEqual({ message: expect.any(String) });
-    const page = await authRequest(guest, "/broadcasting/auth", { socket_id: "1.2", channel_name: "private-App.Models.User.1" }, {});
+    const page = await authRequest(
+      guest,
+      "/broadcasting/auth",
+      { socket_id: "1.2", channel_name: "private-App.Models.User.1" },
+      {},
+    );
     expect(page.status).toBe(302);
     expect(page.headers.get("location")).toBe("/login");
     expect((await authRequest(guest, "/broadcasting/user-auth", { socket_id: "1.2" })).status).toBe(401);
 
     const sara = await signedIn(h.testApp, w.staffA);
-    const noToken = await authRequest(sara, "/broadcasting/auth", { socket_id: "1.2", channel_name: `private-App.Models.User.${w.staffA.id}` }, { accept: "application/json", "x-xsrf-token": "" });
+    const noToken = await authRequest(
+      sara,
+      "/broadcasting/auth",
+      { socket_id: "1.2", channel_name: `private-App.Models.User.${w.staffA.id}` },
+      { accept: "application/json", "x-xsrf-token": "" },
+    );
     expect(noToken.status).toBe(419);
-    const wrongToken = await authRequest(sara, "/broadcasting/user-auth", { socket_id: "1.2" }, { accept: "application/json", "x-xsrf-token": "wrong" });
+    const wrongToken = await authRequest(
+      sara,
+      "/broadcasting/user-auth",
+      { socket_id: "1.2" },
+      { accept: "application/json", "x-xsrf-token": "wrong" },
+    );
     expect(wrongToken.status).toBe(419);
   });
 
@@ -1195,9 +1429,14 @@ describe("/broadcasting/auth and /broadcasting/user-auth", () => {
     const h = await startServer();
     const w = await buildWorld(h.testApp);
     const sara = await signedIn(h.testApp, w.staffA);
-    const own = await authRequest(sara, "/broadcasting/auth", { socket_id: "123.456", channel_name: `private-App.Models.User.${w.staffA.id}` });
+    const own = await authRequest(sara, "/broadcasting/auth", {
+      socket_id: "123.456",
+      channel_name: `private-App.Models.User.${w.staffA.id}`,
+    });
     expect(own.status).toBe(200);
-    expect(await own.json()).toEqual({ auth: channelAuth(h.creds, "123.456", `private-App.Models.User.${w.staffA.id}`) });
+    expect(await own.json()).toEqual({
+      auth: channelAuth(h.creds, "123.456", `private-App.Models.User.${w.staffA.id}`),
+    });
     const status = async (form: Record<string, string>) => (await authRequest(sara, "/broadcasting/auth", form)).status;
     expect(await status({ socket_id: "123.456", channel_name: `private-App.Models.User.${w.staffB.id}` })).toBe(403);
     expect(await status({ socket_id: "123.456", channel_name: `private-App.Models.User.${w.staffA.id}.x` })).toBe(403);
@@ -1212,16 +1451,30 @@ describe("/broadcasting/auth and /broadcasting/user-auth", () => {
     const h = await startServer();
     const w = await buildWorld(h.testApp);
     const sara = await signedIn(h.testApp, w.staffA);
-    const allowed = await authRequest(sara, "/broadcasting/auth", { socket_id: "1.2", channel_name: `presence-cafe.${w.cafeA}` });
+    const allowed = await authRequest(sara, "/broadcasting/auth", {
+      socket_id: "1.2",
+      channel_name: `presence-cafe.${w.cafeA}`,
+    });
     expect(allowed.status).toBe(200);
     const body = (await allowed.json()) as Json;
-    expect(JSON.parse(body.channel_data)).toEqual({ user_id: String(w.staffA.id), user_info: { id: w.staffA.id, name: "Sara Caja" } });
+    expect(JSON.parse(body.channel_data)).toEqual({
+      user_id: String(w.staffA.id),
+      user_info: { id: w.staffA.id, name: "Sara Caja" },
+    });
     expect(body.auth).toBe(channelAuth(h.creds, "1.2", `presence-cafe.${w.cafeA}`, body.channel_data));
-    expect((await authRequest(sara, "/broadcasting/auth", { socket_id: "1.2", channel_name: `presence-cafe.${w.cafeB}` })).status).toBe(403);
-    expect((await authRequest(sara, "/broadcasting/auth", { socket_id: "1.2", channel_name: "presence-cafe.9999" })).status).toBe(403);
+    expect(
+      (await authRequest(sara, "/broadcasting/auth", { socket_id: "1.2", channel_name: `presence-cafe.${w.cafeB}` }))
+        .status,
+    ).toBe(403);
+    expect(
+      (await authRequest(sara, "/broadcasting/auth", { socket_id: "1.2", channel_name: "presence-cafe.9999" })).status,
+    ).toBe(403);
     // The super-administrator reaches every cafe.
     const root = await signedIn(h.testApp, w.root);
-    expect((await authRequest(root, "/broadcasting/auth", { socket_id: "1.2", channel_name: `presence-cafe.${w.cafeB}` })).status).toBe(200);
+    expect(
+      (await authRequest(root, "/broadcasting/auth", { socket_id: "1.2", channel_name: `presence-cafe.${w.cafeB}` }))
+        .status,
+    ).toBe(200);
   });
 
   test("/broadcasting/user-auth returns auth and user_data signed for the socket", async () => {
@@ -1247,7 +1500,10 @@ describe("/broadcasting/auth and /broadcasting/user-auth", () => {
     const room: any = await joined(client, `presence-cafe.${w.cafeA}`);
     expect(room.members.me).toEqual({ id: String(w.staffA.id), info: { id: w.staffA.id, name: "Sara Caja" } });
     client.signin();
-    await eventually(() => (client.user as any).user_data?.id === String(w.staffA.id), "signin through /broadcasting/user-auth");
+    await eventually(
+      () => (client.user as any).user_data?.id === String(w.staffA.id),
+      "signin through /broadcasting/user-auth",
+    );
     const notices: any[] = [];
     client.user.bind("notice", (data: any) => notices.push(data));
     await h.sdk.sendToUser(String(w.staffA.id), "notice", { n: 1 });
@@ -1260,18 +1516,26 @@ describe("/broadcasting/auth and /broadcasting/user-auth", () => {
     const error = await new Promise<any>((resolve) => others.bind("pusher:subscription_error", resolve));
     expect(error).toMatchObject({ type: "AuthError", status: 403 });
     const cafeB = client.subscribe(`presence-cafe.${w.cafeB}`);
-    expect(await new Promise<any>((resolve) => cafeB.bind("pusher:subscription_error", resolve))).toMatchObject({ status: 403 });
+    expect(await new Promise<any>((resolve) => cafeB.bind("pusher:subscription_error", resolve))).toMatchObject({
+      status: 403,
+    });
     await h.sdk.trigger(`private-App.Models.User.${w.staffB.id}`, "secret", {});
     await syncClient(h, client);
     expect(othersSeen).toEqual([]);
 
     // Without the CSRF header the endpoint answers 419, which pusher-js reports as well.
     const noCsrf = pusherClient(h, {
-      channelAuthorization: { endpoint: `${h.origin}/broadcasting/auth`, transport: "ajax", headersProvider: () => ({ Cookie: cookieHeader(sara), Accept: "application/json" }) },
+      channelAuthorization: {
+        endpoint: `${h.origin}/broadcasting/auth`,
+        transport: "ajax",
+        headersProvider: () => ({ Cookie: cookieHeader(sara), Accept: "application/json" }),
+      },
     } as Partial<PusherOptions>);
     await connected(noCsrf);
     const refused = noCsrf.subscribe(`private-App.Models.User.${w.staffA.id}`);
-    expect(await new Promise<any>((resolve) => refused.bind("pusher:subscription_error", resolve))).toMatchObject({ status: 419 });
+    expect(await new Promise<any>((resolve) => refused.bind("pusher:subscription_error", resolve))).toMatchObject({
+      status: 419,
+    });
   });
 
   test("deactivating a user sends App\\Events\\SessionEnded on their private channel, then closes their connections", async () => {
@@ -1299,7 +1563,12 @@ describe("/broadcasting/auth and /broadcasting/user-auth", () => {
     betoTab.signin();
     await eventually(() => (betoTab.user as any).user_data, "signin");
 
-    const response = await root.request(`/users/${w.staffA.id}/deactivate`, { method: "POST", inertia: true, json: {}, headers: { referer: `${BASE}/users` } });
+    const response = await root.request(`/users/${w.staffA.id}/deactivate`, {
+      method: "POST",
+      inertia: true,
+      json: {},
+      headers: { referer: `${BASE}/users` },
+    });
     expect(response.status).toBe(302);
     expect(findUserById(h.testApp.db, w.staffA.id)!.status).toBe("deactivated");
     await eventually(() => timeline.includes("disconnected"), "Sara's tab to be disconnected");
@@ -1316,10 +1585,25 @@ describe("/broadcasting/auth and /broadcasting/user-auth", () => {
     const h = await startServer();
     const w = await buildWorld(h.testApp);
     const sara = await signedIn(h.testApp, w.staffA);
-    const status = async (channel: string) => (await authRequest(sara, "/broadcasting/auth", { socket_id: "1.2", channel_name: channel })).status;
+    const status = async (channel: string) =>
+      (await authRequest(sara, "/broadcasting/auth", { socket_id: "1.2", channel_name: channel })).status;
     expect(await status(`presence-cafe.${w.cafeA}`)).toBe(200);
     expect(await status(`private-App.Models.User.${w.staffA.id}`)).toBe(200);
-    const aliases = [`0${w.cafeA}`, `00${w.cafeA}`, `${w.cafeA}e0`, `+${w.cafeA}`, `0x${w.cafeA.toString(16)}`, `${w.cafeA}.0`, ` ${w.cafeA}`, `${w.cafeA} `, "0", "-1", "Infinity", "NaN", ""];
+    const aliases = [
+      `0${w.cafeA}`,
+      `00${w.cafeA}`,
+      `${w.cafeA}e0`,
+      `+${w.cafeA}`,
+      `0x${w.cafeA.toString(16)}`,
+      `${w.cafeA}.0`,
+      ` ${w.cafeA}`,
+      `${w.cafeA} `,
+      "0",
+      "-1",
+      "Infinity",
+      "NaN",
+      "",
+    ];
     const answers: Record<string, number> = {};
     for (const alias of aliases) answers[`presence-cafe.${alias}`] = await status(`presence-cafe.${alias}`);
     answers[`private-App.Models.User.0${w.staffA.id}`] = await status(`private-App.Models.User.0${w.staffA.id}`);
@@ -1328,11 +1612,15 @@ describe("/broadcasting/auth and /broadcasting/user-auth", () => {
     const client = browserClient(h, sara);
     await connected(client);
     const alias = client.subscribe(`presence-cafe.0${w.cafeA}`);
-    expect(await new Promise<any>((resolve) => alias.bind("pusher:subscription_error", resolve))).toMatchObject({ status: 403 });
+    expect(await new Promise<any>((resolve) => alias.bind("pusher:subscription_error", resolve))).toMatchObject({
+      status: 403,
+    });
     await joined(client, `presence-cafe.${w.cafeA}`);
     // Directly: a rule parameter without a declared format is a mistake in the rules, not a wildcard.
     const noFormat: ChannelRule[] = [{ pattern: "thing.{thing}", wheres: {}, permission: null, authorize: () => true }];
-    expect(() => authorizeChannel(h.testApp.db, w.staffA, "private-thing.1", noFormat)).toThrow(/no format for \{thing\}/);
+    expect(() => authorizeChannel(h.testApp.db, w.staffA, "private-thing.1", noFormat)).toThrow(
+      /no format for \{thing\}/,
+    );
   });
 
   // A channel rule checked only the place: anyone whose scope reached the cafe could join, whatever their role.
@@ -1358,7 +1646,11 @@ describe("/broadcasting/auth and /broadcasting/user-auth", () => {
     const nutritionist = db.insert(rolesTable).values({ name: "nutritionist" }).returning().get().id;
     bumpAccessVersion(db);
     const x = ensureHeadquarters(db, "Catering X S.A.C.", "Sede X");
-    const nutrition = createArea(db, CLI_ACTOR, EVERYTHING, { name: "Nutrición X", headquarters_id: x.headquartersId, role_ids: [nutritionist] }).id;
+    const nutrition = createArea(db, CLI_ACTOR, EVERYTHING, {
+      name: "Nutrición X",
+      headquarters_id: x.headquartersId,
+      role_ids: [nutritionist],
+    }).id;
     const nina = await addUser(db, "Nina Nutrición", "nina@mesa.test");
     assignRole(db, CLI_ACTOR, EVERYTHING, { userId: nina.id, areaId: nutrition, roleId: nutritionist });
 
@@ -1378,7 +1670,8 @@ describe("/broadcasting/auth and /broadcasting/user-auth", () => {
     // "Who is on duty" needs no permission (the dashboard shows it to everyone the cafe is in scope of): Nina may join.
     expect(verdicts(`presence-cafe.${w.cafeA}`)).toEqual({ nina: true, sara: true, root: true });
     // Every permission a rule declares is one some route declares (the catalogue keeps only those).
-    for (const rule of CHANNEL_RULES) if (rule.permission !== null) expect(declaredPermissions).toContain(rule.permission);
+    for (const rule of CHANNEL_RULES)
+      if (rule.permission !== null) expect(declaredPermissions).toContain(rule.permission);
   });
 
   // terminateUserConnections() closed only connections that did pusher:signin; a tab that joined its cafe's channels
@@ -1395,8 +1688,15 @@ describe("/broadcasting/auth and /broadcasting/user-auth", () => {
     await joined(tab, `private-App.Models.User.${w.staffA.id}`);
     // A raw socket authorized through the endpoint for Sara, also without signin.
     const raw = await RawSocket.connect(h);
-    const signed = (await (await authRequest(sara, "/broadcasting/auth", { socket_id: raw.socketId, channel_name: `presence-cafe.${w.cafeA}` })).json()) as Json;
-    expect((await raw.subscribe(`presence-cafe.${w.cafeA}`, signed)).event).toBe("pusher_internal:subscription_succeeded");
+    const signed = (await (
+      await authRequest(sara, "/broadcasting/auth", {
+        socket_id: raw.socketId,
+        channel_name: `presence-cafe.${w.cafeA}`,
+      })
+    ).json()) as Json;
+    expect((await raw.subscribe(`presence-cafe.${w.cafeA}`, signed)).event).toBe(
+      "pusher_internal:subscription_succeeded",
+    );
     // Root watches the cafe.
     const watcher = browserClient(h, root);
     await connected(watcher);
@@ -1405,7 +1705,12 @@ describe("/broadcasting/auth and /broadcasting/user-auth", () => {
     const removed: any[] = [];
     room.bind("pusher:member_removed", (m: any) => removed.push(m.id));
 
-    const response = await root.request(`/users/${w.staffA.id}/deactivate`, { method: "POST", inertia: true, json: {}, headers: { referer: `${BASE}/users` } });
+    const response = await root.request(`/users/${w.staffA.id}/deactivate`, {
+      method: "POST",
+      inertia: true,
+      json: {},
+      headers: { referer: `${BASE}/users` },
+    });
     expect(response.status).toBe(302);
     expect((await raw.closed).code).toBe(4009);
     await eventually(() => tab.connection.state === "disconnected", "Sara's tab to be closed");
@@ -1423,9 +1728,20 @@ describe("/broadcasting/auth and /broadcasting/user-auth", () => {
     const sara = await signedIn(h.testApp, w.staffA);
     const beto = await signedIn(h.testApp, w.staffB);
     const raw = await RawSocket.connect(h);
-    const status = async (client: Client, path: string, form: Record<string, string>) => (await authRequest(client, path, form)).status;
-    expect(await status(sara, "/broadcasting/auth", { socket_id: raw.socketId, channel_name: `private-App.Models.User.${w.staffA.id}` })).toBe(200);
-    expect(await status(beto, "/broadcasting/auth", { socket_id: raw.socketId, channel_name: `private-App.Models.User.${w.staffB.id}` })).toBe(403);
+    const status = async (client: Client, path: string, form: Record<string, string>) =>
+      (await authRequest(client, path, form)).status;
+    expect(
+      await status(sara, "/broadcasting/auth", {
+        socket_id: raw.socketId,
+        channel_name: `private-App.Models.User.${w.staffA.id}`,
+      }),
+    ).toBe(200);
+    expect(
+      await status(beto, "/broadcasting/auth", {
+        socket_id: raw.socketId,
+        channel_name: `private-App.Models.User.${w.staffB.id}`,
+      }),
+    ).toBe(403);
     expect(await status(beto, "/broadcasting/user-auth", { socket_id: raw.socketId })).toBe(403);
     expect(await status(sara, "/broadcasting/user-auth", { socket_id: raw.socketId })).toBe(200);
     // Terminating Beto leaves Sara's connection alone; terminating Sara closes it.
@@ -1440,8 +1756,18 @@ describe("/broadcasting/auth and /broadcasting/user-auth", () => {
     await connected(tab);
     tab.signin();
     await eventually(() => (tab.user as any).user_data?.id === String(w.staffA.id), "signin");
-    expect(await status(beto, "/broadcasting/auth", { socket_id: tab.connection.socket_id, channel_name: `private-App.Models.User.${w.staffB.id}` })).toBe(403);
+    expect(
+      await status(beto, "/broadcasting/auth", {
+        socket_id: tab.connection.socket_id,
+        channel_name: `private-App.Models.User.${w.staffB.id}`,
+      }),
+    ).toBe(403);
     // Socket ids no connection has are signed as before (the signature is of no use to anyone).
-    expect(await status(beto, "/broadcasting/auth", { socket_id: "1.2", channel_name: `private-App.Models.User.${w.staffB.id}` })).toBe(200);
+    expect(
+      await status(beto, "/broadcasting/auth", {
+        socket_id: "1.2",
+        channel_name: `private-App.Models.User.${w.staffB.id}`,
+      }),
+    ).toBe(200);
   });
 });

@@ -53,7 +53,16 @@ export function createTestApp(options: { routes?: RouteDefinition[]; env?: Recor
   const routes = [...productRoutes, ...(options.routes ?? [])];
   const services = createServices(config, db, { routes });
   const app = createApp(services);
-  return { app, services, mailPath: config.mail.path, db, config, sessions: services.sessions, version: services.assets.version, routes };
+  return {
+    app,
+    services,
+    mailPath: config.mail.path,
+    db,
+    config,
+    sessions: services.sessions,
+    version: services.assets.version,
+    routes,
+  };
 }
 
 /** A browser-like client: keeps cookies between requests and sends the CSRF token the way the page client does. */
@@ -64,7 +73,8 @@ export class Client {
 
   async request(path: string, init: RequestInit & { json?: unknown; inertia?: boolean } = {}): Promise<Response> {
     const headers = new Headers(init.headers);
-    if (this.cookies.size) headers.set("cookie", [...this.cookies].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join("; "));
+    if (this.cookies.size)
+      headers.set("cookie", [...this.cookies].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join("; "));
     if (init.inertia) {
       headers.set("x-inertia", "true");
       headers.set("x-requested-with", "XMLHttpRequest");
@@ -78,7 +88,9 @@ export class Client {
       headers.set("content-type", "application/json");
       body = JSON.stringify(init.json);
     }
-    const response = await this.testApp.app.handle(new Request(BASE + path, { ...init, method, headers, body, redirect: "manual" }));
+    const response = await this.testApp.app.handle(
+      new Request(BASE + path, { ...init, method, headers, body, redirect: "manual" }),
+    );
     for (const cookie of response.headers.getSetCookie()) {
       const [pair] = cookie.split(";");
       const eq = pair.indexOf("=");

@@ -28,11 +28,26 @@ export interface CliResult {
 export function cliWorkspace(prefix: string, env: Record<string, string> = {}, dbFile = "mesa.sqlite"): Workspace {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   const dbPath = join(dir, dbFile);
-  return { dir, dbPath, env: { DB_PATH: dbPath, STORAGE_PATH: join(dir, "storage"), APP_LOCALE: "en", NODE_ENV: "test", LOG_REQUESTS: "false", ...env } };
+  return {
+    dir,
+    dbPath,
+    env: {
+      DB_PATH: dbPath,
+      STORAGE_PATH: join(dir, "storage"),
+      APP_LOCALE: "en",
+      NODE_ENV: "test",
+      LOG_REQUESTS: "false",
+      ...env,
+    },
+  };
 }
 
 /** Runs `./mesa ARGS` in the workspace; `env` adds settings for this run, `stdin` is piped in (none otherwise). */
-export function mesa(ws: Workspace, args: string[], options: { env?: Record<string, string>; stdin?: string } = {}): CliResult {
+export function mesa(
+  ws: Workspace,
+  args: string[],
+  options: { env?: Record<string, string>; stdin?: string } = {},
+): CliResult {
   const result = Bun.spawnSync([MESA, ...args], {
     cwd: ws.dir,
     env: { ...process.env, ...ws.env, ...options.env },
@@ -66,7 +81,11 @@ export function workspaceFrom(template: string, prefix: string, env: Record<stri
 }
 
 /** Runs one query on the workspace's database (a connection of its own, closed at once). */
-export function sql<T = Record<string, unknown>>(ws: { dbPath: string }, query: string, ...params: (string | number | null)[]): T[] {
+export function sql<T = Record<string, unknown>>(
+  ws: { dbPath: string },
+  query: string,
+  ...params: (string | number | null)[]
+): T[] {
   const db = new Database(ws.dbPath);
   try {
     return db.query(query).all(...params) as T[];

@@ -37,7 +37,11 @@ function fail(message: string): never {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function waitUntil<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+async function waitUntil<T>(
+  what: string,
+  probe: () => T | undefined | Promise<T | undefined>,
+  timeoutMs = 30_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -47,7 +51,10 @@ async function waitUntil<T>(what: string, probe: () => T | undefined | Promise<T
   }
 }
 
-if (positionals[0] !== "user") fail("Usage: e2e-fixtures.ts user --name N --email E --password P [--role R --area A --place P] [--document D] [--wait URL]");
+if (positionals[0] !== "user")
+  fail(
+    "Usage: e2e-fixtures.ts user --name N --email E --password P [--role R --area A --place P] [--document D] [--wait URL]",
+  );
 if (!values.name || !values.email || !values.password) fail("--name, --email and --password are required.");
 if (values.role && (!values.area || !values.place)) fail("--role needs --area and --place.");
 
@@ -89,11 +96,18 @@ if (values.role) {
 const existing = findUserByEmail(db, values.email);
 const user =
   existing ??
-  (await createUser(db, config, { name: values.name, email: values.email, password: values.password, document_number: values.document }, { verified: true }));
+  (await createUser(
+    db,
+    config,
+    { name: values.name, email: values.email, password: values.password, document_number: values.document },
+    { verified: true },
+  ));
 
 if (target) {
   db.transaction((tx) => {
-    client.query("INSERT INTO assignments (user_id, area_id, role_id) VALUES (?, ?, ?) ON CONFLICT DO NOTHING").run(user.id, target!.areaId, target!.roleId);
+    client
+      .query("INSERT INTO assignments (user_id, area_id, role_id) VALUES (?, ?, ?) ON CONFLICT DO NOTHING")
+      .run(user.id, target!.areaId, target!.roleId);
     bumpAccessVersion(tx);
   });
 }

@@ -4,7 +4,9 @@ import { readdirSync } from "node:fs";
 /** The .eml files in `mailPath`, oldest first (file names start with a timestamp). */
 export function mailFiles(app: { mailPath: string }): string[] {
   try {
-    return readdirSync(app.mailPath).filter((f) => f.endsWith(".eml")).sort();
+    return readdirSync(app.mailPath)
+      .filter((f) => f.endsWith(".eml"))
+      .sort();
   } catch {
     return [];
   }

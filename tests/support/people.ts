@@ -21,7 +21,16 @@ export async function addUser(db: Db, name: string, email: string, document: Doc
   const now = new Date();
   return db
     .insert(users)
-    .values({ name, email, passwordHash: await passwordHash, documentType: document?.type ?? null, documentNumber: document?.number ?? null, emailVerifiedAt: now, createdAt: now, updatedAt: now })
+    .values({
+      name,
+      email,
+      passwordHash: await passwordHash,
+      documentType: document?.type ?? null,
+      documentNumber: document?.number ?? null,
+      emailVerifiedAt: now,
+      createdAt: now,
+      updatedAt: now,
+    })
     .returning()
     .get();
 }
@@ -30,7 +39,9 @@ export async function addUser(db: Db, name: string, email: string, document: Doc
 export function makeRole(db: Db, name: string, names: string[]): number {
   return db.transaction((tx) => {
     const role = tx.insert(rolesTable).values({ name }).returning().get();
-    const ids = names.length ? tx.select({ id: permissionsTable.id }).from(permissionsTable).where(inArray(permissionsTable.name, names)).all() : [];
+    const ids = names.length
+      ? tx.select({ id: permissionsTable.id }).from(permissionsTable).where(inArray(permissionsTable.name, names)).all()
+      : [];
     if (ids.length !== names.length) throw new Error(`unknown permissions among ${names.join(", ")}`);
     for (const { id } of ids) tx.insert(rolePermissions).values({ roleId: role.id, permissionId: id }).run();
     bumpAccessVersion(tx);

@@ -17,13 +17,22 @@ const emailOf = (who: Who) => (typeof who === "string" ? who : who.email);
  */
 export async function signIn(client: Client, who: Who, password = TEST_PASSWORD): Promise<Response> {
   if (!client.cookies.get("XSRF-TOKEN")) await client.visit("/login");
-  return client.request("/login", { method: "POST", inertia: true, json: { email: emailOf(who), password }, headers: { referer: `${BASE}/login` } });
+  return client.request("/login", {
+    method: "POST",
+    inertia: true,
+    json: { email: emailOf(who), password },
+    headers: { referer: `${BASE}/login` },
+  });
 }
 
 /** Signs `client` in as `who` with TEST_PASSWORD, failing unless the answer redirects to `landing`. */
 export async function signInAs(client: Client, who: Who, landing = "/dashboard"): Promise<Client> {
   const response = await signIn(client, who);
-  expect({ signIn: emailOf(who), status: response.status, location: response.headers.get("location") }).toEqual({ signIn: emailOf(who), status: 302, location: landing });
+  expect({ signIn: emailOf(who), status: response.status, location: response.headers.get("location") }).toEqual({
+    signIn: emailOf(who),
+    status: 302,
+    location: landing,
+  });
   return client;
 }
 
@@ -33,7 +42,10 @@ export async function signInAs(client: Client, who: Who, landing = "/dashboard")
  */
 export function signedIn(from: TestApp | { app: TestApp }, who: Who): Promise<Client> {
   // A TestApp's `app` is the Elysia app (it handles requests); a world's `app` is the TestApp.
-  const testApp = typeof (from.app as { handle?: unknown }).handle === "function" ? (from as TestApp) : (from as { app: TestApp }).app;
+  const testApp =
+    typeof (from.app as { handle?: unknown }).handle === "function"
+      ? (from as TestApp)
+      : (from as { app: TestApp }).app;
   return signInAs(new Client(testApp), who);
 }
 
@@ -41,18 +53,33 @@ export function signedIn(from: TestApp | { app: TestApp }, who: Who): Promise<Cl
 export async function isSignedIn(client: Client): Promise<boolean> {
   const response = await client.request("/dashboard", { inertia: true });
   if (response.status === 200) return true;
-  expect({ status: response.status, location: response.headers.get("location") }).toEqual({ status: 302, location: "/login" });
+  expect({ status: response.status, location: response.headers.get("location") }).toEqual({
+    status: 302,
+    location: "/login",
+  });
   return false;
 }
 
 /** A form sent by the page client from the page at `from` (its referer: where "back" goes). */
-export function submit(client: Client, method: string, path: string, json: unknown = {}, from?: string): Promise<Response> {
-  return client.request(path, { method, inertia: true, json, headers: from === undefined ? {} : { referer: BASE + from } });
+export function submit(
+  client: Client,
+  method: string,
+  path: string,
+  json: unknown = {},
+  from?: string,
+): Promise<Response> {
+  return client.request(path, {
+    method,
+    inertia: true,
+    json,
+    headers: from === undefined ? {} : { referer: BASE + from },
+  });
 }
 
 /** `submit` for the forms of one screen: they come from `page` unless another page is named. */
 export function submitFrom(page: string) {
-  return (client: Client, method: string, path: string, json: unknown = {}, from = page): Promise<Response> => submit(client, method, path, json, from);
+  return (client: Client, method: string, path: string, json: unknown = {}, from = page): Promise<Response> =>
+    submit(client, method, path, json, from);
 }
 
 /** The same request from an API client asking for JSON. */
@@ -61,7 +88,11 @@ export function submitJson(client: Client, method: string, path: string, json: u
 }
 
 /** The page object of a page-protocol visit, failing (naming the path) unless it answered 200. */
-export async function visitPage(client: Client, path: string, headers: Record<string, string> = {}): Promise<Record<string, any>> {
+export async function visitPage(
+  client: Client,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<Record<string, any>> {
   const { response, page } = await client.visit(path, headers);
   expect({ path, status: response.status }).toEqual({ path, status: 200 });
   return page;

@@ -8,7 +8,11 @@ export default function ChunkErrorPage() {
   const page = usePage();
   const locale = isLocale(page.props.locale) ? page.props.locale : "es";
   return (
-    <main role="alert" className="mx-auto flex min-h-screen max-w-lg flex-col items-center justify-center gap-4 p-6 text-center" data-testid="chunk-error">
+    <main
+      role="alert"
+      className="mx-auto flex min-h-screen max-w-lg flex-col items-center justify-center gap-4 p-6 text-center"
+      data-testid="chunk-error"
+    >
       <Head title={translate(locale, "errors.chunk_failed")} />
       <h1 className="text-2xl font-semibold">{translate(locale, "errors.chunk_failed")}</h1>
       <p className="text-muted-foreground">{translate(locale, "errors.chunk_failed_detail")}</p>

@@ -1,5 +1,18 @@
 /** The icons the sidebar may name (by lucide name); an unknown name falls back to a neutral square. */
-import { Ban, Building2, Handshake, History, LayoutGrid, MapPin, Settings, Shield, Square, Users, UtensilsCrossed, type LucideIcon } from "lucide-react";
+import {
+  Ban,
+  Building2,
+  Handshake,
+  History,
+  LayoutGrid,
+  MapPin,
+  Settings,
+  Shield,
+  Square,
+  Users,
+  UtensilsCrossed,
+  type LucideIcon,
+} from "lucide-react";
 
 /** Icons administrators may pick for a sidebar entry (the permission modal lists these names). */
 export const ICONS: Record<string, LucideIcon> = {

@@ -8,7 +8,17 @@ interface PasswordForm {
   setData: (key: "password" | "password_confirmation", value: string) => void;
 }
 
-export function NewPasswordFields({ form, minLength, labels, autoFocus = false }: { form: PasswordForm; minLength: number; labels: { password: string; confirmation: string }; autoFocus?: boolean }) {
+export function NewPasswordFields({
+  form,
+  minLength,
+  labels,
+  autoFocus = false,
+}: {
+  form: PasswordForm;
+  minLength: number;
+  labels: { password: string; confirmation: string };
+  autoFocus?: boolean;
+}) {
   const { t } = useI18n();
   return (
     <>

@@ -9,7 +9,9 @@ export default function NotFoundPage() {
     <main className="mx-auto flex min-h-screen max-w-lg flex-col items-center justify-center gap-4 p-6 text-center">
       <Head title="Page not found" />
       <h1 className="text-2xl font-semibold">Page not found</h1>
-      <p className="text-muted-foreground">{translate(locale, "errors.page_not_found_detail", { component: page.component })}</p>
+      <p className="text-muted-foreground">
+        {translate(locale, "errors.page_not_found_detail", { component: page.component })}
+      </p>
       <Link href="/" className="text-primary underline underline-offset-4">
         {translate(locale, "errors.go_home")}
       </Link>

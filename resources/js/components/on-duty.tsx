@@ -16,7 +16,8 @@ export function OnDuty({ cafes }: { cafes: { id: number; name: string; unit: str
 
   useEffect(() => {
     const echo = realtime();
-    const set = (cafeId: number, update: (list: Member[]) => Member[]) => setMembers((current) => ({ ...current, [cafeId]: update(current[cafeId] ?? []) }));
+    const set = (cafeId: number, update: (list: Member[]) => Member[]) =>
+      setMembers((current) => ({ ...current, [cafeId]: update(current[cafeId] ?? []) }));
     for (const cafe of cafes) {
       echo
         .join(`cafe.${cafe.id}`)
@@ -32,7 +33,11 @@ export function OnDuty({ cafes }: { cafes: { id: number; name: string; unit: str
 
   if (cafes.length === 0) return null;
   return (
-    <section className="max-w-xl rounded-xl border bg-card p-4 text-card-foreground" aria-labelledby="on-duty-title" data-testid="on-duty">
+    <section
+      className="max-w-xl rounded-xl border bg-card p-4 text-card-foreground"
+      aria-labelledby="on-duty-title"
+      data-testid="on-duty"
+    >
       <h2 id="on-duty-title" className="flex items-center gap-2 font-medium">
         <Radio className="size-4 text-primary" aria-hidden="true" />
         {t("dashboard.on_duty")}
@@ -41,8 +46,11 @@ export function OnDuty({ cafes }: { cafes: { id: number; name: string; unit: str
       <ul className="space-y-2 text-sm" aria-live="polite">
         {cafes.map((cafe) => (
           <li key={cafe.id} data-testid={`on-duty-${cafe.id}`}>
-            <span className="font-medium">{cafe.name}</span> <span className="text-muted-foreground">· {cafe.unit}</span>
-            <div className="text-muted-foreground">{(members[cafe.id] ?? []).map((m) => m.name).join(", ") || t("dashboard.on_duty_none")}</div>
+            <span className="font-medium">{cafe.name}</span>{" "}
+            <span className="text-muted-foreground">· {cafe.unit}</span>
+            <div className="text-muted-foreground">
+              {(members[cafe.id] ?? []).map((m) => m.name).join(", ") || t("dashboard.on_duty_none")}
+            </div>
           </li>
         ))}
       </ul>

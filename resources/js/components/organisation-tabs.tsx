@@ -21,7 +21,10 @@ export function OrganisationTabs({ tabs, current }: { tabs: OrganisationTab[]; c
           key={tab.id}
           href={route(tab.route)}
           aria-current={tab.id === current ? "page" : undefined}
-          className={cn("rounded-md px-3 py-1.5 text-sm", tab.id === current ? "bg-card shadow-sm" : "text-muted-foreground hover:text-foreground")}
+          className={cn(
+            "rounded-md px-3 py-1.5 text-sm",
+            tab.id === current ? "bg-card shadow-sm" : "text-muted-foreground hover:text-foreground",
+          )}
         >
           {t(tab.label)}
         </Link>

@@ -23,7 +23,12 @@ export function RealtimeStatus() {
   }, []);
   const label = t(`realtime.${state}`);
   return (
-    <span className="inline-flex items-center gap-1.5 text-xs text-muted-foreground" title={label} data-testid="realtime-status" data-state={state}>
+    <span
+      className="inline-flex items-center gap-1.5 text-xs text-muted-foreground"
+      title={label}
+      data-testid="realtime-status"
+      data-state={state}
+    >
       <span className={cn("size-2 rounded-full", COLOURS[state])} aria-hidden="true" />
       <span className="sr-only" role="status">
         {label}

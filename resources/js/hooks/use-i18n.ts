@@ -16,7 +16,8 @@ export function useI18n() {
       number: (value: number, digits?: number) => formatNumber(value, s, digits),
       date: (value: Date | string | number) => formatDate(value, s),
       /** Date and time in the settings' time zone, or in `timeZone` (a cafe's) when given. */
-      dateTime: (value: Date | string | number, timeZone?: string) => formatDateTime(value, timeZone ? { ...s, timezone: timeZone } : s),
+      dateTime: (value: Date | string | number, timeZone?: string) =>
+        formatDateTime(value, timeZone ? { ...s, timezone: timeZone } : s),
     };
   }, [locale, settings.timezone, settings.currency]);
 }

@@ -7,5 +7,8 @@ import { useRoute } from "./use-route";
 export function useRealtime() {
   const { realtime } = usePage<{ realtime: RealtimeSettings }>().props;
   const route = useRoute();
-  return useCallback(() => connectRealtime(realtime, { auth: route("broadcasting.auth"), userAuth: route("broadcasting.user-auth") }), [realtime, route]);
+  return useCallback(
+    () => connectRealtime(realtime, { auth: route("broadcasting.auth"), userAuth: route("broadcasting.user-auth") }),
+    [realtime, route],
+  );
 }

@@ -16,15 +16,27 @@ type Value = string | number | boolean | null | undefined;
 /** A route's parameters, plus anything else as the query string (null or undefined leave a key out). */
 export type BrowserRouteParams<N extends RouteName> = RouteParameters[N] & Record<string, Value | Value[]>;
 
-type Arguments<N extends RouteName> = Partial<RouteParameters[N]> extends RouteParameters[N] ? [params?: BrowserRouteParams<N>] : [params: BrowserRouteParams<N>];
+type Arguments<N extends RouteName> =
+  Partial<RouteParameters[N]> extends RouteParameters[N]
+    ? [params?: BrowserRouteParams<N>]
+    : [params: BrowserRouteParams<N>];
 
-export function resolveRoute(config: Config, name: string, params?: RouteParams<string> | string | number, absolute = false): string {
+export function resolveRoute(
+  config: Config,
+  name: string,
+  params?: RouteParams<string> | string | number,
+  absolute = false,
+): string {
   return ziggyRoute(name as never, params as never, absolute, config) as unknown as string;
 }
 
 export function useRoute() {
   const { ziggy } = usePage<SharedProps>().props;
-  return useCallback(<N extends RouteName>(name: N, ...args: Arguments<N>) => resolveRoute(ziggy, name, args[0] as RouteParams<string> | undefined), [ziggy]);
+  return useCallback(
+    <N extends RouteName>(name: N, ...args: Arguments<N>) =>
+      resolveRoute(ziggy, name, args[0] as RouteParams<string> | undefined),
+    [ziggy],
+  );
 }
 
 /** `route()` for a name that comes as data (a sidebar entry): checked by ziggy when it runs, not by the compiler. */

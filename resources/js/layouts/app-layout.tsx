@@ -43,14 +43,23 @@ export default function AppLayout({ children }: { children: ReactNode }) {
 
   return (
     <div className="flex min-h-screen">
-      <a href="#content" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-card focus:px-3 focus:py-2">
+      <a
+        href="#content"
+        className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-card focus:px-3 focus:py-2"
+      >
         {t("app.skip_to_content")}
       </a>
       <aside
         id="sidebar"
-        className={cn("fixed inset-y-0 left-0 z-40 w-64 shrink-0 border-r bg-sidebar p-4 transition-transform md:static md:translate-x-0", open ? "translate-x-0" : "-translate-x-full")}
+        className={cn(
+          "fixed inset-y-0 left-0 z-40 w-64 shrink-0 border-r bg-sidebar p-4 transition-transform md:static md:translate-x-0",
+          open ? "translate-x-0" : "-translate-x-full",
+        )}
       >
-        <Link href={route(auth.user ? "dashboard" : "home")} className="mb-6 flex items-center gap-2 text-lg font-semibold">
+        <Link
+          href={route(auth.user ? "dashboard" : "home")}
+          className="mb-6 flex items-center gap-2 text-lg font-semibold"
+        >
           <img src="/favicon.svg" alt="" className="size-7" />
           {app.name}
         </Link>
@@ -69,7 +78,10 @@ export default function AppLayout({ children }: { children: ReactNode }) {
                       href={href}
                       prefetch
                       aria-current={isCurrent(href) ? "page" : undefined}
-                      className={cn("flex items-center gap-2 rounded-md px-3 py-2 text-sm hover:bg-accent", isCurrent(href) && "bg-accent font-medium")}
+                      className={cn(
+                        "flex items-center gap-2 rounded-md px-3 py-2 text-sm hover:bg-accent",
+                        isCurrent(href) && "bg-accent font-medium",
+                      )}
                     >
                       <NavIcon name={entry.icon} className="size-4" />
                       {t(entry.label)}
@@ -83,14 +95,19 @@ export default function AppLayout({ children }: { children: ReactNode }) {
             href={route("appearance")}
             prefetch
             aria-current={url.startsWith("/settings") ? "page" : undefined}
-            className={cn("flex items-center gap-2 rounded-md px-3 py-2 text-sm hover:bg-accent", url.startsWith("/settings") && "bg-accent font-medium")}
+            className={cn(
+              "flex items-center gap-2 rounded-md px-3 py-2 text-sm hover:bg-accent",
+              url.startsWith("/settings") && "bg-accent font-medium",
+            )}
           >
             <Settings className="size-4" aria-hidden="true" />
             {t("nav.settings")}
           </Link>
         </nav>
       </aside>
-      {open && <div className="fixed inset-0 z-30 bg-black/40 md:hidden" onClick={() => setOpen(false)} aria-hidden="true" />}
+      {open && (
+        <div className="fixed inset-0 z-30 bg-black/40 md:hidden" onClick={() => setOpen(false)} aria-hidden="true" />
+      )}
       <div className="flex min-w-0 flex-1 flex-col">
         <header className="flex h-14 items-center justify-between gap-2 border-b px-4 sm:gap-4">
           <button
@@ -115,7 +132,12 @@ export default function AppLayout({ children }: { children: ReactNode }) {
                 <span className="hidden text-sm sm:inline" data-testid="user-name">
                   {auth.user.name}
                 </span>
-                <Link href={route("logout")} method="post" as="button" className="inline-flex items-center gap-1.5 rounded-md px-2 py-1.5 text-sm hover:bg-accent">
+                <Link
+                  href={route("logout")}
+                  method="post"
+                  as="button"
+                  className="inline-flex items-center gap-1.5 rounded-md px-2 py-1.5 text-sm hover:bg-accent"
+                >
                   <LogOut className="size-4" aria-hidden="true" />
                   <span className="sr-only sm:not-sr-only">{t("auth.logout")}</span>
                 </Link>

@@ -14,7 +14,10 @@ export default function AuthLayout({ children }: { children: ReactNode }) {
         <img src="/favicon.svg" alt="" className="size-8" />
         {app.name}
       </Link>
-      <main id="content" className="w-full max-w-sm space-y-4 rounded-xl border bg-card p-6 text-card-foreground shadow-sm">
+      <main
+        id="content"
+        className="w-full max-w-sm space-y-4 rounded-xl border bg-card p-6 text-card-foreground shadow-sm"
+      >
         <FlashMessages />
         {children}
       </main>

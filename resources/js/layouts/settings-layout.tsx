@@ -39,7 +39,10 @@ export default function SettingsLayout({ children }: { children: ReactNode }) {
                     href={href}
                     prefetch
                     aria-current={current ? "page" : undefined}
-                    className={cn("block rounded-md px-3 py-2 text-sm hover:bg-accent", current && "bg-accent font-medium")}
+                    className={cn(
+                      "block rounded-md px-3 py-2 text-sm hover:bg-accent",
+                      current && "bg-accent font-medium",
+                    )}
                   >
                     {t(section.label)}
                   </Link>

@@ -23,27 +23,42 @@ function cached<T extends Intl.NumberFormat | Intl.DateTimeFormat>(key: string, 
 
 /** 1250 cents → "S/ 12.50" in Spanish (Peru), "PEN 12.50" in English. */
 export function formatMoney(cents: number, s: FormatSettings): string {
-  const f = cached(`money|${s.locale}|${s.currency}`, () => new Intl.NumberFormat(intlLocale[s.locale], { style: "currency", currency: s.currency }));
+  const f = cached(
+    `money|${s.locale}|${s.currency}`,
+    () => new Intl.NumberFormat(intlLocale[s.locale], { style: "currency", currency: s.currency }),
+  );
   return f.format(cents / 100);
 }
 
 export function formatNumber(value: number, s: Pick<FormatSettings, "locale">, fractionDigits?: number): string {
-  const f = cached(`number|${s.locale}|${fractionDigits ?? ""}`, () =>
-    new Intl.NumberFormat(intlLocale[s.locale], fractionDigits === undefined ? {} : { minimumFractionDigits: fractionDigits, maximumFractionDigits: fractionDigits }),
+  const f = cached(
+    `number|${s.locale}|${fractionDigits ?? ""}`,
+    () =>
+      new Intl.NumberFormat(
+        intlLocale[s.locale],
+        fractionDigits === undefined
+          ? {}
+          : { minimumFractionDigits: fractionDigits, maximumFractionDigits: fractionDigits },
+      ),
   );
   return f.format(value);
 }
 
 /** A calendar date in the configured time zone, e.g. "22 nov. 2026". */
 export function formatDate(value: Date | string | number, s: FormatSettings): string {
-  const f = cached(`date|${s.locale}|${s.timezone}`, () => new Intl.DateTimeFormat(intlLocale[s.locale], { dateStyle: "medium", timeZone: s.timezone }));
+  const f = cached(
+    `date|${s.locale}|${s.timezone}`,
+    () => new Intl.DateTimeFormat(intlLocale[s.locale], { dateStyle: "medium", timeZone: s.timezone }),
+  );
   return f.format(new Date(value));
 }
 
 /** Date and time in the configured time zone. */
 export function formatDateTime(value: Date | string | number, s: FormatSettings): string {
-  const f = cached(`datetime|${s.locale}|${s.timezone}`, () =>
-    new Intl.DateTimeFormat(intlLocale[s.locale], { dateStyle: "medium", timeStyle: "short", timeZone: s.timezone }),
+  const f = cached(
+    `datetime|${s.locale}|${s.timezone}`,
+    () =>
+      new Intl.DateTimeFormat(intlLocale[s.locale], { dateStyle: "medium", timeStyle: "short", timeZone: s.timezone }),
   );
   return f.format(new Date(value));
 }

@@ -6,4 +6,8 @@ export interface PageModule {
 }
 
 /** The props a page module's component declares. */
-export type PropsOf<M> = M extends { default: ComponentType<infer P> } ? P : M extends { default: (props: infer P) => unknown } ? P : never;
+export type PropsOf<M> = M extends { default: ComponentType<infer P> }
+  ? P
+  : M extends { default: (props: infer P) => unknown }
+    ? P
+    : never;

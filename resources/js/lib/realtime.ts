@@ -54,7 +54,11 @@ export function connectRealtime(settings: RealtimeSettings, urls: { auth: string
  * Listens for one of Mesa's events on a channel. The name and the data are those of the server's catalogue
  * (src/realtime/events.ts), so a misspelt event or field fails the typecheck.
  */
-export function listenFor<C extends Channel, N extends RealtimeEventName>(channel: C, name: N, handler: (data: RealtimeEvents[N]) => void): C {
+export function listenFor<C extends Channel, N extends RealtimeEventName>(
+  channel: C,
+  name: N,
+  handler: (data: RealtimeEvents[N]) => void,
+): C {
   return channel.listen(name, handler);
 }
 

@@ -13,14 +13,24 @@ interface Account {
   roles: string[];
 }
 
-export default function Dashboard({ account, cafes }: { account: Account; cafes: { id: number; name: string; unit: string }[] }) {
+export default function Dashboard({
+  account,
+  cafes,
+}: {
+  account: Account;
+  cafes: { id: number; name: string; unit: string }[];
+}) {
   const { t, dateTime, date } = useI18n();
   return (
     <div className="space-y-6">
       <Head title={t("dashboard.title")} />
       <h1 className="text-2xl font-semibold">{t("dashboard.welcome", { name: account.name })}</h1>
       {account.roles.length === 0 && (
-        <section className="flex gap-3 rounded-xl border border-primary/40 bg-primary/5 p-4" aria-labelledby="no-role-title" data-testid="no-role">
+        <section
+          className="flex gap-3 rounded-xl border border-primary/40 bg-primary/5 p-4"
+          aria-labelledby="no-role-title"
+          data-testid="no-role"
+        >
           <KeyRound className="mt-0.5 size-5 shrink-0 text-primary" aria-hidden="true" />
           <div>
             <h2 id="no-role-title" className="font-medium">

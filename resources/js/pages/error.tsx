@@ -9,7 +9,10 @@ export default function ErrorPage({ status, retryAfter }: { status: number; retr
   const { t } = useI18n();
   const code = KNOWN.has(status) ? status : 500;
   return (
-    <main id="content" className="mx-auto flex min-h-screen max-w-lg flex-col items-center justify-center gap-4 p-6 text-center">
+    <main
+      id="content"
+      className="mx-auto flex min-h-screen max-w-lg flex-col items-center justify-center gap-4 p-6 text-center"
+    >
       <Head title={t(`errors.title.${code}`)} />
       <p className="text-6xl font-bold text-muted-foreground" aria-hidden="true">
         {status}

@@ -3,7 +3,17 @@
  * areas. An actor sees and changes only the areas within their scope (see scope.ts).
  */
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import { areaRoles, areas, assignments, cafes, headquarters, mines, roles, units, businesses } from "../../../db/schema";
+import {
+  areaRoles,
+  areas,
+  assignments,
+  cafes,
+  headquarters,
+  mines,
+  roles,
+  units,
+  businesses,
+} from "../../../db/schema";
 import type { Db } from "../../db";
 import { cafeOrHeadquarters, recordAudit, unionOfPlaces, type Actor } from "../audit";
 import { Conflict, message, NotFound, ValidationFailed } from "../errors";
@@ -36,7 +46,11 @@ export function areaScopeCondition(scope: Scope) {
 
 /** The area, if it exists within the scope (outside it looks the same as missing). */
 export function requireArea(db: Db, scope: Scope, id: number): Area {
-  const area = db.select().from(areas).where(and(eq(areas.id, id), areaScopeCondition(scope))).get();
+  const area = db
+    .select()
+    .from(areas)
+    .where(and(eq(areas.id, id), areaScopeCondition(scope)))
+    .get();
   if (!area) throw new NotFound();
   return area;
 }
@@ -89,7 +103,13 @@ export function listAreas(db: Db, scope: Scope, filter: AreaFilter = {}, page?: 
   const rows = shown ? query.limit(shown.limit).offset(shown.offset).all() : query.all();
   const ids = rows.map((r) => r.area.id);
   const offered = ids.length
-    ? db.select({ areaId: areaRoles.areaId, id: roles.id, name: roles.name }).from(areaRoles).innerJoin(roles, eq(roles.id, areaRoles.roleId)).where(inArray(areaRoles.areaId, ids)).orderBy(asc(roles.name)).all()
+    ? db
+        .select({ areaId: areaRoles.areaId, id: roles.id, name: roles.name })
+        .from(areaRoles)
+        .innerJoin(roles, eq(roles.id, areaRoles.roleId))
+        .where(inArray(areaRoles.areaId, ids))
+        .orderBy(asc(roles.name))
+        .all()
     : [];
   // Grouped once: matching each area against every offered role would be quadratic on a whole company's areas.
   const rolesByArea = new Map<number, { id: number; name: string }[]>();
@@ -102,8 +122,18 @@ export function listAreas(db: Db, scope: Scope, filter: AreaFilter = {}, page?: 
     id: r.area.id,
     name: r.area.name,
     place: r.area.cafeId
-      ? { kind: "cafe" as const, id: r.area.cafeId, name: r.cafeName ?? "", path: [r.mineName, r.unitName, r.cafeName].filter(Boolean).join(" › ") }
-      : { kind: "headquarters" as const, id: r.area.headquartersId!, name: r.hqName ?? "", path: [r.businessName, r.hqName].filter(Boolean).join(" › ") },
+      ? {
+          kind: "cafe" as const,
+          id: r.area.cafeId,
+          name: r.cafeName ?? "",
+          path: [r.mineName, r.unitName, r.cafeName].filter(Boolean).join(" › "),
+        }
+      : {
+          kind: "headquarters" as const,
+          id: r.area.headquartersId!,
+          name: r.hqName ?? "",
+          path: [r.businessName, r.hqName].filter(Boolean).join(" › "),
+        },
     roles: rolesByArea.get(r.area.id) ?? [],
     members: r.members,
   }));
@@ -117,15 +147,26 @@ export const AreaInput = t.Object({
   role_ids: t.Optional(t.Array(t.Integer({ minimum: 1 }), { maxItems: 200 })),
 });
 
-function checkPlace(db: Db, scope: Scope, data: { cafe_id?: number | null; headquarters_id?: number | null }): { cafeId: number | null; headquartersId: number | null } {
+function checkPlace(
+  db: Db,
+  scope: Scope,
+  data: { cafe_id?: number | null; headquarters_id?: number | null },
+): { cafeId: number | null; headquartersId: number | null } {
   const cafeId = data.cafe_id ?? null;
   const headquartersId = data.headquarters_id ?? null;
-  if ((cafeId === null) === (headquartersId === null)) throw new ValidationFailed({ place: message("access.area_one_place") });
+  if ((cafeId === null) === (headquartersId === null))
+    throw new ValidationFailed({ place: message("access.area_one_place") });
   if (cafeId !== null) {
-    if (!db.select({ id: cafes.id }).from(cafes).where(eq(cafes.id, cafeId)).get() || !(scope.all || scope.cafeIds.has(cafeId))) {
+    if (
+      !db.select({ id: cafes.id }).from(cafes).where(eq(cafes.id, cafeId)).get() ||
+      !(scope.all || scope.cafeIds.has(cafeId))
+    ) {
       throw new ValidationFailed({ cafe_id: message("access.place_not_found") });
     }
-  } else if (!db.select({ id: headquarters.id }).from(headquarters).where(eq(headquarters.id, headquartersId!)).get() || !(scope.all || scope.headquartersIds.has(headquartersId!))) {
+  } else if (
+    !db.select({ id: headquarters.id }).from(headquarters).where(eq(headquarters.id, headquartersId!)).get() ||
+    !(scope.all || scope.headquartersIds.has(headquartersId!))
+  ) {
     throw new ValidationFailed({ headquarters_id: message("access.place_not_found") });
   }
   return { cafeId, headquartersId };
@@ -137,21 +178,38 @@ function checkRoles(db: Db, scope: Scope, roleIds: number[]): number[] {
   const found = db.select({ id: roles.id, isSuper: roles.isSuper }).from(roles).where(inArray(roles.id, unique)).all();
   if (found.length !== unique.length) throw new ValidationFailed({ role_ids: message("access.unknown_roles") });
   // Only a super-administrator may offer the super-administrator role in an area.
-  if (found.some((r) => r.isSuper) && !scope.all) throw new ValidationFailed({ role_ids: message("access.super_role_reserved") });
+  if (found.some((r) => r.isSuper) && !scope.all)
+    throw new ValidationFailed({ role_ids: message("access.super_role_reserved") });
   return unique;
 }
 
-function ensureNameFree(db: Db, name: string, place: { cafeId: number | null; headquartersId: number | null }, exceptId?: number): void {
+function ensureNameFree(
+  db: Db,
+  name: string,
+  place: { cafeId: number | null; headquartersId: number | null },
+  exceptId?: number,
+): void {
   const existing = db
     .select({ id: areas.id })
     .from(areas)
-    .where(and(eq(areas.name, name), place.cafeId ? eq(areas.cafeId, place.cafeId) : eq(areas.headquartersId, place.headquartersId!)))
+    .where(
+      and(
+        eq(areas.name, name),
+        place.cafeId ? eq(areas.cafeId, place.cafeId) : eq(areas.headquartersId, place.headquartersId!),
+      ),
+    )
     .get();
   if (existing && existing.id !== exceptId) throw new ValidationFailed({ name: message("access.area_name_taken") });
 }
 
 function offeredRoleIds(db: Db, areaId: number): number[] {
-  return db.select({ id: areaRoles.roleId }).from(areaRoles).where(eq(areaRoles.areaId, areaId)).all().map((r) => r.id).sort((a, b) => a - b);
+  return db
+    .select({ id: areaRoles.roleId })
+    .from(areaRoles)
+    .where(eq(areaRoles.areaId, areaId))
+    .all()
+    .map((r) => r.id)
+    .sort((a, b) => a - b);
 }
 
 export function createArea(db: Db, actor: Actor, scope: Scope, input: unknown): Area {
@@ -160,10 +218,20 @@ export function createArea(db: Db, actor: Actor, scope: Scope, input: unknown): 
   ensureNameFree(db, data.name, place);
   const roleIds = checkRoles(db, scope, data.role_ids ?? []);
   return db.transaction((tx) => {
-    const area = tx.insert(areas).values({ name: data.name, ...place }).returning().get();
+    const area = tx
+      .insert(areas)
+      .values({ name: data.name, ...place })
+      .returning()
+      .get();
     for (const roleId of roleIds) tx.insert(areaRoles).values({ areaId: area.id, roleId }).run();
     bumpAccessVersion(tx);
-    recordAudit(tx, actor, { action: "area.created", subjectType: "area", subjectId: area.id, places: [cafeOrHeadquarters(area)], after: { name: area.name, ...place, roleIds } });
+    recordAudit(tx, actor, {
+      action: "area.created",
+      subjectType: "area",
+      subjectId: area.id,
+      places: [cafeOrHeadquarters(area)],
+      after: { name: area.name, ...place, roleIds },
+    });
     return area;
   });
 }
@@ -175,16 +243,38 @@ export function updateArea(db: Db, actor: Actor, scope: Scope, areaId: number, i
   const place = checkPlace(db, scope, data);
   ensureNameFree(db, data.name, place, area.id);
   const roleIds = checkRoles(db, scope, data.role_ids ?? []);
-  const held = db.select({ roleId: assignments.roleId }).from(assignments).where(eq(assignments.areaId, area.id)).all().map((r) => r.roleId);
+  const held = db
+    .select({ roleId: assignments.roleId })
+    .from(assignments)
+    .where(eq(assignments.areaId, area.id))
+    .all()
+    .map((r) => r.roleId);
   const withdrawn = held.filter((id) => !roleIds.includes(id));
   if (withdrawn.length) throw new ValidationFailed({ role_ids: message("access.role_still_held") });
-  const before = { name: area.name, cafeId: area.cafeId, headquartersId: area.headquartersId, roleIds: offeredRoleIds(db, area.id) };
+  const before = {
+    name: area.name,
+    cafeId: area.cafeId,
+    headquartersId: area.headquartersId,
+    roleIds: offeredRoleIds(db, area.id),
+  };
   return db.transaction((tx) => {
-    const updated = tx.update(areas).set({ name: data.name, ...place }).where(eq(areas.id, area.id)).returning().get();
+    const updated = tx
+      .update(areas)
+      .set({ name: data.name, ...place })
+      .where(eq(areas.id, area.id))
+      .returning()
+      .get();
     tx.delete(areaRoles).where(eq(areaRoles.areaId, area.id)).run();
     for (const roleId of roleIds) tx.insert(areaRoles).values({ areaId: area.id, roleId }).run();
     bumpAccessVersion(tx);
-    recordAudit(tx, actor, { action: "area.updated", subjectType: "area", subjectId: area.id, places: unionOfPlaces([cafeOrHeadquarters(area)], [cafeOrHeadquarters(updated)]), before, after: { name: data.name, ...place, roleIds: [...roleIds].sort((a, b) => a - b) } });
+    recordAudit(tx, actor, {
+      action: "area.updated",
+      subjectType: "area",
+      subjectId: area.id,
+      places: unionOfPlaces([cafeOrHeadquarters(area)], [cafeOrHeadquarters(updated)]),
+      before,
+      after: { name: data.name, ...place, roleIds: [...roleIds].sort((a, b) => a - b) },
+    });
     return updated;
   });
 }
@@ -192,11 +282,22 @@ export function updateArea(db: Db, actor: Actor, scope: Scope, areaId: number, i
 /** Deletes an area nobody holds a role in. */
 export function deleteArea(db: Db, actor: Actor, scope: Scope, areaId: number): void {
   const area = requireArea(db, scope, areaId);
-  const members = db.select({ n: sql<number>`count(*)` }).from(assignments).where(eq(assignments.areaId, area.id)).get()?.n ?? 0;
+  const members =
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(assignments)
+      .where(eq(assignments.areaId, area.id))
+      .get()?.n ?? 0;
   if (members > 0) throw new Conflict(message("access.area_in_use", { count: members }));
   db.transaction((tx) => {
     tx.delete(areas).where(eq(areas.id, area.id)).run();
     bumpAccessVersion(tx);
-    recordAudit(tx, actor, { action: "area.deleted", subjectType: "area", subjectId: area.id, places: [cafeOrHeadquarters(area)], before: { name: area.name, cafeId: area.cafeId, headquartersId: area.headquartersId } });
+    recordAudit(tx, actor, {
+      action: "area.deleted",
+      subjectType: "area",
+      subjectId: area.id,
+      places: [cafeOrHeadquarters(area)],
+      before: { name: area.name, cafeId: area.cafeId, headquartersId: area.headquartersId },
+    });
   });
 }

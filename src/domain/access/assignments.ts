@@ -130,22 +130,36 @@ function ensureMayGrant(db: Db, actor: Actor, scope: Scope, roleId: number): voi
     .innerJoin(permissions, eq(permissions.id, rolePermissions.permissionId))
     .where(eq(rolePermissions.roleId, roleId))
     .all();
-  if (granted.some((p) => !held.has(p.name))) throw new ValidationFailed({ role_id: message("access.role_beyond_yours") });
+  if (granted.some((p) => !held.has(p.name)))
+    throw new ValidationFailed({ role_id: message("access.role_beyond_yours") });
 }
 
 /** Gives `userId` role `roleId` in area `areaId` (replacing the role they held there). */
-export function assignRole(db: Db, actor: Actor, scope: Scope, input: { userId: number; areaId: number; roleId: number }): void {
+export function assignRole(
+  db: Db,
+  actor: Actor,
+  scope: Scope,
+  input: { userId: number; areaId: number; roleId: number },
+): void {
   const area = requireArea(db, scope, input.areaId);
   const user = db.select().from(users).where(eq(users.id, input.userId)).get();
   if (!user) throw new NotFound();
   ensureMayManage(db, scope, user.id);
-  const offered = db.select().from(areaRoles).where(and(eq(areaRoles.areaId, area.id), eq(areaRoles.roleId, input.roleId))).get();
+  const offered = db
+    .select()
+    .from(areaRoles)
+    .where(and(eq(areaRoles.areaId, area.id), eq(areaRoles.roleId, input.roleId)))
+    .get();
   if (!offered) throw new ValidationFailed({ role_id: message("access.role_not_offered") });
   const role = db.select().from(roles).where(eq(roles.id, input.roleId)).get();
   // Only a super-administrator may make another one.
   if (role?.isSuper && !scope.all) throw new Forbidden();
   ensureMayGrant(db, actor, scope, input.roleId);
-  const current = db.select().from(assignments).where(and(eq(assignments.userId, user.id), eq(assignments.areaId, area.id))).get();
+  const current = db
+    .select()
+    .from(assignments)
+    .where(and(eq(assignments.userId, user.id), eq(assignments.areaId, area.id)))
+    .get();
   if (current?.roleId === input.roleId) return;
   db.transaction((tx) => {
     if (current && holdsSuperOnlyIn(db, user.id, area.id)) {
@@ -171,13 +185,25 @@ export function assignRole(db: Db, actor: Actor, scope: Scope, input: { userId: 
 /** Takes away the role a user holds in an area. */
 export function removeAssignment(db: Db, actor: Actor, scope: Scope, userId: number, areaId: number): void {
   const area = requireArea(db, scope, areaId);
-  const current = db.select().from(assignments).where(and(eq(assignments.userId, userId), eq(assignments.areaId, area.id))).get();
+  const current = db
+    .select()
+    .from(assignments)
+    .where(and(eq(assignments.userId, userId), eq(assignments.areaId, area.id)))
+    .get();
   if (!current) throw new NotFound();
   ensureMayManage(db, scope, userId);
   db.transaction((tx) => {
     if (holdsSuperOnlyIn(db, userId, area.id)) ensureNotLastSuper(tx, userId);
-    tx.delete(assignments).where(and(eq(assignments.userId, userId), eq(assignments.areaId, area.id))).run();
+    tx.delete(assignments)
+      .where(and(eq(assignments.userId, userId), eq(assignments.areaId, area.id)))
+      .run();
     bumpAccessVersion(tx);
-    recordAudit(tx, actor, { action: "user.role_removed", subjectType: "user", subjectId: userId, places: [cafeOrHeadquarters(area)], before: { areaId: area.id, roleId: current.roleId } });
+    recordAudit(tx, actor, {
+      action: "user.role_removed",
+      subjectType: "user",
+      subjectId: userId,
+      places: [cafeOrHeadquarters(area)],
+      before: { areaId: area.id, roleId: current.roleId },
+    });
   });
 }

@@ -35,12 +35,16 @@ export interface AccessProfile {
 const caches = new WeakMap<Db, Map<number, { version: number; profile: AccessProfile }>>();
 
 export function currentAccessVersion(db: Db): number {
-  return db.$client.query<{ version: number }, []>("SELECT version FROM access_version WHERE id = 1").get()?.version ?? 0;
+  return (
+    db.$client.query<{ version: number }, []>("SELECT version FROM access_version WHERE id = 1").get()?.version ?? 0
+  );
 }
 
 /** Marks every cached profile stale; call inside the transaction that changes roles, permissions, areas or assignments. */
 export function bumpAccessVersion(tx: Tx): void {
-  tx.run(sql`INSERT INTO access_version (id, version) VALUES (1, 1) ON CONFLICT(id) DO UPDATE SET version = version + 1`);
+  tx.run(
+    sql`INSERT INTO access_version (id, version) VALUES (1, 1) ON CONFLICT(id) DO UPDATE SET version = version + 1`,
+  );
 }
 
 function computeProfile(db: Db, userId: number): AccessProfile {
@@ -60,7 +64,9 @@ function computeProfile(db: Db, userId: number): AccessProfile {
     )
     .all(userId);
   const headquartersPermissions = new Set(permissionRows.filter((r) => r.at_headquarters === 1).map((r) => r.name));
-  const permissions = new Set(permissionRows.filter((r) => !isCompanyWide(r.name) || headquartersPermissions.has(r.name)).map((r) => r.name));
+  const permissions = new Set(
+    permissionRows.filter((r) => !isCompanyWide(r.name) || headquartersPermissions.has(r.name)).map((r) => r.name),
+  );
   const cafeRows = client
     .query<{ id: number }, [number, number]>(
       `SELECT ar.cafe_id AS id FROM assignments a JOIN areas ar ON ar.id = a.area_id WHERE a.user_id = ? AND ar.cafe_id IS NOT NULL
@@ -125,4 +131,3 @@ export function accessProfile(db: Db, userId: number): AccessProfile {
 export function can(profile: AccessProfile, permission: PermissionName): boolean {
   return profile.isSuper || profile.permissions.has(permission);
 }
-

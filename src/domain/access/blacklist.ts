@@ -9,7 +9,13 @@ import { and, eq, or, sql } from "drizzle-orm";
 import { blacklist, sessions, users } from "../../../db/schema";
 import type { Db } from "../../db";
 import { COMPANY_WIDE, placesOfUser, recordAudit, type Actor } from "../audit";
-import { normalizeDocumentNumber, sameDocument, type Document, type DocumentSettings, type DocumentType } from "../documents";
+import {
+  normalizeDocumentNumber,
+  sameDocument,
+  type Document,
+  type DocumentSettings,
+  type DocumentType,
+} from "../documents";
 import { Forbidden, message, NotFound, ValidationFailed, type Message } from "../errors";
 import { FOLD_FUNCTION, foldText, pageWindow, searchCondition, searchPattern, type ListResult } from "../search";
 import { documentFields, parseWithDocument, t } from "../validation";
@@ -35,14 +41,34 @@ export interface BlacklistRow {
 }
 
 /** Lists the blacklist; a linked account is named only when the actor may change it (otherwise `outsideScope`). */
-export function listBlacklist(db: Db, scope: Scope, options: { search?: string; page: number; perPage: number }): ListResult<BlacklistRow> {
+export function listBlacklist(
+  db: Db,
+  scope: Scope,
+  options: { search?: string; page: number; perPage: number },
+): ListResult<BlacklistRow> {
   const where = searchCondition(options.search, [blacklist.documentNumber, blacklist.name, blacklist.reason]);
-  const total = db.select({ n: sql<number>`count(*)` }).from(blacklist).where(where).get()?.n ?? 0;
+  const total =
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(blacklist)
+      .where(where)
+      .get()?.n ?? 0;
   const page = pageWindow(total, options);
   // The same search as `where`, written for this statement: ?1 is the pattern, or NULL for no search.
   const rows = db.$client
     .query<
-      { id: number; document_type: DocumentType; document_number: string; name: string; reason: string; created_at: number; decided: string | null; user_id: number | null; user_name: string | null; user_email: string | null },
+      {
+        id: number;
+        document_type: DocumentType;
+        document_number: string;
+        name: string;
+        reason: string;
+        created_at: number;
+        decided: string | null;
+        user_id: number | null;
+        user_name: string | null;
+        user_email: string | null;
+      },
       [string | null, number, number]
     >(
       `SELECT b.id, b.document_type, b.document_number, b.name, b.reason, b.created_at, d.name AS decided,
@@ -67,7 +93,10 @@ export function listBlacklist(db: Db, scope: Scope, options: { search?: string; 
       decidedBy: r.decided,
       ...(r.user_id && !mayChangeUser(db, scope, r.user_id)
         ? { user: null, outsideScope: true }
-        : { user: r.user_id ? { id: r.user_id, name: r.user_name!, email: r.user_email! } : null, outsideScope: false }),
+        : {
+            user: r.user_id ? { id: r.user_id, name: r.user_name!, email: r.user_email! } : null,
+            outsideScope: false,
+          }),
     })),
   };
 }
@@ -100,9 +129,15 @@ function comparableName(name: string): string {
  * Why `account` cannot be linked to an entry for `document` and `name`, or null when it is the same person's: an
  * account with a document must have the entry's (type and number); one without must bear the entry's name.
  */
-export function otherPersonProblem(account: Pick<User, "name" | "documentType" | "documentNumber">, document: Document, name: string): Message | null {
+export function otherPersonProblem(
+  account: Pick<User, "name" | "documentType" | "documentNumber">,
+  document: Document,
+  name: string,
+): Message | null {
   if (account.documentType !== null && account.documentNumber !== null) {
-    return sameDocument({ type: account.documentType, number: account.documentNumber }, document) ? null : message("access.blacklist_other_document");
+    return sameDocument({ type: account.documentType, number: account.documentNumber }, document)
+      ? null
+      : message("access.blacklist_other_document");
   }
   return comparableName(account.name) === comparableName(name) ? null : message("access.blacklist_other_name");
 }
@@ -116,28 +151,48 @@ export function otherPersonProblem(account: Pick<User, "name" | "documentType" |
  * so no one bars people beyond their reach. An account linked by id or e-mail must be the same person's
  * (otherPersonProblem), or the link's field says so.
  */
-export function addToBlacklist(db: Db, actor: Actor, scope: Scope, input: unknown, settings: DocumentSettings, events: Publisher = NO_EVENTS, now = new Date()): BlacklistEntry {
+export function addToBlacklist(
+  db: Db,
+  actor: Actor,
+  scope: Scope,
+  input: unknown,
+  settings: DocumentSettings,
+  events: Publisher = NO_EVENTS,
+  now = new Date(),
+): BlacklistEntry {
   const { data, document: parsed } = parseWithDocument(BlacklistInput, input, settings);
   // The schema requires the number, so a parsed input has a document.
   const document = parsed!;
-  if (isDocumentBlacklisted(db, document)) throw new ValidationFailed({ document_number: message("access.already_blacklisted") });
+  if (isDocumentBlacklisted(db, document))
+    throw new ValidationFailed({ document_number: message("access.already_blacklisted") });
   let userId: number | null = data.user_id ?? null;
   let linkField: "user_id" | "user_email" = "user_id";
-  if (userId !== null && !(db.select({ id: users.id }).from(users).where(eq(users.id, userId)).get() && mayChangeUser(db, scope, userId))) {
+  if (
+    userId !== null &&
+    !(db.select({ id: users.id }).from(users).where(eq(users.id, userId)).get() && mayChangeUser(db, scope, userId))
+  ) {
     throw new ValidationFailed({ user_id: message("access.user_not_found") });
   }
   if (userId === null && data.user_email) {
     linkField = "user_email";
-    userId = db.select({ id: users.id }).from(users).where(eq(users.email, data.user_email.trim().toLowerCase())).get()?.id ?? null;
-    if (userId === null || !mayChangeUser(db, scope, userId)) throw new ValidationFailed({ user_email: message("access.user_not_found") });
+    userId =
+      db.select({ id: users.id }).from(users).where(eq(users.email, data.user_email.trim().toLowerCase())).get()?.id ??
+      null;
+    if (userId === null || !mayChangeUser(db, scope, userId))
+      throw new ValidationFailed({ user_email: message("access.user_not_found") });
   }
   if (userId !== null) {
-    const account = db.select({ name: users.name, documentType: users.documentType, documentNumber: users.documentNumber }).from(users).where(eq(users.id, userId)).get()!;
+    const account = db
+      .select({ name: users.name, documentType: users.documentType, documentNumber: users.documentNumber })
+      .from(users)
+      .where(eq(users.id, userId))
+      .get()!;
     const problem = otherPersonProblem(account, document, data.name);
     if (problem) throw new ValidationFailed({ [linkField]: problem });
   }
   const withDocument = usersWithDocument(db, document);
-  if (withDocument.some((id) => !mayChangeUser(db, scope, id))) throw new ValidationFailed({ document_number: message("access.blacklist_document_outside_scope") });
+  if (withDocument.some((id) => !mayChangeUser(db, scope, id)))
+    throw new ValidationFailed({ document_number: message("access.blacklist_document_outside_scope") });
   userId ??= withDocument[0] ?? null;
   // The entry bars the linked account and every account with its document (isUserBlacklisted).
   const barred = [...new Set([...(userId === null ? [] : [userId]), ...withDocument])];
@@ -145,14 +200,34 @@ export function addToBlacklist(db: Db, actor: Actor, scope: Scope, input: unknow
     for (const id of barred) ensureNotLastSuper(tx, id);
     const entry = tx
       .insert(blacklist)
-      .values({ documentType: document.type, documentNumber: document.number, name: data.name, reason: data.reason, userId, decidedBy: actor.userId, createdAt: now })
+      .values({
+        documentType: document.type,
+        documentNumber: document.number,
+        name: data.name,
+        reason: data.reason,
+        userId,
+        decidedBy: actor.userId,
+        createdAt: now,
+      })
       .returning()
       .get();
     for (const id of barred) tx.delete(sessions).where(eq(sessions.userId, id)).run();
     bumpAccessVersion(tx);
     // The entry is about the linked user's places; without a linked user it is company-wide.
     const places = userId === null ? COMPANY_WIDE : placesOfUser(tx, userId);
-    recordAudit(tx, actor, { action: "blacklist.added", subjectType: "blacklist", subjectId: entry.id, places, after: { documentType: document.type, documentNumber: document.number, name: data.name, reason: data.reason, userId } });
+    recordAudit(tx, actor, {
+      action: "blacklist.added",
+      subjectType: "blacklist",
+      subjectId: entry.id,
+      places,
+      after: {
+        documentType: document.type,
+        documentNumber: document.number,
+        name: data.name,
+        reason: data.reason,
+        userId,
+      },
+    });
     return entry;
   });
   // Committed.
@@ -165,7 +240,13 @@ export function addToBlacklist(db: Db, actor: Actor, scope: Scope, input: unknow
  * account bars a person in every cafe (company-wide), so only `companyWide` actors — the super-administrator, or
  * holders of blacklist.manage in a headquarters area — lift it.
  */
-export function removeFromBlacklist(db: Db, actor: Actor, scope: Scope, id: number, options: { companyWide: boolean }): void {
+export function removeFromBlacklist(
+  db: Db,
+  actor: Actor,
+  scope: Scope,
+  id: number,
+  options: { companyWide: boolean },
+): void {
   const entry = db.select().from(blacklist).where(eq(blacklist.id, id)).get();
   if (!entry) throw new NotFound();
   const document = { type: entry.documentType, number: entry.documentNumber };
@@ -179,7 +260,19 @@ export function removeFromBlacklist(db: Db, actor: Actor, scope: Scope, id: numb
     tx.delete(blacklist).where(eq(blacklist.id, id)).run();
     bumpAccessVersion(tx);
     const places = linkedUserId === null ? COMPANY_WIDE : placesOfUser(tx, linkedUserId);
-    recordAudit(tx, actor, { action: "blacklist.removed", subjectType: "blacklist", subjectId: id, places, before: { documentType: entry.documentType, documentNumber: entry.documentNumber, name: entry.name, reason: entry.reason, userId: entry.userId } });
+    recordAudit(tx, actor, {
+      action: "blacklist.removed",
+      subjectType: "blacklist",
+      subjectId: id,
+      places,
+      before: {
+        documentType: entry.documentType,
+        documentNumber: entry.documentNumber,
+        name: entry.name,
+        reason: entry.reason,
+        userId: entry.userId,
+      },
+    });
   });
 }
 
@@ -188,15 +281,26 @@ export function isDocumentBlacklisted(db: Db, document: Document): BlacklistEntr
   return db
     .select()
     .from(blacklist)
-    .where(and(eq(blacklist.documentType, document.type), eq(blacklist.documentNumber, normalizeDocumentNumber(document.number))))
+    .where(
+      and(
+        eq(blacklist.documentType, document.type),
+        eq(blacklist.documentNumber, normalizeDocumentNumber(document.number)),
+      ),
+    )
     .get();
 }
 
 /** Whether a user is barred, by link or by their document. */
-export function isUserBlacklisted(db: Db, user: { id: number; documentType: DocumentType | null; documentNumber: string | null }): boolean {
+export function isUserBlacklisted(
+  db: Db,
+  user: { id: number; documentType: DocumentType | null; documentNumber: string | null },
+): boolean {
   const condition =
     user.documentType && user.documentNumber
-      ? or(eq(blacklist.userId, user.id), and(eq(blacklist.documentType, user.documentType), eq(blacklist.documentNumber, user.documentNumber)))
+      ? or(
+          eq(blacklist.userId, user.id),
+          and(eq(blacklist.documentType, user.documentType), eq(blacklist.documentNumber, user.documentNumber)),
+        )
       : eq(blacklist.userId, user.id);
   return db.select({ id: blacklist.id }).from(blacklist).where(condition).get() !== undefined;
 }

@@ -19,7 +19,10 @@ export interface PermissionDefaults {
 
 /** Defaults of each permission's row (its product area, and the sidebar entry it opens), from the catalogue. */
 export const PERMISSION_DEFAULTS: Record<string, PermissionDefaults> = Object.fromEntries(
-  Object.entries(PERMISSIONS as Record<string, PermissionSpec>).map(([name, spec]) => [name, spec.sidebar ? { area: spec.area, sidebar: spec.sidebar } : { area: spec.area }]),
+  Object.entries(PERMISSIONS as Record<string, PermissionSpec>).map(([name, spec]) => [
+    name,
+    spec.sidebar ? { area: spec.area, sidebar: spec.sidebar } : { area: spec.area },
+  ]),
 );
 
 export type Permission = typeof permissions.$inferSelect;
@@ -42,7 +45,10 @@ export function syncPermissions(db: Db, actor: Actor = CLI_ACTOR): { added: stri
     const existing = tx.select().from(permissions).all();
     const have = new Set(existing.map((p) => p.name));
     const added = [...wanted].filter((name) => !have.has(name)).sort();
-    const removed = existing.filter((p) => !wanted.has(p.name)).map((p) => p.name).sort();
+    const removed = existing
+      .filter((p) => !wanted.has(p.name))
+      .map((p) => p.name)
+      .sort();
     for (const name of added) {
       const defaults = PERMISSION_DEFAULTS[name] ?? { area: name.split(".")[0] };
       tx.insert(permissions)
@@ -59,7 +65,13 @@ export function syncPermissions(db: Db, actor: Actor = CLI_ACTOR): { added: stri
     if (removed.length) tx.delete(permissions).where(inArray(permissions.name, removed)).run();
     if (added.length || removed.length) {
       bumpAccessVersion(tx);
-      recordAudit(tx, actor, { action: "permissions.synced", subjectType: "permission", subjectId: null, places: COMPANY_WIDE, after: { added, removed } });
+      recordAudit(tx, actor, {
+        action: "permissions.synced",
+        subjectType: "permission",
+        subjectId: null,
+        places: COMPANY_WIDE,
+        after: { added, removed },
+      });
     }
     return { added, removed };
   });
@@ -86,7 +98,13 @@ export function sidebarPermissions(db: Db): SidebarPermission[] {
     .orderBy(asc(permissions.sortOrder), asc(permissions.name))
     .all()
     .filter((p) => p.routeName && p.sidebarLabel)
-    .map((p) => ({ permission: p.name, route: p.routeName!, label: p.sidebarLabel!, icon: p.icon ?? "square", order: p.sortOrder }));
+    .map((p) => ({
+      permission: p.name,
+      route: p.routeName!,
+      label: p.sidebarLabel!,
+      icon: p.icon ?? "square",
+      order: p.sortOrder,
+    }));
   sidebarCache.set(db, { version, entries });
   return entries;
 }

@@ -18,25 +18,97 @@ export interface PermissionSpec {
 }
 
 export const PERMISSIONS = {
-  "users.view": { area: "users", data: "place", label: { es: "Ver usuarios", en: "View users" }, sidebar: { route: "users.index", label: "nav.users", icon: "users", order: 80 } },
+  "users.view": {
+    area: "users",
+    data: "place",
+    label: { es: "Ver usuarios", en: "View users" },
+    sidebar: { route: "users.index", label: "nav.users", icon: "users", order: 80 },
+  },
   "users.manage": { area: "users", data: "place", label: { es: "Gestionar usuarios", en: "Manage users" } },
   "areas.manage": { area: "users", data: "place", label: { es: "Gestionar áreas", en: "Manage areas" } },
-  "roles.view": { area: "roles", data: "place", label: { es: "Ver roles", en: "View roles" }, sidebar: { route: "roles.index", label: "nav.roles", icon: "shield", order: 85 } },
-  "roles.manage": { area: "roles", data: "company", label: { es: "Gestionar roles y permisos", en: "Manage roles and permissions" } },
-  "blacklist.view": { area: "blacklist", data: "place", label: { es: "Ver la lista negra", en: "View the blacklist" }, sidebar: { route: "blacklist.index", label: "nav.blacklist", icon: "ban", order: 90 } },
-  "blacklist.manage": { area: "blacklist", data: "place", label: { es: "Gestionar la lista negra", en: "Manage the blacklist" } },
-  "services.view": { area: "services", data: "place", label: { es: "Ver servicios y precios", en: "View services and prices" }, sidebar: { route: "services.index", label: "nav.services", icon: "utensils", order: 40 } },
-  "services.manage": { area: "services", data: "company", label: { es: "Gestionar el catálogo de servicios", en: "Manage the services catalogue" } },
-  "places.view": { area: "places", data: "place", label: { es: "Ver minas, unidades y comedores", en: "View mines, units and cafes" }, sidebar: { route: "management.index", label: "nav.management", icon: "map-pin", order: 35 } },
-  "places.manage": { area: "places", data: "place", label: { es: "Gestionar minas, unidades y comedores", en: "Manage mines, units and cafes" } },
-  "prices.manage": { area: "places", data: "place", label: { es: "Cambiar precios de los comedores", en: "Change cafe prices" } },
-  "businesses.view": { area: "businesses", data: "place", label: { es: "Ver empresas y sedes", en: "View businesses and headquarters" }, sidebar: { route: "businesses.index", label: "nav.businesses", icon: "building", order: 45 } },
-  "businesses.manage": { area: "businesses", data: "place", label: { es: "Gestionar empresas y sedes", en: "Manage businesses and headquarters" } },
+  "roles.view": {
+    area: "roles",
+    data: "place",
+    label: { es: "Ver roles", en: "View roles" },
+    sidebar: { route: "roles.index", label: "nav.roles", icon: "shield", order: 85 },
+  },
+  "roles.manage": {
+    area: "roles",
+    data: "company",
+    label: { es: "Gestionar roles y permisos", en: "Manage roles and permissions" },
+  },
+  "blacklist.view": {
+    area: "blacklist",
+    data: "place",
+    label: { es: "Ver la lista negra", en: "View the blacklist" },
+    sidebar: { route: "blacklist.index", label: "nav.blacklist", icon: "ban", order: 90 },
+  },
+  "blacklist.manage": {
+    area: "blacklist",
+    data: "place",
+    label: { es: "Gestionar la lista negra", en: "Manage the blacklist" },
+  },
+  "services.view": {
+    area: "services",
+    data: "place",
+    label: { es: "Ver servicios y precios", en: "View services and prices" },
+    sidebar: { route: "services.index", label: "nav.services", icon: "utensils", order: 40 },
+  },
+  "services.manage": {
+    area: "services",
+    data: "company",
+    label: { es: "Gestionar el catálogo de servicios", en: "Manage the services catalogue" },
+  },
+  "places.view": {
+    area: "places",
+    data: "place",
+    label: { es: "Ver minas, unidades y comedores", en: "View mines, units and cafes" },
+    sidebar: { route: "management.index", label: "nav.management", icon: "map-pin", order: 35 },
+  },
+  "places.manage": {
+    area: "places",
+    data: "place",
+    label: { es: "Gestionar minas, unidades y comedores", en: "Manage mines, units and cafes" },
+  },
+  "prices.manage": {
+    area: "places",
+    data: "place",
+    label: { es: "Cambiar precios de los comedores", en: "Change cafe prices" },
+  },
+  "businesses.view": {
+    area: "businesses",
+    data: "place",
+    label: { es: "Ver empresas y sedes", en: "View businesses and headquarters" },
+    sidebar: { route: "businesses.index", label: "nav.businesses", icon: "building", order: 45 },
+  },
+  "businesses.manage": {
+    area: "businesses",
+    data: "place",
+    label: { es: "Gestionar empresas y sedes", en: "Manage businesses and headquarters" },
+  },
   "properties.view": { area: "businesses", data: "place", label: { es: "Ver bienes", en: "View properties" } },
-  "properties.manage": { area: "businesses", data: "place", label: { es: "Gestionar bienes", en: "Manage properties" } },
-  "dealerships.view": { area: "dealerships", data: "place", label: { es: "Ver concesionarias", en: "View dealerships" }, sidebar: { route: "dealerships.index", label: "nav.dealerships", icon: "handshake", order: 50 } },
-  "dealerships.manage": { area: "dealerships", data: "company", label: { es: "Gestionar concesionarias y subconcesionarias", en: "Manage dealerships and subdealerships" } },
-  "audit.view": { area: "audit", data: "place", label: { es: "Ver la auditoría", en: "View the audit trail" }, sidebar: { route: "audit.index", label: "nav.audit", icon: "history", order: 95 } },
+  "properties.manage": {
+    area: "businesses",
+    data: "place",
+    label: { es: "Gestionar bienes", en: "Manage properties" },
+  },
+  "dealerships.view": {
+    area: "dealerships",
+    data: "place",
+    label: { es: "Ver concesionarias", en: "View dealerships" },
+    sidebar: { route: "dealerships.index", label: "nav.dealerships", icon: "handshake", order: 50 },
+  },
+  "dealerships.manage": {
+    area: "dealerships",
+    data: "company",
+    label: { es: "Gestionar concesionarias y subconcesionarias", en: "Manage dealerships and subdealerships" },
+  },
+  "audit.view": {
+    area: "audit",
+    data: "place",
+    label: { es: "Ver la auditoría", en: "View the audit trail" },
+    sidebar: { route: "audit.index", label: "nav.audit", icon: "history", order: 95 },
+  },
 } as const satisfies Record<string, PermissionSpec>;
 
 /** A permission of the catalogue. */

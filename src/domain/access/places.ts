@@ -16,7 +16,14 @@ export interface PlaceTree {
 /** The places within the scope, as a tree. */
 export function placeTree(db: Db, scope: Scope): PlaceTree {
   const cafeRows = db
-    .select({ mineId: mines.id, mineName: mines.name, unitId: units.id, unitName: units.name, cafeId: cafes.id, cafeName: cafes.name })
+    .select({
+      mineId: mines.id,
+      mineName: mines.name,
+      unitId: units.id,
+      unitName: units.name,
+      cafeId: cafes.id,
+      cafeName: cafes.name,
+    })
     .from(cafes)
     .innerJoin(units, eq(units.id, cafes.unitId))
     .innerJoin(mines, eq(mines.id, units.mineId))
@@ -47,26 +54,49 @@ export function placeTree(db: Db, scope: Scope): PlaceTree {
 }
 
 /** Finds or creates a mine, unit and cafe by name (seeds and the CLI). */
-export function ensureCafe(db: Db, mineName: string, unitName: string, cafeName: string, businessId: number | null = null): number {
+export function ensureCafe(
+  db: Db,
+  mineName: string,
+  unitName: string,
+  cafeName: string,
+  businessId: number | null = null,
+): number {
   return db.transaction((tx) => {
-    const mine = tx.select().from(mines).where(eq(mines.name, mineName)).get() ?? tx.insert(mines).values({ name: mineName }).returning().get();
+    const mine =
+      tx.select().from(mines).where(eq(mines.name, mineName)).get() ??
+      tx.insert(mines).values({ name: mineName }).returning().get();
     const unit =
-      tx.select().from(units).where(and(eq(units.mineId, mine.id), eq(units.name, unitName))).get() ??
-      tx.insert(units).values({ mineId: mine.id, name: unitName }).returning().get();
+      tx
+        .select()
+        .from(units)
+        .where(and(eq(units.mineId, mine.id), eq(units.name, unitName)))
+        .get() ?? tx.insert(units).values({ mineId: mine.id, name: unitName }).returning().get();
     const cafe =
-      tx.select().from(cafes).where(and(eq(cafes.unitId, unit.id), eq(cafes.name, cafeName))).get() ??
-      tx.insert(cafes).values({ unitId: unit.id, name: cafeName, businessId }).returning().get();
+      tx
+        .select()
+        .from(cafes)
+        .where(and(eq(cafes.unitId, unit.id), eq(cafes.name, cafeName)))
+        .get() ?? tx.insert(cafes).values({ unitId: unit.id, name: cafeName, businessId }).returning().get();
     return cafe.id;
   });
 }
 
 /** Finds or creates a business and one of its headquarters by name. */
-export function ensureHeadquarters(db: Db, businessName: string, headquartersName: string): { businessId: number; headquartersId: number } {
+export function ensureHeadquarters(
+  db: Db,
+  businessName: string,
+  headquartersName: string,
+): { businessId: number; headquartersId: number } {
   return db.transaction((tx) => {
-    const business = tx.select().from(businesses).where(eq(businesses.name, businessName)).get() ?? tx.insert(businesses).values({ name: businessName }).returning().get();
+    const business =
+      tx.select().from(businesses).where(eq(businesses.name, businessName)).get() ??
+      tx.insert(businesses).values({ name: businessName }).returning().get();
     const hq =
-      tx.select().from(headquarters).where(and(eq(headquarters.businessId, business.id), eq(headquarters.name, headquartersName))).get() ??
-      tx.insert(headquarters).values({ businessId: business.id, name: headquartersName }).returning().get();
+      tx
+        .select()
+        .from(headquarters)
+        .where(and(eq(headquarters.businessId, business.id), eq(headquarters.name, headquartersName)))
+        .get() ?? tx.insert(headquarters).values({ businessId: business.id, name: headquartersName }).returning().get();
     return { businessId: business.id, headquartersId: hq.id };
   });
 }

@@ -56,7 +56,12 @@ function permissionNames(db: Db, roleId: number): string[] {
  */
 export function listRoles(db: Db, search = "", page?: PageRequest): ListResult<RoleSummary> {
   const where = searchCondition(search, [roles.name, roles.description]);
-  const total = db.select({ n: sql<number>`count(*)` }).from(roles).where(where).get()?.n ?? 0;
+  const total =
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(roles)
+      .where(where)
+      .get()?.n ?? 0;
   const query = db
     .select({ role: roles, holders: sql<number>`(SELECT COUNT(*) FROM assignments a WHERE a.role_id = ${roles.id})` })
     .from(roles)
@@ -87,7 +92,8 @@ function resolvePermissionIds(db: Db, names: string[]): number[] {
   if (unique.length === 0) return [];
   const found = db.select().from(permissions).where(inArray(permissions.name, unique)).all();
   const missing = unique.filter((n) => !found.some((p) => p.name === n));
-  if (missing.length) throw new ValidationFailed({ permissions: message("access.unknown_permissions", { names: missing.join(", ") }) });
+  if (missing.length)
+    throw new ValidationFailed({ permissions: message("access.unknown_permissions", { names: missing.join(", ") }) });
   return found.map((p) => p.id);
 }
 
@@ -101,10 +107,21 @@ export function createRole(db: Db, actor: Actor, input: unknown): Role {
   ensureNameFree(db, data.name);
   const permissionIds = resolvePermissionIds(db, data.permissions ?? []);
   return db.transaction((tx) => {
-    const role = tx.insert(roles).values({ name: data.name, description: data.description ?? "" }).returning().get();
-    for (const permissionId of permissionIds) tx.insert(rolePermissions).values({ roleId: role.id, permissionId }).run();
+    const role = tx
+      .insert(roles)
+      .values({ name: data.name, description: data.description ?? "" })
+      .returning()
+      .get();
+    for (const permissionId of permissionIds)
+      tx.insert(rolePermissions).values({ roleId: role.id, permissionId }).run();
     bumpAccessVersion(tx);
-    recordAudit(tx, actor, { action: "role.created", subjectType: "role", subjectId: role.id, places: COMPANY_WIDE, after: { ...data, permissions: [...new Set(data.permissions ?? [])].sort() } });
+    recordAudit(tx, actor, {
+      action: "role.created",
+      subjectType: "role",
+      subjectId: role.id,
+      places: COMPANY_WIDE,
+      after: { ...data, permissions: [...new Set(data.permissions ?? [])].sort() },
+    });
     return role;
   });
 }
@@ -118,9 +135,15 @@ export function updateRole(db: Db, actor: Actor, roleId: number, input: unknown)
   const permissionIds = resolvePermissionIds(db, data.permissions ?? []);
   const before = { name: role.name, description: role.description, permissions: permissionNames(db, role.id) };
   return db.transaction((tx) => {
-    const updated = tx.update(roles).set({ name: data.name, description: data.description ?? "" }).where(eq(roles.id, role.id)).returning().get();
+    const updated = tx
+      .update(roles)
+      .set({ name: data.name, description: data.description ?? "" })
+      .where(eq(roles.id, role.id))
+      .returning()
+      .get();
     tx.delete(rolePermissions).where(eq(rolePermissions.roleId, role.id)).run();
-    for (const permissionId of permissionIds) tx.insert(rolePermissions).values({ roleId: role.id, permissionId }).run();
+    for (const permissionId of permissionIds)
+      tx.insert(rolePermissions).values({ roleId: role.id, permissionId }).run();
     bumpAccessVersion(tx);
     recordAudit(tx, actor, {
       action: "role.updated",
@@ -128,14 +151,24 @@ export function updateRole(db: Db, actor: Actor, roleId: number, input: unknown)
       subjectId: role.id,
       places: COMPANY_WIDE,
       before,
-      after: { name: data.name, description: data.description ?? "", permissions: [...new Set(data.permissions ?? [])].sort() },
+      after: {
+        name: data.name,
+        description: data.description ?? "",
+        permissions: [...new Set(data.permissions ?? [])].sort(),
+      },
     });
     return updated;
   });
 }
 
 /** Adds (grant) or removes (revoke) permissions of a role by name. */
-export function changeRolePermissions(db: Db, actor: Actor, roleName: string, names: string[], mode: "grant" | "revoke"): string[] {
+export function changeRolePermissions(
+  db: Db,
+  actor: Actor,
+  roleName: string,
+  names: string[],
+  mode: "grant" | "revoke",
+): string[] {
   const role = requireRoleByName(db, roleName);
   if (role.isSuper) throw new Conflict(message("access.super_role_fixed"));
   const ids = resolvePermissionIds(db, names);
@@ -145,11 +178,22 @@ export function changeRolePermissions(db: Db, actor: Actor, roleName: string, na
   if (after.length === before.length && after.every((n, i) => n === before[i])) return after;
   db.transaction((tx) => {
     for (const permissionId of ids) {
-      if (mode === "grant") tx.insert(rolePermissions).values({ roleId: role.id, permissionId }).onConflictDoNothing().run();
-      else tx.delete(rolePermissions).where(and(eq(rolePermissions.roleId, role.id), eq(rolePermissions.permissionId, permissionId))).run();
+      if (mode === "grant")
+        tx.insert(rolePermissions).values({ roleId: role.id, permissionId }).onConflictDoNothing().run();
+      else
+        tx.delete(rolePermissions)
+          .where(and(eq(rolePermissions.roleId, role.id), eq(rolePermissions.permissionId, permissionId)))
+          .run();
     }
     bumpAccessVersion(tx);
-    recordAudit(tx, actor, { action: `role.${mode === "grant" ? "granted" : "revoked"}`, subjectType: "role", subjectId: role.id, places: COMPANY_WIDE, before: { permissions: before }, after: { permissions: after } });
+    recordAudit(tx, actor, {
+      action: `role.${mode === "grant" ? "granted" : "revoked"}`,
+      subjectType: "role",
+      subjectId: role.id,
+      places: COMPANY_WIDE,
+      before: { permissions: before },
+      after: { permissions: after },
+    });
   });
   return after;
 }
@@ -158,12 +202,23 @@ export function changeRolePermissions(db: Db, actor: Actor, roleName: string, na
 export function deleteRole(db: Db, actor: Actor, roleId: number): void {
   const role = requireRole(db, roleId);
   if (role.isSuper) throw new Conflict(message("access.super_role_fixed"));
-  const held = db.select({ n: sql<number>`count(*)` }).from(assignments).where(eq(assignments.roleId, role.id)).get()?.n ?? 0;
+  const held =
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(assignments)
+      .where(eq(assignments.roleId, role.id))
+      .get()?.n ?? 0;
   if (held > 0) throw new Conflict(message("access.role_in_use", { count: held }));
   db.transaction((tx) => {
     tx.delete(roles).where(eq(roles.id, role.id)).run();
     bumpAccessVersion(tx);
-    recordAudit(tx, actor, { action: "role.deleted", subjectType: "role", subjectId: role.id, places: COMPANY_WIDE, before: { name: role.name, permissions: permissionNames(db, role.id) } });
+    recordAudit(tx, actor, {
+      action: "role.deleted",
+      subjectType: "role",
+      subjectId: role.id,
+      places: COMPANY_WIDE,
+      before: { name: role.name, permissions: permissionNames(db, role.id) },
+    });
   });
 }
 
@@ -172,9 +227,12 @@ export function ensureSuperRole(db: Db): Role {
   const existing = db.select().from(roles).where(eq(roles.isSuper, true)).get();
   if (existing) return existing;
   return db.transaction((tx) => {
-    const role = tx.insert(roles).values({ name: SUPER_ROLE, description: "Every permission, everywhere.", isSuper: true }).returning().get();
+    const role = tx
+      .insert(roles)
+      .values({ name: SUPER_ROLE, description: "Every permission, everywhere.", isSuper: true })
+      .returning()
+      .get();
     bumpAccessVersion(tx);
     return role;
   });
 }
-

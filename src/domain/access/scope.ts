@@ -18,7 +18,14 @@ export interface Scope {
 export const EVERYTHING: Scope = { all: true, cafeIds: new Set(), headquartersIds: new Set(), businessIds: new Set() };
 
 export function scopeOf(profile: AccessProfile): Scope {
-  return profile.isSuper ? EVERYTHING : { all: false, cafeIds: profile.cafeIds, headquartersIds: profile.headquartersIds, businessIds: profile.businessIds };
+  return profile.isSuper
+    ? EVERYTHING
+    : {
+        all: false,
+        cafeIds: profile.cafeIds,
+        headquartersIds: profile.headquartersIds,
+        businessIds: profile.businessIds,
+      };
 }
 
 export function reachesCafe(scope: Scope, cafeId: number): boolean {

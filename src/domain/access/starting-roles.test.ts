@@ -27,14 +27,19 @@ function holds(db: Db, roleName: string, permission: string): boolean {
 function revoke(db: Db, roleName: string, permission: string): void {
   const roleId = db.select().from(roles).where(eq(roles.name, roleName)).get()!.id;
   const permissionId = db.select().from(permissions).where(eq(permissions.name, permission)).get()!.id;
-  db.delete(rolePermissions).where(and(eq(rolePermissions.roleId, roleId), eq(rolePermissions.permissionId, permissionId))).run();
+  db.delete(rolePermissions)
+    .where(and(eq(rolePermissions.roleId, roleId), eq(rolePermissions.permissionId, permissionId)))
+    .run();
 }
 
 describe("starting roles", () => {
   test("a new database gets every starting role with its permissions, all recorded, and nothing more to grant", () => {
     const db = freshDatabase();
-    for (const spec of STARTING_ROLES) for (const permission of spec.permissions) expect(holds(db, spec.name, permission)).toBe(true);
-    expect(db.select().from(startingRoleGrants).all()).toHaveLength(STARTING_ROLES.reduce((n, spec) => n + spec.permissions.length, 0));
+    for (const spec of STARTING_ROLES)
+      for (const permission of spec.permissions) expect(holds(db, spec.name, permission)).toBe(true);
+    expect(db.select().from(startingRoleGrants).all()).toHaveLength(
+      STARTING_ROLES.reduce((n, spec) => n + spec.permissions.length, 0),
+    );
     expect(applyStartingGrants(db)).toEqual({});
   });
 
@@ -42,7 +47,9 @@ describe("starting roles", () => {
     const db = freshDatabase();
     // As if this version added blacklist.view to the cashier: the database neither holds nor recorded it.
     revoke(db, "cashier", "blacklist.view");
-    db.delete(startingRoleGrants).where(and(eq(startingRoleGrants.roleName, "cashier"), eq(startingRoleGrants.permission, "blacklist.view"))).run();
+    db.delete(startingRoleGrants)
+      .where(and(eq(startingRoleGrants.roleName, "cashier"), eq(startingRoleGrants.permission, "blacklist.view")))
+      .run();
     expect(applyStartingGrants(db)).toEqual({ cashier: ["blacklist.view"] });
     expect(holds(db, "cashier", "blacklist.view")).toBe(true);
     // An administrator takes it away: the next start does not bring it back.
@@ -57,14 +64,20 @@ describe("starting roles", () => {
     db.delete(startingRoleGrants).run();
     expect(applyStartingGrants(db)).toEqual({});
     expect(holds(db, "cafe manager", "prices.manage")).toBe(false);
-    expect(db.select().from(startingRoleGrants).where(eq(startingRoleGrants.roleName, "cafe manager")).all().length).toBeGreaterThan(0);
+    expect(
+      db.select().from(startingRoleGrants).where(eq(startingRoleGrants.roleName, "cafe manager")).all().length,
+    ).toBeGreaterThan(0);
   });
 
   test("permission:sync never removes a permission of the catalogue, and removes one it no longer declares", () => {
     const db = freshDatabase();
     db.insert(permissions).values({ name: "obsolete.view", area: "obsolete" }).run();
     bootstrapAccess(db);
-    const names = db.select({ name: permissions.name }).from(permissions).all().map((p) => p.name);
+    const names = db
+      .select({ name: permissions.name })
+      .from(permissions)
+      .all()
+      .map((p) => p.name);
     expect(names).not.toContain("obsolete.view");
     for (const spec of STARTING_ROLES) for (const permission of spec.permissions) expect(names).toContain(permission);
   });

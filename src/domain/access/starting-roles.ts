@@ -24,32 +24,84 @@ export const STARTING_ROLES: StartingRole[] = [
     name: "administrator",
     description: "Users, areas, roles and the blacklist of the places in their scope.",
     permissions: [
-      "users.view", "users.manage", "areas.manage", "roles.view", "roles.manage", "blacklist.view", "blacklist.manage", "audit.view",
-      "services.view", "services.manage", "places.view", "places.manage", "prices.manage",
-      "businesses.view", "businesses.manage", "properties.view", "properties.manage", "dealerships.view", "dealerships.manage",
+      "users.view",
+      "users.manage",
+      "areas.manage",
+      "roles.view",
+      "roles.manage",
+      "blacklist.view",
+      "blacklist.manage",
+      "audit.view",
+      "services.view",
+      "services.manage",
+      "places.view",
+      "places.manage",
+      "prices.manage",
+      "businesses.view",
+      "businesses.manage",
+      "properties.view",
+      "properties.manage",
+      "dealerships.view",
+      "dealerships.manage",
     ],
   },
   {
     name: "operations manager",
     description: "Mines, units, cafes, services and prices; the businesses, their properties and the client companies.",
-    permissions: ["services.view", "services.manage", "places.view", "places.manage", "prices.manage", "businesses.view", "businesses.manage", "properties.view", "properties.manage", "dealerships.view", "dealerships.manage"],
+    permissions: [
+      "services.view",
+      "services.manage",
+      "places.view",
+      "places.manage",
+      "prices.manage",
+      "businesses.view",
+      "businesses.manage",
+      "properties.view",
+      "properties.manage",
+      "dealerships.view",
+      "dealerships.manage",
+    ],
   },
   {
     name: "cafe manager",
     description: "Runs a cafe: its people, diners, prices and reports.",
-    permissions: ["users.view", "blacklist.view", "services.view", "places.view", "prices.manage", "properties.view", "dealerships.view"],
+    permissions: [
+      "users.view",
+      "blacklist.view",
+      "services.view",
+      "places.view",
+      "prices.manage",
+      "properties.view",
+      "dealerships.view",
+    ],
   },
-  { name: "cashier", description: "Sells meals to registered diners at the point of sale.", permissions: ["blacklist.view"] },
-  { name: "nutritionist", description: "Ingredients, recipes, their cost and calories, and the menu.", permissions: [] },
+  {
+    name: "cashier",
+    description: "Sells meals to registered diners at the point of sale.",
+    permissions: ["blacklist.view"],
+  },
+  {
+    name: "nutritionist",
+    description: "Ingredients, recipes, their cost and calories, and the menu.",
+    permissions: [],
+  },
   { name: "buyer", description: "Providers, cities and ingredient prices.", permissions: [] },
 ];
 
 function record(tx: Tx, roleName: string, names: string[], now: Date): void {
-  for (const permission of names) tx.insert(startingRoleGrants).values({ roleName, permission, recordedAt: now }).onConflictDoNothing().run();
+  for (const permission of names)
+    tx.insert(startingRoleGrants).values({ roleName, permission, recordedAt: now }).onConflictDoNothing().run();
 }
 
 function permissionIds(tx: Tx, names: string[]): number[] {
-  return names.length ? tx.select({ id: permissions.id }).from(permissions).where(inArray(permissions.name, names)).all().map((p) => p.id) : [];
+  return names.length
+    ? tx
+        .select({ id: permissions.id })
+        .from(permissions)
+        .where(inArray(permissions.name, names))
+        .all()
+        .map((p) => p.id)
+    : [];
 }
 
 /** Creates a starting role with its permissions when it is missing; returns its id. */
@@ -58,7 +110,8 @@ export function ensureStartingRole(db: Db, spec: StartingRole, now = new Date())
   if (existing) return existing.id;
   return db.transaction((tx) => {
     const role = tx.insert(roles).values({ name: spec.name, description: spec.description }).returning().get();
-    for (const id of permissionIds(tx, spec.permissions)) tx.insert(rolePermissions).values({ roleId: role.id, permissionId: id }).run();
+    for (const id of permissionIds(tx, spec.permissions))
+      tx.insert(rolePermissions).values({ roleId: role.id, permissionId: id }).run();
     record(tx, spec.name, spec.permissions, now);
     bumpAccessVersion(tx);
     return role.id;
@@ -73,22 +126,36 @@ export function ensureStartingRole(db: Db, spec: StartingRole, now = new Date())
 export function applyStartingGrants(db: Db, now = new Date()): Record<string, string[]> {
   return db.transaction((tx) => {
     const granted: Record<string, string[]> = {};
-    const firstTime = tx.select({ roleName: startingRoleGrants.roleName }).from(startingRoleGrants).limit(1).get() === undefined;
+    const firstTime =
+      tx.select({ roleName: startingRoleGrants.roleName }).from(startingRoleGrants).limit(1).get() === undefined;
     for (const spec of STARTING_ROLES) {
       const role = tx.select().from(roles).where(eq(roles.name, spec.name)).get();
       if (!role) continue;
-      const recorded = new Set(tx.select({ permission: startingRoleGrants.permission }).from(startingRoleGrants).where(eq(startingRoleGrants.roleName, spec.name)).all().map((r) => r.permission));
+      const recorded = new Set(
+        tx
+          .select({ permission: startingRoleGrants.permission })
+          .from(startingRoleGrants)
+          .where(eq(startingRoleGrants.roleName, spec.name))
+          .all()
+          .map((r) => r.permission),
+      );
       const missing = spec.permissions.filter((name) => !recorded.has(name));
       if (missing.length === 0) continue;
       if (!firstTime) {
-        for (const id of permissionIds(tx, missing)) tx.insert(rolePermissions).values({ roleId: role.id, permissionId: id }).onConflictDoNothing().run();
+        for (const id of permissionIds(tx, missing))
+          tx.insert(rolePermissions).values({ roleId: role.id, permissionId: id }).onConflictDoNothing().run();
         granted[spec.name] = missing;
       }
       record(tx, spec.name, missing, now);
     }
     if (Object.keys(granted).length) {
       bumpAccessVersion(tx);
-      recordAudit(tx, CLI_ACTOR, { action: "roles.starting_grants", subjectType: "role", subjectId: null, places: COMPANY_WIDE, after: granted }, now);
+      recordAudit(
+        tx,
+        CLI_ACTOR,
+        { action: "roles.starting_grants", subjectType: "role", subjectId: null, places: COMPANY_WIDE, after: granted },
+        now,
+      );
     }
     return granted;
   });

@@ -16,7 +16,16 @@ import { message, NotFound, ValidationFailed } from "../errors";
 import type { DocumentSettings, DocumentType } from "../documents";
 import { documentFields, field, parseWithDocument, t } from "../validation";
 import { areaScopeCondition, requireArea } from "./areas";
-import { assignmentsOf, assignRole, ensureMayManage, ensureNotLastSuper, isSuperAdministrator, readOnlyReason, type ReadOnlyReason, type UserAssignment } from "./assignments";
+import {
+  assignmentsOf,
+  assignRole,
+  ensureMayManage,
+  ensureNotLastSuper,
+  isSuperAdministrator,
+  readOnlyReason,
+  type ReadOnlyReason,
+  type UserAssignment,
+} from "./assignments";
 import { isDocumentBlacklisted } from "./blacklist";
 import { accessProfile, bumpAccessVersion } from "./authorization";
 import { isCompanyWide } from "./permissions";
@@ -82,7 +91,11 @@ export function toAdminRow(db: Db, scope: Scope, user: User): AdminUserRow {
  * What a user may do within the actor's places: the roles they hold there and the permissions those roles give
  * (a company-wide permission only from a headquarters area). Roles held elsewhere stay out of sight, as on the row.
  */
-export function accessWithinScope(db: Db, scope: Scope, userId: number): { isSuper: boolean; roles: string[]; permissions: string[] } {
+export function accessWithinScope(
+  db: Db,
+  scope: Scope,
+  userId: number,
+): { isSuper: boolean; roles: string[]; permissions: string[] } {
   if (scope.all) {
     const profile = accessProfile(db, userId);
     return { isSuper: profile.isSuper, roles: profile.roles, permissions: [...profile.permissions].sort() };
@@ -106,8 +119,14 @@ export function accessWithinScope(db: Db, scope: Scope, userId: number): { isSup
         .where(inArray(rolePermissions.roleId, roleIds))
         .all()
     : [];
-  const granted = new Set(rows.filter((r) => !isCompanyWide(r.name) || atHeadquarters.has(r.roleId)).map((r) => r.name));
-  return { isSuper: isSuperAdministrator(db, userId), roles: [...new Set(held.map((a) => a.roleName))].sort(), permissions: [...granted].sort() };
+  const granted = new Set(
+    rows.filter((r) => !isCompanyWide(r.name) || atHeadquarters.has(r.roleId)).map((r) => r.name),
+  );
+  return {
+    isSuper: isSuperAdministrator(db, userId),
+    roles: [...new Set(held.map((a) => a.roleName))].sort(),
+    permissions: [...granted].sort(),
+  };
 }
 
 export interface UserListFilter {
@@ -129,16 +148,14 @@ export function listUsersForAdmin(db: Db, scope: Scope, filter: UserListFilter):
     filter.status ? eq(users.status, filter.status) : undefined,
     filter.areaId ? sql`${users.id} IN (SELECT user_id FROM assignments WHERE area_id = ${filter.areaId})` : undefined,
   );
-  const total = db.select({ n: sql<number>`count(*)` }).from(users).where(where).get()?.n ?? 0;
+  const total =
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(users)
+      .where(where)
+      .get()?.n ?? 0;
   const page = pageWindow(total, filter);
-  const rows = db
-    .select()
-    .from(users)
-    .where(where)
-    .orderBy(users.name)
-    .limit(page.limit)
-    .offset(page.offset)
-    .all();
+  const rows = db.select().from(users).where(where).orderBy(users.name).limit(page.limit).offset(page.offset).all();
   return { total, page: page.page, rows: rows.map((u) => toAdminRow(db, scope, u)) };
 }
 
@@ -158,7 +175,13 @@ export const AdminUserInput = t.Object({
  * Creates a user with a role in an area. Returns the user and whether an invitation must be mailed (the caller
  * sends it, with a token from createInvitationToken).
  */
-export async function createUserByAdmin(db: Db, config: Config, actor: Actor, scope: Scope, input: unknown): Promise<{ user: User; invite: boolean }> {
+export async function createUserByAdmin(
+  db: Db,
+  config: Config,
+  actor: Actor,
+  scope: Scope,
+  input: unknown,
+): Promise<{ user: User; invite: boolean }> {
   const { data, document } = parseWithDocument(AdminUserInput, input, config, ["password"]);
   if (!data.area_id) throw new ValidationFailed({ area_id: message("validation.required") });
   if (!data.role_id) throw new ValidationFailed({ role_id: message("validation.required") });
@@ -170,16 +193,37 @@ export async function createUserByAdmin(db: Db, config: Config, actor: Actor, sc
   const user = await createUser(
     db,
     config,
-    { name: data.name, email: data.email, password, language: data.language ?? undefined, document_type: document?.type, document_number: document?.number },
+    {
+      name: data.name,
+      email: data.email,
+      password,
+      language: data.language ?? undefined,
+      document_type: document?.type,
+      document_number: document?.number,
+    },
     { verified: !invite },
   );
   // The account's place is the area it is created in (the role there follows at once).
-  recordAudit(db, actor, { action: "user.created", subjectType: "user", subjectId: user.id, places: placesOfArea(db, data.area_id), after: { name: user.name, email: user.email, documentType: user.documentType, documentNumber: user.documentNumber, invited: invite } });
+  recordAudit(db, actor, {
+    action: "user.created",
+    subjectType: "user",
+    subjectId: user.id,
+    places: placesOfArea(db, data.area_id),
+    after: {
+      name: user.name,
+      email: user.email,
+      documentType: user.documentType,
+      documentNumber: user.documentNumber,
+      invited: invite,
+    },
+  });
   try {
     assignRole(db, actor, scope, { userId: user.id, areaId: data.area_id, roleId: data.role_id });
   } catch (error) {
     // No user without the role they were created for (the audit row goes with them).
-    db.delete(auditLog).where(and(eq(auditLog.subjectType, "user"), eq(auditLog.subjectId, user.id))).run();
+    db.delete(auditLog)
+      .where(and(eq(auditLog.subjectType, "user"), eq(auditLog.subjectId, user.id)))
+      .run();
     db.delete(users).where(eq(users.id, user.id)).run();
     throw error;
   }
@@ -194,15 +238,34 @@ export const AdminUserUpdate = t.Object({
 });
 
 /** Changes a user's name, e-mail, document (checked by its type, the DNI length from `settings`) and language. */
-export function updateUserByAdmin(db: Db, actor: Actor, scope: Scope, userId: number, input: unknown, settings: DocumentSettings): User {
+export function updateUserByAdmin(
+  db: Db,
+  actor: Actor,
+  scope: Scope,
+  userId: number,
+  input: unknown,
+  settings: DocumentSettings,
+): User {
   const user = requireVisibleUser(db, scope, userId);
   ensureMayManage(db, scope, user.id);
   const { data, document } = parseWithDocument(AdminUserUpdate, input, settings);
   const email = normalizeEmail(data.email);
   const other = findUserByEmail(db, email);
   if (other && other.id !== user.id) throw new ValidationFailed({ email: message("validation.email_taken") });
-  const before = { name: user.name, email: user.email, documentType: user.documentType, documentNumber: user.documentNumber, language: user.language };
-  const after = { name: data.name, email, documentType: document?.type ?? null, documentNumber: document?.number ?? null, language: data.language ?? null };
+  const before = {
+    name: user.name,
+    email: user.email,
+    documentType: user.documentType,
+    documentNumber: user.documentNumber,
+    language: user.language,
+  };
+  const after = {
+    name: data.name,
+    email,
+    documentType: document?.type ?? null,
+    documentNumber: document?.number ?? null,
+    language: data.language ?? null,
+  };
   const documentChanged = after.documentType !== user.documentType || after.documentNumber !== user.documentNumber;
   const barred = document !== null && documentChanged && isDocumentBlacklisted(db, document) !== undefined;
   return db.transaction((tx) => {
@@ -219,7 +282,14 @@ export function updateUserByAdmin(db: Db, actor: Actor, scope: Scope, userId: nu
       .get();
     // The document decides blacklist matches.
     if (documentChanged) bumpAccessVersion(tx);
-    recordAudit(tx, actor, { action: "user.updated", subjectType: "user", subjectId: user.id, places: placesOfUser(tx, user.id), before, after });
+    recordAudit(tx, actor, {
+      action: "user.updated",
+      subjectType: "user",
+      subjectId: user.id,
+      places: placesOfUser(tx, user.id),
+      before,
+      after,
+    });
     return updated;
   });
 }
@@ -230,7 +300,14 @@ export function updateUserByAdmin(db: Db, actor: Actor, scope: Scope, userId: nu
  * subscribers sign the person out in their open tabs and close their realtime connections. Nothing is published
  * when nothing changed or the transaction failed.
  */
-export function setUserStatus(db: Db, actor: Actor, scope: Scope, userId: number, status: "active" | "deactivated", events: Publisher = NO_EVENTS): User {
+export function setUserStatus(
+  db: Db,
+  actor: Actor,
+  scope: Scope,
+  userId: number,
+  status: "active" | "deactivated",
+  events: Publisher = NO_EVENTS,
+): User {
   const user = requireVisibleUser(db, scope, userId);
   ensureMayManage(db, scope, user.id);
   if (user.status === status) return user;
@@ -238,13 +315,24 @@ export function setUserStatus(db: Db, actor: Actor, scope: Scope, userId: number
     if (status === "deactivated") ensureNotLastSuper(tx, user.id);
     const updated = tx
       .update(users)
-      .set({ status, rememberTokenHash: status === "deactivated" ? null : user.rememberTokenHash, updatedAt: new Date() })
+      .set({
+        status,
+        rememberTokenHash: status === "deactivated" ? null : user.rememberTokenHash,
+        updatedAt: new Date(),
+      })
       .where(eq(users.id, user.id))
       .returning()
       .get();
     if (status === "deactivated") tx.delete(sessions).where(eq(sessions.userId, user.id)).run();
     bumpAccessVersion(tx);
-    recordAudit(tx, actor, { action: status === "deactivated" ? "user.deactivated" : "user.reactivated", subjectType: "user", subjectId: user.id, places: placesOfUser(tx, user.id), before: { status: user.status }, after: { status } });
+    recordAudit(tx, actor, {
+      action: status === "deactivated" ? "user.deactivated" : "user.reactivated",
+      subjectType: "user",
+      subjectId: user.id,
+      places: placesOfUser(tx, user.id),
+      before: { status: user.status },
+      after: { status },
+    });
     return updated;
   });
   // Committed.

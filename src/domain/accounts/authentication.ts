@@ -31,7 +31,12 @@ export function signInAddressKey(address: string | null): string {
  * Returns the user whose credentials these are, or throws ValidationFailed / TooManyAttempts. `address` is the
  * client's address as rate limits count it (src/http/client-ip.ts), or null when unknown (the CLI, tests).
  */
-export async function checkCredentials(db: Db, limiter: RateLimiter, input: unknown, address: string | null): Promise<{ user: User; remember: boolean }> {
+export async function checkCredentials(
+  db: Db,
+  limiter: RateLimiter,
+  input: unknown,
+  address: string | null,
+): Promise<{ user: User; remember: boolean }> {
   const data = parseInput(SignInInput, input, ["password"]);
   const accountKey = signInThrottleKey(data.email, address);
   const addressKey = signInAddressKey(address);

@@ -31,10 +31,19 @@ export function createResetToken(db: Db, input: unknown, now = Date.now()): { us
   if (existing && existing.createdAt.getTime() > now - RESET_THROTTLE_SECONDS * 1000) return null;
   const token = randomToken(32);
   db.insert(passwordResetTokens)
-    .values({ email: user.email, tokenHash: sha256(token), createdAt: new Date(now), expiresAt: new Date(now + RESET_TOKEN_MINUTES * 60 * 1000) })
+    .values({
+      email: user.email,
+      tokenHash: sha256(token),
+      createdAt: new Date(now),
+      expiresAt: new Date(now + RESET_TOKEN_MINUTES * 60 * 1000),
+    })
     .onConflictDoUpdate({
       target: passwordResetTokens.email,
-      set: { tokenHash: sha256(token), createdAt: new Date(now), expiresAt: new Date(now + RESET_TOKEN_MINUTES * 60 * 1000) },
+      set: {
+        tokenHash: sha256(token),
+        createdAt: new Date(now),
+        expiresAt: new Date(now + RESET_TOKEN_MINUTES * 60 * 1000),
+      },
     })
     .run();
   return { user, token };
@@ -45,7 +54,11 @@ export const INVITATION_DAYS = 7;
 /** An invitation to choose a first password: a password link valid for 7 days, replacing any pending one. */
 export function createInvitationToken(db: Db, user: User, now = Date.now()): string {
   const token = randomToken(32);
-  const values = { tokenHash: sha256(token), createdAt: new Date(now), expiresAt: new Date(now + INVITATION_DAYS * 24 * 60 * 60 * 1000) };
+  const values = {
+    tokenHash: sha256(token),
+    createdAt: new Date(now),
+    expiresAt: new Date(now + INVITATION_DAYS * 24 * 60 * 60 * 1000),
+  };
   db.insert(passwordResetTokens)
     .values({ email: user.email, ...values })
     .onConflictDoUpdate({ target: passwordResetTokens.email, set: values })
@@ -78,7 +91,12 @@ export async function resetPassword(db: Db, config: Config, input: unknown, now 
   db.transaction((tx) => {
     // The link reached the mailbox, which proves the address: an invited or unverified account is now verified.
     tx.update(users)
-      .set({ passwordHash, rememberTokenHash: null, emailVerifiedAt: user.emailVerifiedAt ?? new Date(now), updatedAt: new Date(now) })
+      .set({
+        passwordHash,
+        rememberTokenHash: null,
+        emailVerifiedAt: user.emailVerifiedAt ?? new Date(now),
+        updatedAt: new Date(now),
+      })
       .where(eq(users.id, user.id))
       .run();
     tx.delete(passwordResetTokens).where(eq(passwordResetTokens.email, email)).run();

@@ -5,7 +5,15 @@
 import { describe, expect, test } from "bun:test";
 import { tmpdir } from "node:os";
 import { resolve } from "node:path";
-import { HASHING_COST, hashingCostFor, hashPassword, PRODUCTION_COST, TEST_COST, timingDummyHash, verifyPassword } from "./passwords";
+import {
+  HASHING_COST,
+  hashingCostFor,
+  hashPassword,
+  PRODUCTION_COST,
+  TEST_COST,
+  timingDummyHash,
+  verifyPassword,
+} from "./passwords";
 
 /** The parameters argon2 wrote into a hash: "$argon2id$v=19$m=65536,t=2,p=1$salt$hash" → { m, t, p }. */
 function parametersOf(hash: string): { algorithm: string; m: number; t: number; p: number } {
@@ -44,7 +52,12 @@ describe("the hashing cost", () => {
       const env: Record<string, string | undefined> = { ...process.env, NODE_ENV: nodeEnv };
       if (nodeEnv === undefined) delete env.NODE_ENV;
       // Run from a folder without a .env file, so only the NODE_ENV given here counts.
-      const run = Bun.spawnSync([process.execPath, "-e", script], { cwd: tmpdir(), env, stdout: "pipe", stderr: "pipe" });
+      const run = Bun.spawnSync([process.execPath, "-e", script], {
+        cwd: tmpdir(),
+        env,
+        stdout: "pipe",
+        stderr: "pipe",
+      });
       expect({ nodeEnv, err: run.stderr.toString(), code: run.exitCode }).toEqual({ nodeEnv, err: "", code: 0 });
       const { cost, hash } = JSON.parse(run.stdout.toString());
       expect({ nodeEnv, cost }).toEqual({ nodeEnv, cost: PRODUCTION_COST });
@@ -57,8 +70,12 @@ describe("the hashing cost", () => {
     expect(HASHING_COST).toBe(TEST_COST);
     expect(parametersOf(await hashPassword("correct-horse-42"))).toEqual({ algorithm: "argon2id", m: 8, t: 1, p: 1 });
     // Bun refuses anything cheaper.
-    expect(() => Bun.password.hash("x", { algorithm: "argon2id", memoryCost: 7, timeCost: 1 })).toThrow("Memory cost must be at least 8");
-    expect(() => Bun.password.hash("x", { algorithm: "argon2id", memoryCost: 8, timeCost: 0 })).toThrow("Time cost must be greater than 0");
+    expect(() => Bun.password.hash("x", { algorithm: "argon2id", memoryCost: 7, timeCost: 1 })).toThrow(
+      "Memory cost must be at least 8",
+    );
+    expect(() => Bun.password.hash("x", { algorithm: "argon2id", memoryCost: 8, timeCost: 0 })).toThrow(
+      "Time cost must be greater than 0",
+    );
   });
 
   test("the timing equaliser's hash has the cost in use", async () => {

@@ -22,7 +22,11 @@ export function normalizeEmail(email: string): string {
 }
 
 export function findUserByEmail(db: Db, email: string): User | undefined {
-  return db.select().from(users).where(eq(users.email, normalizeEmail(email))).get();
+  return db
+    .select()
+    .from(users)
+    .where(eq(users.email, normalizeEmail(email)))
+    .get();
 }
 
 export function findUserById(db: Db, id: number): User | undefined {
@@ -33,7 +37,11 @@ export function findUserById(db: Db, id: number): User | undefined {
 export function findUserByDocument(db: Db, document: Document): User | undefined {
   const number = normalizeDocumentNumber(document.number);
   if (number === "") return undefined;
-  return db.select().from(users).where(and(eq(users.documentType, document.type), eq(users.documentNumber, number))).get();
+  return db
+    .select()
+    .from(users)
+    .where(and(eq(users.documentType, document.type), eq(users.documentNumber, number)))
+    .get();
 }
 
 export function requireUserByEmail(db: Db, email: string): User {
@@ -48,8 +56,15 @@ function ensureEmailFree(db: Db, email: string, exceptId?: number): void {
 }
 
 /** Refuses a new password that does not match its confirmation or breaks the password policy. */
-export function ensurePasswordAcceptable(config: Config, password: string, confirmation: string | undefined, personal: string[], fieldName = "password"): void {
-  if (confirmation !== undefined && confirmation !== password) throw new ValidationFailed({ [fieldName]: message("validation.password.confirmation") });
+export function ensurePasswordAcceptable(
+  config: Config,
+  password: string,
+  confirmation: string | undefined,
+  personal: string[],
+  fieldName = "password",
+): void {
+  if (confirmation !== undefined && confirmation !== password)
+    throw new ValidationFailed({ [fieldName]: message("validation.password.confirmation") });
   const problem = passwordProblem(password, config.passwordMinLength, personal);
   if (problem) throw new ValidationFailed({ [fieldName]: problem });
 }
@@ -67,7 +82,12 @@ export const NewUserInput = t.Object({
  * Creates an account; `verified` marks the e-mail as already confirmed (administrators, the CLI, seeds). An optional
  * document (DNI unless `document_type` says otherwise) is checked by its type, the DNI length from `config`.
  */
-export async function createUser(db: Db, config: Config, input: unknown, options: { verified?: boolean; now?: Date } = {}): Promise<User> {
+export async function createUser(
+  db: Db,
+  config: Config,
+  input: unknown,
+  options: { verified?: boolean; now?: Date } = {},
+): Promise<User> {
   const { data, document } = parseWithDocument(NewUserInput, input, config, ["password", "password_confirmation"]);
   ensureEmailFree(db, data.email);
   ensurePasswordAcceptable(config, data.password, data.password_confirmation, [data.name, data.email]);
@@ -99,8 +119,29 @@ export function updateProfile(db: Db, user: User, input: unknown): { user: User;
   ensureEmailFree(db, email, user.id);
   const emailChanged = email !== user.email;
   const updated = db.transaction((tx) => {
-    recordAudit(tx, { userId: user.id, label: user.email }, { action: "user.profile_updated", subjectType: "user", subjectId: user.id, places: placesOfUser(tx, user.id), before: { name: user.name, email: user.email }, after: { name: data.name, email } });
-    return tx.update(users).set({ name: data.name, email, emailVerifiedAt: emailChanged ? null : user.emailVerifiedAt, updatedAt: new Date() }).where(eq(users.id, user.id)).returning().get();
+    recordAudit(
+      tx,
+      { userId: user.id, label: user.email },
+      {
+        action: "user.profile_updated",
+        subjectType: "user",
+        subjectId: user.id,
+        places: placesOfUser(tx, user.id),
+        before: { name: user.name, email: user.email },
+        after: { name: data.name, email },
+      },
+    );
+    return tx
+      .update(users)
+      .set({
+        name: data.name,
+        email,
+        emailVerifiedAt: emailChanged ? null : user.emailVerifiedAt,
+        updatedAt: new Date(),
+      })
+      .where(eq(users.id, user.id))
+      .returning()
+      .get();
   });
   return { user: updated, emailChanged };
 }
@@ -114,7 +155,8 @@ export const PasswordChangeInput = t.Object({
 /** Changes the password after checking the current one; remember-me tokens stop working. */
 export async function changePassword(db: Db, config: Config, user: User, input: unknown): Promise<void> {
   const data = parseInput(PasswordChangeInput, input, ["current_password", "password", "password_confirmation"]);
-  if (!(await verifyPassword(data.current_password, user.passwordHash))) throw new ValidationFailed({ current_password: message("validation.password.current") });
+  if (!(await verifyPassword(data.current_password, user.passwordHash)))
+    throw new ValidationFailed({ current_password: message("validation.password.current") });
   ensurePasswordAcceptable(config, data.password, data.password_confirmation, [user.name, user.email]);
   await setPassword(db, user.id, data.password);
 }
@@ -122,20 +164,37 @@ export async function changePassword(db: Db, config: Config, user: User, input: 
 /** Stores a new password hash and drops the remember-me token. */
 export async function setPassword(db: Db, userId: number, password: string): Promise<void> {
   const passwordHash = await hashPassword(password);
-  db.update(users).set({ passwordHash, rememberTokenHash: null, updatedAt: new Date() }).where(eq(users.id, userId)).run();
+  db.update(users)
+    .set({ passwordHash, rememberTokenHash: null, updatedAt: new Date() })
+    .where(eq(users.id, userId))
+    .run();
 }
 
 /**
  * Sets a user's password on someone else's behalf (`./mesa user:password`): the password policy applies, every
  * session and the remember-me token of the user end, and the change is audited with the user's places.
  */
-export async function setPasswordFor(db: Db, config: Config, actor: Actor, user: User, password: string): Promise<void> {
+export async function setPasswordFor(
+  db: Db,
+  config: Config,
+  actor: Actor,
+  user: User,
+  password: string,
+): Promise<void> {
   ensurePasswordAcceptable(config, password, undefined, [user.name, user.email]);
   const passwordHash = await hashPassword(password);
   db.transaction((tx) => {
-    tx.update(users).set({ passwordHash, rememberTokenHash: null, updatedAt: new Date() }).where(eq(users.id, user.id)).run();
+    tx.update(users)
+      .set({ passwordHash, rememberTokenHash: null, updatedAt: new Date() })
+      .where(eq(users.id, user.id))
+      .run();
     tx.delete(sessions).where(eq(sessions.userId, user.id)).run();
-    recordAudit(tx, actor, { action: "user.password_set", subjectType: "user", subjectId: user.id, places: placesOfUser(tx, user.id) });
+    recordAudit(tx, actor, {
+      action: "user.password_set",
+      subjectType: "user",
+      subjectId: user.id,
+      places: placesOfUser(tx, user.id),
+    });
   });
 }
 
@@ -146,7 +205,17 @@ export async function deleteAccount(db: Db, user: User, password: unknown): Prom
   }
   db.transaction((tx) => {
     ensureNotLastSuper(tx, user.id);
-    recordAudit(tx, { userId: user.id, label: user.email }, { action: "user.deleted", subjectType: "user", subjectId: user.id, places: placesOfUser(tx, user.id), before: { name: user.name, email: user.email } });
+    recordAudit(
+      tx,
+      { userId: user.id, label: user.email },
+      {
+        action: "user.deleted",
+        subjectType: "user",
+        subjectId: user.id,
+        places: placesOfUser(tx, user.id),
+        before: { name: user.name, email: user.email },
+      },
+    );
     tx.delete(sessions).where(eq(sessions.userId, user.id)).run();
     tx.delete(users).where(eq(users.id, user.id)).run();
   });

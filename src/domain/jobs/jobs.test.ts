@@ -15,7 +15,21 @@ import type { User } from "../accounts/users";
 import { EVERYTHING, type Scope } from "../access/scope";
 import { message } from "../errors";
 import type { DomainEvent } from "../events";
-import { createJob, CRASHED, dismissJob, failInterruptedJobs, findJob, findOwnJob, INTERRUPTED, latestJob, markFailed, markRunning, markSucceeded, storeUpload, uploadsFolder } from "./jobs";
+import {
+  createJob,
+  CRASHED,
+  dismissJob,
+  failInterruptedJobs,
+  findJob,
+  findOwnJob,
+  INTERRUPTED,
+  latestJob,
+  markFailed,
+  markRunning,
+  markSucceeded,
+  storeUpload,
+  uploadsFolder,
+} from "./jobs";
 import { JobFailed, JobRunner, MAX_RUNNING, type JobHandler } from "./runner";
 
 let db: Db;
@@ -46,7 +60,8 @@ function runner(handlers: JobHandler[]): JobRunner {
 
 const LIMITED: Scope = { all: false, cafeIds: new Set([3, 4]), headquartersIds: new Set(), businessIds: new Set([2]) };
 
-const start = (r: JobRunner, kind: string, input: unknown = {}, upload: string | null = null) => r.start({ kind, actor: { userId: owner.id, label: owner.email }, scope: LIMITED, input, upload });
+const start = (r: JobRunner, kind: string, input: unknown = {}, upload: string | null = null) =>
+  r.start({ kind, actor: { userId: owner.id, label: owner.email }, scope: LIMITED, input, upload });
 
 describe("a job's life", () => {
   test("queued when started, running while its code runs, then succeeded with its result and the progress it reported", async () => {
@@ -76,7 +91,9 @@ describe("a job's life", () => {
     // The checkpoint recorded the progress before the work went on.
     expect(running.progress).toEqual({ done: 0, total: 3, label: "test.counting" });
     // The job acts as who started it, with the scope they had then.
-    expect(seen).toEqual([{ actor: { userId: owner.id, label: owner.email }, scope: LIMITED, input: { file: "a.xlsx" } }]);
+    expect(seen).toEqual([
+      { actor: { userId: owner.id, label: owner.email }, scope: LIMITED, input: { file: "a.xlsx" } },
+    ]);
 
     hold.open();
     await r.idle();
@@ -215,7 +232,13 @@ describe("start-up", () => {
   test("jobs a stopped process left queued or running are marked failed with a message; finished ones stay; uploads are deleted", () => {
     const actor = { userId: owner.id, label: owner.email };
     const queued = createJob(db, { kind: "test.a", actor, scope: EVERYTHING, input: {} });
-    const running = createJob(db, { kind: "test.a", actor, scope: EVERYTHING, input: {}, upload: storeUpload(storage, new Uint8Array([1]), "xlsx") });
+    const running = createJob(db, {
+      kind: "test.a",
+      actor,
+      scope: EVERYTHING,
+      input: {},
+      upload: storeUpload(storage, new Uint8Array([1]), "xlsx"),
+    });
     markRunning(db, running.id);
     const finished = createJob(db, { kind: "test.a", actor, scope: EVERYTHING, input: {} });
     markRunning(db, finished.id);

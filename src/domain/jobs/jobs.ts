@@ -56,12 +56,22 @@ export function isFinished(state: JobState): boolean {
 }
 
 function scopeToJson(scope: Scope): string {
-  return JSON.stringify({ all: scope.all, cafeIds: [...scope.cafeIds], headquartersIds: [...scope.headquartersIds], businessIds: [...scope.businessIds] });
+  return JSON.stringify({
+    all: scope.all,
+    cafeIds: [...scope.cafeIds],
+    headquartersIds: [...scope.headquartersIds],
+    businessIds: [...scope.businessIds],
+  });
 }
 
 function scopeFromJson(text: string): Scope {
   const s = JSON.parse(text) as { all: boolean; cafeIds: number[]; headquartersIds: number[]; businessIds: number[] };
-  return { all: s.all, cafeIds: new Set(s.cafeIds), headquartersIds: new Set(s.headquartersIds), businessIds: new Set(s.businessIds) };
+  return {
+    all: s.all,
+    cafeIds: new Set(s.cafeIds),
+    headquartersIds: new Set(s.headquartersIds),
+    businessIds: new Set(s.businessIds),
+  };
 }
 
 const parse = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
@@ -78,7 +88,10 @@ function toJob(row: typeof jobs.$inferSelect): Job {
     state: row.state,
     progress: { done: row.progressDone, total: row.progressTotal, label: row.progressLabel },
     result: parse(row.result),
-    error: row.errorKey === null ? null : message(row.errorKey, (parse(row.errorParams) as Record<string, string | number> | null) ?? undefined),
+    error:
+      row.errorKey === null
+        ? null
+        : message(row.errorKey, (parse(row.errorParams) as Record<string, string | number> | null) ?? undefined),
     createdAt: row.createdAt,
     startedAt: row.startedAt,
     finishedAt: row.finishedAt,
@@ -99,7 +112,16 @@ export interface NewJob {
 export function createJob(db: Db, job: NewJob, now = new Date()): Job {
   const row = db
     .insert(jobs)
-    .values({ kind: job.kind, userId: job.actor.userId, actorLabel: job.actor.label, scope: scopeToJson(job.scope), input: JSON.stringify(job.input), upload: job.upload ?? null, state: "queued", createdAt: now })
+    .values({
+      kind: job.kind,
+      userId: job.actor.userId,
+      actorLabel: job.actor.label,
+      scope: scopeToJson(job.scope),
+      input: JSON.stringify(job.input),
+      upload: job.upload ?? null,
+      state: "queued",
+      createdAt: now,
+    })
     .returning()
     .get();
   return toJob(row);
@@ -162,7 +184,13 @@ export function markSucceeded(db: Db, id: number, result: unknown, now = new Dat
 export function markFailed(db: Db, id: number, error: Message, result: unknown = null, now = new Date()): void {
   const { key, params } = typeof error === "string" ? { key: error, params: undefined } : error;
   db.update(jobs)
-    .set({ state: "failed", errorKey: key, errorParams: params ? JSON.stringify(params) : null, result: result === null ? null : JSON.stringify(result), finishedAt: now })
+    .set({
+      state: "failed",
+      errorKey: key,
+      errorParams: params ? JSON.stringify(params) : null,
+      result: result === null ? null : JSON.stringify(result),
+      finishedAt: now,
+    })
     .where(eq(jobs.id, id))
     .run();
 }

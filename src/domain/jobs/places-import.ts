@@ -10,7 +10,14 @@
  */
 import { readFileSync } from "node:fs";
 import { message, ValidationFailed, type Message } from "../errors";
-import { ImportFailed, importPlaces, MAX_LISTED_PROBLEMS, type ImportAbilities, type ImportCounts, type ImportProblem } from "../places/import";
+import {
+  ImportFailed,
+  importPlaces,
+  MAX_LISTED_PROBLEMS,
+  type ImportAbilities,
+  type ImportCounts,
+  type ImportProblem,
+} from "../places/import";
 import { readWorkbook } from "../spreadsheets/read";
 import { JobFailed, type JobHandler } from "./runner";
 
@@ -41,7 +48,11 @@ export interface PlacesImportProblems {
 }
 
 /** Progress labels (translation keys) of the import's steps. */
-const LABELS = { reading: "import.progress_reading", checking: "import.progress_checking", saving: "import.progress_saving" } as const;
+const LABELS = {
+  reading: "import.progress_reading",
+  checking: "import.progress_checking",
+  saving: "import.progress_saving",
+} as const;
 
 /** The one message of a refused file (its errors are keyed `file`). */
 function fileMessage(error: ValidationFailed): Message {
@@ -71,7 +82,10 @@ export const placesImportJob: JobHandler<PlacesImportInput, PlacesImportResult> 
       return { counts, dryRun: input.dryRun };
     } catch (error) {
       if (error instanceof ImportFailed) {
-        const result: PlacesImportProblems = { problems: error.problems.slice(0, MAX_LISTED_PROBLEMS), more: Math.max(0, error.problems.length - MAX_LISTED_PROBLEMS) };
+        const result: PlacesImportProblems = {
+          problems: error.problems.slice(0, MAX_LISTED_PROBLEMS),
+          more: Math.max(0, error.problems.length - MAX_LISTED_PROBLEMS),
+        };
         throw new JobFailed(message("import.failed"), result, { cause: error });
       }
       if (error instanceof ValidationFailed) throw new JobFailed(fileMessage(error), null, { cause: error });

@@ -14,7 +14,19 @@ import type { Scope } from "../access/scope";
 import type { Actor } from "../audit";
 import type { Message } from "../errors";
 import type { DomainEvent } from "../events";
-import { createJob, CRASHED, findJob, markFailed, markRunning, markSucceeded, recordProgress, removeUpload, type Job, type JobProgress, type NewJob } from "./jobs";
+import {
+  createJob,
+  CRASHED,
+  findJob,
+  markFailed,
+  markRunning,
+  markSucceeded,
+  recordProgress,
+  removeUpload,
+  type Job,
+  type JobProgress,
+  type NewJob,
+} from "./jobs";
 
 /** What a job's code receives: the database, who started it (actor and scope), its input, and where to report progress. */
 export interface JobContext<I> {
@@ -59,7 +71,14 @@ const CHECKPOINT_WAIT_MS = 250;
 export type JobNotifier = (event: DomainEvent<"JobUpdated">) => Promise<void>;
 
 function updated(job: Pick<Job, "id" | "userId" | "kind" | "state" | "progress">): DomainEvent<"JobUpdated"> {
-  return { name: "JobUpdated", jobId: job.id, userId: job.userId, kind: job.kind, state: job.state, progress: job.progress };
+  return {
+    name: "JobUpdated",
+    jobId: job.id,
+    userId: job.userId,
+    kind: job.kind,
+    state: job.state,
+    progress: job.progress,
+  };
 }
 
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref?.());
@@ -160,7 +179,10 @@ export class JobRunner {
     } catch (error) {
       if (error instanceof JobFailed) outcome = { error: error.error, result: error.result };
       else {
-        console.error(`Job ${id} (${job.kind}) failed:`, error instanceof Error ? (error.stack ?? error.message) : error);
+        console.error(
+          `Job ${id} (${job.kind}) failed:`,
+          error instanceof Error ? (error.stack ?? error.message) : error,
+        );
         outcome = { error: CRASHED, result: null };
       }
     }

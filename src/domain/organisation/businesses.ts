@@ -63,15 +63,32 @@ function filterCondition(scope: Scope, filter: BusinessFilter): SQL | undefined 
 }
 
 /** Businesses within the scope matching the search (name or RUC), by name; every one when `page` is left out (exports). */
-export function listBusinesses(db: Db, scope: Scope, filter: BusinessFilter, page?: PageRequest): ListResult<BusinessRow> {
+export function listBusinesses(
+  db: Db,
+  scope: Scope,
+  filter: BusinessFilter,
+  page?: PageRequest,
+): ListResult<BusinessRow> {
   const where = filterCondition(scope, filter);
-  const total = db.select({ n: sql<number>`count(*)` }).from(businesses).where(where).get()?.n ?? 0;
-  let query = db.select({ business: businesses, headquarters: headquartersCount, cafes: cafesCount }).from(businesses).where(where).orderBy(asc(businesses.name)).$dynamic();
+  const total =
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(businesses)
+      .where(where)
+      .get()?.n ?? 0;
+  let query = db
+    .select({ business: businesses, headquarters: headquartersCount, cafes: cafesCount })
+    .from(businesses)
+    .where(where)
+    .orderBy(asc(businesses.name))
+    .$dynamic();
   const shown = page ? pageWindow(total, page) : null;
   if (shown) query = query.limit(shown.limit).offset(shown.offset);
   const found = query.all();
   const ids = found.map((r) => r.business.id);
-  const serviceRows = ids.length ? db.select().from(businessServices).where(inArray(businessServices.businessId, ids)).all() : [];
+  const serviceRows = ids.length
+    ? db.select().from(businessServices).where(inArray(businessServices.businessId, ids)).all()
+    : [];
   const cafeRows = ids.length
     ? db
         .select({ businessId: cafes.businessId, id: cafes.id, name: cafes.name, unit: units.name, mine: mines.name })
@@ -96,14 +113,21 @@ export function listBusinesses(db: Db, scope: Scope, filter: BusinessFilter, pag
       headquarters,
       cafes: cafeCount,
       serviceIds: serviceRows.filter((s) => s.businessId === b.id).map((s) => s.serviceId),
-      operatedCafes: cafeRows.filter((c) => c.businessId === b.id).map(({ id, name, unit, mine }) => ({ id, name, unit, mine })),
+      operatedCafes: cafeRows
+        .filter((c) => c.businessId === b.id)
+        .map(({ id, name, unit, mine }) => ({ id, name, unit, mine })),
     })),
   };
 }
 
 /** The businesses within the scope, by name (choices for a headquarters). */
 export function businessOptions(db: Db, scope: Scope): BusinessOption[] {
-  return db.select({ id: businesses.id, name: businesses.name }).from(businesses).where(scopeCondition(scope)).orderBy(asc(businesses.name)).all();
+  return db
+    .select({ id: businesses.id, name: businesses.name })
+    .from(businesses)
+    .where(scopeCondition(scope))
+    .orderBy(asc(businesses.name))
+    .all();
 }
 
 /** The business, when it exists and lies within the scope; NotFound otherwise. */
@@ -144,7 +168,11 @@ function parseBusiness(input: unknown, rucLength: number) {
 
 function ensureUnique(db: Db, data: { name: string; ruc: string }, exceptId?: number): void {
   const errors: Record<string, Message> = {};
-  const byName = db.select({ id: businesses.id }).from(businesses).where(sql`lower(${businesses.name}) = lower(${data.name})`).get();
+  const byName = db
+    .select({ id: businesses.id })
+    .from(businesses)
+    .where(sql`lower(${businesses.name}) = lower(${data.name})`)
+    .get();
   if (byName && byName.id !== exceptId) errors.name = message("businesses.name_taken", { name: data.name });
   const byRuc = db.select({ id: businesses.id }).from(businesses).where(eq(businesses.ruc, data.ruc)).get();
   if (byRuc && byRuc.id !== exceptId) errors.ruc = message("businesses.ruc_taken", { ruc: data.ruc });
@@ -152,7 +180,14 @@ function ensureUnique(db: Db, data: { name: string; ruc: string }, exceptId?: nu
 }
 
 function snapshot(b: Business) {
-  return { name: b.name, ruc: b.ruc, fiscalAddress: b.fiscalAddress, legalAddress: b.legalAddress, email: b.email, phone: b.phone };
+  return {
+    name: b.name,
+    ruc: b.ruc,
+    fiscalAddress: b.fiscalAddress,
+    legalAddress: b.legalAddress,
+    email: b.email,
+    phone: b.phone,
+  };
 }
 
 /** Creates a business; only with an all-places scope. */
@@ -163,27 +198,61 @@ export function createBusiness(db: Db, actor: Actor, scope: Scope, input: unknow
   return db.transaction((tx) => {
     const business = tx
       .insert(businesses)
-      .values({ name: data.name, ruc: data.ruc, fiscalAddress: data.fiscal_address, legalAddress: data.legal_address, email: data.email, phone: data.phone ?? "" })
+      .values({
+        name: data.name,
+        ruc: data.ruc,
+        fiscalAddress: data.fiscal_address,
+        legalAddress: data.legal_address,
+        email: data.email,
+        phone: data.phone ?? "",
+      })
       .returning()
       .get();
-    recordAudit(tx, actor, { action: "business.created", subjectType: "business", subjectId: business.id, places: [{ businessId: business.id }], after: snapshot(business) });
+    recordAudit(tx, actor, {
+      action: "business.created",
+      subjectType: "business",
+      subjectId: business.id,
+      places: [{ businessId: business.id }],
+      after: snapshot(business),
+    });
     return business;
   });
 }
 
 /** Edits a business within the scope. */
-export function updateBusiness(db: Db, actor: Actor, scope: Scope, id: number, input: unknown, rucLength: number): Business {
+export function updateBusiness(
+  db: Db,
+  actor: Actor,
+  scope: Scope,
+  id: number,
+  input: unknown,
+  rucLength: number,
+): Business {
   const data = parseBusiness(input, rucLength);
   const business = requireBusiness(db, scope, id);
   ensureUnique(db, data, id);
   return db.transaction((tx) => {
     const updated = tx
       .update(businesses)
-      .set({ name: data.name, ruc: data.ruc, fiscalAddress: data.fiscal_address, legalAddress: data.legal_address, email: data.email, phone: data.phone ?? "" })
+      .set({
+        name: data.name,
+        ruc: data.ruc,
+        fiscalAddress: data.fiscal_address,
+        legalAddress: data.legal_address,
+        email: data.email,
+        phone: data.phone ?? "",
+      })
       .where(eq(businesses.id, id))
       .returning()
       .get();
-    recordAudit(tx, actor, { action: "business.updated", subjectType: "business", subjectId: id, places: [{ businessId: id }], before: snapshot(business), after: snapshot(updated) });
+    recordAudit(tx, actor, {
+      action: "business.updated",
+      subjectType: "business",
+      subjectId: id,
+      places: [{ businessId: id }],
+      before: snapshot(business),
+      after: snapshot(updated),
+    });
     return updated;
   });
 }
@@ -191,8 +260,18 @@ export function updateBusiness(db: Db, actor: Actor, scope: Scope, id: number, i
 /** How many headquarters the business has and how many cafes it operates. */
 export function businessUsage(db: Db, id: number): { headquarters: number; cafes: number } {
   return {
-    headquarters: db.select({ n: sql<number>`count(*)` }).from(headquarters).where(eq(headquarters.businessId, id)).get()?.n ?? 0,
-    cafes: db.select({ n: sql<number>`count(*)` }).from(cafes).where(eq(cafes.businessId, id)).get()?.n ?? 0,
+    headquarters:
+      db
+        .select({ n: sql<number>`count(*)` })
+        .from(headquarters)
+        .where(eq(headquarters.businessId, id))
+        .get()?.n ?? 0,
+    cafes:
+      db
+        .select({ n: sql<number>`count(*)` })
+        .from(cafes)
+        .where(eq(cafes.businessId, id))
+        .get()?.n ?? 0,
   };
 }
 
@@ -203,11 +282,18 @@ export function businessUsage(db: Db, id: number): { headquarters: number; cafes
 export function deleteBusiness(db: Db, actor: Actor, scope: Scope, id: number): Business {
   const business = requireBusiness(db, scope, id);
   const usage = businessUsage(db, id);
-  if (usage.headquarters + usage.cafes > 0) throw new Conflict(message("businesses.in_use", { name: business.name, ...usage }));
+  if (usage.headquarters + usage.cafes > 0)
+    throw new Conflict(message("businesses.in_use", { name: business.name, ...usage }));
   if (!scope.all) throw new Forbidden();
   db.transaction((tx) => {
     tx.delete(businesses).where(eq(businesses.id, id)).run();
-    recordAudit(tx, actor, { action: "business.deleted", subjectType: "business", subjectId: id, places: [{ businessId: id }], before: snapshot(business) });
+    recordAudit(tx, actor, {
+      action: "business.deleted",
+      subjectType: "business",
+      subjectId: id,
+      places: [{ businessId: id }],
+      before: snapshot(business),
+    });
   });
   return business;
 }
@@ -229,17 +315,33 @@ function serviceCodes(db: Tx, businessId: number): string[] {
 }
 
 /** Replaces the services a business offers; returns how many it offers now. */
-export function setBusinessServices(db: Db, actor: Actor, scope: Scope, id: number, input: unknown): { business: Business; count: number } {
+export function setBusinessServices(
+  db: Db,
+  actor: Actor,
+  scope: Scope,
+  id: number,
+  input: unknown,
+): { business: Business; count: number } {
   const data = parseInput(BusinessServicesInput, input);
   const business = requireBusiness(db, scope, id);
   const wanted = [...new Set(data.service_ids)];
-  const known = wanted.length ? db.select({ id: services.id }).from(services).where(inArray(services.id, wanted)).all() : [];
-  if (known.length !== wanted.length) throw new ValidationFailed({ service_ids: message("businesses.unknown_services") });
+  const known = wanted.length
+    ? db.select({ id: services.id }).from(services).where(inArray(services.id, wanted)).all()
+    : [];
+  if (known.length !== wanted.length)
+    throw new ValidationFailed({ service_ids: message("businesses.unknown_services") });
   const before = serviceCodes(db, id);
   db.transaction((tx) => {
     tx.delete(businessServices).where(eq(businessServices.businessId, id)).run();
     for (const serviceId of wanted) tx.insert(businessServices).values({ businessId: id, serviceId }).run();
-    recordAudit(tx, actor, { action: "business.services.updated", subjectType: "business", subjectId: id, places: [{ businessId: id }], before: { services: before }, after: { services: serviceCodes(tx, id) } });
+    recordAudit(tx, actor, {
+      action: "business.services.updated",
+      subjectType: "business",
+      subjectId: id,
+      places: [{ businessId: id }],
+      before: { services: before },
+      after: { services: serviceCodes(tx, id) },
+    });
   });
   return { business, count: wanted.length };
 }

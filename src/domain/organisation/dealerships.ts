@@ -61,33 +61,65 @@ export function checkCompanyFields(data: { ruc: string; email?: string }, settin
 }
 
 /** Refuses a RUC some other dealership or subdealership already has, naming who has it. */
-export function ensureRucFree(db: Db, ruc: string, except: { kind: "dealership" | "subdealership"; id: number } | null = null): void {
+export function ensureRucFree(
+  db: Db,
+  ruc: string,
+  except: { kind: "dealership" | "subdealership"; id: number } | null = null,
+): void {
   const dealership = db
     .select({ id: dealerships.id, name: dealerships.name })
     .from(dealerships)
     .where(and(eq(dealerships.ruc, ruc), except?.kind === "dealership" ? ne(dealerships.id, except.id) : undefined))
     .get();
-  if (dealership) throw new ValidationFailed({ ruc: message("dealerships.ruc_taken_by_dealership", { ruc, name: dealership.name }) });
+  if (dealership)
+    throw new ValidationFailed({ ruc: message("dealerships.ruc_taken_by_dealership", { ruc, name: dealership.name }) });
   const subdealership = db
     .select({ id: subdealerships.id, name: subdealerships.name })
     .from(subdealerships)
-    .where(and(eq(subdealerships.ruc, ruc), except?.kind === "subdealership" ? ne(subdealerships.id, except.id) : undefined))
+    .where(
+      and(eq(subdealerships.ruc, ruc), except?.kind === "subdealership" ? ne(subdealerships.id, except.id) : undefined),
+    )
     .get();
-  if (subdealership) throw new ValidationFailed({ ruc: message("dealerships.ruc_taken_by_subdealership", { ruc, name: subdealership.name }) });
+  if (subdealership)
+    throw new ValidationFailed({
+      ruc: message("dealerships.ruc_taken_by_subdealership", { ruc, name: subdealership.name }),
+    });
 }
 
 /** The number of subdealerships of the dealership row (qualified: drizzle leaves single-table columns bare). */
 export const subdealershipCount = sql<number>`(SELECT COUNT(*) FROM subdealerships s WHERE s.dealership_id = "dealerships"."id")`;
 
 export function dealershipRowOf(d: Dealership, count: number): DealershipRow {
-  return { id: d.id, name: d.name, ruc: d.ruc, fiscalAddress: d.fiscalAddress, legalAddress: d.legalAddress, phone: d.phone, email: d.email, subdealershipCount: count };
+  return {
+    id: d.id,
+    name: d.name,
+    ruc: d.ruc,
+    fiscalAddress: d.fiscalAddress,
+    legalAddress: d.legalAddress,
+    phone: d.phone,
+    email: d.email,
+    subdealershipCount: count,
+  };
 }
 
 /** Dealerships whose name or RUC contains the search, by name; every one when `page` is null (exports). */
-export function listDealerships(db: Db, filter: { search?: string }, page: PageRequest | null): ListResult<DealershipRow> {
+export function listDealerships(
+  db: Db,
+  filter: { search?: string },
+  page: PageRequest | null,
+): ListResult<DealershipRow> {
   const where = searchCondition(filter.search, [dealerships.name, dealerships.ruc]);
-  const total = db.select({ n: sql<number>`count(*)` }).from(dealerships).where(where).get()?.n ?? 0;
-  const query = db.select({ dealership: dealerships, count: subdealershipCount }).from(dealerships).where(where).orderBy(asc(dealerships.name));
+  const total =
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(dealerships)
+      .where(where)
+      .get()?.n ?? 0;
+  const query = db
+    .select({ dealership: dealerships, count: subdealershipCount })
+    .from(dealerships)
+    .where(where)
+    .orderBy(asc(dealerships.name));
   const shown = page ? pageWindow(total, page) : null;
   const rows = shown ? query.limit(shown.limit).offset(shown.offset).all() : query.all();
   return { total, page: shown?.page ?? 1, rows: rows.map((r) => dealershipRowOf(r.dealership, r.count)) };
@@ -95,11 +127,16 @@ export function listDealerships(db: Db, filter: { search?: string }, page: PageR
 
 /** Every dealership, by name (the choice in the subdealership dialog). */
 export function dealershipOptions(db: Db): DealershipOption[] {
-  return db.select({ id: dealerships.id, name: dealerships.name }).from(dealerships).orderBy(asc(dealerships.name)).all();
+  return db
+    .select({ id: dealerships.id, name: dealerships.name })
+    .from(dealerships)
+    .orderBy(asc(dealerships.name))
+    .all();
 }
 
 export function requireDealership(db: Db, id: number): Dealership {
-  const dealership = Number.isInteger(id) && id > 0 ? db.select().from(dealerships).where(eq(dealerships.id, id)).get() : undefined;
+  const dealership =
+    Number.isInteger(id) && id > 0 ? db.select().from(dealerships).where(eq(dealerships.id, id)).get() : undefined;
   if (!dealership) throw new NotFound();
   return dealership;
 }
@@ -118,7 +155,14 @@ function ensureNameFree(db: Db, name: string, exceptId?: number): void {
 }
 
 function snapshot(d: Dealership) {
-  return { name: d.name, ruc: d.ruc, fiscalAddress: d.fiscalAddress, legalAddress: d.legalAddress, phone: d.phone, email: d.email };
+  return {
+    name: d.name,
+    ruc: d.ruc,
+    fiscalAddress: d.fiscalAddress,
+    legalAddress: d.legalAddress,
+    phone: d.phone,
+    email: d.email,
+  };
 }
 
 function parseDealership(db: Db, input: unknown, settings: RucSettings, exceptId?: number) {
@@ -126,24 +170,76 @@ function parseDealership(db: Db, input: unknown, settings: RucSettings, exceptId
   checkCompanyFields(data, settings);
   ensureNameFree(db, data.name, exceptId);
   ensureRucFree(db, data.ruc, exceptId ? { kind: "dealership", id: exceptId } : null);
-  return { name: data.name, ruc: data.ruc, fiscalAddress: data.fiscal_address ?? "", legalAddress: data.legal_address ?? "", phone: data.phone ?? "", email: data.email ?? "" };
+  return {
+    name: data.name,
+    ruc: data.ruc,
+    fiscalAddress: data.fiscal_address ?? "",
+    legalAddress: data.legal_address ?? "",
+    phone: data.phone ?? "",
+    email: data.email ?? "",
+  };
 }
 
-export function createDealership(db: Db, actor: Actor, input: unknown, settings: RucSettings, now = new Date()): Dealership {
+export function createDealership(
+  db: Db,
+  actor: Actor,
+  input: unknown,
+  settings: RucSettings,
+  now = new Date(),
+): Dealership {
   const values = parseDealership(db, input, settings);
   return db.transaction((tx) => {
-    const dealership = tx.insert(dealerships).values({ ...values, createdAt: now, updatedAt: now }).returning().get();
-    recordAudit(tx, actor, { action: "dealership.created", subjectType: "dealership", subjectId: dealership.id, places: COMPANY_WIDE, after: snapshot(dealership) }, now);
+    const dealership = tx
+      .insert(dealerships)
+      .values({ ...values, createdAt: now, updatedAt: now })
+      .returning()
+      .get();
+    recordAudit(
+      tx,
+      actor,
+      {
+        action: "dealership.created",
+        subjectType: "dealership",
+        subjectId: dealership.id,
+        places: COMPANY_WIDE,
+        after: snapshot(dealership),
+      },
+      now,
+    );
     return dealership;
   });
 }
 
-export function updateDealership(db: Db, actor: Actor, id: number, input: unknown, settings: RucSettings, now = new Date()): Dealership {
+export function updateDealership(
+  db: Db,
+  actor: Actor,
+  id: number,
+  input: unknown,
+  settings: RucSettings,
+  now = new Date(),
+): Dealership {
   const dealership = requireDealership(db, id);
   const values = parseDealership(db, input, settings, id);
   return db.transaction((tx) => {
-    const updated = tx.update(dealerships).set({ ...values, updatedAt: now }).where(eq(dealerships.id, id)).returning().get();
-    recordAudit(tx, actor, { action: "dealership.updated", subjectType: "dealership", subjectId: id, places: COMPANY_WIDE, before: snapshot(dealership), after: snapshot(updated) }, now);
+    const updated = tx
+      .update(dealerships)
+      .set({ ...values, updatedAt: now })
+      .where(eq(dealerships.id, id))
+      .returning()
+      .get();
+    recordAudit(
+      tx,
+      actor,
+      {
+        action: "dealership.updated",
+        subjectType: "dealership",
+        subjectId: id,
+        places: COMPANY_WIDE,
+        before: snapshot(dealership),
+        after: snapshot(updated),
+      },
+      now,
+    );
     return updated;
   });
 }
@@ -151,11 +247,22 @@ export function updateDealership(db: Db, actor: Actor, id: number, input: unknow
 /** Deletes a dealership without subdealerships; refused (Conflict, with the count) while it has any. */
 export function deleteDealership(db: Db, actor: Actor, id: number): Dealership {
   const dealership = requireDealership(db, id);
-  const count = db.select({ n: sql<number>`count(*)` }).from(subdealerships).where(eq(subdealerships.dealershipId, id)).get()?.n ?? 0;
+  const count =
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(subdealerships)
+      .where(eq(subdealerships.dealershipId, id))
+      .get()?.n ?? 0;
   if (count > 0) throw new Conflict(message("dealerships.has_subdealerships", { name: dealership.name, count }));
   db.transaction((tx) => {
     tx.delete(dealerships).where(eq(dealerships.id, id)).run();
-    recordAudit(tx, actor, { action: "dealership.deleted", subjectType: "dealership", subjectId: id, places: COMPANY_WIDE, before: snapshot(dealership) });
+    recordAudit(tx, actor, {
+      action: "dealership.deleted",
+      subjectType: "dealership",
+      subjectId: id,
+      places: COMPANY_WIDE,
+      before: snapshot(dealership),
+    });
   });
   return dealership;
 }

@@ -26,10 +26,18 @@ function world() {
 
 /** A user holding a plain role in a new area at the given place; returns their scope as the server computes it. */
 function userAt(db: Db, email: string, place: { cafe_id: number } | { headquarters_id: number }) {
-  const role = db.insert(roles).values({ name: `rol ${email}` }).returning().get();
+  const role = db
+    .insert(roles)
+    .values({ name: `rol ${email}` })
+    .returning()
+    .get();
   const area = createArea(db, CLI_ACTOR, EVERYTHING, { name: `Área ${email}`, ...place, role_ids: [role.id] });
   const now = new Date();
-  const user = db.insert(users).values({ name: email, email, passwordHash: "x", emailVerifiedAt: now, createdAt: now, updatedAt: now }).returning().get();
+  const user = db
+    .insert(users)
+    .values({ name: email, email, passwordHash: "x", emailVerifiedAt: now, createdAt: now, updatedAt: now })
+    .returning()
+    .get();
   assignRole(db, CLI_ACTOR, EVERYTHING, { userId: user.id, areaId: area.id, roleId: role.id });
   return () => scopeOf(accessProfile(db, user.id));
 }
@@ -38,7 +46,10 @@ describe("headquarters", () => {
   test("a user whose area is at Sede Lima sees every headquarters of that business; a cafe-only user sees none", () => {
     const { db, mesa, cafe } = world();
     const limaUser = userAt(db, "lima@mesa.test", { headquarters_id: mesa.headquartersId });
-    expect(listHeadquarters(db, limaUser(), {}).rows.map((h) => `${h.businessName} / ${h.name}`)).toEqual(["Mesa Catering S.A.C. / Sede Arequipa", "Mesa Catering S.A.C. / Sede Lima"]);
+    expect(listHeadquarters(db, limaUser(), {}).rows.map((h) => `${h.businessName} / ${h.name}`)).toEqual([
+      "Mesa Catering S.A.C. / Sede Arequipa",
+      "Mesa Catering S.A.C. / Sede Lima",
+    ]);
     const cafeUser = userAt(db, "caja@mesa.test", { cafe_id: cafe });
     expect(cafeUser().cafeIds.has(cafe)).toBe(true);
     expect(listHeadquarters(db, cafeUser(), {}).rows).toEqual([]);
@@ -50,35 +61,84 @@ describe("headquarters", () => {
     const limaUser = userAt(db, "lima@mesa.test", { headquarters_id: mesa.headquartersId });
     expect(limaUser().headquartersIds.size).toBe(2);
     const version = currentAccessVersion(db);
-    const moquegua = createHeadquarters(db, CLI_ACTOR, limaUser(), { business_id: mesa.businessId, name: "Sede Moquegua", address: "Calle Ayacucho 500, Moquegua" });
+    const moquegua = createHeadquarters(db, CLI_ACTOR, limaUser(), {
+      business_id: mesa.businessId,
+      name: "Sede Moquegua",
+      address: "Calle Ayacucho 500, Moquegua",
+    });
     expect(currentAccessVersion(db)).toBe(version + 1);
     expect(limaUser().headquartersIds.has(moquegua.id)).toBe(true);
     // Renaming keeps the version; moving to another business changes it.
-    updateHeadquarters(db, CLI_ACTOR, EVERYTHING, moquegua.id, { business_id: mesa.businessId, name: "Sede Ilo", address: "Jr. Moquegua 12, Ilo" });
+    updateHeadquarters(db, CLI_ACTOR, EVERYTHING, moquegua.id, {
+      business_id: mesa.businessId,
+      name: "Sede Ilo",
+      address: "Jr. Moquegua 12, Ilo",
+    });
     expect(currentAccessVersion(db)).toBe(version + 1);
-    updateHeadquarters(db, CLI_ACTOR, EVERYTHING, moquegua.id, { business_id: andes.businessId, name: "Sede Ilo", address: "Jr. Moquegua 12, Ilo" });
+    updateHeadquarters(db, CLI_ACTOR, EVERYTHING, moquegua.id, {
+      business_id: andes.businessId,
+      name: "Sede Ilo",
+      address: "Jr. Moquegua 12, Ilo",
+    });
     expect(currentAccessVersion(db)).toBe(version + 2);
     expect(limaUser().headquartersIds.has(moquegua.id)).toBe(false);
     deleteHeadquarters(db, CLI_ACTOR, EVERYTHING, moquegua.id);
     expect(currentAccessVersion(db)).toBe(version + 3);
     const audit = db.select().from(auditLog).where(eq(auditLog.subjectType, "headquarters")).orderBy(auditLog.id).all();
-    expect(audit.map((a) => a.action)).toEqual(["headquarters.created", "headquarters.updated", "headquarters.updated", "headquarters.deleted"]);
+    expect(audit.map((a) => a.action)).toEqual([
+      "headquarters.created",
+      "headquarters.updated",
+      "headquarters.updated",
+      "headquarters.deleted",
+    ]);
   });
 
   test("the business must be within the scope, the name unique within the business", () => {
     const { db, mesa, andes } = world();
     const limaUser = userAt(db, "lima@mesa.test", { headquarters_id: mesa.headquartersId });
-    expect(errorsOf(() => createHeadquarters(db, CLI_ACTOR, limaUser(), { business_id: andes.businessId, name: "Sede Puno", address: "Jr. Lima 1, Puno" }))).toEqual({
+    expect(
+      errorsOf(() =>
+        createHeadquarters(db, CLI_ACTOR, limaUser(), {
+          business_id: andes.businessId,
+          name: "Sede Puno",
+          address: "Jr. Lima 1, Puno",
+        }),
+      ),
+    ).toEqual({
       business_id: { key: "validation.invalid_choice", params: undefined },
     });
-    expect(errorsOf(() => createHeadquarters(db, CLI_ACTOR, EVERYTHING, { business_id: mesa.businessId, name: "sede lima", address: "Otra dirección 1" }))).toEqual({
+    expect(
+      errorsOf(() =>
+        createHeadquarters(db, CLI_ACTOR, EVERYTHING, {
+          business_id: mesa.businessId,
+          name: "sede lima",
+          address: "Otra dirección 1",
+        }),
+      ),
+    ).toEqual({
       name: { key: "headquarters.name_taken", params: { name: "sede lima" } },
     });
     // The same name in another business is fine.
-    expect(createHeadquarters(db, CLI_ACTOR, EVERYTHING, { business_id: andes.businessId, name: "Sede Lima", address: "Av. Arequipa 300, Lima" }).businessId).toBe(andes.businessId);
-    expect(errorsOf(() => createHeadquarters(db, CLI_ACTOR, EVERYTHING, {}))).toMatchObject({ business_id: { key: "validation.required" }, name: { key: "validation.required" }, address: { key: "validation.required" } });
+    expect(
+      createHeadquarters(db, CLI_ACTOR, EVERYTHING, {
+        business_id: andes.businessId,
+        name: "Sede Lima",
+        address: "Av. Arequipa 300, Lima",
+      }).businessId,
+    ).toBe(andes.businessId);
+    expect(errorsOf(() => createHeadquarters(db, CLI_ACTOR, EVERYTHING, {}))).toMatchObject({
+      business_id: { key: "validation.required" },
+      name: { key: "validation.required" },
+      address: { key: "validation.required" },
+    });
     // Outside the scope: not found.
-    expect(() => updateHeadquarters(db, CLI_ACTOR, limaUser(), andes.headquartersId, { business_id: andes.businessId, name: "Sede Cusco", address: "Av. Sol 1, Cusco" })).toThrow(NotFound);
+    expect(() =>
+      updateHeadquarters(db, CLI_ACTOR, limaUser(), andes.headquartersId, {
+        business_id: andes.businessId,
+        name: "Sede Cusco",
+        address: "Av. Sol 1, Cusco",
+      }),
+    ).toThrow(NotFound);
     expect(() => deleteHeadquarters(db, CLI_ACTOR, limaUser(), andes.headquartersId)).toThrow(NotFound);
   });
 
@@ -86,13 +146,26 @@ describe("headquarters", () => {
     const { db, mesa, arequipa } = world();
     userAt(db, "lima@mesa.test", { headquarters_id: mesa.headquartersId });
     const now = new Date();
-    db.insert(properties).values({ code: "VEH-1", name: "Camioneta", category: "Vehículo", headquartersId: mesa.headquartersId, status: "in_use", createdAt: now, updatedAt: now }).run();
+    db.insert(properties)
+      .values({
+        code: "VEH-1",
+        name: "Camioneta",
+        category: "Vehículo",
+        headquartersId: mesa.headquartersId,
+        status: "in_use",
+        createdAt: now,
+        updatedAt: now,
+      })
+      .run();
     try {
       deleteHeadquarters(db, CLI_ACTOR, EVERYTHING, mesa.headquartersId);
       throw new Error("expected a conflict");
     } catch (error) {
       expect(error).toBeInstanceOf(Conflict);
-      expect((error as Conflict).detail).toEqual({ key: "headquarters.in_use", params: { name: "Sede Lima", areas: 1, properties: 1 } });
+      expect((error as Conflict).detail).toEqual({
+        key: "headquarters.in_use",
+        params: { name: "Sede Lima", areas: 1, properties: 1 },
+      });
     }
     const rows = listHeadquarters(db, EVERYTHING, {}).rows;
     expect(rows.find((h) => h.id === mesa.headquartersId)).toMatchObject({ areas: 1, properties: 1 });

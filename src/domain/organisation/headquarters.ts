@@ -43,13 +43,27 @@ export function headquartersScopeCondition(scope: Scope): SQL | undefined {
 }
 
 function filterCondition(scope: Scope, filter: HeadquartersFilter): SQL | undefined {
-  return and(headquartersScopeCondition(scope), searchCondition(filter.search, [headquarters.name, businesses.name, headquarters.address]));
+  return and(
+    headquartersScopeCondition(scope),
+    searchCondition(filter.search, [headquarters.name, businesses.name, headquarters.address]),
+  );
 }
 
 /** Headquarters within the scope matching the search, by business and name; every one when `page` is left out. */
-export function listHeadquarters(db: Db, scope: Scope, filter: HeadquartersFilter, page?: PageRequest): ListResult<HeadquartersRow> {
+export function listHeadquarters(
+  db: Db,
+  scope: Scope,
+  filter: HeadquartersFilter,
+  page?: PageRequest,
+): ListResult<HeadquartersRow> {
   const where = filterCondition(scope, filter);
-  const total = db.select({ n: sql<number>`count(*)` }).from(headquarters).innerJoin(businesses, eq(businesses.id, headquarters.businessId)).where(where).get()?.n ?? 0;
+  const total =
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(headquarters)
+      .innerJoin(businesses, eq(businesses.id, headquarters.businessId))
+      .where(where)
+      .get()?.n ?? 0;
   let query = db
     .select({ hq: headquarters, businessName: businesses.name, areas: areasCount, properties: propertiesCount })
     .from(headquarters)
@@ -92,7 +106,8 @@ export const HeadquartersInput = t.Object({
 /** The chosen business must exist and be within the scope (one the dialog offers). */
 function ensureBusinessChoice(db: Db, scope: Scope, businessId: number): void {
   const business = db.select({ id: businesses.id }).from(businesses).where(eq(businesses.id, businessId)).get();
-  if (!business || !reachesBusiness(scope, business.id)) throw new ValidationFailed({ business_id: message("validation.invalid_choice") });
+  if (!business || !reachesBusiness(scope, business.id))
+    throw new ValidationFailed({ business_id: message("validation.invalid_choice") });
 }
 
 function ensureNameFree(db: Db, businessId: number, name: string, exceptId?: number): void {
@@ -101,7 +116,8 @@ function ensureNameFree(db: Db, businessId: number, name: string, exceptId?: num
     .from(headquarters)
     .where(and(eq(headquarters.businessId, businessId), sql`lower(${headquarters.name}) = lower(${name})`))
     .get();
-  if (existing && existing.id !== exceptId) throw new ValidationFailed({ name: message("headquarters.name_taken", { name }) });
+  if (existing && existing.id !== exceptId)
+    throw new ValidationFailed({ name: message("headquarters.name_taken", { name }) });
 }
 
 function snapshot(h: Headquarters) {
@@ -114,9 +130,19 @@ export function createHeadquarters(db: Db, actor: Actor, scope: Scope, input: un
   ensureBusinessChoice(db, scope, data.business_id);
   ensureNameFree(db, data.business_id, data.name);
   return db.transaction((tx) => {
-    const hq = tx.insert(headquarters).values({ businessId: data.business_id, name: data.name, address: data.address, phone: data.phone ?? "" }).returning().get();
+    const hq = tx
+      .insert(headquarters)
+      .values({ businessId: data.business_id, name: data.name, address: data.address, phone: data.phone ?? "" })
+      .returning()
+      .get();
     bumpAccessVersion(tx);
-    recordAudit(tx, actor, { action: "headquarters.created", subjectType: "headquarters", subjectId: hq.id, places: [{ headquartersId: hq.id }], after: snapshot(hq) });
+    recordAudit(tx, actor, {
+      action: "headquarters.created",
+      subjectType: "headquarters",
+      subjectId: hq.id,
+      places: [{ headquartersId: hq.id }],
+      after: snapshot(hq),
+    });
     return hq;
   });
 }
@@ -135,7 +161,14 @@ export function updateHeadquarters(db: Db, actor: Actor, scope: Scope, id: numbe
       .returning()
       .get();
     if (updated.businessId !== hq.businessId) bumpAccessVersion(tx);
-    recordAudit(tx, actor, { action: "headquarters.updated", subjectType: "headquarters", subjectId: id, places: [{ headquartersId: id }], before: snapshot(hq), after: snapshot(updated) });
+    recordAudit(tx, actor, {
+      action: "headquarters.updated",
+      subjectType: "headquarters",
+      subjectId: id,
+      places: [{ headquartersId: id }],
+      before: snapshot(hq),
+      after: snapshot(updated),
+    });
     return updated;
   });
 }
@@ -143,8 +176,18 @@ export function updateHeadquarters(db: Db, actor: Actor, scope: Scope, id: numbe
 /** How many areas hang from the headquarters and how many properties it keeps. */
 export function headquartersUsage(db: Db, id: number): { areas: number; properties: number } {
   return {
-    areas: db.select({ n: sql<number>`count(*)` }).from(areas).where(eq(areas.headquartersId, id)).get()?.n ?? 0,
-    properties: db.select({ n: sql<number>`count(*)` }).from(properties).where(eq(properties.headquartersId, id)).get()?.n ?? 0,
+    areas:
+      db
+        .select({ n: sql<number>`count(*)` })
+        .from(areas)
+        .where(eq(areas.headquartersId, id))
+        .get()?.n ?? 0,
+    properties:
+      db
+        .select({ n: sql<number>`count(*)` })
+        .from(properties)
+        .where(eq(properties.headquartersId, id))
+        .get()?.n ?? 0,
   };
 }
 
@@ -152,12 +195,19 @@ export function headquartersUsage(db: Db, id: number): { areas: number; properti
 export function deleteHeadquarters(db: Db, actor: Actor, scope: Scope, id: number): Headquarters {
   const hq = requireHeadquarters(db, scope, id);
   const usage = headquartersUsage(db, id);
-  if (usage.areas + usage.properties > 0) throw new Conflict(message("headquarters.in_use", { name: hq.name, ...usage }));
+  if (usage.areas + usage.properties > 0)
+    throw new Conflict(message("headquarters.in_use", { name: hq.name, ...usage }));
   db.transaction((tx) => {
     tx.delete(headquarters).where(eq(headquarters.id, id)).run();
     bumpAccessVersion(tx);
     // The headquarters is gone from every scope: the entry belongs to its business.
-    recordAudit(tx, actor, { action: "headquarters.deleted", subjectType: "headquarters", subjectId: id, places: [{ businessId: hq.businessId }], before: snapshot(hq) });
+    recordAudit(tx, actor, {
+      action: "headquarters.deleted",
+      subjectType: "headquarters",
+      subjectId: id,
+      places: [{ businessId: hq.businessId }],
+      before: snapshot(hq),
+    });
   });
   return hq;
 }

@@ -5,7 +5,16 @@
  */
 import { and, asc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
-import { businesses, cafes, headquarters, mines, properties, PROPERTY_STATUSES, units, type PropertyStatus } from "../../../db/schema";
+import {
+  businesses,
+  cafes,
+  headquarters,
+  mines,
+  properties,
+  PROPERTY_STATUSES,
+  units,
+  type PropertyStatus,
+} from "../../../db/schema";
 import type { Db } from "../../db";
 import { reachesCafe, reachesHeadquarters, type Scope } from "../access/scope";
 import { cafeOrHeadquarters, recordAudit, unionOfPlaces, type Actor } from "../audit";
@@ -65,7 +74,10 @@ function scopeCondition(scope: Scope): SQL | undefined {
   if (scope.all) return undefined;
   const hqIds = [...scope.headquartersIds];
   const cafeIds = [...scope.cafeIds];
-  const parts = [hqIds.length ? inArray(properties.headquartersId, hqIds) : undefined, cafeIds.length ? inArray(properties.cafeId, cafeIds) : undefined].filter(Boolean) as SQL[];
+  const parts = [
+    hqIds.length ? inArray(properties.headquartersId, hqIds) : undefined,
+    cafeIds.length ? inArray(properties.cafeId, cafeIds) : undefined,
+  ].filter(Boolean) as SQL[];
   return parts.length ? or(...parts) : sql`0`;
 }
 
@@ -104,8 +116,20 @@ function toRow(r: JoinedRow): PropertyRow {
   const p = r.property;
   const location: PropertyLocation =
     p.headquartersId !== null
-      ? { kind: "headquarters", id: p.headquartersId, value: `hq:${p.headquartersId}`, name: r.hqName ?? "", detail: r.hqBusiness ?? "" }
-      : { kind: "cafe", id: p.cafeId!, value: `cafe:${p.cafeId}`, name: r.cafeName ?? "", detail: `${r.unitName ?? ""} / ${r.mineName ?? ""}` };
+      ? {
+          kind: "headquarters",
+          id: p.headquartersId,
+          value: `hq:${p.headquartersId}`,
+          name: r.hqName ?? "",
+          detail: r.hqBusiness ?? "",
+        }
+      : {
+          kind: "cafe",
+          id: p.cafeId!,
+          value: `cafe:${p.cafeId}`,
+          name: r.cafeName ?? "",
+          detail: `${r.unitName ?? ""} / ${r.mineName ?? ""}`,
+        };
   return {
     id: p.id,
     code: p.code,
@@ -123,9 +147,19 @@ function toRow(r: JoinedRow): PropertyRow {
 }
 
 /** Properties within the scope, searched (code, name, serial, category) and filtered by status, by code; all when `page` is left out. */
-export function listProperties(db: Db, scope: Scope, filter: PropertyFilter, page?: PageRequest): ListResult<PropertyRow> {
+export function listProperties(
+  db: Db,
+  scope: Scope,
+  filter: PropertyFilter,
+  page?: PageRequest,
+): ListResult<PropertyRow> {
   const where = filterCondition(scope, filter);
-  const total = db.select({ n: sql<number>`count(*)` }).from(properties).where(where).get()?.n ?? 0;
+  const total =
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(properties)
+      .where(where)
+      .get()?.n ?? 0;
   let query = selectRows(db).where(where).orderBy(asc(properties.code));
   const shown = page ? pageWindow(total, page) : null;
   if (shown) query = query.limit(shown.limit).offset(shown.offset);
@@ -140,12 +174,19 @@ export function findProperty(db: Db, scope: Scope, id: number): PropertyRow {
 }
 
 function locationReachable(scope: Scope, p: { headquartersId: number | null; cafeId: number | null }): boolean {
-  return p.headquartersId !== null ? reachesHeadquarters(scope, p.headquartersId) : p.cafeId !== null && reachesCafe(scope, p.cafeId);
+  return p.headquartersId !== null
+    ? reachesHeadquarters(scope, p.headquartersId)
+    : p.cafeId !== null && reachesCafe(scope, p.cafeId);
 }
 
 /** The categories in use, for the category suggestions. */
 export function propertyCategories(db: Db): string[] {
-  return db.selectDistinct({ category: properties.category }).from(properties).orderBy(asc(properties.category)).all().map((r) => r.category);
+  return db
+    .selectDistinct({ category: properties.category })
+    .from(properties)
+    .orderBy(asc(properties.category))
+    .all()
+    .map((r) => r.category);
 }
 
 /** The headquarters and cafes within the scope a property may be kept at. */
@@ -172,11 +213,21 @@ export function locationOptions(db: Db, scope: Scope): LocationOptions {
 }
 
 export const PropertyInput = t.Object({
-  code: t.String({ minLength: 1, maxLength: 20, pattern: "^[A-Z0-9][A-Z0-9_-]*$", messageKey: "properties.code_format" }),
+  code: t.String({
+    minLength: 1,
+    maxLength: 20,
+    pattern: "^[A-Z0-9][A-Z0-9_-]*$",
+    messageKey: "properties.code_format",
+  }),
   name: field.text(2, 120),
   category: field.text(2, 60),
   serial: field.optionalText(60),
-  location: t.String({ minLength: 1, maxLength: 30, pattern: "^(hq|cafe):[0-9]+$", messageKey: "validation.invalid_choice" }),
+  location: t.String({
+    minLength: 1,
+    maxLength: 30,
+    pattern: "^(hq|cafe):[0-9]+$",
+    messageKey: "validation.invalid_choice",
+  }),
   status: t.Union(PROPERTY_STATUSES.map((s) => t.Literal(s))),
   acquired_on: field.optionalText(10),
   acquisition_value: field.optionalText(20),
@@ -244,7 +295,8 @@ function parseProperty(db: Db, scope: Scope, input: unknown, timeZone: string, n
   }
   const value = text("acquisition_value");
   const cents = value ? parseSoles(value) : null;
-  if (!errors.acquisition_value && value && cents === null) errors.acquisition_value = message("properties.value_invalid");
+  if (!errors.acquisition_value && value && cents === null)
+    errors.acquisition_value = message("properties.value_invalid");
 
   if (Object.keys(errors).length || !data) throw new ValidationFailed(errors);
   return {
@@ -263,7 +315,8 @@ function parseProperty(db: Db, scope: Scope, input: unknown, timeZone: string, n
 
 function ensureCodeFree(db: Db, code: string, exceptId?: number): void {
   const existing = db.select({ id: properties.id }).from(properties).where(eq(properties.code, code)).get();
-  if (existing && existing.id !== exceptId) throw new ValidationFailed({ code: message("properties.code_taken", { code }) });
+  if (existing && existing.id !== exceptId)
+    throw new ValidationFailed({ code: message("properties.code_taken", { code }) });
 }
 
 function snapshot(p: Property) {
@@ -289,7 +342,14 @@ export function requireProperty(db: Db, scope: Scope, id: number): Property {
 }
 
 /** Registers a property kept at a place within the scope. */
-export function createProperty(db: Db, actor: Actor, scope: Scope, input: unknown, timeZone: string, now = new Date()): Property {
+export function createProperty(
+  db: Db,
+  actor: Actor,
+  scope: Scope,
+  input: unknown,
+  timeZone: string,
+  now = new Date(),
+): Property {
   const data = parseProperty(db, scope, input, timeZone, now);
   ensureCodeFree(db, data.code);
   return db.transaction((tx) => {
@@ -298,13 +358,32 @@ export function createProperty(db: Db, actor: Actor, scope: Scope, input: unknow
       .values({ ...data, createdAt: now, updatedAt: now })
       .returning()
       .get();
-    recordAudit(tx, actor, { action: "property.created", subjectType: "property", subjectId: property.id, places: [cafeOrHeadquarters(property)], after: snapshot(property) }, now);
+    recordAudit(
+      tx,
+      actor,
+      {
+        action: "property.created",
+        subjectType: "property",
+        subjectId: property.id,
+        places: [cafeOrHeadquarters(property)],
+        after: snapshot(property),
+      },
+      now,
+    );
     return property;
   });
 }
 
 /** Edits a property within the scope (it may move to another place within the scope). */
-export function updateProperty(db: Db, actor: Actor, scope: Scope, id: number, input: unknown, timeZone: string, now = new Date()): Property {
+export function updateProperty(
+  db: Db,
+  actor: Actor,
+  scope: Scope,
+  id: number,
+  input: unknown,
+  timeZone: string,
+  now = new Date(),
+): Property {
   const data = parseProperty(db, scope, input, timeZone, now);
   const property = requireProperty(db, scope, id);
   ensureCodeFree(db, data.code, id);
@@ -315,7 +394,19 @@ export function updateProperty(db: Db, actor: Actor, scope: Scope, id: number, i
       .where(eq(properties.id, id))
       .returning()
       .get();
-    recordAudit(tx, actor, { action: "property.updated", subjectType: "property", subjectId: id, places: unionOfPlaces([cafeOrHeadquarters(property)], [cafeOrHeadquarters(updated)]), before: snapshot(property), after: snapshot(updated) }, now);
+    recordAudit(
+      tx,
+      actor,
+      {
+        action: "property.updated",
+        subjectType: "property",
+        subjectId: id,
+        places: unionOfPlaces([cafeOrHeadquarters(property)], [cafeOrHeadquarters(updated)]),
+        before: snapshot(property),
+        after: snapshot(updated),
+      },
+      now,
+    );
     return updated;
   });
 }
@@ -324,7 +415,13 @@ export function deleteProperty(db: Db, actor: Actor, scope: Scope, id: number): 
   const property = requireProperty(db, scope, id);
   db.transaction((tx) => {
     tx.delete(properties).where(eq(properties.id, id)).run();
-    recordAudit(tx, actor, { action: "property.deleted", subjectType: "property", subjectId: id, places: [cafeOrHeadquarters(property)], before: snapshot(property) });
+    recordAudit(tx, actor, {
+      action: "property.deleted",
+      subjectType: "property",
+      subjectId: id,
+      places: [cafeOrHeadquarters(property)],
+      before: snapshot(property),
+    });
   });
   return property;
 }

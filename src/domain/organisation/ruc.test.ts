@@ -16,10 +16,18 @@ describe("RUC", () => {
   });
 
   test("refuses an 11-digit id whose first two digits name no kind of taxpayer, even with a matching check digit", () => {
-    const withCheckDigit = (first10: string) => first10 + [..."0123456789"].find((d) => hasValidCheckDigit(first10 + d))!;
-    expect(rucProblem(withCheckDigit("0000000000"), 11)).toEqual({ key: "validation.ruc_prefix", params: { prefixes: "10, 15, 16, 17, 20" } });
-    expect(rucProblem(withCheckDigit("3010007970"), 11)).toEqual({ key: "validation.ruc_prefix", params: { prefixes: "10, 15, 16, 17, 20" } });
-    for (const prefix of ["10", "15", "16", "17", "20"]) expect(rucProblem(withCheckDigit(prefix + "45454545"), 11)).toBeNull();
+    const withCheckDigit = (first10: string) =>
+      first10 + [..."0123456789"].find((d) => hasValidCheckDigit(first10 + d))!;
+    expect(rucProblem(withCheckDigit("0000000000"), 11)).toEqual({
+      key: "validation.ruc_prefix",
+      params: { prefixes: "10, 15, 16, 17, 20" },
+    });
+    expect(rucProblem(withCheckDigit("3010007970"), 11)).toEqual({
+      key: "validation.ruc_prefix",
+      params: { prefixes: "10, 15, 16, 17, 20" },
+    });
+    for (const prefix of ["10", "15", "16", "17", "20"])
+      expect(rucProblem(withCheckDigit(prefix + "45454545"), 11)).toBeNull();
   });
 
   test("a check digit of 10 or 11 wraps to 0 or 1", () => {

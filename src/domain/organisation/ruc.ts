@@ -20,7 +20,8 @@ export function hasValidCheckDigit(ruc: string): boolean {
 /** The message for a bad RUC, or null when `ruc` (already trimmed) is acceptable. */
 export function rucProblem(ruc: string, length: number): Message | null {
   if (!new RegExp(`^\\d{${length}}$`).test(ruc)) return message("validation.ruc_format", { length });
-  if (length === 11 && !PREFIXES.includes(ruc.slice(0, 2))) return message("validation.ruc_prefix", { prefixes: PREFIXES.join(", ") });
+  if (length === 11 && !PREFIXES.includes(ruc.slice(0, 2)))
+    return message("validation.ruc_prefix", { prefixes: PREFIXES.join(", ") });
   if (length === 11 && !hasValidCheckDigit(ruc)) return message("validation.ruc_check_digit");
   return null;
 }

@@ -15,7 +15,15 @@ import { Conflict, message, NotFound, ValidationFailed } from "../errors";
 import { pageWindow, searchCondition, type ListResult } from "../search";
 import { parseInput, t } from "../validation";
 import { reachableParents } from "../places/places";
-import { checkCompanyFields, CompanyFields, dealershipRowOf, ensureRucFree, subdealershipCount, type DealershipRow, type RucSettings } from "./dealerships";
+import {
+  checkCompanyFields,
+  CompanyFields,
+  dealershipRowOf,
+  ensureRucFree,
+  subdealershipCount,
+  type DealershipRow,
+  type RucSettings,
+} from "./dealerships";
 
 export type Subdealership = typeof subdealerships.$inferSelect;
 
@@ -61,7 +69,15 @@ type Page = { page: number; perPage: number };
 /** The ids of the units within the scope (every unit for a super-administrator). */
 export function reachableUnitIds(db: Db | Tx, scope: Scope): Set<number> {
   const reach = reachableParents(db, scope);
-  return new Set(reach ? reach.unitIds : db.select({ id: units.id }).from(units).all().map((u) => u.id));
+  return new Set(
+    reach
+      ? reach.unitIds
+      : db
+          .select({ id: units.id })
+          .from(units)
+          .all()
+          .map((u) => u.id),
+  );
 }
 
 /** The reachable units, grouped by mine, by name. */
@@ -88,20 +104,33 @@ function unitsBySubdealership(db: Db, ids: number[]): Map<number, UnitRef[]> {
   const map = new Map<number, UnitRef[]>();
   if (!ids.length) return map;
   const rows = db
-    .select({ subdealershipId: subdealershipUnits.subdealershipId, id: units.id, name: units.name, mineName: mines.name })
+    .select({
+      subdealershipId: subdealershipUnits.subdealershipId,
+      id: units.id,
+      name: units.name,
+      mineName: mines.name,
+    })
     .from(subdealershipUnits)
     .innerJoin(units, eq(units.id, subdealershipUnits.unitId))
     .innerJoin(mines, eq(mines.id, units.mineId))
     .where(inArray(subdealershipUnits.subdealershipId, ids))
     .orderBy(asc(mines.name), asc(units.name))
     .all();
-  for (const { subdealershipId, ...unit } of rows) map.set(subdealershipId, [...(map.get(subdealershipId) ?? []), unit]);
+  for (const { subdealershipId, ...unit } of rows)
+    map.set(subdealershipId, [...(map.get(subdealershipId) ?? []), unit]);
   return map;
 }
 
-function rowsOf(db: Db, scope: Scope, list: { subdealership: Subdealership; dealershipName: string; matched?: number }[]): SubdealershipRow[] {
+function rowsOf(
+  db: Db,
+  scope: Scope,
+  list: { subdealership: Subdealership; dealershipName: string; matched?: number }[],
+): SubdealershipRow[] {
   const reachable = reachableUnitIds(db, scope);
-  const byId = unitsBySubdealership(db, list.map((r) => r.subdealership.id));
+  const byId = unitsBySubdealership(
+    db,
+    list.map((r) => r.subdealership.id),
+  );
   return list.map(({ subdealership: s, dealershipName, matched }) => {
     const all = byId.get(s.id) ?? [];
     const shown = all.filter((u) => reachable.has(u.id));
@@ -122,14 +151,24 @@ function rowsOf(db: Db, scope: Scope, list: { subdealership: Subdealership; deal
   });
 }
 
-
 /**
  * Subdealerships whose name or RUC, or whose dealership's name, contains the search, by dealership and name;
  * every one when `page` is null (exports).
  */
-export function listSubdealerships(db: Db, scope: Scope, filter: { search?: string }, page: Page | null): ListResult<SubdealershipRow> {
+export function listSubdealerships(
+  db: Db,
+  scope: Scope,
+  filter: { search?: string },
+  page: Page | null,
+): ListResult<SubdealershipRow> {
   const where = searchCondition(filter.search, [subdealerships.name, subdealerships.ruc, dealerships.name]);
-  const total = db.select({ n: sql<number>`count(*)` }).from(subdealerships).innerJoin(dealerships, eq(dealerships.id, subdealerships.dealershipId)).where(where).get()?.n ?? 0;
+  const total =
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(subdealerships)
+      .innerJoin(dealerships, eq(dealerships.id, subdealerships.dealershipId))
+      .where(where)
+      .get()?.n ?? 0;
   const query = db
     .select({ subdealership: subdealerships, dealershipName: dealerships.name })
     .from(subdealerships)
@@ -146,14 +185,30 @@ export function listSubdealerships(db: Db, scope: Scope, filter: { search?: stri
  * one of its subdealerships'; a dealership found through a subdealership comes expanded, the matching
  * subdealerships marked. Units shown are those within the actor's scope.
  */
-export function dealershipTree(db: Db, scope: Scope, filter: { search?: string }, page: Page): ListResult<DealershipTreeRow> {
+export function dealershipTree(
+  db: Db,
+  scope: Scope,
+  filter: { search?: string },
+  page: Page,
+): ListResult<DealershipTreeRow> {
   const childSearch = searchCondition(filter.search, [sql`s.name`, sql`s.ruc`]);
-  const childMatch = childSearch ? sql`EXISTS (SELECT 1 FROM subdealerships s WHERE s.dealership_id = "dealerships"."id" AND ${childSearch})` : undefined;
+  const childMatch = childSearch
+    ? sql`EXISTS (SELECT 1 FROM subdealerships s WHERE s.dealership_id = "dealerships"."id" AND ${childSearch})`
+    : undefined;
   const where = or(searchCondition(filter.search, [dealerships.name, dealerships.ruc]), childMatch);
-  const total = db.select({ n: sql<number>`count(*)` }).from(dealerships).where(where).get()?.n ?? 0;
+  const total =
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(dealerships)
+      .where(where)
+      .get()?.n ?? 0;
   const shown = pageWindow(total, page);
   const parents = db
-    .select({ dealership: dealerships, count: subdealershipCount, childMatch: childMatch ? sql<number>`${childMatch}` : sql<number>`0` })
+    .select({
+      dealership: dealerships,
+      count: subdealershipCount,
+      childMatch: childMatch ? sql<number>`${childMatch}` : sql<number>`0`,
+    })
     .from(dealerships)
     .where(where)
     .orderBy(asc(dealerships.name))
@@ -164,7 +219,11 @@ export function dealershipTree(db: Db, scope: Scope, filter: { search?: string }
   const ids = parents.map((p) => p.dealership.id);
   const childRows = ids.length
     ? db
-        .select({ subdealership: subdealerships, dealershipName: dealerships.name, matched: subdealershipMatch ? sql<number>`${subdealershipMatch}` : sql<number>`0` })
+        .select({
+          subdealership: subdealerships,
+          dealershipName: dealerships.name,
+          matched: subdealershipMatch ? sql<number>`${subdealershipMatch}` : sql<number>`0`,
+        })
         .from(subdealerships)
         .innerJoin(dealerships, eq(dealerships.id, subdealerships.dealershipId))
         .where(inArray(subdealerships.dealershipId, ids))
@@ -184,7 +243,10 @@ export function dealershipTree(db: Db, scope: Scope, filter: { search?: string }
 }
 
 export function requireSubdealership(db: Db, id: number): Subdealership {
-  const subdealership = Number.isInteger(id) && id > 0 ? db.select().from(subdealerships).where(eq(subdealerships.id, id)).get() : undefined;
+  const subdealership =
+    Number.isInteger(id) && id > 0
+      ? db.select().from(subdealerships).where(eq(subdealerships.id, id)).get()
+      : undefined;
   if (!subdealership) throw new NotFound();
   return subdealership;
 }
@@ -200,14 +262,25 @@ export const SubdealershipInput = t.Object({
 });
 
 function unitIdsOf(db: Db | Tx, subdealershipId: number): number[] {
-  return db.select({ id: subdealershipUnits.unitId }).from(subdealershipUnits).where(eq(subdealershipUnits.subdealershipId, subdealershipId)).all().map((u) => u.id);
+  return db
+    .select({ id: subdealershipUnits.unitId })
+    .from(subdealershipUnits)
+    .where(eq(subdealershipUnits.subdealershipId, subdealershipId))
+    .all()
+    .map((u) => u.id);
 }
 
 /**
  * Checks the input and works out the units to keep: the chosen ones (all within the scope, unless the
  * subdealership already works there) plus those outside the scope it already works in.
  */
-function parseSubdealership(db: Db, scope: Scope, input: unknown, settings: RucSettings, existing: Subdealership | null) {
+function parseSubdealership(
+  db: Db,
+  scope: Scope,
+  input: unknown,
+  settings: RucSettings,
+  existing: Subdealership | null,
+) {
   const data = parseInput(SubdealershipInput, input);
   checkCompanyFields(data, settings);
   if (!db.select({ id: dealerships.id }).from(dealerships).where(eq(dealerships.id, data.dealership_id)).get()) {
@@ -216,17 +289,35 @@ function parseSubdealership(db: Db, scope: Scope, input: unknown, settings: RucS
   const sameName = db
     .select({ id: subdealerships.id })
     .from(subdealerships)
-    .where(and(eq(subdealerships.dealershipId, data.dealership_id), sql`lower(${subdealerships.name}) = lower(${data.name})`, existing ? ne(subdealerships.id, existing.id) : undefined))
+    .where(
+      and(
+        eq(subdealerships.dealershipId, data.dealership_id),
+        sql`lower(${subdealerships.name}) = lower(${data.name})`,
+        existing ? ne(subdealerships.id, existing.id) : undefined,
+      ),
+    )
     .get();
-  if (sameName) throw new ValidationFailed({ name: message("dealerships.subdealership_name_taken", { name: data.name }) });
+  if (sameName)
+    throw new ValidationFailed({ name: message("dealerships.subdealership_name_taken", { name: data.name }) });
   ensureRucFree(db, data.ruc, existing ? { kind: "subdealership", id: existing.id } : null);
 
   const chosen = [...new Set(data.unit_ids ?? [])];
   const current = existing ? unitIdsOf(db, existing.id) : [];
-  const known = new Set(chosen.length ? db.select({ id: units.id }).from(units).where(inArray(units.id, chosen)).all().map((u) => u.id) : []);
-  if (chosen.some((id) => !known.has(id))) throw new ValidationFailed({ unit_ids: message("dealerships.unit_missing") });
+  const known = new Set(
+    chosen.length
+      ? db
+          .select({ id: units.id })
+          .from(units)
+          .where(inArray(units.id, chosen))
+          .all()
+          .map((u) => u.id)
+      : [],
+  );
+  if (chosen.some((id) => !known.has(id)))
+    throw new ValidationFailed({ unit_ids: message("dealerships.unit_missing") });
   const reachable = reachableUnitIds(db, scope);
-  if (chosen.some((id) => !reachable.has(id) && !current.includes(id))) throw new ValidationFailed({ unit_ids: message("dealerships.unit_out_of_scope") });
+  if (chosen.some((id) => !reachable.has(id) && !current.includes(id)))
+    throw new ValidationFailed({ unit_ids: message("dealerships.unit_out_of_scope") });
   const keptOutside = current.filter((id) => !reachable.has(id));
   const unitIds = [...new Set([...chosen, ...keptOutside])].sort((a, b) => a - b);
   return {
@@ -244,32 +335,91 @@ function parseSubdealership(db: Db, scope: Scope, input: unknown, settings: RucS
 }
 
 function snapshot(s: Subdealership, unitIds: number[]) {
-  return { dealershipId: s.dealershipId, name: s.name, ruc: s.ruc, fiscalAddress: s.fiscalAddress, legalAddress: s.legalAddress, phone: s.phone, email: s.email, unitIds };
+  return {
+    dealershipId: s.dealershipId,
+    name: s.name,
+    ruc: s.ruc,
+    fiscalAddress: s.fiscalAddress,
+    legalAddress: s.legalAddress,
+    phone: s.phone,
+    email: s.email,
+    unitIds,
+  };
 }
 
 function setUnits(tx: Tx, subdealershipId: number, unitIds: number[]): void {
   tx.delete(subdealershipUnits).where(eq(subdealershipUnits.subdealershipId, subdealershipId)).run();
-  if (unitIds.length) tx.insert(subdealershipUnits).values(unitIds.map((unitId) => ({ subdealershipId, unitId }))).run();
+  if (unitIds.length)
+    tx.insert(subdealershipUnits)
+      .values(unitIds.map((unitId) => ({ subdealershipId, unitId })))
+      .run();
 }
 
-export function createSubdealership(db: Db, actor: Actor, scope: Scope, input: unknown, settings: RucSettings, now = new Date()): Subdealership {
+export function createSubdealership(
+  db: Db,
+  actor: Actor,
+  scope: Scope,
+  input: unknown,
+  settings: RucSettings,
+  now = new Date(),
+): Subdealership {
   const { values, unitIds } = parseSubdealership(db, scope, input, settings, null);
   return db.transaction((tx) => {
-    const subdealership = tx.insert(subdealerships).values({ ...values, createdAt: now, updatedAt: now }).returning().get();
+    const subdealership = tx
+      .insert(subdealerships)
+      .values({ ...values, createdAt: now, updatedAt: now })
+      .returning()
+      .get();
     setUnits(tx, subdealership.id, unitIds);
-    recordAudit(tx, actor, { action: "subdealership.created", subjectType: "subdealership", subjectId: subdealership.id, places: COMPANY_WIDE, after: snapshot(subdealership, unitIds) }, now);
+    recordAudit(
+      tx,
+      actor,
+      {
+        action: "subdealership.created",
+        subjectType: "subdealership",
+        subjectId: subdealership.id,
+        places: COMPANY_WIDE,
+        after: snapshot(subdealership, unitIds),
+      },
+      now,
+    );
     return subdealership;
   });
 }
 
-export function updateSubdealership(db: Db, actor: Actor, scope: Scope, id: number, input: unknown, settings: RucSettings, now = new Date()): Subdealership {
+export function updateSubdealership(
+  db: Db,
+  actor: Actor,
+  scope: Scope,
+  id: number,
+  input: unknown,
+  settings: RucSettings,
+  now = new Date(),
+): Subdealership {
   const subdealership = requireSubdealership(db, id);
   const before = snapshot(subdealership, unitIdsOf(db, id));
   const { values, unitIds } = parseSubdealership(db, scope, input, settings, subdealership);
   return db.transaction((tx) => {
-    const updated = tx.update(subdealerships).set({ ...values, updatedAt: now }).where(eq(subdealerships.id, id)).returning().get();
+    const updated = tx
+      .update(subdealerships)
+      .set({ ...values, updatedAt: now })
+      .where(eq(subdealerships.id, id))
+      .returning()
+      .get();
     setUnits(tx, id, unitIds);
-    recordAudit(tx, actor, { action: "subdealership.updated", subjectType: "subdealership", subjectId: id, places: COMPANY_WIDE, before, after: snapshot(updated, unitIds) }, now);
+    recordAudit(
+      tx,
+      actor,
+      {
+        action: "subdealership.updated",
+        subjectType: "subdealership",
+        subjectId: id,
+        places: COMPANY_WIDE,
+        before,
+        after: snapshot(updated, unitIds),
+      },
+      now,
+    );
     return updated;
   });
 }
@@ -282,11 +432,18 @@ export function deleteSubdealership(db: Db, actor: Actor, scope: Scope, id: numb
   const subdealership = requireSubdealership(db, id);
   const unitIds = unitIdsOf(db, id);
   const reachable = reachableUnitIds(db, scope);
-  if (unitIds.some((unitId) => !reachable.has(unitId))) throw new Conflict(message("dealerships.subdealership_outside_scope", { name: subdealership.name }));
+  if (unitIds.some((unitId) => !reachable.has(unitId)))
+    throw new Conflict(message("dealerships.subdealership_outside_scope", { name: subdealership.name }));
   const before = snapshot(subdealership, unitIds);
   db.transaction((tx) => {
     tx.delete(subdealerships).where(eq(subdealerships.id, id)).run();
-    recordAudit(tx, actor, { action: "subdealership.deleted", subjectType: "subdealership", subjectId: id, places: COMPANY_WIDE, before });
+    recordAudit(tx, actor, {
+      action: "subdealership.deleted",
+      subjectType: "subdealership",
+      subjectId: id,
+      places: COMPANY_WIDE,
+      before,
+    });
   });
   return subdealership;
 }

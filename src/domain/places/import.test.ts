@@ -9,7 +9,19 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { translate } from "../../i18n";
-import { accessVersion, auditLog, businesses, cafes, cafeServices, mines, mineServices, servicePriceHistory, services, units, unitServices } from "../../../db/schema";
+import {
+  accessVersion,
+  auditLog,
+  businesses,
+  cafes,
+  cafeServices,
+  mines,
+  mineServices,
+  servicePriceHistory,
+  services,
+  units,
+  unitServices,
+} from "../../../db/schema";
 import { migrateDatabase, openDatabase, type Db } from "../../db";
 import { ensureCafe, ensureHeadquarters } from "../access/places";
 import { EVERYTHING, type Scope } from "../access/scope";
@@ -90,7 +102,11 @@ function snapshot(db: Db) {
     units: db.select().from(units).all(),
     cafes: db.select().from(cafes).all(),
     services: db.select().from(services).all(),
-    offers: [db.select().from(mineServices).all(), db.select().from(unitServices).all(), db.select().from(cafeServices).all()],
+    offers: [
+      db.select().from(mineServices).all(),
+      db.select().from(unitServices).all(),
+      db.select().from(cafeServices).all(),
+    ],
     history: db.select().from(servicePriceHistory).all(),
     audit: db.select().from(auditLog).all().length,
   };
@@ -101,7 +117,12 @@ function cafeNamed(db: Db, name: string) {
 }
 
 function pricesOf(db: Db, cafeId: number): Record<string, number | null> {
-  const rows = db.select({ code: services.code, price: cafeServices.priceCents }).from(cafeServices).innerJoin(services, eq(services.id, cafeServices.serviceId)).where(eq(cafeServices.cafeId, cafeId)).all();
+  const rows = db
+    .select({ code: services.code, price: cafeServices.priceCents })
+    .from(cafeServices)
+    .innerJoin(services, eq(services.id, cafeServices.serviceId))
+    .where(eq(cafeServices.cafeId, cafeId))
+    .all();
   return Object.fromEntries(rows.map((r) => [r.code, r.price]));
 }
 
@@ -136,12 +157,33 @@ describe("importing a places workbook", () => {
     expect(audit).toHaveLength(1);
     expect(JSON.parse(audit[0].after!)).toEqual(counts);
     // Each record created is audited as the pages audit it.
-    const created = (action: string) => w.db.select().from(auditLog).where(eq(auditLog.action, action)).all().map((a) => JSON.parse(a.after!));
-    expect(created("service.created").filter((a) => a.code === "CEN")).toEqual([{ code: "CEN", name: "Cena", type: "dinner", description: "Turno noche", active: true }]);
-    expect(created("mine.created").filter((a) => a.name === "Mina Este")).toEqual([{ name: "Mina Este", services: ["CEN", "DES"] }]);
-    expect(created("unit.created").map((a) => a.name).filter((n) => n.startsWith("Unidad E"))).toEqual(["Unidad E1", "Unidad E2"]);
+    const created = (action: string) =>
+      w.db
+        .select()
+        .from(auditLog)
+        .where(eq(auditLog.action, action))
+        .all()
+        .map((a) => JSON.parse(a.after!));
+    expect(created("service.created").filter((a) => a.code === "CEN")).toEqual([
+      { code: "CEN", name: "Cena", type: "dinner", description: "Turno noche", active: true },
+    ]);
+    expect(created("mine.created").filter((a) => a.name === "Mina Este")).toEqual([
+      { name: "Mina Este", services: ["CEN", "DES"] },
+    ]);
+    expect(
+      created("unit.created")
+        .map((a) => a.name)
+        .filter((n) => n.startsWith("Unidad E")),
+    ).toEqual(["Unidad E1", "Unidad E2"]);
     expect(created("cafe.created").filter((a) => a.name === "Comedor E1")).toEqual([
-      { mine: "Mina Este", unit: "Unidad E1", name: "Comedor E1", business: "Catering X S.A.C.", timeZone: "America/Bogota", services: ["CEN", "DES"] },
+      {
+        mine: "Mina Este",
+        unit: "Unidad E1",
+        name: "Comedor E1",
+        business: "Catering X S.A.C.",
+        timeZone: "America/Bogota",
+        services: ["CEN", "DES"],
+      },
     ]);
     // New cafes change who reaches what.
     expect(w.db.select().from(accessVersion).get()!.version).toBeGreaterThan(versionBefore);
@@ -152,7 +194,13 @@ describe("importing a places workbook", () => {
     run(w.db, goodWorkbook());
     const before = snapshot(w.db);
     const counts = run(w.db, goodWorkbook());
-    expect(counts).toEqual({ mines: { created: 0, updated: 0 }, units: { created: 0, updated: 0 }, cafes: { created: 0, updated: 0 }, services: { created: 0, updated: 0 }, prices: { created: 0, updated: 0 } });
+    expect(counts).toEqual({
+      mines: { created: 0, updated: 0 },
+      units: { created: 0, updated: 0 },
+      cafes: { created: 0, updated: 0 },
+      services: { created: 0, updated: 0 },
+      prices: { created: 0, updated: 0 },
+    });
     const after = snapshot(w.db);
     expect({ ...after, audit: 0 }).toEqual({ ...before, audit: 0 });
     expect(after.audit).toBe(before.audit + 1);
@@ -160,7 +208,7 @@ describe("importing a places workbook", () => {
 
   test("existing records are updated: a cafe's business and time zone, a service, a price; service lists only add", () => {
     const w = world();
-    offerService(w.db, "mine", (w.db.select().from(mines).where(eq(mines.name, "Mina Norte")).get()!).id, w.alm);
+    offerService(w.db, "mine", w.db.select().from(mines).where(eq(mines.name, "Mina Norte")).get()!.id, w.alm);
     const unitA = w.db.select().from(units).where(eq(units.name, "Unidad A")).get()!;
     offerService(w.db, "unit", unitA.id, w.alm);
     offerService(w.db, "cafe", w.cafeA, w.alm);
@@ -171,10 +219,22 @@ describe("importing a places workbook", () => {
         ["ALM", "Almuerzo criollo", "lunch", "no"],
         ["DES", "Desayuno", "breakfast", "yes"],
       ]),
-      sheet("Mines", [["Name", "Services"], ["Mina Norte", "DES"]]),
-      sheet("Units", [["Mine", "Name", "Services"], ["Mina Norte", "Unidad A", "DES"]]),
-      sheet("Cafes", [["Mine", "Unit", "Name", "Business", "Time zone", "Services"], ["Mina Norte", "Unidad A", "Comedor A", "Catering Y S.A.C.", "America/Santiago", "DES"]]),
-      sheet("Prices", [["Mine", "Unit", "Cafe", "Service", "Price"], ["Mina Norte", "Unidad A", "Comedor A", "ALM", "11.00"]]),
+      sheet("Mines", [
+        ["Name", "Services"],
+        ["Mina Norte", "DES"],
+      ]),
+      sheet("Units", [
+        ["Mine", "Name", "Services"],
+        ["Mina Norte", "Unidad A", "DES"],
+      ]),
+      sheet("Cafes", [
+        ["Mine", "Unit", "Name", "Business", "Time zone", "Services"],
+        ["Mina Norte", "Unidad A", "Comedor A", "Catering Y S.A.C.", "America/Santiago", "DES"],
+      ]),
+      sheet("Prices", [
+        ["Mine", "Unit", "Cafe", "Service", "Price"],
+        ["Mina Norte", "Unidad A", "Comedor A", "ALM", "11.00"],
+      ]),
     ]);
     expect(counts).toEqual({
       mines: { created: 0, updated: 1 },
@@ -183,17 +243,47 @@ describe("importing a places workbook", () => {
       services: { created: 0, updated: 1 },
       prices: { created: 0, updated: 1 },
     });
-    expect(w.db.select().from(cafes).where(eq(cafes.id, w.cafeA)).get()).toMatchObject({ businessId: w.y, timeZone: "America/Santiago" });
-    expect(w.db.select().from(services).where(eq(services.code, "ALM")).get()).toMatchObject({ name: "Almuerzo criollo", active: false });
+    expect(w.db.select().from(cafes).where(eq(cafes.id, w.cafeA)).get()).toMatchObject({
+      businessId: w.y,
+      timeZone: "America/Santiago",
+    });
+    expect(w.db.select().from(services).where(eq(services.code, "ALM")).get()).toMatchObject({
+      name: "Almuerzo criollo",
+      active: false,
+    });
     // ALM stays offered (lists only add) and DES joins it.
     expect(pricesOf(w.db, w.cafeA)).toEqual({ ALM: 1100, DES: null });
-    expect(w.db.select().from(servicePriceHistory).all().map((h) => [h.oldPriceCents, h.newPriceCents])).toEqual([[1000, 1100]]);
+    expect(
+      w.db
+        .select()
+        .from(servicePriceHistory)
+        .all()
+        .map((h) => [h.oldPriceCents, h.newPriceCents]),
+    ).toEqual([[1000, 1100]]);
     // The changes are audited with before and after, as the pages audit them.
-    const entries = (action: string) => w.db.select().from(auditLog).where(eq(auditLog.action, action)).all().map((a) => [a.subjectType, a.subjectId, JSON.parse(a.before ?? "null"), JSON.parse(a.after!)]);
+    const entries = (action: string) =>
+      w.db
+        .select()
+        .from(auditLog)
+        .where(eq(auditLog.action, action))
+        .all()
+        .map((a) => [a.subjectType, a.subjectId, JSON.parse(a.before ?? "null"), JSON.parse(a.after!)]);
     expect(entries("service.updated")).toEqual([
-      ["service", w.alm, { code: "ALM", name: "Almuerzo", type: "lunch", description: "", active: true }, { code: "ALM", name: "Almuerzo criollo", type: "lunch", description: "", active: false }],
+      [
+        "service",
+        w.alm,
+        { code: "ALM", name: "Almuerzo", type: "lunch", description: "", active: true },
+        { code: "ALM", name: "Almuerzo criollo", type: "lunch", description: "", active: false },
+      ],
     ]);
-    expect(entries("cafe.updated")).toEqual([["cafe", w.cafeA, { name: "Comedor A", businessId: w.x, timeZone: "America/Lima" }, { name: "Comedor A", businessId: w.y, timeZone: "America/Santiago" }]]);
+    expect(entries("cafe.updated")).toEqual([
+      [
+        "cafe",
+        w.cafeA,
+        { name: "Comedor A", businessId: w.x, timeZone: "America/Lima" },
+        { name: "Comedor A", businessId: w.y, timeZone: "America/Santiago" },
+      ],
+    ]);
     // Service lists: what each place offered before and after, as the Services page records it.
     expect(entries("place.services.updated").map(([kind, , before, after]) => [kind, before, after])).toEqual([
       ["mine", { services: ["ALM"] }, { services: ["ALM", "DES"] }],
@@ -213,8 +303,14 @@ describe("importing a places workbook", () => {
     expect(
       problemsOf(() =>
         run(w.db, [
-          sheet("Comedores", [["Mina", "Unidad", "Nombre", "Zona horaria"], ["Mina Norte", "Unidad A", "Comedor A", "America/Bogota"]]),
-          sheet("Precios", [["Mina", "Unidad", "Comedor", "Servicio", "Precio"], ["Mina Norte", "Unidad A", "comedor a", "DES", "10"]]),
+          sheet("Comedores", [
+            ["Mina", "Unidad", "Nombre", "Zona horaria"],
+            ["Mina Norte", "Unidad A", "Comedor A", "America/Bogota"],
+          ]),
+          sheet("Precios", [
+            ["Mina", "Unidad", "Comedor", "Servicio", "Precio"],
+            ["Mina Norte", "Unidad A", "comedor a", "DES", "10"],
+          ]),
         ]),
       ),
     ).toEqual([
@@ -285,20 +381,27 @@ describe("importing a places workbook", () => {
       throw new Error("expected a failure");
     } catch (error) {
       expect(error).toBeInstanceOf(ImportFailed);
-      expect((error as ImportFailed).errors).toEqual({ "rows.Minas.2.Nombre": { key: "validation.min_length", params: { min: 2 } } });
+      expect((error as ImportFailed).errors).toEqual({
+        "rows.Minas.2.Nombre": { key: "validation.min_length", params: { min: 2 } },
+      });
     }
   });
 
   test("a workbook without a recognised sheet, or a sheet missing a column, is refused", () => {
     const w = world();
     expect(() => run(w.db, [sheet("Hoja1", [["a"]])])).toThrow(ValidationFailed);
-    expect(problemsOf(() => run(w.db, [sheet("Unidades", [["Nombre"], ["Unidad Z"]])]))).toEqual([`Unidades, row 1: ${en("import.missing_column", { column: "Mina" })}`]);
+    expect(problemsOf(() => run(w.db, [sheet("Unidades", [["Nombre"], ["Unidad Z"]])]))).toEqual([
+      `Unidades, row 1: ${en("import.missing_column", { column: "Mina" })}`,
+    ]);
   });
 
   test("a dry run checks without writing", () => {
     const w = world();
     const before = snapshot(w.db);
-    const counts = importPlaces(w.db, CLI_ACTOR, EVERYTHING, ALL_ABILITIES, goodWorkbook(), { timeZone: "America/Lima", dryRun: true });
+    const counts = importPlaces(w.db, CLI_ACTOR, EVERYTHING, ALL_ABILITIES, goodWorkbook(), {
+      timeZone: "America/Lima",
+      dryRun: true,
+    });
     expect(counts.cafes.created).toBe(2);
     expect(snapshot(w.db)).toEqual(before);
   });
@@ -306,27 +409,43 @@ describe("importing a places workbook", () => {
   test("the template imports as it is", () => {
     const w = world();
     const template = placesTemplate("en", { business: "Catering X S.A.C.", timeZone: "America/Lima" });
-    const workbook = template.map((s) => sheet(s.name, [s.columns.map((c) => c.header), ...s.rows.map((r) => s.columns.map((c) => c.value(r)))]));
+    const workbook = template.map((s) =>
+      sheet(s.name, [s.columns.map((c) => c.header), ...s.rows.map((r) => s.columns.map((c) => c.value(r)))]),
+    );
     const counts = run(w.db, workbook);
-    expect(counts).toMatchObject({ mines: { created: 1 }, units: { created: 1 }, cafes: { created: 1 }, prices: { created: 1 } });
+    expect(counts).toMatchObject({
+      mines: { created: 1 },
+      units: { created: 1 },
+      cafes: { created: 1 },
+      prices: { created: 1 },
+    });
   });
 });
 
 describe("scope and permissions", () => {
   /** A manager of Comedor A, whose headquarters area belongs to business X. */
-  const scopeA = (w: ReturnType<typeof world>): Scope => ({ all: false, cafeIds: new Set([w.cafeA]), headquartersIds: new Set(), businessIds: new Set([w.x]) });
+  const scopeA = (w: ReturnType<typeof world>): Scope => ({
+    all: false,
+    cafeIds: new Set([w.cafeA]),
+    headquartersIds: new Set(),
+    businessIds: new Set([w.x]),
+  });
 
   test("rows touching places outside the scope are not found, and new cafes need a business in scope", () => {
     const w = world();
     const problems = problemsOf(() =>
-      run(w.db, [
-        sheet("Comedores", [
-          ["Mina", "Unidad", "Nombre", "Empresa"],
-          ["Mina Sur", "Unidad B", "Comedor B2", "Catering X S.A.C."],
-          ["Mina Norte", "Unidad A", "Comedor A3", "Catering Y S.A.C."],
-          ["Mina Norte", "Unidad A", "Comedor A2", "Catering X S.A.C."],
-        ]),
-      ], scopeA(w)),
+      run(
+        w.db,
+        [
+          sheet("Comedores", [
+            ["Mina", "Unidad", "Nombre", "Empresa"],
+            ["Mina Sur", "Unidad B", "Comedor B2", "Catering X S.A.C."],
+            ["Mina Norte", "Unidad A", "Comedor A3", "Catering Y S.A.C."],
+            ["Mina Norte", "Unidad A", "Comedor A2", "Catering X S.A.C."],
+          ]),
+        ],
+        scopeA(w),
+      ),
     );
     expect(problems).toEqual([
       `Comedores, row 2 (Mina): ${en("import.mine_not_found", { mine: "Mina Sur" })}`,
@@ -336,13 +455,21 @@ describe("scope and permissions", () => {
 
   test("a new mine or unit needs a new reachable cafe in the same workbook", () => {
     const w = world();
-    expect(problemsOf(() => run(w.db, [sheet("Minas", [["Nombre"], ["Mina Nueva"]])], scopeA(w)))).toEqual([`Minas, row 2 (Nombre): ${en("import.needs_cafe", { name: "Mina Nueva" })}`]);
+    expect(problemsOf(() => run(w.db, [sheet("Minas", [["Nombre"], ["Mina Nueva"]])], scopeA(w)))).toEqual([
+      `Minas, row 2 (Nombre): ${en("import.needs_cafe", { name: "Mina Nueva" })}`,
+    ]);
     const counts = run(
       w.db,
       [
         sheet("Minas", [["Nombre"], ["Mina Nueva"]]),
-        sheet("Unidades", [["Mina", "Nombre"], ["Mina Nueva", "Unidad N"]]),
-        sheet("Comedores", [["Mina", "Unidad", "Nombre", "Empresa"], ["Mina Nueva", "Unidad N", "Comedor N", "20100000001"]]),
+        sheet("Unidades", [
+          ["Mina", "Nombre"],
+          ["Mina Nueva", "Unidad N"],
+        ]),
+        sheet("Comedores", [
+          ["Mina", "Unidad", "Nombre", "Empresa"],
+          ["Mina Nueva", "Unidad N", "Comedor N", "20100000001"],
+        ]),
       ],
       scopeA(w),
     );
@@ -354,7 +481,13 @@ describe("scope and permissions", () => {
     const problems = problemsOf(() =>
       run(
         w.db,
-        [sheet("Servicios", [["Código", "Nombre", "Tipo"], ["DES", "Desayuno", "desayuno"]]), sheet("Precios", [["Mina", "Unidad", "Comedor", "Servicio", "Precio"]])],
+        [
+          sheet("Servicios", [
+            ["Código", "Nombre", "Tipo"],
+            ["DES", "Desayuno", "desayuno"],
+          ]),
+          sheet("Precios", [["Mina", "Unidad", "Comedor", "Servicio", "Precio"]]),
+        ],
         EVERYTHING,
         { places: true, services: false, prices: false },
       ),

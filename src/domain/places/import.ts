@@ -23,14 +23,38 @@ import type { ExportSheet } from "../spreadsheets/write";
 import { applyCafePriceChanges, type PriceChange } from "./prices";
 import { placeNameKey } from "./places";
 import { offerService } from "./service-assignments";
-import { businesses, cafes, cafeServices, mines, mineServices, services, units, unitServices, SERVICE_TYPES, type ServiceType } from "../../../db/schema";
+import {
+  businesses,
+  cafes,
+  cafeServices,
+  mines,
+  mineServices,
+  services,
+  units,
+  unitServices,
+  SERVICE_TYPES,
+  type ServiceType,
+} from "../../../db/schema";
 import { eq } from "drizzle-orm";
 
 // ---------------------------------------------------------------------------------------------------------------
 // The format
 
 type SheetKind = "mines" | "units" | "cafes" | "services" | "prices";
-type ColumnKey = "name" | "services" | "mine" | "unit" | "cafe" | "business" | "timeZone" | "code" | "type" | "description" | "active" | "service" | "price";
+type ColumnKey =
+  | "name"
+  | "services"
+  | "mine"
+  | "unit"
+  | "cafe"
+  | "business"
+  | "timeZone"
+  | "code"
+  | "type"
+  | "description"
+  | "active"
+  | "service"
+  | "price";
 type Language = "es" | "en";
 
 /** Sheet names, in the order they are applied. */
@@ -101,19 +125,35 @@ const TYPE_NAMES: Record<ServiceType, Record<Language, string>> = {
   disposables: { es: "descartables", en: "disposables" },
 };
 
-const PERMISSION: Record<SheetKind, keyof ImportAbilities> = { mines: "places", units: "places", cafes: "places", services: "services", prices: "prices" };
+const PERMISSION: Record<SheetKind, keyof ImportAbilities> = {
+  mines: "places",
+  units: "places",
+  cafes: "places",
+  services: "services",
+  prices: "prices",
+};
 
 /** Lower case, no accents, single spaces: "  Zona  Horaria " and "zona horaria" are the same header. */
 function normalise(text: string): string {
   return text.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase().replace(/\s+/g, " ").trim();
 }
 
-const SHEET_BY_NAME = new Map<string, SheetKind>(Object.entries(SHEETS).flatMap(([kind, names]) => [[normalise(names.es), kind as SheetKind], [normalise(names.en), kind as SheetKind]]));
+const SHEET_BY_NAME = new Map<string, SheetKind>(
+  Object.entries(SHEETS).flatMap(([kind, names]) => [
+    [normalise(names.es), kind as SheetKind],
+    [normalise(names.en), kind as SheetKind],
+  ]),
+);
 const COLUMN_BY_NAME = new Map<string, ColumnKey>([
-  ...Object.entries(COLUMNS).flatMap(([key, names]) => [[normalise(names.es), key as ColumnKey] as const, [normalise(names.en), key as ColumnKey] as const]),
+  ...Object.entries(COLUMNS).flatMap(([key, names]) => [
+    [normalise(names.es), key as ColumnKey] as const,
+    [normalise(names.en), key as ColumnKey] as const,
+  ]),
   ["timezone", "timeZone"],
 ]);
-const TYPE_BY_NAME = new Map<string, ServiceType>(SERVICE_TYPES.flatMap((type) => [[TYPE_NAMES[type].es, type] as const, [TYPE_NAMES[type].en, type] as const]));
+const TYPE_BY_NAME = new Map<string, ServiceType>(
+  SERVICE_TYPES.flatMap((type) => [[TYPE_NAMES[type].es, type] as const, [TYPE_NAMES[type].en, type] as const]),
+);
 const YES = new Set(["si", "yes", "true", "1", "verdadero", "x"]);
 const NO = new Set(["no", "false", "0", "falso"]);
 
@@ -188,7 +228,9 @@ type Translate = (key: string, params?: Record<string, string | number>) => stri
 /** The problems as form errors whose text says where: `{"rows.Comedores.7.Empresa": "Comedores, fila 7 (Empresa): …"}`. */
 export function describeProblems(problems: ImportProblem[], translate: Translate): Record<string, string> {
   const { entries, unlisted } = keyed(problems);
-  const errors: Record<string, string> = Object.fromEntries(entries.map(([key, p]) => [key, describeProblem(p, translate)]));
+  const errors: Record<string, string> = Object.fromEntries(
+    entries.map(([key, p]) => [key, describeProblem(p, translate)]),
+  );
   if (unlisted) errors["rows.more"] = translate("import.more_problems", { count: unlisted });
   return errors;
 }
@@ -198,14 +240,23 @@ export function describeProblem(problem: ImportProblem, translate: Translate): s
   const where = problem.column
     ? translate("import.row_column_label", { sheet: problem.sheet, row: problem.row, column: problem.column })
     : translate("import.row_label", { sheet: problem.sheet, row: problem.row });
-  const text = typeof problem.message === "string" ? translate(problem.message) : translate(problem.message.key, problem.message.params);
+  const text =
+    typeof problem.message === "string"
+      ? translate(problem.message)
+      : translate(problem.message.key, problem.message.params);
   return `${where}: ${text}`;
 }
 
 /** What an import did, as one sentence: "Workbook imported. Mines: 1 new, 0 updated. …". */
 export function describeCounts(counts: ImportCounts, translate: Translate): string {
   const tally = (t: Tally) => translate("import.tally", { created: t.created, updated: t.updated });
-  return translate("import.done", { mines: tally(counts.mines), units: tally(counts.units), cafes: tally(counts.cafes), services: tally(counts.services), prices: tally(counts.prices) });
+  return translate("import.done", {
+    mines: tally(counts.mines),
+    units: tally(counts.units),
+    cafes: tally(counts.cafes),
+    services: tally(counts.services),
+    prices: tally(counts.prices),
+  });
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -220,7 +271,14 @@ function text(value: CellValue | undefined): string {
 
 /** Service codes as written in a list cell: "des, alm; CEN" → DES, ALM, CEN. */
 function codeList(value: CellValue | undefined): string[] {
-  return [...new Set(text(value).split(/[,;]/).map((c) => c.trim().toUpperCase()).filter(Boolean))];
+  return [
+    ...new Set(
+      text(value)
+        .split(/[,;]/)
+        .map((c) => c.trim().toUpperCase())
+        .filter(Boolean),
+    ),
+  ];
 }
 
 /** A price in soles as cents: a number cell with at most two decimals, or text such as "12.50" / "12,5". */
@@ -294,7 +352,6 @@ interface MinePlan extends PlacePlan {
   gainsReachableCafe: boolean;
 }
 
-
 /** Files a place of the database under its name; a second place with the same name marks that name ambiguous. */
 function keep<T extends PlacePlan>(places: Map<string, T>, name: string, plan: T): void {
   const key = placeNameKey(name);
@@ -311,7 +368,14 @@ class Planner {
   readonly mines = new Map<string, MinePlan>();
   readonly businessesById = new Map<number, { id: number; name: string; ruc: string | null }>();
   /** Service lists of units and cafes, checked against their parent once the whole workbook is read. */
-  private readonly pendingContainment: { sheet: string; row: number; column: string; parent: PlacePlan; parentKind: "mine" | "unit"; codes: string[] }[] = [];
+  private readonly pendingContainment: {
+    sheet: string;
+    row: number;
+    column: string;
+    parent: PlacePlan;
+    parentKind: "mine" | "unit";
+    codes: string[];
+  }[] = [];
 
   constructor(
     private readonly db: Tx,
@@ -319,7 +383,15 @@ class Planner {
     private readonly defaultTimeZone: string,
   ) {
     for (const s of db.select().from(services).all()) {
-      this.services.set(s.code, { id: s.id, code: s.code, name: s.name, type: s.type, description: s.description, active: s.active, changed: false });
+      this.services.set(s.code, {
+        id: s.id,
+        code: s.code,
+        name: s.name,
+        type: s.type,
+        description: s.description,
+        active: s.active,
+        changed: false,
+      });
     }
     const codeOf = new Map([...this.services.values()].map((s) => [s.id!, s.code]));
     const offered = <K>(rows: { key: K; serviceId: number }[]) => {
@@ -327,23 +399,44 @@ class Planner {
       for (const r of rows) map.set(r.key, (map.get(r.key) ?? new Set()).add(codeOf.get(r.serviceId)!));
       return map;
     };
-    const mineOffers = offered(db.select({ key: mineServices.mineId, serviceId: mineServices.serviceId }).from(mineServices).all());
-    const unitOffers = offered(db.select({ key: unitServices.unitId, serviceId: unitServices.serviceId }).from(unitServices).all());
+    const mineOffers = offered(
+      db.select({ key: mineServices.mineId, serviceId: mineServices.serviceId }).from(mineServices).all(),
+    );
+    const unitOffers = offered(
+      db.select({ key: unitServices.unitId, serviceId: unitServices.serviceId }).from(unitServices).all(),
+    );
     const cafeRows = db.select().from(cafeServices).all();
     const cafeOffers = offered(cafeRows.map((r) => ({ key: r.cafeId, serviceId: r.serviceId })));
     const cafePrices = new Map<number, Map<string, number | null>>();
-    for (const r of cafeRows) cafePrices.set(r.cafeId, (cafePrices.get(r.cafeId) ?? new Map()).set(codeOf.get(r.serviceId)!, r.priceCents));
+    for (const r of cafeRows)
+      cafePrices.set(r.cafeId, (cafePrices.get(r.cafeId) ?? new Map()).set(codeOf.get(r.serviceId)!, r.priceCents));
 
     const mineById = new Map<number, MinePlan>();
     for (const m of db.select().from(mines).all()) {
-      const plan: MinePlan = { id: m.id, name: m.name, services: new Set(mineOffers.get(m.id)), added: new Set(), reachable: scope.all, units: new Map(), gainsReachableCafe: false };
+      const plan: MinePlan = {
+        id: m.id,
+        name: m.name,
+        services: new Set(mineOffers.get(m.id)),
+        added: new Set(),
+        reachable: scope.all,
+        units: new Map(),
+        gainsReachableCafe: false,
+      };
       keep(this.mines, m.name, plan);
       mineById.set(m.id, plan);
     }
     const unitById = new Map<number, { unit: UnitPlan; mine: MinePlan }>();
     for (const u of db.select().from(units).all()) {
       const mine = mineById.get(u.mineId)!;
-      const plan: UnitPlan = { id: u.id, name: u.name, services: new Set(unitOffers.get(u.id)), added: new Set(), reachable: scope.all, cafes: new Map(), gainsReachableCafe: false };
+      const plan: UnitPlan = {
+        id: u.id,
+        name: u.name,
+        services: new Set(unitOffers.get(u.id)),
+        added: new Set(),
+        reachable: scope.all,
+        cafes: new Map(),
+        gainsReachableCafe: false,
+      };
       keep(mine.units, u.name, plan);
       unitById.set(u.id, { unit: plan, mine });
     }
@@ -366,7 +459,8 @@ class Planner {
       // A mine or unit is within reach when it holds a cafe within reach.
       if (reachable) unit.reachable = mine.reachable = true;
     }
-    for (const b of db.select({ id: businesses.id, name: businesses.name, ruc: businesses.ruc }).from(businesses).all()) this.businessesById.set(b.id, b);
+    for (const b of db.select({ id: businesses.id, name: businesses.name, ruc: businesses.ruc }).from(businesses).all())
+      this.businessesById.set(b.id, b);
   }
 
   problem(sheet: string, row: number, column: string | undefined, m: Message): void {
@@ -377,9 +471,15 @@ class Planner {
    * The place named `name` in `places` that the actor reaches; otherwise the row's problem is recorded (not found,
    * or a name two places share) and the answer is undefined.
    */
-  private find<T extends PlacePlan>(places: Map<string, T>, name: string, at: { sheet: string; row: number; column: string }, notFound: Message): T | undefined {
+  private find<T extends PlacePlan>(
+    places: Map<string, T>,
+    name: string,
+    at: { sheet: string; row: number; column: string },
+    notFound: Message,
+  ): T | undefined {
     const place = places.get(placeNameKey(name));
-    if (place?.ambiguous && place.reachable) this.problem(at.sheet, at.row, at.column, message("import.name_ambiguous", { name }));
+    if (place?.ambiguous && place.reachable)
+      this.problem(at.sheet, at.row, at.column, message("import.name_ambiguous", { name }));
     else if (!place || !place.reachable) this.problem(at.sheet, at.row, at.column, notFound);
     else return place;
     return undefined;
@@ -424,18 +524,38 @@ class Planner {
   serviceRow(sheet: string, row: number, cells: Cells, seen: Map<string, number>): void {
     const code = cells.text("code").toUpperCase();
     if (!code) return this.problem(sheet, row, cells.header("code"), message("validation.required"));
-    if (code.length > 12 || !/^[A-Z0-9][A-Z0-9_-]*$/.test(code)) return this.problem(sheet, row, cells.header("code"), message("import.code_format", { code }));
-    if (seen.has(code)) return this.problem(sheet, row, cells.header("code"), message("import.duplicate_row", { name: code, row: seen.get(code)! }));
+    if (code.length > 12 || !/^[A-Z0-9][A-Z0-9_-]*$/.test(code))
+      return this.problem(sheet, row, cells.header("code"), message("import.code_format", { code }));
+    if (seen.has(code))
+      return this.problem(
+        sheet,
+        row,
+        cells.header("code"),
+        message("import.duplicate_row", { name: code, row: seen.get(code)! }),
+      );
     seen.set(code, row);
     const name = this.checkName(sheet, row, cells.header("name"), cells.text("name"));
     const typeText = cells.text("type");
     const type = TYPE_BY_NAME.get(normalise(typeText));
-    if (!type) this.problem(sheet, row, cells.header("type"), typeText ? message("import.type_invalid", { value: typeText }) : message("validation.required"));
+    if (!type)
+      this.problem(
+        sheet,
+        row,
+        cells.header("type"),
+        typeText ? message("import.type_invalid", { value: typeText }) : message("validation.required"),
+      );
     const description = cells.has("description") ? cells.text("description") : null;
-    if (description && description.length > 500) this.problem(sheet, row, cells.header("description"), message("validation.max_length", { max: 500 }));
+    if (description && description.length > 500)
+      this.problem(sheet, row, cells.header("description"), message("validation.max_length", { max: 500 }));
     const activeText = normalise(cells.text("active"));
     const active = activeText === "" || YES.has(activeText) ? true : NO.has(activeText) ? false : null;
-    if (active === null) this.problem(sheet, row, cells.header("active"), message("import.active_invalid", { value: cells.text("active") }));
+    if (active === null)
+      this.problem(
+        sheet,
+        row,
+        cells.header("active"),
+        message("import.active_invalid", { value: cells.text("active") }),
+      );
     if (!name || !type || active === null) return;
     const existing = this.services.get(code);
     if (!existing) {
@@ -443,21 +563,47 @@ class Planner {
       return;
     }
     const next = { ...existing, name, type, description: description ?? existing.description, active };
-    next.changed = next.name !== existing.name || next.type !== existing.type || next.description !== existing.description || next.active !== existing.active;
-    if (next.changed) next.before = existing.before ?? { name: existing.name, type: existing.type, description: existing.description, active: existing.active };
+    next.changed =
+      next.name !== existing.name ||
+      next.type !== existing.type ||
+      next.description !== existing.description ||
+      next.active !== existing.active;
+    if (next.changed)
+      next.before = existing.before ?? {
+        name: existing.name,
+        type: existing.type,
+        description: existing.description,
+        active: existing.active,
+      };
     this.services.set(code, next);
   }
 
   mineRow(sheet: string, row: number, cells: Cells, seen: Map<string, number>): void {
     const name = this.checkName(sheet, row, cells.header("name"), cells.text("name"));
     if (!name) return;
-    if (seen.has(placeNameKey(name))) return this.problem(sheet, row, cells.header("name"), message("import.duplicate_row", { name, row: seen.get(placeNameKey(name))! }));
+    if (seen.has(placeNameKey(name)))
+      return this.problem(
+        sheet,
+        row,
+        cells.header("name"),
+        message("import.duplicate_row", { name, row: seen.get(placeNameKey(name))! }),
+      );
     seen.set(placeNameKey(name), row);
     let mine = this.mines.get(placeNameKey(name));
-    if (mine && !mine.reachable) return this.problem(sheet, row, cells.header("name"), message("import.mine_not_found", { mine: name }));
-    if (mine?.ambiguous) return this.problem(sheet, row, cells.header("name"), message("import.name_ambiguous", { name }));
+    if (mine && !mine.reachable)
+      return this.problem(sheet, row, cells.header("name"), message("import.mine_not_found", { mine: name }));
+    if (mine?.ambiguous)
+      return this.problem(sheet, row, cells.header("name"), message("import.name_ambiguous", { name }));
     if (!mine) {
-      mine = { id: null, name, services: new Set(), added: new Set(), reachable: true, units: new Map(), gainsReachableCafe: false };
+      mine = {
+        id: null,
+        name,
+        services: new Set(),
+        added: new Set(),
+        reachable: true,
+        units: new Map(),
+        gainsReachableCafe: false,
+      };
       this.mines.set(placeNameKey(name), mine);
     }
     mine.at = { sheet, row, column: cells.header("name") };
@@ -468,24 +614,57 @@ class Planner {
     const mineName = cells.text("mine");
     const name = this.checkName(sheet, row, cells.header("name"), cells.text("name"));
     if (!mineName) return this.problem(sheet, row, cells.header("mine"), message("validation.required"));
-    const mine = this.find(this.mines, mineName, { sheet, row, column: cells.header("mine") }, message("import.mine_not_found", { mine: mineName }));
+    const mine = this.find(
+      this.mines,
+      mineName,
+      { sheet, row, column: cells.header("mine") },
+      message("import.mine_not_found", { mine: mineName }),
+    );
     if (!mine) return;
     if (!name) return;
     const key = `${placeNameKey(mine.name)}\n${placeNameKey(name)}`;
-    if (seen.has(key)) return this.problem(sheet, row, cells.header("name"), message("import.duplicate_row", { name, row: seen.get(key)! }));
+    if (seen.has(key))
+      return this.problem(
+        sheet,
+        row,
+        cells.header("name"),
+        message("import.duplicate_row", { name, row: seen.get(key)! }),
+      );
     seen.set(key, row);
     let unit = mine.units.get(placeNameKey(name));
-    if (unit && !unit.reachable) return this.problem(sheet, row, cells.header("name"), message("import.unit_not_found", { unit: name, mine: mine.name }));
-    if (unit?.ambiguous) return this.problem(sheet, row, cells.header("name"), message("import.name_ambiguous", { name }));
+    if (unit && !unit.reachable)
+      return this.problem(
+        sheet,
+        row,
+        cells.header("name"),
+        message("import.unit_not_found", { unit: name, mine: mine.name }),
+      );
+    if (unit?.ambiguous)
+      return this.problem(sheet, row, cells.header("name"), message("import.name_ambiguous", { name }));
     if (!unit) {
-      unit = { id: null, name, services: new Set(), added: new Set(), reachable: true, cafes: new Map(), gainsReachableCafe: false };
+      unit = {
+        id: null,
+        name,
+        services: new Set(),
+        added: new Set(),
+        reachable: true,
+        cafes: new Map(),
+        gainsReachableCafe: false,
+      };
       mine.units.set(placeNameKey(name), unit);
     }
     unit.at = { sheet, row, column: cells.header("name") };
     const codes = this.checkCodes(sheet, row, cells.header("services"), cells.value("services"));
     // The containment rule is checked against the mine as the whole workbook leaves it (see `checkContainment`).
     this.offer(unit, codes);
-    this.pendingContainment.push({ sheet, row, column: cells.header("services"), parent: mine, parentKind: "mine", codes });
+    this.pendingContainment.push({
+      sheet,
+      row,
+      column: cells.header("services"),
+      parent: mine,
+      parentKind: "mine",
+      codes,
+    });
   }
 
   cafeRow(sheet: string, row: number, cells: Cells, seen: Map<string, number>): void {
@@ -493,18 +672,41 @@ class Planner {
     const unitName = cells.text("unit");
     const name = this.checkName(sheet, row, cells.header("name"), cells.text("name"));
     if (!mineName) return this.problem(sheet, row, cells.header("mine"), message("validation.required"));
-    const mine = this.find(this.mines, mineName, { sheet, row, column: cells.header("mine") }, message("import.mine_not_found", { mine: mineName }));
+    const mine = this.find(
+      this.mines,
+      mineName,
+      { sheet, row, column: cells.header("mine") },
+      message("import.mine_not_found", { mine: mineName }),
+    );
     if (!mine) return;
     if (!unitName) return this.problem(sheet, row, cells.header("unit"), message("validation.required"));
-    const unit = this.find(mine.units, unitName, { sheet, row, column: cells.header("unit") }, message("import.unit_not_found", { unit: unitName, mine: mine.name }));
+    const unit = this.find(
+      mine.units,
+      unitName,
+      { sheet, row, column: cells.header("unit") },
+      message("import.unit_not_found", { unit: unitName, mine: mine.name }),
+    );
     if (!unit) return;
     if (!name) return;
     const key = `${placeNameKey(mine.name)}\n${placeNameKey(unit.name)}\n${placeNameKey(name)}`;
-    if (seen.has(key)) return this.problem(sheet, row, cells.header("name"), message("import.duplicate_row", { name, row: seen.get(key)! }));
+    if (seen.has(key))
+      return this.problem(
+        sheet,
+        row,
+        cells.header("name"),
+        message("import.duplicate_row", { name, row: seen.get(key)! }),
+      );
     seen.set(key, row);
     let cafe = unit.cafes.get(placeNameKey(name));
-    if (cafe && !cafe.reachable) return this.problem(sheet, row, cells.header("name"), message("import.cafe_not_found", { cafe: name, unit: unit.name }));
-    if (cafe?.ambiguous) return this.problem(sheet, row, cells.header("name"), message("import.name_ambiguous", { name }));
+    if (cafe && !cafe.reachable)
+      return this.problem(
+        sheet,
+        row,
+        cells.header("name"),
+        message("import.cafe_not_found", { cafe: name, unit: unit.name }),
+      );
+    if (cafe?.ambiguous)
+      return this.problem(sheet, row, cells.header("name"), message("import.name_ambiguous", { name }));
 
     const businessText = cells.text("business");
     let businessId: number | null = null;
@@ -513,11 +715,17 @@ class Planner {
       // Choosing a business outside the actor's reach looks the same as naming none that exists.
       const keeps = cafe && business && cafe.businessId === business.id;
       if (!business || !(keeps || this.scope.all || this.scope.businessIds.has(business.id))) {
-        this.problem(sheet, row, cells.header("business"), message("import.business_not_found", { business: businessText }));
+        this.problem(
+          sheet,
+          row,
+          cells.header("business"),
+          message("import.business_not_found", { business: businessText }),
+        );
       } else businessId = business.id;
     } else if (!cafe) this.problem(sheet, row, cells.header("business"), message("validation.required"));
     const zoneText = cells.text("timeZone");
-    if (zoneText && !isTimeZone(zoneText)) this.problem(sheet, row, cells.header("timeZone"), message("import.time_zone_invalid", { zone: zoneText }));
+    if (zoneText && !isTimeZone(zoneText))
+      this.problem(sheet, row, cells.header("timeZone"), message("import.time_zone_invalid", { zone: zoneText }));
     const timeZone = zoneText && isTimeZone(zoneText) ? zoneText : null;
     const codes = this.checkCodes(sheet, row, cells.header("services"), cells.value("services"));
 
@@ -552,26 +760,62 @@ class Planner {
     }
     cafe.at = { sheet, row, column: cells.header("name") };
     this.offer(cafe, codes);
-    this.pendingContainment.push({ sheet, row, column: cells.header("services"), parent: unit, parentKind: "unit", codes });
+    this.pendingContainment.push({
+      sheet,
+      row,
+      column: cells.header("services"),
+      parent: unit,
+      parentKind: "unit",
+      codes,
+    });
   }
 
   priceRow(sheet: string, row: number, cells: Cells, seen: Map<string, number>): void {
     const required = (["mine", "unit", "cafe", "service", "price"] as const).filter((c) => cells.text(c) === "");
     for (const c of required) this.problem(sheet, row, cells.header(c), message("validation.required"));
     if (required.length) return;
-    const mine = this.find(this.mines, cells.text("mine"), { sheet, row, column: cells.header("mine") }, message("import.mine_not_found", { mine: cells.text("mine") }));
+    const mine = this.find(
+      this.mines,
+      cells.text("mine"),
+      { sheet, row, column: cells.header("mine") },
+      message("import.mine_not_found", { mine: cells.text("mine") }),
+    );
     if (!mine) return;
-    const unit = this.find(mine.units, cells.text("unit"), { sheet, row, column: cells.header("unit") }, message("import.unit_not_found", { unit: cells.text("unit"), mine: mine.name }));
+    const unit = this.find(
+      mine.units,
+      cells.text("unit"),
+      { sheet, row, column: cells.header("unit") },
+      message("import.unit_not_found", { unit: cells.text("unit"), mine: mine.name }),
+    );
     if (!unit) return;
-    const cafe = this.find(unit.cafes, cells.text("cafe"), { sheet, row, column: cells.header("cafe") }, message("import.cafe_not_found", { cafe: cells.text("cafe"), unit: unit.name }));
+    const cafe = this.find(
+      unit.cafes,
+      cells.text("cafe"),
+      { sheet, row, column: cells.header("cafe") },
+      message("import.cafe_not_found", { cafe: cells.text("cafe"), unit: unit.name }),
+    );
     if (!cafe) return;
     const code = cells.text("service").toUpperCase();
     const cents = priceCents(cells.value("price"));
-    if (cents === null) this.problem(sheet, row, cells.header("price"), message("import.price_invalid", { value: cells.text("price") }));
-    if (!this.services.has(code)) return this.problem(sheet, row, cells.header("service"), message("import.service_unknown", { code }));
-    if (!cafe.services.has(code)) return this.problem(sheet, row, cells.header("service"), message("import.not_offered", { code, cafe: cafe.name }));
+    if (cents === null)
+      this.problem(sheet, row, cells.header("price"), message("import.price_invalid", { value: cells.text("price") }));
+    if (!this.services.has(code))
+      return this.problem(sheet, row, cells.header("service"), message("import.service_unknown", { code }));
+    if (!cafe.services.has(code))
+      return this.problem(
+        sheet,
+        row,
+        cells.header("service"),
+        message("import.not_offered", { code, cafe: cafe.name }),
+      );
     const key = `${placeNameKey(mine.name)}\n${placeNameKey(unit.name)}\n${placeNameKey(cafe.name)}\n${code}`;
-    if (seen.has(key)) return this.problem(sheet, row, cells.header("service"), message("import.duplicate_price", { code, row: seen.get(key)! }));
+    if (seen.has(key))
+      return this.problem(
+        sheet,
+        row,
+        cells.header("service"),
+        message("import.duplicate_price", { code, row: seen.get(key)! }),
+      );
     seen.set(key, row);
     if (cents === null) return;
     const old = cafe.prices.get(code) ?? null;
@@ -582,7 +826,13 @@ class Planner {
   checkContainment(): void {
     for (const c of this.pendingContainment) {
       for (const code of c.codes) {
-        if (!c.parent.services.has(code)) this.problem(c.sheet, c.row, c.column, message(`import.parent_lacks_${c.parentKind}`, { code, parent: c.parent.name }));
+        if (!c.parent.services.has(code))
+          this.problem(
+            c.sheet,
+            c.row,
+            c.column,
+            message(`import.parent_lacks_${c.parentKind}`, { code, parent: c.parent.name }),
+          );
       }
     }
   }
@@ -591,9 +841,11 @@ class Planner {
   checkNewPlacesReachable(): void {
     if (this.scope.all) return;
     for (const mine of this.mines.values()) {
-      if (mine.id === null && !mine.gainsReachableCafe && mine.at) this.problem(mine.at.sheet, mine.at.row, mine.at.column, message("import.needs_cafe", { name: mine.name }));
+      if (mine.id === null && !mine.gainsReachableCafe && mine.at)
+        this.problem(mine.at.sheet, mine.at.row, mine.at.column, message("import.needs_cafe", { name: mine.name }));
       for (const unit of mine.units.values()) {
-        if (unit.id === null && !unit.gainsReachableCafe && unit.at) this.problem(unit.at.sheet, unit.at.row, unit.at.column, message("import.needs_cafe", { name: unit.name }));
+        if (unit.id === null && !unit.gainsReachableCafe && unit.at)
+          this.problem(unit.at.sheet, unit.at.row, unit.at.column, message("import.needs_cafe", { name: unit.name }));
       }
     }
   }
@@ -642,15 +894,27 @@ function recognise(workbook: WorkbookRows, problems: ImportProblem[]): Recognise
     const kind = SHEET_BY_NAME.get(normalise(sheet.name));
     if (!kind) continue;
     if (found.has(kind)) {
-      problems.push({ sheet: sheet.name, row: 1, message: message("import.duplicate_sheet", { sheet: sheet.name, other: found.get(kind)!.name }) });
+      problems.push({
+        sheet: sheet.name,
+        row: 1,
+        message: message("import.duplicate_sheet", { sheet: sheet.name, other: found.get(kind)!.name }),
+      });
       continue;
     }
     const headerIndex = sheet.rows.findIndex((row) => row.some((cell) => text(cell) !== ""));
-    const recognised: RecognisedSheet = { kind, name: sheet.name, headerRow: sheet.firstRow + Math.max(headerIndex, 0), rows: [] };
+    const recognised: RecognisedSheet = {
+      kind,
+      name: sheet.name,
+      headerRow: sheet.firstRow + Math.max(headerIndex, 0),
+      rows: [],
+    };
     found.set(kind, recognised);
     if (headerIndex < 0) continue;
     const language: Language = normalise(sheet.name) === normalise(SHEETS[kind].en) ? "en" : "es";
-    const headers = Object.fromEntries(Object.entries(COLUMNS).map(([key, names]) => [key, names[language]])) as Record<ColumnKey, string>;
+    const headers = Object.fromEntries(Object.entries(COLUMNS).map(([key, names]) => [key, names[language]])) as Record<
+      ColumnKey,
+      string
+    >;
     const columns = new Map<ColumnKey, { index: number; header: string }>();
     const allowed = new Set(SHEET_COLUMNS[kind].map((c) => c.key));
     sheet.rows[headerIndex].forEach((cell, index) => {
@@ -659,7 +923,12 @@ function recognise(workbook: WorkbookRows, problems: ImportProblem[]): Recognise
       if (key && allowed.has(key) && !columns.has(key)) columns.set(key, { index, header });
     });
     const missing = SHEET_COLUMNS[kind].filter((c) => c.required && !columns.has(c.key));
-    for (const c of missing) problems.push({ sheet: sheet.name, row: recognised.headerRow, message: message("import.missing_column", { column: headers[c.key] }) });
+    for (const c of missing)
+      problems.push({
+        sheet: sheet.name,
+        row: recognised.headerRow,
+        message: message("import.missing_column", { column: headers[c.key] }),
+      });
     if (missing.length) continue;
     sheet.rows.slice(headerIndex + 1).forEach((row, i) => {
       // Empty rows are skipped.
@@ -670,11 +939,24 @@ function recognise(workbook: WorkbookRows, problems: ImportProblem[]): Recognise
   return (Object.keys(SHEETS) as SheetKind[]).flatMap((kind) => (found.has(kind) ? [found.get(kind)!] : []));
 }
 
-function plan(db: Tx, scope: Scope, abilities: ImportAbilities, workbook: WorkbookRows, defaultTimeZone: string, onProgress?: ImportOptions["onProgress"]) {
+function plan(
+  db: Tx,
+  scope: Scope,
+  abilities: ImportAbilities,
+  workbook: WorkbookRows,
+  defaultTimeZone: string,
+  onProgress?: ImportOptions["onProgress"],
+) {
   const recognisedProblems: ImportProblem[] = [];
   const sheets = recognise(workbook, recognisedProblems);
   if (sheets.length === 0 && recognisedProblems.length === 0) {
-    throw new ValidationFailed({ file: message("import.no_sheets", { sheets: Object.values(SHEETS).map((n) => `${n.es}/${n.en}`).join(", ") }) });
+    throw new ValidationFailed({
+      file: message("import.no_sheets", {
+        sheets: Object.values(SHEETS)
+          .map((n) => `${n.es}/${n.en}`)
+          .join(", "),
+      }),
+    });
   }
   const planner = new Planner(db, scope, defaultTimeZone);
   planner.problems.push(...recognisedProblems);
@@ -682,7 +964,12 @@ function plan(db: Tx, scope: Scope, abilities: ImportAbilities, workbook: Workbo
   let checked = 0;
   for (const sheet of sheets) {
     if (sheet.rows.length && !abilities[PERMISSION[sheet.kind]]) {
-      planner.problem(sheet.name, sheet.headerRow, undefined, message("import.sheet_not_allowed", { sheet: sheet.name }));
+      planner.problem(
+        sheet.name,
+        sheet.headerRow,
+        undefined,
+        message("import.sheet_not_allowed", { sheet: sheet.name }),
+      );
     }
     const seen = new Map<string, number>();
     for (const { number, cells } of sheet.rows) {
@@ -704,7 +991,13 @@ function plan(db: Tx, scope: Scope, abilities: ImportAbilities, workbook: Workbo
 // Applying the plan
 
 function count(planner: Planner): ImportCounts {
-  const counts: ImportCounts = { mines: { created: 0, updated: 0 }, units: { created: 0, updated: 0 }, cafes: { created: 0, updated: 0 }, services: { created: 0, updated: 0 }, prices: { created: 0, updated: 0 } };
+  const counts: ImportCounts = {
+    mines: { created: 0, updated: 0 },
+    units: { created: 0, updated: 0 },
+    cafes: { created: 0, updated: 0 },
+    services: { created: 0, updated: 0 },
+    prices: { created: 0, updated: 0 },
+  };
   const tally = (t: Tally, isNew: boolean, changed: boolean) => (isNew ? t.created++ : changed ? t.updated++ : 0);
   for (const s of planner.services.values()) tally(counts.services, s.id === null, s.changed);
   for (const mine of planner.mines.values()) {
@@ -724,9 +1017,22 @@ function count(planner: Planner): ImportCounts {
  * Writes the plan. Each place and service it creates or changes gets the same audit record the pages write,
  * besides one `places.imported` record with the counts.
  */
-function apply(tx: Tx, actor: Actor, planner: Planner, counts: ImportCounts, now: Date, onProgress?: ImportOptions["onProgress"]): void {
-  const audit = (action: string, subjectType: string, subjectId: number, places: readonly AuditPlace[], before: Record<string, unknown> | undefined, after: Record<string, unknown>) =>
-    recordAudit(tx, actor, { action, subjectType, subjectId, places, before, after }, now);
+function apply(
+  tx: Tx,
+  actor: Actor,
+  planner: Planner,
+  counts: ImportCounts,
+  now: Date,
+  onProgress?: ImportOptions["onProgress"],
+): void {
+  const audit = (
+    action: string,
+    subjectType: string,
+    subjectId: number,
+    places: readonly AuditPlace[],
+    before: Record<string, unknown> | undefined,
+    after: Record<string, unknown>,
+  ) => recordAudit(tx, actor, { action, subjectType, subjectId, places, before, after }, now);
   // The places of the workbook: the summary entry is about all of them.
   const touched: AuditPlace[] = [];
   const offer = (kind: "mine" | "unit" | "cafe", id: number, place: PlacePlan, isNew: boolean) => {
@@ -734,11 +1040,22 @@ function apply(tx: Tx, actor: Actor, planner: Planner, counts: ImportCounts, now
     for (const code of place.added) offerService(tx, kind, id, serviceIds.get(code)!, now);
     if (place.added.size === 0 || isNew) return;
     const after = [...place.services].sort();
-    audit("place.services.updated", kind, id, [treePlace(kind, id)], { services: after.filter((code) => !place.added.has(code)) }, { services: after });
+    audit(
+      "place.services.updated",
+      kind,
+      id,
+      [treePlace(kind, id)],
+      { services: after.filter((code) => !place.added.has(code)) },
+      { services: after },
+    );
   };
   // Progress: one step per service, mine, unit and cafe of the plan.
   const unitPlans = [...planner.mines.values()].flatMap((mine) => [...mine.units.values()]);
-  const total = planner.services.size + planner.mines.size + unitPlans.length + unitPlans.reduce((sum, unit) => sum + unit.cafes.size, 0);
+  const total =
+    planner.services.size +
+    planner.mines.size +
+    unitPlans.length +
+    unitPlans.reduce((sum, unit) => sum + unit.cafes.size, 0);
   let saved = 0;
   const step = () => onProgress?.("saving", ++saved, total);
   onProgress?.("saving", 0, total);
@@ -747,12 +1064,27 @@ function apply(tx: Tx, actor: Actor, planner: Planner, counts: ImportCounts, now
     step();
     const snapshot = { code: s.code, name: s.name, type: s.type, description: s.description, active: s.active };
     if (s.id === null) {
-      const created = tx.insert(services).values({ code: s.code, name: s.name, description: s.description, type: s.type, active: s.active, createdAt: now, updatedAt: now }).returning({ id: services.id }).get();
+      const created = tx
+        .insert(services)
+        .values({
+          code: s.code,
+          name: s.name,
+          description: s.description,
+          type: s.type,
+          active: s.active,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning({ id: services.id })
+        .get();
       serviceIds.set(s.code, created.id);
       audit("service.created", "service", created.id, COMPANY_WIDE, undefined, snapshot);
     } else {
       if (s.changed) {
-        tx.update(services).set({ name: s.name, type: s.type, description: s.description, active: s.active, updatedAt: now }).where(eq(services.id, s.id)).run();
+        tx.update(services)
+          .set({ name: s.name, type: s.type, description: s.description, active: s.active, updatedAt: now })
+          .where(eq(services.id, s.id))
+          .run();
         audit("service.updated", "service", s.id, COMPANY_WIDE, { code: s.code, ...s.before }, snapshot);
       }
       serviceIds.set(s.code, s.id);
@@ -763,7 +1095,10 @@ function apply(tx: Tx, actor: Actor, planner: Planner, counts: ImportCounts, now
     let mineId = mine.id;
     if (mineId === null) {
       mineId = tx.insert(mines).values({ name: mine.name }).returning({ id: mines.id }).get().id;
-      audit("mine.created", "mine", mineId, [{ mineId }], undefined, { name: mine.name, services: [...mine.added].sort() });
+      audit("mine.created", "mine", mineId, [{ mineId }], undefined, {
+        name: mine.name,
+        services: [...mine.added].sort(),
+      });
     }
     offer("mine", mineId, mine, mine.id === null);
     step();
@@ -771,7 +1106,11 @@ function apply(tx: Tx, actor: Actor, planner: Planner, counts: ImportCounts, now
       let unitId = unit.id;
       if (unitId === null) {
         unitId = tx.insert(units).values({ mineId, name: unit.name }).returning({ id: units.id }).get().id;
-        audit("unit.created", "unit", unitId, [{ unitId }], undefined, { mine: mine.name, name: unit.name, services: [...unit.added].sort() });
+        audit("unit.created", "unit", unitId, [{ unitId }], undefined, {
+          mine: mine.name,
+          name: unit.name,
+          services: [...unit.added].sort(),
+        });
       }
       offer("unit", unitId, unit, unit.id === null);
       step();
@@ -779,16 +1118,42 @@ function apply(tx: Tx, actor: Actor, planner: Planner, counts: ImportCounts, now
         let cafeId = cafe.id;
         const business = cafe.businessId === null ? null : (planner.businessesById.get(cafe.businessId)?.name ?? null);
         if (cafeId === null) {
-          cafeId = tx.insert(cafes).values({ unitId, name: cafe.name, businessId: cafe.businessId, timeZone: cafe.timeZone }).returning({ id: cafes.id }).get().id;
-          audit("cafe.created", "cafe", cafeId, [{ cafeId }], undefined, { mine: mine.name, unit: unit.name, name: cafe.name, business, timeZone: cafe.timeZone, services: [...cafe.added].sort() });
+          cafeId = tx
+            .insert(cafes)
+            .values({ unitId, name: cafe.name, businessId: cafe.businessId, timeZone: cafe.timeZone })
+            .returning({ id: cafes.id })
+            .get().id;
+          audit("cafe.created", "cafe", cafeId, [{ cafeId }], undefined, {
+            mine: mine.name,
+            unit: unit.name,
+            name: cafe.name,
+            business,
+            timeZone: cafe.timeZone,
+            services: [...cafe.added].sort(),
+          });
           accessChanged = true;
         } else if (cafe.changed) {
-          tx.update(cafes).set({ businessId: cafe.businessId, timeZone: cafe.timeZone }).where(eq(cafes.id, cafeId)).run();
-          audit("cafe.updated", "cafe", cafeId, [{ cafeId }], { name: cafe.name, ...cafe.before }, { name: cafe.name, businessId: cafe.businessId, timeZone: cafe.timeZone });
+          tx.update(cafes)
+            .set({ businessId: cafe.businessId, timeZone: cafe.timeZone })
+            .where(eq(cafes.id, cafeId))
+            .run();
+          audit(
+            "cafe.updated",
+            "cafe",
+            cafeId,
+            [{ cafeId }],
+            { name: cafe.name, ...cafe.before },
+            { name: cafe.name, businessId: cafe.businessId, timeZone: cafe.timeZone },
+          );
           if (cafe.businessChanged) accessChanged = true;
         }
         offer("cafe", cafeId, cafe, cafe.id === null);
-        const changes: PriceChange[] = [...cafe.priceChanges].map(([code, c]) => ({ serviceId: serviceIds.get(code)!, code, old: c.old, next: c.next }));
+        const changes: PriceChange[] = [...cafe.priceChanges].map(([code, c]) => ({
+          serviceId: serviceIds.get(code)!,
+          code,
+          old: c.old,
+          next: c.next,
+        }));
         applyCafePriceChanges(tx, actor, cafeId, changes, now);
         step();
       }
@@ -796,7 +1161,18 @@ function apply(tx: Tx, actor: Actor, planner: Planner, counts: ImportCounts, now
   }
   if (accessChanged) bumpAccessVersion(tx);
   // A workbook of services alone changed only company-wide data.
-  recordAudit(tx, actor, { action: "places.imported", subjectType: "places", subjectId: null, places: touched.length ? touched : COMPANY_WIDE, after: counts }, now);
+  recordAudit(
+    tx,
+    actor,
+    {
+      action: "places.imported",
+      subjectType: "places",
+      subjectId: null,
+      places: touched.length ? touched : COMPANY_WIDE,
+      after: counts,
+    },
+    now,
+  );
 }
 
 export interface ImportOptions {
@@ -814,13 +1190,25 @@ export interface ImportOptions {
  * transaction, or nothing. Throws ImportFailed listing each problem, or ValidationFailed keyed `file` when the
  * workbook has no sheet Mesa recognises. Returns what was created and updated (what would be, on a dry run).
  */
-export function importPlaces(db: Db, actor: Actor, scope: Scope, abilities: ImportAbilities, workbook: WorkbookRows, options: ImportOptions): ImportCounts {
+export function importPlaces(
+  db: Db,
+  actor: Actor,
+  scope: Scope,
+  abilities: ImportAbilities,
+  workbook: WorkbookRows,
+  options: ImportOptions,
+): ImportCounts {
   const now = options.now ?? new Date();
   // Checked and written in one immediate transaction, so nothing changes between the check and the write.
   return db.transaction(
     (tx) => {
       const planner = plan(tx, scope, abilities, workbook, options.timeZone, options.onProgress);
-      if (planner.problems.length) throw new ImportFailed(planner.problems.sort((a, b) => sheetOrder(workbook, a.sheet) - sheetOrder(workbook, b.sheet) || a.row - b.row));
+      if (planner.problems.length)
+        throw new ImportFailed(
+          planner.problems.sort(
+            (a, b) => sheetOrder(workbook, a.sheet) - sheetOrder(workbook, b.sheet) || a.row - b.row,
+          ),
+        );
       const counts = count(planner);
       if (!options.dryRun) apply(tx, actor, planner, counts, now, options.onProgress);
       return counts;
@@ -848,7 +1236,10 @@ export interface TemplateService {
  * The workbook to fill in: the five sheets with their headers in `language` and one example row each. The
  * example cafe has `business`; the example service is `service` when given (an existing one), else a breakfast.
  */
-export function placesTemplate(language: Language, example: { business: string; timeZone: string; service?: TemplateService }): ExportSheet<Record<ColumnKey, string | number>>[] {
+export function placesTemplate(
+  language: Language,
+  example: { business: string; timeZone: string; service?: TemplateService },
+): ExportSheet<Record<ColumnKey, string | number>>[] {
   const service = example.service ?? {
     code: "DES",
     name: language === "es" ? "Desayuno" : "Breakfast",

@@ -71,10 +71,34 @@ function buildWorld(): World {
   migrateDatabase(db);
   const norte = db.insert(businesses).values({ name: "Catering Norte" }).returning().get().id;
   const sur = db.insert(businesses).values({ name: "Catering Sur" }).returning().get().id;
-  const a1 = createPlace(db, ACTOR, EVERYTHING, { mine_name: "Mina Norte", unit_name: "Unidad A", cafe_name: "Comedor A1", business_id: norte }, DEFAULTS);
-  const a2 = createPlace(db, ACTOR, EVERYTHING, { mine_id: a1.mine.id, unit_id: a1.unit!.id, cafe_name: "Comedor A2", business_id: norte }, DEFAULTS);
-  const b1 = createPlace(db, ACTOR, EVERYTHING, { mine_id: a1.mine.id, unit_name: "Unidad B", cafe_name: "Comedor B1", business_id: norte }, DEFAULTS);
-  const s1 = createPlace(db, ACTOR, EVERYTHING, { mine_name: "Mina Sur", unit_name: "Unidad A", cafe_name: "Comedor S1", business_id: sur }, DEFAULTS);
+  const a1 = createPlace(
+    db,
+    ACTOR,
+    EVERYTHING,
+    { mine_name: "Mina Norte", unit_name: "Unidad A", cafe_name: "Comedor A1", business_id: norte },
+    DEFAULTS,
+  );
+  const a2 = createPlace(
+    db,
+    ACTOR,
+    EVERYTHING,
+    { mine_id: a1.mine.id, unit_id: a1.unit!.id, cafe_name: "Comedor A2", business_id: norte },
+    DEFAULTS,
+  );
+  const b1 = createPlace(
+    db,
+    ACTOR,
+    EVERYTHING,
+    { mine_id: a1.mine.id, unit_name: "Unidad B", cafe_name: "Comedor B1", business_id: norte },
+    DEFAULTS,
+  );
+  const s1 = createPlace(
+    db,
+    ACTOR,
+    EVERYTHING,
+    { mine_name: "Mina Sur", unit_name: "Unidad A", cafe_name: "Comedor S1", business_id: sur },
+    DEFAULTS,
+  );
   return {
     db,
     norte,
@@ -114,13 +138,22 @@ describe("names are unique within their parent", () => {
   test("the same unit name in two mines is fine; twice in one mine is refused on the field", () => {
     const w = buildWorld();
     // Unidad A exists in Mina Norte and in Mina Sur.
-    expect(listUnits(w.db, EVERYTHING, "Unidad A", PAGE).rows.map((u) => `${u.mineName} › ${u.name}`)).toEqual(["Mina Norte › Unidad A", "Mina Sur › Unidad A"]);
+    expect(listUnits(w.db, EVERYTHING, "Unidad A", PAGE).rows.map((u) => `${u.mineName} › ${u.name}`)).toEqual([
+      "Mina Norte › Unidad A",
+      "Mina Sur › Unidad A",
+    ]);
 
     const units0 = count(w.db, units);
-    expect(fieldErrors(() => createPlace(w.db, ACTOR, EVERYTHING, { mine_id: w.mineNorte, unit_name: "Unidad A" }, DEFAULTS))).toEqual({
+    expect(
+      fieldErrors(() =>
+        createPlace(w.db, ACTOR, EVERYTHING, { mine_id: w.mineNorte, unit_name: "Unidad A" }, DEFAULTS),
+      ),
+    ).toEqual({
       unit_name: { key: "places.unit_taken", params: { name: "Unidad A" } },
     });
-    expect(fieldErrors(() => updateUnit(w.db, ACTOR, EVERYTHING, w.unitB, { name: "Unidad A" }))).toEqual({ name: { key: "places.unit_taken", params: { name: "Unidad A" } } });
+    expect(fieldErrors(() => updateUnit(w.db, ACTOR, EVERYTHING, w.unitB, { name: "Unidad A" }))).toEqual({
+      name: { key: "places.unit_taken", params: { name: "Unidad A" } },
+    });
     expect(count(w.db, units)).toBe(units0);
     // Keeping its own name is no clash.
     expect(updateUnit(w.db, ACTOR, EVERYTHING, w.unitB, { name: "Unidad B" }).name).toBe("Unidad B");
@@ -128,18 +161,44 @@ describe("names are unique within their parent", () => {
 
   test("a mine name is unique; a cafe name is unique within its unit but may repeat in another unit", () => {
     const w = buildWorld();
-    expect(fieldErrors(() => createPlace(w.db, ACTOR, EVERYTHING, { mine_name: "Mina Sur", unit_name: "Unidad Z" }, DEFAULTS))).toEqual({
+    expect(
+      fieldErrors(() =>
+        createPlace(w.db, ACTOR, EVERYTHING, { mine_name: "Mina Sur", unit_name: "Unidad Z" }, DEFAULTS),
+      ),
+    ).toEqual({
       mine_name: { key: "places.mine_taken", params: { name: "Mina Sur" } },
     });
-    expect(fieldErrors(() => updateMine(w.db, ACTOR, EVERYTHING, w.mineNorte, { name: "Mina Sur" }))).toEqual({ name: { key: "places.mine_taken", params: { name: "Mina Sur" } } });
-    expect(fieldErrors(() => createPlace(w.db, ACTOR, EVERYTHING, { mine_id: w.mineNorte, unit_id: w.unitA, cafe_name: "Comedor A2", business_id: w.norte }, DEFAULTS))).toEqual({
+    expect(fieldErrors(() => updateMine(w.db, ACTOR, EVERYTHING, w.mineNorte, { name: "Mina Sur" }))).toEqual({
+      name: { key: "places.mine_taken", params: { name: "Mina Sur" } },
+    });
+    expect(
+      fieldErrors(() =>
+        createPlace(
+          w.db,
+          ACTOR,
+          EVERYTHING,
+          { mine_id: w.mineNorte, unit_id: w.unitA, cafe_name: "Comedor A2", business_id: w.norte },
+          DEFAULTS,
+        ),
+      ),
+    ).toEqual({
       cafe_name: { key: "places.cafe_taken", params: { name: "Comedor A2" } },
     });
-    expect(fieldErrors(() => updateCafe(w.db, ACTOR, EVERYTHING, w.cafeA1, { name: "Comedor A2", business_id: w.norte }, DEFAULTS))).toEqual({
+    expect(
+      fieldErrors(() =>
+        updateCafe(w.db, ACTOR, EVERYTHING, w.cafeA1, { name: "Comedor A2", business_id: w.norte }, DEFAULTS),
+      ),
+    ).toEqual({
       name: { key: "places.cafe_taken", params: { name: "Comedor A2" } },
     });
     // Comedor A2 in Unidad B is another cafe.
-    const other = createPlace(w.db, ACTOR, EVERYTHING, { mine_id: w.mineNorte, unit_id: w.unitB, cafe_name: "Comedor A2", business_id: w.norte }, DEFAULTS);
+    const other = createPlace(
+      w.db,
+      ACTOR,
+      EVERYTHING,
+      { mine_id: w.mineNorte, unit_id: w.unitB, cafe_name: "Comedor A2", business_id: w.norte },
+      DEFAULTS,
+    );
     expect(other.cafe?.name).toBe("Comedor A2");
     expect(count(w.db, mines)).toBe(2);
     expect(count(w.db, cafes)).toBe(5);
@@ -147,15 +206,29 @@ describe("names are unique within their parent", () => {
 
   test("names differing only in case are the same name", () => {
     const w = buildWorld();
-    expect(fieldErrors(() => createPlace(w.db, ACTOR, EVERYTHING, { mine_name: "MINA SUR", unit_name: "Unidad Z" }, DEFAULTS))).toEqual({
+    expect(
+      fieldErrors(() =>
+        createPlace(w.db, ACTOR, EVERYTHING, { mine_name: "MINA SUR", unit_name: "Unidad Z" }, DEFAULTS),
+      ),
+    ).toEqual({
       mine_name: { key: "places.mine_taken", params: { name: "MINA SUR" } },
     });
-    expect(fieldErrors(() => updateUnit(w.db, ACTOR, EVERYTHING, w.unitB, { name: "unidad a" }))).toEqual({ name: { key: "places.unit_taken", params: { name: "unidad a" } } });
-    expect(fieldErrors(() => updateCafe(w.db, ACTOR, EVERYTHING, w.cafeA1, { name: "COMEDOR a2", business_id: w.norte }, DEFAULTS))).toEqual({
+    expect(fieldErrors(() => updateUnit(w.db, ACTOR, EVERYTHING, w.unitB, { name: "unidad a" }))).toEqual({
+      name: { key: "places.unit_taken", params: { name: "unidad a" } },
+    });
+    expect(
+      fieldErrors(() =>
+        updateCafe(w.db, ACTOR, EVERYTHING, w.cafeA1, { name: "COMEDOR a2", business_id: w.norte }, DEFAULTS),
+      ),
+    ).toEqual({
       name: { key: "places.cafe_taken", params: { name: "COMEDOR a2" } },
     });
     // Spacing does not make another name either, and names are stored with single spaces.
-    expect(fieldErrors(() => createPlace(w.db, ACTOR, EVERYTHING, { mine_name: "Mina   Sur", unit_name: "Unidad Z" }, DEFAULTS))).toHaveProperty("mine_name");
+    expect(
+      fieldErrors(() =>
+        createPlace(w.db, ACTOR, EVERYTHING, { mine_name: "Mina   Sur", unit_name: "Unidad Z" }, DEFAULTS),
+      ),
+    ).toHaveProperty("mine_name");
     expect(updateUnit(w.db, ACTOR, EVERYTHING, w.unitB, { name: "Unidad   Bravo" }).name).toBe("Unidad Bravo");
     // A place may change the case of its own name.
     expect(updateMine(w.db, ACTOR, EVERYTHING, w.mineSur, { name: "MINA SUR" }).name).toBe("MINA SUR");
@@ -163,19 +236,46 @@ describe("names are unique within their parent", () => {
 
   test("two places saved before names ignored case can still be edited without renaming", () => {
     const w = buildWorld();
-    const twin = w.db.insert(cafes).values({ unitId: w.unitA, name: "COMEDOR A1", businessId: w.norte, timeZone: "America/Lima" }).returning().get();
-    expect(updateCafe(w.db, ACTOR, EVERYTHING, twin.id, { name: "COMEDOR A1", business_id: w.sur }, DEFAULTS).businessId).toBe(w.sur);
-    expect(updateCafe(w.db, ACTOR, EVERYTHING, w.cafeA1, { name: "Comedor A1", business_id: w.norte, time_zone: "America/Bogota" }, DEFAULTS).timeZone).toBe("America/Bogota");
+    const twin = w.db
+      .insert(cafes)
+      .values({ unitId: w.unitA, name: "COMEDOR A1", businessId: w.norte, timeZone: "America/Lima" })
+      .returning()
+      .get();
+    expect(
+      updateCafe(w.db, ACTOR, EVERYTHING, twin.id, { name: "COMEDOR A1", business_id: w.sur }, DEFAULTS).businessId,
+    ).toBe(w.sur);
+    expect(
+      updateCafe(
+        w.db,
+        ACTOR,
+        EVERYTHING,
+        w.cafeA1,
+        { name: "Comedor A1", business_id: w.norte, time_zone: "America/Bogota" },
+        DEFAULTS,
+      ).timeZone,
+    ).toBe("America/Bogota");
     // Renaming one apart settles it.
-    expect(updateCafe(w.db, ACTOR, EVERYTHING, twin.id, { name: "Comedor A1 Anexo", business_id: w.sur }, DEFAULTS).name).toBe("Comedor A1 Anexo");
+    expect(
+      updateCafe(w.db, ACTOR, EVERYTHING, twin.id, { name: "Comedor A1 Anexo", business_id: w.sur }, DEFAULTS).name,
+    ).toBe("Comedor A1 Anexo");
   });
 
   test("names are trimmed and need at least two characters", () => {
     const w = buildWorld();
-    const created = createPlace(w.db, ACTOR, EVERYTHING, { mine_name: "  Mina Este  ", unit_name: " Unidad 1 ", cafe_name: " Comedor 1 ", business_id: w.sur }, DEFAULTS);
+    const created = createPlace(
+      w.db,
+      ACTOR,
+      EVERYTHING,
+      { mine_name: "  Mina Este  ", unit_name: " Unidad 1 ", cafe_name: " Comedor 1 ", business_id: w.sur },
+      DEFAULTS,
+    );
     expect([created.mine.name, created.unit?.name, created.cafe?.name]).toEqual(["Mina Este", "Unidad 1", "Comedor 1"]);
-    expect(fieldErrors(() => createPlace(w.db, ACTOR, EVERYTHING, { mine_name: "   " }, DEFAULTS))).toEqual({ mine_name: { key: "validation.required", params: undefined } });
-    expect(fieldErrors(() => createPlace(w.db, ACTOR, EVERYTHING, { mine_name: "M" }, DEFAULTS))).toEqual({ mine_name: { key: "validation.min_length", params: { min: 2 } } });
+    expect(fieldErrors(() => createPlace(w.db, ACTOR, EVERYTHING, { mine_name: "   " }, DEFAULTS))).toEqual({
+      mine_name: { key: "validation.required", params: undefined },
+    });
+    expect(fieldErrors(() => createPlace(w.db, ACTOR, EVERYTHING, { mine_name: "M" }, DEFAULTS))).toEqual({
+      mine_name: { key: "validation.min_length", params: { min: 2 } },
+    });
     expect(fieldErrors(() => updateMine(w.db, ACTOR, EVERYTHING, w.mineSur, { name: "" }))).toHaveProperty("name");
   });
 });
@@ -184,7 +284,17 @@ describe("createPlace: the management modal", () => {
   test("reports every field's problem at once, and creates nothing", () => {
     const w = buildWorld();
     const before = count(w.db, mines);
-    expect(fieldErrors(() => createPlace(w.db, ACTOR, EVERYTHING, { mine_name: "M", unit_name: "Unidad Pampa", cafe_name: "Comedor Pampa", time_zone: "Mars/Olympus" }, DEFAULTS))).toEqual({
+    expect(
+      fieldErrors(() =>
+        createPlace(
+          w.db,
+          ACTOR,
+          EVERYTHING,
+          { mine_name: "M", unit_name: "Unidad Pampa", cafe_name: "Comedor Pampa", time_zone: "Mars/Olympus" },
+          DEFAULTS,
+        ),
+      ),
+    ).toEqual({
       mine_name: { key: "validation.min_length", params: { min: 2 } },
       business_id: { key: "validation.required", params: undefined },
       time_zone: { key: "places.time_zone_invalid", params: { zone: "Mars/Olympus" } },
@@ -195,8 +305,24 @@ describe("createPlace: the management modal", () => {
   test("creates mine, unit and cafe in one go, each audited, with the time zone given", () => {
     const w = buildWorld();
     const before = count(w.db, mines);
-    const created = createPlace(w.db, ACTOR, EVERYTHING, { mine_name: "Mina Oeste", unit_name: "Unidad Pampa", cafe_name: "Comedor Pampa", business_id: w.sur, time_zone: "America/Bogota" }, DEFAULTS);
-    expect(created).toMatchObject({ mine: { name: "Mina Oeste", created: true }, unit: { name: "Unidad Pampa", created: true }, cafe: { name: "Comedor Pampa" } });
+    const created = createPlace(
+      w.db,
+      ACTOR,
+      EVERYTHING,
+      {
+        mine_name: "Mina Oeste",
+        unit_name: "Unidad Pampa",
+        cafe_name: "Comedor Pampa",
+        business_id: w.sur,
+        time_zone: "America/Bogota",
+      },
+      DEFAULTS,
+    );
+    expect(created).toMatchObject({
+      mine: { name: "Mina Oeste", created: true },
+      unit: { name: "Unidad Pampa", created: true },
+      cafe: { name: "Comedor Pampa" },
+    });
     expect(count(w.db, mines)).toBe(before + 1);
     const cafe = w.db.select().from(cafes).where(eq(cafes.id, created.cafe!.id)).get()!;
     expect(cafe).toMatchObject({ unitId: created.unit!.id, businessId: w.sur, timeZone: "America/Bogota" });
@@ -207,19 +333,47 @@ describe("createPlace: the management modal", () => {
     const [cafeAudit] = auditOf(w.db, "cafe.created").filter((a) => a.subjectId === created.cafe!.id);
     expect(mineAudit).toMatchObject({ actorLabel: "places-test", subjectType: "mine" });
     expect(JSON.parse(unitAudit.after!)).toEqual({ mine: "Mina Oeste", name: "Unidad Pampa" });
-    expect(JSON.parse(cafeAudit.after!)).toEqual({ mine: "Mina Oeste", unit: "Unidad Pampa", name: "Comedor Pampa", business: "Catering Sur", timeZone: "America/Bogota" });
+    expect(JSON.parse(cafeAudit.after!)).toEqual({
+      mine: "Mina Oeste",
+      unit: "Unidad Pampa",
+      name: "Comedor Pampa",
+      business: "Catering Sur",
+      timeZone: "America/Bogota",
+    });
   });
 
   test("reuses an existing mine and unit instead of creating new ones", () => {
     const w = buildWorld();
     const [minesBefore, unitsBefore] = [count(w.db, mines), count(w.db, units)];
-    const inUnit = createPlace(w.db, ACTOR, EVERYTHING, { mine_id: w.mineSur, unit_id: w.unitSurA, cafe_name: "Comedor S2", business_id: w.sur }, DEFAULTS);
-    expect(inUnit).toMatchObject({ mine: { id: w.mineSur, name: "Mina Sur", created: false }, unit: { id: w.unitSurA, name: "Unidad A", created: false } });
-    const inMine = createPlace(w.db, ACTOR, EVERYTHING, { mine_id: w.mineSur, unit_name: "Unidad C", cafe_name: "Comedor C1", business_id: w.sur }, DEFAULTS);
-    expect(inMine).toMatchObject({ mine: { id: w.mineSur, created: false }, unit: { name: "Unidad C", created: true } });
+    const inUnit = createPlace(
+      w.db,
+      ACTOR,
+      EVERYTHING,
+      { mine_id: w.mineSur, unit_id: w.unitSurA, cafe_name: "Comedor S2", business_id: w.sur },
+      DEFAULTS,
+    );
+    expect(inUnit).toMatchObject({
+      mine: { id: w.mineSur, name: "Mina Sur", created: false },
+      unit: { id: w.unitSurA, name: "Unidad A", created: false },
+    });
+    const inMine = createPlace(
+      w.db,
+      ACTOR,
+      EVERYTHING,
+      { mine_id: w.mineSur, unit_name: "Unidad C", cafe_name: "Comedor C1", business_id: w.sur },
+      DEFAULTS,
+    );
+    expect(inMine).toMatchObject({
+      mine: { id: w.mineSur, created: false },
+      unit: { name: "Unidad C", created: true },
+    });
     expect(count(w.db, mines)).toBe(minesBefore);
     expect(count(w.db, units)).toBe(unitsBefore + 1);
-    expect(listCafes(w.db, EVERYTHING, "Mina Sur", PAGE).rows.map((c) => `${c.unitName} › ${c.name}`)).toEqual(["Unidad A › Comedor S1", "Unidad A › Comedor S2", "Unidad C › Comedor C1"]);
+    expect(listCafes(w.db, EVERYTHING, "Mina Sur", PAGE).rows.map((c) => `${c.unitName} › ${c.name}`)).toEqual([
+      "Unidad A › Comedor S1",
+      "Unidad A › Comedor S2",
+      "Unidad C › Comedor C1",
+    ]);
     // No mine.created for Mina Sur a second time.
     expect(auditOf(w.db, "mine.created").filter((a) => a.subjectId === w.mineSur)).toHaveLength(1);
   });
@@ -230,33 +384,74 @@ describe("createPlace: the management modal", () => {
     expect(mine).toMatchObject({ mine: { name: "Mina Vacía", created: true }, unit: null, cafe: null });
     const unit = createPlace(w.db, ACTOR, EVERYTHING, { mine_id: mine.mine.id, unit_name: "Unidad Vacía" }, DEFAULTS);
     expect(unit).toMatchObject({ unit: { name: "Unidad Vacía", created: true }, cafe: null });
-    expect(listUnits(w.db, EVERYTHING, "Vacía", PAGE).rows.map((u) => [u.mineName, u.name, u.cafes])).toEqual([["Mina Vacía", "Unidad Vacía", 0]]);
+    expect(listUnits(w.db, EVERYTHING, "Vacía", PAGE).rows.map((u) => [u.mineName, u.name, u.cafes])).toEqual([
+      ["Mina Vacía", "Unidad Vacía", 0],
+    ]);
     expect(listCafes(w.db, EVERYTHING, "Vacía", PAGE).total).toBe(0);
   });
 
   test("refuses a cafe without a business, a bad time zone, a business outside the scope, a unit of another mine; nothing is created", () => {
     const w = buildWorld();
-    const snapshot = () => [count(w.db, mines), count(w.db, units), count(w.db, cafes), w.db.select().from(auditLog).all().length];
+    const snapshot = () => [
+      count(w.db, mines),
+      count(w.db, units),
+      count(w.db, cafes),
+      w.db.select().from(auditLog).all().length,
+    ];
     const before = snapshot();
     const place = { mine_name: "Mina Nueva", unit_name: "Unidad Nueva", cafe_name: "Comedor Nuevo" };
-    expect(fieldErrors(() => createPlace(w.db, ACTOR, EVERYTHING, place, DEFAULTS))).toEqual({ business_id: { key: "validation.required", params: undefined } });
-    expect(fieldErrors(() => createPlace(w.db, ACTOR, EVERYTHING, { ...place, business_id: w.norte, time_zone: "Mars/Olympus" }, DEFAULTS))).toEqual({
+    expect(fieldErrors(() => createPlace(w.db, ACTOR, EVERYTHING, place, DEFAULTS))).toEqual({
+      business_id: { key: "validation.required", params: undefined },
+    });
+    expect(
+      fieldErrors(() =>
+        createPlace(w.db, ACTOR, EVERYTHING, { ...place, business_id: w.norte, time_zone: "Mars/Olympus" }, DEFAULTS),
+      ),
+    ).toEqual({
       time_zone: { key: "places.time_zone_invalid", params: { zone: "Mars/Olympus" } },
     });
-    expect(fieldErrors(() => createPlace(w.db, ACTOR, EVERYTHING, { ...place, business_id: 9999 }, DEFAULTS))).toEqual({ business_id: { key: "places.business_unknown", params: undefined } });
-    // A limited actor reaching cafe A1 and able to create for Catering Norte only: Catering Sur is outside.
-    expect(fieldErrors(() => createPlace(w.db, ACTOR, limited([w.cafeA1], [w.norte]), { ...place, business_id: w.sur }, DEFAULTS))).toEqual({
+    expect(fieldErrors(() => createPlace(w.db, ACTOR, EVERYTHING, { ...place, business_id: 9999 }, DEFAULTS))).toEqual({
       business_id: { key: "places.business_unknown", params: undefined },
     });
-    expect(fieldErrors(() => createPlace(w.db, ACTOR, EVERYTHING, { mine_id: w.mineSur, unit_id: w.unitA, cafe_name: "Comedor X", business_id: w.norte }, DEFAULTS))).toEqual({
+    // A limited actor reaching cafe A1 and able to create for Catering Norte only: Catering Sur is outside.
+    expect(
+      fieldErrors(() =>
+        createPlace(w.db, ACTOR, limited([w.cafeA1], [w.norte]), { ...place, business_id: w.sur }, DEFAULTS),
+      ),
+    ).toEqual({
+      business_id: { key: "places.business_unknown", params: undefined },
+    });
+    expect(
+      fieldErrors(() =>
+        createPlace(
+          w.db,
+          ACTOR,
+          EVERYTHING,
+          { mine_id: w.mineSur, unit_id: w.unitA, cafe_name: "Comedor X", business_id: w.norte },
+          DEFAULTS,
+        ),
+      ),
+    ).toEqual({
       unit_id: { key: "places.unit_not_in_mine", params: undefined },
     });
     // Choosing an existing mine and unit without naming a cafe would create nothing.
-    expect(fieldErrors(() => createPlace(w.db, ACTOR, EVERYTHING, { mine_id: w.mineNorte, unit_id: w.unitA }, DEFAULTS))).toEqual({
+    expect(
+      fieldErrors(() => createPlace(w.db, ACTOR, EVERYTHING, { mine_id: w.mineNorte, unit_id: w.unitA }, DEFAULTS)),
+    ).toEqual({
       cafe_name: { key: "validation.required", params: undefined },
     });
     // A cafe needs a unit.
-    expect(fieldErrors(() => createPlace(w.db, ACTOR, EVERYTHING, { mine_name: "Mina Nueva", cafe_name: "Comedor Nuevo", business_id: w.norte }, DEFAULTS))).toEqual({
+    expect(
+      fieldErrors(() =>
+        createPlace(
+          w.db,
+          ACTOR,
+          EVERYTHING,
+          { mine_name: "Mina Nueva", cafe_name: "Comedor Nuevo", business_id: w.norte },
+          DEFAULTS,
+        ),
+      ),
+    ).toEqual({
       unit_name: { key: "validation.required", params: undefined },
     });
     expect(snapshot()).toEqual(before);
@@ -264,20 +459,57 @@ describe("createPlace: the management modal", () => {
 
   test("the cafe's time zone defaults to the given default when none or a blank one is chosen", () => {
     const w = buildWorld();
-    const none = createPlace(w.db, ACTOR, EVERYTHING, { mine_id: w.mineSur, unit_id: w.unitSurA, cafe_name: "Comedor TZ1", business_id: w.sur }, { timeZone: "America/Santiago" });
-    const blank = createPlace(w.db, ACTOR, EVERYTHING, { mine_id: w.mineSur, unit_id: w.unitSurA, cafe_name: "Comedor TZ2", business_id: w.sur, time_zone: "  " }, { timeZone: "America/La_Paz" });
+    const none = createPlace(
+      w.db,
+      ACTOR,
+      EVERYTHING,
+      { mine_id: w.mineSur, unit_id: w.unitSurA, cafe_name: "Comedor TZ1", business_id: w.sur },
+      { timeZone: "America/Santiago" },
+    );
+    const blank = createPlace(
+      w.db,
+      ACTOR,
+      EVERYTHING,
+      { mine_id: w.mineSur, unit_id: w.unitSurA, cafe_name: "Comedor TZ2", business_id: w.sur, time_zone: "  " },
+      { timeZone: "America/La_Paz" },
+    );
     const zone = (id: number) => w.db.select().from(cafes).where(eq(cafes.id, id)).get()!.timeZone;
     expect(zone(none.cafe!.id)).toBe("America/Santiago");
     expect(zone(blank.cafe!.id)).toBe("America/La_Paz");
     // Editing sets the zone; a bad one is refused.
-    updateCafe(w.db, ACTOR, EVERYTHING, none.cafe!.id, { name: "Comedor TZ1", business_id: w.sur, time_zone: "America/Bogota" }, DEFAULTS);
+    updateCafe(
+      w.db,
+      ACTOR,
+      EVERYTHING,
+      none.cafe!.id,
+      { name: "Comedor TZ1", business_id: w.sur, time_zone: "America/Bogota" },
+      DEFAULTS,
+    );
     expect(zone(none.cafe!.id)).toBe("America/Bogota");
     // Leaving the zone out keeps it; a blank one goes back to the default.
     updateCafe(w.db, ACTOR, EVERYTHING, none.cafe!.id, { name: "Comedor TZ1", business_id: w.sur }, DEFAULTS);
     expect(zone(none.cafe!.id)).toBe("America/Bogota");
-    updateCafe(w.db, ACTOR, EVERYTHING, none.cafe!.id, { name: "Comedor TZ1", business_id: w.sur, time_zone: "" }, DEFAULTS);
+    updateCafe(
+      w.db,
+      ACTOR,
+      EVERYTHING,
+      none.cafe!.id,
+      { name: "Comedor TZ1", business_id: w.sur, time_zone: "" },
+      DEFAULTS,
+    );
     expect(zone(none.cafe!.id)).toBe("America/Lima");
-    expect(fieldErrors(() => updateCafe(w.db, ACTOR, EVERYTHING, none.cafe!.id, { name: "Comedor TZ1", business_id: w.sur, time_zone: "Lima" }, DEFAULTS))).toEqual({
+    expect(
+      fieldErrors(() =>
+        updateCafe(
+          w.db,
+          ACTOR,
+          EVERYTHING,
+          none.cafe!.id,
+          { name: "Comedor TZ1", business_id: w.sur, time_zone: "Lima" },
+          DEFAULTS,
+        ),
+      ),
+    ).toEqual({
       time_zone: { key: "places.time_zone_invalid", params: { zone: "Lima" } },
     });
   });
@@ -290,9 +522,14 @@ describe("edits", () => {
     updateUnit(w.db, ACTOR, EVERYTHING, w.unitB, { name: "Unidad Bravo" });
     updateCafe(w.db, ACTOR, EVERYTHING, w.cafeB1, { name: "Comedor Bravo", business_id: w.sur }, DEFAULTS);
     const row = listCafes(w.db, EVERYTHING, "Bravo", PAGE).rows;
-    expect(row.map((c) => [c.mineName, c.unitName, c.name, c.businessName])).toEqual([["Mina Norte Alta", "Unidad Bravo", "Comedor Bravo", "Catering Sur"]]);
+    expect(row.map((c) => [c.mineName, c.unitName, c.name, c.businessName])).toEqual([
+      ["Mina Norte Alta", "Unidad Bravo", "Comedor Bravo", "Catering Sur"],
+    ]);
     const [mine] = auditOf(w.db, "mine.updated");
-    expect([JSON.parse(mine.before!), JSON.parse(mine.after!)]).toEqual([{ name: "Mina Norte" }, { name: "Mina Norte Alta" }]);
+    expect([JSON.parse(mine.before!), JSON.parse(mine.after!)]).toEqual([
+      { name: "Mina Norte" },
+      { name: "Mina Norte Alta" },
+    ]);
     const [cafe] = auditOf(w.db, "cafe.updated");
     expect(JSON.parse(cafe.before!)).toEqual({ name: "Comedor B1", businessId: w.norte, timeZone: "America/Lima" });
     expect(JSON.parse(cafe.after!)).toEqual({ name: "Comedor Bravo", businessId: w.sur, timeZone: "America/Lima" });
@@ -303,14 +540,20 @@ describe("edits", () => {
 describe("deletion guards", () => {
   test("a mine with units is refused, naming the count; once empty it is deleted with its services", () => {
     const w = buildWorld();
-    expect(conflict(() => deleteMine(w.db, ACTOR, EVERYTHING, w.mineNorte))).toEqual({ key: "places.mine_in_use", params: { name: "Mina Norte", units: 2 } });
+    expect(conflict(() => deleteMine(w.db, ACTOR, EVERYTHING, w.mineNorte))).toEqual({
+      key: "places.mine_in_use",
+      params: { name: "Mina Norte", units: 2 },
+    });
     expect(count(w.db, mines)).toBe(2);
 
     const lone = createPlace(w.db, ACTOR, EVERYTHING, { mine_name: "Mina Sola", unit_name: "Unidad Sola" }, DEFAULTS);
     const service = createService(w.db, ACTOR, { code: "DES", name: "Desayuno", type: "breakfast" }).id;
     offerService(w.db, "mine", lone.mine.id, service);
     offerService(w.db, "unit", lone.unit!.id, service);
-    expect(conflict(() => deleteMine(w.db, ACTOR, EVERYTHING, lone.mine.id))).toEqual({ key: "places.mine_in_use", params: { name: "Mina Sola", units: 1 } });
+    expect(conflict(() => deleteMine(w.db, ACTOR, EVERYTHING, lone.mine.id))).toEqual({
+      key: "places.mine_in_use",
+      params: { name: "Mina Sola", units: 1 },
+    });
     deleteUnit(w.db, ACTOR, EVERYTHING, lone.unit!.id);
     deleteMine(w.db, ACTOR, EVERYTHING, lone.mine.id);
     expect(w.db.select().from(mines).where(eq(mines.id, lone.mine.id)).get()).toBeUndefined();
@@ -322,19 +565,49 @@ describe("deletion guards", () => {
 
   test("a unit with cafes or a subdealership working there is refused, naming both counts", () => {
     const w = buildWorld();
-    expect(conflict(() => deleteUnit(w.db, ACTOR, EVERYTHING, w.unitA))).toEqual({ key: "places.unit_in_use", params: { name: "Unidad A", cafes: 2, subdealerships: 0 } });
+    expect(conflict(() => deleteUnit(w.db, ACTOR, EVERYTHING, w.unitA))).toEqual({
+      key: "places.unit_in_use",
+      params: { name: "Unidad A", cafes: 2, subdealerships: 0 },
+    });
 
     const now = new Date();
-    const dealership = w.db.insert(dealerships).values({ name: "Transportes Andinos S.A.", ruc: "20123456789", createdAt: now, updatedAt: now }).returning().get().id;
-    const sub = (name: string, ruc: string) => w.db.insert(subdealerships).values({ dealershipId: dealership, name, ruc, createdAt: now, updatedAt: now }).returning().get().id;
-    const empty = createPlace(w.db, ACTOR, EVERYTHING, { mine_id: w.mineSur, unit_name: "Unidad Taller" }, DEFAULTS).unit!.id;
+    const dealership = w.db
+      .insert(dealerships)
+      .values({ name: "Transportes Andinos S.A.", ruc: "20123456789", createdAt: now, updatedAt: now })
+      .returning()
+      .get().id;
+    const sub = (name: string, ruc: string) =>
+      w.db
+        .insert(subdealerships)
+        .values({ dealershipId: dealership, name, ruc, createdAt: now, updatedAt: now })
+        .returning()
+        .get().id;
+    const empty = createPlace(w.db, ACTOR, EVERYTHING, { mine_id: w.mineSur, unit_name: "Unidad Taller" }, DEFAULTS)
+      .unit!.id;
     const s1 = sub("Volquetes Sur", "20111111111");
     const s2 = sub("Grúas Sur", "20222222222");
-    w.db.insert(subdealershipUnits).values([{ subdealershipId: s1, unitId: empty }, { subdealershipId: s2, unitId: empty }, { subdealershipId: s1, unitId: w.unitA }]).run();
+    w.db
+      .insert(subdealershipUnits)
+      .values([
+        { subdealershipId: s1, unitId: empty },
+        { subdealershipId: s2, unitId: empty },
+        { subdealershipId: s1, unitId: w.unitA },
+      ])
+      .run();
 
-    expect(conflict(() => deleteUnit(w.db, ACTOR, EVERYTHING, empty))).toEqual({ key: "places.unit_in_use", params: { name: "Unidad Taller", cafes: 0, subdealerships: 2 } });
-    expect(conflict(() => deleteUnit(w.db, ACTOR, EVERYTHING, w.unitA))).toEqual({ key: "places.unit_in_use", params: { name: "Unidad A", cafes: 2, subdealerships: 1 } });
-    expect(listUnits(w.db, EVERYTHING, "Taller", PAGE).rows[0]).toMatchObject({ name: "Unidad Taller", cafes: 0, subdealerships: 2 });
+    expect(conflict(() => deleteUnit(w.db, ACTOR, EVERYTHING, empty))).toEqual({
+      key: "places.unit_in_use",
+      params: { name: "Unidad Taller", cafes: 0, subdealerships: 2 },
+    });
+    expect(conflict(() => deleteUnit(w.db, ACTOR, EVERYTHING, w.unitA))).toEqual({
+      key: "places.unit_in_use",
+      params: { name: "Unidad A", cafes: 2, subdealerships: 1 },
+    });
+    expect(listUnits(w.db, EVERYTHING, "Taller", PAGE).rows[0]).toMatchObject({
+      name: "Unidad Taller",
+      cafes: 0,
+      subdealerships: 2,
+    });
     expect(auditOf(w.db, "unit.deleted")).toEqual([]);
 
     w.db.delete(subdealershipUnits).where(eq(subdealershipUnits.unitId, empty)).run();
@@ -347,15 +620,51 @@ describe("deletion guards", () => {
     const w = buildWorld();
     const area = createArea(w.db, ACTOR, EVERYTHING, { name: "Caja", cafe_id: w.cafeA1 });
     const now = new Date();
-    w.db.insert(properties).values([
-      { code: "PR-1", name: "Cocina industrial", category: "Cocina", cafeId: w.cafeA1, status: "in_use", createdAt: now, updatedAt: now },
-      { code: "PR-2", name: "Congeladora", category: "Frío", cafeId: w.cafeA1, status: "in_use", createdAt: now, updatedAt: now },
-    ]).run();
-    expect(conflict(() => deleteCafe(w.db, ACTOR, EVERYTHING, w.cafeA1))).toEqual({ key: "places.cafe_in_use", params: { name: "Comedor A1", areas: 1, properties: 2 } });
+    w.db
+      .insert(properties)
+      .values([
+        {
+          code: "PR-1",
+          name: "Cocina industrial",
+          category: "Cocina",
+          cafeId: w.cafeA1,
+          status: "in_use",
+          createdAt: now,
+          updatedAt: now,
+        },
+        {
+          code: "PR-2",
+          name: "Congeladora",
+          category: "Frío",
+          cafeId: w.cafeA1,
+          status: "in_use",
+          createdAt: now,
+          updatedAt: now,
+        },
+      ])
+      .run();
+    expect(conflict(() => deleteCafe(w.db, ACTOR, EVERYTHING, w.cafeA1))).toEqual({
+      key: "places.cafe_in_use",
+      params: { name: "Comedor A1", areas: 1, properties: 2 },
+    });
 
     // A property alone blocks too.
-    w.db.insert(properties).values({ code: "PR-3", name: "Balanza", category: "Pesaje", cafeId: w.cafeA2, status: "in_storage", createdAt: now, updatedAt: now }).run();
-    expect(conflict(() => deleteCafe(w.db, ACTOR, EVERYTHING, w.cafeA2))).toEqual({ key: "places.cafe_in_use", params: { name: "Comedor A2", areas: 0, properties: 1 } });
+    w.db
+      .insert(properties)
+      .values({
+        code: "PR-3",
+        name: "Balanza",
+        category: "Pesaje",
+        cafeId: w.cafeA2,
+        status: "in_storage",
+        createdAt: now,
+        updatedAt: now,
+      })
+      .run();
+    expect(conflict(() => deleteCafe(w.db, ACTOR, EVERYTHING, w.cafeA2))).toEqual({
+      key: "places.cafe_in_use",
+      params: { name: "Comedor A2", areas: 0, properties: 1 },
+    });
     expect(listCafes(w.db, EVERYTHING, "Comedor A1", PAGE).rows[0].areas).toBe(1);
     expect(count(w.db, cafes)).toBe(4);
 
@@ -365,13 +674,20 @@ describe("deletion guards", () => {
     offerService(w.db, "unit", w.unitB, service);
     offerService(w.db, "cafe", w.cafeB1, service);
     setCafePrices(w.db, ACTOR, EVERYTHING, w.cafeB1, { prices: [{ service_id: service, price: "18.00" }] });
-    expect(w.db.select().from(servicePriceHistory).where(eq(servicePriceHistory.cafeId, w.cafeB1)).all()).toHaveLength(1);
+    expect(w.db.select().from(servicePriceHistory).where(eq(servicePriceHistory.cafeId, w.cafeB1)).all()).toHaveLength(
+      1,
+    );
     deleteCafe(w.db, ACTOR, EVERYTHING, w.cafeB1);
     expect(w.db.select().from(cafes).where(eq(cafes.id, w.cafeB1)).get()).toBeUndefined();
     expect(w.db.select().from(cafeServices).where(eq(cafeServices.cafeId, w.cafeB1)).all()).toEqual([]);
     expect(w.db.select().from(servicePriceHistory).where(eq(servicePriceHistory.cafeId, w.cafeB1)).all()).toEqual([]);
     const [audit] = auditOf(w.db, "cafe.deleted");
-    expect(JSON.parse(audit.before!)).toEqual({ name: "Comedor B1", unitId: w.unitB, businessId: w.norte, timeZone: "America/Lima" });
+    expect(JSON.parse(audit.before!)).toEqual({
+      name: "Comedor B1",
+      unitId: w.unitB,
+      businessId: w.norte,
+      timeZone: "America/Lima",
+    });
     // Its unit now holds no cafe and may go.
     deleteUnit(w.db, ACTOR, EVERYTHING, w.unitB);
     expect(listUnits(w.db, EVERYTHING, "", PAGE).rows.map((u) => u.name)).toEqual(["Unidad A", "Unidad A"]);
@@ -383,7 +699,9 @@ describe("deletion guards", () => {
     expect(() => deleteMine(w.db, ACTOR, EVERYTHING, 9999)).toThrow(NotFound);
     expect(() => deleteUnit(w.db, ACTOR, EVERYTHING, 9999)).toThrow(NotFound);
     expect(() => deleteCafe(w.db, ACTOR, EVERYTHING, 9999)).toThrow(NotFound);
-    expect(() => updateCafe(w.db, ACTOR, EVERYTHING, 9999, { name: "Nada", business_id: w.norte }, DEFAULTS)).toThrow(NotFound);
+    expect(() => updateCafe(w.db, ACTOR, EVERYTHING, 9999, { name: "Nada", business_id: w.norte }, DEFAULTS)).toThrow(
+      NotFound,
+    );
   });
 });
 
@@ -447,7 +765,11 @@ describe("an actor limited to some cafes", () => {
     expect(listMines(w.db, scope, "", PAGE).rows.map((m) => m.name)).toEqual(["Mina Norte"]);
     expect(listUnits(w.db, scope, "", PAGE).rows.map((u) => u.id)).toEqual([w.unitA, w.unitB]);
     expect(listUnits(w.db, scope, "Unidad A", PAGE).total).toBe(1);
-    expect(listCafes(w.db, scope, "", PAGE).rows.map((c) => c.name)).toEqual(["Comedor A1", "Comedor A2", "Comedor B1"]);
+    expect(listCafes(w.db, scope, "", PAGE).rows.map((c) => c.name)).toEqual([
+      "Comedor A1",
+      "Comedor A2",
+      "Comedor B1",
+    ]);
     expect(listCafes(w.db, scope, "Comedor S1", PAGE).total).toBe(0);
     expect(exportCafes(w.db, scope, "").map((c) => c.id)).not.toContain(w.cafeS1);
     expect(searchMines(w.db, scope, "Mina")).toEqual([{ id: w.mineNorte, name: "Mina Norte" }]);
@@ -462,7 +784,9 @@ describe("an actor limited to some cafes", () => {
     expect(listUnits(w.db, one, "", PAGE).rows.map((u) => u.id)).toEqual([w.unitA]);
     expect(listCafes(w.db, one, "", PAGE).rows.map((c) => c.id)).toEqual([w.cafeA1]);
     // Its counts are of what it reaches: the mine shows 1 unit and 1 cafe, the unit 1 cafe.
-    expect(listMines(w.db, one, "", PAGE).rows.map(({ units, cafes }) => ({ units, cafes }))).toEqual([{ units: 1, cafes: 1 }]);
+    expect(listMines(w.db, one, "", PAGE).rows.map(({ units, cafes }) => ({ units, cafes }))).toEqual([
+      { units: 1, cafes: 1 },
+    ]);
     expect(listUnits(w.db, one, "", PAGE).rows[0].cafes).toBe(1);
     // Nothing at all for an actor without cafes.
     expect(listMines(w.db, limited([]), "", PAGE).total).toBe(0);
@@ -476,14 +800,32 @@ describe("an actor limited to some cafes", () => {
     const auditBefore = w.db.select().from(auditLog).all().length;
     expect(() => updateMine(w.db, ACTOR, scope, w.mineSur, { name: "Mina Sur 2" })).toThrow(NotFound);
     expect(() => updateUnit(w.db, ACTOR, scope, w.unitSurA, { name: "Unidad Z" })).toThrow(NotFound);
-    expect(() => updateCafe(w.db, ACTOR, scope, w.cafeS1, { name: "Comedor Z", business_id: w.norte }, DEFAULTS)).toThrow(NotFound);
+    expect(() =>
+      updateCafe(w.db, ACTOR, scope, w.cafeS1, { name: "Comedor Z", business_id: w.norte }, DEFAULTS),
+    ).toThrow(NotFound);
     expect(() => deleteMine(w.db, ACTOR, scope, w.mineSur)).toThrow(NotFound);
     expect(() => deleteUnit(w.db, ACTOR, scope, w.unitSurA)).toThrow(NotFound);
     expect(() => deleteCafe(w.db, ACTOR, scope, w.cafeS1)).toThrow(NotFound);
-    expect(() => createPlace(w.db, ACTOR, scope, { mine_id: w.mineSur, unit_id: w.unitSurA, cafe_name: "Comedor Intruso", business_id: w.norte }, DEFAULTS)).toThrow(NotFound);
+    expect(() =>
+      createPlace(
+        w.db,
+        ACTOR,
+        scope,
+        { mine_id: w.mineSur, unit_id: w.unitSurA, cafe_name: "Comedor Intruso", business_id: w.norte },
+        DEFAULTS,
+      ),
+    ).toThrow(NotFound);
     // A cafe of their own mine in a unit they do not reach: also missing.
     const a1Only = limited([w.cafeA1], [w.norte]);
-    expect(() => createPlace(w.db, ACTOR, a1Only, { mine_id: w.mineNorte, unit_id: w.unitB, cafe_name: "Comedor Intruso", business_id: w.norte }, DEFAULTS)).toThrow(NotFound);
+    expect(() =>
+      createPlace(
+        w.db,
+        ACTOR,
+        a1Only,
+        { mine_id: w.mineNorte, unit_id: w.unitB, cafe_name: "Comedor Intruso", business_id: w.norte },
+        DEFAULTS,
+      ),
+    ).toThrow(NotFound);
     expect(w.db.select().from(mines).where(eq(mines.id, w.mineSur)).get()!.name).toBe("Mina Sur");
     expect(listCafes(w.db, EVERYTHING, "Intruso", PAGE).total).toBe(0);
     expect(w.db.select().from(auditLog).all().length).toBe(auditBefore);
@@ -493,20 +835,55 @@ describe("an actor limited to some cafes", () => {
     const w = buildWorld();
     const scope = limited([w.cafeA1, w.cafeA2, w.cafeB1], [w.norte]);
     const before = [count(w.db, mines), count(w.db, units)];
-    expect(fieldErrors(() => createPlace(w.db, ACTOR, scope, { mine_name: "Mina Propia" }, DEFAULTS))).toEqual({ cafe_name: { key: "places.cafe_required", params: undefined } });
-    expect(fieldErrors(() => createPlace(w.db, ACTOR, scope, { mine_name: "Mina Propia", unit_name: "Unidad Propia" }, DEFAULTS))).toEqual({
+    expect(fieldErrors(() => createPlace(w.db, ACTOR, scope, { mine_name: "Mina Propia" }, DEFAULTS))).toEqual({
       cafe_name: { key: "places.cafe_required", params: undefined },
     });
-    expect(fieldErrors(() => createPlace(w.db, ACTOR, scope, { mine_id: w.mineNorte, unit_name: "Unidad Propia", cafe_name: "  " }, DEFAULTS))).toEqual({
+    expect(
+      fieldErrors(() =>
+        createPlace(w.db, ACTOR, scope, { mine_name: "Mina Propia", unit_name: "Unidad Propia" }, DEFAULTS),
+      ),
+    ).toEqual({
+      cafe_name: { key: "places.cafe_required", params: undefined },
+    });
+    expect(
+      fieldErrors(() =>
+        createPlace(
+          w.db,
+          ACTOR,
+          scope,
+          { mine_id: w.mineNorte, unit_name: "Unidad Propia", cafe_name: "  " },
+          DEFAULTS,
+        ),
+      ),
+    ).toEqual({
       cafe_name: { key: "places.cafe_required", params: undefined },
     });
     expect([count(w.db, mines), count(w.db, units)]).toEqual(before);
 
     // With a cafe of Catering Norte: a new mine, unit and cafe, and a new unit in their mine.
-    const created = createPlace(w.db, ACTOR, scope, { mine_name: "Mina Propia", unit_name: "Unidad Propia", cafe_name: "Comedor Propio", business_id: w.norte }, DEFAULTS);
-    expect(created).toMatchObject({ mine: { created: true }, unit: { created: true }, cafe: { name: "Comedor Propio" } });
-    const inTheirMine = createPlace(w.db, ACTOR, scope, { mine_id: w.mineNorte, unit_name: "Unidad C", cafe_name: "Comedor C1", business_id: w.norte }, DEFAULTS);
-    expect(inTheirMine).toMatchObject({ mine: { id: w.mineNorte, created: false }, unit: { name: "Unidad C", created: true } });
+    const created = createPlace(
+      w.db,
+      ACTOR,
+      scope,
+      { mine_name: "Mina Propia", unit_name: "Unidad Propia", cafe_name: "Comedor Propio", business_id: w.norte },
+      DEFAULTS,
+    );
+    expect(created).toMatchObject({
+      mine: { created: true },
+      unit: { created: true },
+      cafe: { name: "Comedor Propio" },
+    });
+    const inTheirMine = createPlace(
+      w.db,
+      ACTOR,
+      scope,
+      { mine_id: w.mineNorte, unit_name: "Unidad C", cafe_name: "Comedor C1", business_id: w.norte },
+      DEFAULTS,
+    );
+    expect(inTheirMine).toMatchObject({
+      mine: { id: w.mineNorte, created: false },
+      unit: { name: "Unidad C", created: true },
+    });
     expect(w.db.select().from(cafes).where(eq(cafes.id, inTheirMine.cafe!.id)).get()!.businessId).toBe(w.norte);
     // Only their businesses are offered as issuers.
     expect(businessOptions(w.db, scope)).toEqual([{ id: w.norte, name: "Catering Norte" }]);
@@ -517,9 +894,15 @@ describe("an actor limited to some cafes", () => {
     const w = buildWorld();
     // Reaches cafe B1 (Catering Norte) but may only create for Catering Sur.
     const scope = limited([w.cafeB1], [w.sur]);
-    expect(updateCafe(w.db, ACTOR, scope, w.cafeB1, { name: "Comedor B1 bis", business_id: w.norte }, DEFAULTS).name).toBe("Comedor B1 bis");
+    expect(
+      updateCafe(w.db, ACTOR, scope, w.cafeB1, { name: "Comedor B1 bis", business_id: w.norte }, DEFAULTS).name,
+    ).toBe("Comedor B1 bis");
     const onlyA1 = limited([w.cafeA1], []);
-    expect(fieldErrors(() => updateCafe(w.db, ACTOR, onlyA1, w.cafeA1, { name: "Comedor A1", business_id: w.sur }, DEFAULTS))).toEqual({
+    expect(
+      fieldErrors(() =>
+        updateCafe(w.db, ACTOR, onlyA1, w.cafeA1, { name: "Comedor A1", business_id: w.sur }, DEFAULTS),
+      ),
+    ).toEqual({
       business_id: { key: "places.business_unknown", params: undefined },
     });
     expect(w.db.select().from(cafes).where(eq(cafes.id, w.cafeA1)).get()!.businessId).toBe(w.norte);

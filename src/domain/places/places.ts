@@ -10,7 +10,18 @@
  * scopes derive from cafes and their businesses.
  */
 import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
-import { areas, businesses, cafes, cafeServices, mines, mineServices, properties, subdealershipUnits, units, unitServices } from "../../../db/schema";
+import {
+  areas,
+  businesses,
+  cafes,
+  cafeServices,
+  mines,
+  mineServices,
+  properties,
+  subdealershipUnits,
+  units,
+  unitServices,
+} from "../../../db/schema";
 import type { Db } from "../../db";
 import { bumpAccessVersion } from "../access/authorization";
 import { reachesBusiness, type Scope } from "../access/scope";
@@ -72,7 +83,12 @@ export function reachableParents(db: Db | Tx, scope: Scope): { mineIds: number[]
   if (scope.all) return null;
   const cafeIds = [...scope.cafeIds];
   if (cafeIds.length === 0) return { mineIds: [], unitIds: [] };
-  const rows = db.select({ unitId: units.id, mineId: units.mineId }).from(cafes).innerJoin(units, eq(units.id, cafes.unitId)).where(inArray(cafes.id, cafeIds)).all();
+  const rows = db
+    .select({ unitId: units.id, mineId: units.mineId })
+    .from(cafes)
+    .innerJoin(units, eq(units.id, cafes.unitId))
+    .where(inArray(cafes.id, cafeIds))
+    .all();
   return { mineIds: [...new Set(rows.map((r) => r.mineId))], unitIds: [...new Set(rows.map((r) => r.unitId))] };
 }
 
@@ -84,17 +100,30 @@ function within(column: Parameters<typeof inArray>[0], ids: number[] | null): SQ
 /** ` AND column IN (…)` limiting a count to the reachable ids; nothing for an all-places scope (null). */
 function inList(column: SQL, ids: number[] | null): SQL {
   if (ids === null) return sql``;
-  return ids.length ? sql` AND ${column} IN (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})` : sql` AND 0`;
+  return ids.length
+    ? sql` AND ${column} IN (${sql.join(
+        ids.map((id) => sql`${id}`),
+        sql`, `,
+      )})`
+    : sql` AND 0`;
 }
 
 // Correlated subqueries name the outer table in plain SQL: drizzle prints a column of a single-table query as a
 // bare "id", which inside the subquery would mean the inner table's id.
 
-function servicesOf(db: Db, table: typeof mineServices | typeof unitServices | typeof cafeServices, key: "mineId" | "unitId" | "cafeId", ids: number[]): Map<number, number[]> {
+function servicesOf(
+  db: Db,
+  table: typeof mineServices | typeof unitServices | typeof cafeServices,
+  key: "mineId" | "unitId" | "cafeId",
+  ids: number[],
+): Map<number, number[]> {
   const map = new Map<number, number[]>();
   if (ids.length === 0) return map;
   const column = (table as any)[key];
-  const rows = db.select({ id: column, serviceId: table.serviceId }).from(table).where(inArray(column, ids)).all() as { id: number; serviceId: number }[];
+  const rows = db.select({ id: column, serviceId: table.serviceId }).from(table).where(inArray(column, ids)).all() as {
+    id: number;
+    serviceId: number;
+  }[];
   for (const r of rows) map.set(r.id, [...(map.get(r.id) ?? []), r.serviceId]);
   return map;
 }
@@ -103,7 +132,12 @@ function servicesOf(db: Db, table: typeof mineServices | typeof unitServices | t
 export function listMines(db: Db, scope: Scope, search: string | undefined, page: PageRequest): ListResult<MineRow> {
   const reach = reachableParents(db, scope);
   const where = and(within(mines.id, reach?.mineIds ?? null), searchCondition(search, [mines.name]));
-  const total = db.select({ n: sql<number>`count(*)` }).from(mines).where(where).get()?.n ?? 0;
+  const total =
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(mines)
+      .where(where)
+      .get()?.n ?? 0;
   const shown = pageWindow(total, page);
   const rows = db
     .select({
@@ -118,7 +152,12 @@ export function listMines(db: Db, scope: Scope, search: string | undefined, page
     .limit(shown.limit)
     .offset(shown.offset)
     .all();
-  const offered = servicesOf(db, mineServices, "mineId", rows.map((r) => r.id));
+  const offered = servicesOf(
+    db,
+    mineServices,
+    "mineId",
+    rows.map((r) => r.id),
+  );
   return { total, page: shown.page, rows: rows.map((r) => ({ ...r, serviceIds: offered.get(r.id) ?? [] })) };
 }
 
@@ -126,7 +165,13 @@ export function listMines(db: Db, scope: Scope, search: string | undefined, page
 export function listUnits(db: Db, scope: Scope, search: string | undefined, page: PageRequest): ListResult<UnitRow> {
   const reach = reachableParents(db, scope);
   const where = and(within(units.id, reach?.unitIds ?? null), searchCondition(search, [units.name, mines.name]));
-  const total = db.select({ n: sql<number>`count(*)` }).from(units).innerJoin(mines, eq(mines.id, units.mineId)).where(where).get()?.n ?? 0;
+  const total =
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(units)
+      .innerJoin(mines, eq(mines.id, units.mineId))
+      .where(where)
+      .get()?.n ?? 0;
   const shown = pageWindow(total, page);
   const rows = db
     .select({
@@ -144,15 +189,37 @@ export function listUnits(db: Db, scope: Scope, search: string | undefined, page
     .limit(shown.limit)
     .offset(shown.offset)
     .all();
-  const offered = servicesOf(db, unitServices, "unitId", rows.map((r) => r.id));
+  const offered = servicesOf(
+    db,
+    unitServices,
+    "unitId",
+    rows.map((r) => r.id),
+  );
   const parents = servicesOf(db, mineServices, "mineId", [...new Set(rows.map((r) => r.mineId))]);
-  return { total, page: shown.page, rows: rows.map((r) => ({ ...r, serviceIds: offered.get(r.id) ?? [], parentServiceIds: parents.get(r.mineId) ?? [] })) };
+  return {
+    total,
+    page: shown.page,
+    rows: rows.map((r) => ({
+      ...r,
+      serviceIds: offered.get(r.id) ?? [],
+      parentServiceIds: parents.get(r.mineId) ?? [],
+    })),
+  };
 }
 
 /** Cafes within the scope, by mine, unit and name, searched by cafe, unit, mine or business name. */
 export function listCafes(db: Db, scope: Scope, search: string | undefined, page: PageRequest): ListResult<CafeRow> {
-  const where = and(scope.all ? undefined : within(cafes.id, [...scope.cafeIds]), searchCondition(search, [cafes.name, units.name, mines.name, businesses.name]));
-  const base = () => db.select().from(cafes).innerJoin(units, eq(units.id, cafes.unitId)).innerJoin(mines, eq(mines.id, units.mineId)).leftJoin(businesses, eq(businesses.id, cafes.businessId));
+  const where = and(
+    scope.all ? undefined : within(cafes.id, [...scope.cafeIds]),
+    searchCondition(search, [cafes.name, units.name, mines.name, businesses.name]),
+  );
+  const base = () =>
+    db
+      .select()
+      .from(cafes)
+      .innerJoin(units, eq(units.id, cafes.unitId))
+      .innerJoin(mines, eq(mines.id, units.mineId))
+      .leftJoin(businesses, eq(businesses.id, cafes.businessId));
   const total =
     db
       .select({ n: sql<number>`count(*)` })
@@ -174,7 +241,11 @@ export function listCafes(db: Db, scope: Scope, search: string | undefined, page
   const parents = servicesOf(db, unitServices, "unitId", [...new Set(rows.map((r) => r.units.id))]);
   const counts = ids.length
     ? db
-        .select({ id: cafes.id, areas: sql<number>`(SELECT COUNT(*) FROM areas a WHERE a.cafe_id = cafes.id)`, priced: sql<number>`(SELECT COUNT(*) FROM cafe_services s WHERE s.cafe_id = cafes.id AND s.price_cents IS NOT NULL)` })
+        .select({
+          id: cafes.id,
+          areas: sql<number>`(SELECT COUNT(*) FROM areas a WHERE a.cafe_id = cafes.id)`,
+          priced: sql<number>`(SELECT COUNT(*) FROM cafe_services s WHERE s.cafe_id = cafes.id AND s.price_cents IS NOT NULL)`,
+        })
         .from(cafes)
         .where(inArray(cafes.id, ids))
         .all()
@@ -212,7 +283,9 @@ export function searchUnits(db: Db, scope: Scope, mineId: number, search: string
   return db
     .select({ id: units.id, name: units.name })
     .from(units)
-    .where(and(eq(units.mineId, mineId), within(units.id, reach?.unitIds ?? null), searchCondition(search, [units.name])))
+    .where(
+      and(eq(units.mineId, mineId), within(units.id, reach?.unitIds ?? null), searchCondition(search, [units.name])),
+    )
     .orderBy(asc(units.name))
     .limit(limit)
     .all();
@@ -282,8 +355,13 @@ function checkTimeZone(zone: string | undefined, fallback: string, field = "time
 }
 
 function checkBusiness(db: Db, scope: Scope, businessId: number, field = "business_id"): { id: number; name: string } {
-  const business = db.select({ id: businesses.id, name: businesses.name }).from(businesses).where(eq(businesses.id, businessId)).get();
-  if (!business || !reachesBusiness(scope, businessId)) throw new ValidationFailed({ [field]: message("places.business_unknown") });
+  const business = db
+    .select({ id: businesses.id, name: businesses.name })
+    .from(businesses)
+    .where(eq(businesses.id, businessId))
+    .get();
+  if (!business || !reachesBusiness(scope, businessId))
+    throw new ValidationFailed({ [field]: message("places.business_unknown") });
   return business;
 }
 
@@ -296,21 +374,46 @@ export const placeNameKey = (name: string) => tidyName(name).toLocaleLowerCase("
 /** True when a rename changes more than case: only then can it collide with a sibling. */
 const renamed = (before: string, after: string) => placeNameKey(before) !== placeNameKey(after);
 
-function ensureNameFree(siblings: { id: number; name: string }[], name: string, exceptId: number | undefined, field: string, taken: string): void {
+function ensureNameFree(
+  siblings: { id: number; name: string }[],
+  name: string,
+  exceptId: number | undefined,
+  field: string,
+  taken: string,
+): void {
   const key = placeNameKey(name);
-  if (siblings.some((other) => other.id !== exceptId && placeNameKey(other.name) === key)) throw new ValidationFailed({ [field]: message(taken, { name }) });
+  if (siblings.some((other) => other.id !== exceptId && placeNameKey(other.name) === key))
+    throw new ValidationFailed({ [field]: message(taken, { name }) });
 }
 
 function ensureMineNameFree(db: Tx, name: string, exceptId?: number, field = "name"): void {
-  ensureNameFree(db.select({ id: mines.id, name: mines.name }).from(mines).all(), name, exceptId, field, "places.mine_taken");
+  ensureNameFree(
+    db.select({ id: mines.id, name: mines.name }).from(mines).all(),
+    name,
+    exceptId,
+    field,
+    "places.mine_taken",
+  );
 }
 
 function ensureUnitNameFree(db: Tx, mineId: number, name: string, exceptId?: number, field = "name"): void {
-  ensureNameFree(db.select({ id: units.id, name: units.name }).from(units).where(eq(units.mineId, mineId)).all(), name, exceptId, field, "places.unit_taken");
+  ensureNameFree(
+    db.select({ id: units.id, name: units.name }).from(units).where(eq(units.mineId, mineId)).all(),
+    name,
+    exceptId,
+    field,
+    "places.unit_taken",
+  );
 }
 
 function ensureCafeNameFree(db: Tx, unitId: number, name: string, exceptId?: number, field = "name"): void {
-  ensureNameFree(db.select({ id: cafes.id, name: cafes.name }).from(cafes).where(eq(cafes.unitId, unitId)).all(), name, exceptId, field, "places.cafe_taken");
+  ensureNameFree(
+    db.select({ id: cafes.id, name: cafes.name }).from(cafes).where(eq(cafes.unitId, unitId)).all(),
+    name,
+    exceptId,
+    field,
+    "places.cafe_taken",
+  );
 }
 
 function checkName(value: string | undefined, field: string): string {
@@ -330,7 +433,14 @@ export interface CreatedPlace {
  * Creates what the management modal describes: the mine (chosen or new), the unit (chosen or new, optional) and
  * the cafe (optional), in one transaction. Without an all-places scope the flow must end in a new cafe.
  */
-export function createPlace(db: Db, actor: Actor, scope: Scope, input: unknown, defaults: { timeZone: string }, now = new Date()): CreatedPlace {
+export function createPlace(
+  db: Db,
+  actor: Actor,
+  scope: Scope,
+  input: unknown,
+  defaults: { timeZone: string },
+  now = new Date(),
+): CreatedPlace {
   const data = parseInput(NewPlaceInput, input);
   // Every field's problem is reported at once; a place outside the scope is NotFound and stops at once.
   const errors: Record<string, Message> = {};
@@ -348,7 +458,11 @@ export function createPlace(db: Db, actor: Actor, scope: Scope, input: unknown, 
   const mineName = mine ? mine.name : check(() => checkName(data.mine_name, "mine_name"));
   const unit = data.unit_id ? requireUnit(db, scope, data.unit_id) : null;
   if (unit && (!mine || unit.mineId !== mine.id)) refuse("unit_id", message("places.unit_not_in_mine"));
-  const unitName = unit ? unit.name : data.unit_name?.trim() ? check(() => checkName(data.unit_name, "unit_name")) : null;
+  const unitName = unit
+    ? unit.name
+    : data.unit_name?.trim()
+      ? check(() => checkName(data.unit_name, "unit_name"))
+      : null;
   const cafeName = data.cafe_name?.trim() ? check(() => checkName(data.cafe_name, "cafe_name")) : null;
   if (!unitName && (cafeName || (mine && !unit))) refuse("unit_name", message("validation.required"));
   // Choosing an existing mine and unit creates nothing unless a cafe is named.
@@ -357,7 +471,8 @@ export function createPlace(db: Db, actor: Actor, scope: Scope, input: unknown, 
   if (!scope.all && !data.cafe_name?.trim()) refuse("cafe_name", message("places.cafe_required"));
   const business = cafeName && data.business_id ? check(() => checkBusiness(db, scope, data.business_id!)) : null;
   if (cafeName && !data.business_id) refuse("business_id", message("validation.required"));
-  const timeZone = (cafeName ? check(() => checkTimeZone(data.time_zone, defaults.timeZone)) : null) ?? defaults.timeZone;
+  const timeZone =
+    (cafeName ? check(() => checkTimeZone(data.time_zone, defaults.timeZone)) : null) ?? defaults.timeZone;
   if (!mine && mineName) check(() => ensureMineNameFree(db, mineName, undefined, "mine_name"));
   if (mine && !unit && unitName) check(() => ensureUnitNameFree(db, mine.id, unitName, undefined, "unit_name"));
   if (unit && cafeName) check(() => ensureCafeNameFree(db, unit.id, cafeName, undefined, "cafe_name"));
@@ -365,16 +480,54 @@ export function createPlace(db: Db, actor: Actor, scope: Scope, input: unknown, 
 
   return db.transaction((tx) => {
     const mineRow = mine ?? tx.insert(mines).values({ name: mineName }).returning().get();
-    if (!mine) recordAudit(tx, actor, { action: "mine.created", subjectType: "mine", subjectId: mineRow.id, places: [{ mineId: mineRow.id }], after: { name: mineName } }, now);
+    if (!mine)
+      recordAudit(
+        tx,
+        actor,
+        {
+          action: "mine.created",
+          subjectType: "mine",
+          subjectId: mineRow.id,
+          places: [{ mineId: mineRow.id }],
+          after: { name: mineName },
+        },
+        now,
+      );
     let unitRow: { id: number; name: string } | null = unit;
     if (!unit && unitName) {
       unitRow = tx.insert(units).values({ mineId: mineRow.id, name: unitName }).returning().get();
-      recordAudit(tx, actor, { action: "unit.created", subjectType: "unit", subjectId: unitRow.id, places: [{ unitId: unitRow.id }], after: { mine: mineRow.name, name: unitName } }, now);
+      recordAudit(
+        tx,
+        actor,
+        {
+          action: "unit.created",
+          subjectType: "unit",
+          subjectId: unitRow.id,
+          places: [{ unitId: unitRow.id }],
+          after: { mine: mineRow.name, name: unitName },
+        },
+        now,
+      );
     }
     let cafeRow: { id: number; name: string } | null = null;
     if (cafeName && unitRow && business) {
-      cafeRow = tx.insert(cafes).values({ unitId: unitRow.id, name: cafeName, businessId: business.id, timeZone }).returning().get();
-      recordAudit(tx, actor, { action: "cafe.created", subjectType: "cafe", subjectId: cafeRow.id, places: [{ cafeId: cafeRow.id }], after: { mine: mineRow.name, unit: unitRow.name, name: cafeName, business: business.name, timeZone } }, now);
+      cafeRow = tx
+        .insert(cafes)
+        .values({ unitId: unitRow.id, name: cafeName, businessId: business.id, timeZone })
+        .returning()
+        .get();
+      recordAudit(
+        tx,
+        actor,
+        {
+          action: "cafe.created",
+          subjectType: "cafe",
+          subjectId: cafeRow.id,
+          places: [{ cafeId: cafeRow.id }],
+          after: { mine: mineRow.name, unit: unitRow.name, name: cafeName, business: business.name, timeZone },
+        },
+        now,
+      );
       bumpAccessVersion(tx);
     }
     return {
@@ -393,7 +546,9 @@ function ensureWhollyInside(db: Db, scope: Scope, kind: "mine" | "unit", id: num
   if (scope.all) return;
   const cafeIds = db.$client
     .query<{ id: number }, [number]>(
-      kind === "unit" ? "SELECT id FROM cafes WHERE unit_id = ?" : "SELECT c.id FROM cafes c JOIN units u ON u.id = c.unit_id WHERE u.mine_id = ?",
+      kind === "unit"
+        ? "SELECT id FROM cafes WHERE unit_id = ?"
+        : "SELECT c.id FROM cafes c JOIN units u ON u.id = c.unit_id WHERE u.mine_id = ?",
     )
     .all(id);
   if (cafeIds.some((c) => !scope.cafeIds.has(c.id))) throw new Conflict(message(`places.${kind}_shared_outside_scope`));
@@ -406,7 +561,19 @@ export function updateMine(db: Db, actor: Actor, scope: Scope, id: number, input
   if (renamed(mine.name, name)) ensureMineNameFree(db, name, id);
   return db.transaction((tx) => {
     const updated = tx.update(mines).set({ name }).where(eq(mines.id, id)).returning().get();
-    recordAudit(tx, actor, { action: "mine.updated", subjectType: "mine", subjectId: id, places: [{ mineId: id }], before: { name: mine.name }, after: { name: updated.name } }, now);
+    recordAudit(
+      tx,
+      actor,
+      {
+        action: "mine.updated",
+        subjectType: "mine",
+        subjectId: id,
+        places: [{ mineId: id }],
+        before: { name: mine.name },
+        after: { name: updated.name },
+      },
+      now,
+    );
     return updated;
   });
 }
@@ -418,13 +585,33 @@ export function updateUnit(db: Db, actor: Actor, scope: Scope, id: number, input
   if (renamed(unit.name, name)) ensureUnitNameFree(db, unit.mineId, name, id);
   return db.transaction((tx) => {
     const updated = tx.update(units).set({ name }).where(eq(units.id, id)).returning().get();
-    recordAudit(tx, actor, { action: "unit.updated", subjectType: "unit", subjectId: id, places: [{ unitId: id }], before: { name: unit.name }, after: { name: updated.name } }, now);
+    recordAudit(
+      tx,
+      actor,
+      {
+        action: "unit.updated",
+        subjectType: "unit",
+        subjectId: id,
+        places: [{ unitId: id }],
+        before: { name: unit.name },
+        after: { name: updated.name },
+      },
+      now,
+    );
     return updated;
   });
 }
 
 /** Renames a cafe, changes its issuing business or its time zone (blank: APP_TIMEZONE; left out: unchanged). */
-export function updateCafe(db: Db, actor: Actor, scope: Scope, id: number, input: unknown, defaults: { timeZone: string }, now = new Date()) {
+export function updateCafe(
+  db: Db,
+  actor: Actor,
+  scope: Scope,
+  id: number,
+  input: unknown,
+  defaults: { timeZone: string },
+  now = new Date(),
+) {
   const cafe = requireCafe(db, scope, id);
   const data = parseInput(CafeInput, input);
   // Keeping the business it has is always allowed; choosing another needs that business within the scope.
@@ -433,12 +620,24 @@ export function updateCafe(db: Db, actor: Actor, scope: Scope, id: number, input
   const name = tidyName(data.name);
   if (renamed(cafe.name, name)) ensureCafeNameFree(db, cafe.unitId, name, id);
   return db.transaction((tx) => {
-    const updated = tx.update(cafes).set({ name, businessId: data.business_id, timeZone }).where(eq(cafes.id, id)).returning().get();
+    const updated = tx
+      .update(cafes)
+      .set({ name, businessId: data.business_id, timeZone })
+      .where(eq(cafes.id, id))
+      .returning()
+      .get();
     if (updated.businessId !== cafe.businessId) bumpAccessVersion(tx);
     recordAudit(
       tx,
       actor,
-      { action: "cafe.updated", subjectType: "cafe", subjectId: id, places: [{ cafeId: id }], before: { name: cafe.name, businessId: cafe.businessId, timeZone: cafe.timeZone }, after: { name: updated.name, businessId: updated.businessId, timeZone } },
+      {
+        action: "cafe.updated",
+        subjectType: "cafe",
+        subjectId: id,
+        places: [{ cafeId: id }],
+        before: { name: cafe.name, businessId: cafe.businessId, timeZone: cafe.timeZone },
+        after: { name: updated.name, businessId: updated.businessId, timeZone },
+      },
       now,
     );
     return updated;
@@ -448,11 +647,27 @@ export function updateCafe(db: Db, actor: Actor, scope: Scope, id: number, input
 /** Deletes a mine without units (its service list goes with it). */
 export function deleteMine(db: Db, actor: Actor, scope: Scope, id: number, now = new Date()) {
   const mine = requireMine(db, scope, id);
-  const unitCount = db.select({ n: sql<number>`count(*)` }).from(units).where(eq(units.mineId, id)).get()?.n ?? 0;
+  const unitCount =
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(units)
+      .where(eq(units.mineId, id))
+      .get()?.n ?? 0;
   if (unitCount > 0) throw new Conflict(message("places.mine_in_use", { name: mine.name, units: unitCount }));
   db.transaction((tx) => {
     tx.delete(mines).where(eq(mines.id, id)).run();
-    recordAudit(tx, actor, { action: "mine.deleted", subjectType: "mine", subjectId: id, places: [{ mineId: id }], before: { name: mine.name } }, now);
+    recordAudit(
+      tx,
+      actor,
+      {
+        action: "mine.deleted",
+        subjectType: "mine",
+        subjectId: id,
+        places: [{ mineId: id }],
+        before: { name: mine.name },
+      },
+      now,
+    );
   });
   return mine;
 }
@@ -460,12 +675,36 @@ export function deleteMine(db: Db, actor: Actor, scope: Scope, id: number, now =
 /** Deletes a unit without cafes and without subdealerships working there. */
 export function deleteUnit(db: Db, actor: Actor, scope: Scope, id: number, now = new Date()) {
   const unit = requireUnit(db, scope, id);
-  const cafeCount = db.select({ n: sql<number>`count(*)` }).from(cafes).where(eq(cafes.unitId, id)).get()?.n ?? 0;
-  const subdealershipCount = db.select({ n: sql<number>`count(*)` }).from(subdealershipUnits).where(eq(subdealershipUnits.unitId, id)).get()?.n ?? 0;
-  if (cafeCount + subdealershipCount > 0) throw new Conflict(message("places.unit_in_use", { name: unit.name, cafes: cafeCount, subdealerships: subdealershipCount }));
+  const cafeCount =
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(cafes)
+      .where(eq(cafes.unitId, id))
+      .get()?.n ?? 0;
+  const subdealershipCount =
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(subdealershipUnits)
+      .where(eq(subdealershipUnits.unitId, id))
+      .get()?.n ?? 0;
+  if (cafeCount + subdealershipCount > 0)
+    throw new Conflict(
+      message("places.unit_in_use", { name: unit.name, cafes: cafeCount, subdealerships: subdealershipCount }),
+    );
   db.transaction((tx) => {
     tx.delete(units).where(eq(units.id, id)).run();
-    recordAudit(tx, actor, { action: "unit.deleted", subjectType: "unit", subjectId: id, places: [{ unitId: id }], before: { name: unit.name, mineId: unit.mineId } }, now);
+    recordAudit(
+      tx,
+      actor,
+      {
+        action: "unit.deleted",
+        subjectType: "unit",
+        subjectId: id,
+        places: [{ unitId: id }],
+        before: { name: unit.name, mineId: unit.mineId },
+      },
+      now,
+    );
   });
   return unit;
 }
@@ -473,14 +712,36 @@ export function deleteUnit(db: Db, actor: Actor, scope: Scope, id: number, now =
 /** Deletes a cafe without areas and properties (its services and prices go with it). */
 export function deleteCafe(db: Db, actor: Actor, scope: Scope, id: number, now = new Date()) {
   const cafe = requireCafe(db, scope, id);
-  const areaCount = db.select({ n: sql<number>`count(*)` }).from(areas).where(eq(areas.cafeId, id)).get()?.n ?? 0;
-  const propertyCount = db.select({ n: sql<number>`count(*)` }).from(properties).where(eq(properties.cafeId, id)).get()?.n ?? 0;
-  if (areaCount + propertyCount > 0) throw new Conflict(message("places.cafe_in_use", { name: cafe.name, areas: areaCount, properties: propertyCount }));
+  const areaCount =
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(areas)
+      .where(eq(areas.cafeId, id))
+      .get()?.n ?? 0;
+  const propertyCount =
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(properties)
+      .where(eq(properties.cafeId, id))
+      .get()?.n ?? 0;
+  if (areaCount + propertyCount > 0)
+    throw new Conflict(message("places.cafe_in_use", { name: cafe.name, areas: areaCount, properties: propertyCount }));
   db.transaction((tx) => {
     tx.delete(cafes).where(eq(cafes.id, id)).run();
     bumpAccessVersion(tx);
     // The cafe is gone from every scope: the entry belongs to the business that operated it, whose headquarters see it.
-    recordAudit(tx, actor, { action: "cafe.deleted", subjectType: "cafe", subjectId: id, places: cafe.businessId !== null ? [{ businessId: cafe.businessId }] : [{ cafeId: id }], before: { name: cafe.name, unitId: cafe.unitId, businessId: cafe.businessId, timeZone: cafe.timeZone } }, now);
+    recordAudit(
+      tx,
+      actor,
+      {
+        action: "cafe.deleted",
+        subjectType: "cafe",
+        subjectId: id,
+        places: cafe.businessId !== null ? [{ businessId: cafe.businessId }] : [{ cafeId: id }],
+        before: { name: cafe.name, unitId: cafe.unitId, businessId: cafe.businessId, timeZone: cafe.timeZone },
+      },
+      now,
+    );
   });
   return cafe;
 }

@@ -21,24 +21,52 @@ function world() {
   const db = openDatabase(":memory:");
   migrateDatabase(db);
   const business = db.insert(businesses).values({ name: "Catering Norte" }).returning().get().id;
-  const place = createPlace(db, ACTOR, EVERYTHING, { mine_name: "Mina Norte", unit_name: "Unidad A", cafe_name: "Comedor A1", business_id: business, time_zone: "America/Bogota" }, { timeZone: "America/Lima" });
+  const place = createPlace(
+    db,
+    ACTOR,
+    EVERYTHING,
+    {
+      mine_name: "Mina Norte",
+      unit_name: "Unidad A",
+      cafe_name: "Comedor A1",
+      business_id: business,
+      time_zone: "America/Bogota",
+    },
+    { timeZone: "America/Lima" },
+  );
   const alm = createService(db, ACTOR, { code: "ALM", name: "Almuerzo", type: "lunch" }).id;
   const cen = createService(db, ACTOR, { code: "CEN", name: "Cena", type: "dinner" }).id;
   const mine = place.mine.id;
   const unit = place.unit!.id;
   const cafe = place.cafe!.id;
   // A second cafe of the unit offers both services with only CEN priced.
-  const other = createPlace(db, ACTOR, EVERYTHING, { mine_id: mine, unit_id: unit, cafe_name: "Comedor A2", business_id: business }, { timeZone: "America/Lima" }).cafe!.id;
+  const other = createPlace(
+    db,
+    ACTOR,
+    EVERYTHING,
+    { mine_id: mine, unit_id: unit, cafe_name: "Comedor A2", business_id: business },
+    { timeZone: "America/Lima" },
+  ).cafe!.id;
   setPlaceServices(db, ACTOR, EVERYTHING, "mine", mine, { service_ids: [alm, cen] });
   setPlaceServices(db, ACTOR, EVERYTHING, "unit", unit, { service_ids: [alm, cen] });
   setPlaceServices(db, ACTOR, EVERYTHING, "cafe", cafe, { service_ids: [alm, cen] });
   setPlaceServices(db, ACTOR, EVERYTHING, "cafe", other, { service_ids: [alm, cen] });
-  setCafePrices(db, ACTOR, EVERYTHING, cafe, { prices: [{ service_id: alm, price: "12.50" }, { service_id: cen, price: "10" }] });
+  setCafePrices(db, ACTOR, EVERYTHING, cafe, {
+    prices: [
+      { service_id: alm, price: "12.50" },
+      { service_id: cen, price: "10" },
+    ],
+  });
   setCafePrices(db, ACTOR, EVERYTHING, other, { prices: [{ service_id: cen, price: "9" }] });
   /** Every history row of every cafe, oldest first. */
   const history = () =>
     db
-      .select({ cafeId: servicePriceHistory.cafeId, serviceId: servicePriceHistory.serviceId, old: servicePriceHistory.oldPriceCents, next: servicePriceHistory.newPriceCents })
+      .select({
+        cafeId: servicePriceHistory.cafeId,
+        serviceId: servicePriceHistory.serviceId,
+        old: servicePriceHistory.oldPriceCents,
+        next: servicePriceHistory.newPriceCents,
+      })
       .from(servicePriceHistory)
       .orderBy(servicePriceHistory.id)
       .all();
@@ -53,7 +81,12 @@ describe("price history", () => {
       { cafeId: w.cafe, serviceId: w.cen, old: null, next: 1000 },
       { cafeId: w.other, serviceId: w.cen, old: null, next: 900 },
     ]);
-    setCafePrices(w.db, ACTOR, EVERYTHING, w.cafe, { prices: [{ service_id: w.alm, price: "13.00" }, { service_id: w.cen, price: "" }] });
+    setCafePrices(w.db, ACTOR, EVERYTHING, w.cafe, {
+      prices: [
+        { service_id: w.alm, price: "13.00" },
+        { service_id: w.cen, price: "" },
+      ],
+    });
     expect(w.history().slice(3)).toEqual([
       { cafeId: w.cafe, serviceId: w.alm, old: 1250, next: 1300 },
       { cafeId: w.cafe, serviceId: w.cen, old: 1000, next: null },
@@ -65,7 +98,13 @@ describe("price history", () => {
     const w = world();
     setPlaceServices(w.db, ACTOR, EVERYTHING, "cafe", w.cafe, { service_ids: [w.cen] });
     expect(w.history().slice(3)).toEqual([{ cafeId: w.cafe, serviceId: w.alm, old: 1250, next: null }]);
-    expect(w.db.select().from(cafeServices).where(and(eq(cafeServices.cafeId, w.cafe), eq(cafeServices.serviceId, w.alm))).get()).toBeUndefined();
+    expect(
+      w.db
+        .select()
+        .from(cafeServices)
+        .where(and(eq(cafeServices.cafeId, w.cafe), eq(cafeServices.serviceId, w.alm)))
+        .get(),
+    ).toBeUndefined();
     const audit = w.db.select().from(auditLog).where(eq(auditLog.action, "cafe.prices.updated")).all().at(-1)!;
     expect([JSON.parse(audit.before!), JSON.parse(audit.after!)]).toEqual([{ ALM: 1250 }, { ALM: null }]);
   });
@@ -96,7 +135,10 @@ describe("price history", () => {
       refusal = error;
     }
     expect(refusal).toBeInstanceOf(Conflict);
-    expect((refusal as Conflict).detail).toEqual({ key: "services.has_price_history", params: { code: "CEN", cafes: 2 } });
+    expect((refusal as Conflict).detail).toEqual({
+      key: "services.has_price_history",
+      params: { code: "CEN", cafes: 2 },
+    });
     // A service never priced anywhere can go.
     const spare = createService(w.db, ACTOR, { code: "REF", name: "Refrigerio", type: "snack" }).id;
     expect(deleteService(w.db, ACTOR, spare).code).toBe("REF");
@@ -106,7 +148,12 @@ describe("price history", () => {
     const w = world();
     let errors: unknown;
     try {
-      setCafePrices(w.db, ACTOR, EVERYTHING, w.cafe, { prices: [{ service_id: w.alm, price: "11" }, { service_id: w.alm, price: "14" }] });
+      setCafePrices(w.db, ACTOR, EVERYTHING, w.cafe, {
+        prices: [
+          { service_id: w.alm, price: "11" },
+          { service_id: w.alm, price: "14" },
+        ],
+      });
     } catch (error) {
       if (error instanceof ValidationFailed) errors = error.errors;
     }

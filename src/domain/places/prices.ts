@@ -3,7 +3,16 @@
  * ("12.50") and parsed exactly; every change is kept in service_price_history and in the audit trail.
  */
 import { and, asc, desc, eq, inArray, isNotNull, isNull } from "drizzle-orm";
-import { cafes, cafeServices, mines, servicePriceHistory, services, units, users, type ServiceType } from "../../../db/schema";
+import {
+  cafes,
+  cafeServices,
+  mines,
+  servicePriceHistory,
+  services,
+  units,
+  users,
+  type ServiceType,
+} from "../../../db/schema";
 import type { Db } from "../../db";
 import type { Scope } from "../access/scope";
 import { recordAudit, type Actor, type Tx } from "../audit";
@@ -48,14 +57,26 @@ function requireCafe(db: Db, scope: Scope, cafeId: number) {
     .where(eq(cafes.id, cafeId))
     .get();
   if (!row || !(scope.all || scope.cafeIds.has(cafeId))) throw new NotFound();
-  return { id: row.id, name: row.name, timeZone: row.timeZone, path: `${row.mineName} › ${row.unitName} › ${row.name}` };
+  return {
+    id: row.id,
+    name: row.name,
+    timeZone: row.timeZone,
+    path: `${row.mineName} › ${row.unitName} › ${row.name}`,
+  };
 }
 
 /** The services a cafe offers with their prices, and the latest price changes (newest first). */
 export function cafePrices(db: Db, scope: Scope, cafeId: number, historyLimit = 20): CafePrices {
   const cafe = requireCafe(db, scope, cafeId);
   const rows = db
-    .select({ serviceId: services.id, code: services.code, name: services.name, type: services.type, active: services.active, priceCents: cafeServices.priceCents })
+    .select({
+      serviceId: services.id,
+      code: services.code,
+      name: services.name,
+      type: services.type,
+      active: services.active,
+      priceCents: cafeServices.priceCents,
+    })
     .from(cafeServices)
     .innerJoin(services, eq(services.id, cafeServices.serviceId))
     .where(eq(cafeServices.cafeId, cafeId))
@@ -86,18 +107,34 @@ export function cafePrices(db: Db, scope: Scope, cafeId: number, historyLimit = 
 }
 
 export const CafePricesInput = t.Object({
-  prices: t.Array(t.Object({ service_id: t.Integer({ minimum: 1 }), price: t.Union([t.String({ maxLength: 20 }), t.Null()]) }), { maxItems: 500 }),
+  prices: t.Array(
+    t.Object({ service_id: t.Integer({ minimum: 1 }), price: t.Union([t.String({ maxLength: 20 }), t.Null()]) }),
+    { maxItems: 500 },
+  ),
 });
 
 /**
  * Sets the cafe's price of some of the services it offers ("" or null clears a price). Errors are keyed
  * `prices.<service id>`. Returns how many prices changed.
  */
-export function setCafePrices(db: Db, actor: Actor, scope: Scope, cafeId: number, input: unknown, now = new Date()): { changed: number } {
+export function setCafePrices(
+  db: Db,
+  actor: Actor,
+  scope: Scope,
+  cafeId: number,
+  input: unknown,
+  now = new Date(),
+): { changed: number } {
   requireCafe(db, scope, cafeId);
   const data = parseInput(CafePricesInput, input);
   const offered = new Map(
-    db.select({ serviceId: cafeServices.serviceId, priceCents: cafeServices.priceCents, code: services.code }).from(cafeServices).innerJoin(services, eq(services.id, cafeServices.serviceId)).where(eq(cafeServices.cafeId, cafeId)).all().map((r) => [r.serviceId, r]),
+    db
+      .select({ serviceId: cafeServices.serviceId, priceCents: cafeServices.priceCents, code: services.code })
+      .from(cafeServices)
+      .innerJoin(services, eq(services.id, cafeServices.serviceId))
+      .where(eq(cafeServices.cafeId, cafeId))
+      .all()
+      .map((r) => [r.serviceId, r]),
   );
   const errors: Record<string, Message> = {};
   const changes: PriceChange[] = [];
@@ -140,11 +177,30 @@ export interface PriceChange {
  * (who, when, old, new) and one `cafe.prices.updated` audit record. The caller has checked that the cafe offers
  * each service and that `old` is its current price.
  */
-export function applyCafePriceChanges(tx: Tx, actor: Actor, cafeId: number, changes: PriceChange[], now = new Date()): void {
+export function applyCafePriceChanges(
+  tx: Tx,
+  actor: Actor,
+  cafeId: number,
+  changes: PriceChange[],
+  now = new Date(),
+): void {
   if (changes.length === 0) return;
   for (const c of changes) {
-    tx.update(cafeServices).set({ priceCents: c.next, updatedAt: now }).where(and(eq(cafeServices.cafeId, cafeId), eq(cafeServices.serviceId, c.serviceId))).run();
-    tx.insert(servicePriceHistory).values({ cafeId, serviceId: c.serviceId, oldPriceCents: c.old, newPriceCents: c.next, changedBy: actor.userId, changedByLabel: actor.label, changedAt: now }).run();
+    tx.update(cafeServices)
+      .set({ priceCents: c.next, updatedAt: now })
+      .where(and(eq(cafeServices.cafeId, cafeId), eq(cafeServices.serviceId, c.serviceId)))
+      .run();
+    tx.insert(servicePriceHistory)
+      .values({
+        cafeId,
+        serviceId: c.serviceId,
+        oldPriceCents: c.old,
+        newPriceCents: c.next,
+        changedBy: actor.userId,
+        changedByLabel: actor.label,
+        changedAt: now,
+      })
+      .run();
   }
   recordAudit(
     tx,
@@ -165,15 +221,33 @@ export function applyCafePriceChanges(tx: Tx, actor: Actor, cafeId: number, chan
  * Clears the prices of services a cafe is about to stop offering, inside the caller's transaction, so that the
  * history ends with "→ no price" instead of losing the last price with the assignment.
  */
-export function clearPricesBeforeRemoval(tx: Tx, actor: Actor, cafeId: number, serviceIds: number[], now = new Date()): void {
+export function clearPricesBeforeRemoval(
+  tx: Tx,
+  actor: Actor,
+  cafeId: number,
+  serviceIds: number[],
+  now = new Date(),
+): void {
   if (serviceIds.length === 0) return;
   const priced = tx
     .select({ serviceId: cafeServices.serviceId, priceCents: cafeServices.priceCents, code: services.code })
     .from(cafeServices)
     .innerJoin(services, eq(services.id, cafeServices.serviceId))
-    .where(and(eq(cafeServices.cafeId, cafeId), inArray(cafeServices.serviceId, serviceIds), isNotNull(cafeServices.priceCents)))
+    .where(
+      and(
+        eq(cafeServices.cafeId, cafeId),
+        inArray(cafeServices.serviceId, serviceIds),
+        isNotNull(cafeServices.priceCents),
+      ),
+    )
     .all();
-  applyCafePriceChanges(tx, actor, cafeId, priced.map((r) => ({ serviceId: r.serviceId, code: r.code, old: r.priceCents, next: null })), now);
+  applyCafePriceChanges(
+    tx,
+    actor,
+    cafeId,
+    priced.map((r) => ({ serviceId: r.serviceId, code: r.code, old: r.priceCents, next: null })),
+    now,
+  );
 }
 
 /** Sets a price without history or audit (seeds): only when the cafe offers the service and has no price yet. */

@@ -94,7 +94,14 @@ export function serviceTree(db: Db, scope: Scope, search: string, page: PageRequ
     .map((m) => m.id);
   if (mineIds.length === 0) return { rows: [], total, page: shown.page };
   const rows = db
-    .select({ mineId: mines.id, mineName: mines.name, unitId: units.id, unitName: units.name, cafeId: cafes.id, cafeName: cafes.name })
+    .select({
+      mineId: mines.id,
+      mineName: mines.name,
+      unitId: units.id,
+      unitName: units.name,
+      cafeId: cafes.id,
+      cafeName: cafes.name,
+    })
     .from(mines)
     .leftJoin(units, eq(units.mineId, mines.id))
     .leftJoin(cafes, eq(cafes.unitId, units.id))
@@ -103,21 +110,45 @@ export function serviceTree(db: Db, scope: Scope, search: string, page: PageRequ
     .all();
   const unitIds = [...new Set(rows.flatMap((r) => (r.unitId === null ? [] : [r.unitId])))];
   const cafeIds = [...new Set(rows.flatMap((r) => (r.cafeId === null ? [] : [r.cafeId])))];
-  const byMine = group(db.select({ key: mineServices.mineId, serviceId: mineServices.serviceId }).from(mineServices).where(inArray(mineServices.mineId, mineIds)).all());
-  const byUnit = group(unitIds.length ? db.select({ key: unitServices.unitId, serviceId: unitServices.serviceId }).from(unitServices).where(inArray(unitServices.unitId, unitIds)).all() : []);
-  const cafeRows = cafeIds.length ? db.select().from(cafeServices).where(inArray(cafeServices.cafeId, cafeIds)).all() : [];
+  const byMine = group(
+    db
+      .select({ key: mineServices.mineId, serviceId: mineServices.serviceId })
+      .from(mineServices)
+      .where(inArray(mineServices.mineId, mineIds))
+      .all(),
+  );
+  const byUnit = group(
+    unitIds.length
+      ? db
+          .select({ key: unitServices.unitId, serviceId: unitServices.serviceId })
+          .from(unitServices)
+          .where(inArray(unitServices.unitId, unitIds))
+          .all()
+      : [],
+  );
+  const cafeRows = cafeIds.length
+    ? db.select().from(cafeServices).where(inArray(cafeServices.cafeId, cafeIds)).all()
+    : [];
   const byCafe = group(cafeRows.map((r) => ({ key: r.cafeId, serviceId: r.serviceId })));
   const pricedByCafe = new Map<number, number>();
-  for (const r of cafeRows) if (r.priceCents !== null) pricedByCafe.set(r.cafeId, (pricedByCafe.get(r.cafeId) ?? 0) + 1);
+  for (const r of cafeRows)
+    if (r.priceCents !== null) pricedByCafe.set(r.cafeId, (pricedByCafe.get(r.cafeId) ?? 0) + 1);
   const tree: ServiceTreeMine[] = [];
   for (const r of rows) {
     let mine = tree.at(-1);
-    if (mine?.id !== r.mineId) tree.push((mine = { id: r.mineId, name: r.mineName, serviceIds: byMine.get(r.mineId) ?? [], units: [] }));
+    if (mine?.id !== r.mineId)
+      tree.push((mine = { id: r.mineId, name: r.mineName, serviceIds: byMine.get(r.mineId) ?? [], units: [] }));
     if (r.unitId === null) continue;
     let unit = mine.units.at(-1);
-    if (unit?.id !== r.unitId) mine.units.push((unit = { id: r.unitId, name: r.unitName!, serviceIds: byUnit.get(r.unitId) ?? [], cafes: [] }));
+    if (unit?.id !== r.unitId)
+      mine.units.push((unit = { id: r.unitId, name: r.unitName!, serviceIds: byUnit.get(r.unitId) ?? [], cafes: [] }));
     if (r.cafeId === null) continue;
-    unit.cafes.push({ id: r.cafeId, name: r.cafeName!, serviceIds: byCafe.get(r.cafeId) ?? [], priced: pricedByCafe.get(r.cafeId) ?? 0 });
+    unit.cafes.push({
+      id: r.cafeId,
+      name: r.cafeName!,
+      serviceIds: byCafe.get(r.cafeId) ?? [],
+      priced: pricedByCafe.get(r.cafeId) ?? 0,
+    });
   }
   return { rows: tree, total, page: shown.page };
 }
@@ -128,18 +159,43 @@ export function requirePlace(db: Db, scope: Scope, kind: string, id: number): Pl
   const inScope = (cafeIds: number[]) => scope.all || cafeIds.some((c) => scope.cafeIds.has(c));
   if (kind === "mine") {
     const mine = db.select().from(mines).where(eq(mines.id, id)).get();
-    const cafeIds = mine ? db.select({ id: cafes.id }).from(cafes).innerJoin(units, eq(units.id, cafes.unitId)).where(eq(units.mineId, id)).all().map((c) => c.id) : [];
+    const cafeIds = mine
+      ? db
+          .select({ id: cafes.id })
+          .from(cafes)
+          .innerJoin(units, eq(units.id, cafes.unitId))
+          .where(eq(units.mineId, id))
+          .all()
+          .map((c) => c.id)
+      : [];
     if (!mine || !inScope(cafeIds)) throw new NotFound();
     return { kind, id, name: mine.name, parent: null };
   }
   if (kind === "unit") {
-    const row = db.select({ unit: units, mineName: mines.name }).from(units).innerJoin(mines, eq(mines.id, units.mineId)).where(eq(units.id, id)).get();
-    const cafeIds = row ? db.select({ id: cafes.id }).from(cafes).where(eq(cafes.unitId, id)).all().map((c) => c.id) : [];
+    const row = db
+      .select({ unit: units, mineName: mines.name })
+      .from(units)
+      .innerJoin(mines, eq(mines.id, units.mineId))
+      .where(eq(units.id, id))
+      .get();
+    const cafeIds = row
+      ? db
+          .select({ id: cafes.id })
+          .from(cafes)
+          .where(eq(cafes.unitId, id))
+          .all()
+          .map((c) => c.id)
+      : [];
     if (!row || !inScope(cafeIds)) throw new NotFound();
     return { kind, id, name: row.unit.name, parent: { kind: "mine", id: row.unit.mineId, name: row.mineName } };
   }
   if (kind === "cafe") {
-    const row = db.select({ cafe: cafes, unitName: units.name }).from(cafes).innerJoin(units, eq(units.id, cafes.unitId)).where(eq(cafes.id, id)).get();
+    const row = db
+      .select({ cafe: cafes, unitName: units.name })
+      .from(cafes)
+      .innerJoin(units, eq(units.id, cafes.unitId))
+      .where(eq(cafes.id, id))
+      .get();
     if (!row || !inScope([id])) throw new NotFound();
     return { kind, id, name: row.cafe.name, parent: { kind: "unit", id: row.cafe.unitId, name: row.unitName } };
   }
@@ -147,9 +203,26 @@ export function requirePlace(db: Db, scope: Scope, kind: string, id: number): Pl
 }
 
 function offeredBy(db: Tx, kind: PlaceKind, id: number): number[] {
-  if (kind === "mine") return db.select({ s: mineServices.serviceId }).from(mineServices).where(eq(mineServices.mineId, id)).all().map((r) => r.s);
-  if (kind === "unit") return db.select({ s: unitServices.serviceId }).from(unitServices).where(eq(unitServices.unitId, id)).all().map((r) => r.s);
-  return db.select({ s: cafeServices.serviceId }).from(cafeServices).where(eq(cafeServices.cafeId, id)).all().map((r) => r.s);
+  if (kind === "mine")
+    return db
+      .select({ s: mineServices.serviceId })
+      .from(mineServices)
+      .where(eq(mineServices.mineId, id))
+      .all()
+      .map((r) => r.s);
+  if (kind === "unit")
+    return db
+      .select({ s: unitServices.serviceId })
+      .from(unitServices)
+      .where(eq(unitServices.unitId, id))
+      .all()
+      .map((r) => r.s);
+  return db
+    .select({ s: cafeServices.serviceId })
+    .from(cafeServices)
+    .where(eq(cafeServices.cafeId, id))
+    .all()
+    .map((r) => r.s);
 }
 
 /** The children (units and cafes below a mine, cafes below a unit) offering any of `serviceIds`. */
@@ -166,7 +239,13 @@ function childrenOffering(db: Db, place: PlaceRef, serviceIds: number[], codes: 
       .all();
     for (const [id, list] of group(rows.map((r) => ({ key: r.id, serviceId: r.serviceId })))) {
       const name = rows.find((r) => r.id === id)!.name;
-      affected.push({ kind: "unit", id, name, path: `${place.name} › ${name}`, services: list.map((s) => codes.get(s)!).sort() });
+      affected.push({
+        kind: "unit",
+        id,
+        name,
+        path: `${place.name} › ${name}`,
+        services: list.map((s) => codes.get(s)!).sort(),
+      });
     }
   }
   const cafeRows = db
@@ -174,12 +253,18 @@ function childrenOffering(db: Db, place: PlaceRef, serviceIds: number[], codes: 
     .from(cafeServices)
     .innerJoin(cafes, eq(cafes.id, cafeServices.cafeId))
     .innerJoin(units, eq(units.id, cafes.unitId))
-    .where(and(place.kind === "mine" ? eq(units.mineId, place.id) : eq(units.id, place.id), inArray(cafeServices.serviceId, serviceIds)))
+    .where(
+      and(
+        place.kind === "mine" ? eq(units.mineId, place.id) : eq(units.id, place.id),
+        inArray(cafeServices.serviceId, serviceIds),
+      ),
+    )
     .orderBy(asc(units.name), asc(cafes.name))
     .all();
   for (const [id, list] of group(cafeRows.map((r) => ({ key: r.id, serviceId: r.serviceId })))) {
     const row = cafeRows.find((r) => r.id === id)!;
-    const path = place.kind === "mine" ? `${place.name} › ${row.unitName} › ${row.name}` : `${place.name} › ${row.name}`;
+    const path =
+      place.kind === "mine" ? `${place.name} › ${row.unitName} › ${row.name}` : `${place.name} › ${row.name}`;
     affected.push({ kind: "cafe", id, name: row.name, path, services: list.map((s) => codes.get(s)!).sort() });
   }
   return affected;
@@ -198,14 +283,26 @@ export type SetPlaceServicesResult =
  * Sets the services a place offers. Refuses services its parent lacks; when removing services its children
  * offer, changes nothing and returns those children unless `confirm` is true.
  */
-export function setPlaceServices(db: Db, actor: Actor, scope: Scope, kind: string, id: number, input: unknown, now = new Date()): SetPlaceServicesResult {
+export function setPlaceServices(
+  db: Db,
+  actor: Actor,
+  scope: Scope,
+  kind: string,
+  id: number,
+  input: unknown,
+  now = new Date(),
+): SetPlaceServicesResult {
   const place = requirePlace(db, scope, kind, id);
   const data = parseInput(PlaceServicesInput, input);
   const wanted = [...new Set(data.service_ids)];
-  const all = db.select({ id: services.id, code: services.code, name: services.name, active: services.active }).from(services).all();
+  const all = db
+    .select({ id: services.id, code: services.code, name: services.name, active: services.active })
+    .from(services)
+    .all();
   const byId = new Map(all.map((s) => [s.id, s]));
   const codes = new Map(all.map((s) => [s.id, s.code]));
-  if (wanted.some((s) => !byId.has(s))) throw new ValidationFailed({ service_ids: message("services.unknown_services") });
+  if (wanted.some((s) => !byId.has(s)))
+    throw new ValidationFailed({ service_ids: message("services.unknown_services") });
 
   const current = offeredBy(db, place.kind, place.id);
   const added = wanted.filter((s) => !current.includes(s));
@@ -214,9 +311,15 @@ export function setPlaceServices(db: Db, actor: Actor, scope: Scope, kind: strin
   const errors: Record<string, Message> = {};
   for (const s of added) {
     const service = byId.get(s)!;
-    if (!service.active) errors[`service_ids.${s}`] = message("services.inactive_service", { service: `${service.code} · ${service.name}` });
+    if (!service.active)
+      errors[`service_ids.${s}`] = message("services.inactive_service", {
+        service: `${service.code} · ${service.name}`,
+      });
     else if (parentOffers && !parentOffers.includes(s)) {
-      errors[`service_ids.${s}`] = message(`services.parent_lacks_${place.parent!.kind}`, { service: `${service.code} · ${service.name}`, parent: place.parent!.name });
+      errors[`service_ids.${s}`] = message(`services.parent_lacks_${place.parent!.kind}`, {
+        service: `${service.code} · ${service.name}`,
+        parent: place.parent!.name,
+      });
     }
   }
   if (Object.keys(errors).length) throw new ValidationFailed(errors);
@@ -233,30 +336,48 @@ export function setPlaceServices(db: Db, actor: Actor, scope: Scope, kind: strin
         return true;
       }
     });
-    if (outside.length) throw new Conflict(message("services.children_out_of_scope", { places: outside.map((a) => a.path).join(", ") }));
+    if (outside.length)
+      throw new Conflict(message("services.children_out_of_scope", { places: outside.map((a) => a.path).join(", ") }));
   }
   if (affected.length && !data.confirm) return { status: "needs_confirmation", place, removed: removedCodes, affected };
 
   db.transaction((tx) => {
     const before = current.map((s) => codes.get(s)!).sort();
     if (place.kind === "mine") {
-      if (removed.length) tx.delete(mineServices).where(and(eq(mineServices.mineId, place.id), inArray(mineServices.serviceId, removed))).run();
+      if (removed.length)
+        tx.delete(mineServices)
+          .where(and(eq(mineServices.mineId, place.id), inArray(mineServices.serviceId, removed)))
+          .run();
       for (const s of added) tx.insert(mineServices).values({ mineId: place.id, serviceId: s }).run();
     } else if (place.kind === "unit") {
-      if (removed.length) tx.delete(unitServices).where(and(eq(unitServices.unitId, place.id), inArray(unitServices.serviceId, removed))).run();
+      if (removed.length)
+        tx.delete(unitServices)
+          .where(and(eq(unitServices.unitId, place.id), inArray(unitServices.serviceId, removed)))
+          .run();
       for (const s of added) tx.insert(unitServices).values({ unitId: place.id, serviceId: s }).run();
     } else {
       clearPricesBeforeRemoval(tx, actor, place.id, removed, now);
-      if (removed.length) tx.delete(cafeServices).where(and(eq(cafeServices.cafeId, place.id), inArray(cafeServices.serviceId, removed))).run();
-      for (const s of added) tx.insert(cafeServices).values({ cafeId: place.id, serviceId: s, priceCents: null, updatedAt: now }).run();
+      if (removed.length)
+        tx.delete(cafeServices)
+          .where(and(eq(cafeServices.cafeId, place.id), inArray(cafeServices.serviceId, removed)))
+          .run();
+      for (const s of added)
+        tx.insert(cafeServices).values({ cafeId: place.id, serviceId: s, priceCents: null, updatedAt: now }).run();
     }
     for (const child of affected) {
       const lost = removed.filter((s) => child.services.includes(codes.get(s)!));
-      const childBefore = offeredBy(tx, child.kind, child.id).map((s) => codes.get(s)!).sort();
-      if (child.kind === "unit") tx.delete(unitServices).where(and(eq(unitServices.unitId, child.id), inArray(unitServices.serviceId, lost))).run();
+      const childBefore = offeredBy(tx, child.kind, child.id)
+        .map((s) => codes.get(s)!)
+        .sort();
+      if (child.kind === "unit")
+        tx.delete(unitServices)
+          .where(and(eq(unitServices.unitId, child.id), inArray(unitServices.serviceId, lost)))
+          .run();
       else {
         clearPricesBeforeRemoval(tx, actor, child.id, lost, now);
-        tx.delete(cafeServices).where(and(eq(cafeServices.cafeId, child.id), inArray(cafeServices.serviceId, lost))).run();
+        tx.delete(cafeServices)
+          .where(and(eq(cafeServices.cafeId, child.id), inArray(cafeServices.serviceId, lost)))
+          .run();
       }
       recordAudit(
         tx,
@@ -267,13 +388,28 @@ export function setPlaceServices(db: Db, actor: Actor, scope: Scope, kind: strin
           subjectId: child.id,
           places: [treePlace(child.kind, child.id)],
           before: { services: childBefore },
-          after: { services: childBefore.filter((c) => !child.services.includes(c)), parent: { kind: place.kind, id: place.id } },
+          after: {
+            services: childBefore.filter((c) => !child.services.includes(c)),
+            parent: { kind: place.kind, id: place.id },
+          },
         },
         now,
       );
     }
     if (added.length || removed.length) {
-      recordAudit(tx, actor, { action: "place.services.updated", subjectType: place.kind, subjectId: place.id, places: [treePlace(place.kind, place.id)], before: { services: before }, after: { services: wanted.map((s) => codes.get(s)!).sort() } }, now);
+      recordAudit(
+        tx,
+        actor,
+        {
+          action: "place.services.updated",
+          subjectType: place.kind,
+          subjectId: place.id,
+          places: [treePlace(place.kind, place.id)],
+          before: { services: before },
+          after: { services: wanted.map((s) => codes.get(s)!).sort() },
+        },
+        now,
+      );
     }
   });
   return { status: "saved", place, added: added.map((s) => codes.get(s)!).sort(), removed: removedCodes, affected };
@@ -283,5 +419,9 @@ export function setPlaceServices(db: Db, actor: Actor, scope: Scope, kind: strin
 export function offerService(db: Tx, kind: PlaceKind, id: number, serviceId: number, now = new Date()): void {
   if (kind === "mine") db.insert(mineServices).values({ mineId: id, serviceId }).onConflictDoNothing().run();
   else if (kind === "unit") db.insert(unitServices).values({ unitId: id, serviceId }).onConflictDoNothing().run();
-  else db.insert(cafeServices).values({ cafeId: id, serviceId, priceCents: null, updatedAt: now }).onConflictDoNothing().run();
+  else
+    db.insert(cafeServices)
+      .values({ cafeId: id, serviceId, priceCents: null, updatedAt: now })
+      .onConflictDoNothing()
+      .run();
 }

@@ -4,7 +4,16 @@
  * cannot be deleted while some place offers it, nor once it has had a price anywhere: deactivate it instead.
  */
 import { and, asc, eq, sql } from "drizzle-orm";
-import { businessServices, cafeServices, mineServices, SERVICE_TYPES, servicePriceHistory, services, unitServices, type ServiceType } from "../../../db/schema";
+import {
+  businessServices,
+  cafeServices,
+  mineServices,
+  SERVICE_TYPES,
+  servicePriceHistory,
+  services,
+  unitServices,
+  type ServiceType,
+} from "../../../db/schema";
 import type { Db } from "../../db";
 import { COMPANY_WIDE, recordAudit, type Actor } from "../audit";
 import { Conflict, message, NotFound, ValidationFailed } from "../errors";
@@ -55,7 +64,12 @@ function filterCondition(filter: ServiceFilter) {
 /** Services filtered and paginated, by code. */
 export function listServices(db: Db, filter: ServiceFilter, page: PageRequest): ListResult<ServiceRow> {
   const where = filterCondition(filter);
-  const total = db.select({ n: sql<number>`count(*)` }).from(services).where(where).get()?.n ?? 0;
+  const total =
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(services)
+      .where(where)
+      .get()?.n ?? 0;
   const shown = pageWindow(total, page);
   const rows = db
     .select({ service: services, places: placesCount })
@@ -83,7 +97,11 @@ export function listServices(db: Db, filter: ServiceFilter, page: PageRequest): 
 
 /** Every service, by code (choices in the dialogs). */
 export function serviceOptions(db: Db): ServiceOption[] {
-  return db.select({ id: services.id, code: services.code, name: services.name, type: services.type, active: services.active }).from(services).orderBy(asc(services.code)).all();
+  return db
+    .select({ id: services.id, code: services.code, name: services.name, type: services.type, active: services.active })
+    .from(services)
+    .orderBy(asc(services.code))
+    .all();
 }
 
 export function requireService(db: Db, id: number): Service {
@@ -113,7 +131,8 @@ function parseService(input: unknown) {
 
 function ensureCodeFree(db: Db, code: string, exceptId?: number): void {
   const existing = db.select({ id: services.id }).from(services).where(eq(services.code, code)).get();
-  if (existing && existing.id !== exceptId) throw new ValidationFailed({ code: message("services.code_taken", { code }) });
+  if (existing && existing.id !== exceptId)
+    throw new ValidationFailed({ code: message("services.code_taken", { code }) });
 }
 
 function snapshot(s: Service) {
@@ -126,10 +145,29 @@ export function createService(db: Db, actor: Actor, input: unknown, now = new Da
   return db.transaction((tx) => {
     const service = tx
       .insert(services)
-      .values({ code: data.code, name: data.name, description: data.description ?? "", type: data.type, active: data.active ?? true, createdAt: now, updatedAt: now })
+      .values({
+        code: data.code,
+        name: data.name,
+        description: data.description ?? "",
+        type: data.type,
+        active: data.active ?? true,
+        createdAt: now,
+        updatedAt: now,
+      })
       .returning()
       .get();
-    recordAudit(tx, actor, { action: "service.created", subjectType: "service", subjectId: service.id, places: COMPANY_WIDE, after: snapshot(service) }, now);
+    recordAudit(
+      tx,
+      actor,
+      {
+        action: "service.created",
+        subjectType: "service",
+        subjectId: service.id,
+        places: COMPANY_WIDE,
+        after: snapshot(service),
+      },
+      now,
+    );
     return service;
   });
 }
@@ -141,11 +179,30 @@ export function updateService(db: Db, actor: Actor, id: number, input: unknown, 
   return db.transaction((tx) => {
     const updated = tx
       .update(services)
-      .set({ code: data.code, name: data.name, description: data.description ?? service.description, type: data.type, active: data.active ?? service.active, updatedAt: now })
+      .set({
+        code: data.code,
+        name: data.name,
+        description: data.description ?? service.description,
+        type: data.type,
+        active: data.active ?? service.active,
+        updatedAt: now,
+      })
       .where(eq(services.id, id))
       .returning()
       .get();
-    recordAudit(tx, actor, { action: "service.updated", subjectType: "service", subjectId: id, places: COMPANY_WIDE, before: snapshot(service), after: snapshot(updated) }, now);
+    recordAudit(
+      tx,
+      actor,
+      {
+        action: "service.updated",
+        subjectType: "service",
+        subjectId: id,
+        places: COMPANY_WIDE,
+        before: snapshot(service),
+        after: snapshot(updated),
+      },
+      now,
+    );
     return updated;
   });
 }
@@ -153,21 +210,43 @@ export function updateService(db: Db, actor: Actor, id: number, input: unknown, 
 /** How many mines, units, cafes and businesses offer the service. */
 export function serviceUsage(db: Db, id: number): { mines: number; units: number; cafes: number; businesses: number } {
   const count = (table: typeof mineServices | typeof unitServices | typeof cafeServices | typeof businessServices) =>
-    db.select({ n: sql<number>`count(*)` }).from(table).where(eq(table.serviceId, id)).get()?.n ?? 0;
-  return { mines: count(mineServices), units: count(unitServices), cafes: count(cafeServices), businesses: count(businessServices) };
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(table)
+      .where(eq(table.serviceId, id))
+      .get()?.n ?? 0;
+  return {
+    mines: count(mineServices),
+    units: count(unitServices),
+    cafes: count(cafeServices),
+    businesses: count(businessServices),
+  };
 }
 
 /** Deletes a service nothing offers; refused (Conflict) while any mine, unit, cafe or business does. */
 export function deleteService(db: Db, actor: Actor, id: number): Service {
   const service = requireService(db, id);
   const usage = serviceUsage(db, id);
-  if (usage.mines + usage.units + usage.cafes + usage.businesses > 0) throw new Conflict(message("services.in_use", { code: service.code, ...usage }));
+  if (usage.mines + usage.units + usage.cafes + usage.businesses > 0)
+    throw new Conflict(message("services.in_use", { code: service.code, ...usage }));
   // A service that ever had a price stays, so the price history (and the sales it explains) keeps its subject.
-  const pricedCafes = db.select({ n: sql<number>`count(distinct ${servicePriceHistory.cafeId})` }).from(servicePriceHistory).where(eq(servicePriceHistory.serviceId, id)).get()?.n ?? 0;
-  if (pricedCafes > 0) throw new Conflict(message("services.has_price_history", { code: service.code, cafes: pricedCafes }));
+  const pricedCafes =
+    db
+      .select({ n: sql<number>`count(distinct ${servicePriceHistory.cafeId})` })
+      .from(servicePriceHistory)
+      .where(eq(servicePriceHistory.serviceId, id))
+      .get()?.n ?? 0;
+  if (pricedCafes > 0)
+    throw new Conflict(message("services.has_price_history", { code: service.code, cafes: pricedCafes }));
   db.transaction((tx) => {
     tx.delete(services).where(eq(services.id, id)).run();
-    recordAudit(tx, actor, { action: "service.deleted", subjectType: "service", subjectId: id, places: COMPANY_WIDE, before: snapshot(service) });
+    recordAudit(tx, actor, {
+      action: "service.deleted",
+      subjectType: "service",
+      subjectId: id,
+      places: COMPANY_WIDE,
+      before: snapshot(service),
+    });
   });
   return service;
 }

@@ -20,7 +20,16 @@ declare const self: Worker;
 self.onmessage = (event: MessageEvent<WorkerRequest>) => {
   try {
     checkZipContent(event.data.bytes, event.data.limits);
-    const book = XLSX.read(event.data.bytes, { type: "array", dense: true, nodim: true, sheetRows: MAX_SHEET_ROWS + 1, cellFormula: false, cellHTML: false, cellText: false, cellStyles: false });
+    const book = XLSX.read(event.data.bytes, {
+      type: "array",
+      dense: true,
+      nodim: true,
+      sheetRows: MAX_SHEET_ROWS + 1,
+      cellFormula: false,
+      cellHTML: false,
+      cellText: false,
+      cellStyles: false,
+    });
     const sheets = [];
     for (const name of book.SheetNames) {
       const sheet = book.Sheets[name];
@@ -35,13 +44,16 @@ self.onmessage = (event: MessageEvent<WorkerRequest>) => {
         name,
         // The spreadsheet row number of rows[0]: with `nodim` the range starts at A1, so rows keep their numbers.
         firstRow: range ? range.s.r + 1 : 1,
-        rows: range ? XLSX.utils.sheet_to_json<unknown[]>(sheet, { header: 1, raw: true, defval: null, blankrows: true, range }) : [],
+        rows: range
+          ? XLSX.utils.sheet_to_json<unknown[]>(sheet, { header: 1, raw: true, defval: null, blankrows: true, range })
+          : [],
       });
     }
     self.postMessage({ ok: true, sheets });
   } catch (error) {
     const refusal = error instanceof ValidationFailed ? error.errors.file : null;
-    if (refusal && typeof refusal === "object") self.postMessage({ ok: false, key: refusal.key, params: refusal.params });
+    if (refusal && typeof refusal === "object")
+      self.postMessage({ ok: false, key: refusal.key, params: refusal.params });
     else self.postMessage({ ok: false, key: "import.unreadable" });
   }
 };

@@ -42,25 +42,26 @@ function zipOf(files: ZipFile[]): Uint8Array {
     const flags = file.descriptor ? 0x0008 : 0;
     const local: number[] = [];
     u32(local, 0x04034b50);
-    u16(local, 20), u16(local, flags), u16(local, method), u16(local, 0), u16(local, 0);
-    u32(local, 0), u32(local, file.descriptor ? 0 : file.content.length), u32(local, file.descriptor ? 0 : size);
-    u16(local, name.length), u16(local, extra.length);
+    (u16(local, 20), u16(local, flags), u16(local, method), u16(local, 0), u16(local, 0));
+    (u32(local, 0), u32(local, file.descriptor ? 0 : file.content.length), u32(local, file.descriptor ? 0 : size));
+    (u16(local, name.length), u16(local, extra.length));
     local.push(...name, ...extra);
     const descriptor: number[] = [];
-    if (file.descriptor) u32(descriptor, 0x08074b50), u32(descriptor, 0), u32(descriptor, file.content.length), u32(descriptor, size);
+    if (file.descriptor)
+      (u32(descriptor, 0x08074b50), u32(descriptor, 0), u32(descriptor, file.content.length), u32(descriptor, size));
     u32(central, 0x02014b50);
-    u16(central, 20), u16(central, 20), u16(central, flags), u16(central, method), u16(central, 0), u16(central, 0);
-    u32(central, 0), u32(central, file.content.length), u32(central, size);
-    u16(central, name.length), u16(central, extra.length), u16(central, 0), u16(central, 0), u16(central, 0);
-    u32(central, 0), u32(central, offset);
+    (u16(central, 20), u16(central, 20), u16(central, flags), u16(central, method), u16(central, 0), u16(central, 0));
+    (u32(central, 0), u32(central, file.content.length), u32(central, size));
+    (u16(central, name.length), u16(central, extra.length), u16(central, 0), u16(central, 0), u16(central, 0));
+    (u32(central, 0), u32(central, offset));
     central.push(...name, ...extra);
     parts.push(new Uint8Array(local), file.content, new Uint8Array(descriptor));
     offset += local.length + file.content.length + descriptor.length;
   }
   const end: number[] = [];
   u32(end, 0x06054b50);
-  u16(end, 0), u16(end, 0), u16(end, files.length), u16(end, files.length);
-  u32(end, central.length), u32(end, offset), u16(end, 0);
+  (u16(end, 0), u16(end, 0), u16(end, files.length), u16(end, files.length));
+  (u32(end, central.length), u32(end, offset), u16(end, 0));
   parts.push(new Uint8Array(central), new Uint8Array(end));
   return concat(parts);
 }
@@ -68,7 +69,7 @@ function zipOf(files: ZipFile[]): Uint8Array {
 function concat(parts: Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((total, part) => total + part.length, 0));
   let at = 0;
-  for (const part of parts) out.set(part, at), (at += part.length);
+  for (const part of parts) (out.set(part, at), (at += part.length));
   return out;
 }
 
@@ -100,9 +101,13 @@ async function asyncRefusal(work: () => Promise<unknown>): Promise<unknown> {
 /** The workbook again, with the first sheet's declared <dimension> replaced (what a hostile file can claim). */
 function withDimension(bytes: Uint8Array, ref: string): Uint8Array {
   const book = XLSX.read(bytes, { type: "array" });
-  const files = XLSX.CFB.read(new Uint8Array(XLSX.write(book, { type: "array", bookType: "xlsx" }) as ArrayBuffer), { type: "buffer" });
+  const files = XLSX.CFB.read(new Uint8Array(XLSX.write(book, { type: "array", bookType: "xlsx" }) as ArrayBuffer), {
+    type: "buffer",
+  });
   const path = files.FullPaths.findIndex((p: string) => p.endsWith("sheet1.xml"));
-  const xml = new TextDecoder().decode(files.FileIndex[path].content as Uint8Array).replace(/<dimension ref="[^"]*"\/>/, `<dimension ref="${ref}"/>`);
+  const xml = new TextDecoder()
+    .decode(files.FileIndex[path].content as Uint8Array)
+    .replace(/<dimension ref="[^"]*"\/>/, `<dimension ref="${ref}"/>`);
   const entry = files.FileIndex[path];
   entry.content = new TextEncoder().encode(xml);
   entry.size = entry.content.length;
@@ -111,7 +116,17 @@ function withDimension(bytes: Uint8Array, ref: string): Uint8Array {
 
 const workbook = () =>
   buildWorkbook([
-    { name: "Minas", columns: [{ header: "Nombre", value: (r: { name: string; price: number | null }) => r.name }, { header: "Precio", value: (r) => r.price }], rows: [{ name: "Mina Norte", price: 12.5 }, { name: "Mina Sur", price: null }] },
+    {
+      name: "Minas",
+      columns: [
+        { header: "Nombre", value: (r: { name: string; price: number | null }) => r.name },
+        { header: "Precio", value: (r) => r.price },
+      ],
+      rows: [
+        { name: "Mina Norte", price: 12.5 },
+        { name: "Mina Sur", price: null },
+      ],
+    },
     { name: "Notas", columns: [{ header: "Texto", value: (r: string) => r }], rows: ["hola"] },
   ]);
 
@@ -119,7 +134,15 @@ describe("reading a workbook", () => {
   test("a real .xlsx gives each sheet's rows as raw values, blanks as null", async () => {
     const sheets = await readWorkbook(workbook());
     expect(sheets).toEqual([
-      { name: "Minas", firstRow: 1, rows: [["Nombre", "Precio"], ["Mina Norte", 12.5], ["Mina Sur", null]] },
+      {
+        name: "Minas",
+        firstRow: 1,
+        rows: [
+          ["Nombre", "Precio"],
+          ["Mina Norte", 12.5],
+          ["Mina Sur", null],
+        ],
+      },
       { name: "Notas", firstRow: 1, rows: [["Texto"], ["hola"]] },
     ]);
   });
@@ -137,14 +160,27 @@ describe("reading a workbook", () => {
   test("a sheet declaring a million rows is read by its cells, not by its declaration", async () => {
     const bytes = withDimension(workbook(), "A1:XFD1048576");
     const [sheet] = await readWorkbook(bytes);
-    expect(sheet.rows).toEqual([["Nombre", "Precio"], ["Mina Norte", 12.5], ["Mina Sur", null]]);
+    expect(sheet.rows).toEqual([
+      ["Nombre", "Precio"],
+      ["Mina Norte", 12.5],
+      ["Mina Sur", null],
+    ]);
   });
 
   test(`a sheet with more than ${MAX_SHEET_ROWS} rows is refused, naming the sheet`, async () => {
     const book = XLSX.utils.book_new();
-    XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet(Array.from({ length: MAX_SHEET_ROWS + 1 }, (_, i) => [i])), "Comedores");
-    const bytes = new Uint8Array(XLSX.write(book, { type: "array", bookType: "xlsx", compression: true }) as ArrayBuffer);
-    expect(await asyncRefusal(() => readWorkbook(bytes))).toEqual({ key: "import.too_many_rows", params: { sheet: "Comedores", max: MAX_SHEET_ROWS } });
+    XLSX.utils.book_append_sheet(
+      book,
+      XLSX.utils.aoa_to_sheet(Array.from({ length: MAX_SHEET_ROWS + 1 }, (_, i) => [i])),
+      "Comedores",
+    );
+    const bytes = new Uint8Array(
+      XLSX.write(book, { type: "array", bookType: "xlsx", compression: true }) as ArrayBuffer,
+    );
+    expect(await asyncRefusal(() => readWorkbook(bytes))).toEqual({
+      key: "import.too_many_rows",
+      params: { sheet: "Comedores", max: MAX_SHEET_ROWS },
+    });
   });
 
   test("a file over 5 MiB is refused", () => {
@@ -154,9 +190,13 @@ describe("reading a workbook", () => {
   });
 
   test("a file that is not a zip is refused", async () => {
-    expect(refusal(() => checkZip(new TextEncoder().encode("Nombre,Servicios\nMina Norte,DES\n")))).toEqual({ key: "import.not_xlsx" });
+    expect(refusal(() => checkZip(new TextEncoder().encode("Nombre,Servicios\nMina Norte,DES\n")))).toEqual({
+      key: "import.not_xlsx",
+    });
     // A zip signature without a central directory is not a zip either.
-    expect(refusal(() => checkZip(new Uint8Array([0x50, 0x4b, 0x03, 0x04, ...new Uint8Array(40)])))).toEqual({ key: "import.not_xlsx" });
+    expect(refusal(() => checkZip(new Uint8Array([0x50, 0x4b, 0x03, 0x04, ...new Uint8Array(40)])))).toEqual({
+      key: "import.not_xlsx",
+    });
     expect(await asyncRefusal(() => readWorkbook(new Uint8Array([1, 2, 3])))).toEqual({ key: "import.not_xlsx" });
   });
 
@@ -209,28 +249,46 @@ function patched(bytes: Uint8Array, patch: (view: DataView) => void): Uint8Array
 }
 
 /** The offset of the central directory of a zip without a comment. */
-const directoryOf = (bytes: Uint8Array) => new DataView(bytes.buffer, bytes.byteOffset).getUint32(endOf(bytes) + 16, true);
+const directoryOf = (bytes: Uint8Array) =>
+  new DataView(bytes.buffer, bytes.byteOffset).getUint32(endOf(bytes) + 16, true);
 
-const fixture = async (name: string) => new Uint8Array(await Bun.file(new URL(`../../../tests/fixtures/spreadsheets/${name}`, import.meta.url)).arrayBuffer());
+const fixture = async (name: string) =>
+  new Uint8Array(
+    await Bun.file(new URL(`../../../tests/fixtures/spreadsheets/${name}`, import.meta.url)).arrayBuffer(),
+  );
 
 describe("zips whose headers lie", () => {
   test("a zip bomb whose headers claim 100 bytes is refused after inflating 100 bytes, not by the timer", async () => {
     for (const descriptor of [false, true]) {
-      const bytes = zipOf([{ name: "xl/worksheets/sheet1.xml", content: zeros200MiB(), method: 8, size: 100, descriptor }]);
+      const bytes = zipOf([
+        { name: "xl/worksheets/sheet1.xml", content: zeros200MiB(), method: 8, size: 100, descriptor },
+      ]);
       // Its directory alone looks harmless.
       expect(checkZip(bytes).uncompressedBytes).toBe(100);
-      expect(refusal(() => checkZipContent(bytes))).toEqual({ key: "import.too_large_uncompressed", params: { max: 50 } });
+      expect(refusal(() => checkZipContent(bytes))).toEqual({
+        key: "import.too_large_uncompressed",
+        params: { max: 50 },
+      });
       // The worker answers with the size refusal; a bomb inflated until the timer stops it would be import.too_slow.
-      expect(await asyncRefusal(() => readWorkbook(bytes))).toEqual({ key: "import.too_large_uncompressed", params: { max: 50 } });
+      expect(await asyncRefusal(() => readWorkbook(bytes))).toEqual({
+        key: "import.too_large_uncompressed",
+        params: { max: 50 },
+      });
     }
   });
 
   test("an entry that inflates to less than it declares, or whose deflate stream is cut short, cannot be read", () => {
     const hello = deflateRawSync(text("hello"));
     expect(() => checkZipContent(zipOf([{ name: "a.txt", content: hello, method: 8, size: 5 }]))).not.toThrow();
-    expect(refusal(() => checkZipContent(zipOf([{ name: "a.txt", content: hello, method: 8, size: 10 }])))).toEqual({ key: "import.unreadable" });
+    expect(refusal(() => checkZipContent(zipOf([{ name: "a.txt", content: hello, method: 8, size: 10 }])))).toEqual({
+      key: "import.unreadable",
+    });
     const long = deflateRawSync(text("Mina Norte, Mina Sur, Mina Este, Mina Oeste. ".repeat(50)));
-    expect(refusal(() => checkZipContent(zipOf([{ name: "a.txt", content: long.subarray(0, long.length - 4), method: 8, size: 2250 }])))).toEqual({ key: "import.unreadable" });
+    expect(
+      refusal(() =>
+        checkZipContent(zipOf([{ name: "a.txt", content: long.subarray(0, long.length - 4), method: 8, size: 2250 }])),
+      ),
+    ).toEqual({ key: "import.unreadable" });
   });
 
   test("a local header that disagrees with the central directory is refused", () => {
@@ -249,13 +307,17 @@ describe("zips whose headers lie", () => {
       [described, (view) => view.setUint32(22, 1000, true)], // a local size that is neither 0 nor the directory's
       [described, (view) => view.setUint32(30 + 9 + 5 + 4 + 8, 1000, true)], // the descriptor's uncompressed size
     ];
-    for (const [bytes, lie] of lies) expect(refusal(() => checkZip(patched(bytes, lie)))).toEqual({ key: "import.not_xlsx" });
+    for (const [bytes, lie] of lies)
+      expect(refusal(() => checkZip(patched(bytes, lie)))).toEqual({ key: "import.not_xlsx" });
   });
 
   test("encrypted entries, unknown methods and ZIP64 extra fields are refused", () => {
     const bytes = zipOf([{ name: "hello.txt", content: text("hello") }]);
     const directory = directoryOf(bytes);
-    const encrypted = patched(bytes, (view) => (view.setUint16(6, 0x0001, true), view.setUint16(directory + 8, 0x0001, true)));
+    const encrypted = patched(
+      bytes,
+      (view) => (view.setUint16(6, 0x0001, true), view.setUint16(directory + 8, 0x0001, true)),
+    );
     expect(refusal(() => checkZip(encrypted))).toEqual({ key: "import.unreadable" });
     const bzip2 = patched(bytes, (view) => (view.setUint16(8, 12, true), view.setUint16(directory + 10, 12, true)));
     expect(refusal(() => checkZip(bzip2))).toEqual({ key: "import.unreadable" });
@@ -269,7 +331,10 @@ describe("zips whose headers lie", () => {
   });
 
   test("entries that share bytes are refused", () => {
-    const bytes = zipOf([{ name: "a", content: text("x") }, { name: "a", content: text("x") }]);
+    const bytes = zipOf([
+      { name: "a", content: text("x") },
+      { name: "a", content: text("x") },
+    ]);
     expect(checkZip(bytes).entries.length).toBe(2);
     // The second central entry (after the first one's 46 bytes and 1-byte name) now points at the first entry.
     const overlapping = patched(bytes, (view) => view.setUint32(directoryOf(bytes) + 47 + 42, 0, true));
@@ -278,7 +343,8 @@ describe("zips whose headers lie", () => {
 
   test("a zip comment is accepted, but not one that hides another end of central directory", () => {
     const bytes = zipOf([{ name: "hello.txt", content: text("hello") }]);
-    const withComment = (comment: Uint8Array) => patched(concat([bytes, comment]), (view) => view.setUint16(endOf(bytes) + 20, comment.length, true));
+    const withComment = (comment: Uint8Array) =>
+      patched(concat([bytes, comment]), (view) => view.setUint16(endOf(bytes) + 20, comment.length, true));
     expect(checkZip(withComment(text("Mesa"))).entries.length).toBe(1);
     const fakeEnd = new Uint8Array(22);
     fakeEnd.set([0x50, 0x4b, 0x05, 0x06]);
@@ -287,7 +353,17 @@ describe("zips whose headers lie", () => {
 
   test("workbooks written by streaming zip writers (data descriptors) are read", async () => {
     for (const name of ["minas-descriptors-python.xlsx", "minas-descriptors-infozip.xlsx"]) {
-      expect(await readWorkbook(await fixture(name))).toEqual([{ name: "Minas", firstRow: 1, rows: [["Nombre", "Precio"], ["Mina Norte", 12.5], ["Mina Sur", null]] }]);
+      expect(await readWorkbook(await fixture(name))).toEqual([
+        {
+          name: "Minas",
+          firstRow: 1,
+          rows: [
+            ["Nombre", "Precio"],
+            ["Mina Norte", 12.5],
+            ["Mina Sur", null],
+          ],
+        },
+      ]);
     }
   });
 });

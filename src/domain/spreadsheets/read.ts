@@ -83,7 +83,9 @@ function findEndOfCentralDirectory(view: DataView): number {
   const first = Math.max(0, view.byteLength - EOCD_SIZE - 0xffff);
   for (let at = view.byteLength - 4; at >= first; at--) {
     if (view.getUint32(at, true) !== EOCD_SIGNATURE) continue;
-    return at + EOCD_SIZE <= view.byteLength && at + EOCD_SIZE + view.getUint16(at + 20, true) === view.byteLength ? at : -1;
+    return at + EOCD_SIZE <= view.byteLength && at + EOCD_SIZE + view.getUint16(at + 20, true) === view.byteLength
+      ? at
+      : -1;
   }
   return -1;
 }
@@ -113,9 +115,14 @@ interface CentralEntry {
  * descriptor and (unless a descriptor carries them) CRC and sizes, and the entry lies before the directory.
  * Returns the entry and the offset just past its data (and descriptor).
  */
-function checkLocalHeader(view: DataView, central: CentralEntry, directoryOffset: number): { entry: ZipEntry; end: number } {
+function checkLocalHeader(
+  view: DataView,
+  central: CentralEntry,
+  directoryOffset: number,
+): { entry: ZipEntry; end: number } {
   const at = central.localOffset;
-  if (at + LOCAL_ENTRY_SIZE > directoryOffset || view.getUint32(at, true) !== LOCAL_ENTRY_SIGNATURE) refuse("import.not_xlsx");
+  if (at + LOCAL_ENTRY_SIZE > directoryOffset || view.getUint32(at, true) !== LOCAL_ENTRY_SIGNATURE)
+    refuse("import.not_xlsx");
   const flags = view.getUint16(at + 6, true);
   const method = view.getUint16(at + 8, true);
   const crc = view.getUint32(at + 14, true);
@@ -129,24 +136,41 @@ function checkLocalHeader(view: DataView, central: CentralEntry, directoryOffset
   if ((flags | central.flags) & ENCRYPTED_FLAGS) refuse("import.unreadable");
   if (central.method !== STORED && central.method !== DEFLATED) refuse("import.unreadable");
   const name = new Uint8Array(view.buffer, view.byteOffset + at + LOCAL_ENTRY_SIZE, nameLength);
-  if (method !== central.method || (flags & DATA_DESCRIPTOR_FLAG) !== (central.flags & DATA_DESCRIPTOR_FLAG) || !sameBytes(name, central.name)) refuse("import.not_xlsx");
+  if (
+    method !== central.method ||
+    (flags & DATA_DESCRIPTOR_FLAG) !== (central.flags & DATA_DESCRIPTOR_FLAG) ||
+    !sameBytes(name, central.name)
+  )
+    refuse("import.not_xlsx");
   if (central.method === STORED && central.compressedSize !== central.size) refuse("import.not_xlsx");
 
   let end = dataOffset + central.compressedSize;
   if (flags & DATA_DESCRIPTOR_FLAG) {
     // The local header may leave CRC and sizes at 0; any other value must be the directory's.
     const agrees = (local: number, declared: number) => local === 0 || local === declared;
-    if (!agrees(crc, central.crc) || !agrees(compressedSize, central.compressedSize) || !agrees(size, central.size)) refuse("import.not_xlsx");
+    if (!agrees(crc, central.crc) || !agrees(compressedSize, central.compressedSize) || !agrees(size, central.size))
+      refuse("import.not_xlsx");
     // The descriptor follows the data, with or without its signature, as SheetJS reads it.
     if (end + 4 <= directoryOffset && view.getUint32(end, true) === DATA_DESCRIPTOR_SIGNATURE) end += 4;
     if (end + 12 > directoryOffset) refuse("import.not_xlsx");
-    if (view.getUint32(end, true) !== central.crc || view.getUint32(end + 4, true) !== central.compressedSize || view.getUint32(end + 8, true) !== central.size) refuse("import.not_xlsx");
+    if (
+      view.getUint32(end, true) !== central.crc ||
+      view.getUint32(end + 4, true) !== central.compressedSize ||
+      view.getUint32(end + 8, true) !== central.size
+    )
+      refuse("import.not_xlsx");
     end += 12;
   } else if (crc !== central.crc || compressedSize !== central.compressedSize || size !== central.size) {
     refuse("import.not_xlsx");
   }
   if (end > directoryOffset) refuse("import.not_xlsx");
-  const entry = { name: new TextDecoder().decode(name), method: central.method, dataOffset, compressedSize: central.compressedSize, size: central.size };
+  const entry = {
+    name: new TextDecoder().decode(name),
+    method: central.method,
+    dataOffset,
+    compressedSize: central.compressedSize,
+    size: central.size,
+  };
   return { entry, end };
 }
 
@@ -155,10 +179,14 @@ function checkLocalHeader(view: DataView, central: CentralEntry, directoryOffset
  * uncompressed sizes stay within the limits, every local header agrees with the central directory, and no two
  * entries overlap. Returns the entries. Throws ValidationFailed keyed `file`.
  */
-export function checkZip(bytes: Uint8Array, limits: ReadLimits = DEFAULT_READ_LIMITS): { entries: ZipEntry[]; uncompressedBytes: number } {
+export function checkZip(
+  bytes: Uint8Array,
+  limits: ReadLimits = DEFAULT_READ_LIMITS,
+): { entries: ZipEntry[]; uncompressedBytes: number } {
   if (bytes.byteLength > limits.maxBytes) refuse("import.file_too_large", { max: mib(limits.maxBytes) });
   // Every zip (and so every .xlsx) starts with a local file header "PK\3\4".
-  if (bytes.byteLength < EOCD_SIZE || bytes[0] !== 0x50 || bytes[1] !== 0x4b || bytes[2] !== 0x03 || bytes[3] !== 0x04) refuse("import.not_xlsx");
+  if (bytes.byteLength < EOCD_SIZE || bytes[0] !== 0x50 || bytes[1] !== 0x4b || bytes[2] !== 0x03 || bytes[3] !== 0x04)
+    refuse("import.not_xlsx");
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const eocd = findEndOfCentralDirectory(view);
   if (eocd < 0) refuse("import.not_xlsx");
@@ -176,20 +204,30 @@ export function checkZip(bytes: Uint8Array, limits: ReadLimits = DEFAULT_READ_LI
   let at = directoryOffset;
   let uncompressed = 0;
   for (let i = 0; i < totalEntries; i++) {
-    if (at + CENTRAL_ENTRY_SIZE > eocd || view.getUint32(at, true) !== CENTRAL_ENTRY_SIGNATURE) refuse("import.not_xlsx");
+    if (at + CENTRAL_ENTRY_SIZE > eocd || view.getUint32(at, true) !== CENTRAL_ENTRY_SIGNATURE)
+      refuse("import.not_xlsx");
     const compressedSize = view.getUint32(at + 20, true);
     const size = view.getUint32(at + 24, true);
     const localOffset = view.getUint32(at + 42, true);
     if (size === 0xffffffff || compressedSize === 0xffffffff || localOffset === 0xffffffff) refuse("import.zip64");
     uncompressed += size;
-    if (uncompressed > limits.maxUncompressedBytes) refuse("import.too_large_uncompressed", { max: mib(limits.maxUncompressedBytes) });
+    if (uncompressed > limits.maxUncompressedBytes)
+      refuse("import.too_large_uncompressed", { max: mib(limits.maxUncompressedBytes) });
     const nameLength = view.getUint16(at + 28, true);
     const extraLength = view.getUint16(at + 30, true);
     const next = at + CENTRAL_ENTRY_SIZE + nameLength + extraLength + view.getUint16(at + 32, true);
     if (next > eocd) refuse("import.not_xlsx");
     if (hasZip64Field(view, at + CENTRAL_ENTRY_SIZE + nameLength, extraLength)) refuse("import.zip64");
     const name = bytes.subarray(at + CENTRAL_ENTRY_SIZE, at + CENTRAL_ENTRY_SIZE + nameLength);
-    centrals.push({ flags: view.getUint16(at + 8, true), method: view.getUint16(at + 10, true), crc: view.getUint32(at + 16, true), compressedSize, size, name, localOffset });
+    centrals.push({
+      flags: view.getUint16(at + 8, true),
+      method: view.getUint16(at + 10, true),
+      crc: view.getUint32(at + 16, true),
+      compressedSize,
+      size,
+      name,
+      localOffset,
+    });
     at = next;
   }
 
@@ -221,7 +259,8 @@ export function checkZipContent(bytes: Uint8Array, limits: ReadLimits = DEFAULT_
       // maxOutputLength makes zlib stop, and throw, as soon as the output passes the bound (it must be at least 1).
       inflated = inflateRawSync(data, { maxOutputLength: Math.max(entry.size, 1) }).byteLength;
     } catch (error) {
-      if ((error as { code?: unknown }).code === "ERR_BUFFER_TOO_LARGE") refuse("import.too_large_uncompressed", { max: mib(limits.maxUncompressedBytes) });
+      if ((error as { code?: unknown }).code === "ERR_BUFFER_TOO_LARGE")
+        refuse("import.too_large_uncompressed", { max: mib(limits.maxUncompressedBytes) });
       refuse("import.unreadable");
     }
     if (inflated > entry.size) refuse("import.too_large_uncompressed", { max: mib(limits.maxUncompressedBytes) });
@@ -229,7 +268,8 @@ export function checkZipContent(bytes: Uint8Array, limits: ReadLimits = DEFAULT_
   }
 }
 
-type WorkerAnswer = { ok: true; sheets: WorkbookRows } | { ok: false; key: string; params?: Record<string, string | number> };
+type WorkerAnswer =
+  { ok: true; sheets: WorkbookRows } | { ok: false; key: string; params?: Record<string, string | number> };
 
 /** What parse-worker.ts receives: the file and the limits its content is checked against. */
 export interface WorkerRequest {
@@ -240,7 +280,8 @@ export interface WorkerRequest {
 function parseInWorker(bytes: Uint8Array, limits: ReadLimits): Promise<WorkbookRows> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL("./parse-worker.ts", import.meta.url));
-    const fail = (key: string, params?: Record<string, string | number>) => reject(new ValidationFailed({ file: message(key, params) as Message }));
+    const fail = (key: string, params?: Record<string, string | number>) =>
+      reject(new ValidationFailed({ file: message(key, params) as Message }));
     const timer = setTimeout(() => {
       worker.terminate();
       fail("import.too_slow");

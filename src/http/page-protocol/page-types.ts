@@ -11,7 +11,9 @@ import type { PropKind, Resolvable } from "./props";
 export type PageName = keyof PageProps;
 
 /** The named props of SharedProps (its index signature left out), which shared-props.ts sends to every page. */
-type SharedKey = { [K in keyof SharedProps]: string extends K ? never : number extends K ? never : K }[keyof SharedProps];
+type SharedKey = {
+  [K in keyof SharedProps]: string extends K ? never : number extends K ? never : K;
+}[keyof SharedProps];
 
 type OwnProps<N extends PageName> = Omit<PageProps[N], SharedKey>;
 
@@ -27,6 +29,7 @@ interface RenderOptions {
 }
 
 /** The arguments after a page's name: its props (optional when it declares none that are required), and options. */
-export type RenderArguments<N extends PageName> = Partial<ServerProps<N>> extends ServerProps<N>
-  ? [props?: ServerProps<N>, options?: RenderOptions]
-  : [props: ServerProps<N>, options?: RenderOptions];
+export type RenderArguments<N extends PageName> =
+  Partial<ServerProps<N>> extends ServerProps<N>
+    ? [props?: ServerProps<N>, options?: RenderOptions]
+    : [props: ServerProps<N>, options?: RenderOptions];

@@ -48,7 +48,12 @@ export const HEADER = {
 
 function list(headers: Headers, name: string): string[] {
   const value = headers.get(name);
-  return value ? value.split(",").map((s) => s.trim()).filter(Boolean) : [];
+  return value
+    ? value
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : [];
 }
 
 /** True when `path` names `key` itself or something inside it ("auth" for "auth.user"). */

@@ -27,30 +27,55 @@ export class PropKind<T = unknown> {
 
   /** Prepends instead of appending (merge and deferred-merge props). */
   prepend(): PropKind<T> {
-    return new PropKind(this.kind, this.value, this.group, { mode: "prepend", matchOn: this.mergeOptions?.matchOn ?? [] }, this.expiresAt);
+    return new PropKind(
+      this.kind,
+      this.value,
+      this.group,
+      { mode: "prepend", matchOn: this.mergeOptions?.matchOn ?? [] },
+      this.expiresAt,
+    );
   }
 
   /** Merges nested objects key by key instead of appending to a list. */
   deep(): PropKind<T> {
-    return new PropKind(this.kind, this.value, this.group, { mode: "deep", matchOn: this.mergeOptions?.matchOn ?? [] }, this.expiresAt);
+    return new PropKind(
+      this.kind,
+      this.value,
+      this.group,
+      { mode: "deep", matchOn: this.mergeOptions?.matchOn ?? [] },
+      this.expiresAt,
+    );
   }
 
   /** Items whose `key` matches replace the client's copy instead of being added again. */
   matchOn(...keys: string[]): PropKind<T> {
     const base = this.mergeOptions ?? { mode: "append" as const, matchOn: [] };
-    return new PropKind(this.kind, this.value, this.group, { mode: base.mode, matchOn: [...base.matchOn, ...keys] }, this.expiresAt);
+    return new PropKind(
+      this.kind,
+      this.value,
+      this.group,
+      { mode: base.mode, matchOn: [...base.matchOn, ...keys] },
+      this.expiresAt,
+    );
   }
 
   /** Makes a deferred prop merge into what the client has once it arrives. */
   merge(): PropKind<T> {
-    return new PropKind(this.kind, this.value, this.group, this.mergeOptions ?? { mode: "append", matchOn: [] }, this.expiresAt);
+    return new PropKind(
+      this.kind,
+      this.value,
+      this.group,
+      this.mergeOptions ?? { mode: "append", matchOn: [] },
+      this.expiresAt,
+    );
   }
 }
 
 export const always = <T>(value: Resolvable<T>) => new PropKind<T>("always", value);
 export const optional = <T>(value: () => T | Promise<T>) => new PropKind<T>("optional", value);
 export const defer = <T>(value: () => T | Promise<T>, group = "default") => new PropKind<T>("defer", value, group);
-export const merge = <T>(value: Resolvable<T>) => new PropKind<T>("merge", value, "default", { mode: "append", matchOn: [] });
+export const merge = <T>(value: Resolvable<T>) =>
+  new PropKind<T>("merge", value, "default", { mode: "append", matchOn: [] });
 export const once = <T>(value: Resolvable<T>, options: { expiresAt?: number } = {}) =>
   new PropKind<T>("once", value, "default", null, options.expiresAt ?? null);
 

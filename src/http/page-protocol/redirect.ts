@@ -37,6 +37,7 @@ function conflict(response: Response, header: string, url: string): Response {
 
 /** A full browser visit to `url`: 409 + X-Inertia-Location for page requests, a plain redirect otherwise. */
 export function locationResponse(request: Request, url: string): Response {
-  if (request.headers.has(HEADER.inertia)) return new Response(null, { status: 409, headers: { [HEADER.location]: url } });
+  if (request.headers.has(HEADER.inertia))
+    return new Response(null, { status: 409, headers: { [HEADER.location]: url } });
   return new Response(null, { status: 302, headers: { location: url } });
 }

@@ -9,7 +9,15 @@ import { addToBlacklist, listBlacklist, removeFromBlacklist } from "../../domain
 import { listPermissions, updatePermissionEntry } from "../../domain/access/catalogue";
 import { placeTree } from "../../domain/access/places";
 import { createRole, deleteRole, listRoles, updateRole } from "../../domain/access/roles";
-import { accessWithinScope, createUserByAdmin, listUsersForAdmin, requireVisibleUser, setUserStatus, toAdminRow, updateUserByAdmin } from "../../domain/access/users-admin";
+import {
+  accessWithinScope,
+  createUserByAdmin,
+  listUsersForAdmin,
+  requireVisibleUser,
+  setUserStatus,
+  toAdminRow,
+  updateUserByAdmin,
+} from "../../domain/access/users-admin";
 import { createInvitationToken } from "../../domain/accounts/password-reset";
 import { auditViewerOf, listAudit } from "../../domain/audit";
 import { can } from "../../domain/access/authorization";
@@ -33,7 +41,6 @@ function numberParam(ctx: RequestContext, name: string): number {
   return Number(ctx.params[name]);
 }
 
-
 function abilities(ctx: RequestContext) {
   const profile = ctx.access;
   return {
@@ -50,7 +57,15 @@ function abilities(ctx: RequestContext) {
 async function sendInvitation(ctx: RequestContext, user: User) {
   const token = createInvitationToken(ctx.db, user);
   const url = `${ctx.config.appUrl}${ctx.urlFor("password.reset", { token })}?email=${encodeURIComponent(user.email)}`;
-  await ctx.services.mailer.send(invitationMessage(user.language ?? ctx.locale, ctx.config.appName, { name: user.name, address: user.email }, url, ctx.user!.name));
+  await ctx.services.mailer.send(
+    invitationMessage(
+      user.language ?? ctx.locale,
+      ctx.config.appName,
+      { name: user.name, address: user.email },
+      url,
+      ctx.user!.name,
+    ),
+  );
 }
 
 export const accessRoutes = defineRoutes([
@@ -82,10 +97,22 @@ export const accessRoutes = defineRoutes([
         places: () => placeTree(ctx.db, scope),
         // Every area of the chosen place, for the modals' choices; and the searchable, paginated table of them.
         areaOptions: () => listAreas(ctx.db, scope, placeFilter).rows,
-        areas: () => paginated(listAreas(ctx.db, scope, { ...placeFilter, search: areaParams.search }, areaParams), areaParams),
-        users: () => paginated(listUsersForAdmin(ctx.db, scope, { search: params.search, areaId, status, page: params.page, perPage: params.perPage }), params),
+        areas: () =>
+          paginated(listAreas(ctx.db, scope, { ...placeFilter, search: areaParams.search }, areaParams), areaParams),
+        users: () =>
+          paginated(
+            listUsersForAdmin(ctx.db, scope, {
+              search: params.search,
+              areaId,
+              status,
+              page: params.page,
+              perPage: params.perPage,
+            }),
+            params,
+          ),
         roleOptions: () => listRoles(ctx.db).rows.map(({ id, name, isSuper }) => ({ id, name, isSuper })),
-        roles: () => (abilities(ctx).viewRoles ? paginated(listRoles(ctx.db, roleParams.search, roleParams), roleParams) : null),
+        roles: () =>
+          abilities(ctx).viewRoles ? paginated(listRoles(ctx.db, roleParams.search, roleParams), roleParams) : null,
         permissions: () => listPermissions(ctx.db),
         can: abilities(ctx),
         dniLength: ctx.config.dniLength,
@@ -171,8 +198,10 @@ export const accessRoutes = defineRoutes([
       requireVisibleUser(ctx.db, ctx.scope, userId);
       const areaId = idValue(ctx.body.area_id);
       const roleId = idValue(ctx.body.role_id);
-      if (!Number.isInteger(areaId) || areaId < 1) throw new ValidationFailed({ area_id: message("validation.required") });
-      if (!Number.isInteger(roleId) || roleId < 1) throw new ValidationFailed({ role_id: message("validation.required") });
+      if (!Number.isInteger(areaId) || areaId < 1)
+        throw new ValidationFailed({ area_id: message("validation.required") });
+      if (!Number.isInteger(roleId) || roleId < 1)
+        throw new ValidationFailed({ role_id: message("validation.required") });
       assignRole(ctx.db, ctx.actor, ctx.scope, { userId, areaId, roleId });
       ctx.flash("success", ctx.t("access.role_assigned"));
       return ctx.back(ctx.urlFor("users.index"));
@@ -344,7 +373,9 @@ export const accessRoutes = defineRoutes([
     access: access.can("blacklist.manage"),
     confirmPassword: true,
     handle: (ctx) => {
-      removeFromBlacklist(ctx.db, ctx.actor, ctx.scope, numberParam(ctx, "entry"), { companyWide: ctx.access.headquartersPermissions.has("blacklist.manage") });
+      removeFromBlacklist(ctx.db, ctx.actor, ctx.scope, numberParam(ctx, "entry"), {
+        companyWide: ctx.access.headquartersPermissions.has("blacklist.manage"),
+      });
       ctx.flash("success", ctx.t("access.blacklist_removed"));
       return ctx.back(ctx.urlFor("blacklist.index"));
     },
@@ -356,7 +387,10 @@ export const accessRoutes = defineRoutes([
     access: access.can("audit.view"),
     handle: (ctx) => {
       const params = listParams(ctx.query, "", 25);
-      return ctx.render("audit/index", { filters: { search: params.search }, entries: () => paginated(listAudit(ctx.db, auditViewerOf(ctx.access), params), params) });
+      return ctx.render("audit/index", {
+        filters: { search: params.search },
+        entries: () => paginated(listAudit(ctx.db, auditViewerOf(ctx.access), params), params),
+      });
     },
   },
 ]);

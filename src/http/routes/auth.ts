@@ -29,9 +29,15 @@ function intendedOr(ctx: RequestContext, fallback: string): Response {
 
 /** Sends the e-mail verification link (signed, valid 60 minutes). */
 export async function sendVerificationMail(ctx: RequestContext, user: User): Promise<void> {
-  const path = signedPath(ctx.services.appKey, ctx.urlFor("verification.verify", { id: user.id, hash: sha256(user.email) }), Date.now() + VERIFY_MINUTES * 60 * 1000);
+  const path = signedPath(
+    ctx.services.appKey,
+    ctx.urlFor("verification.verify", { id: user.id, hash: sha256(user.email) }),
+    Date.now() + VERIFY_MINUTES * 60 * 1000,
+  );
   const locale = user.language ?? ctx.locale;
-  await ctx.services.mailer.send(verifyEmailMessage(locale, ctx.config.appName, { name: user.name, address: user.email }, ctx.config.appUrl + path));
+  await ctx.services.mailer.send(
+    verifyEmailMessage(locale, ctx.config.appName, { name: user.name, address: user.email }, ctx.config.appUrl + path),
+  );
 }
 
 /**
@@ -44,10 +50,14 @@ function mailResetLinkAfterAnswer(ctx: RequestContext, email: string): void {
     if (!reset) return;
     const url = `${ctx.config.appUrl}${ctx.urlFor("password.reset", { token: reset.token })}?email=${encodeURIComponent(reset.user.email)}`;
     const locale = reset.user.language ?? ctx.locale;
-    await ctx.services.mailer.send(resetPasswordMessage(locale, ctx.config.appName, { name: reset.user.name, address: reset.user.email }, url));
+    await ctx.services.mailer.send(
+      resetPasswordMessage(locale, ctx.config.appName, { name: reset.user.name, address: reset.user.email }, url),
+    );
   };
   setTimeout(() => {
-    send().catch((error: unknown) => console.error(`[${new Date().toISOString()}] The password reset mail could not be sent`, error));
+    send().catch((error: unknown) =>
+      console.error(`[${new Date().toISOString()}] The password reset mail could not be sent`, error),
+    );
   }, 0);
 }
 
@@ -65,7 +75,12 @@ export const authRoutes = defineRoutes([
     uri: "/login",
     access: access.guest,
     handle: async (ctx) => {
-      const { user, remember } = await checkCredentials(ctx.db, ctx.services.limiter, ctx.body, throttleAddress(ctx.ip));
+      const { user, remember } = await checkCredentials(
+        ctx.db,
+        ctx.services.limiter,
+        ctx.body,
+        throttleAddress(ctx.ip),
+      );
       signIn(ctx, user, remember);
       return intendedOr(ctx, ctx.urlFor("dashboard"));
     },
@@ -99,13 +114,18 @@ export const authRoutes = defineRoutes([
     handle: async (ctx) => {
       if (!ctx.config.registrationEnabled) throw new NotFound();
       // Counted before the input is checked and the password hashed (an e-mail too long to be valid is not a key).
-      const email = typeof ctx.body.email === "string" && ctx.body.email.length <= 254 ? normalizeEmail(ctx.body.email) : "";
+      const email =
+        typeof ctx.body.email === "string" && ctx.body.email.length <= 254 ? normalizeEmail(ctx.body.email) : "";
       ctx.services.limiter.take([
         { key: `register-address:${throttleAddress(ctx.ip) ?? "unknown"}`, limit: LIMITS.registerPerAddress },
         { key: `register:${email}`, limit: LIMITS.registerPerEmail },
       ]);
       // The web form must confirm the password (the CLI and seeds may omit the confirmation).
-      const user = await createUser(ctx.db, ctx.config, { ...ctx.body, password_confirmation: String(ctx.body.password_confirmation ?? ""), language: ctx.locale });
+      const user = await createUser(ctx.db, ctx.config, {
+        ...ctx.body,
+        password_confirmation: String(ctx.body.password_confirmation ?? ""),
+        language: ctx.locale,
+      });
       await sendVerificationMail(ctx, user);
       signIn(ctx, user, false);
       return ctx.redirect(ctx.urlFor("dashboard"));
@@ -127,10 +147,16 @@ export const authRoutes = defineRoutes([
       const { email } = parseInput(ResetRequestInput, ctx.body);
       // Counted for every e-mail, known or not, so a refusal says nothing about the account.
       ctx.services.limiter.take([
-        { key: `forgot-password-address:${throttleAddress(ctx.ip) ?? "unknown"}`, limit: LIMITS.resetRequestPerAddress },
+        {
+          key: `forgot-password-address:${throttleAddress(ctx.ip) ?? "unknown"}`,
+          limit: LIMITS.resetRequestPerAddress,
+        },
         // Per e-mail and address: from elsewhere nobody can use up a worker's allowance (one link a minute per account
         // bounds the mail a victim gets: password-reset.ts).
-        { key: `forgot-password:${normalizeEmail(email)}|${throttleAddress(ctx.ip) ?? "unknown"}`, limit: LIMITS.resetRequestPerEmail },
+        {
+          key: `forgot-password:${normalizeEmail(email)}|${throttleAddress(ctx.ip) ?? "unknown"}`,
+          limit: LIMITS.resetRequestPerEmail,
+        },
       ]);
       mailResetLinkAfterAnswer(ctx, email);
       // The same answer whether or not the account exists.
@@ -167,7 +193,10 @@ export const authRoutes = defineRoutes([
     uri: "/verify-email",
     access: access.signedIn,
     allowUnverified: true,
-    handle: (ctx) => (ctx.user?.emailVerifiedAt ? ctx.redirect(ctx.urlFor("dashboard")) : ctx.render("auth/verify-email", { email: ctx.user!.email })),
+    handle: (ctx) =>
+      ctx.user?.emailVerifiedAt
+        ? ctx.redirect(ctx.urlFor("dashboard"))
+        : ctx.render("auth/verify-email", { email: ctx.user!.email }),
   },
   {
     name: "verification.verify",

@@ -28,10 +28,12 @@ export const broadcastingRoutes = defineRoutes([
     handle: (ctx) => {
       const socketId = String(ctx.body.socket_id ?? "");
       const channel = String(ctx.body.channel_name ?? "");
-      if (!SOCKET_ID.test(socketId) || channel === "") return Response.json({ message: "socket_id and channel_name are required" }, { status: 400 });
+      if (!SOCKET_ID.test(socketId) || channel === "")
+        return Response.json({ message: "socket_id and channel_name are required" }, { status: 400 });
       const verdict = authorizeChannel(ctx.db, ctx.user!, channel);
       if (!verdict) return Response.json({ message: `Not allowed to join ${channel}` }, { status: 403 });
-      if (!actsFor(ctx, socketId)) return Response.json({ message: "This connection acts for another user" }, { status: 403 });
+      if (!actsFor(ctx, socketId))
+        return Response.json({ message: "This connection acts for another user" }, { status: 403 });
       const app = ctx.services.realtimeApp;
       if (verdict.presence === null) return Response.json({ auth: channelAuth(app, socketId, channel) });
       const channelData = JSON.stringify({ user_id: String(ctx.user!.id), user_info: verdict.presence });
@@ -48,7 +50,8 @@ export const broadcastingRoutes = defineRoutes([
       const socketId = String(ctx.body.socket_id ?? "");
       if (!SOCKET_ID.test(socketId)) return Response.json({ message: "socket_id is required" }, { status: 400 });
       const user = ctx.user!;
-      if (!actsFor(ctx, socketId)) return Response.json({ message: "This connection acts for another user" }, { status: 403 });
+      if (!actsFor(ctx, socketId))
+        return Response.json({ message: "This connection acts for another user" }, { status: 403 });
       const userData = JSON.stringify({ id: String(user.id), user_info: { name: user.name } });
       return Response.json({ auth: userAuth(ctx.services.realtimeApp, socketId, userData), user_data: userData });
     },

@@ -5,8 +5,22 @@
  */
 import QRCode from "qrcode";
 import { can } from "../../domain/access/authorization";
-import { businessOptions, createBusiness, deleteBusiness, listBusinesses, setBusinessServices, updateBusiness, type BusinessRow } from "../../domain/organisation/businesses";
-import { createHeadquarters, deleteHeadquarters, listHeadquarters, updateHeadquarters, type HeadquartersRow } from "../../domain/organisation/headquarters";
+import {
+  businessOptions,
+  createBusiness,
+  deleteBusiness,
+  listBusinesses,
+  setBusinessServices,
+  updateBusiness,
+  type BusinessRow,
+} from "../../domain/organisation/businesses";
+import {
+  createHeadquarters,
+  deleteHeadquarters,
+  listHeadquarters,
+  updateHeadquarters,
+  type HeadquartersRow,
+} from "../../domain/organisation/headquarters";
 import {
   createProperty,
   deleteProperty,
@@ -31,7 +45,9 @@ import { exportFileName, xlsxResponse } from "../spreadsheet";
 const ID = "\\d+";
 
 function statusFilter(ctx: RequestContext): PropertyStatus | undefined {
-  return PROPERTY_STATUSES.includes(ctx.query.status as PropertyStatus) ? (ctx.query.status as PropertyStatus) : undefined;
+  return PROPERTY_STATUSES.includes(ctx.query.status as PropertyStatus)
+    ? (ctx.query.status as PropertyStatus)
+    : undefined;
 }
 
 /** The absolute address of a property's page: what its QR label opens. */
@@ -73,7 +89,12 @@ function propertyColumns(ctx: RequestContext): ExportColumn<PropertyRow>[] {
     { header: ctx.t("properties.business"), value: (r) => r.businessName, width: 28 },
     { header: ctx.t("properties.status"), value: (r) => ctx.t(`properties.statuses.${r.status}`), width: 16 },
     { header: ctx.t("properties.acquired_on"), value: (r) => r.acquiredOn, width: 14 },
-    { header: ctx.t("properties.acquisition_value"), value: (r) => (r.acquisitionValueCents === null ? null : r.acquisitionValueCents / 100), format: "0.00", width: 16 },
+    {
+      header: ctx.t("properties.acquisition_value"),
+      value: (r) => (r.acquisitionValueCents === null ? null : r.acquisitionValueCents / 100),
+      format: "0.00",
+      width: 16,
+    },
     { header: ctx.t("properties.notes"), value: (r) => r.notes, width: 40 },
   ];
 }
@@ -93,7 +114,10 @@ export const businessesRoutes = defineRoutes([
         businesses: () => paginated(listBusinesses(ctx.db, ctx.scope, { search: params.search }, params), params),
         serviceOptions: () => serviceOptions(ctx.db),
         rucLength: ctx.config.rucLength,
-        can: { manage: can(ctx.access, "businesses.manage"), createAndDelete: can(ctx.access, "businesses.manage") && ctx.scope.all },
+        can: {
+          manage: can(ctx.access, "businesses.manage"),
+          createAndDelete: can(ctx.access, "businesses.manage") && ctx.scope.all,
+        },
       });
     },
   },
@@ -104,7 +128,9 @@ export const businessesRoutes = defineRoutes([
     access: access.can("businesses.view"),
     handle: (ctx) => {
       const { rows } = listBusinesses(ctx.db, ctx.scope, { search: listParams(ctx.query).search });
-      return xlsxResponse(exportFileName("businesses", ctx.config.timezone), [{ name: ctx.t("businesses.title"), columns: businessColumns(ctx), rows }]);
+      return xlsxResponse(exportFileName("businesses", ctx.config.timezone), [
+        { name: ctx.t("businesses.title"), columns: businessColumns(ctx), rows },
+      ]);
     },
   },
   {
@@ -126,7 +152,14 @@ export const businessesRoutes = defineRoutes([
     bindings: { business: "id" },
     access: access.can("businesses.manage"),
     handle: (ctx) => {
-      const business = updateBusiness(ctx.db, ctx.actor, ctx.scope, Number(ctx.params.business), ctx.body, ctx.config.rucLength);
+      const business = updateBusiness(
+        ctx.db,
+        ctx.actor,
+        ctx.scope,
+        Number(ctx.params.business),
+        ctx.body,
+        ctx.config.rucLength,
+      );
       ctx.flash("success", ctx.t("businesses.saved", { name: business.name }));
       return ctx.back(ctx.urlFor("businesses.index"));
     },
@@ -152,7 +185,13 @@ export const businessesRoutes = defineRoutes([
     bindings: { business: "id" },
     access: access.can("businesses.manage"),
     handle: (ctx) => {
-      const { business, count } = setBusinessServices(ctx.db, ctx.actor, ctx.scope, Number(ctx.params.business), ctx.body);
+      const { business, count } = setBusinessServices(
+        ctx.db,
+        ctx.actor,
+        ctx.scope,
+        Number(ctx.params.business),
+        ctx.body,
+      );
       ctx.flash("success", ctx.t("businesses.services_saved", { name: business.name, count }));
       return ctx.back(ctx.urlFor("businesses.index"));
     },
@@ -182,7 +221,9 @@ export const businessesRoutes = defineRoutes([
     access: access.can("businesses.view"),
     handle: (ctx) => {
       const { rows } = listHeadquarters(ctx.db, ctx.scope, { search: listParams(ctx.query).search });
-      return xlsxResponse(exportFileName("headquarters", ctx.config.timezone), [{ name: ctx.t("headquarters.title"), columns: headquartersColumns(ctx), rows }]);
+      return xlsxResponse(exportFileName("headquarters", ctx.config.timezone), [
+        { name: ctx.t("headquarters.title"), columns: headquartersColumns(ctx), rows },
+      ]);
     },
   },
   {
@@ -236,7 +277,8 @@ export const businessesRoutes = defineRoutes([
         tabs: organisationTabs(ctx),
         filters: { search: params.search, status: status ?? null },
         statuses: [...PROPERTY_STATUSES],
-        properties: () => paginated(listProperties(ctx.db, ctx.scope, { search: params.search, status }, params), params),
+        properties: () =>
+          paginated(listProperties(ctx.db, ctx.scope, { search: params.search, status }, params), params),
         locations: () => locationOptions(ctx.db, ctx.scope),
         categories: () => propertyCategories(ctx.db),
         today: todayIn(ctx.config.timezone, new Date()),
@@ -250,8 +292,13 @@ export const businessesRoutes = defineRoutes([
     uri: "/businesses/properties/export",
     access: access.can("properties.view"),
     handle: (ctx) => {
-      const { rows } = listProperties(ctx.db, ctx.scope, { search: listParams(ctx.query).search, status: statusFilter(ctx) });
-      return xlsxResponse(exportFileName("properties", ctx.config.timezone), [{ name: ctx.t("properties.title"), columns: propertyColumns(ctx), rows }]);
+      const { rows } = listProperties(ctx.db, ctx.scope, {
+        search: listParams(ctx.query).search,
+        status: statusFilter(ctx),
+      });
+      return xlsxResponse(exportFileName("properties", ctx.config.timezone), [
+        { name: ctx.t("properties.title"), columns: propertyColumns(ctx), rows },
+      ]);
     },
   },
   {
@@ -278,7 +325,15 @@ export const businessesRoutes = defineRoutes([
       return ctx.render("properties/show", {
         property,
         // What the edit dialog needs; null for those who may not edit.
-        editor: () => (manage ? { statuses: [...PROPERTY_STATUSES], locations: locationOptions(ctx.db, ctx.scope), categories: propertyCategories(ctx.db), today: todayIn(ctx.config.timezone, new Date()) } : null),
+        editor: () =>
+          manage
+            ? {
+                statuses: [...PROPERTY_STATUSES],
+                locations: locationOptions(ctx.db, ctx.scope),
+                categories: propertyCategories(ctx.db),
+                today: todayIn(ctx.config.timezone, new Date()),
+              }
+            : null,
       });
     },
   },
@@ -305,7 +360,14 @@ export const businessesRoutes = defineRoutes([
     bindings: { property: "id" },
     access: access.can("properties.manage"),
     handle: (ctx) => {
-      const property = updateProperty(ctx.db, ctx.actor, ctx.scope, Number(ctx.params.property), ctx.body, ctx.config.timezone);
+      const property = updateProperty(
+        ctx.db,
+        ctx.actor,
+        ctx.scope,
+        Number(ctx.params.property),
+        ctx.body,
+        ctx.config.timezone,
+      );
       ctx.flash("success", ctx.t("properties.saved", { code: property.code }));
       return ctx.back(ctx.urlFor("properties.index"));
     },

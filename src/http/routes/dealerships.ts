@@ -4,8 +4,23 @@
  * writes their dialogs send. Dealerships are company-wide; the units of a subdealership go through the actor's scope.
  */
 import { can } from "../../domain/access/authorization";
-import { createDealership, dealershipOptions, deleteDealership, listDealerships, updateDealership, type DealershipRow } from "../../domain/organisation/dealerships";
-import { createSubdealership, dealershipTree, deleteSubdealership, listSubdealerships, unitChoices, updateSubdealership, type SubdealershipRow } from "../../domain/organisation/subdealerships";
+import {
+  createDealership,
+  dealershipOptions,
+  deleteDealership,
+  listDealerships,
+  updateDealership,
+  type DealershipRow,
+} from "../../domain/organisation/dealerships";
+import {
+  createSubdealership,
+  dealershipTree,
+  deleteSubdealership,
+  listSubdealerships,
+  unitChoices,
+  updateSubdealership,
+  type SubdealershipRow,
+} from "../../domain/organisation/subdealerships";
 import type { ExportColumn } from "../../domain/spreadsheets/write";
 import type { RequestContext } from "../context";
 import { organisationTabs } from "../organisation-tabs";
@@ -47,7 +62,11 @@ function subdealershipColumns(ctx: RequestContext): ExportColumn<SubdealershipRo
     { header: ctx.t("dealerships.name"), value: (r) => r.name, width: 36 },
     { header: ctx.t("dealerships.ruc"), value: (r) => r.ruc, width: 14 },
     { header: ctx.t("dealerships.dealership"), value: (r) => r.dealershipName, width: 36 },
-    { header: ctx.t("dealerships.units"), value: (r) => r.units.map((u) => `${u.mineName} / ${u.name}`).join(", "), width: 50 },
+    {
+      header: ctx.t("dealerships.units"),
+      value: (r) => r.units.map((u) => `${u.mineName} / ${u.name}`).join(", "),
+      width: 50,
+    },
     { header: ctx.t("dealerships.fiscal_address"), value: (r) => r.fiscalAddress, width: 40 },
     { header: ctx.t("dealerships.legal_address"), value: (r) => r.legalAddress, width: 40 },
     { header: ctx.t("dealerships.phone"), value: (r) => r.phone, width: 16 },
@@ -95,7 +114,8 @@ export const dealershipsRoutes = defineRoutes([
       return ctx.render("businesses/subdealerships", {
         tabs: organisationTabs(ctx),
         filters: { search: params.search },
-        subdealerships: () => paginated(listSubdealerships(ctx.db, ctx.scope, { search: params.search }, params), params),
+        subdealerships: () =>
+          paginated(listSubdealerships(ctx.db, ctx.scope, { search: params.search }, params), params),
         ...dialogProps(ctx),
       });
     },
@@ -108,7 +128,9 @@ export const dealershipsRoutes = defineRoutes([
     handle: (ctx) => {
       const { search } = listParams(ctx.query);
       const { rows } = listDealerships(ctx.db, { search }, null);
-      return xlsxResponse(exportFileName("dealerships", ctx.config.timezone), [{ name: ctx.t("dealerships.title"), columns: dealershipColumns(ctx), rows }]);
+      return xlsxResponse(exportFileName("dealerships", ctx.config.timezone), [
+        { name: ctx.t("dealerships.title"), columns: dealershipColumns(ctx), rows },
+      ]);
     },
   },
   {
@@ -119,7 +141,9 @@ export const dealershipsRoutes = defineRoutes([
     handle: (ctx) => {
       const { search } = listParams(ctx.query);
       const { rows } = listSubdealerships(ctx.db, ctx.scope, { search }, null);
-      return xlsxResponse(exportFileName("subdealerships", ctx.config.timezone), [{ name: ctx.t("dealerships.subdealerships_title"), columns: subdealershipColumns(ctx), rows }]);
+      return xlsxResponse(exportFileName("subdealerships", ctx.config.timezone), [
+        { name: ctx.t("dealerships.subdealerships_title"), columns: subdealershipColumns(ctx), rows },
+      ]);
     },
   },
   {
@@ -178,7 +202,14 @@ export const dealershipsRoutes = defineRoutes([
     bindings: { subdealership: "id" },
     access: access.can("dealerships.manage"),
     handle: (ctx) => {
-      const subdealership = updateSubdealership(ctx.db, ctx.actor, ctx.scope, Number(ctx.params.subdealership), ctx.body, settings(ctx));
+      const subdealership = updateSubdealership(
+        ctx.db,
+        ctx.actor,
+        ctx.scope,
+        Number(ctx.params.subdealership),
+        ctx.body,
+        settings(ctx),
+      );
       ctx.flash("success", ctx.t("dealerships.subdealership_saved", { name: subdealership.name }));
       return back(ctx);
     },

@@ -54,7 +54,11 @@ function mineColumns(ctx: RequestContext, codes: Map<number, string>): ExportCol
     { header: ctx.t("management.mine"), value: (r) => r.name, width: 30 },
     { header: ctx.t("management.units"), value: (r) => r.units },
     { header: ctx.t("management.cafes"), value: (r) => r.cafes },
-    { header: ctx.t("management.services"), value: (r) => r.serviceIds.map((id) => codes.get(id)).join(", "), width: 30 },
+    {
+      header: ctx.t("management.services"),
+      value: (r) => r.serviceIds.map((id) => codes.get(id)).join(", "),
+      width: 30,
+    },
   ];
 }
 
@@ -64,7 +68,11 @@ function unitColumns(ctx: RequestContext, codes: Map<number, string>): ExportCol
     { header: ctx.t("management.unit"), value: (r) => r.name, width: 30 },
     { header: ctx.t("management.cafes"), value: (r) => r.cafes },
     { header: ctx.t("management.subdealerships"), value: (r) => r.subdealerships },
-    { header: ctx.t("management.services"), value: (r) => r.serviceIds.map((id) => codes.get(id)).join(", "), width: 30 },
+    {
+      header: ctx.t("management.services"),
+      value: (r) => r.serviceIds.map((id) => codes.get(id)).join(", "),
+      width: 30,
+    },
   ];
 }
 
@@ -76,7 +84,11 @@ function cafeColumns(ctx: RequestContext, codes: Map<number, string>): ExportCol
     { header: ctx.t("management.business"), value: (r) => r.businessName ?? "", width: 30 },
     { header: ctx.t("management.time_zone"), value: (r) => r.timeZone, width: 20 },
     { header: ctx.t("management.areas"), value: (r) => r.areas },
-    { header: ctx.t("management.services"), value: (r) => r.serviceIds.map((id) => codes.get(id)).join(", "), width: 30 },
+    {
+      header: ctx.t("management.services"),
+      value: (r) => r.serviceIds.map((id) => codes.get(id)).join(", "),
+      width: 30,
+    },
     { header: ctx.t("management.priced"), value: (r) => r.priced },
   ];
 }
@@ -103,8 +115,12 @@ export const managementRoutes = defineRoutes([
         // The management modal's searches: ?mine_search=… and, once a mine is chosen, ?mine=<id>&unit_search=….
         placeSearch: optional(() => {
           const mineId = idParam(ctx.query, "mine");
-          const text = (name: string) => (typeof ctx.query[name] === "string" ? String(ctx.query[name]).slice(0, 80) : "");
-          return { mines: searchMines(ctx.db, ctx.scope, text("mine_search")), units: mineId ? searchUnits(ctx.db, ctx.scope, mineId, text("unit_search")) : [] };
+          const text = (name: string) =>
+            typeof ctx.query[name] === "string" ? String(ctx.query[name]).slice(0, 80) : "";
+          return {
+            mines: searchMines(ctx.db, ctx.scope, text("mine_search")),
+            units: mineId ? searchUnits(ctx.db, ctx.scope, mineId, text("unit_search")) : [],
+          };
         }),
         // A cafe's prices dialog: ?prices=<cafe id>.
         cafePrices: optional(() => {
@@ -133,9 +149,17 @@ export const managementRoutes = defineRoutes([
       const codes = new Map(serviceOptions(ctx.db).map((s) => [s.id, s.code]));
       const name = ctx.t(`management.tab_${table}`);
       const fileName = exportFileName(table, ctx.config.timezone);
-      if (table === "mines") return xlsxResponse(fileName, [{ name, columns: mineColumns(ctx, codes), rows: exportMines(ctx.db, ctx.scope, search) }]);
-      if (table === "units") return xlsxResponse(fileName, [{ name, columns: unitColumns(ctx, codes), rows: exportUnits(ctx.db, ctx.scope, search) }]);
-      return xlsxResponse(fileName, [{ name, columns: cafeColumns(ctx, codes), rows: exportCafes(ctx.db, ctx.scope, search) }]);
+      if (table === "mines")
+        return xlsxResponse(fileName, [
+          { name, columns: mineColumns(ctx, codes), rows: exportMines(ctx.db, ctx.scope, search) },
+        ]);
+      if (table === "units")
+        return xlsxResponse(fileName, [
+          { name, columns: unitColumns(ctx, codes), rows: exportUnits(ctx.db, ctx.scope, search) },
+        ]);
+      return xlsxResponse(fileName, [
+        { name, columns: cafeColumns(ctx, codes), rows: exportCafes(ctx.db, ctx.scope, search) },
+      ]);
     },
   },
   {
@@ -211,7 +235,9 @@ export const managementRoutes = defineRoutes([
     bindings: { cafe: "id" },
     access: access.can("places.manage"),
     handle: (ctx) => {
-      const cafe = updateCafe(ctx.db, ctx.actor, ctx.scope, Number(ctx.params.cafe), ctx.body, { timeZone: ctx.config.timezone });
+      const cafe = updateCafe(ctx.db, ctx.actor, ctx.scope, Number(ctx.params.cafe), ctx.body, {
+        timeZone: ctx.config.timezone,
+      });
       ctx.flash("success", ctx.t("management.saved", { name: cafe.name }));
       return ctx.back(ctx.urlFor("management.index", { tab: "cafes" }));
     },

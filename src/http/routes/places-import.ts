@@ -12,7 +12,12 @@ import { businesses, services } from "../../../db/schema";
 import { can } from "../../domain/access/authorization";
 import { message, ValidationFailed } from "../../domain/errors";
 import { isFinished, latestJob, removeUpload, storeUpload, type JobState } from "../../domain/jobs/jobs";
-import { PLACES_IMPORT, type PlacesImportInput, type PlacesImportProblems, type PlacesImportResult } from "../../domain/jobs/places-import";
+import {
+  PLACES_IMPORT,
+  type PlacesImportInput,
+  type PlacesImportProblems,
+  type PlacesImportResult,
+} from "../../domain/jobs/places-import";
 import { describeCounts, describeProblems, placesTemplate, type ImportAbilities } from "../../domain/places/import";
 import { checkZip, MAX_WORKBOOK_BYTES } from "../../domain/spreadsheets/read";
 import type { RequestContext } from "../context";
@@ -20,13 +25,21 @@ import { access, defineRoutes } from "../routing";
 import { exportFileName, xlsxResponse } from "../spreadsheet";
 
 function abilities(ctx: RequestContext): ImportAbilities {
-  return { places: can(ctx.access, "places.manage"), services: can(ctx.access, "services.manage"), prices: can(ctx.access, "prices.manage") };
+  return {
+    places: can(ctx.access, "places.manage"),
+    services: can(ctx.access, "services.manage"),
+    prices: can(ctx.access, "prices.manage"),
+  };
 }
 
 /** A business the actor may give a new cafe, for the template's example row. */
 function exampleBusiness(ctx: RequestContext): string {
   const scope = ctx.scope;
-  const all = ctx.db.select({ id: businesses.id, name: businesses.name }).from(businesses).orderBy(asc(businesses.name)).all();
+  const all = ctx.db
+    .select({ id: businesses.id, name: businesses.name })
+    .from(businesses)
+    .orderBy(asc(businesses.name))
+    .all();
   const usable = scope.all ? all : all.filter((b) => scope.businessIds.has(b.id));
   return usable[0]?.name ?? (ctx.locale === "es" ? "Empresa S.A.C." : "Business S.A.C.");
 }
@@ -51,7 +64,15 @@ export function importJobView(ctx: RequestContext): ImportJobView | null {
   const job = latestJob(ctx.db, ctx.user!.id, PLACES_IMPORT);
   if (!job) return null;
   const t = (key: string, params?: Record<string, string | number>) => ctx.t(key, params);
-  const view: ImportJobView = { id: job.id, state: job.state, fileName: (job.input as PlacesImportInput).fileName, progress: job.progress, summary: null, error: null, problems: {} };
+  const view: ImportJobView = {
+    id: job.id,
+    state: job.state,
+    fileName: (job.input as PlacesImportInput).fileName,
+    progress: job.progress,
+    summary: null,
+    error: null,
+    problems: {},
+  };
   if (job.state === "succeeded") view.summary = describeCounts((job.result as PlacesImportResult).counts, t);
   if (job.state === "failed") {
     view.error = job.error ? ctx.say(job.error) : null;
@@ -75,7 +96,8 @@ export const placesImportRoutes = defineRoutes([
     maxBodyBytes: MAX_WORKBOOK_BYTES + 1024 * 1024,
     handle: async (ctx) => {
       const file = ctx.body.file;
-      if (!(file instanceof Blob) || file.size === 0) throw new ValidationFailed({ file: message("import.file_required") });
+      if (!(file instanceof Blob) || file.size === 0)
+        throw new ValidationFailed({ file: message("import.file_required") });
       // One import at a time per person, so uploads waiting for their turn stay few.
       const current = latestJob(ctx.db, ctx.user!.id, PLACES_IMPORT);
       if (current && !isFinished(current.state)) throw new ValidationFailed({ file: message("import.busy") });
@@ -91,7 +113,13 @@ export const placesImportRoutes = defineRoutes([
         dryRun: false,
       };
       try {
-        ctx.services.jobs.start({ kind: PLACES_IMPORT, actor: { userId: ctx.user!.id, label: ctx.actor.label }, scope: ctx.scope, input, upload });
+        ctx.services.jobs.start({
+          kind: PLACES_IMPORT,
+          actor: { userId: ctx.user!.id, label: ctx.actor.label },
+          scope: ctx.scope,
+          input,
+          upload,
+        });
       } catch (error) {
         removeUpload(upload);
         throw error;
@@ -106,9 +134,21 @@ export const placesImportRoutes = defineRoutes([
     access: access.can("places.view"),
     handle: (ctx) => {
       // The example rows use an existing service as it is, so importing the template unchanged does not alter it.
-      const service = ctx.db.select({ code: services.code, name: services.name, type: services.type, description: services.description }).from(services).where(eq(services.active, true)).orderBy(asc(services.code)).get();
-      const sheets = placesTemplate(ctx.locale, { business: exampleBusiness(ctx), timeZone: ctx.config.timezone, service });
-      return xlsxResponse(exportFileName(ctx.locale === "es" ? "plantilla-lugares" : "places-template", ctx.config.timezone), sheets);
+      const service = ctx.db
+        .select({ code: services.code, name: services.name, type: services.type, description: services.description })
+        .from(services)
+        .where(eq(services.active, true))
+        .orderBy(asc(services.code))
+        .get();
+      const sheets = placesTemplate(ctx.locale, {
+        business: exampleBusiness(ctx),
+        timeZone: ctx.config.timezone,
+        service,
+      });
+      return xlsxResponse(
+        exportFileName(ctx.locale === "es" ? "plantilla-lugares" : "places-template", ctx.config.timezone),
+        sheets,
+      );
     },
   },
 ]);

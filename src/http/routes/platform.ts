@@ -34,7 +34,9 @@ export const platformRoutes = defineRoutes([
         // The cafes whose "on duty" presence this user may see (the first 12 of their scope).
         cafes: () =>
           placeTree(ctx.db, scope)
-            .mines.flatMap((m) => m.units.flatMap((u) => u.cafes.map((c) => ({ id: c.id, name: c.name, unit: u.name }))))
+            .mines.flatMap((m) =>
+              m.units.flatMap((u) => u.cafes.map((c) => ({ id: c.id, name: c.name, unit: u.name }))),
+            )
             .slice(0, 12),
         account: {
           name: user.name,

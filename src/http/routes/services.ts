@@ -6,7 +6,16 @@
 import { can } from "../../domain/access/authorization";
 import { cafePrices, setCafePrices } from "../../domain/places/prices";
 import { serviceTree, setPlaceServices } from "../../domain/places/service-assignments";
-import { createService, deleteService, listServices, serviceOptions, SERVICE_TYPES, updateService, type ServiceRow, type ServiceType } from "../../domain/places/services";
+import {
+  createService,
+  deleteService,
+  listServices,
+  serviceOptions,
+  SERVICE_TYPES,
+  updateService,
+  type ServiceRow,
+  type ServiceType,
+} from "../../domain/places/services";
 import type { RequestContext } from "../context";
 import { optional } from "../page-protocol/props";
 import { idParam, listParams, paginated } from "../pagination";
@@ -17,13 +26,18 @@ const ID = "\\d+";
 
 function serviceFilter(ctx: RequestContext) {
   const type = SERVICE_TYPES.includes(ctx.query.type as ServiceType) ? (ctx.query.type as ServiceType) : undefined;
-  const status: "active" | "inactive" | undefined = ctx.query.status === "active" || ctx.query.status === "inactive" ? ctx.query.status : undefined;
+  const status: "active" | "inactive" | undefined =
+    ctx.query.status === "active" || ctx.query.status === "inactive" ? ctx.query.status : undefined;
   return { type, status };
 }
 
 function abilities(ctx: RequestContext) {
   const profile = ctx.access;
-  return { manage: can(profile, "services.manage"), managePlaces: can(profile, "places.manage"), managePrices: can(profile, "prices.manage") };
+  return {
+    manage: can(profile, "services.manage"),
+    managePlaces: can(profile, "places.manage"),
+    managePrices: can(profile, "prices.manage"),
+  };
 }
 
 export const servicesRoutes = defineRoutes([
@@ -38,12 +52,29 @@ export const servicesRoutes = defineRoutes([
       const tab = ctx.query.tab === "places" ? "places" : "services";
       const placeParams = listParams(ctx.query, "places_", 5);
       return ctx.render("services/index", {
-        filters: { search: params.search, type: type ?? null, status: status ?? null, tab, placesSearch: placeParams.search },
+        filters: {
+          search: params.search,
+          type: type ?? null,
+          status: status ?? null,
+          tab,
+          placesSearch: placeParams.search,
+        },
         types: [...SERVICE_TYPES],
-        services: () => paginated(listServices(ctx.db, { search: params.search, type, active: status === undefined ? undefined : status === "active" }, params), params),
+        services: () =>
+          paginated(
+            listServices(
+              ctx.db,
+              { search: params.search, type, active: status === undefined ? undefined : status === "active" },
+              params,
+            ),
+            params,
+          ),
         serviceOptions: () => serviceOptions(ctx.db),
         // The "Lugares" tab: a page of mines with their units and cafes, only when that tab is open.
-        tree: () => (tab === "places" ? paginated(serviceTree(ctx.db, ctx.scope, placeParams.search, placeParams), placeParams) : null),
+        tree: () =>
+          tab === "places"
+            ? paginated(serviceTree(ctx.db, ctx.scope, placeParams.search, placeParams), placeParams)
+            : null,
         // Loaded on demand by a cafe's prices dialog: ?prices=<cafe id>.
         cafePrices: optional(() => {
           const cafeId = idParam(ctx.query, "prices");
@@ -60,7 +91,11 @@ export const servicesRoutes = defineRoutes([
     access: access.can("services.view"),
     handle: (ctx) => {
       const { type, status } = serviceFilter(ctx);
-      const filter = { search: listParams(ctx.query).search, type, active: status === undefined ? undefined : status === "active" };
+      const filter = {
+        search: listParams(ctx.query).search,
+        type,
+        active: status === undefined ? undefined : status === "active",
+      };
       const rows = listServices(ctx.db, filter, { page: 1, perPage: 50_000 }).rows;
       return xlsxResponse(exportFileName("services", ctx.config.timezone), [
         {
@@ -71,7 +106,10 @@ export const servicesRoutes = defineRoutes([
             { header: ctx.t("services.name"), value: (r: ServiceRow) => r.name, width: 28 },
             { header: ctx.t("services.type"), value: (r: ServiceRow) => ctx.t(`services.types.${r.type}`), width: 16 },
             { header: ctx.t("services.description_label"), value: (r: ServiceRow) => r.description, width: 48 },
-            { header: ctx.t("services.status"), value: (r: ServiceRow) => ctx.t(r.active ? "services.active" : "services.inactive") },
+            {
+              header: ctx.t("services.status"),
+              value: (r: ServiceRow) => ctx.t(r.active ? "services.active" : "services.inactive"),
+            },
             { header: ctx.t("services.places"), value: (r: ServiceRow) => r.places },
           ],
         },
@@ -122,16 +160,37 @@ export const servicesRoutes = defineRoutes([
     wheres: { kind: "mine|unit|cafe", place: ID },
     access: access.can("places.manage"),
     handle: (ctx) => {
-      const result = setPlaceServices(ctx.db, ctx.actor, ctx.scope, String(ctx.params.kind), Number(ctx.params.place), ctx.body);
+      const result = setPlaceServices(
+        ctx.db,
+        ctx.actor,
+        ctx.scope,
+        String(ctx.params.kind),
+        Number(ctx.params.place),
+        ctx.body,
+      );
       if (result.status === "needs_confirmation") {
         // Nothing changed: the dialog shows which children would lose which services and asks to confirm.
-        const confirmation = { kind: result.place.kind, id: result.place.id, name: result.place.name, removed: result.removed, affected: result.affected };
-        if (ctx.wantsJson) return Response.json({ message: ctx.t("services.confirm_removal"), confirmation }, { status: 200 });
+        const confirmation = {
+          kind: result.place.kind,
+          id: result.place.id,
+          name: result.place.name,
+          removed: result.removed,
+          affected: result.affected,
+        };
+        if (ctx.wantsJson)
+          return Response.json({ message: ctx.t("services.confirm_removal"), confirmation }, { status: 200 });
         ctx.flash("serviceRemoval", confirmation);
         return ctx.back(ctx.urlFor("services.index"));
       }
-      if (ctx.wantsJson) return Response.json({ saved: true, added: result.added, removed: result.removed, affected: result.affected });
-      ctx.flash("success", ctx.t(result.affected.length ? "services.place_saved_cascade" : "services.place_saved", { place: result.place.name, count: result.affected.length }));
+      if (ctx.wantsJson)
+        return Response.json({ saved: true, added: result.added, removed: result.removed, affected: result.affected });
+      ctx.flash(
+        "success",
+        ctx.t(result.affected.length ? "services.place_saved_cascade" : "services.place_saved", {
+          place: result.place.name,
+          count: result.affected.length,
+        }),
+      );
       return ctx.back(ctx.urlFor("services.index"));
     },
   },

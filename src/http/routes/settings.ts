@@ -90,7 +90,8 @@ export const settingsRoutes = defineRoutes([
     access: access.public,
     handle: (ctx) => {
       const locale = ctx.body.locale;
-      if (!isLocale(locale)) throw new ValidationFailed({ locale: message("validation.one_of", { options: locales.join(", ") }) });
+      if (!isLocale(locale))
+        throw new ValidationFailed({ locale: message("validation.one_of", { options: locales.join(", ") }) });
       ctx.locale = locale;
       ctx.setCookie("locale", locale, { maxAgeSeconds: YEAR_SECONDS, httpOnly: false });
       if (ctx.user) setLanguage(ctx.db, ctx.user.id, locale);

@@ -11,11 +11,23 @@ import type { BusinessOption, HeadquartersRow } from "./types";
 
 const FIELDS = ["business_id", "name", "address", "phone"];
 
-export function HeadquartersModal({ headquarters, businesses, onClose }: { headquarters: HeadquartersRow | null; businesses: BusinessOption[]; onClose: () => void }) {
+export function HeadquartersModal({
+  headquarters,
+  businesses,
+  onClose,
+}: {
+  headquarters: HeadquartersRow | null;
+  businesses: BusinessOption[];
+  onClose: () => void;
+}) {
   const { t } = useI18n();
   const route = useRoute();
   const form = useForm({
-    business_id: headquarters ? String(headquarters.businessId) : businesses.length === 1 ? String(businesses[0].id) : "",
+    business_id: headquarters
+      ? String(headquarters.businessId)
+      : businesses.length === 1
+        ? String(businesses[0].id)
+        : "",
     name: headquarters?.name ?? "",
     address: headquarters?.address ?? "",
     phone: headquarters?.phone ?? "",
@@ -27,9 +39,21 @@ export function HeadquartersModal({ headquarters, businesses, onClose }: { headq
     else form.post(route("headquarters.store"), options);
   };
   return (
-    <Dialog open onClose={onClose} title={t(headquarters ? "headquarters.edit_title" : "headquarters.new_title")} closeLabel={t("businesses.close")}>
+    <Dialog
+      open
+      onClose={onClose}
+      title={t(headquarters ? "headquarters.edit_title" : "headquarters.new_title")}
+      closeLabel={t("businesses.close")}
+    >
       <form onSubmit={submit} className="space-y-3" noValidate>
-        <SelectField label={t("headquarters.business")} name="business_id" required value={form.data.business_id} onChange={(e) => form.setData("business_id", e.target.value)} error={form.errors.business_id}>
+        <SelectField
+          label={t("headquarters.business")}
+          name="business_id"
+          required
+          value={form.data.business_id}
+          onChange={(e) => form.setData("business_id", e.target.value)}
+          error={form.errors.business_id}
+        >
           <option value="">—</option>
           {businesses.map((b) => (
             <option key={b.id} value={b.id}>
@@ -37,11 +61,40 @@ export function HeadquartersModal({ headquarters, businesses, onClose }: { headq
             </option>
           ))}
         </SelectField>
-        <Field label={t("headquarters.name")} name="name" required maxLength={120} value={form.data.name} onChange={(e) => form.setData("name", e.target.value)} error={form.errors.name} />
-        <Field label={t("headquarters.address")} name="address" required maxLength={255} value={form.data.address} onChange={(e) => form.setData("address", e.target.value)} error={form.errors.address} />
-        <Field label={t("headquarters.phone")} name="phone" type="tel" maxLength={30} value={form.data.phone} onChange={(e) => form.setData("phone", e.target.value)} error={form.errors.phone} />
+        <Field
+          label={t("headquarters.name")}
+          name="name"
+          required
+          maxLength={120}
+          value={form.data.name}
+          onChange={(e) => form.setData("name", e.target.value)}
+          error={form.errors.name}
+        />
+        <Field
+          label={t("headquarters.address")}
+          name="address"
+          required
+          maxLength={255}
+          value={form.data.address}
+          onChange={(e) => form.setData("address", e.target.value)}
+          error={form.errors.address}
+        />
+        <Field
+          label={t("headquarters.phone")}
+          name="phone"
+          type="tel"
+          maxLength={30}
+          value={form.data.phone}
+          onChange={(e) => form.setData("phone", e.target.value)}
+          error={form.errors.phone}
+        />
         <OtherErrors errors={form.errors as Record<string, string>} fields={FIELDS} />
-        <DialogActions onCancel={onClose} cancelLabel={t("businesses.cancel")} submitLabel={t("businesses.save")} busy={form.processing} />
+        <DialogActions
+          onCancel={onClose}
+          cancelLabel={t("businesses.cancel")}
+          submitLabel={t("businesses.save")}
+          busy={form.processing}
+        />
       </form>
     </Dialog>
   );

@@ -12,7 +12,17 @@ import { OtherErrors } from "../ui/form-errors";
 import { SelectField } from "../ui/select-field";
 import type { LocationOptions, PropertyRow, PropertyStatus } from "./types";
 
-const FIELDS = ["code", "name", "category", "serial", "location", "status", "acquired_on", "acquisition_value", "notes"];
+const FIELDS = [
+  "code",
+  "name",
+  "category",
+  "serial",
+  "location",
+  "status",
+  "acquired_on",
+  "acquisition_value",
+  "notes",
+];
 
 export function PropertyModal({
   property,
@@ -51,7 +61,13 @@ export function PropertyModal({
     else form.post(route("properties.store"), options);
   };
   return (
-    <Dialog open onClose={onClose} title={t(property ? "properties.edit_title" : "properties.new_title")} closeLabel={t("businesses.close")} wide>
+    <Dialog
+      open
+      onClose={onClose}
+      title={t(property ? "properties.edit_title" : "properties.new_title")}
+      closeLabel={t("businesses.close")}
+      wide
+    >
       <form onSubmit={submit} className="space-y-3" noValidate>
         <div className="grid gap-3 sm:grid-cols-[10rem_1fr]">
           <Field
@@ -66,19 +82,50 @@ export function PropertyModal({
             onChange={(e) => form.setData("code", e.target.value.toUpperCase())}
             error={form.errors.code}
           />
-          <Field label={t("properties.name")} name="name" required maxLength={120} value={form.data.name} onChange={(e) => form.setData("name", e.target.value)} error={form.errors.name} />
+          <Field
+            label={t("properties.name")}
+            name="name"
+            required
+            maxLength={120}
+            value={form.data.name}
+            onChange={(e) => form.setData("name", e.target.value)}
+            error={form.errors.name}
+          />
         </div>
         <div className="grid gap-3 sm:grid-cols-2">
-          <Field label={t("properties.category")} name="category" required maxLength={60} list={listId} value={form.data.category} onChange={(e) => form.setData("category", e.target.value)} error={form.errors.category} />
+          <Field
+            label={t("properties.category")}
+            name="category"
+            required
+            maxLength={60}
+            list={listId}
+            value={form.data.category}
+            onChange={(e) => form.setData("category", e.target.value)}
+            error={form.errors.category}
+          />
           <datalist id={listId}>
             {categories.map((c) => (
               <option key={c} value={c} />
             ))}
           </datalist>
-          <Field label={t("properties.serial")} name="serial" maxLength={60} value={form.data.serial} onChange={(e) => form.setData("serial", e.target.value)} error={form.errors.serial} />
+          <Field
+            label={t("properties.serial")}
+            name="serial"
+            maxLength={60}
+            value={form.data.serial}
+            onChange={(e) => form.setData("serial", e.target.value)}
+            error={form.errors.serial}
+          />
         </div>
         <div className="grid gap-3 sm:grid-cols-2">
-          <SelectField label={t("properties.location")} name="location" required value={form.data.location} onChange={(e) => form.setData("location", e.target.value)} error={form.errors.location}>
+          <SelectField
+            label={t("properties.location")}
+            name="location"
+            required
+            value={form.data.location}
+            onChange={(e) => form.setData("location", e.target.value)}
+            error={form.errors.location}
+          >
             <option value="">—</option>
             {locations.headquarters.length > 0 && (
               <optgroup label={t("properties.location_headquarters")}>
@@ -99,7 +146,14 @@ export function PropertyModal({
               </optgroup>
             )}
           </SelectField>
-          <SelectField label={t("properties.status")} name="status" required value={form.data.status} onChange={(e) => form.setData("status", e.target.value as PropertyStatus)} error={form.errors.status}>
+          <SelectField
+            label={t("properties.status")}
+            name="status"
+            required
+            value={form.data.status}
+            onChange={(e) => form.setData("status", e.target.value as PropertyStatus)}
+            error={form.errors.status}
+          >
             {statuses.map((s) => (
               <option key={s} value={s}>
                 {t(`properties.statuses.${s}`)}
@@ -108,7 +162,15 @@ export function PropertyModal({
           </SelectField>
         </div>
         <div className="grid gap-3 sm:grid-cols-2">
-          <Field label={t("properties.acquired_on")} name="acquired_on" type="date" max={today} value={form.data.acquired_on} onChange={(e) => form.setData("acquired_on", e.target.value)} error={form.errors.acquired_on} />
+          <Field
+            label={t("properties.acquired_on")}
+            name="acquired_on"
+            type="date"
+            max={today}
+            value={form.data.acquired_on}
+            onChange={(e) => form.setData("acquired_on", e.target.value)}
+            error={form.errors.acquired_on}
+          />
           <Field
             label={t("properties.acquisition_value")}
             name="acquisition_value"
@@ -120,9 +182,22 @@ export function PropertyModal({
             error={form.errors.acquisition_value}
           />
         </div>
-        <TextareaField label={t("properties.notes")} name="notes" maxLength={1000} rows={3} value={form.data.notes} onChange={(e) => form.setData("notes", e.target.value)} error={form.errors.notes} />
+        <TextareaField
+          label={t("properties.notes")}
+          name="notes"
+          maxLength={1000}
+          rows={3}
+          value={form.data.notes}
+          onChange={(e) => form.setData("notes", e.target.value)}
+          error={form.errors.notes}
+        />
         <OtherErrors errors={form.errors as Record<string, string>} fields={FIELDS} />
-        <DialogActions onCancel={onClose} cancelLabel={t("businesses.cancel")} submitLabel={t("businesses.save")} busy={form.processing} />
+        <DialogActions
+          onCancel={onClose}
+          cancelLabel={t("businesses.cancel")}
+          submitLabel={t("businesses.save")}
+          busy={form.processing}
+        />
       </form>
     </Dialog>
   );

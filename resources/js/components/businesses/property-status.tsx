@@ -12,5 +12,9 @@ const CLASSES: Record<PropertyStatus, string> = {
 
 export function PropertyStatusBadge({ status }: { status: PropertyStatus }) {
   const { t } = useI18n();
-  return <span className={cn("whitespace-nowrap rounded-full px-2 py-0.5 text-xs", CLASSES[status])}>{t(`properties.statuses.${status}`)}</span>;
+  return (
+    <span className={cn("whitespace-nowrap rounded-full px-2 py-0.5 text-xs", CLASSES[status])}>
+      {t(`properties.statuses.${status}`)}
+    </span>
+  );
 }

@@ -8,7 +8,15 @@ import { OtherErrors } from "../ui/form-errors";
 import { COMPANY_FIELDS, CompanyFields, companyData } from "./company-fields";
 import type { DealershipRow } from "./types";
 
-export function DealershipDialog({ dealership, rucLength, onClose }: { dealership: DealershipRow | null; rucLength: number; onClose: () => void }) {
+export function DealershipDialog({
+  dealership,
+  rucLength,
+  onClose,
+}: {
+  dealership: DealershipRow | null;
+  rucLength: number;
+  onClose: () => void;
+}) {
   const { t } = useI18n();
   const route = useRoute();
   const form = useForm(companyData(dealership));
@@ -19,11 +27,26 @@ export function DealershipDialog({ dealership, rucLength, onClose }: { dealershi
     else form.post(route("dealerships.store"), options);
   };
   return (
-    <Dialog open onClose={onClose} title={t(dealership ? "dealerships.edit_title" : "dealerships.new_title")} closeLabel={t("dealerships.close")}>
+    <Dialog
+      open
+      onClose={onClose}
+      title={t(dealership ? "dealerships.edit_title" : "dealerships.new_title")}
+      closeLabel={t("dealerships.close")}
+    >
       <form onSubmit={submit} className="space-y-3" noValidate>
-        <CompanyFields data={form.data} errors={form.errors} rucLength={rucLength} onChange={(field, value) => form.setData(field, value)} />
+        <CompanyFields
+          data={form.data}
+          errors={form.errors}
+          rucLength={rucLength}
+          onChange={(field, value) => form.setData(field, value)}
+        />
         <OtherErrors errors={form.errors as Record<string, string>} fields={COMPANY_FIELDS} />
-        <DialogActions onCancel={onClose} cancelLabel={t("dealerships.cancel")} submitLabel={t("dealerships.save")} busy={form.processing} />
+        <DialogActions
+          onCancel={onClose}
+          cancelLabel={t("dealerships.cancel")}
+          submitLabel={t("dealerships.save")}
+          busy={form.processing}
+        />
       </form>
     </Dialog>
   );

@@ -25,16 +25,33 @@ export function useDealershipModals() {
     setModal,
     close: () => setModal(null),
     deleteDealership: (row: DealershipRow) => {
-      if (window.confirm(t("dealerships.confirm_delete", { name: row.name }))) router.delete(route("dealerships.destroy", { dealership: row.id }), { preserveScroll: true, preserveState: true });
+      if (window.confirm(t("dealerships.confirm_delete", { name: row.name })))
+        router.delete(route("dealerships.destroy", { dealership: row.id }), {
+          preserveScroll: true,
+          preserveState: true,
+        });
     },
     deleteSubdealership: (row: SubdealershipRow) => {
-      if (window.confirm(t("dealerships.confirm_delete_subdealership", { name: row.name }))) router.delete(route("subdealerships.destroy", { subdealership: row.id }), { preserveScroll: true, preserveState: true });
+      if (window.confirm(t("dealerships.confirm_delete_subdealership", { name: row.name })))
+        router.delete(route("subdealerships.destroy", { subdealership: row.id }), {
+          preserveScroll: true,
+          preserveState: true,
+        });
     },
   };
 }
 
-export function DealershipModals({ modal, close, dialog }: { modal: DealershipModal; close: () => void; dialog: DealershipDialogProps }) {
-  if (modal?.kind === "dealership") return <DealershipDialog dealership={modal.dealership} rucLength={dialog.rucLength} onClose={close} />;
+export function DealershipModals({
+  modal,
+  close,
+  dialog,
+}: {
+  modal: DealershipModal;
+  close: () => void;
+  dialog: DealershipDialogProps;
+}) {
+  if (modal?.kind === "dealership")
+    return <DealershipDialog dealership={modal.dealership} rucLength={dialog.rucLength} onClose={close} />;
   if (modal?.kind === "subdealership")
     return (
       <SubdealershipDialog

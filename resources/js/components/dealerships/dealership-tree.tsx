@@ -24,7 +24,17 @@ export interface TreeActions {
   deleteSubdealership: (row: SubdealershipRow) => void;
 }
 
-export function DealershipTree({ rows, canManage, actions, empty }: { rows: DealershipTreeRow[]; canManage: boolean; actions: TreeActions; empty: string }) {
+export function DealershipTree({
+  rows,
+  canManage,
+  actions,
+  empty,
+}: {
+  rows: DealershipTreeRow[];
+  canManage: boolean;
+  actions: TreeActions;
+  empty: string;
+}) {
   const { t } = useI18n();
   const [expanded, setExpanded] = useState<Set<number>>(() => new Set(rows.filter((r) => r.expanded).map((r) => r.id)));
   const setOpen = (id: number, open: boolean) =>
@@ -88,7 +98,10 @@ export function DealershipTree({ rows, canManage, actions, empty }: { rows: Deal
                     onClick={() => setOpen(row.id, !open)}
                     onKeyDown={(e) => onToggleKey(e, row.id)}
                   >
-                    <ChevronRight className={cn("size-4 transition-transform", open && "rotate-90")} aria-hidden="true" />
+                    <ChevronRight
+                      className={cn("size-4 transition-transform", open && "rotate-90")}
+                      aria-hidden="true"
+                    />
                   </button>
                 </td>
                 <td className={cn(td, "font-medium")}>{row.name}</td>
@@ -111,7 +124,11 @@ export function DealershipTree({ rows, canManage, actions, empty }: { rows: Deal
                       >
                         <Plus className="size-4" aria-hidden="true" />
                       </button>
-                      <RowActions name={row.name} onEdit={() => actions.editDealership(row)} onDelete={() => actions.deleteDealership(row)} />
+                      <RowActions
+                        name={row.name}
+                        onEdit={() => actions.editDealership(row)}
+                        onDelete={() => actions.deleteDealership(row)}
+                      />
                     </span>
                   )}
                 </td>
@@ -142,7 +159,13 @@ export function DealershipTree({ rows, canManage, actions, empty }: { rows: Deal
                               <UnitChips units={sub.units} hidden={sub.hiddenUnits} />
                             </td>
                             <td className={cn(td, "whitespace-nowrap text-right")}>
-                              {canManage && <RowActions name={sub.name} onEdit={() => actions.editSubdealership(sub)} onDelete={() => actions.deleteSubdealership(sub)} />}
+                              {canManage && (
+                                <RowActions
+                                  name={sub.name}
+                                  onEdit={() => actions.editSubdealership(sub)}
+                                  onDelete={() => actions.deleteSubdealership(sub)}
+                                />
+                              )}
                             </td>
                           </tr>
                         ))}

@@ -6,10 +6,22 @@ export function RowActions({ name, onEdit, onDelete }: { name: string; onEdit: (
   const { t } = useI18n();
   return (
     <span className="inline-flex gap-1">
-      <button type="button" className="rounded p-1 hover:bg-accent" onClick={onEdit} aria-label={t("dealerships.edit", { name })} title={t("dealerships.edit", { name })}>
+      <button
+        type="button"
+        className="rounded p-1 hover:bg-accent"
+        onClick={onEdit}
+        aria-label={t("dealerships.edit", { name })}
+        title={t("dealerships.edit", { name })}
+      >
         <Pencil className="size-4" aria-hidden="true" />
       </button>
-      <button type="button" className="rounded p-1 text-destructive hover:bg-accent" onClick={onDelete} aria-label={t("dealerships.delete", { name })} title={t("dealerships.delete", { name })}>
+      <button
+        type="button"
+        className="rounded p-1 text-destructive hover:bg-accent"
+        onClick={onDelete}
+        aria-label={t("dealerships.delete", { name })}
+        title={t("dealerships.delete", { name })}
+      >
         <Trash2 className="size-4" aria-hidden="true" />
       </button>
     </span>

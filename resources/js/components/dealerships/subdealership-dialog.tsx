@@ -43,11 +43,25 @@ export function SubdealershipDialog({
     if (subdealership) form.put(route("subdealerships.update", { subdealership: subdealership.id }), options);
     else form.post(route("subdealerships.store"), options);
   };
-  const toggle = (id: number, on: boolean) => form.setData("unit_ids", on ? [...form.data.unit_ids, id] : form.data.unit_ids.filter((u) => u !== id));
+  const toggle = (id: number, on: boolean) =>
+    form.setData("unit_ids", on ? [...form.data.unit_ids, id] : form.data.unit_ids.filter((u) => u !== id));
   return (
-    <Dialog open wide onClose={onClose} title={t(subdealership ? "dealerships.edit_subdealership_title" : "dealerships.new_subdealership_title")} closeLabel={t("dealerships.close")}>
+    <Dialog
+      open
+      wide
+      onClose={onClose}
+      title={t(subdealership ? "dealerships.edit_subdealership_title" : "dealerships.new_subdealership_title")}
+      closeLabel={t("dealerships.close")}
+    >
       <form onSubmit={submit} className="space-y-3" noValidate>
-        <SelectField label={t("dealerships.dealership")} name="dealership_id" required value={form.data.dealership_id} onChange={(e) => form.setData("dealership_id", e.target.value)} error={errors.dealership_id}>
+        <SelectField
+          label={t("dealerships.dealership")}
+          name="dealership_id"
+          required
+          value={form.data.dealership_id}
+          onChange={(e) => form.setData("dealership_id", e.target.value)}
+          error={errors.dealership_id}
+        >
           <option value="">{t("dealerships.choose_dealership")}</option>
           {dealershipOptions.map((d) => (
             <option key={d.id} value={d.id}>
@@ -55,8 +69,17 @@ export function SubdealershipDialog({
             </option>
           ))}
         </SelectField>
-        <CompanyFields data={form.data} errors={errors} rucLength={rucLength} onChange={(field, value) => form.setData(field, value)} />
-        <fieldset className="space-y-2" aria-invalid={errors.unit_ids ? true : undefined} aria-describedby={errors.unit_ids ? `${unitsId}-hint ${unitsId}-error` : `${unitsId}-hint`}>
+        <CompanyFields
+          data={form.data}
+          errors={errors}
+          rucLength={rucLength}
+          onChange={(field, value) => form.setData(field, value)}
+        />
+        <fieldset
+          className="space-y-2"
+          aria-invalid={errors.unit_ids ? true : undefined}
+          aria-describedby={errors.unit_ids ? `${unitsId}-hint ${unitsId}-error` : `${unitsId}-hint`}
+        >
           <legend className="text-sm font-medium">{t("dealerships.units")}</legend>
           <p id={`${unitsId}-hint`} className="text-xs text-muted-foreground">
             {t("dealerships.units_hint")}
@@ -68,22 +91,40 @@ export function SubdealershipDialog({
                 <legend className="px-1 text-xs font-medium uppercase text-muted-foreground">{mine.name}</legend>
                 {mine.units.map((unit) => (
                   <label key={unit.id} className="flex items-center gap-2 py-0.5 text-sm">
-                    <input type="checkbox" name="unit_ids" value={unit.id} checked={form.data.unit_ids.includes(unit.id)} onChange={(e) => toggle(unit.id, e.target.checked)} />
+                    <input
+                      type="checkbox"
+                      name="unit_ids"
+                      value={unit.id}
+                      checked={form.data.unit_ids.includes(unit.id)}
+                      onChange={(e) => toggle(unit.id, e.target.checked)}
+                    />
                     {unit.name}
                   </label>
                 ))}
               </fieldset>
             ))}
           </div>
-          {subdealership && subdealership.hiddenUnits > 0 && <p className="text-xs text-muted-foreground">{t("dealerships.hidden_units_kept", { count: subdealership.hiddenUnits })}</p>}
+          {subdealership && subdealership.hiddenUnits > 0 && (
+            <p className="text-xs text-muted-foreground">
+              {t("dealerships.hidden_units_kept", { count: subdealership.hiddenUnits })}
+            </p>
+          )}
           {errors.unit_ids && (
             <p id={`${unitsId}-error`} className="text-sm text-destructive">
               {errors.unit_ids}
             </p>
           )}
         </fieldset>
-        <OtherErrors errors={errors as Record<string, string>} fields={[...COMPANY_FIELDS, "dealership_id", "unit_ids"]} />
-        <DialogActions onCancel={onClose} cancelLabel={t("dealerships.cancel")} submitLabel={t("dealerships.save")} busy={form.processing} />
+        <OtherErrors
+          errors={errors as Record<string, string>}
+          fields={[...COMPANY_FIELDS, "dealership_id", "unit_ids"]}
+        />
+        <DialogActions
+          onCancel={onClose}
+          cancelLabel={t("dealerships.cancel")}
+          submitLabel={t("dealerships.save")}
+          busy={form.processing}
+        />
       </form>
     </Dialog>
   );

@@ -4,7 +4,8 @@ import type { UnitRef } from "./types";
 
 export function UnitChips({ units, hidden }: { units: UnitRef[]; hidden: number }) {
   const { t } = useI18n();
-  if (units.length === 0 && hidden === 0) return <span className="text-xs text-muted-foreground">{t("dealerships.no_units")}</span>;
+  if (units.length === 0 && hidden === 0)
+    return <span className="text-xs text-muted-foreground">{t("dealerships.no_units")}</span>;
   return (
     <ul className="flex flex-wrap gap-1">
       {units.map((unit) => (
@@ -13,7 +14,11 @@ export function UnitChips({ units, hidden }: { units: UnitRef[]; hidden: number 
           {unit.name}
         </li>
       ))}
-      {hidden > 0 && <li className="px-1.5 py-0.5 text-xs text-muted-foreground">{t("dealerships.hidden_units", { count: hidden })}</li>}
+      {hidden > 0 && (
+        <li className="px-1.5 py-0.5 text-xs text-muted-foreground">
+          {t("dealerships.hidden_units", { count: hidden })}
+        </li>
+      )}
     </ul>
   );
 }

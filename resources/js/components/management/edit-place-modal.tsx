@@ -9,15 +9,35 @@ import { OtherErrors } from "../ui/form-errors";
 import { SelectField } from "../ui/select-field";
 import type { CafeRow, MineRow, PlaceOption, UnitRow } from "./types";
 
-export type EditTarget = { kind: "mine"; row: MineRow } | { kind: "unit"; row: UnitRow } | { kind: "cafe"; row: CafeRow };
+export type EditTarget =
+  { kind: "mine"; row: MineRow } | { kind: "unit"; row: UnitRow } | { kind: "cafe"; row: CafeRow };
 
-export function EditPlaceModal({ target, businesses, timeZones, defaultTimeZone, onClose }: { target: EditTarget; businesses: PlaceOption[]; timeZones: string[]; defaultTimeZone: string; onClose: () => void }) {
+export function EditPlaceModal({
+  target,
+  businesses,
+  timeZones,
+  defaultTimeZone,
+  onClose,
+}: {
+  target: EditTarget;
+  businesses: PlaceOption[];
+  timeZones: string[];
+  defaultTimeZone: string;
+  onClose: () => void;
+}) {
   const { t } = useI18n();
   const route = useRoute();
   const cafe = target.kind === "cafe" ? target.row : null;
-  const form = useForm({ name: target.row.name, business_id: cafe?.businessId ? String(cafe.businessId) : "", time_zone: cafe?.timeZone ?? defaultTimeZone });
+  const form = useForm({
+    name: target.row.name,
+    business_id: cafe?.businessId ? String(cafe.businessId) : "",
+    time_zone: cafe?.timeZone ?? defaultTimeZone,
+  });
   // The cafe's own business stays choosable even when it lies outside the user's businesses.
-  const choices = cafe?.businessId && !businesses.some((b) => b.id === cafe.businessId) ? [...businesses, { id: cafe.businessId, name: cafe.businessName ?? "?" }] : businesses;
+  const choices =
+    cafe?.businessId && !businesses.some((b) => b.id === cafe.businessId)
+      ? [...businesses, { id: cafe.businessId, name: cafe.businessName ?? "?" }]
+      : businesses;
   const zones = cafe && !timeZones.includes(cafe.timeZone) ? [cafe.timeZone, ...timeZones] : timeZones;
 
   const submit = (event: FormEvent) => {
@@ -32,14 +52,40 @@ export function EditPlaceModal({ target, businesses, timeZones, defaultTimeZone,
   };
   const errors = form.errors as Record<string, string | undefined>;
   return (
-    <Dialog open onClose={onClose} title={t(`management.edit_${target.kind}_title`, { name: target.row.name })} closeLabel={t("management.close")}>
+    <Dialog
+      open
+      onClose={onClose}
+      title={t(`management.edit_${target.kind}_title`, { name: target.row.name })}
+      closeLabel={t("management.close")}
+    >
       <form onSubmit={submit} className="space-y-3" noValidate>
-        {target.kind === "unit" && <p className="text-sm text-muted-foreground">{t("management.in_mine", { mine: target.row.mineName })}</p>}
-        {cafe && <p className="text-sm text-muted-foreground">{t("management.in_unit", { mine: cafe.mineName, unit: cafe.unitName })}</p>}
-        <Field label={t("management.name")} name="name" required maxLength={80} value={form.data.name} onChange={(e) => form.setData("name", e.target.value)} error={errors.name} />
+        {target.kind === "unit" && (
+          <p className="text-sm text-muted-foreground">{t("management.in_mine", { mine: target.row.mineName })}</p>
+        )}
+        {cafe && (
+          <p className="text-sm text-muted-foreground">
+            {t("management.in_unit", { mine: cafe.mineName, unit: cafe.unitName })}
+          </p>
+        )}
+        <Field
+          label={t("management.name")}
+          name="name"
+          required
+          maxLength={80}
+          value={form.data.name}
+          onChange={(e) => form.setData("name", e.target.value)}
+          error={errors.name}
+        />
         {cafe && (
           <>
-            <SelectField label={t("management.business")} name="business_id" required value={form.data.business_id} onChange={(e) => form.setData("business_id", e.target.value)} error={errors.business_id}>
+            <SelectField
+              label={t("management.business")}
+              name="business_id"
+              required
+              value={form.data.business_id}
+              onChange={(e) => form.setData("business_id", e.target.value)}
+              error={errors.business_id}
+            >
               <option value="">—</option>
               {choices.map((b) => (
                 <option key={b.id} value={b.id}>
@@ -47,7 +93,13 @@ export function EditPlaceModal({ target, businesses, timeZones, defaultTimeZone,
                 </option>
               ))}
             </SelectField>
-            <SelectField label={t("management.time_zone")} name="time_zone" value={form.data.time_zone} onChange={(e) => form.setData("time_zone", e.target.value)} error={errors.time_zone}>
+            <SelectField
+              label={t("management.time_zone")}
+              name="time_zone"
+              value={form.data.time_zone}
+              onChange={(e) => form.setData("time_zone", e.target.value)}
+              error={errors.time_zone}
+            >
               {zones.map((zone) => (
                 <option key={zone} value={zone}>
                   {zone === defaultTimeZone ? t("management.time_zone_default", { zone }) : zone}
@@ -57,7 +109,12 @@ export function EditPlaceModal({ target, businesses, timeZones, defaultTimeZone,
           </>
         )}
         <OtherErrors errors={errors} fields={["name", "business_id", "time_zone"]} />
-        <DialogActions onCancel={onClose} cancelLabel={t("management.cancel")} submitLabel={t("management.save")} busy={form.processing} />
+        <DialogActions
+          onCancel={onClose}
+          cancelLabel={t("management.cancel")}
+          submitLabel={t("management.save")}
+          busy={form.processing}
+        />
       </form>
     </Dialog>
   );

@@ -33,7 +33,14 @@ export function ImportDialog({ open, onClose }: { open: boolean; onClose: () => 
   };
 
   return (
-    <Dialog open={open} onClose={close} title={t("import.title")} description={t("import.description")} closeLabel={t("import.close")} wide>
+    <Dialog
+      open={open}
+      onClose={close}
+      title={t("import.title")}
+      description={t("import.description")}
+      closeLabel={t("import.close")}
+      wide
+    >
       <form onSubmit={submit} className="space-y-4" noValidate>
         <div className="space-y-1.5">
           <label id={`${fileId}-label`} htmlFor={fileId} className="text-sm font-medium">
@@ -61,7 +68,14 @@ export function ImportDialog({ open, onClose }: { open: boolean; onClose: () => 
                 } else form.setData("file", file);
               }}
             />
-            <label id={`${fileId}-button`} htmlFor={fileId} className={buttonClasses("outline", "shrink-0 cursor-pointer peer-focus-visible:outline-2 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-ring")}>
+            <label
+              id={`${fileId}-button`}
+              htmlFor={fileId}
+              className={buttonClasses(
+                "outline",
+                "shrink-0 cursor-pointer peer-focus-visible:outline-2 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-ring",
+              )}
+            >
               <FileSpreadsheet className="size-4" aria-hidden="true" />
               {t("import.choose_file")}
             </label>
@@ -75,19 +89,33 @@ export function ImportDialog({ open, onClose }: { open: boolean; onClose: () => 
             </p>
           )}
         </div>
-        <a href={route("management.import_template")} download className="inline-flex items-center gap-1.5 text-sm text-primary underline-offset-4 hover:underline">
+        <a
+          href={route("management.import_template")}
+          download
+          className="inline-flex items-center gap-1.5 text-sm text-primary underline-offset-4 hover:underline"
+        >
           <Download className="size-4" aria-hidden="true" />
           {t("import.template")}
         </a>
         {form.progress && (
           <div className="space-y-1">
-            <progress className="h-2 w-full accent-primary" value={form.progress.percentage ?? 0} max={100} aria-label={t("import.uploading", { percent: form.progress.percentage ?? 0 })} />
+            <progress
+              className="h-2 w-full accent-primary"
+              value={form.progress.percentage ?? 0}
+              max={100}
+              aria-label={t("import.uploading", { percent: form.progress.percentage ?? 0 })}
+            />
             <p className="text-xs text-muted-foreground" role="status">
               {t("import.uploading", { percent: form.progress.percentage ?? 0 })}
             </p>
           </div>
         )}
-        <DialogActions onCancel={close} cancelLabel={t("import.cancel")} submitLabel={t("import.submit")} busy={form.processing || !form.data.file} />
+        <DialogActions
+          onCancel={close}
+          cancelLabel={t("import.cancel")}
+          submitLabel={t("import.submit")}
+          busy={form.processing || !form.data.file}
+        />
       </form>
     </Dialog>
   );

@@ -67,15 +67,29 @@ export function ImportJobPanel({ job, onImportAgain }: { job: ImportJob; onImpor
   if (running) {
     const current = live && live.id === job.id && live.state === "running" ? live : job;
     const { done, total, label } = current.progress;
-    const text = current.state === "queued" || label === "" ? t("jobs.queued") : total > 0 ? t("jobs.progress_count", { label: t(label), done, total }) : `${t(label)}…`;
+    const text =
+      current.state === "queued" || label === ""
+        ? t("jobs.queued")
+        : total > 0
+          ? t("jobs.progress_count", { label: t(label), done, total })
+          : `${t(label)}…`;
     return (
-      <section className="space-y-2 rounded-md border bg-card px-4 py-3 text-sm" aria-label={title} data-testid="import-job" data-state="running">
+      <section
+        className="space-y-2 rounded-md border bg-card px-4 py-3 text-sm"
+        aria-label={title}
+        data-testid="import-job"
+        data-state="running"
+      >
         <p className="flex items-center gap-2 font-medium">
           <Loader2 className="size-4 animate-spin" aria-hidden="true" />
           {title}
         </p>
         {/* Without a total the bar has no value: the browser shows it as busy. */}
-        <progress className="h-2 w-full accent-primary" aria-label={text} {...(total > 0 ? { value: done, max: total } : {})} />
+        <progress
+          className="h-2 w-full accent-primary"
+          aria-label={text}
+          {...(total > 0 ? { value: done, max: total } : {})}
+        />
         <p role="status" aria-live="polite" className="text-xs text-muted-foreground">
           {text}
         </p>
@@ -86,7 +100,12 @@ export function ImportJobPanel({ job, onImportAgain }: { job: ImportJob; onImpor
 
   if (job.state === "succeeded") {
     return (
-      <section className="flex flex-wrap items-center gap-3 rounded-md border border-success/40 bg-success/10 px-4 py-3 text-sm" aria-label={title} data-testid="import-job" data-state="succeeded">
+      <section
+        className="flex flex-wrap items-center gap-3 rounded-md border border-success/40 bg-success/10 px-4 py-3 text-sm"
+        aria-label={title}
+        data-testid="import-job"
+        data-state="succeeded"
+      >
         <CheckCircle2 className="size-4 text-success" aria-hidden="true" />
         <p role="status" className="min-w-0 flex-1">
           {job.summary}
@@ -100,13 +119,22 @@ export function ImportJobPanel({ job, onImportAgain }: { job: ImportJob; onImpor
 
   const problems = Object.entries(job.problems);
   return (
-    <section role="alert" className="space-y-2 rounded-md border border-destructive/40 bg-destructive/10 px-4 py-3 text-sm" aria-label={title} data-testid="import-job" data-state="failed">
+    <section
+      role="alert"
+      className="space-y-2 rounded-md border border-destructive/40 bg-destructive/10 px-4 py-3 text-sm"
+      aria-label={title}
+      data-testid="import-job"
+      data-state="failed"
+    >
       <p className="flex items-center gap-2 font-medium text-destructive">
         <AlertTriangle className="size-4" aria-hidden="true" />
         {problems.length > 0 ? t("import.errors_title") : job.error}
       </p>
       {problems.length > 0 && (
-        <ul className="max-h-64 list-disc space-y-0.5 overflow-y-auto pl-5 text-destructive" data-testid="import-errors">
+        <ul
+          className="max-h-64 list-disc space-y-0.5 overflow-y-auto pl-5 text-destructive"
+          data-testid="import-errors"
+        >
           {problems.map(([key, value]) => (
             <li key={key}>{value}</li>
           ))}

@@ -71,13 +71,27 @@ function Picker({
   if (chosen) {
     return (
       <div className="space-y-2">
-        <div className={cn("flex items-center justify-between gap-2 rounded-md border bg-muted/40 px-3 py-2", error && "border-destructive")}>
+        <div
+          className={cn(
+            "flex items-center justify-between gap-2 rounded-md border bg-muted/40 px-3 py-2",
+            error && "border-destructive",
+          )}
+        >
           <span className="text-sm">
             <span className="text-muted-foreground">{label}: </span>
             <strong>{chosen.name}</strong>
-            {chosen.id === null && <span className="ml-2 rounded bg-primary/10 px-1.5 py-0.5 text-xs">{t("management.new_badge")}</span>}
+            {chosen.id === null && (
+              <span className="ml-2 rounded bg-primary/10 px-1.5 py-0.5 text-xs">{t("management.new_badge")}</span>
+            )}
           </span>
-          <button ref={changeRef} type="button" className="text-sm underline" onClick={() => choose(null)} aria-label={t("management.change_choice", { level: label })} {...errorProps}>
+          <button
+            ref={changeRef}
+            type="button"
+            className="text-sm underline"
+            onClick={() => choose(null)}
+            aria-label={t("management.change_choice", { level: label })}
+            {...errorProps}
+          >
             {t("management.change")}
           </button>
         </div>
@@ -101,7 +115,11 @@ function Picker({
       <ul className="max-h-48 space-y-1 overflow-auto" aria-label={t("management.matches", { level: label })}>
         {options.map((option) => (
           <li key={option.id}>
-            <button type="button" className="flex w-full items-center gap-2 rounded-md px-2 py-1.5 text-left text-sm hover:bg-accent focus-visible:bg-accent" onClick={() => choose(option)}>
+            <button
+              type="button"
+              className="flex w-full items-center gap-2 rounded-md px-2 py-1.5 text-left text-sm hover:bg-accent focus-visible:bg-accent"
+              onClick={() => choose(option)}
+            >
               <Check className="size-4 text-muted-foreground" aria-hidden="true" />
               {option.name}
             </button>
@@ -109,7 +127,11 @@ function Picker({
         ))}
         {canCreate && typed.length >= 2 && !exact && (
           <li>
-            <button type="button" className="flex w-full items-center gap-2 rounded-md px-2 py-1.5 text-left text-sm font-medium hover:bg-accent focus-visible:bg-accent" onClick={() => choose({ id: null, name: typed })}>
+            <button
+              type="button"
+              className="flex w-full items-center gap-2 rounded-md px-2 py-1.5 text-left text-sm font-medium hover:bg-accent focus-visible:bg-accent"
+              onClick={() => choose({ id: null, name: typed })}
+            >
               <Plus className="size-4" aria-hidden="true" />
               {t(`management.create_${level}`, { name: typed })}
             </button>
@@ -142,7 +164,11 @@ export function PlaceModal({
   const [unit, setUnit] = useState<Choice | null>(null);
   const [mineQuery, setMineQuery] = useState("");
   const [unitQuery, setUnitQuery] = useState("");
-  const form = useForm({ cafe_name: "", business_id: businesses.length === 1 ? String(businesses[0].id) : "", time_zone: defaultTimeZone });
+  const form = useForm({
+    cafe_name: "",
+    business_id: businesses.length === 1 ? String(businesses[0].id) : "",
+    time_zone: defaultTimeZone,
+  });
   const first = useRef(true);
   // The mine whose units `search.units` holds: the one of the last search that answered.
   const [unitsOf, setUnitsOf] = useState<number | null>(null);
@@ -156,7 +182,10 @@ export function PlaceModal({
       searchPlaces({ mine_search: "" });
       return;
     }
-    const timer = window.setTimeout(() => searchPlaces({ mine_search: mineQuery, mine: mine?.id ?? undefined, unit_search: unitQuery }), 200);
+    const timer = window.setTimeout(
+      () => searchPlaces({ mine_search: mineQuery, mine: mine?.id ?? undefined, unit_search: unitQuery }),
+      200,
+    );
     return () => window.clearTimeout(timer);
   }, [mineQuery, unitQuery, mine?.id]);
 
@@ -182,7 +211,14 @@ export function PlaceModal({
 
   const errors = form.errors as Record<string, string | undefined>;
   return (
-    <Dialog open onClose={onClose} title={t("management.new_place_title")} description={t(allPlaces ? "management.new_place_description" : "management.new_place_description_scoped")} closeLabel={t("management.close")} wide>
+    <Dialog
+      open
+      onClose={onClose}
+      title={t("management.new_place_title")}
+      description={t(allPlaces ? "management.new_place_description" : "management.new_place_description_scoped")}
+      closeLabel={t("management.close")}
+      wide
+    >
       <form onSubmit={submit} className="space-y-4" noValidate>
         <ol className="space-y-4">
           <li>
@@ -229,7 +265,13 @@ export function PlaceModal({
                   onChange={(e) => form.setData("cafe_name", e.target.value)}
                   error={errors.cafe_name}
                 />
-                <SelectField label={t("management.business")} name="business_id" value={form.data.business_id} onChange={(e) => form.setData("business_id", e.target.value)} error={errors.business_id}>
+                <SelectField
+                  label={t("management.business")}
+                  name="business_id"
+                  value={form.data.business_id}
+                  onChange={(e) => form.setData("business_id", e.target.value)}
+                  error={errors.business_id}
+                >
                   <option value="">—</option>
                   {businesses.map((b) => (
                     <option key={b.id} value={b.id}>
@@ -237,7 +279,13 @@ export function PlaceModal({
                     </option>
                   ))}
                 </SelectField>
-                <SelectField label={t("management.time_zone")} name="time_zone" value={form.data.time_zone} onChange={(e) => form.setData("time_zone", e.target.value)} error={errors.time_zone}>
+                <SelectField
+                  label={t("management.time_zone")}
+                  name="time_zone"
+                  value={form.data.time_zone}
+                  onChange={(e) => form.setData("time_zone", e.target.value)}
+                  error={errors.time_zone}
+                >
                   {timeZones.map((zone) => (
                     <option key={zone} value={zone}>
                       {zone === defaultTimeZone ? t("management.time_zone_default", { zone }) : zone}
@@ -250,8 +298,16 @@ export function PlaceModal({
             )}
           </li>
         </ol>
-        <OtherErrors errors={errors} fields={["mine_id", "mine_name", "unit_id", "unit_name", "cafe_name", "business_id", "time_zone"]} />
-        <DialogActions onCancel={onClose} cancelLabel={t("management.cancel")} submitLabel={t("management.create")} busy={form.processing} />
+        <OtherErrors
+          errors={errors}
+          fields={["mine_id", "mine_name", "unit_id", "unit_name", "cafe_name", "business_id", "time_zone"]}
+        />
+        <DialogActions
+          onCancel={onClose}
+          cancelLabel={t("management.cancel")}
+          submitLabel={t("management.create")}
+          busy={form.processing}
+        />
       </form>
     </Dialog>
   );

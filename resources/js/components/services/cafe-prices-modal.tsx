@@ -11,20 +11,45 @@ import { cn } from "../../lib/utils";
 import type { CafePrices } from "./types";
 
 /** `reload`: the page's props that show prices (besides the dialog's own), refreshed after saving. */
-export function CafePricesModal({ prices, canManage, reload, onClose }: { prices: CafePrices; canManage: boolean; reload: string[]; onClose: () => void }) {
+export function CafePricesModal({
+  prices,
+  canManage,
+  reload,
+  onClose,
+}: {
+  prices: CafePrices;
+  canManage: boolean;
+  reload: string[];
+  onClose: () => void;
+}) {
   const { t, money, dateTime } = useI18n();
   const route = useRoute();
   const form = useForm({ prices: prices.services.map((s) => ({ service_id: s.serviceId, price: s.price })) });
   const submit = (event: FormEvent) => {
     event.preventDefault();
     // Reload only what the dialog shows, so a validation error keeps it open with its data.
-    form.put(route("cafe_prices.update", { cafe: prices.cafe.id }), { preserveScroll: true, only: ["cafePrices", ...reload], onSuccess: () => onClose() });
+    form.put(route("cafe_prices.update", { cafe: prices.cafe.id }), {
+      preserveScroll: true,
+      only: ["cafePrices", ...reload],
+      onSuccess: () => onClose(),
+    });
   };
   const errors = form.errors as Record<string, string | undefined>;
-  const setPrice = (serviceId: number, price: string) => form.setData("prices", form.data.prices.map((p) => (p.service_id === serviceId ? { ...p, price } : p)));
+  const setPrice = (serviceId: number, price: string) =>
+    form.setData(
+      "prices",
+      form.data.prices.map((p) => (p.service_id === serviceId ? { ...p, price } : p)),
+    );
   const show = (cents: number | null) => (cents === null ? t("services.no_price") : money(cents));
   return (
-    <Dialog open onClose={onClose} title={t("services.prices_of", { place: prices.cafe.name })} description={prices.cafe.path} closeLabel={t("services.close")} wide>
+    <Dialog
+      open
+      onClose={onClose}
+      title={t("services.prices_of", { place: prices.cafe.name })}
+      description={prices.cafe.path}
+      closeLabel={t("services.close")}
+      wide
+    >
       <form onSubmit={submit} className="space-y-4" noValidate>
         {prices.services.length === 0 ? (
           <p className="text-sm text-muted-foreground">{t("services.no_cafe_services")}</p>
@@ -36,7 +61,8 @@ export function CafePricesModal({ prices, canManage, reload, onClose }: { prices
               return (
                 <div key={s.serviceId} className="grid items-center gap-2 sm:grid-cols-[1fr_10rem]">
                   <label htmlFor={id} className="text-sm">
-                    <span className="font-mono">{s.code}</span> {s.name} <span className="text-xs text-muted-foreground">· {t(`services.types.${s.type}`)}</span>
+                    <span className="font-mono">{s.code}</span> {s.name}{" "}
+                    <span className="text-xs text-muted-foreground">· {t(`services.types.${s.type}`)}</span>
                   </label>
                   {canManage ? (
                     <input
@@ -68,24 +94,35 @@ export function CafePricesModal({ prices, canManage, reload, onClose }: { prices
           ) : (
             <Table
               caption={t("services.history")}
-              headers={[t("services.history_service"), t("services.history_from"), t("services.history_to"), t("services.history_by"), t("services.history_at")]}
+              headers={[
+                t("services.history_service"),
+                t("services.history_from"),
+                t("services.history_to"),
+                t("services.history_by"),
+                t("services.history_at"),
+              ]}
             >
-                {prices.history.map((h) => (
-                  <tr key={h.id}>
-                    <td className={td}>
-                      <span className="font-mono">{h.serviceCode}</span> {h.serviceName}
-                    </td>
-                    <td className={td}>{show(h.oldPriceCents)}</td>
-                    <td className={td}>{show(h.newPriceCents)}</td>
-                    <td className={td}>{h.by}</td>
-                    <td className={td}>{dateTime(h.at, prices.cafe.timeZone)}</td>
-                  </tr>
-                ))}
+              {prices.history.map((h) => (
+                <tr key={h.id}>
+                  <td className={td}>
+                    <span className="font-mono">{h.serviceCode}</span> {h.serviceName}
+                  </td>
+                  <td className={td}>{show(h.oldPriceCents)}</td>
+                  <td className={td}>{show(h.newPriceCents)}</td>
+                  <td className={td}>{h.by}</td>
+                  <td className={td}>{dateTime(h.at, prices.cafe.timeZone)}</td>
+                </tr>
+              ))}
             </Table>
           )}
         </section>
         {canManage && prices.services.length > 0 ? (
-          <DialogActions onCancel={onClose} cancelLabel={t("services.cancel")} submitLabel={t("services.save")} busy={form.processing} />
+          <DialogActions
+            onCancel={onClose}
+            cancelLabel={t("services.cancel")}
+            submitLabel={t("services.save")}
+            busy={form.processing}
+          />
         ) : null}
       </form>
     </Dialog>

@@ -23,20 +23,33 @@ export interface PlaceTarget {
 }
 
 /** `anchor` is the row's button that opened it. */
-export function PlaceServicesPopover({ place, services, anchor, onClose }: { place: PlaceTarget; services: ServiceOption[]; anchor: HTMLElement; onClose: () => void }) {
+export function PlaceServicesPopover({
+  place,
+  services,
+  anchor,
+  onClose,
+}: {
+  place: PlaceTarget;
+  services: ServiceOption[];
+  anchor: HTMLElement;
+  onClose: () => void;
+}) {
   const { t } = useI18n();
   const route = useRoute();
   const errorId = useId();
   const [confirmation, setConfirmation] = useState<RemovalConfirmation | null>(null);
   const form = useForm({ service_ids: place.serviceIds, confirm: false });
   // Offered already, or offered by the parent (any active service for a mine).
-  const choices = services.filter((s) => place.serviceIds.includes(s.id) || (place.parent ? place.parent.serviceIds.includes(s.id) : s.active));
+  const choices = services.filter(
+    (s) => place.serviceIds.includes(s.id) || (place.parent ? place.parent.serviceIds.includes(s.id) : s.active),
+  );
   const send = (confirm: boolean) => {
     form.transform((d) => ({ service_ids: d.service_ids, confirm }));
     form.put(route("places.services.update", { kind: place.kind, place: place.id }), {
       preserveScroll: true,
       onSuccess: (page) => {
-        const pending = (page.flash as Record<string, unknown> | undefined)?.serviceRemoval as RemovalConfirmation | undefined;
+        const pending = (page.flash as Record<string, unknown> | undefined)?.serviceRemoval as
+          RemovalConfirmation | undefined;
         if (!confirm && pending && pending.kind === place.kind && pending.id === place.id) setConfirmation(pending);
         else onClose();
       },
@@ -46,7 +59,8 @@ export function PlaceServicesPopover({ place, services, anchor, onClose }: { pla
     event.preventDefault();
     send(false);
   };
-  const toggle = (id: number, on: boolean) => form.setData("service_ids", on ? [...form.data.service_ids, id] : form.data.service_ids.filter((s) => s !== id));
+  const toggle = (id: number, on: boolean) =>
+    form.setData("service_ids", on ? [...form.data.service_ids, id] : form.data.service_ids.filter((s) => s !== id));
   const errors = form.errors as Record<string, string | undefined>;
   const title = t("services.services_of", { place: place.name });
 
@@ -54,11 +68,14 @@ export function PlaceServicesPopover({ place, services, anchor, onClose }: { pla
     return (
       <Dialog open onClose={onClose} title={t("services.confirm_title")} closeLabel={t("services.close")}>
         <div className="space-y-3" data-testid="removal-confirmation">
-          <p className="text-sm">{t("services.confirm_text", { services: confirmation.removed.join(", "), place: confirmation.name })}</p>
+          <p className="text-sm">
+            {t("services.confirm_text", { services: confirmation.removed.join(", "), place: confirmation.name })}
+          </p>
           <ul className="max-h-64 list-disc space-y-1 overflow-y-auto pl-5 text-sm">
             {confirmation.affected.map((a) => (
               <li key={`${a.kind}-${a.id}`}>
-                <span className="font-medium">{t(`services.kind.${a.kind}`)}</span> {a.path}: <span className="font-mono">{a.services.join(", ")}</span>
+                <span className="font-medium">{t(`services.kind.${a.kind}`)}</span> {a.path}:{" "}
+                <span className="font-mono">{a.services.join(", ")}</span>
               </li>
             ))}
           </ul>
@@ -79,8 +96,12 @@ export function PlaceServicesPopover({ place, services, anchor, onClose }: { pla
   return (
     <Popover anchor={anchor} title={title} closeLabel={t("services.close")} onClose={onClose}>
       <form onSubmit={submit} className="space-y-3" noValidate>
-        <p className="text-sm text-muted-foreground">{place.parent ? t("services.parent_offers", { parent: place.parent.name }) : t("services.all_services_hint")}</p>
-        {choices.length === 0 && place.parent && <p className="text-sm">{t("services.no_parent_services", { parent: place.parent.name })}</p>}
+        <p className="text-sm text-muted-foreground">
+          {place.parent ? t("services.parent_offers", { parent: place.parent.name }) : t("services.all_services_hint")}
+        </p>
+        {choices.length === 0 && place.parent && (
+          <p className="text-sm">{t("services.no_parent_services", { parent: place.parent.name })}</p>
+        )}
         <fieldset>
           <legend className="sr-only">{title}</legend>
           <div className="max-h-72 space-y-1 overflow-y-auto">
@@ -111,7 +132,12 @@ export function PlaceServicesPopover({ place, services, anchor, onClose }: { pla
           </div>
         </fieldset>
         <OtherErrors errors={errors} fields={choices.map((s) => `service_ids.${s.id}`)} />
-        <DialogActions onCancel={onClose} cancelLabel={t("services.cancel")} submitLabel={t("services.save")} busy={form.processing} />
+        <DialogActions
+          onCancel={onClose}
+          cancelLabel={t("services.cancel")}
+          submitLabel={t("services.save")}
+          busy={form.processing}
+        />
       </form>
     </Popover>
   );

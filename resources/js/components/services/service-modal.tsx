@@ -9,7 +9,15 @@ import { OtherErrors } from "../ui/form-errors";
 import { SelectField } from "../ui/select-field";
 import type { ServiceRow, ServiceType } from "./types";
 
-export function ServiceModal({ service, types, onClose }: { service: ServiceRow | null; types: ServiceType[]; onClose: () => void }) {
+export function ServiceModal({
+  service,
+  types,
+  onClose,
+}: {
+  service: ServiceRow | null;
+  types: ServiceType[];
+  onClose: () => void;
+}) {
   const { t } = useI18n();
   const route = useRoute();
   const form = useForm({
@@ -26,7 +34,12 @@ export function ServiceModal({ service, types, onClose }: { service: ServiceRow 
     else form.post(route("services.store"), options);
   };
   return (
-    <Dialog open onClose={onClose} title={t(service ? "services.edit_title" : "services.new_title")} closeLabel={t("services.close")}>
+    <Dialog
+      open
+      onClose={onClose}
+      title={t(service ? "services.edit_title" : "services.new_title")}
+      closeLabel={t("services.close")}
+    >
       <form onSubmit={submit} className="space-y-3" noValidate>
         <div className="grid gap-3 sm:grid-cols-[8rem_1fr]">
           <Field
@@ -41,9 +54,24 @@ export function ServiceModal({ service, types, onClose }: { service: ServiceRow 
             onChange={(e) => form.setData("code", e.target.value.toUpperCase())}
             error={form.errors.code}
           />
-          <Field label={t("services.name")} name="name" required maxLength={80} value={form.data.name} onChange={(e) => form.setData("name", e.target.value)} error={form.errors.name} />
+          <Field
+            label={t("services.name")}
+            name="name"
+            required
+            maxLength={80}
+            value={form.data.name}
+            onChange={(e) => form.setData("name", e.target.value)}
+            error={form.errors.name}
+          />
         </div>
-        <SelectField label={t("services.type")} name="type" required value={form.data.type} onChange={(e) => form.setData("type", e.target.value as ServiceType)} error={form.errors.type}>
+        <SelectField
+          label={t("services.type")}
+          name="type"
+          required
+          value={form.data.type}
+          onChange={(e) => form.setData("type", e.target.value as ServiceType)}
+          error={form.errors.type}
+        >
           <option value="">—</option>
           {types.map((type) => (
             <option key={type} value={type}>
@@ -61,11 +89,21 @@ export function ServiceModal({ service, types, onClose }: { service: ServiceRow 
           error={form.errors.description}
         />
         <label className="flex items-center gap-2 text-sm">
-          <input type="checkbox" name="active" checked={form.data.active} onChange={(e) => form.setData("active", e.target.checked)} />
+          <input
+            type="checkbox"
+            name="active"
+            checked={form.data.active}
+            onChange={(e) => form.setData("active", e.target.checked)}
+          />
           {t("services.active")}
         </label>
         <OtherErrors errors={form.errors as Record<string, string>} fields={["code", "name", "type", "description"]} />
-        <DialogActions onCancel={onClose} cancelLabel={t("services.cancel")} submitLabel={t("services.save")} busy={form.processing} />
+        <DialogActions
+          onCancel={onClose}
+          cancelLabel={t("services.cancel")}
+          submitLabel={t("services.save")}
+          busy={form.processing}
+        />
       </form>
     </Dialog>
   );

@@ -1,6 +1,12 @@
 /** The shapes the Services page receives: the domain's own types (type-only imports, erased from the bundle). */
 export type { ServiceRow, ServiceOption, ServiceType } from "../../../../src/domain/places/services";
-export type { ServiceTreeMine, ServiceTreeUnit, ServiceTreeCafe, AffectedPlace, PlaceKind } from "../../../../src/domain/places/service-assignments";
+export type {
+  ServiceTreeMine,
+  ServiceTreeUnit,
+  ServiceTreeCafe,
+  AffectedPlace,
+  PlaceKind,
+} from "../../../../src/domain/places/service-assignments";
 export type { CafePrices, CafePriceRow, PriceHistoryRow } from "../../../../src/domain/places/prices";
 import type { AffectedPlace, PlaceKind } from "../../../../src/domain/places/service-assignments";
 

@@ -16,6 +16,11 @@ export function buttonClasses(variant: keyof typeof variants = "primary", classN
   );
 }
 
-export function Button({ variant = "primary", className, type = "button", ...props }: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: keyof typeof variants }) {
+export function Button({
+  variant = "primary",
+  className,
+  type = "button",
+  ...props
+}: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: keyof typeof variants }) {
   return <button type={type} className={buttonClasses(variant, className)} {...props} />;
 }

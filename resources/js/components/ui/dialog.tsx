@@ -98,7 +98,17 @@ export function useSettleOnClose(): (opener: HTMLElement | null) => void {
 }
 
 /** The footer of a form in a dialog: Cancel closes it, the submit button saves (disabled while sending). */
-export function DialogActions({ onCancel, cancelLabel, submitLabel, busy }: { onCancel: () => void; cancelLabel: string; submitLabel: string; busy: boolean }) {
+export function DialogActions({
+  onCancel,
+  cancelLabel,
+  submitLabel,
+  busy,
+}: {
+  onCancel: () => void;
+  cancelLabel: string;
+  submitLabel: string;
+  busy: boolean;
+}) {
   return (
     <div className="flex justify-end gap-2 pt-2">
       <Button variant="outline" onClick={onCancel}>

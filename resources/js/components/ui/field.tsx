@@ -13,19 +13,46 @@ export function Field({
   inputClassName,
   trailing,
   ...props
-}: InputHTMLAttributes<HTMLInputElement> & { label: string; error?: string; hint?: string; trailing?: ReactNode; /** Classes of the input itself (className styles the whole field). */ inputClassName?: string }) {
-  return <FieldFrame label={label} error={error} hint={hint} className={className} trailing={trailing} control={(a11y) => <input className={cn(inputClasses, inputClassName)} {...a11y} {...props} />} />;
-}
-
-/** A labelled textarea with its hint or error message, like Field. */
-export function TextareaField({ label, error, hint, className, ...props }: TextareaHTMLAttributes<HTMLTextAreaElement> & { label: string; error?: string; hint?: string }) {
+}: InputHTMLAttributes<HTMLInputElement> & {
+  label: string;
+  error?: string;
+  hint?: string;
+  trailing?: ReactNode;
+  /** Classes of the input itself (className styles the whole field). */ inputClassName?: string;
+}) {
   return (
     <FieldFrame
       label={label}
       error={error}
       hint={hint}
       className={className}
-      control={(a11y) => <textarea className="block w-full rounded-md border border-input bg-card px-3 py-2 text-sm shadow-sm aria-invalid:border-destructive" {...a11y} {...props} />}
+      trailing={trailing}
+      control={(a11y) => <input className={cn(inputClasses, inputClassName)} {...a11y} {...props} />}
+    />
+  );
+}
+
+/** A labelled textarea with its hint or error message, like Field. */
+export function TextareaField({
+  label,
+  error,
+  hint,
+  className,
+  ...props
+}: TextareaHTMLAttributes<HTMLTextAreaElement> & { label: string; error?: string; hint?: string }) {
+  return (
+    <FieldFrame
+      label={label}
+      error={error}
+      hint={hint}
+      className={className}
+      control={(a11y) => (
+        <textarea
+          className="block w-full rounded-md border border-input bg-card px-3 py-2 text-sm shadow-sm aria-invalid:border-destructive"
+          {...a11y}
+          {...props}
+        />
+      )}
     />
   );
 }
@@ -41,9 +68,27 @@ export interface ControlA11y {
  * The frame every labelled control shares: the label (with `trailing` at its right), the control, and under it
  * its error or, without one, its hint, which the control's aria-describedby names.
  */
-export function FieldFrame({ label, error, hint, className, trailing, control }: { label: string; error?: string; hint?: string; className?: string; trailing?: ReactNode; control: (a11y: ControlA11y) => ReactNode }) {
+export function FieldFrame({
+  label,
+  error,
+  hint,
+  className,
+  trailing,
+  control,
+}: {
+  label: string;
+  error?: string;
+  hint?: string;
+  className?: string;
+  trailing?: ReactNode;
+  control: (a11y: ControlA11y) => ReactNode;
+}) {
   const id = useId();
-  const message = error ? { id: `${id}-error`, text: error, className: "text-sm text-destructive" } : hint ? { id: `${id}-hint`, text: hint, className: "text-xs text-muted-foreground" } : null;
+  const message = error
+    ? { id: `${id}-error`, text: error, className: "text-sm text-destructive" }
+    : hint
+      ? { id: `${id}-hint`, text: hint, className: "text-xs text-muted-foreground" }
+      : null;
   return (
     <div className={cn("space-y-1.5", className)}>
       <div className="flex items-center justify-between">
@@ -65,7 +110,12 @@ export function FieldFrame({ label, error, hint, className, trailing, control }:
 /** The form's "saved" flag, shown for 2 seconds after success (the client's recentlySuccessful). */
 export function SavedFlag({ show, children }: { show: boolean; children: ReactNode }) {
   return (
-    <span role="status" aria-live="polite" className={cn("text-sm text-muted-foreground transition-opacity", show ? "opacity-100" : "opacity-0")} data-testid="saved-flag">
+    <span
+      role="status"
+      aria-live="polite"
+      className={cn("text-sm text-muted-foreground transition-opacity", show ? "opacity-100" : "opacity-0")}
+      data-testid="saved-flag"
+    >
       {show ? children : null}
     </span>
   );

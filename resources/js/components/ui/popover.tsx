@@ -11,7 +11,19 @@ import { useSettleOnClose } from "./dialog";
 const GAP = 6;
 const MARGIN = 8;
 
-export function Popover({ anchor, title, closeLabel, onClose, children }: { anchor: HTMLElement; title: string; closeLabel: string; onClose: () => void; children: ReactNode }) {
+export function Popover({
+  anchor,
+  title,
+  closeLabel,
+  onClose,
+  children,
+}: {
+  anchor: HTMLElement;
+  title: string;
+  closeLabel: string;
+  onClose: () => void;
+  children: ReactNode;
+}) {
   const ref = useRef<HTMLDivElement>(null);
   const titleId = useId();
   const settle = useSettleOnClose();
@@ -76,7 +88,13 @@ export function Popover({ anchor, title, closeLabel, onClose, children }: { anch
         <h2 id={titleId} className="text-sm font-semibold">
           {title}
         </h2>
-        <button type="button" data-popover-close onClick={onClose} className="-m-1 rounded-md p-1 hover:bg-accent" aria-label={closeLabel}>
+        <button
+          type="button"
+          data-popover-close
+          onClick={onClose}
+          className="-m-1 rounded-md p-1 hover:bg-accent"
+          aria-label={closeLabel}
+        >
           <X className="size-4" aria-hidden="true" />
         </button>
       </div>

@@ -2,7 +2,13 @@
 import type { ReactNode, SelectHTMLAttributes } from "react";
 import { FieldFrame, inputClasses } from "./field";
 
-export function SelectField({ label, error, children, className, ...props }: SelectHTMLAttributes<HTMLSelectElement> & { label: string; error?: string; children: ReactNode }) {
+export function SelectField({
+  label,
+  error,
+  children,
+  className,
+  ...props
+}: SelectHTMLAttributes<HTMLSelectElement> & { label: string; error?: string; children: ReactNode }) {
   return (
     <FieldFrame
       label={label}

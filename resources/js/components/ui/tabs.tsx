@@ -6,10 +6,25 @@
 import type { KeyboardEvent } from "react";
 import { cn } from "../../lib/utils";
 
-export function TabList<T extends string>({ label, tabs, current, onChange }: { label: string; tabs: { id: T; label: string }[]; current: T; onChange: (id: T) => void }) {
+export function TabList<T extends string>({
+  label,
+  tabs,
+  current,
+  onChange,
+}: {
+  label: string;
+  tabs: { id: T; label: string }[];
+  current: T;
+  onChange: (id: T) => void;
+}) {
   const onKeyDown = (event: KeyboardEvent<HTMLButtonElement>, index: number) => {
     const last = tabs.length - 1;
-    const targets: Record<string, number> = { ArrowRight: index === last ? 0 : index + 1, ArrowLeft: index === 0 ? last : index - 1, Home: 0, End: last };
+    const targets: Record<string, number> = {
+      ArrowRight: index === last ? 0 : index + 1,
+      ArrowLeft: index === 0 ? last : index - 1,
+      Home: 0,
+      End: last,
+    };
     const next = targets[event.key];
     if (next === undefined) return;
     event.preventDefault();
@@ -31,7 +46,10 @@ export function TabList<T extends string>({ label, tabs, current, onChange }: { 
             tabIndex={selected ? 0 : -1}
             onClick={() => onChange(item.id)}
             onKeyDown={(e) => onKeyDown(e, index)}
-            className={cn("rounded-md px-3 py-1.5 text-sm", selected ? "bg-card shadow-sm" : "text-muted-foreground hover:text-foreground")}
+            className={cn(
+              "rounded-md px-3 py-1.5 text-sm",
+              selected ? "bg-card shadow-sm" : "text-muted-foreground hover:text-foreground",
+            )}
           >
             {item.label}
           </button>

@@ -9,7 +9,17 @@ import { Field } from "../ui/field";
 import { SelectField } from "../ui/select-field";
 import type { AreaRow, PlaceTree } from "./types";
 
-export function AreaModal({ area, places, roles, onClose }: { area: AreaRow | null; places: PlaceTree; roles: { id: number; name: string }[]; onClose: () => void }) {
+export function AreaModal({
+  area,
+  places,
+  roles,
+  onClose,
+}: {
+  area: AreaRow | null;
+  places: PlaceTree;
+  roles: { id: number; name: string }[];
+  onClose: () => void;
+}) {
   const { t } = useI18n();
   const route = useRoute();
   const initialPlace = area ? `${area.place.kind}:${area.place.id}` : "";
@@ -18,20 +28,44 @@ export function AreaModal({ area, places, roles, onClose }: { area: AreaRow | nu
     event.preventDefault();
     form.transform((d) => {
       const [kind, id] = d.place.split(":");
-      return { name: d.name, cafe_id: kind === "cafe" ? Number(id) : null, headquarters_id: kind === "headquarters" ? Number(id) : null, role_ids: d.role_ids };
+      return {
+        name: d.name,
+        cafe_id: kind === "cafe" ? Number(id) : null,
+        headquarters_id: kind === "headquarters" ? Number(id) : null,
+        role_ids: d.role_ids,
+      };
     });
     const options = { preserveScroll: true, onSuccess: () => onClose() };
     if (area) form.put(route("areas.update", { area: area.id }), options);
     else form.post(route("areas.store"), options);
   };
-  const toggle = (id: number, on: boolean) => form.setData("role_ids", on ? [...form.data.role_ids, id] : form.data.role_ids.filter((r) => r !== id));
+  const toggle = (id: number, on: boolean) =>
+    form.setData("role_ids", on ? [...form.data.role_ids, id] : form.data.role_ids.filter((r) => r !== id));
   const errors = form.errors as Record<string, string | undefined>;
   const placeError = errors.place ?? errors.cafe_id ?? errors.headquarters_id;
   return (
-    <Dialog open onClose={onClose} title={t(area ? "access.areas.edit_title" : "access.areas.new_title")} closeLabel={t("access.users.close")}>
+    <Dialog
+      open
+      onClose={onClose}
+      title={t(area ? "access.areas.edit_title" : "access.areas.new_title")}
+      closeLabel={t("access.users.close")}
+    >
       <form onSubmit={submit} className="space-y-3" noValidate>
-        <Field label={t("access.areas.name")} name="name" required value={form.data.name} onChange={(e) => form.setData("name", e.target.value)} error={form.errors.name} />
-        <SelectField label={t("access.areas.place")} name="place" value={form.data.place} onChange={(e) => form.setData("place", e.target.value)} error={placeError}>
+        <Field
+          label={t("access.areas.name")}
+          name="name"
+          required
+          value={form.data.name}
+          onChange={(e) => form.setData("name", e.target.value)}
+          error={form.errors.name}
+        />
+        <SelectField
+          label={t("access.areas.place")}
+          name="place"
+          value={form.data.place}
+          onChange={(e) => form.setData("place", e.target.value)}
+          error={placeError}
+        >
           <option value="">{t("access.users.choose")}</option>
           {places.mines.map((mine) =>
             mine.units.map((unit) => (
@@ -59,15 +93,27 @@ export function AreaModal({ area, places, roles, onClose }: { area: AreaRow | nu
           <div className="grid gap-1 sm:grid-cols-2">
             {roles.map((r) => (
               <label key={r.id} className="flex items-center gap-2 text-sm">
-                <input type="checkbox" checked={form.data.role_ids.includes(r.id)} onChange={(e) => toggle(r.id, e.target.checked)} />
+                <input
+                  type="checkbox"
+                  checked={form.data.role_ids.includes(r.id)}
+                  onChange={(e) => toggle(r.id, e.target.checked)}
+                />
                 {r.name}
               </label>
             ))}
           </div>
           {form.errors.role_ids && <p className="text-sm text-destructive">{form.errors.role_ids}</p>}
         </fieldset>
-        <OtherErrors errors={form.errors as Record<string, string>} fields={["name", "place", "cafe_id", "headquarters_id", "role_ids"]} />
-        <DialogActions onCancel={onClose} cancelLabel={t("access.users.cancel")} submitLabel={t("access.users.save")} busy={form.processing} />
+        <OtherErrors
+          errors={form.errors as Record<string, string>}
+          fields={["name", "place", "cafe_id", "headquarters_id", "role_ids"]}
+        />
+        <DialogActions
+          onCancel={onClose}
+          cancelLabel={t("access.users.cancel")}
+          submitLabel={t("access.users.save")}
+          busy={form.processing}
+        />
       </form>
     </Dialog>
   );

@@ -12,13 +12,25 @@ import type { PermissionRow } from "./types";
 export function PermissionModal({ permission, onClose }: { permission: PermissionRow; onClose: () => void }) {
   const { t } = useI18n();
   const route = useRoute();
-  const form = useForm({ sidebar_label: permission.sidebarLabel ?? "", icon: permission.icon ?? "", sort_order: permission.sortOrder });
+  const form = useForm({
+    sidebar_label: permission.sidebarLabel ?? "",
+    icon: permission.icon ?? "",
+    sort_order: permission.sortOrder,
+  });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    form.put(route("permissions.update", { permission: permission.id }), { preserveScroll: true, onSuccess: () => onClose() });
+    form.put(route("permissions.update", { permission: permission.id }), {
+      preserveScroll: true,
+      onSuccess: () => onClose(),
+    });
   };
   return (
-    <Dialog open onClose={onClose} title={t("access.permissions.title", { name: permission.name })} closeLabel={t("access.users.close")}>
+    <Dialog
+      open
+      onClose={onClose}
+      title={t("access.permissions.title", { name: permission.name })}
+      closeLabel={t("access.users.close")}
+    >
       <form onSubmit={submit} className="space-y-4" noValidate>
         <p className="text-sm text-muted-foreground">
           {t("access.permissions.area")}: {permission.area}
@@ -37,7 +49,13 @@ export function PermissionModal({ permission, onClose }: { permission: Permissio
           error={form.errors.sidebar_label}
           hint={t("access.permissions.label_hint")}
         />
-        <SelectField label={t("access.permissions.icon")} name="icon" value={form.data.icon} onChange={(e) => form.setData("icon", e.target.value)} error={form.errors.icon}>
+        <SelectField
+          label={t("access.permissions.icon")}
+          name="icon"
+          value={form.data.icon}
+          onChange={(e) => form.setData("icon", e.target.value)}
+          error={form.errors.icon}
+        >
           <option value="">—</option>
           {Object.keys(ICONS).map((name) => (
             <option key={name} value={name}>
@@ -56,7 +74,12 @@ export function PermissionModal({ permission, onClose }: { permission: Permissio
           onChange={(e) => form.setData("sort_order", Number(e.target.value))}
           error={form.errors.sort_order}
         />
-        <DialogActions onCancel={onClose} cancelLabel={t("access.users.cancel")} submitLabel={t("access.users.save")} busy={form.processing} />
+        <DialogActions
+          onCancel={onClose}
+          cancelLabel={t("access.users.cancel")}
+          submitLabel={t("access.users.save")}
+          busy={form.processing}
+        />
       </form>
     </Dialog>
   );

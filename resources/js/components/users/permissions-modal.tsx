@@ -13,7 +13,12 @@ export interface Inspected {
 export function PermissionsModal({ inspected, onClose }: { inspected: Inspected; onClose: () => void }) {
   const { t } = useI18n();
   return (
-    <Dialog open onClose={onClose} title={t("access.users.permissions_title", { name: inspected.user.name })} closeLabel={t("access.users.close")}>
+    <Dialog
+      open
+      onClose={onClose}
+      title={t("access.users.permissions_title", { name: inspected.user.name })}
+      closeLabel={t("access.users.close")}
+    >
       <div className="space-y-3 text-sm" data-testid="inspected-permissions">
         <p>
           {t("access.users.roles")}: {inspected.roles.length ? inspected.roles.join(", ") : t("access.users.none")}

@@ -10,11 +10,29 @@ import { Building2 } from "lucide-react";
 import { isCompanyWide } from "../../../../src/domain/access/permissions";
 import { byArea, type PermissionRow, type RoleRow } from "./types";
 
-export function RoleModal({ role, permissions, open, onClose }: { role: RoleRow | null; permissions: PermissionRow[]; open: boolean; onClose: () => void }) {
+export function RoleModal({
+  role,
+  permissions,
+  open,
+  onClose,
+}: {
+  role: RoleRow | null;
+  permissions: PermissionRow[];
+  open: boolean;
+  onClose: () => void;
+}) {
   const { t } = useI18n();
   const route = useRoute();
-  const form = useForm({ name: role?.name ?? "", description: role?.description ?? "", permissions: role?.permissions ?? [] });
-  const toggle = (name: string, on: boolean) => form.setData("permissions", on ? [...form.data.permissions, name] : form.data.permissions.filter((p) => p !== name));
+  const form = useForm({
+    name: role?.name ?? "",
+    description: role?.description ?? "",
+    permissions: role?.permissions ?? [],
+  });
+  const toggle = (name: string, on: boolean) =>
+    form.setData(
+      "permissions",
+      on ? [...form.data.permissions, name] : form.data.permissions.filter((p) => p !== name),
+    );
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const options = { preserveScroll: true, onSuccess: () => onClose() };
@@ -22,10 +40,29 @@ export function RoleModal({ role, permissions, open, onClose }: { role: RoleRow 
     else form.post(route("roles.store"), options);
   };
   return (
-    <Dialog open={open} onClose={onClose} title={t(role ? "access.roles.edit_title" : "access.roles.new_title")} closeLabel={t("access.users.close")} wide>
+    <Dialog
+      open={open}
+      onClose={onClose}
+      title={t(role ? "access.roles.edit_title" : "access.roles.new_title")}
+      closeLabel={t("access.users.close")}
+      wide
+    >
       <form onSubmit={submit} className="space-y-4" noValidate>
-        <Field label={t("access.roles.name")} name="name" required value={form.data.name} onChange={(e) => form.setData("name", e.target.value)} error={form.errors.name} />
-        <Field label={t("access.roles.description_label")} name="description" value={form.data.description} onChange={(e) => form.setData("description", e.target.value)} error={form.errors.description} />
+        <Field
+          label={t("access.roles.name")}
+          name="name"
+          required
+          value={form.data.name}
+          onChange={(e) => form.setData("name", e.target.value)}
+          error={form.errors.name}
+        />
+        <Field
+          label={t("access.roles.description_label")}
+          name="description"
+          value={form.data.description}
+          onChange={(e) => form.setData("description", e.target.value)}
+          error={form.errors.description}
+        />
         <fieldset className="space-y-3">
           <legend className="text-sm font-medium">{t("access.roles.permissions")}</legend>
           <p id="company-wide-note" className="text-sm text-muted-foreground">
@@ -39,10 +76,17 @@ export function RoleModal({ role, permissions, open, onClose }: { role: RoleRow 
                 <p className="mb-2 text-xs font-semibold uppercase tracking-wide text-muted-foreground">{area}</p>
                 {list.map((p) => (
                   <label key={p.name} className="flex items-center gap-2 py-0.5 text-sm">
-                    <input type="checkbox" checked={form.data.permissions.includes(p.name)} onChange={(e) => toggle(p.name, e.target.checked)} />
+                    <input
+                      type="checkbox"
+                      checked={form.data.permissions.includes(p.name)}
+                      onChange={(e) => toggle(p.name, e.target.checked)}
+                    />
                     <code>{p.name}</code>
                     {isCompanyWide(p.name) && (
-                      <span className="inline-flex items-center gap-0.5 text-xs text-muted-foreground" aria-describedby="company-wide-note">
+                      <span
+                        className="inline-flex items-center gap-0.5 text-xs text-muted-foreground"
+                        aria-describedby="company-wide-note"
+                      >
                         <Building2 className="size-3" aria-hidden="true" />
                         {t("access.roles.company_wide")}
                       </span>
@@ -54,7 +98,12 @@ export function RoleModal({ role, permissions, open, onClose }: { role: RoleRow 
           </div>
         </fieldset>
         <OtherErrors errors={form.errors as Record<string, string>} fields={["name", "description", "permissions"]} />
-        <DialogActions onCancel={onClose} cancelLabel={t("access.users.cancel")} submitLabel={t("access.users.save")} busy={form.processing} />
+        <DialogActions
+          onCancel={onClose}
+          cancelLabel={t("access.users.cancel")}
+          submitLabel={t("access.users.save")}
+          busy={form.processing}
+        />
       </form>
     </Dialog>
   );

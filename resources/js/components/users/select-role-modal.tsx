@@ -19,9 +19,18 @@ export function SelectRoleModal({ user, areas, onClose }: { user: AdminUser; are
     form.transform((d) => ({ area_id: Number(d.area_id), role_id: Number(d.role_id) }));
     form.put(route("users.roles.update", { user: user.id }), { preserveScroll: true, onSuccess: () => onClose() });
   };
-  const remove = (areaId: number) => router.delete(route("users.roles.destroy", { user: user.id, area: areaId }), { preserveScroll: true, onSuccess: () => onClose() });
+  const remove = (areaId: number) =>
+    router.delete(route("users.roles.destroy", { user: user.id, area: areaId }), {
+      preserveScroll: true,
+      onSuccess: () => onClose(),
+    });
   return (
-    <Dialog open onClose={onClose} title={t("access.users.select_role_title", { name: user.name })} closeLabel={t("access.users.close")}>
+    <Dialog
+      open
+      onClose={onClose}
+      title={t("access.users.select_role_title", { name: user.name })}
+      closeLabel={t("access.users.close")}
+    >
       {user.assignments.length > 0 && (
         <ul className="space-y-1 text-sm">
           {user.assignments.map((a) => (
@@ -29,7 +38,11 @@ export function SelectRoleModal({ user, areas, onClose }: { user: AdminUser; are
               <span>
                 {a.areaName}: <strong>{a.roleName}</strong>
               </span>
-              <button type="button" className="text-destructive underline-offset-4 hover:underline" onClick={() => remove(a.areaId)}>
+              <button
+                type="button"
+                className="text-destructive underline-offset-4 hover:underline"
+                onClick={() => remove(a.areaId)}
+              >
                 {t("access.users.remove_role")}
               </button>
             </li>
@@ -37,7 +50,12 @@ export function SelectRoleModal({ user, areas, onClose }: { user: AdminUser; are
         </ul>
       )}
       <form onSubmit={submit} className="space-y-3" noValidate>
-        <SelectField label={t("access.users.area")} value={form.data.area_id} onChange={(e) => form.setData({ area_id: e.target.value, role_id: "" })} error={form.errors.area_id}>
+        <SelectField
+          label={t("access.users.area")}
+          value={form.data.area_id}
+          onChange={(e) => form.setData({ area_id: e.target.value, role_id: "" })}
+          error={form.errors.area_id}
+        >
           <option value="">{t("access.users.choose")}</option>
           {areas.map((a) => (
             <option key={a.id} value={a.id}>
@@ -45,7 +63,13 @@ export function SelectRoleModal({ user, areas, onClose }: { user: AdminUser; are
             </option>
           ))}
         </SelectField>
-        <SelectField label={t("access.users.role")} value={form.data.role_id} onChange={(e) => form.setData("role_id", e.target.value)} error={form.errors.role_id} disabled={!area}>
+        <SelectField
+          label={t("access.users.role")}
+          value={form.data.role_id}
+          onChange={(e) => form.setData("role_id", e.target.value)}
+          error={form.errors.role_id}
+          disabled={!area}
+        >
           <option value="">{t("access.users.choose")}</option>
           {area?.roles.map((r) => (
             <option key={r.id} value={r.id}>
@@ -54,7 +78,12 @@ export function SelectRoleModal({ user, areas, onClose }: { user: AdminUser; are
           ))}
         </SelectField>
         <OtherErrors errors={form.errors as Record<string, string>} fields={["area_id", "role_id"]} />
-        <DialogActions onCancel={onClose} cancelLabel={t("access.users.cancel")} submitLabel={t("access.users.save")} busy={form.processing || !form.data.role_id} />
+        <DialogActions
+          onCancel={onClose}
+          cancelLabel={t("access.users.cancel")}
+          submitLabel={t("access.users.save")}
+          busy={form.processing || !form.data.role_id}
+        />
       </form>
     </Dialog>
   );

@@ -7,7 +7,11 @@ import type { AuditRow as Entry } from "../../../../src/domain/audit";
 
 function Json({ value }: { value: unknown }) {
   if (value === null || value === undefined) return <span className="text-muted-foreground">—</span>;
-  return <pre className="max-w-md overflow-x-auto whitespace-pre-wrap break-words text-xs">{JSON.stringify(value, null, 1)}</pre>;
+  return (
+    <pre className="max-w-md overflow-x-auto whitespace-pre-wrap break-words text-xs">
+      {JSON.stringify(value, null, 1)}
+    </pre>
+  );
 }
 
 export default function AuditIndex({ filters, entries }: { filters: { search: string }; entries: Page<Entry> }) {
@@ -20,26 +24,37 @@ export default function AuditIndex({ filters, entries }: { filters: { search: st
         <p className="text-sm text-muted-foreground">{t("access.audit.description")}</p>
       </header>
       <SearchBox value={filters.search} label={t("access.audit.search")} />
-      <Table caption={t("access.audit.title")} headers={[t("access.audit.when"), t("access.audit.actor"), t("access.audit.action"), t("access.audit.subject"), t("access.audit.before"), t("access.audit.after")]} empty={entries.data.length === 0 ? t("access.audit.none") : null}>
-          {entries.data.map((entry) => (
-            <tr key={entry.id}>
-              <td className={`${td} whitespace-nowrap`}>{dateTime(entry.createdAt)}</td>
-              <td className={td}>{entry.actor}</td>
-              <td className={td}>
-                <code>{entry.action}</code>
-              </td>
-              <td className={td}>
-                {entry.subjectType}
-                {entry.subjectId !== null && ` #${entry.subjectId}`}
-              </td>
-              <td className={td}>
-                <Json value={entry.before} />
-              </td>
-              <td className={td}>
-                <Json value={entry.after} />
-              </td>
-            </tr>
-          ))}
+      <Table
+        caption={t("access.audit.title")}
+        headers={[
+          t("access.audit.when"),
+          t("access.audit.actor"),
+          t("access.audit.action"),
+          t("access.audit.subject"),
+          t("access.audit.before"),
+          t("access.audit.after"),
+        ]}
+        empty={entries.data.length === 0 ? t("access.audit.none") : null}
+      >
+        {entries.data.map((entry) => (
+          <tr key={entry.id}>
+            <td className={`${td} whitespace-nowrap`}>{dateTime(entry.createdAt)}</td>
+            <td className={td}>{entry.actor}</td>
+            <td className={td}>
+              <code>{entry.action}</code>
+            </td>
+            <td className={td}>
+              {entry.subjectType}
+              {entry.subjectId !== null && ` #${entry.subjectId}`}
+            </td>
+            <td className={td}>
+              <Json value={entry.before} />
+            </td>
+            <td className={td}>
+              <Json value={entry.after} />
+            </td>
+          </tr>
+        ))}
       </Table>
       <Pagination page={entries} />
     </div>

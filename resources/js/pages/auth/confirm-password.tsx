@@ -22,7 +22,17 @@ export default function ConfirmPassword() {
         <p className="text-sm text-muted-foreground">{t("auth.confirm.description")}</p>
       </div>
       <form onSubmit={submit} className="space-y-4" noValidate>
-        <Field label={t("auth.login.password")} type="password" name="password" autoComplete="current-password" autoFocus required value={form.data.password} onChange={(e) => form.setData("password", e.target.value)} error={form.errors.password} />
+        <Field
+          label={t("auth.login.password")}
+          type="password"
+          name="password"
+          autoComplete="current-password"
+          autoFocus
+          required
+          value={form.data.password}
+          onChange={(e) => form.setData("password", e.target.value)}
+          error={form.errors.password}
+        />
         <Button type="submit" className="w-full" disabled={form.processing}>
           {t("auth.confirm.submit")}
         </Button>

@@ -22,7 +22,17 @@ export default function ForgotPassword() {
         <p className="text-sm text-muted-foreground">{t("auth.forgot.description")}</p>
       </div>
       <form onSubmit={submit} className="space-y-4" noValidate>
-        <Field label={t("auth.login.email")} type="email" name="email" autoComplete="email" autoFocus required value={form.data.email} onChange={(e) => form.setData("email", e.target.value)} error={form.errors.email} />
+        <Field
+          label={t("auth.login.email")}
+          type="email"
+          name="email"
+          autoComplete="email"
+          autoFocus
+          required
+          value={form.data.email}
+          onChange={(e) => form.setData("email", e.target.value)}
+          error={form.errors.email}
+        />
         <Button type="submit" className="w-full" disabled={form.processing}>
           {t("auth.forgot.submit")}
         </Button>

@@ -44,14 +44,22 @@ export default function Login({ canRegister, canResetPassword }: { canRegister: 
           error={form.errors.password}
           trailing={
             canResetPassword ? (
-              <Link href={route("password.request")} className="text-xs text-primary underline-offset-4 hover:underline">
+              <Link
+                href={route("password.request")}
+                className="text-xs text-primary underline-offset-4 hover:underline"
+              >
                 {t("auth.login.forgot")}
               </Link>
             ) : null
           }
         />
         <label className="flex items-center gap-2 text-sm">
-          <input type="checkbox" name="remember" checked={form.data.remember} onChange={(e) => form.setData("remember", e.target.checked)} />
+          <input
+            type="checkbox"
+            name="remember"
+            checked={form.data.remember}
+            onChange={(e) => form.setData("remember", e.target.checked)}
+          />
           {t("auth.login.remember")}
         </label>
         <Button type="submit" className="w-full" disabled={form.processing}>

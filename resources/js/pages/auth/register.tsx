@@ -23,9 +23,31 @@ export default function Register({ passwordMinLength }: { passwordMinLength: num
         <p className="text-sm text-muted-foreground">{t("auth.register.description")}</p>
       </div>
       <form onSubmit={submit} className="space-y-4" noValidate>
-        <Field label={t("auth.register.name")} name="name" autoComplete="name" autoFocus required value={form.data.name} onChange={(e) => form.setData("name", e.target.value)} error={form.errors.name} />
-        <Field label={t("auth.login.email")} type="email" name="email" autoComplete="email" required value={form.data.email} onChange={(e) => form.setData("email", e.target.value)} error={form.errors.email} />
-        <NewPasswordFields form={form} minLength={passwordMinLength} labels={{ password: t("auth.login.password"), confirmation: t("auth.register.password_confirmation") }} />
+        <Field
+          label={t("auth.register.name")}
+          name="name"
+          autoComplete="name"
+          autoFocus
+          required
+          value={form.data.name}
+          onChange={(e) => form.setData("name", e.target.value)}
+          error={form.errors.name}
+        />
+        <Field
+          label={t("auth.login.email")}
+          type="email"
+          name="email"
+          autoComplete="email"
+          required
+          value={form.data.email}
+          onChange={(e) => form.setData("email", e.target.value)}
+          error={form.errors.email}
+        />
+        <NewPasswordFields
+          form={form}
+          minLength={passwordMinLength}
+          labels={{ password: t("auth.login.password"), confirmation: t("auth.register.password_confirmation") }}
+        />
         <Button type="submit" className="w-full" disabled={form.processing}>
           {t("auth.register.submit")}
         </Button>

@@ -7,7 +7,15 @@ import { NewPasswordFields } from "../../components/new-password-fields";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
 
-export default function ResetPassword({ token, email, passwordMinLength }: { token: string; email: string; passwordMinLength: number }) {
+export default function ResetPassword({
+  token,
+  email,
+  passwordMinLength,
+}: {
+  token: string;
+  email: string;
+  passwordMinLength: number;
+}) {
   const { t } = useI18n();
   const route = useRoute();
   const form = useForm({ token, email, password: "", password_confirmation: "" });
@@ -23,8 +31,22 @@ export default function ResetPassword({ token, email, passwordMinLength }: { tok
         <p className="text-sm text-muted-foreground">{t("auth.reset.description")}</p>
       </div>
       <form onSubmit={submit} className="space-y-4" noValidate>
-        <Field label={t("auth.login.email")} type="email" name="email" autoComplete="username" required value={form.data.email} onChange={(e) => form.setData("email", e.target.value)} error={form.errors.email} />
-        <NewPasswordFields form={form} minLength={passwordMinLength} labels={{ password: t("settings.password.new"), confirmation: t("settings.password.confirmation") }} autoFocus />
+        <Field
+          label={t("auth.login.email")}
+          type="email"
+          name="email"
+          autoComplete="username"
+          required
+          value={form.data.email}
+          onChange={(e) => form.setData("email", e.target.value)}
+          error={form.errors.email}
+        />
+        <NewPasswordFields
+          form={form}
+          minLength={passwordMinLength}
+          labels={{ password: t("settings.password.new"), confirmation: t("settings.password.confirmation") }}
+          autoFocus
+        />
         <Button type="submit" className="w-full" disabled={form.processing}>
           {t("auth.reset.submit")}
         </Button>

@@ -23,7 +23,8 @@ export default function BusinessDealerships({ tabs, filters, dealerships, ...dia
   const route = useRoute();
   const modals = useDealershipModals();
   const pageErrors = usePage().props.errors as Record<string, string>;
-  const exportUrl = route("dealerships.export") + (filters.search ? `?search=${encodeURIComponent(filters.search)}` : "");
+  const exportUrl =
+    route("dealerships.export") + (filters.search ? `?search=${encodeURIComponent(filters.search)}` : "");
 
   return (
     <div className="space-y-6">
@@ -72,7 +73,13 @@ export default function BusinessDealerships({ tabs, filters, dealerships, ...dia
             <td className={td}>{row.email}</td>
             <td className={td}>{row.subdealershipCount}</td>
             <td className={cn(td, "whitespace-nowrap text-right")}>
-              {dialog.can.manage && <RowActions name={row.name} onEdit={() => modals.setModal({ kind: "dealership", dealership: row })} onDelete={() => modals.deleteDealership(row)} />}
+              {dialog.can.manage && (
+                <RowActions
+                  name={row.name}
+                  onEdit={() => modals.setModal({ kind: "dealership", dealership: row })}
+                  onDelete={() => modals.deleteDealership(row)}
+                />
+              )}
             </td>
           </tr>
         ))}

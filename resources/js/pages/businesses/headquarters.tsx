@@ -28,7 +28,8 @@ export default function HeadquartersIndex({ tabs, filters, headquarters, busines
   const [modal, setModal] = useState<Modal>(null);
   const pageErrors = usePage().props.errors as Record<string, string>;
   const remove = (hq: HeadquartersRow) => {
-    if (window.confirm(t("headquarters.confirm_delete", { name: hq.name }))) router.delete(route("headquarters.destroy", { headquarters: hq.id }), { preserveScroll: true });
+    if (window.confirm(t("headquarters.confirm_delete", { name: hq.name })))
+      router.delete(route("headquarters.destroy", { headquarters: hq.id }), { preserveScroll: true });
   };
   const exportHref = route("headquarters.export", filters.search ? { search: filters.search } : {});
 
@@ -54,14 +55,24 @@ export default function HeadquartersIndex({ tabs, filters, headquarters, busines
           )}
         </div>
       </header>
-      {can.manage && businesses.length === 0 && <p className="text-sm text-muted-foreground">{t("headquarters.no_businesses")}</p>}
+      {can.manage && businesses.length === 0 && (
+        <p className="text-sm text-muted-foreground">{t("headquarters.no_businesses")}</p>
+      )}
       {modal === null && <OtherErrors errors={pageErrors} fields={[]} />}
 
       <SearchBox value={filters.search} label={t("headquarters.search")} />
       <Table
         actions
         caption={t("headquarters.title")}
-        headers={[t("headquarters.name"), t("headquarters.business"), t("headquarters.address"), t("headquarters.phone"), t("headquarters.areas"), t("headquarters.properties"), <span className="sr-only">{t("headquarters.actions")}</span>]}
+        headers={[
+          t("headquarters.name"),
+          t("headquarters.business"),
+          t("headquarters.address"),
+          t("headquarters.phone"),
+          t("headquarters.areas"),
+          t("headquarters.properties"),
+          <span className="sr-only">{t("headquarters.actions")}</span>,
+        ]}
         empty={headquarters.data.length === 0 ? t("headquarters.none") : null}
       >
         {headquarters.data.map((hq) => (
@@ -75,10 +86,20 @@ export default function HeadquartersIndex({ tabs, filters, headquarters, busines
             <td className={cn(td, "whitespace-nowrap text-right")}>
               {can.manage && (
                 <span className="inline-flex gap-1">
-                  <button type="button" className="rounded p-1 hover:bg-accent" onClick={() => setModal({ headquarters: hq })} aria-label={`${t("headquarters.edit")} ${hq.name}`}>
+                  <button
+                    type="button"
+                    className="rounded p-1 hover:bg-accent"
+                    onClick={() => setModal({ headquarters: hq })}
+                    aria-label={`${t("headquarters.edit")} ${hq.name}`}
+                  >
                     <Pencil className="size-4" aria-hidden="true" />
                   </button>
-                  <button type="button" className="rounded p-1 text-destructive hover:bg-accent" onClick={() => remove(hq)} aria-label={`${t("headquarters.delete")} ${hq.name}`}>
+                  <button
+                    type="button"
+                    className="rounded p-1 text-destructive hover:bg-accent"
+                    onClick={() => remove(hq)}
+                    aria-label={`${t("headquarters.delete")} ${hq.name}`}
+                  >
                     <Trash2 className="size-4" aria-hidden="true" />
                   </button>
                 </span>
@@ -89,7 +110,9 @@ export default function HeadquartersIndex({ tabs, filters, headquarters, busines
       </Table>
       <Pagination page={headquarters} />
 
-      {modal && <HeadquartersModal headquarters={modal.headquarters} businesses={businesses} onClose={() => setModal(null)} />}
+      {modal && (
+        <HeadquartersModal headquarters={modal.headquarters} businesses={businesses} onClose={() => setModal(null)} />
+      )}
     </div>
   );
 }

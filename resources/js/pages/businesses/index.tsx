@@ -37,7 +37,8 @@ export default function BusinessesIndex({ tabs, filters, businesses, serviceOpti
   const codes = new Map(serviceOptions.map((s) => [s.id, s.code]));
 
   const remove = (business: BusinessRow) => {
-    if (window.confirm(t("businesses.confirm_delete", { name: business.name }))) router.delete(route("businesses.destroy", { business: business.id }), { preserveScroll: true });
+    if (window.confirm(t("businesses.confirm_delete", { name: business.name })))
+      router.delete(route("businesses.destroy", { business: business.id }), { preserveScroll: true });
   };
   const toggle = (id: number) => setExpanded((ids) => (ids.includes(id) ? ids.filter((x) => x !== id) : [...ids, id]));
   const exportHref = route("businesses.export", filters.search ? { search: filters.search } : {});
@@ -78,7 +79,12 @@ export default function BusinessesIndex({ tabs, filters, businesses, serviceOpti
       {modal === null && <OtherErrors errors={pageErrors} fields={[]} />}
 
       <SearchBox value={filters.search} label={t("businesses.search")} />
-      <Table actions caption={t("businesses.title")} headers={headers} empty={businesses.data.length === 0 ? t("businesses.none") : null}>
+      <Table
+        actions
+        caption={t("businesses.title")}
+        headers={headers}
+        empty={businesses.data.length === 0 ? t("businesses.none") : null}
+      >
         {businesses.data.map((business) => {
           const open = expanded.includes(business.id);
           const serviceCodes = business.serviceIds.map((id) => codes.get(id) ?? "?").sort();
@@ -91,10 +97,16 @@ export default function BusinessesIndex({ tabs, filters, businesses, serviceOpti
                     className="rounded p-1 hover:bg-accent"
                     aria-expanded={open}
                     aria-controls={`business-cafes-${business.id}`}
-                    aria-label={t(open ? "businesses.hide_cafes_of" : "businesses.show_cafes_of", { name: business.name })}
+                    aria-label={t(open ? "businesses.hide_cafes_of" : "businesses.show_cafes_of", {
+                      name: business.name,
+                    })}
                     onClick={() => toggle(business.id)}
                   >
-                    {open ? <ChevronDown className="size-4" aria-hidden="true" /> : <ChevronRight className="size-4" aria-hidden="true" />}
+                    {open ? (
+                      <ChevronDown className="size-4" aria-hidden="true" />
+                    ) : (
+                      <ChevronRight className="size-4" aria-hidden="true" />
+                    )}
                   </button>
                 </td>
                 <td className={td}>
@@ -122,14 +134,29 @@ export default function BusinessesIndex({ tabs, filters, businesses, serviceOpti
                 <td className={cn(td, "whitespace-nowrap text-right")}>
                   {can.manage && (
                     <span className="inline-flex gap-1">
-                      <button type="button" className="rounded p-1 hover:bg-accent" onClick={() => setModal({ kind: "services", business })} aria-label={t("businesses.choose_services_of", { name: business.name })}>
+                      <button
+                        type="button"
+                        className="rounded p-1 hover:bg-accent"
+                        onClick={() => setModal({ kind: "services", business })}
+                        aria-label={t("businesses.choose_services_of", { name: business.name })}
+                      >
                         <ListChecks className="size-4" aria-hidden="true" />
                       </button>
-                      <button type="button" className="rounded p-1 hover:bg-accent" onClick={() => setModal({ kind: "business", business })} aria-label={`${t("businesses.edit")} ${business.name}`}>
+                      <button
+                        type="button"
+                        className="rounded p-1 hover:bg-accent"
+                        onClick={() => setModal({ kind: "business", business })}
+                        aria-label={`${t("businesses.edit")} ${business.name}`}
+                      >
                         <Pencil className="size-4" aria-hidden="true" />
                       </button>
                       {can.createAndDelete && (
-                        <button type="button" className="rounded p-1 text-destructive hover:bg-accent" onClick={() => remove(business)} aria-label={`${t("businesses.delete")} ${business.name}`}>
+                        <button
+                          type="button"
+                          className="rounded p-1 text-destructive hover:bg-accent"
+                          onClick={() => remove(business)}
+                          aria-label={`${t("businesses.delete")} ${business.name}`}
+                        >
                           <Trash2 className="size-4" aria-hidden="true" />
                         </button>
                       )}
@@ -141,7 +168,9 @@ export default function BusinessesIndex({ tabs, filters, businesses, serviceOpti
                 <tr id={`business-cafes-${business.id}`}>
                   <td className={td} />
                   <td className={cn(td, "bg-muted/40")} colSpan={headers.length - 1}>
-                    <div className="text-xs font-medium uppercase text-muted-foreground">{t("businesses.operated_cafes")}</div>
+                    <div className="text-xs font-medium uppercase text-muted-foreground">
+                      {t("businesses.operated_cafes")}
+                    </div>
                     {business.operatedCafes.length === 0 ? (
                       <p className="text-sm">{t("businesses.no_cafes")}</p>
                     ) : (
@@ -168,7 +197,9 @@ export default function BusinessesIndex({ tabs, filters, businesses, serviceOpti
       <Pagination page={businesses} />
 
       {modal?.kind === "business" && <BusinessModal business={modal.business} rucLength={rucLength} onClose={close} />}
-      {modal?.kind === "services" && <BusinessServicesModal business={modal.business} services={serviceOptions} onClose={close} />}
+      {modal?.kind === "services" && (
+        <BusinessServicesModal business={modal.business} services={serviceOptions} onClose={close} />
+      )}
     </div>
   );
 }

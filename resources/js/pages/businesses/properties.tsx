@@ -29,13 +29,23 @@ interface Props {
 
 type Modal = { property: PropertyRow | null } | null;
 
-export default function PropertiesIndex({ tabs, filters, statuses, properties, locations, categories, today, can }: Props) {
+export default function PropertiesIndex({
+  tabs,
+  filters,
+  statuses,
+  properties,
+  locations,
+  categories,
+  today,
+  can,
+}: Props) {
   const { t, money } = useI18n();
   const route = useRoute();
   const [modal, setModal] = useState<Modal>(null);
   const pageErrors = usePage().props.errors as Record<string, string>;
   const remove = (property: PropertyRow) => {
-    if (window.confirm(t("properties.confirm_delete", { code: property.code }))) router.delete(route("properties.destroy", { property: property.id }), { preserveScroll: true });
+    if (window.confirm(t("properties.confirm_delete", { code: property.code })))
+      router.delete(route("properties.destroy", { property: property.id }), { preserveScroll: true });
   };
   const exportParams: Record<string, string> = {};
   if (filters.search) exportParams.search = filters.search;
@@ -69,7 +79,12 @@ export default function PropertiesIndex({ tabs, filters, statuses, properties, l
 
       <div className="flex flex-wrap items-center gap-3">
         <SearchBox value={filters.search} label={t("properties.search")} />
-        <select aria-label={t("properties.status")} className="h-9 rounded-md border border-input bg-card px-2 text-sm" value={filters.status ?? ""} onChange={(e) => visitWith({ status: e.target.value, page: null })}>
+        <select
+          aria-label={t("properties.status")}
+          className="h-9 rounded-md border border-input bg-card px-2 text-sm"
+          value={filters.status ?? ""}
+          onChange={(e) => visitWith({ status: e.target.value, page: null })}
+        >
           <option value="">{t("properties.all_statuses")}</option>
           {statuses.map((s) => (
             <option key={s} value={s}>
@@ -95,7 +110,11 @@ export default function PropertiesIndex({ tabs, filters, statuses, properties, l
         {properties.data.map((property) => (
           <tr key={property.id}>
             <td className={cn(td, "whitespace-nowrap font-mono")}>
-              <Link href={route("properties.show", { property: property.id })} className="underline-offset-2 hover:underline" aria-label={t("properties.view", { code: property.code })}>
+              <Link
+                href={route("properties.show", { property: property.id })}
+                className="underline-offset-2 hover:underline"
+                aria-label={t("properties.view", { code: property.code })}
+              >
                 {property.code}
               </Link>
             </td>
@@ -111,18 +130,36 @@ export default function PropertiesIndex({ tabs, filters, statuses, properties, l
             <td className={td}>
               <PropertyStatusBadge status={property.status} />
             </td>
-            <td className={cn(td, "whitespace-nowrap text-right tabular-nums")}>{property.acquisitionValueCents === null ? t("properties.not_set") : money(property.acquisitionValueCents)}</td>
+            <td className={cn(td, "whitespace-nowrap text-right tabular-nums")}>
+              {property.acquisitionValueCents === null
+                ? t("properties.not_set")
+                : money(property.acquisitionValueCents)}
+            </td>
             <td className={cn(td, "whitespace-nowrap text-right")}>
               <span className="inline-flex gap-1">
-                <Link href={route("properties.label", { property: property.id })} className="rounded p-1 hover:bg-accent" aria-label={`${t("properties.label")} ${property.code}`}>
+                <Link
+                  href={route("properties.label", { property: property.id })}
+                  className="rounded p-1 hover:bg-accent"
+                  aria-label={`${t("properties.label")} ${property.code}`}
+                >
                   <QrCode className="size-4" aria-hidden="true" />
                 </Link>
                 {can.manage && (
                   <>
-                    <button type="button" className="rounded p-1 hover:bg-accent" onClick={() => setModal({ property })} aria-label={`${t("properties.edit")} ${property.code}`}>
+                    <button
+                      type="button"
+                      className="rounded p-1 hover:bg-accent"
+                      onClick={() => setModal({ property })}
+                      aria-label={`${t("properties.edit")} ${property.code}`}
+                    >
                       <Pencil className="size-4" aria-hidden="true" />
                     </button>
-                    <button type="button" className="rounded p-1 text-destructive hover:bg-accent" onClick={() => remove(property)} aria-label={`${t("properties.delete")} ${property.code}`}>
+                    <button
+                      type="button"
+                      className="rounded p-1 text-destructive hover:bg-accent"
+                      onClick={() => remove(property)}
+                      aria-label={`${t("properties.delete")} ${property.code}`}
+                    >
                       <Trash2 className="size-4" aria-hidden="true" />
                     </button>
                   </>
@@ -134,7 +171,16 @@ export default function PropertiesIndex({ tabs, filters, statuses, properties, l
       </Table>
       <Pagination page={properties} />
 
-      {modal && <PropertyModal property={modal.property} statuses={statuses} locations={locations} categories={categories} today={today} onClose={() => setModal(null)} />}
+      {modal && (
+        <PropertyModal
+          property={modal.property}
+          statuses={statuses}
+          locations={locations}
+          categories={categories}
+          today={today}
+          onClose={() => setModal(null)}
+        />
+      )}
     </div>
   );
 }

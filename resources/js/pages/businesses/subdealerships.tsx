@@ -27,7 +27,8 @@ export default function BusinessSubdealerships({ tabs, filters, subdealerships, 
   const route = useRoute();
   const modals = useDealershipModals();
   const pageErrors = usePage().props.errors as Record<string, string>;
-  const exportUrl = route("subdealerships.export") + (filters.search ? `?search=${encodeURIComponent(filters.search)}` : "");
+  const exportUrl =
+    route("subdealerships.export") + (filters.search ? `?search=${encodeURIComponent(filters.search)}` : "");
 
   return (
     <div className="space-y-6">
@@ -65,7 +66,11 @@ export default function BusinessSubdealerships({ tabs, filters, subdealerships, 
           t("dealerships.email"),
           <span className="sr-only">{t("dealerships.actions")}</span>,
         ]}
-        empty={subdealerships.data.length === 0 ? t(filters.search ? "dealerships.no_subdealerships_found" : "dealerships.no_subdealerships_table") : null}
+        empty={
+          subdealerships.data.length === 0
+            ? t(filters.search ? "dealerships.no_subdealerships_found" : "dealerships.no_subdealerships_table")
+            : null
+        }
       >
         {subdealerships.data.map((row) => (
           <tr key={row.id}>
@@ -78,7 +83,13 @@ export default function BusinessSubdealerships({ tabs, filters, subdealerships, 
             <td className={cn(td, "whitespace-nowrap")}>{row.phone}</td>
             <td className={td}>{row.email}</td>
             <td className={cn(td, "whitespace-nowrap text-right")}>
-              {dialog.can.manage && <RowActions name={row.name} onEdit={() => modals.setModal({ kind: "subdealership", subdealership: row })} onDelete={() => modals.deleteSubdealership(row)} />}
+              {dialog.can.manage && (
+                <RowActions
+                  name={row.name}
+                  onEdit={() => modals.setModal({ kind: "subdealership", subdealership: row })}
+                  onDelete={() => modals.deleteSubdealership(row)}
+                />
+              )}
             </td>
           </tr>
         ))}

@@ -11,7 +11,14 @@ import { EditPlaceModal, type EditTarget } from "../../components/management/edi
 import { ImportDialog } from "../../components/management/import-dialog";
 import { ImportJobPanel, type ImportJob } from "../../components/management/import-job";
 import { PlaceModal } from "../../components/management/place-modal";
-import type { CafeRow, ManagementAbilities, MineRow, PlaceOption, PlaceSearch, UnitRow } from "../../components/management/types";
+import type {
+  CafeRow,
+  ManagementAbilities,
+  MineRow,
+  PlaceOption,
+  PlaceSearch,
+  UnitRow,
+} from "../../components/management/types";
 import { CafePricesModal } from "../../components/services/cafe-prices-modal";
 import { PlaceServicesPopover, type PlaceTarget } from "../../components/services/place-services-popover";
 import type { CafePrices, ServiceOption } from "../../components/services/types";
@@ -40,9 +47,28 @@ interface Props {
   can: ManagementAbilities;
 }
 
-type Modal = { kind: "new" } | { kind: "import" } | { kind: "edit"; target: EditTarget } | { kind: "services"; place: PlaceTarget; anchor: HTMLElement } | { kind: "prices" } | null;
+type Modal =
+  | { kind: "new" }
+  | { kind: "import" }
+  | { kind: "edit"; target: EditTarget }
+  | { kind: "services"; place: PlaceTarget; anchor: HTMLElement }
+  | { kind: "prices" }
+  | null;
 
-export default function ManagementIndex({ filters, mines, units, cafes, serviceOptions, businesses, timeZones, defaultTimeZone, placeSearch, cafePrices, importJob, can }: Props) {
+export default function ManagementIndex({
+  filters,
+  mines,
+  units,
+  cafes,
+  serviceOptions,
+  businesses,
+  timeZones,
+  defaultTimeZone,
+  placeSearch,
+  cafePrices,
+  importJob,
+  can,
+}: Props) {
   const { t } = useI18n();
   const route = useRoute();
   const [modal, setModal] = useState<Modal>(null);
@@ -60,13 +86,21 @@ export default function ManagementIndex({ filters, mines, units, cafes, serviceO
 
   const remove = (kind: "mine" | "unit" | "cafe", id: number, name: string) => {
     if (!window.confirm(t("management.confirm_delete", { name }))) return;
-    const url = kind === "mine" ? route("mines.destroy", { mine: id }) : kind === "unit" ? route("units.destroy", { unit: id }) : route("cafes.destroy", { cafe: id });
+    const url =
+      kind === "mine"
+        ? route("mines.destroy", { mine: id })
+        : kind === "unit"
+          ? route("units.destroy", { unit: id })
+          : route("cafes.destroy", { cafe: id });
     router.delete(url, { preserveScroll: true });
   };
   // The row's services popover: its button opens it, and closes it again.
-  const servicesOpen = (place: PlaceTarget) => modal?.kind === "services" && modal.place.kind === place.kind && modal.place.id === place.id;
-  const toggleServices = (place: PlaceTarget, anchor: HTMLElement) => setModal(servicesOpen(place) ? null : { kind: "services", place, anchor });
-  const openPrices = (cafeId: number) => router.reload({ only: ["cafePrices"], data: { prices: cafeId }, onSuccess: () => setModal({ kind: "prices" }) });
+  const servicesOpen = (place: PlaceTarget) =>
+    modal?.kind === "services" && modal.place.kind === place.kind && modal.place.id === place.id;
+  const toggleServices = (place: PlaceTarget, anchor: HTMLElement) =>
+    setModal(servicesOpen(place) ? null : { kind: "services", place, anchor });
+  const openPrices = (cafeId: number) =>
+    router.reload({ only: ["cafePrices"], data: { prices: cafeId }, onSuccess: () => setModal({ kind: "prices" }) });
 
   const serviceChips = (ids: number[]) =>
     ids.length ? (
@@ -84,18 +118,55 @@ export default function ManagementIndex({ filters, mines, units, cafes, serviceO
       <span className="text-xs text-muted-foreground">{t("management.no_services")}</span>
     );
 
-  const iconButton = (label: string, onClick: (button: HTMLElement) => void, icon: ReactNode, danger = false, expanded?: boolean) => (
-    <button type="button" className={cn("rounded p-1 hover:bg-accent", danger && "text-destructive")} onClick={(e) => onClick(e.currentTarget)} aria-label={label} title={label} aria-expanded={expanded} aria-haspopup={expanded === undefined ? undefined : "dialog"}>
+  const iconButton = (
+    label: string,
+    onClick: (button: HTMLElement) => void,
+    icon: ReactNode,
+    danger = false,
+    expanded?: boolean,
+  ) => (
+    <button
+      type="button"
+      className={cn("rounded p-1 hover:bg-accent", danger && "text-destructive")}
+      onClick={(e) => onClick(e.currentTarget)}
+      aria-label={label}
+      title={label}
+      aria-expanded={expanded}
+      aria-haspopup={expanded === undefined ? undefined : "dialog"}
+    >
       {icon}
     </button>
   );
 
   const rowActions = (kind: "mine" | "unit" | "cafe", target: EditTarget, services: PlaceTarget) => (
     <span className="inline-flex gap-1">
-      {can.manage && iconButton(t("management.choose_services_of", { name: target.row.name }), (anchor) => toggleServices(services, anchor), <ListChecks className="size-4" aria-hidden="true" />, false, servicesOpen(services))}
-      {kind === "cafe" && iconButton(t("management.prices_of", { name: target.row.name }), () => openPrices(target.row.id), <Coins className="size-4" aria-hidden="true" />)}
-      {can.manage && iconButton(t("management.edit_named", { name: target.row.name }), () => setModal({ kind: "edit", target }), <Pencil className="size-4" aria-hidden="true" />)}
-      {can.manage && iconButton(t("management.delete_named", { name: target.row.name }), () => remove(kind, target.row.id, target.row.name), <Trash2 className="size-4" aria-hidden="true" />, true)}
+      {can.manage &&
+        iconButton(
+          t("management.choose_services_of", { name: target.row.name }),
+          (anchor) => toggleServices(services, anchor),
+          <ListChecks className="size-4" aria-hidden="true" />,
+          false,
+          servicesOpen(services),
+        )}
+      {kind === "cafe" &&
+        iconButton(
+          t("management.prices_of", { name: target.row.name }),
+          () => openPrices(target.row.id),
+          <Coins className="size-4" aria-hidden="true" />,
+        )}
+      {can.manage &&
+        iconButton(
+          t("management.edit_named", { name: target.row.name }),
+          () => setModal({ kind: "edit", target }),
+          <Pencil className="size-4" aria-hidden="true" />,
+        )}
+      {can.manage &&
+        iconButton(
+          t("management.delete_named", { name: target.row.name }),
+          () => remove(kind, target.row.id, target.row.name),
+          <Trash2 className="size-4" aria-hidden="true" />,
+          true,
+        )}
     </span>
   );
 
@@ -130,7 +201,9 @@ export default function ManagementIndex({ filters, mines, units, cafes, serviceO
         </div>
       </header>
       {modal === null && <OtherErrors errors={pageErrors} fields={[]} />}
-      {importJob && <ImportJobPanel key={importJob.id} job={importJob} onImportAgain={() => setModal({ kind: "import" })} />}
+      {importJob && (
+        <ImportJobPanel key={importJob.id} job={importJob} onImportAgain={() => setModal({ kind: "import" })} />
+      )}
 
       <TabList label={t("management.title")} tabs={tabs} current={tab} onChange={chooseTab} />
 
@@ -139,14 +212,31 @@ export default function ManagementIndex({ filters, mines, units, cafes, serviceO
 
         {tab === "mines" && mines && (
           <>
-            <Table actions caption={t("management.tab_mines")} headers={[t("management.mine"), t("management.units"), t("management.cafes"), t("management.services"), actionsHeader]} empty={mines.data.length ? null : t("management.none")}>
+            <Table
+              actions
+              caption={t("management.tab_mines")}
+              headers={[
+                t("management.mine"),
+                t("management.units"),
+                t("management.cafes"),
+                t("management.services"),
+                actionsHeader,
+              ]}
+              empty={mines.data.length ? null : t("management.none")}
+            >
               {mines.data.map((mine) => (
                 <tr key={mine.id}>
                   <td className={cn(td, "font-medium")}>{mine.name}</td>
                   <td className={td}>{mine.units}</td>
                   <td className={td}>{mine.cafes}</td>
                   <td className={td}>{serviceChips(mine.serviceIds)}</td>
-                  <td className={cn(td, "whitespace-nowrap text-right")}>{rowActions("mine", { kind: "mine", row: mine }, { kind: "mine", id: mine.id, name: mine.name, serviceIds: mine.serviceIds, parent: null })}</td>
+                  <td className={cn(td, "whitespace-nowrap text-right")}>
+                    {rowActions(
+                      "mine",
+                      { kind: "mine", row: mine },
+                      { kind: "mine", id: mine.id, name: mine.name, serviceIds: mine.serviceIds, parent: null },
+                    )}
+                  </td>
                 </tr>
               ))}
             </Table>
@@ -156,7 +246,19 @@ export default function ManagementIndex({ filters, mines, units, cafes, serviceO
 
         {tab === "units" && units && (
           <>
-            <Table actions caption={t("management.tab_units")} headers={[t("management.unit"), t("management.mine"), t("management.cafes"), t("management.subdealerships"), t("management.services"), actionsHeader]} empty={units.data.length ? null : t("management.none")}>
+            <Table
+              actions
+              caption={t("management.tab_units")}
+              headers={[
+                t("management.unit"),
+                t("management.mine"),
+                t("management.cafes"),
+                t("management.subdealerships"),
+                t("management.services"),
+                actionsHeader,
+              ]}
+              empty={units.data.length ? null : t("management.none")}
+            >
               {units.data.map((unit) => (
                 <tr key={unit.id}>
                   <td className={cn(td, "font-medium")}>{unit.name}</td>
@@ -165,7 +267,17 @@ export default function ManagementIndex({ filters, mines, units, cafes, serviceO
                   <td className={td}>{unit.subdealerships}</td>
                   <td className={td}>{serviceChips(unit.serviceIds)}</td>
                   <td className={cn(td, "whitespace-nowrap text-right")}>
-                    {rowActions("unit", { kind: "unit", row: unit }, { kind: "unit", id: unit.id, name: unit.name, serviceIds: unit.serviceIds, parent: { name: unit.mineName, serviceIds: unit.parentServiceIds } })}
+                    {rowActions(
+                      "unit",
+                      { kind: "unit", row: unit },
+                      {
+                        kind: "unit",
+                        id: unit.id,
+                        name: unit.name,
+                        serviceIds: unit.serviceIds,
+                        parent: { name: unit.mineName, serviceIds: unit.parentServiceIds },
+                      },
+                    )}
                   </td>
                 </tr>
               ))}
@@ -179,7 +291,15 @@ export default function ManagementIndex({ filters, mines, units, cafes, serviceO
             <Table
               actions
               caption={t("management.tab_cafes")}
-              headers={[t("management.cafe"), t("management.unit"), t("management.business"), t("management.time_zone"), t("management.services"), t("management.prices"), actionsHeader]}
+              headers={[
+                t("management.cafe"),
+                t("management.unit"),
+                t("management.business"),
+                t("management.time_zone"),
+                t("management.services"),
+                t("management.prices"),
+                actionsHeader,
+              ]}
               empty={cafes.data.length ? null : t("management.none")}
             >
               {cafes.data.map((cafe) => (
@@ -189,12 +309,28 @@ export default function ManagementIndex({ filters, mines, units, cafes, serviceO
                     {cafe.unitName}
                     <div className="text-xs text-muted-foreground">{cafe.mineName}</div>
                   </td>
-                  <td className={td}>{cafe.businessName ?? <span className="text-xs text-destructive">{t("management.no_business")}</span>}</td>
+                  <td className={td}>
+                    {cafe.businessName ?? (
+                      <span className="text-xs text-destructive">{t("management.no_business")}</span>
+                    )}
+                  </td>
                   <td className={cn(td, "text-xs")}>{cafe.timeZone}</td>
                   <td className={td}>{serviceChips(cafe.serviceIds)}</td>
-                  <td className={cn(td, "text-xs")}>{t("management.priced_count", { priced: cafe.priced, count: cafe.serviceIds.length })}</td>
+                  <td className={cn(td, "text-xs")}>
+                    {t("management.priced_count", { priced: cafe.priced, count: cafe.serviceIds.length })}
+                  </td>
                   <td className={cn(td, "whitespace-nowrap text-right")}>
-                    {rowActions("cafe", { kind: "cafe", row: cafe }, { kind: "cafe", id: cafe.id, name: cafe.name, serviceIds: cafe.serviceIds, parent: { name: cafe.unitName, serviceIds: cafe.parentServiceIds } })}
+                    {rowActions(
+                      "cafe",
+                      { kind: "cafe", row: cafe },
+                      {
+                        kind: "cafe",
+                        id: cafe.id,
+                        name: cafe.name,
+                        serviceIds: cafe.serviceIds,
+                        parent: { name: cafe.unitName, serviceIds: cafe.parentServiceIds },
+                      },
+                    )}
                   </td>
                 </tr>
               ))}
@@ -204,11 +340,38 @@ export default function ManagementIndex({ filters, mines, units, cafes, serviceO
         )}
       </div>
 
-      {modal?.kind === "new" && <PlaceModal search={placeSearch} businesses={businesses} timeZones={timeZones} defaultTimeZone={defaultTimeZone} allPlaces={can.allPlaces} onClose={close} />}
+      {modal?.kind === "new" && (
+        <PlaceModal
+          search={placeSearch}
+          businesses={businesses}
+          timeZones={timeZones}
+          defaultTimeZone={defaultTimeZone}
+          allPlaces={can.allPlaces}
+          onClose={close}
+        />
+      )}
       {modal?.kind === "import" && <ImportDialog open onClose={close} />}
-      {modal?.kind === "edit" && <EditPlaceModal target={modal.target} businesses={businesses} timeZones={timeZones} defaultTimeZone={defaultTimeZone} onClose={close} />}
-      {modal?.kind === "services" && <PlaceServicesPopover place={modal.place} services={serviceOptions} anchor={modal.anchor} onClose={close} />}
-      {modal?.kind === "prices" && cafePrices && <CafePricesModal key={cafePrices.cafe.id} prices={cafePrices} canManage={can.managePrices} reload={["cafes"]} onClose={close} />}
+      {modal?.kind === "edit" && (
+        <EditPlaceModal
+          target={modal.target}
+          businesses={businesses}
+          timeZones={timeZones}
+          defaultTimeZone={defaultTimeZone}
+          onClose={close}
+        />
+      )}
+      {modal?.kind === "services" && (
+        <PlaceServicesPopover place={modal.place} services={serviceOptions} anchor={modal.anchor} onClose={close} />
+      )}
+      {modal?.kind === "prices" && cafePrices && (
+        <CafePricesModal
+          key={cafePrices.cafe.id}
+          prices={cafePrices}
+          canManage={can.managePrices}
+          reload={["cafes"]}
+          onClose={close}
+        />
+      )}
     </div>
   );
 }

@@ -33,7 +33,10 @@ export default function PropertyLabel({ property, url, qr }: Props) {
       <Head title={t("properties.label_of", { code: property.code })} />
       <style>{PRINT_STYLE}</style>
       <div className="flex flex-wrap items-center justify-between gap-3 print:hidden">
-        <Link href={route("properties.show", { property: property.id })} className="inline-flex items-center gap-1 text-sm text-muted-foreground hover:text-foreground">
+        <Link
+          href={route("properties.show", { property: property.id })}
+          className="inline-flex items-center gap-1 text-sm text-muted-foreground hover:text-foreground"
+        >
           <ArrowLeft className="size-4" aria-hidden="true" />
           {t("properties.back_to_property")}
         </Link>
@@ -42,15 +45,26 @@ export default function PropertyLabel({ property, url, qr }: Props) {
           {t("properties.print")}
         </Button>
       </div>
-      <article id="property-label" aria-label={t("properties.label_of", { code: property.code })} className="mx-auto w-[22rem] rounded-xl border bg-white p-5 text-center text-black">
-        <div role="img" aria-label={t("properties.qr_alt", { url })} className="mx-auto w-64 [&>svg]:h-auto [&>svg]:w-full" dangerouslySetInnerHTML={{ __html: qr }} />
+      <article
+        id="property-label"
+        aria-label={t("properties.label_of", { code: property.code })}
+        className="mx-auto w-[22rem] rounded-xl border bg-white p-5 text-center text-black"
+      >
+        <div
+          role="img"
+          aria-label={t("properties.qr_alt", { url })}
+          className="mx-auto w-64 [&>svg]:h-auto [&>svg]:w-full"
+          dangerouslySetInnerHTML={{ __html: qr }}
+        />
         <p className="mt-3 font-mono text-2xl font-bold tracking-wide">{property.code}</p>
         <p className="text-lg font-semibold">{property.name}</p>
         <p className="text-sm">
           {property.location.name} · {property.location.detail}
         </p>
         {/* A headquarters' detail already names its business. */}
-        {property.businessName && property.businessName !== property.location.detail && <p className="mt-1 text-sm font-medium">{property.businessName}</p>}
+        {property.businessName && property.businessName !== property.location.detail && (
+          <p className="mt-1 text-sm font-medium">{property.businessName}</p>
+        )}
         <p className="mt-2 text-xs text-neutral-600">{t("properties.scan_hint")}</p>
       </article>
     </div>

@@ -31,12 +31,19 @@ export default function PropertyShow({ property, editor }: Props) {
   const route = useRoute();
   const [editing, setEditing] = useState(false);
   const none = t("properties.not_set");
-  const locationKind = t(property.location.kind === "headquarters" ? "properties.location_kind_headquarters" : "properties.location_kind_cafe");
+  const locationKind = t(
+    property.location.kind === "headquarters"
+      ? "properties.location_kind_headquarters"
+      : "properties.location_kind_cafe",
+  );
 
   return (
     <div className="space-y-6">
       <Head title={`${property.code} · ${property.name}`} />
-      <Link href={route("properties.index")} className="inline-flex items-center gap-1 text-sm text-muted-foreground hover:text-foreground">
+      <Link
+        href={route("properties.index")}
+        className="inline-flex items-center gap-1 text-sm text-muted-foreground hover:text-foreground"
+      >
         <ArrowLeft className="size-4" aria-hidden="true" />
         {t("properties.back_to_list")}
       </Link>
@@ -77,8 +84,14 @@ export default function PropertyShow({ property, editor }: Props) {
           )}
           {entry(t("properties.business"), property.businessName || none)}
           {entry(t("properties.acquired_on"), property.acquiredOn ? date(`${property.acquiredOn}T12:00:00Z`) : none)}
-          {entry(t("properties.acquisition_value"), property.acquisitionValueCents === null ? none : money(property.acquisitionValueCents))}
-          {entry(t("properties.notes"), property.notes ? <span className="whitespace-pre-line">{property.notes}</span> : none)}
+          {entry(
+            t("properties.acquisition_value"),
+            property.acquisitionValueCents === null ? none : money(property.acquisitionValueCents),
+          )}
+          {entry(
+            t("properties.notes"),
+            property.notes ? <span className="whitespace-pre-line">{property.notes}</span> : none,
+          )}
           {entry(t("properties.updated_at"), dateTime(property.updatedAt))}
         </dl>
       </section>

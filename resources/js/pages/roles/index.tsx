@@ -10,7 +10,17 @@ import { RoleModal } from "../../components/users/role-modal";
 import { byArea, type Abilities, type PermissionRow, type RoleRow } from "../../components/users/types";
 import { useI18n } from "../../hooks/use-i18n";
 
-export default function RolesIndex({ filters, roles, permissions, can }: { filters: { search: string }; roles: RoleRow[]; permissions: PermissionRow[]; can: Abilities }) {
+export default function RolesIndex({
+  filters,
+  roles,
+  permissions,
+  can,
+}: {
+  filters: { search: string };
+  roles: RoleRow[];
+  permissions: PermissionRow[];
+  can: Abilities;
+}) {
   const { t } = useI18n();
   const [role, setRole] = useState<RoleRow | null | undefined>(undefined);
   const [permission, setPermission] = useState<PermissionRow | null>(null);
@@ -35,13 +45,21 @@ export default function RolesIndex({ filters, roles, permissions, can }: { filte
           <caption className="sr-only">{t("access.roles.matrix")}</caption>
           <thead>
             <tr>
-              <th scope="col" className="sticky left-0 border-b bg-card px-3 py-2 text-left font-medium text-muted-foreground">
+              <th
+                scope="col"
+                className="sticky left-0 border-b bg-card px-3 py-2 text-left font-medium text-muted-foreground"
+              >
                 {t("access.roles.permissions")}
               </th>
               {roles.map((r) => (
                 <th key={r.id} scope="col" className="border-b px-2 py-2 text-center font-medium">
                   {can.manageRoles && !r.isSuper ? (
-                    <button type="button" className="inline-flex items-center gap-1 hover:underline" onClick={() => setRole(r)} aria-label={`${t("access.users.edit")} ${r.name}`}>
+                    <button
+                      type="button"
+                      className="inline-flex items-center gap-1 hover:underline"
+                      onClick={() => setRole(r)}
+                      aria-label={`${t("access.users.edit")} ${r.name}`}
+                    >
                       {r.name}
                       <Pencil className="size-3" aria-hidden="true" />
                     </button>
@@ -56,7 +74,11 @@ export default function RolesIndex({ filters, roles, permissions, can }: { filte
             {byArea(permissions).map(([area, list]) => (
               <Fragment key={area}>
                 <tr>
-                  <th colSpan={roles.length + 1} scope="colgroup" className="bg-muted px-3 py-1 text-left text-xs font-semibold uppercase tracking-wide text-muted-foreground">
+                  <th
+                    colSpan={roles.length + 1}
+                    scope="colgroup"
+                    className="bg-muted px-3 py-1 text-left text-xs font-semibold uppercase tracking-wide text-muted-foreground"
+                  >
                     {area}
                   </th>
                 </tr>
@@ -67,7 +89,12 @@ export default function RolesIndex({ filters, roles, permissions, can }: { filte
                         {p.icon && <NavIcon name={p.icon} className="size-4 text-muted-foreground" />}
                         <code>{p.name}</code>
                         {can.manageRoles && (
-                          <button type="button" className="rounded p-0.5 hover:bg-accent" onClick={() => setPermission(p)} aria-label={`${t("access.roles.edit_entry")}: ${p.name}`}>
+                          <button
+                            type="button"
+                            className="rounded p-0.5 hover:bg-accent"
+                            onClick={() => setPermission(p)}
+                            aria-label={`${t("access.roles.edit_entry")}: ${p.name}`}
+                          >
                             <Pencil className="size-3" aria-hidden="true" />
                           </button>
                         )}
@@ -77,7 +104,11 @@ export default function RolesIndex({ filters, roles, permissions, can }: { filte
                       const has = r.isSuper || r.permissions.includes(p.name);
                       return (
                         <td key={r.id} className="border-b px-2 py-1.5 text-center">
-                          {has ? <Check className="mx-auto size-4 text-success" aria-label={`${r.name}: ${p.name}`} /> : <span className="sr-only">—</span>}
+                          {has ? (
+                            <Check className="mx-auto size-4 text-success" aria-label={`${r.name}: ${p.name}`} />
+                          ) : (
+                            <span className="sr-only">—</span>
+                          )}
                         </td>
                       );
                     })}
@@ -88,7 +119,9 @@ export default function RolesIndex({ filters, roles, permissions, can }: { filte
           </tbody>
         </table>
       </div>
-      {role !== undefined && <RoleModal role={role} permissions={permissions} open onClose={() => setRole(undefined)} />}
+      {role !== undefined && (
+        <RoleModal role={role} permissions={permissions} open onClose={() => setRole(undefined)} />
+      )}
       {permission && <PermissionModal permission={permission} onClose={() => setPermission(null)} />}
     </div>
   );

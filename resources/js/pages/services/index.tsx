@@ -10,7 +10,14 @@ import { Pagination, SearchBox, Table, td, visitWith, type Page } from "../../co
 import { CafePricesModal } from "../../components/services/cafe-prices-modal";
 import { PlaceServicesPopover, type PlaceTarget } from "../../components/services/place-services-popover";
 import { ServiceModal } from "../../components/services/service-modal";
-import type { CafePrices, ServiceAbilities, ServiceOption, ServiceRow, ServiceTreeMine, ServiceType } from "../../components/services/types";
+import type {
+  CafePrices,
+  ServiceAbilities,
+  ServiceOption,
+  ServiceRow,
+  ServiceTreeMine,
+  ServiceType,
+} from "../../components/services/types";
 import { Button, buttonClasses } from "../../components/ui/button";
 import { TabList } from "../../components/ui/tabs";
 import { useI18n } from "../../hooks/use-i18n";
@@ -18,7 +25,13 @@ import { useRoute } from "../../hooks/use-route";
 import { cn } from "../../lib/utils";
 
 interface Props {
-  filters: { search: string; type: ServiceType | null; status: "active" | "inactive" | null; tab: "services" | "places"; placesSearch: string };
+  filters: {
+    search: string;
+    type: ServiceType | null;
+    status: "active" | "inactive" | null;
+    tab: "services" | "places";
+    placesSearch: string;
+  };
   types: ServiceType[];
   services: Page<ServiceRow>;
   serviceOptions: ServiceOption[];
@@ -29,7 +42,11 @@ interface Props {
 }
 
 type Tab = "services" | "places";
-type Modal = { kind: "service"; service: ServiceRow | null } | { kind: "place"; place: PlaceTarget; anchor: HTMLElement } | { kind: "prices" } | null;
+type Modal =
+  | { kind: "service"; service: ServiceRow | null }
+  | { kind: "place"; place: PlaceTarget; anchor: HTMLElement }
+  | { kind: "prices" }
+  | null;
 
 export default function ServicesIndex({ filters, types, services, serviceOptions, tree, cafePrices, can }: Props) {
   const { t } = useI18n();
@@ -42,9 +59,11 @@ export default function ServicesIndex({ filters, types, services, serviceOptions
   const codesOf = (ids: number[]) => ids.map((id) => codes.get(id) ?? "?").sort();
 
   const remove = (service: ServiceRow) => {
-    if (window.confirm(t("services.confirm_delete", { code: service.code }))) router.delete(route("services.destroy", { service: service.id }), { preserveScroll: true });
+    if (window.confirm(t("services.confirm_delete", { code: service.code })))
+      router.delete(route("services.destroy", { service: service.id }), { preserveScroll: true });
   };
-  const openPrices = (cafeId: number) => router.reload({ only: ["cafePrices"], data: { prices: cafeId }, onSuccess: () => setModal({ kind: "prices" }) });
+  const openPrices = (cafeId: number) =>
+    router.reload({ only: ["cafePrices"], data: { prices: cafeId }, onSuccess: () => setModal({ kind: "prices" }) });
   const chooseTab = (next: Tab) => {
     setTab(next);
     visitWith({ tab: next === "places" ? "places" : null, places_page: null, places_search: null });
@@ -71,7 +90,8 @@ export default function ServicesIndex({ filters, types, services, serviceOptions
     );
 
   // A place's services popover: its button opens it, and closes it again.
-  const placeOpen = (place: PlaceTarget) => modal?.kind === "place" && modal.place.kind === place.kind && modal.place.id === place.id;
+  const placeOpen = (place: PlaceTarget) =>
+    modal?.kind === "place" && modal.place.kind === place.kind && modal.place.id === place.id;
   const placeButton = (place: PlaceTarget) =>
     can.managePlaces ? (
       <Button
@@ -97,7 +117,15 @@ export default function ServicesIndex({ filters, types, services, serviceOptions
         </div>
         {tab === "services" && (
           <div className="flex flex-wrap gap-2">
-            <a href={route("services.export", { ...(filters.search ? { search: filters.search } : {}), ...(filters.type ? { type: filters.type } : {}), ...(filters.status ? { status: filters.status } : {}) })} download className={buttonClasses("outline")}>
+            <a
+              href={route("services.export", {
+                ...(filters.search ? { search: filters.search } : {}),
+                ...(filters.type ? { type: filters.type } : {}),
+                ...(filters.status ? { status: filters.status } : {}),
+              })}
+              download
+              className={buttonClasses("outline")}
+            >
               <Download className="size-4" aria-hidden="true" />
               {t("export.button")}
             </a>
@@ -142,35 +170,62 @@ export default function ServicesIndex({ filters, types, services, serviceOptions
               <option value="inactive">{t("services.inactive")}</option>
             </select>
           </div>
-          <Table actions caption={t("services.title")} headers={[t("services.code"), t("services.name"), t("services.type"), t("services.status"), t("services.places"), <span className="sr-only">{t("services.actions")}</span>]} empty={services.data.length === 0 ? t("services.none") : null}>
-              {services.data.map((service) => (
-                <tr key={service.id}>
-                  <td className={cn(td, "font-mono")}>{service.code}</td>
-                  <td className={td}>
-                    <div className="font-medium">{service.name}</div>
-                    {service.description && <div className="text-xs text-muted-foreground">{service.description}</div>}
-                  </td>
-                  <td className={td}>{t(`services.types.${service.type}`)}</td>
-                  <td className={td}>
-                    <span className={cn("rounded-full px-2 py-0.5 text-xs", service.active ? "bg-success/15" : "bg-muted text-muted-foreground")}>
-                      {t(service.active ? "services.active" : "services.inactive")}
-                    </span>
-                  </td>
-                  <td className={td}>{service.places}</td>
-                  <td className={cn(td, "whitespace-nowrap text-right")}>
-                    {can.manage && (
-                      <span className="inline-flex gap-1">
-                        <button type="button" className="rounded p-1 hover:bg-accent" onClick={() => setModal({ kind: "service", service })} aria-label={`${t("services.edit")} ${service.code}`}>
-                          <Pencil className="size-4" aria-hidden="true" />
-                        </button>
-                        <button type="button" className="rounded p-1 text-destructive hover:bg-accent" onClick={() => remove(service)} aria-label={`${t("services.delete")} ${service.code}`}>
-                          <Trash2 className="size-4" aria-hidden="true" />
-                        </button>
-                      </span>
+          <Table
+            actions
+            caption={t("services.title")}
+            headers={[
+              t("services.code"),
+              t("services.name"),
+              t("services.type"),
+              t("services.status"),
+              t("services.places"),
+              <span className="sr-only">{t("services.actions")}</span>,
+            ]}
+            empty={services.data.length === 0 ? t("services.none") : null}
+          >
+            {services.data.map((service) => (
+              <tr key={service.id}>
+                <td className={cn(td, "font-mono")}>{service.code}</td>
+                <td className={td}>
+                  <div className="font-medium">{service.name}</div>
+                  {service.description && <div className="text-xs text-muted-foreground">{service.description}</div>}
+                </td>
+                <td className={td}>{t(`services.types.${service.type}`)}</td>
+                <td className={td}>
+                  <span
+                    className={cn(
+                      "rounded-full px-2 py-0.5 text-xs",
+                      service.active ? "bg-success/15" : "bg-muted text-muted-foreground",
                     )}
-                  </td>
-                </tr>
-              ))}
+                  >
+                    {t(service.active ? "services.active" : "services.inactive")}
+                  </span>
+                </td>
+                <td className={td}>{service.places}</td>
+                <td className={cn(td, "whitespace-nowrap text-right")}>
+                  {can.manage && (
+                    <span className="inline-flex gap-1">
+                      <button
+                        type="button"
+                        className="rounded p-1 hover:bg-accent"
+                        onClick={() => setModal({ kind: "service", service })}
+                        aria-label={`${t("services.edit")} ${service.code}`}
+                      >
+                        <Pencil className="size-4" aria-hidden="true" />
+                      </button>
+                      <button
+                        type="button"
+                        className="rounded p-1 text-destructive hover:bg-accent"
+                        onClick={() => remove(service)}
+                        aria-label={`${t("services.delete")} ${service.code}`}
+                      >
+                        <Trash2 className="size-4" aria-hidden="true" />
+                      </button>
+                    </span>
+                  )}
+                </td>
+              </tr>
+            ))}
           </Table>
           <Pagination page={services} />
         </div>
@@ -179,8 +234,15 @@ export default function ServicesIndex({ filters, types, services, serviceOptions
       {tab === "places" && (
         <div role="tabpanel" id="panel-places" aria-labelledby="tab-places" className="space-y-3">
           <p className="text-sm text-muted-foreground">{t("services.tree_description")}</p>
-          <SearchBox value={filters.placesSearch} label={t("services.search_places")} param="places_search" pageParam="places_page" />
-          {tree && tree.data.length === 0 && <p className="text-sm">{t(filters.placesSearch ? "services.no_places_found" : "services.no_places")}</p>}
+          <SearchBox
+            value={filters.placesSearch}
+            label={t("services.search_places")}
+            param="places_search"
+            pageParam="places_page"
+          />
+          {tree && tree.data.length === 0 && (
+            <p className="text-sm">{t(filters.placesSearch ? "services.no_places_found" : "services.no_places")}</p>
+          )}
           <ul className="space-y-3">
             {(tree?.data ?? []).map((mine) => (
               <li key={mine.id} className="rounded-xl border bg-card">
@@ -191,7 +253,13 @@ export default function ServicesIndex({ filters, types, services, serviceOptions
                     <span className="font-semibold">{mine.name}</span>
                     {serviceChips(mine.serviceIds)}
                   </div>
-                  {placeButton({ kind: "mine", id: mine.id, name: mine.name, serviceIds: mine.serviceIds, parent: null })}
+                  {placeButton({
+                    kind: "mine",
+                    id: mine.id,
+                    name: mine.name,
+                    serviceIds: mine.serviceIds,
+                    parent: null,
+                  })}
                 </div>
                 <ul className="divide-y">
                   {mine.units.map((unit) => (
@@ -202,7 +270,13 @@ export default function ServicesIndex({ filters, types, services, serviceOptions
                           <span className="font-medium">{unit.name}</span>
                           {serviceChips(unit.serviceIds)}
                         </div>
-                        {placeButton({ kind: "unit", id: unit.id, name: unit.name, serviceIds: unit.serviceIds, parent: { name: mine.name, serviceIds: mine.serviceIds } })}
+                        {placeButton({
+                          kind: "unit",
+                          id: unit.id,
+                          name: unit.name,
+                          serviceIds: unit.serviceIds,
+                          parent: { name: mine.name, serviceIds: mine.serviceIds },
+                        })}
                       </div>
                       <ul className="mt-1 space-y-1">
                         {unit.cafes.map((cafe) => (
@@ -212,11 +286,26 @@ export default function ServicesIndex({ filters, types, services, serviceOptions
                               <span className="text-xs uppercase text-muted-foreground">{t("services.kind.cafe")}</span>
                               <span>{cafe.name}</span>
                               {serviceChips(cafe.serviceIds)}
-                              {cafe.serviceIds.length > 0 && <span className="text-xs text-muted-foreground">{t("services.priced", { count: cafe.priced })}</span>}
+                              {cafe.serviceIds.length > 0 && (
+                                <span className="text-xs text-muted-foreground">
+                                  {t("services.priced", { count: cafe.priced })}
+                                </span>
+                              )}
                             </div>
                             <span className="inline-flex gap-1">
-                              {placeButton({ kind: "cafe", id: cafe.id, name: cafe.name, serviceIds: cafe.serviceIds, parent: { name: unit.name, serviceIds: unit.serviceIds } })}
-                              <Button variant="outline" className="h-7 px-2 text-xs" onClick={() => openPrices(cafe.id)} aria-label={t("services.prices_of", { place: cafe.name })}>
+                              {placeButton({
+                                kind: "cafe",
+                                id: cafe.id,
+                                name: cafe.name,
+                                serviceIds: cafe.serviceIds,
+                                parent: { name: unit.name, serviceIds: unit.serviceIds },
+                              })}
+                              <Button
+                                variant="outline"
+                                className="h-7 px-2 text-xs"
+                                onClick={() => openPrices(cafe.id)}
+                                aria-label={t("services.prices_of", { place: cafe.name })}
+                              >
                                 <Coins className="size-3.5" aria-hidden="true" />
                                 {t("services.prices")}
                               </Button>
@@ -235,8 +324,18 @@ export default function ServicesIndex({ filters, types, services, serviceOptions
       )}
 
       {modal?.kind === "service" && <ServiceModal service={modal.service} types={types} onClose={close} />}
-      {modal?.kind === "place" && <PlaceServicesPopover place={modal.place} services={serviceOptions} anchor={modal.anchor} onClose={close} />}
-      {modal?.kind === "prices" && cafePrices && <CafePricesModal key={cafePrices.cafe.id} prices={cafePrices} canManage={can.managePrices} reload={["tree"]} onClose={close} />}
+      {modal?.kind === "place" && (
+        <PlaceServicesPopover place={modal.place} services={serviceOptions} anchor={modal.anchor} onClose={close} />
+      )}
+      {modal?.kind === "prices" && cafePrices && (
+        <CafePricesModal
+          key={cafePrices.cafe.id}
+          prices={cafePrices}
+          canManage={can.managePrices}
+          reload={["tree"]}
+          onClose={close}
+        />
+      )}
     </div>
   );
 }

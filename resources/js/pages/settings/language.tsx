@@ -30,7 +30,13 @@ export default function Language() {
           <legend className="text-sm font-medium">{t("settings.language.label")}</legend>
           {locales.map((l) => (
             <label key={l} className="flex items-center gap-2 text-sm">
-              <input type="radio" name="locale" value={l} checked={form.data.locale === l} onChange={() => form.setData("locale", l)} />
+              <input
+                type="radio"
+                name="locale"
+                value={l}
+                checked={form.data.locale === l}
+                onChange={() => form.setData("locale", l)}
+              />
               {t(`locale.${l}`)}
             </label>
           ))}

@@ -23,8 +23,20 @@ export default function Password({ passwordMinLength }: { passwordMinLength: num
         <p className="text-sm text-muted-foreground">{t("settings.password.description")}</p>
       </header>
       <form onSubmit={submit} className="space-y-4" noValidate>
-        <Field label={t("settings.password.current")} type="password" name="current_password" autoComplete="current-password" value={form.data.current_password} onChange={(e) => form.setData("current_password", e.target.value)} error={form.errors.current_password} />
-        <NewPasswordFields form={form} minLength={passwordMinLength} labels={{ password: t("settings.password.new"), confirmation: t("settings.password.confirmation") }} />
+        <Field
+          label={t("settings.password.current")}
+          type="password"
+          name="current_password"
+          autoComplete="current-password"
+          value={form.data.current_password}
+          onChange={(e) => form.setData("current_password", e.target.value)}
+          error={form.errors.current_password}
+        />
+        <NewPasswordFields
+          form={form}
+          minLength={passwordMinLength}
+          labels={{ password: t("settings.password.new"), confirmation: t("settings.password.confirmation") }}
+        />
         <div className="flex items-center gap-3">
           <Button type="submit" disabled={form.processing}>
             {t("settings.password.save")}

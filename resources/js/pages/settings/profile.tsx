@@ -22,7 +22,11 @@ export default function Profile({ mustVerifyEmail }: { mustVerifyEmail: boolean 
   };
   const destroy = (event: FormEvent) => {
     event.preventDefault();
-    remove.delete(route("profile.destroy"), { preserveScroll: true, errorBag: "deleteAccount", onFinish: () => remove.reset() });
+    remove.delete(route("profile.destroy"), {
+      preserveScroll: true,
+      errorBag: "deleteAccount",
+      onFinish: () => remove.reset(),
+    });
   };
   const deleteErrors = (usePage().props.errors as Record<string, Record<string, string>>).deleteAccount ?? {};
   // The password, or why the account may not go (the last super-administrator, say).
@@ -37,12 +41,33 @@ export default function Profile({ mustVerifyEmail }: { mustVerifyEmail: boolean 
           <p className="text-sm text-muted-foreground">{t("settings.profile.description")}</p>
         </header>
         <form onSubmit={submit} className="space-y-4" noValidate>
-          <Field label={t("settings.profile.name")} name="name" autoComplete="name" required value={form.data.name} onChange={(e) => form.setData("name", e.target.value)} error={form.errors.name} />
-          <Field label={t("settings.profile.email")} type="email" name="email" autoComplete="email" required value={form.data.email} onChange={(e) => form.setData("email", e.target.value)} error={form.errors.email} />
+          <Field
+            label={t("settings.profile.name")}
+            name="name"
+            autoComplete="name"
+            required
+            value={form.data.name}
+            onChange={(e) => form.setData("name", e.target.value)}
+            error={form.errors.name}
+          />
+          <Field
+            label={t("settings.profile.email")}
+            type="email"
+            name="email"
+            autoComplete="email"
+            required
+            value={form.data.email}
+            onChange={(e) => form.setData("email", e.target.value)}
+            error={form.errors.email}
+          />
           {mustVerifyEmail && (
             <p className="text-sm">
               {t("settings.profile.unverified")}{" "}
-              <button type="button" className="text-primary underline underline-offset-4" onClick={() => resend.post(route("verification.send"), { preserveScroll: true })}>
+              <button
+                type="button"
+                className="text-primary underline underline-offset-4"
+                onClick={() => resend.post(route("verification.send"), { preserveScroll: true })}
+              >
                 {t("settings.profile.resend")}
               </button>
             </p>

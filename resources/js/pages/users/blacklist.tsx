@@ -14,13 +14,34 @@ import { useRoute } from "../../hooks/use-route";
 import { cn } from "../../lib/utils";
 
 import type { BlacklistRow as Entry } from "../../../../src/domain/access/blacklist";
-import { DEFAULT_DOCUMENT_TYPE, DOCUMENT_TYPES, documentRule, type DocumentType } from "../../../../src/domain/documents";
+import {
+  DEFAULT_DOCUMENT_TYPE,
+  DOCUMENT_TYPES,
+  documentRule,
+  type DocumentType,
+} from "../../../../src/domain/documents";
 
-export default function Blacklist({ filters, entries, can, dniLength }: { filters: { search: string }; entries: Page<Entry>; can: { manage: boolean; liftUnlinked: boolean }; /** DNI_LENGTH, for the document's rule. */ dniLength: number }) {
+export default function Blacklist({
+  filters,
+  entries,
+  can,
+  dniLength,
+}: {
+  filters: { search: string };
+  entries: Page<Entry>;
+  can: { manage: boolean; liftUnlinked: boolean };
+  /** DNI_LENGTH, for the document's rule. */ dniLength: number;
+}) {
   const { t, dateTime } = useI18n();
   const route = useRoute();
   const [adding, setAdding] = useState(false);
-  const form = useForm({ document_type: DEFAULT_DOCUMENT_TYPE as DocumentType, document_number: "", name: "", reason: "", user_email: "" });
+  const form = useForm({
+    document_type: DEFAULT_DOCUMENT_TYPE as DocumentType,
+    document_number: "",
+    name: "",
+    reason: "",
+    user_email: "",
+  });
   const rule = documentRule(form.data.document_type, { dniLength });
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -33,7 +54,8 @@ export default function Blacklist({ filters, entries, can, dniLength }: { filter
     });
   };
   const remove = (entry: Entry) => {
-    if (window.confirm(t("access.blacklist.confirm_remove", { document: entry.documentNumber }))) router.delete(route("blacklist.destroy", { entry: entry.id }), { preserveScroll: true });
+    if (window.confirm(t("access.blacklist.confirm_remove", { document: entry.documentNumber })))
+      router.delete(route("blacklist.destroy", { entry: entry.id }), { preserveScroll: true });
   };
   return (
     <div className="space-y-6">
@@ -51,42 +73,102 @@ export default function Blacklist({ filters, entries, can, dniLength }: { filter
         )}
       </header>
       <SearchBox value={filters.search} label={t("access.blacklist.search")} />
-      <Table actions caption={t("access.blacklist.title")} headers={[t("access.blacklist.document"), t("access.blacklist.name"), t("access.blacklist.reason"), t("access.blacklist.date"), t("access.blacklist.decided_by"), t("access.blacklist.user"), <span className="sr-only">{t("access.users.actions")}</span>]} empty={entries.data.length === 0 ? t("access.blacklist.none") : null}>
-          {entries.data.map((entry) => (
-            <tr key={entry.id}>
-              <td className={cn(td, "font-mono")}>
-                <DocumentLabel type={entry.documentType} number={entry.documentNumber} />
-              </td>
-              <td className={td}>{entry.name}</td>
-              <td className={td}>{entry.reason}</td>
-              <td className={td}>{dateTime(entry.createdAt)}</td>
-              <td className={td}>{entry.decidedBy ?? "—"}</td>
-              <td className={td}>{entry.outsideScope ? <span className="text-muted-foreground">{t("access.blacklist.user_outside_scope")}</span> : entry.user ? `${entry.user.name} (${entry.user.email})` : "—"}</td>
-              <td className={cn(td, "text-right")}>
-                {can.manage && !entry.outsideScope && (entry.user !== null || can.liftUnlinked) && (
-                  <button type="button" className="rounded-md p-1.5 hover:bg-accent" onClick={() => remove(entry)} aria-label={`${t("access.blacklist.remove")} ${entry.documentNumber}`}>
-                    <Trash2 className="size-4" aria-hidden="true" />
-                  </button>
-                )}
-              </td>
-            </tr>
-          ))}
+      <Table
+        actions
+        caption={t("access.blacklist.title")}
+        headers={[
+          t("access.blacklist.document"),
+          t("access.blacklist.name"),
+          t("access.blacklist.reason"),
+          t("access.blacklist.date"),
+          t("access.blacklist.decided_by"),
+          t("access.blacklist.user"),
+          <span className="sr-only">{t("access.users.actions")}</span>,
+        ]}
+        empty={entries.data.length === 0 ? t("access.blacklist.none") : null}
+      >
+        {entries.data.map((entry) => (
+          <tr key={entry.id}>
+            <td className={cn(td, "font-mono")}>
+              <DocumentLabel type={entry.documentType} number={entry.documentNumber} />
+            </td>
+            <td className={td}>{entry.name}</td>
+            <td className={td}>{entry.reason}</td>
+            <td className={td}>{dateTime(entry.createdAt)}</td>
+            <td className={td}>{entry.decidedBy ?? "—"}</td>
+            <td className={td}>
+              {entry.outsideScope ? (
+                <span className="text-muted-foreground">{t("access.blacklist.user_outside_scope")}</span>
+              ) : entry.user ? (
+                `${entry.user.name} (${entry.user.email})`
+              ) : (
+                "—"
+              )}
+            </td>
+            <td className={cn(td, "text-right")}>
+              {can.manage && !entry.outsideScope && (entry.user !== null || can.liftUnlinked) && (
+                <button
+                  type="button"
+                  className="rounded-md p-1.5 hover:bg-accent"
+                  onClick={() => remove(entry)}
+                  aria-label={`${t("access.blacklist.remove")} ${entry.documentNumber}`}
+                >
+                  <Trash2 className="size-4" aria-hidden="true" />
+                </button>
+              )}
+            </td>
+          </tr>
+        ))}
       </Table>
       <Pagination page={entries} />
-      <Dialog open={adding} onClose={() => setAdding(false)} title={t("access.blacklist.new")} description={t("access.blacklist.user_hint")} closeLabel={t("access.users.close")}>
+      <Dialog
+        open={adding}
+        onClose={() => setAdding(false)}
+        title={t("access.blacklist.new")}
+        description={t("access.blacklist.user_hint")}
+        closeLabel={t("access.users.close")}
+      >
         <form onSubmit={submit} className="space-y-3" noValidate>
           <div className="grid gap-3 sm:grid-cols-2">
-            <SelectField label={t("access.blacklist.document_type")} name="document_type" value={form.data.document_type} onChange={(e) => form.setData("document_type", e.target.value as DocumentType)} error={form.errors.document_type}>
+            <SelectField
+              label={t("access.blacklist.document_type")}
+              name="document_type"
+              value={form.data.document_type}
+              onChange={(e) => form.setData("document_type", e.target.value as DocumentType)}
+              error={form.errors.document_type}
+            >
               {DOCUMENT_TYPES.map((type) => (
                 <option key={type} value={type}>
                   {t(`documents.${type}`)}
                 </option>
               ))}
             </SelectField>
-            <Field label={t("access.blacklist.document")} name="document_number" required value={form.data.document_number} onChange={(e) => form.setData("document_number", e.target.value)} error={form.errors.document_number} hint={t(rule.key, rule.params)} />
+            <Field
+              label={t("access.blacklist.document")}
+              name="document_number"
+              required
+              value={form.data.document_number}
+              onChange={(e) => form.setData("document_number", e.target.value)}
+              error={form.errors.document_number}
+              hint={t(rule.key, rule.params)}
+            />
           </div>
-          <Field label={t("access.blacklist.name")} name="name" required value={form.data.name} onChange={(e) => form.setData("name", e.target.value)} error={form.errors.name} />
-          <Field label={t("access.blacklist.reason")} name="reason" required value={form.data.reason} onChange={(e) => form.setData("reason", e.target.value)} error={form.errors.reason} />
+          <Field
+            label={t("access.blacklist.name")}
+            name="name"
+            required
+            value={form.data.name}
+            onChange={(e) => form.setData("name", e.target.value)}
+            error={form.errors.name}
+          />
+          <Field
+            label={t("access.blacklist.reason")}
+            name="reason"
+            required
+            value={form.data.reason}
+            onChange={(e) => form.setData("reason", e.target.value)}
+            error={form.errors.reason}
+          />
           <Field
             label={t("access.blacklist.user_id")}
             name="user_email"
@@ -96,8 +178,16 @@ export default function Blacklist({ filters, entries, can, dniLength }: { filter
             error={form.errors.user_email}
             hint={t("access.blacklist.user_email_hint")}
           />
-          <OtherErrors errors={form.errors as Record<string, string>} fields={["document_type", "document_number", "name", "reason", "user_email"]} />
-          <DialogActions onCancel={() => setAdding(false)} cancelLabel={t("access.users.cancel")} submitLabel={t("access.users.save")} busy={form.processing} />
+          <OtherErrors
+            errors={form.errors as Record<string, string>}
+            fields={["document_type", "document_number", "name", "reason", "user_email"]}
+          />
+          <DialogActions
+            onCancel={() => setAdding(false)}
+            cancelLabel={t("access.users.cancel")}
+            submitLabel={t("access.users.save")}
+            busy={form.processing}
+          />
         </form>
       </Dialog>
     </div>

@@ -21,7 +21,15 @@ import { useRoute } from "../../hooks/use-route";
 import { cn } from "../../lib/utils";
 
 interface Props {
-  filters: { search: string; cafe: number | null; headquarters: number | null; area: number | null; status: string | null; areasSearch: string; rolesSearch: string };
+  filters: {
+    search: string;
+    cafe: number | null;
+    headquarters: number | null;
+    area: number | null;
+    status: string | null;
+    areasSearch: string;
+    rolesSearch: string;
+  };
   places: PlaceTree;
   areaOptions: AreaRow[];
   areas: Page<AreaRow>;
@@ -44,7 +52,19 @@ type Modal =
   | { kind: "role"; role: RoleRow | null }
   | null;
 
-export default function UsersIndex({ filters, places, areaOptions, areas, users, roleOptions, roles, permissions, can, inspected, dniLength }: Props) {
+export default function UsersIndex({
+  filters,
+  places,
+  areaOptions,
+  areas,
+  users,
+  roleOptions,
+  roles,
+  permissions,
+  can,
+  inspected,
+  dniLength,
+}: Props) {
   const { t } = useI18n();
   const route = useRoute();
   const [tab, setTab] = useState<Tab>("people");
@@ -64,18 +84,28 @@ export default function UsersIndex({ filters, places, areaOptions, areas, users,
   );
 
   const inspect = (user: AdminUser) =>
-    router.reload({ only: ["inspected"], data: { inspect: user.id }, onSuccess: () => setModal({ kind: "permissions" }) });
+    router.reload({
+      only: ["inspected"],
+      data: { inspect: user.id },
+      onSuccess: () => setModal({ kind: "permissions" }),
+    });
 
   const toggleStatus = (user: AdminUser) => {
     if (user.status === "active" && !window.confirm(t("access.users.confirm_deactivate", { name: user.name }))) return;
-    router.post(route(user.status === "active" ? "users.deactivate" : "users.reactivate", { user: user.id }), {}, { preserveScroll: true });
+    router.post(
+      route(user.status === "active" ? "users.deactivate" : "users.reactivate", { user: user.id }),
+      {},
+      { preserveScroll: true },
+    );
   };
 
   const deleteArea = (area: AreaRow) => {
-    if (window.confirm(t("access.areas.confirm_delete", { name: area.name }))) router.delete(route("areas.destroy", { area: area.id }), { preserveScroll: true });
+    if (window.confirm(t("access.areas.confirm_delete", { name: area.name })))
+      router.delete(route("areas.destroy", { area: area.id }), { preserveScroll: true });
   };
   const deleteRole = (role: RoleRow) => {
-    if (window.confirm(t("access.roles.confirm_delete", { name: role.name }))) router.delete(route("roles.destroy", { role: role.id }), { preserveScroll: true });
+    if (window.confirm(t("access.roles.confirm_delete", { name: role.name })))
+      router.delete(route("roles.destroy", { role: role.id }), { preserveScroll: true });
   };
 
   const tabs: { id: Tab; label: string }[] = [
@@ -160,7 +190,9 @@ export default function UsersIndex({ filters, places, areaOptions, areas, users,
                   value={filters.area ?? ""}
                   onChange={(e) => visitWith({ area: e.target.value || null, page: null })}
                 >
-                  <option value="">{t("access.users.areas")}: {t("access.users.all")}</option>
+                  <option value="">
+                    {t("access.users.areas")}: {t("access.users.all")}
+                  </option>
                   {areaOptions.map((a) => (
                     <option key={a.id} value={a.id}>
                       {a.name} — {a.place.name}
@@ -173,56 +205,103 @@ export default function UsersIndex({ filters, places, areaOptions, areas, users,
                   value={filters.status ?? ""}
                   onChange={(e) => visitWith({ status: e.target.value || null, page: null })}
                 >
-                  <option value="">{t("access.users.filter_status")}: {t("access.users.all")}</option>
+                  <option value="">
+                    {t("access.users.filter_status")}: {t("access.users.all")}
+                  </option>
                   <option value="active">{t("access.users.active")}</option>
                   <option value="deactivated">{t("access.users.deactivated")}</option>
                 </select>
               </div>
-              <Table actions caption={t("access.users.people")} headers={[t("access.users.name"), t("access.users.document"), t("access.users.roles"), t("access.users.status"), <span className="sr-only">{t("access.users.actions")}</span>]} empty={users.data.length === 0 ? t("access.users.no_users") : null}>
-                  {users.data.map((user) => (
-                    <tr key={user.id} data-testid={`user-row-${user.email}`}>
-                      <td className={td}>
-                        <div className="font-medium">{user.name}</div>
-                        <div className="text-muted-foreground">
-                          {user.email}
-                          {!user.emailVerified && <span className="ml-1 text-xs">({t("access.users.unverified")})</span>}
-                        </div>
-                      </td>
-                      <td className={td}>{user.documentType && user.documentNumber ? <DocumentLabel type={user.documentType} number={user.documentNumber} /> : "—"}</td>
-                      <td className={td}>
-                        {user.assignments.length === 0
-                          ? t("access.users.none")
-                          : user.assignments.map((a) => (
-                              <div key={a.areaId}>
-                                {a.roleName} <span className="text-muted-foreground">· {a.areaName}</span>
-                              </div>
-                            ))}
-                      </td>
-                      <td className={td}>
-                        <span className={cn("rounded-full px-2 py-0.5 text-xs", user.status === "active" ? "bg-success/15 text-success" : "bg-destructive/15 text-destructive")}>
-                          {t(`access.users.${user.status}`)}
-                        </span>
-                      </td>
-                      <td className={cn(td, "whitespace-nowrap text-right")}>
-                        <div className="flex justify-end gap-1">
-                          <IconButton label={t("access.users.view_permissions")} onClick={() => inspect(user)} icon={Eye} />
-                          {can.manageUsers && user.readOnly !== null && (
-                            <span className="inline-flex items-center gap-1 self-center text-xs text-muted-foreground" data-testid="read-only">
-                              <Lock className="size-3.5" aria-hidden />
-                              {t(`access.users.read_only.${user.readOnly}`)}
-                            </span>
-                          )}
-                          {can.manageUsers && user.readOnly === null && (
-                            <>
-                              <IconButton label={t("access.users.edit")} onClick={() => setModal({ kind: "user", user })} icon={Pencil} />
-                              <IconButton label={t("access.users.change_role")} onClick={() => setModal({ kind: "role-select", user })} icon={KeyRound} />
-                              <IconButton label={t(user.status === "active" ? "access.users.deactivate" : "access.users.reactivate")} onClick={() => toggleStatus(user)} icon={Power} />
-                            </>
-                          )}
-                        </div>
-                      </td>
-                    </tr>
-                  ))}
+              <Table
+                actions
+                caption={t("access.users.people")}
+                headers={[
+                  t("access.users.name"),
+                  t("access.users.document"),
+                  t("access.users.roles"),
+                  t("access.users.status"),
+                  <span className="sr-only">{t("access.users.actions")}</span>,
+                ]}
+                empty={users.data.length === 0 ? t("access.users.no_users") : null}
+              >
+                {users.data.map((user) => (
+                  <tr key={user.id} data-testid={`user-row-${user.email}`}>
+                    <td className={td}>
+                      <div className="font-medium">{user.name}</div>
+                      <div className="text-muted-foreground">
+                        {user.email}
+                        {!user.emailVerified && <span className="ml-1 text-xs">({t("access.users.unverified")})</span>}
+                      </div>
+                    </td>
+                    <td className={td}>
+                      {user.documentType && user.documentNumber ? (
+                        <DocumentLabel type={user.documentType} number={user.documentNumber} />
+                      ) : (
+                        "—"
+                      )}
+                    </td>
+                    <td className={td}>
+                      {user.assignments.length === 0
+                        ? t("access.users.none")
+                        : user.assignments.map((a) => (
+                            <div key={a.areaId}>
+                              {a.roleName} <span className="text-muted-foreground">· {a.areaName}</span>
+                            </div>
+                          ))}
+                    </td>
+                    <td className={td}>
+                      <span
+                        className={cn(
+                          "rounded-full px-2 py-0.5 text-xs",
+                          user.status === "active"
+                            ? "bg-success/15 text-success"
+                            : "bg-destructive/15 text-destructive",
+                        )}
+                      >
+                        {t(`access.users.${user.status}`)}
+                      </span>
+                    </td>
+                    <td className={cn(td, "whitespace-nowrap text-right")}>
+                      <div className="flex justify-end gap-1">
+                        <IconButton
+                          label={t("access.users.view_permissions")}
+                          onClick={() => inspect(user)}
+                          icon={Eye}
+                        />
+                        {can.manageUsers && user.readOnly !== null && (
+                          <span
+                            className="inline-flex items-center gap-1 self-center text-xs text-muted-foreground"
+                            data-testid="read-only"
+                          >
+                            <Lock className="size-3.5" aria-hidden />
+                            {t(`access.users.read_only.${user.readOnly}`)}
+                          </span>
+                        )}
+                        {can.manageUsers && user.readOnly === null && (
+                          <>
+                            <IconButton
+                              label={t("access.users.edit")}
+                              onClick={() => setModal({ kind: "user", user })}
+                              icon={Pencil}
+                            />
+                            <IconButton
+                              label={t("access.users.change_role")}
+                              onClick={() => setModal({ kind: "role-select", user })}
+                              icon={KeyRound}
+                            />
+                            <IconButton
+                              label={t(
+                                user.status === "active" ? "access.users.deactivate" : "access.users.reactivate",
+                              )}
+                              onClick={() => toggleStatus(user)}
+                              icon={Power}
+                            />
+                          </>
+                        )}
+                      </div>
+                    </td>
+                  </tr>
+                ))}
               </Table>
               <Pagination page={users} />
             </div>
@@ -231,27 +310,47 @@ export default function UsersIndex({ filters, places, areaOptions, areas, users,
           {tab === "areas" && (
             <div role="tabpanel" id="panel-areas" aria-labelledby="tab-areas" className="space-y-3">
               <SearchBox value={filters.areasSearch} label={t("access.areas.search")} param="areas_search" />
-              <Table actions caption={t("access.users.areas")} headers={[t("access.areas.name"), t("access.areas.place"), t("access.areas.roles"), t("access.areas.members"), <span className="sr-only">{t("access.users.actions")}</span>]} empty={areas.data.length === 0 ? t("access.areas.none") : null}>
-                  {areas.data.map((area) => (
-                    <tr key={area.id}>
-                      <td className={td}>
-                        <Link href={route("users.index", { area: area.id })} preserveState className="font-medium text-primary hover:underline" onClick={() => setTab("people")}>
-                          {area.name}
-                        </Link>
-                      </td>
-                      <td className={td}>{area.place.path}</td>
-                      <td className={td}>{area.roles.map((r) => r.name).join(", ") || "—"}</td>
-                      <td className={td}>{area.members}</td>
-                      <td className={cn(td, "text-right")}>
-                        {can.manageAreas && (
-                          <div className="flex justify-end gap-1">
-                            <IconButton label={t("access.users.edit")} onClick={() => setModal({ kind: "area", area })} icon={Pencil} />
-                            <IconButton label={t("access.areas.delete")} onClick={() => deleteArea(area)} icon={Trash2} />
-                          </div>
-                        )}
-                      </td>
-                    </tr>
-                  ))}
+              <Table
+                actions
+                caption={t("access.users.areas")}
+                headers={[
+                  t("access.areas.name"),
+                  t("access.areas.place"),
+                  t("access.areas.roles"),
+                  t("access.areas.members"),
+                  <span className="sr-only">{t("access.users.actions")}</span>,
+                ]}
+                empty={areas.data.length === 0 ? t("access.areas.none") : null}
+              >
+                {areas.data.map((area) => (
+                  <tr key={area.id}>
+                    <td className={td}>
+                      <Link
+                        href={route("users.index", { area: area.id })}
+                        preserveState
+                        className="font-medium text-primary hover:underline"
+                        onClick={() => setTab("people")}
+                      >
+                        {area.name}
+                      </Link>
+                    </td>
+                    <td className={td}>{area.place.path}</td>
+                    <td className={td}>{area.roles.map((r) => r.name).join(", ") || "—"}</td>
+                    <td className={td}>{area.members}</td>
+                    <td className={cn(td, "text-right")}>
+                      {can.manageAreas && (
+                        <div className="flex justify-end gap-1">
+                          <IconButton
+                            label={t("access.users.edit")}
+                            onClick={() => setModal({ kind: "area", area })}
+                            icon={Pencil}
+                          />
+                          <IconButton label={t("access.areas.delete")} onClick={() => deleteArea(area)} icon={Trash2} />
+                        </div>
+                      )}
+                    </td>
+                  </tr>
+                ))}
               </Table>
               <Pagination page={areas} param="areas_page" />
             </div>
@@ -268,26 +367,42 @@ export default function UsersIndex({ filters, places, areaOptions, areas, users,
                   </Button>
                 )}
               </div>
-              <Table actions caption={t("access.roles.title")} headers={[t("access.roles.name"), t("access.roles.description_label"), t("access.roles.permissions"), t("access.roles.holders"), <span className="sr-only">{t("access.users.actions")}</span>]}>
-                  {roles.data.map((role) => (
-                    <tr key={role.id}>
-                      <td className={cn(td, "font-medium")}>
-                        {role.name}
-                        {role.isSuper && <span className="ml-1 text-xs text-muted-foreground">({t("access.roles.built_in")})</span>}
-                      </td>
-                      <td className={td}>{role.description}</td>
-                      <td className={td}>{role.isSuper ? t("access.roles.all_permissions") : role.permissions.length}</td>
-                      <td className={td}>{role.holders}</td>
-                      <td className={cn(td, "text-right")}>
-                        {can.manageRoles && !role.isSuper && (
-                          <div className="flex justify-end gap-1">
-                            <IconButton label={t("access.users.edit")} onClick={() => setModal({ kind: "role", role })} icon={Pencil} />
-                            <IconButton label={t("access.roles.delete")} onClick={() => deleteRole(role)} icon={Trash2} />
-                          </div>
-                        )}
-                      </td>
-                    </tr>
-                  ))}
+              <Table
+                actions
+                caption={t("access.roles.title")}
+                headers={[
+                  t("access.roles.name"),
+                  t("access.roles.description_label"),
+                  t("access.roles.permissions"),
+                  t("access.roles.holders"),
+                  <span className="sr-only">{t("access.users.actions")}</span>,
+                ]}
+              >
+                {roles.data.map((role) => (
+                  <tr key={role.id}>
+                    <td className={cn(td, "font-medium")}>
+                      {role.name}
+                      {role.isSuper && (
+                        <span className="ml-1 text-xs text-muted-foreground">({t("access.roles.built_in")})</span>
+                      )}
+                    </td>
+                    <td className={td}>{role.description}</td>
+                    <td className={td}>{role.isSuper ? t("access.roles.all_permissions") : role.permissions.length}</td>
+                    <td className={td}>{role.holders}</td>
+                    <td className={cn(td, "text-right")}>
+                      {can.manageRoles && !role.isSuper && (
+                        <div className="flex justify-end gap-1">
+                          <IconButton
+                            label={t("access.users.edit")}
+                            onClick={() => setModal({ kind: "role", role })}
+                            icon={Pencil}
+                          />
+                          <IconButton label={t("access.roles.delete")} onClick={() => deleteRole(role)} icon={Trash2} />
+                        </div>
+                      )}
+                    </td>
+                  </tr>
+                ))}
               </Table>
               <Pagination page={roles} param="roles_page" />
             </div>
@@ -295,7 +410,9 @@ export default function UsersIndex({ filters, places, areaOptions, areas, users,
         </section>
       </div>
 
-      {modal?.kind === "user" && <UserModal user={modal.user} areas={areaOptions} dniLength={dniLength} open onClose={close} />}
+      {modal?.kind === "user" && (
+        <UserModal user={modal.user} areas={areaOptions} dniLength={dniLength} open onClose={close} />
+      )}
       {modal?.kind === "role-select" && <SelectRoleModal user={modal.user} areas={areaOptions} onClose={close} />}
       {modal?.kind === "permissions" && inspected && <PermissionsModal inspected={inspected} onClose={close} />}
       {modal?.kind === "area" && <AreaModal area={modal.area} places={places} roles={roleOptions} onClose={close} />}
@@ -306,7 +423,13 @@ export default function UsersIndex({ filters, places, areaOptions, areas, users,
 
 function IconButton({ label, onClick, icon: Icon }: { label: string; onClick: () => void; icon: typeof Eye }) {
   return (
-    <button type="button" onClick={onClick} className="rounded-md p-1.5 hover:bg-accent" title={label} aria-label={label}>
+    <button
+      type="button"
+      onClick={onClick}
+      className="rounded-md p-1.5 hover:bg-accent"
+      title={label}
+      aria-label={label}
+    >
       <Icon className="size-4" aria-hidden="true" />
     </button>
   );
