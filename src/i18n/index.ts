@@ -1,10 +1,9 @@
 /**
- * Mesa's two languages. The dictionaries (src/i18n/locales) and `translate` are shared by the server (messages,
+ * Mesa's two languages. The dictionaries (src/i18n/locales/<language>/<area>.json, gathered in dictionaries.ts) and `translate` are shared by the server (messages,
  * mail, page titles), the command line and the browser, which imports them from here.
  * Keys are dot paths into the JSON files; `{{name}}` placeholders are filled from `params`.
  */
-import en from "./locales/en.json";
-import es from "./locales/es.json";
+import { en, es } from "./dictionaries";
 
 export type Locale = "es" | "en";
 export const locales: readonly Locale[] = ["es", "en"];
