@@ -18,18 +18,47 @@ export function isLocale(value: unknown): value is Locale {
   return value === "es" || value === "en";
 }
 
-function lookup(dictionary: Dictionary, key: string): string | undefined {
-  let node: string | Dictionary | undefined = dictionary;
+type Node = string | Dictionary | undefined;
+
+function lookupNode(dictionary: Dictionary, key: string): Node {
+  let node: Node = dictionary;
   for (const part of key.split(".")) {
     if (node === undefined || typeof node === "string") return undefined;
     node = node[part];
   }
-  return typeof node === "string" ? node : undefined;
+  return node;
 }
 
-/** Translates `key` into `locale`; a missing key shows itself, so it is noticed rather than hidden. */
+const pluralRules = new Map<Locale, Intl.PluralRules>();
+
+/** The plural category ("one", "other"…) of `count` in `locale`, by the language's own rules (Intl.PluralRules). */
+export function pluralCategory(locale: Locale, count: number): Intl.LDMLPluralRule {
+  let rules = pluralRules.get(locale);
+  if (!rules) pluralRules.set(locale, (rules = new Intl.PluralRules(intlLocale[locale])));
+  return rules.select(count);
+}
+
+/**
+ * The text of `key`: a string, or for a count a plural entry, an object with one text per plural category
+ * (`{ "one": "{{count}} cafe", "other": "{{count}} cafes" }`, "other" required) chosen by `params.count`.
+ */
+function lookup(locale: Locale, key: string, params?: Record<string, string | number>): string | undefined {
+  const node = lookupNode(dictionaries[locale], key);
+  if (typeof node === "string" || node === undefined) return node;
+  const other = node.other;
+  if (typeof other !== "string") return undefined;
+  const count = params?.count;
+  if (typeof count !== "number") return other;
+  const chosen = node[pluralCategory(locale, count)];
+  return typeof chosen === "string" ? chosen : other;
+}
+
+/**
+ * Translates `key` into `locale`; a missing key shows itself, so it is noticed rather than hidden. `{{name}}` is
+ * filled from `params`; a plural entry is chosen by `params.count` (see lookup).
+ */
 export function translate(locale: Locale, key: string, params?: Record<string, string | number>): string {
-  const template = lookup(dictionaries[locale], key) ?? lookup(dictionaries.es, key) ?? key;
+  const template = lookup(locale, key, params) ?? lookup("es", key, params) ?? key;
   if (!params) return template;
   return template.replace(/\{\{(\w+)\}\}/g, (match, name: string) => (name in params ? String(params[name]) : match));
 }
@@ -39,10 +68,18 @@ export function dictionaryKeys(locale: Locale): string[] {
   const keys: string[] = [];
   const walk = (node: Dictionary, prefix: string) => {
     for (const [k, v] of Object.entries(node)) {
-      if (typeof v === "string") keys.push(prefix + k);
+      if (typeof v === "string" || isPluralEntry(v)) keys.push(prefix + k);
       else walk(v, `${prefix}${k}.`);
     }
   };
   walk(dictionaries[locale], "");
   return keys.sort();
 }
+
+/** A plural entry: an object whose keys are all plural categories, "other" among them. */
+function isPluralEntry(node: Dictionary): boolean {
+  const keys = Object.keys(node);
+  return keys.includes("other") && keys.every((k) => PLURAL_CATEGORIES.has(k) && typeof node[k] === "string");
+}
+
+const PLURAL_CATEGORIES = new Set(["zero", "one", "two", "few", "many", "other"]);

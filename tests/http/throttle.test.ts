@@ -125,7 +125,7 @@ describe("sign-in throttle", () => {
       headers: { "content-type": "application/x-www-form-urlencoded" },
     });
     expectThrottled(form, LIMITS.signIn);
-    expect(await form.text()).toContain(es("errors.retry_after", { seconds: Number(form.headers.get("retry-after")) }));
+    expect(await form.text()).toContain(es("errors.retry_after", { count: Number(form.headers.get("retry-after")) }));
   });
 
   test("password spraying: failed sign-ins from one address are limited whatever the e-mail", async () => {

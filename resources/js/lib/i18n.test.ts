@@ -8,9 +8,17 @@ describe("languages", () => {
   });
 
   test("placeholders are filled and a missing key shows itself", () => {
-    expect(translate("en", "errors.retry_after", { seconds: 30 })).toBe("You can try again in 30 seconds.");
-    expect(translate("es", "errors.retry_after", { seconds: 30 })).toBe("Puedes intentarlo de nuevo en 30 segundos.");
+    expect(translate("en", "errors.retry_after", { count: 30 })).toBe("You can try again in 30 seconds.");
+    expect(translate("es", "errors.retry_after", { count: 30 })).toBe("Puedes intentarlo de nuevo en 30 segundos.");
     expect(translate("en", "no.such.key")).toBe("no.such.key");
+  });
+
+  test("a plural entry is chosen by count, by each language's rules", () => {
+    expect(translate("es", "errors.retry_after", { count: 1 })).toBe("Puedes intentarlo de nuevo en 1 segundo.");
+    expect(translate("en", "errors.retry_after", { count: 1 })).toBe("You can try again in 1 second.");
+    expect(translate("en", "errors.retry_after", { count: 0 })).toBe("You can try again in 0 seconds.");
+    // Without a count the "other" text is used, never the object.
+    expect(translate("en", "errors.retry_after")).toBe("You can try again in {{count}} seconds.");
   });
 });
 

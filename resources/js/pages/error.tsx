@@ -19,7 +19,7 @@ export default function ErrorPage({ status, retryAfter }: { status: number; retr
       </p>
       <h1 className="text-2xl font-semibold">{t(`errors.title.${code}`)}</h1>
       <p className="text-muted-foreground">{t(`errors.description.${code}`)}</p>
-      {retryAfter !== null && <p className="text-sm">{t("errors.retry_after", { seconds: retryAfter })}</p>}
+      {retryAfter !== null && <p className="text-sm">{t("errors.retry_after", { count: retryAfter })}</p>}
       <div className="flex gap-3">
         {code === 419 ? (
           <Button onClick={() => window.location.reload()}>{t("errors.reload")}</Button>
