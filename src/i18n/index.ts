@@ -1,7 +1,9 @@
 /**
  * Mesa's two languages. The dictionaries (src/i18n/locales/<language>/<area>.json, gathered in dictionaries.ts) and `translate` are shared by the server (messages,
  * mail, page titles), the command line and the browser, which imports them from here.
- * Keys are dot paths into the JSON files; `{{name}}` placeholders are filled from `params`.
+ * Keys are dot paths into the JSON files; `{{name}}` placeholders are filled from `params`. A count is a plural
+ * entry (`{ "one": "{{count}} cafe", "other": "{{count}} cafes" }`) chosen by `params.count`; a text with several
+ * counts names a plural entry for each with `$t(key, param)`, e.g. "it has $t(places.n_units, units)".
  */
 import { en, es } from "./dictionaries";
 
@@ -54,13 +56,29 @@ function lookup(locale: Locale, key: string, params?: Record<string, string | nu
 }
 
 /**
+ * `$t(key, param)` inside a text: the plural entry `key` with `params[param]` as its count, so one message can hold
+ * several counts ("it has $t(places.n_units, units) and $t(places.n_cafes, cafes)").
+ */
+const NESTED_COUNT = /\$t\(([\w.]+),\s*(\w+)\)/g;
+
+/**
  * Translates `key` into `locale`; a missing key shows itself, so it is noticed rather than hidden. `{{name}}` is
  * filled from `params`; a plural entry is chosen by `params.count` (see lookup).
  */
 export function translate(locale: Locale, key: string, params?: Record<string, string | number>): string {
   const template = lookup(locale, key, params) ?? lookup("es", key, params) ?? key;
   if (!params) return template;
-  return template.replace(/\{\{(\w+)\}\}/g, (match, name: string) => (name in params ? String(params[name]) : match));
+  return template
+    .replace(NESTED_COUNT, (match, nested: string, name: string) => {
+      const count = Number(params[name]);
+      return name in params && Number.isFinite(count) ? translate(locale, nested, { ...params, count }) : match;
+    })
+    .replace(/\{\{(\w+)\}\}/g, (match, name: string) => (name in params ? String(params[name]) : match));
+}
+
+/** Whether `key` names a text (or a plural entry) in `locale`'s dictionary, for names that may or may not have one. */
+export function hasTranslation(locale: Locale, key: string): boolean {
+  return lookup(locale, key) !== undefined;
 }
 
 /** Every key of a dictionary, for the test that keeps both languages in step. */
