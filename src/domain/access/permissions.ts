@@ -122,6 +122,11 @@ export function isPermissionName(name: string): name is PermissionName {
   return Object.hasOwn(PERMISSIONS, name);
 }
 
+/** A permission's name for people in `locale` (its catalogue label); a name the catalogue does not know, as it is. */
+export function permissionLabel(name: string, locale: "es" | "en"): string {
+  return isPermissionName(name) ? PERMISSIONS[name].label[locale] : name;
+}
+
 /** Whether `permission` changes company-wide data, and so counts only when held in a headquarters area. */
 export function isCompanyWide(permission: string): boolean {
   return isPermissionName(permission) && PERMISSIONS[permission].data === "company";

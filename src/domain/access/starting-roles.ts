@@ -1,5 +1,5 @@
 /**
- * The roles a catering company starts with, declared once. A new database gets them with these permissions; a
+ * The roles a catering company starts with, declared once (built-in-roles.ts). A new database gets them with these permissions; a
  * database from an earlier version of Mesa gets, once, each permission a later version adds to a starting role —
  * recorded in `starting_role_grants`, so a permission an administrator took away is never brought back. Run on every
  * start and by `./mesa db:migrate` through `bootstrapAccess`.
@@ -10,83 +10,11 @@ import type { Db } from "../../db";
 import { CLI_ACTOR, COMPANY_WIDE, recordAudit, type Tx } from "../audit";
 import { bumpAccessVersion } from "./authorization";
 import { syncPermissions } from "./catalogue";
-import type { PermissionName } from "./permissions";
+import { STARTING_ROLES, type StartingRole } from "./built-in-roles";
 import { ensureSuperRole } from "./roles";
 
-export interface StartingRole {
-  name: string;
-  description: string;
-  permissions: PermissionName[];
-}
-
-export const STARTING_ROLES: StartingRole[] = [
-  {
-    name: "administrator",
-    description: "Users, areas, roles and the blacklist of the places in their scope.",
-    permissions: [
-      "users.view",
-      "users.manage",
-      "areas.manage",
-      "roles.view",
-      "roles.manage",
-      "blacklist.view",
-      "blacklist.manage",
-      "audit.view",
-      "services.view",
-      "services.manage",
-      "places.view",
-      "places.manage",
-      "prices.manage",
-      "businesses.view",
-      "businesses.manage",
-      "properties.view",
-      "properties.manage",
-      "dealerships.view",
-      "dealerships.manage",
-    ],
-  },
-  {
-    name: "operations manager",
-    description: "Mines, units, cafes, services and prices; the businesses, their properties and the client companies.",
-    permissions: [
-      "services.view",
-      "services.manage",
-      "places.view",
-      "places.manage",
-      "prices.manage",
-      "businesses.view",
-      "businesses.manage",
-      "properties.view",
-      "properties.manage",
-      "dealerships.view",
-      "dealerships.manage",
-    ],
-  },
-  {
-    name: "cafe manager",
-    description: "Runs a cafe: its people, diners, prices and reports.",
-    permissions: [
-      "users.view",
-      "blacklist.view",
-      "services.view",
-      "places.view",
-      "prices.manage",
-      "properties.view",
-      "dealerships.view",
-    ],
-  },
-  {
-    name: "cashier",
-    description: "Sells meals to registered diners at the point of sale.",
-    permissions: ["blacklist.view"],
-  },
-  {
-    name: "nutritionist",
-    description: "Ingredients, recipes, their cost and calories, and the menu.",
-    permissions: [],
-  },
-  { name: "buyer", description: "Providers, cities and ingredient prices.", permissions: [] },
-];
+// Declared with their names for people in both languages in built-in-roles.ts, which the browser shares.
+export { STARTING_ROLES, type StartingRole };
 
 function record(tx: Tx, roleName: string, names: string[], now: Date): void {
   for (const permission of names)

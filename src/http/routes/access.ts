@@ -8,7 +8,8 @@ import { assignRole, removeAssignment } from "../../domain/access/assignments";
 import { addToBlacklist, listBlacklist, removeFromBlacklist } from "../../domain/access/blacklist";
 import { listPermissions, updatePermissionEntry } from "../../domain/access/catalogue";
 import { placeTree } from "../../domain/access/places";
-import { createRole, deleteRole, listRoles, updateRole } from "../../domain/access/roles";
+import { roleDescription, roleLabel } from "../../domain/access/built-in-roles";
+import { createRole, deleteRole, listRoles, updateRole, type RoleSummary } from "../../domain/access/roles";
 import {
   accessWithinScope,
   createUserByAdmin,
@@ -22,6 +23,7 @@ import { createInvitationToken } from "../../domain/accounts/password-reset";
 import { auditViewerOf, listAudit } from "../../domain/audit";
 import { can } from "../../domain/access/authorization";
 import { message, ValidationFailed } from "../../domain/errors";
+import { foldText, pageWindow, type ListResult, type PageRequest } from "../../domain/search";
 import { invitationMessage } from "../../mail/messages";
 import type { RequestContext } from "../context";
 import type { User } from "../../domain/accounts/users";
@@ -51,6 +53,25 @@ function abilities(ctx: RequestContext) {
     /** Only a super-administrator may change another one. */
     manageSupers: profile.isSuper,
   };
+}
+
+/**
+ * The roles whose name, as stored or as people see it in the viewer's language ("cashier", "Cajero"), or whose
+ * description contains `search`, ignoring case and accents; a page of them when `page` is given. Roles are few, so
+ * they are read whole and matched here, where the built-in roles' labels are known.
+ */
+function rolesMatching(ctx: RequestContext, search: string, page?: PageRequest): ListResult<RoleSummary> {
+  const wanted = foldText(search.trim());
+  const rows = listRoles(ctx.db).rows.filter(
+    (r) =>
+      wanted === "" ||
+      [r.name, roleLabel(r.name, ctx.locale), r.description, roleDescription(r.name, r.description, ctx.locale)].some(
+        (text) => foldText(text).includes(wanted),
+      ),
+  );
+  if (!page) return { rows, total: rows.length, page: 1 };
+  const shown = pageWindow(rows.length, page);
+  return { rows: rows.slice(shown.offset, shown.offset + shown.limit), total: rows.length, page: shown.page };
 }
 
 /** Mails a new user the link to choose their first password. */
@@ -112,7 +133,7 @@ export const accessRoutes = defineRoutes([
           ),
         roleOptions: () => listRoles(ctx.db).rows.map(({ id, name, isSuper }) => ({ id, name, isSuper })),
         roles: () =>
-          abilities(ctx).viewRoles ? paginated(listRoles(ctx.db, roleParams.search, roleParams), roleParams) : null,
+          abilities(ctx).viewRoles ? paginated(rolesMatching(ctx, roleParams.search, roleParams), roleParams) : null,
         permissions: () => listPermissions(ctx.db),
         can: abilities(ctx),
         dniLength: ctx.config.dniLength,
@@ -271,7 +292,7 @@ export const accessRoutes = defineRoutes([
       const search = typeof ctx.query.search === "string" ? ctx.query.search.slice(0, 100) : "";
       return ctx.render("roles/index", {
         filters: { search },
-        roles: () => listRoles(ctx.db, search).rows,
+        roles: () => rolesMatching(ctx, search).rows,
         permissions: () => listPermissions(ctx.db),
         can: abilities(ctx),
       });
@@ -285,7 +306,7 @@ export const accessRoutes = defineRoutes([
     confirmPassword: true,
     handle: (ctx) => {
       const role = createRole(ctx.db, ctx.actor, ctx.body);
-      ctx.flash("success", ctx.t("access.role_saved", { name: role.name }));
+      ctx.flash("success", ctx.t("access.role_saved", { name: roleLabel(role.name, ctx.locale) }));
       return ctx.back(ctx.urlFor("roles.index"));
     },
   },
@@ -299,7 +320,7 @@ export const accessRoutes = defineRoutes([
     confirmPassword: true,
     handle: (ctx) => {
       const role = updateRole(ctx.db, ctx.actor, numberParam(ctx, "role"), ctx.body);
-      ctx.flash("success", ctx.t("access.role_saved", { name: role.name }));
+      ctx.flash("success", ctx.t("access.role_saved", { name: roleLabel(role.name, ctx.locale) }));
       return ctx.back(ctx.urlFor("roles.index"));
     },
   },

@@ -20,7 +20,7 @@ export function AreaModal({
   roles: { id: number; name: string }[];
   onClose: () => void;
 }) {
-  const { t } = useI18n();
+  const { t, roleName } = useI18n();
   const route = useRoute();
   const initialPlace = area ? `${area.place.kind}:${area.place.id}` : "";
   const form = useForm({ name: area?.name ?? "", place: initialPlace, role_ids: area?.roles.map((r) => r.id) ?? [] });
@@ -98,7 +98,7 @@ export function AreaModal({
                   checked={form.data.role_ids.includes(r.id)}
                   onChange={(e) => toggle(r.id, e.target.checked)}
                 />
-                {r.name}
+                {roleName(r.name)}
               </label>
             ))}
           </div>

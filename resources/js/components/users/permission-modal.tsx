@@ -10,7 +10,7 @@ import { SelectField } from "../ui/select-field";
 import type { PermissionRow } from "./types";
 
 export function PermissionModal({ permission, onClose }: { permission: PermissionRow; onClose: () => void }) {
-  const { t } = useI18n();
+  const { t, permissionName, permissionArea } = useI18n();
   const route = useRoute();
   const form = useForm({
     sidebar_label: permission.sidebarLabel ?? "",
@@ -28,12 +28,12 @@ export function PermissionModal({ permission, onClose }: { permission: Permissio
     <Dialog
       open
       onClose={onClose}
-      title={t("access.permissions.title", { name: permission.name })}
+      title={t("access.permissions.title", { name: permissionName(permission.name) })}
       closeLabel={t("access.users.close")}
     >
       <form onSubmit={submit} className="space-y-4" noValidate>
         <p className="text-sm text-muted-foreground">
-          {t("access.permissions.area")}: {permission.area}
+          {t("access.permissions.area")}: {permissionArea(permission.area)}
           {permission.routeName && (
             <>
               {" · "}

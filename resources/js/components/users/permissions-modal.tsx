@@ -11,7 +11,7 @@ export interface Inspected {
 }
 
 export function PermissionsModal({ inspected, onClose }: { inspected: Inspected; onClose: () => void }) {
-  const { t } = useI18n();
+  const { t, roleName, permissionName } = useI18n();
   return (
     <Dialog
       open
@@ -21,7 +21,8 @@ export function PermissionsModal({ inspected, onClose }: { inspected: Inspected;
     >
       <div className="space-y-3 text-sm" data-testid="inspected-permissions">
         <p>
-          {t("access.users.roles")}: {inspected.roles.length ? inspected.roles.join(", ") : t("access.users.none")}
+          {t("access.users.roles")}:{" "}
+          {inspected.roles.length ? inspected.roles.map(roleName).join(", ") : t("access.users.none")}
         </p>
         {inspected.isSuper ? (
           <p className="font-medium">{t("access.users.super_everything")}</p>
@@ -30,8 +31,8 @@ export function PermissionsModal({ inspected, onClose }: { inspected: Inspected;
         ) : (
           <ul className="grid gap-1 sm:grid-cols-2">
             {inspected.permissions.map((p) => (
-              <li key={p}>
-                <code>{p}</code>
+              <li key={p} title={p}>
+                {permissionName(p)}
               </li>
             ))}
           </ul>

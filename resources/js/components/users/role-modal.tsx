@@ -7,6 +7,7 @@ import { OtherErrors } from "../ui/form-errors";
 import { Dialog, DialogActions } from "../ui/dialog";
 import { Field } from "../ui/field";
 import { Building2 } from "lucide-react";
+import { isBuiltInRoleName } from "../../../../src/domain/access/built-in-roles";
 import { isCompanyWide } from "../../../../src/domain/access/permissions";
 import { byArea, type PermissionRow, type RoleRow } from "./types";
 
@@ -21,7 +22,7 @@ export function RoleModal({
   open: boolean;
   onClose: () => void;
 }) {
-  const { t } = useI18n();
+  const { t, roleName, permissionName, permissionArea } = useI18n();
   const route = useRoute();
   const form = useForm({
     name: role?.name ?? "",
@@ -55,6 +56,11 @@ export function RoleModal({
           value={form.data.name}
           onChange={(e) => form.setData("name", e.target.value)}
           error={form.errors.name}
+          hint={
+            role && isBuiltInRoleName(role.name) && form.data.name === role.name
+              ? t("access.roles.built_in_label", { label: roleName(role.name) })
+              : undefined
+          }
         />
         <Field
           label={t("access.roles.description_label")}
@@ -71,17 +77,19 @@ export function RoleModal({
           </p>
           {form.errors.permissions && <p className="text-sm text-destructive">{form.errors.permissions}</p>}
           <div className="grid gap-3 sm:grid-cols-2">
-            {byArea(permissions).map(([area, list]) => (
+            {byArea(permissions, permissionArea).map(([area, list]) => (
               <div key={area} className="rounded-lg border p-3">
-                <p className="mb-2 text-xs font-semibold uppercase tracking-wide text-muted-foreground">{area}</p>
+                <p className="mb-2 text-xs font-semibold uppercase tracking-wide text-muted-foreground">
+                  {permissionArea(area)}
+                </p>
                 {list.map((p) => (
-                  <label key={p.name} className="flex items-center gap-2 py-0.5 text-sm">
+                  <label key={p.name} className="flex items-center gap-2 py-0.5 text-sm" title={p.name}>
                     <input
                       type="checkbox"
                       checked={form.data.permissions.includes(p.name)}
                       onChange={(e) => toggle(p.name, e.target.checked)}
                     />
-                    <code>{p.name}</code>
+                    {permissionName(p.name)}
                     {isCompanyWide(p.name) && (
                       <span
                         className="inline-flex items-center gap-0.5 text-xs text-muted-foreground"

@@ -9,7 +9,7 @@ import { SelectField } from "../ui/select-field";
 import type { AdminUser, AreaRow } from "./types";
 
 export function SelectRoleModal({ user, areas, onClose }: { user: AdminUser; areas: AreaRow[]; onClose: () => void }) {
-  const { t } = useI18n();
+  const { t, roleName } = useI18n();
   const route = useRoute();
   const first = user.assignments[0];
   const form = useForm({ area_id: first ? String(first.areaId) : "", role_id: first ? String(first.roleId) : "" });
@@ -36,7 +36,7 @@ export function SelectRoleModal({ user, areas, onClose }: { user: AdminUser; are
           {user.assignments.map((a) => (
             <li key={a.areaId} className="flex items-center justify-between gap-2 rounded-md border px-3 py-1.5">
               <span>
-                {a.areaName}: <strong>{a.roleName}</strong>
+                {a.areaName}: <strong>{roleName(a.roleName)}</strong>
               </span>
               <button
                 type="button"
@@ -73,7 +73,7 @@ export function SelectRoleModal({ user, areas, onClose }: { user: AdminUser; are
           <option value="">{t("access.users.choose")}</option>
           {area?.roles.map((r) => (
             <option key={r.id} value={r.id}>
-              {r.name}
+              {roleName(r.name)}
             </option>
           ))}
         </SelectField>

@@ -15,9 +15,12 @@ export interface Abilities {
   manageSupers: boolean;
 }
 
-/** Groups permissions by their product area, for the role modal and the matrix. */
-export function byArea(permissions: PermissionRow[]): [string, PermissionRow[]][] {
+/** Groups permissions by their product area, ordered by the groups' headers as people read them (`header`). */
+export function byArea(
+  permissions: PermissionRow[],
+  header: (area: string) => string = (area) => area,
+): [string, PermissionRow[]][] {
   const groups = new Map<string, PermissionRow[]>();
   for (const p of permissions) groups.set(p.area, [...(groups.get(p.area) ?? []), p]);
-  return [...groups.entries()].sort(([a], [b]) => a.localeCompare(b));
+  return [...groups.entries()].sort(([a], [b]) => header(a).localeCompare(header(b)));
 }

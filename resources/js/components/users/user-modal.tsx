@@ -32,7 +32,7 @@ export function UserModal({
   open: boolean;
   onClose: () => void;
 }) {
-  const { t } = useI18n();
+  const { t, roleName } = useI18n();
   const route = useRoute();
   const form = useForm({
     name: user?.name ?? "",
@@ -150,7 +150,7 @@ export function UserModal({
               <option value="">{t("access.users.choose")}</option>
               {area?.roles.map((r) => (
                 <option key={r.id} value={r.id}>
-                  {r.name}
+                  {roleName(r.name)}
                 </option>
               ))}
             </SelectField>

@@ -21,7 +21,7 @@ export default function RolesIndex({
   permissions: PermissionRow[];
   can: Abilities;
 }) {
-  const { t } = useI18n();
+  const { t, roleName, permissionName, permissionArea } = useI18n();
   const [role, setRole] = useState<RoleRow | null | undefined>(undefined);
   const [permission, setPermission] = useState<PermissionRow | null>(null);
   return (
@@ -58,20 +58,20 @@ export default function RolesIndex({
                       type="button"
                       className="inline-flex items-center gap-1 hover:underline"
                       onClick={() => setRole(r)}
-                      aria-label={`${t("access.users.edit")} ${r.name}`}
+                      aria-label={`${t("access.users.edit")} ${roleName(r.name)}`}
                     >
-                      {r.name}
+                      {roleName(r.name)}
                       <Pencil className="size-3" aria-hidden="true" />
                     </button>
                   ) : (
-                    r.name
+                    roleName(r.name)
                   )}
                 </th>
               ))}
             </tr>
           </thead>
           <tbody>
-            {byArea(permissions).map(([area, list]) => (
+            {byArea(permissions, permissionArea).map(([area, list]) => (
               <Fragment key={area}>
                 <tr>
                   <th
@@ -79,21 +79,25 @@ export default function RolesIndex({
                     scope="colgroup"
                     className="bg-muted px-3 py-1 text-left text-xs font-semibold uppercase tracking-wide text-muted-foreground"
                   >
-                    {area}
+                    {permissionArea(area)}
                   </th>
                 </tr>
                 {list.map((p) => (
                   <tr key={p.name}>
-                    <th scope="row" className="sticky left-0 border-b bg-card px-3 py-1.5 text-left font-normal">
+                    <th
+                      scope="row"
+                      className="sticky left-0 border-b bg-card px-3 py-1.5 text-left font-normal"
+                      title={p.name}
+                    >
                       <span className="inline-flex items-center gap-2">
                         {p.icon && <NavIcon name={p.icon} className="size-4 text-muted-foreground" />}
-                        <code>{p.name}</code>
+                        {permissionName(p.name)}
                         {can.manageRoles && (
                           <button
                             type="button"
                             className="rounded p-0.5 hover:bg-accent"
                             onClick={() => setPermission(p)}
-                            aria-label={`${t("access.roles.edit_entry")}: ${p.name}`}
+                            aria-label={`${t("access.roles.edit_entry")}: ${permissionName(p.name)}`}
                           >
                             <Pencil className="size-3" aria-hidden="true" />
                           </button>
@@ -105,7 +109,10 @@ export default function RolesIndex({
                       return (
                         <td key={r.id} className="border-b px-2 py-1.5 text-center">
                           {has ? (
-                            <Check className="mx-auto size-4 text-success" aria-label={`${r.name}: ${p.name}`} />
+                            <Check
+                              className="mx-auto size-4 text-success"
+                              aria-label={`${roleName(r.name)}: ${permissionName(p.name)}`}
+                            />
                           ) : (
                             <span className="sr-only">—</span>
                           )}

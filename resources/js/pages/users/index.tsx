@@ -65,7 +65,7 @@ export default function UsersIndex({
   inspected,
   dniLength,
 }: Props) {
-  const { t } = useI18n();
+  const { t, roleName, roleAbout } = useI18n();
   const route = useRoute();
   const [tab, setTab] = useState<Tab>("people");
   const [modal, setModal] = useState<Modal>(null);
@@ -104,7 +104,7 @@ export default function UsersIndex({
       router.delete(route("areas.destroy", { area: area.id }), { preserveScroll: true });
   };
   const deleteRole = (role: RoleRow) => {
-    if (window.confirm(t("access.roles.confirm_delete", { name: role.name })))
+    if (window.confirm(t("access.roles.confirm_delete", { name: roleName(role.name) })))
       router.delete(route("roles.destroy", { role: role.id }), { preserveScroll: true });
   };
 
@@ -245,7 +245,7 @@ export default function UsersIndex({
                         ? t("access.users.none")
                         : user.assignments.map((a) => (
                             <div key={a.areaId}>
-                              {a.roleName} <span className="text-muted-foreground">· {a.areaName}</span>
+                              {roleName(a.roleName)} <span className="text-muted-foreground">· {a.areaName}</span>
                             </div>
                           ))}
                     </td>
@@ -335,7 +335,7 @@ export default function UsersIndex({
                       </Link>
                     </td>
                     <td className={td}>{area.place.path}</td>
-                    <td className={td}>{area.roles.map((r) => r.name).join(", ") || "—"}</td>
+                    <td className={td}>{area.roles.map((r) => roleName(r.name)).join(", ") || "—"}</td>
                     <td className={td}>{area.members}</td>
                     <td className={cn(td, "text-right")}>
                       {can.manageAreas && (
@@ -381,12 +381,12 @@ export default function UsersIndex({
                 {roles.data.map((role) => (
                   <tr key={role.id}>
                     <td className={cn(td, "font-medium")}>
-                      {role.name}
+                      {roleName(role.name)}
                       {role.isSuper && (
                         <span className="ml-1 text-xs text-muted-foreground">({t("access.roles.built_in")})</span>
                       )}
                     </td>
-                    <td className={td}>{role.description}</td>
+                    <td className={td}>{roleAbout(role.name, role.description)}</td>
                     <td className={td}>{role.isSuper ? t("access.roles.all_permissions") : role.permissions.length}</td>
                     <td className={td}>{role.holders}</td>
                     <td className={cn(td, "text-right")}>
