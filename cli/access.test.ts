@@ -17,14 +17,14 @@ import { CliError } from "./bootstrap";
 import { assignAfterCreate, checkAssignment } from "./commands/access";
 import { routeRows } from "./commands/routes";
 import { buildProgram } from "./main";
-import { mesa, seededTemplate, sql, workspaceFrom, type Workspace } from "../tests/support/cli";
+import { mesaInProcess, seededTemplate, sql, workspaceFrom, type Workspace } from "../tests/support/cli";
 
 const PASSWORD = "correct-horse-42";
 
 let template = "";
 
-beforeAll(() => {
-  template = seededTemplate("mesa-access-cli-template-");
+beforeAll(async () => {
+  template = await seededTemplate("mesa-access-cli-template-");
 });
 
 /** A fresh copy of the seeded template database. */
@@ -108,9 +108,9 @@ const NEW_ROLE = ORDINARY_ROLE_NAMES ? "jefe de cocina" : "pL";
 const OTHER_ROLE = ORDINARY_ROLE_NAMES ? "ayudante de cocina" : "pN";
 
 describe("./mesa role:create", () => {
-  test("creates a role with its description and permissions (repeated or comma-separated), audited as the command line", () => {
+  test("creates a role with its description and permissions (repeated or comma-separated), audited as the command line", async () => {
     const ws = workspace();
-    const { code, out, err } = mesa(ws, [
+    const { code, out, err } = await mesaInProcess(ws, [
       "role:create",
       NEW_ROLE,
       "--description",
@@ -135,38 +135,38 @@ describe("./mesa role:create", () => {
     });
 
     // Without permissions or description.
-    const bare = mesa(ws, ["role:create", OTHER_ROLE]);
+    const bare = await mesaInProcess(ws, ["role:create", OTHER_ROLE]);
     expect(bare.code).toBe(0);
     expect(bare.out.trim()).toBe(`Created role "${OTHER_ROLE}" with 0 permissions: (none)`);
     expect(audited(ws, "role.created")).toHaveLength(2);
   });
 
-  test("a taken name, an unknown permission or a bad name exits 1 naming the argument; nothing is created", () => {
+  test("a taken name, an unknown permission or a bad name exits 1 naming the argument; nothing is created", async () => {
     const ws = workspace();
-    expect(mesa(ws, ["role:create", NEW_ROLE]).code).toBe(0);
+    expect((await mesaInProcess(ws, ["role:create", NEW_ROLE])).code).toBe(0);
     const roles = count(ws, "SELECT id FROM roles");
     const audits = auditCount(ws);
 
-    const taken = mesa(ws, ["role:create", NEW_ROLE]);
+    const taken = await mesaInProcess(ws, ["role:create", NEW_ROLE]);
     expect(taken.code).toBe(1);
     expect(taken.out).toBe("");
     expect(taken.err.trim()).toBe(invalid("NAME", "access.role_name_taken"));
 
-    const unknown = mesa(ws, ["role:create", OTHER_ROLE, "--permission", "users.view,sales.void"]);
+    const unknown = await mesaInProcess(ws, ["role:create", OTHER_ROLE, "--permission", "users.view,sales.void"]);
     expect(unknown.code).toBe(1);
     expect(unknown.err.trim()).toBe(invalid("--permission", "access.unknown_permissions", { names: "sales.void" }));
 
-    const short = mesa(ws, ["role:create", "x"]);
+    const short = await mesaInProcess(ws, ["role:create", "x"]);
     expect(short.code).toBe(1);
     expect(short.err.trim()).toBe(invalid("NAME", "validation.min_length", { min: 2 }));
 
     // In the configured language.
-    const spanish = mesa(ws, ["role:create", NEW_ROLE], { env: { APP_LOCALE: "es" } });
+    const spanish = await mesaInProcess(ws, ["role:create", NEW_ROLE], { env: { APP_LOCALE: "es" } });
     expect(spanish.code).toBe(1);
     expect(spanish.err).toContain(`NAME: ${translate("es", "access.role_name_taken")}`);
 
     // A missing name is a usage error: commander's exit code 2.
-    const missing = mesa(ws, ["role:create"]);
+    const missing = await mesaInProcess(ws, ["role:create"]);
     expect(missing.code).toBe(2);
     expect(missing.err).toContain("missing required argument 'name'");
 
@@ -176,22 +176,22 @@ describe("./mesa role:create", () => {
 });
 
 describe("./mesa role:grant and role:revoke", () => {
-  test("change the role's permissions, print them, and are audited", () => {
+  test("change the role's permissions, print them, and are audited", async () => {
     const ws = workspace();
-    const grant = mesa(ws, ["role:grant", "cashier", "users.view,audit.view", "blacklist.view"]);
+    const grant = await mesaInProcess(ws, ["role:grant", "cashier", "users.view,audit.view", "blacklist.view"]);
     expect(grant.err).toBe("");
     expect(grant.code).toBe(0);
     expect(grant.out).toContain("Already granted before: blacklist.view");
     expect(grant.out).toContain('Role "cashier" now has 3 permissions: audit.view, blacklist.view, users.view');
     expect(rolePermissions(ws, "cashier")).toEqual(["audit.view", "blacklist.view", "users.view"]);
 
-    const revoke = mesa(ws, ["role:revoke", "cashier", "audit.view", "users.view", "roles.view"]);
+    const revoke = await mesaInProcess(ws, ["role:revoke", "cashier", "audit.view", "users.view", "roles.view"]);
     expect(revoke.code).toBe(0);
     expect(revoke.out).toContain("Not granted before: roles.view");
     expect(revoke.out).toContain('Role "cashier" now has 1 permission: blacklist.view');
     expect(rolePermissions(ws, "cashier")).toEqual(["blacklist.view"]);
 
-    const empty = mesa(ws, ["role:revoke", "cashier", "blacklist.view"]);
+    const empty = await mesaInProcess(ws, ["role:revoke", "cashier", "blacklist.view"]);
     expect(empty.out).toContain('Role "cashier" now has 0 permissions: (none)');
     expect(rolePermissions(ws, "cashier")).toEqual([]);
 
@@ -208,26 +208,26 @@ describe("./mesa role:grant and role:revoke", () => {
     ]);
   });
 
-  test("an unknown role or permission, or the super-administrator role, exits 1 and changes nothing", () => {
+  test("an unknown role or permission, or the super-administrator role, exits 1 and changes nothing", async () => {
     const ws = workspace();
     const audits = auditCount(ws);
     const grants = count(ws, "SELECT * FROM role_permissions");
 
-    const role = mesa(ws, ["role:grant", "chef", "users.view"]);
+    const role = await mesaInProcess(ws, ["role:grant", "chef", "users.view"]);
     expect(role.code).toBe(1);
     expect(role.out).toBe("");
     expect(role.err).toContain('No role named "chef". Roles: "super-administrator", "administrator"');
     expect(role.err).toContain('"cashier"');
 
-    const permission = mesa(ws, ["role:revoke", "cashier", "sales.void"]);
+    const permission = await mesaInProcess(ws, ["role:revoke", "cashier", "sales.void"]);
     expect(permission.code).toBe(1);
     expect(permission.err.trim()).toBe(invalid("--permission", "access.unknown_permissions", { names: "sales.void" }));
 
-    const fixed = mesa(ws, ["role:grant", "super-administrator", "users.view"]);
+    const fixed = await mesaInProcess(ws, ["role:grant", "super-administrator", "users.view"]);
     expect(fixed.code).toBe(1);
     expect(fixed.err.trim()).toBe(translate("en", "access.super_role_fixed"));
 
-    const missing = mesa(ws, ["role:grant", "cashier"]);
+    const missing = await mesaInProcess(ws, ["role:grant", "cashier"]);
     expect(missing.code).toBe(2);
     expect(missing.err).toContain("missing required argument 'permissions'");
 
@@ -237,9 +237,9 @@ describe("./mesa role:grant and role:revoke", () => {
 });
 
 describe("./mesa role:list", () => {
-  test("shows each role: built in or not, holders and permissions; --json too", () => {
+  test("shows each role: built in or not, holders and permissions; --json too", async () => {
     const ws = workspace();
-    const { code, out, err } = mesa(ws, ["role:list"]);
+    const { code, out, err } = await mesaInProcess(ws, ["role:list"]);
     expect(err).toBe("");
     expect(code).toBe(0);
     const lines = out.trimEnd().split("\n");
@@ -252,7 +252,7 @@ describe("./mesa role:list", () => {
     );
     expect(out).toMatch(/^buyer\s+no\s+1\s+0$/m);
 
-    const json = mesa(ws, ["role:list", "--json"]);
+    const json = await mesaInProcess(ws, ["role:list", "--json"]);
     expect(json.code).toBe(0);
     const rows = JSON.parse(json.out) as {
       name: string;
@@ -284,9 +284,9 @@ describe("./mesa role:list", () => {
 });
 
 describe("./mesa permission:list", () => {
-  test("shows each permission with its area and the routes that require it, from the route registry", () => {
+  test("shows each permission with its area and the routes that require it, from the route registry", async () => {
     const ws = workspace();
-    const { code, out, err } = mesa(ws, ["permission:list"]);
+    const { code, out, err } = await mesaInProcess(ws, ["permission:list"]);
     expect(err).toBe("");
     expect(code).toBe(0);
     expect(out.split("\n")[0]).toMatch(/^PERMISSION\s+AREA\s+METHOD\s+URI\s+ROUTE$/);
@@ -304,7 +304,7 @@ describe("./mesa permission:list", () => {
     expect(out).toMatch(/^roles\.manage\s+roles\s+PUT\s+\/permissions\/\{permission\}\s+permissions\.update$/m);
     expect(out).toContain(`Showing [${declaredPermissions.length}] permissions guarding [${guarded.length}] routes`);
 
-    const json = mesa(ws, ["permission:list", "--json"]);
+    const json = await mesaInProcess(ws, ["permission:list", "--json"]);
     expect(json.code).toBe(0);
     const rows = JSON.parse(json.out) as {
       name: string;
@@ -330,9 +330,9 @@ describe("./mesa permission:list", () => {
 });
 
 describe("./mesa permission:sync", () => {
-  test("says when the catalogue is in step; otherwise adds and removes, prints both, and is audited", () => {
+  test("says when the catalogue is in step; otherwise adds and removes, prints both, and is audited", async () => {
     const ws = workspace();
-    const same = mesa(ws, ["permission:sync"]);
+    const same = await mesaInProcess(ws, ["permission:sync"]);
     expect(same.err).toBe("");
     expect(same.code).toBe(0);
     expect(same.out.trim()).toBe(
@@ -348,7 +348,7 @@ describe("./mesa permission:sync", () => {
     );
     sql(ws, "DELETE FROM permissions WHERE name = 'audit.view'");
 
-    const listed = mesa(ws, ["permission:list"]);
+    const listed = await mesaInProcess(ws, ["permission:list"]);
     expect(listed.code).toBe(0);
     expect(listed.out).toMatch(
       /^ghost\.view\s+ghost\s+\(no route requires it; \.\/mesa permission:sync removes it\)$/m,
@@ -357,7 +357,7 @@ describe("./mesa permission:sync", () => {
       "Permissions of the catalogue missing from the database: audit.view. Run ./mesa permission:sync.",
     );
 
-    const synced = mesa(ws, ["permission:sync"]);
+    const synced = await mesaInProcess(ws, ["permission:sync"]);
     expect(synced.err).toBe("");
     expect(synced.code).toBe(0);
     expect(synced.out).toContain("Added 1 permission: audit.view");
@@ -369,15 +369,15 @@ describe("./mesa permission:sync", () => {
     expect(entries.at(-1)).toMatchObject({ actor_label: "cli", actor_id: null });
     expect(JSON.parse(entries.at(-1)!.after!)).toEqual({ added: ["audit.view"], removed: ["ghost.view"] });
 
-    expect(mesa(ws, ["permission:sync"]).out).toContain("already in step");
+    expect((await mesaInProcess(ws, ["permission:sync"])).out).toContain("already in step");
     expect(audited(ws, "permissions.synced")).toHaveLength(syncs + 1);
   });
 });
 
 describe("./mesa area:create", () => {
-  test("creates areas at a cafe (by name or Unit/Cafe) or a headquarters, offering the named roles, audited", () => {
+  test("creates areas at a cafe (by name or Unit/Cafe) or a headquarters, offering the named roles, audited", async () => {
     const ws = workspace();
-    const cafe = mesa(ws, [
+    const cafe = await mesaInProcess(ws, [
       "area:create",
       "Cocina",
       "--cafe",
@@ -393,13 +393,20 @@ describe("./mesa area:create", () => {
       "Created area Cocina@Comedor Principal at cafe Mina Cerro Verde › Unidad Norte › Comedor Principal, offering: cafe manager, cashier",
     );
 
-    const unit = mesa(ws, ["area:create", "Cocina", "--cafe", "Unidad Sur/Comedor Campamento"]);
+    const unit = await mesaInProcess(ws, ["area:create", "Cocina", "--cafe", "Unidad Sur/Comedor Campamento"]);
     expect(unit.code).toBe(0);
     expect(unit.out.trim()).toBe(
       "Created area Cocina@Comedor Campamento at cafe Mina Cerro Verde › Unidad Sur › Comedor Campamento, offering: (none)",
     );
 
-    const hq = mesa(ws, ["area:create", "Finanzas", "--headquarters", "Sede Lima", "--role", "administrator,buyer"]);
+    const hq = await mesaInProcess(ws, [
+      "area:create",
+      "Finanzas",
+      "--headquarters",
+      "Sede Lima",
+      "--role",
+      "administrator,buyer",
+    ]);
     expect(hq.code).toBe(0);
     expect(hq.out.trim()).toBe(
       "Created area Finanzas@Sede Lima at headquarters Mesa Catering S.A.C. › Sede Lima, offering: administrator, buyer",
@@ -424,19 +431,19 @@ describe("./mesa area:create", () => {
     });
   });
 
-  test("an unknown or ambiguous place, an unknown role, no place, a taken or bad name exits 1; both places exits 2", () => {
+  test("an unknown or ambiguous place, an unknown role, no place, a taken or bad name exits 1; both places exits 2", async () => {
     const ws = workspace();
     // A second "Comedor Principal", in another unit.
     sql(ws, "INSERT INTO cafes (unit_id, name) SELECT id, 'Comedor Principal' FROM units WHERE name = 'Unidad Sur'");
     const areas = count(ws, "SELECT id FROM areas");
     const audits = auditCount(ws);
-    const fail = (args: string[]) => {
-      const result = mesa(ws, ["area:create", ...args]);
+    const fail = async (args: string[]) => {
+      const result = await mesaInProcess(ws, ["area:create", ...args]);
       expect(result.out).toBe("");
       return result;
     };
 
-    const cafe = fail(["Cocina", "--cafe", "Comedor Central"]);
+    const cafe = await fail(["Cocina", "--cafe", "Comedor Central"]);
     expect(cafe.code).toBe(1);
     // Every cafe is listed, as Unit/Cafe, so the right name can be copied.
     expect(cafe.err.trim()).toStartWith(
@@ -446,33 +453,33 @@ describe("./mesa area:create", () => {
       '"Unidad Norte/Comedor Principal", "Unidad Norte/Comedor Taller", "Unidad Sur/Comedor Campamento", "Unidad Sur/Comedor Chancadora", "Unidad Sur/Comedor Principal".',
     );
 
-    const ambiguous = fail(["Cocina", "--cafe", "Comedor Principal"]);
+    const ambiguous = await fail(["Cocina", "--cafe", "Comedor Principal"]);
     expect(ambiguous.code).toBe(1);
     expect(ambiguous.err.trim()).toBe(
       'More than one cafe is named "Comedor Principal"; write it as Unit/Cafe: "Unidad Norte/Comedor Principal", "Unidad Sur/Comedor Principal".',
     );
 
-    const hq = fail(["Cocina", "--headquarters", "Sede Cusco"]);
+    const hq = await fail(["Cocina", "--headquarters", "Sede Cusco"]);
     expect(hq.code).toBe(1);
     expect(hq.err.trim()).toBe('No headquarters named "Sede Cusco". Headquarters: "Sede Arequipa", "Sede Lima".');
 
-    const role = fail(["Cocina", "--headquarters", "Sede Lima", "--role", "cashier,chef"]);
+    const role = await fail(["Cocina", "--headquarters", "Sede Lima", "--role", "cashier,chef"]);
     expect(role.code).toBe(1);
     expect(role.err).toContain('No role named "chef". Roles: ');
 
-    const nowhere = fail(["Cocina", "--role", "cashier"]);
+    const nowhere = await fail(["Cocina", "--role", "cashier"]);
     expect(nowhere.code).toBe(1);
     expect(nowhere.err.trim()).toBe(invalid("--cafe/--headquarters", "access.area_one_place"));
 
-    const taken = fail(["Caja", "--cafe", "Unidad Norte/Comedor Principal"]);
+    const taken = await fail(["Caja", "--cafe", "Unidad Norte/Comedor Principal"]);
     expect(taken.code).toBe(1);
     expect(taken.err.trim()).toBe(invalid("NAME", "access.area_name_taken"));
 
-    const short = fail(["C", "--headquarters", "Sede Lima"]);
+    const short = await fail(["C", "--headquarters", "Sede Lima"]);
     expect(short.code).toBe(1);
     expect(short.err.trim()).toBe(invalid("NAME", "validation.min_length", { min: 2 }));
 
-    const both = fail(["Cocina", "--cafe", "Comedor Campamento", "--headquarters", "Sede Lima"]);
+    const both = await fail(["Cocina", "--cafe", "Comedor Campamento", "--headquarters", "Sede Lima"]);
     expect(both.code).toBe(2);
     expect(both.err).toContain("option '--cafe <cafe>' cannot be used with option '--headquarters <name>'");
 
@@ -482,9 +489,9 @@ describe("./mesa area:create", () => {
 });
 
 describe("./mesa user:assign", () => {
-  test("gives a role in an area named alone, as Area@Place or with --cafe/--headquarters; audited", () => {
+  test("gives a role in an area named alone, as Area@Place or with --cafe/--headquarters; audited", async () => {
     const ws = workspace();
-    const first = mesa(ws, [
+    const first = await mesaInProcess(ws, [
       "user:assign",
       "Nutricion@Mesa.test",
       "--role",
@@ -499,7 +506,7 @@ describe("./mesa user:assign", () => {
     );
 
     // The same again changes nothing and records nothing.
-    const again = mesa(ws, [
+    const again = await mesaInProcess(ws, [
       "user:assign",
       "nutricion@mesa.test",
       "--role",
@@ -514,7 +521,7 @@ describe("./mesa user:assign", () => {
     expect(again.out).toContain("nothing changed");
 
     // Another role in the same area replaces it.
-    const replace = mesa(ws, [
+    const replace = await mesaInProcess(ws, [
       "user:assign",
       "nutricion@mesa.test",
       "--role",
@@ -529,19 +536,30 @@ describe("./mesa user:assign", () => {
 
     // An area whose name is unique needs no place; --headquarters is accepted too.
     expect(
-      mesa(ws, ["user:assign", "compras@mesa.test", "--role", "administrator", "--area", "Administración"]).code,
+      (
+        await mesaInProcess(ws, [
+          "user:assign",
+          "compras@mesa.test",
+          "--role",
+          "administrator",
+          "--area",
+          "Administración",
+        ])
+      ).code,
     ).toBe(0);
     expect(
-      mesa(ws, [
-        "user:assign",
-        "gerente@mesa.test",
-        "--role",
-        "nutritionist",
-        "--area",
-        "Nutrición",
-        "--headquarters",
-        "Sede Lima",
-      ]).code,
+      (
+        await mesaInProcess(ws, [
+          "user:assign",
+          "gerente@mesa.test",
+          "--role",
+          "nutritionist",
+          "--area",
+          "Nutrición",
+          "--headquarters",
+          "Sede Lima",
+        ])
+      ).code,
     ).toBe(0);
 
     expect(assignmentsOf(ws, "nutricion@mesa.test")).toEqual({
@@ -565,53 +583,53 @@ describe("./mesa user:assign", () => {
     expect(JSON.parse(entries[1].after!).roleId).toBe(roleId(ws, "cafe manager"));
   });
 
-  test("an ambiguous, unknown or misplaced area, an unknown user, place or role, a role not offered, or the last super-administrator exits 1", () => {
+  test("an ambiguous, unknown or misplaced area, an unknown user, place or role, a role not offered, or the last super-administrator exits 1", async () => {
     const ws = workspace();
     const before = assignmentsOf(ws, "compras@mesa.test");
     const audits = auditCount(ws);
-    const fail = (args: string[]) => {
-      const result = mesa(ws, ["user:assign", ...args]);
+    const fail = async (args: string[]) => {
+      const result = await mesaInProcess(ws, ["user:assign", ...args]);
       expect(result.out).toBe("");
       expect(result.code).toBe(1);
       return result.err.trim();
     };
 
-    const ambiguous = fail(["compras@mesa.test", "--role", "cashier", "--area", "Caja"]);
+    const ambiguous = await fail(["compras@mesa.test", "--role", "cashier", "--area", "Caja"]);
     expect(ambiguous).toStartWith(
       'More than one area is named "Caja": Caja@Comedor Principal (cafe Mina Cerro Verde › Unidad Norte › Comedor Principal), ',
     );
     expect(ambiguous).toContain("Caja@Comedor Campamento (cafe Mina Cerro Verde › Unidad Sur › Comedor Campamento), ");
     expect(ambiguous).toEndWith('Pick one with --cafe or --headquarters, or write it as "Area@Place".');
-    const unknown = fail(["compras@mesa.test", "--role", "cashier", "--area", "Cocina"]);
+    const unknown = await fail(["compras@mesa.test", "--role", "cashier", "--area", "Cocina"]);
     expect(unknown).toStartWith(
       'No area named "Cocina". Areas: "Administración@Sede Lima", "Caja@Comedor Principal", "Caja@Comedor Taller", ',
     );
     expect(unknown).toEndWith('"Logística@Sede Lima", "Nutrición@Sede Lima", "Operaciones@Sede Lima".');
     expect(
-      fail(["compras@mesa.test", "--role", "cashier", "--area", "Caja", "--headquarters", "Sede Lima"]),
+      await fail(["compras@mesa.test", "--role", "cashier", "--area", "Caja", "--headquarters", "Sede Lima"]),
     ).toStartWith('There is no area "Caja" at headquarters "Sede Lima". "Caja" is at: Caja@Comedor Principal');
-    expect(fail(["compras@mesa.test", "--role", "cashier", "--area", "Caja@Comedor Central"])).toStartWith(
+    expect(await fail(["compras@mesa.test", "--role", "cashier", "--area", "Caja@Comedor Central"])).toStartWith(
       'No cafe or headquarters named "Comedor Central". Cafes: "Unidad Huarmey/Comedor Mineroducto"',
     );
-    expect(fail(["nadie@mesa.test", "--role", "cashier", "--area", "Caja@Comedor Principal"])).toBe(
+    expect(await fail(["nadie@mesa.test", "--role", "cashier", "--area", "Caja@Comedor Principal"])).toBe(
       "No user with e-mail nadie@mesa.test",
     );
-    expect(fail(["compras@mesa.test", "--role", "chef", "--area", "Caja@Comedor Principal"])).toStartWith(
+    expect(await fail(["compras@mesa.test", "--role", "chef", "--area", "Caja@Comedor Principal"])).toStartWith(
       'No role named "chef". Roles: ',
     );
-    expect(fail(["compras@mesa.test", "--role", "buyer", "--area", "Administración"])).toBe(
+    expect(await fail(["compras@mesa.test", "--role", "buyer", "--area", "Administración"])).toBe(
       'Area Administración@Sede Lima does not offer the role "buyer"; it offers "administrator", "super-administrator".',
     );
     // The only super-administrator would lose the role.
-    expect(fail(["demo@mesa.test", "--role", "administrator", "--area", "Administración"])).toBe(
+    expect(await fail(["demo@mesa.test", "--role", "administrator", "--area", "Administración"])).toBe(
       translate("en", "access.last_super"),
     );
     expect(assignmentsOf(ws, "demo@mesa.test")).toEqual({ "Administración@Sede Lima": "super-administrator" });
 
-    const noRole = mesa(ws, ["user:assign", "compras@mesa.test", "--area", "Caja@Comedor Principal"]);
+    const noRole = await mesaInProcess(ws, ["user:assign", "compras@mesa.test", "--area", "Caja@Comedor Principal"]);
     expect(noRole.code).toBe(2);
     expect(noRole.err).toContain("required option '--role <name>' not specified");
-    const twoPlaces = mesa(ws, [
+    const twoPlaces = await mesaInProcess(ws, [
       "user:assign",
       "compras@mesa.test",
       "--role",
@@ -629,9 +647,9 @@ describe("./mesa user:assign", () => {
     expect(auditCount(ws)).toBe(audits);
   });
 
-  test("--help explains how to name an area", () => {
+  test("--help explains how to name an area", async () => {
     const ws = workspace();
-    const { code, out } = mesa(ws, ["user:assign", "--help"]);
+    const { code, out } = await mesaInProcess(ws, ["user:assign", "--help"]);
     expect(code).toBe(0);
     expect(out).toContain('"Area@Place"');
     expect(out).toContain('--area "Caja@Comedor Principal"');
@@ -699,9 +717,9 @@ describe("./mesa user:create --role --area", () => {
     expect(userCreate?.options.map((o) => o.long)).toEqual(expect.arrayContaining(["--role", "--area"]));
   });
 
-  test("creates the user holding the role; a role or area that does not fit creates nobody", () => {
+  test("creates the user holding the role; a role or area that does not fit creates nobody", async () => {
     const ws = workspace();
-    const created = mesa(ws, [
+    const created = await mesaInProcess(ws, [
       "user:create",
       "--name",
       "Ana Quispe",
@@ -729,7 +747,7 @@ describe("./mesa user:create --role --area", () => {
       [["--role", "cashier", "--area", "Caja"], 'Write it as "Area@Place".'],
       [["--role", "cashier"], "Give both --role and --area, or neither."],
     ] as const) {
-      const refused = mesa(ws, [
+      const refused = await mesaInProcess(ws, [
         "user:create",
         "--name",
         "Luis Rojas",
@@ -748,20 +766,22 @@ describe("./mesa user:create --role --area", () => {
 });
 
 describe("./mesa blacklist:add", () => {
-  test("bars a document: the name comes from --name, the linked user, or the document; a linked user's sessions end; audited", () => {
+  test("bars a document: the name comes from --name, the linked user, or the document; a linked user's sessions end; audited", async () => {
     const ws = workspace();
     expect(
-      mesa(ws, [
-        "user:create",
-        "--name",
-        "Ana Quispe",
-        "--email",
-        "ana@mesa.test",
-        "--password",
-        PASSWORD,
-        "--document",
-        "12345678",
-      ]).code,
+      (
+        await mesaInProcess(ws, [
+          "user:create",
+          "--name",
+          "Ana Quispe",
+          "--email",
+          "ana@mesa.test",
+          "--password",
+          PASSWORD,
+          "--document",
+          "12345678",
+        ])
+      ).code,
     ).toBe(0);
     const ana = userId(ws, "ana@mesa.test");
     const miguel = userId(ws, "compras@mesa.test");
@@ -774,14 +794,14 @@ describe("./mesa blacklist:add", () => {
     );
 
     // Linked by the document (a DNI by default).
-    const byDocument = mesa(ws, ["blacklist:add", "12345678", "--reason", "Robo de vales"]);
+    const byDocument = await mesaInProcess(ws, ["blacklist:add", "12345678", "--reason", "Robo de vales"]);
     expect(byDocument.err).toBe("");
     expect(byDocument.code).toBe(0);
     expect(byDocument.out).toContain("Added DNI 12345678 (Ana Quispe) to the blacklist: Robo de vales");
     expect(byDocument.out).toContain("ana@mesa.test can no longer sign in; their sessions have ended.");
 
     // Linked with --user: Miguel has no document, and the name is his.
-    const byUser = mesa(ws, [
+    const byUser = await mesaInProcess(ws, [
       "blacklist:add",
       "x-99887766",
       "--type",
@@ -796,10 +816,17 @@ describe("./mesa blacklist:add", () => {
     expect(byUser.out).toContain("compras@mesa.test can no longer sign in");
 
     // No user: the name is --name, or else the document number.
-    const named = mesa(ws, ["blacklist:add", "44556677", "--reason", "Agresión", "--name", "Pedro Salas"]);
+    const named = await mesaInProcess(ws, [
+      "blacklist:add",
+      "44556677",
+      "--reason",
+      "Agresión",
+      "--name",
+      "Pedro Salas",
+    ]);
     expect(named.code).toBe(0);
     expect(named.out.trim()).toBe("Added DNI 44556677 (Pedro Salas) to the blacklist: Agresión");
-    const anonymous = mesa(ws, ["blacklist:add", "11223344", "--reason", "Agresión"]);
+    const anonymous = await mesaInProcess(ws, ["blacklist:add", "11223344", "--reason", "Agresión"]);
     expect(anonymous.out.trim()).toBe("Added DNI 11223344 (11223344) to the blacklist: Agresión");
 
     expect(
@@ -832,9 +859,9 @@ describe("./mesa blacklist:add", () => {
     });
   });
 
-  test("--type dni|ce|pas: each number is checked by its type and kept as text with its leading zeros; one number may be barred once per type", () => {
+  test("--type dni|ce|pas: each number is checked by its type and kept as text with its leading zeros; one number may be barred once per type", async () => {
     const ws = workspace();
-    const ce = mesa(ws, [
+    const ce = await mesaInProcess(ws, [
       "blacklist:add",
       "001-234 567",
       "--type",
@@ -847,7 +874,7 @@ describe("./mesa blacklist:add", () => {
     expect(ce.err).toBe("");
     expect(ce.code).toBe(0);
     expect(ce.out.trim()).toBe("Added CE 001234567 (Jean Dupont) to the blacklist: Robo de vales");
-    const dniEntry = mesa(ws, [
+    const dniEntry = await mesaInProcess(ws, [
       "blacklist:add",
       "01234567",
       "--type",
@@ -859,7 +886,7 @@ describe("./mesa blacklist:add", () => {
     ]);
     expect(dniEntry.out.trim()).toBe("Added DNI 01234567 (Rosa Mamani) to the blacklist: Robo de vales");
     // The same digits as a passport are another document.
-    const passport = mesa(ws, [
+    const passport = await mesaInProcess(ws, [
       "blacklist:add",
       "01234567",
       "--type",
@@ -876,56 +903,78 @@ describe("./mesa blacklist:add", () => {
       { type: "pas", number: "01234567" },
     ]);
 
-    const fail = (args: string[]) => {
-      const result = mesa(ws, ["blacklist:add", ...args, "--reason", "Robo de vales", "--name", "Otra Persona"]);
+    const fail = async (args: string[]) => {
+      const result = await mesaInProcess(ws, [
+        "blacklist:add",
+        ...args,
+        "--reason",
+        "Robo de vales",
+        "--name",
+        "Otra Persona",
+      ]);
       expect(result.out).toBe("");
       expect(result.code).toBe(1);
       return result.err.trim();
     };
-    expect(fail(["1234567"])).toBe(invalid("DOCUMENT", "validation.document.dni", { length: 8 }));
-    expect(fail(["12345678", "--type", "ce"])).toBe(invalid("DOCUMENT", "validation.document.ce", { min: 9, max: 12 }));
-    expect(fail(["AB12", "--type", "pas"])).toBe(invalid("DOCUMENT", "validation.document.pas", { min: 6, max: 12 }));
-    expect(fail(["0012-34567", "--type", "ce"])).toBe(invalid("DOCUMENT", "access.already_blacklisted"));
+    expect(await fail(["1234567"])).toBe(invalid("DOCUMENT", "validation.document.dni", { length: 8 }));
+    expect(await fail(["12345678", "--type", "ce"])).toBe(
+      invalid("DOCUMENT", "validation.document.ce", { min: 9, max: 12 }),
+    );
+    expect(await fail(["AB12", "--type", "pas"])).toBe(
+      invalid("DOCUMENT", "validation.document.pas", { min: 6, max: 12 }),
+    );
+    expect(await fail(["0012-34567", "--type", "ce"])).toBe(invalid("DOCUMENT", "access.already_blacklisted"));
     // An unknown type is a usage mistake.
-    const unknown = mesa(ws, ["blacklist:add", "12345678", "--type", "ruc", "--reason", "Robo de vales"]);
+    const unknown = await mesaInProcess(ws, [
+      "blacklist:add",
+      "12345678",
+      "--type",
+      "ruc",
+      "--reason",
+      "Robo de vales",
+    ]);
     expect(unknown.code).toBe(2);
     expect(unknown.err).toContain("Allowed choices are dni, ce, pas");
     expect(count(ws, "SELECT id FROM blacklist")).toBe(3);
   });
 
-  test("--user must be the same person: the account's document is the entry's or, without one, its name is", () => {
+  test("--user must be the same person: the account's document is the entry's or, without one, its name is", async () => {
     const ws = workspace();
     expect(
-      mesa(ws, [
-        "user:create",
-        "--name",
-        "Ana Quispe",
-        "--email",
-        "ana@mesa.test",
-        "--password",
-        PASSWORD,
-        "--document",
-        "12345678",
-      ]).code,
+      (
+        await mesaInProcess(ws, [
+          "user:create",
+          "--name",
+          "Ana Quispe",
+          "--email",
+          "ana@mesa.test",
+          "--password",
+          PASSWORD,
+          "--document",
+          "12345678",
+        ])
+      ).code,
     ).toBe(0);
-    const fail = (args: string[]) => {
-      const result = mesa(ws, ["blacklist:add", ...args, "--reason", "Robo de vales"]);
+    const fail = async (args: string[]) => {
+      const result = await mesaInProcess(ws, ["blacklist:add", ...args, "--reason", "Robo de vales"]);
       expect(result.out).toBe("");
       expect(result.code).toBe(1);
       return result.err.trim();
     };
     // Ana has a DNI: another number, or the same number as another type, is someone else's.
-    expect(fail(["87654321", "--user", "ana@mesa.test"])).toBe(invalid("--user", "access.blacklist_other_document"));
-    expect(fail(["12345678", "--type", "pas", "--user", "ana@mesa.test"])).toBe(
+    expect(await fail(["87654321", "--user", "ana@mesa.test"])).toBe(
+      invalid("--user", "access.blacklist_other_document"),
+    );
+    expect(await fail(["12345678", "--type", "pas", "--user", "ana@mesa.test"])).toBe(
       invalid("--user", "access.blacklist_other_document"),
     );
     // Miguel has none: the entry must bear his name (accents and case aside).
-    expect(fail(["87654321", "--user", "compras@mesa.test", "--name", "Pedro Salas"])).toBe(
+    expect(await fail(["87654321", "--user", "compras@mesa.test", "--name", "Pedro Salas"])).toBe(
       invalid("--user", "access.blacklist_other_name"),
     );
     expect(count(ws, "SELECT id FROM blacklist")).toBe(0);
 
-    const ana = mesa(ws, [
+    const ana = await mesaInProcess(ws, [
       "blacklist:add",
       "12-345-678",
       "--reason",
@@ -936,7 +985,7 @@ describe("./mesa blacklist:add", () => {
       "Ana Quispe",
     ]);
     expect(ana.code).toBe(0);
-    const miguel = mesa(ws, [
+    const miguel = await mesaInProcess(ws, [
       "blacklist:add",
       "87654321",
       "--reason",
@@ -954,32 +1003,32 @@ describe("./mesa blacklist:add", () => {
     ]);
   });
 
-  test("a listed or bad document, a short reason, an unknown user or the last super-administrator exits 1; no reason exits 2", () => {
+  test("a listed or bad document, a short reason, an unknown user or the last super-administrator exits 1; no reason exits 2", async () => {
     const ws = workspace();
-    expect(mesa(ws, ["blacklist:add", "12345678", "--reason", "Robo de vales"]).code).toBe(0);
+    expect((await mesaInProcess(ws, ["blacklist:add", "12345678", "--reason", "Robo de vales"])).code).toBe(0);
     const entries = count(ws, "SELECT id FROM blacklist");
     const audits = auditCount(ws);
-    const fail = (args: string[]) => {
-      const result = mesa(ws, ["blacklist:add", ...args]);
+    const fail = async (args: string[]) => {
+      const result = await mesaInProcess(ws, ["blacklist:add", ...args]);
       expect(result.out).toBe("");
       expect(result.code).toBe(1);
       return result.err.trim();
     };
 
-    expect(fail(["12345678", "--reason", "Otra vez"])).toBe(invalid("DOCUMENT", "access.already_blacklisted"));
+    expect(await fail(["12345678", "--reason", "Otra vez"])).toBe(invalid("DOCUMENT", "access.already_blacklisted"));
     // The name defaults to the document: only the document is reported.
-    expect(fail(["123", "--reason", "Robo de vales"])).toBe(
+    expect(await fail(["123", "--reason", "Robo de vales"])).toBe(
       invalid("DOCUMENT", "validation.document.dni", { length: 8 }),
     );
-    expect(fail(["87654321", "--reason", "No"])).toBe(invalid("--reason", "validation.min_length", { min: 3 }));
-    expect(fail(["87654321", "--reason", "Robo de vales", "--user", "nadie@mesa.test"])).toBe(
+    expect(await fail(["87654321", "--reason", "No"])).toBe(invalid("--reason", "validation.min_length", { min: 3 }));
+    expect(await fail(["87654321", "--reason", "Robo de vales", "--user", "nadie@mesa.test"])).toBe(
       "No user with e-mail nadie@mesa.test",
     );
-    expect(fail(["87654321", "--reason", "Robo de vales", "--user", "demo@mesa.test"])).toBe(
+    expect(await fail(["87654321", "--reason", "Robo de vales", "--user", "demo@mesa.test"])).toBe(
       translate("en", "access.last_super"),
     );
 
-    const noReason = mesa(ws, ["blacklist:add", "87654321"]);
+    const noReason = await mesaInProcess(ws, ["blacklist:add", "87654321"]);
     expect(noReason.code).toBe(2);
     expect(noReason.err).toContain("required option '--reason <text>' not specified");
 

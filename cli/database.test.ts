@@ -1,8 +1,9 @@
 /**
  * Installing, starting and keeping data as a newcomer would: `./mesa db:seed` with and without the demo data,
- * `user:password`, `db:backup` and `db:restore` (with the backup → change → restore → compare drill), run as a
- * person would run them, each test in its own temporary STORAGE_PATH; and the first start of the server with the
- * DEMO_DATA setting on and off. Messages are checked in English (APP_LOCALE=en); password-policy messages against
+ * `user:password`, `db:backup` and `db:restore` (with the backup → change → restore → compare drill), each test in
+ * its own temporary STORAGE_PATH; and the first start of the server with the DEMO_DATA setting on and off. Commands
+ * run in this process (tests/support/cli.ts), except where only a process of its own shows it: a password on
+ * standard input, no terminal to confirm on, a terminal, a command line pasted into a shell, and the server. Messages are checked in English (APP_LOCALE=en); password-policy messages against
  * the dictionaries, in both languages.
  */
 import { describe, expect, test } from "bun:test";
@@ -16,6 +17,7 @@ import { readMigrationFiles } from "drizzle-orm/migrator";
 import { translate } from "../src/i18n";
 import { verifyPassword } from "../src/domain/accounts/passwords";
 import { MIGRATIONS_FOLDER } from "../src/db";
+import { runInProcess } from "../tests/support/cli";
 
 const ROOT = resolve(import.meta.dir, "..");
 const MESA = join(ROOT, "mesa");
@@ -46,6 +48,7 @@ function environment(ws: Workspace, extra: Record<string, string>): Record<strin
   return { ...(inherited as Record<string, string>), ...ws.env, ...extra };
 }
 
+/** `./mesa ARGS` as a process of its own, in the workspace; `stdin` is piped in (none otherwise). */
 function mesa(ws: Workspace, args: string[], options: { env?: Record<string, string>; stdin?: string } = {}) {
   const result = Bun.spawnSync([MESA, ...args], {
     cwd: ws.dir,
@@ -55,6 +58,11 @@ function mesa(ws: Workspace, args: string[], options: { env?: Record<string, str
     stderr: "pipe",
   });
   return { code: result.exitCode, out: result.stdout.toString(), err: result.stderr.toString() };
+}
+
+/** `./mesa ARGS` run in this process (tests/support/cli.ts) with the settings `mesa()` would give the process. */
+function mesaInProcess(ws: Workspace, args: string[], options: { env?: Record<string, string> } = {}) {
+  return runInProcess(args, environment(ws, options.env ?? {}));
 }
 
 /** Runs a command line through a shell, with `./mesa` meaning this checkout's (as a person pastes it). */
@@ -114,10 +122,10 @@ function backups(ws: Workspace): string[] {
 }
 
 /** A database as a real deployment starts it: reference data, the first headquarters and one administrator. */
-function realDeployment(): Workspace {
+async function realDeployment(): Promise<Workspace> {
   const ws = workspace();
-  expect(mesa(ws, ["db:seed"], { env: { DEMO_DATA: "false" } }).code).toBe(0);
-  const created = mesa(ws, [
+  expect((await mesaInProcess(ws, ["db:seed"], { env: { DEMO_DATA: "false" } })).code).toBe(0);
+  const created = await mesaInProcess(ws, [
     "user:create",
     "--name",
     "Ana Quispe",
@@ -150,9 +158,9 @@ function invalid(locale: "es" | "en", field: string, key: string, params?: Recor
 }
 
 describe("./mesa db:seed and the DEMO_DATA setting", () => {
-  test("with DEMO_DATA=false: reference data and a first headquarters only, and a command that creates the first administrator", () => {
+  test("with DEMO_DATA=false: reference data and a first headquarters only, and a command that creates the first administrator", async () => {
     const ws = workspace();
-    const first = mesa(ws, ["db:seed"], { env: { DEMO_DATA: "false" } });
+    const first = await mesaInProcess(ws, ["db:seed"], { env: { DEMO_DATA: "false" } });
     expect(first.err).toBe("");
     expect(first.code).toBe(0);
     expect(count(ws.dbPath, "roles")).toBe(7);
@@ -204,7 +212,7 @@ describe("./mesa db:seed and the DEMO_DATA setting", () => {
     expect(created.out).toContain('ana@mesa.test now holds "super-administrator" in Administración@Sede principal');
 
     // Once someone can sign in, seeding again says nothing about the first administrator and adds no headquarters.
-    const again = mesa(ws, ["db:seed"], { env: { DEMO_DATA: "false" } });
+    const again = await mesaInProcess(ws, ["db:seed"], { env: { DEMO_DATA: "false" } });
     expect(again.code).toBe(0);
     expect(again.out).not.toContain("First administrator");
     expect(again.out).not.toContain("First headquarters");
@@ -213,7 +221,7 @@ describe("./mesa db:seed and the DEMO_DATA setting", () => {
 
   test("--demo loads the demo data whatever the setting; the printed password signs in and user:password is named", async () => {
     const ws = workspace();
-    const seeded = mesa(ws, ["db:seed", "--demo"], { env: { DEMO_DATA: "false" } });
+    const seeded = await mesaInProcess(ws, ["db:seed", "--demo"], { env: { DEMO_DATA: "false" } });
     expect(seeded.err).toBe("");
     expect(seeded.code).toBe(0);
     expect(seeded.out).toContain("Demo accounts:");
@@ -224,14 +232,14 @@ describe("./mesa db:seed and the DEMO_DATA setting", () => {
     const password = seeded.out.match(/password:\s+(\S+)/)![1];
     expect(await verifyPassword(password, userRow(ws, "demo@mesa.test").password_hash)).toBe(true);
 
-    const again = mesa(ws, ["db:seed"]);
+    const again = await mesaInProcess(ws, ["db:seed"]);
     expect(again.out).toContain(
       "demo@mesa.test already exists (passwords are unchanged; ./mesa user:password demo@mesa.test sets a new one).",
     );
   });
 
-  test("a bad DEMO_DATA is named", () => {
-    const bad = mesa(workspace(), ["db:seed"], { env: { DEMO_DATA: "maybe" } });
+  test("a bad DEMO_DATA is named", async () => {
+    const bad = await mesaInProcess(workspace(), ["db:seed"], { env: { DEMO_DATA: "maybe" } });
     expect(bad.code).toBe(1);
     expect(bad.err).toContain('Invalid setting DEMO_DATA: expected true or false, got "maybe"');
   });
@@ -262,6 +270,8 @@ async function firstStart(ws: Workspace, env: Record<string, string>): Promise<s
     server.kill();
     await server.exited;
   }
+  // When it did not start, what it said on standard error shows in the failure.
+  if (!out.includes("Mesa is running")) out += `\n[standard error]\n${await new Response(server.stderr).text()}`;
   expect(out).toContain("Mesa is running");
   return out;
 }
@@ -290,9 +300,19 @@ describe("the first start of an empty database", () => {
 
 describe("./mesa user:password", () => {
   test("sets the password from --password or standard input; the user's sessions and remember-me end; audited with their places", async () => {
-    const ws = realDeployment();
+    const ws = await realDeployment();
     expect(
-      mesa(ws, ["user:create", "--name", "Luis Rojas", "--email", "luis@mesa.test", "--password", PASSWORD]).code,
+      (
+        await mesaInProcess(ws, [
+          "user:create",
+          "--name",
+          "Luis Rojas",
+          "--email",
+          "luis@mesa.test",
+          "--password",
+          PASSWORD,
+        ])
+      ).code,
     ).toBe(0);
     const ana = userRow(ws, "ana@mesa.test");
     const luis = userRow(ws, "luis@mesa.test");
@@ -305,7 +325,7 @@ describe("./mesa user:password", () => {
     );
     sql(ws.dbPath, "UPDATE users SET remember_token_hash = 'remembered'");
 
-    const set = mesa(ws, ["user:password", "ANA@mesa.test", "--password", "new-horse-battery-7"]);
+    const set = await mesaInProcess(ws, ["user:password", "ANA@mesa.test", "--password", "new-horse-battery-7"]);
     expect(set.err).toBe("");
     expect(set.code).toBe(0);
     expect(set.out.trim()).toBe(
@@ -342,28 +362,32 @@ describe("./mesa user:password", () => {
     expect(count(ws.dbPath, `audit_places WHERE audit_id = ${luisEntry.id}`)).toBe(0);
   });
 
-  test("the password policy applies, in the configured language; an unknown user, no password or no e-mail is refused", () => {
-    const ws = realDeployment();
+  test("the password policy applies, in the configured language; an unknown user, no password or no e-mail is refused", async () => {
+    const ws = await realDeployment();
     const before = userRow(ws, "ana@mesa.test").password_hash;
-    const fail = (args: string[], options: { env?: Record<string, string>; stdin?: string } = {}) => {
-      const result = mesa(ws, ["user:password", ...args], options);
+    const fail = async (args: string[], options: { env?: Record<string, string>; stdin?: string } = {}) => {
+      // Standard input is a process's own: given one, the command runs as a process.
+      const result =
+        options.stdin === undefined
+          ? await mesaInProcess(ws, ["user:password", ...args], options)
+          : mesa(ws, ["user:password", ...args], options);
       expect(result.out).toBe("");
       return result;
     };
 
-    const short = fail(["ana@mesa.test", "--password", "short"]);
+    const short = await fail(["ana@mesa.test", "--password", "short"]);
     expect(short.code).toBe(1);
     expect(short.err.trim()).toBe(invalid("en", "password", "validation.password.min", { min: 8 }));
-    const common = fail(["ana@mesa.test", "--password", "password123"], { env: { APP_LOCALE: "es" } });
+    const common = await fail(["ana@mesa.test", "--password", "password123"], { env: { APP_LOCALE: "es" } });
     expect(common.code).toBe(1);
     expect(common.err.trim()).toBe(invalid("es", "password", "validation.password.common"));
-    const empty = fail(["ana@mesa.test"], { stdin: "" });
+    const empty = await fail(["ana@mesa.test"], { stdin: "" });
     expect(empty.code).toBe(1);
     expect(empty.err.trim()).toBe("No password was given on standard input.");
-    const nobody = fail(["nobody@mesa.test", "--password", "new-horse-battery-7"]);
+    const nobody = await fail(["nobody@mesa.test", "--password", "new-horse-battery-7"]);
     expect(nobody.code).toBe(1);
     expect(nobody.err.trim()).toBe("No user with e-mail nobody@mesa.test");
-    const missing = fail([]);
+    const missing = await fail([]);
     expect(missing.code).toBe(2);
     expect(missing.err).toContain("missing required argument 'email'");
 
@@ -374,8 +398,8 @@ describe("./mesa user:password", () => {
 
 describe("./mesa db:backup and db:restore", () => {
   test("the drill: backup → change → restore gives back exactly what was backed up; the replaced database is kept", async () => {
-    const ws = realDeployment();
-    const backup = mesa(ws, ["db:backup"]);
+    const ws = await realDeployment();
+    const backup = await mesaInProcess(ws, ["db:backup"]);
     expect(backup.err).toBe("");
     expect(backup.code).toBe(0);
     const file = backup.out.match(/ to (\S+\.sqlite) \(/)![1];
@@ -388,15 +412,31 @@ describe("./mesa db:backup and db:restore", () => {
 
     // Change people, access and places.
     expect(
-      mesa(ws, ["user:create", "--name", "Luis Rojas", "--email", "luis@mesa.test", "--password", PASSWORD]).code,
+      (
+        await mesaInProcess(ws, [
+          "user:create",
+          "--name",
+          "Luis Rojas",
+          "--email",
+          "luis@mesa.test",
+          "--password",
+          PASSWORD,
+        ])
+      ).code,
     ).toBe(0);
-    expect(mesa(ws, ["user:password", "ana@mesa.test", "--password", "new-horse-battery-7"]).code).toBe(0);
-    expect(mesa(ws, ["area:create", "Compras", "--headquarters", "Sede principal", "--role", "buyer"]).code).toBe(0);
-    expect(mesa(ws, ["user:assign", "luis@mesa.test", "--role", "buyer", "--area", "Compras"]).code).toBe(0);
+    expect(
+      (await mesaInProcess(ws, ["user:password", "ana@mesa.test", "--password", "new-horse-battery-7"])).code,
+    ).toBe(0);
+    expect(
+      (await mesaInProcess(ws, ["area:create", "Compras", "--headquarters", "Sede principal", "--role", "buyer"])).code,
+    ).toBe(0);
+    expect(
+      (await mesaInProcess(ws, ["user:assign", "luis@mesa.test", "--role", "buyer", "--area", "Compras"])).code,
+    ).toBe(0);
     const changed = dump(ws.dbPath);
     expect(changed).not.toEqual(saved);
 
-    const restore = mesa(ws, ["db:restore", file, "--yes"]);
+    const restore = await mesaInProcess(ws, ["db:restore", file, "--yes"]);
     expect(restore.err).toBe("");
     expect(restore.code).toBe(0);
     expect(restore.out).toContain(`Restored ${file} into ${ws.dbPath}.`);
@@ -415,8 +455,8 @@ describe("./mesa db:backup and db:restore", () => {
     expect(backups(ws)).toEqual([file.split("/").pop()!, kept.split("/").pop()!].sort());
   });
 
-  test("a backup is consistent while another connection is writing, and a restore reaches a connection that stays open", () => {
-    const ws = realDeployment();
+  test("a backup is consistent while another connection is writing, and a restore reaches a connection that stays open", async () => {
+    const ws = await realDeployment();
     // Stands for the running server: one connection, kept open throughout, with a statement prepared once.
     const server = new Database(ws.dbPath);
     server.exec("PRAGMA busy_timeout = 5000");
@@ -430,7 +470,7 @@ describe("./mesa db:backup and db:restore", () => {
         )
         .run();
       const file = join(ws.dir, "while-writing.sqlite");
-      const backup = mesa(ws, ["db:backup", file]);
+      const backup = await mesaInProcess(ws, ["db:backup", file]);
       expect(backup.err).toBe("");
       expect(backup.code).toBe(0);
       server.exec("COMMIT");
@@ -439,7 +479,7 @@ describe("./mesa db:backup and db:restore", () => {
       expect(users.get()!.n).toBe(2);
 
       const before = version.get()!.version;
-      const restore = mesa(ws, ["db:restore", file, "--yes"]);
+      const restore = await mesaInProcess(ws, ["db:restore", file, "--yes"]);
       expect(restore.err).toBe("");
       expect(restore.code).toBe(0);
       expect(users.get()!.n).toBe(1);
@@ -449,64 +489,75 @@ describe("./mesa db:backup and db:restore", () => {
     }
   });
 
-  test("db:backup never overwrites a file, and needs a database", () => {
-    const ws = realDeployment();
+  test("db:backup never overwrites a file, and needs a database", async () => {
+    const ws = await realDeployment();
     const file = join(ws.dir, "mesa.backup");
     writeFileSync(file, "keep me");
-    const taken = mesa(ws, ["db:backup", file]);
+    const taken = await mesaInProcess(ws, ["db:backup", file]);
     expect(taken.code).toBe(1);
     expect(taken.out).toBe("");
     expect(taken.err.trim()).toBe(`${file} already exists; name another file, or move that one away first.`);
     expect(readFileSync(file, "utf8")).toBe("keep me");
 
     const empty = workspace();
-    const none = mesa(empty, ["db:backup"]);
+    const none = await mesaInProcess(empty, ["db:backup"]);
     expect(none.code).toBe(1);
     expect(none.err.trim()).toBe(`There is no database at ${empty.dbPath} yet; nothing to back up.`);
     expect(existsSync(empty.dbPath)).toBe(false);
   });
 
-  test("db:restore refuses, changing nothing: no --yes without a terminal, no such file, not a Mesa database, a newer Mesa's, the database itself", () => {
-    const ws = realDeployment();
+  test("db:restore refuses, changing nothing: no --yes without a terminal, no such file, not a Mesa database, a newer Mesa's, the database itself", async () => {
+    const ws = await realDeployment();
     const file = join(ws.dir, "good.sqlite");
-    expect(mesa(ws, ["db:backup", file]).code).toBe(0);
+    expect((await mesaInProcess(ws, ["db:backup", file])).code).toBe(0);
     expect(
-      mesa(ws, ["user:create", "--name", "Luis Rojas", "--email", "luis@mesa.test", "--password", PASSWORD]).code,
+      (
+        await mesaInProcess(ws, [
+          "user:create",
+          "--name",
+          "Luis Rojas",
+          "--email",
+          "luis@mesa.test",
+          "--password",
+          PASSWORD,
+        ])
+      ).code,
     ).toBe(0);
     const current = dump(ws.dbPath);
 
+    // No terminal to ask on: a process of its own with no standard input.
     const unconfirmed = mesa(ws, ["db:restore", file]);
     expect(unconfirmed.code).toBe(2);
     expect(unconfirmed.err).toContain(`This replaces everything in ${ws.dbPath} with ${file} (1 user, `);
     expect(unconfirmed.err).toContain("There is no terminal to confirm on: run it again with --yes.");
 
-    const missing = mesa(ws, ["db:restore", join(ws.dir, "nowhere.sqlite"), "--yes"]);
+    const missing = await mesaInProcess(ws, ["db:restore", join(ws.dir, "nowhere.sqlite"), "--yes"]);
     expect(missing.code).toBe(2);
     expect(missing.err.trim()).toBe(`No such file: ${join(ws.dir, "nowhere.sqlite")}`);
-    expect(mesa(ws, ["db:restore"]).code).toBe(2);
+    expect((await mesaInProcess(ws, ["db:restore"])).code).toBe(2);
 
     const text = join(ws.dir, "notes.sqlite");
     writeFileSync(text, "not a database at all, just some text that is long enough to have a header".repeat(20));
-    const notSqlite = mesa(ws, ["db:restore", text, "--yes"]);
+    const notSqlite = await mesaInProcess(ws, ["db:restore", text, "--yes"]);
     expect(notSqlite.code).toBe(1);
     expect(notSqlite.err.trim()).toBe(`${text} is not a Mesa database (file is not a database).`);
 
     const other = join(ws.dir, "other.sqlite");
     sql(other, "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT)");
-    const notMesa = mesa(ws, ["db:restore", other, "--yes"]);
+    const notMesa = await mesaInProcess(ws, ["db:restore", other, "--yes"]);
     expect(notMesa.code).toBe(1);
     expect(notMesa.err.trim()).toBe(`${other} is not a Mesa database: it has no migrations table or no users table.`);
 
     const newer = join(ws.dir, "newer.sqlite");
     cpSync(file, newer);
     sql(newer, "INSERT INTO __drizzle_migrations (hash, created_at) VALUES ('from-a-later-version', 99999999999999)");
-    const fromNewer = mesa(ws, ["db:restore", newer, "--yes"]);
+    const fromNewer = await mesaInProcess(ws, ["db:restore", newer, "--yes"]);
     expect(fromNewer.code).toBe(1);
     expect(fromNewer.err.trim()).toBe(
       `${newer} was made by a newer version of Mesa (it has migrations this version does not know). Update Mesa, then restore it.`,
     );
 
-    const itself = mesa(ws, ["db:restore", ws.dbPath, "--yes"]);
+    const itself = await mesaInProcess(ws, ["db:restore", ws.dbPath, "--yes"]);
     expect(itself.code).toBe(1);
     expect(itself.err.trim()).toBe(`${ws.dbPath} is the database itself; restore from a backup copy.`);
 
@@ -515,12 +566,22 @@ describe("./mesa db:backup and db:restore", () => {
     expect(backups(ws)).toEqual([]);
   });
 
-  test("on a terminal it asks first: anything but yes restores nothing", () => {
-    const ws = realDeployment();
+  test("on a terminal it asks first: anything but yes restores nothing", async () => {
+    const ws = await realDeployment();
     const file = join(ws.dir, "good.sqlite");
-    expect(mesa(ws, ["db:backup", file]).code).toBe(0);
+    expect((await mesaInProcess(ws, ["db:backup", file])).code).toBe(0);
     expect(
-      mesa(ws, ["user:create", "--name", "Luis Rojas", "--email", "luis@mesa.test", "--password", PASSWORD]).code,
+      (
+        await mesaInProcess(ws, [
+          "user:create",
+          "--name",
+          "Luis Rojas",
+          "--email",
+          "luis@mesa.test",
+          "--password",
+          PASSWORD,
+        ])
+      ).code,
     ).toBe(0);
     // `script` gives the command a terminal and types the answer into it.
     const onTerminal = (answer: string) => {
@@ -546,8 +607,8 @@ describe("./mesa db:backup and db:restore", () => {
     expect(count(ws.dbPath, "users")).toBe(1);
   });
 
-  test("a backup from an older Mesa gets the pending migrations after it is restored", () => {
-    const ws = realDeployment();
+  test("a backup from an older Mesa gets the pending migrations after it is restored", async () => {
+    const ws = await realDeployment();
     // A database as the previous version left it: every migration but the last.
     const older = join(ws.dir, "older-migrations");
     cpSync(MIGRATIONS_FOLDER, older, { recursive: true });
@@ -562,7 +623,7 @@ describe("./mesa db:backup and db:restore", () => {
     const all = readMigrationFiles({ migrationsFolder: MIGRATIONS_FOLDER }).length;
     expect(count(file, "__drizzle_migrations")).toBe(all - 1);
 
-    const restore = mesa(ws, ["db:restore", file, "--yes"]);
+    const restore = await mesaInProcess(ws, ["db:restore", file, "--yes"]);
     expect(restore.err).toBe("");
     expect(restore.code).toBe(0);
     expect(restore.out).toContain(`Restored ${file} into ${ws.dbPath}, and applied 1 pending migration.`);

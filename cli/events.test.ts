@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { loadConfig } from "../src/config";
-import { cliWorkspace, mesa, sql, type Workspace } from "../tests/support/cli";
+import { cliWorkspace, mesaInProcess, sql, type Workspace } from "../tests/support/cli";
 import { cliEvents } from "./events";
 
 const PASSWORD = "correct-horse-42";
@@ -22,22 +22,34 @@ async function closedAddress(): Promise<string> {
 async function workspace(): Promise<{ ws: Workspace; origin: string; ana: number; luis: number }> {
   const origin = await closedAddress();
   const ws = cliWorkspace("mesa-events-cli-", { APP_URL: origin });
-  expect(mesa(ws, ["db:migrate"]).code).toBe(0);
+  expect((await mesaInProcess(ws, ["db:migrate"])).code).toBe(0);
   expect(
-    mesa(ws, [
-      "user:create",
-      "--name",
-      "Ana Quispe",
-      "--email",
-      "ana@mesa.test",
-      "--password",
-      PASSWORD,
-      "--document",
-      "12345678",
-    ]).code,
+    (
+      await mesaInProcess(ws, [
+        "user:create",
+        "--name",
+        "Ana Quispe",
+        "--email",
+        "ana@mesa.test",
+        "--password",
+        PASSWORD,
+        "--document",
+        "12345678",
+      ])
+    ).code,
   ).toBe(0);
   expect(
-    mesa(ws, ["user:create", "--name", "Luis Rojas", "--email", "luis@mesa.test", "--password", PASSWORD]).code,
+    (
+      await mesaInProcess(ws, [
+        "user:create",
+        "--name",
+        "Luis Rojas",
+        "--email",
+        "luis@mesa.test",
+        "--password",
+        PASSWORD,
+      ])
+    ).code,
   ).toBe(0);
   const id = (email: string) => sql<{ id: number }>(ws, "SELECT id FROM users WHERE email = ?", email)[0].id;
   const ana = id("ana@mesa.test");
@@ -60,7 +72,7 @@ const notReached = (origin: string) =>
 describe("with no Mesa running", () => {
   test("./mesa user:deactivate deactivates and ends the sessions, says open tabs will notice on their next request, and exits 0", async () => {
     const { ws, origin, ana } = await workspace();
-    const { code, out, err } = mesa(ws, ["user:deactivate", "ana@mesa.test"]);
+    const { code, out, err } = await mesaInProcess(ws, ["user:deactivate", "ana@mesa.test"]);
     expect(err).toBe("");
     expect(code).toBe(0);
     expect(out).toStartWith("Deactivated ana@mesa.test; their sessions have ended.\n");
@@ -71,7 +83,7 @@ describe("with no Mesa running", () => {
 
   test("./mesa blacklist:add bars the account, ends its sessions, says open tabs will notice on their next request, and exits 0", async () => {
     const { ws, origin, luis } = await workspace();
-    const { code, out, err } = mesa(ws, [
+    const { code, out, err } = await mesaInProcess(ws, [
       "blacklist:add",
       "87654321",
       "--reason",
@@ -88,7 +100,14 @@ describe("with no Mesa running", () => {
     expect(sql(ws, "SELECT user_id AS userId FROM blacklist")).toEqual([{ userId: luis }]);
     expect(sql(ws, "SELECT id FROM sessions ORDER BY id")).toEqual([{ id: "s-ana" }]);
     // A bar that reaches no account has nobody to sign out: nothing is said about tabs.
-    const nobody = mesa(ws, ["blacklist:add", "44556677", "--reason", "Agresión", "--name", "Pedro Salas"]);
+    const nobody = await mesaInProcess(ws, [
+      "blacklist:add",
+      "44556677",
+      "--reason",
+      "Agresión",
+      "--name",
+      "Pedro Salas",
+    ]);
     expect(nobody.code).toBe(0);
     expect(nobody.out.trim()).toBe("Added DNI 44556677 (Pedro Salas) to the blacklist: Agresión");
   });

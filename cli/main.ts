@@ -10,7 +10,7 @@ import { registerDatabaseCommands } from "./commands/database";
 import { registerPlacesCommands } from "./commands/places";
 import { registerRouteCommands } from "./commands/routes";
 import { registerUserCommands } from "./commands/users";
-import { CliError } from "./bootstrap";
+import { CliError, withInvocation, type Environment } from "./bootstrap";
 
 export function buildProgram(): Command {
   const program = new Command();
@@ -29,7 +29,15 @@ export function buildProgram(): Command {
   return program;
 }
 
-export async function run(argv: string[]): Promise<number> {
+/**
+ * Runs the command `argv` (without the program name) and returns its exit code. Its settings come from `env`: the
+ * process's environment for `./mesa`, a workspace's in the tests (tests/support/cli.ts).
+ */
+export function run(argv: string[], env: Environment = process.env): Promise<number> {
+  return withInvocation(env, () => parseAndRun(argv));
+}
+
+async function parseAndRun(argv: string[]): Promise<number> {
   const program = buildProgram();
   try {
     await program.parseAsync(argv, { from: "user" });

@@ -1,6 +1,6 @@
 /**
- * `./mesa import:places FILE [--dry-run]`, run as a person would run it, on a copy of a seeded database (demo
- * business "Mesa Catering S.A.C.", Mina Cerro Verde → Unidad Norte → Comedor Principal, services DES, ALM, …).
+ * `./mesa import:places FILE [--dry-run]`, run in this process (tests/support/cli.ts) on a copy of a seeded database
+ * (demo business "Mesa Catering S.A.C.", Mina Cerro Verde → Unidad Norte → Comedor Principal, services DES, ALM, …).
  * Messages are checked in English (APP_LOCALE=en) against the dictionaries. Standard error is no terminal here, so
  * the import's progress comes first on it as plain lines, before any message.
  */
@@ -9,7 +9,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { translate } from "../src/i18n";
 import { buildWorkbook } from "../src/domain/spreadsheets/write";
-import { mesa, seededTemplate, sql, workspaceFrom, type Workspace } from "../tests/support/cli";
+import { mesaInProcess, seededTemplate, sql, workspaceFrom, type Workspace } from "../tests/support/cli";
 
 const en = (key: string, params?: Record<string, string | number>) => translate("en", key, params);
 
@@ -17,9 +17,9 @@ const SETTINGS = { APP_TIMEZONE: "America/Lima" };
 
 let template = "";
 
-beforeAll(() => {
-  template = seededTemplate("mesa-places-cli-template-", SETTINGS);
-}, 60_000); // two processes: slow on a busy machine
+beforeAll(async () => {
+  template = await seededTemplate("mesa-places-cli-template-", SETTINGS);
+});
 
 const workspace = (): Workspace => workspaceFrom(template, "mesa-places-cli-", SETTINGS);
 
@@ -68,10 +68,10 @@ const goodSheets = (): Record<string, Rows> => ({
 });
 
 describe("./mesa import:places", () => {
-  test("imports a workbook and prints what it created; importing it again changes nothing", () => {
+  test("imports a workbook and prints what it created; importing it again changes nothing", async () => {
     const ws = workspace();
     const file = workbookFile(ws, "places.xlsx", goodSheets());
-    const first = mesa(ws, ["import:places", file]);
+    const first = await mesaInProcess(ws, ["import:places", file]);
     // Progress as plain lines: each step, then each further tenth of the way (three rows to check here).
     const checking = (done: number) =>
       en("jobs.progress_count", { label: en("import.progress_checking"), done, total: 3 });
@@ -115,7 +115,7 @@ describe("./mesa import:places", () => {
       { actor_label: "cli" },
     ]);
 
-    const again = mesa(ws, ["import:places", file]);
+    const again = await mesaInProcess(ws, ["import:places", file]);
     expect(again.code).toBe(0);
     expect(again.out.trim()).toBe(
       en("import.done", {
@@ -129,15 +129,19 @@ describe("./mesa import:places", () => {
     expect(sql(ws, "SELECT COUNT(*) AS n FROM cafes WHERE name = 'Comedor Este'")).toEqual([{ n: 1 }]);
   });
 
-  test("--dry-run checks and writes nothing", () => {
+  test("--dry-run checks and writes nothing", async () => {
     const ws = workspace();
-    const result = mesa(ws, ["import:places", workbookFile(ws, "places.xlsx", goodSheets()), "--dry-run"]);
+    const result = await mesaInProcess(ws, [
+      "import:places",
+      workbookFile(ws, "places.xlsx", goodSheets()),
+      "--dry-run",
+    ]);
     expect(result.code).toBe(0);
     expect(result.out).toContain(en("import.checked"));
     expect(sql(ws, "SELECT COUNT(*) AS n FROM cafes WHERE name = 'Comedor Este'")).toEqual([{ n: 0 }]);
   });
 
-  test("bad rows are printed one per line with their sheet and row, exit code 1, nothing written", () => {
+  test("bad rows are printed one per line with their sheet and row, exit code 1, nothing written", async () => {
     const ws = workspace();
     const file = workbookFile(ws, "bad.xlsx", {
       Units: [
@@ -150,7 +154,7 @@ describe("./mesa import:places", () => {
         ["Mina Cerro Verde", "Unidad Oeste", "Comedor Oeste", "Mesa Catering S.A.C.", "Lima/Peru"],
       ],
     });
-    const result = mesa(ws, ["import:places", file]);
+    const result = await mesaInProcess(ws, ["import:places", file]);
     expect(result.code).toBe(1);
     expect(messages(result.err)).toEqual([
       en("import.failed"),
@@ -160,20 +164,20 @@ describe("./mesa import:places", () => {
     expect(sql(ws, "SELECT COUNT(*) AS n FROM units WHERE name = 'Unidad Oeste'")).toEqual([{ n: 0 }]);
   });
 
-  test("a file that is not a workbook is refused with exit code 1", () => {
+  test("a file that is not a workbook is refused with exit code 1", async () => {
     const ws = workspace();
     const path = join(ws.dir, "places.xlsx");
     writeFileSync(path, "Name,Services\n");
-    const result = mesa(ws, ["import:places", path]);
+    const result = await mesaInProcess(ws, ["import:places", path]);
     expect(result.code).toBe(1);
     expect(messages(result.err)).toEqual([en("import.not_xlsx")]);
   });
 
-  test("a missing file or argument is a usage mistake (exit code 2)", () => {
+  test("a missing file or argument is a usage mistake (exit code 2)", async () => {
     const ws = workspace();
-    const missing = mesa(ws, ["import:places", join(ws.dir, "nowhere.xlsx")]);
+    const missing = await mesaInProcess(ws, ["import:places", join(ws.dir, "nowhere.xlsx")]);
     expect(missing.code).toBe(2);
     expect(missing.err).toContain("No such file");
-    expect(mesa(ws, ["import:places"]).code).toBe(2);
+    expect((await mesaInProcess(ws, ["import:places"])).code).toBe(2);
   });
 });

@@ -1,7 +1,7 @@
 /**
- * `./mesa user:create`, `user:list`, `user:deactivate` and `db:seed`, run as a person would run them, each test
- * on its own database file and storage folder. The web app is opened on the same file where a test needs a
- * signed-in session.
+ * `./mesa user:create`, `user:list`, `user:deactivate` and `db:seed`, each test on its own database file and
+ * storage folder, run in this process (tests/support/cli.ts), except a password piped on standard input, which
+ * needs a process of its own. The web app is opened on the same file where a test needs a signed-in session.
  */
 import { describe, expect, test } from "bun:test";
 import { mkdtempSync } from "node:fs";
@@ -16,6 +16,7 @@ import { createApp } from "../../src/http/app";
 import { routes } from "../../src/http/routes";
 import { createServices } from "../../src/http/services";
 import { BASE, Client, testConfig, type TestApp } from "../support/app";
+import { runInProcess } from "../support/cli";
 
 const MESA = resolve(import.meta.dir, "../../mesa");
 const PASSWORD = "correct-horse-42";
@@ -43,6 +44,7 @@ function workspace(): Workspace {
   };
 }
 
+/** `./mesa ARGS` as a process of its own, in the workspace; `stdin` is piped in (none otherwise). */
 function mesa(ws: Workspace, args: string[], stdin?: string) {
   const result = Bun.spawnSync([MESA, ...args], {
     cwd: ws.dir,
@@ -52,6 +54,11 @@ function mesa(ws: Workspace, args: string[], stdin?: string) {
     stderr: "pipe",
   });
   return { code: result.exitCode, out: result.stdout.toString(), err: result.stderr.toString() };
+}
+
+/** `./mesa ARGS` run in this process (tests/support/cli.ts) with the settings `mesa()` would give the process. */
+function mesaInProcess(ws: Workspace, args: string[]) {
+  return runInProcess(args, { ...process.env, ...ws.env });
 }
 
 function database(ws: Workspace): Db {
@@ -85,7 +92,7 @@ function sessionCount(db: Db, userId: number): number {
 describe("./mesa user:create", () => {
   test("with --password and --verified creates a verified user who can sign in", async () => {
     const ws = workspace();
-    const { code, out, err } = mesa(ws, [
+    const { code, out, err } = await mesaInProcess(ws, [
       "user:create",
       "--name",
       "Ana Quispe",
@@ -111,9 +118,9 @@ describe("./mesa user:create", () => {
     ).toBe(user.id);
   });
 
-  test("without --verified the e-mail is left unverified", () => {
+  test("without --verified the e-mail is left unverified", async () => {
     const ws = workspace();
-    const { code, out } = mesa(ws, [
+    const { code, out } = await mesaInProcess(ws, [
       "user:create",
       "--name",
       "Luis Rojas",
@@ -145,7 +152,7 @@ describe("./mesa user:create", () => {
     ).toBe("ana@mesa.test");
   });
 
-  test("an empty standard input is refused with a clear message", () => {
+  test("an empty standard input is refused with a clear message", async () => {
     const ws = workspace();
     const { code, err } = mesa(ws, ["user:create", "--name", "Ana Quispe", "--email", "ana@mesa.test"], "");
     expect(code).toBe(1);
@@ -153,9 +160,9 @@ describe("./mesa user:create", () => {
     expect(findUserByEmail(database(ws), "ana@mesa.test")).toBeUndefined();
   });
 
-  test("a validation failure exits 1 and names the field", () => {
+  test("a validation failure exits 1 and names the field", async () => {
     const ws = workspace();
-    const badEmail = mesa(ws, [
+    const badEmail = await mesaInProcess(ws, [
       "user:create",
       "--name",
       "Ana Quispe",
@@ -169,7 +176,7 @@ describe("./mesa user:create", () => {
     expect(badEmail.err).toContain(`email: ${translate("es", "validation.email")}`);
     expect(badEmail.out).toBe("");
 
-    const weak = mesa(ws, [
+    const weak = await mesaInProcess(ws, [
       "user:create",
       "--name",
       "Ana Quispe",
@@ -181,7 +188,7 @@ describe("./mesa user:create", () => {
     expect(weak.code).toBe(1);
     expect(weak.err).toContain(`password: ${translate("es", "validation.password.common")}`);
 
-    const language = mesa(ws, [
+    const language = await mesaInProcess(ws, [
       "user:create",
       "--name",
       "Ana Quispe",
@@ -197,32 +204,52 @@ describe("./mesa user:create", () => {
     expect(findUserByEmail(database(ws), "ana@mesa.test")).toBeUndefined();
   });
 
-  test("a duplicate e-mail (any case) exits 1 naming the email field", () => {
+  test("a duplicate e-mail (any case) exits 1 naming the email field", async () => {
     const ws = workspace();
     expect(
-      mesa(ws, ["user:create", "--name", "Ana Quispe", "--email", "ana@mesa.test", "--password", PASSWORD]).code,
+      (
+        await mesaInProcess(ws, [
+          "user:create",
+          "--name",
+          "Ana Quispe",
+          "--email",
+          "ana@mesa.test",
+          "--password",
+          PASSWORD,
+        ])
+      ).code,
     ).toBe(0);
-    const again = mesa(ws, ["user:create", "--name", "Otra Ana", "--email", "ANA@mesa.test", "--password", PASSWORD]);
+    const again = await mesaInProcess(ws, [
+      "user:create",
+      "--name",
+      "Otra Ana",
+      "--email",
+      "ANA@mesa.test",
+      "--password",
+      PASSWORD,
+    ]);
     expect(again.code).toBe(1);
     expect(again.err).toContain(`email: ${translate("es", "validation.email_taken")}`);
   });
 
-  test("--document is a DNI unless --document-type says otherwise, checked by its type and kept with its leading zeros", () => {
+  test("--document is a DNI unless --document-type says otherwise, checked by its type and kept with its leading zeros", async () => {
     const ws = workspace();
     expect(
-      mesa(ws, [
-        "user:create",
-        "--name",
-        "Ana Quispe",
-        "--email",
-        "ana@mesa.test",
-        "--password",
-        PASSWORD,
-        "--document",
-        "01234567",
-      ]).code,
+      (
+        await mesaInProcess(ws, [
+          "user:create",
+          "--name",
+          "Ana Quispe",
+          "--email",
+          "ana@mesa.test",
+          "--password",
+          PASSWORD,
+          "--document",
+          "01234567",
+        ])
+      ).code,
     ).toBe(0);
-    const jean = mesa(ws, [
+    const jean = await mesaInProcess(ws, [
       "user:create",
       "--name",
       "Jean Dupont",
@@ -241,7 +268,7 @@ describe("./mesa user:create", () => {
     expect(findUserByEmail(db, "ana@mesa.test")).toMatchObject({ documentType: "dni", documentNumber: "01234567" });
     expect(findUserByEmail(db, "jean@mesa.test")).toMatchObject({ documentType: "ce", documentNumber: "CE001234567" });
 
-    const short = mesa(ws, [
+    const short = await mesaInProcess(ws, [
       "user:create",
       "--name",
       "Luis Rojas",
@@ -254,7 +281,7 @@ describe("./mesa user:create", () => {
     ]);
     expect(short.code).toBe(1);
     expect(short.err).toContain(`document_number: ${translate("es", "validation.document.dni", { length: 8 })}`);
-    const passport = mesa(ws, [
+    const passport = await mesaInProcess(ws, [
       "user:create",
       "--name",
       "Luis Rojas",
@@ -271,7 +298,7 @@ describe("./mesa user:create", () => {
     expect(passport.err).toContain(
       `document_number: ${translate("es", "validation.document.pas", { min: 6, max: 12 })}`,
     );
-    const alone = mesa(ws, [
+    const alone = await mesaInProcess(ws, [
       "user:create",
       "--name",
       "Luis Rojas",
@@ -284,7 +311,7 @@ describe("./mesa user:create", () => {
     ]);
     expect(alone.code).toBe(1);
     expect(alone.err).toContain("Give --document-type together with --document.");
-    const unknown = mesa(ws, [
+    const unknown = await mesaInProcess(ws, [
       "user:create",
       "--name",
       "Luis Rojas",
@@ -304,19 +331,36 @@ describe("./mesa user:create", () => {
 });
 
 describe("./mesa user:list", () => {
-  test("with no users says how to create one", () => {
+  test("with no users says how to create one", async () => {
     const ws = workspace();
-    const { code, out } = mesa(ws, ["user:list"]);
+    const { code, out } = await mesaInProcess(ws, ["user:list"]);
     expect(code).toBe(0);
     expect(out).toContain("No users yet.");
   });
 
-  test("shows the users with status and verification; --json never shows hashes", () => {
+  test("shows the users with status and verification; --json never shows hashes", async () => {
     const ws = workspace();
-    mesa(ws, ["user:create", "--name", "Ana Quispe", "--email", "ana@mesa.test", "--password", PASSWORD, "--verified"]);
-    mesa(ws, ["user:create", "--name", "Luis Rojas", "--email", "luis@mesa.test", "--password", PASSWORD]);
-    mesa(ws, ["user:deactivate", "luis@mesa.test"]);
-    const { code, out } = mesa(ws, ["user:list"]);
+    await mesaInProcess(ws, [
+      "user:create",
+      "--name",
+      "Ana Quispe",
+      "--email",
+      "ana@mesa.test",
+      "--password",
+      PASSWORD,
+      "--verified",
+    ]);
+    await mesaInProcess(ws, [
+      "user:create",
+      "--name",
+      "Luis Rojas",
+      "--email",
+      "luis@mesa.test",
+      "--password",
+      PASSWORD,
+    ]);
+    await mesaInProcess(ws, ["user:deactivate", "luis@mesa.test"]);
+    const { code, out } = await mesaInProcess(ws, ["user:list"]);
     expect(code).toBe(0);
     const lines = out.trimEnd().split("\n");
     expect(lines[0]).toMatch(/^ID\s+E-MAIL\s+NAME\s+STATUS\s+VERIFIED\s+LAST SIGN-IN$/);
@@ -324,7 +368,7 @@ describe("./mesa user:list", () => {
     expect(lines[2]).toMatch(/^1\s+ana@mesa\.test\s+Ana Quispe\s+active\s+yes\s+never$/);
     expect(lines[3]).toMatch(/^2\s+luis@mesa\.test\s+Luis Rojas\s+deactivated\s+no\s+never$/);
 
-    const json = mesa(ws, ["user:list", "--json"]);
+    const json = await mesaInProcess(ws, ["user:list", "--json"]);
     expect(json.code).toBe(0);
     const rows = JSON.parse(json.out) as Record<string, unknown>[];
     expect(rows.map((r) => r.email)).toEqual(["ana@mesa.test", "luis@mesa.test"]);
@@ -337,28 +381,32 @@ describe("./mesa user:deactivate", () => {
   test("deactivates the user and ends their sessions; they can no longer sign in", async () => {
     const ws = workspace();
     expect(
-      mesa(ws, [
-        "user:create",
-        "--name",
-        "Ana Quispe",
-        "--email",
-        "ana@mesa.test",
-        "--password",
-        PASSWORD,
-        "--verified",
-      ]).code,
+      (
+        await mesaInProcess(ws, [
+          "user:create",
+          "--name",
+          "Ana Quispe",
+          "--email",
+          "ana@mesa.test",
+          "--password",
+          PASSWORD,
+          "--verified",
+        ])
+      ).code,
     ).toBe(0);
     expect(
-      mesa(ws, [
-        "user:create",
-        "--name",
-        "Luis Rojas",
-        "--email",
-        "luis@mesa.test",
-        "--password",
-        PASSWORD,
-        "--verified",
-      ]).code,
+      (
+        await mesaInProcess(ws, [
+          "user:create",
+          "--name",
+          "Luis Rojas",
+          "--email",
+          "luis@mesa.test",
+          "--password",
+          PASSWORD,
+          "--verified",
+        ])
+      ).code,
     ).toBe(0);
 
     // Sign both in through the web app on the same database file.
@@ -381,7 +429,7 @@ describe("./mesa user:deactivate", () => {
     const luisId = findUserByEmail(web.db, "luis@mesa.test")!.id;
     expect(sessionCount(web.db, anaId)).toBe(1);
 
-    const { code, out, err } = mesa(ws, ["user:deactivate", "ANA@mesa.test"]);
+    const { code, out, err } = await mesaInProcess(ws, ["user:deactivate", "ANA@mesa.test"]);
     expect(err).toBe("");
     expect(code).toBe(0);
     expect(out).toContain("Deactivated ana@mesa.test; their sessions have ended.");
@@ -402,9 +450,9 @@ describe("./mesa user:deactivate", () => {
     ).rejects.toMatchObject({ errors: { email: { key: "auth.deactivated" } } });
   });
 
-  test("an unknown e-mail exits 1 with a clear message", () => {
+  test("an unknown e-mail exits 1 with a clear message", async () => {
     const ws = workspace();
-    const { code, out, err } = mesa(ws, ["user:deactivate", "Nobody@Mesa.test"]);
+    const { code, out, err } = await mesaInProcess(ws, ["user:deactivate", "Nobody@Mesa.test"]);
     expect(code).toBe(1);
     expect(out).toBe("");
     expect(err.trim()).toBe("No user with e-mail nobody@mesa.test");
@@ -414,7 +462,7 @@ describe("./mesa user:deactivate", () => {
 describe("./mesa db:seed", () => {
   test("creates the demo account, prints its e-mail and password, and the password signs in", async () => {
     const ws = workspace();
-    const first = mesa(ws, ["db:seed"]);
+    const first = await mesaInProcess(ws, ["db:seed"]);
     expect(first.err).toBe("");
     expect(first.code).toBe(0);
     expect(first.out).toContain("Demo accounts:");
@@ -431,7 +479,7 @@ describe("./mesa db:seed", () => {
       (await checkCredentials(db, new RateLimiter(db), { email: "demo@mesa.test", password: password! }, null)).user.id,
     ).toBe(demo.id);
 
-    const second = mesa(ws, ["db:seed"]);
+    const second = await mesaInProcess(ws, ["db:seed"]);
     expect(second.code).toBe(0);
     expect(second.out).toContain("demo@mesa.test already exists");
     expect(second.out).not.toContain(password!);
@@ -448,9 +496,9 @@ describe("./mesa db:seed", () => {
     ).toBe(demo.id);
   });
 
-  test("each fresh install gets its own demo password", () => {
-    const a = mesa(workspace(), ["db:seed"]).out.match(/password:\s+(\S+)/)?.[1];
-    const b = mesa(workspace(), ["db:seed"]).out.match(/password:\s+(\S+)/)?.[1];
+  test("each fresh install gets its own demo password", async () => {
+    const a = (await mesaInProcess(workspace(), ["db:seed"])).out.match(/password:\s+(\S+)/)?.[1];
+    const b = (await mesaInProcess(workspace(), ["db:seed"])).out.match(/password:\s+(\S+)/)?.[1];
     expect(a).toBeTruthy();
     expect(b).toBeTruthy();
     expect(a).not.toBe(b);
