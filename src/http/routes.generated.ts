@@ -44,6 +44,7 @@ export interface RouteParameters {
   "logout": {};
   "management.export": { table: string | number };
   "management.import": {};
+  "management.import_confirm": { job: string | number };
   "management.import_template": {};
   "management.index": {};
   "management.store": {};

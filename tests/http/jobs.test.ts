@@ -106,7 +106,7 @@ describe("a job belongs to who started it", () => {
       label: "import.progress_checking",
       text: es("import.progress_checking"),
     });
-    expect(job.result.problems).toHaveLength(1);
+    expect(job.result.preview.problems).toHaveLength(1);
 
     const other = await signedIn(w, w.other);
     expect((await other.get(`/jobs/${id}`, { headers: { accept: "application/json" } })).status).toBe(404);
@@ -134,16 +134,30 @@ describe("a job belongs to who started it", () => {
   test("it keeps the actor and the scope of who started it: the import is theirs in the audit and the price history", async () => {
     const w = await buildWorld();
     const owner = await signedIn(w, w.owner);
-    const id = await importAs(w, owner, priceWorkbook("15.50"));
-    const job = findJob(w.db, id)!;
-    expect(job.actor).toEqual({ userId: w.owner.id, label: w.owner.email });
-    expect(job.scope).toEqual(scopeOf(accessProfile(w.db, w.owner.id)));
-    expect(job.scope.all).toBe(false);
-    expect(job.input).toMatchObject({
-      fileName: "precios.xlsx",
-      abilities: { places: true, services: false, prices: true },
-      dryRun: false,
+    const previewed = await importAs(w, owner, priceWorkbook("15.50"));
+    // Confirmed, the import is written by a second job of theirs.
+    const confirmed = await owner.request(`/management/import/${previewed}/confirm`, {
+      method: "POST",
+      inertia: true,
+      headers: { referer: `${BASE}/management` },
     });
+    expect(confirmed.status).toBe(302);
+    await w.app.services.jobs.idle();
+    const id = w.db.select({ id: jobs.id }).from(jobs).all().at(-1)!.id;
+    for (const [step, job] of [
+      ["preview", findJob(w.db, previewed)!],
+      ["apply", findJob(w.db, id)!],
+    ] as const) {
+      expect(job.actor).toEqual({ userId: w.owner.id, label: w.owner.email });
+      expect(job.scope).toEqual(scopeOf(accessProfile(w.db, w.owner.id)));
+      expect(job.scope.all).toBe(false);
+      expect(job.state).toBe("succeeded");
+      expect(job.input).toMatchObject({
+        step,
+        fileName: "precios.xlsx",
+        abilities: { places: true, services: false, prices: true },
+      });
+    }
     const audit = w.db.select().from(auditLog).where(eq(auditLog.action, "places.imported")).get()!;
     expect([audit.actorId, audit.actorLabel]).toEqual([w.owner.id, w.owner.email]);
     expect(

@@ -1,9 +1,14 @@
 /**
- * The places workbook import through the app: uploading a workbook from the Management page (a multipart form)
- * starts a background job; once it ends, the page's `importJob` shows the counts, or the per-row errors with
- * nothing written. Also: permissions (the route needs places.manage; the Services and Prices sheets need their own
- * permissions), files refused at once on the file field, the upload kept under STORAGE_PATH only while the job
- * runs, and the template download in the user's language.
+ * The places workbook import through the app, shown before it is written: uploading a workbook from the Management
+ * page (a multipart form) starts a background job that checks it; the page's `importJob` then shows the preview
+ * (what would be created, changed or left alone, the example rows skipped, the changes) or the rows to fix, and
+ * nothing is written until the person confirms. Confirming writes exactly the preview's plan, or — when the places
+ * changed meanwhile — nothing, with the new preview. The upload waits under STORAGE_PATH for the confirmation,
+ * only the uploader's, for a bounded time, and is deleted when used, discarded, replaced or expired.
+ *
+ * Also: permissions (the routes need places.manage; the Services and Prices sheets need their own permissions when
+ * they change something), files refused at once on the file field, the template whose example rows are marked and
+ * never imported, and the places export, which imports back unchanged.
  *
  * The world: business "Catering X S.A.C." runs Mina Norte → Unidad A → Comedor A, which offers DES.
  */
@@ -14,7 +19,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as XLSX from "xlsx";
 import { translate } from "../../src/i18n";
-import { auditLog, cafes, cafeServices, jobs, mines, servicePriceHistory, services } from "../../db/schema";
+import { auditLog, cafes, cafeServices, jobs, mines, servicePriceHistory, services, units } from "../../db/schema";
 import { bootstrapAccess } from "../../db/seeds/access";
 import type { Db } from "../../src/db";
 import { createArea } from "../../src/domain/access/areas";
@@ -25,7 +30,7 @@ import { EVERYTHING } from "../../src/domain/access/scope";
 import type { User } from "../../src/domain/accounts/users";
 import { CLI_ACTOR } from "../../src/domain/audit";
 import { offerService } from "../../src/domain/places/service-assignments";
-import { createJob } from "../../src/domain/jobs/jobs";
+import { createJob, UPLOAD_KEPT_MS } from "../../src/domain/jobs/jobs";
 import { PLACES_IMPORT } from "../../src/domain/jobs/places-import";
 import { createService } from "../../src/domain/places/services";
 import { buildWorkbook } from "../../src/domain/spreadsheets/write";
@@ -102,14 +107,37 @@ function upload(client: Client, bytes: Uint8Array<ArrayBuffer>, name = "lugares.
 
 const pageProps = (client: Client, path = "/management") => visitPage(client, path);
 
-/** Uploads a workbook, waits until its import job has ended, and returns the Management page's `importJob`. */
-async function importWorkbook(w: World, client: Client, bytes: Uint8Array<ArrayBuffer>): Promise<Record<string, any>> {
+/** Uploads a workbook, waits until its check has ended, and returns the Management page's `importJob`. */
+async function previewWorkbook(w: World, client: Client, bytes: Uint8Array<ArrayBuffer>): Promise<Record<string, any>> {
   const response = await upload(client, bytes);
   expect(response.status).toBe(302);
   expect(response.headers.get("location")).toBe("/management");
   await w.app.services.jobs.idle();
   return (await pageProps(client)).props.importJob;
 }
+
+/** Confirms the preview of job `id` as the page's button does. */
+function confirm(client: Client, id: number): Promise<Response> {
+  return client.request(`/management/import/${id}/confirm`, {
+    method: "POST",
+    inertia: true,
+    headers: { referer: `${BASE}/management` },
+  });
+}
+
+/** Confirms, waits for the import to end, and returns the page's `importJob` and `errors`. */
+async function confirmAndWait(w: World, client: Client, id: number) {
+  const response = await confirm(client, id);
+  expect(response.status).toBe(302);
+  await w.app.services.jobs.idle();
+  const page = await pageProps(client);
+  return { importJob: page.props.importJob, errors: page.props.errors };
+}
+
+const uploadsKept = (w: World) => {
+  const folder = join(w.app.config.storagePath, "jobs");
+  return existsSync(folder) ? readdirSync(folder) : [];
+};
 
 const good = () =>
   xlsx({
@@ -132,16 +160,25 @@ const good = () =>
     ],
   });
 
-const tally = (created: number, updated: number) => es("import.tally", { created, updated });
+const count = (key: string, n: number) => es(`import.count.${key}`, { count: n });
+
+/** The book's sheets as rows (first row: headers). */
+function sheetsOf(bytes: Uint8Array): Record<string, unknown[][]> {
+  const book = XLSX.read(bytes, { type: "array" });
+  return Object.fromEntries(
+    book.SheetNames.map((name) => [name, XLSX.utils.sheet_to_json<unknown[]>(book.Sheets[name], { header: 1 })]),
+  );
+}
 
 describe("importing a places workbook from the Management page", () => {
-  test("a super-administrator's upload creates the places and prices and says what it did", async () => {
+  test("the upload is checked and shown first, nothing written; confirmed, exactly that is imported", async () => {
     const w = await buildWorld();
     const client = await signedIn(w, w.people.root);
+    const minesBefore = w.db.select().from(mines).all();
     const response = await upload(client, good());
     expect(response.status).toBe(302);
     expect(response.headers.get("location")).toBe("/management");
-    // Answered before the import ran: the job waits, queued, with its upload under STORAGE_PATH/jobs.
+    // Answered before the check ran: the job waits, queued, with its upload under STORAGE_PATH/jobs.
     const queued = w.db.select().from(jobs).get()!;
     expect({ state: queued.state, kind: queued.kind, userId: queued.userId }).toEqual({
       state: "queued",
@@ -149,28 +186,50 @@ describe("importing a places workbook from the Management page", () => {
       userId: w.people.root.id,
     });
     expect(queued.upload!.startsWith(join(w.app.config.storagePath, "jobs"))).toBe(true);
-    expect(existsSync(queued.upload!)).toBe(true);
     await w.app.services.jobs.idle();
     const page = await pageProps(client);
-    expect(page.props.importJob).toEqual({
+    const shown = page.props.importJob;
+    expect(shown).toMatchObject({
       id: queued.id,
       state: "succeeded",
+      step: "preview",
       fileName: "lugares.xlsx",
-      // Saved: the service and the 2 mines, 2 units and 2 cafes the database then holds.
-      progress: { done: 7, total: 7, label: "import.progress_saving" },
-      summary: es("import.done", {
-        mines: tally(1, 0),
-        units: tally(1, 0),
-        cafes: tally(1, 0),
-        services: tally(0, 0),
-        prices: tally(2, 0),
-      }),
-      error: null,
+      notice: null,
+      examples: null,
       problems: {},
+      canConfirm: true,
+      changeCount: 5,
     });
-    expect(page.flash.success).toBeUndefined();
-    // The upload is deleted once the job ended.
+    // Counts with real plurals, one line per kind.
+    expect(shown.counts).toEqual(["1 mina nueva", "1 unidad nueva", "1 comedor nuevo", "2 precios nuevos"]);
+    // In the order they would be written: the places the database holds first.
+    expect(shown.changes).toEqual([
+      "Precio de DES en Mina Norte › Unidad A › Comedor A: S/ 10.00",
+      "Mina nueva Mina Este — servicios DES",
+      "Unidad nueva Mina Este › Unidad E — servicios DES",
+      `Comedor nuevo Mina Este › Unidad E › Comedor E — empresa: Catering X S.A.C.; zona horaria: ${w.app.config.timezone}; servicios DES`,
+      "Precio de DES en Mina Este › Unidad E › Comedor E: S/ 12.50",
+    ]);
+    expect(Date.parse(shown.expiresAt) - Date.now()).toBeGreaterThan(UPLOAD_KEPT_MS - 60_000);
+    // Nothing written; the upload waits for the confirmation.
+    expect(w.db.select().from(mines).all()).toEqual(minesBefore);
+    expect(w.db.select().from(servicePriceHistory).all()).toEqual([]);
+    expect(existsSync(queued.upload!)).toBe(true);
+
+    const { importJob: done } = await confirmAndWait(w, client, queued.id);
+    expect(done).toMatchObject({
+      state: "succeeded",
+      step: "done",
+      fileName: "lugares.xlsx",
+      notice: es("import.done"),
+      counts: ["1 mina nueva", "1 unidad nueva", "1 comedor nuevo", "2 precios nuevos"],
+      canConfirm: false,
+    });
+    expect(done.id).not.toBe(queued.id);
+    expect(done.progress.label).toBe("import.progress_saving");
+    // The upload is deleted once the import ended.
     expect(existsSync(queued.upload!)).toBe(false);
+    expect(uploadsKept(w)).toEqual([]);
     const cafe = w.db.select().from(cafes).where(eq(cafes.name, "Comedor E")).get()!;
     expect(cafe.timeZone).toBe(w.app.config.timezone);
     expect(w.db.select().from(cafeServices).where(eq(cafeServices.cafeId, cafe.id)).get()!.priceCents).toBe(1250);
@@ -181,13 +240,100 @@ describe("importing a places workbook from the Management page", () => {
     ]);
     const audit = w.db.select().from(auditLog).where(eq(auditLog.action, "places.imported")).get()!;
     expect(audit.actorId).toBe(w.people.root.id);
+    // The preview is used: confirming it again imports nothing twice.
+    expect((await confirmAndWait(w, client, queued.id)).errors).toEqual({ confirm: es("import.confirm_unavailable") });
+    expect(w.db.select().from(cafes).where(eq(cafes.name, "Comedor E")).all()).toHaveLength(1);
   });
 
-  test("bad rows come back as form errors naming sheet, row and column, and nothing is written", async () => {
+  test("the page speaks the viewer's language: English plurals for the same preview", async () => {
+    const w = await buildWorld();
+    const client = await signedIn(w, w.people.root);
+    client.cookies.set("locale", "en");
+    const shown = await previewWorkbook(
+      w,
+      client,
+      xlsx({
+        Minas: [["Nombre"], ["Mina Uno"], ["Mina Dos"], ["Mina Norte"]],
+      }),
+    );
+    expect(shown.counts).toEqual(["2 new mines, 1 mine unchanged"]);
+    expect(shown.notice).toBeNull();
+  });
+
+  test("when the places change between the preview and the confirmation, nothing is written and the new preview is shown", async () => {
+    const w = await buildWorld();
+    const client = await signedIn(w, w.people.root);
+    const shown = await previewWorkbook(w, client, good());
+    expect(shown.counts).toContain("2 precios nuevos");
+    // Meanwhile someone prices Comedor A at 10.00, as the workbook does.
+    w.db.update(cafeServices).set({ priceCents: 1000 }).where(eq(cafeServices.cafeId, w.cafeA)).run();
+    const { importJob: changed } = await confirmAndWait(w, client, shown.id);
+    expect(changed).toMatchObject({
+      state: "failed",
+      step: "preview",
+      notice: es("import.plan_changed"),
+      counts: ["1 mina nueva", "1 unidad nueva", "1 comedor nuevo", "1 precio nuevo, 1 precio sin cambios"],
+      canConfirm: true,
+    });
+    expect(w.db.select().from(mines).where(eq(mines.name, "Mina Este")).get()).toBeUndefined();
+    // The new preview, confirmed, is imported.
+    const { importJob: done } = await confirmAndWait(w, client, changed.id);
+    expect(done.step).toBe("done");
+    expect(w.db.select().from(mines).where(eq(mines.name, "Mina Este")).get()).toBeDefined();
+    expect(uploadsKept(w)).toEqual([]);
+  });
+
+  test("only its uploader confirms a preview, while it is kept; discarding or a new upload deletes the file", async () => {
+    const w = await buildWorld();
+    const root = await signedIn(w, w.people.root);
+    const shown = await previewWorkbook(w, root, good());
+    // Someone else's preview is not found, even with places.manage.
+    const other = await signedIn(w, w.people.placesManager);
+    expect((await confirm(other, shown.id)).status).toBe(404);
+    expect((await confirm(root, 999_999)).status).toBe(404);
+    // A new upload replaces the preview waiting: its file is deleted, and it can no longer be confirmed.
+    const second = await previewWorkbook(w, root, xlsx({ Minas: [["Nombre"], ["Mina Segunda"]] }));
+    expect(uploadsKept(w)).toHaveLength(1);
+    expect((await confirmAndWait(w, root, shown.id)).errors).toEqual({ confirm: es("import.confirm_unavailable") });
+    // Discarding is closing it: the file goes.
+    await root.request(`/jobs/${second.id}/dismiss`, {
+      method: "POST",
+      inertia: true,
+      headers: { referer: `${BASE}/management` },
+    });
+    expect(uploadsKept(w)).toEqual([]);
+    expect((await pageProps(root)).props.importJob).toBeNull();
+    expect((await confirmAndWait(w, root, second.id)).errors).toEqual({
+      confirm: es("import.confirm_unavailable"),
+    });
+    expect(w.db.select().from(mines).where(eq(mines.name, "Mina Segunda")).get()).toBeUndefined();
+  });
+
+  test("a preview left unconfirmed past its time can no longer be imported, and its file is deleted", async () => {
+    const w = await buildWorld();
+    const client = await signedIn(w, w.people.root);
+    const shown = await previewWorkbook(w, client, good());
+    w.db
+      .update(jobs)
+      .set({ finishedAt: new Date(Date.now() - UPLOAD_KEPT_MS - 1000) })
+      .where(eq(jobs.id, shown.id))
+      .run();
+    const expired = (await pageProps(client)).props.importJob;
+    expect(expired).toMatchObject({
+      step: "preview",
+      canConfirm: false,
+      notice: es("import.expired", { minutes: 30 }),
+    });
+    expect((await confirmAndWait(w, client, shown.id)).errors).toEqual({ confirm: es("import.confirm_unavailable") });
+    expect(uploadsKept(w)).toEqual([]);
+    expect(w.db.select().from(mines).where(eq(mines.name, "Mina Este")).get()).toBeUndefined();
+  });
+
+  test("bad rows come back as the rows to fix, naming sheet, row and column, and nothing can be confirmed", async () => {
     const w = await buildWorld();
     const client = await signedIn(w, w.people.root);
     const minesBefore = w.db.select().from(mines).all();
-    const importJob = await importWorkbook(
+    const importJob = await previewWorkbook(
       w,
       client,
       xlsx({
@@ -202,14 +348,17 @@ describe("importing a places workbook from the Management page", () => {
         ],
       }),
     );
-    expect(importJob.state).toBe("failed");
-    expect(importJob.error).toBe(es("import.failed"));
+    expect(importJob).toMatchObject({ state: "failed", step: "problems", notice: es("import.errors_title") });
     expect(importJob.problems).toEqual({
       "rows.Comedores.2.Empresa": `${es("import.row_column_label", { sheet: "Comedores", row: 2, column: "Empresa" })}: ${es("import.business_not_found", { business: "Nadie S.A.C." })}`,
       "rows.Precios.2.Precio": `${es("import.row_column_label", { sheet: "Precios", row: 2, column: "Precio" })}: ${es("import.price_invalid", { value: "doce" })}`,
     });
     expect(w.db.select().from(mines).all()).toEqual(minesBefore);
-    expect(w.db.select().from(servicePriceHistory).all()).toEqual([]);
+    // Nothing to confirm, so the file is not kept.
+    expect(uploadsKept(w)).toEqual([]);
+    expect((await confirmAndWait(w, client, importJob.id)).errors).toEqual({
+      confirm: es("import.confirm_unavailable"),
+    });
   });
 
   test("a file that is not a workbook, or no file, is refused on the file field", async () => {
@@ -226,23 +375,22 @@ describe("importing a places workbook from the Management page", () => {
     expect((await pageProps(client)).props.errors).toEqual({ file: es("import.file_required") });
     // Refused before any job: none was recorded, no file kept.
     expect(w.db.select().from(jobs).all()).toEqual([]);
-    expect(
-      existsSync(join(w.app.config.storagePath, "jobs")) ? readdirSync(join(w.app.config.storagePath, "jobs")) : [],
-    ).toEqual([]);
+    expect(uploadsKept(w)).toEqual([]);
   });
 
   test("a workbook the job cannot use fails with a message about the file; closing the result hides it", async () => {
     const w = await buildWorld();
     const client = await signedIn(w, w.people.root);
     // A real workbook (so it passes the checks at upload), but without any sheet Mesa recognises.
-    const importJob = await importWorkbook(w, client, xlsx({ Notas: [["Texto"], ["hola"]] }));
-    expect(importJob.state).toBe("failed");
-    expect(importJob.error).toBe(
-      es("import.no_sheets", {
+    const importJob = await previewWorkbook(w, client, xlsx({ Notas: [["Texto"], ["hola"]] }));
+    expect(importJob).toMatchObject({
+      state: "failed",
+      step: "failed",
+      notice: es("import.no_sheets", {
         sheets: "Servicios/Services, Minas/Mines, Unidades/Units, Comedores/Cafes, Precios/Prices",
       }),
-    );
-    expect(importJob.problems).toEqual({});
+      problems: {},
+    });
     // The result waits on the page until it is closed.
     expect((await pageProps(client)).props.importJob.id).toBe(importJob.id);
     const closed = await client.request(`/jobs/${importJob.id}/dismiss`, {
@@ -254,41 +402,49 @@ describe("importing a places workbook from the Management page", () => {
     expect((await pageProps(client)).props.importJob).toBeNull();
   });
 
-  test("while an import of theirs is under way, another upload is refused on the file field; someone else's does not count", async () => {
+  test("while an import of theirs is under way, another upload or a confirmation is refused; someone else's does not count", async () => {
     const w = await buildWorld();
     const client = await signedIn(w, w.people.root);
+    const shown = await previewWorkbook(w, client, good());
     const waiting = createJob(w.db, {
       kind: PLACES_IMPORT,
       actor: { userId: w.people.root.id, label: w.people.root.email },
       scope: EVERYTHING,
-      input: { fileName: "otro.xlsx" },
+      input: { step: "preview", fileName: "otro.xlsx" },
     });
     await upload(client, good());
     expect((await pageProps(client)).props.errors).toEqual({ file: es("import.busy") });
+    await confirm(client, shown.id);
+    expect((await pageProps(client)).props.errors).toEqual({ confirm: es("import.busy") });
     expect(
       w.db
         .select()
         .from(jobs)
         .all()
         .map((j) => j.id),
-    ).toEqual([waiting.id]);
-    // Another person's import under way is no reason to wait.
+    ).toEqual([shown.id, waiting.id]);
+    // Another person's import under way is no reason to wait (theirs is checked: a new mine needs a cafe of theirs).
     const other = await signedIn(w, w.people.placesManager);
-    expect((await importWorkbook(w, other, xlsx({ Minas: [["Nombre"], ["Mina Otra"]] }))).state).toBe("failed");
+    const theirs = await previewWorkbook(w, other, xlsx({ Minas: [["Nombre"], ["Mina Otra"]] }));
+    expect(Object.values(theirs.problems)).toEqual([
+      `${es("import.row_column_label", { sheet: "Minas", row: 2, column: "Nombre" })}: ${es("import.needs_cafe", { name: "Mina Otra" })}`,
+    ]);
   });
 
-  test("without places.manage the upload is forbidden", async () => {
+  test("without places.manage the upload and the confirmation are forbidden", async () => {
     const w = await buildWorld();
+    const root = await signedIn(w, w.people.root);
+    const shown = await previewWorkbook(w, root, good());
     const client = await signedIn(w, w.people.viewer);
-    const response = await upload(client, good());
-    expect(response.status).toBe(403);
+    expect((await upload(client, good())).status).toBe(403);
+    expect((await confirm(client, shown.id)).status).toBe(403);
     expect(w.db.select().from(mines).where(eq(mines.name, "Mina Este")).get()).toBeUndefined();
   });
 
-  test("places.manage alone does not allow the Services and Prices sheets", async () => {
+  test("places.manage alone does not allow changing services or prices", async () => {
     const w = await buildWorld();
     const client = await signedIn(w, w.people.placesManager);
-    const importJob = await importWorkbook(
+    const importJob = await previewWorkbook(
       w,
       client,
       xlsx({
@@ -308,8 +464,10 @@ describe("importing a places workbook from the Management page", () => {
     ]);
     expect(w.db.select().from(services).where(eq(services.code, "CEN")).get()).toBeUndefined();
   });
+});
 
-  test("the template downloads in the user's language with the five sheets and an example row that imports", async () => {
+describe("the template", () => {
+  test("downloads in the user's language with the five sheets and an example row marked as one in the first column", async () => {
     const w = await buildWorld();
     // Anyone with places.view may download it; its example business is one the user may give a new cafe.
     expect((await (await signedIn(w, w.people.viewer)).get("/management/import/template")).status).toBe(200);
@@ -321,33 +479,47 @@ describe("importing a places workbook from the Management page", () => {
       /attachment; filename="mesa-plantilla-lugares-\d{4}-\d{2}-\d{2}\.xlsx"/,
     );
     const bytes = new Uint8Array(await response.arrayBuffer());
-    const book = XLSX.read(bytes, { type: "array" });
-    expect(book.SheetNames).toEqual(["Servicios", "Minas", "Unidades", "Comedores", "Precios"]);
-    expect(XLSX.utils.sheet_to_json(book.Sheets.Comedores, { header: 1 })).toEqual([
-      ["Mina", "Unidad", "Nombre", "Empresa", "Zona horaria", "Servicios"],
-      ["Mina Ejemplo", "Unidad Norte", "Comedor Principal", "Catering X S.A.C.", w.app.config.timezone, "DES"],
+    const book = sheetsOf(bytes);
+    expect(Object.keys(book)).toEqual(["Servicios", "Minas", "Unidades", "Comedores", "Precios"]);
+    expect(book.Comedores).toEqual([
+      ["Ejemplo", "Mina", "Unidad", "Nombre", "Empresa", "Zona horaria", "Servicios"],
+      [
+        "EJEMPLO (no se importa)",
+        "Mina Ejemplo",
+        "Unidad Norte",
+        "Comedor Principal",
+        "Catering X S.A.C.",
+        w.app.config.timezone,
+        "DES",
+      ],
     ]);
     const english = new Client(w.app);
     for (const [k, v] of root.cookies) english.cookies.set(k, v);
     english.cookies.set("locale", "en");
-    const englishBook = XLSX.read(
+    const englishBook = sheetsOf(
       new Uint8Array(await (await english.get("/management/import/template")).arrayBuffer()),
-      { type: "array" },
     );
-    expect(englishBook.SheetNames).toEqual(["Services", "Mines", "Units", "Cafes", "Prices"]);
+    expect(Object.keys(englishBook)).toEqual(["Services", "Mines", "Units", "Cafes", "Prices"]);
+    expect(englishBook.Mines[1][0]).toBe("EXAMPLE (not imported)");
 
-    // Uploaded unchanged, it creates its example places and leaves the existing service as it was.
-    const before = w.db.select().from(services).all();
-    expect((await importWorkbook(w, root, bytes as Uint8Array<ArrayBuffer>)).summary).toBe(
-      es("import.done", {
-        mines: tally(1, 0),
-        units: tally(1, 0),
-        cafes: tally(1, 0),
-        services: tally(0, 0),
-        prices: tally(1, 0),
+    // Uploaded unchanged, it imports nothing, and the preview says why.
+    const before = { services: w.db.select().from(services).all(), mines: w.db.select().from(mines).all() };
+    const shown = await previewWorkbook(w, root, bytes as Uint8Array<ArrayBuffer>);
+    expect(shown).toMatchObject({
+      step: "preview",
+      notice: es("import.nothing_to_import"),
+      counts: [],
+      changes: [],
+      canConfirm: false,
+      examples: es("import.examples_skipped", {
+        count: 5,
+        rows: ["Servicios", "Minas", "Unidades", "Comedores", "Precios"]
+          .map((sheet) => es("import.row_label", { sheet, row: 2 }))
+          .join("; "),
       }),
-    );
-    expect(w.db.select().from(services).all()).toEqual(before);
+    });
+    expect(uploadsKept(w)).toEqual([]);
+    expect({ services: w.db.select().from(services).all(), mines: w.db.select().from(mines).all() }).toEqual(before);
   });
 
   test("without places.view the template is forbidden", async () => {
@@ -355,5 +527,80 @@ describe("importing a places workbook from the Management page", () => {
     const noRole = await addUser(w.db, "Sin Rol", "none@mesa.test");
     const client = await signedIn(w, noRole);
     expect((await client.get("/management/import/template")).status).toBe(403);
+  });
+});
+
+describe("the places export", () => {
+  test("each tab exports the places workbook of its rows matching the search, named mesa-<tab>-<day>.xlsx", async () => {
+    const w = await buildWorld();
+    ensureCafe(w.db, "Mina Sur", "Unidad S", "=Comedor S", w.db.select().from(cafes).get()!.businessId!);
+    const client = await signedIn(w, w.people.root);
+    const response = await client.get("/management/export/cafes?search=Comedor%20A");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe(
+      "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    );
+    expect(response.headers.get("content-disposition")).toMatch(
+      /^attachment; filename="mesa-cafes-\d{4}-\d{2}-\d{2}\.xlsx"$/,
+    );
+    const book = sheetsOf(new Uint8Array(await response.arrayBuffer()));
+    expect(book).toEqual({
+      Servicios: [
+        ["Código", "Nombre", "Tipo", "Descripción", "Activo"],
+        ["DES", "Desayuno", "desayuno", "", "sí"],
+      ],
+      Minas: [
+        ["Nombre", "Servicios"],
+        ["Mina Norte", "DES"],
+      ],
+      Unidades: [
+        ["Mina", "Nombre", "Servicios"],
+        ["Mina Norte", "Unidad A", "DES"],
+      ],
+      Comedores: [
+        ["Mina", "Unidad", "Nombre", "Empresa", "Zona horaria", "Servicios"],
+        ["Mina Norte", "Unidad A", "Comedor A", "Catering X S.A.C.", "America/Lima", "DES"],
+      ],
+      Precios: [["Mina", "Unidad", "Comedor", "Servicio", "Precio"]],
+    });
+    client.cookies.set("locale", "en");
+    const mines = await client.get("/management/export/mines");
+    expect(mines.headers.get("content-disposition")).toMatch(/filename="mesa-mines-/);
+    const english = sheetsOf(new Uint8Array(await mines.arrayBuffer()));
+    expect(Object.keys(english)).toEqual(["Services", "Mines", "Units", "Cafes", "Prices"]);
+    // A name that looks like a formula comes out as text.
+    expect(english.Cafes.map((r) => r[2])).toContain("'=Comedor S");
+    expect((await client.get("/management/export/dinners")).status).toBe(404);
+  });
+
+  test("what the export writes imports back: the preview says everything is unchanged, and nothing is asked to confirm", async () => {
+    const w = await buildWorld();
+    w.db.update(cafeServices).set({ priceCents: 1450 }).where(eq(cafeServices.cafeId, w.cafeA)).run();
+    ensureCafe(w.db, "Mina Norte", "Unidad A", "Comedor A2", w.db.select().from(cafes).get()!.businessId!);
+    for (const who of [w.people.root, w.people.placesManager]) {
+      const client = await signedIn(w, who);
+      for (const table of ["mines", "units", "cafes"]) {
+        const exported = new Uint8Array(await (await client.get(`/management/export/${table}`)).arrayBuffer());
+        const shown = await previewWorkbook(w, client, exported as Uint8Array<ArrayBuffer>);
+        expect({ who: who.email, table, ...shown }).toMatchObject({
+          who: who.email,
+          table,
+          step: "preview",
+          notice: es("import.nothing_to_import"),
+          canConfirm: false,
+          problems: {},
+          changes: [],
+          counts: [
+            count("mines.unchanged", 1),
+            count("units.unchanged", 1),
+            count("cafes.unchanged", 2),
+            count("services.unchanged", 1),
+            count("prices.unchanged", 1),
+          ],
+        });
+      }
+    }
+    expect(uploadsKept(w)).toEqual([]);
+    expect(w.db.select().from(units).all()).toHaveLength(1);
   });
 });

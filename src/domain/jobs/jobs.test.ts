@@ -1,7 +1,8 @@
 /**
  * Background jobs: the record's life (queued → running → succeeded or failed), progress recorded and announced to
  * the owner, a failure the code expected and a crash both ending failed with a message, at most two jobs at a time,
- * uploads deleted when a job ends, and the start-up sweep of jobs a stopped process left behind. The jobs here are
+ * uploads deleted when a job ends (or kept for a confirmation, for a while), and the start-up sweep of jobs a stopped
+ * process left behind. The jobs here are
  * small handlers written for the test; the places import through a job is in tests/http/places-import.test.ts.
  */
 import { afterEach, beforeEach, describe, expect, spyOn, test } from "bun:test";
@@ -22,12 +23,17 @@ import {
   failInterruptedJobs,
   findJob,
   findOwnJob,
+  holdsUpload,
   INTERRUPTED,
   latestJob,
   markFailed,
   markRunning,
   markSucceeded,
+  releaseKeptUploads,
   storeUpload,
+  sweepKeptUploads,
+  takeKeptUpload,
+  UPLOAD_KEPT_MS,
   uploadsFolder,
 } from "./jobs";
 import { JobFailed, JobRunner, MAX_RUNNING, type JobHandler } from "./runner";
@@ -228,6 +234,83 @@ describe("a job's life", () => {
   });
 });
 
+describe("an upload kept for a confirmation", () => {
+  const keeper = (crash = false): JobHandler => ({
+    kind: "test.preview",
+    async run({ keepUpload }) {
+      keepUpload();
+      if (crash) throw new TypeError("boom");
+      return "shown";
+    },
+  });
+
+  test("a job that keeps its upload leaves it for its owner, until it is handed over once", async () => {
+    const r = runner([keeper()]);
+    const upload = storeUpload(storage, new Uint8Array([1, 2]), "xlsx");
+    const job = start(r, "test.preview", {}, upload);
+    await r.idle();
+    const done = findJob(db, job.id)!;
+    expect(done.state).toBe("succeeded");
+    expect(done.upload).toBe(upload);
+    expect(existsSync(upload)).toBe(true);
+    expect(holdsUpload(done)).toBe(true);
+    // Handed to the job that confirms it: the file stays, the finished job no longer holds it.
+    expect(takeKeptUpload(db, done)).toBe(upload);
+    expect(existsSync(upload)).toBe(true);
+    expect(findJob(db, job.id)!.upload).toBeNull();
+    expect(takeKeptUpload(db, findJob(db, job.id)!)).toBeNull();
+  });
+
+  test("it is deleted when its time is up, when its owner dismisses the job, or uploads another file of its kind", async () => {
+    const r = runner([keeper()]);
+    const uploads = [1, 2, 3].map((n) => storeUpload(storage, new Uint8Array([n]), "xlsx"));
+    const jobs = uploads.map((u) => start(r, "test.preview", {}, u));
+    await r.idle();
+    const [expiring, dismissed, replaced] = jobs.map((j) => findJob(db, j.id)!);
+    // Not yet: the time is counted from the job's end.
+    expect(sweepKeptUploads(db, new Date(expiring.finishedAt!.getTime() + UPLOAD_KEPT_MS - 1000))).toBe(0);
+    const later = new Date(expiring.finishedAt!.getTime() + UPLOAD_KEPT_MS + 1);
+    expect(holdsUpload(expiring, later)).toBe(false);
+    // Taken after its time, it is not handed over but deleted.
+    expect(takeKeptUpload(db, expiring, later)).toBeNull();
+    expect(existsSync(uploads[0])).toBe(false);
+    dismissJob(db, owner.id, dismissed.id);
+    expect(existsSync(uploads[1])).toBe(false);
+    expect(findJob(db, dismissed.id)!.upload).toBeNull();
+    releaseKeptUploads(db, owner.id, "test.preview");
+    expect(existsSync(uploads[2])).toBe(false);
+    expect(findJob(db, replaced.id)!.upload).toBeNull();
+  });
+
+  test("the sweep deletes every kept upload past its time", async () => {
+    const r = runner([keeper()]);
+    const upload = storeUpload(storage, new Uint8Array([1]), "xlsx");
+    const job = start(r, "test.preview", {}, upload);
+    await r.idle();
+    const finished = findJob(db, job.id)!.finishedAt!;
+    expect(sweepKeptUploads(db, new Date(finished.getTime() + UPLOAD_KEPT_MS + 1))).toBe(1);
+    expect(existsSync(upload)).toBe(false);
+    expect(findJob(db, job.id)!.upload).toBeNull();
+  });
+
+  test("a job that crashes keeps nothing, and one that never asked to keep its upload holds none", async () => {
+    const logged = spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const r = runner([keeper(true), { kind: "test.plain", run: async () => "ok" }]);
+      const crashed = start(r, "test.preview", {}, storeUpload(storage, new Uint8Array([1]), "xlsx"));
+      const plain = start(r, "test.plain", {}, storeUpload(storage, new Uint8Array([2]), "xlsx"));
+      await r.idle();
+      for (const job of [crashed, plain]) {
+        const done = findJob(db, job.id)!;
+        expect(done.upload).toBeNull();
+        expect(holdsUpload(done)).toBe(false);
+      }
+    } finally {
+      logged.mockRestore();
+    }
+  });
+});
+
 describe("start-up", () => {
   test("jobs a stopped process left queued or running are marked failed with a message; finished ones stay; uploads are deleted", () => {
     const actor = { userId: owner.id, label: owner.email };
@@ -254,6 +337,8 @@ describe("start-up", () => {
     ]);
     expect(findJob(db, running.id)!.finishedAt).toBeInstanceOf(Date);
     expect(existsSync(upload)).toBe(false);
+    // The record no longer holds it either: nothing could confirm it.
+    expect(findJob(db, running.id)!.upload).toBeNull();
     // A second start finds nothing left to mark.
     expect(failInterruptedJobs(db)).toBe(0);
   });

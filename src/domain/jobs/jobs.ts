@@ -5,9 +5,12 @@
  * page or route uses take that user's id, and another user's job reads as not found.
  *
  * Uploaded files a job reads are kept under STORAGE_PATH/jobs, never in a public folder, and deleted when the job
- * ends (or at the next start-up, when the process running it stopped).
+ * ends (or at the next start-up, when the process running it stopped). A job may keep its upload past its end for
+ * its owner to confirm the next step (a previewed import): the upload then stays on the finished job for at most
+ * UPLOAD_KEPT_MS, is handed to the job that confirms it (`takeKeptUpload`), and is deleted when the owner dismisses
+ * the job, uploads another file of its kind, or the time is up (`sweepKeptUploads`).
  */
-import { and, desc, eq, inArray } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull, lt } from "drizzle-orm";
 import { randomUUID } from "node:crypto";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -195,11 +198,12 @@ export function markFailed(db: Db, id: number, error: Message, result: unknown =
     .run();
 }
 
-/** Hides a finished job from its owner's page, until they start another of its kind. */
+/** Hides a finished job from its owner's page, until they start another of its kind; an upload it kept is deleted. */
 export function dismissJob(db: Db, userId: number, id: number, now = new Date()): void {
   const job = findOwnJob(db, userId, id);
   if (!isFinished(job.state)) return;
-  db.update(jobs).set({ dismissedAt: now }).where(eq(jobs.id, id)).run();
+  db.update(jobs).set({ dismissedAt: now, upload: null }).where(eq(jobs.id, id)).run();
+  removeUpload(job.upload);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -224,17 +228,103 @@ export function removeUpload(path: string | null): void {
   if (path !== null) rmSync(path, { force: true });
 }
 
+/** Deletes the upload of a job and forgets it on the job's record. */
+export function dropUpload(db: Db, id: number, path: string | null): void {
+  if (path === null) return;
+  db.update(jobs).set({ upload: null }).where(eq(jobs.id, id)).run();
+  removeUpload(path);
+}
+
 /**
  * At start-up: jobs a stopped process left queued or running can never finish, so they are marked failed with a
- * message that says so, and their uploads are deleted. Returns how many jobs.
+ * message that says so, and their uploads are deleted; so are kept uploads whose time is up. Returns how many jobs
+ * were marked failed.
  */
 export function failInterruptedJobs(db: Db, now = new Date()): number {
-  const stopped = db
-    .update(jobs)
-    .set({ state: "failed", errorKey: INTERRUPTED, errorParams: null, finishedAt: now })
-    .where(inArray(jobs.state, ["queued", "running"]))
-    .returning({ upload: jobs.upload })
-    .all();
+  const stopped = db.transaction((tx) => {
+    const unfinished = tx
+      .select({ upload: jobs.upload })
+      .from(jobs)
+      .where(inArray(jobs.state, ["queued", "running"]))
+      .all();
+    tx.update(jobs)
+      .set({ state: "failed", errorKey: INTERRUPTED, errorParams: null, finishedAt: now, upload: null })
+      .where(inArray(jobs.state, ["queued", "running"]))
+      .run();
+    return unfinished;
+  });
   for (const job of stopped) removeUpload(job.upload);
+  sweepKeptUploads(db, now);
   return stopped.length;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Uploads kept for a confirmation
+
+/** How long a finished job keeps its upload for its owner to confirm the next step: 30 minutes. */
+export const UPLOAD_KEPT_MS = 30 * 60 * 1000;
+
+/** When the upload a finished job kept is deleted, or null when it kept none (or is not finished). */
+export function uploadExpiresAt(job: Pick<Job, "state" | "upload" | "finishedAt">): Date | null {
+  if (!isFinished(job.state) || job.upload === null || job.finishedAt === null) return null;
+  return new Date(job.finishedAt.getTime() + UPLOAD_KEPT_MS);
+}
+
+/** Whether a finished job still holds an upload that may be confirmed now. */
+export function holdsUpload(job: Pick<Job, "state" | "upload" | "finishedAt">, now = new Date()): boolean {
+  const expires = uploadExpiresAt(job);
+  return expires !== null && expires.getTime() > now.getTime();
+}
+
+/**
+ * Hands the upload a finished job kept to whoever confirms it (the caller checked the job is the person's own):
+ * the job no longer holds it, and its path is returned; null when it holds none or its time is up (then it is
+ * deleted).
+ */
+export function takeKeptUpload(db: Db, job: Job, now = new Date()): string | null {
+  if (!isFinished(job.state) || job.upload === null) return null;
+  db.update(jobs).set({ upload: null }).where(eq(jobs.id, job.id)).run();
+  if (holdsUpload(job, now)) return job.upload;
+  removeUpload(job.upload);
+  return null;
+}
+
+/** Deletes the uploads `userId`'s finished jobs of `kind` kept (they upload a new file: one waits at a time). */
+export function releaseKeptUploads(db: Db, userId: number, kind: string): void {
+  const kept = db
+    .select({ id: jobs.id, upload: jobs.upload })
+    .from(jobs)
+    .where(
+      and(
+        eq(jobs.userId, userId),
+        eq(jobs.kind, kind),
+        inArray(jobs.state, ["succeeded", "failed"]),
+        isNotNull(jobs.upload),
+      ),
+    )
+    .all();
+  for (const job of kept) {
+    db.update(jobs).set({ upload: null }).where(eq(jobs.id, job.id)).run();
+    removeUpload(job.upload);
+  }
+}
+
+/** Deletes the uploads finished jobs kept longer than UPLOAD_KEPT_MS. Returns how many. */
+export function sweepKeptUploads(db: Db, now = new Date()): number {
+  const expired = db
+    .select({ id: jobs.id, upload: jobs.upload })
+    .from(jobs)
+    .where(
+      and(
+        inArray(jobs.state, ["succeeded", "failed"]),
+        isNotNull(jobs.upload),
+        lt(jobs.finishedAt, new Date(now.getTime() - UPLOAD_KEPT_MS)),
+      ),
+    )
+    .all();
+  for (const job of expired) {
+    db.update(jobs).set({ upload: null }).where(eq(jobs.id, job.id)).run();
+    removeUpload(job.upload);
+  }
+  return expired.length;
 }

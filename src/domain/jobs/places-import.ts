@@ -1,51 +1,61 @@
 /**
- * The places workbook import as a job (docs/places-workbook.md): read the workbook (zip checks, then SheetJS in a
- * worker), check every row and apply everything in one transaction, or nothing (src/domain/places/import.ts).
- * The Management page runs it through the JobRunner with the uploaded file; `./mesa import:places` runs the same
- * code in its own process with a progress bar.
+ * The places workbook import as a job (docs/places-workbook.md), in two steps that each read the same stored
+ * workbook (zip checks, then SheetJS in a worker):
  *
- * Success: the counts of what was created and updated. Failure: "import.failed" with the rows to fix (the first
- * MAX_LISTED_PROBLEMS of them and how many more), or the message about the file itself (not a workbook, too slow to
- * read, no sheet Mesa recognises), with the domain's own error as the cause.
+ * - `preview`: checks every row and works out what importing would create, change or leave alone, writing nothing
+ *   (src/domain/places/import.ts, previewPlacesImport). When there is something to import and no problem, the job
+ *   keeps its upload for its owner to confirm; otherwise the upload is deleted.
+ * - `apply`: started when the person confirms a preview, with the preview's plan fingerprint; it writes exactly
+ *   that plan in one transaction. When the places changed meanwhile so the plan differs, it writes nothing and
+ *   fails with "import.plan_changed" and the new preview (keeping the upload again, so the new preview can be
+ *   confirmed in turn).
+ *
+ * The Management page runs both through the JobRunner; `./mesa import:places` runs the same code in its own
+ * process with a progress bar. Results: `{ preview }`, and after applying `{ counts }`. Failures: the
+ * message about the file itself (not a workbook, too slow to read, no sheet Mesa recognises) with the domain's own
+ * error as the cause; "import.failed" with the preview listing the rows to fix; "import.plan_changed".
  */
 import { readFileSync } from "node:fs";
 import { message, ValidationFailed, type Message } from "../errors";
 import {
-  ImportFailed,
+  canConfirm,
   importPlaces,
-  MAX_LISTED_PROBLEMS,
+  PlanChanged,
+  previewPlacesImport,
   type ImportAbilities,
   type ImportCounts,
-  type ImportProblem,
+  type ImportPreview,
 } from "../places/import";
-import { readWorkbook } from "../spreadsheets/read";
-import { JobFailed, type JobHandler } from "./runner";
+import { readWorkbook, type WorkbookRows } from "../spreadsheets/read";
+import { JobFailed, type JobContext, type JobHandler } from "./runner";
 
 export const PLACES_IMPORT = "places.import";
 
 export interface PlacesImportInput {
+  /** Check and show (`preview`), or write a confirmed preview's plan (`apply`). */
+  step: "preview" | "apply";
   /** The workbook to read: the stored upload, or the file named on the command line. */
   path: string;
   /** The file's name as the person chose it. */
   fileName: string;
-  /** What the person who started the import may change (their permissions then). */
+  /** What the person may change (their permissions when they uploaded it, or when they confirmed). */
   abilities: ImportAbilities;
   /** APP_TIMEZONE: the time zone of a new cafe whose row leaves it blank. */
   timeZone: string;
-  /** Check only: nothing is written. */
-  dryRun: boolean;
+  /** `apply`: the fingerprint of the preview the person confirmed; nothing else is written. */
+  plan?: string;
 }
 
+/** What a places import job leaves: the preview it worked out (or found instead of the confirmed one), or what it wrote. */
 export interface PlacesImportResult {
-  counts: ImportCounts;
-  dryRun: boolean;
+  preview?: ImportPreview;
+  counts?: ImportCounts;
 }
 
-/** The result of an import that found rows to fix: the first MAX_LISTED_PROBLEMS of them, and how many more. */
-export interface PlacesImportProblems {
-  problems: ImportProblem[];
-  more: number;
-}
+/** The job's failure when the workbook has rows to fix (the result's preview lists them). */
+export const IMPORT_FAILED = "import.failed";
+/** The job's failure when the plan differs from the confirmed preview (the result holds the new preview). */
+export const PLAN_CHANGED = "import.plan_changed";
 
 /** Progress labels (translation keys) of the import's steps. */
 const LABELS = {
@@ -59,34 +69,44 @@ function fileMessage(error: ValidationFailed): Message {
   return error.errors.file ?? Object.values(error.errors)[0];
 }
 
+async function read(path: string, progress: JobContext<unknown>["progress"]): Promise<WorkbookRows> {
+  progress(0, 1, LABELS.reading);
+  try {
+    return await readWorkbook(new Uint8Array(readFileSync(path)));
+  } catch (error) {
+    if (error instanceof ValidationFailed) throw new JobFailed(fileMessage(error), null, { cause: error });
+    throw error;
+  }
+}
+
 export const placesImportJob: JobHandler<PlacesImportInput, PlacesImportResult> = {
   kind: PLACES_IMPORT,
-  async run({ db, actor, scope, input, progress, checkpoint }) {
-    progress(0, 1, LABELS.reading);
-    let workbook;
-    try {
-      workbook = await readWorkbook(new Uint8Array(readFileSync(input.path)));
-    } catch (error) {
-      if (error instanceof ValidationFailed) throw new JobFailed(fileMessage(error), null, { cause: error });
-      throw error;
-    }
+  async run({ db, actor, scope, input, progress, checkpoint, keepUpload }) {
+    const workbook = await read(input.path, progress);
     // Checking and saving keep the process busy in one transaction: the step is announced before it begins.
     progress(0, 0, LABELS.checking);
     await checkpoint();
+    const options = {
+      timeZone: input.timeZone,
+      onProgress: (step: "checking" | "saving", done: number, total: number) => progress(done, total, LABELS[step]),
+    };
     try {
+      if (input.step === "preview") {
+        const preview = previewPlacesImport(db, scope, input.abilities, workbook, options);
+        if (preview.problems.length) throw new JobFailed(message(IMPORT_FAILED), { preview });
+        if (canConfirm(preview)) keepUpload();
+        return { preview };
+      }
+      if (!input.plan) throw new Error("a places import is applied with the plan its owner confirmed");
       const counts = importPlaces(db, actor, scope, input.abilities, workbook, {
-        timeZone: input.timeZone,
-        dryRun: input.dryRun,
-        onProgress: (step, done, total) => progress(done, total, LABELS[step]),
+        ...options,
+        expectedPlan: input.plan,
       });
-      return { counts, dryRun: input.dryRun };
+      return { counts };
     } catch (error) {
-      if (error instanceof ImportFailed) {
-        const result: PlacesImportProblems = {
-          problems: error.problems.slice(0, MAX_LISTED_PROBLEMS),
-          more: Math.max(0, error.problems.length - MAX_LISTED_PROBLEMS),
-        };
-        throw new JobFailed(message("import.failed"), result, { cause: error });
+      if (error instanceof PlanChanged) {
+        if (canConfirm(error.preview)) keepUpload();
+        throw new JobFailed(message(PLAN_CHANGED), { preview: error.preview }, { cause: error });
       }
       if (error instanceof ValidationFailed) throw new JobFailed(fileMessage(error), null, { cause: error });
       throw error;

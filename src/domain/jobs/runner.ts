@@ -22,7 +22,9 @@ import {
   markRunning,
   markSucceeded,
   recordProgress,
-  removeUpload,
+  dropUpload,
+  sweepKeptUploads,
+  UPLOAD_KEPT_MS,
   type Job,
   type JobProgress,
   type NewJob,
@@ -41,6 +43,11 @@ export interface JobContext<I> {
   progress(done: number, total: number, label: string): void;
   /** Records and announces the latest progress now, before a long synchronous step keeps the process busy. */
   checkpoint(): Promise<void>;
+  /**
+   * Keeps the job's upload when it ends, for its owner to confirm the next step (jobs.ts: at most UPLOAD_KEPT_MS,
+   * then it is deleted). Without this call the upload is deleted when the job ends.
+   */
+  keepUpload(): void;
 }
 
 /** The code of one kind of job: `run` returns its result (JSON), or throws JobFailed when it cannot do the work. */
@@ -100,6 +107,7 @@ export class JobRunner {
   /** Records a job for the signed-in person who starts it, queues it and returns it (queued); the caller answers at once. */
   start(job: NewJob): Job {
     if (!this.handlers.has(job.kind)) throw new Error(`no job handler for "${job.kind}"`);
+    this.sweep();
     const created = createJob(this.db, job);
     void this.announce(created);
     this.queue.push(created.id);
@@ -130,6 +138,15 @@ export class JobRunner {
     }
   }
 
+  /** Deletes the uploads finished jobs kept past their time (also at start-up and a while after each is kept). */
+  private sweep(): void {
+    try {
+      sweepKeptUploads(this.db);
+    } catch (error) {
+      console.error("Deleting expired job uploads failed:", error);
+    }
+  }
+
   /** Announces without waiting; the notifier reports its own failures. */
   private announce(job: Pick<Job, "id" | "userId" | "kind" | "state" | "progress">): Promise<void> {
     return this.notify(updated(job)).catch((error) => console.error(`Announcing job ${job.id} failed:`, error));
@@ -148,6 +165,7 @@ export class JobRunner {
     let announcedAt = 0;
     let scheduled: ReturnType<typeof setTimeout> | null = null;
     let finished = false;
+    let keep = false;
     // Records and announces the latest progress, unless the job has ended or nothing changed since the last time.
     const flush = (): Promise<void> => {
       if (scheduled) clearTimeout(scheduled);
@@ -171,6 +189,9 @@ export class JobRunner {
         scheduled = setTimeout(() => void flush(), wait);
       },
       checkpoint: () => Promise.race([flush(), pause(CHECKPOINT_WAIT_MS)]),
+      keepUpload: () => {
+        keep = job.upload !== null;
+      },
     };
 
     let outcome: { result: unknown } | { error: Message; result: unknown };
@@ -197,10 +218,16 @@ export class JobRunner {
       console.error(`Job ${id} (${job.kind}): its result could not be recorded:`, error);
       markFailed(this.db, id, CRASHED);
     }
-    try {
-      removeUpload(job.upload);
-    } catch (error) {
-      console.error(`Job ${id}: its upload could not be deleted:`, error);
+    // A crash never keeps the upload: nothing was offered to confirm.
+    if (keep && !("error" in outcome && outcome.error === CRASHED)) {
+      // Deleted once its time is up, unless confirmed or dismissed first (the timer does not hold the process open).
+      setTimeout(() => this.sweep(), UPLOAD_KEPT_MS + 1000).unref?.();
+    } else {
+      try {
+        dropUpload(this.db, id, job.upload);
+      } catch (error) {
+        console.error(`Job ${id}: its upload could not be deleted:`, error);
+      }
     }
     void this.announce(findJob(this.db, id)!);
   }

@@ -28,11 +28,28 @@ import { EVERYTHING, type Scope } from "../access/scope";
 import { CLI_ACTOR } from "../audit";
 import { ValidationFailed } from "../errors";
 import type { CellValue, WorkbookRows } from "../spreadsheets/read";
-import { ALL_ABILITIES, describeProblem, ImportFailed, importPlaces, placesTemplate } from "./import";
+import {
+  ALL_ABILITIES,
+  canConfirm,
+  describeChange,
+  describeCounts,
+  describeExamples,
+  describeProblem,
+  EXAMPLE_MARK,
+  ImportFailed,
+  importPlaces,
+  MAX_LISTED_CHANGES,
+  MAX_LISTED_PROBLEMS,
+  PlanChanged,
+  placesTemplate,
+  previewPlacesImport,
+  previewWrites,
+} from "./import";
 import { offerService } from "./service-assignments";
 import { createService } from "./services";
 
 const en = (key: string, params?: Record<string, string | number>) => translate("en", key, params);
+const es = (key: string, params?: Record<string, string | number>) => translate("es", key, params);
 
 function world() {
   const db = openDatabase(":memory:");
@@ -132,11 +149,12 @@ describe("importing a places workbook", () => {
     const versionBefore = w.db.select().from(accessVersion).get()?.version ?? 0;
     const counts = run(w.db, goodWorkbook());
     expect(counts).toEqual({
-      mines: { created: 1, updated: 0 },
-      units: { created: 2, updated: 0 },
-      cafes: { created: 2, updated: 0 },
-      services: { created: 1, updated: 0 },
-      prices: { created: 3, updated: 0 },
+      mines: { created: 1, updated: 0, unchanged: 0 },
+      units: { created: 2, updated: 0, unchanged: 0 },
+      cafes: { created: 2, updated: 0, unchanged: 0 },
+      // DES is named as it is.
+      services: { created: 1, updated: 0, unchanged: 1 },
+      prices: { created: 3, updated: 0, unchanged: 0 },
     });
     const cen = w.db.select().from(services).where(eq(services.code, "CEN")).get()!;
     expect(cen).toMatchObject({ name: "Cena", type: "dinner", description: "Turno noche", active: true });
@@ -195,11 +213,11 @@ describe("importing a places workbook", () => {
     const before = snapshot(w.db);
     const counts = run(w.db, goodWorkbook());
     expect(counts).toEqual({
-      mines: { created: 0, updated: 0 },
-      units: { created: 0, updated: 0 },
-      cafes: { created: 0, updated: 0 },
-      services: { created: 0, updated: 0 },
-      prices: { created: 0, updated: 0 },
+      mines: { created: 0, updated: 0, unchanged: 1 },
+      units: { created: 0, updated: 0, unchanged: 2 },
+      cafes: { created: 0, updated: 0, unchanged: 2 },
+      services: { created: 0, updated: 0, unchanged: 2 },
+      prices: { created: 0, updated: 0, unchanged: 3 },
     });
     const after = snapshot(w.db);
     expect({ ...after, audit: 0 }).toEqual({ ...before, audit: 0 });
@@ -237,11 +255,11 @@ describe("importing a places workbook", () => {
       ]),
     ]);
     expect(counts).toEqual({
-      mines: { created: 0, updated: 1 },
-      units: { created: 0, updated: 1 },
-      cafes: { created: 0, updated: 1 },
-      services: { created: 0, updated: 1 },
-      prices: { created: 0, updated: 1 },
+      mines: { created: 0, updated: 1, unchanged: 0 },
+      units: { created: 0, updated: 1, unchanged: 0 },
+      cafes: { created: 0, updated: 1, unchanged: 0 },
+      services: { created: 0, updated: 1, unchanged: 1 },
+      prices: { created: 0, updated: 1, unchanged: 0 },
     });
     expect(w.db.select().from(cafes).where(eq(cafes.id, w.cafeA)).get()).toMatchObject({
       businessId: w.y,
@@ -395,30 +413,284 @@ describe("importing a places workbook", () => {
     ]);
   });
 
-  test("a dry run checks without writing", () => {
+  test("an inactive service a place offers already may be listed; adding it to a place is refused", () => {
+    const w = world();
+    const unitA = w.db.select().from(units).where(eq(units.name, "Unidad A")).get()!;
+    for (const [kind, id] of [
+      ["mine", unitA.mineId],
+      ["unit", unitA.id],
+      ["cafe", w.cafeA],
+    ] as const)
+      offerService(w.db, kind, id, w.alm);
+    w.db.update(services).set({ active: false }).where(eq(services.id, w.alm)).run();
+    const comedores = (services: string) =>
+      sheet("Comedores", [
+        ["Mina", "Unidad", "Nombre", "Servicios"],
+        ["Mina Norte", "Unidad A", "Comedor A", services],
+      ]);
+    expect(run(w.db, [comedores("ALM")]).cafes).toEqual({ created: 0, updated: 0, unchanged: 1 });
+    expect(
+      problemsOf(() =>
+        run(w.db, [
+          sheet("Minas", [
+            ["Nombre", "Servicios"],
+            ["Mina Sur", "ALM"],
+          ]),
+        ]),
+      ),
+    ).toEqual([`Minas, row 2 (Servicios): ${en("import.service_inactive", { code: "ALM" })}`]);
+  });
+
+  test("text an export wrote behind an apostrophe (so it never runs as a formula) is read as it was", () => {
+    const w = world();
+    const unitA = w.db.select().from(units).where(eq(units.name, "Unidad A")).get()!;
+    w.db.insert(cafes).values({ unitId: unitA.id, name: "=Comedor", businessId: w.x, timeZone: "America/Lima" }).run();
+    const counts = run(w.db, [
+      sheet("Comedores", [
+        ["Mina", "Unidad", "Nombre"],
+        ["Mina Norte", "Unidad A", "'=Comedor"],
+      ]),
+    ]);
+    expect(counts.cafes).toEqual({ created: 0, updated: 0, unchanged: 1 });
+  });
+});
+
+describe("the preview, and writing what it showed", () => {
+  const preview = (db: Db, workbook: WorkbookRows, scope: Scope = EVERYTHING, abilities = ALL_ABILITIES) =>
+    previewPlacesImport(db, scope, abilities, workbook, { timeZone: "America/Lima" });
+
+  test("the preview says what would be created, changed and left alone, lists the changes, and writes nothing", () => {
+    const w = world();
+    const unitA = w.db.select().from(units).where(eq(units.name, "Unidad A")).get()!;
+    for (const [kind, id] of [
+      ["mine", unitA.mineId],
+      ["unit", unitA.id],
+      ["cafe", w.cafeA],
+    ] as const)
+      offerService(w.db, kind, id, w.des);
+    w.db.update(cafeServices).set({ priceCents: 1000 }).where(eq(cafeServices.cafeId, w.cafeA)).run();
+    const before = snapshot(w.db);
+    const workbook = [
+      ...goodWorkbook(),
+      sheet("Cafes", [
+        ["Mine", "Unit", "Name", "Time zone"],
+        ["Mina Norte", "Unidad A", "Comedor A", "America/Bogota"],
+      ]),
+    ];
+    // Two sheets named for cafes: the second (in English) is a problem; without it the workbook is good.
+    expect(preview(w.db, workbook).problems).toEqual([
+      {
+        sheet: "Cafes",
+        row: 1,
+        message: { key: "import.duplicate_sheet", params: { sheet: "Cafes", other: "Comedores" } },
+      },
+    ]);
+    const good = goodWorkbook();
+    good[3].rows.push(["Mina Norte", "Unidad A", "Comedor A", "", "America/Bogota", "DES"]);
+    good[4].rows.push(
+      ["Mina Norte", "Unidad A", "Comedor A", "DES", "10.00"],
+      ["Mina Norte", "Unidad A", "Comedor A", "des", 11],
+    );
+    const shown = preview(w.db, good);
+    // Row 6 repeats the price of row 5.
+    expect(shown.problems.map((p) => describeProblem(p, en))).toEqual([
+      `Precios, row 6 (Servicio): ${en("import.duplicate_price", { code: "DES", row: 5 })}`,
+    ]);
+    good[4].rows.pop();
+    const ok = preview(w.db, good);
+    expect(ok.problems).toEqual([]);
+    expect(ok.counts).toEqual({
+      mines: { created: 1, updated: 0, unchanged: 0 },
+      units: { created: 2, updated: 0, unchanged: 0 },
+      cafes: { created: 2, updated: 1, unchanged: 0 },
+      services: { created: 1, updated: 0, unchanged: 1 },
+      prices: { created: 3, updated: 0, unchanged: 1 },
+    });
+    expect(canConfirm(ok)).toBe(true);
+    expect(ok.changes.map((c) => describeChange(c, en))).toEqual([
+      "New service CEN — Cena — name: Cena; type: dinner; description: Turno noche; active: yes",
+      // In the order they are written: places the database holds come first.
+      "Cafe Mina Norte › Unidad A › Comedor A — time zone: America/Lima → America/Bogota",
+      "New mine Mina Este — services CEN, DES",
+      "New unit Mina Este › Unidad E1 — services CEN, DES",
+      "New cafe Mina Este › Unidad E1 › Comedor E1 — business: Catering X S.A.C.; time zone: America/Bogota; services CEN, DES",
+      "Price of DES at Mina Este › Unidad E1 › Comedor E1: S/ 12.50",
+      "Price of CEN at Mina Este › Unidad E1 › Comedor E1: S/ 15.00",
+      "New unit Mina Este › Unidad E2 — services DES",
+      "New cafe Mina Este › Unidad E2 › Comedor E2 — business: Catering X S.A.C.; time zone: America/Lima; services DES",
+      "Price of DES at Mina Este › Unidad E2 › Comedor E2: S/ 9.90",
+    ]);
+    // Counts read as people write them, one line per kind, in both languages.
+    expect(describeCounts(ok.counts, en)).toEqual([
+      "1 new mine",
+      "2 new units",
+      "2 new cafes, 1 changed cafe",
+      "1 new service, 1 service unchanged",
+      "3 new prices, 1 price unchanged",
+    ]);
+    expect(describeCounts(ok.counts, es)).toEqual([
+      "1 mina nueva",
+      "2 unidades nuevas",
+      "2 comedores nuevos, 1 comedor con cambios",
+      "1 servicio nuevo, 1 servicio sin cambios",
+      "3 precios nuevos, 1 precio sin cambios",
+    ]);
+    expect(snapshot(w.db)).toEqual(before);
+
+    // Confirmed unchanged: exactly that is written.
+    const counts = importPlaces(w.db, CLI_ACTOR, EVERYTHING, ALL_ABILITIES, good, {
+      timeZone: "America/Lima",
+      expectedPlan: ok.plan,
+    });
+    expect(counts).toEqual(ok.counts);
+    expect(cafeNamed(w.db, "Comedor A").timeZone).toBe("America/Bogota");
+    // Imported again, it changes nothing: nothing to confirm.
+    const again = preview(w.db, good);
+    expect(previewWrites(again)).toBe(false);
+    expect(again.changes).toEqual([]);
+  });
+
+  test("when the places changed after the preview so the plan differs, confirming writes nothing and says what it would do now", () => {
+    const w = world();
+    const workbook = goodWorkbook();
+    const shown = preview(w.db, workbook);
+    // Meanwhile someone creates one of the cafes the preview would have created.
+    const unitE = ensureCafe(w.db, "Mina Este", "Unidad E2", "Comedor E2", w.x);
+    expect(unitE).toBeGreaterThan(0);
+    const before = snapshot(w.db);
+    let changed: unknown;
+    try {
+      importPlaces(w.db, CLI_ACTOR, EVERYTHING, ALL_ABILITIES, workbook, {
+        timeZone: "America/Lima",
+        expectedPlan: shown.plan,
+      });
+    } catch (error) {
+      changed = error;
+    }
+    expect(changed).toBeInstanceOf(PlanChanged);
+    const now = (changed as PlanChanged).preview;
+    expect(now.plan).not.toBe(shown.plan);
+    expect(now.counts.mines).toEqual({ created: 0, updated: 1, unchanged: 0 });
+    expect(snapshot(w.db)).toEqual(before);
+    // The new preview, confirmed, is written.
+    importPlaces(w.db, CLI_ACTOR, EVERYTHING, ALL_ABILITIES, workbook, {
+      timeZone: "America/Lima",
+      expectedPlan: now.plan,
+    });
+    expect(pricesOf(w.db, cafeNamed(w.db, "Comedor E2").id)).toEqual({ DES: 990 });
+  });
+
+  test("a price changed by someone else after the preview also counts as a different plan", () => {
+    const w = world();
+    const unitA = w.db.select().from(units).where(eq(units.name, "Unidad A")).get()!;
+    for (const [kind, id] of [
+      ["mine", unitA.mineId],
+      ["unit", unitA.id],
+      ["cafe", w.cafeA],
+    ] as const)
+      offerService(w.db, kind, id, w.des);
+    const workbook = [
+      sheet("Precios", [
+        ["Mina", "Unidad", "Comedor", "Servicio", "Precio"],
+        ["Mina Norte", "Unidad A", "Comedor A", "DES", "12.00"],
+      ]),
+    ];
+    const shown = preview(w.db, workbook);
+    expect(shown.counts.prices).toEqual({ created: 1, updated: 0, unchanged: 0 });
+    w.db.update(cafeServices).set({ priceCents: 1100 }).where(eq(cafeServices.cafeId, w.cafeA)).run();
+    expect(() =>
+      importPlaces(w.db, CLI_ACTOR, EVERYTHING, ALL_ABILITIES, workbook, {
+        timeZone: "America/Lima",
+        expectedPlan: shown.plan,
+      }),
+    ).toThrow(PlanChanged);
+    expect(pricesOf(w.db, w.cafeA)).toEqual({ DES: 1100 });
+  });
+
+  test("a preview with problems cannot be confirmed; confirming it anyway writes nothing", () => {
+    const w = world();
+    const workbook = [sheet("Minas", [["Nombre"], ["M"], ["Mina Buena"]])];
+    const shown = preview(w.db, workbook);
+    expect(shown.problems).toHaveLength(1);
+    expect(canConfirm(shown)).toBe(false);
+    expect(() =>
+      importPlaces(w.db, CLI_ACTOR, EVERYTHING, ALL_ABILITIES, workbook, {
+        timeZone: "America/Lima",
+        expectedPlan: shown.plan,
+      }),
+    ).toThrow(PlanChanged);
+    expect(w.db.select().from(mines).where(eq(mines.name, "Mina Buena")).get()).toBeUndefined();
+  });
+
+  test("problems and changes are listed up to their limits, with how many more", () => {
+    const w = world();
+    const many = MAX_LISTED_PROBLEMS + 5;
+    const bad = preview(w.db, [sheet("Minas", [["Nombre"], ...Array.from({ length: many }, () => ["M"])])]);
+    expect(bad.problems).toHaveLength(MAX_LISTED_PROBLEMS);
+    expect(bad.moreProblems).toBe(5);
+    const good = preview(w.db, [
+      sheet("Minas", [["Nombre"], ...Array.from({ length: MAX_LISTED_CHANGES + 3 }, (_, i) => [`Mina ${i}`])]),
+    ]);
+    expect(good.changes).toHaveLength(MAX_LISTED_CHANGES);
+    expect(good.moreChanges).toBe(3);
+    expect(good.counts.mines.created).toBe(MAX_LISTED_CHANGES + 3);
+  });
+});
+
+describe("example rows", () => {
+  const asRows = (sheets: ReturnType<typeof placesTemplate>): WorkbookRows =>
+    sheets.map((s) =>
+      sheet(s.name, [s.columns.map((c) => c.header), ...s.rows.map((r) => s.columns.map((c) => c.value(r)))]),
+    );
+
+  test("the template's example rows are marked in its first column; imported unchanged it imports nothing and says why", () => {
     const w = world();
     const before = snapshot(w.db);
-    const counts = importPlaces(w.db, CLI_ACTOR, EVERYTHING, ALL_ABILITIES, goodWorkbook(), {
-      timeZone: "America/Lima",
-      dryRun: true,
-    });
-    expect(counts.cafes.created).toBe(2);
+    for (const language of ["es", "en"] as const) {
+      const template = placesTemplate(language, { business: "Catering X S.A.C.", timeZone: "America/Lima" });
+      expect(template.map((s) => s.columns[0].header)).toEqual(
+        Array(5).fill(language === "es" ? "Ejemplo" : "Example"),
+      );
+      expect(
+        template.every((s) => s.rows.length === 1 && s.columns[0].value(s.rows[0]) === EXAMPLE_MARK[language]),
+      ).toBe(true);
+      const shown = previewPlacesImport(w.db, EVERYTHING, ALL_ABILITIES, asRows(template), {
+        timeZone: "America/Lima",
+      });
+      expect(shown.problems).toEqual([]);
+      expect(previewWrites(shown)).toBe(false);
+      expect(shown.examples.map((e) => e.row)).toEqual([2, 2, 2, 2, 2]);
+      expect(describeExamples(shown, en)).toBe(
+        `5 rows marked as examples are skipped (${template.map((s) => `${s.name}, row 2`).join("; ")}).`,
+      );
+    }
     expect(snapshot(w.db)).toEqual(before);
   });
 
-  test("the template imports as it is", () => {
+  test("rows added under the example are imported and the example is not; a cleared or 'no' mark imports the row", () => {
     const w = world();
-    const template = placesTemplate("en", { business: "Catering X S.A.C.", timeZone: "America/Lima" });
-    const workbook = template.map((s) =>
-      sheet(s.name, [s.columns.map((c) => c.header), ...s.rows.map((r) => s.columns.map((c) => c.value(r)))]),
+    const template = placesTemplate("es", { business: "Catering X S.A.C.", timeZone: "America/Lima" });
+    const minas = template.find((s) => s.name === "Minas")!;
+    minas.rows.push(
+      { example: "", name: "Mina Real", services: "" },
+      { example: "no", name: "Mina Otra", services: "" },
     );
-    const counts = run(w.db, workbook);
-    expect(counts).toMatchObject({
-      mines: { created: 1 },
-      units: { created: 1 },
-      cafes: { created: 1 },
-      prices: { created: 1 },
-    });
+    const rows = asRows(template);
+    const shown = previewPlacesImport(w.db, EVERYTHING, ALL_ABILITIES, rows, { timeZone: "America/Lima" });
+    expect(shown.counts.mines).toEqual({ created: 2, updated: 0, unchanged: 0 });
+    expect(describeExamples(shown, es)).toBe(
+      `Se omiten 5 filas marcadas como ejemplo (${template.map((s) => `${s.name}, fila 2`).join("; ")}).`,
+    );
+    run(w.db, rows);
+    expect(w.db.select().from(mines).where(eq(mines.name, "Mina Ejemplo")).get()).toBeUndefined();
+    expect(
+      w.db
+        .select()
+        .from(mines)
+        .all()
+        .map((m) => m.name)
+        .filter((n) => n.startsWith("Mina R") || n.startsWith("Mina O")),
+    ).toEqual(["Mina Real", "Mina Otra"]);
   });
 });
 
@@ -476,23 +748,37 @@ describe("scope and permissions", () => {
     expect(counts.cafes.created).toBe(1);
   });
 
-  test("each sheet needs its permission", () => {
+  test("a sheet that creates or changes something needs its permission; one that changes nothing does not", () => {
     const w = world();
+    const placesOnly = { places: true, services: false, prices: false };
     const problems = problemsOf(() =>
       run(
         w.db,
         [
           sheet("Servicios", [
             ["Código", "Nombre", "Tipo"],
-            ["DES", "Desayuno", "desayuno"],
+            ["DES", "Desayuno continental", "desayuno"],
           ]),
           sheet("Precios", [["Mina", "Unidad", "Comedor", "Servicio", "Precio"]]),
         ],
         EVERYTHING,
-        { places: true, services: false, prices: false },
+        placesOnly,
       ),
     );
     // An empty Prices sheet asks for nothing.
     expect(problems).toEqual([`Servicios, row 1: ${en("import.sheet_not_allowed", { sheet: "Servicios" })}`]);
+    // The same service as it is (a re-imported export) is no change, so no permission is asked for.
+    const counts = run(
+      w.db,
+      [
+        sheet("Servicios", [
+          ["Código", "Nombre", "Tipo"],
+          ["DES", "Desayuno", "desayuno"],
+        ]),
+      ],
+      EVERYTHING,
+      placesOnly,
+    );
+    expect(counts.services).toEqual({ created: 0, updated: 0, unchanged: 1 });
   });
 });

@@ -1,22 +1,26 @@
 /**
  * The places workbook: mines, units, cafes, services and prices loaded from an .xlsx file (docs/places-workbook.md).
- * Sheets and headers are recognised in Spanish or English, whatever the case or accents. Every row is checked
- * first against the database and the rest of the workbook; any problem (with its sheet, row and column) means
- * nothing is written. Otherwise everything is applied in one transaction: records are upserted by their natural
+ * Sheets and headers are recognised in Spanish or English, whatever the case or accents; rows marked in the
+ * Example column are skipped. An import is shown before it is written: `previewPlacesImport` checks every row
+ * against the database and the rest of the workbook and says what would be created, changed or left alone (and
+ * each problem, with its sheet, row and column), with a fingerprint of the plan. `importPlaces` then writes that
+ * plan in one transaction, and only that plan: given the fingerprint the person confirmed, it refuses (PlanChanged,
+ * with the new preview) when the database changed so that the plan differs. Records are upserted by their natural
  * key (mine name, unit name within its mine, cafe name within its unit, service code), service lists only add
  * assignments, and the containment rule (a unit offers only what its mine offers, a cafe only what its unit
  * offers) holds afterwards. Price changes keep their history; the import itself is one audit record.
  *
  * Scope: rows that touch an existing place outside the actor's scope fail as "not found". Without an all-places
  * scope a new cafe needs a business of the actor's headquarters areas, and a new mine or unit a new such cafe in
- * it (in the same workbook), so everything created stays within reach. Each sheet needs its permission:
- * places.manage (mines, units, cafes), services.manage (services), prices.manage (prices).
+ * it (in the same workbook), so everything created stays within reach. A sheet that creates or changes something
+ * needs its permission: places.manage (mines, units, cafes), services.manage (services), prices.manage (prices); a
+ * sheet that only repeats what is there (a re-imported export) needs none.
  */
 import { bumpAccessVersion } from "../access/authorization";
 import type { Scope } from "../access/scope";
 import { COMPANY_WIDE, recordAudit, treePlace, type Actor, type AuditPlace, type Tx } from "../audit";
 import { message, ValidationFailed, type Message } from "../errors";
-import { MAX_CENTS, parseSoles } from "../money";
+import { centsToSoles, MAX_CENTS, parseSoles } from "../money";
 import type { Db } from "../../db";
 import type { CellValue, WorkbookRows } from "../spreadsheets/read";
 import type { ExportSheet } from "../spreadsheets/write";
@@ -36,12 +40,14 @@ import {
   type ServiceType,
 } from "../../../db/schema";
 import { eq } from "drizzle-orm";
+import { createHash } from "node:crypto";
 
 // ---------------------------------------------------------------------------------------------------------------
 // The format
 
 type SheetKind = "mines" | "units" | "cafes" | "services" | "prices";
 type ColumnKey =
+  | "example"
   | "name"
   | "services"
   | "mine"
@@ -67,6 +73,7 @@ const SHEETS: Record<SheetKind, Record<Language, string>> = {
 };
 
 const COLUMNS: Record<ColumnKey, Record<Language, string>> = {
+  example: { es: "Ejemplo", en: "Example" },
   name: { es: "Nombre", en: "Name" },
   services: { es: "Servicios", en: "Services" },
   mine: { es: "Mina", en: "Mine" },
@@ -85,15 +92,18 @@ const COLUMNS: Record<ColumnKey, Record<Language, string>> = {
 /** Each sheet's columns; those marked required must be present in its header row. */
 const SHEET_COLUMNS: Record<SheetKind, { key: ColumnKey; required: boolean }[]> = {
   mines: [
+    { key: "example", required: false },
     { key: "name", required: true },
     { key: "services", required: false },
   ],
   units: [
+    { key: "example", required: false },
     { key: "mine", required: true },
     { key: "name", required: true },
     { key: "services", required: false },
   ],
   cafes: [
+    { key: "example", required: false },
     { key: "mine", required: true },
     { key: "unit", required: true },
     { key: "name", required: true },
@@ -102,6 +112,7 @@ const SHEET_COLUMNS: Record<SheetKind, { key: ColumnKey; required: boolean }[]> 
     { key: "services", required: false },
   ],
   services: [
+    { key: "example", required: false },
     { key: "code", required: true },
     { key: "name", required: true },
     { key: "type", required: true },
@@ -109,6 +120,7 @@ const SHEET_COLUMNS: Record<SheetKind, { key: ColumnKey; required: boolean }[]> 
     { key: "active", required: false },
   ],
   prices: [
+    { key: "example", required: false },
     { key: "mine", required: true },
     { key: "unit", required: true },
     { key: "cafe", required: true },
@@ -177,26 +189,90 @@ export interface ImportProblem {
   message: Message;
 }
 
+/** What an import does to one kind of record named in the workbook: created, updated, or left as it is. */
 export interface Tally {
   created: number;
   updated: number;
+  unchanged: number;
 }
 
-export interface ImportCounts {
-  mines: Tally;
-  units: Tally;
-  cafes: Tally;
-  services: Tally;
-  prices: Tally;
+export type ImportKind = "services" | "mines" | "units" | "cafes" | "prices";
+
+/** The kinds in the order a preview lists them. */
+export const IMPORT_KINDS: readonly ImportKind[] = ["mines", "units", "cafes", "services", "prices"];
+
+export type ImportCounts = Record<ImportKind, Tally>;
+
+/** A field an import changes, with its value before (null on a new record) and after. */
+export interface ChangedField {
+  field: "name" | "type" | "description" | "active" | "business" | "timeZone" | "price";
+  before: string | number | boolean | null;
+  after: string | number | boolean | null;
+}
+
+/** One record the import creates or updates, as the preview lists it. */
+export interface PlannedChange {
+  kind: "service" | "mine" | "unit" | "cafe" | "price";
+  action: "created" | "updated";
+  /** A service's code and name; a place's names from its mine down; a price's cafe path and then the service code. */
+  path: string[];
+  /** Services a place starts offering (codes). */
+  added?: string[];
+  fields?: ChangedField[];
+}
+
+/** A row marked as an example in the Example column: skipped. */
+export interface SkippedExample {
+  sheet: string;
+  row: number;
+}
+
+/**
+ * What importing a workbook would do, worked out without writing: the counts per kind, the records it creates or
+ * updates (the first MAX_LISTED_CHANGES), the rows skipped as examples, the problems (the first
+ * MAX_LISTED_PROBLEMS; any problem means nothing can be imported), and `plan`, a fingerprint of everything it would
+ * write, which confirming checks again.
+ */
+export interface ImportPreview {
+  counts: ImportCounts;
+  changes: PlannedChange[];
+  moreChanges: number;
+  examples: SkippedExample[];
+  moreExamples: number;
+  problems: ImportProblem[];
+  moreProblems: number;
+  plan: string;
 }
 
 /** The most problems listed; beyond that, one line says how many more there are. */
 export const MAX_LISTED_PROBLEMS = 200;
+/** The most changes a preview lists one by one; the counts cover them all. */
+export const MAX_LISTED_CHANGES = 100;
+
+/** Whether a preview has anything to write. */
+export function previewWrites(preview: ImportPreview): boolean {
+  return IMPORT_KINDS.some((kind) => preview.counts[kind].created + preview.counts[kind].updated > 0);
+}
+
+/** Whether confirming a preview could import it: no problems and something to write. */
+export function canConfirm(preview: ImportPreview): boolean {
+  return preview.problems.length === 0 && previewWrites(preview);
+}
 
 /** A workbook with problems: nothing was written. `errors` is keyed `rows.<sheet>.<row>[.<column>]`. */
 export class ImportFailed extends ValidationFailed {
   constructor(readonly problems: ImportProblem[]) {
     super(problemErrors(problems));
+  }
+}
+
+/**
+ * Confirming found a different plan than the preview the person saw (the places changed meanwhile, or their rights
+ * did): nothing was written; `preview` is what importing the workbook would do now.
+ */
+export class PlanChanged extends Error {
+  constructor(readonly preview: ImportPreview) {
+    super("The import plan changed since it was previewed");
   }
 }
 
@@ -247,16 +323,74 @@ export function describeProblem(problem: ImportProblem, translate: Translate): s
   return `${where}: ${text}`;
 }
 
-/** What an import did, as one sentence: "Workbook imported. Mines: 1 new, 0 updated. …". */
-export function describeCounts(counts: ImportCounts, translate: Translate): string {
-  const tally = (t: Tally) => translate("import.tally", { created: t.created, updated: t.updated });
-  return translate("import.done", {
-    mines: tally(counts.mines),
-    units: tally(counts.units),
-    cafes: tally(counts.cafes),
-    services: tally(counts.services),
-    prices: tally(counts.prices),
-  });
+/**
+ * One line per kind the workbook names: "2 comedores nuevos, 1 comedor con cambios, 5 comedores sin cambios"
+ * (kinds it does not name are left out, and so are counts of zero).
+ */
+export function describeCounts(counts: ImportCounts, translate: Translate): string[] {
+  const lines: string[] = [];
+  for (const kind of IMPORT_KINDS) {
+    const tally = counts[kind];
+    const parts = (["created", "updated", "unchanged"] as const)
+      .filter((outcome) => tally[outcome] > 0)
+      .map((outcome) => translate(`import.count.${kind}.${outcome}`, { count: tally[outcome] }));
+    if (parts.length) lines.push(parts.join(", "));
+  }
+  return lines;
+}
+
+/** The rows skipped as examples, as one sentence: "Se omitieron 5 filas de ejemplo (Minas fila 2, …)." */
+export function describeExamples(preview: ImportPreview, translate: Translate): string | null {
+  const count = preview.examples.length + preview.moreExamples;
+  if (count === 0) return null;
+  const rows = preview.examples
+    .map((e) => translate("import.row_label", { sheet: e.sheet, row: e.row }))
+    .concat(preview.moreExamples ? [translate("import.and_more", { count: preview.moreExamples })] : [])
+    .join("; ");
+  return translate("import.examples_skipped", { count, rows });
+}
+
+const soles = (cents: number) => `S/ ${centsToSoles(cents)}`;
+
+function fieldValue(change: ChangedField, value: ChangedField["before"], translate: Translate): string {
+  if (value === null || value === "") return translate("import.value_none");
+  if (change.field === "price" && typeof value === "number") return soles(value);
+  if (change.field === "active") return translate(value ? "import.value_yes" : "import.value_no");
+  if (change.field === "type") return translate(`import.type.${value}`);
+  return String(value);
+}
+
+/**
+ * A planned change as one line: "Nuevo comedor: Mina Este › Unidad E1 › Comedor E1 — Empresa: …; Zona horaria: …",
+ * "Precio de DES en Mina Norte › Unidad A › Comedor A: S/ 10.00 → S/ 12.50".
+ */
+export function describeChange(change: PlannedChange, translate: Translate): string {
+  if (change.kind === "price") {
+    const price = change.fields?.find((f) => f.field === "price");
+    return translate(`import.change.price_${change.action}`, {
+      code: change.path.at(-1) ?? "",
+      subject: change.path.slice(0, -1).join(" › "),
+      before: price ? fieldValue(price, price.before, translate) : "",
+      after: price ? fieldValue(price, price.after, translate) : "",
+    });
+  }
+  const subject = change.path.join(change.kind === "service" ? " — " : " › ");
+  const details: string[] = [];
+  for (const f of change.fields ?? []) {
+    const label = translate(`import.field.${f.field}`);
+    const after = fieldValue(f, f.after, translate);
+    details.push(
+      change.action === "created" ? `${label}: ${after}` : `${label}: ${fieldValue(f, f.before, translate)} → ${after}`,
+    );
+  }
+  if (change.added?.length)
+    details.push(
+      translate(change.action === "created" ? "import.field.services" : "import.field.services_added", {
+        codes: change.added.join(", "),
+      }),
+    );
+  const text = translate(`import.change.${change.kind}_${change.action}`, { subject });
+  return details.length ? `${text} — ${details.join("; ")}` : text;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -266,7 +400,9 @@ function text(value: CellValue | undefined): string {
   if (value === null || value === undefined) return "";
   if (typeof value === "number") return String(value);
   if (typeof value === "boolean") return value ? "true" : "false";
-  return String(value).replace(/\s+/g, " ").trim();
+  // An export writes text that would start a formula behind an apostrophe (neutraliseFormula): read it back as it was.
+  const cell = /^'[=+\-@\t\r]/.test(value) ? value.slice(1) : value;
+  return cell.replace(/\s+/g, " ").trim();
 }
 
 /** Service codes as written in a list cell: "des, alm; CEN" → DES, ALM, CEN. */
@@ -313,6 +449,8 @@ interface ServicePlan {
   description: string;
   active: boolean;
   changed: boolean;
+  /** A row of the Services sheet names it. */
+  named?: true;
   /** The service as it was, when the import changes it (for the audit). */
   before?: { name: string; type: ServiceType; description: string; active: boolean };
 }
@@ -367,6 +505,8 @@ class Planner {
   readonly services = new Map<string, ServicePlan>();
   readonly mines = new Map<string, MinePlan>();
   readonly businessesById = new Map<number, { id: number; name: string; ruc: string | null }>();
+  /** Price rows that repeat the price the cafe has. */
+  unchangedPrices = 0;
   /** Service lists of units and cafes, checked against their parent once the whole workbook is read. */
   private readonly pendingContainment: {
     sheet: string;
@@ -501,24 +641,34 @@ class Planner {
     return null;
   }
 
-  /** The codes of a Services cell that name known, active services (after the import); a problem for each other. */
+  /** The codes of a Services cell that name known services (after the import); a problem for each other. */
   private checkCodes(sheet: string, row: number, column: string, value: CellValue | undefined): string[] {
     const codes: string[] = [];
     for (const code of codeList(value)) {
-      const service = this.services.get(code);
-      if (!service) this.problem(sheet, row, column, message("import.service_unknown", { code }));
-      else if (!service.active) this.problem(sheet, row, column, message("import.service_inactive", { code }));
+      if (!this.services.has(code)) this.problem(sheet, row, column, message("import.service_unknown", { code }));
       else codes.push(code);
     }
     return codes;
   }
 
-  private offer(place: PlacePlan, codes: string[]): void {
+  /**
+   * Adds `codes` to what `place` offers and returns those it then offers. Adding an inactive service is a problem;
+   * one the place already offers stays as it is (so an exported workbook imports back unchanged).
+   */
+  private offer(place: PlacePlan, codes: string[], at: { sheet: string; row: number; column: string }): string[] {
+    const offered: string[] = [];
     for (const code of codes) {
-      if (place.services.has(code)) continue;
-      place.services.add(code);
-      place.added.add(code);
+      if (!place.services.has(code)) {
+        if (!this.services.get(code)!.active) {
+          this.problem(at.sheet, at.row, at.column, message("import.service_inactive", { code }));
+          continue;
+        }
+        place.services.add(code);
+        place.added.add(code);
+      }
+      offered.push(code);
     }
+    return offered;
   }
 
   serviceRow(sheet: string, row: number, cells: Cells, seen: Map<string, number>): void {
@@ -559,10 +709,26 @@ class Planner {
     if (!name || !type || active === null) return;
     const existing = this.services.get(code);
     if (!existing) {
-      this.services.set(code, { id: null, code, name, type, description: description ?? "", active, changed: true });
+      this.services.set(code, {
+        id: null,
+        code,
+        name,
+        type,
+        description: description ?? "",
+        active,
+        changed: true,
+        named: true,
+      });
       return;
     }
-    const next = { ...existing, name, type, description: description ?? existing.description, active };
+    const next: ServicePlan = {
+      ...existing,
+      name,
+      type,
+      description: description ?? existing.description,
+      active,
+      named: true,
+    };
     next.changed =
       next.name !== existing.name ||
       next.type !== existing.type ||
@@ -607,7 +773,8 @@ class Planner {
       this.mines.set(placeNameKey(name), mine);
     }
     mine.at = { sheet, row, column: cells.header("name") };
-    this.offer(mine, this.checkCodes(sheet, row, cells.header("services"), cells.value("services")));
+    const codes = this.checkCodes(sheet, row, cells.header("services"), cells.value("services"));
+    this.offer(mine, codes, { sheet, row, column: cells.header("services") });
   }
 
   unitRow(sheet: string, row: number, cells: Cells, seen: Map<string, number>): void {
@@ -654,9 +821,9 @@ class Planner {
       mine.units.set(placeNameKey(name), unit);
     }
     unit.at = { sheet, row, column: cells.header("name") };
-    const codes = this.checkCodes(sheet, row, cells.header("services"), cells.value("services"));
+    const listed = this.checkCodes(sheet, row, cells.header("services"), cells.value("services"));
     // The containment rule is checked against the mine as the whole workbook leaves it (see `checkContainment`).
-    this.offer(unit, codes);
+    const codes = this.offer(unit, listed, { sheet, row, column: cells.header("services") });
     this.pendingContainment.push({
       sheet,
       row,
@@ -727,7 +894,7 @@ class Planner {
     if (zoneText && !isTimeZone(zoneText))
       this.problem(sheet, row, cells.header("timeZone"), message("import.time_zone_invalid", { zone: zoneText }));
     const timeZone = zoneText && isTimeZone(zoneText) ? zoneText : null;
-    const codes = this.checkCodes(sheet, row, cells.header("services"), cells.value("services"));
+    const listed = this.checkCodes(sheet, row, cells.header("services"), cells.value("services"));
 
     if (!cafe) {
       if (businessId === null) return;
@@ -759,7 +926,7 @@ class Planner {
       if (cafe.changed) cafe.before ??= before;
     }
     cafe.at = { sheet, row, column: cells.header("name") };
-    this.offer(cafe, codes);
+    const codes = this.offer(cafe, listed, { sheet, row, column: cells.header("services") });
     this.pendingContainment.push({
       sheet,
       row,
@@ -820,6 +987,7 @@ class Planner {
     if (cents === null) return;
     const old = cafe.prices.get(code) ?? null;
     if (old !== cents) cafe.priceChanges.set(code, { old, next: cents });
+    else this.unchangedPrices++;
   }
 
   /** A unit offers only services its mine offers, a cafe only services its unit offers — after the whole import. */
@@ -888,7 +1056,13 @@ interface RecognisedSheet {
   rows: { number: number; cells: Cells }[];
 }
 
-function recognise(workbook: WorkbookRows, problems: ImportProblem[]): RecognisedSheet[] {
+/** A cell of the Example column that marks its row as an example: anything but blank or a "no". */
+function marksExample(cells: Cells): boolean {
+  const value = normalise(cells.text("example"));
+  return value !== "" && !NO.has(value);
+}
+
+function recognise(workbook: WorkbookRows, problems: ImportProblem[], examples: SkippedExample[]): RecognisedSheet[] {
   const found = new Map<SheetKind, RecognisedSheet>();
   for (const sheet of workbook) {
     const kind = SHEET_BY_NAME.get(normalise(sheet.name));
@@ -931,12 +1105,20 @@ function recognise(workbook: WorkbookRows, problems: ImportProblem[]): Recognise
       });
     if (missing.length) continue;
     sheet.rows.slice(headerIndex + 1).forEach((row, i) => {
-      // Empty rows are skipped.
+      // Empty rows are skipped, and so are rows marked as examples (the template's).
       if (!row.some((cell) => text(cell) !== "")) return;
-      recognised.rows.push({ number: recognised.headerRow + 1 + i, cells: new Cells(row, columns, headers) });
+      const number = recognised.headerRow + 1 + i;
+      const cells = new Cells(row, columns, headers);
+      if (marksExample(cells)) examples.push({ sheet: sheet.name, row: number });
+      else recognised.rows.push({ number, cells });
     });
   }
   return (Object.keys(SHEETS) as SheetKind[]).flatMap((kind) => (found.has(kind) ? [found.get(kind)!] : []));
+}
+
+interface Planned {
+  planner: Planner;
+  examples: SkippedExample[];
 }
 
 function plan(
@@ -946,9 +1128,10 @@ function plan(
   workbook: WorkbookRows,
   defaultTimeZone: string,
   onProgress?: ImportOptions["onProgress"],
-) {
+): Planned {
   const recognisedProblems: ImportProblem[] = [];
-  const sheets = recognise(workbook, recognisedProblems);
+  const examples: SkippedExample[] = [];
+  const sheets = recognise(workbook, recognisedProblems, examples);
   if (sheets.length === 0 && recognisedProblems.length === 0) {
     throw new ValidationFailed({
       file: message("import.no_sheets", {
@@ -963,14 +1146,6 @@ function plan(
   const totalRows = sheets.reduce((sum, sheet) => sum + sheet.rows.length, 0);
   let checked = 0;
   for (const sheet of sheets) {
-    if (sheet.rows.length && !abilities[PERMISSION[sheet.kind]]) {
-      planner.problem(
-        sheet.name,
-        sheet.headerRow,
-        undefined,
-        message("import.sheet_not_allowed", { sheet: sheet.name }),
-      );
-    }
     const seen = new Map<string, number>();
     for (const { number, cells } of sheet.rows) {
       onProgress?.("checking", checked++, totalRows);
@@ -984,34 +1159,150 @@ function plan(
   onProgress?.("checking", checked, totalRows);
   planner.checkContainment();
   planner.checkNewPlacesReachable();
-  return planner;
+  // A sheet that would create or change something needs its permission; one that only repeats what is there does not.
+  const counts = count(planner);
+  for (const sheet of sheets) {
+    const tally = counts[sheet.kind];
+    if (tally.created + tally.updated > 0 && !abilities[PERMISSION[sheet.kind]])
+      planner.problem(
+        sheet.name,
+        sheet.headerRow,
+        undefined,
+        message("import.sheet_not_allowed", { sheet: sheet.name }),
+      );
+  }
+  planner.problems.sort((a, b) => sheetOrder(workbook, a.sheet) - sheetOrder(workbook, b.sheet) || a.row - b.row);
+  return { planner, examples };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Applying the plan
+// What the plan does: counts, changes, fingerprint
 
 function count(planner: Planner): ImportCounts {
-  const counts: ImportCounts = {
-    mines: { created: 0, updated: 0 },
-    units: { created: 0, updated: 0 },
-    cafes: { created: 0, updated: 0 },
-    services: { created: 0, updated: 0 },
-    prices: { created: 0, updated: 0 },
-  };
-  const tally = (t: Tally, isNew: boolean, changed: boolean) => (isNew ? t.created++ : changed ? t.updated++ : 0);
-  for (const s of planner.services.values()) tally(counts.services, s.id === null, s.changed);
+  const counts = Object.fromEntries(
+    IMPORT_KINDS.map((kind) => [kind, { created: 0, updated: 0, unchanged: 0 }]),
+  ) as ImportCounts;
+  const tally = (t: Tally, isNew: boolean, changed: boolean) =>
+    isNew ? t.created++ : changed ? t.updated++ : t.unchanged++;
+  for (const s of planner.services.values()) if (s.named) tally(counts.services, s.id === null, s.changed);
   for (const mine of planner.mines.values()) {
-    tally(counts.mines, mine.id === null, mine.added.size > 0);
+    if (mine.at) tally(counts.mines, mine.id === null, mine.added.size > 0);
     for (const unit of mine.units.values()) {
-      tally(counts.units, unit.id === null, unit.added.size > 0);
+      if (unit.at) tally(counts.units, unit.id === null, unit.added.size > 0);
       for (const cafe of unit.cafes.values()) {
-        tally(counts.cafes, cafe.id === null, cafe.changed || cafe.added.size > 0);
+        if (cafe.at) tally(counts.cafes, cafe.id === null, cafe.changed || cafe.added.size > 0);
         for (const change of cafe.priceChanges.values()) tally(counts.prices, change.old === null, true);
       }
     }
   }
+  counts.prices.unchanged = planner.unchangedPrices;
   return counts;
 }
+
+/**
+ * Every record the plan creates or updates, in the order it is written, each with the ids it touches (null for a
+ * new record): what the preview lists, and what its fingerprint covers.
+ */
+function changesOf(planner: Planner): { change: PlannedChange; ids: (number | null)[] }[] {
+  const out: { change: PlannedChange; ids: (number | null)[] }[] = [];
+  const sorted = (codes: Set<string>) => [...codes].sort();
+  for (const s of planner.services.values()) {
+    if (!s.named || (s.id !== null && !s.changed)) continue;
+    const now = { name: s.name, type: s.type, description: s.description, active: s.active };
+    const fields = (["name", "type", "description", "active"] as const)
+      .filter((f) => s.id === null || s.before![f] !== now[f])
+      .map((f) => ({ field: f, before: s.id === null ? null : s.before![f], after: now[f] }));
+    out.push({
+      change: { kind: "service", action: s.id === null ? "created" : "updated", path: [s.code, s.name], fields },
+      ids: [s.id],
+    });
+  }
+  for (const mine of planner.mines.values()) {
+    if (mine.id === null || mine.added.size > 0)
+      out.push({
+        change: {
+          kind: "mine",
+          action: mine.id === null ? "created" : "updated",
+          path: [mine.name],
+          added: sorted(mine.added),
+        },
+        ids: [mine.id],
+      });
+    for (const unit of mine.units.values()) {
+      if (unit.id === null || unit.added.size > 0)
+        out.push({
+          change: {
+            kind: "unit",
+            action: unit.id === null ? "created" : "updated",
+            path: [mine.name, unit.name],
+            added: sorted(unit.added),
+          },
+          ids: [mine.id, unit.id],
+        });
+      for (const cafe of unit.cafes.values()) {
+        const path = [mine.name, unit.name, cafe.name];
+        const business = (id: number | null) =>
+          id === null ? null : (planner.businessesById.get(id)?.name ?? String(id));
+        if (cafe.id === null || cafe.changed || cafe.added.size > 0) {
+          const fields: ChangedField[] = [];
+          const before = cafe.before ?? { businessId: cafe.businessId, timeZone: cafe.timeZone };
+          if (cafe.id === null || before.businessId !== cafe.businessId)
+            fields.push({
+              field: "business",
+              before: cafe.id === null ? null : business(before.businessId),
+              after: business(cafe.businessId),
+            });
+          if (cafe.id === null || before.timeZone !== cafe.timeZone)
+            fields.push({ field: "timeZone", before: cafe.id === null ? null : before.timeZone, after: cafe.timeZone });
+          out.push({
+            change: {
+              kind: "cafe",
+              action: cafe.id === null ? "created" : "updated",
+              path,
+              added: sorted(cafe.added),
+              fields,
+            },
+            ids: [mine.id, unit.id, cafe.id, cafe.businessId, before.businessId],
+          });
+        }
+        for (const [code, c] of cafe.priceChanges)
+          out.push({
+            change: {
+              kind: "price",
+              action: c.old === null ? "created" : "updated",
+              path: [...path, code],
+              fields: [{ field: "price", before: c.old, after: c.next }],
+            },
+            ids: [cafe.id],
+          });
+      }
+    }
+  }
+  return out;
+}
+
+function preview(planned: Planned): ImportPreview {
+  const { planner, examples } = planned;
+  const counts = count(planner);
+  const changes = changesOf(planner);
+  // The fingerprint covers every write with the ids and values it starts from, and the counts the preview shows.
+  const plan = createHash("sha256")
+    .update(JSON.stringify({ counts, changes: changes.map((c) => [c.change, c.ids]) }))
+    .digest("base64url");
+  return {
+    counts,
+    changes: changes.slice(0, MAX_LISTED_CHANGES).map((c) => c.change),
+    moreChanges: Math.max(0, changes.length - MAX_LISTED_CHANGES),
+    examples: examples.slice(0, MAX_LISTED_PROBLEMS),
+    moreExamples: Math.max(0, examples.length - MAX_LISTED_PROBLEMS),
+    problems: planner.problems.slice(0, MAX_LISTED_PROBLEMS),
+    moreProblems: Math.max(0, planner.problems.length - MAX_LISTED_PROBLEMS),
+    plan,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Applying the plan
 
 /**
  * Writes the plan. Each place and service it creates or changes gets the same audit record the pages write,
@@ -1178,17 +1469,34 @@ function apply(
 export interface ImportOptions {
   /** APP_TIMEZONE: the time zone of a new cafe whose row leaves it blank. */
   timeZone: string;
-  /** Check only: nothing is written. */
-  dryRun?: boolean;
   now?: Date;
   /** Told how far the import got: rows checked of all rows, then services and places saved of all. Called often. */
   onProgress?: (step: "checking" | "saving", done: number, total: number) => void;
 }
 
 /**
- * Imports a places workbook (rows as read by readWorkbook): checks every row, then writes everything in one
- * transaction, or nothing. Throws ImportFailed listing each problem, or ValidationFailed keyed `file` when the
- * workbook has no sheet Mesa recognises. Returns what was created and updated (what would be, on a dry run).
+ * What importing a places workbook (rows as read by readWorkbook) would do, worked out in one read transaction
+ * without writing anything: see ImportPreview. Problems are part of the preview; throws ValidationFailed keyed
+ * `file` only when the workbook has no sheet Mesa recognises.
+ */
+export function previewPlacesImport(
+  db: Db,
+  scope: Scope,
+  abilities: ImportAbilities,
+  workbook: WorkbookRows,
+  options: ImportOptions,
+): ImportPreview {
+  return db.transaction((tx) => preview(plan(tx, scope, abilities, workbook, options.timeZone, options.onProgress)), {
+    behavior: "deferred",
+  });
+}
+
+/**
+ * Imports a places workbook: checks every row, then writes everything in one transaction, or nothing. With
+ * `expectedPlan` (the `plan` of the preview the person confirmed) it writes only that plan: when the workbook
+ * would now do anything else, or has problems, it throws PlanChanged with the new preview. Without it, it throws
+ * ImportFailed listing each problem. Throws ValidationFailed keyed `file` when the workbook has no sheet Mesa
+ * recognises. Returns what was created, updated and left unchanged.
  */
 export function importPlaces(
   db: Db,
@@ -1196,21 +1504,21 @@ export function importPlaces(
   scope: Scope,
   abilities: ImportAbilities,
   workbook: WorkbookRows,
-  options: ImportOptions,
+  options: ImportOptions & { expectedPlan?: string },
 ): ImportCounts {
   const now = options.now ?? new Date();
   // Checked and written in one immediate transaction, so nothing changes between the check and the write.
   return db.transaction(
     (tx) => {
-      const planner = plan(tx, scope, abilities, workbook, options.timeZone, options.onProgress);
-      if (planner.problems.length)
-        throw new ImportFailed(
-          planner.problems.sort(
-            (a, b) => sheetOrder(workbook, a.sheet) - sheetOrder(workbook, b.sheet) || a.row - b.row,
-          ),
-        );
+      const planned = plan(tx, scope, abilities, workbook, options.timeZone, options.onProgress);
+      const { planner } = planned;
+      if (options.expectedPlan !== undefined) {
+        const current = preview(planned);
+        if (current.plan !== options.expectedPlan || current.problems.length) throw new PlanChanged(current);
+      }
+      if (planner.problems.length) throw new ImportFailed(planner.problems);
       const counts = count(planner);
-      if (!options.dryRun) apply(tx, actor, planner, counts, now, options.onProgress);
+      apply(tx, actor, planner, counts, now, options.onProgress);
       return counts;
     },
     { behavior: "immediate" },
@@ -1222,9 +1530,51 @@ function sheetOrder(workbook: WorkbookRows, name: string): number {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// The template
+// The template and the sheets an export writes
 
-/** An existing service the template's example rows use, so importing the template unchanged leaves it as it is. */
+/** One row of a sheet of the places workbook, by column. */
+export type WorkbookRow = Partial<Record<ColumnKey, string | number>>;
+
+export type PlacesSheetKind = SheetKind;
+
+/**
+ * A sheet of the places workbook exactly as the import reads it: its name and headers in `language`, its columns
+ * in order; the Example column only when `withExamples`. A price is written as a number of soles.
+ */
+export function workbookSheet(
+  kind: SheetKind,
+  language: Language,
+  rows: WorkbookRow[],
+  withExamples = false,
+): ExportSheet<WorkbookRow> {
+  return {
+    name: SHEETS[kind][language],
+    columns: SHEET_COLUMNS[kind]
+      .filter(({ key }) => withExamples || key !== "example")
+      .map(({ key }) => ({
+        header: COLUMNS[key][language],
+        value: (row: WorkbookRow) => row[key] ?? null,
+        format: key === "price" ? "0.00" : undefined,
+        width: key === "description" || key === "business" || key === "example" ? 30 : 18,
+      })),
+    rows,
+  };
+}
+
+/** The sheets in the order they are applied (and written). */
+export const PLACES_SHEETS: readonly SheetKind[] = Object.keys(SHEETS) as SheetKind[];
+
+/** A service's type as a workbook names it. */
+export function serviceTypeName(type: ServiceType, language: Language): string {
+  return TYPE_NAMES[type][language];
+}
+
+/** Yes or no as a workbook writes it. */
+export function yesNo(value: boolean, language: Language): string {
+  return value ? (language === "es" ? "sí" : "yes") : "no";
+}
+
+/** An existing service the template's example rows use, so the example shows a real code. */
 export interface TemplateService {
   code: string;
   name: string;
@@ -1233,21 +1583,22 @@ export interface TemplateService {
 }
 
 /**
- * The workbook to fill in: the five sheets with their headers in `language` and one example row each. The
+ * The workbook to fill in: the five sheets with their headers in `language` and one example row each, marked in
+ * the first column (Ejemplo / Example) so it is never imported: the import skips marked rows and says so. The
  * example cafe has `business`; the example service is `service` when given (an existing one), else a breakfast.
  */
 export function placesTemplate(
   language: Language,
   example: { business: string; timeZone: string; service?: TemplateService },
-): ExportSheet<Record<ColumnKey, string | number>>[] {
+): ExportSheet<WorkbookRow>[] {
   const service = example.service ?? {
     code: "DES",
     name: language === "es" ? "Desayuno" : "Breakfast",
     type: "breakfast" as const,
     description: language === "es" ? "Desayuno del turno día" : "Day shift breakfast",
   };
-  const sample: Record<ColumnKey, string | number> = {
-    name: "",
+  const sample: WorkbookRow = {
+    example: EXAMPLE_MARK[language],
     services: service.code,
     mine: language === "es" ? "Mina Ejemplo" : "Example Mine",
     unit: language === "es" ? "Unidad Norte" : "North Unit",
@@ -1257,25 +1608,22 @@ export function placesTemplate(
     code: service.code,
     type: TYPE_NAMES[service.type][language],
     description: service.description,
-    active: language === "es" ? "sí" : "yes",
+    active: yesNo(true, language),
     service: service.code,
     price: 12.5,
   };
-  const rowFor: Record<SheetKind, Record<ColumnKey, string | number>> = {
+  const rowFor: Record<SheetKind, WorkbookRow> = {
     services: { ...sample, name: service.name },
     mines: { ...sample, name: sample.mine },
     units: { ...sample, name: sample.unit },
     cafes: { ...sample, name: sample.cafe },
     prices: sample,
   };
-  return (Object.keys(SHEETS) as SheetKind[]).map((kind) => ({
-    name: SHEETS[kind][language],
-    columns: SHEET_COLUMNS[kind].map(({ key }) => ({
-      header: COLUMNS[key][language],
-      value: (row: Record<ColumnKey, string | number>) => row[key],
-      format: key === "price" ? "0.00" : undefined,
-      width: key === "description" || key === "business" ? 30 : 18,
-    })),
-    rows: [rowFor[kind]],
-  }));
+  return PLACES_SHEETS.map((kind) => workbookSheet(kind, language, [rowFor[kind]], true));
 }
+
+/** What the template writes in the Example column of its example rows. */
+export const EXAMPLE_MARK: Record<Language, string> = {
+  es: "EJEMPLO (no se importa)",
+  en: "EXAMPLE (not imported)",
+};

@@ -10,9 +10,6 @@ import {
   deleteCafe,
   deleteMine,
   deleteUnit,
-  exportCafes,
-  exportMines,
-  exportUnits,
   listCafes,
   listMines,
   listUnits,
@@ -21,14 +18,10 @@ import {
   updateCafe,
   updateMine,
   updateUnit,
-  type CafeRow,
-  type MineRow,
-  type UnitRow,
 } from "../../domain/places/places";
+import { placesExport } from "../../domain/places/export";
 import { cafePrices } from "../../domain/places/prices";
 import { serviceOptions } from "../../domain/places/services";
-import type { ExportColumn } from "../../domain/spreadsheets/write";
-import type { RequestContext } from "../context";
 import { optional } from "../page-protocol/props";
 import { idParam, listParams, paginated } from "../pagination";
 import { access, defineRoutes } from "../routing";
@@ -43,54 +36,13 @@ function tabOf(value: unknown): Tab {
   return TABS.includes(value as Tab) ? (value as Tab) : "cafes";
 }
 
+/** The time zones of the Americas the runtime knows, listed once (asking Intl costs a tenth of a millisecond). */
+let americanZones: string[] | null = null;
+
 /** The time zones offered for a cafe: the Americas, UTC, and the default setting. */
 function timeZones(defaultZone: string): string[] {
-  const zones = Intl.supportedValuesOf("timeZone").filter((zone) => zone.startsWith("America/"));
-  return [...new Set([defaultZone, ...zones, "UTC"])];
-}
-
-function mineColumns(ctx: RequestContext, codes: Map<number, string>): ExportColumn<MineRow>[] {
-  return [
-    { header: ctx.t("management.mine"), value: (r) => r.name, width: 30 },
-    { header: ctx.t("management.units"), value: (r) => r.units },
-    { header: ctx.t("management.cafes"), value: (r) => r.cafes },
-    {
-      header: ctx.t("management.services"),
-      value: (r) => r.serviceIds.map((id) => codes.get(id)).join(", "),
-      width: 30,
-    },
-  ];
-}
-
-function unitColumns(ctx: RequestContext, codes: Map<number, string>): ExportColumn<UnitRow>[] {
-  return [
-    { header: ctx.t("management.mine"), value: (r) => r.mineName, width: 30 },
-    { header: ctx.t("management.unit"), value: (r) => r.name, width: 30 },
-    { header: ctx.t("management.cafes"), value: (r) => r.cafes },
-    { header: ctx.t("management.subdealerships"), value: (r) => r.subdealerships },
-    {
-      header: ctx.t("management.services"),
-      value: (r) => r.serviceIds.map((id) => codes.get(id)).join(", "),
-      width: 30,
-    },
-  ];
-}
-
-function cafeColumns(ctx: RequestContext, codes: Map<number, string>): ExportColumn<CafeRow>[] {
-  return [
-    { header: ctx.t("management.mine"), value: (r) => r.mineName, width: 30 },
-    { header: ctx.t("management.unit"), value: (r) => r.unitName, width: 30 },
-    { header: ctx.t("management.cafe"), value: (r) => r.name, width: 30 },
-    { header: ctx.t("management.business"), value: (r) => r.businessName ?? "", width: 30 },
-    { header: ctx.t("management.time_zone"), value: (r) => r.timeZone, width: 20 },
-    { header: ctx.t("management.areas"), value: (r) => r.areas },
-    {
-      header: ctx.t("management.services"),
-      value: (r) => r.serviceIds.map((id) => codes.get(id)).join(", "),
-      width: 30,
-    },
-    { header: ctx.t("management.priced"), value: (r) => r.priced },
-  ];
+  americanZones ??= Intl.supportedValuesOf("timeZone").filter((zone) => zone.startsWith("America/"));
+  return [...new Set([defaultZone, ...americanZones, "UTC"])];
 }
 
 export const managementRoutes = defineRoutes([
@@ -143,23 +95,11 @@ export const managementRoutes = defineRoutes([
     uri: "/management/export/{table}",
     wheres: { table: "mines|units|cafes" },
     access: access.can("places.view"),
+    // The places workbook the import reads (src/domain/places/export.ts), so an export imports back.
     handle: (ctx) => {
       const table = tabOf(ctx.params.table);
-      const search = listParams(ctx.query).search;
-      const codes = new Map(serviceOptions(ctx.db).map((s) => [s.id, s.code]));
-      const name = ctx.t(`management.tab_${table}`);
-      const fileName = exportFileName(table, ctx.config.timezone);
-      if (table === "mines")
-        return xlsxResponse(fileName, [
-          { name, columns: mineColumns(ctx, codes), rows: exportMines(ctx.db, ctx.scope, search) },
-        ]);
-      if (table === "units")
-        return xlsxResponse(fileName, [
-          { name, columns: unitColumns(ctx, codes), rows: exportUnits(ctx.db, ctx.scope, search) },
-        ]);
-      return xlsxResponse(fileName, [
-        { name, columns: cafeColumns(ctx, codes), rows: exportCafes(ctx.db, ctx.scope, search) },
-      ]);
+      const sheets = placesExport(ctx.db, ctx.scope, ctx.locale, table, listParams(ctx.query).search);
+      return xlsxResponse(exportFileName(table, ctx.config.timezone), sheets);
     },
   },
   {

@@ -1,28 +1,58 @@
 /**
  * Importing mines, units, cafes, services and prices from a workbook uploaded on the Management page, and the
- * template to fill in. The upload's bounds (size, zip structure) are checked at once, and a refused file is said
- * on the form's file field; otherwise the file is kept under STORAGE_PATH/jobs and a background job
- * (src/domain/jobs/places-import.ts) reads it, checks every row and applies all or nothing, with the scope and
- * permissions the person had when they uploaded it. The Management page shows their latest import
- * (`importJobView`): its progress, then the counts, or the rows to fix worded with where they are:
- * "Comedores, fila 7 (Empresa): …".
+ * template to fill in. An import is shown before it is written:
+ *
+ * 1. The upload's bounds (size, zip structure) are checked at once, and a refused file is said on the form's file
+ *    field. Otherwise the file is kept under STORAGE_PATH/jobs and a background job (src/domain/jobs/places-import.ts)
+ *    reads it and checks every row, with the scope and permissions the person has, writing nothing.
+ * 2. The Management page shows the result (`importJobView`): what would be created, changed or left alone, the
+ *    example rows skipped, or the rows to fix worded with where they are ("Comedores, fila 7 (Empresa): …").
+ * 3. Confirming (`management.import_confirm`, only the person's own preview, while its upload is kept) starts the
+ *    job that writes exactly that preview's plan; when the places changed meanwhile it writes nothing and the page
+ *    shows the new preview. Discarding is dismissing the job (src/http/routes/jobs.ts), which deletes the upload.
  */
 import { asc, eq } from "drizzle-orm";
 import { businesses, services } from "../../../db/schema";
 import { can } from "../../domain/access/authorization";
-import { message, ValidationFailed } from "../../domain/errors";
-import { isFinished, latestJob, removeUpload, storeUpload, type JobState } from "../../domain/jobs/jobs";
+import { message, NotFound, ValidationFailed } from "../../domain/errors";
 import {
+  findOwnJob,
+  holdsUpload,
+  isFinished,
+  latestJob,
+  releaseKeptUploads,
+  removeUpload,
+  storeUpload,
+  takeKeptUpload,
+  uploadExpiresAt,
+  UPLOAD_KEPT_MS,
+  type Job,
+  type JobState,
+} from "../../domain/jobs/jobs";
+import {
+  IMPORT_FAILED,
   PLACES_IMPORT,
+  PLAN_CHANGED,
   type PlacesImportInput,
-  type PlacesImportProblems,
   type PlacesImportResult,
 } from "../../domain/jobs/places-import";
-import { describeCounts, describeProblems, placesTemplate, type ImportAbilities } from "../../domain/places/import";
+import {
+  canConfirm,
+  describeChange,
+  describeCounts,
+  describeExamples,
+  describeProblems,
+  placesTemplate,
+  previewWrites,
+  type ImportAbilities,
+  type ImportPreview,
+} from "../../domain/places/import";
 import { checkZip, MAX_WORKBOOK_BYTES } from "../../domain/spreadsheets/read";
 import type { RequestContext } from "../context";
 import { access, defineRoutes } from "../routing";
 import { exportFileName, xlsxResponse } from "../spreadsheet";
+
+const JOB_ID = "[1-9]\\d{0,15}";
 
 function abilities(ctx: RequestContext): ImportAbilities {
   return {
@@ -48,41 +78,111 @@ function exampleBusiness(ctx: RequestContext): string {
 export interface ImportJobView {
   id: number;
   state: JobState;
+  /**
+   * What the person sees: the workbook being checked, a preview to confirm (or one with nothing to import), the rows
+   * to fix, the import being written, its end, or why it could not run.
+   */
+  step: "checking" | "preview" | "problems" | "saving" | "done" | "failed";
   fileName: string;
   /** `label` is a translation key; the page words it. */
   progress: { done: number; total: number; label: string };
-  /** What a successful import did: "Libro importado. Minas: 1 nuevas, …". */
-  summary: string | null;
-  /** Why it failed: the rows to fix (then listed in `problems`), or what is wrong with the file. */
-  error: string | null;
+  /** What to say first: nothing to import, the preview expired, the places changed, the rows to fix, done, a failure. */
+  notice: string | null;
+  /** One line per kind: "2 comedores nuevos, 1 comedor con cambios, 5 comedores sin cambios". */
+  counts: string[];
+  /** Each record the import would create or update, worded; a last line says how many more there are. */
+  changes: string[];
+  /** How many records the import would create or update. */
+  changeCount: number;
+  /** The rows skipped as examples, as one sentence. */
+  examples: string | null;
   /** The rows to fix, keyed `rows.<sheet>.<row>[.<column>]`, each worded with its sheet, row and column. */
   problems: Record<string, string>;
+  /** Whether the preview may be confirmed now (it writes something, has no problem, and its upload is kept). */
+  canConfirm: boolean;
+  /** Until when it may be confirmed (ISO 8601). */
+  expiresAt: string | null;
+}
+
+function previewLines(ctx: RequestContext, preview: ImportPreview) {
+  const t = (key: string, params?: Record<string, string | number>) => ctx.t(key, params);
+  const changes = preview.changes.map((c) => describeChange(c, t));
+  if (preview.moreChanges) changes.push(t("import.more_changes", { count: preview.moreChanges }));
+  return {
+    counts: describeCounts(preview.counts, t),
+    changes,
+    changeCount: preview.changes.length + preview.moreChanges,
+    examples: describeExamples(preview, t),
+  };
 }
 
 /** The signed-in person's latest places import that they have not dismissed, or null. */
 export function importJobView(ctx: RequestContext): ImportJobView | null {
   const job = latestJob(ctx.db, ctx.user!.id, PLACES_IMPORT);
-  if (!job) return null;
+  return job ? describeJob(ctx, job) : null;
+}
+
+function describeJob(ctx: RequestContext, job: Job): ImportJobView {
   const t = (key: string, params?: Record<string, string | number>) => ctx.t(key, params);
+  const input = job.input as PlacesImportInput;
+  const result = job.result as PlacesImportResult | null;
   const view: ImportJobView = {
     id: job.id,
     state: job.state,
-    fileName: (job.input as PlacesImportInput).fileName,
+    step: input.step === "apply" ? "saving" : "checking",
+    fileName: input.fileName,
     progress: job.progress,
-    summary: null,
-    error: null,
+    notice: null,
+    counts: [],
+    changes: [],
+    changeCount: 0,
+    examples: null,
     problems: {},
+    canConfirm: false,
+    expiresAt: null,
   };
-  if (job.state === "succeeded") view.summary = describeCounts((job.result as PlacesImportResult).counts, t);
-  if (job.state === "failed") {
-    view.error = job.error ? ctx.say(job.error) : null;
-    const rows = job.result as PlacesImportProblems | null;
-    if (rows) {
-      view.problems = describeProblems(rows.problems, t);
-      if (rows.more) view.problems["rows.more"] = t("import.more_problems", { count: rows.more });
-    }
+  if (!isFinished(job.state)) return view;
+  const errorKey = job.error === null ? null : typeof job.error === "string" ? job.error : job.error.key;
+  const preview = result?.preview;
+  if (job.state === "succeeded" && result?.counts) {
+    // Written: what it did.
+    return {
+      ...view,
+      step: "done",
+      notice: t("import.done"),
+      counts: describeCounts(result.counts, t),
+      examples: preview ? describeExamples(preview, t) : null,
+    };
   }
-  return view;
+  if (preview && (job.state === "succeeded" || errorKey === PLAN_CHANGED || errorKey === IMPORT_FAILED)) {
+    const changed = errorKey === PLAN_CHANGED ? t("import.plan_changed") : null;
+    if (preview.problems.length) {
+      const problems = describeProblems(preview.problems, t);
+      if (preview.moreProblems) problems["rows.more"] = t("import.more_problems", { count: preview.moreProblems });
+      return {
+        ...view,
+        step: "problems",
+        notice: [changed, t("import.errors_title")].filter(Boolean).join(" "),
+        examples: describeExamples(preview, t),
+        problems,
+      };
+    }
+    const confirmable = canConfirm(preview) && holdsUpload(job);
+    const notice = !previewWrites(preview)
+      ? t("import.nothing_to_import")
+      : !confirmable
+        ? t("import.expired", { minutes: UPLOAD_KEPT_MS / 60_000 })
+        : changed;
+    return {
+      ...view,
+      step: "preview",
+      notice,
+      ...previewLines(ctx, preview),
+      canConfirm: confirmable,
+      expiresAt: confirmable ? (uploadExpiresAt(job)?.toISOString() ?? null) : null,
+    };
+  }
+  return { ...view, step: "failed", notice: job.error ? ctx.say(job.error) : null };
 }
 
 export const placesImportRoutes = defineRoutes([
@@ -104,13 +204,55 @@ export const placesImportRoutes = defineRoutes([
       const bytes = new Uint8Array(await file.arrayBuffer());
       // Size and zip structure now, so a refused file is said on the form; reading the rows is the job's.
       checkZip(bytes);
+      // One workbook waits for confirmation at a time: a preview not confirmed is dropped with its file.
+      releaseKeptUploads(ctx.db, ctx.user!.id, PLACES_IMPORT);
       const upload = storeUpload(ctx.config.storagePath, bytes, "xlsx");
       const input: PlacesImportInput = {
+        step: "preview",
         path: upload,
         fileName: (file instanceof File && file.name ? file.name : "workbook.xlsx").slice(0, 200),
         abilities: abilities(ctx),
         timeZone: ctx.config.timezone,
-        dryRun: false,
+      };
+      try {
+        ctx.services.jobs.start({
+          kind: PLACES_IMPORT,
+          actor: { userId: ctx.user!.id, label: ctx.actor.label },
+          scope: ctx.scope,
+          input,
+          upload,
+        });
+      } catch (error) {
+        removeUpload(upload);
+        throw error;
+      }
+      return ctx.back(ctx.urlFor("management.index"));
+    },
+  },
+  {
+    name: "management.import_confirm",
+    methods: ["POST"],
+    uri: "/management/import/{job}/confirm",
+    wheres: { job: JOB_ID },
+    access: access.can("places.manage"),
+    handle: (ctx) => {
+      // Only the person's own preview: anyone else's job, like a missing one, is not found.
+      const job = findOwnJob(ctx.db, ctx.user!.id, Number(ctx.params.job));
+      if (job.kind !== PLACES_IMPORT) throw new NotFound();
+      const current = latestJob(ctx.db, ctx.user!.id, PLACES_IMPORT);
+      if (current && !isFinished(current.state)) throw new ValidationFailed({ confirm: message("import.busy") });
+      const preview = (job.result as PlacesImportResult | null)?.preview;
+      // The plan confirmed is the one recorded with the preview on the server, never one the browser sends.
+      const upload = preview && canConfirm(preview) ? takeKeptUpload(ctx.db, job) : null;
+      if (!preview || upload === null) throw new ValidationFailed({ confirm: message("import.confirm_unavailable") });
+      const input: PlacesImportInput = {
+        step: "apply",
+        path: upload,
+        fileName: (job.input as PlacesImportInput).fileName,
+        // Written with the rights the person has now: if they changed, so does the plan, and nothing is written.
+        abilities: abilities(ctx),
+        timeZone: ctx.config.timezone,
+        plan: preview.plan,
       };
       try {
         ctx.services.jobs.start({
@@ -133,7 +275,7 @@ export const placesImportRoutes = defineRoutes([
     uri: "/management/import/template",
     access: access.can("places.view"),
     handle: (ctx) => {
-      // The example rows use an existing service as it is, so importing the template unchanged does not alter it.
+      // The example rows show an existing service's code; they are marked as examples and never imported.
       const service = ctx.db
         .select({ code: services.code, name: services.name, type: services.type, description: services.description })
         .from(services)

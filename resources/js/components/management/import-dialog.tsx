@@ -1,7 +1,8 @@
 /**
  * The places workbook import: choose an .xlsx file and upload it with a progress bar. A file the server refuses at
  * once (too large, not a workbook) is said on the file field; otherwise the dialog closes and the Management page
- * follows the import job (import-job.tsx) to its counts, or to the list of rows to fix — nothing is saved then.
+ * follows the check (import-job.tsx) to its preview — what would be created, changed or left alone, or the rows to
+ * fix. Nothing is saved until the person confirms the preview there.
  */
 import { useForm } from "@inertiajs/react";
 import { Download, FileSpreadsheet } from "lucide-react";

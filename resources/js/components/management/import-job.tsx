@@ -1,11 +1,18 @@
 /**
- * The person's latest places import on the Management page (the `importJob` prop). While it runs it shows the
- * step and how far it got, heard live on their private channel (`JobUpdated`) and asked again every few seconds in
- * case a message was missed; then the counts of what it did, or the rows to fix (nothing was saved then). The
- * result stays, also when they leave the page and come back, until they close it.
+ * The person's latest places import on the Management page (the `importJob` prop), shown before it is written.
+ * While the workbook is checked, and later while it is written, it shows the step and how far it got, heard live
+ * on their private channel (`JobUpdated`) and asked again every few seconds in case a message was missed. Then:
+ *
+ * - the preview: what importing would create, change or leave alone, the example rows it skips and the list of
+ *   changes, with "Import these changes" (nothing is saved before) and "Discard";
+ * - or the rows to fix, with nothing saved;
+ * - after confirming: the counts of what was written, or — when the places changed meanwhile — the new preview
+ *   with a notice saying so.
+ *
+ * The result stays, also when they leave the page and come back, until they close or discard it.
  */
 import { router, usePage } from "@inertiajs/react";
-import { CheckCircle2, AlertTriangle, Loader2 } from "lucide-react";
+import { AlertTriangle, CheckCircle2, FileSearch, Info, Loader2 } from "lucide-react";
 import { useEffect, useState } from "react";
 import type { RealtimeEvents } from "../../../../src/realtime/events";
 import { userChannel } from "../../../../src/realtime/events";
@@ -16,28 +23,39 @@ import { listenFor } from "../../lib/realtime";
 import type { SharedProps } from "../../types";
 import { Button } from "../ui/button";
 
-/** A places import as the server words it (src/http/routes/places-import.ts, `importJobView`). */
+/** A places import as the server words it (src/http/routes/places-import.ts, `ImportJobView`). */
 export interface ImportJob {
   id: number;
   state: "queued" | "running" | "succeeded" | "failed";
+  step: "checking" | "preview" | "problems" | "saving" | "done" | "failed";
   fileName: string;
   progress: { done: number; total: number; label: string };
-  summary: string | null;
-  error: string | null;
+  notice: string | null;
+  counts: string[];
+  changes: string[];
+  changeCount: number;
+  examples: string | null;
   problems: Record<string, string>;
+  canConfirm: boolean;
+  expiresAt: string | null;
 }
 
 type Update = RealtimeEvents["JobUpdated"];
 
 /** How often the page asks for the job again while it runs, in case a realtime message was missed. */
 const POLL_MS = 3000;
+/** How long the server keeps a previewed workbook for confirmation (src/domain/jobs/jobs.ts, UPLOAD_KEPT_MS). */
+const KEPT_MINUTES = 30;
 
 export function ImportJobPanel({ job, onImportAgain }: { job: ImportJob; onImportAgain: () => void }) {
   const { t } = useI18n();
   const route = useRoute();
   const realtime = useRealtime();
-  const userId = usePage<SharedProps>().props.auth.user?.id ?? null;
+  const page = usePage<SharedProps>();
+  const userId = page.props.auth.user?.id ?? null;
+  const confirmError = page.props.errors?.confirm;
   const [live, setLive] = useState<Update | null>(null);
+  const [sending, setSending] = useState(false);
   const running = job.state === "queued" || job.state === "running";
 
   useEffect(() => {
@@ -62,7 +80,16 @@ export function ImportJobPanel({ job, onImportAgain }: { job: ImportJob; onImpor
   }, [running, job.id]);
 
   const dismiss = () => router.post(route("jobs.dismiss", { job: job.id }), {}, { preserveScroll: true });
-  const title = t("import.job_title", { file: job.fileName });
+  const confirm = () =>
+    router.post(
+      route("management.import_confirm", { job: job.id }),
+      {},
+      { preserveScroll: true, onStart: () => setSending(true), onFinish: () => setSending(false) },
+    );
+  const title =
+    job.step === "preview" || job.step === "problems"
+      ? t("import.preview_title", { file: job.fileName })
+      : t("import.job_title", { file: job.fileName });
 
   if (running) {
     const current = live && live.id === job.id && live.state === "running" ? live : job;
@@ -79,6 +106,7 @@ export function ImportJobPanel({ job, onImportAgain }: { job: ImportJob; onImpor
         aria-label={title}
         data-testid="import-job"
         data-state="running"
+        data-step={job.step}
       >
         <p className="flex items-center gap-2 font-medium">
           <Loader2 className="size-4 animate-spin" aria-hidden="true" />
@@ -98,21 +126,104 @@ export function ImportJobPanel({ job, onImportAgain }: { job: ImportJob; onImpor
     );
   }
 
-  if (job.state === "succeeded") {
+  const counts = job.counts.length > 0 && (
+    <ul className="list-disc space-y-0.5 pl-5" data-testid="import-counts">
+      {job.counts.map((line) => (
+        <li key={line}>{line}</li>
+      ))}
+    </ul>
+  );
+  const examples = job.examples && (
+    <p className="flex items-start gap-2 text-muted-foreground" data-testid="import-examples">
+      <Info className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+      {job.examples}
+    </p>
+  );
+
+  if (job.step === "done") {
     return (
       <section
-        className="flex flex-wrap items-center gap-3 rounded-md border border-success/40 bg-success/10 px-4 py-3 text-sm"
+        className="space-y-2 rounded-md border border-success/40 bg-success/10 px-4 py-3 text-sm"
         aria-label={title}
         data-testid="import-job"
         data-state="succeeded"
+        data-step="done"
       >
-        <CheckCircle2 className="size-4 text-success" aria-hidden="true" />
-        <p role="status" className="min-w-0 flex-1">
-          {job.summary}
+        <p role="status" className="flex items-center gap-2 font-medium">
+          <CheckCircle2 className="size-4 text-success" aria-hidden="true" />
+          {job.notice}
         </p>
+        {counts}
+        {examples}
         <Button variant="outline" onClick={dismiss}>
           {t("import.close")}
         </Button>
+      </section>
+    );
+  }
+
+  if (job.step === "preview") {
+    return (
+      <section
+        className="space-y-3 rounded-md border bg-card px-4 py-3 text-sm"
+        aria-label={title}
+        data-testid="import-job"
+        data-state={job.state}
+        data-step="preview"
+      >
+        <p className="flex items-center gap-2 font-medium">
+          <FileSearch className="size-4" aria-hidden="true" />
+          {title}
+        </p>
+        {job.notice && (
+          <p role="status" className="rounded-md border bg-muted px-3 py-2">
+            {job.notice}
+          </p>
+        )}
+        {job.canConfirm && <p>{t("import.preview_intro")}</p>}
+        {counts}
+        {examples}
+        {job.changes.length > 0 && (
+          <details className="rounded-md border px-3 py-2">
+            <summary className="cursor-pointer font-medium">
+              {t("import.see_changes", { count: job.changeCount })}
+            </summary>
+            <ul className="mt-2 max-h-64 space-y-0.5 overflow-y-auto" data-testid="import-changes">
+              {job.changes.map((line, i) => (
+                <li key={i}>{line}</li>
+              ))}
+            </ul>
+          </details>
+        )}
+        {confirmError && (
+          <p role="alert" className="text-destructive">
+            {confirmError}
+          </p>
+        )}
+        {job.canConfirm && (
+          <p className="text-xs text-muted-foreground">{t("import.kept_for", { minutes: KEPT_MINUTES })}</p>
+        )}
+        <div className="flex flex-wrap gap-2">
+          {job.canConfirm ? (
+            <>
+              <Button onClick={confirm} disabled={sending}>
+                {t("import.confirm")}
+              </Button>
+              <Button variant="outline" onClick={dismiss} disabled={sending}>
+                {t("import.discard")}
+              </Button>
+            </>
+          ) : (
+            <>
+              <Button variant="outline" onClick={onImportAgain}>
+                {t("import.again")}
+              </Button>
+              <Button variant="ghost" onClick={dismiss}>
+                {t("import.close")}
+              </Button>
+            </>
+          )}
+        </div>
       </section>
     );
   }
@@ -125,10 +236,11 @@ export function ImportJobPanel({ job, onImportAgain }: { job: ImportJob; onImpor
       aria-label={title}
       data-testid="import-job"
       data-state="failed"
+      data-step={job.step}
     >
       <p className="flex items-center gap-2 font-medium text-destructive">
         <AlertTriangle className="size-4" aria-hidden="true" />
-        {problems.length > 0 ? t("import.errors_title") : job.error}
+        {job.notice}
       </p>
       {problems.length > 0 && (
         <ul
@@ -140,6 +252,7 @@ export function ImportJobPanel({ job, onImportAgain }: { job: ImportJob; onImpor
           ))}
         </ul>
       )}
+      {examples}
       <div className="flex flex-wrap gap-2">
         <Button variant="outline" onClick={onImportAgain}>
           {t("import.again")}
