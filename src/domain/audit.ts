@@ -4,12 +4,16 @@
  * entries whose places all lie in their scope; entries about company-wide data (no places) only the
  * super-administrator and holders of `audit.view` in a headquarters area read.
  */
-import { and, desc, eq, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import { areas, assignments, auditLog, auditPlaces, users, type AuditPlaceKind } from "../../db/schema";
 import type { Db } from "../db";
 import type { AccessProfile } from "./access/authorization";
 import { scopeOf, type Scope } from "./access/scope";
-import { pageWindow, searchCondition, type ListResult } from "./search";
+import { translate, type Locale } from "../i18n";
+import { roleLabel } from "./access/built-in-roles";
+import { permissionLabel } from "./access/permissions";
+import { actionLabel, AUDIT_ACTIONS, AUDIT_SUBJECTS, subjectLabel } from "./audit-view";
+import { FOLD_FUNCTION, foldText, likePattern, pageWindow, type ListResult } from "./search";
 
 /** Who is acting: a signed-in user, or the command line. */
 export interface Actor {
@@ -156,7 +160,12 @@ function visibleTo(viewer: AuditViewer): SQL | undefined {
 
 export interface AuditRow {
   id: number;
-  actor: string;
+  /** The acting user, while their account exists; null for the command line, a visitor or a deleted account. */
+  actorId: number | null;
+  /** "cli", "guest", or the e-mail the acting user had (never shown: audit-view.ts names the actor). */
+  actorLabel: string;
+  /** The acting user's name now. */
+  actorName: string | null;
   action: string;
   subjectType: string;
   subjectId: number | null;
@@ -165,18 +174,89 @@ export interface AuditRow {
   createdAt: string;
 }
 
-/** The entries `viewer` may read, newest first, paginated and optionally searched by action, subject or actor. */
+/** The JSON array of ids, for `IN (SELECT value FROM json_each(?))`. */
+const idList = (ids: Iterable<number>) => sql`(SELECT value FROM json_each(${JSON.stringify([...ids])}))`;
+
+/** The ids of the rows of `table` whose folded `columns` contain the folded search (a small table, read once). */
+function idsNamed(db: Db, table: string, columns: string[], pattern: string): number[] {
+  const where = columns.map((c) => `${FOLD_FUNCTION}(${c}) LIKE ?1 ESCAPE '\\'`).join(" OR ");
+  return db.$client
+    .query<{ id: number }, [string]>(`SELECT id FROM ${table} WHERE ${where}`)
+    .all(pattern)
+    .map((r) => r.id);
+}
+
+/** Subjects searched by their names now: each kind's table and the columns that name its rows. */
+const NAMED_SUBJECTS: [subjectType: string, table: string, columns: string[]][] = [
+  ["user", "users", ["name"]],
+  ["area", "areas", ["name"]],
+  ["cafe", "cafes", ["name"]],
+  ["unit", "units", ["name"]],
+  ["mine", "mines", ["name"]],
+  ["headquarters", "headquarters", ["name"]],
+  ["business", "businesses", ["name"]],
+  ["dealership", "dealerships", ["name"]],
+  ["subdealership", "subdealerships", ["name"]],
+  ["service", "services", ["name", "code"]],
+  ["property", "properties", ["name", "code"]],
+  ["blacklist", "blacklist", ["name", "document_number"]],
+];
+
+/**
+ * The entries a search finds, as the page shows them: the action and the kind of subject in the viewer's words or
+ * as keys, the actor by the name shown (never the e-mail behind it), the subject by its name now. The text is
+ * folded once and matched against the few names of each kind here; the audit's rows are then compared by keys and
+ * ids only, with no function called per row, so a search over the whole trail costs about what its scan costs.
+ */
+function auditSearch(db: Db, search: string | undefined, locale: Locale): SQL | undefined {
+  const typed = search?.trim();
+  if (!typed) return undefined;
+  const folded = foldText(typed);
+  const pattern = likePattern(folded);
+  const has = (text: string) => foldText(text).includes(folded);
+  const found: SQL[] = [];
+  // Actions and kinds of subject by key or by their words: matched here against the catalogue, so the rows are
+  // compared by key only.
+  const actions = AUDIT_ACTIONS.filter((a) => a.includes(folded) || has(actionLabel(a, locale)));
+  if (actions.length) found.push(inArray(auditLog.action, actions));
+  const subjects = AUDIT_SUBJECTS.filter((s) => s.includes(folded) || has(subjectLabel(s, locale)));
+  if (subjects.length) found.push(inArray(auditLog.subjectType, subjects));
+  const actors = idsNamed(db, "users", ["name"], pattern);
+  if (actors.length) found.push(sql`${auditLog.actorId} IN ${idList(actors)}`);
+  for (const label of ["cli", "guest"] as const)
+    if (has(translate(locale, `access.audit.actors.${label}`)) || label.includes(folded))
+      found.push(sql`(${auditLog.actorId} IS NULL AND ${auditLog.actorLabel} = ${label})`);
+  if (has(translate(locale, "access.audit.actors.deleted")))
+    found.push(sql`(${auditLog.actorId} IS NULL AND ${auditLog.actorLabel} NOT IN ('cli', 'guest'))`);
+  const subject = (type: string, ids: number[]) => {
+    if (ids.length) found.push(sql`(${auditLog.subjectType} = ${type} AND ${auditLog.subjectId} IN ${idList(ids)})`);
+  };
+  for (const [type, table, columns] of NAMED_SUBJECTS)
+    subject(type, type === "user" ? actors : idsNamed(db, table, columns, pattern));
+  const roles = db.$client.query<{ id: number; name: string }, []>("SELECT id, name FROM roles").all();
+  subject(
+    "role",
+    roles.filter((r) => has(r.name) || has(roleLabel(r.name, locale))).map((r) => r.id),
+  );
+  const permissionRows = db.$client.query<{ id: number; name: string }, []>("SELECT id, name FROM permissions").all();
+  subject(
+    "permission",
+    permissionRows.filter((p) => has(p.name) || has(permissionLabel(p.name, locale))).map((p) => p.id),
+  );
+  // Nothing by that name: no entry, without reading the trail.
+  return found.length ? or(...found) : sql`0`;
+}
+
+/**
+ * The entries `viewer` may read, newest first, paginated and optionally searched (see auditSearch) in the viewer's
+ * language.
+ */
 export function listAudit(
   db: Db,
   viewer: AuditViewer,
-  options: { page: number; perPage: number; search?: string },
+  options: { page: number; perPage: number; search?: string; locale?: Locale },
 ): ListResult<AuditRow> {
-  // The actor is searched by the name the page shows, never by the e-mail kept in the label (only "cli" has no user).
-  const actorShown = sql`COALESCE((SELECT name FROM users WHERE users.id = ${auditLog.actorId}), CASE WHEN ${auditLog.actorId} IS NULL THEN ${auditLog.actorLabel} END)`;
-  const where = and(
-    searchCondition(options.search, [auditLog.action, auditLog.subjectType, actorShown]),
-    visibleTo(viewer),
-  );
+  const where = and(auditSearch(db, options.search, options.locale ?? "es"), visibleTo(viewer));
   const total =
     db
       .select({ n: sql<number>`count(*)` })
@@ -198,7 +278,9 @@ export function listAudit(
     page: page.page,
     rows: rows.map(({ entry, actorName }) => ({
       id: entry.id,
-      actor: actorName ?? entry.actorLabel,
+      actorId: entry.actorId,
+      actorLabel: entry.actorLabel,
+      actorName,
       action: entry.action,
       subjectType: entry.subjectType,
       subjectId: entry.subjectId,

@@ -249,6 +249,27 @@ describe("the audit trail follows the viewer's scope", () => {
     expect(searched.total).toBe(3);
   });
 
+  test("a search by the words the page shows (action, actor, subject's name) stays within the viewer's scope", async () => {
+    const w = await buildWorld();
+    await makeChanges(w);
+    const viewer = await signedIn(w, w.people.auditorA);
+    const visible = new Set((await auditPage(viewer)).data.map((e) => e.id));
+    const search = async (words: string) => auditPage(viewer, `?search=${encodeURIComponent(words)}`);
+    for (const words of ["Precios cambiados", "Línea de comandos", "Comedor", "Unidad", "Beto Caja", "Doris", "Raíz"]) {
+      const found = await search(words);
+      expect(found.total).toBe(found.data.length);
+      for (const entry of found.data) expect(visible.has(entry.id)).toBe(true);
+    }
+    expect((await search("Precios cambiados")).data.map((e) => e.subjectId)).toEqual([w.places.cafeA]);
+    // Another cafe's and another person's entries exist, and stay out of sight whatever their names.
+    expect((await search("Comedor B")).total).toBe(0);
+    expect((await search("Beto Caja")).total).toBe(0);
+    expect((await search("Doris")).total).toBe(0);
+    const root = await signedIn(w, w.people.root);
+    expect((await auditPage(root, `?search=${encodeURIComponent("Comedor B")}`)).total).toBeGreaterThan(0);
+    expect((await auditPage(root, "?search=Doris")).total).toBeGreaterThan(0);
+  });
+
   test("entries about a person leave a one-cafe viewer's sight once the person also works elsewhere, even entries recorded at the cafe", async () => {
     const w = await buildWorld();
     await makeChanges(w);

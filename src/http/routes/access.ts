@@ -21,6 +21,7 @@ import {
 } from "../../domain/access/users-admin";
 import { createInvitationToken } from "../../domain/accounts/password-reset";
 import { auditViewerOf, listAudit } from "../../domain/audit";
+import { describeAuditRows } from "../../domain/audit-view";
 import { can } from "../../domain/access/authorization";
 import { message, ValidationFailed } from "../../domain/errors";
 import { foldText, pageWindow, type ListResult, type PageRequest } from "../../domain/search";
@@ -410,7 +411,11 @@ export const accessRoutes = defineRoutes([
       const params = listParams(ctx.query, "", 25);
       return ctx.render("audit/index", {
         filters: { search: params.search },
-        entries: () => paginated(listAudit(ctx.db, auditViewerOf(ctx.access), params), params),
+        entries: () => {
+          const found = listAudit(ctx.db, auditViewerOf(ctx.access), { ...params, locale: ctx.locale });
+          const words = { locale: ctx.locale, currency: ctx.config.currency };
+          return paginated({ ...found, rows: describeAuditRows(ctx.db, found.rows, words) }, params);
+        },
       });
     },
   },

@@ -1,0 +1,435 @@
+/**
+ * The audit as people read it: who (a person's name, "Command line"), what ("Subdealership created"), about what
+ * (the subdealership's name, or the name recorded at the time once it is deleted), and the change as a list of
+ * field labels with their values before and after, in the viewer's language. The names an entry refers to by id
+ * (areas, roles, places, people…) are read for a whole page at once: one query per kind of thing, never one per row.
+ */
+import type { Db } from "../db";
+import { intlLocale, translate, type Locale } from "../i18n";
+import { roleLabel } from "./access/built-in-roles";
+import { permissionLabel } from "./access/permissions";
+import type { AuditRow } from "./audit";
+
+/** What the audit page shows of one entry. */
+export interface AuditEntryView {
+  id: number;
+  createdAt: string;
+  /** The action's key (`subdealership.created`) and its words ("Subconcesionaria creada"). */
+  action: string;
+  actionLabel: string;
+  actor: { name: string; kind: "user" | "cli" | "guest" | "deleted" };
+  subjectType: string;
+  subjectId: number | null;
+  subject: { type: string; name: string | null; deleted: boolean };
+  /** Each field that changed, by its label; a side is missing when the entry has none (a creation, a deletion). */
+  changes: AuditChange[];
+}
+
+export interface AuditChange {
+  field: string;
+  before?: string;
+  after?: string;
+}
+
+/** How values are written: the viewer's language and the money's currency. */
+export interface AuditWords {
+  locale: Locale;
+  currency: string;
+}
+
+// ——— The words of the catalogue ———
+
+/** Every action Mesa records, for finding entries by the action's words. */
+export const AUDIT_ACTIONS = [
+  "area.created",
+  "area.updated",
+  "area.deleted",
+  "blacklist.added",
+  "blacklist.removed",
+  "business.created",
+  "business.updated",
+  "business.deleted",
+  "business.services.updated",
+  "cafe.created",
+  "cafe.updated",
+  "cafe.deleted",
+  "cafe.prices.updated",
+  "dealership.created",
+  "dealership.updated",
+  "dealership.deleted",
+  "headquarters.created",
+  "headquarters.updated",
+  "headquarters.deleted",
+  "mine.created",
+  "mine.updated",
+  "mine.deleted",
+  "unit.created",
+  "unit.updated",
+  "unit.deleted",
+  "permission.updated",
+  "permissions.synced",
+  "place.services.updated",
+  "place.services.removed_by_parent",
+  "places.imported",
+  "property.created",
+  "property.updated",
+  "property.deleted",
+  "role.created",
+  "role.updated",
+  "role.deleted",
+  "role.granted",
+  "role.revoked",
+  "roles.starting_grants",
+  "service.created",
+  "service.updated",
+  "service.deleted",
+  "subdealership.created",
+  "subdealership.updated",
+  "subdealership.deleted",
+  "user.created",
+  "user.updated",
+  "user.deleted",
+  "user.password_set",
+  "user.profile_updated",
+  "user.role_assigned",
+  "user.role_removed",
+  "user.deactivated",
+  "user.reactivated",
+] as const;
+
+/** Every kind of thing an entry is about. */
+export const AUDIT_SUBJECTS = [
+  "area",
+  "blacklist",
+  "business",
+  "cafe",
+  "dealership",
+  "headquarters",
+  "mine",
+  "permission",
+  "places",
+  "property",
+  "role",
+  "service",
+  "subdealership",
+  "unit",
+  "user",
+] as const;
+
+/** A key's text when the dictionary has one, else the fallback (an action or field Mesa has no words for yet). */
+function words(locale: Locale, key: string, fallback: string, params?: Record<string, string | number>): string {
+  const text = translate(locale, key, params);
+  return text === key ? fallback : text;
+}
+
+/** An action in words ("Subconcesionaria creada"); an unknown action as recorded. */
+export function actionLabel(action: string, locale: Locale): string {
+  return words(locale, `access.audit.actions.${action}`, action);
+}
+
+/** A kind of subject in words ("Subconcesionaria"). */
+export function subjectLabel(subjectType: string, locale: Locale): string {
+  return words(locale, `access.audit.subjects.${subjectType}`, subjectType);
+}
+
+/** The name shown for an entry's actor: the person's name, or what acted when nobody signed in did. */
+export function actorShown(
+  row: Pick<AuditRow, "actorId" | "actorLabel" | "actorName">,
+  locale: Locale,
+): AuditEntryView["actor"] {
+  if (row.actorName !== null) return { name: row.actorName, kind: "user" };
+  const kind = row.actorLabel === "cli" ? "cli" : row.actorLabel === "guest" ? "guest" : "deleted";
+  return { name: translate(locale, `access.audit.actors.${kind}`), kind };
+}
+
+// ——— Names by id, a page at a time ———
+
+/** The kinds of thing an entry names by id, each read with one query per page. */
+type Kind =
+  | "user"
+  | "role"
+  | "area"
+  | "cafe"
+  | "unit"
+  | "mine"
+  | "headquarters"
+  | "business"
+  | "dealership"
+  | "subdealership"
+  | "service"
+  | "property"
+  | "blacklist"
+  | "permission";
+
+const NAME_QUERIES: Record<Kind, string> = {
+  user: "SELECT id, name FROM users",
+  role: "SELECT id, name FROM roles",
+  area: "SELECT a.id, a.name || ' · ' || COALESCE(c.name, h.name, '') AS name FROM areas a LEFT JOIN cafes c ON c.id = a.cafe_id LEFT JOIN headquarters h ON h.id = a.headquarters_id",
+  cafe: "SELECT id, name FROM cafes",
+  unit: "SELECT id, name FROM units",
+  mine: "SELECT id, name FROM mines",
+  headquarters: "SELECT id, name FROM headquarters",
+  business: "SELECT id, name FROM businesses",
+  dealership: "SELECT id, name FROM dealerships",
+  subdealership: "SELECT id, name FROM subdealerships",
+  service: "SELECT id, name FROM services",
+  property: "SELECT id, code || ' · ' || name AS name FROM properties",
+  blacklist: "SELECT id, name || ' · ' || upper(document_type) || ' ' || document_number AS name FROM blacklist",
+  permission: "SELECT id, name FROM permissions",
+};
+
+/** Fields holding the id of something, and what kind of thing. */
+const ID_FIELDS: Record<string, Kind> = {
+  areaId: "area",
+  roleId: "role",
+  roleIds: "role",
+  cafeId: "cafe",
+  headquartersId: "headquarters",
+  businessId: "business",
+  mineId: "mine",
+  unitId: "unit",
+  unitIds: "unit",
+  dealershipId: "dealership",
+  userId: "user",
+};
+
+class Names {
+  private wanted = new Map<Kind, Set<number>>();
+  private found = new Map<Kind, Map<number, string>>();
+
+  want(kind: Kind, id: unknown): void {
+    if (typeof id !== "number" || !Number.isInteger(id)) return;
+    let ids = this.wanted.get(kind);
+    if (!ids) this.wanted.set(kind, (ids = new Set()));
+    ids.add(id);
+  }
+
+  /** One query per kind asked for. */
+  read(db: Db, locale: Locale): void {
+    for (const [kind, ids] of this.wanted) {
+      const rows = db.$client
+        .query<{ id: number; name: string }, [string]>(
+          `${NAME_QUERIES[kind]} WHERE ${kind === "area" ? "a." : ""}id IN (SELECT value FROM json_each(?))`,
+        )
+        .all(JSON.stringify([...ids]));
+      const names = new Map<number, string>();
+      for (const { id, name } of rows)
+        names.set(
+          id,
+          kind === "role" ? roleLabel(name, locale) : kind === "permission" ? permissionLabel(name, locale) : name,
+        );
+      this.found.set(kind, names);
+    }
+  }
+
+  get(kind: Kind, id: number): string | undefined {
+    return this.found.get(kind)?.get(id);
+  }
+}
+
+/** The service names of codes (a price change names its services by code). */
+function serviceNamesByCode(db: Db, codes: Set<string>): Map<string, string> {
+  if (codes.size === 0) return new Map();
+  const rows = db.$client
+    .query<{ code: string; name: string }, [string]>(
+      "SELECT code, name FROM services WHERE code IN (SELECT value FROM json_each(?))",
+    )
+    .all(JSON.stringify([...codes]));
+  return new Map(rows.map((r) => [r.code, r.name]));
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** A place named by kind and id (`{ kind: "mine", id: 3 }`), as the services removed with a parent record it. */
+function placeRef(value: unknown): { kind: "mine" | "unit" | "cafe"; id: number } | null {
+  if (!isRecord(value) || typeof value.id !== "number") return null;
+  return value.kind === "mine" || value.kind === "unit" || value.kind === "cafe"
+    ? { kind: value.kind, id: value.id }
+    : null;
+}
+
+// ——— Describing entries ———
+
+/** Field values compared as JSON: the same JSON is no change. */
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+const isEmpty = (value: unknown) =>
+  value === null || value === undefined || value === "" || (Array.isArray(value) && value.length === 0);
+
+/** Fields shown even when unchanged, because they say where the change happened (the area of a role change). */
+const CONTEXT_FIELDS = new Set(["areaId"]);
+
+class Describer {
+  private money: Intl.NumberFormat;
+  private date: Intl.DateTimeFormat;
+
+  constructor(
+    private readonly w: AuditWords,
+    private readonly names: Names,
+    private readonly services: Map<string, string>,
+  ) {
+    this.money = new Intl.NumberFormat(intlLocale[w.locale], { style: "currency", currency: w.currency });
+    this.date = new Intl.DateTimeFormat(intlLocale[w.locale], { dateStyle: "medium", timeZone: "UTC" });
+  }
+
+  private t(key: string, params?: Record<string, string | number>): string {
+    return translate(this.w.locale, key, params);
+  }
+
+  private fieldLabel(field: string): string {
+    return words(this.w.locale, `access.audit.fields.${field}`, field);
+  }
+
+  /** A value for people: names for ids, labels for keys, money and dates by the language, lists joined. */
+  value(row: AuditRow, field: string, value: unknown): string {
+    const { locale } = this.w;
+    if (value === null || value === undefined || value === "") return "—";
+    if (typeof value === "boolean") return this.t(value ? "access.audit.yes" : "access.audit.no");
+    const kind = ID_FIELDS[field];
+    if (kind) {
+      const ids = Array.isArray(value) ? value : [value];
+      if (ids.length === 0) return this.t("access.audit.nothing");
+      return ids
+        .map((id) => this.names.get(kind, id as number) ?? `#${id} (${this.t("access.audit.gone")})`)
+        .join(", ");
+    }
+    if (field === "parent") {
+      const place = placeRef(value);
+      if (place)
+        return `${subjectLabel(place.kind, locale)} ${this.names.get(place.kind, place.id) ?? `#${place.id} (${this.t("access.audit.gone")})`}`;
+    }
+    if (field === "permissions" || (row.subjectType === "permission" && (field === "added" || field === "removed"))) {
+      if (Array.isArray(value))
+        return value.length
+          ? value.map((name) => permissionLabel(String(name), locale)).join(", ")
+          : this.t("access.audit.nothing");
+    }
+    if (field === "name" && row.subjectType === "role" && typeof value === "string") return roleLabel(value, locale);
+    if (field === "status" && typeof value === "string")
+      return row.subjectType === "property"
+        ? words(locale, `properties.statuses.${value}`, value)
+        : words(locale, `access.users.${value}`, value);
+    if (field === "documentType" && typeof value === "string") return words(locale, `documents.${value}`, value);
+    if (field === "language") return typeof value === "string" ? words(locale, `locale.${value}`, value) : "—";
+    if (field === "type" && row.subjectType === "service" && typeof value === "string")
+      return words(locale, `services.types.${value}`, value);
+    if (field === "sidebarLabel" && typeof value === "string") return words(locale, value, value);
+    if (field === "acquisitionValue" && (typeof value === "string" || typeof value === "number")) {
+      const soles = Number(value);
+      return Number.isFinite(soles) ? this.money.format(soles) : String(value);
+    }
+    if (field === "acquiredOn" && typeof value === "string" && /^\d{4}-\d{2}-\d{2}$/.test(value))
+      return this.date.format(new Date(`${value}T00:00:00Z`));
+    if (isRecord(value) && ["created", "updated", "unchanged"].every((k) => typeof value[k] === "number"))
+      return this.t("access.audit.tally", value as Record<string, number>);
+    if (Array.isArray(value)) return value.length ? value.map(String).join(", ") : this.t("access.audit.nothing");
+    if (isRecord(value))
+      return Object.entries(value)
+        .map(([k, v]) => `${this.fieldLabel(k)}: ${this.value(row, k, v)}`)
+        .join("; ");
+    return String(value);
+  }
+
+  /** The changes of a price entry: one line per service, its price before and after. */
+  private priceChanges(row: AuditRow): AuditChange[] {
+    const before = isRecord(row.before) ? row.before : {};
+    const after = isRecord(row.after) ? row.after : {};
+    const price = (cents: unknown) =>
+      typeof cents === "number" ? this.money.format(cents / 100) : this.t("access.audit.no_price");
+    return [...new Set([...Object.keys(after), ...Object.keys(before)])].map((code) => ({
+      field: this.t("access.audit.fields.price", { service: this.services.get(code) ?? code }),
+      before: price(before[code]),
+      after: price(after[code]),
+    }));
+  }
+
+  /** Field by field: what changed (both sides), or what a creation set and a deletion removed (one side). */
+  changes(row: AuditRow): AuditChange[] {
+    if (row.action === "cafe.prices.updated") return this.priceChanges(row);
+    const before = isRecord(row.before) ? row.before : null;
+    const after = isRecord(row.after) ? row.after : null;
+    if (row.action === "roles.starting_grants" && after)
+      return Object.entries(after).map(([name, granted]) => ({
+        field: roleLabel(name, this.w.locale),
+        after: this.value(row, "permissions", granted),
+      }));
+    const fields = [...new Set([...Object.keys(after ?? {}), ...Object.keys(before ?? {})])];
+    const out: AuditChange[] = [];
+    for (const field of fields) {
+      const was = before?.[field];
+      const now = after?.[field];
+      if (before && after) {
+        if (same(was, now) && !CONTEXT_FIELDS.has(field)) continue;
+        out.push({
+          field: this.fieldLabel(field),
+          before: this.value(row, field, was),
+          after: this.value(row, field, now),
+        });
+      } else if (after) {
+        if (!isEmpty(now)) out.push({ field: this.fieldLabel(field), after: this.value(row, field, now) });
+      } else if (before) {
+        if (!isEmpty(was)) out.push({ field: this.fieldLabel(field), before: this.value(row, field, was) });
+      }
+    }
+    return out;
+  }
+}
+
+/** The name an entry recorded for its subject, when it has one (for a subject deleted since). */
+function recordedName(row: AuditRow, locale: Locale): string | null {
+  for (const side of [row.after, row.before]) {
+    if (!isRecord(side) || typeof side.name !== "string") continue;
+    if (row.subjectType === "role") return roleLabel(side.name, locale);
+    if (row.subjectType === "property" && typeof side.code === "string") return `${side.code} · ${side.name}`;
+    return side.name;
+  }
+  return null;
+}
+
+/** Whether the subject type is one whose things are read by name (not "places", the import's summary). */
+function subjectKind(subjectType: string): Kind | null {
+  return Object.hasOwn(NAME_QUERIES, subjectType) ? (subjectType as Kind) : null;
+}
+
+/** A page of audit rows in words: the names they refer to are read once for the whole page. */
+export function describeAuditRows(db: Db, rows: AuditRow[], w: AuditWords): AuditEntryView[] {
+  const names = new Names();
+  const codes = new Set<string>();
+  for (const row of rows) {
+    const kind = subjectKind(row.subjectType);
+    if (kind) names.want(kind, row.subjectId);
+    for (const side of [row.before, row.after]) {
+      if (!isRecord(side)) continue;
+      if (row.action === "cafe.prices.updated") for (const code of Object.keys(side)) codes.add(code);
+      for (const [field, value] of Object.entries(side)) {
+        const idKind = ID_FIELDS[field];
+        if (idKind) for (const id of Array.isArray(value) ? value : [value]) names.want(idKind, id);
+        const place = field === "parent" ? placeRef(value) : null;
+        if (place) names.want(place.kind, place.id);
+      }
+    }
+  }
+  names.read(db, w.locale);
+  const describer = new Describer(w, names, serviceNamesByCode(db, codes));
+  return rows.map((row) => {
+    const kind = subjectKind(row.subjectType);
+    const current = kind && row.subjectId !== null ? names.get(kind, row.subjectId) : undefined;
+    const deleted = kind !== null && row.subjectId !== null && current === undefined;
+    return {
+      id: row.id,
+      createdAt: row.createdAt,
+      action: row.action,
+      actionLabel: actionLabel(row.action, w.locale),
+      actor: actorShown(row, w.locale),
+      subjectType: row.subjectType,
+      subjectId: row.subjectId,
+      subject: {
+        type: subjectLabel(row.subjectType, w.locale),
+        name: current ?? (deleted ? recordedName(row, w.locale) : null),
+        deleted,
+      },
+      changes: describer.changes(row),
+    };
+  });
+}
