@@ -1,10 +1,12 @@
 /**
- * The places workbook import on the Management page, in a real browser, as a super-administrator: the dialog's
- * template link downloads a workbook with the five sheets; the upload closes the dialog and the import runs as a
- * background job whose result waits on the page, also after leaving it and coming back, until it is closed. A
- * workbook with bad rows lists each problem with its sheet, row and column and saves nothing; the same workbook,
- * fixed, imports its new mine, unit, cafes and price, which then show on the Comedores tab and in the cafe's
- * prices dialog.
+ * The places workbook import on the Management page, in a real browser, as a super-administrator. It shows before
+ * it writes: the upload closes the dialog and the workbook is checked in the background; the page then shows what
+ * importing would do, and only "Importar estos cambios" writes it. The dialog's template link downloads a workbook
+ * with the five sheets and an example row marked as such in each; uploaded unchanged it imports nothing and says
+ * the example rows were skipped. A workbook with bad rows lists each problem with its sheet, row and column and
+ * offers nothing to confirm; the same workbook, fixed, shows its new mine, unit, cafes and price — still nothing
+ * saved, also after leaving the page and coming back — and once confirmed they show on the Comedores tab and in
+ * the cafe's prices dialog.
  *
  * The workbook is built here with SheetJS. Names carry a per-run suffix so they never collide on a reused
  * database. The seeded demo data provides the business "Mesa Catering S.A.C." and the services DES and ALM.
@@ -113,10 +115,10 @@ async function openImport(page: Page) {
   return dialog;
 }
 
-test("the places workbook: the template downloads, bad rows are listed and nothing is saved, the fixed workbook imports", async ({
+test("the places workbook: the template imports nothing, bad rows are listed, the fixed workbook is shown, then imported once confirmed", async ({
   browser,
 }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(90_000);
   createUser(ADMIN, { role: "super-administrator", area: "Administración", place: "Sede Lima" });
   const context = await browser.newContext({ acceptDownloads: true });
   const page = await context.newPage();
@@ -139,59 +141,85 @@ test("the places workbook: the template downloads, bad rows are listed and nothi
   await open(page, "/management");
   await expect(page.getByRole("heading", { level: 1, name: "Gestión" })).toBeVisible();
   let dialog = await openImport(page);
-  // Nothing chosen yet: the Import button waits for a file.
-  await expect(dialog.getByRole("button", { name: "Importar", exact: true })).toBeDisabled();
+  // Nothing chosen yet: the button waits for a file.
+  await expect(dialog.getByRole("button", { name: "Subir y revisar" })).toBeDisabled();
 
-  // The template: an .xlsx with the five sheets and Spanish headers.
+  // The template: an .xlsx with the five sheets, Spanish headers, and an example row marked in the first column.
   const downloading = page.waitForEvent("download");
   await dialog.getByRole("link", { name: "Descargar la plantilla" }).click();
   const download = await downloading;
   expect(download.suggestedFilename()).toMatch(/^mesa-plantilla-lugares-\d{4}-\d{2}-\d{2}\.xlsx$/);
-  const template = XLSX.read(readFileSync((await download.path())!), { type: "buffer" });
+  const templatePath = (await download.path())!;
+  const template = XLSX.read(readFileSync(templatePath), { type: "buffer" });
   expect(template.SheetNames).toEqual(["Servicios", "Minas", "Unidades", "Comedores", "Precios"]);
-  const cafeHeaders = XLSX.utils.sheet_to_json<unknown[]>(template.Sheets.Comedores, { header: 1 })[0];
-  expect(cafeHeaders).toEqual(["Mina", "Unidad", "Nombre", "Empresa", "Zona horaria", "Servicios"]);
+  const cafeRows = XLSX.utils.sheet_to_json<unknown[]>(template.Sheets.Comedores, { header: 1 });
+  expect(cafeRows[0]).toEqual(["Ejemplo", "Mina", "Unidad", "Nombre", "Empresa", "Zona horaria", "Servicios"]);
+  expect(cafeRows[1][0]).toBe("EJEMPLO (no se importa)");
 
-  // A workbook with two bad rows: a cafe of a business that does not exist, and a price that is not a number. The
-  // upload closes the dialog; the import's result then shows on the page.
+  // Uploaded unchanged, the template imports nothing: the check says its example rows are skipped.
+  await dialog.getByLabel("Libro de Excel (.xlsx, hasta 5 MiB)").setInputFiles(templatePath);
+  await dialog.getByRole("button", { name: "Subir y revisar" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(importJob(page)).toHaveAttribute("data-step", "preview");
+  await expect(importJob(page).getByRole("status")).toHaveText("El libro no cambia nada: todo ya está como dice.");
+  await expect(importJob(page).getByTestId("import-examples")).toContainText("Se omiten 5 filas marcadas como ejemplo");
+  await expect(importJob(page).getByRole("button", { name: "Importar estos cambios" })).toHaveCount(0);
+  await importJob(page).getByRole("button", { name: "Cerrar" }).click();
+  await expect(importJob(page)).toHaveCount(0);
+
+  // A workbook with two bad rows: a cafe of a business that does not exist, and a price that is not a number.
+  dialog = await openImport(page);
   await dialog
     .getByLabel("Libro de Excel (.xlsx, hasta 5 MiB)")
     .setInputFiles(placesWorkbook("lugares-con-errores.xlsx", MISSING_BUSINESS, "abc"));
-  await dialog.getByRole("button", { name: "Importar", exact: true }).click();
+  await dialog.getByRole("button", { name: "Subir y revisar" }).click();
   await expect(dialog).toBeHidden();
   const badRows = [
     `Comedores, fila 3 (Empresa): No se encontró la empresa «${MISSING_BUSINESS}» (por nombre o RUC).`,
     "Precios, fila 2 (Precio): «abc» no es un precio en soles (por ejemplo 12.50).",
   ];
-  await expect(importJob(page)).toHaveAttribute("data-state", "failed");
+  await expect(importJob(page)).toHaveAttribute("data-step", "problems");
   await expect(
-    importJob(page).getByText("No se importó nada. Corrige estas filas y vuelve a intentarlo:"),
+    importJob(page).getByText("No se puede importar: corrige estas filas y vuelve a subir el libro."),
   ).toBeVisible();
   await expect(importJob(page).getByTestId("import-errors").getByRole("listitem")).toHaveText(badRows);
+  await expect(importJob(page).getByRole("button", { name: "Importar estos cambios" })).toHaveCount(0);
 
-  // Nothing was saved: loading the page afresh, the new mine is not there, and the rows to fix still wait.
-  await open(page, `/management?tab=mines&search=${encodeURIComponent(RUN)}`);
-  await expect(page.getByRole("tab", { name: "Minas" })).toHaveAttribute("aria-selected", "true");
-  await expect(page.getByRole("searchbox", { name: "Buscar minas" })).toHaveValue(RUN);
-  await expect(table(page, "Minas")).toContainText("No hay lugares que coincidan.");
-  await expect(row(page, "Minas", MINE)).toHaveCount(0);
-  await expect(importJob(page).getByTestId("import-errors").getByRole("listitem")).toHaveText(badRows);
-
-  // The fixed workbook, chosen from the result's own button, imports; the page gives the counts.
+  // The fixed workbook, chosen from the result's own button, is shown first: what it would create, nothing saved.
   await importJob(page).getByRole("button", { name: "Importar otro libro" }).click();
   dialog = page.getByRole("dialog", { name: "Importar lugares desde Excel" });
   await expect(dialog).toBeVisible();
   await dialog
     .getByLabel("Libro de Excel (.xlsx, hasta 5 MiB)")
     .setInputFiles(placesWorkbook("lugares.xlsx", BUSINESS, "18.50"));
-  await dialog.getByRole("button", { name: "Importar", exact: true }).click();
+  await dialog.getByRole("button", { name: "Subir y revisar" }).click();
   await expect(dialog).toBeHidden();
-  const summary =
-    "Libro importado. Minas: 1 nuevas, 0 actualizadas. Unidades: 1 nuevas, 0 actualizadas. Comedores: 2 nuevas, 0 actualizadas. " +
-    "Servicios: 0 nuevas, 0 actualizadas. Precios: 1 nuevas, 0 actualizadas.";
-  await expect(importJob(page)).toHaveAttribute("data-state", "succeeded");
-  await expect(importJob(page).getByRole("status")).toHaveText(summary);
-  // The user's private channel carried the job's steps to its end.
+  const counts = ["1 mina nueva", "1 unidad nueva", "2 comedores nuevos", "1 precio nuevo"];
+  await expect(importJob(page)).toHaveAttribute("data-step", "preview");
+  await expect(importJob(page).getByTestId("import-counts").getByRole("listitem")).toHaveText(counts);
+  await importJob(page).getByText("Ver los 5 cambios").click();
+  await expect(importJob(page).getByTestId("import-changes").getByRole("listitem")).toHaveText([
+    `Mina nueva ${MINE} — servicios ALM, DES`,
+    `Unidad nueva ${MINE} › ${UNIT} — servicios ALM, DES`,
+    `Comedor nuevo ${MINE} › ${UNIT} › ${CAFE} — empresa: ${BUSINESS}; zona horaria: America/Lima; servicios ALM, DES`,
+    `Precio de ALM en ${MINE} › ${UNIT} › ${CAFE}: S/ 18.50`,
+    `Comedor nuevo ${MINE} › ${UNIT} › ${SECOND_CAFE} — empresa: ${BUSINESS}; zona horaria: America/Lima; servicios DES`,
+  ]);
+
+  // Nothing was saved: loading the page afresh, the new mine is not there, and the preview still waits.
+  await open(page, `/management?tab=mines&search=${encodeURIComponent(RUN)}`);
+  await expect(page.getByRole("tab", { name: "Minas" })).toHaveAttribute("aria-selected", "true");
+  await expect(page.getByRole("searchbox", { name: "Buscar minas" })).toHaveValue(RUN);
+  await expect(table(page, "Minas")).toContainText("No hay lugares que coincidan.");
+  await expect(row(page, "Minas", MINE)).toHaveCount(0);
+  await expect(importJob(page).getByTestId("import-counts").getByRole("listitem")).toHaveText(counts);
+
+  // Confirmed, it is imported; the page gives what was written.
+  await importJob(page).getByRole("button", { name: "Importar estos cambios" }).click();
+  await expect(importJob(page)).toHaveAttribute("data-step", "done");
+  await expect(importJob(page).getByRole("status")).toHaveText("Libro importado.");
+  await expect(importJob(page).getByTestId("import-counts").getByRole("listitem")).toHaveText(counts);
+  // The user's private channel carried the jobs' steps to their end.
   expect(jobUpdates.some((frame) => frame.includes("private-App.Models.User.") && frame.includes("running"))).toBe(
     true,
   );
@@ -200,7 +228,7 @@ test("the places workbook: the template downloads, bad rows are listed and nothi
   // The result waits on the page after leaving it, until it is closed.
   await open(page, "/dashboard");
   await open(page, "/management");
-  await expect(importJob(page).getByRole("status")).toHaveText(summary);
+  await expect(importJob(page).getByRole("status")).toHaveText("Libro importado.");
   await importJob(page).getByRole("button", { name: "Cerrar" }).click();
   await expect(importJob(page)).toHaveCount(0);
   await open(page, "/management");
@@ -225,9 +253,9 @@ test("the places workbook: the template downloads, bad rows are listed and nothi
   await expect(cafe.getByRole("cell").nth(1)).toHaveText(`${UNIT}${MINE}`);
   await expect(cafe.getByRole("cell").nth(2)).toHaveText(BUSINESS);
   await expect(cafe.getByRole("cell").nth(3)).toHaveText("America/Lima");
-  await expect(cafe.locator("span.font-mono")).toHaveText(["ALM", "DES"]);
-  await expect(cafe.getByRole("cell").nth(5)).toHaveText("1 de 2 con precio");
-  await expect(row(page, "Comedores", SECOND_CAFE).getByRole("cell").nth(5)).toHaveText("0 de 1 con precio");
+  await expect(cafe.getByRole("cell").nth(4)).toHaveText(/^\s*ALM\s*DES\s*$/);
+  await expect(cafe.getByRole("cell").nth(5)).toHaveText(/^1 de 2 /);
+  await expect(row(page, "Comedores", SECOND_CAFE).getByRole("cell").nth(5)).toHaveText(/^0 de 1 /);
 
   // The imported price in the cafe's prices dialog, and in its recent changes.
   await cafe.getByRole("button", { name: `Precios de ${CAFE}`, exact: true }).click();
