@@ -9,7 +9,7 @@
  * commander's, with exit code 2.
  */
 import { Option, type Command } from "commander";
-import type { Locale } from "../../src/i18n";
+import { translate, type Locale } from "../../src/i18n";
 import { createArea, listAreas, type AreaSummary } from "../../src/domain/access/areas";
 import { assignmentsOf, assignRole } from "../../src/domain/access/assignments";
 import { addToBlacklist } from "../../src/domain/access/blacklist";
@@ -353,7 +353,7 @@ export function permissionListRows(db: Db, routes: RouteDefinition[]): Permissio
   }));
 }
 
-function formatPermissionTable(rows: PermissionListRow[]): string {
+function formatPermissionTable(rows: PermissionListRow[], locale: Locale): string {
   if (rows.length === 0) return "The permission catalogue is empty. Run ./mesa permission:sync.";
   const lines: string[][] = [];
   for (const p of rows) {
@@ -362,7 +362,8 @@ function formatPermissionTable(rows: PermissionListRow[]): string {
     p.routes.forEach((r, i) => lines.push([i === 0 ? p.name : "", i === 0 ? p.area : "", r.method, r.uri, r.name]));
   }
   const routeCount = rows.reduce((n, p) => n + p.routes.length, 0);
-  return `${table(["PERMISSION", "AREA", "METHOD", "URI", "ROUTE"], lines)}\n\nShowing [${rows.length}] permissions guarding [${routeCount}] routes`;
+  const summary = translate(locale, "access.cli.permission_table", { permissions: rows.length, routes: routeCount });
+  return `${table(["PERMISSION", "AREA", "METHOD", "URI", "ROUTE"], lines)}\n\n${summary}`;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -376,8 +377,8 @@ place with --cafe or --headquarters, or write the area as "Area@Place":
   --area "Caja@Unidad Norte/Comedor Principal"   (when two units have a cafe of that name)
   --area "Administración@Sede Lima"`;
 
-function listText(names: string[]): string {
-  return names.length ? names.join(", ") : "(none)";
+function listText(names: string[], locale: Locale = "en"): string {
+  return names.length ? names.join(", ") : translate(locale, "access.cli.none");
 }
 
 export function registerAccessCommands(program: Command): void {
@@ -394,7 +395,11 @@ export function registerAccessCommands(program: Command): void {
       const role = attempt(locale, ROLE_FIELDS, () => createRole(db, CLI_ACTOR, input));
       const granted = [...permissions].sort();
       console.log(
-        `Created role "${role.name}" with ${granted.length} permission${granted.length === 1 ? "" : "s"}: ${listText(granted)}`,
+        translate(locale, "access.cli.role_created", {
+          name: role.name,
+          count: granted.length,
+          list: listText(granted, locale),
+        }),
       );
     });
 
@@ -414,7 +419,11 @@ export function registerAccessCommands(program: Command): void {
         if (unchanged.length)
           console.log(`${mode === "grant" ? "Already granted" : "Not granted"} before: ${unchanged.join(", ")}`);
         console.log(
-          `Role "${role.name}" now has ${after.length} permission${after.length === 1 ? "" : "s"}: ${listText(after)}`,
+          translate(locale, "access.cli.role_now_has", {
+            name: role.name,
+            count: after.length,
+            list: listText(after, locale),
+          }),
         );
       });
   }
@@ -449,13 +458,13 @@ export function registerAccessCommands(program: Command): void {
     .description("List the permission catalogue: each permission, its area and the routes that require it")
     .option("--json", "print JSON")
     .action(async (opts: { json?: boolean }) => {
-      const { db } = open();
+      const { db, locale } = open();
       const rows = permissionListRows(db, await loadRoutes());
       const missing = PERMISSION_NAMES.filter((name) => !rows.some((r) => r.name === name));
       if (opts.json) {
         console.log(JSON.stringify(rows, null, 2));
       } else {
-        console.log(formatPermissionTable(rows));
+        console.log(formatPermissionTable(rows, locale));
       }
       if (missing.length)
         console.error(
@@ -469,17 +478,17 @@ export function registerAccessCommands(program: Command): void {
       "Bring the permissions table in step with the catalogue: add what it declares, remove what it no longer declares",
     )
     .action(() => {
-      const { db } = open();
+      const { db, locale } = open();
       const { added, removed } = syncPermissions(db, CLI_ACTOR);
       if (added.length === 0 && removed.length === 0) {
-        console.log(`The permissions are already in step with the catalogue (${PERMISSION_NAMES.length} permissions).`);
+        console.log(translate(locale, "access.cli.permissions_in_step", { count: PERMISSION_NAMES.length }));
         return;
       }
       if (added.length)
-        console.log(`Added ${added.length} permission${added.length === 1 ? "" : "s"}: ${added.join(", ")}`);
+        console.log(translate(locale, "access.cli.permissions_added", { count: added.length, list: added.join(", ") }));
       if (removed.length)
         console.log(
-          `Removed ${removed.length} permission${removed.length === 1 ? "" : "s"} (and their grants): ${removed.join(", ")}`,
+          translate(locale, "access.cli.permissions_removed", { count: removed.length, list: removed.join(", ") }),
         );
     });
 

@@ -82,6 +82,21 @@ describe("plural texts", () => {
     );
   });
 
+  test("the command line's counts read right in its language", () => {
+    expect(translate("en", "access.cli.permission_table", { permissions: 19, routes: 40 })).toBe(
+      "Showing [19] permissions guarding [40] routes",
+    );
+    expect(translate("es", "access.cli.permission_table", { permissions: 1, routes: 1 })).toBe(
+      "En total: [1] permiso que protege [1] ruta",
+    );
+    expect(translate("en", "access.cli.role_now_has", { name: "cashier", count: 1, list: "blacklist.view" })).toBe(
+      'Role "cashier" now has 1 permission: blacklist.view',
+    );
+    expect(translate("es", "access.cli.permissions_added", { count: 2, list: "a.view, b.view" })).toBe(
+      "Se agregaron 2 permisos: a.view, b.view",
+    );
+  });
+
   test("limits in rules and hints count their characters, digits and minutes", () => {
     expect(translate("es", "validation.min_length", { min: 1 })).toBe("Debe tener al menos 1 carácter.");
     expect(translate("es", "validation.min_length", { min: 2 })).toBe("Debe tener al menos 2 caracteres.");
