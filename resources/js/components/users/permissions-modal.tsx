@@ -29,13 +29,18 @@ export function PermissionsModal({ inspected, onClose }: { inspected: Inspected;
         ) : inspected.permissions.length === 0 ? (
           <p className="text-muted-foreground">{t("access.users.no_permissions")}</p>
         ) : (
-          <ul className="grid gap-1 sm:grid-cols-2">
-            {inspected.permissions.map((p) => (
-              <li key={p} title={p}>
-                {permissionName(p)}
-              </li>
-            ))}
-          </ul>
+          <>
+            <p className="text-muted-foreground" data-testid="permission-count">
+              {t("app.counts.permissions", { count: inspected.permissions.length })}
+            </p>
+            <ul className="grid gap-1 sm:grid-cols-2">
+              {inspected.permissions.map((p) => (
+                <li key={p} title={p}>
+                  {permissionName(p)}
+                </li>
+              ))}
+            </ul>
+          </>
         )}
       </div>
     </Dialog>

@@ -1,0 +1,163 @@
+/**
+ * Words for people, in a real browser: built-in roles and permissions are shown by their names in the viewer's
+ * language, counts take the plural their number and language ask for, and the audit names the command line in
+ * words. Switching the language in the header changes all of them.
+ *
+ * The people come from tests/support/e2e-fixtures.ts on the e2e database (the server seeds the roles, places and
+ * areas on its first start): a super-administrator, a cashier and a cafe manager at "Caja" of "Comedor Principal".
+ */
+import { expect, test, type Page } from "@playwright/test";
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { waitForHydration, watchConsole } from "./support";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+/** Unique per run, so names and addresses never collide with another run's on a reused database. */
+const RUN = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+const PASSWORD = "Altiplano-Quinua-2024!";
+
+const ADMIN = { name: `Inés Palabras ${RUN}`, email: `palabras.${RUN}@example.com` };
+const CASHIER = { name: `Rosa Cajera ${RUN}`, email: `rosa.${RUN}@example.com` };
+const MANAGER = { name: `Julio Jefe ${RUN}`, email: `julio.${RUN}@example.com` };
+/** A role the command line creates, so the audit has an entry by the command line to show. */
+const ROLE = `lector ${RUN}`;
+
+/** A verified user, optionally holding a role in an area (tests/support/e2e-fixtures.ts). */
+function createUser(person: { name: string; email: string }, role?: { role: string; area: string; place: string }) {
+  const args = ["tests/support/e2e-fixtures.ts", "user", "--name", person.name, "--email", person.email];
+  args.push("--password", PASSWORD);
+  if (role) args.push("--role", role.role, "--area", role.area, "--place", role.place);
+  args.push("--wait", String(test.info().project.use.baseURL));
+  execFileSync(join(ROOT, "node_modules/.bin/bun"), args, {
+    cwd: ROOT,
+    env: { ...process.env, DB_PATH: process.env.MESA_E2E_DB },
+    stdio: "pipe",
+  });
+}
+
+/** Runs ./mesa on the e2e database. */
+function mesa(...args: string[]): void {
+  execFileSync(join(ROOT, "node_modules/.bin/bun"), ["cli/main.ts", ...args], {
+    cwd: ROOT,
+    env: { ...process.env, DB_PATH: process.env.MESA_E2E_DB },
+    stdio: "pipe",
+  });
+}
+
+async function open(page: Page, path: string): Promise<void> {
+  await page.goto(path);
+  await waitForHydration(page);
+}
+
+/** Chooses a language in the header's switcher, a native select or a listbox alike. */
+async function switchLanguage(page: Page, label: string): Promise<void> {
+  const switcher = page.getByTestId("language-switcher");
+  if ((await switcher.evaluate((element) => element.tagName)) === "SELECT") await switcher.selectOption({ label });
+  else {
+    await switcher.click();
+    await page.getByRole("option", { name: label }).click();
+  }
+  await expect(page.locator("html")).toHaveAttribute("lang", label === "English" ? "en" : "es");
+}
+
+/** The roles line, the count and the permissions of the "view permissions" dialog of a person's row. */
+async function permissionsOf(page: Page, person: { name: string; email: string }, titled: string) {
+  await page.getByTestId(`user-row-${person.email}`).getByRole("button", { name: titled }).click();
+  const dialog = page.getByRole("dialog");
+  await expect(dialog).toBeVisible();
+  const box = dialog.getByTestId("inspected-permissions");
+  const shown = {
+    roles: (await box.locator("p").first().textContent())!,
+    count: (await box.getByTestId("permission-count").textContent())!,
+    list: await box.getByRole("listitem").allTextContents(),
+  };
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  return shown;
+}
+
+test("the language switch changes role names, permission labels, plurals and the audit's words", async ({ page }) => {
+  test.setTimeout(60_000);
+  createUser(ADMIN, { role: "super-administrator", area: "Administración", place: "Sede Lima" });
+  createUser(CASHIER, { role: "cashier", area: "Caja", place: "Comedor Principal" });
+  createUser(MANAGER, { role: "cafe manager", area: "Caja", place: "Comedor Principal" });
+  mesa("role:create", ROLE, "--permission", "audit.view");
+  const problems = watchConsole(page);
+
+  await open(page, "/login");
+  await page.getByLabel("Correo electrónico").fill(ADMIN.email);
+  await page.getByLabel("Contraseña", { exact: true }).fill(PASSWORD);
+  await page.getByRole("button", { name: "Ingresar" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+
+  // Spanish: the built-in roles by their Spanish names, permissions by their labels, "1 permiso" and "7 permisos".
+  await open(page, `/users?search=${RUN}`);
+  await expect(page.getByTestId(`user-row-${CASHIER.email}`).getByRole("cell").nth(2)).toHaveText("Cajero · Caja");
+  await expect(page.getByTestId(`user-row-${MANAGER.email}`).getByRole("cell").nth(2)).toHaveText(
+    "Jefe de comedor · Caja",
+  );
+  expect(await permissionsOf(page, CASHIER, "Ver permisos")).toEqual({
+    roles: "Roles: Cajero",
+    count: "1 permiso",
+    list: ["Ver la lista negra"],
+  });
+  const manager = await permissionsOf(page, MANAGER, "Ver permisos");
+  expect(manager.roles).toBe("Roles: Jefe de comedor");
+  expect(manager.count).toBe("7 permisos");
+  expect(manager.list).toContain("Cambiar precios de los comedores");
+
+  await open(page, "/roles");
+  const matrix = page.getByRole("table", { name: "Matriz de roles y permisos" });
+  const roles = await matrix.locator("thead th").allTextContents();
+  for (const role of ["Superadministrador", "Administrador", "Cajero", "Jefe de comedor"])
+    expect(roles).toContain(role);
+  await expect(matrix.getByRole("rowheader", { name: "Ver la auditoría" })).toBeVisible();
+  expect(await matrix.locator('th[scope="colgroup"]').allTextContents()).toContain("Auditoría");
+  await expect(matrix).not.toContainText("audit.view");
+  await expect(matrix).not.toContainText("cashier");
+
+  // The role the command line created: its author, action and change in words, found by the role's name.
+  await open(page, `/audit?search=${encodeURIComponent(ROLE)}`);
+  const created = page.getByRole("table", { name: "Auditoría" }).locator("tbody tr");
+  await expect(created).toHaveCount(1);
+  await expect(created.getByRole("cell")).toHaveText([
+    /\d/,
+    "Línea de comandos",
+    "Rol creado",
+    `Rol${ROLE}`,
+    `Nombre: ${ROLE}Permisos: Ver la auditoría`,
+  ]);
+
+  // English, from the header: the same screens in English words and English plurals.
+  await switchLanguage(page, "English");
+  await open(page, `/users?search=${RUN}`);
+  await expect(page.getByTestId(`user-row-${CASHIER.email}`).getByRole("cell").nth(2)).toHaveText("Cashier · Caja");
+  await expect(page.getByTestId(`user-row-${MANAGER.email}`).getByRole("cell").nth(2)).toHaveText(
+    "Cafe manager · Caja",
+  );
+  expect(await permissionsOf(page, CASHIER, "View permissions")).toEqual({
+    roles: "Roles: Cashier",
+    count: "1 permission",
+    list: ["View the blacklist"],
+  });
+  expect((await permissionsOf(page, MANAGER, "View permissions")).count).toBe("7 permissions");
+
+  await open(page, "/roles");
+  const english = page.getByRole("table", { name: "Role × permission matrix" });
+  const englishRoles = await english.locator("thead th").allTextContents();
+  for (const role of ["Super-administrator", "Cashier", "Cafe manager"]) expect(englishRoles).toContain(role);
+  expect(await english.locator('th[scope="colgroup"]').allTextContents()).toContain("Audit trail");
+  await expect(english.getByRole("rowheader", { name: "View the audit trail" })).toBeVisible();
+
+  await open(page, `/audit?search=${encodeURIComponent(ROLE)}`);
+  await expect(page.getByRole("table", { name: "Audit" }).locator("tbody tr").getByRole("cell")).toHaveText([
+    /\d/,
+    "Command line",
+    "Role created",
+    `Role${ROLE}`,
+    `Name: ${ROLE}Permissions: View the audit trail`,
+  ]);
+
+  expect(problems, problems.join("\n")).toEqual([]);
+});
