@@ -287,10 +287,11 @@ describe("importing a places workbook from the Management page", () => {
     const w = await buildWorld();
     const root = await signedIn(w, w.people.root);
     const shown = await previewWorkbook(w, root, good());
-    // Someone else's preview is not found, even with places.manage.
+    // Someone else's preview cannot be confirmed, even with places.manage: the same answer as for a missing one.
     const other = await signedIn(w, w.people.placesManager);
-    expect((await confirm(other, shown.id)).status).toBe(404);
-    expect((await confirm(root, 999_999)).status).toBe(404);
+    expect((await confirmAndWait(w, other, shown.id)).errors).toEqual({ confirm: es("import.confirm_unavailable") });
+    expect((await confirmAndWait(w, root, 999_999)).errors).toEqual({ confirm: es("import.confirm_unavailable") });
+    expect(uploadsKept(w)).toHaveLength(1);
     // A new upload replaces the preview waiting: its file is deleted, and it can no longer be confirmed.
     const second = await previewWorkbook(w, root, xlsx({ Minas: [["Nombre"], ["Mina Segunda"]] }));
     expect(uploadsKept(w)).toHaveLength(1);

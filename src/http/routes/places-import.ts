@@ -7,7 +7,8 @@
  *    reads it and checks every row, with the scope and permissions the person has, writing nothing.
  * 2. The Management page shows the result (`importJobView`): what would be created, changed or left alone, the
  *    example rows skipped, or the rows to fix worded with where they are ("Comedores, fila 7 (Empresa): …").
- * 3. Confirming (`management.import_confirm`, only the person's own preview, while its upload is kept) starts the
+ * 3. Confirming (`management.import_confirm`, only the person's own preview, while its upload is kept; anything else
+ *    is refused on the `confirm` field, the same for someone else's job as for a missing one) starts the
  *    job that writes exactly that preview's plan; when the places changed meanwhile it writes nothing and the page
  *    shows the new preview. Discarding is dismissing the job (src/http/routes/jobs.ts), which deletes the upload.
  */
@@ -185,6 +186,17 @@ function describeJob(ctx: RequestContext, job: Job): ImportJobView {
   return { ...view, step: "failed", notice: job.error ? ctx.say(job.error) : null };
 }
 
+/** The signed-in person's own places import with this id, or null (someone else's reads as none). */
+function ownImport(ctx: RequestContext, id: number): Job | null {
+  try {
+    const job = findOwnJob(ctx.db, ctx.user!.id, id);
+    return job.kind === PLACES_IMPORT ? job : null;
+  } catch (error) {
+    if (error instanceof NotFound) return null;
+    throw error;
+  }
+}
+
 export const placesImportRoutes = defineRoutes([
   {
     name: "management.import",
@@ -236,15 +248,15 @@ export const placesImportRoutes = defineRoutes([
     wheres: { job: JOB_ID },
     access: access.can("places.manage"),
     handle: (ctx) => {
-      // Only the person's own preview: anyone else's job, like a missing one, is not found.
-      const job = findOwnJob(ctx.db, ctx.user!.id, Number(ctx.params.job));
-      if (job.kind !== PLACES_IMPORT) throw new NotFound();
       const current = latestJob(ctx.db, ctx.user!.id, PLACES_IMPORT);
       if (current && !isFinished(current.state)) throw new ValidationFailed({ confirm: message("import.busy") });
-      const preview = (job.result as PlacesImportResult | null)?.preview;
+      // Only the person's own preview: anyone else's job, like a missing one, is one they cannot import.
+      const job = ownImport(ctx, Number(ctx.params.job));
+      const preview = (job?.result as PlacesImportResult | null | undefined)?.preview;
       // The plan confirmed is the one recorded with the preview on the server, never one the browser sends.
-      const upload = preview && canConfirm(preview) ? takeKeptUpload(ctx.db, job) : null;
-      if (!preview || upload === null) throw new ValidationFailed({ confirm: message("import.confirm_unavailable") });
+      const upload = job && preview && canConfirm(preview) ? takeKeptUpload(ctx.db, job) : null;
+      if (!job || !preview || upload === null)
+        throw new ValidationFailed({ confirm: message("import.confirm_unavailable") });
       const input: PlacesImportInput = {
         step: "apply",
         path: upload,
