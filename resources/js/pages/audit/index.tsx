@@ -20,7 +20,7 @@ function Changes({ changes }: { changes: AuditChange[] }) {
               <span className="sr-only">{t("access.audit.was")} </span>
               <span className="text-muted-foreground line-through decoration-muted-foreground/60">{c.before}</span>
               <ArrowRight className="mx-1 inline size-3.5 align-[-2px] text-muted-foreground" aria-hidden="true" />
-              <span className="sr-only">{t("access.audit.now")} </span>
+              <span className="sr-only"> {t("access.audit.now")} </span>
               <span>{c.after}</span>
             </>
           ) : c.after !== undefined ? (
