@@ -72,7 +72,7 @@ const goodPreview = [
   "1 new price",
   "  New unit Mina Cerro Verde › Unidad Este — services DES",
   "  New cafe Mina Cerro Verde › Unidad Este › Comedor Este — business: Mesa Catering S.A.C.; time zone: America/Lima; services DES",
-  "  Price of DES at Mina Cerro Verde › Unidad Este › Comedor Este: S/ 13.00",
+  "  Price of DES at Mina Cerro Verde › Unidad Este › Comedor Este: S/\u00a013.00",
 ];
 
 const cafesNamed = (ws: Workspace, name: string) =>

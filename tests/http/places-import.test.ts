@@ -204,11 +204,11 @@ describe("importing a places workbook from the Management page", () => {
     expect(shown.counts).toEqual(["1 mina nueva", "1 unidad nueva", "1 comedor nuevo", "2 precios nuevos"]);
     // In the order they would be written: the places the database holds first.
     expect(shown.changes).toEqual([
-      "Precio de DES en Mina Norte › Unidad A › Comedor A: S/ 10.00",
+      "Precio de DES en Mina Norte › Unidad A › Comedor A: S/\u00a010.00",
       "Mina nueva Mina Este — servicios DES",
       "Unidad nueva Mina Este › Unidad E — servicios DES",
       `Comedor nuevo Mina Este › Unidad E › Comedor E — empresa: Catering X S.A.C.; zona horaria: ${w.app.config.timezone}; servicios DES`,
-      "Precio de DES en Mina Este › Unidad E › Comedor E: S/ 12.50",
+      "Precio de DES en Mina Este › Unidad E › Comedor E: S/\u00a012.50",
     ]);
     expect(Date.parse(shown.expiresAt) - Date.now()).toBeGreaterThan(UPLOAD_KEPT_MS - 60_000);
     // Nothing written; the upload waits for the confirmation.

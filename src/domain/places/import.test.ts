@@ -514,11 +514,11 @@ describe("the preview, and writing what it showed", () => {
       "New mine Mina Este — services CEN, DES",
       "New unit Mina Este › Unidad E1 — services CEN, DES",
       "New cafe Mina Este › Unidad E1 › Comedor E1 — business: Catering X S.A.C.; time zone: America/Bogota; services CEN, DES",
-      "Price of DES at Mina Este › Unidad E1 › Comedor E1: S/ 12.50",
-      "Price of CEN at Mina Este › Unidad E1 › Comedor E1: S/ 15.00",
+      "Price of DES at Mina Este › Unidad E1 › Comedor E1: S/\u00a012.50",
+      "Price of CEN at Mina Este › Unidad E1 › Comedor E1: S/\u00a015.00",
       "New unit Mina Este › Unidad E2 — services DES",
       "New cafe Mina Este › Unidad E2 › Comedor E2 — business: Catering X S.A.C.; time zone: America/Lima; services DES",
-      "Price of DES at Mina Este › Unidad E2 › Comedor E2: S/ 9.90",
+      "Price of DES at Mina Este › Unidad E2 › Comedor E2: S/\u00a09.90",
     ]);
     // Counts read as people write them, one line per kind, in both languages.
     expect(describeCounts(ok.counts, en)).toEqual([

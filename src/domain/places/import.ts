@@ -350,7 +350,8 @@ export function describeExamples(preview: ImportPreview, translate: Translate): 
   return translate("import.examples_skipped", { count, rows });
 }
 
-const soles = (cents: number) => `S/ ${centsToSoles(cents)}`;
+// A non-breaking space keeps "S/ 12.50" on one line.
+const soles = (cents: number) => `S/\u00a0${centsToSoles(cents)}`;
 
 function fieldValue(change: ChangedField, value: ChangedField["before"], translate: Translate): string {
   if (value === null || value === "") return translate("import.value_none");

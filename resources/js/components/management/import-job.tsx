@@ -188,7 +188,7 @@ export function ImportJobPanel({ job, onImportAgain }: { job: ImportJob; onImpor
             <summary className="cursor-pointer font-medium">
               {t("import.see_changes", { count: job.changeCount })}
             </summary>
-            <ul className="mt-2 max-h-64 space-y-0.5 overflow-y-auto" data-testid="import-changes">
+            <ul className="mt-2 max-h-64 space-y-1 overflow-y-auto" data-testid="import-changes">
               {job.changes.map((line, i) => (
                 <li key={i}>{line}</li>
               ))}
