@@ -296,8 +296,7 @@ class Describer {
     }
     if (field === "parent") {
       const place = placeRef(value);
-      if (place)
-        return `${subjectLabel(place.kind, locale)} ${this.names.get(place.kind, place.id) ?? `#${place.id} (${this.t("access.audit.gone")})`}`;
+      if (place) return this.names.get(place.kind, place.id) ?? `#${place.id} (${this.t("access.audit.gone")})`;
     }
     if (field === "permissions" || (row.subjectType === "permission" && (field === "added" || field === "removed"))) {
       if (Array.isArray(value))
