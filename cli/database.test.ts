@@ -8,7 +8,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { drizzle } from "drizzle-orm/bun-sqlite";
@@ -17,7 +17,7 @@ import { readMigrationFiles } from "drizzle-orm/migrator";
 import { translate } from "../src/i18n";
 import { verifyPassword } from "../src/domain/accounts/passwords";
 import { MIGRATIONS_FOLDER } from "../src/db";
-import { runInProcess } from "../tests/support/cli";
+import { copyDatabase, runInProcess } from "../tests/support/cli";
 
 const ROOT = resolve(import.meta.dir, "..");
 const MESA = join(ROOT, "mesa");
@@ -121,8 +121,10 @@ function backups(ws: Workspace): string[] {
   return existsSync(folder) ? readdirSync(folder).sort() : [];
 }
 
-/** A database as a real deployment starts it: reference data, the first headquarters and one administrator. */
-async function realDeployment(): Promise<Workspace> {
+/** The database of realDeployment(), made once by the commands a newcomer runs (each must succeed). */
+let deployment: Promise<string> | null = null;
+
+async function makeDeployment(): Promise<string> {
   const ws = workspace();
   expect((await mesaInProcess(ws, ["db:seed"], { env: { DEMO_DATA: "false" } })).code).toBe(0);
   const created = await mesaInProcess(ws, [
@@ -141,6 +143,19 @@ async function realDeployment(): Promise<Workspace> {
   ]);
   expect(created.err).toBe("");
   expect(created.code).toBe(0);
+  return ws.dbPath;
+}
+
+/**
+ * A database as a real deployment starts it: reference data, the first headquarters and one administrator. Each
+ * test gets its own copy in a new workspace, so seeding runs once for the file.
+ */
+async function realDeployment(): Promise<Workspace> {
+  deployment ??= makeDeployment();
+  const template = await deployment;
+  const ws = workspace();
+  mkdirSync(ws.storage, { recursive: true });
+  copyDatabase(template, ws.dbPath);
   return ws;
 }
 

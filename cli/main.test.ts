@@ -3,6 +3,7 @@ import { mkdtempSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { routes } from "../src/http/routes";
+import { runInProcess } from "../tests/support/cli";
 import { formatRouteTable, routeRows } from "./commands/routes";
 
 const MESA = resolve(import.meta.dir, "../mesa");
@@ -12,24 +13,26 @@ function mesa(args: string[], env: Record<string, string> = {}) {
   return { code: result.exitCode, out: result.stdout.toString(), err: result.stderr.toString() };
 }
 
-describe("./mesa", () => {
-  test("route:list prints method, URI, name and access", () => {
-    const { code, out } = mesa(["route:list"]);
+describe("./mesa route:list (run in this process)", () => {
+  test("route:list prints method, URI, name and access", async () => {
+    const { code, out } = await runInProcess(["route:list"], process.env);
     expect(code).toBe(0);
     expect(out).toMatch(/GET\|HEAD\s+\/settings\/language \.+ language\.edit › public/);
     expect(out).toMatch(/PUT\s+\/settings\/language \.+ language\.update › public/);
     expect(out).toContain(`Showing [${routes.length}] routes`);
   });
 
-  test("route:list --json with --name and --path filters", () => {
-    const { code, out } = mesa(["route:list", "--json", "--name", "language"]);
+  test("route:list --json with --name and --path filters", async () => {
+    const { code, out } = await runInProcess(["route:list", "--json", "--name", "language"], process.env);
     expect(code).toBe(0);
     const rows = JSON.parse(out);
     expect(rows.map((r: { name: string }) => r.name).sort()).toEqual(["language.edit", "language.update"]);
     expect(routeRows(routes, { path: "/up" }).map((r) => r.name)).toEqual(["health"]);
     expect(formatRouteTable([])).toBe("No routes match.");
   });
+});
 
+describe("./mesa, the script, as a process of its own", () => {
   test("an unknown command or option is a clear message and exit code 2", () => {
     const unknown = mesa(["no:such"]);
     expect(unknown.code).toBe(2);

@@ -170,15 +170,30 @@ export async function seededTemplate(prefix: string, env: Record<string, string>
   return ws.dbPath;
 }
 
-/** A new workspace whose database is a copy of `template` (VACUUM INTO: a consistent copy of a closed or open file). */
+/**
+ * Copies the database file `source` to `target` (VACUUM INTO: a consistent copy of a closed or open file). The copy
+ * is put back in WAL mode, which VACUUM INTO leaves out, so it behaves as the original does next to other
+ * connections (a reader and a writer at once).
+ */
+export function copyDatabase(source: string, target: string): void {
+  const from = new Database(source);
+  try {
+    from.query("VACUUM INTO ?").run(target);
+  } finally {
+    from.close();
+  }
+  const copy = new Database(target);
+  try {
+    copy.exec("PRAGMA journal_mode = WAL");
+  } finally {
+    copy.close();
+  }
+}
+
+/** A new workspace whose database is a copy of `template`. */
 export function workspaceFrom(template: string, prefix: string, env: Record<string, string> = {}): Workspace {
   const ws = cliWorkspace(prefix, env);
-  const source = new Database(template);
-  try {
-    source.query("VACUUM INTO ?").run(ws.dbPath);
-  } finally {
-    source.close();
-  }
+  copyDatabase(template, ws.dbPath);
   return ws;
 }
 
