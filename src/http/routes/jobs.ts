@@ -1,6 +1,7 @@
 /**
  * Background jobs of the signed-in person: reading one (state, progress, result, the message of a failure) as JSON,
- * and dismissing a finished one so its page stops showing it. A job is only ever its owner's: anyone else's id
+ * and dismissing a finished one so its page stops showing it (an upload it kept for a confirmation is deleted then:
+ * discarding a places import preview is dismissing it). A job is only ever its owner's: anyone else's id
  * answers 404, like a missing one. Pages show a job through their own props (the Management page's import), and
  * hear its progress on the owner's private channel (`JobUpdated`).
  */
