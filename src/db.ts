@@ -39,10 +39,10 @@ export const STATEMENT_CACHE_SIZE = 500;
  * (lists with a varying number of ids make new SQL).
  */
 function reuseStatements(client: Database): void {
-  const prepare = client.prepare.bind(client) as (sql: string) => ReturnType<Database["prepare"]>;
+  const prepare = client.prepare.bind(client) as (sql: string, ...rest: unknown[]) => ReturnType<Database["prepare"]>;
   const kept = new Map<string, ReturnType<Database["prepare"]>>();
   (client as { prepare: unknown }).prepare = (sql: string, ...rest: unknown[]) => {
-    if (rest.length > 0) return (client.constructor.prototype.prepare as Function).call(client, sql, ...rest);
+    if (rest.length > 0) return prepare(sql, ...rest);
     let statement = kept.get(sql);
     if (statement) {
       kept.delete(sql);
@@ -52,6 +52,31 @@ function reuseStatements(client: Database): void {
     }
     kept.set(sql, statement);
     return statement;
+  };
+}
+
+/**
+ * A query prepared once per connection and shape, then run with its values: `build(db, ...shape)` writes the
+ * statement with drizzle and `sql.placeholder()` for every value and returns its `.prepare()`; the result is kept
+ * per connection (a WeakMap, so a test's database takes its statements with it) and per shape — the few variants
+ * a list's SQL really has, such as "with a search" or "limited to a scope" — so drizzle builds each SQL text once
+ * and SQLite prepares it once. Values that vary in number (a scope's ids) travel as one JSON placeholder read with
+ * `json_each`, so they do not change the SQL.
+ *
+ *   const byId = preparedQuery((db) => db.select().from(users).where(eq(users.id, sql.placeholder("id"))).prepare());
+ *   byId(db).get({ id });
+ */
+export function preparedQuery<Shape extends (string | number | boolean)[], Q>(
+  build: (db: Db, ...shape: Shape) => Q,
+): (db: Db, ...shape: Shape) => Q {
+  const perConnection = new WeakMap<object, Map<string, Q>>();
+  return (db, ...shape) => {
+    let kept = perConnection.get(db);
+    if (!kept) perConnection.set(db, (kept = new Map()));
+    const key = shape.join("|");
+    let query = kept.get(key);
+    if (query === undefined) kept.set(key, (query = build(db, ...shape)));
+    return query;
   };
 }
 

@@ -4,9 +4,24 @@
  */
 import { describe, expect, test } from "bun:test";
 import { sql, type SQL } from "drizzle-orm";
+import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import fc from "fast-check";
 import { openDatabase } from "../db";
-import { foldText, likePattern, pageWindow, searchCondition, searchPattern, sortOrder } from "./search";
+import { preparedQuery } from "../db";
+import {
+  foldText,
+  idList,
+  inIdList,
+  LIMIT,
+  likePattern,
+  OFFSET,
+  pageWindow,
+  readList,
+  searchCondition,
+  searchMatch,
+  searchPattern,
+  sortOrder,
+} from "./search";
 
 /** A connection with one table of names, as openDatabase gives it (the fold function registered). */
 function namesDb(names: (string | null)[]) {
@@ -117,6 +132,150 @@ describe("search", () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("folding and prepared searches", () => {
+  /** The folding the fast one must agree with: lower case, decomposed, marks dropped, recomposed. */
+  const reference = (text: string) => text.toLowerCase().normalize("NFD").replace(/\p{M}/gu, "").normalize("NFC");
+
+  test("property: folding agrees with the reference on any text, Latin letters or not", () => {
+    const latin = fc.integer({ min: 0, max: 0x24f }).map((code) => String.fromCharCode(code));
+    const anything = fc.oneof(
+      latin,
+      latin,
+      fc.string({ unit: "binary", maxLength: 2 }),
+      fc.constantFrom("\u0301", "İ", "Σ", "ß", "가"),
+    );
+    fc.assert(
+      fc.property(fc.array(anything, { maxLength: 12 }), (pieces) => {
+        const text = pieces.join("");
+        expect(foldText(text)).toBe(reference(text));
+      }),
+      { numRuns: 500 },
+    );
+    for (let code = 0; code < 0x250; code++)
+      expect(foldText(String.fromCharCode(code))).toBe(reference(String.fromCharCode(code)));
+  });
+
+  const people = sqliteTable("people", { id: integer("id").primaryKey(), name: text("name") });
+
+  function peopleDb(names: (string | null)[]) {
+    const db = openDatabase(":memory:");
+    db.$client.exec("CREATE TABLE people (id INTEGER PRIMARY KEY, name TEXT)");
+    const insert = db.$client.prepare("INSERT INTO people (name) VALUES (?1)");
+    for (const name of names) insert.run(name);
+    return db;
+  }
+
+  test("a column's ASCII text is compared without folding, other text folded, with the same result", () => {
+    const db = peopleDb(["Huamán", "HUAMAN", "huaman", "Quispe", "50% off", "Ñahui", "a_b", null]);
+    const named = (search: string) =>
+      db
+        .select({ name: people.name })
+        .from(people)
+        .where(searchCondition(search, [people.name]))
+        .orderBy(people.id)
+        .all()
+        .map((r) => r.name);
+    expect(named("huaman")).toEqual(["Huamán", "HUAMAN", "huaman"]);
+    expect(named("HUAMÁN")).toEqual(["Huamán", "HUAMAN", "huaman"]);
+    expect(named("nah")).toEqual(["Ñahui"]);
+    expect(named("%")).toEqual(["50% off"]);
+    expect(named("_")).toEqual(["a_b"]);
+  });
+
+  test("property: a prepared search finds what the unprepared one finds", () => {
+    const db = peopleDb([]);
+    const byMatch = preparedQuery((db) =>
+      db
+        .select({ id: people.id })
+        .from(people)
+        .where(searchMatch([people.name]))
+        .orderBy(people.id)
+        .prepare(),
+    );
+    const letters = fc.constantFrom(..."aeinouAEINOUáéíñóúÁÉÍÑÓÚüÜ%_\\- 1".split(""));
+    const text = fc.array(letters, { maxLength: 10 }).map((cs) => cs.join(""));
+    fc.assert(
+      fc.property(fc.array(text, { maxLength: 5 }), text, (names, typed) => {
+        db.$client.exec("DELETE FROM people");
+        for (const name of names) db.$client.prepare("INSERT INTO people (name) VALUES (?1)").run(name);
+        const pattern = searchPattern(typed);
+        if (pattern === null) return;
+        const unprepared = db
+          .select({ id: people.id })
+          .from(people)
+          .where(searchCondition(typed, [people.name]))
+          .orderBy(people.id)
+          .all();
+        expect(byMatch(db).all({ search: pattern })).toEqual(unprepared);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test("a prepared statement is built once per connection and shape, and a list of ids is one value", () => {
+    const first = peopleDb(["Ana", "Beto", "Carla"]);
+    const second = peopleDb(["Dora"]);
+    let built = 0;
+    const byIds = preparedQuery((db, all: boolean) => {
+      built++;
+      return db
+        .select({ name: people.name })
+        .from(people)
+        .where(all ? undefined : inIdList(people.id, "ids"))
+        .orderBy(people.id)
+        .prepare();
+    });
+    expect(
+      byIds(first, false)
+        .all({ ids: idList([1, 3]) })
+        .map((r) => r.name),
+    ).toEqual(["Ana", "Carla"]);
+    expect(
+      byIds(first, false)
+        .all({ ids: idList(new Set([2])) })
+        .map((r) => r.name),
+    ).toEqual(["Beto"]);
+    expect(byIds(first, false).all({ ids: idList([]) })).toEqual([]);
+    expect(built).toBe(1);
+    expect(
+      byIds(first, true)
+        .all()
+        .map((r) => r.name),
+    ).toEqual(["Ana", "Beto", "Carla"]);
+    expect(
+      byIds(second, false)
+        .all({ ids: idList([1]) })
+        .map((r) => r.name),
+    ).toEqual(["Dora"]);
+    expect(built).toBe(3);
+  });
+
+  test("readList counts and reads the page asked for, the last one past the end, or every row without a page", () => {
+    const db = peopleDb(Array.from({ length: 7 }, (_, i) => `P${i + 1}`));
+    const page = preparedQuery((db) =>
+      db.select({ name: people.name }).from(people).orderBy(people.id).limit(LIMIT).offset(OFFSET).prepare(),
+    );
+    let counted = 0;
+    const count = () => {
+      counted++;
+      return 7;
+    };
+    const read = (window: { limit: number; offset: number }) =>
+      page(db)
+        .all(window)
+        .map((r) => r.name);
+    expect(readList({ page: 2, perPage: 3 }, count, read)).toEqual({ rows: ["P4", "P5", "P6"], total: 7, page: 2 });
+    expect(readList({ page: 9, perPage: 3 }, count, read)).toEqual({ rows: ["P7"], total: 7, page: 3 });
+    expect(counted).toBe(2);
+    expect(readList(undefined, count, read)).toEqual({
+      rows: ["P1", "P2", "P3", "P4", "P5", "P6", "P7"],
+      total: 7,
+      page: 1,
+    });
+    expect(counted).toBe(2);
   });
 });
 

@@ -15,7 +15,11 @@ export const PASSWORD_CONFIRMED_KEY = "_password_confirmed_at";
 function activeUser(ctx: RequestContext, id: number): User | null {
   const user = findUserById(ctx.db, id);
   if (!user || user.status !== "active") return null;
-  return accessProfile(ctx.db, user.id).blacklisted ? null : user;
+  const profile = accessProfile(ctx.db, user.id);
+  if (profile.blacklisted) return null;
+  // The rest of the request (access check, navigation) reads the profile just read.
+  ctx.keepAccess(user.id, profile);
+  return user;
 }
 
 /** Resolves the request's user (session first, then remember-me) and applies their language. */

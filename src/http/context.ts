@@ -72,7 +72,7 @@ export class RequestContext {
   session!: Session;
   /** The signed-in user, resolved by src/http/auth.ts before the route's access is checked. */
   user: User | null = null;
-  private profile: AccessProfile | null = null;
+  private profile: { userId: number; value: AccessProfile } | null = null;
   locale: Locale;
   appearance: Appearance;
   body: Input = {};
@@ -94,11 +94,17 @@ export class RequestContext {
     this.appearance = appearance === "light" || appearance === "dark" ? appearance : "system";
   }
 
-  /** The signed-in user's permissions and scope (cached per user until access changes). */
+  /** The signed-in user's permissions and scope (cached per user until access changes), read once per request. */
   get access(): AccessProfile {
     if (!this.user) throw new Error("access asked for a guest");
-    this.profile ??= accessProfile(this.db, this.user.id);
-    return this.profile;
+    if (this.profile?.userId !== this.user.id)
+      this.profile = { userId: this.user.id, value: accessProfile(this.db, this.user.id) };
+    return this.profile.value;
+  }
+
+  /** Keeps the profile authentication read for `userId`, so the request does not ask for it again. */
+  keepAccess(userId: number, profile: AccessProfile): void {
+    this.profile = { userId, value: profile };
   }
 
   /** The signed-in user as the actor of a change (audit) with their data scope. */

@@ -2,7 +2,7 @@
  * Areas: departments of exactly one cafe or one headquarters, each offering some roles. Users hold roles in
  * areas. An actor sees and changes only the areas within their scope (see scope.ts).
  */
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import {
   areaRoles,
   areas,
@@ -14,13 +14,24 @@ import {
   units,
   businesses,
 } from "../../../db/schema";
-import type { Db } from "../../db";
+import { preparedQuery, type Db } from "../../db";
 import { cafeOrHeadquarters, recordAudit, unionOfPlaces, type Actor } from "../audit";
 import { Conflict, message, NotFound, ValidationFailed } from "../errors";
-import { pageWindow, searchCondition, type ListResult, type PageRequest } from "../search";
+import {
+  boundNumber,
+  idList,
+  inIdList,
+  LIMIT,
+  OFFSET,
+  readList,
+  searchMatch,
+  searchPattern,
+  type ListResult,
+  type PageRequest,
+} from "../search";
 import { parseInput, t } from "../validation";
 import { bumpAccessVersion } from "./authorization";
-import type { Scope } from "./scope";
+import { scopeValues, type Scope } from "./scope";
 
 export type Area = typeof areas.$inferSelect;
 
@@ -44,6 +55,15 @@ export function areaScopeCondition(scope: Scope) {
   return parts.length === 1 ? parts[0] : sql`(${parts[0]} OR ${parts[1]})`;
 }
 
+/**
+ * areaScopeCondition for prepared statements: the area belongs to one of the cafes or headquarters bound to the
+ * `cafes` and `headquarters` placeholders (scopeValues). Like areaScopeCondition it is NULL, not false, for a
+ * headquarters area outside the scope (`cafe_id IN …` of a NULL cafe), so a negation needs COALESCE.
+ */
+export function areaInScope(): SQL {
+  return sql`(${inIdList(areas.cafeId, "cafes")} OR ${inIdList(areas.headquartersId, "headquarters")})`;
+}
+
 /** The area, if it exists within the scope (outside it looks the same as missing). */
 export function requireArea(db: Db, scope: Scope, id: number): Area {
   const area = db
@@ -61,27 +81,30 @@ export interface AreaFilter {
   headquartersId?: number;
 }
 
-function areaFilterCondition(scope: Scope, filter: AreaFilter) {
+/** The prepared list's condition; the shape says which parts it has (their values are bound by listAreas). */
+function listCondition(all: boolean, searched: boolean, byCafe: boolean, byHeadquarters: boolean): SQL | undefined {
   return and(
-    areaScopeCondition(scope),
-    searchCondition(filter.search, [areas.name, cafes.name, headquarters.name]),
-    filter.cafeId ? eq(areas.cafeId, filter.cafeId) : undefined,
-    filter.headquartersId ? eq(areas.headquartersId, filter.headquartersId) : undefined,
+    all ? undefined : areaInScope(),
+    searched ? searchMatch([areas.name, cafes.name, headquarters.name]) : undefined,
+    byCafe ? eq(areas.cafeId, boundNumber("cafe")) : undefined,
+    byHeadquarters ? eq(areas.headquartersId, boundNumber("headquarter")) : undefined,
   );
 }
 
-/** Areas within the scope, filtered; a page of them when `page` is given, all of them otherwise (choices in a modal). */
-export function listAreas(db: Db, scope: Scope, filter: AreaFilter = {}, page?: PageRequest): ListResult<AreaSummary> {
-  const where = areaFilterCondition(scope, filter);
-  const total =
-    db
-      .select({ n: sql<number>`count(*)` })
-      .from(areas)
-      .leftJoin(cafes, eq(cafes.id, areas.cafeId))
-      .leftJoin(headquarters, eq(headquarters.id, areas.headquartersId))
-      .where(where)
-      .get()?.n ?? 0;
-  const query = db
+type AreaListShape = [all: boolean, searched: boolean, byCafe: boolean, byHeadquarters: boolean];
+
+const countAreas = preparedQuery((db, ...shape: AreaListShape) =>
+  db
+    .select({ n: sql<number>`count(*)` })
+    .from(areas)
+    .leftJoin(cafes, eq(cafes.id, areas.cafeId))
+    .leftJoin(headquarters, eq(headquarters.id, areas.headquartersId))
+    .where(listCondition(...shape))
+    .prepare(),
+);
+
+const areasPage = preparedQuery((db, ...shape: AreaListShape) =>
+  db
     .select({
       area: areas,
       cafeName: cafes.name,
@@ -97,20 +120,40 @@ export function listAreas(db: Db, scope: Scope, filter: AreaFilter = {}, page?: 
     .leftJoin(mines, eq(mines.id, units.mineId))
     .leftJoin(headquarters, eq(headquarters.id, areas.headquartersId))
     .leftJoin(businesses, eq(businesses.id, headquarters.businessId))
-    .where(where)
-    .orderBy(asc(areas.name), asc(areas.id));
-  const shown = page ? pageWindow(total, page) : null;
-  const rows = shown ? query.limit(shown.limit).offset(shown.offset).all() : query.all();
-  const ids = rows.map((r) => r.area.id);
-  const offered = ids.length
-    ? db
-        .select({ areaId: areaRoles.areaId, id: roles.id, name: roles.name })
-        .from(areaRoles)
-        .innerJoin(roles, eq(roles.id, areaRoles.roleId))
-        .where(inArray(areaRoles.areaId, ids))
-        .orderBy(asc(roles.name))
-        .all()
-    : [];
+    .where(listCondition(...shape))
+    .orderBy(asc(areas.name), asc(areas.id))
+    .limit(LIMIT)
+    .offset(OFFSET)
+    .prepare(),
+);
+
+const rolesOfferedIn = preparedQuery((db) =>
+  db
+    .select({ areaId: areaRoles.areaId, id: roles.id, name: roles.name })
+    .from(areaRoles)
+    .innerJoin(roles, eq(roles.id, areaRoles.roleId))
+    .where(inIdList(areaRoles.areaId, "ids"))
+    .orderBy(asc(roles.name))
+    .prepare(),
+);
+
+/** Areas within the scope, filtered; a page of them when `page` is given, all of them otherwise (choices in a modal). */
+export function listAreas(db: Db, scope: Scope, filter: AreaFilter = {}, page?: PageRequest): ListResult<AreaSummary> {
+  const search = searchPattern(filter.search);
+  const shape: AreaListShape = [scope.all, search !== null, Boolean(filter.cafeId), Boolean(filter.headquartersId)];
+  const values = {
+    ...scopeValues(scope),
+    search,
+    cafe: filter.cafeId ?? null,
+    headquarter: filter.headquartersId ?? null,
+  };
+  const found = readList(
+    page,
+    () => countAreas(db, ...shape).get(values)?.n ?? 0,
+    (window) => areasPage(db, ...shape).all({ ...values, ...window }),
+  );
+  const rows = found.rows;
+  const offered = rows.length ? rolesOfferedIn(db).all({ ids: idList(rows.map((r) => r.area.id)) }) : [];
   // Grouped once: matching each area against every offered role would be quadratic on a whole company's areas.
   const rolesByArea = new Map<number, { id: number; name: string }[]>();
   for (const { areaId, id, name } of offered) {
@@ -137,7 +180,7 @@ export function listAreas(db: Db, scope: Scope, filter: AreaFilter = {}, page?: 
     roles: rolesByArea.get(r.area.id) ?? [],
     members: r.members,
   }));
-  return { rows: summaries, total, page: shown?.page ?? 1 };
+  return { rows: summaries, total: found.total, page: found.page };
 }
 
 export const AreaInput = t.Object({

@@ -4,12 +4,13 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import { areaRoles, areas, assignments, permissions, rolePermissions, roles, users } from "../../../db/schema";
-import type { Db } from "../../db";
+import { preparedQuery, type Db } from "../../db";
+import { boundNumber } from "../search";
 import { cafeOrHeadquarters, recordAudit, type Actor, type Tx } from "../audit";
 import { Conflict, Forbidden, message, NotFound, ValidationFailed } from "../errors";
-import { areaScopeCondition, requireArea } from "./areas";
+import { areaInScope, requireArea } from "./areas";
 import { accessProfile, bumpAccessVersion } from "./authorization";
-import type { Scope } from "./scope";
+import { scopeValues, type Scope } from "./scope";
 
 export interface UserAssignment {
   areaId: number;
@@ -18,46 +19,67 @@ export interface UserAssignment {
   roleName: string;
 }
 
-/** The roles a user holds, in the areas within `scope` (another cafe's assignments stay out of sight). */
-export function assignmentsOf(db: Db, userId: number, scope: Scope): UserAssignment[] {
-  return db
+// Asked for every row of the Users page and of the blacklist: prepared once, per scope shape.
+
+const assignmentsOfUser = preparedQuery((db, all: boolean) =>
+  db
     .select({ areaId: assignments.areaId, areaName: areas.name, roleId: assignments.roleId, roleName: roles.name })
     .from(assignments)
     .innerJoin(areas, eq(areas.id, assignments.areaId))
     .innerJoin(roles, eq(roles.id, assignments.roleId))
-    .where(and(eq(assignments.userId, userId), areaScopeCondition(scope)))
+    .where(and(eq(assignments.userId, boundNumber("user")), all ? undefined : areaInScope()))
     .orderBy(areas.name)
-    .all();
+    .prepare(),
+);
+
+/** The roles a user holds, in the areas within `scope` (another cafe's assignments stay out of sight). */
+export function assignmentsOf(db: Db, userId: number, scope: Scope): UserAssignment[] {
+  return assignmentsOfUser(db, scope.all).all({ user: userId, ...scopeValues(scope) });
 }
+
+const superRoleOf = preparedQuery((db) =>
+  db
+    .select({ id: roles.id })
+    .from(assignments)
+    .innerJoin(roles, eq(roles.id, assignments.roleId))
+    .where(and(eq(assignments.userId, boundNumber("user")), eq(roles.isSuper, true)))
+    .limit(1)
+    .prepare(),
+);
 
 /** Whether the user holds the super-administrator role anywhere. */
 export function isSuperAdministrator(db: Db, userId: number): boolean {
-  return (
-    db
-      .select({ id: roles.id })
-      .from(assignments)
-      .innerJoin(roles, eq(roles.id, assignments.roleId))
-      .where(and(eq(assignments.userId, userId), eq(roles.isSuper, true)))
-      .get() !== undefined
-  );
+  return superRoleOf(db).get({ user: userId }) !== undefined;
 }
 
 /** Why a user is read-only to an actor: they are a super-administrator, or they hold a role outside the actor's places. */
 export type ReadOnlyReason = "super" | "outside_scope";
 
+// COALESCE: a headquarters area has no cafe_id, and `NOT (NULL IN (…))` is NULL, which would count it as inside.
+const areaOutsideScope = preparedQuery((db) =>
+  db
+    .select({ id: assignments.areaId })
+    .from(assignments)
+    .innerJoin(areas, eq(areas.id, assignments.areaId))
+    .where(and(eq(assignments.userId, boundNumber("user")), sql`NOT COALESCE(${areaInScope()}, 0)`))
+    .limit(1)
+    .prepare(),
+);
+
+const areaInsideScope = preparedQuery((db) =>
+  db
+    .select({ id: assignments.areaId })
+    .from(assignments)
+    .innerJoin(areas, eq(areas.id, assignments.areaId))
+    .where(and(eq(assignments.userId, boundNumber("user")), areaInScope()))
+    .limit(1)
+    .prepare(),
+);
+
 /** Whether the user holds any role in an area outside `scope`. */
 function holdsRoleOutside(db: Db, scope: Scope, userId: number): boolean {
   if (scope.all) return false;
-  const inScope = areaScopeCondition(scope);
-  return (
-    db
-      .select({ id: assignments.areaId })
-      .from(assignments)
-      .innerJoin(areas, eq(areas.id, assignments.areaId))
-      // COALESCE: a headquarters area has no cafe_id, and `NOT (NULL IN (…))` is NULL, which would count it as inside.
-      .where(and(eq(assignments.userId, userId), inScope ? sql`NOT COALESCE((${inScope}), 0)` : undefined))
-      .get() !== undefined
-  );
+  return areaOutsideScope(db).get({ user: userId, ...scopeValues(scope) }) !== undefined;
 }
 
 /**
@@ -74,13 +96,7 @@ export function readOnlyReason(db: Db, scope: Scope, userId: number, isSuper?: b
 /** Whether the actor sees the user and may change them: a role inside the actor's places, and none outside (see readOnlyReason). */
 export function mayChangeUser(db: Db, scope: Scope, userId: number): boolean {
   if (scope.all) return true;
-  const holdsRoleInside =
-    db
-      .select({ id: assignments.areaId })
-      .from(assignments)
-      .innerJoin(areas, eq(areas.id, assignments.areaId))
-      .where(and(eq(assignments.userId, userId), areaScopeCondition(scope)))
-      .get() !== undefined;
+  const holdsRoleInside = areaInsideScope(db).get({ user: userId, ...scopeValues(scope) }) !== undefined;
   return holdsRoleInside && readOnlyReason(db, scope, userId) === null;
 }
 

@@ -4,7 +4,7 @@
  * until anything about access changes anywhere (the `access_version` counter, bumped in the same transaction
  * as the change, so a change made from the command line reaches the running server on its next request).
  */
-import type { Db } from "../../db";
+import { preparedQuery, type Db } from "../../db";
 import type { Tx } from "../audit";
 import { sql } from "drizzle-orm";
 import { isCompanyWide, type PermissionName } from "./permissions";
@@ -34,10 +34,13 @@ export interface AccessProfile {
 /** Per database (tests open many), per user. */
 const caches = new WeakMap<Db, Map<number, { version: number; profile: AccessProfile }>>();
 
+// Asked on every signed-in request: prepared once per connection.
+const accessVersion = preparedQuery((db) =>
+  db.$client.prepare<{ version: number }, []>("SELECT version FROM access_version WHERE id = 1"),
+);
+
 export function currentAccessVersion(db: Db): number {
-  return (
-    db.$client.query<{ version: number }, []>("SELECT version FROM access_version WHERE id = 1").get()?.version ?? 0
-  );
+  return accessVersion(db).get()?.version ?? 0;
 }
 
 /** Marks every cached profile stale; call inside the transaction that changes roles, permissions, areas or assignments. */

@@ -5,9 +5,10 @@
  * be the same person's: its document is the entry's, or, when it has none, its name is the entry's. Removing the
  * entry restores access.
  */
-import { and, eq, or, sql } from "drizzle-orm";
+import { and, desc, eq, or, sql } from "drizzle-orm";
 import { blacklist, sessions, users } from "../../../db/schema";
-import type { Db } from "../../db";
+import { alias } from "drizzle-orm/sqlite-core";
+import { preparedQuery, type Db } from "../../db";
 import { COMPANY_WIDE, placesOfUser, recordAudit, type Actor } from "../audit";
 import {
   normalizeDocumentNumber,
@@ -17,7 +18,7 @@ import {
   type DocumentType,
 } from "../documents";
 import { Forbidden, message, NotFound, ValidationFailed, type Message } from "../errors";
-import { FOLD_FUNCTION, foldText, pageWindow, searchCondition, searchPattern, type ListResult } from "../search";
+import { foldText, LIMIT, OFFSET, readList, searchMatch, searchPattern, type ListResult } from "../search";
 import { documentFields, parseWithDocument, t } from "../validation";
 import { ensureNotLastSuper, mayChangeUser } from "./assignments";
 import type { Scope } from "./scope";
@@ -40,61 +41,69 @@ export interface BlacklistRow {
   outsideScope: boolean;
 }
 
+const blacklistSearch = () => searchMatch([blacklist.documentNumber, blacklist.name, blacklist.reason]);
+
+const countEntries = preparedQuery((db, searched: boolean) =>
+  db
+    .select({ n: sql<number>`count(*)` })
+    .from(blacklist)
+    .where(searched ? blacklistSearch() : undefined)
+    .prepare(),
+);
+
+/** Who decided an entry, and the account it bars: linked directly, or the first with its document. */
+const decider = alias(users, "d");
+const linked = alias(users, "u");
+
+const entriesPage = preparedQuery((db, searched: boolean) =>
+  db
+    .select({
+      entry: blacklist,
+      decided: decider.name,
+      userId: linked.id,
+      userName: linked.name,
+      userEmail: linked.email,
+    })
+    .from(blacklist)
+    .leftJoin(decider, eq(decider.id, blacklist.decidedBy))
+    .leftJoin(
+      linked,
+      sql`${linked.id} = COALESCE(${blacklist.userId}, (SELECT id FROM users WHERE document_type = ${blacklist.documentType} AND document_number = ${blacklist.documentNumber} LIMIT 1))`,
+    )
+    .where(searched ? blacklistSearch() : undefined)
+    .orderBy(desc(blacklist.id))
+    .limit(LIMIT)
+    .offset(OFFSET)
+    .prepare(),
+);
+
 /** Lists the blacklist; a linked account is named only when the actor may change it (otherwise `outsideScope`). */
 export function listBlacklist(
   db: Db,
   scope: Scope,
   options: { search?: string; page: number; perPage: number },
 ): ListResult<BlacklistRow> {
-  const where = searchCondition(options.search, [blacklist.documentNumber, blacklist.name, blacklist.reason]);
-  const total =
-    db
-      .select({ n: sql<number>`count(*)` })
-      .from(blacklist)
-      .where(where)
-      .get()?.n ?? 0;
-  const page = pageWindow(total, options);
-  // The same search as `where`, written for this statement: ?1 is the pattern, or NULL for no search.
-  const rows = db.$client
-    .query<
-      {
-        id: number;
-        document_type: DocumentType;
-        document_number: string;
-        name: string;
-        reason: string;
-        created_at: number;
-        decided: string | null;
-        user_id: number | null;
-        user_name: string | null;
-        user_email: string | null;
-      },
-      [string | null, number, number]
-    >(
-      `SELECT b.id, b.document_type, b.document_number, b.name, b.reason, b.created_at, d.name AS decided,
-              u.id AS user_id, u.name AS user_name, u.email AS user_email
-       FROM blacklist b
-       LEFT JOIN users d ON d.id = b.decided_by
-       LEFT JOIN users u ON u.id = COALESCE(b.user_id, (SELECT id FROM users WHERE document_type = b.document_type AND document_number = b.document_number LIMIT 1))
-       WHERE (?1 IS NULL OR ${FOLD_FUNCTION}(b.document_number) LIKE ?1 ESCAPE '\\' OR ${FOLD_FUNCTION}(b.name) LIKE ?1 ESCAPE '\\' OR ${FOLD_FUNCTION}(b.reason) LIKE ?1 ESCAPE '\\')
-       ORDER BY b.id DESC LIMIT ?2 OFFSET ?3`,
-    )
-    .all(searchPattern(options.search), page.limit, page.offset);
+  const search = searchPattern(options.search);
+  const searched = search !== null;
+  const found = readList(
+    options,
+    () => countEntries(db, searched).get({ search })?.n ?? 0,
+    (window) => entriesPage(db, searched).all({ search, ...window }),
+  );
   return {
-    total,
-    page: page.page,
-    rows: rows.map((r) => ({
-      id: r.id,
-      documentType: r.document_type,
-      documentNumber: r.document_number,
-      name: r.name,
-      reason: r.reason,
-      createdAt: new Date(r.created_at).toISOString(),
-      decidedBy: r.decided,
-      ...(r.user_id && !mayChangeUser(db, scope, r.user_id)
+    ...found,
+    rows: found.rows.map(({ entry, decided, userId, userName, userEmail }) => ({
+      id: entry.id,
+      documentType: entry.documentType,
+      documentNumber: entry.documentNumber,
+      name: entry.name,
+      reason: entry.reason,
+      createdAt: entry.createdAt.toISOString(),
+      decidedBy: decided,
+      ...(userId && !mayChangeUser(db, scope, userId)
         ? { user: null, outsideScope: true }
         : {
-            user: r.user_id ? { id: r.user_id, name: r.user_name!, email: r.user_email! } : null,
+            user: userId ? { id: userId, name: userName!, email: userEmail! } : null,
             outsideScope: false,
           }),
     })),

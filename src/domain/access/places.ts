@@ -5,17 +5,17 @@
  */
 import { and, asc, eq } from "drizzle-orm";
 import { businesses, cafes, headquarters, mines, units } from "../../../db/schema";
-import type { Db } from "../../db";
-import type { Scope } from "./scope";
+import { preparedQuery, type Db } from "../../db";
+import { inIdList } from "../search";
+import { scopeValues, type Scope } from "./scope";
 
 export interface PlaceTree {
   mines: { id: number; name: string; units: { id: number; name: string; cafes: { id: number; name: string }[] }[] }[];
   businesses: { id: number; name: string; headquarters: { id: number; name: string }[] }[];
 }
 
-/** The places within the scope, as a tree. */
-export function placeTree(db: Db, scope: Scope): PlaceTree {
-  const cafeRows = db
+const cafesWithParents = preparedQuery((db, all: boolean) =>
+  db
     .select({
       mineId: mines.id,
       mineName: mines.name,
@@ -27,30 +27,44 @@ export function placeTree(db: Db, scope: Scope): PlaceTree {
     .from(cafes)
     .innerJoin(units, eq(units.id, cafes.unitId))
     .innerJoin(mines, eq(mines.id, units.mineId))
+    .where(all ? undefined : inIdList(cafes.id, "cafes"))
     .orderBy(asc(mines.name), asc(units.name), asc(cafes.name))
-    .all()
-    .filter((r) => scope.all || scope.cafeIds.has(r.cafeId));
-  const tree: PlaceTree = { mines: [], businesses: [] };
-  for (const r of cafeRows) {
-    let mine = tree.mines.find((m) => m.id === r.mineId);
-    if (!mine) tree.mines.push((mine = { id: r.mineId, name: r.mineName, units: [] }));
-    let unit = mine.units.find((u) => u.id === r.unitId);
-    if (!unit) mine.units.push((unit = { id: r.unitId, name: r.unitName, cafes: [] }));
-    unit.cafes.push({ id: r.cafeId, name: r.cafeName });
-  }
-  const hqRows = db
+    .prepare(),
+);
+
+const headquartersWithBusinesses = preparedQuery((db, all: boolean) =>
+  db
     .select({ businessId: businesses.id, businessName: businesses.name, id: headquarters.id, name: headquarters.name })
     .from(headquarters)
     .innerJoin(businesses, eq(businesses.id, headquarters.businessId))
+    .where(all ? undefined : inIdList(headquarters.id, "headquarters"))
     .orderBy(asc(businesses.name), asc(headquarters.name))
-    .all()
-    .filter((r) => scope.all || scope.headquartersIds.has(r.id));
-  for (const r of hqRows) {
-    let business = tree.businesses.find((b) => b.id === r.businessId);
-    if (!business) tree.businesses.push((business = { id: r.businessId, name: r.businessName, headquarters: [] }));
+    .prepare(),
+);
+
+/** The places within the scope, as a tree. */
+export function placeTree(db: Db, scope: Scope): PlaceTree {
+  const values = scopeValues(scope);
+  const mineOf = new Map<number, PlaceTree["mines"][number]>();
+  const unitOf = new Map<number, PlaceTree["mines"][number]["units"][number]>();
+  for (const r of cafesWithParents(db, scope.all).all(values)) {
+    let mine = mineOf.get(r.mineId);
+    if (!mine) mineOf.set(r.mineId, (mine = { id: r.mineId, name: r.mineName, units: [] }));
+    let unit = unitOf.get(r.unitId);
+    if (!unit) {
+      unitOf.set(r.unitId, (unit = { id: r.unitId, name: r.unitName, cafes: [] }));
+      mine.units.push(unit);
+    }
+    unit.cafes.push({ id: r.cafeId, name: r.cafeName });
+  }
+  const businessOf = new Map<number, PlaceTree["businesses"][number]>();
+  for (const r of headquartersWithBusinesses(db, scope.all).all(values)) {
+    let business = businessOf.get(r.businessId);
+    if (!business)
+      businessOf.set(r.businessId, (business = { id: r.businessId, name: r.businessName, headquarters: [] }));
     business.headquarters.push({ id: r.id, name: r.name });
   }
-  return tree;
+  return { mines: [...mineOf.values()], businesses: [...businessOf.values()] };
 }
 
 /** Finds or creates a mine, unit and cafe by name (seeds and the CLI). */

@@ -4,10 +4,20 @@
  */
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { assignments, permissions, rolePermissions, roles } from "../../../db/schema";
-import type { Db } from "../../db";
+import { preparedQuery, type Db } from "../../db";
 import { COMPANY_WIDE, recordAudit, type Actor } from "../audit";
 import { Conflict, message, NotFound, ValidationFailed } from "../errors";
-import { pageWindow, searchCondition, type ListResult, type PageRequest } from "../search";
+import {
+  idList,
+  inIdList,
+  LIMIT,
+  OFFSET,
+  readList,
+  searchMatch,
+  searchPattern,
+  type ListResult,
+  type PageRequest,
+} from "../search";
 import { parseInput, t } from "../validation";
 import { bumpAccessVersion } from "./authorization";
 
@@ -50,34 +60,64 @@ function permissionNames(db: Db, roleId: number): string[] {
     .map((r) => r.name);
 }
 
+const countRoles = preparedQuery((db, searched: boolean) =>
+  db
+    .select({ n: sql<number>`count(*)` })
+    .from(roles)
+    .where(searched ? searchMatch([roles.name, roles.description]) : undefined)
+    .prepare(),
+);
+
+const rolesPage = preparedQuery((db, searched: boolean) =>
+  db
+    .select({ role: roles, holders: sql<number>`(SELECT COUNT(*) FROM assignments a WHERE a.role_id = ${roles.id})` })
+    .from(roles)
+    .where(searched ? searchMatch([roles.name, roles.description]) : undefined)
+    .orderBy(sql`${roles.isSuper} DESC`, asc(roles.name))
+    .limit(LIMIT)
+    .offset(OFFSET)
+    .prepare(),
+);
+
+const permissionsOfRoles = preparedQuery((db) =>
+  db
+    .select({ roleId: rolePermissions.roleId, name: permissions.name })
+    .from(rolePermissions)
+    .innerJoin(permissions, eq(permissions.id, rolePermissions.permissionId))
+    .where(inIdList(rolePermissions.roleId, "ids"))
+    .orderBy(asc(permissions.name))
+    .prepare(),
+);
+
 /**
  * Roles with their permissions and how many assignments (person × area) use them, searchable by name; a page of
  * them when `page` is given, all of them otherwise.
  */
 export function listRoles(db: Db, search = "", page?: PageRequest): ListResult<RoleSummary> {
-  const where = searchCondition(search, [roles.name, roles.description]);
-  const total =
-    db
-      .select({ n: sql<number>`count(*)` })
-      .from(roles)
-      .where(where)
-      .get()?.n ?? 0;
-  const query = db
-    .select({ role: roles, holders: sql<number>`(SELECT COUNT(*) FROM assignments a WHERE a.role_id = ${roles.id})` })
-    .from(roles)
-    .where(where)
-    .orderBy(sql`${roles.isSuper} DESC`, asc(roles.name));
-  const shown = page ? pageWindow(total, page) : null;
-  const rows = shown ? query.limit(shown.limit).offset(shown.offset).all() : query.all();
-  const summaries = rows.map(({ role, holders }) => ({
+  const pattern = searchPattern(search);
+  const searched = pattern !== null;
+  const found = readList(
+    page,
+    () => countRoles(db, searched).get({ search: pattern })?.n ?? 0,
+    (window) => rolesPage(db, searched).all({ search: pattern, ...window }),
+  );
+  // Every role's permissions in one statement, grouped here.
+  const permissionsOf = new Map<number, string[]>();
+  if (found.rows.length)
+    for (const { roleId, name } of permissionsOfRoles(db).all({ ids: idList(found.rows.map((r) => r.role.id)) })) {
+      const names = permissionsOf.get(roleId);
+      if (names) names.push(name);
+      else permissionsOf.set(roleId, [name]);
+    }
+  const summaries = found.rows.map(({ role, holders }) => ({
     id: role.id,
     name: role.name,
     description: role.description,
     isSuper: role.isSuper,
-    permissions: permissionNames(db, role.id),
+    permissions: permissionsOf.get(role.id) ?? [],
     holders,
   }));
-  return { rows: summaries, total, page: shown?.page ?? 1 };
+  return { rows: summaries, total: found.total, page: found.page };
 }
 
 export const RoleInput = t.Object({

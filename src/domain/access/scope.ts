@@ -6,6 +6,7 @@
  * cafe or headquarters bumps the access version (authorization.ts) to refresh cached scopes.
  */
 import type { AccessProfile } from "./authorization";
+import { idList } from "../search";
 
 export interface Scope {
   all: boolean;
@@ -38,4 +39,21 @@ export function reachesHeadquarters(scope: Scope, headquartersId: number): boole
 
 export function reachesBusiness(scope: Scope, businessId: number): boolean {
   return scope.all || scope.businessIds.has(businessId);
+}
+
+/**
+ * The scope's ids as the values of a prepared statement's placeholders (JSON arrays, see inIdList in search.ts):
+ * `cafes`, `headquarters` and `businesses`; null for an all-places scope, whose statements leave the condition out.
+ */
+export function scopeValues(scope: Scope): {
+  cafes: string | null;
+  headquarters: string | null;
+  businesses: string | null;
+} {
+  if (scope.all) return { cafes: null, headquarters: null, businesses: null };
+  return {
+    cafes: idList(scope.cafeIds),
+    headquarters: idList(scope.headquartersIds),
+    businesses: idList(scope.businessIds),
+  };
 }

@@ -3,19 +3,30 @@
  * or with a first password), editing, deactivating and reactivating. Every change is audited; every list and
  * write is limited to the actor's scope.
  */
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { areas, assignments, auditLog, permissions, rolePermissions, sessions, users } from "../../../db/schema";
 import type { Config } from "../../config";
 import { randomToken } from "../../crypto";
-import type { Db } from "../../db";
+import { preparedQuery, type Db } from "../../db";
 import { createUser, findUserByEmail, normalizeEmail, type User } from "../accounts/users";
 import { placesOfArea, placesOfUser, recordAudit, type Actor } from "../audit";
 import { NO_EVENTS, type Publisher } from "../events";
-import { pageWindow, searchCondition, type ListResult } from "../search";
+import {
+  boundNumber,
+  boundText,
+  idList,
+  inIdList,
+  LIMIT,
+  OFFSET,
+  readList,
+  searchMatch,
+  searchPattern,
+  type ListResult,
+} from "../search";
 import { message, NotFound, ValidationFailed } from "../errors";
 import type { DocumentSettings, DocumentType } from "../documents";
 import { documentFields, field, parseWithDocument, t } from "../validation";
-import { areaScopeCondition, requireArea } from "./areas";
+import { areaInScope, areaScopeCondition, requireArea } from "./areas";
 import {
   assignmentsOf,
   assignRole,
@@ -29,7 +40,7 @@ import {
 import { isDocumentBlacklisted } from "./blacklist";
 import { accessProfile, bumpAccessVersion } from "./authorization";
 import { isCompanyWide } from "./permissions";
-import type { Scope } from "./scope";
+import { scopeValues, type Scope } from "./scope";
 
 export interface AdminUserRow {
   id: number;
@@ -48,15 +59,20 @@ export interface AdminUserRow {
   readOnly: ReadOnlyReason | null;
 }
 
-/** Users the actor may see: everyone for a super-administrator, otherwise those holding a role in the actor's areas. */
-function visibleUserIds(db: Db, scope: Scope): number[] | "all" {
-  if (scope.all) return "all";
-  return db
+const usersInScope = preparedQuery((db) =>
+  db
     .selectDistinct({ id: assignments.userId })
     .from(assignments)
     .innerJoin(areas, eq(areas.id, assignments.areaId))
-    .where(areaScopeCondition(scope))
-    .all()
+    .where(areaInScope())
+    .prepare(),
+);
+
+/** Users the actor may see: everyone for a super-administrator, otherwise those holding a role in the actor's areas. */
+function visibleUserIds(db: Db, scope: Scope): number[] | "all" {
+  if (scope.all) return "all";
+  return usersInScope(db)
+    .all(scopeValues(scope))
     .map((r) => r.id);
 }
 
@@ -137,26 +153,56 @@ export interface UserListFilter {
   perPage: number;
 }
 
+type UserListShape = [all: boolean, searched: boolean, byStatus: boolean, byArea: boolean];
+
+/** The prepared list's condition; the shape says which parts it has (their values are bound by listUsersForAdmin). */
+function userListCondition(...[all, searched, byStatus, byArea]: UserListShape): SQL | undefined {
+  return and(
+    all ? undefined : inIdList(users.id, "visible"),
+    searched ? searchMatch([users.name, users.email, users.documentNumber]) : undefined,
+    byStatus ? eq(users.status, boundText("status")) : undefined,
+    byArea ? sql`${users.id} IN (SELECT user_id FROM assignments WHERE area_id = ${boundNumber("area")})` : undefined,
+  );
+}
+
+const countUsers = preparedQuery((db, ...shape: UserListShape) =>
+  db
+    .select({ n: sql<number>`count(*)` })
+    .from(users)
+    .where(userListCondition(...shape))
+    .prepare(),
+);
+
+const usersPage = preparedQuery((db, ...shape: UserListShape) =>
+  db
+    .select()
+    .from(users)
+    .where(userListCondition(...shape))
+    .orderBy(users.name)
+    .limit(LIMIT)
+    .offset(OFFSET)
+    .prepare(),
+);
+
 export function listUsersForAdmin(db: Db, scope: Scope, filter: UserListFilter): ListResult<AdminUserRow> {
   const visible = visibleUserIds(db, scope);
   if (visible !== "all" && visible.length === 0) return { rows: [], total: 0, page: 1 };
   // An area outside the scope filters nothing in: its members stay out of sight.
   if (filter.areaId) requireArea(db, scope, filter.areaId);
-  const where = and(
-    visible === "all" ? undefined : inArray(users.id, visible),
-    searchCondition(filter.search, [users.name, users.email, users.documentNumber]),
-    filter.status ? eq(users.status, filter.status) : undefined,
-    filter.areaId ? sql`${users.id} IN (SELECT user_id FROM assignments WHERE area_id = ${filter.areaId})` : undefined,
+  const search = searchPattern(filter.search);
+  const shape: UserListShape = [visible === "all", search !== null, Boolean(filter.status), Boolean(filter.areaId)];
+  const values = {
+    visible: visible === "all" ? null : idList(visible),
+    search,
+    status: filter.status ?? null,
+    area: filter.areaId ?? null,
+  };
+  const found = readList(
+    filter,
+    () => countUsers(db, ...shape).get(values)?.n ?? 0,
+    (window) => usersPage(db, ...shape).all({ ...values, ...window }),
   );
-  const total =
-    db
-      .select({ n: sql<number>`count(*)` })
-      .from(users)
-      .where(where)
-      .get()?.n ?? 0;
-  const page = pageWindow(total, filter);
-  const rows = db.select().from(users).where(where).orderBy(users.name).limit(page.limit).offset(page.offset).all();
-  return { total, page: page.page, rows: rows.map((u) => toAdminRow(db, scope, u)) };
+  return { ...found, rows: found.rows.map((u) => toAdminRow(db, scope, u)) };
 }
 
 export const AdminUserInput = t.Object({

@@ -5,7 +5,8 @@
 import { and, asc, eq } from "drizzle-orm";
 import { sessions, users } from "../../../db/schema";
 import type { Config } from "../../config";
-import type { Db } from "../../db";
+import { preparedQuery, type Db } from "../../db";
+import { boundNumber, boundText } from "../search";
 import { normalizeDocumentNumber, type Document } from "../documents";
 import { message, NotFound, ValidationFailed } from "../errors";
 import { documentFields, field, parseInput, parseWithDocument, t } from "../validation";
@@ -21,16 +22,28 @@ export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-export function findUserByEmail(db: Db, email: string): User | undefined {
-  return db
+// Read on every signed-in request (the session's user) and every sign-in: prepared once.
+const userById = preparedQuery((db) =>
+  db
     .select()
     .from(users)
-    .where(eq(users.email, normalizeEmail(email)))
-    .get();
+    .where(eq(users.id, boundNumber("id")))
+    .prepare(),
+);
+const userByEmail = preparedQuery((db) =>
+  db
+    .select()
+    .from(users)
+    .where(eq(users.email, boundText("email")))
+    .prepare(),
+);
+
+export function findUserByEmail(db: Db, email: string): User | undefined {
+  return userByEmail(db).get({ email: normalizeEmail(email) });
 }
 
 export function findUserById(db: Db, id: number): User | undefined {
-  return db.select().from(users).where(eq(users.id, id)).get();
+  return userById(db).get({ id });
 }
 
 /** A user with this document (its number normalized first), if any. */

@@ -6,11 +6,21 @@
  */
 import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { businesses, businessServices, cafes, headquarters, mines, services, units } from "../../../db/schema";
-import type { Db } from "../../db";
+import { preparedQuery, type Db } from "../../db";
 import { reachesBusiness, type Scope } from "../access/scope";
 import { recordAudit, type Actor, type Tx } from "../audit";
 import { Conflict, Forbidden, message, NotFound, ValidationFailed, type Message } from "../errors";
-import { pageWindow, searchCondition, type ListResult, type PageRequest } from "../search";
+import {
+  idList,
+  inIdList,
+  LIMIT,
+  OFFSET,
+  readList,
+  searchMatch,
+  searchPattern,
+  type ListResult,
+  type PageRequest,
+} from "../search";
 import { field, parseInput, t } from "../validation";
 import { rucProblem } from "./ruc";
 
@@ -52,14 +62,61 @@ export interface BusinessFilter {
 const headquartersCount = sql<number>`(SELECT COUNT(*) FROM headquarters x WHERE x.business_id = businesses.id)`;
 const cafesCount = sql<number>`(SELECT COUNT(*) FROM cafes x WHERE x.business_id = businesses.id)`;
 
-function scopeCondition(scope: Scope): SQL | undefined {
-  if (scope.all) return undefined;
-  const ids = [...scope.businessIds];
-  return ids.length ? inArray(businesses.id, ids) : sql`0`;
+/** The prepared list's condition: within the ids bound to `businesses` (unless `all`), matching SEARCH (when searched). */
+function listCondition(all: boolean, searched: boolean): SQL | undefined {
+  return and(
+    all ? undefined : inIdList(businesses.id, "businesses"),
+    searched ? searchMatch([businesses.name, businesses.ruc]) : undefined,
+  );
 }
 
-function filterCondition(scope: Scope, filter: BusinessFilter): SQL | undefined {
-  return and(scopeCondition(scope), searchCondition(filter.search, [businesses.name, businesses.ruc]));
+const countBusinesses = preparedQuery((db, all: boolean, searched: boolean) =>
+  db
+    .select({ n: sql<number>`count(*)` })
+    .from(businesses)
+    .where(listCondition(all, searched))
+    .prepare(),
+);
+
+const businessesPage = preparedQuery((db, all: boolean, searched: boolean) =>
+  db
+    .select({ business: businesses, headquarters: headquartersCount, cafes: cafesCount })
+    .from(businesses)
+    .where(listCondition(all, searched))
+    .orderBy(asc(businesses.name))
+    .limit(LIMIT)
+    .offset(OFFSET)
+    .prepare(),
+);
+
+const servicesOfBusinesses = preparedQuery((db) =>
+  db
+    .select({ businessId: businessServices.businessId, serviceId: businessServices.serviceId })
+    .from(businessServices)
+    .where(inIdList(businessServices.businessId, "ids"))
+    .prepare(),
+);
+
+const cafesOfBusinesses = preparedQuery((db) =>
+  db
+    .select({ businessId: cafes.businessId, id: cafes.id, name: cafes.name, unit: units.name, mine: mines.name })
+    .from(cafes)
+    .innerJoin(units, eq(units.id, cafes.unitId))
+    .innerJoin(mines, eq(mines.id, units.mineId))
+    .where(inIdList(cafes.businessId, "ids"))
+    .orderBy(asc(mines.name), asc(units.name), asc(cafes.name))
+    .prepare(),
+);
+
+/** Rows grouped by a key, in their order. */
+function groupedBy<T, K>(rows: T[], key: (row: T) => K): Map<K, T[]> {
+  const groups = new Map<K, T[]>();
+  for (const row of rows) {
+    const group = groups.get(key(row));
+    if (group) group.push(row);
+    else groups.set(key(row), [row]);
+  }
+  return groups;
 }
 
 /** Businesses within the scope matching the search (name or RUC), by name; every one when `page` is left out (exports). */
@@ -69,40 +126,21 @@ export function listBusinesses(
   filter: BusinessFilter,
   page?: PageRequest,
 ): ListResult<BusinessRow> {
-  const where = filterCondition(scope, filter);
-  const total =
-    db
-      .select({ n: sql<number>`count(*)` })
-      .from(businesses)
-      .where(where)
-      .get()?.n ?? 0;
-  let query = db
-    .select({ business: businesses, headquarters: headquartersCount, cafes: cafesCount })
-    .from(businesses)
-    .where(where)
-    .orderBy(asc(businesses.name))
-    .$dynamic();
-  const shown = page ? pageWindow(total, page) : null;
-  if (shown) query = query.limit(shown.limit).offset(shown.offset);
-  const found = query.all();
-  const ids = found.map((r) => r.business.id);
-  const serviceRows = ids.length
-    ? db.select().from(businessServices).where(inArray(businessServices.businessId, ids)).all()
-    : [];
-  const cafeRows = ids.length
-    ? db
-        .select({ businessId: cafes.businessId, id: cafes.id, name: cafes.name, unit: units.name, mine: mines.name })
-        .from(cafes)
-        .innerJoin(units, eq(units.id, cafes.unitId))
-        .innerJoin(mines, eq(mines.id, units.mineId))
-        .where(inArray(cafes.businessId, ids))
-        .orderBy(asc(mines.name), asc(units.name), asc(cafes.name))
-        .all()
-    : [];
+  const search = searchPattern(filter.search);
+  const shape = [scope.all, search !== null] as const;
+  const values = { businesses: scope.all ? null : idList(scope.businessIds), search };
+  const found = readList(
+    page,
+    () => countBusinesses(db, ...shape).get(values)?.n ?? 0,
+    (window) => businessesPage(db, ...shape).all({ ...values, ...window }),
+  );
+  const ids = idList(found.rows.map((r) => r.business.id));
+  const servicesOf = groupedBy(found.rows.length ? servicesOfBusinesses(db).all({ ids }) : [], (s) => s.businessId);
+  const cafesOf = groupedBy(found.rows.length ? cafesOfBusinesses(db).all({ ids }) : [], (c) => c.businessId);
   return {
-    total,
-    page: shown?.page ?? 1,
-    rows: found.map(({ business: b, headquarters, cafes: cafeCount }) => ({
+    total: found.total,
+    page: found.page,
+    rows: found.rows.map(({ business: b, headquarters, cafes: cafeCount }) => ({
       id: b.id,
       name: b.name,
       ruc: b.ruc ?? "",
@@ -112,22 +150,24 @@ export function listBusinesses(
       phone: b.phone,
       headquarters,
       cafes: cafeCount,
-      serviceIds: serviceRows.filter((s) => s.businessId === b.id).map((s) => s.serviceId),
-      operatedCafes: cafeRows
-        .filter((c) => c.businessId === b.id)
-        .map(({ id, name, unit, mine }) => ({ id, name, unit, mine })),
+      serviceIds: (servicesOf.get(b.id) ?? []).map((s) => s.serviceId),
+      operatedCafes: (cafesOf.get(b.id) ?? []).map(({ id, name, unit, mine }) => ({ id, name, unit, mine })),
     })),
   };
 }
 
-/** The businesses within the scope, by name (choices for a headquarters). */
-export function businessOptions(db: Db, scope: Scope): BusinessOption[] {
-  return db
+const businessChoices = preparedQuery((db, all: boolean) =>
+  db
     .select({ id: businesses.id, name: businesses.name })
     .from(businesses)
-    .where(scopeCondition(scope))
+    .where(all ? undefined : inIdList(businesses.id, "businesses"))
     .orderBy(asc(businesses.name))
-    .all();
+    .prepare(),
+);
+
+/** The businesses within the scope, by name (choices for a headquarters). */
+export function businessOptions(db: Db, scope: Scope): BusinessOption[] {
+  return businessChoices(db, scope.all).all({ businesses: scope.all ? null : idList(scope.businessIds) });
 }
 
 /** The business, when it exists and lies within the scope; NotFound otherwise. */

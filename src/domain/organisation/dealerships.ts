@@ -6,10 +6,10 @@
  */
 import { and, asc, eq, ne, sql } from "drizzle-orm";
 import { dealerships, subdealerships } from "../../../db/schema";
-import type { Db } from "../../db";
+import { preparedQuery, type Db } from "../../db";
 import { COMPANY_WIDE, recordAudit, type Actor } from "../audit";
 import { Conflict, message, NotFound, ValidationFailed, type Message } from "../errors";
-import { pageWindow, searchCondition, type ListResult, type PageRequest } from "../search";
+import { LIMIT, OFFSET, readList, searchMatch, searchPattern, type ListResult, type PageRequest } from "../search";
 import { parseInput, t } from "../validation";
 import { rucProblem } from "./ruc";
 
@@ -102,36 +102,50 @@ export function dealershipRowOf(d: Dealership, count: number): DealershipRow {
   };
 }
 
+const countDealerships = preparedQuery((db, searched: boolean) =>
+  db
+    .select({ n: sql<number>`count(*)` })
+    .from(dealerships)
+    .where(searched ? searchMatch([dealerships.name, dealerships.ruc]) : undefined)
+    .prepare(),
+);
+
+const dealershipsPage = preparedQuery((db, searched: boolean) =>
+  db
+    .select({ dealership: dealerships, count: subdealershipCount })
+    .from(dealerships)
+    .where(searched ? searchMatch([dealerships.name, dealerships.ruc]) : undefined)
+    .orderBy(asc(dealerships.name))
+    .limit(LIMIT)
+    .offset(OFFSET)
+    .prepare(),
+);
+
 /** Dealerships whose name or RUC contains the search, by name; every one when `page` is null (exports). */
 export function listDealerships(
   db: Db,
   filter: { search?: string },
   page: PageRequest | null,
 ): ListResult<DealershipRow> {
-  const where = searchCondition(filter.search, [dealerships.name, dealerships.ruc]);
-  const total =
-    db
-      .select({ n: sql<number>`count(*)` })
-      .from(dealerships)
-      .where(where)
-      .get()?.n ?? 0;
-  const query = db
-    .select({ dealership: dealerships, count: subdealershipCount })
-    .from(dealerships)
-    .where(where)
-    .orderBy(asc(dealerships.name));
-  const shown = page ? pageWindow(total, page) : null;
-  const rows = shown ? query.limit(shown.limit).offset(shown.offset).all() : query.all();
-  return { total, page: shown?.page ?? 1, rows: rows.map((r) => dealershipRowOf(r.dealership, r.count)) };
+  const search = searchPattern(filter.search);
+  const searched = search !== null;
+  return readList(
+    page,
+    () => countDealerships(db, searched).get({ search })?.n ?? 0,
+    (window) =>
+      dealershipsPage(db, searched)
+        .all({ search, ...window })
+        .map((r) => dealershipRowOf(r.dealership, r.count)),
+  );
 }
+
+const dealershipChoices = preparedQuery((db) =>
+  db.select({ id: dealerships.id, name: dealerships.name }).from(dealerships).orderBy(asc(dealerships.name)).prepare(),
+);
 
 /** Every dealership, by name (the choice in the subdealership dialog). */
 export function dealershipOptions(db: Db): DealershipOption[] {
-  return db
-    .select({ id: dealerships.id, name: dealerships.name })
-    .from(dealerships)
-    .orderBy(asc(dealerships.name))
-    .all();
+  return dealershipChoices(db).all();
 }
 
 export function requireDealership(db: Db, id: number): Dealership {

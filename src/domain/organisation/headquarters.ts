@@ -6,12 +6,22 @@
  */
 import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { areas, businesses, headquarters, properties } from "../../../db/schema";
-import type { Db } from "../../db";
+import { preparedQuery, type Db } from "../../db";
 import { bumpAccessVersion } from "../access/authorization";
 import { reachesBusiness, reachesHeadquarters, type Scope } from "../access/scope";
 import { recordAudit, type Actor } from "../audit";
 import { Conflict, message, NotFound, ValidationFailed } from "../errors";
-import { pageWindow, searchCondition, type ListResult, type PageRequest } from "../search";
+import {
+  idList,
+  inIdList,
+  LIMIT,
+  OFFSET,
+  readList,
+  searchMatch,
+  searchPattern,
+  type ListResult,
+  type PageRequest,
+} from "../search";
 import { field, parseInput, t } from "../validation";
 
 export type Headquarters = typeof headquarters.$inferSelect;
@@ -42,12 +52,34 @@ export function headquartersScopeCondition(scope: Scope): SQL | undefined {
   return ids.length ? inArray(headquarters.id, ids) : sql`0`;
 }
 
-function filterCondition(scope: Scope, filter: HeadquartersFilter): SQL | undefined {
+/** The prepared list's condition: within the ids bound to `headquarters` (unless `all`), matching SEARCH (when searched). */
+function listCondition(all: boolean, searched: boolean): SQL | undefined {
   return and(
-    headquartersScopeCondition(scope),
-    searchCondition(filter.search, [headquarters.name, businesses.name, headquarters.address]),
+    all ? undefined : inIdList(headquarters.id, "headquarters"),
+    searched ? searchMatch([headquarters.name, businesses.name, headquarters.address]) : undefined,
   );
 }
+
+const countHeadquarters = preparedQuery((db, all: boolean, searched: boolean) =>
+  db
+    .select({ n: sql<number>`count(*)` })
+    .from(headquarters)
+    .innerJoin(businesses, eq(businesses.id, headquarters.businessId))
+    .where(listCondition(all, searched))
+    .prepare(),
+);
+
+const headquartersPage = preparedQuery((db, all: boolean, searched: boolean) =>
+  db
+    .select({ hq: headquarters, businessName: businesses.name, areas: areasCount, properties: propertiesCount })
+    .from(headquarters)
+    .innerJoin(businesses, eq(businesses.id, headquarters.businessId))
+    .where(listCondition(all, searched))
+    .orderBy(asc(businesses.name), asc(headquarters.name))
+    .limit(LIMIT)
+    .offset(OFFSET)
+    .prepare(),
+);
 
 /** Headquarters within the scope matching the search, by business and name; every one when `page` is left out. */
 export function listHeadquarters(
@@ -56,37 +88,26 @@ export function listHeadquarters(
   filter: HeadquartersFilter,
   page?: PageRequest,
 ): ListResult<HeadquartersRow> {
-  const where = filterCondition(scope, filter);
-  const total =
-    db
-      .select({ n: sql<number>`count(*)` })
-      .from(headquarters)
-      .innerJoin(businesses, eq(businesses.id, headquarters.businessId))
-      .where(where)
-      .get()?.n ?? 0;
-  let query = db
-    .select({ hq: headquarters, businessName: businesses.name, areas: areasCount, properties: propertiesCount })
-    .from(headquarters)
-    .innerJoin(businesses, eq(businesses.id, headquarters.businessId))
-    .where(where)
-    .orderBy(asc(businesses.name), asc(headquarters.name))
-    .$dynamic();
-  const shown = page ? pageWindow(total, page) : null;
-  if (shown) query = query.limit(shown.limit).offset(shown.offset);
-  return {
-    total,
-    page: shown?.page ?? 1,
-    rows: query.all().map(({ hq, businessName, areas, properties }) => ({
-      id: hq.id,
-      businessId: hq.businessId,
-      businessName,
-      name: hq.name,
-      address: hq.address,
-      phone: hq.phone,
-      areas,
-      properties,
-    })),
-  };
+  const search = searchPattern(filter.search);
+  const shape = [scope.all, search !== null] as const;
+  const values = { headquarters: scope.all ? null : idList(scope.headquartersIds), search };
+  return readList(
+    page,
+    () => countHeadquarters(db, ...shape).get(values)?.n ?? 0,
+    (window) =>
+      headquartersPage(db, ...shape)
+        .all({ ...values, ...window })
+        .map(({ hq, businessName, areas, properties }) => ({
+          id: hq.id,
+          businessId: hq.businessId,
+          businessName,
+          name: hq.name,
+          address: hq.address,
+          phone: hq.phone,
+          areas,
+          properties,
+        })),
+  );
 }
 
 /** The headquarters, when it exists and lies within the scope; NotFound otherwise. */

@@ -3,7 +3,7 @@
  * a headquarters or a cafe, with a status and optional acquisition date and value. A property is within the
  * scope when its location is. Its printable label carries a QR code that opens the property's page.
  */
-import { and, asc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import {
   businesses,
@@ -15,12 +15,23 @@ import {
   units,
   type PropertyStatus,
 } from "../../../db/schema";
-import type { Db } from "../../db";
+import { preparedQuery, type Db } from "../../db";
 import { reachesCafe, reachesHeadquarters, type Scope } from "../access/scope";
 import { cafeOrHeadquarters, recordAudit, unionOfPlaces, type Actor } from "../audit";
 import { message, NotFound, ValidationFailed, type Message } from "../errors";
 import { centsToSoles, parseSoles } from "../money";
-import { pageWindow, searchCondition, type ListResult, type PageRequest } from "../search";
+import {
+  boundText,
+  idList,
+  inIdList,
+  LIMIT,
+  OFFSET,
+  readList,
+  searchMatch,
+  searchPattern,
+  type ListResult,
+  type PageRequest,
+} from "../search";
 import { field, parseInput, t } from "../validation";
 
 export { PROPERTY_STATUSES, type PropertyStatus };
@@ -69,23 +80,15 @@ export interface PropertyFilter {
 const hqBusiness = alias(businesses, "hq_business");
 const cafeBusiness = alias(businesses, "cafe_business");
 
-/** The condition limiting properties to those kept at a reachable place. */
-function scopeCondition(scope: Scope): SQL | undefined {
-  if (scope.all) return undefined;
-  const hqIds = [...scope.headquartersIds];
-  const cafeIds = [...scope.cafeIds];
-  const parts = [
-    hqIds.length ? inArray(properties.headquartersId, hqIds) : undefined,
-    cafeIds.length ? inArray(properties.cafeId, cafeIds) : undefined,
-  ].filter(Boolean) as SQL[];
-  return parts.length ? or(...parts) : sql`0`;
-}
-
-function filterCondition(scope: Scope, filter: PropertyFilter): SQL | undefined {
+/**
+ * The prepared list's condition: kept at one of the headquarters or cafes bound to `headquarters` and `cafes`
+ * (unless `all`), matching SEARCH (when searched), with the status bound to `status` (when filtered).
+ */
+function listCondition(all: boolean, searched: boolean, byStatus: boolean): SQL | undefined {
   return and(
-    scopeCondition(scope),
-    searchCondition(filter.search, [properties.code, properties.name, properties.serial, properties.category]),
-    filter.status ? eq(properties.status, filter.status) : undefined,
+    all ? undefined : or(inIdList(properties.headquartersId, "headquarters"), inIdList(properties.cafeId, "cafes")),
+    searched ? searchMatch([properties.code, properties.name, properties.serial, properties.category]) : undefined,
+    byStatus ? eq(properties.status, boundText("status")) : undefined,
   );
 }
 
@@ -146,6 +149,23 @@ function toRow(r: JoinedRow): PropertyRow {
   };
 }
 
+const countProperties = preparedQuery((db, all: boolean, searched: boolean, byStatus: boolean) =>
+  db
+    .select({ n: sql<number>`count(*)` })
+    .from(properties)
+    .where(listCondition(all, searched, byStatus))
+    .prepare(),
+);
+
+const propertiesPage = preparedQuery((db, all: boolean, searched: boolean, byStatus: boolean) =>
+  selectRows(db)
+    .where(listCondition(all, searched, byStatus))
+    .orderBy(asc(properties.code))
+    .limit(LIMIT)
+    .offset(OFFSET)
+    .prepare(),
+);
+
 /** Properties within the scope, searched (code, name, serial, category) and filtered by status, by code; all when `page` is left out. */
 export function listProperties(
   db: Db,
@@ -153,17 +173,22 @@ export function listProperties(
   filter: PropertyFilter,
   page?: PageRequest,
 ): ListResult<PropertyRow> {
-  const where = filterCondition(scope, filter);
-  const total =
-    db
-      .select({ n: sql<number>`count(*)` })
-      .from(properties)
-      .where(where)
-      .get()?.n ?? 0;
-  let query = selectRows(db).where(where).orderBy(asc(properties.code));
-  const shown = page ? pageWindow(total, page) : null;
-  if (shown) query = query.limit(shown.limit).offset(shown.offset);
-  return { total, page: shown?.page ?? 1, rows: query.all().map(toRow) };
+  const search = searchPattern(filter.search);
+  const shape = [scope.all, search !== null, filter.status !== undefined] as const;
+  const values = {
+    headquarters: scope.all ? null : idList(scope.headquartersIds),
+    cafes: scope.all ? null : idList(scope.cafeIds),
+    search,
+    status: filter.status ?? null,
+  };
+  return readList(
+    page,
+    () => countProperties(db, ...shape).get(values)?.n ?? 0,
+    (window) =>
+      propertiesPage(db, ...shape)
+        .all({ ...values, ...window })
+        .map(toRow),
+  );
 }
 
 /** One property within the scope, as its page shows it; NotFound when missing or out of scope. */
@@ -179,33 +204,44 @@ function locationReachable(scope: Scope, p: { headquartersId: number | null; caf
     : p.cafeId !== null && reachesCafe(scope, p.cafeId);
 }
 
+const categoriesInUse = preparedQuery((db) =>
+  db.selectDistinct({ category: properties.category }).from(properties).orderBy(asc(properties.category)).prepare(),
+);
+
 /** The categories in use, for the category suggestions. */
 export function propertyCategories(db: Db): string[] {
-  return db
-    .selectDistinct({ category: properties.category })
-    .from(properties)
-    .orderBy(asc(properties.category))
+  return categoriesInUse(db)
     .all()
     .map((r) => r.category);
 }
 
-/** The headquarters and cafes within the scope a property may be kept at. */
-export function locationOptions(db: Db, scope: Scope): LocationOptions {
-  const hqs = db
+const headquartersChoices = preparedQuery((db, all: boolean) =>
+  db
     .select({ id: headquarters.id, name: headquarters.name, business: businesses.name })
     .from(headquarters)
     .innerJoin(businesses, eq(businesses.id, headquarters.businessId))
+    .where(all ? undefined : inIdList(headquarters.id, "headquarters"))
     .orderBy(asc(businesses.name), asc(headquarters.name))
-    .all()
-    .filter((h) => reachesHeadquarters(scope, h.id));
-  const cafeRows = db
+    .prepare(),
+);
+
+const cafeChoices = preparedQuery((db, all: boolean) =>
+  db
     .select({ id: cafes.id, name: cafes.name, unit: units.name, mine: mines.name })
     .from(cafes)
     .innerJoin(units, eq(units.id, cafes.unitId))
     .innerJoin(mines, eq(mines.id, units.mineId))
+    .where(all ? undefined : inIdList(cafes.id, "cafes"))
     .orderBy(asc(mines.name), asc(units.name), asc(cafes.name))
-    .all()
-    .filter((c) => reachesCafe(scope, c.id));
+    .prepare(),
+);
+
+/** The headquarters and cafes within the scope a property may be kept at. */
+export function locationOptions(db: Db, scope: Scope): LocationOptions {
+  const hqs = headquartersChoices(db, scope.all).all({
+    headquarters: scope.all ? null : idList(scope.headquartersIds),
+  });
+  const cafeRows = cafeChoices(db, scope.all).all({ cafes: scope.all ? null : idList(scope.cafeIds) });
   return {
     headquarters: hqs.map((h) => ({ value: `hq:${h.id}`, label: `${h.name} · ${h.business}` })),
     cafes: cafeRows.map((c) => ({ value: `cafe:${c.id}`, label: `${c.name} · ${c.unit} / ${c.mine}` })),

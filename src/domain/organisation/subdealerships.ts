@@ -8,11 +8,12 @@
  */
 import { and, asc, eq, inArray, ne, or, sql } from "drizzle-orm";
 import { dealerships, mines, subdealershipUnits, subdealerships, units } from "../../../db/schema";
-import type { Db } from "../../db";
+import { alias } from "drizzle-orm/sqlite-core";
+import { preparedQuery, type Db } from "../../db";
 import type { Scope } from "../access/scope";
 import { COMPANY_WIDE, recordAudit, type Actor, type Tx } from "../audit";
 import { Conflict, message, NotFound, ValidationFailed } from "../errors";
-import { pageWindow, searchCondition, type ListResult } from "../search";
+import { idList, inIdList, LIMIT, OFFSET, readList, searchMatch, searchPattern, type ListResult } from "../search";
 import { parseInput, t } from "../validation";
 import { reachableParents } from "../places/places";
 import {
@@ -66,44 +67,44 @@ export interface UnitChoiceMine {
 
 type Page = { page: number; perPage: number };
 
+const everyUnit = preparedQuery((db) => db.select({ id: units.id }).from(units).prepare());
+
 /** The ids of the units within the scope (every unit for a super-administrator). */
 export function reachableUnitIds(db: Db | Tx, scope: Scope): Set<number> {
   const reach = reachableParents(db, scope);
   return new Set(
     reach
       ? reach.unitIds
-      : db
-          .select({ id: units.id })
-          .from(units)
+      : everyUnit(db as Db)
           .all()
           .map((u) => u.id),
   );
 }
 
-/** The reachable units, grouped by mine, by name. */
-export function unitChoices(db: Db, scope: Scope): UnitChoiceMine[] {
-  const reachable = reachableUnitIds(db, scope);
-  const rows = db
+const unitsByMine = preparedQuery((db) =>
+  db
     .select({ mineId: mines.id, mineName: mines.name, unitId: units.id, unitName: units.name })
     .from(units)
     .innerJoin(mines, eq(mines.id, units.mineId))
     .orderBy(asc(mines.name), asc(units.name))
-    .all()
-    .filter((r) => reachable.has(r.unitId));
-  const result: UnitChoiceMine[] = [];
-  for (const r of rows) {
-    let mine = result.find((m) => m.id === r.mineId);
-    if (!mine) result.push((mine = { id: r.mineId, name: r.mineName, units: [] }));
+    .prepare(),
+);
+
+/** The reachable units, grouped by mine, by name. */
+export function unitChoices(db: Db, scope: Scope): UnitChoiceMine[] {
+  const reachable = reachableUnitIds(db, scope);
+  const byMine = new Map<number, UnitChoiceMine>();
+  for (const r of unitsByMine(db).all()) {
+    if (!reachable.has(r.unitId)) continue;
+    let mine = byMine.get(r.mineId);
+    if (!mine) byMine.set(r.mineId, (mine = { id: r.mineId, name: r.mineName, units: [] }));
     mine.units.push({ id: r.unitId, name: r.unitName });
   }
-  return result;
+  return [...byMine.values()];
 }
 
-/** Each subdealership's units (all of them, reachable or not), by mine and unit name. */
-function unitsBySubdealership(db: Db, ids: number[]): Map<number, UnitRef[]> {
-  const map = new Map<number, UnitRef[]>();
-  if (!ids.length) return map;
-  const rows = db
+const unitsOfSubdealerships = preparedQuery((db) =>
+  db
     .select({
       subdealershipId: subdealershipUnits.subdealershipId,
       id: units.id,
@@ -113,11 +114,20 @@ function unitsBySubdealership(db: Db, ids: number[]): Map<number, UnitRef[]> {
     .from(subdealershipUnits)
     .innerJoin(units, eq(units.id, subdealershipUnits.unitId))
     .innerJoin(mines, eq(mines.id, units.mineId))
-    .where(inArray(subdealershipUnits.subdealershipId, ids))
+    .where(inIdList(subdealershipUnits.subdealershipId, "ids"))
     .orderBy(asc(mines.name), asc(units.name))
-    .all();
-  for (const { subdealershipId, ...unit } of rows)
-    map.set(subdealershipId, [...(map.get(subdealershipId) ?? []), unit]);
+    .prepare(),
+);
+
+/** Each subdealership's units (all of them, reachable or not), by mine and unit name. */
+function unitsBySubdealership(db: Db, ids: number[]): Map<number, UnitRef[]> {
+  const map = new Map<number, UnitRef[]>();
+  if (!ids.length) return map;
+  for (const { subdealershipId, ...unit } of unitsOfSubdealerships(db).all({ ids: idList(ids) })) {
+    const list = map.get(subdealershipId);
+    if (list) list.push(unit);
+    else map.set(subdealershipId, [unit]);
+  }
   return map;
 }
 
@@ -151,6 +161,29 @@ function rowsOf(
   });
 }
 
+const subdealershipSearch = () => searchMatch([subdealerships.name, subdealerships.ruc, dealerships.name]);
+
+const countSubdealerships = preparedQuery((db, searched: boolean) =>
+  db
+    .select({ n: sql<number>`count(*)` })
+    .from(subdealerships)
+    .innerJoin(dealerships, eq(dealerships.id, subdealerships.dealershipId))
+    .where(searched ? subdealershipSearch() : undefined)
+    .prepare(),
+);
+
+const subdealershipsPage = preparedQuery((db, searched: boolean) =>
+  db
+    .select({ subdealership: subdealerships, dealershipName: dealerships.name })
+    .from(subdealerships)
+    .innerJoin(dealerships, eq(dealerships.id, subdealerships.dealershipId))
+    .where(searched ? subdealershipSearch() : undefined)
+    .orderBy(asc(dealerships.name), asc(subdealerships.name))
+    .limit(LIMIT)
+    .offset(OFFSET)
+    .prepare(),
+);
+
 /**
  * Subdealerships whose name or RUC, or whose dealership's name, contains the search, by dealership and name;
  * every one when `page` is null (exports).
@@ -161,24 +194,60 @@ export function listSubdealerships(
   filter: { search?: string },
   page: Page | null,
 ): ListResult<SubdealershipRow> {
-  const where = searchCondition(filter.search, [subdealerships.name, subdealerships.ruc, dealerships.name]);
-  const total =
-    db
-      .select({ n: sql<number>`count(*)` })
-      .from(subdealerships)
-      .innerJoin(dealerships, eq(dealerships.id, subdealerships.dealershipId))
-      .where(where)
-      .get()?.n ?? 0;
-  const query = db
-    .select({ subdealership: subdealerships, dealershipName: dealerships.name })
+  const search = searchPattern(filter.search);
+  const searched = search !== null;
+  const found = readList(
+    page,
+    () => countSubdealerships(db, searched).get({ search })?.n ?? 0,
+    (window) => subdealershipsPage(db, searched).all({ search, ...window }),
+  );
+  return { ...found, rows: rowsOf(db, scope, found.rows) };
+}
+
+/** A subdealership of the dealership row, `s` in the correlated subquery of the tree's search. */
+const child = alias(subdealerships, "s");
+
+/** The tree's search: the dealership's name or RUC, or one of its subdealerships', contains SEARCH. */
+const childMatches = () =>
+  sql<number>`EXISTS (SELECT 1 FROM subdealerships s WHERE s.dealership_id = "dealerships"."id" AND ${searchMatch([child.name, child.ruc])})`;
+const treeSearch = () => or(searchMatch([dealerships.name, dealerships.ruc]), childMatches());
+
+const countTree = preparedQuery((db, searched: boolean) =>
+  db
+    .select({ n: sql<number>`count(*)` })
+    .from(dealerships)
+    .where(searched ? treeSearch() : undefined)
+    .prepare(),
+);
+
+const treePage = preparedQuery((db, searched: boolean) =>
+  db
+    .select({
+      dealership: dealerships,
+      count: subdealershipCount,
+      childMatch: searched ? childMatches() : sql<number>`0`,
+    })
+    .from(dealerships)
+    .where(searched ? treeSearch() : undefined)
+    .orderBy(asc(dealerships.name))
+    .limit(LIMIT)
+    .offset(OFFSET)
+    .prepare(),
+);
+
+const treeChildren = preparedQuery((db, searched: boolean) =>
+  db
+    .select({
+      subdealership: subdealerships,
+      dealershipName: dealerships.name,
+      matched: searched ? sql<number>`${searchMatch([subdealerships.name, subdealerships.ruc])}` : sql<number>`0`,
+    })
     .from(subdealerships)
     .innerJoin(dealerships, eq(dealerships.id, subdealerships.dealershipId))
-    .where(where)
-    .orderBy(asc(dealerships.name), asc(subdealerships.name));
-  const shown = page ? pageWindow(total, page) : null;
-  const rows = shown ? query.limit(shown.limit).offset(shown.offset).all() : query.all();
-  return { total, page: shown?.page ?? 1, rows: rowsOf(db, scope, rows) };
-}
+    .where(inIdList(subdealerships.dealershipId, "ids"))
+    .orderBy(asc(subdealerships.name))
+    .prepare(),
+);
 
 /**
  * The dealership → subdealership tree, paginated by dealership. The search matches a dealership's name or RUC, or
@@ -191,52 +260,27 @@ export function dealershipTree(
   filter: { search?: string },
   page: Page,
 ): ListResult<DealershipTreeRow> {
-  const childSearch = searchCondition(filter.search, [sql`s.name`, sql`s.ruc`]);
-  const childMatch = childSearch
-    ? sql`EXISTS (SELECT 1 FROM subdealerships s WHERE s.dealership_id = "dealerships"."id" AND ${childSearch})`
-    : undefined;
-  const where = or(searchCondition(filter.search, [dealerships.name, dealerships.ruc]), childMatch);
-  const total =
-    db
-      .select({ n: sql<number>`count(*)` })
-      .from(dealerships)
-      .where(where)
-      .get()?.n ?? 0;
-  const shown = pageWindow(total, page);
-  const parents = db
-    .select({
-      dealership: dealerships,
-      count: subdealershipCount,
-      childMatch: childMatch ? sql<number>`${childMatch}` : sql<number>`0`,
-    })
-    .from(dealerships)
-    .where(where)
-    .orderBy(asc(dealerships.name))
-    .limit(shown.limit)
-    .offset(shown.offset)
-    .all();
-  const subdealershipMatch = searchCondition(filter.search, [subdealerships.name, subdealerships.ruc]);
-  const ids = parents.map((p) => p.dealership.id);
-  const childRows = ids.length
-    ? db
-        .select({
-          subdealership: subdealerships,
-          dealershipName: dealerships.name,
-          matched: subdealershipMatch ? sql<number>`${subdealershipMatch}` : sql<number>`0`,
-        })
-        .from(subdealerships)
-        .innerJoin(dealerships, eq(dealerships.id, subdealerships.dealershipId))
-        .where(inArray(subdealerships.dealershipId, ids))
-        .orderBy(asc(subdealerships.name))
-        .all()
-    : [];
-  const children = rowsOf(db, scope, childRows);
+  const search = searchPattern(filter.search);
+  const searched = search !== null;
+  const parents = readList(
+    page,
+    () => countTree(db, searched).get({ search })?.n ?? 0,
+    (window) => treePage(db, searched).all({ search, ...window }),
+  );
+  const ids = parents.rows.map((p) => p.dealership.id);
+  const children = rowsOf(db, scope, ids.length ? treeChildren(db, searched).all({ search, ids: idList(ids) }) : []);
+  const childrenOf = new Map<number, SubdealershipRow[]>();
+  for (const c of children) {
+    const list = childrenOf.get(c.dealershipId);
+    if (list) list.push(c);
+    else childrenOf.set(c.dealershipId, [c]);
+  }
   return {
-    total,
-    page: shown.page,
-    rows: parents.map((p) => ({
+    total: parents.total,
+    page: parents.page,
+    rows: parents.rows.map((p) => ({
       ...dealershipRowOf(p.dealership, p.count),
-      subdealerships: children.filter((c) => c.dealershipId === p.dealership.id),
+      subdealerships: childrenOf.get(p.dealership.id) ?? [],
       expanded: Boolean(p.childMatch),
     })),
   };

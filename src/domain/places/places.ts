@@ -22,12 +22,22 @@ import {
   units,
   unitServices,
 } from "../../../db/schema";
-import type { Db } from "../../db";
+import { preparedQuery, type Db } from "../../db";
 import { bumpAccessVersion } from "../access/authorization";
 import { reachesBusiness, type Scope } from "../access/scope";
 import { recordAudit, type Actor, type Tx } from "../audit";
 import { Conflict, message, NotFound, ValidationFailed, type Message } from "../errors";
-import { pageWindow, searchCondition, type ListResult } from "../search";
+import {
+  idList,
+  inIdList,
+  LIMIT,
+  OFFSET,
+  readList,
+  searchCondition,
+  searchMatch,
+  searchPattern,
+  type ListResult,
+} from "../search";
 import { parseInput, t } from "../validation";
 
 /** Counts in a row are of the places within the actor's scope (a limited actor learns nothing of the others). */
@@ -78,17 +88,20 @@ export interface PageRequest {
   perPage: number;
 }
 
-/** The ids of the mines and units that contain a cafe within the scope (null: every one). */
-export function reachableParents(db: Db | Tx, scope: Scope): { mineIds: number[]; unitIds: number[] } | null {
-  if (scope.all) return null;
-  const cafeIds = [...scope.cafeIds];
-  if (cafeIds.length === 0) return { mineIds: [], unitIds: [] };
-  const rows = db
+const parentsOfCafes = preparedQuery((db) =>
+  db
     .select({ unitId: units.id, mineId: units.mineId })
     .from(cafes)
     .innerJoin(units, eq(units.id, cafes.unitId))
-    .where(inArray(cafes.id, cafeIds))
-    .all();
+    .where(inIdList(cafes.id, "cafes"))
+    .prepare(),
+);
+
+/** The ids of the mines and units that contain a cafe within the scope (null: every one). */
+export function reachableParents(db: Db | Tx, scope: Scope): { mineIds: number[]; unitIds: number[] } | null {
+  if (scope.all) return null;
+  if (scope.cafeIds.size === 0) return { mineIds: [], unitIds: [] };
+  const rows = parentsOfCafes(db as Db).all({ cafes: idList(scope.cafeIds) });
   return { mineIds: [...new Set(rows.map((r) => r.mineId))], unitIds: [...new Set(rows.map((r) => r.unitId))] };
 }
 
@@ -97,109 +110,148 @@ function within(column: Parameters<typeof inArray>[0], ids: number[] | null): SQ
   return ids.length ? inArray(column, ids) : sql`0`;
 }
 
-/** ` AND column IN (…)` limiting a count to the reachable ids; nothing for an all-places scope (null). */
-function inList(column: SQL, ids: number[] | null): SQL {
-  if (ids === null) return sql``;
-  return ids.length
-    ? sql` AND ${column} IN (${sql.join(
-        ids.map((id) => sql`${id}`),
-        sql`, `,
-      )})`
-    : sql` AND 0`;
-}
-
 // Correlated subqueries name the outer table in plain SQL: drizzle prints a column of a single-table query as a
-// bare "id", which inside the subquery would mean the inner table's id.
+// bare "id", which inside the subquery would mean the inner table's id. A limited actor's lists take the ids they
+// reach as JSON placeholders: `mines`, `units` (their reachable parents) and `cafes` (their scope).
 
-function servicesOf(
-  db: Db,
-  table: typeof mineServices | typeof unitServices | typeof cafeServices,
-  key: "mineId" | "unitId" | "cafeId",
-  ids: number[],
-): Map<number, number[]> {
+const servicesOfPlaces = {
+  mine: preparedQuery((db) =>
+    db
+      .select({ id: mineServices.mineId, serviceId: mineServices.serviceId })
+      .from(mineServices)
+      .where(inIdList(mineServices.mineId, "ids"))
+      .prepare(),
+  ),
+  unit: preparedQuery((db) =>
+    db
+      .select({ id: unitServices.unitId, serviceId: unitServices.serviceId })
+      .from(unitServices)
+      .where(inIdList(unitServices.unitId, "ids"))
+      .prepare(),
+  ),
+  cafe: preparedQuery((db) =>
+    db
+      .select({ id: cafeServices.cafeId, serviceId: cafeServices.serviceId })
+      .from(cafeServices)
+      .where(inIdList(cafeServices.cafeId, "ids"))
+      .prepare(),
+  ),
+};
+
+/** The services each of the places offers, as place id → service ids. */
+function servicesOf(db: Db, kind: keyof typeof servicesOfPlaces, ids: number[]): Map<number, number[]> {
   const map = new Map<number, number[]>();
   if (ids.length === 0) return map;
-  const column = (table as any)[key];
-  const rows = db.select({ id: column, serviceId: table.serviceId }).from(table).where(inArray(column, ids)).all() as {
-    id: number;
-    serviceId: number;
-  }[];
-  for (const r of rows) map.set(r.id, [...(map.get(r.id) ?? []), r.serviceId]);
+  for (const r of servicesOfPlaces[kind](db).all({ ids: idList(ids) })) {
+    const list = map.get(r.id);
+    if (list) list.push(r.serviceId);
+    else map.set(r.id, [r.serviceId]);
+  }
   return map;
 }
 
-/** Mines within the scope, by name, searched by name. */
-export function listMines(db: Db, scope: Scope, search: string | undefined, page: PageRequest): ListResult<MineRow> {
+/** The values of a list's placeholders for the scope: the reachable mines and units and the scope's cafes. */
+function reachValues(db: Db, scope: Scope) {
   const reach = reachableParents(db, scope);
-  const where = and(within(mines.id, reach?.mineIds ?? null), searchCondition(search, [mines.name]));
-  const total =
-    db
-      .select({ n: sql<number>`count(*)` })
-      .from(mines)
-      .where(where)
-      .get()?.n ?? 0;
-  const shown = pageWindow(total, page);
-  const rows = db
+  return {
+    mines: reach ? idList(reach.mineIds) : null,
+    units: reach ? idList(reach.unitIds) : null,
+    cafes: scope.all ? null : idList(scope.cafeIds),
+  };
+}
+
+const countMines = preparedQuery((db, all: boolean, searched: boolean) =>
+  db
+    .select({ n: sql<number>`count(*)` })
+    .from(mines)
+    .where(and(all ? undefined : inIdList(mines.id, "mines"), searched ? searchMatch([mines.name]) : undefined))
+    .prepare(),
+);
+
+const minesPage = preparedQuery((db, all: boolean, searched: boolean) =>
+  db
     .select({
       id: mines.id,
       name: mines.name,
-      units: sql<number>`(SELECT COUNT(*) FROM units u WHERE u.mine_id = mines.id${inList(sql`u.id`, reach?.unitIds ?? null)})`,
-      cafes: sql<number>`(SELECT COUNT(*) FROM cafes c JOIN units u ON u.id = c.unit_id WHERE u.mine_id = mines.id${inList(sql`c.id`, scope.all ? null : [...scope.cafeIds])})`,
+      units: sql<number>`(SELECT COUNT(*) FROM units u WHERE u.mine_id = mines.id${all ? sql`` : sql` AND ${inIdList(sql`u.id`, "units")}`})`,
+      cafes: sql<number>`(SELECT COUNT(*) FROM cafes c JOIN units u ON u.id = c.unit_id WHERE u.mine_id = mines.id${all ? sql`` : sql` AND ${inIdList(sql`c.id`, "cafes")}`})`,
     })
     .from(mines)
-    .where(where)
+    .where(and(all ? undefined : inIdList(mines.id, "mines"), searched ? searchMatch([mines.name]) : undefined))
     .orderBy(asc(mines.name))
-    .limit(shown.limit)
-    .offset(shown.offset)
-    .all();
+    .limit(LIMIT)
+    .offset(OFFSET)
+    .prepare(),
+);
+
+/** Mines within the scope, by name, searched by name. */
+export function listMines(db: Db, scope: Scope, search: string | undefined, page: PageRequest): ListResult<MineRow> {
+  const pattern = searchPattern(search);
+  const shape = [scope.all, pattern !== null] as const;
+  const values = { ...reachValues(db, scope), search: pattern };
+  const found = readList(
+    page,
+    () => countMines(db, ...shape).get(values)?.n ?? 0,
+    (window) => minesPage(db, ...shape).all({ ...values, ...window }),
+  );
   const offered = servicesOf(
     db,
-    mineServices,
-    "mineId",
-    rows.map((r) => r.id),
+    "mine",
+    found.rows.map((r) => r.id),
   );
-  return { total, page: shown.page, rows: rows.map((r) => ({ ...r, serviceIds: offered.get(r.id) ?? [] })) };
+  return { ...found, rows: found.rows.map((r) => ({ ...r, serviceIds: offered.get(r.id) ?? [] })) };
 }
 
-/** Units within the scope, by mine and name, searched by unit or mine name. */
-export function listUnits(db: Db, scope: Scope, search: string | undefined, page: PageRequest): ListResult<UnitRow> {
-  const reach = reachableParents(db, scope);
-  const where = and(within(units.id, reach?.unitIds ?? null), searchCondition(search, [units.name, mines.name]));
-  const total =
-    db
-      .select({ n: sql<number>`count(*)` })
-      .from(units)
-      .innerJoin(mines, eq(mines.id, units.mineId))
-      .where(where)
-      .get()?.n ?? 0;
-  const shown = pageWindow(total, page);
-  const rows = db
+const unitCondition = (all: boolean, searched: boolean) =>
+  and(all ? undefined : inIdList(units.id, "units"), searched ? searchMatch([units.name, mines.name]) : undefined);
+
+const countUnits = preparedQuery((db, all: boolean, searched: boolean) =>
+  db
+    .select({ n: sql<number>`count(*)` })
+    .from(units)
+    .innerJoin(mines, eq(mines.id, units.mineId))
+    .where(unitCondition(all, searched))
+    .prepare(),
+);
+
+const unitsPage = preparedQuery((db, all: boolean, searched: boolean) =>
+  db
     .select({
       id: units.id,
       name: units.name,
       mineId: units.mineId,
       mineName: mines.name,
-      cafes: sql<number>`(SELECT COUNT(*) FROM cafes c WHERE c.unit_id = units.id${inList(sql`c.id`, scope.all ? null : [...scope.cafeIds])})`,
+      cafes: sql<number>`(SELECT COUNT(*) FROM cafes c WHERE c.unit_id = units.id${all ? sql`` : sql` AND ${inIdList(sql`c.id`, "cafes")}`})`,
       subdealerships: sql<number>`(SELECT COUNT(*) FROM subdealership_units s WHERE s.unit_id = units.id)`,
     })
     .from(units)
     .innerJoin(mines, eq(mines.id, units.mineId))
-    .where(where)
+    .where(unitCondition(all, searched))
     .orderBy(asc(mines.name), asc(units.name))
-    .limit(shown.limit)
-    .offset(shown.offset)
-    .all();
+    .limit(LIMIT)
+    .offset(OFFSET)
+    .prepare(),
+);
+
+/** Units within the scope, by mine and name, searched by unit or mine name. */
+export function listUnits(db: Db, scope: Scope, search: string | undefined, page: PageRequest): ListResult<UnitRow> {
+  const pattern = searchPattern(search);
+  const shape = [scope.all, pattern !== null] as const;
+  const values = { ...reachValues(db, scope), search: pattern };
+  const found = readList(
+    page,
+    () => countUnits(db, ...shape).get(values)?.n ?? 0,
+    (window) => unitsPage(db, ...shape).all({ ...values, ...window }),
+  );
   const offered = servicesOf(
     db,
-    unitServices,
-    "unitId",
-    rows.map((r) => r.id),
+    "unit",
+    found.rows.map((r) => r.id),
   );
-  const parents = servicesOf(db, mineServices, "mineId", [...new Set(rows.map((r) => r.mineId))]);
+  const parents = servicesOf(db, "mine", [...new Set(found.rows.map((r) => r.mineId))]);
   return {
-    total,
-    page: shown.page,
-    rows: rows.map((r) => ({
+    ...found,
+    rows: found.rows.map((r) => ({
       ...r,
       serviceIds: offered.get(r.id) ?? [],
       parentServiceIds: parents.get(r.mineId) ?? [],
@@ -207,54 +259,67 @@ export function listUnits(db: Db, scope: Scope, search: string | undefined, page
   };
 }
 
+const cafeCondition = (all: boolean, searched: boolean) =>
+  and(
+    all ? undefined : inIdList(cafes.id, "cafes"),
+    searched ? searchMatch([cafes.name, units.name, mines.name, businesses.name]) : undefined,
+  );
+
+const countCafes = preparedQuery((db, all: boolean, searched: boolean) =>
+  db
+    .select({ n: sql<number>`count(*)` })
+    .from(cafes)
+    .innerJoin(units, eq(units.id, cafes.unitId))
+    .innerJoin(mines, eq(mines.id, units.mineId))
+    .leftJoin(businesses, eq(businesses.id, cafes.businessId))
+    .where(cafeCondition(all, searched))
+    .prepare(),
+);
+
+const cafesPage = preparedQuery((db, all: boolean, searched: boolean) =>
+  db
+    .select()
+    .from(cafes)
+    .innerJoin(units, eq(units.id, cafes.unitId))
+    .innerJoin(mines, eq(mines.id, units.mineId))
+    .leftJoin(businesses, eq(businesses.id, cafes.businessId))
+    .where(cafeCondition(all, searched))
+    .orderBy(asc(mines.name), asc(units.name), asc(cafes.name))
+    .limit(LIMIT)
+    .offset(OFFSET)
+    .prepare(),
+);
+
+const cafeCounts = preparedQuery((db) =>
+  db
+    .select({
+      id: cafes.id,
+      areas: sql<number>`(SELECT COUNT(*) FROM areas a WHERE a.cafe_id = cafes.id)`,
+      priced: sql<number>`(SELECT COUNT(*) FROM cafe_services s WHERE s.cafe_id = cafes.id AND s.price_cents IS NOT NULL)`,
+    })
+    .from(cafes)
+    .where(inIdList(cafes.id, "ids"))
+    .prepare(),
+);
+
 /** Cafes within the scope, by mine, unit and name, searched by cafe, unit, mine or business name. */
 export function listCafes(db: Db, scope: Scope, search: string | undefined, page: PageRequest): ListResult<CafeRow> {
-  const where = and(
-    scope.all ? undefined : within(cafes.id, [...scope.cafeIds]),
-    searchCondition(search, [cafes.name, units.name, mines.name, businesses.name]),
+  const pattern = searchPattern(search);
+  const shape = [scope.all, pattern !== null] as const;
+  const values = { cafes: scope.all ? null : idList(scope.cafeIds), search: pattern };
+  const found = readList(
+    page,
+    () => countCafes(db, ...shape).get(values)?.n ?? 0,
+    (window) => cafesPage(db, ...shape).all({ ...values, ...window }),
   );
-  const base = () =>
-    db
-      .select()
-      .from(cafes)
-      .innerJoin(units, eq(units.id, cafes.unitId))
-      .innerJoin(mines, eq(mines.id, units.mineId))
-      .leftJoin(businesses, eq(businesses.id, cafes.businessId));
-  const total =
-    db
-      .select({ n: sql<number>`count(*)` })
-      .from(cafes)
-      .innerJoin(units, eq(units.id, cafes.unitId))
-      .innerJoin(mines, eq(mines.id, units.mineId))
-      .leftJoin(businesses, eq(businesses.id, cafes.businessId))
-      .where(where)
-      .get()?.n ?? 0;
-  const shown = pageWindow(total, page);
-  const rows = base()
-    .where(where)
-    .orderBy(asc(mines.name), asc(units.name), asc(cafes.name))
-    .limit(shown.limit)
-    .offset(shown.offset)
-    .all();
-  const ids = rows.map((r) => r.cafes.id);
-  const offered = servicesOf(db, cafeServices, "cafeId", ids);
-  const parents = servicesOf(db, unitServices, "unitId", [...new Set(rows.map((r) => r.units.id))]);
-  const counts = ids.length
-    ? db
-        .select({
-          id: cafes.id,
-          areas: sql<number>`(SELECT COUNT(*) FROM areas a WHERE a.cafe_id = cafes.id)`,
-          priced: sql<number>`(SELECT COUNT(*) FROM cafe_services s WHERE s.cafe_id = cafes.id AND s.price_cents IS NOT NULL)`,
-        })
-        .from(cafes)
-        .where(inArray(cafes.id, ids))
-        .all()
-    : [];
-  const countOf = new Map(counts.map((c) => [c.id, c]));
+  const ids = found.rows.map((r) => r.cafes.id);
+  const offered = servicesOf(db, "cafe", ids);
+  const parents = servicesOf(db, "unit", [...new Set(found.rows.map((r) => r.units.id))]);
+  const countOf = new Map((ids.length ? cafeCounts(db).all({ ids: idList(ids) }) : []).map((c) => [c.id, c]));
   return {
-    total,
-    page: shown.page,
-    rows: rows.map(({ cafes: c, units: u, mines: m, businesses: b }) => ({
+    total: found.total,
+    page: found.page,
+    rows: found.rows.map(({ cafes: c, units: u, mines: m, businesses: b }) => ({
       id: c.id,
       name: c.name,
       unitId: u.id,
