@@ -3,7 +3,8 @@
  * business "Mesa Catering S.A.C.", Mina Cerro Verde → Unidad Norte → Comedor Principal, services DES, ALM, …):
  * it prints what importing would do, then asks on a terminal (a real one, through util-linux's `script`), imports
  * without asking with --yes, refuses without a terminal and without --yes (exit code 2), and only shows with
- * --dry-run. What it writes is what it showed: when the database changes while it asks, it writes nothing and
+ * --dry-run. Runs without a terminal go through the command in this process (tests/support/cli.ts); those on a
+ * terminal through real processes. What it writes is what it showed: when the database changes while it asks, it writes nothing and
  * prints the new preview. Messages are checked in English (APP_LOCALE=en) against the dictionaries.
  */
 import { beforeAll, describe, expect, test } from "bun:test";
@@ -15,7 +16,7 @@ import { placesExport } from "../src/domain/places/export";
 import { placesTemplate } from "../src/domain/places/import";
 import { buildWorkbook, type ExportSheet } from "../src/domain/spreadsheets/write";
 import { translate } from "../src/i18n";
-import { MESA, mesa, seededTemplate, sql, workspaceFrom, type Workspace } from "../tests/support/cli";
+import { MESA, mesaInProcess, seededTemplate, sql, workspaceFrom, type Workspace } from "../tests/support/cli";
 
 const en = (key: string, params?: Record<string, string | number>) => translate("en", key, params);
 
@@ -129,19 +130,19 @@ async function onTerminal(
 }
 
 describe("./mesa import:places", () => {
-  test("without a terminal and without --yes it prints the preview, writes nothing and exits with code 2", () => {
+  test("without a terminal and without --yes it prints the preview, writes nothing and exits with code 2", async () => {
     const ws = workspace();
-    const result = mesa(ws, ["import:places", workbookFile(ws, "places.xlsx", goodSheets())]);
+    const result = await mesaInProcess(ws, ["import:places", workbookFile(ws, "places.xlsx", goodSheets())]);
     expect(result.code).toBe(2);
     expect(result.out.trim().split("\n")).toEqual(goodPreview);
     expect(messages(result.err)).toEqual([en("import.needs_yes")]);
     expect(cafesNamed(ws, "Comedor Este")).toBe(0);
   });
 
-  test("--yes prints the preview and imports exactly it; importing it again changes nothing", () => {
+  test("--yes prints the preview and imports exactly it; importing it again changes nothing", async () => {
     const ws = workspace();
     const file = workbookFile(ws, "places.xlsx", goodSheets());
-    const first = mesa(ws, ["import:places", file, "--yes"]);
+    const first = await mesaInProcess(ws, ["import:places", file, "--yes"]);
     expect({ code: first.code, err: messages(first.err) }).toEqual({ code: 0, err: [] });
     expect(first.out.trim().split("\n")).toEqual([
       ...goodPreview,
@@ -166,7 +167,7 @@ describe("./mesa import:places", () => {
       { actor_label: "cli" },
     ]);
 
-    const again = mesa(ws, ["import:places", file, "--yes"]);
+    const again = await mesaInProcess(ws, ["import:places", file, "--yes"]);
     expect(again.code).toBe(0);
     expect(again.out.trim().split("\n")).toEqual([
       "1 unit unchanged",
@@ -177,9 +178,13 @@ describe("./mesa import:places", () => {
     expect(cafesNamed(ws, "Comedor Este")).toBe(1);
   });
 
-  test("--dry-run only prints the preview", () => {
+  test("--dry-run only prints the preview", async () => {
     const ws = workspace();
-    const result = mesa(ws, ["import:places", workbookFile(ws, "places.xlsx", goodSheets()), "--dry-run"]);
+    const result = await mesaInProcess(ws, [
+      "import:places",
+      workbookFile(ws, "places.xlsx", goodSheets()),
+      "--dry-run",
+    ]);
     expect(result.code).toBe(0);
     expect(result.out.trim().split("\n")).toEqual([...goodPreview, en("import.checked")]);
     expect(cafesNamed(ws, "Comedor Este")).toBe(0);
@@ -219,7 +224,7 @@ describe("./mesa import:places", () => {
     expect(cafesNamed(ws, "Comedor Este")).toBe(0);
   });
 
-  test("bad rows are printed one per line with their sheet and row, exit code 1, nothing written", () => {
+  test("bad rows are printed one per line with their sheet and row, exit code 1, nothing written", async () => {
     const ws = workspace();
     const file = workbookFile(ws, "bad.xlsx", {
       Units: [
@@ -232,7 +237,7 @@ describe("./mesa import:places", () => {
         ["Mina Cerro Verde", "Unidad Oeste", "Comedor Oeste", "Mesa Catering S.A.C.", "Lima/Peru"],
       ],
     });
-    const result = mesa(ws, ["import:places", file, "--yes"]);
+    const result = await mesaInProcess(ws, ["import:places", file, "--yes"]);
     expect(result.code).toBe(1);
     expect(messages(result.err)).toEqual([
       en("import.failed"),
@@ -242,7 +247,7 @@ describe("./mesa import:places", () => {
     expect(sql(ws, "SELECT COUNT(*) AS n FROM units WHERE name = 'Unidad Oeste'")).toEqual([{ n: 0 }]);
   });
 
-  test("the template imported unchanged writes nothing and says its example rows were skipped", () => {
+  test("the template imported unchanged writes nothing and says its example rows were skipped", async () => {
     const ws = workspace();
     const file = writeBook(
       ws,
@@ -250,7 +255,7 @@ describe("./mesa import:places", () => {
       placesTemplate("en", { business: "Mesa Catering S.A.C.", timeZone: "America/Lima" }),
     );
     const before = sql(ws, "SELECT COUNT(*) AS n FROM mines");
-    const result = mesa(ws, ["import:places", file, "--yes"]);
+    const result = await mesaInProcess(ws, ["import:places", file, "--yes"]);
     expect(result.code).toBe(0);
     expect(result.out.trim().split("\n")).toEqual([
       en("import.examples_skipped", {
@@ -262,7 +267,7 @@ describe("./mesa import:places", () => {
     expect(sql(ws, "SELECT COUNT(*) AS n FROM mines")).toEqual(before);
   });
 
-  test("the places export imports back with nothing to change", () => {
+  test("the places export imports back with nothing to change", async () => {
     const ws = workspace();
     const db = openDatabase(ws.dbPath);
     let sheets;
@@ -271,7 +276,7 @@ describe("./mesa import:places", () => {
     } finally {
       db.$client.close();
     }
-    const result = mesa(ws, ["import:places", writeBook(ws, "export.xlsx", sheets), "--yes"]);
+    const result = await mesaInProcess(ws, ["import:places", writeBook(ws, "export.xlsx", sheets), "--yes"]);
     expect(result.code).toBe(0);
     const prices = sql<{ n: number }>(ws, "SELECT COUNT(*) AS n FROM cafe_services WHERE price_cents IS NOT NULL")[0].n;
     expect(result.out.trim().split("\n")).toEqual([
@@ -284,16 +289,16 @@ describe("./mesa import:places", () => {
     ]);
   });
 
-  test("a file that is not a workbook is refused with exit code 1; a missing file or argument is a usage mistake", () => {
+  test("a file that is not a workbook is refused with exit code 1; a missing file or argument is a usage mistake", async () => {
     const ws = workspace();
     const path = join(ws.dir, "places.xlsx");
     writeFileSync(path, "Name,Services\n");
-    const refused = mesa(ws, ["import:places", path]);
+    const refused = await mesaInProcess(ws, ["import:places", path]);
     expect(refused.code).toBe(1);
     expect(messages(refused.err)).toEqual([en("import.not_xlsx")]);
-    const missing = mesa(ws, ["import:places", join(ws.dir, "nowhere.xlsx")]);
+    const missing = await mesaInProcess(ws, ["import:places", join(ws.dir, "nowhere.xlsx")]);
     expect(missing.code).toBe(2);
     expect(missing.err).toContain("No such file");
-    expect(mesa(ws, ["import:places"]).code).toBe(2);
+    expect((await mesaInProcess(ws, ["import:places"])).code).toBe(2);
   });
 });
