@@ -27,6 +27,7 @@ import esHeadquarters from "./locales/es/headquarters.json";
 import esProperties from "./locales/es/properties.json";
 import esImport from "./locales/es/import.json";
 import esJobs from "./locales/es/jobs.json";
+import esUi from "./locales/es/ui.json";
 import enApp from "./locales/en/app.json";
 import enNav from "./locales/en/nav.json";
 import enWelcome from "./locales/en/welcome.json";
@@ -52,6 +53,7 @@ import enHeadquarters from "./locales/en/headquarters.json";
 import enProperties from "./locales/en/properties.json";
 import enImport from "./locales/en/import.json";
 import enJobs from "./locales/en/jobs.json";
+import enUi from "./locales/en/ui.json";
 
 export const es = {
   app: esApp,
@@ -79,6 +81,7 @@ export const es = {
   properties: esProperties,
   import: esImport,
   jobs: esJobs,
+  ui: esUi,
 };
 
 export const en = {
@@ -107,4 +110,5 @@ export const en = {
   properties: enProperties,
   import: enImport,
   jobs: enJobs,
+  ui: enUi,
 };

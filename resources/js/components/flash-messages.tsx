@@ -1,31 +1,31 @@
-/** Shows the page's flash messages (`page.flash`) in a polite live region. */
-import { usePage } from "@inertiajs/react";
-import { CheckCircle2, AlertTriangle } from "lucide-react";
+/**
+ * The page's flash messages (`page.flash.success` and `.error`) as notices over the page (sonner), so they never
+ * push the page down. Each kind is one notice that the next message of its kind replaces, and a new message
+ * removes the other kind's (an error after a success means the success is old news). The text keeps the
+ * `data-flash` attribute the browser tests look for.
+ */
+import { router, usePage } from "@inertiajs/react";
+import { useEffect } from "react";
+import { notify, Toaster } from "./ui/toaster";
+
+type Flash = Record<string, unknown> | undefined;
+
+function show(flash: Flash): void {
+  const success = typeof flash?.success === "string" ? flash.success : null;
+  const error = typeof flash?.error === "string" ? flash.error : null;
+  if (!success && !error) return;
+  if (!success) notify.dismiss("flash-success");
+  if (!error) notify.dismiss("flash-error");
+  if (success) notify.success(<span data-flash="success">{success}</span>, { id: "flash-success" });
+  if (error) notify.error(<span data-flash="error">{error}</span>, { id: "flash-error", duration: 12000 });
+}
 
 export function FlashMessages() {
   const { flash } = usePage();
-  const success = typeof flash?.success === "string" ? flash.success : null;
-  const error = typeof flash?.error === "string" ? flash.error : null;
-  return (
-    <div role="status" aria-live="polite" className="space-y-2 empty:hidden">
-      {success && (
-        <p
-          className="flex items-center gap-2 rounded-md border border-success/40 bg-success/10 px-3 py-2 text-sm"
-          data-flash="success"
-        >
-          <CheckCircle2 className="size-4 text-success" aria-hidden="true" />
-          {success}
-        </p>
-      )}
-      {error && (
-        <p
-          className="flex items-center gap-2 rounded-md border border-destructive/40 bg-destructive/10 px-3 py-2 text-sm"
-          data-flash="error"
-        >
-          <AlertTriangle className="size-4 text-destructive" aria-hidden="true" />
-          {error}
-        </p>
-      )}
-    </div>
-  );
+  useEffect(() => {
+    // The first page's flash (rendered on the server), then every visit's. The Toaster, a child, listens already.
+    show(flash as Flash);
+    return router.on("flash", (event) => show(event.detail.flash as Flash));
+  }, []);
+  return <Toaster />;
 }

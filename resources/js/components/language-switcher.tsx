@@ -4,29 +4,23 @@ import { Languages } from "lucide-react";
 import { useI18n } from "../hooks/use-i18n";
 import { useRoute } from "../hooks/use-route";
 import { locales, type Locale } from "../../../src/i18n";
+import { Select } from "./ui/select";
 
 export function LanguageSwitcher() {
   const { t, locale } = useI18n();
   const route = useRoute();
-  const change = (next: Locale) => {
-    if (next !== locale) router.put(route("language.update"), { locale: next }, { preserveScroll: true });
+  const change = (next: string) => {
+    if (next !== locale) router.put(route("language.update"), { locale: next as Locale }, { preserveScroll: true });
   };
   return (
-    <label className="inline-flex items-center gap-1.5 text-sm">
-      <Languages className="size-4 text-muted-foreground" aria-hidden="true" />
-      <span className="sr-only">{t("locale.switch")}</span>
-      <select
-        value={locale}
-        onChange={(e) => change(e.target.value as Locale)}
-        className="rounded-md border border-input bg-card px-2 py-1 text-sm"
-        data-testid="language-switcher"
-      >
-        {locales.map((l) => (
-          <option key={l} value={l}>
-            {t(`locale.${l}`)}
-          </option>
-        ))}
-      </select>
-    </label>
+    <Select
+      value={locale}
+      onValueChange={change}
+      options={locales.map((l) => ({ value: l, label: t(`locale.${l}`) }))}
+      aria-label={t("locale.switch")}
+      data-testid="language-switcher"
+      className="h-8 w-auto gap-1.5 px-2"
+      leading={<Languages className="size-4 shrink-0 text-muted-foreground" aria-hidden="true" />}
+    />
   );
 }

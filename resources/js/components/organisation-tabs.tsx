@@ -2,7 +2,7 @@
 import { Link } from "@inertiajs/react";
 import { useI18n } from "../hooks/use-i18n";
 import { useRoute } from "../hooks/use-route";
-import { cn } from "../lib/utils";
+import { tabLinkClasses } from "./ui/tabs";
 import type { RouteName } from "../../../src/http/routing";
 
 export interface OrganisationTab {
@@ -15,16 +15,13 @@ export function OrganisationTabs({ tabs, current }: { tabs: OrganisationTab[]; c
   const { t } = useI18n();
   const route = useRoute();
   return (
-    <nav aria-label={t("organisation.tabs")} className="inline-flex flex-wrap gap-1 rounded-lg bg-muted p-1">
+    <nav aria-label={t("organisation.tabs")} className={tabLinkClasses.list}>
       {tabs.map((tab) => (
         <Link
           key={tab.id}
           href={route(tab.route)}
           aria-current={tab.id === current ? "page" : undefined}
-          className={cn(
-            "rounded-md px-3 py-1.5 text-sm",
-            tab.id === current ? "bg-card shadow-sm" : "text-muted-foreground hover:text-foreground",
-          )}
+          className={tabLinkClasses.link}
         >
           {t(tab.label)}
         </Link>

@@ -18,13 +18,13 @@ export default function AuthLayout({ children }: { children: ReactNode }) {
         id="content"
         className="w-full max-w-sm space-y-4 rounded-xl border bg-card p-6 text-card-foreground shadow-sm"
       >
-        <FlashMessages />
         {children}
       </main>
       <div className="flex items-center gap-3">
         <LanguageSwitcher />
         <AppearanceToggle compact />
       </div>
+      <FlashMessages />
     </div>
   );
 }

@@ -6,6 +6,7 @@ import { useRoute } from "../hooks/use-route";
 import { cn } from "../lib/utils";
 import type { SharedProps } from "../types";
 import type { RouteName } from "../../../src/http/routing";
+import { PageHeader } from "../components/ui/page-header";
 
 const ACCOUNT_SECTIONS: { route: RouteName; label: string }[] = [
   { route: "profile.edit", label: "settings.nav.profile" },
@@ -23,10 +24,7 @@ export default function SettingsLayout({ children }: { children: ReactNode }) {
   const sections = props.auth.user ? [...ACCOUNT_SECTIONS, ...BROWSER_SECTIONS] : BROWSER_SECTIONS;
   return (
     <div className="space-y-6">
-      <div>
-        <h1 className="text-2xl font-semibold">{t("settings.title")}</h1>
-        <p className="text-sm text-muted-foreground">{t("settings.description")}</p>
-      </div>
+      <PageHeader title={t("settings.title")} description={t("settings.description")} />
       <div className="flex flex-col gap-8 lg:flex-row">
         <nav aria-label={t("settings.title")} className="lg:w-48">
           <ul className="flex flex-wrap gap-1 lg:flex-col">

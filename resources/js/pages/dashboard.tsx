@@ -3,6 +3,7 @@ import { Head } from "@inertiajs/react";
 import { BadgeCheck, KeyRound, MailWarning } from "lucide-react";
 import { useI18n } from "../hooks/use-i18n";
 import { OnDuty } from "../components/on-duty";
+import { PageHeader } from "../components/ui/page-header";
 
 interface Account {
   name: string;
@@ -24,7 +25,7 @@ export default function Dashboard({
   return (
     <div className="space-y-6">
       <Head title={t("dashboard.title")} />
-      <h1 className="text-2xl font-semibold">{t("dashboard.welcome", { name: account.name })}</h1>
+      <PageHeader title={t("dashboard.welcome", { name: account.name })} />
       {account.roles.length === 0 && (
         <section
           className="flex gap-3 rounded-xl border border-primary/40 bg-primary/5 p-4"

@@ -2,6 +2,7 @@
 import { Head, Link } from "@inertiajs/react";
 import { Button } from "../components/ui/button";
 import { useI18n } from "../hooks/use-i18n";
+import { PageHeader } from "../components/ui/page-header";
 
 const KNOWN = new Set([403, 404, 413, 415, 419, 429, 500, 503]);
 
@@ -14,11 +15,16 @@ export default function ErrorPage({ status, retryAfter }: { status: number; retr
       className="mx-auto flex min-h-screen max-w-lg flex-col items-center justify-center gap-4 p-6 text-center"
     >
       <Head title={t(`errors.title.${code}`)} />
-      <p className="text-6xl font-bold text-muted-foreground" aria-hidden="true">
-        {status}
-      </p>
-      <h1 className="text-2xl font-semibold">{t(`errors.title.${code}`)}</h1>
-      <p className="text-muted-foreground">{t(`errors.description.${code}`)}</p>
+      <PageHeader
+        align="center"
+        eyebrow={
+          <p className="text-6xl font-bold text-muted-foreground" aria-hidden="true">
+            {status}
+          </p>
+        }
+        title={t(`errors.title.${code}`)}
+        description={t(`errors.description.${code}`)}
+      />
       {retryAfter !== null && <p className="text-sm">{t("errors.retry_after", { count: retryAfter })}</p>}
       <div className="flex gap-3">
         {code === 419 ? (

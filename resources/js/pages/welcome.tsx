@@ -7,6 +7,8 @@ import { buttonClasses } from "../components/ui/button";
 import { useI18n } from "../hooks/use-i18n";
 import { useRoute } from "../hooks/use-route";
 import type { SharedProps } from "../types";
+import { PageHeader } from "../components/ui/page-header";
+import { FlashMessages } from "../components/flash-messages";
 
 const FEATURES = [
   { icon: ReceiptText, key: "welcome.features.sales" },
@@ -33,8 +35,7 @@ export default function Welcome({ canRegister }: { canRegister: boolean }) {
         </div>
       </header>
       <main id="content" className="mx-auto max-w-5xl px-4 py-16">
-        <h1 className="text-4xl font-bold tracking-tight md:text-5xl">{app.name}</h1>
-        <p className="mt-2 text-lg text-muted-foreground">{t("app.tagline")}</p>
+        <PageHeader size="large" title={app.name} description={t("app.tagline")} />
         <p className="mt-6 max-w-2xl text-lg">{t("welcome.lead")}</p>
         <ul className="mt-10 grid gap-4 sm:grid-cols-2">
           {FEATURES.map(({ icon: Icon, key }) => (
@@ -66,6 +67,7 @@ export default function Welcome({ canRegister }: { canRegister: boolean }) {
           </Link>
         </div>
       </main>
+      <FlashMessages />
     </div>
   );
 }

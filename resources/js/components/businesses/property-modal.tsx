@@ -6,6 +6,7 @@ import { useForm } from "@inertiajs/react";
 import { useId, type FormEvent } from "react";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
+import { DateField } from "../ui/date-picker";
 import { Dialog, DialogActions } from "../ui/dialog";
 import { Field, TextareaField } from "../ui/field";
 import { OtherErrors } from "../ui/form-errors";
@@ -119,6 +120,7 @@ export function PropertyModal({
         </div>
         <div className="grid gap-3 sm:grid-cols-2">
           <SelectField
+            searchable
             label={t("properties.location")}
             name="location"
             required
@@ -162,13 +164,11 @@ export function PropertyModal({
           </SelectField>
         </div>
         <div className="grid gap-3 sm:grid-cols-2">
-          <Field
+          <DateField
             label={t("properties.acquired_on")}
-            name="acquired_on"
-            type="date"
             max={today}
             value={form.data.acquired_on}
-            onChange={(e) => form.setData("acquired_on", e.target.value)}
+            onChange={(value) => form.setData("acquired_on", value)}
             error={form.errors.acquired_on}
           />
           <Field

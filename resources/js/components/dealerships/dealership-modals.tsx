@@ -6,6 +6,7 @@ import { router } from "@inertiajs/react";
 import { useState } from "react";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
+import { useConfirm } from "../ui/alert-dialog";
 import { DealershipDialog } from "./dealership-dialog";
 import { SubdealershipDialog } from "./subdealership-dialog";
 import type { DealershipDialogProps, DealershipRow, SubdealershipRow } from "./types";
@@ -15,24 +16,35 @@ export type DealershipModal =
   | { kind: "subdealership"; subdealership: SubdealershipRow | null; dealershipId?: number }
   | null;
 
-/** The open dialog, and the confirmed deletes (which go back to the same page). */
+/** The open dialog, and the deletes, confirmed in a dialog first (they go back to the same page). */
 export function useDealershipModals() {
   const { t } = useI18n();
   const route = useRoute();
+  const confirm = useConfirm();
   const [modal, setModal] = useState<DealershipModal>(null);
   return {
     modal,
     setModal,
     close: () => setModal(null),
-    deleteDealership: (row: DealershipRow) => {
-      if (window.confirm(t("dealerships.confirm_delete", { name: row.name })))
+    deleteDealership: async (row: DealershipRow) => {
+      const confirmed = await confirm({
+        title: t("dealerships.confirm_delete", { name: row.name }),
+        description: t("ui.consequences.permanent"),
+      });
+      if (confirmed)
         router.delete(route("dealerships.destroy", { dealership: row.id }), {
           preserveScroll: true,
           preserveState: true,
         });
     },
-    deleteSubdealership: (row: SubdealershipRow) => {
-      if (window.confirm(t("dealerships.confirm_delete_subdealership", { name: row.name })))
+    deleteSubdealership: async (row: SubdealershipRow) => {
+      const units = row.units.length + row.hiddenUnits;
+      const confirmed = await confirm({
+        title: t("dealerships.confirm_delete_subdealership", { name: row.name }),
+        description:
+          units === 0 ? t("ui.consequences.permanent") : t("ui.consequences.subdealership", { count: units }),
+      });
+      if (confirmed)
         router.delete(route("subdealerships.destroy", { subdealership: row.id }), {
           preserveScroll: true,
           preserveState: true,

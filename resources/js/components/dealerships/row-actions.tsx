@@ -1,29 +1,18 @@
 /** Edit and delete buttons of a dealership or subdealership row, named after the row for screen readers. */
 import { Pencil, Trash2 } from "lucide-react";
 import { useI18n } from "../../hooks/use-i18n";
+import { IconButton } from "../ui/button";
 
 export function RowActions({ name, onEdit, onDelete }: { name: string; onEdit: () => void; onDelete: () => void }) {
   const { t } = useI18n();
   return (
-    <span className="inline-flex gap-1">
-      <button
-        type="button"
-        className="rounded p-1 hover:bg-accent"
-        onClick={onEdit}
-        aria-label={t("dealerships.edit", { name })}
-        title={t("dealerships.edit", { name })}
-      >
+    <span className="inline-flex gap-0.5">
+      <IconButton label={t("dealerships.edit", { name })} onClick={onEdit}>
         <Pencil className="size-4" aria-hidden="true" />
-      </button>
-      <button
-        type="button"
-        className="rounded p-1 text-destructive hover:bg-accent"
-        onClick={onDelete}
-        aria-label={t("dealerships.delete", { name })}
-        title={t("dealerships.delete", { name })}
-      >
+      </IconButton>
+      <IconButton danger label={t("dealerships.delete", { name })} onClick={onDelete}>
         <Trash2 className="size-4" aria-hidden="true" />
-      </button>
+      </IconButton>
     </span>
   );
 }

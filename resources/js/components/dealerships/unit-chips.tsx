@@ -1,24 +1,20 @@
 /** The units a subdealership works in, as chips ("Mina / Unidad"), and how many lie outside the user's scope. */
 import { useI18n } from "../../hooks/use-i18n";
+import { Chips } from "../ui/chips";
 import type { UnitRef } from "./types";
 
-export function UnitChips({ units, hidden }: { units: UnitRef[]; hidden: number }) {
+export function UnitChips({ units, hidden, max = 2 }: { units: UnitRef[]; hidden: number; max?: number }) {
   const { t } = useI18n();
   if (units.length === 0 && hidden === 0)
     return <span className="text-xs text-muted-foreground">{t("dealerships.no_units")}</span>;
   return (
-    <ul className="flex flex-wrap gap-1">
-      {units.map((unit) => (
-        <li key={unit.id} className="rounded bg-muted px-1.5 py-0.5 text-xs" title={`${unit.mineName} / ${unit.name}`}>
-          <span className="text-muted-foreground">{unit.mineName} / </span>
-          {unit.name}
-        </li>
-      ))}
+    <span className="flex flex-wrap items-center gap-1">
+      <Chips max={max} items={units.map((unit) => ({ key: unit.id, label: `${unit.mineName} / ${unit.name}` }))} />
       {hidden > 0 && (
-        <li className="px-1.5 py-0.5 text-xs text-muted-foreground">
+        <span className="px-1.5 py-0.5 text-xs text-muted-foreground">
           {t("dealerships.hidden_units", { count: hidden })}
-        </li>
+        </span>
       )}
-    </ul>
+    </span>
   );
 }

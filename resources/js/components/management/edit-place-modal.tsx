@@ -94,6 +94,7 @@ export function EditPlaceModal({
               ))}
             </SelectField>
             <SelectField
+              searchable
               label={t("management.time_zone")}
               name="time_zone"
               value={form.data.time_zone}

@@ -280,6 +280,7 @@ export function PlaceModal({
                   ))}
                 </SelectField>
                 <SelectField
+                  searchable
                   label={t("management.time_zone")}
                   name="time_zone"
                   value={form.data.time_zone}

@@ -3,7 +3,7 @@ import { useForm } from "@inertiajs/react";
 import type { FormEvent } from "react";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
-import { Table, td } from "../data-table";
+import { DataTable } from "../data-table";
 import { Dialog, DialogActions } from "../ui/dialog";
 import { inputClasses } from "../ui/field";
 import { OtherErrors } from "../ui/form-errors";
@@ -92,28 +92,35 @@ export function CafePricesModal({
           {prices.history.length === 0 ? (
             <p className="text-sm text-muted-foreground">{t("services.history_none")}</p>
           ) : (
-            <Table
+            <DataTable
               caption={t("services.history")}
-              headers={[
-                t("services.history_service"),
-                t("services.history_from"),
-                t("services.history_to"),
-                t("services.history_by"),
-                t("services.history_at"),
+              rows={prices.history}
+              rowKey={(h) => h.id}
+              empty={t("services.history_none")}
+              columns={[
+                {
+                  id: "service",
+                  header: t("services.history_service"),
+                  primary: true,
+                  hideable: false,
+                  cell: (h) => (
+                    <>
+                      <span className="font-mono">{h.serviceCode}</span> {h.serviceName}
+                    </>
+                  ),
+                },
+                { id: "from", header: t("services.history_from"), hideable: false, cell: (h) => show(h.oldPriceCents) },
+                { id: "to", header: t("services.history_to"), hideable: false, cell: (h) => show(h.newPriceCents) },
+                { id: "by", header: t("services.history_by"), hideable: false, cell: (h) => h.by },
+                {
+                  id: "at",
+                  header: t("services.history_at"),
+                  hideable: false,
+                  className: "sm:whitespace-nowrap",
+                  cell: (h) => dateTime(h.at, prices.cafe.timeZone),
+                },
               ]}
-            >
-              {prices.history.map((h) => (
-                <tr key={h.id}>
-                  <td className={td}>
-                    <span className="font-mono">{h.serviceCode}</span> {h.serviceName}
-                  </td>
-                  <td className={td}>{show(h.oldPriceCents)}</td>
-                  <td className={td}>{show(h.newPriceCents)}</td>
-                  <td className={td}>{h.by}</td>
-                  <td className={td}>{dateTime(h.at, prices.cafe.timeZone)}</td>
-                </tr>
-              ))}
-            </Table>
+            />
           )}
         </section>
         {canManage && prices.services.length > 0 ? (

@@ -7,8 +7,8 @@ import { useForm } from "@inertiajs/react";
 import { useId, useState, type FormEvent } from "react";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
-import { Button } from "../ui/button";
-import { Dialog, DialogActions } from "../ui/dialog";
+import { ConfirmDialog } from "../ui/alert-dialog";
+import { DialogActions } from "../ui/dialog";
 import { OtherErrors } from "../ui/form-errors";
 import { Popover } from "../ui/popover";
 import type { PlaceKind, RemovalConfirmation, ServiceOption } from "./types";
@@ -66,11 +66,21 @@ export function PlaceServicesPopover({
 
   if (confirmation) {
     return (
-      <Dialog open onClose={onClose} title={t("services.confirm_title")} closeLabel={t("services.close")}>
+      <ConfirmDialog
+        open
+        title={t("services.confirm_title")}
+        description={t("services.confirm_text", {
+          services: confirmation.removed.join(", "),
+          place: confirmation.name,
+        })}
+        confirmLabel={t("services.confirm_button")}
+        cancelLabel={t("services.cancel")}
+        busy={form.processing}
+        onConfirm={() => send(true)}
+        // Cancelling goes back to the choice, as it was.
+        onCancel={() => setConfirmation(null)}
+      >
         <div className="space-y-3" data-testid="removal-confirmation">
-          <p className="text-sm">
-            {t("services.confirm_text", { services: confirmation.removed.join(", "), place: confirmation.name })}
-          </p>
           <ul className="max-h-64 list-disc space-y-1 overflow-y-auto pl-5 text-sm">
             {confirmation.affected.map((a) => (
               <li key={`${a.kind}-${a.id}`}>
@@ -80,16 +90,8 @@ export function PlaceServicesPopover({
             ))}
           </ul>
           <OtherErrors errors={errors} fields={[]} />
-          <div className="flex justify-end gap-2 pt-2">
-            <Button variant="outline" onClick={() => setConfirmation(null)}>
-              {t("services.cancel")}
-            </Button>
-            <Button variant="destructive" disabled={form.processing} onClick={() => send(true)}>
-              {t("services.confirm_button")}
-            </Button>
-          </div>
         </div>
-      </Dialog>
+      </ConfirmDialog>
     );
   }
 

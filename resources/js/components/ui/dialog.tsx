@@ -1,12 +1,14 @@
 /**
- * A modal dialog on the native <dialog> element: focus moves into it and back, Escape and the close button
- * close it, and the page behind is inert. Pages unmount a dialog to close it, so closing is done on unmount too:
- * focus returns to the element that opened it, and field errors a failed submit left in the page's `errors`
- * prop are cleared, so a cancelled form's errors do not show up on the page behind.
+ * A modal dialog on Radix's Dialog: the page behind is inert, focus moves to the dialog's first field (not its close
+ * button) and stays inside, Escape and the close button close it, and a click outside does not (a half-typed form
+ * is not lost by a stray click). Pages unmount a dialog to close it, or pass `open={false}`; either way closing
+ * settles the page: focus returns to the element that opened it, and field errors a failed submit left in the
+ * page's `errors` prop are cleared, so a cancelled form's errors do not show up on the page behind.
  */
 import { router, usePage } from "@inertiajs/react";
+import * as DialogPrimitive from "@radix-ui/react-dialog";
 import { X } from "lucide-react";
-import { useEffect, useId, useRef, type ReactNode } from "react";
+import { useEffect, useLayoutEffect, useRef, type ReactNode } from "react";
 import { cn } from "../../lib/utils";
 import { Button } from "./button";
 
@@ -22,65 +24,98 @@ export function Dialog({
   open: boolean;
   onClose: () => void;
   title: string;
-  description?: string;
+  description?: ReactNode;
   children: ReactNode;
   closeLabel: string;
   wide?: boolean;
 }) {
-  const ref = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
-  const descriptionId = useId();
-  const settle = useSettleOnClose();
-
-  // Effects run only in the browser. The cleanup runs when the dialog closes or unmounts.
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog || !open) return;
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    if (!dialog.open) dialog.showModal();
-    return () => {
-      if (dialog.open) dialog.close();
-      settle(opener);
-    };
-  }, [open]);
-
+  const opener = useOpener(open);
   return (
-    <dialog
-      ref={ref}
-      aria-labelledby={titleId}
-      aria-describedby={description ? descriptionId : undefined}
-      onClose={onClose}
-      onCancel={(e) => {
-        e.preventDefault();
-        onClose();
-      }}
-      className={cn(
-        "m-auto w-[calc(100%-2rem)] rounded-xl border bg-card p-0 text-card-foreground shadow-xl backdrop:bg-black/50",
-        wide ? "max-w-3xl" : "max-w-lg",
-      )}
-    >
-      {open && (
-        <div className="space-y-4 p-5">
-          <div className="flex items-start justify-between gap-4">
-            <div>
-              <h2 id={titleId} className="text-lg font-semibold">
-                {title}
-              </h2>
+    <DialogPrimitive.Root open={open} onOpenChange={(next) => !next && onClose()}>
+      <DialogPrimitive.Portal>
+        <DialogPrimitive.Overlay className={overlayClasses} />
+        <DialogPrimitive.Content
+          className={cn(modalClasses, wide ? "max-w-3xl" : "max-w-lg")}
+          // Without a description, say so, so the dialog is not described by its whole content.
+          {...(description ? {} : { "aria-describedby": undefined })}
+          onOpenAutoFocus={focusFirstField}
+          onCloseAutoFocus={(event) => returnFocus(event, opener.current)}
+          onPointerDownOutside={(event) => event.preventDefault()}
+        >
+          <div className="space-y-4 p-5">
+            <div className="space-y-1 pr-8">
+              <DialogPrimitive.Title className="text-lg font-semibold leading-snug">{title}</DialogPrimitive.Title>
               {description && (
-                <p id={descriptionId} className="text-sm text-muted-foreground">
+                <DialogPrimitive.Description className="text-sm text-muted-foreground">
                   {description}
-                </p>
+                </DialogPrimitive.Description>
               )}
             </div>
-            <button type="button" onClick={onClose} className="rounded-md p-1 hover:bg-accent" aria-label={closeLabel}>
-              <X className="size-5" aria-hidden="true" />
-            </button>
+            {children}
           </div>
-          {children}
-        </div>
-      )}
-    </dialog>
+          {/* Last in the markup, so Tab reaches the fields first; shown at the top right. */}
+          <DialogPrimitive.Close
+            className="absolute right-3 top-3 rounded-md p-1 text-muted-foreground hover:bg-accent hover:text-foreground"
+            aria-label={closeLabel}
+          >
+            <X className="size-5" aria-hidden="true" />
+          </DialogPrimitive.Close>
+        </DialogPrimitive.Content>
+      </DialogPrimitive.Portal>
+    </DialogPrimitive.Root>
   );
+}
+
+/** The dimmed page behind a modal dialog, alert dialog or sheet. */
+export const overlayClasses = "fixed inset-0 z-50 bg-black/50 data-[state=open]:animate-fade-in";
+
+/** A centred modal panel (a dialog or an alert dialog); the caller adds its max width. */
+export const modalClasses =
+  "fixed left-1/2 top-1/2 z-50 max-h-[calc(100dvh-2rem)] w-[calc(100%-2rem)] -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-xl border bg-card text-card-foreground shadow-xl focus:outline-none data-[state=open]:animate-zoom-in";
+
+const FIELDS = [
+  "input:not([type=hidden]):not([disabled])",
+  "textarea:not([disabled])",
+  "select:not([disabled]):not([aria-hidden=true])",
+  "button[role=combobox]:not([disabled])",
+  "[data-autofocus]",
+].join(", ");
+
+/**
+ * Moves focus to the first field of an overlay that has just opened (onOpenAutoFocus). Without a field, the
+ * overlay's own choice stands: its first focusable element, which in Mesa's dialogs is never the close button.
+ */
+export function focusFirstField(event: Event): void {
+  const container = event.currentTarget as HTMLElement | null;
+  const field = container?.querySelector<HTMLElement>(FIELDS);
+  if (!field) return;
+  event.preventDefault();
+  field.focus();
+}
+
+/** Gives focus back to the element that opened an overlay, when it is still on the page (onCloseAutoFocus). */
+export function returnFocus(event: Event, opener: HTMLElement | null): void {
+  event.preventDefault();
+  if (opener?.isConnected) opener.focus();
+}
+
+/**
+ * The element focused when `open` became true (read before the overlay moves focus), and on closing or
+ * unmounting: focus back on it and the page's field errors cleared (useSettleOnClose).
+ */
+export function useOpener(open: boolean) {
+  const opener = useRef<HTMLElement | null>(null);
+  const settle = useSettleOnClose();
+  // A layout effect runs before the overlay's own effects move focus into it.
+  useLayoutEffect(() => {
+    if (!open) return;
+    opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+  }, [open]);
+  useEffect(() => {
+    if (!open) return;
+    return () => settle(opener.current);
+  }, [open]);
+  return opener;
 }
 
 /**
@@ -110,7 +145,7 @@ export function DialogActions({
   busy: boolean;
 }) {
   return (
-    <div className="flex justify-end gap-2 pt-2">
+    <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
       <Button variant="outline" onClick={onCancel}>
         {cancelLabel}
       </Button>

@@ -1,10 +1,29 @@
 /**
- * A row of tabs (role="tablist") with the keyboard pattern: only the selected tab is in the Tab order, and the
- * left and right arrows, Home and End move to another tab and select it. Pages render only the selected tab's
- * panel (id `panel-<id>`), so only the selected tab names it in aria-controls.
+ * Tabs on Radix's Tabs: a row of tabs (role="tablist") with the keyboard pattern (only the selected tab is in the
+ * Tab order; the arrows, Home and End move to another tab and select it).
+ *
+ * `TabList` is the row alone: the page renders only the selected tab's panel, as
+ * `<div role="tabpanel" id="panel-<id>" aria-labelledby="tab-<id>">`, so only the selected tab names it in
+ * aria-controls. `Tabs`, `TabsList`, `TabsTrigger` and `TabsContent` compose tabs whose panels Radix renders.
  */
-import type { KeyboardEvent } from "react";
+import * as TabsPrimitive from "@radix-ui/react-tabs";
+import type { ComponentProps } from "react";
 import { cn } from "../../lib/utils";
+
+export const Tabs = TabsPrimitive.Root;
+export const TabsContent = TabsPrimitive.Content;
+
+const listClasses = "inline-flex max-w-full flex-wrap gap-1 rounded-lg bg-muted p-1";
+const triggerClasses =
+  "rounded-md px-3 py-1.5 text-sm text-muted-foreground transition-colors hover:text-foreground data-[state=active]:bg-card data-[state=active]:text-foreground data-[state=active]:shadow-sm";
+
+export function TabsList({ className, ...props }: ComponentProps<typeof TabsPrimitive.List>) {
+  return <TabsPrimitive.List className={cn(listClasses, className)} {...props} />;
+}
+
+export function TabsTrigger({ className, ...props }: ComponentProps<typeof TabsPrimitive.Trigger>) {
+  return <TabsPrimitive.Trigger className={cn(triggerClasses, className)} {...props} />;
+}
 
 export function TabList<T extends string>({
   label,
@@ -17,44 +36,26 @@ export function TabList<T extends string>({
   current: T;
   onChange: (id: T) => void;
 }) {
-  const onKeyDown = (event: KeyboardEvent<HTMLButtonElement>, index: number) => {
-    const last = tabs.length - 1;
-    const targets: Record<string, number> = {
-      ArrowRight: index === last ? 0 : index + 1,
-      ArrowLeft: index === 0 ? last : index - 1,
-      Home: 0,
-      End: last,
-    };
-    const next = targets[event.key];
-    if (next === undefined) return;
-    event.preventDefault();
-    document.getElementById(`tab-${tabs[next].id}`)?.focus();
-    if (tabs[next].id !== current) onChange(tabs[next].id);
-  };
   return (
-    <div role="tablist" aria-label={label} className="inline-flex gap-1 rounded-lg bg-muted p-1">
-      {tabs.map((item, index) => {
-        const selected = current === item.id;
-        return (
-          <button
+    <Tabs value={current} onValueChange={(id) => onChange(id as T)}>
+      <TabsList aria-label={label}>
+        {tabs.map((item) => (
+          <TabsTrigger
             key={item.id}
-            type="button"
-            role="tab"
+            value={item.id}
             id={`tab-${item.id}`}
-            aria-selected={selected}
-            aria-controls={selected ? `panel-${item.id}` : undefined}
-            tabIndex={selected ? 0 : -1}
-            onClick={() => onChange(item.id)}
-            onKeyDown={(e) => onKeyDown(e, index)}
-            className={cn(
-              "rounded-md px-3 py-1.5 text-sm",
-              selected ? "bg-card shadow-sm" : "text-muted-foreground hover:text-foreground",
-            )}
+            aria-controls={current === item.id ? `panel-${item.id}` : undefined}
           >
             {item.label}
-          </button>
-        );
-      })}
-    </div>
+          </TabsTrigger>
+        ))}
+      </TabsList>
+    </Tabs>
   );
 }
+
+/** Tabs that are links to pages (the Businesses area's sections): a navigation, the current page marked. */
+export const tabLinkClasses = {
+  list: listClasses,
+  link: "rounded-md px-3 py-1.5 text-sm text-muted-foreground transition-colors hover:text-foreground aria-[current=page]:bg-card aria-[current=page]:text-foreground aria-[current=page]:shadow-sm",
+};

@@ -5,6 +5,7 @@ import { Button } from "../../components/ui/button";
 import { Field } from "../../components/ui/field";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
+import { PageHeader } from "../../components/ui/page-header";
 
 export default function ConfirmPassword() {
   const { t } = useI18n();
@@ -17,10 +18,12 @@ export default function ConfirmPassword() {
   return (
     <>
       <Head title={t("auth.confirm.title")} />
-      <div className="space-y-1 text-center">
-        <h1 className="text-xl font-semibold">{t("auth.confirm.title")}</h1>
-        <p className="text-sm text-muted-foreground">{t("auth.confirm.description")}</p>
-      </div>
+      <PageHeader
+        align="center"
+        size="small"
+        title={t("auth.confirm.title")}
+        description={t("auth.confirm.description")}
+      />
       <form onSubmit={submit} className="space-y-4" noValidate>
         <Field
           label={t("auth.login.password")}

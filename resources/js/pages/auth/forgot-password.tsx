@@ -5,6 +5,7 @@ import { Button } from "../../components/ui/button";
 import { Field } from "../../components/ui/field";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
+import { PageHeader } from "../../components/ui/page-header";
 
 export default function ForgotPassword() {
   const { t } = useI18n();
@@ -17,10 +18,12 @@ export default function ForgotPassword() {
   return (
     <>
       <Head title={t("auth.forgot.title")} />
-      <div className="space-y-1 text-center">
-        <h1 className="text-xl font-semibold">{t("auth.forgot.title")}</h1>
-        <p className="text-sm text-muted-foreground">{t("auth.forgot.description")}</p>
-      </div>
+      <PageHeader
+        align="center"
+        size="small"
+        title={t("auth.forgot.title")}
+        description={t("auth.forgot.description")}
+      />
       <form onSubmit={submit} className="space-y-4" noValidate>
         <Field
           label={t("auth.login.email")}
@@ -38,7 +41,7 @@ export default function ForgotPassword() {
         </Button>
       </form>
       <p className="text-center text-sm">
-        <Link href={route("login")} className="text-primary underline-offset-4 hover:underline">
+        <Link href={route("login")} className="text-primary underline-offset-4 underline">
           {t("auth.forgot.back")}
         </Link>
       </p>

@@ -5,6 +5,7 @@ import { Button } from "../../components/ui/button";
 import { Field } from "../../components/ui/field";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
+import { PageHeader } from "../../components/ui/page-header";
 
 export default function Login({ canRegister, canResetPassword }: { canRegister: boolean; canResetPassword: boolean }) {
   const { t } = useI18n();
@@ -17,10 +18,7 @@ export default function Login({ canRegister, canResetPassword }: { canRegister: 
   return (
     <>
       <Head title={t("auth.login.title")} />
-      <div className="space-y-1 text-center">
-        <h1 className="text-xl font-semibold">{t("auth.login.title")}</h1>
-        <p className="text-sm text-muted-foreground">{t("auth.login.description")}</p>
-      </div>
+      <PageHeader align="center" size="small" title={t("auth.login.title")} description={t("auth.login.description")} />
       <form onSubmit={submit} className="space-y-4" noValidate>
         <Field
           label={t("auth.login.email")}
@@ -44,10 +42,7 @@ export default function Login({ canRegister, canResetPassword }: { canRegister: 
           error={form.errors.password}
           trailing={
             canResetPassword ? (
-              <Link
-                href={route("password.request")}
-                className="text-xs text-primary underline-offset-4 hover:underline"
-              >
+              <Link href={route("password.request")} className="text-xs text-primary underline-offset-4 underline">
                 {t("auth.login.forgot")}
               </Link>
             ) : null
@@ -69,7 +64,7 @@ export default function Login({ canRegister, canResetPassword }: { canRegister: 
       {canRegister && (
         <p className="text-center text-sm text-muted-foreground">
           {t("auth.login.no_account")}{" "}
-          <Link href={route("register")} className="text-primary underline-offset-4 hover:underline">
+          <Link href={route("register")} className="text-primary underline-offset-4 underline">
             {t("auth.login.register")}
           </Link>
         </p>

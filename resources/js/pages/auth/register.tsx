@@ -6,6 +6,7 @@ import { Field } from "../../components/ui/field";
 import { NewPasswordFields } from "../../components/new-password-fields";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
+import { PageHeader } from "../../components/ui/page-header";
 
 export default function Register({ passwordMinLength }: { passwordMinLength: number }) {
   const { t } = useI18n();
@@ -18,10 +19,12 @@ export default function Register({ passwordMinLength }: { passwordMinLength: num
   return (
     <>
       <Head title={t("auth.register.title")} />
-      <div className="space-y-1 text-center">
-        <h1 className="text-xl font-semibold">{t("auth.register.title")}</h1>
-        <p className="text-sm text-muted-foreground">{t("auth.register.description")}</p>
-      </div>
+      <PageHeader
+        align="center"
+        size="small"
+        title={t("auth.register.title")}
+        description={t("auth.register.description")}
+      />
       <form onSubmit={submit} className="space-y-4" noValidate>
         <Field
           label={t("auth.register.name")}
@@ -54,7 +57,7 @@ export default function Register({ passwordMinLength }: { passwordMinLength: num
       </form>
       <p className="text-center text-sm text-muted-foreground">
         {t("auth.register.have_account")}{" "}
-        <Link href={route("login")} className="text-primary underline-offset-4 hover:underline">
+        <Link href={route("login")} className="text-primary underline-offset-4 underline">
           {t("auth.register.login")}
         </Link>
       </p>

@@ -6,6 +6,7 @@ import { Field } from "../../components/ui/field";
 import { NewPasswordFields } from "../../components/new-password-fields";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
+import { PageHeader } from "../../components/ui/page-header";
 
 export default function ResetPassword({
   token,
@@ -26,10 +27,7 @@ export default function ResetPassword({
   return (
     <>
       <Head title={t("auth.reset.title")} />
-      <div className="space-y-1 text-center">
-        <h1 className="text-xl font-semibold">{t("auth.reset.title")}</h1>
-        <p className="text-sm text-muted-foreground">{t("auth.reset.description")}</p>
-      </div>
+      <PageHeader align="center" size="small" title={t("auth.reset.title")} description={t("auth.reset.description")} />
       <form onSubmit={submit} className="space-y-4" noValidate>
         <Field
           label={t("auth.login.email")}

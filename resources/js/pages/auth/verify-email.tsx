@@ -4,6 +4,7 @@ import type { FormEvent } from "react";
 import { Button } from "../../components/ui/button";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
+import { PageHeader } from "../../components/ui/page-header";
 
 export default function VerifyEmail({ email }: { email: string }) {
   const { t } = useI18n();
@@ -13,10 +14,12 @@ export default function VerifyEmail({ email }: { email: string }) {
   return (
     <>
       <Head title={t("auth.verify.title")} />
-      <div className="space-y-1 text-center">
-        <h1 className="text-xl font-semibold">{t("auth.verify.title")}</h1>
-        <p className="text-sm text-muted-foreground">{t("auth.verify.description", { email })}</p>
-      </div>
+      <PageHeader
+        align="center"
+        size="small"
+        title={t("auth.verify.title")}
+        description={t("auth.verify.description", { email })}
+      />
       <form
         onSubmit={(e: FormEvent) => {
           e.preventDefault();
@@ -34,7 +37,7 @@ export default function VerifyEmail({ email }: { email: string }) {
         }}
         className="text-center"
       >
-        <button type="submit" className="text-sm text-muted-foreground underline-offset-4 hover:underline">
+        <button type="submit" className="text-sm text-muted-foreground underline-offset-4 underline">
           {t("auth.verify.logout")}
         </button>
       </form>

@@ -4,13 +4,14 @@ import { Download, Pencil, Plus, Trash2 } from "lucide-react";
 import { useState } from "react";
 import { HeadquartersModal } from "../../components/businesses/headquarters-modal";
 import type { BusinessOption, HeadquartersRow, OrganisationTab } from "../../components/businesses/types";
-import { Pagination, SearchBox, Table, td, type Page } from "../../components/data-table";
+import { DataTable, SearchBox, type DataColumn, type Page } from "../../components/data-table";
 import { OrganisationTabs } from "../../components/organisation-tabs";
-import { Button, buttonClasses } from "../../components/ui/button";
+import { useConfirm } from "../../components/ui/alert-dialog";
+import { Button, buttonClasses, IconButton } from "../../components/ui/button";
 import { OtherErrors } from "../../components/ui/form-errors";
+import { PageHeader } from "../../components/ui/page-header";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
-import { cn } from "../../lib/utils";
 
 interface Props {
   tabs: OrganisationTab[];
@@ -25,90 +26,86 @@ type Modal = { headquarters: HeadquartersRow | null } | null;
 export default function HeadquartersIndex({ tabs, filters, headquarters, businesses, can }: Props) {
   const { t } = useI18n();
   const route = useRoute();
+  const confirm = useConfirm();
   const [modal, setModal] = useState<Modal>(null);
   const pageErrors = usePage().props.errors as Record<string, string>;
-  const remove = (hq: HeadquartersRow) => {
-    if (window.confirm(t("headquarters.confirm_delete", { name: hq.name })))
-      router.delete(route("headquarters.destroy", { headquarters: hq.id }), { preserveScroll: true });
+  const remove = async (hq: HeadquartersRow) => {
+    const confirmed = await confirm({
+      title: t("headquarters.confirm_delete", { name: hq.name }),
+      description: t("ui.consequences.permanent"),
+    });
+    if (confirmed) router.delete(route("headquarters.destroy", { headquarters: hq.id }), { preserveScroll: true });
   };
   const exportHref = route("headquarters.export", filters.search ? { search: filters.search } : {});
+
+  const columns: DataColumn<HeadquartersRow>[] = [
+    { id: "name", header: t("headquarters.name"), primary: true, cell: (hq) => hq.name, title: (hq) => hq.name },
+    {
+      id: "business",
+      header: t("headquarters.business"),
+      cell: (hq) => hq.businessName,
+      title: (hq) => hq.businessName,
+      maxWidth: "sm:max-w-56",
+    },
+    { id: "address", header: t("headquarters.address"), cell: (hq) => hq.address, title: (hq) => hq.address },
+    { id: "phone", header: t("headquarters.phone"), className: "sm:whitespace-nowrap", cell: (hq) => hq.phone },
+    { id: "areas", header: t("headquarters.areas"), cell: (hq) => hq.areas },
+    { id: "properties", header: t("headquarters.properties"), cell: (hq) => hq.properties },
+    {
+      id: "actions",
+      header: t("headquarters.actions"),
+      headerHidden: true,
+      actions: true,
+      cell: (hq) =>
+        can.manage && (
+          <span className="inline-flex gap-0.5">
+            <IconButton label={`${t("headquarters.edit")} ${hq.name}`} onClick={() => setModal({ headquarters: hq })}>
+              <Pencil className="size-4" aria-hidden="true" />
+            </IconButton>
+            <IconButton danger label={`${t("headquarters.delete")} ${hq.name}`} onClick={() => remove(hq)}>
+              <Trash2 className="size-4" aria-hidden="true" />
+            </IconButton>
+          </span>
+        ),
+    },
+  ];
 
   return (
     <div className="space-y-6">
       <Head title={t("headquarters.title")} />
-      <OrganisationTabs tabs={tabs} current="headquarters" />
-      <header className="flex flex-wrap items-end justify-between gap-4">
-        <div>
-          <h1 className="text-2xl font-semibold">{t("headquarters.title")}</h1>
-          <p className="text-sm text-muted-foreground">{t("headquarters.description")}</p>
-        </div>
-        <div className="flex flex-wrap gap-2">
-          <a href={exportHref} download className={buttonClasses("outline")}>
-            <Download className="size-4" aria-hidden="true" />
-            {t("headquarters.export")}
-          </a>
-          {can.manage && businesses.length > 0 && (
-            <Button onClick={() => setModal({ headquarters: null })}>
-              <Plus className="size-4" aria-hidden="true" />
-              {t("headquarters.new")}
-            </Button>
-          )}
-        </div>
-      </header>
+      <PageHeader
+        title={t("headquarters.title")}
+        description={t("headquarters.description")}
+        actions={
+          <>
+            <a href={exportHref} download className={buttonClasses("outline")}>
+              <Download className="size-4" aria-hidden="true" />
+              {t("headquarters.export")}
+            </a>
+            {can.manage && businesses.length > 0 && (
+              <Button onClick={() => setModal({ headquarters: null })}>
+                <Plus className="size-4" aria-hidden="true" />
+                {t("headquarters.new")}
+              </Button>
+            )}
+          </>
+        }
+        tabs={<OrganisationTabs tabs={tabs} current="headquarters" />}
+      />
       {can.manage && businesses.length === 0 && (
         <p className="text-sm text-muted-foreground">{t("headquarters.no_businesses")}</p>
       )}
       {modal === null && <OtherErrors errors={pageErrors} fields={[]} />}
 
-      <SearchBox value={filters.search} label={t("headquarters.search")} />
-      <Table
-        actions
+      <DataTable
         caption={t("headquarters.title")}
-        headers={[
-          t("headquarters.name"),
-          t("headquarters.business"),
-          t("headquarters.address"),
-          t("headquarters.phone"),
-          t("headquarters.areas"),
-          t("headquarters.properties"),
-          <span className="sr-only">{t("headquarters.actions")}</span>,
-        ]}
-        empty={headquarters.data.length === 0 ? t("headquarters.none") : null}
-      >
-        {headquarters.data.map((hq) => (
-          <tr key={hq.id}>
-            <td className={cn(td, "font-medium")}>{hq.name}</td>
-            <td className={td}>{hq.businessName}</td>
-            <td className={td}>{hq.address}</td>
-            <td className={cn(td, "whitespace-nowrap")}>{hq.phone}</td>
-            <td className={td}>{hq.areas}</td>
-            <td className={td}>{hq.properties}</td>
-            <td className={cn(td, "whitespace-nowrap text-right")}>
-              {can.manage && (
-                <span className="inline-flex gap-1">
-                  <button
-                    type="button"
-                    className="rounded p-1 hover:bg-accent"
-                    onClick={() => setModal({ headquarters: hq })}
-                    aria-label={`${t("headquarters.edit")} ${hq.name}`}
-                  >
-                    <Pencil className="size-4" aria-hidden="true" />
-                  </button>
-                  <button
-                    type="button"
-                    className="rounded p-1 text-destructive hover:bg-accent"
-                    onClick={() => remove(hq)}
-                    aria-label={`${t("headquarters.delete")} ${hq.name}`}
-                  >
-                    <Trash2 className="size-4" aria-hidden="true" />
-                  </button>
-                </span>
-              )}
-            </td>
-          </tr>
-        ))}
-      </Table>
-      <Pagination page={headquarters} />
+        storageKey="headquarters"
+        columns={columns}
+        page={headquarters}
+        rowKey={(hq) => hq.id}
+        empty={t("headquarters.none")}
+        toolbar={<SearchBox value={filters.search} label={t("headquarters.search")} />}
+      />
 
       {modal && (
         <HeadquartersModal headquarters={modal.headquarters} businesses={businesses} onClose={() => setModal(null)} />

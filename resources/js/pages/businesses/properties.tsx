@@ -8,13 +8,15 @@ import { useState } from "react";
 import { PropertyModal } from "../../components/businesses/property-modal";
 import { PropertyStatusBadge } from "../../components/businesses/property-status";
 import type { LocationOptions, OrganisationTab, PropertyRow, PropertyStatus } from "../../components/businesses/types";
-import { Pagination, SearchBox, Table, td, visitWith, type Page } from "../../components/data-table";
+import { DataTable, SearchBox, visitWith, type DataColumn, type Page } from "../../components/data-table";
 import { OrganisationTabs } from "../../components/organisation-tabs";
-import { Button, buttonClasses } from "../../components/ui/button";
+import { useConfirm } from "../../components/ui/alert-dialog";
+import { Button, buttonClasses, IconButton } from "../../components/ui/button";
 import { OtherErrors } from "../../components/ui/form-errors";
+import { PageHeader } from "../../components/ui/page-header";
+import { Select } from "../../components/ui/select";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
-import { cn } from "../../lib/utils";
 
 interface Props {
   tabs: OrganisationTab[];
@@ -43,133 +45,157 @@ export default function PropertiesIndex({
   const route = useRoute();
   const [modal, setModal] = useState<Modal>(null);
   const pageErrors = usePage().props.errors as Record<string, string>;
-  const remove = (property: PropertyRow) => {
-    if (window.confirm(t("properties.confirm_delete", { code: property.code })))
-      router.delete(route("properties.destroy", { property: property.id }), { preserveScroll: true });
+  const confirm = useConfirm();
+  const remove = async (property: PropertyRow) => {
+    const confirmed = await confirm({
+      title: t("properties.confirm_delete", { code: property.code }),
+      description: t("ui.consequences.property"),
+    });
+    if (confirmed) router.delete(route("properties.destroy", { property: property.id }), { preserveScroll: true });
   };
   const exportParams: Record<string, string> = {};
   if (filters.search) exportParams.search = filters.search;
   if (filters.status) exportParams.status = filters.status;
   const hasLocations = locations.headquarters.length + locations.cafes.length > 0;
 
+  const columns: DataColumn<PropertyRow>[] = [
+    {
+      id: "code",
+      header: t("properties.code"),
+      className: "font-mono sm:whitespace-nowrap",
+      cell: (property) => (
+        <Link
+          href={route("properties.show", { property: property.id })}
+          className="underline-offset-2 hover:underline"
+          aria-label={t("properties.view", { code: property.code })}
+        >
+          {property.code}
+        </Link>
+      ),
+    },
+    {
+      id: "name",
+      header: t("properties.name"),
+      primary: true,
+      cell: (property) => (
+        <>
+          <span className="font-medium">{property.name}</span>
+          {property.serial && (
+            <span className="block font-mono text-xs font-normal text-muted-foreground">{property.serial}</span>
+          )}
+        </>
+      ),
+      title: (property) => property.name,
+    },
+    {
+      id: "category",
+      header: t("properties.category"),
+      cell: (property) => property.category,
+      title: (property) => property.category,
+      maxWidth: "sm:max-w-40",
+    },
+    {
+      id: "location",
+      header: t("properties.location"),
+      cell: (property) => (
+        <>
+          {property.location.name}
+          <span className="block truncate text-xs text-muted-foreground">{property.location.detail}</span>
+        </>
+      ),
+      title: (property) => `${property.location.name} · ${property.location.detail}`,
+      maxWidth: "sm:max-w-56",
+    },
+    {
+      id: "status",
+      header: t("properties.status"),
+      cell: (property) => <PropertyStatusBadge status={property.status} />,
+    },
+    {
+      id: "acquisition_value",
+      header: t("properties.acquisition_value"),
+      className: "tabular-nums sm:whitespace-nowrap sm:text-right",
+      cell: (property) =>
+        property.acquisitionValueCents === null ? t("properties.not_set") : money(property.acquisitionValueCents),
+    },
+    {
+      id: "actions",
+      header: t("properties.actions"),
+      headerHidden: true,
+      actions: true,
+      cell: (property) => (
+        <span className="inline-flex gap-0.5">
+          <Link
+            href={route("properties.label", { property: property.id })}
+            className="inline-flex size-8 items-center justify-center rounded-md hover:bg-accent"
+            aria-label={`${t("properties.label")} ${property.code}`}
+            title={`${t("properties.label")} ${property.code}`}
+          >
+            <QrCode className="size-4" aria-hidden="true" />
+          </Link>
+          {can.manage && (
+            <>
+              <IconButton label={`${t("properties.edit")} ${property.code}`} onClick={() => setModal({ property })}>
+                <Pencil className="size-4" aria-hidden="true" />
+              </IconButton>
+              <IconButton danger label={`${t("properties.delete")} ${property.code}`} onClick={() => remove(property)}>
+                <Trash2 className="size-4" aria-hidden="true" />
+              </IconButton>
+            </>
+          )}
+        </span>
+      ),
+    },
+  ];
+
   return (
     <div className="space-y-6">
       <Head title={t("properties.title")} />
-      <OrganisationTabs tabs={tabs} current="properties" />
-      <header className="flex flex-wrap items-end justify-between gap-4">
-        <div>
-          <h1 className="text-2xl font-semibold">{t("properties.title")}</h1>
-          <p className="text-sm text-muted-foreground">{t("properties.description")}</p>
-        </div>
-        <div className="flex flex-wrap gap-2">
-          <a href={route("properties.export", exportParams)} download className={buttonClasses("outline")}>
-            <Download className="size-4" aria-hidden="true" />
-            {t("properties.export")}
-          </a>
-          {can.manage && hasLocations && (
-            <Button onClick={() => setModal({ property: null })}>
-              <Plus className="size-4" aria-hidden="true" />
-              {t("properties.new")}
-            </Button>
-          )}
-        </div>
-      </header>
+      <PageHeader
+        title={t("properties.title")}
+        description={t("properties.description")}
+        actions={
+          <>
+            <a href={route("properties.export", exportParams)} download className={buttonClasses("outline")}>
+              <Download className="size-4" aria-hidden="true" />
+              {t("properties.export")}
+            </a>
+            {can.manage && hasLocations && (
+              <Button onClick={() => setModal({ property: null })}>
+                <Plus className="size-4" aria-hidden="true" />
+                {t("properties.new")}
+              </Button>
+            )}
+          </>
+        }
+        tabs={<OrganisationTabs tabs={tabs} current="properties" />}
+      />
       {can.manage && !hasLocations && <p className="text-sm text-muted-foreground">{t("properties.no_locations")}</p>}
       {modal === null && <OtherErrors errors={pageErrors} fields={[]} />}
 
-      <div className="flex flex-wrap items-center gap-3">
-        <SearchBox value={filters.search} label={t("properties.search")} />
-        <select
-          aria-label={t("properties.status")}
-          className="h-9 rounded-md border border-input bg-card px-2 text-sm"
-          value={filters.status ?? ""}
-          onChange={(e) => visitWith({ status: e.target.value, page: null })}
-        >
-          <option value="">{t("properties.all_statuses")}</option>
-          {statuses.map((s) => (
-            <option key={s} value={s}>
-              {t(`properties.statuses.${s}`)}
-            </option>
-          ))}
-        </select>
-      </div>
-      <Table
-        actions
+      <DataTable
         caption={t("properties.title")}
-        headers={[
-          t("properties.code"),
-          t("properties.name"),
-          t("properties.category"),
-          t("properties.location"),
-          t("properties.status"),
-          t("properties.acquisition_value"),
-          <span className="sr-only">{t("properties.actions")}</span>,
-        ]}
-        empty={properties.data.length === 0 ? t("properties.none") : null}
-      >
-        {properties.data.map((property) => (
-          <tr key={property.id}>
-            <td className={cn(td, "whitespace-nowrap font-mono")}>
-              <Link
-                href={route("properties.show", { property: property.id })}
-                className="underline-offset-2 hover:underline"
-                aria-label={t("properties.view", { code: property.code })}
-              >
-                {property.code}
-              </Link>
-            </td>
-            <td className={td}>
-              <div className="font-medium">{property.name}</div>
-              {property.serial && <div className="font-mono text-xs text-muted-foreground">{property.serial}</div>}
-            </td>
-            <td className={td}>{property.category}</td>
-            <td className={td}>
-              <div>{property.location.name}</div>
-              <div className="text-xs text-muted-foreground">{property.location.detail}</div>
-            </td>
-            <td className={td}>
-              <PropertyStatusBadge status={property.status} />
-            </td>
-            <td className={cn(td, "whitespace-nowrap text-right tabular-nums")}>
-              {property.acquisitionValueCents === null
-                ? t("properties.not_set")
-                : money(property.acquisitionValueCents)}
-            </td>
-            <td className={cn(td, "whitespace-nowrap text-right")}>
-              <span className="inline-flex gap-1">
-                <Link
-                  href={route("properties.label", { property: property.id })}
-                  className="rounded p-1 hover:bg-accent"
-                  aria-label={`${t("properties.label")} ${property.code}`}
-                >
-                  <QrCode className="size-4" aria-hidden="true" />
-                </Link>
-                {can.manage && (
-                  <>
-                    <button
-                      type="button"
-                      className="rounded p-1 hover:bg-accent"
-                      onClick={() => setModal({ property })}
-                      aria-label={`${t("properties.edit")} ${property.code}`}
-                    >
-                      <Pencil className="size-4" aria-hidden="true" />
-                    </button>
-                    <button
-                      type="button"
-                      className="rounded p-1 text-destructive hover:bg-accent"
-                      onClick={() => remove(property)}
-                      aria-label={`${t("properties.delete")} ${property.code}`}
-                    >
-                      <Trash2 className="size-4" aria-hidden="true" />
-                    </button>
-                  </>
-                )}
-              </span>
-            </td>
-          </tr>
-        ))}
-      </Table>
-      <Pagination page={properties} />
+        storageKey="properties"
+        columns={columns}
+        page={properties}
+        rowKey={(property) => property.id}
+        empty={t("properties.none")}
+        toolbar={
+          <>
+            <SearchBox value={filters.search} label={t("properties.search")} />
+            <Select
+              aria-label={t("properties.status")}
+              className="w-auto min-w-40"
+              value={filters.status ?? ""}
+              onValueChange={(value) => visitWith({ status: value, page: null })}
+              options={[
+                { value: "", label: t("properties.all_statuses") },
+                ...statuses.map((s) => ({ value: s, label: t(`properties.statuses.${s}`) })),
+              ]}
+            />
+          </>
+        }
+      />
 
       {modal && (
         <PropertyModal

@@ -4,7 +4,7 @@
  */
 import { Head, usePage } from "@inertiajs/react";
 import { Download, Plus } from "lucide-react";
-import { Pagination, SearchBox, Table, td, type Page } from "../../components/data-table";
+import { DataTable, SearchBox, type DataColumn, type Page } from "../../components/data-table";
 import { DealershipModals, useDealershipModals } from "../../components/dealerships/dealership-modals";
 import { RowActions } from "../../components/dealerships/row-actions";
 import type { DealershipDialogProps, SubdealershipRow } from "../../components/dealerships/types";
@@ -12,9 +12,9 @@ import { UnitChips } from "../../components/dealerships/unit-chips";
 import { OrganisationTabs, type OrganisationTab } from "../../components/organisation-tabs";
 import { Button, buttonClasses } from "../../components/ui/button";
 import { OtherErrors } from "../../components/ui/form-errors";
+import { PageHeader } from "../../components/ui/page-header";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
-import { cn } from "../../lib/utils";
 
 interface Props extends DealershipDialogProps {
   tabs: OrganisationTab[];
@@ -30,71 +30,77 @@ export default function BusinessSubdealerships({ tabs, filters, subdealerships, 
   const exportUrl =
     route("subdealerships.export") + (filters.search ? `?search=${encodeURIComponent(filters.search)}` : "");
 
+  const columns: DataColumn<SubdealershipRow>[] = [
+    { id: "name", header: t("dealerships.name"), primary: true, cell: (row) => row.name, title: (row) => row.name },
+    { id: "ruc", header: t("dealerships.ruc"), className: "font-mono sm:whitespace-nowrap", cell: (row) => row.ruc },
+    {
+      id: "dealership",
+      header: t("dealerships.dealership"),
+      cell: (row) => row.dealershipName,
+      title: (row) => row.dealershipName,
+      maxWidth: "sm:max-w-48",
+    },
+    {
+      id: "units",
+      header: t("dealerships.units"),
+      cell: (row) => <UnitChips units={row.units} hidden={row.hiddenUnits} />,
+    },
+    { id: "phone", header: t("dealerships.phone"), className: "sm:whitespace-nowrap", cell: (row) => row.phone },
+    {
+      id: "email",
+      header: t("dealerships.email"),
+      cell: (row) => row.email,
+      title: (row) => row.email,
+      maxWidth: "sm:max-w-48",
+    },
+    {
+      id: "actions",
+      header: t("dealerships.actions"),
+      headerHidden: true,
+      actions: true,
+      cell: (row) =>
+        dialog.can.manage && (
+          <RowActions
+            name={row.name}
+            onEdit={() => modals.setModal({ kind: "subdealership", subdealership: row })}
+            onDelete={() => modals.deleteSubdealership(row)}
+          />
+        ),
+    },
+  ];
+
   return (
     <div className="space-y-6">
       <Head title={t("dealerships.subdealerships_title")} />
-      <OrganisationTabs tabs={tabs} current="subdealerships" />
-      <header className="flex flex-wrap items-end justify-between gap-4">
-        <div>
-          <h1 className="text-2xl font-semibold">{t("dealerships.subdealerships_title")}</h1>
-          <p className="text-sm text-muted-foreground">{t("dealerships.subdealerships_description")}</p>
-        </div>
-        <div className="flex flex-wrap gap-2">
-          <a href={exportUrl} download className={buttonClasses("outline")}>
-            <Download className="size-4" aria-hidden="true" />
-            {t("dealerships.export")}
-          </a>
-          {dialog.can.manage && (
-            <Button onClick={() => modals.setModal({ kind: "subdealership", subdealership: null })}>
-              <Plus className="size-4" aria-hidden="true" />
-              {t("dealerships.new_subdealership")}
-            </Button>
-          )}
-        </div>
-      </header>
-      {modals.modal === null && <OtherErrors errors={pageErrors} fields={[]} />}
-      <SearchBox value={filters.search} label={t("dealerships.search_subdealerships")} />
-      <Table
-        actions
-        caption={t("dealerships.subdealerships_title")}
-        headers={[
-          t("dealerships.name"),
-          t("dealerships.ruc"),
-          t("dealerships.dealership"),
-          t("dealerships.units"),
-          t("dealerships.phone"),
-          t("dealerships.email"),
-          <span className="sr-only">{t("dealerships.actions")}</span>,
-        ]}
-        empty={
-          subdealerships.data.length === 0
-            ? t(filters.search ? "dealerships.no_subdealerships_found" : "dealerships.no_subdealerships_table")
-            : null
+      <PageHeader
+        title={t("dealerships.subdealerships_title")}
+        description={t("dealerships.subdealerships_description")}
+        actions={
+          <>
+            <a href={exportUrl} download className={buttonClasses("outline")}>
+              <Download className="size-4" aria-hidden="true" />
+              {t("dealerships.export")}
+            </a>
+            {dialog.can.manage && (
+              <Button onClick={() => modals.setModal({ kind: "subdealership", subdealership: null })}>
+                <Plus className="size-4" aria-hidden="true" />
+                {t("dealerships.new_subdealership")}
+              </Button>
+            )}
+          </>
         }
-      >
-        {subdealerships.data.map((row) => (
-          <tr key={row.id}>
-            <td className={cn(td, "font-medium")}>{row.name}</td>
-            <td className={cn(td, "whitespace-nowrap font-mono")}>{row.ruc}</td>
-            <td className={td}>{row.dealershipName}</td>
-            <td className={td}>
-              <UnitChips units={row.units} hidden={row.hiddenUnits} />
-            </td>
-            <td className={cn(td, "whitespace-nowrap")}>{row.phone}</td>
-            <td className={td}>{row.email}</td>
-            <td className={cn(td, "whitespace-nowrap text-right")}>
-              {dialog.can.manage && (
-                <RowActions
-                  name={row.name}
-                  onEdit={() => modals.setModal({ kind: "subdealership", subdealership: row })}
-                  onDelete={() => modals.deleteSubdealership(row)}
-                />
-              )}
-            </td>
-          </tr>
-        ))}
-      </Table>
-      <Pagination page={subdealerships} />
+        tabs={<OrganisationTabs tabs={tabs} current="subdealerships" />}
+      />
+      {modals.modal === null && <OtherErrors errors={pageErrors} fields={[]} />}
+      <DataTable
+        caption={t("dealerships.subdealerships_title")}
+        storageKey="subdealerships"
+        columns={columns}
+        page={subdealerships}
+        rowKey={(row) => row.id}
+        empty={t(filters.search ? "dealerships.no_subdealerships_found" : "dealerships.no_subdealerships_table")}
+        toolbar={<SearchBox value={filters.search} label={t("dealerships.search_subdealerships")} />}
+      />
       <DealershipModals modal={modals.modal} close={modals.close} dialog={dialog} />
     </div>
   );

@@ -10,6 +10,7 @@ import { DealershipModals, useDealershipModals } from "../../components/dealersh
 import { DealershipTree } from "../../components/dealerships/dealership-tree";
 import type { DealershipDialogProps, DealershipTreeRow } from "../../components/dealerships/types";
 import { Button } from "../../components/ui/button";
+import { PageHeader } from "../../components/ui/page-header";
 import { OtherErrors } from "../../components/ui/form-errors";
 import { useI18n } from "../../hooks/use-i18n";
 
@@ -27,24 +28,24 @@ export default function DealershipsIndex({ filters, tree, ...dialog }: Props) {
   return (
     <div className="space-y-6">
       <Head title={t("dealerships.title")} />
-      <header className="flex flex-wrap items-end justify-between gap-4">
-        <div>
-          <h1 className="text-2xl font-semibold">{t("dealerships.title")}</h1>
-          <p className="text-sm text-muted-foreground">{t("dealerships.description")}</p>
-        </div>
-        {dialog.can.manage && (
-          <div className="flex flex-wrap gap-2">
-            <Button variant="outline" onClick={() => setModal({ kind: "subdealership", subdealership: null })}>
-              <Plus className="size-4" aria-hidden="true" />
-              {t("dealerships.new_subdealership")}
-            </Button>
-            <Button onClick={() => setModal({ kind: "dealership", dealership: null })}>
-              <Plus className="size-4" aria-hidden="true" />
-              {t("dealerships.new")}
-            </Button>
-          </div>
-        )}
-      </header>
+      <PageHeader
+        title={t("dealerships.title")}
+        description={t("dealerships.description")}
+        actions={
+          dialog.can.manage && (
+            <>
+              <Button variant="outline" onClick={() => setModal({ kind: "subdealership", subdealership: null })}>
+                <Plus className="size-4" aria-hidden="true" />
+                {t("dealerships.new_subdealership")}
+              </Button>
+              <Button onClick={() => setModal({ kind: "dealership", dealership: null })}>
+                <Plus className="size-4" aria-hidden="true" />
+                {t("dealerships.new")}
+              </Button>
+            </>
+          )
+        }
+      />
       {modals.modal === null && <OtherErrors errors={pageErrors} fields={[]} />}
       <SearchBox value={filters.search} label={t("dealerships.search")} />
       <DealershipTree
@@ -60,7 +61,7 @@ export default function DealershipsIndex({ filters, tree, ...dialog }: Props) {
           deleteSubdealership: modals.deleteSubdealership,
         }}
       />
-      <Pagination page={tree} />
+      <Pagination page={tree} label={t("dealerships.tree_label")} />
       <DealershipModals modal={modals.modal} close={modals.close} dialog={dialog} />
     </div>
   );

@@ -5,8 +5,8 @@
  */
 import { Head, router, usePage } from "@inertiajs/react";
 import { Coins, Download, ListChecks, Pencil, Plus, Trash2, Upload } from "lucide-react";
-import { useState, type ReactNode } from "react";
-import { Pagination, SearchBox, Table, td, visitWith, type Page } from "../../components/data-table";
+import { useState } from "react";
+import { DataTable, SearchBox, visitWith, type DataColumn, type Page } from "../../components/data-table";
 import { EditPlaceModal, type EditTarget } from "../../components/management/edit-place-modal";
 import { ImportDialog } from "../../components/management/import-dialog";
 import { ImportJobPanel, type ImportJob } from "../../components/management/import-job";
@@ -22,8 +22,11 @@ import type {
 import { CafePricesModal } from "../../components/services/cafe-prices-modal";
 import { PlaceServicesPopover, type PlaceTarget } from "../../components/services/place-services-popover";
 import type { CafePrices, ServiceOption } from "../../components/services/types";
-import { Button, buttonClasses } from "../../components/ui/button";
+import { useConfirm } from "../../components/ui/alert-dialog";
+import { Button, buttonClasses, IconButton } from "../../components/ui/button";
+import { Chips } from "../../components/ui/chips";
 import { OtherErrors } from "../../components/ui/form-errors";
+import { PageHeader } from "../../components/ui/page-header";
 import { TabList } from "../../components/ui/tabs";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
@@ -84,8 +87,13 @@ export default function ManagementIndex({
   ];
   const chooseTab = (next: Tab) => visitWith({ tab: next, page: null, search: null });
 
-  const remove = (kind: "mine" | "unit" | "cafe", id: number, name: string) => {
-    if (!window.confirm(t("management.confirm_delete", { name }))) return;
+  const confirm = useConfirm();
+  const remove = async (kind: "mine" | "unit" | "cafe", id: number, name: string, services: number) => {
+    const consequence =
+      services === 0
+        ? t("ui.consequences.permanent")
+        : t(kind === "cafe" ? "ui.consequences.cafe" : "ui.consequences.place", { count: services });
+    if (!(await confirm({ title: t("management.delete_named", { name }), description: consequence }))) return;
     const url =
       kind === "mine"
         ? route("mines.destroy", { mine: id })
@@ -102,241 +110,222 @@ export default function ManagementIndex({
   const openPrices = (cafeId: number) =>
     router.reload({ only: ["cafePrices"], data: { prices: cafeId }, onSuccess: () => setModal({ kind: "prices" }) });
 
-  const serviceChips = (ids: number[]) =>
-    ids.length ? (
-      <span className="flex flex-wrap gap-1">
-        {ids
-          .map((id) => codes.get(id) ?? "?")
-          .sort()
-          .map((code) => (
-            <span key={code} className="rounded bg-muted px-1.5 py-0.5 font-mono text-xs">
-              {code}
-            </span>
-          ))}
-      </span>
-    ) : (
-      <span className="text-xs text-muted-foreground">{t("management.no_services")}</span>
-    );
-
-  const iconButton = (
-    label: string,
-    onClick: (button: HTMLElement) => void,
-    icon: ReactNode,
-    danger = false,
-    expanded?: boolean,
-  ) => (
-    <button
-      type="button"
-      className={cn("rounded p-1 hover:bg-accent", danger && "text-destructive")}
-      onClick={(e) => onClick(e.currentTarget)}
-      aria-label={label}
-      title={label}
-      aria-expanded={expanded}
-      aria-haspopup={expanded === undefined ? undefined : "dialog"}
-    >
-      {icon}
-    </button>
+  const serviceChips = (ids: number[]) => (
+    <Chips
+      mono
+      max={3}
+      empty={t("management.no_services")}
+      items={ids
+        .map((id) => codes.get(id) ?? "?")
+        .sort()
+        .map((code) => ({ key: code, label: code }))}
+    />
   );
 
   const rowActions = (kind: "mine" | "unit" | "cafe", target: EditTarget, services: PlaceTarget) => (
-    <span className="inline-flex gap-1">
-      {can.manage &&
-        iconButton(
-          t("management.choose_services_of", { name: target.row.name }),
-          (anchor) => toggleServices(services, anchor),
-          <ListChecks className="size-4" aria-hidden="true" />,
-          false,
-          servicesOpen(services),
-        )}
-      {kind === "cafe" &&
-        iconButton(
-          t("management.prices_of", { name: target.row.name }),
-          () => openPrices(target.row.id),
-          <Coins className="size-4" aria-hidden="true" />,
-        )}
-      {can.manage &&
-        iconButton(
-          t("management.edit_named", { name: target.row.name }),
-          () => setModal({ kind: "edit", target }),
-          <Pencil className="size-4" aria-hidden="true" />,
-        )}
-      {can.manage &&
-        iconButton(
-          t("management.delete_named", { name: target.row.name }),
-          () => remove(kind, target.row.id, target.row.name),
-          <Trash2 className="size-4" aria-hidden="true" />,
-          true,
-        )}
+    <span className="inline-flex gap-0.5">
+      {can.manage && (
+        <IconButton
+          label={t("management.choose_services_of", { name: target.row.name })}
+          onClick={(e) => toggleServices(services, e.currentTarget)}
+          aria-expanded={servicesOpen(services)}
+          aria-haspopup="dialog"
+        >
+          <ListChecks className="size-4" aria-hidden="true" />
+        </IconButton>
+      )}
+      {kind === "cafe" && (
+        <IconButton
+          label={t("management.prices_of", { name: target.row.name })}
+          onClick={() => openPrices(target.row.id)}
+        >
+          <Coins className="size-4" aria-hidden="true" />
+        </IconButton>
+      )}
+      {can.manage && (
+        <IconButton
+          label={t("management.edit_named", { name: target.row.name })}
+          onClick={() => setModal({ kind: "edit", target })}
+        >
+          <Pencil className="size-4" aria-hidden="true" />
+        </IconButton>
+      )}
+      {can.manage && (
+        <IconButton
+          danger
+          label={t("management.delete_named", { name: target.row.name })}
+          onClick={() => remove(kind, target.row.id, target.row.name, services.serviceIds.length)}
+        >
+          <Trash2 className="size-4" aria-hidden="true" />
+        </IconButton>
+      )}
     </span>
   );
 
-  const actionsHeader = <span className="sr-only">{t("management.actions")}</span>;
+  const actionsColumn = { id: "actions", header: t("management.actions"), headerHidden: true, actions: true };
   const exportHref = route("management.export", { table: tab, ...(filters.search ? { search: filters.search } : {}) });
+  const search = <SearchBox key={tab} value={filters.search} label={t(`management.search_${tab}`)} />;
+
+  const mineTarget = (mine: MineRow): PlaceTarget => ({
+    kind: "mine",
+    id: mine.id,
+    name: mine.name,
+    serviceIds: mine.serviceIds,
+    parent: null,
+  });
+  const unitTarget = (unit: UnitRow): PlaceTarget => ({
+    kind: "unit",
+    id: unit.id,
+    name: unit.name,
+    serviceIds: unit.serviceIds,
+    parent: { name: unit.mineName, serviceIds: unit.parentServiceIds },
+  });
+  const cafeTarget = (cafe: CafeRow): PlaceTarget => ({
+    kind: "cafe",
+    id: cafe.id,
+    name: cafe.name,
+    serviceIds: cafe.serviceIds,
+    parent: { name: cafe.unitName, serviceIds: cafe.parentServiceIds },
+  });
+
+  const mineColumns: DataColumn<MineRow>[] = [
+    { id: "name", header: t("management.mine"), primary: true, cell: (m) => m.name, title: (m) => m.name },
+    { id: "units", header: t("management.units"), cell: (m) => m.units },
+    { id: "cafes", header: t("management.cafes"), cell: (m) => m.cafes },
+    { id: "services", header: t("management.services"), cell: (m) => serviceChips(m.serviceIds) },
+    { ...actionsColumn, cell: (m) => rowActions("mine", { kind: "mine", row: m }, mineTarget(m)) },
+  ];
+  const unitColumns: DataColumn<UnitRow>[] = [
+    { id: "name", header: t("management.unit"), primary: true, cell: (u) => u.name, title: (u) => u.name },
+    { id: "mine", header: t("management.mine"), cell: (u) => u.mineName, title: (u) => u.mineName },
+    { id: "cafes", header: t("management.cafes"), cell: (u) => u.cafes },
+    { id: "subdealerships", header: t("management.subdealerships"), cell: (u) => u.subdealerships },
+    { id: "services", header: t("management.services"), cell: (u) => serviceChips(u.serviceIds) },
+    { ...actionsColumn, cell: (u) => rowActions("unit", { kind: "unit", row: u }, unitTarget(u)) },
+  ];
+  const cafeColumns: DataColumn<CafeRow>[] = [
+    {
+      id: "name",
+      header: t("management.cafe"),
+      primary: true,
+      cell: (c) => c.name,
+      title: (c) => c.name,
+      maxWidth: "sm:max-w-56",
+    },
+    {
+      id: "unit",
+      header: t("management.unit"),
+      cell: (c) => (
+        <>
+          {c.unitName}
+          <span className="block truncate text-xs text-muted-foreground">{c.mineName}</span>
+        </>
+      ),
+      title: (c) => `${c.unitName} · ${c.mineName}`,
+      maxWidth: "sm:max-w-48",
+    },
+    {
+      id: "business",
+      header: t("management.business"),
+      cell: (c) => c.businessName ?? <span className="text-xs text-destructive">{t("management.no_business")}</span>,
+      title: (c) => c.businessName ?? t("management.no_business"),
+      maxWidth: "sm:max-w-48",
+    },
+    {
+      id: "time_zone",
+      header: t("management.time_zone"),
+      cell: (c) => c.timeZone,
+      title: (c) => c.timeZone,
+      maxWidth: "sm:max-w-36",
+      hidden: false,
+    },
+    { id: "services", header: t("management.services"), cell: (c) => serviceChips(c.serviceIds) },
+    {
+      id: "prices",
+      header: t("management.prices"),
+      className: "sm:whitespace-nowrap",
+      // "4 de 5 con precio" on a phone's card; "4/5" at desktop widths, the sentence on hover and for screen readers.
+      cell: (c) => {
+        const sentence = t("management.priced_count", { priced: c.priced, count: c.serviceIds.length });
+        return (
+          <span title={sentence} className={cn(c.priced < c.serviceIds.length && "text-destructive")}>
+            <span className="sm:sr-only">{sentence}</span>
+            <span className="hidden tabular-nums sm:inline" aria-hidden="true">
+              {c.priced}/{c.serviceIds.length}
+            </span>
+          </span>
+        );
+      },
+    },
+    { ...actionsColumn, cell: (c) => rowActions("cafe", { kind: "cafe", row: c }, cafeTarget(c)) },
+  ];
 
   return (
     <div className="space-y-6">
       <Head title={t("management.title")} />
-      <header className="flex flex-wrap items-end justify-between gap-4">
-        <div>
-          <h1 className="text-2xl font-semibold">{t("management.title")}</h1>
-          <p className="text-sm text-muted-foreground">{t("management.description")}</p>
-        </div>
-        <div className="flex flex-wrap gap-2">
-          <a href={exportHref} download className={buttonClasses("outline")}>
-            <Download className="size-4" aria-hidden="true" />
-            {t("export.button")}
-          </a>
-          {can.manage && (
-            <Button variant="outline" onClick={() => setModal({ kind: "import" })}>
-              <Upload className="size-4" aria-hidden="true" />
-              {t("management.import")}
-            </Button>
-          )}
-          {can.manage && (
-            <Button onClick={() => setModal({ kind: "new" })}>
-              <Plus className="size-4" aria-hidden="true" />
-              {t("management.new_place")}
-            </Button>
-          )}
-        </div>
-      </header>
+      <PageHeader
+        title={t("management.title")}
+        description={t("management.description")}
+        actions={
+          <>
+            <a href={exportHref} download className={buttonClasses("outline")}>
+              <Download className="size-4" aria-hidden="true" />
+              {t("export.button")}
+            </a>
+            {can.manage && (
+              <Button variant="outline" onClick={() => setModal({ kind: "import" })}>
+                <Upload className="size-4" aria-hidden="true" />
+                {t("management.import")}
+              </Button>
+            )}
+            {can.manage && (
+              <Button onClick={() => setModal({ kind: "new" })}>
+                <Plus className="size-4" aria-hidden="true" />
+                {t("management.new_place")}
+              </Button>
+            )}
+          </>
+        }
+        tabs={<TabList label={t("management.title")} tabs={tabs} current={tab} onChange={chooseTab} />}
+      />
       {modal === null && <OtherErrors errors={pageErrors} fields={[]} />}
       {importJob && (
         <ImportJobPanel key={importJob.id} job={importJob} onImportAgain={() => setModal({ kind: "import" })} />
       )}
 
-      <TabList label={t("management.title")} tabs={tabs} current={tab} onChange={chooseTab} />
-
-      <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} className="space-y-3">
-        <SearchBox key={tab} value={filters.search} label={t(`management.search_${tab}`)} />
-
+      <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
         {tab === "mines" && mines && (
-          <>
-            <Table
-              actions
-              caption={t("management.tab_mines")}
-              headers={[
-                t("management.mine"),
-                t("management.units"),
-                t("management.cafes"),
-                t("management.services"),
-                actionsHeader,
-              ]}
-              empty={mines.data.length ? null : t("management.none")}
-            >
-              {mines.data.map((mine) => (
-                <tr key={mine.id}>
-                  <td className={cn(td, "font-medium")}>{mine.name}</td>
-                  <td className={td}>{mine.units}</td>
-                  <td className={td}>{mine.cafes}</td>
-                  <td className={td}>{serviceChips(mine.serviceIds)}</td>
-                  <td className={cn(td, "whitespace-nowrap text-right")}>
-                    {rowActions(
-                      "mine",
-                      { kind: "mine", row: mine },
-                      { kind: "mine", id: mine.id, name: mine.name, serviceIds: mine.serviceIds, parent: null },
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </Table>
-            <Pagination page={mines} />
-          </>
+          <DataTable
+            caption={t("management.tab_mines")}
+            storageKey="management.mines"
+            columns={mineColumns}
+            page={mines}
+            rowKey={(m) => m.id}
+            empty={t("management.none")}
+            toolbar={search}
+          />
         )}
-
         {tab === "units" && units && (
-          <>
-            <Table
-              actions
-              caption={t("management.tab_units")}
-              headers={[
-                t("management.unit"),
-                t("management.mine"),
-                t("management.cafes"),
-                t("management.subdealerships"),
-                t("management.services"),
-                actionsHeader,
-              ]}
-              empty={units.data.length ? null : t("management.none")}
-            >
-              {units.data.map((unit) => (
-                <tr key={unit.id}>
-                  <td className={cn(td, "font-medium")}>{unit.name}</td>
-                  <td className={td}>{unit.mineName}</td>
-                  <td className={td}>{unit.cafes}</td>
-                  <td className={td}>{unit.subdealerships}</td>
-                  <td className={td}>{serviceChips(unit.serviceIds)}</td>
-                  <td className={cn(td, "whitespace-nowrap text-right")}>
-                    {rowActions(
-                      "unit",
-                      { kind: "unit", row: unit },
-                      {
-                        kind: "unit",
-                        id: unit.id,
-                        name: unit.name,
-                        serviceIds: unit.serviceIds,
-                        parent: { name: unit.mineName, serviceIds: unit.parentServiceIds },
-                      },
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </Table>
-            <Pagination page={units} />
-          </>
+          <DataTable
+            caption={t("management.tab_units")}
+            storageKey="management.units"
+            columns={unitColumns}
+            page={units}
+            rowKey={(u) => u.id}
+            empty={t("management.none")}
+            toolbar={search}
+          />
         )}
-
         {tab === "cafes" && cafes && (
-          <>
-            <Table
-              actions
-              caption={t("management.tab_cafes")}
-              headers={[
-                t("management.cafe"),
-                t("management.unit"),
-                t("management.business"),
-                t("management.time_zone"),
-                t("management.services"),
-                t("management.prices"),
-                actionsHeader,
-              ]}
-              empty={cafes.data.length ? null : t("management.none")}
-            >
-              {cafes.data.map((cafe) => (
-                <tr key={cafe.id}>
-                  <td className={cn(td, "font-medium")}>{cafe.name}</td>
-                  <td className={td}>
-                    {cafe.unitName}
-                    <div className="text-xs text-muted-foreground">{cafe.mineName}</div>
-                  </td>
-                  <td className={td}>
-                    {cafe.businessName ?? (
-                      <span className="text-xs text-destructive">{t("management.no_business")}</span>
-                    )}
-                  </td>
-                  <td className={cn(td, "text-xs")}>{cafe.timeZone}</td>
-                  <td className={td}>{serviceChips(cafe.serviceIds)}</td>
-                  <td className={cn(td, "text-xs")}>
-                    {t("management.priced_count", { priced: cafe.priced, count: cafe.serviceIds.length })}
-                  </td>
-                  <td className={cn(td, "whitespace-nowrap text-right")}>
-                    {rowActions(
-                      "cafe",
-                      { kind: "cafe", row: cafe },
-                      {
-                        kind: "cafe",
-                        id: cafe.id,
-                        name: cafe.name,
-                        serviceIds: cafe.serviceIds,
-                        parent: { name: cafe.unitName, serviceIds: cafe.parentServiceIds },
-                      },
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </Table>
-            <Pagination page={cafes} />
-          </>
+          <DataTable
+            caption={t("management.tab_cafes")}
+            storageKey="management.cafes"
+            columns={cafeColumns}
+            page={cafes}
+            rowKey={(c) => c.id}
+            empty={t("management.none")}
+            toolbar={search}
+          />
         )}
       </div>
 

@@ -8,6 +8,7 @@ import type { PropertyRow } from "../../components/businesses/types";
 import { Button } from "../../components/ui/button";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
+import { PageHeader } from "../../components/ui/page-header";
 
 interface Props {
   property: PropertyRow;
@@ -32,19 +33,26 @@ export default function PropertyLabel({ property, url, qr }: Props) {
     <div className="space-y-6">
       <Head title={t("properties.label_of", { code: property.code })} />
       <style>{PRINT_STYLE}</style>
-      <div className="flex flex-wrap items-center justify-between gap-3 print:hidden">
-        <Link
-          href={route("properties.show", { property: property.id })}
-          className="inline-flex items-center gap-1 text-sm text-muted-foreground hover:text-foreground"
-        >
-          <ArrowLeft className="size-4" aria-hidden="true" />
-          {t("properties.back_to_property")}
-        </Link>
-        <Button onClick={() => window.print()}>
-          <Printer className="size-4" aria-hidden="true" />
-          {t("properties.print")}
-        </Button>
-      </div>
+      <PageHeader
+        className="print:hidden"
+        eyebrow={
+          <Link
+            href={route("properties.show", { property: property.id })}
+            className="mb-2 inline-flex items-center gap-1 text-sm text-muted-foreground hover:text-foreground"
+          >
+            <ArrowLeft className="size-4" aria-hidden="true" />
+            {t("properties.back_to_property")}
+          </Link>
+        }
+        title={t("properties.label_of", { code: property.code })}
+        description={property.name}
+        actions={
+          <Button onClick={() => window.print()}>
+            <Printer className="size-4" aria-hidden="true" />
+            {t("properties.print")}
+          </Button>
+        }
+      />
       <article
         id="property-label"
         aria-label={t("properties.label_of", { code: property.code })}

@@ -11,6 +11,7 @@ import type { LocationOptions, PropertyRow, PropertyStatus } from "../../compone
 import { Button, buttonClasses } from "../../components/ui/button";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
+import { PageHeader } from "../../components/ui/page-header";
 
 interface Props {
   property: PropertyRow;
@@ -40,31 +41,35 @@ export default function PropertyShow({ property, editor }: Props) {
   return (
     <div className="space-y-6">
       <Head title={`${property.code} · ${property.name}`} />
-      <Link
-        href={route("properties.index")}
-        className="inline-flex items-center gap-1 text-sm text-muted-foreground hover:text-foreground"
-      >
-        <ArrowLeft className="size-4" aria-hidden="true" />
-        {t("properties.back_to_list")}
-      </Link>
-      <header className="flex flex-wrap items-end justify-between gap-4">
-        <div>
-          <p className="font-mono text-sm text-muted-foreground">{property.code}</p>
-          <h1 className="text-2xl font-semibold">{property.name}</h1>
-        </div>
-        <div className="flex flex-wrap gap-2">
-          {editor && (
-            <Button variant="outline" onClick={() => setEditing(true)}>
-              <Pencil className="size-4" aria-hidden="true" />
-              {t("properties.edit")}
-            </Button>
-          )}
-          <Link href={route("properties.label", { property: property.id })} className={buttonClasses("primary")}>
-            <QrCode className="size-4" aria-hidden="true" />
-            {t("properties.print_label")}
-          </Link>
-        </div>
-      </header>
+      <PageHeader
+        eyebrow={
+          <>
+            <Link
+              href={route("properties.index")}
+              className="mb-2 inline-flex items-center gap-1 text-sm text-muted-foreground hover:text-foreground"
+            >
+              <ArrowLeft className="size-4" aria-hidden="true" />
+              {t("properties.back_to_list")}
+            </Link>
+            <p className="font-mono text-sm text-muted-foreground">{property.code}</p>
+          </>
+        }
+        title={property.name}
+        actions={
+          <>
+            {editor && (
+              <Button variant="outline" onClick={() => setEditing(true)}>
+                <Pencil className="size-4" aria-hidden="true" />
+                {t("properties.edit")}
+              </Button>
+            )}
+            <Link href={route("properties.label", { property: property.id })} className={buttonClasses("primary")}>
+              <QrCode className="size-4" aria-hidden="true" />
+              {t("properties.print_label")}
+            </Link>
+          </>
+        }
+      />
       <section aria-labelledby="property-details" className="rounded-xl border bg-card px-4 py-2">
         <h2 id="property-details" className="sr-only">
           {t("properties.details")}

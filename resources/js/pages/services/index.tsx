@@ -6,7 +6,7 @@ import { Head, router, usePage } from "@inertiajs/react";
 import { OtherErrors } from "../../components/ui/form-errors";
 import { Building2, Coins, Download, ListChecks, Pencil, Plus, Store, Trash2 } from "lucide-react";
 import { useState } from "react";
-import { Pagination, SearchBox, Table, td, visitWith, type Page } from "../../components/data-table";
+import { DataTable, Pagination, SearchBox, visitWith, type DataColumn, type Page } from "../../components/data-table";
 import { CafePricesModal } from "../../components/services/cafe-prices-modal";
 import { PlaceServicesPopover, type PlaceTarget } from "../../components/services/place-services-popover";
 import { ServiceModal } from "../../components/services/service-modal";
@@ -18,7 +18,11 @@ import type {
   ServiceTreeMine,
   ServiceType,
 } from "../../components/services/types";
-import { Button, buttonClasses } from "../../components/ui/button";
+import { useConfirm } from "../../components/ui/alert-dialog";
+import { Button, buttonClasses, IconButton } from "../../components/ui/button";
+import { PageHeader } from "../../components/ui/page-header";
+import { Select } from "../../components/ui/select";
+import { Chips } from "../../components/ui/chips";
 import { TabList } from "../../components/ui/tabs";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
@@ -58,8 +62,14 @@ export default function ServicesIndex({ filters, types, services, serviceOptions
   const codes = new Map(serviceOptions.map((s) => [s.id, s.code]));
   const codesOf = (ids: number[]) => ids.map((id) => codes.get(id) ?? "?").sort();
 
-  const remove = (service: ServiceRow) => {
-    if (window.confirm(t("services.confirm_delete", { code: service.code })))
+  const confirm = useConfirm();
+  const remove = async (service: ServiceRow) => {
+    if (
+      await confirm({
+        title: t("services.confirm_delete", { code: service.code }),
+        description: t("ui.consequences.service"),
+      })
+    )
       router.delete(route("services.destroy", { service: service.id }), { preserveScroll: true });
   };
   const openPrices = (cafeId: number) =>
@@ -76,18 +86,14 @@ export default function ServicesIndex({ filters, types, services, serviceOptions
 
   // Plain render functions, not components: a component declared inside the page would be a new type on every
   // render, and React would throw the server-rendered markup away.
-  const serviceChips = (ids: number[]) =>
-    ids.length ? (
-      <span className="flex flex-wrap gap-1">
-        {codesOf(ids).map((code) => (
-          <span key={code} className="rounded bg-muted px-1.5 py-0.5 font-mono text-xs">
-            {code}
-          </span>
-        ))}
-      </span>
-    ) : (
-      <span className="text-xs text-muted-foreground">{t("services.none_offered")}</span>
-    );
+  const serviceChips = (ids: number[]) => (
+    <Chips
+      mono
+      max={5}
+      empty={t("services.none_offered")}
+      items={codesOf(ids).map((code) => ({ key: code, label: code }))}
+    />
+  );
 
   // A place's services popover: its button opens it, and closes it again.
   const placeOpen = (place: PlaceTarget) =>
@@ -107,127 +113,131 @@ export default function ServicesIndex({ filters, types, services, serviceOptions
       </Button>
     ) : null;
 
+  const columns: DataColumn<ServiceRow>[] = [
+    { id: "code", header: t("services.code"), className: "font-mono sm:whitespace-nowrap", cell: (s) => s.code },
+    {
+      id: "name",
+      header: t("services.name"),
+      primary: true,
+      cell: (s) => (
+        <>
+          <span className="font-medium">{s.name}</span>
+          {s.description && (
+            <span className="block text-xs font-normal text-muted-foreground sm:truncate">{s.description}</span>
+          )}
+        </>
+      ),
+      title: (s) => (s.description ? `${s.name} — ${s.description}` : s.name),
+      maxWidth: "sm:max-w-80",
+    },
+    { id: "type", header: t("services.type"), cell: (s) => t(`services.types.${s.type}`) },
+    {
+      id: "status",
+      header: t("services.status"),
+      cell: (s) => (
+        <span
+          className={cn(
+            "whitespace-nowrap rounded-full px-2 py-0.5 text-xs",
+            s.active ? "bg-success/15" : "bg-muted text-muted-foreground",
+          )}
+        >
+          {t(s.active ? "services.active" : "services.inactive")}
+        </span>
+      ),
+    },
+    { id: "places", header: t("services.places"), cell: (s) => s.places },
+    {
+      id: "actions",
+      header: t("services.actions"),
+      headerHidden: true,
+      actions: true,
+      cell: (service) =>
+        can.manage && (
+          <span className="inline-flex gap-0.5">
+            <IconButton
+              label={`${t("services.edit")} ${service.code}`}
+              onClick={() => setModal({ kind: "service", service })}
+            >
+              <Pencil className="size-4" aria-hidden="true" />
+            </IconButton>
+            <IconButton danger label={`${t("services.delete")} ${service.code}`} onClick={() => remove(service)}>
+              <Trash2 className="size-4" aria-hidden="true" />
+            </IconButton>
+          </span>
+        ),
+    },
+  ];
+
   return (
     <div className="space-y-6">
       <Head title={t("services.title")} />
-      <header className="flex flex-wrap items-end justify-between gap-4">
-        <div>
-          <h1 className="text-2xl font-semibold">{t("services.title")}</h1>
-          <p className="text-sm text-muted-foreground">{t("services.description")}</p>
-        </div>
-        {tab === "services" && (
-          <div className="flex flex-wrap gap-2">
-            <a
-              href={route("services.export", {
-                ...(filters.search ? { search: filters.search } : {}),
-                ...(filters.type ? { type: filters.type } : {}),
-                ...(filters.status ? { status: filters.status } : {}),
-              })}
-              download
-              className={buttonClasses("outline")}
-            >
-              <Download className="size-4" aria-hidden="true" />
-              {t("export.button")}
-            </a>
-            {can.manage && (
-              <Button onClick={() => setModal({ kind: "service", service: null })}>
-                <Plus className="size-4" aria-hidden="true" />
-                {t("services.new")}
-              </Button>
-            )}
-          </div>
-        )}
-      </header>
+      <PageHeader
+        title={t("services.title")}
+        description={t("services.description")}
+        actions={
+          tab === "services" && (
+            <>
+              <a
+                href={route("services.export", {
+                  ...(filters.search ? { search: filters.search } : {}),
+                  ...(filters.type ? { type: filters.type } : {}),
+                  ...(filters.status ? { status: filters.status } : {}),
+                })}
+                download
+                className={buttonClasses("outline")}
+              >
+                <Download className="size-4" aria-hidden="true" />
+                {t("export.button")}
+              </a>
+              {can.manage && (
+                <Button onClick={() => setModal({ kind: "service", service: null })}>
+                  <Plus className="size-4" aria-hidden="true" />
+                  {t("services.new")}
+                </Button>
+              )}
+            </>
+          )
+        }
+        tabs={<TabList label={t("services.title")} tabs={tabs} current={tab} onChange={chooseTab} />}
+      />
       {modal === null && <OtherErrors errors={pageErrors} fields={[]} />}
 
-      <TabList label={t("services.title")} tabs={tabs} current={tab} onChange={chooseTab} />
-
       {tab === "services" && (
-        <div role="tabpanel" id="panel-services" aria-labelledby="tab-services" className="space-y-3">
-          <div className="flex flex-wrap items-center gap-3">
-            <SearchBox value={filters.search} label={t("services.search")} />
-            <select
-              aria-label={t("services.type")}
-              className="h-9 rounded-md border border-input bg-card px-2 text-sm"
-              value={filters.type ?? ""}
-              onChange={(e) => visitWith({ type: e.target.value, page: null })}
-            >
-              <option value="">{t("services.all_types")}</option>
-              {types.map((type) => (
-                <option key={type} value={type}>
-                  {t(`services.types.${type}`)}
-                </option>
-              ))}
-            </select>
-            <select
-              aria-label={t("services.status")}
-              className="h-9 rounded-md border border-input bg-card px-2 text-sm"
-              value={filters.status ?? ""}
-              onChange={(e) => visitWith({ status: e.target.value, page: null })}
-            >
-              <option value="">{t("services.all_statuses")}</option>
-              <option value="active">{t("services.active")}</option>
-              <option value="inactive">{t("services.inactive")}</option>
-            </select>
-          </div>
-          <Table
-            actions
+        <div role="tabpanel" id="panel-services" aria-labelledby="tab-services">
+          <DataTable
             caption={t("services.title")}
-            headers={[
-              t("services.code"),
-              t("services.name"),
-              t("services.type"),
-              t("services.status"),
-              t("services.places"),
-              <span className="sr-only">{t("services.actions")}</span>,
-            ]}
-            empty={services.data.length === 0 ? t("services.none") : null}
-          >
-            {services.data.map((service) => (
-              <tr key={service.id}>
-                <td className={cn(td, "font-mono")}>{service.code}</td>
-                <td className={td}>
-                  <div className="font-medium">{service.name}</div>
-                  {service.description && <div className="text-xs text-muted-foreground">{service.description}</div>}
-                </td>
-                <td className={td}>{t(`services.types.${service.type}`)}</td>
-                <td className={td}>
-                  <span
-                    className={cn(
-                      "rounded-full px-2 py-0.5 text-xs",
-                      service.active ? "bg-success/15" : "bg-muted text-muted-foreground",
-                    )}
-                  >
-                    {t(service.active ? "services.active" : "services.inactive")}
-                  </span>
-                </td>
-                <td className={td}>{service.places}</td>
-                <td className={cn(td, "whitespace-nowrap text-right")}>
-                  {can.manage && (
-                    <span className="inline-flex gap-1">
-                      <button
-                        type="button"
-                        className="rounded p-1 hover:bg-accent"
-                        onClick={() => setModal({ kind: "service", service })}
-                        aria-label={`${t("services.edit")} ${service.code}`}
-                      >
-                        <Pencil className="size-4" aria-hidden="true" />
-                      </button>
-                      <button
-                        type="button"
-                        className="rounded p-1 text-destructive hover:bg-accent"
-                        onClick={() => remove(service)}
-                        aria-label={`${t("services.delete")} ${service.code}`}
-                      >
-                        <Trash2 className="size-4" aria-hidden="true" />
-                      </button>
-                    </span>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </Table>
-          <Pagination page={services} />
+            storageKey="services"
+            columns={columns}
+            page={services}
+            rowKey={(s) => s.id}
+            empty={t("services.none")}
+            toolbar={
+              <>
+                <SearchBox value={filters.search} label={t("services.search")} />
+                <Select
+                  aria-label={t("services.type")}
+                  className="w-auto min-w-40"
+                  value={filters.type ?? ""}
+                  onValueChange={(value) => visitWith({ type: value, page: null })}
+                  options={[
+                    { value: "", label: t("services.all_types") },
+                    ...types.map((type) => ({ value: type, label: t(`services.types.${type}`) })),
+                  ]}
+                />
+                <Select
+                  aria-label={t("services.status")}
+                  className="w-auto min-w-40"
+                  value={filters.status ?? ""}
+                  onValueChange={(value) => visitWith({ status: value, page: null })}
+                  options={[
+                    { value: "", label: t("services.all_statuses") },
+                    { value: "active", label: t("services.active") },
+                    { value: "inactive", label: t("services.inactive") },
+                  ]}
+                />
+              </>
+            }
+          />
         </div>
       )}
 
@@ -319,7 +329,7 @@ export default function ServicesIndex({ filters, types, services, serviceOptions
               </li>
             ))}
           </ul>
-          {tree && <Pagination page={tree} param="places_page" />}
+          {tree && <Pagination page={tree} param="places_page" label={t("services.tab_places")} />}
         </div>
       )}
 

@@ -2,16 +2,14 @@
 import { Head } from "@inertiajs/react";
 import { AppearanceToggle } from "../../components/appearance-toggle";
 import { useI18n } from "../../hooks/use-i18n";
+import { PageHeader } from "../../components/ui/page-header";
 
 export default function Appearance() {
   const { t } = useI18n();
   return (
     <div className="space-y-4">
       <Head title={t("settings.appearance.title")} />
-      <header>
-        <h2 className="text-lg font-medium">{t("settings.appearance.title")}</h2>
-        <p className="text-sm text-muted-foreground">{t("settings.appearance.description")}</p>
-      </header>
+      <PageHeader level={2} title={t("settings.appearance.title")} description={t("settings.appearance.description")} />
       <AppearanceToggle />
     </div>
   );

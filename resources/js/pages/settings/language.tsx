@@ -5,6 +5,7 @@ import { Button } from "../../components/ui/button";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
 import { locales, type Locale } from "../../../../src/i18n";
+import { PageHeader } from "../../components/ui/page-header";
 
 const SAMPLE_DATE = "2026-11-22T15:30:00Z";
 
@@ -21,10 +22,7 @@ export default function Language() {
   return (
     <div className="space-y-4">
       <Head title={t("settings.language.title")} />
-      <header>
-        <h2 className="text-lg font-medium">{t("settings.language.title")}</h2>
-        <p className="text-sm text-muted-foreground">{t("settings.language.description")}</p>
-      </header>
+      <PageHeader level={2} title={t("settings.language.title")} description={t("settings.language.description")} />
       <form onSubmit={submit} className="space-y-4">
         <fieldset className="space-y-2">
           <legend className="text-sm font-medium">{t("settings.language.label")}</legend>

@@ -6,6 +6,7 @@ import { Field, SavedFlag } from "../../components/ui/field";
 import { NewPasswordFields } from "../../components/new-password-fields";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
+import { PageHeader } from "../../components/ui/page-header";
 
 export default function Password({ passwordMinLength }: { passwordMinLength: number }) {
   const { t } = useI18n();
@@ -18,10 +19,7 @@ export default function Password({ passwordMinLength }: { passwordMinLength: num
   return (
     <div className="space-y-4">
       <Head title={t("settings.password.title")} />
-      <header>
-        <h2 className="text-lg font-medium">{t("settings.password.title")}</h2>
-        <p className="text-sm text-muted-foreground">{t("settings.password.description")}</p>
-      </header>
+      <PageHeader level={2} title={t("settings.password.title")} description={t("settings.password.description")} />
       <form onSubmit={submit} className="space-y-4" noValidate>
         <Field
           label={t("settings.password.current")}

@@ -6,6 +6,7 @@ import { Field, SavedFlag } from "../../components/ui/field";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
 import type { SharedProps } from "../../types";
+import { PageHeader } from "../../components/ui/page-header";
 
 export default function Profile({ mustVerifyEmail }: { mustVerifyEmail: boolean }) {
   const { t } = useI18n();
@@ -36,10 +37,7 @@ export default function Profile({ mustVerifyEmail }: { mustVerifyEmail: boolean 
     <div className="space-y-10">
       <Head title={t("settings.profile.title")} />
       <section className="space-y-4">
-        <header>
-          <h2 className="text-lg font-medium">{t("settings.profile.title")}</h2>
-          <p className="text-sm text-muted-foreground">{t("settings.profile.description")}</p>
-        </header>
+        <PageHeader level={2} title={t("settings.profile.title")} description={t("settings.profile.description")} />
         <form onSubmit={submit} className="space-y-4" noValidate>
           <Field
             label={t("settings.profile.name")}
@@ -82,10 +80,10 @@ export default function Profile({ mustVerifyEmail }: { mustVerifyEmail: boolean 
       </section>
 
       <section className="space-y-4 rounded-xl border border-destructive/40 p-4">
-        <header>
-          <h2 className="text-lg font-medium">{t("settings.profile.delete_title")}</h2>
+        <div className="space-y-1">
+          <h2 className="text-lg font-semibold">{t("settings.profile.delete_title")}</h2>
           <p className="text-sm text-muted-foreground">{t("settings.profile.delete_description")}</p>
-        </header>
+        </div>
         {!confirming ? (
           <Button variant="destructive" onClick={() => setConfirming(true)}>
             {t("settings.profile.delete")}
