@@ -27,7 +27,7 @@ export const jobs = sqliteTable(
     scope: text("scope").notNull(),
     /** JSON: the kind's input, e.g. the stored workbook's path and file name. */
     input: text("input").notNull(),
-    /** An uploaded file the job owns (under STORAGE_PATH/jobs); deleted when the job ends. */
+    /** An uploaded file the job owns (under STORAGE_PATH/jobs); deleted when the job ends, or kept up to 30 minutes for its owner to confirm an import preview (decision 011). */
     upload: text("upload"),
     state: text("state", { enum: JOB_STATES }).notNull().default("queued"),
     progressDone: integer("progress_done").notNull().default(0),

@@ -11,7 +11,6 @@
  */
 import { describe, expect, test } from "bun:test";
 import { and, eq, inArray } from "drizzle-orm";
-import * as XLSX from "xlsx";
 import { translate } from "../../src/i18n";
 import {
   areas,
@@ -39,7 +38,6 @@ import { addUser, makeRole } from "../support/people";
 import { signedIn, submitFrom, submitJson, visitPage } from "../support/requests";
 
 const es = (key: string, params?: Record<string, string | number>) => translate("es", key, params);
-const en = (key: string, params?: Record<string, string | number>) => translate("en", key, params);
 const DEFAULTS = { timeZone: "America/Lima" };
 
 interface World {
@@ -122,22 +120,6 @@ const page = (client: Client, path = "/management", headers: Record<string, stri
 
 const partial = (client: Client, path: string, prop: string) =>
   page(client, path, { "x-inertia-partial-component": "management/index", "x-inertia-partial-data": prop });
-
-/** The rows of the first sheet of an .xlsx response, as arrays of cell values, and the sheet itself. */
-async function workbook(response: Response): Promise<{ rows: unknown[][]; sheet: XLSX.WorkSheet; sheetName: string }> {
-  const book = XLSX.read(new Uint8Array(await response.arrayBuffer()), { type: "array" });
-  const sheetName = book.SheetNames[0];
-  const sheet = book.Sheets[sheetName];
-  return { rows: XLSX.utils.sheet_to_json<unknown[]>(sheet, { header: 1 }), sheet, sheetName };
-}
-
-const today = () =>
-  new Intl.DateTimeFormat("en-CA", {
-    timeZone: "America/Lima",
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-  }).format(new Date());
 
 describe("who may open Management", () => {
   test("management.index and the export need places.view: a cashier gets 403, a cafe manager reads without managing", async () => {
@@ -752,134 +734,5 @@ describe("edits and deletes", () => {
       ["unit.deleted", made.unit!.id, w.people.root.id],
       ["mine.deleted", made.mine.id, w.people.root.id],
     ]);
-  });
-});
-
-describe("Excel export", () => {
-  test("the cafes export is an xlsx named mesa-cafes-<day>.xlsx with the rows matching the search", async () => {
-    const w = await buildWorld();
-    const client = await signedIn(w, w.people.root);
-    const response = await client.get("/management/export/cafes?search=Antamina");
-    expect(response.status).toBe(200);
-    expect(response.headers.get("content-type")).toBe(
-      "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-    );
-    expect(response.headers.get("content-disposition")).toBe(`attachment; filename="mesa-cafes-${today()}.xlsx"`);
-    const { rows, sheetName } = await workbook(response);
-    expect(sheetName).toBe(es("management.tab_cafes"));
-    expect(rows[0]).toEqual(
-      [
-        "management.mine",
-        "management.unit",
-        "management.cafe",
-        "management.business",
-        "management.time_zone",
-        "management.areas",
-        "management.services",
-        "management.priced",
-      ].map((k) => es(k)),
-    );
-    expect(rows.slice(1).map((r) => [r[0], r[1], r[2], r[3], r[4]])).toEqual([
-      ["Mina Antamina", "Unidad Huarmey", "Comedor Mineroducto", "Mesa Catering S.A.C.", "America/Lima"],
-      ["Mina Antamina", "Unidad Huarmey", "Comedor Puerto", "Mesa Catering S.A.C.", "America/Lima"],
-      ["Mina Antamina", "Unidad Yanacancha", "Comedor Tajo", "Mesa Catering S.A.C.", "America/Lima"],
-      ["Mina Antamina", "Unidad Yanacancha", "Comedor Yanacancha", "Mesa Catering S.A.C.", "America/Lima"],
-    ]);
-    // Every cafe without a search (no pagination in an export).
-    for (let i = 1; i <= 17; i++)
-      createPlace(
-        w.db,
-        CLI_ACTOR,
-        EVERYTHING,
-        {
-          mine_id: w.mine("Mina Antamina"),
-          unit_id: w.unit("Unidad Huarmey"),
-          cafe_name: `Comedor Extra ${i}`,
-          business_id: w.businessId,
-        },
-        DEFAULTS,
-      );
-    expect((await workbook(await client.get("/management/export/cafes"))).rows).toHaveLength(1 + 8 + 17);
-  });
-
-  test("headers follow the user's language; units and mines export their own columns", async () => {
-    const w = await buildWorld();
-    const client = await signedIn(w, w.people.root);
-    client.cookies.set("locale", "en");
-    const units = await client.get("/management/export/units?search=Cerro");
-    expect(units.headers.get("content-disposition")).toBe(`attachment; filename="mesa-units-${today()}.xlsx"`);
-    const book = await workbook(units);
-    expect(book.sheetName).toBe(en("management.tab_units"));
-    expect(book.rows[0]).toEqual(
-      [
-        "management.mine",
-        "management.unit",
-        "management.cafes",
-        "management.subdealerships",
-        "management.services",
-      ].map((k) => en(k)),
-    );
-    expect(book.rows[0][0]).toBe("Mine");
-    expect(book.rows.slice(1)).toEqual(
-      [
-        ["Mina Cerro Verde", "Unidad Norte", 2, 0],
-        ["Mina Cerro Verde", "Unidad Sur", 2, 0],
-      ].map((r) => expect.arrayContaining(r)),
-    );
-
-    const mines = await client.get("/management/export/mines");
-    expect(mines.status).toBe(200);
-    expect(mines.headers.get("content-disposition")).toBe(`attachment; filename="mesa-mines-${today()}.xlsx"`);
-    const minesBook = await workbook(mines);
-    expect(minesBook.rows[0]).toEqual(
-      ["management.mine", "management.units", "management.cafes", "management.services"].map((k) => en(k)),
-    );
-    expect(minesBook.rows.slice(1).map((r) => r.slice(0, 3))).toEqual([
-      ["Mina Antamina", 2, 4],
-      ["Mina Cerro Verde", 2, 4],
-    ]);
-    // An unknown table is no route.
-    expect((await client.get("/management/export/dinners")).status).toBe(404);
-  });
-
-  test("the export keeps to the user's scope, and a name that looks like a formula comes out as text", async () => {
-    const w = await buildWorld();
-    createPlace(
-      w.db,
-      CLI_ACTOR,
-      EVERYTHING,
-      {
-        mine_id: w.mine("Mina Cerro Verde"),
-        unit_id: w.unit("Unidad Norte"),
-        cafe_name: "=cmd|' /C calc'!A0",
-        business_id: w.businessId,
-      },
-      DEFAULTS,
-    );
-    // The operator reaches the new cafe through an area there.
-    const operatorRole = findRoleByName(w.db, "mine operator")!.id;
-    const area = createArea(w.db, CLI_ACTOR, EVERYTHING, {
-      name: "Operaciones de mina",
-      cafe_id: w.cafe("=cmd|' /C calc'!A0"),
-      role_ids: [operatorRole],
-    }).id;
-    assignRole(w.db, CLI_ACTOR, EVERYTHING, { userId: w.people.operator.id, areaId: area, roleId: operatorRole });
-
-    const client = await signedIn(w, w.people.operator);
-    const { rows, sheet } = await workbook(await client.get("/management/export/cafes"));
-    const names = rows.slice(1).map((r) => r[2]);
-    expect(names).toHaveLength(5);
-    expect(names).not.toContain("Comedor Tajo");
-    expect(rows.slice(1).every((r) => r[0] === "Mina Cerro Verde")).toBe(true);
-    const formulaRow = rows.findIndex((r) => typeof r[2] === "string" && (r[2] as string).includes("cmd"));
-    const cell = sheet[XLSX.utils.encode_cell({ r: formulaRow, c: 2 })];
-    expect(cell.f).toBeUndefined();
-    expect(cell.t).toBe("s");
-    expect(cell.v).toBe("'=cmd|' /C calc'!A0");
-
-    const unitRows = (await workbook(await client.get("/management/export/units"))).rows;
-    expect(unitRows.slice(1).map((r) => r[1])).toEqual(["Unidad Norte", "Unidad Sur"]);
-    const mineRows = (await workbook(await client.get("/management/export/mines"))).rows;
-    expect(mineRows.slice(1).map((r) => r[0])).toEqual(["Mina Cerro Verde"]);
   });
 });
