@@ -7,7 +7,8 @@
  *   shows: the script itself, exit codes, standard input, a terminal, several processes on one database.
  * - `mesaInProcess()` runs the same command (`run()` of cli/main.ts) inside the test process, with the workspace's
  *   settings given to that run only; its output is caught while it runs, its standard input is empty and nothing
- *   is a terminal, as for `mesa()`; the databases it opened are closed when it ends.
+ *   is a terminal, as for `mesa()`; the databases it opened are closed when it ends. It runs in the test's working
+ *   folder, not the workspace's, so paths given to it are absolute (the workspace's settings are).
  *
  * Seeding once into a template database and copying it per test keeps tests independent without paying for
  * `db:seed` every time.
