@@ -3,11 +3,13 @@
  * One connection per process: bun:sqlite is synchronous and SQLite serialises writers anyway.
  */
 import { Database } from "bun:sqlite";
+import { getTableName } from "drizzle-orm";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import { migrate } from "drizzle-orm/bun-sqlite/migrator";
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import * as schema from "../db/schema";
+import { FOLDED_COPIES } from "../db/schema/folded";
 import { FOLD_FUNCTION, foldSqlValue } from "./domain/search";
 
 export type Db = BunSQLiteDatabase<typeof schema> & { $client: Database };
@@ -80,9 +82,26 @@ export function preparedQuery<Shape extends (string | number | boolean)[], Q>(
   };
 }
 
-/** Applies every migration under db/migrations that has not run yet. */
+/** Applies every migration under db/migrations that has not run yet, then fills the folded copies not known yet. */
 export function migrateDatabase(db: Db): void {
   migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
+  fillFoldedCopies(db);
+}
+
+/**
+ * Writes the folded copies (db/schema/folded.ts) that are NULL: those of the rows that were there when the copies
+ * were added, and of rows written since without them (seeds, tests, another program). Returns how many it filled.
+ */
+export function fillFoldedCopies(db: Db): number {
+  let filled = 0;
+  for (const { column, folded } of FOLDED_COPIES) {
+    filled += db.$client
+      .prepare(
+        `UPDATE "${getTableName(column.table)}" SET "${folded.name}" = ${FOLD_FUNCTION}("${column.name}") WHERE "${folded.name}" IS NULL AND "${column.name}" IS NOT NULL`,
+      )
+      .run().changes;
+  }
+  return filled;
 }
 
 /** True when a trivial query answers; used by the health check. */

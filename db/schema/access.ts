@@ -105,6 +105,9 @@ export const blacklist = sqliteTable(
     documentNumber: text("document_number").notNull(),
     name: text("name").notNull(),
     reason: text("reason").notNull(),
+    /** Folded copies of name and reason that searches compare (see db/schema/folded.ts). */
+    nameFolded: text("name_folded"),
+    reasonFolded: text("reason_folded"),
     userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
     decidedBy: integer("decided_by").references(() => users.id, { onDelete: "set null" }),
     createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),

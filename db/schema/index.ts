@@ -6,3 +6,4 @@ export * from "./access";
 export * from "./services";
 export * from "./organisation";
 export * from "./jobs";
+export * from "./folded";

@@ -34,6 +34,9 @@ export const properties = sqliteTable(
     code: text("code").notNull().unique(),
     name: text("name").notNull(),
     category: text("category").notNull(),
+    /** Folded copies of name and category that searches compare (see db/schema/folded.ts). */
+    nameFolded: text("name_folded"),
+    categoryFolded: text("category_folded"),
     serial: text("serial").notNull().default(""),
     /** Exactly one of headquarters and cafe is set: where the property is kept. */
     headquartersId: integer("headquarters_id").references(() => headquarters.id, { onDelete: "restrict" }),
@@ -57,6 +60,8 @@ export const properties = sqliteTable(
 export const dealerships = sqliteTable("dealerships", {
   id: integer("id").primaryKey({ autoIncrement: true }),
   name: text("name").notNull().unique(),
+  /** A folded copy of the name that searches compare (see db/schema/folded.ts). */
+  nameFolded: text("name_folded"),
   ruc: text("ruc").notNull().unique(),
   fiscalAddress: text("fiscal_address").notNull().default(""),
   legalAddress: text("legal_address").notNull().default(""),
@@ -74,6 +79,8 @@ export const subdealerships = sqliteTable(
       .notNull()
       .references(() => dealerships.id, { onDelete: "restrict" }),
     name: text("name").notNull(),
+    /** A folded copy of the name that searches compare (see db/schema/folded.ts). */
+    nameFolded: text("name_folded"),
     ruc: text("ruc").notNull().unique(),
     fiscalAddress: text("fiscal_address").notNull().default(""),
     legalAddress: text("legal_address").notNull().default(""),

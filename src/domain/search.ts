@@ -8,6 +8,7 @@
  * counts, chooses the page and reads it.
  */
 import { asc, Column, desc, is, sql, type Placeholder, type SQL, type SQLWrapper } from "drizzle-orm";
+import { FOLDED_COPIES } from "../../db/schema/folded";
 
 /** The SQL function, registered on every connection by openDatabase, that folds text the way foldText does. */
 export const FOLD_FUNCTION = "unaccent_lower";
@@ -61,16 +62,36 @@ export function searchPattern(search: string | null | undefined): string | null 
  * JavaScript costs far more than SQLite's own length functions. Any other expression (a subquery, say) is folded
  * as it is, so it is evaluated once.
  */
-function folded(column: SQLWrapper): SQL {
+function foldedColumn(column: SQLWrapper): SQL {
   const fold = sql`${sql.raw(FOLD_FUNCTION)}(${column})`;
   if (!is(column, Column)) return fold;
   return sql`(CASE WHEN length(${column}) = octet_length(${column}) THEN ${column} ELSE ${fold} END)`;
 }
 
+/** A searched column with its folded copy, given explicitly (a column of an aliased table, say). */
+export interface WithFoldedCopy {
+  column: SQLWrapper;
+  folded: SQLWrapper;
+}
+
+/** What a search looks in: a column or expression, or a column with its folded copy. */
+export type Searched = SQLWrapper | WithFoldedCopy;
+
+/** The folded copy of each column that has one (db/schema/folded.ts). */
+const foldedCopyOf = new Map<unknown, SQLWrapper>(FOLDED_COPIES.map(({ column, folded }) => [column, folded]));
+
+/** What a search compares: the folded copy when the column has one and it is known, else the column folded. */
+function compared(searched: Searched): SQL {
+  if ("folded" in searched && "column" in searched)
+    return sql`COALESCE(${searched.folded}, ${foldedColumn(searched.column)})`;
+  const copy = foldedCopyOf.get(searched);
+  return copy ? sql`COALESCE(${copy}, ${foldedColumn(searched)})` : foldedColumn(searched);
+}
+
 /** "One of `columns` contains `pattern`" (a folded, escaped LIKE pattern, as a value or a placeholder). */
-function anyContains(columns: SQLWrapper[], pattern: unknown): SQL {
+function anyContains(columns: Searched[], pattern: unknown): SQL {
   return sql`(${sql.join(
-    columns.map((column) => sql`${folded(column)} LIKE ${pattern} ESCAPE '\\'`),
+    columns.map((column) => sql`${compared(column)} LIKE ${pattern} ESCAPE '\\'`),
     sql` OR `,
   )})`;
 }
@@ -79,7 +100,7 @@ function anyContains(columns: SQLWrapper[], pattern: unknown): SQL {
  * The condition "one of `columns` contains `search`", ignoring case and accents, with % and _ literal; undefined
  * (no condition) when the search is blank.
  */
-export function searchCondition(search: string | null | undefined, columns: SQLWrapper[]): SQL | undefined {
+export function searchCondition(search: string | null | undefined, columns: Searched[]): SQL | undefined {
   const pattern = searchPattern(search);
   if (pattern === null) return undefined;
   return anyContains(columns, pattern);
@@ -109,7 +130,7 @@ export const SEARCH = boundText("search");
  * searchCondition for a prepared list: "one of `columns` contains the pattern bound to SEARCH". A list prepares
  * one statement with it and one without (no search), and binds `search: searchPattern(...)`.
  */
-export function searchMatch(columns: SQLWrapper[]): SQL {
+export function searchMatch(columns: Searched[]): SQL {
   return anyContains(columns, SEARCH);
 }
 

@@ -214,6 +214,8 @@ export function addToBlacklist(
         documentNumber: document.number,
         name: data.name,
         reason: data.reason,
+        nameFolded: foldText(data.name),
+        reasonFolded: foldText(data.reason),
         userId,
         decidedBy: actor.userId,
         createdAt: now,

@@ -9,7 +9,16 @@ import { dealerships, subdealerships } from "../../../db/schema";
 import { preparedQuery, type Db } from "../../db";
 import { COMPANY_WIDE, recordAudit, type Actor } from "../audit";
 import { Conflict, message, NotFound, ValidationFailed, type Message } from "../errors";
-import { LIMIT, OFFSET, readList, searchMatch, searchPattern, type ListResult, type PageRequest } from "../search";
+import {
+  foldText,
+  LIMIT,
+  OFFSET,
+  readList,
+  searchMatch,
+  searchPattern,
+  type ListResult,
+  type PageRequest,
+} from "../search";
 import { parseInput, t } from "../validation";
 import { rucProblem } from "./ruc";
 
@@ -205,7 +214,7 @@ export function createDealership(
   return db.transaction((tx) => {
     const dealership = tx
       .insert(dealerships)
-      .values({ ...values, createdAt: now, updatedAt: now })
+      .values({ ...values, nameFolded: foldText(values.name), createdAt: now, updatedAt: now })
       .returning()
       .get();
     recordAudit(
@@ -237,7 +246,7 @@ export function updateDealership(
   return db.transaction((tx) => {
     const updated = tx
       .update(dealerships)
-      .set({ ...values, updatedAt: now })
+      .set({ ...values, nameFolded: foldText(values.name), updatedAt: now })
       .where(eq(dealerships.id, id))
       .returning()
       .get();

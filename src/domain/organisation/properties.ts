@@ -22,6 +22,7 @@ import { message, NotFound, ValidationFailed, type Message } from "../errors";
 import { centsToSoles, parseSoles } from "../money";
 import {
   boundText,
+  foldText,
   idList,
   inIdList,
   LIMIT,
@@ -355,6 +356,11 @@ function ensureCodeFree(db: Db, code: string, exceptId?: number): void {
     throw new ValidationFailed({ code: message("properties.code_taken", { code }) });
 }
 
+/** The folded copies written with a property's name and category (db/schema/folded.ts). */
+function foldedCopies(data: { name: string; category: string }) {
+  return { nameFolded: foldText(data.name), categoryFolded: foldText(data.category) };
+}
+
 function snapshot(p: Property) {
   return {
     code: p.code,
@@ -391,7 +397,7 @@ export function createProperty(
   return db.transaction((tx) => {
     const property = tx
       .insert(properties)
-      .values({ ...data, createdAt: now, updatedAt: now })
+      .values({ ...data, ...foldedCopies(data), createdAt: now, updatedAt: now })
       .returning()
       .get();
     recordAudit(
@@ -426,7 +432,7 @@ export function updateProperty(
   return db.transaction((tx) => {
     const updated = tx
       .update(properties)
-      .set({ ...data, updatedAt: now })
+      .set({ ...data, ...foldedCopies(data), updatedAt: now })
       .where(eq(properties.id, id))
       .returning()
       .get();

@@ -13,7 +13,17 @@ import { preparedQuery, type Db } from "../../db";
 import type { Scope } from "../access/scope";
 import { COMPANY_WIDE, recordAudit, type Actor, type Tx } from "../audit";
 import { Conflict, message, NotFound, ValidationFailed } from "../errors";
-import { idList, inIdList, LIMIT, OFFSET, readList, searchMatch, searchPattern, type ListResult } from "../search";
+import {
+  foldText,
+  idList,
+  inIdList,
+  LIMIT,
+  OFFSET,
+  readList,
+  searchMatch,
+  searchPattern,
+  type ListResult,
+} from "../search";
 import { parseInput, t } from "../validation";
 import { reachableParents } from "../places/places";
 import {
@@ -209,7 +219,7 @@ const child = alias(subdealerships, "s");
 
 /** The tree's search: the dealership's name or RUC, or one of its subdealerships', contains SEARCH. */
 const childMatches = () =>
-  sql<number>`EXISTS (SELECT 1 FROM subdealerships s WHERE s.dealership_id = "dealerships"."id" AND ${searchMatch([child.name, child.ruc])})`;
+  sql<number>`EXISTS (SELECT 1 FROM subdealerships s WHERE s.dealership_id = "dealerships"."id" AND ${searchMatch([{ column: child.name, folded: child.nameFolded }, child.ruc])})`;
 const treeSearch = () => or(searchMatch([dealerships.name, dealerships.ruc]), childMatches());
 
 const countTree = preparedQuery((db, searched: boolean) =>
@@ -411,7 +421,7 @@ export function createSubdealership(
   return db.transaction((tx) => {
     const subdealership = tx
       .insert(subdealerships)
-      .values({ ...values, createdAt: now, updatedAt: now })
+      .values({ ...values, nameFolded: foldText(values.name), createdAt: now, updatedAt: now })
       .returning()
       .get();
     setUnits(tx, subdealership.id, unitIds);
@@ -446,7 +456,7 @@ export function updateSubdealership(
   return db.transaction((tx) => {
     const updated = tx
       .update(subdealerships)
-      .set({ ...values, updatedAt: now })
+      .set({ ...values, nameFolded: foldText(values.name), updatedAt: now })
       .where(eq(subdealerships.id, id))
       .returning()
       .get();
