@@ -3,6 +3,7 @@ import { Head, router, useForm } from "@inertiajs/react";
 import { Plus, Trash2 } from "lucide-react";
 import { useState, type FormEvent } from "react";
 import { Pagination, SearchBox, Table, td, type Page } from "../../components/data-table";
+import { useConfirm } from "../../components/ui/alert-dialog";
 import { Button } from "../../components/ui/button";
 import { OtherErrors } from "../../components/ui/form-errors";
 import { Dialog, DialogActions } from "../../components/ui/dialog";
@@ -33,6 +34,7 @@ export default function Blacklist({
   /** DNI_LENGTH, for the document's rule. */ dniLength: number;
 }) {
   const { t, dateTime } = useI18n();
+  const confirm = useConfirm();
   const route = useRoute();
   const [adding, setAdding] = useState(false);
   const form = useForm({
@@ -53,9 +55,13 @@ export default function Blacklist({
       },
     });
   };
-  const remove = (entry: Entry) => {
-    if (window.confirm(t("access.blacklist.confirm_remove", { document: entry.documentNumber })))
-      router.delete(route("blacklist.destroy", { entry: entry.id }), { preserveScroll: true });
+  const remove = async (entry: Entry) => {
+    const confirmed = await confirm({
+      title: t("access.blacklist.confirm_remove_title", { document: entry.documentNumber }),
+      description: t("access.blacklist.remove_consequence"),
+      confirmLabel: t("access.blacklist.remove"),
+    });
+    if (confirmed) router.delete(route("blacklist.destroy", { entry: entry.id }), { preserveScroll: true });
   };
   return (
     <div className="space-y-6">
@@ -110,7 +116,7 @@ export default function Blacklist({
                 <button
                   type="button"
                   className="rounded-md p-1.5 hover:bg-accent"
-                  onClick={() => remove(entry)}
+                  onClick={() => void remove(entry)}
                   aria-label={`${t("access.blacklist.remove")} ${entry.documentNumber}`}
                 >
                   <Trash2 className="size-4" aria-hidden="true" />

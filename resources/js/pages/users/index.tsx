@@ -6,6 +6,7 @@ import { Head, Link, router, usePage } from "@inertiajs/react";
 import { Building2, Eye, KeyRound, Lock, MapPin, Pencil, Plus, Power, Trash2 } from "lucide-react";
 import { useState } from "react";
 import { Pagination, SearchBox, Table, td, visitWith, type Page } from "../../components/data-table";
+import { useConfirm } from "../../components/ui/alert-dialog";
 import { Button } from "../../components/ui/button";
 import { TabList } from "../../components/ui/tabs";
 import { OtherErrors } from "../../components/ui/form-errors";
@@ -66,6 +67,7 @@ export default function UsersIndex({
   dniLength,
 }: Props) {
   const { t, roleName, roleAbout } = useI18n();
+  const confirm = useConfirm();
   const route = useRoute();
   const [tab, setTab] = useState<Tab>("people");
   const [modal, setModal] = useState<Modal>(null);
@@ -90,8 +92,15 @@ export default function UsersIndex({
       onSuccess: () => setModal({ kind: "permissions" }),
     });
 
-  const toggleStatus = (user: AdminUser) => {
-    if (user.status === "active" && !window.confirm(t("access.users.confirm_deactivate", { name: user.name }))) return;
+  const toggleStatus = async (user: AdminUser) => {
+    const confirmed =
+      user.status !== "active" ||
+      (await confirm({
+        title: t("access.users.confirm_deactivate_title", { name: user.name }),
+        description: t("access.users.deactivate_consequence"),
+        confirmLabel: t("access.users.deactivate"),
+      }));
+    if (!confirmed) return;
     router.post(
       route(user.status === "active" ? "users.deactivate" : "users.reactivate", { user: user.id }),
       {},
@@ -99,13 +108,27 @@ export default function UsersIndex({
     );
   };
 
-  const deleteArea = (area: AreaRow) => {
-    if (window.confirm(t("access.areas.confirm_delete", { name: area.name })))
-      router.delete(route("areas.destroy", { area: area.id }), { preserveScroll: true });
+  // An area or role still held is refused by the server with its count ("2 personas tienen un rol en esta área"):
+  // nothing to confirm then.
+  const deleteArea = async (area: AreaRow) => {
+    const confirmed =
+      area.members > 0 ||
+      (await confirm({
+        title: t("access.areas.confirm_delete", { name: area.name }),
+        description: t("access.areas.delete_consequence"),
+        confirmLabel: t("access.areas.delete"),
+      }));
+    if (confirmed) router.delete(route("areas.destroy", { area: area.id }), { preserveScroll: true });
   };
-  const deleteRole = (role: RoleRow) => {
-    if (window.confirm(t("access.roles.confirm_delete", { name: roleName(role.name) })))
-      router.delete(route("roles.destroy", { role: role.id }), { preserveScroll: true });
+  const deleteRole = async (role: RoleRow) => {
+    const confirmed =
+      role.holders > 0 ||
+      (await confirm({
+        title: t("access.roles.confirm_delete", { name: roleName(role.name) }),
+        description: t("access.roles.delete_consequence"),
+        confirmLabel: t("access.roles.delete"),
+      }));
+    if (confirmed) router.delete(route("roles.destroy", { role: role.id }), { preserveScroll: true });
   };
 
   const tabs: { id: Tab; label: string }[] = [
@@ -293,7 +316,7 @@ export default function UsersIndex({
                               label={t(
                                 user.status === "active" ? "access.users.deactivate" : "access.users.reactivate",
                               )}
-                              onClick={() => toggleStatus(user)}
+                              onClick={() => void toggleStatus(user)}
                               icon={Power}
                             />
                           </>
@@ -345,7 +368,11 @@ export default function UsersIndex({
                             onClick={() => setModal({ kind: "area", area })}
                             icon={Pencil}
                           />
-                          <IconButton label={t("access.areas.delete")} onClick={() => deleteArea(area)} icon={Trash2} />
+                          <IconButton
+                            label={t("access.areas.delete")}
+                            onClick={() => void deleteArea(area)}
+                            icon={Trash2}
+                          />
                         </div>
                       )}
                     </td>
@@ -397,7 +424,11 @@ export default function UsersIndex({
                             onClick={() => setModal({ kind: "role", role })}
                             icon={Pencil}
                           />
-                          <IconButton label={t("access.roles.delete")} onClick={() => deleteRole(role)} icon={Trash2} />
+                          <IconButton
+                            label={t("access.roles.delete")}
+                            onClick={() => void deleteRole(role)}
+                            icon={Trash2}
+                          />
                         </div>
                       )}
                     </td>
