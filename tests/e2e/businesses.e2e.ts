@@ -10,7 +10,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { watchConsole, watchServerMarkup, waitForHydration } from "./support";
+import { chooseOption, pickDate, watchConsole, watchServerMarkup, waitForHydration } from "./support";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const RUN = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
@@ -106,7 +106,7 @@ test("a business is created with the insert-business dialog, gets a headquarters
   await expect(page.getByRole("heading", { level: 1, name: "Sedes" })).toBeVisible();
   await page.getByRole("button", { name: "Nueva sede" }).click();
   const hqDialog = page.getByRole("dialog", { name: "Nueva sede" });
-  await hqDialog.getByLabel("Empresa").selectOption({ label: BUSINESS.name });
+  await chooseOption(hqDialog, "Empresa", BUSINESS.name);
   await hqDialog.getByLabel("Nombre").fill(HEADQUARTERS);
   await hqDialog.getByLabel("Dirección").fill("Calle Real 800, Huancayo");
   await hqDialog.getByRole("button", { name: "Guardar" }).click();
@@ -124,9 +124,10 @@ test("a business is created with the insert-business dialog, gets a headquarters
   await expect(propertyDialog.getByLabel("Código")).toHaveValue(PROPERTY.code);
   await propertyDialog.getByLabel("Nombre").fill(PROPERTY.name);
   await propertyDialog.getByLabel("Categoría").fill("Equipo de cocina");
-  await propertyDialog.getByLabel("Ubicación").selectOption({ label: `${HEADQUARTERS} · ${BUSINESS.name}` });
-  await propertyDialog.getByLabel("Estado").selectOption({ label: "En uso" });
-  await propertyDialog.getByLabel("Fecha de adquisición").fill("2024-02-10");
+  await chooseOption(propertyDialog, "Ubicación", `${HEADQUARTERS} · ${BUSINESS.name}`);
+  await chooseOption(propertyDialog, "Estado", "En uso");
+  await pickDate(propertyDialog, "Fecha de adquisición", "2024-02-10");
+  await expect(propertyDialog.getByLabel("Fecha de adquisición")).toHaveText("10 de febrero de 2024");
   await propertyDialog.getByLabel("Valor de adquisición (S/)").fill("45900.50");
   await propertyDialog.getByRole("button", { name: "Guardar" }).click();
   await expect(flash(page)).toHaveText(`Bien ${PROPERTY.code} guardado.`);

@@ -11,7 +11,7 @@
  * Huarmey unit and cafes serve no dinner). The super-administrator comes from tests/support/e2e-fixtures.ts.
  */
 import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
-import { watchConsole, watchServerMarkup, waitForHydration } from "./support";
+import { acceptConfirmation, chooseOption, watchConsole, watchServerMarkup, waitForHydration } from "./support";
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -74,15 +74,6 @@ function createUser(
 
 const flash = (page: Page, kind: "success" | "error") => page.locator(`[data-flash="${kind}"]`);
 
-/** Answers the next confirm() with OK, checking its text. */
-function acceptNextConfirm(page: Page, text: string): void {
-  page.once("dialog", async (dialog) => {
-    expect(dialog.type()).toBe("confirm");
-    expect(dialog.message()).toBe(text);
-    await dialog.accept();
-  });
-}
-
 /** The catalogue table and one service's row in it (by its code, the first cell). */
 const catalogue = (page: Page) => page.getByRole("table", { name: "Servicios" });
 const serviceRow = (page: Page, code: string) =>
@@ -92,7 +83,11 @@ const serviceRow = (page: Page, code: string) =>
 
 /** The service codes a mine, unit or cafe of the "Lugares" tab shows next to its name. */
 const chips = (page: Page, place: string) =>
-  page.getByRole("tabpanel").getByText(place, { exact: true }).locator("..").locator("span.font-mono");
+  page
+    .getByRole("tabpanel", { includeHidden: true })
+    .getByText(place, { exact: true })
+    .locator("..")
+    .locator("li.font-mono");
 
 /** Opens the services popover of a mine, unit or cafe in the "Lugares" tab. */
 async function placeDialog(page: Page, place: string) {
@@ -120,7 +115,7 @@ async function createService(page: Page, service: { code: string; name: string }
   await expect(dialog).toBeVisible();
   await dialog.getByLabel("Código").fill(service.code);
   await dialog.getByLabel("Nombre").fill(service.name);
-  await dialog.getByLabel("Tipo").selectOption({ label: type });
+  await chooseOption(dialog, "Tipo", type);
   await dialog.getByLabel("Descripción").fill("Servicio de prueba del navegador.");
   await dialog.getByRole("button", { name: "Guardar" }).click();
   await expect(flash(page, "success")).toHaveText(`Servicio ${service.code} guardado.`);
@@ -194,7 +189,7 @@ test.describe("services", () => {
     const edit = page.getByRole("dialog", { name: "Editar servicio" });
     await expect(edit.getByLabel("Código")).toHaveValue(CATALOGUE.code);
     await expect(edit.getByLabel("Nombre")).toHaveValue(CATALOGUE.name);
-    await expect(edit.getByLabel("Tipo")).toHaveValue("snack");
+    await expect(edit.getByLabel("Tipo")).toHaveAttribute("data-value", "snack");
     await edit.getByLabel("Nombre").fill(CATALOGUE.renamed);
     await edit.getByRole("button", { name: "Guardar" }).click();
     await expect(flash(page, "success")).toHaveText(`Servicio ${CATALOGUE.code} guardado.`);
@@ -215,7 +210,7 @@ test.describe("services", () => {
     await create.getByLabel("Código").fill("des");
     await expect(create.getByLabel("Código")).toHaveValue("DES");
     await create.getByLabel("Nombre").fill("Otro desayuno");
-    await create.getByLabel("Tipo").selectOption({ label: "Desayuno" });
+    await chooseOption(create, "Tipo", "Desayuno");
     await create.getByRole("button", { name: "Guardar" }).click();
     await expect(create.getByText("Ya existe un servicio con el código DES.")).toBeVisible();
     await expect(create.getByLabel("Código")).toHaveAttribute("aria-invalid", "true");
@@ -225,10 +220,10 @@ test.describe("services", () => {
     await expect(catalogue(page).locator("tbody tr").filter({ hasText: "Otro desayuno" })).toHaveCount(0);
 
     // Delete the new service (no place offers it).
-    acceptNextConfirm(page, `¿Eliminar el servicio ${CATALOGUE.code}?`);
     await serviceRow(page, CATALOGUE.code)
       .getByRole("button", { name: `Eliminar ${CATALOGUE.code}` })
       .click();
+    await acceptConfirmation(page, `¿Eliminar el servicio ${CATALOGUE.code}?`);
     await expect(flash(page, "success")).toHaveText(`Servicio ${CATALOGUE.code} eliminado.`);
     await expect(serviceRow(page, CATALOGUE.code)).toHaveCount(0);
     for (const code of SEEDED) await expect(serviceRow(page, code)).toHaveCount(1);
@@ -240,8 +235,8 @@ test.describe("services", () => {
   test("deleting a service that places offer is refused, and the page says why", async ({ browser }) => {
     const { context, page, problems } = await admin(browser);
     await open(page, "/services");
-    acceptNextConfirm(page, "¿Eliminar el servicio DES?");
     await serviceRow(page, "DES").getByRole("button", { name: "Eliminar DES" }).click();
+    await acceptConfirmation(page, "¿Eliminar el servicio DES?");
     await expect(
       page.getByText(
         /^No se puede eliminar DES: lo ofrecen minas \(\d+\), unidades \(\d+\), comedores \(\d+\) y empresas \(\d+\)\. Quítalo de ellos o desactívalo\.$/,
@@ -319,7 +314,9 @@ test.describe("services", () => {
     dialog = await placeDialog(page, MINE);
     await serviceChoice(dialog, "REF").uncheck();
     await dialog.getByRole("button", { name: "Guardar" }).click();
-    const confirmation = page.getByRole("dialog", { name: "¿Quitar servicios también de los lugares dependientes?" });
+    const confirmation = page.getByRole("alertdialog", {
+      name: "¿Quitar servicios también de los lugares dependientes?",
+    });
     await expect(confirmation).toBeVisible();
     await expect(confirmation.getByText(`Quitar REF de ${MINE} también lo quitará de:`)).toBeVisible();
     await expect(confirmation.getByRole("listitem")).toHaveText([

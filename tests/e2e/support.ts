@@ -2,7 +2,7 @@
  * Helpers shared by the browser tests: catching console problems and hydration mismatches, and waiting until
  * React owns the server-rendered page. (Not a test file: Playwright only runs *.e2e.ts.)
  */
-import type { ConsoleMessage, Page } from "@playwright/test";
+import { expect, type ConsoleMessage, type Locator, type Page } from "@playwright/test";
 
 /** Console errors, hydration warnings and uncaught exceptions seen by a page. */
 export function watchConsole(page: Page): string[] {
@@ -32,6 +32,9 @@ export async function watchServerMarkup(page: Page): Promise<void> {
         const target = mutation.target as Element;
         if (!(target instanceof Element) || !target.closest("#app")) continue;
         for (const node of mutation.removedNodes) {
+          // Radix's Select renders a hidden native <select> for forms on the server and drops or re-keys it once
+          // it knows where its trigger is: an update after hydration, not markup React threw away.
+          if (node instanceof HTMLSelectElement && node.getAttribute("aria-hidden") === "true") continue;
           if (node instanceof Element) removed.push(node.outerHTML.slice(0, 120));
         }
       }
@@ -46,4 +49,50 @@ export async function waitForHydration(page: Page): Promise<void> {
     const root = document.querySelector("#app > :not(link)");
     return !!root && Object.keys(root).some((key) => key.startsWith("__reactFiber$"));
   });
+}
+
+/**
+ * Chooses `option` in Mesa's styled select (or searchable combobox) named `label` within `scope`: opens it, and
+ * clicks the option in the list it opens (in a portal, so looked up on the page). A combobox is searched first.
+ */
+export async function chooseOption(
+  scope: Page | Locator,
+  label: string | RegExp,
+  option: string | RegExp,
+  { exact = true }: { exact?: boolean } = {},
+): Promise<void> {
+  const page = "page" in scope ? scope.page() : scope;
+  const trigger = scope.getByRole("combobox", { name: label, exact });
+  await trigger.click();
+  const search = page.getByRole("combobox").and(page.locator("[cmdk-input]"));
+  if ((await search.count()) > 0 && typeof option === "string") await search.fill(option);
+  await page
+    .getByRole("option", { name: option, exact: typeof option === "string" })
+    .first()
+    .click();
+}
+
+/** The confirmation dialog (an alertdialog) named `title`. */
+export function confirmation(page: Page, title: string | RegExp): Locator {
+  return page.getByRole("alertdialog", { name: title });
+}
+
+/** Picks the date `iso` ("YYYY-MM-DD") in Mesa's date picker labelled `label`: its year and month lists, then the day. */
+export async function pickDate(scope: Page | Locator, label: string, iso: string): Promise<void> {
+  const page = "page" in scope ? scope.page() : scope;
+  const [year, month] = iso.split("-").map(Number);
+  await scope.getByLabel(label, { exact: true }).click();
+  const calendar = page.locator(".rdp-root");
+  await calendar.locator("select.rdp-years_dropdown").selectOption(String(year));
+  await calendar.locator("select.rdp-months_dropdown").selectOption(String(month - 1));
+  await calendar.locator(`[data-day="${iso}"] button`).click();
+  await calendar.waitFor({ state: "detached" });
+}
+
+/** Confirms the open confirmation dialog named `title` with its `button` (Eliminar) and waits for it to close. */
+export async function acceptConfirmation(page: Page, title: string | RegExp, button = "Eliminar"): Promise<void> {
+  const dialog = confirmation(page, title);
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole("button", { name: button, exact: true }).click();
+  await expect(dialog).toBeHidden();
 }
