@@ -1,7 +1,8 @@
 /** Audit: who changed what and when, in words — the actor's and the subject's names, the action, each field before → after. */
 import { Head } from "@inertiajs/react";
 import { ArrowRight, Terminal } from "lucide-react";
-import { Pagination, SearchBox, Table, td, type Page } from "../../components/data-table";
+import { DataTable, SearchBox, type DataColumn, type Page } from "../../components/data-table";
+import { PageHeader } from "../../components/ui/page-header";
 import { useI18n } from "../../hooks/use-i18n";
 import { cn } from "../../lib/utils";
 
@@ -36,54 +37,63 @@ function Changes({ changes }: { changes: AuditChange[] }) {
 
 export default function AuditIndex({ filters, entries }: { filters: { search: string }; entries: Page<Entry> }) {
   const { t, dateTime } = useI18n();
+  const columns: DataColumn<Entry>[] = [
+    {
+      id: "when",
+      header: t("access.audit.when"),
+      className: "sm:whitespace-nowrap",
+      cell: (entry) => dateTime(entry.createdAt),
+    },
+    {
+      id: "actor",
+      header: t("access.audit.actor"),
+      cell: (entry) => (
+        <span
+          className={cn(
+            "inline-flex items-center gap-1",
+            entry.actor.kind !== "user" && "italic text-muted-foreground",
+          )}
+        >
+          {entry.actor.kind === "cli" && <Terminal className="size-3.5" aria-hidden="true" />}
+          {entry.actor.name}
+        </span>
+      ),
+    },
+    { id: "action", header: t("access.audit.action"), primary: true, cell: (entry) => entry.actionLabel },
+    {
+      id: "subject",
+      header: t("access.audit.subject"),
+      cell: (entry) => (
+        <>
+          <div className="text-xs text-muted-foreground">{entry.subject.type}</div>
+          {entry.subject.name !== null && <div className="font-medium">{entry.subject.name}</div>}
+          {entry.subject.deleted && (
+            <div className="text-xs italic text-muted-foreground">({t("access.audit.gone")})</div>
+          )}
+        </>
+      ),
+    },
+    {
+      id: "changes",
+      header: t("access.audit.changes"),
+      className: "sm:min-w-64 sm:max-w-xl",
+      cell: (entry) => <Changes changes={entry.changes} />,
+    },
+  ];
   return (
     <div className="space-y-6">
       <Head title={t("access.audit.title")} />
-      <header>
-        <h1 className="text-2xl font-semibold">{t("access.audit.title")}</h1>
-        <p className="text-sm text-muted-foreground">{t("access.audit.description")}</p>
-      </header>
-      <SearchBox value={filters.search} label={t("access.audit.search")} />
-      <Table
+      <PageHeader title={t("access.audit.title")} description={t("access.audit.description")} />
+      <DataTable
         caption={t("access.audit.title")}
-        headers={[
-          t("access.audit.when"),
-          t("access.audit.actor"),
-          t("access.audit.action"),
-          t("access.audit.subject"),
-          t("access.audit.changes"),
-        ]}
-        empty={entries.data.length === 0 ? t("access.audit.none") : null}
-      >
-        {entries.data.map((entry) => (
-          <tr key={entry.id} data-action={entry.action}>
-            <td className={cn(td, "whitespace-nowrap")}>{dateTime(entry.createdAt)}</td>
-            <td className={td}>
-              <span
-                className={cn(
-                  "inline-flex items-center gap-1",
-                  entry.actor.kind !== "user" && "italic text-muted-foreground",
-                )}
-              >
-                {entry.actor.kind === "cli" && <Terminal className="size-3.5" aria-hidden="true" />}
-                {entry.actor.name}
-              </span>
-            </td>
-            <td className={td}>{entry.actionLabel}</td>
-            <td className={td}>
-              <div className="text-xs text-muted-foreground">{entry.subject.type}</div>
-              {entry.subject.name !== null && <div className="font-medium">{entry.subject.name}</div>}
-              {entry.subject.deleted && (
-                <div className="text-xs italic text-muted-foreground">({t("access.audit.gone")})</div>
-              )}
-            </td>
-            <td className={cn(td, "min-w-64 max-w-xl")}>
-              <Changes changes={entry.changes} />
-            </td>
-          </tr>
-        ))}
-      </Table>
-      <Pagination page={entries} />
+        storageKey="audit"
+        columns={columns}
+        page={entries}
+        rowKey={(entry) => entry.id}
+        rowProps={(entry) => ({ "data-action": entry.action })}
+        empty={t("access.audit.none")}
+        toolbar={<SearchBox value={filters.search} label={t("access.audit.search")} />}
+      />
     </div>
   );
 }

@@ -5,6 +5,7 @@ import { Fragment, useState } from "react";
 import { SearchBox } from "../../components/data-table";
 import { NavIcon } from "../../components/nav-icon";
 import { Button } from "../../components/ui/button";
+import { PageHeader } from "../../components/ui/page-header";
 import { PermissionModal } from "../../components/users/permission-modal";
 import { RoleModal } from "../../components/users/role-modal";
 import { byArea, type Abilities, type PermissionRow, type RoleRow } from "../../components/users/types";
@@ -27,18 +28,18 @@ export default function RolesIndex({
   return (
     <div className="space-y-6">
       <Head title={t("access.roles.title")} />
-      <header className="flex flex-wrap items-end justify-between gap-4">
-        <div>
-          <h1 className="text-2xl font-semibold">{t("access.roles.title")}</h1>
-          <p className="text-sm text-muted-foreground">{t("access.roles.description")}</p>
-        </div>
-        {can.manageRoles && (
-          <Button onClick={() => setRole(null)}>
-            <Plus className="size-4" aria-hidden="true" />
-            {t("access.roles.new")}
-          </Button>
-        )}
-      </header>
+      <PageHeader
+        title={t("access.roles.title")}
+        description={t("access.roles.description")}
+        actions={
+          can.manageRoles && (
+            <Button onClick={() => setRole(null)}>
+              <Plus className="size-4" aria-hidden="true" />
+              {t("access.roles.new")}
+            </Button>
+          )
+        }
+      />
       <SearchBox value={filters.search} label={t("access.roles.search")} />
       <div className="relative overflow-x-auto rounded-xl border bg-card">
         <table className="w-full text-sm">

@@ -2,9 +2,10 @@
 import { Head, router, useForm } from "@inertiajs/react";
 import { Plus, Trash2 } from "lucide-react";
 import { useState, type FormEvent } from "react";
-import { Pagination, SearchBox, Table, td, type Page } from "../../components/data-table";
+import { DataTable, SearchBox, type DataColumn, type Page } from "../../components/data-table";
 import { useConfirm } from "../../components/ui/alert-dialog";
-import { Button } from "../../components/ui/button";
+import { Button, IconButton } from "../../components/ui/button";
+import { PageHeader } from "../../components/ui/page-header";
 import { OtherErrors } from "../../components/ui/form-errors";
 import { Dialog, DialogActions } from "../../components/ui/dialog";
 import { Field } from "../../components/ui/field";
@@ -12,7 +13,6 @@ import { SelectField } from "../../components/ui/select-field";
 import { DocumentLabel } from "../../components/users/document-label";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
-import { cn } from "../../lib/utils";
 
 import type { BlacklistRow as Entry } from "../../../../src/domain/access/blacklist";
 import {
@@ -63,70 +63,82 @@ export default function Blacklist({
     });
     if (confirmed) router.delete(route("blacklist.destroy", { entry: entry.id }), { preserveScroll: true });
   };
+  const columns: DataColumn<Entry>[] = [
+    {
+      id: "document",
+      header: t("access.blacklist.document"),
+      className: "font-mono sm:whitespace-nowrap",
+      cell: (entry) => <DocumentLabel type={entry.documentType} number={entry.documentNumber} />,
+    },
+    { id: "name", header: t("access.blacklist.name"), primary: true, cell: (entry) => entry.name },
+    {
+      id: "reason",
+      header: t("access.blacklist.reason"),
+      cell: (entry) => entry.reason,
+      title: (entry) => entry.reason,
+    },
+    {
+      id: "date",
+      header: t("access.blacklist.date"),
+      className: "sm:whitespace-nowrap",
+      cell: (entry) => dateTime(entry.createdAt),
+    },
+    { id: "decided_by", header: t("access.blacklist.decided_by"), cell: (entry) => entry.decidedBy ?? "—" },
+    {
+      id: "user",
+      header: t("access.blacklist.user"),
+      cell: (entry) =>
+        entry.outsideScope ? (
+          <span className="text-muted-foreground">{t("access.blacklist.user_outside_scope")}</span>
+        ) : entry.user ? (
+          `${entry.user.name} (${entry.user.email})`
+        ) : (
+          "—"
+        ),
+    },
+    {
+      id: "actions",
+      header: t("access.users.actions"),
+      headerHidden: true,
+      actions: true,
+      cell: (entry) =>
+        can.manage &&
+        !entry.outsideScope &&
+        (entry.user !== null || can.liftUnlinked) && (
+          <IconButton
+            danger
+            label={`${t("access.blacklist.remove")} ${entry.documentNumber}`}
+            onClick={() => void remove(entry)}
+          >
+            <Trash2 className="size-4" aria-hidden="true" />
+          </IconButton>
+        ),
+    },
+  ];
   return (
     <div className="space-y-6">
       <Head title={t("access.blacklist.title")} />
-      <header className="flex flex-wrap items-end justify-between gap-4">
-        <div>
-          <h1 className="text-2xl font-semibold">{t("access.blacklist.title")}</h1>
-          <p className="text-sm text-muted-foreground">{t("access.blacklist.description")}</p>
-        </div>
-        {can.manage && (
-          <Button onClick={() => setAdding(true)}>
-            <Plus className="size-4" aria-hidden="true" />
-            {t("access.blacklist.new")}
-          </Button>
-        )}
-      </header>
-      <SearchBox value={filters.search} label={t("access.blacklist.search")} />
-      <Table
-        actions
+      <PageHeader
+        title={t("access.blacklist.title")}
+        description={t("access.blacklist.description")}
+        actions={
+          can.manage && (
+            <Button onClick={() => setAdding(true)}>
+              <Plus className="size-4" aria-hidden="true" />
+              {t("access.blacklist.new")}
+            </Button>
+          )
+        }
+      />
+      <DataTable
         caption={t("access.blacklist.title")}
-        headers={[
-          t("access.blacklist.document"),
-          t("access.blacklist.name"),
-          t("access.blacklist.reason"),
-          t("access.blacklist.date"),
-          t("access.blacklist.decided_by"),
-          t("access.blacklist.user"),
-          <span className="sr-only">{t("access.users.actions")}</span>,
-        ]}
-        empty={entries.data.length === 0 ? t("access.blacklist.none") : null}
-      >
-        {entries.data.map((entry) => (
-          <tr key={entry.id}>
-            <td className={cn(td, "font-mono")}>
-              <DocumentLabel type={entry.documentType} number={entry.documentNumber} />
-            </td>
-            <td className={td}>{entry.name}</td>
-            <td className={td}>{entry.reason}</td>
-            <td className={td}>{dateTime(entry.createdAt)}</td>
-            <td className={td}>{entry.decidedBy ?? "—"}</td>
-            <td className={td}>
-              {entry.outsideScope ? (
-                <span className="text-muted-foreground">{t("access.blacklist.user_outside_scope")}</span>
-              ) : entry.user ? (
-                `${entry.user.name} (${entry.user.email})`
-              ) : (
-                "—"
-              )}
-            </td>
-            <td className={cn(td, "text-right")}>
-              {can.manage && !entry.outsideScope && (entry.user !== null || can.liftUnlinked) && (
-                <button
-                  type="button"
-                  className="rounded-md p-1.5 hover:bg-accent"
-                  onClick={() => void remove(entry)}
-                  aria-label={`${t("access.blacklist.remove")} ${entry.documentNumber}`}
-                >
-                  <Trash2 className="size-4" aria-hidden="true" />
-                </button>
-              )}
-            </td>
-          </tr>
-        ))}
-      </Table>
-      <Pagination page={entries} />
+        storageKey="blacklist"
+        columns={columns}
+        page={entries}
+        rowKey={(entry) => entry.id}
+        empty={t("access.blacklist.none")}
+        toolbar={<SearchBox value={filters.search} label={t("access.blacklist.search")} />}
+      />
       <Dialog
         open={adding}
         onClose={() => setAdding(false)}

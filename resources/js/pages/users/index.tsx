@@ -8,6 +8,8 @@ import { useState } from "react";
 import { Pagination, SearchBox, Table, td, visitWith, type Page } from "../../components/data-table";
 import { useConfirm } from "../../components/ui/alert-dialog";
 import { Button } from "../../components/ui/button";
+import { PageHeader } from "../../components/ui/page-header";
+import { Select } from "../../components/ui/select";
 import { TabList } from "../../components/ui/tabs";
 import { OtherErrors } from "../../components/ui/form-errors";
 import { AreaModal } from "../../components/users/area-modal";
@@ -140,26 +142,26 @@ export default function UsersIndex({
   return (
     <div className="space-y-6">
       <Head title={t("access.users.title")} />
-      <header className="flex flex-wrap items-end justify-between gap-4">
-        <div>
-          <h1 className="text-2xl font-semibold">{t("access.users.title")}</h1>
-          <p className="text-sm text-muted-foreground">{t("access.users.description")}</p>
-        </div>
-        <div className="flex gap-2">
-          {can.manageUsers && (
-            <Button onClick={() => setModal({ kind: "user", user: null })}>
-              <Plus className="size-4" aria-hidden="true" />
-              {t("access.users.new")}
-            </Button>
-          )}
-          {can.manageAreas && (
-            <Button variant="outline" onClick={() => setModal({ kind: "area", area: null })}>
-              <Plus className="size-4" aria-hidden="true" />
-              {t("access.areas.new")}
-            </Button>
-          )}
-        </div>
-      </header>
+      <PageHeader
+        title={t("access.users.title")}
+        description={t("access.users.description")}
+        actions={
+          <>
+            {can.manageAreas && (
+              <Button variant="outline" onClick={() => setModal({ kind: "area", area: null })}>
+                <Plus className="size-4" aria-hidden="true" />
+                {t("access.areas.new")}
+              </Button>
+            )}
+            {can.manageUsers && (
+              <Button onClick={() => setModal({ kind: "user", user: null })}>
+                <Plus className="size-4" aria-hidden="true" />
+                {t("access.users.new")}
+              </Button>
+            )}
+          </>
+        }
+      />
 
       {modal === null && <OtherErrors errors={pageErrors} fields={[]} />}
 
@@ -207,33 +209,27 @@ export default function UsersIndex({
             <div role="tabpanel" id="panel-people" aria-labelledby="tab-people" className="space-y-3">
               <div className="flex flex-wrap items-center gap-3">
                 <SearchBox value={filters.search} label={t("access.users.search")} />
-                <select
+                <Select
                   aria-label={t("access.users.area")}
-                  className="h-9 rounded-md border border-input bg-card px-2 text-sm"
-                  value={filters.area ?? ""}
-                  onChange={(e) => visitWith({ area: e.target.value || null, page: null })}
-                >
-                  <option value="">
-                    {t("access.users.areas")}: {t("access.users.all")}
-                  </option>
-                  {areaOptions.map((a) => (
-                    <option key={a.id} value={a.id}>
-                      {a.name} — {a.place.name}
-                    </option>
-                  ))}
-                </select>
-                <select
+                  className="w-auto min-w-48"
+                  value={filters.area === null ? "" : String(filters.area)}
+                  onValueChange={(value) => visitWith({ area: value || null, page: null })}
+                  options={[
+                    { value: "", label: `${t("access.users.areas")}: ${t("access.users.all")}` },
+                    ...areaOptions.map((a) => ({ value: String(a.id), label: `${a.name} — ${a.place.name}` })),
+                  ]}
+                />
+                <Select
                   aria-label={t("access.users.filter_status")}
-                  className="h-9 rounded-md border border-input bg-card px-2 text-sm"
+                  className="w-auto min-w-40"
                   value={filters.status ?? ""}
-                  onChange={(e) => visitWith({ status: e.target.value || null, page: null })}
-                >
-                  <option value="">
-                    {t("access.users.filter_status")}: {t("access.users.all")}
-                  </option>
-                  <option value="active">{t("access.users.active")}</option>
-                  <option value="deactivated">{t("access.users.deactivated")}</option>
-                </select>
+                  onValueChange={(value) => visitWith({ status: value || null, page: null })}
+                  options={[
+                    { value: "", label: `${t("access.users.filter_status")}: ${t("access.users.all")}` },
+                    { value: "active", label: t("access.users.active") },
+                    { value: "deactivated", label: t("access.users.deactivated") },
+                  ]}
+                />
               </div>
               <Table
                 actions
