@@ -10,7 +10,7 @@
  * tests/support/e2e-fixtures.ts on the e2e database (the server seeds roles, places and areas on its first start).
  */
 import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
-import { watchConsole, watchServerMarkup, waitForHydration } from "./support";
+import { acceptConfirmation, chooseOption, watchConsole, watchServerMarkup, waitForHydration } from "./support";
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -96,15 +96,6 @@ const sidebarEntries = (page: Page) =>
 const unexpected = (problems: string[]) =>
   problems.filter((p) => !/Failed to load resource: the server responded with a status of 403/.test(p));
 
-/** Answers the next confirm() with OK, checking its text. */
-function acceptNextConfirm(page: Page, text: string): void {
-  page.once("dialog", async (dialog) => {
-    expect(dialog.type()).toBe("confirm");
-    expect(dialog.message()).toBe(text);
-    await dialog.accept();
-  });
-}
-
 // ---------------------------------------------------------------------------------------------------------------
 
 test.describe.configure({ mode: "serial" });
@@ -158,7 +149,7 @@ test.describe("access control", () => {
     await page.getByRole("button", { name: "Nueva área" }).click();
     const areaDialog = page.getByRole("dialog", { name: "Nueva área" });
     await areaDialog.getByLabel("Nombre", { exact: true }).fill(AREA);
-    await areaDialog.getByLabel("Comedor o sede").selectOption({ label: "Comedor: Comedor Principal" });
+    await chooseOption(areaDialog, "Comedor o sede", "Comedor: Comedor Principal");
     await areaDialog.getByRole("checkbox", { name: ROLE, exact: true }).check();
     await areaDialog.getByRole("button", { name: "Guardar" }).click();
     await expect(flash(page, "success")).toHaveText(`Área «${AREA}» guardada.`);
@@ -175,15 +166,13 @@ test.describe("access control", () => {
     const userDialog = page.getByRole("dialog", { name: "Nuevo usuario" });
     await userDialog.getByLabel("Nombre", { exact: true }).fill(SUPERVISOR.name);
     await userDialog.getByLabel("Correo", { exact: true }).fill(SUPERVISOR.email);
-    const areaSelect = userDialog.getByLabel("Área", { exact: true });
-    const areaOption = areaSelect.locator("option", { hasText: AREA });
-    await expect(areaOption).toHaveText(/Comedor Principal/);
-    await areaSelect.selectOption((await areaOption.getAttribute("value"))!);
+    await chooseOption(userDialog, "Área", new RegExp(`^${AREA} — .*Comedor Principal`));
     const roleSelect = userDialog.getByLabel("Rol", { exact: true });
     await expect(roleSelect).toBeEnabled();
     // The area offers just the new role.
-    await expect(roleSelect.locator("option")).toHaveText(["Elige…", ROLE]);
-    await roleSelect.selectOption({ label: ROLE });
+    await roleSelect.click();
+    await expect(page.getByRole("option")).toHaveText(["Elige…", ROLE]);
+    await page.getByRole("option", { name: ROLE, exact: true }).click();
     await userDialog.getByRole("radio", { name: "Definir una primera contraseña" }).check();
     await userDialog.getByLabel("Contraseña", { exact: true }).fill(PASSWORD);
     await userDialog.getByRole("button", { name: "Guardar" }).click();
@@ -230,8 +219,8 @@ test.describe("access control", () => {
     await expect(s.getByRole("button", { name: "Agregar a la lista negra" })).toHaveCount(0);
 
     // The administrator deactivates them (after the confirm dialog).
-    acceptNextConfirm(page, `¿Desactivar a ${SUPERVISOR.name}? Sus sesiones se cerrarán.`);
     await userRow(page, SUPERVISOR.email).getByRole("button", { name: "Desactivar" }).click();
+    await acceptConfirmation(page, `¿Desactivar a ${SUPERVISOR.name}?`, "Desactivar");
     await expect(flash(page, "success")).toHaveText(`${SUPERVISOR.email} fue desactivado y sus sesiones se cerraron.`);
     await expect(userRow(page, SUPERVISOR.email).getByRole("cell").nth(3)).toHaveText("Desactivado");
 
@@ -276,10 +265,8 @@ test.describe("access control", () => {
     await row.getByRole("button", { name: "Cambiar rol" }).click();
     const dialog = page.getByRole("dialog", { name: `Rol de ${CASHIER.name}` });
     await expect(dialog.getByRole("listitem")).toHaveText(["Caja: cashierQuitar rol"]);
-    await expect(dialog.getByLabel("Área", { exact: true }).locator("option:checked")).toHaveText(
-      /^Caja — .*Comedor Principal/,
-    );
-    await dialog.getByLabel("Rol", { exact: true }).selectOption({ label: "cafe manager" });
+    await expect(dialog.getByLabel("Área", { exact: true })).toHaveText(/^Caja — .*Comedor Principal/);
+    await chooseOption(dialog, "Rol", "cafe manager");
     await dialog.getByRole("button", { name: "Guardar" }).click();
     await expect(flash(page, "success")).toHaveText("Rol asignado.");
     await expect(dialog).toBeHidden();
@@ -314,7 +301,7 @@ test.describe("access control", () => {
     await userRow(page, BARRED.email).getByRole("button", { name: "Editar" }).click();
     const editDialog = page.getByRole("dialog", { name: "Editar usuario" });
     await expect(editDialog.getByLabel("Nombre", { exact: true })).toHaveValue(BARRED.name);
-    await editDialog.getByLabel("Tipo de documento").selectOption({ label: "DNI" });
+    await chooseOption(editDialog, "Tipo de documento", "DNI");
     await expect(editDialog.getByText("El DNI debe tener 8 dígitos.")).toBeVisible();
     await editDialog.getByLabel("Documento", { exact: true }).fill(DOCUMENT);
     await editDialog.getByRole("button", { name: "Guardar" }).click();
@@ -331,13 +318,13 @@ test.describe("access control", () => {
     await page.getByRole("button", { name: "Agregar a la lista negra" }).click();
     const addDialog = page.getByRole("dialog", { name: "Agregar a la lista negra" });
     // The number is checked by the chosen type: eight digits are no foreign-resident card.
-    await addDialog.getByLabel("Tipo de documento").selectOption({ label: "Carné de extranjería" });
+    await chooseOption(addDialog, "Tipo de documento", "Carné de extranjería");
     await addDialog.getByLabel("Documento", { exact: true }).fill(DOCUMENT);
     await addDialog.getByLabel("Nombre").fill(BARRED.name);
     await addDialog.getByLabel("Motivo").fill("Prueba de acceso");
     await addDialog.getByRole("button", { name: "Guardar" }).click();
     await expect(addDialog.getByText("El carné de extranjería debe tener de 9 a 12 letras o dígitos.")).toBeVisible();
-    await addDialog.getByLabel("Tipo de documento").selectOption({ label: "DNI" });
+    await chooseOption(addDialog, "Tipo de documento", "DNI");
     await addDialog.getByRole("button", { name: "Guardar" }).click();
     await expect(flash(page, "success")).toHaveText(`Documento ${DOCUMENT} agregado a la lista negra.`);
     await expect(addDialog).toBeHidden();
@@ -365,8 +352,8 @@ test.describe("access control", () => {
     await expect(barred.page).toHaveURL(/\/login$/);
 
     // Remove the entry: signing in works again.
-    acceptNextConfirm(page, `¿Quitar ${DOCUMENT} de la lista negra? Se restablecerá su acceso.`);
     await entry.getByRole("button", { name: `Quitar ${DOCUMENT}` }).click();
+    await acceptConfirmation(page, `¿Quitar ${DOCUMENT} de la lista negra?`, "Quitar");
     await expect(flash(page, "success")).toHaveText("Registro quitado de la lista negra; el acceso se restableció.");
     await expect(entry).toHaveCount(0);
     await signIn(barred.page, BARRED.email);

@@ -17,7 +17,7 @@
  * tests/support/e2e-fixtures.ts on the e2e database.
  */
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
-import { watchConsole, waitForHydration } from "./support";
+import { acceptConfirmation, watchConsole, waitForHydration } from "./support";
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -292,7 +292,6 @@ test.describe("realtime", () => {
     await signIn(admin, ADMIN.email);
     await open(admin, `/users?search=${encodeURIComponent(PERSON.email)}`);
     const row = admin.getByTestId(`user-row-${PERSON.email}`);
-    admin.once("dialog", (dialog) => dialog.accept());
     const landed: Record<string, number> = {};
     const start = Date.now();
     const watch = (tab: Page, name: string) =>
@@ -300,6 +299,7 @@ test.describe("realtime", () => {
     const arrivals = Promise.all([watch(first, "first"), watch(second, "second")]);
     arrivals.catch(() => {}); // awaited below; this only keeps an early failure from going unhandled meanwhile
     await row.getByRole("button", { name: "Desactivar" }).click();
+    await acceptConfirmation(admin, `¿Desactivar a ${PERSON.name}?`, "Desactivar");
     await expect(admin.locator('[data-flash="success"]')).toHaveText(
       `${PERSON.email} fue desactivado y sus sesiones se cerraron.`,
     );
