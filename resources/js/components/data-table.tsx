@@ -203,7 +203,7 @@ const cardRow =
   "max-sm:relative max-sm:block max-sm:rounded-xl max-sm:border max-sm:bg-card max-sm:p-3 max-sm:shadow-xs sm:[&:last-child>td]:border-b-0";
 const cell = "border-b px-3 py-2 align-top";
 const cardCell =
-  "max-sm:grid max-sm:grid-cols-[minmax(6rem,35%)_1fr] max-sm:items-baseline max-sm:gap-x-3 max-sm:border-0 max-sm:px-0 max-sm:py-1 max-sm:before:text-xs max-sm:before:text-muted-foreground max-sm:before:content-[attr(data-label)]";
+  "max-sm:grid max-sm:grid-cols-[minmax(6rem,35%)_minmax(0,1fr)] max-sm:items-baseline max-sm:[overflow-wrap:anywhere] max-sm:gap-x-3 max-sm:border-0 max-sm:px-0 max-sm:py-1 max-sm:before:text-xs max-sm:before:text-muted-foreground max-sm:before:content-[attr(data-label)]";
 const cardPrimary =
   "max-sm:block max-sm:pb-2 max-sm:pt-0 max-sm:text-base max-sm:font-semibold max-sm:before:content-none";
 const cardActions =
