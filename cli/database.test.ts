@@ -3,8 +3,9 @@
  * `user:password`, `db:backup` and `db:restore` (with the backup → change → restore → compare drill), each test in
  * its own temporary STORAGE_PATH; and the first start of the server with the DEMO_DATA setting on and off. Commands
  * run in this process (tests/support/cli.ts), except where only a process of its own shows it: a password on
- * standard input, no terminal to confirm on, a terminal, a command line pasted into a shell, and the server. Messages are checked in English (APP_LOCALE=en); password-policy messages against
- * the dictionaries, in both languages.
+ * standard input, no terminal to confirm on, a terminal, a command line pasted into a shell, and the server.
+ * Messages are checked in English (APP_LOCALE=en); password-policy messages against the dictionaries, in both
+ * languages.
  */
 import { describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
