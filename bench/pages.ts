@@ -201,6 +201,7 @@ function viewerOf(email: string, cookie: string): Viewer {
   const profile = accessProfile(db, userId);
   return {
     sessionHash: createHash("sha256").update(sessionId).digest("hex"),
+    userId,
     all: profile.isSuper,
     cafeIds: [...profile.cafeIds],
     headquartersIds: [...profile.headquartersIds],

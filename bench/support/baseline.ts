@@ -13,6 +13,7 @@ import type { Database, Statement } from "bun:sqlite";
 export interface Viewer {
   /** The SHA-256 of the session id, as the sessions table keys it. */
   sessionHash: string;
+  userId: number;
   all: boolean;
   cafeIds: number[];
   headquartersIds: number[];
@@ -596,7 +597,20 @@ export class Baseline {
       cafes: tab === "cafes" ? this.listCafes(request) : null,
       serviceOptions: this.serviceOptions(),
       businesses: this.businessOptions(),
+      importJob: this.latestImport(),
     };
+  }
+
+  /**
+   * The viewer's latest places import, unless they closed it: the page shows it above the tables. (The benchmark
+   * starts no import, so it is null; one that was there would be shaped by the page and read ≠ here.)
+   */
+  private latestImport(): Row | null {
+    const job = this.get(
+      "SELECT * FROM jobs WHERE user_id = $user AND kind = 'places.import' ORDER BY id DESC LIMIT 1",
+      { user: this.viewer.userId },
+    );
+    return job && job.dismissed_at === null ? { id: job.id, state: job.state } : null;
   }
 
   /** The mines and units holding a cafe of the scope (null: every one). */

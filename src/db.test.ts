@@ -1,0 +1,103 @@
+/**
+ * The connection's prepared statements: preparedQuery's rows are what drizzle's own mapping gives (nested objects,
+ * decoded timestamps and booleans, a left-joined table missing as null), and a statement is built once per shape.
+ */
+import { describe, expect, test } from "bun:test";
+import { asc, eq, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
+import { areas, cafes, headquarters, mines, roles, units, users } from "../db/schema";
+import { migrateDatabase, openDatabase, preparedQuery, type Db } from "./db";
+import { boundNumber } from "./domain/search";
+
+function database(): Db {
+  const db = openDatabase(":memory:");
+  migrateDatabase(db);
+  const client = db.$client;
+  client.exec(`INSERT INTO mines (id, name) VALUES (1, 'Mina Norte')`);
+  client.exec(`INSERT INTO units (id, mine_id, name) VALUES (1, 1, 'Unidad A')`);
+  client.exec(`INSERT INTO cafes (id, unit_id, name) VALUES (1, 1, 'Comedor Uno'), (2, 1, 'Comedor Dos')`);
+  client.exec(`INSERT INTO businesses (id, name) VALUES (1, 'Servicios')`);
+  client.exec(`INSERT INTO headquarters (id, business_id, name) VALUES (1, 1, 'Sede')`);
+  client.exec(
+    `INSERT INTO areas (id, name, cafe_id, headquarters_id) VALUES (1, 'Caja', 1, NULL), (2, 'Oficina', NULL, 1), (3, 'Cocina', 2, NULL)`,
+  );
+  client.exec(
+    `INSERT INTO users (id, name, email, password_hash, email_verified_at, created_at, updated_at) VALUES
+     (1, 'Ana', 'ana@mesa.test', 'x', 1700000000000, 1700000000000, 1700000001000),
+     (2, 'Beto', 'beto@mesa.test', 'x', NULL, 1700000002000, 1700000003000)`,
+  );
+  return db;
+}
+
+describe("preparedQuery", () => {
+  test("rows come out as drizzle maps them: nested, decoded, a missing joined row as null", () => {
+    const db = database();
+    const place = alias(cafes, "place");
+    const selection = () =>
+      db
+        .select({
+          area: areas,
+          place: { id: place.id, name: place.name },
+          unitName: units.name,
+          hq: headquarters,
+          members: sql<number>`(SELECT COUNT(*) FROM assignments a WHERE a.area_id = ${areas.id})`,
+          upper: sql<string>`upper(${areas.name})`.mapWith((v: string) => `«${v}»`),
+        })
+        .from(areas)
+        .leftJoin(place, eq(place.id, areas.cafeId))
+        .leftJoin(units, eq(units.id, place.unitId))
+        .leftJoin(headquarters, eq(headquarters.id, areas.headquartersId))
+        .orderBy(asc(areas.id));
+    const byDrizzle = selection().all();
+    const prepared = preparedQuery(() => selection().prepare());
+    expect(prepared(db).all()).toEqual(byDrizzle);
+    expect(byDrizzle[1].place).toBeNull();
+    expect(byDrizzle[0].hq).toBeNull();
+    expect(byDrizzle[0].upper).toBe("«CAJA»");
+    expect(prepared(db).get()).toEqual(byDrizzle[0]);
+
+    const people = preparedQuery((db) =>
+      db
+        .select()
+        .from(users)
+        .where(eq(users.id, boundNumber("id")))
+        .prepare(),
+    );
+    for (const id of [1, 2]) {
+      const user = people(db).get({ id });
+      expect(user).toEqual(db.select().from(users).where(eq(users.id, id)).get());
+      expect(user!.createdAt).toBeInstanceOf(Date);
+    }
+    expect(people(db).get({ id: 3 })).toBeUndefined();
+    expect(people(db).all({ id: 3 })).toEqual([]);
+
+    const superRoles = preparedQuery((db) =>
+      db.select({ name: roles.name, isSuper: roles.isSuper }).from(roles).prepare(),
+    );
+    db.$client.exec(`INSERT INTO roles (name, is_super) VALUES ('root', 1), ('cajero', 0)`);
+    expect(superRoles(db).all()).toEqual([
+      { name: "root", isSuper: true },
+      { name: "cajero", isSuper: false },
+    ]);
+  });
+
+  test("a statement is built once per connection and shape", () => {
+    const first = database();
+    const second = database();
+    let built = 0;
+    const names = preparedQuery((db, byName: boolean) => {
+      built++;
+      return db
+        .select({ name: mines.name })
+        .from(mines)
+        .where(byName ? eq(mines.name, sql.placeholder("name")) : undefined)
+        .prepare();
+    });
+    names(first, false).all();
+    names(first, false).all();
+    names(first, true).all({ name: "Mina Norte" });
+    names(second, false).all();
+    expect(built).toBe(3);
+    expect(names(first, true).all({ name: "Mina Norte" })).toEqual([{ name: "Mina Norte" }]);
+  });
+});
