@@ -63,13 +63,21 @@ function abilities(ctx: RequestContext) {
  */
 function rolesMatching(ctx: RequestContext, search: string, page?: PageRequest): ListResult<RoleSummary> {
   const wanted = foldText(search.trim());
-  const rows = listRoles(ctx.db).rows.filter(
-    (r) =>
-      wanted === "" ||
-      [r.name, roleLabel(r.name, ctx.locale), r.description, roleDescription(r.name, r.description, ctx.locale)].some(
-        (text) => foldText(text).includes(wanted),
-      ),
-  );
+  // The super-administrator first, then by the names people read, in their language's order.
+  const collator = new Intl.Collator(ctx.locale);
+  const rows = listRoles(ctx.db)
+    .rows.sort(
+      (a, b) =>
+        Number(b.isSuper) - Number(a.isSuper) ||
+        collator.compare(roleLabel(a.name, ctx.locale), roleLabel(b.name, ctx.locale)),
+    )
+    .filter(
+      (r) =>
+        wanted === "" ||
+        [r.name, roleLabel(r.name, ctx.locale), r.description, roleDescription(r.name, r.description, ctx.locale)].some(
+          (text) => foldText(text).includes(wanted),
+        ),
+    );
   if (!page) return { rows, total: rows.length, page: 1 };
   const shown = pageWindow(rows.length, page);
   return { rows: rows.slice(shown.offset, shown.offset + shown.limit), total: rows.length, page: shown.page };
@@ -132,7 +140,7 @@ export const accessRoutes = defineRoutes([
             }),
             params,
           ),
-        roleOptions: () => listRoles(ctx.db).rows.map(({ id, name, isSuper }) => ({ id, name, isSuper })),
+        roleOptions: () => rolesMatching(ctx, "").rows.map(({ id, name, isSuper }) => ({ id, name, isSuper })),
         roles: () =>
           abilities(ctx).viewRoles ? paginated(rolesMatching(ctx, roleParams.search, roleParams), roleParams) : null,
         permissions: () => listPermissions(ctx.db),

@@ -87,7 +87,7 @@ export default function RolesIndex({
                   <tr key={p.name}>
                     <th
                       scope="row"
-                      className="sticky left-0 border-b bg-card px-3 py-1.5 text-left font-normal"
+                      className="sticky left-0 min-w-56 border-b bg-card px-3 py-1.5 text-left font-normal"
                       title={p.name}
                     >
                       <span className="inline-flex items-center gap-2">
