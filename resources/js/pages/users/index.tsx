@@ -215,7 +215,7 @@ export default function UsersIndex({
                   value={filters.area === null ? "" : String(filters.area)}
                   onValueChange={(value) => visitWith({ area: value || null, page: null })}
                   options={[
-                    { value: "", label: `${t("access.users.areas")}: ${t("access.users.all")}` },
+                    { value: "", label: t("access.users.all_areas") },
                     ...areaOptions.map((a) => ({ value: String(a.id), label: `${a.name} — ${a.place.name}` })),
                   ]}
                 />
@@ -225,7 +225,7 @@ export default function UsersIndex({
                   value={filters.status ?? ""}
                   onValueChange={(value) => visitWith({ status: value || null, page: null })}
                   options={[
-                    { value: "", label: `${t("access.users.filter_status")}: ${t("access.users.all")}` },
+                    { value: "", label: t("access.users.all_statuses") },
                     { value: "active", label: t("access.users.active") },
                     { value: "deactivated", label: t("access.users.deactivated") },
                   ]}
