@@ -5,7 +5,25 @@
  * super-administrator and holders of `audit.view` in a headquarters area read.
  */
 import { and, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
-import { areas, assignments, auditLog, auditPlaces, users, type AuditPlaceKind } from "../../db/schema";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import {
+  areas,
+  assignments,
+  auditLog,
+  auditPlaces,
+  blacklist,
+  businesses,
+  cafes,
+  dealerships,
+  headquarters,
+  mines,
+  properties,
+  services,
+  subdealerships,
+  units,
+  users,
+  type AuditPlaceKind,
+} from "../../db/schema";
 import type { Db } from "../db";
 import type { AccessProfile } from "./access/authorization";
 import { scopeOf, type Scope } from "./access/scope";
@@ -13,7 +31,7 @@ import { translate, type Locale } from "../i18n";
 import { roleLabel } from "./access/built-in-roles";
 import { permissionLabel } from "./access/permissions";
 import { actionLabel, AUDIT_ACTIONS, AUDIT_SUBJECTS, subjectLabel } from "./audit-view";
-import { FOLD_FUNCTION, foldText, likePattern, pageWindow, type ListResult } from "./search";
+import { foldText, pageWindow, searchCondition, type ListResult } from "./search";
 
 /** Who is acting: a signed-in user, or the command line. */
 export interface Actor {
@@ -177,29 +195,36 @@ export interface AuditRow {
 /** The JSON array of ids, for `IN (SELECT value FROM json_each(?))`. */
 const idList = (ids: Iterable<number>) => sql`(SELECT value FROM json_each(${JSON.stringify([...ids])}))`;
 
-/** The ids of the rows of `table` whose folded `columns` contain the folded search (a small table, read once). */
-function idsNamed(db: Db, table: string, columns: string[], pattern: string): number[] {
-  const where = columns.map((c) => `${FOLD_FUNCTION}(${c}) LIKE ?1 ESCAPE '\\'`).join(" OR ");
-  return db.$client
-    .query<{ id: number }, [string]>(`SELECT id FROM ${table} WHERE ${where}`)
-    .all(pattern)
-    .map((r) => r.id);
+/** A table whose rows an audit entry can be about, with the columns that name a row. */
+interface NamedTable {
+  table: SQLiteTable & { id: SQLiteColumn };
+  columns: SQLiteColumn[];
+}
+
+/** The ids of the rows of a (small) table whose name contains the search (searchCondition: folded, or its copy). */
+function idsNamed(db: Db, { table, columns }: NamedTable, search: string): number[] {
+  return db
+    .select({ id: table.id })
+    .from(table)
+    .where(searchCondition(search, columns))
+    .all()
+    .map((r) => r.id as number);
 }
 
 /** Subjects searched by their names now: each kind's table and the columns that name its rows. */
-const NAMED_SUBJECTS: [subjectType: string, table: string, columns: string[]][] = [
-  ["user", "users", ["name"]],
-  ["area", "areas", ["name"]],
-  ["cafe", "cafes", ["name"]],
-  ["unit", "units", ["name"]],
-  ["mine", "mines", ["name"]],
-  ["headquarters", "headquarters", ["name"]],
-  ["business", "businesses", ["name"]],
-  ["dealership", "dealerships", ["name"]],
-  ["subdealership", "subdealerships", ["name"]],
-  ["service", "services", ["name", "code"]],
-  ["property", "properties", ["name", "code"]],
-  ["blacklist", "blacklist", ["name", "document_number"]],
+const NAMED_SUBJECTS: [subjectType: string, named: NamedTable][] = [
+  ["user", { table: users, columns: [users.name] }],
+  ["area", { table: areas, columns: [areas.name] }],
+  ["cafe", { table: cafes, columns: [cafes.name] }],
+  ["unit", { table: units, columns: [units.name] }],
+  ["mine", { table: mines, columns: [mines.name] }],
+  ["headquarters", { table: headquarters, columns: [headquarters.name] }],
+  ["business", { table: businesses, columns: [businesses.name] }],
+  ["dealership", { table: dealerships, columns: [dealerships.name] }],
+  ["subdealership", { table: subdealerships, columns: [subdealerships.name] }],
+  ["service", { table: services, columns: [services.name, services.code] }],
+  ["property", { table: properties, columns: [properties.name, properties.code] }],
+  ["blacklist", { table: blacklist, columns: [blacklist.name, blacklist.documentNumber] }],
 ];
 
 /**
@@ -212,7 +237,6 @@ function auditSearch(db: Db, search: string | undefined, locale: Locale): SQL | 
   const typed = search?.trim();
   if (!typed) return undefined;
   const folded = foldText(typed);
-  const pattern = likePattern(folded);
   const has = (text: string) => foldText(text).includes(folded);
   const found: SQL[] = [];
   // Actions and kinds of subject by key or by their words: matched here against the catalogue, so the rows are
@@ -221,7 +245,7 @@ function auditSearch(db: Db, search: string | undefined, locale: Locale): SQL | 
   if (actions.length) found.push(inArray(auditLog.action, actions));
   const subjects = AUDIT_SUBJECTS.filter((s) => s.includes(folded) || has(subjectLabel(s, locale)));
   if (subjects.length) found.push(inArray(auditLog.subjectType, subjects));
-  const actors = idsNamed(db, "users", ["name"], pattern);
+  const actors = idsNamed(db, NAMED_SUBJECTS[0][1], typed);
   if (actors.length) found.push(sql`${auditLog.actorId} IN ${idList(actors)}`);
   for (const label of ["cli", "guest"] as const)
     if (has(translate(locale, `access.audit.actors.${label}`)) || label.includes(folded))
@@ -231,8 +255,7 @@ function auditSearch(db: Db, search: string | undefined, locale: Locale): SQL | 
   const subject = (type: string, ids: number[]) => {
     if (ids.length) found.push(sql`(${auditLog.subjectType} = ${type} AND ${auditLog.subjectId} IN ${idList(ids)})`);
   };
-  for (const [type, table, columns] of NAMED_SUBJECTS)
-    subject(type, type === "user" ? actors : idsNamed(db, table, columns, pattern));
+  for (const [type, named] of NAMED_SUBJECTS) subject(type, type === "user" ? actors : idsNamed(db, named, typed));
   const roles = db.$client.query<{ id: number; name: string }, []>("SELECT id, name FROM roles").all();
   subject(
     "role",
