@@ -134,8 +134,8 @@ test.describe("access control", () => {
     await expect(roleDialog).toBeVisible();
     await roleDialog.getByLabel("Nombre", { exact: true }).fill(ROLE);
     await roleDialog.getByLabel("Descripción").fill("Ve personas y la lista negra");
-    await roleDialog.getByRole("checkbox", { name: "users.view", exact: true }).check();
-    await roleDialog.getByRole("checkbox", { name: "blacklist.view", exact: true }).check();
+    await roleDialog.getByRole("checkbox", { name: "Ver usuarios", exact: true }).check();
+    await roleDialog.getByRole("checkbox", { name: "Ver la lista negra", exact: true }).check();
     await roleDialog.getByRole("button", { name: "Guardar" }).click();
     await expect(flash(page, "success")).toHaveText(`Rol «${ROLE}» guardado.`);
     await expect(roleDialog).toBeHidden();
@@ -247,7 +247,7 @@ test.describe("access control", () => {
     const { context, page, problems } = await admin(browser);
     await open(page, `/users?search=${encodeURIComponent(CASHIER.email)}`);
     const row = userRow(page, CASHIER.email);
-    await expect(row.getByRole("cell").nth(2)).toHaveText("cashier · Caja");
+    await expect(row.getByRole("cell").nth(2)).toHaveText("Cajero · Caja");
 
     const permissionsOf = async () => {
       await row.getByRole("button", { name: "Ver permisos" }).click();
@@ -259,29 +259,29 @@ test.describe("access control", () => {
       await expect(dialog).toBeHidden();
       return { roles, list };
     };
-    expect(await permissionsOf()).toEqual({ roles: "Roles: cashier", list: ["blacklist.view"] });
+    expect(await permissionsOf()).toEqual({ roles: "Roles: Cajero", list: ["Ver la lista negra"] });
 
     // Change the role in Caja (the dialog starts on the area the user holds a role in).
     await row.getByRole("button", { name: "Cambiar rol" }).click();
     const dialog = page.getByRole("dialog", { name: `Rol de ${CASHIER.name}` });
-    await expect(dialog.getByRole("listitem")).toHaveText(["Caja: cashierQuitar rol"]);
+    await expect(dialog.getByRole("listitem")).toHaveText(["Caja: CajeroQuitar rol"]);
     await expect(dialog.getByLabel("Área", { exact: true })).toHaveText(/^Caja — .*Comedor Principal/);
-    await chooseOption(dialog, "Rol", "cafe manager");
+    await chooseOption(dialog, "Rol", "Jefe de comedor");
     await dialog.getByRole("button", { name: "Guardar" }).click();
     await expect(flash(page, "success")).toHaveText("Rol asignado.");
     await expect(dialog).toBeHidden();
-    await expect(row.getByRole("cell").nth(2)).toHaveText("cafe manager · Caja");
+    await expect(row.getByRole("cell").nth(2)).toHaveText("Jefe de comedor · Caja");
 
     expect(await permissionsOf()).toEqual({
-      roles: "Roles: cafe manager",
+      roles: "Roles: Jefe de comedor",
       list: [
-        "blacklist.view",
-        "dealerships.view",
-        "places.view",
-        "prices.manage",
-        "properties.view",
-        "services.view",
-        "users.view",
+        "Ver la lista negra",
+        "Ver concesionarias",
+        "Ver minas, unidades y comedores",
+        "Cambiar precios de los comedores",
+        "Ver bienes",
+        "Ver servicios y precios",
+        "Ver usuarios",
       ],
     });
 
@@ -370,12 +370,12 @@ test.describe("access control", () => {
     browser,
   }) => {
     const { context, page, problems } = await admin(browser);
-    // This run's administrator made exactly these changes (the CLI's are recorded under "cli"). The audit finds an
-    // actor by the name it shows, never by their e-mail.
+    // This run's administrator made exactly these changes (the CLI's are recorded as "Línea de comandos"). The audit
+    // finds an actor by the name it shows, never by their e-mail.
     await open(page, `/audit?search=${encodeURIComponent(ADMIN.name)}`);
     await expect(page.getByRole("heading", { level: 1, name: "Auditoría" })).toBeVisible();
     const rows = page.getByRole("table", { name: "Auditoría" }).locator("tbody tr");
-    const actions = (await rows.locator("td:nth-child(3)").allTextContents()).reverse();
+    const actions = (await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-action") ?? ""))).reverse();
     // Creating a user records its role assignment too (today just before "user.created"; either order will do).
     const firstUser = actions.slice(2, 4).sort();
     expect(firstUser).toEqual(["user.created", "user.role_assigned"]);
@@ -392,20 +392,20 @@ test.describe("access control", () => {
     ]);
     await expect(rows.locator("td:nth-child(2)")).toHaveText(Array(actions.length).fill(ADMIN.name));
 
-    const row = (action: string) =>
-      rows.filter({ has: page.locator("code", { hasText: new RegExp(`^${action.replace(".", "\\.")}$`) }) });
-    await expect(row("role.created").locator("td").nth(3)).toHaveText(/^role #\d+$/);
-    await expect(row("role.created").locator("td").nth(5)).toContainText(ROLE);
-    await expect(row("role.created").locator("td").nth(5)).toContainText("users.view");
-    await expect(row("role.created").locator("td").nth(5)).toContainText("blacklist.view");
-    await expect(row("area.created").locator("td").nth(3)).toHaveText(/^area #\d+$/);
-    await expect(row("area.created").locator("td").nth(5)).toContainText(AREA);
-    await expect(row("user.created").locator("td").nth(3)).toHaveText(/^user #\d+$/);
-    await expect(row("user.created").locator("td").nth(5)).toContainText(SUPERVISOR.email);
-    await expect(row("user.deactivated").locator("td").nth(4)).toContainText('"active"');
-    await expect(row("user.deactivated").locator("td").nth(5)).toContainText('"deactivated"');
-    await expect(row("user.updated").locator("td").nth(5)).toContainText(DOCUMENT);
-    await expect(row("blacklist.added").locator("td").nth(5)).toContainText("Prueba de acceso");
+    // Each entry in words: the action, the subject by its name, each change as "field: before → after".
+    const row = (action: string) => rows.and(page.locator(`[data-action="${action}"]`));
+    await expect(row("role.created").locator("td").nth(2)).toHaveText("Rol creado");
+    await expect(row("role.created").locator("td").nth(3)).toHaveText(`Rol${ROLE}`);
+    await expect(row("role.created").locator("td").nth(4)).toContainText(`Nombre: ${ROLE}`);
+    await expect(row("role.created").locator("td").nth(4)).toContainText("Permisos: Ver la lista negra, Ver usuarios");
+    await expect(row("area.created").locator("td").nth(3)).toHaveText(`Área${AREA} · Comedor Principal`);
+    await expect(row("area.created").locator("td").nth(4)).toContainText(`Roles que ofrece: ${ROLE}`);
+    await expect(row("user.created").locator("td").nth(3)).toHaveText(`Usuario${SUPERVISOR.name}`);
+    await expect(row("user.created").locator("td").nth(4)).toContainText(`Correo: ${SUPERVISOR.email}`);
+    await expect(row("user.deactivated").locator("td").nth(2)).toHaveText("Usuario desactivado");
+    await expect(row("user.deactivated").locator("td").nth(4)).toHaveText("Estado: antes Activo después Desactivado");
+    await expect(row("user.updated").locator("td").nth(4)).toContainText(DOCUMENT);
+    await expect(row("blacklist.added").locator("td").nth(4)).toContainText("Motivo: Prueba de acceso");
 
     expect(problems, problems.join("\n")).toEqual([]);
     await context.close();

@@ -360,7 +360,7 @@ test.describe("services", () => {
 
     await alm.fill("12.50");
     await dialog.getByRole("button", { name: "Guardar" }).click();
-    await expect(flash(page, "success")).toHaveText("Precios guardados. Cambios: 1.");
+    await expect(flash(page, "success")).toHaveText("Precios guardados: 1 cambio.");
     await expect(dialog).toBeHidden();
 
     // Reopened: the new price, and the change in the history in soles (S/ with a no-break space).

@@ -1597,22 +1597,22 @@ describe("the audit trail", () => {
     expect(p.entries.total).toBe(p.entries.data.length);
     expect(p.entries.total).toBeLessThan(auditCount(w.db));
     const [latest, previous] = p.entries.data;
-    expect(latest).toMatchObject({ actor: "cli", action: "user.role_assigned", subjectId: w.people.nobody.id });
-    expect(previous).toMatchObject({ actor: "cli", action: "area.created" });
+    expect(latest).toMatchObject({
+      actor: { name: "Línea de comandos", kind: "cli" },
+      action: "user.role_assigned",
+      subjectId: w.people.nobody.id,
+    });
+    expect(previous).toMatchObject({ actor: { name: "Línea de comandos", kind: "cli" }, action: "area.created" });
     const deactivated = p.entries.data.find((e: any) => e.action === "user.deactivated");
     expect(deactivated).toMatchObject({
-      actor: "Raíz Super",
+      actor: { name: "Raíz Super", kind: "user" },
       subjectType: "user",
       subjectId: w.people.staffA.id,
-      before: { status: "active" },
-      after: { status: "deactivated" },
+      changes: [{ field: "Estado", before: "Activo", after: "Desactivado" }],
     });
     const updated = p.entries.data.find((e: any) => e.action === "user.updated");
-    expect(updated).toMatchObject({
-      actor: "Raíz Super",
-      before: { name: "Tomás Caja" },
-      after: { name: "Tomás Nuevo" },
-    });
+    expect(updated.actor).toEqual({ name: "Raíz Super", kind: "user" });
+    expect(updated.changes).toContainEqual({ field: "Nombre", before: "Tomás Caja", after: "Tomás Nuevo" });
     const searched = await props(reader, "/audit?search=user.deactivated");
     expect(searched.entries.data.map((e: any) => e.action)).toEqual(["user.deactivated"]);
 
