@@ -10,6 +10,7 @@ import { countUsers } from "./domain/accounts/users";
 import { printSeedResults, runSeeders } from "../db/seeds";
 import { bootstrapAccess } from "./domain/access/starting-roles";
 import { failInterruptedJobs } from "./domain/jobs/jobs";
+import { translate } from "./i18n";
 
 function fail(message: string): never {
   console.error(message);
@@ -28,8 +29,7 @@ const db = openDatabase(config.dbPath);
 migrateDatabase(db);
 // Jobs a stopped process left queued or running will never finish: they are marked failed, their uploads deleted.
 const interrupted = failInterruptedJobs(db);
-if (interrupted > 0)
-  console.log(`${interrupted} background job(s) left unfinished by the last run were marked failed.`);
+if (interrupted > 0) console.log(translate(config.locale, "jobs.left_unfinished", { count: interrupted }));
 bootstrapAccess(db);
 if (countUsers(db) === 0) {
   // Nobody has an account yet: load the reference data, and the demo data when DEMO_DATA is on; say how to sign in
