@@ -8,6 +8,9 @@
  * `unaccent_lower` function as Mesa's searches do. The benchmark searches ASCII words, which both find alike.
  */
 import type { Database, Statement } from "bun:sqlite";
+import { roleDescription, roleLabel } from "../../src/domain/access/built-in-roles";
+import { foldText } from "../../src/domain/search";
+import type { Locale } from "../../src/i18n";
 
 /** Who is looking: the scope and permissions Mesa computes for the signed-in user (computed once here). */
 export interface Viewer {
@@ -19,6 +22,8 @@ export interface Viewer {
   headquartersIds: number[];
   businessIds: number[];
   permissions: Set<string>;
+  /** The language the pages speak to the viewer (role names are shown in it). */
+  locale: Locale;
   /** audit.view from a headquarters area (or a super-administrator): company-wide audit entries are visible. */
   companyWideAudit: boolean;
 }
@@ -175,13 +180,13 @@ export class Baseline {
     const areaParams = listRequest(query, "areas_");
     const roleParams = listRequest(query, "roles_");
     const areas = this.listAreas(areaParams.search, areaParams);
-    const roles = this.can("roles.view") ? this.listRoles(roleParams.search, roleParams) : null;
+    const roles = this.can("roles.view") ? this.rolesAsShown(roleParams.search, roleParams) : null;
     return {
       places: this.placeTree(),
       areaOptions: this.listAreas("", null).rows,
       areas: this.paginated(areas.rows, areas.total, areas.page, areaParams.perPage),
       users: this.listUsers(params),
-      roleOptions: this.listRoles("", null).rows.map(({ id, name, isSuper }) => ({ id, name, isSuper })),
+      roleOptions: this.rolesAsShown("", null).rows.map(({ id, name, isSuper }) => ({ id, name, isSuper })),
       roles: roles && this.paginated(roles.rows, roles.total, roles.page, roleParams.perPage),
       permissions: this.permissions(),
     };
@@ -379,6 +384,33 @@ export class Baseline {
     return { rows, total, page: shown?.page ?? 1 };
   }
 
+  /**
+   * The roles as the pages show them: every role read (they are few), the super-administrator first and then by the
+   * name people read in their language, those whose stored or shown name or description contains the search, and a
+   * page of them when one is asked for.
+   */
+  private rolesAsShown(search: string, request: ListRequest | null): { rows: Row[]; total: number; page: number } {
+    const locale = this.viewer.locale;
+    const collator = new Intl.Collator(locale);
+    const wanted = foldText(search.trim());
+    const rows = this.listRoles("", null)
+      .rows.sort(
+        (a, b) =>
+          Number(b.isSuper) - Number(a.isSuper) ||
+          collator.compare(roleLabel(a.name, locale), roleLabel(b.name, locale)),
+      )
+      .filter(
+        (r) =>
+          wanted === "" ||
+          [r.name, roleLabel(r.name, locale), r.description, roleDescription(r.name, r.description, locale)].some(
+            (text) => foldText(text).includes(wanted),
+          ),
+      );
+    if (!request) return { rows, total: rows.length, page: 1 };
+    const shown = this.window(rows.length, request);
+    return { rows: rows.slice(shown.offset, shown.offset + shown.limit), total: rows.length, page: shown.page };
+  }
+
   private permissions(): Row[] {
     return this.all("SELECT * FROM permissions ORDER BY area, name").map((p) => ({
       id: p.id,
@@ -395,7 +427,7 @@ export class Baseline {
 
   rolesPage(query: URLSearchParams): Row {
     return {
-      roles: this.listRoles((query.get("search") ?? "").slice(0, 100), null).rows,
+      roles: this.rolesAsShown((query.get("search") ?? "").slice(0, 100), null).rows,
       permissions: this.permissions(),
     };
   }
@@ -505,12 +537,9 @@ export class Baseline {
       places: s.places,
       updatedAt: iso(s.updated_at),
     }));
-    const placesRequest = listRequest(query, "places_", 5);
-    const tree = query.get("tab") === "places" ? this.serviceTree(placesRequest) : null;
     return {
       services: this.paginated(services, total, shown.page, request.perPage),
       serviceOptions: this.serviceOptions(),
-      tree: tree && this.paginated(tree.rows, tree.total, tree.page, placesRequest.perPage),
     };
   }
 
@@ -533,57 +562,6 @@ export class Baseline {
       { ids: JSON.stringify(ids) },
     );
     return new Map([...groupBy(rows, (r) => r.id)].map(([id, list]) => [id, list.map((r) => r.service_id)]));
-  }
-
-  private serviceTree(request: ListRequest): { rows: Row[]; total: number; page: number } {
-    const where = this.where(this.inCafes("c.id"), this.match(request.search, ["m.name", "u.name", "c.name"]));
-    const from = "FROM mines m LEFT JOIN units u ON u.mine_id = m.id LEFT JOIN cafes c ON c.unit_id = u.id";
-    const params = { ...this.scopeParams, search: this.pattern(request.search) };
-    const total = this.count(`SELECT count(DISTINCT m.id) AS n ${from} ${where}`, params);
-    const shown = this.window(total, request);
-    const mineIds = this.all(
-      `SELECT DISTINCT m.id, m.name ${from} ${where} ORDER BY m.name, m.id LIMIT $limit OFFSET $offset`,
-      { ...params, limit: shown.limit, offset: shown.offset },
-    ).map((m) => m.id);
-    if (mineIds.length === 0) return { rows: [], total, page: shown.page };
-    const rows = this.all(
-      `SELECT m.id AS mineId, m.name AS mineName, u.id AS unitId, u.name AS unitName, c.id AS cafeId, c.name AS cafeName ${from}
-       ${where ? `${where} AND` : "WHERE"} m.id IN (SELECT value FROM json_each($mines)) ORDER BY m.name, m.id, u.name, u.id, c.name`,
-      { ...params, mines: JSON.stringify(mineIds) },
-    );
-    const unitIds = [...new Set(rows.flatMap((r) => (r.unitId === null ? [] : [r.unitId])))];
-    const cafeIds = [...new Set(rows.flatMap((r) => (r.cafeId === null ? [] : [r.cafeId])))];
-    const byMine = this.offeredBy("mine_services", "mine_id", mineIds);
-    const byUnit = this.offeredBy("unit_services", "unit_id", unitIds);
-    const cafeRows = cafeIds.length
-      ? this.all("SELECT * FROM cafe_services WHERE cafe_id IN (SELECT value FROM json_each($ids))", {
-          ids: JSON.stringify(cafeIds),
-        })
-      : [];
-    const byCafe = new Map<number, number[]>();
-    const priced = new Map<number, number>();
-    for (const r of cafeRows) {
-      byCafe.set(r.cafe_id, [...(byCafe.get(r.cafe_id) ?? []), r.service_id]);
-      if (r.price_cents !== null) priced.set(r.cafe_id, (priced.get(r.cafe_id) ?? 0) + 1);
-    }
-    const tree: Row[] = [];
-    for (const r of rows) {
-      let mine = tree.at(-1);
-      if (!mine || mine.id !== r.mineId)
-        tree.push((mine = { id: r.mineId, name: r.mineName, serviceIds: byMine.get(r.mineId) ?? [], units: [] }));
-      if (r.unitId === null) continue;
-      let unit = mine.units.at(-1);
-      if (!unit || unit.id !== r.unitId)
-        mine.units.push((unit = { id: r.unitId, name: r.unitName, serviceIds: byUnit.get(r.unitId) ?? [], cafes: [] }));
-      if (r.cafeId === null) continue;
-      unit.cafes.push({
-        id: r.cafeId,
-        name: r.cafeName,
-        serviceIds: byCafe.get(r.cafeId) ?? [],
-        priced: priced.get(r.cafeId) ?? 0,
-      });
-    }
-    return { rows: tree, total, page: shown.page };
   }
 
   // ——— Management ———
