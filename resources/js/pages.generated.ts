@@ -9,11 +9,9 @@ export const pages: Record<string, () => Promise<PageModule>> = {
   "auth/register": () => import("./pages/auth/register.tsx"),
   "auth/reset-password": () => import("./pages/auth/reset-password.tsx"),
   "auth/verify-email": () => import("./pages/auth/verify-email.tsx"),
-  "businesses/dealerships": () => import("./pages/businesses/dealerships.tsx"),
   "businesses/headquarters": () => import("./pages/businesses/headquarters.tsx"),
   "businesses/index": () => import("./pages/businesses/index.tsx"),
   "businesses/properties": () => import("./pages/businesses/properties.tsx"),
-  "businesses/subdealerships": () => import("./pages/businesses/subdealerships.tsx"),
   "dashboard": () => import("./pages/dashboard.tsx"),
   "dealerships/index": () => import("./pages/dealerships/index.tsx"),
   "error": () => import("./pages/error.tsx"),
@@ -40,11 +38,9 @@ export interface PageProps {
   "auth/register": PropsOf<typeof import("./pages/auth/register.tsx")>;
   "auth/reset-password": PropsOf<typeof import("./pages/auth/reset-password.tsx")>;
   "auth/verify-email": PropsOf<typeof import("./pages/auth/verify-email.tsx")>;
-  "businesses/dealerships": PropsOf<typeof import("./pages/businesses/dealerships.tsx")>;
   "businesses/headquarters": PropsOf<typeof import("./pages/businesses/headquarters.tsx")>;
   "businesses/index": PropsOf<typeof import("./pages/businesses/index.tsx")>;
   "businesses/properties": PropsOf<typeof import("./pages/businesses/properties.tsx")>;
-  "businesses/subdealerships": PropsOf<typeof import("./pages/businesses/subdealerships.tsx")>;
   "dashboard": PropsOf<typeof import("./pages/dashboard.tsx")>;
   "dealerships/index": PropsOf<typeof import("./pages/dealerships/index.tsx")>;
   "error": PropsOf<typeof import("./pages/error.tsx")>;

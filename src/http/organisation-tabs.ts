@@ -1,6 +1,7 @@
 /**
- * The tabs of the Businesses area (businesses, headquarters, properties, dealerships, subdealerships): each tab is
- * its own page and route; a tab shows only when the user may open its page.
+ * The tabs of the Businesses area (businesses, headquarters, properties): each tab is its own page and route; a tab
+ * shows only when the user may open its page. Dealerships and subdealerships have their own page (the sidebar's
+ * Dealerships entry), so they are not tabs here.
  */
 import { can } from "../domain/access/authorization";
 import type { PermissionName } from "../domain/access/permissions";
@@ -8,7 +9,7 @@ import type { RequestContext } from "./context";
 import type { RouteName } from "./routing";
 
 export interface OrganisationTab {
-  id: "businesses" | "headquarters" | "properties" | "dealerships" | "subdealerships";
+  id: "businesses" | "headquarters" | "properties";
   route: RouteName;
   label: string;
 }
@@ -22,18 +23,6 @@ const TABS: (OrganisationTab & { permission: PermissionName })[] = [
     permission: "businesses.view",
   },
   { id: "properties", route: "properties.index", label: "organisation.tab_properties", permission: "properties.view" },
-  {
-    id: "dealerships",
-    route: "businesses.dealerships",
-    label: "organisation.tab_dealerships",
-    permission: "dealerships.view",
-  },
-  {
-    id: "subdealerships",
-    route: "businesses.subdealerships",
-    label: "organisation.tab_subdealerships",
-    permission: "dealerships.view",
-  },
 ];
 
 /** The tabs the signed-in user may open, in order (a page prop of every Businesses-area page). */

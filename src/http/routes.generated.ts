@@ -82,7 +82,6 @@ export interface RouteParameters {
   "services.store": {};
   "services.update": { service: string | number };
   "subdealerships.destroy": { subdealership: string | number };
-  "subdealerships.export": {};
   "subdealerships.store": {};
   "subdealerships.update": { subdealership: string | number };
   "units.destroy": { unit: string | number };

@@ -2,7 +2,8 @@
  * The Dealerships page in a real browser, as a super-administrator: a dealership is created with its dialog (a RUC
  * with a wrong check digit is refused first), a subdealership is added to it with the subdealership dialog working
  * in "Unidad Norte", the tree is collapsed and expanded with the mouse and the keyboard and shows the subdealership
- * with its unit; the "Subconcesionarias" tab of the Businesses area lists it and exports the table as .xlsx.
+ * with its unit, sorted by a column on the server; the Businesses area's old "Subconcesionarias" tab opens the
+ * same page, which exports the tree as .xlsx; on a 390 px phone the tree reads as cards, without sideways scrolling.
  *
  * The e2e database is seeded on the server's first start ("Mina Cerro Verde" with "Unidad Norte" and "Unidad Sur").
  * The super-administrator comes from tests/support/e2e-fixtures.ts.
@@ -116,12 +117,11 @@ test.describe("dealerships", () => {
     await expect(create).toBeHidden();
 
     // Find it (the tree is paginated), then add a subdealership from its row.
-    await page.getByRole("searchbox", { name: "Buscar por nombre o RUC, también de subconcesionarias" }).fill(RUN);
+    await page.getByRole("searchbox", { name: "Buscar por nombre o RUC" }).fill(RUN);
     await expect(page).toHaveURL(/[?&]search=/);
     const tree = page.getByRole("table", { name: "Concesionarias y sus subconcesionarias" });
     const row = tree.getByRole("row").filter({ hasText: DEALERSHIP.name });
     await expect(row.getByRole("cell")).toHaveText([
-      "",
       DEALERSHIP.name,
       DEALERSHIP.ruc,
       "054 274400",
@@ -141,7 +141,7 @@ test.describe("dealerships", () => {
     await expect(sub).toBeHidden();
 
     // The dealership now counts one subdealership and shows it expanded; collapse and expand again.
-    await expect(row.getByRole("cell").nth(5)).toHaveText("1");
+    await expect(row.getByRole("cell").nth(4)).toHaveText("1");
     const subTable = page.getByRole("table", { name: `Subconcesionarias de ${DEALERSHIP.name}` });
     const subRow = subTable.getByRole("row").filter({ hasText: SUB.name });
     await expect(subRow).toBeVisible();
@@ -180,25 +180,106 @@ test.describe("dealerships", () => {
     await context.close();
   });
 
-  test("the Subconcesionarias tab lists the subdealership and exports the table as .xlsx", async ({ browser }) => {
+  test("the tree sorts on the server; the old Subconcesionarias tab opens it, and it exports the tree as .xlsx", async ({
+    browser,
+  }) => {
     const { context, page, problems } = await admin(browser);
+    // Sorting by name, descending, reloads the page sorted by the server.
+    await open(page, "/dealerships");
+    const tree = page.getByRole("table", { name: "Concesionarias y sus subconcesionarias" });
+    const names = async () =>
+      (await tree.locator(":scope > tbody > tr[data-testid^='dealership-'] > td:first-child").allInnerTexts()).map(
+        (text) => text.trim(),
+      );
+    // Each click on the header sorts the other way; the rows come back in the order the header says.
+    const header = tree.getByRole("columnheader", { name: "Nombre" });
+    const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+    const orders: string[] = [];
+    for (let click = 0; click < 2; click++) {
+      await header.getByRole("button").click();
+      await expect(page).toHaveURL(/[?&]sort=name/);
+      await expect(header).toHaveAttribute(
+        "aria-sort",
+        click === 0 ? /ascending|descending/ : orders[0] === "ascending" ? "descending" : "ascending",
+      );
+      const order = (await header.getAttribute("aria-sort"))!;
+      orders.push(order);
+      await expect(page).toHaveURL(order === "descending" ? /[?&]direction=desc/ : /^(?!.*direction=desc)/);
+      const shown = await names();
+      expect(shown.length).toBeGreaterThan(1);
+      expect(shown).toEqual([...shown].sort(order === "descending" ? (a, b) => byName(b, a) : byName));
+    }
+
     await open(page, `/businesses/subdealerships?search=${encodeURIComponent(RUN)}`);
-    await expect(page.getByRole("link", { name: "Subconcesionarias" })).toHaveAttribute("aria-current", "page");
-    const table = page.getByRole("table", { name: "Subconcesionarias" });
-    await expect(table.locator("tbody tr")).toHaveCount(1);
-    await expect(table.locator("tbody tr").getByRole("cell").nth(2)).toHaveText(DEALERSHIP.name);
+    await expect(page).toHaveURL(new RegExp(`/dealerships\\?search=${RUN}$`));
+    await expect(page.getByRole("heading", { level: 1, name: "Concesionarias" })).toBeVisible();
+    // No Businesses tab for them any more: the one entry is the sidebar's.
+    await expect(page.getByRole("navigation", { name: "Secciones de empresas" })).toHaveCount(0);
+    await expect(page.getByRole("link", { name: "Concesionarias", exact: true })).toHaveCount(1);
+    await expect(
+      page
+        .getByRole("table", { name: `Subconcesionarias de ${DEALERSHIP.name}` })
+        .getByRole("row")
+        .filter({ hasText: SUB.name }),
+    ).toBeVisible();
 
     const [download] = await Promise.all([
       page.waitForEvent("download"),
       page.getByRole("link", { name: "Exportar a Excel" }).click(),
     ]);
-    expect(download.suggestedFilename()).toMatch(/^mesa-subdealerships-\d{4}-\d{2}-\d{2}\.xlsx$/);
+    expect(download.suggestedFilename()).toMatch(/^mesa-dealerships-\d{4}-\d{2}-\d{2}\.xlsx$/);
     const book = XLSX.read(readFileSync(await download.path()), { type: "buffer" });
-    const rows = XLSX.utils.sheet_to_json<unknown[]>(book.Sheets[book.SheetNames[0]], { header: 1 });
+    expect(book.SheetNames).toEqual(["Concesionarias", "Subconcesionarias"]);
+    const sheet = (name: string) => XLSX.utils.sheet_to_json<unknown[]>(book.Sheets[name], { header: 1 });
+    expect(
+      sheet("Concesionarias")
+        .slice(1)
+        .map((r) => r.slice(0, 2)),
+    ).toEqual([[DEALERSHIP.name, DEALERSHIP.ruc]]);
+    const rows = sheet("Subconcesionarias");
     expect(rows[0].slice(0, 4)).toEqual(["Nombre", "RUC", "Concesionaria", "Unidades"]);
     expect(rows.slice(1).map((r) => r.slice(0, 4))).toEqual([
       [SUB.name, SUB.ruc, DEALERSHIP.name, "Mina Cerro Verde / Unidad Norte"],
     ]);
+
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  test("on a 390 px phone the tree reads as cards: the dealership and its subdealerships, no sideways scrolling", async ({
+    browser,
+  }) => {
+    const context = await browser.newContext({
+      storageState: adminState,
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+    });
+    const page = await context.newPage();
+    const problems = watchConsole(page);
+    await open(page, `/dealerships?search=${SUB.ruc}`);
+    const tree = page.getByRole("table", { name: "Concesionarias y sus subconcesionarias" });
+    const card = tree.getByTestId(/^dealership-\d+$/).filter({ hasText: DEALERSHIP.name });
+    await expect(card).toBeVisible();
+    // A card: the name as its title, each other column a "label: value" line, the buttons at its foot.
+    const box = (await card.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+    expect(await card.evaluate((row) => getComputedStyle(row).display)).toBe("block");
+    await expect(card.locator("td[data-label='RUC']")).toHaveText(DEALERSHIP.ruc);
+    await expect(card.getByRole("button", { name: `Editar ${DEALERSHIP.name}` })).toBeVisible();
+    // Its subdealerships, expanded by the search, are cards too.
+    const subCard = page
+      .getByRole("table", { name: `Subconcesionarias de ${DEALERSHIP.name}` })
+      .getByRole("row")
+      .filter({ hasText: SUB.name });
+    await expect(subCard).toBeVisible();
+    expect(await subCard.evaluate((row) => getComputedStyle(row).display)).toBe("block");
+    await expect(subCard.locator("td[data-label='Unidades']")).toContainText("Mina Cerro Verde / Unidad Norte");
+    const subBox = (await subCard.boundingBox())!;
+    expect(subBox.x + subBox.width).toBeLessThanOrEqual(390);
+    // Nothing is wider than the phone.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 
     expect(problems).toEqual([]);
     await context.close();

@@ -1,8 +1,8 @@
 /**
  * The Businesses area through the app: businesses (create, edit, delete guard, services, RUC and uniqueness
  * messages, all-places scope for creating and deleting), headquarters (scope from headquarters areas, delete
- * guard), properties (validation, scope, the page, the QR label, sign-in and back from a scanned label) and the
- * Excel exports read back.
+ * guard), properties (validation, scope, the page, the QR label, sign-in and back from a scanned label), each
+ * table's sorting on the server, and the Excel exports read back.
  *
  * The world: "Mesa Catering S.A.C." with "Sede Lima" and "Sede Arequipa", operating "Comedor Principal" (Mina
  * Cerro Verde / Unidad Norte); "Andes Catering S.A.C." with "Sede Cusco", operating "Comedor Tajo".
@@ -144,13 +144,8 @@ describe("businesses", () => {
     expect(listed.props.businesses.data[1].operatedCafes).toEqual([
       { id: w.mesa.cafe, name: "Comedor Principal", unit: "Unidad Norte", mine: "Mina Cerro Verde" },
     ]);
-    expect(listed.props.tabs.map((t: any) => t.id)).toEqual([
-      "businesses",
-      "headquarters",
-      "properties",
-      "dealerships",
-      "subdealerships",
-    ]);
+    // Dealerships have their own page (the sidebar's), not a tab here.
+    expect(listed.props.tabs.map((t: any) => t.id)).toEqual(["businesses", "headquarters", "properties"]);
     expect(listed.props.can).toEqual({ manage: true, createAndDelete: true });
 
     expect((await submit(client, "PUT", `/businesses/${row.id}`, newBusiness({ phone: "064 999 999" }))).status).toBe(
@@ -320,6 +315,67 @@ describe("businesses", () => {
     expect((await workbook(manager, "/businesses/export")).rows.slice(1).map((r) => r[0])).toEqual([
       "Mesa Catering S.A.C.",
     ]);
+  });
+});
+
+describe("sorting on the server", () => {
+  test("businesses, headquarters and properties sort by their main columns either way; other names keep the default order", async () => {
+    const w = await buildWorld();
+    const client = await signedIn(w, w.people.root);
+    const column = async (path: string, prop: string, pick: (row: any) => unknown) =>
+      (await page(client, path)).props[prop].data.map(pick);
+
+    const businessNames = (query: string) => column(`/businesses?${query}`, "businesses", (b) => b.name);
+    expect(await businessNames("")).toEqual(["Andes Catering S.A.C.", "Mesa Catering S.A.C."]);
+    expect(await businessNames("sort=name&direction=desc")).toEqual(["Mesa Catering S.A.C.", "Andes Catering S.A.C."]);
+    // RUC_MESA (20100…) before RUC_ANDES (20601…); Mesa has two headquarters, Andes one.
+    expect(await businessNames("sort=ruc")).toEqual(["Mesa Catering S.A.C.", "Andes Catering S.A.C."]);
+    expect(await businessNames("sort=headquarters&direction=desc")).toEqual([
+      "Mesa Catering S.A.C.",
+      "Andes Catering S.A.C.",
+    ]);
+    expect(await businessNames("sort=email")).toEqual(await businessNames(""));
+    expect((await page(client, "/businesses?sort=ruc&direction=desc")).props.filters).toEqual({
+      search: "",
+      sort: "ruc",
+      direction: "desc",
+    });
+
+    const hqNames = (query: string) => column(`/businesses/headquarters?${query}`, "headquarters", (hq) => hq.name);
+    expect(await hqNames("")).toEqual(["Sede Cusco", "Sede Arequipa", "Sede Lima"]);
+    expect(await hqNames("sort=name")).toEqual(["Sede Arequipa", "Sede Cusco", "Sede Lima"]);
+    expect(await hqNames("sort=business&direction=desc")).toEqual(["Sede Arequipa", "Sede Lima", "Sede Cusco"]);
+    expect(await hqNames("sort=phone")).toEqual(await hqNames(""));
+
+    for (const [code, name, value] of [
+      ["BN-0003", "Horno", 450000],
+      ["BN-0001", "Cocina", null],
+      ["BN-0002", "Balanza", 12000],
+    ] as const)
+      createProperty(
+        w.db,
+        CLI_ACTOR,
+        EVERYTHING,
+        {
+          code,
+          name,
+          category: "Equipos",
+          location: `cafe:${w.mesa.cafe}`,
+          status: "in_use",
+          ...(value === null ? {} : { acquisition_value: (value / 100).toFixed(2) }),
+        },
+        "America/Lima",
+      );
+    const codes = (query: string) => column(`/businesses/properties?${query}`, "properties", (p) => p.code);
+    expect(await codes("")).toEqual(["BN-0001", "BN-0002", "BN-0003"]);
+    expect(await codes("sort=code&direction=desc")).toEqual(["BN-0003", "BN-0002", "BN-0001"]);
+    expect(await codes("sort=name")).toEqual(["BN-0002", "BN-0001", "BN-0003"]);
+    expect(await codes("sort=acquisition_value&direction=desc")).toEqual(["BN-0003", "BN-0002", "BN-0001"]);
+    expect(await codes("status=in_use&sort=name&direction=desc")).toEqual(["BN-0003", "BN-0001", "BN-0002"]);
+    expect(await codes("sort=notes")).toEqual(await codes(""));
+    // The export keeps the order asked for.
+    const { rows } = await workbook(client, "/businesses/properties/export?sort=name");
+    expect(rows.slice(1).map((r) => r[0])).toEqual(["BN-0002", "BN-0001", "BN-0003"]);
   });
 });
 

@@ -1,7 +1,8 @@
 /**
- * Dealerships and subdealerships through the app: the tree page and the two Businesses-area tabs (permissions,
- * search, pagination, units within scope), the writes with their validation messages and the delete guard,
- * the Excel exports (translated headers, the subdealership's dealership and units), and the seeder.
+ * Dealerships and subdealerships through the app: their one page, the tree (permissions, search, sorting and
+ * pagination on the server, units within scope), the Businesses area's former tabs leading there, the writes with
+ * their validation messages and the delete guard, the Excel export of what the tree shows (translated headers, the
+ * subdealership's dealership and units), and the seeder.
  *
  * The world: Mina Norte → Unidad A → Comedor A (business X) and Mina Sur → Unidad B → Comedor B (business Y). The
  * super-administrator reaches both; "Gerente A" (dealerships.view + dealerships.manage at headquarters X, since
@@ -101,13 +102,16 @@ function seedTwo(w: World) {
   return { andina, huascaran, perforaciones };
 }
 
-async function workbook(response: Response): Promise<unknown[][]> {
+/** The sheets of an .xlsx answer, each as rows of cells (the header row first), by sheet name. */
+async function workbook(response: Response): Promise<Record<string, unknown[][]>> {
   expect(response.status).toBe(200);
   expect(response.headers.get("content-type")).toBe(
     "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
   );
   const book = XLSX.read(new Uint8Array(await response.arrayBuffer()), { type: "array" });
-  return XLSX.utils.sheet_to_json(book.Sheets[book.SheetNames[0]], { header: 1 });
+  return Object.fromEntries(
+    book.SheetNames.map((name) => [name, XLSX.utils.sheet_to_json<unknown[]>(book.Sheets[name], { header: 1 })]),
+  );
 }
 
 describe("permissions", () => {
@@ -119,8 +123,7 @@ describe("permissions", () => {
       "/dealerships",
       "/businesses/dealerships",
       "/businesses/subdealerships",
-      "/businesses/dealerships/export",
-      "/businesses/subdealerships/export",
+      "/dealerships/export",
     ]) {
       expect({ path, status: (await outsider.get(path)).status }).toEqual({ path, status: 403 });
     }
@@ -197,42 +200,87 @@ describe("the Dealerships page", () => {
     expect(scoped.unitChoices.map((m: any) => m.name)).toEqual(["Mina Norte"]);
   });
 
-  test("the server renders the tree and both tabs in the page itself", async () => {
+  test("the server renders the tree in the page itself; the Businesses area's former tabs lead to it with their search", async () => {
     const w = await buildWorld();
     seedTwo(w);
     const root = await signedIn(w, w.people.root);
-    for (const [path, text] of [
-      ["/dealerships", "Perforaciones Altiplano"],
-      ["/businesses/dealerships", "Huascarán"],
-      ["/businesses/subdealerships", "Mina Sur / "],
+    const response = await root.get("/dealerships?search=andina");
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    expect(html).toContain("Perforaciones Altiplano");
+    expect(embeddedPage(html).url).toBe("/dealerships?search=andina");
+    for (const [path, to] of [
+      ["/businesses/dealerships", "/dealerships"],
+      ["/businesses/dealerships?search=hua", "/dealerships?search=hua"],
+      ["/businesses/subdealerships?search=perfo&page=2", "/dealerships?search=perfo"],
     ] as const) {
-      const response = await root.get(path);
-      expect(response.status).toBe(200);
-      const html = await response.text();
-      expect(html).toContain(text);
-      expect(embeddedPage(html).url).toBe(path);
+      const moved = await root.get(path);
+      expect({ path, status: moved.status, location: moved.headers.get("location") }).toEqual({
+        path,
+        status: 302,
+        location: to,
+      });
     }
   });
 
-  test("the Businesses-area tabs list dealerships and subdealerships with search, and the tabs", async () => {
+  test("dealerships have one entry: the sidebar's Dealerships page, no Businesses tab", async () => {
     const w = await buildWorld();
     seedTwo(w);
+    const root = await signedIn(w, w.people.root);
+    const shown = await page(root);
+    const entries = shown.props.navigation.map((n: any) => n.route);
+    expect(entries.filter((route: string) => route.includes("dealership"))).toEqual(["dealerships.index"]);
+    const businesses = await page(root, "/businesses");
+    expect(businesses.props.tabs.map((t: any) => t.id)).toEqual(["businesses", "headquarters", "properties"]);
+    // What the subdealership table found, the tree finds: by a subdealership's name or RUC, within the scope.
     const viewer = await signedIn(w, w.people.viewer);
-    const tab = await page(viewer, "/businesses/dealerships?search=hua");
-    expect(tab.component).toBe("businesses/dealerships");
-    expect(tab.props.dealerships.data.map((d: any) => d.name)).toEqual(["Huascarán"]);
-    expect(tab.props.tabs.map((t: any) => t.id)).toEqual(["dealerships", "subdealerships"]);
-    const subs = await page(viewer, "/businesses/subdealerships?search=andina");
-    expect(subs.component).toBe("businesses/subdealerships");
-    expect(
-      subs.props.subdealerships.data.map((s: any) => [
-        s.name,
-        s.dealershipName,
-        s.units.map((u: any) => u.name),
-        s.hiddenUnits,
-      ]),
-    ).toEqual([["Perforaciones Altiplano", "Andina del Sur", ["Unidad A"], 1]]);
-    expect((await page(viewer, "/businesses/subdealerships?search=nada")).props.subdealerships.data).toEqual([]);
+    for (const search of ["perfo", RUC.c]) {
+      const tree = (await page(viewer, `/dealerships?search=${search}`)).props.tree;
+      expect(
+        tree.data.map((d: any) => [
+          d.name,
+          d.expanded,
+          d.subdealerships.map((s: any) => [s.name, s.matched, s.units.map((u: any) => u.name), s.hiddenUnits]),
+        ]),
+      ).toEqual([["Andina del Sur", true, [["Perforaciones Altiplano", true, ["Unidad A"], 1]]]]);
+    }
+    expect((await page(viewer, "/dealerships?search=nada")).props.tree.data).toEqual([]);
+  });
+
+  test("the tree sorts its dealerships on the server by name, RUC or number of subdealerships, then pages", async () => {
+    const w = await buildWorld();
+    seedTwo(w);
+    for (let i = 0; i < 11; i++)
+      w.db
+        .insert(dealerships)
+        .values({
+          name: `Minera ${String(i).padStart(2, "0")}`,
+          ruc: `100000000${String(i).padStart(2, "0")}`,
+          createdAt: new Date(),
+          updatedAt: new Date(),
+        })
+        .run();
+    const root = await signedIn(w, w.people.root);
+    const names = async (query: string) =>
+      (await page(root, `/dealerships?${query}`)).props.tree.data.map((d: any) => d.name);
+    const byName = await names("");
+    expect(byName.slice(0, 3)).toEqual(["Andina del Sur", "Huascarán", "Minera 00"]);
+    const desc = [...(await names("sort=name&direction=desc")), ...(await names("sort=name&direction=desc&page=2"))];
+    expect(desc.slice(0, 3)).toEqual(["Minera 10", "Minera 09", "Minera 08"]);
+    expect(desc.slice(-2)).toEqual(["Huascarán", "Andina del Sur"]);
+    expect(new Set(desc).size).toBe(13);
+    // By RUC: the "100…" ones before the "20…" ones.
+    expect((await names("sort=ruc")).slice(0, 2)).toEqual(["Minera 00", "Minera 01"]);
+    expect((await names("sort=ruc&direction=desc")).slice(0, 2)).toEqual(["Huascarán", "Andina del Sur"]);
+    // Andina del Sur is the only one with a subdealership.
+    expect((await names("sort=subdealerships&direction=desc"))[0]).toBe("Andina del Sur");
+    expect((await page(root, "/dealerships?sort=subdealerships&direction=desc")).props.filters).toEqual({
+      search: "",
+      sort: "subdealerships",
+      direction: "desc",
+    });
+    for (const sort of ["email", "created_at", "name desc"])
+      expect(await names(`sort=${encodeURIComponent(sort)}`)).toEqual(byName);
   });
 });
 
@@ -252,17 +300,17 @@ describe("writes", () => {
         phone: "054 274400",
         email: "admin@pampaalta.pe",
       },
-      "/businesses/dealerships",
+      "/dealerships?search=pampa",
     );
     expect(created.status).toBe(302);
-    expect(created.headers.get("location")).toBe("/businesses/dealerships");
+    expect(created.headers.get("location")).toBe("/dealerships?search=pampa");
     const dealership = w.db.select().from(dealerships).where(eq(dealerships.ruc, RUC.a)).get()!;
     expect(dealership).toMatchObject({
       name: "Minera Pampa Alta",
       email: "admin@pampaalta.pe",
       fiscalAddress: "Av. Ejército 710",
     });
-    expect((await page(client, "/businesses/dealerships")).flash.success).toBe(
+    expect((await page(client, "/dealerships?search=pampa")).flash.success).toBe(
       es("dealerships.saved", { name: "Minera Pampa Alta" }),
     );
 
@@ -447,15 +495,17 @@ describe("writes", () => {
 });
 
 describe("exports", () => {
-  test("dealerships and subdealerships as .xlsx with translated headers, filtered by the search, within scope", async () => {
+  test("the tree as .xlsx: its dealerships and their subdealerships, translated headers, the search and sort, units within scope", async () => {
     const w = await buildWorld();
     seedTwo(w);
     const viewer = await signedIn(w, w.people.viewer);
-    const response = await viewer.get("/businesses/dealerships/export");
+    const response = await viewer.get("/dealerships/export");
     expect(response.headers.get("content-disposition")).toMatch(
       /^attachment; filename="mesa-dealerships-\d{4}-\d{2}-\d{2}\.xlsx"$/,
     );
-    const rows = await workbook(response);
+    const sheets = await workbook(response);
+    expect(Object.keys(sheets)).toEqual([es("dealerships.title"), es("dealerships.subdealerships_title")]);
+    const rows = sheets[es("dealerships.title")];
     expect(rows[0]).toEqual([
       es("dealerships.name"),
       "RUC",
@@ -469,20 +519,29 @@ describe("exports", () => {
       ["Andina del Sur", RUC.a, 1],
       ["Huascarán", RUC.b, 0],
     ]);
-    expect(await workbook(await viewer.get("/businesses/dealerships/export?search=hua"))).toHaveLength(2);
-
-    viewer.cookies.set("locale", "en");
-    const subResponse = await viewer.get("/businesses/subdealerships/export");
-    expect(subResponse.headers.get("content-disposition")).toMatch(/filename="mesa-subdealerships-.*\.xlsx"/);
-    const subRows = await workbook(subResponse);
-    expect(subRows[0].slice(0, 4)).toEqual(["Name", "RUC", "Dealership", "Units"]);
     // The viewer reaches Unidad A only.
-    expect(subRows.slice(1).map((r) => r.slice(0, 4))).toEqual([
+    expect(sheets[es("dealerships.subdealerships_title")].slice(1).map((r) => r.slice(0, 4))).toEqual([
       ["Perforaciones Altiplano", RUC.c, "Andina del Sur", "Mina Norte / Unidad A"],
     ]);
+    // The search and the order of the tree.
+    const found = await workbook(await viewer.get("/dealerships/export?search=hua"));
+    expect(found[es("dealerships.title")].slice(1).map((r) => r[0])).toEqual(["Huascarán"]);
+    expect(found[es("dealerships.subdealerships_title")]).toHaveLength(1);
+    const sorted = await workbook(await viewer.get("/dealerships/export?sort=name&direction=desc"));
+    expect(sorted[es("dealerships.title")].slice(1).map((r) => r[0])).toEqual(["Huascarán", "Andina del Sur"]);
+
+    viewer.cookies.set("locale", "en");
+    const english = await workbook(await viewer.get("/dealerships/export?search=perfo"));
+    expect(Object.keys(english)).toEqual([en("dealerships.title"), en("dealerships.subdealerships_title")]);
+    expect(english[en("dealerships.subdealerships_title")][0].slice(0, 4)).toEqual([
+      "Name",
+      "RUC",
+      "Dealership",
+      "Units",
+    ]);
     const root = await signedIn(w, w.people.root);
-    const all = await workbook(await root.get("/businesses/subdealerships/export?search=perfo"));
-    expect(all[1][3]).toBe("Mina Norte / Unidad A, Mina Sur / Unidad B");
+    const all = await workbook(await root.get("/dealerships/export?search=perfo"));
+    expect(all[es("dealerships.subdealerships_title")][1][3]).toBe("Mina Norte / Unidad A, Mina Sur / Unidad B");
   });
 });
 

@@ -6,7 +6,7 @@ import { tabLinkClasses } from "./ui/tabs";
 import type { RouteName } from "../../../src/http/routing";
 
 export interface OrganisationTab {
-  id: "businesses" | "headquarters" | "properties" | "dealerships" | "subdealerships";
+  id: "businesses" | "headquarters" | "properties";
   route: RouteName;
   label: string;
 }

@@ -20,7 +20,9 @@ import {
   searchPattern,
   type ListResult,
   type PageRequest,
+  type SortRequest,
 } from "../search";
+import { listSort, orderOf, type ListSort } from "../places/list-sort";
 import { field, parseInput, t } from "../validation";
 import { rucProblem } from "./ruc";
 
@@ -78,12 +80,20 @@ const countBusinesses = preparedQuery((db, all: boolean, searched: boolean) =>
     .prepare(),
 );
 
-const businessesPage = preparedQuery((db, all: boolean, searched: boolean) =>
+/** The columns the businesses table sorts by on the server. */
+const BUSINESS_SORTS = {
+  name: businesses.name,
+  ruc: businesses.ruc,
+  headquarters: headquartersCount,
+  cafes: cafesCount,
+};
+
+const businessesPage = preparedQuery((db, all: boolean, searched: boolean, sort: ListSort[0], direction: ListSort[1]) =>
   db
     .select({ business: businesses, headquarters: headquartersCount, cafes: cafesCount })
     .from(businesses)
     .where(listCondition(all, searched))
-    .orderBy(asc(businesses.name))
+    .orderBy(...orderOf(BUSINESS_SORTS, [sort, direction], [asc(businesses.name), asc(businesses.id)]))
     .limit(LIMIT)
     .offset(OFFSET)
     .prepare(),
@@ -119,12 +129,13 @@ function groupedBy<T, K>(rows: T[], key: (row: T) => K): Map<K, T[]> {
   return groups;
 }
 
-/** Businesses within the scope matching the search (name or RUC), by name; every one when `page` is left out (exports). */
+/** Businesses within the scope matching the search (name or RUC), by name (or the allowed column asked for); every one when `page` is left out (exports). */
 export function listBusinesses(
   db: Db,
   scope: Scope,
   filter: BusinessFilter,
   page?: PageRequest,
+  sort?: SortRequest,
 ): ListResult<BusinessRow> {
   const search = searchPattern(filter.search);
   const shape = [scope.all, search !== null] as const;
@@ -132,7 +143,7 @@ export function listBusinesses(
   const found = readList(
     page,
     () => countBusinesses(db, ...shape).get(values)?.n ?? 0,
-    (window) => businessesPage(db, ...shape).all({ ...values, ...window }),
+    (window) => businessesPage(db, ...shape, ...listSort(BUSINESS_SORTS, sort)).all({ ...values, ...window }),
   );
   const ids = idList(found.rows.map((r) => r.business.id));
   const servicesOf = groupedBy(found.rows.length ? servicesOfBusinesses(db).all({ ids }) : [], (s) => s.businessId);

@@ -21,7 +21,9 @@ import {
   searchPattern,
   type ListResult,
   type PageRequest,
+  type SortRequest,
 } from "../search";
+import { listSort, orderOf, type ListSort } from "../places/list-sort";
 import { field, parseInput, t } from "../validation";
 
 export type Headquarters = typeof headquarters.$inferSelect;
@@ -69,24 +71,41 @@ const countHeadquarters = preparedQuery((db, all: boolean, searched: boolean) =>
     .prepare(),
 );
 
-const headquartersPage = preparedQuery((db, all: boolean, searched: boolean) =>
-  db
-    .select({ hq: headquarters, businessName: businesses.name, areas: areasCount, properties: propertiesCount })
-    .from(headquarters)
-    .innerJoin(businesses, eq(businesses.id, headquarters.businessId))
-    .where(listCondition(all, searched))
-    .orderBy(asc(businesses.name), asc(headquarters.name))
-    .limit(LIMIT)
-    .offset(OFFSET)
-    .prepare(),
+/** The columns the headquarters table sorts by on the server. */
+const HEADQUARTERS_SORTS = {
+  name: headquarters.name,
+  business: businesses.name,
+  address: headquarters.address,
+  areas: areasCount,
+  properties: propertiesCount,
+};
+
+const headquartersPage = preparedQuery(
+  (db, all: boolean, searched: boolean, sort: ListSort[0], direction: ListSort[1]) =>
+    db
+      .select({ hq: headquarters, businessName: businesses.name, areas: areasCount, properties: propertiesCount })
+      .from(headquarters)
+      .innerJoin(businesses, eq(businesses.id, headquarters.businessId))
+      .where(listCondition(all, searched))
+      .orderBy(
+        ...orderOf(
+          HEADQUARTERS_SORTS,
+          [sort, direction],
+          [asc(businesses.name), asc(headquarters.name), asc(headquarters.id)],
+        ),
+      )
+      .limit(LIMIT)
+      .offset(OFFSET)
+      .prepare(),
 );
 
-/** Headquarters within the scope matching the search, by business and name; every one when `page` is left out. */
+/** Headquarters within the scope matching the search, by business and name (or the allowed column asked for); every one when `page` is left out. */
 export function listHeadquarters(
   db: Db,
   scope: Scope,
   filter: HeadquartersFilter,
   page?: PageRequest,
+  sort?: SortRequest,
 ): ListResult<HeadquartersRow> {
   const search = searchPattern(filter.search);
   const shape = [scope.all, search !== null] as const;
@@ -95,7 +114,7 @@ export function listHeadquarters(
     page,
     () => countHeadquarters(db, ...shape).get(values)?.n ?? 0,
     (window) =>
-      headquartersPage(db, ...shape)
+      headquartersPage(db, ...shape, ...listSort(HEADQUARTERS_SORTS, sort))
         .all({ ...values, ...window })
         .map(({ hq, businessName, areas, properties }) => ({
           id: hq.id,

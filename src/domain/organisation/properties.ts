@@ -32,7 +32,9 @@ import {
   searchPattern,
   type ListResult,
   type PageRequest,
+  type SortRequest,
 } from "../search";
+import { listSort, orderOf, type ListSort } from "../places/list-sort";
 import { field, parseInput, t } from "../validation";
 
 export { PROPERTY_STATUSES, type PropertyStatus };
@@ -158,21 +160,32 @@ const countProperties = preparedQuery((db, all: boolean, searched: boolean, bySt
     .prepare(),
 );
 
-const propertiesPage = preparedQuery((db, all: boolean, searched: boolean, byStatus: boolean) =>
-  selectRows(db)
-    .where(listCondition(all, searched, byStatus))
-    .orderBy(asc(properties.code))
-    .limit(LIMIT)
-    .offset(OFFSET)
-    .prepare(),
+/** The columns the properties table sorts by on the server. */
+const PROPERTY_SORTS = {
+  code: properties.code,
+  name: properties.name,
+  category: properties.category,
+  status: properties.status,
+  acquisition_value: properties.acquisitionValueCents,
+};
+
+const propertiesPage = preparedQuery(
+  (db, all: boolean, searched: boolean, byStatus: boolean, sort: ListSort[0], direction: ListSort[1]) =>
+    selectRows(db)
+      .where(listCondition(all, searched, byStatus))
+      .orderBy(...orderOf(PROPERTY_SORTS, [sort, direction], [asc(properties.code), asc(properties.id)]))
+      .limit(LIMIT)
+      .offset(OFFSET)
+      .prepare(),
 );
 
-/** Properties within the scope, searched (code, name, serial, category) and filtered by status, by code; all when `page` is left out. */
+/** Properties within the scope, searched (code, name, serial, category) and filtered by status, by code (or the allowed column asked for); all when `page` is left out. */
 export function listProperties(
   db: Db,
   scope: Scope,
   filter: PropertyFilter,
   page?: PageRequest,
+  sort?: SortRequest,
 ): ListResult<PropertyRow> {
   const search = searchPattern(filter.search);
   const shape = [scope.all, search !== null, filter.status !== undefined] as const;
@@ -186,7 +199,7 @@ export function listProperties(
     page,
     () => countProperties(db, ...shape).get(values)?.n ?? 0,
     (window) =>
-      propertiesPage(db, ...shape)
+      propertiesPage(db, ...shape, ...listSort(PROPERTY_SORTS, sort))
         .all({ ...values, ...window })
         .map(toRow),
   );

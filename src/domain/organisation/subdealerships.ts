@@ -23,8 +23,10 @@ import {
   searchMatch,
   searchPattern,
   type ListResult,
+  type SortRequest,
 } from "../search";
 import { parseInput, t } from "../validation";
+import { listSort, orderOf, type ListSort } from "../places/list-sort";
 import { reachableParents } from "../places/places";
 import {
   checkCompanyFields,
@@ -230,7 +232,10 @@ const countTree = preparedQuery((db, searched: boolean) =>
     .prepare(),
 );
 
-const treePage = preparedQuery((db, searched: boolean) =>
+/** The columns the dealership tree sorts its dealerships by on the server. */
+const TREE_SORTS = { name: dealerships.name, ruc: dealerships.ruc, subdealerships: subdealershipCount };
+
+const treePage = preparedQuery((db, searched: boolean, sort: ListSort[0], direction: ListSort[1]) =>
   db
     .select({
       dealership: dealerships,
@@ -239,7 +244,7 @@ const treePage = preparedQuery((db, searched: boolean) =>
     })
     .from(dealerships)
     .where(searched ? treeSearch() : undefined)
-    .orderBy(asc(dealerships.name))
+    .orderBy(...orderOf(TREE_SORTS, [sort, direction], [asc(dealerships.name), asc(dealerships.id)]))
     .limit(LIMIT)
     .offset(OFFSET)
     .prepare(),
@@ -260,22 +265,25 @@ const treeChildren = preparedQuery((db, searched: boolean) =>
 );
 
 /**
- * The dealership → subdealership tree, paginated by dealership. The search matches a dealership's name or RUC, or
+ * The dealership → subdealership tree, paginated by dealership, by name (or the allowed column asked for: name, RUC,
+ * number of subdealerships). The search matches a dealership's name or RUC, or
  * one of its subdealerships'; a dealership found through a subdealership comes expanded, the matching
- * subdealerships marked. Units shown are those within the actor's scope.
+ * subdealerships marked. Units shown are those within the actor's scope. Every dealership found when `page` is null
+ * (the export).
  */
 export function dealershipTree(
   db: Db,
   scope: Scope,
   filter: { search?: string },
-  page: Page,
+  page: Page | null,
+  sort?: SortRequest,
 ): ListResult<DealershipTreeRow> {
   const search = searchPattern(filter.search);
   const searched = search !== null;
   const parents = readList(
     page,
     () => countTree(db, searched).get({ search })?.n ?? 0,
-    (window) => treePage(db, searched).all({ search, ...window }),
+    (window) => treePage(db, searched, ...listSort(TREE_SORTS, sort)).all({ search, ...window }),
   );
   const ids = parents.rows.map((p) => p.dealership.id);
   const children = rowsOf(db, scope, ids.length ? treeChildren(db, searched).all({ search, ids: idList(ids) }) : []);

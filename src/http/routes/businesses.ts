@@ -1,7 +1,7 @@
 /**
  * Businesses area: businesses with the services they offer and the cafes they operate, their headquarters, and
- * properties with their page and printable QR label. Every table exports to Excel with the current search,
- * within the user's scope. Every list and write goes through the domain with the actor and their scope.
+ * properties with their page and printable QR label. Every table is sorted and paged on the server and exports to
+ * Excel with the current search and order, within the user's scope. Every list and write goes through the domain with the actor and their scope.
  */
 import QRCode from "qrcode";
 import { can } from "../../domain/access/authorization";
@@ -38,7 +38,7 @@ import { serviceOptions } from "../../domain/places/services";
 import type { ExportColumn } from "../../domain/spreadsheets/write";
 import type { RequestContext } from "../context";
 import { organisationTabs } from "../organisation-tabs";
-import { listParams, paginated } from "../pagination";
+import { listParams, paginated, sortParams } from "../pagination";
 import { access, defineRoutes } from "../routing";
 import { exportFileName, xlsxResponse } from "../spreadsheet";
 
@@ -108,10 +108,11 @@ export const businessesRoutes = defineRoutes([
     access: access.can("businesses.view"),
     handle: (ctx) => {
       const params = listParams(ctx.query);
+      const sort = sortParams(ctx.query);
       return ctx.render("businesses/index", {
         tabs: organisationTabs(ctx),
-        filters: { search: params.search },
-        businesses: () => paginated(listBusinesses(ctx.db, ctx.scope, { search: params.search }, params), params),
+        filters: { search: params.search, ...sort },
+        businesses: () => paginated(listBusinesses(ctx.db, ctx.scope, { search: params.search }, params, sort), params),
         serviceOptions: () => serviceOptions(ctx.db),
         rucLength: ctx.config.rucLength,
         can: {
@@ -127,7 +128,13 @@ export const businessesRoutes = defineRoutes([
     uri: "/businesses/export",
     access: access.can("businesses.view"),
     handle: (ctx) => {
-      const { rows } = listBusinesses(ctx.db, ctx.scope, { search: listParams(ctx.query).search });
+      const { rows } = listBusinesses(
+        ctx.db,
+        ctx.scope,
+        { search: listParams(ctx.query).search },
+        undefined,
+        sortParams(ctx.query),
+      );
       return xlsxResponse(exportFileName("businesses", ctx.config.timezone), [
         { name: ctx.t("businesses.title"), columns: businessColumns(ctx), rows },
       ]);
@@ -205,10 +212,12 @@ export const businessesRoutes = defineRoutes([
     access: access.can("businesses.view"),
     handle: (ctx) => {
       const params = listParams(ctx.query);
+      const sort = sortParams(ctx.query);
       return ctx.render("businesses/headquarters", {
         tabs: organisationTabs(ctx),
-        filters: { search: params.search },
-        headquarters: () => paginated(listHeadquarters(ctx.db, ctx.scope, { search: params.search }, params), params),
+        filters: { search: params.search, ...sort },
+        headquarters: () =>
+          paginated(listHeadquarters(ctx.db, ctx.scope, { search: params.search }, params, sort), params),
         businesses: () => businessOptions(ctx.db, ctx.scope),
         can: { manage: can(ctx.access, "businesses.manage") },
       });
@@ -220,7 +229,13 @@ export const businessesRoutes = defineRoutes([
     uri: "/businesses/headquarters/export",
     access: access.can("businesses.view"),
     handle: (ctx) => {
-      const { rows } = listHeadquarters(ctx.db, ctx.scope, { search: listParams(ctx.query).search });
+      const { rows } = listHeadquarters(
+        ctx.db,
+        ctx.scope,
+        { search: listParams(ctx.query).search },
+        undefined,
+        sortParams(ctx.query),
+      );
       return xlsxResponse(exportFileName("headquarters", ctx.config.timezone), [
         { name: ctx.t("headquarters.title"), columns: headquartersColumns(ctx), rows },
       ]);
@@ -272,13 +287,14 @@ export const businessesRoutes = defineRoutes([
     access: access.can("properties.view"),
     handle: (ctx) => {
       const params = listParams(ctx.query);
+      const sort = sortParams(ctx.query);
       const status = statusFilter(ctx);
       return ctx.render("businesses/properties", {
         tabs: organisationTabs(ctx),
-        filters: { search: params.search, status: status ?? null },
+        filters: { search: params.search, status: status ?? null, ...sort },
         statuses: [...PROPERTY_STATUSES],
         properties: () =>
-          paginated(listProperties(ctx.db, ctx.scope, { search: params.search, status }, params), params),
+          paginated(listProperties(ctx.db, ctx.scope, { search: params.search, status }, params, sort), params),
         locations: () => locationOptions(ctx.db, ctx.scope),
         categories: () => propertyCategories(ctx.db),
         today: todayIn(ctx.config.timezone, new Date()),
@@ -292,10 +308,13 @@ export const businessesRoutes = defineRoutes([
     uri: "/businesses/properties/export",
     access: access.can("properties.view"),
     handle: (ctx) => {
-      const { rows } = listProperties(ctx.db, ctx.scope, {
-        search: listParams(ctx.query).search,
-        status: statusFilter(ctx),
-      });
+      const { rows } = listProperties(
+        ctx.db,
+        ctx.scope,
+        { search: listParams(ctx.query).search, status: statusFilter(ctx) },
+        undefined,
+        sortParams(ctx.query),
+      );
       return xlsxResponse(exportFileName("properties", ctx.config.timezone), [
         { name: ctx.t("properties.title"), columns: propertyColumns(ctx), rows },
       ]);

@@ -1,14 +1,14 @@
 /**
- * Dealerships and subdealerships: the Dealerships page (the expandable dealership → subdealership tree), the
- * "Concesionarias" and "Subconcesionarias" tabs of the Businesses area (flat tables with Excel export), and the
- * writes their dialogs send. Dealerships are company-wide; the units of a subdealership go through the actor's scope.
+ * Dealerships and subdealerships live on one page: the Dealerships page, the expandable dealership → subdealership
+ * tree (searched, sorted and paged on the server) with its Excel export and the dialogs that create, edit and delete
+ * both. The Businesses area's former "Concesionarias" and "Subconcesionarias" tabs send people there. Dealerships are
+ * company-wide; the units of a subdealership go through the actor's scope.
  */
 import { can } from "../../domain/access/authorization";
 import {
   createDealership,
   dealershipOptions,
   deleteDealership,
-  listDealerships,
   updateDealership,
   type DealershipRow,
 } from "../../domain/organisation/dealerships";
@@ -16,15 +16,13 @@ import {
   createSubdealership,
   dealershipTree,
   deleteSubdealership,
-  listSubdealerships,
   unitChoices,
   updateSubdealership,
   type SubdealershipRow,
 } from "../../domain/organisation/subdealerships";
 import type { ExportColumn } from "../../domain/spreadsheets/write";
 import type { RequestContext } from "../context";
-import { organisationTabs } from "../organisation-tabs";
-import { listParams, paginated } from "../pagination";
+import { listParams, paginated, sortParams } from "../pagination";
 import { access, defineRoutes } from "../routing";
 import { exportFileName, xlsxResponse } from "../spreadsheet";
 
@@ -74,6 +72,12 @@ function subdealershipColumns(ctx: RequestContext): ExportColumn<SubdealershipRo
   ];
 }
 
+/** The tree page, with the search of the page that sent people here (the Businesses area's former tabs). */
+function treePage(ctx: RequestContext): Response {
+  const { search } = listParams(ctx.query);
+  return ctx.redirect(ctx.urlFor("dealerships.index", search ? { search } : {}));
+}
+
 export const dealershipsRoutes = defineRoutes([
   {
     name: "dealerships.index",
@@ -82,9 +86,10 @@ export const dealershipsRoutes = defineRoutes([
     access: access.can("dealerships.view"),
     handle: (ctx) => {
       const params = listParams(ctx.query, "", 10);
+      const sort = sortParams(ctx.query);
       return ctx.render("dealerships/index", {
-        filters: { search: params.search },
-        tree: () => paginated(dealershipTree(ctx.db, ctx.scope, { search: params.search }, params), params),
+        filters: { search: params.search, ...sort },
+        tree: () => paginated(dealershipTree(ctx.db, ctx.scope, { search: params.search }, params, sort), params),
         ...dialogProps(ctx),
       });
     },
@@ -94,55 +99,31 @@ export const dealershipsRoutes = defineRoutes([
     methods: ["GET"],
     uri: "/businesses/dealerships",
     access: access.can("dealerships.view"),
-    handle: (ctx) => {
-      const params = listParams(ctx.query);
-      return ctx.render("businesses/dealerships", {
-        tabs: organisationTabs(ctx),
-        filters: { search: params.search },
-        dealerships: () => paginated(listDealerships(ctx.db, { search: params.search }, params), params),
-        ...dialogProps(ctx),
-      });
-    },
+    handle: treePage,
   },
   {
     name: "businesses.subdealerships",
     methods: ["GET"],
     uri: "/businesses/subdealerships",
     access: access.can("dealerships.view"),
-    handle: (ctx) => {
-      const params = listParams(ctx.query);
-      return ctx.render("businesses/subdealerships", {
-        tabs: organisationTabs(ctx),
-        filters: { search: params.search },
-        subdealerships: () =>
-          paginated(listSubdealerships(ctx.db, ctx.scope, { search: params.search }, params), params),
-        ...dialogProps(ctx),
-      });
-    },
+    handle: treePage,
   },
   {
     name: "dealerships.export",
     methods: ["GET"],
-    uri: "/businesses/dealerships/export",
+    uri: "/dealerships/export",
     access: access.can("dealerships.view"),
+    // What the tree shows, every page of it: the dealerships found (in the tree's order) and their subdealerships.
     handle: (ctx) => {
       const { search } = listParams(ctx.query);
-      const { rows } = listDealerships(ctx.db, { search }, null);
+      const { rows } = dealershipTree(ctx.db, ctx.scope, { search }, null, sortParams(ctx.query));
       return xlsxResponse(exportFileName("dealerships", ctx.config.timezone), [
         { name: ctx.t("dealerships.title"), columns: dealershipColumns(ctx), rows },
-      ]);
-    },
-  },
-  {
-    name: "subdealerships.export",
-    methods: ["GET"],
-    uri: "/businesses/subdealerships/export",
-    access: access.can("dealerships.view"),
-    handle: (ctx) => {
-      const { search } = listParams(ctx.query);
-      const { rows } = listSubdealerships(ctx.db, ctx.scope, { search }, null);
-      return xlsxResponse(exportFileName("subdealerships", ctx.config.timezone), [
-        { name: ctx.t("dealerships.subdealerships_title"), columns: subdealershipColumns(ctx), rows },
+        {
+          name: ctx.t("dealerships.subdealerships_title"),
+          columns: subdealershipColumns(ctx),
+          rows: rows.flatMap((row) => row.subdealerships),
+        },
       ]);
     },
   },

@@ -1,20 +1,20 @@
 /**
- * The dealership → subdealership tree: one row per dealership with a disclosure button (aria-expanded; Enter or
- * Space toggles, the right and left arrows open and close) that shows its subdealerships with their units.
- * Collapsed children stay in the markup, hidden, so the server-rendered page and the browser agree. Which rows start
- * expanded is read from the rows once: the page keys the tree on its search and page number, so other rows start
- * afresh while a save on the same page keeps what the user opened.
+ * The dealership → subdealership tree on the shared DataTable (sorted and paged by the server, columns to choose,
+ * cards on a phone): one row per dealership whose name carries a disclosure button (aria-expanded; Enter or Space
+ * toggles, the right and left arrows open and close) that shows its subdealerships with their units under the row,
+ * as a table of their own (cards on a phone too). Which rows start expanded is read from the rows when `listKey`
+ * (the page's search, sort and page number) changes, so other rows start afresh while a save on the same page keeps
+ * what the user opened; the tree itself stays mounted, so the search box in its toolbar keeps its focus.
  */
 import { ChevronRight, Plus } from "lucide-react";
-import { useState, type KeyboardEvent } from "react";
+import { useState, type KeyboardEvent, type ReactNode } from "react";
 import { useI18n } from "../../hooks/use-i18n";
 import { cn } from "../../lib/utils";
-import { td } from "../data-table";
+import { DataTable, type DataColumn, type Page, type SortState } from "../data-table";
+import { IconButton } from "../ui/button";
 import { RowActions } from "./row-actions";
 import { UnitChips } from "./unit-chips";
 import type { DealershipTreeRow, SubdealershipRow } from "./types";
-
-const th = "border-b px-3 py-2 font-medium text-muted-foreground";
 
 export interface TreeActions {
   editDealership: (row: DealershipTreeRow) => void;
@@ -25,18 +25,32 @@ export interface TreeActions {
 }
 
 export function DealershipTree({
-  rows,
+  page,
+  listKey,
+  sort,
+  toolbar,
   canManage,
   actions,
   empty,
 }: {
-  rows: DealershipTreeRow[];
+  page: Page<DealershipTreeRow>;
+  /** Changes when another list is shown (search, sort, page): the rows' own expansion is read again. */
+  listKey: string;
+  sort: SortState;
+  /** The search box, beside the columns menu. */
+  toolbar?: ReactNode;
   canManage: boolean;
   actions: TreeActions;
   empty: string;
 }) {
   const { t } = useI18n();
-  const [expanded, setExpanded] = useState<Set<number>>(() => new Set(rows.filter((r) => r.expanded).map((r) => r.id)));
+  const initial = () => new Set(page.data.filter((r) => r.expanded).map((r) => r.id));
+  const [expanded, setExpanded] = useState<Set<number>>(initial);
+  const [shownKey, setShownKey] = useState(listKey);
+  if (shownKey !== listKey) {
+    setShownKey(listKey);
+    setExpanded(initial());
+  }
   const setOpen = (id: number, open: boolean) =>
     setExpanded((current) => {
       const next = new Set(current);
@@ -53,131 +67,166 @@ export function DealershipTree({
       setOpen(id, false);
     }
   };
+  const childrenId = (row: DealershipTreeRow) => `dealership-${row.id}-subdealerships`;
+
+  const columns: DataColumn<DealershipTreeRow>[] = [
+    {
+      id: "name",
+      header: t("dealerships.name"),
+      primary: true,
+      sortable: true,
+      cell: (row) => {
+        const open = expanded.has(row.id);
+        return (
+          <span className="flex min-w-0 items-center gap-1 sm:max-w-64">
+            <button
+              type="button"
+              className="shrink-0 rounded p-1 hover:bg-accent"
+              aria-expanded={open}
+              aria-controls={open ? childrenId(row) : undefined}
+              aria-label={t(open ? "dealerships.collapse" : "dealerships.expand", { name: row.name })}
+              onClick={() => setOpen(row.id, !open)}
+              onKeyDown={(e) => onToggleKey(e, row.id)}
+            >
+              <ChevronRight className={cn("size-4 transition-transform", open && "rotate-90")} aria-hidden="true" />
+            </button>
+            <span className="min-w-0 font-medium sm:truncate" title={row.name}>
+              {row.name}
+            </span>
+          </span>
+        );
+      },
+    },
+    {
+      id: "ruc",
+      header: t("dealerships.ruc"),
+      sortable: true,
+      className: "font-mono sm:whitespace-nowrap",
+      cell: (row) => row.ruc,
+    },
+    { id: "phone", header: t("dealerships.phone"), className: "sm:whitespace-nowrap", cell: (row) => row.phone },
+    {
+      id: "email",
+      header: t("dealerships.email"),
+      cell: (row) => row.email,
+      title: (row) => row.email,
+      maxWidth: "sm:max-w-48",
+    },
+    {
+      id: "subdealerships",
+      header: t("dealerships.subdealership_count"),
+      sortable: true,
+      className: "tabular-nums sm:whitespace-nowrap",
+      cell: (row) => row.subdealershipCount,
+    },
+    {
+      id: "actions",
+      header: t("dealerships.actions"),
+      headerHidden: true,
+      actions: true,
+      cell: (row) =>
+        canManage && (
+          <span className="inline-flex items-center gap-0.5">
+            <IconButton
+              label={t("dealerships.add_subdealership_to", { name: row.name })}
+              onClick={() => {
+                setOpen(row.id, true);
+                actions.addSubdealership(row);
+              }}
+            >
+              <Plus className="size-4" aria-hidden="true" />
+            </IconButton>
+            <RowActions
+              name={row.name}
+              onEdit={() => actions.editDealership(row)}
+              onDelete={() => actions.deleteDealership(row)}
+            />
+          </span>
+        ),
+    },
+  ];
+
+  const subColumns: DataColumn<SubdealershipRow>[] = [
+    {
+      id: "name",
+      header: t("dealerships.subdealerships_title"),
+      primary: true,
+      cell: (sub) =>
+        sub.matched ? (
+          <span className="rounded bg-primary/10 px-1">
+            {sub.name}
+            <span className="sr-only"> ({t("dealerships.matched")})</span>
+          </span>
+        ) : (
+          sub.name
+        ),
+      title: (sub) => sub.name,
+    },
+    {
+      id: "ruc",
+      header: t("dealerships.ruc"),
+      hideable: false,
+      className: "font-mono sm:whitespace-nowrap",
+      cell: (sub) => sub.ruc,
+    },
+    {
+      id: "units",
+      header: t("dealerships.units"),
+      hideable: false,
+      cell: (sub) => <UnitChips units={sub.units} hidden={sub.hiddenUnits} />,
+    },
+    {
+      id: "phone",
+      header: t("dealerships.phone"),
+      hideable: false,
+      className: "sm:whitespace-nowrap",
+      cell: (sub) => sub.phone,
+    },
+    {
+      id: "actions",
+      header: t("dealerships.actions"),
+      headerHidden: true,
+      actions: true,
+      cell: (sub) =>
+        canManage && (
+          <RowActions
+            name={sub.name}
+            onEdit={() => actions.editSubdealership(sub)}
+            onDelete={() => actions.deleteSubdealership(sub)}
+          />
+        ),
+    },
+  ];
 
   return (
-    <div className="relative overflow-x-auto rounded-xl border bg-card">
-      <table className="w-full min-w-[36rem] text-left text-sm">
-        <caption className="sr-only">{t("dealerships.tree_label")}</caption>
-        <thead>
-          <tr>
-            <th className={cn(th, "w-10")}>
-              <span className="sr-only">{t("dealerships.subdealership_count")}</span>
-            </th>
-            <th className={th}>{t("dealerships.name")}</th>
-            <th className={th}>{t("dealerships.ruc")}</th>
-            <th className={th}>{t("dealerships.phone")}</th>
-            <th className={th}>{t("dealerships.email")}</th>
-            <th className={th}>{t("dealerships.subdealership_count")}</th>
-            <th className={th}>
-              <span className="sr-only">{t("dealerships.actions")}</span>
-            </th>
-          </tr>
-        </thead>
-        {rows.length === 0 && (
-          <tbody>
-            <tr>
-              <td className={td} colSpan={7}>
-                {empty}
-              </td>
-            </tr>
-          </tbody>
-        )}
-        {rows.map((row) => {
-          const open = expanded.has(row.id);
-          const childrenId = `dealership-${row.id}-subdealerships`;
-          return (
-            <tbody key={row.id} data-testid={`dealership-${row.id}`}>
-              <tr className={cn(open && "bg-muted/40")}>
-                <td className={td}>
-                  <button
-                    type="button"
-                    className="rounded p-1 hover:bg-accent"
-                    aria-expanded={open}
-                    aria-controls={childrenId}
-                    aria-label={t(open ? "dealerships.collapse" : "dealerships.expand", { name: row.name })}
-                    onClick={() => setOpen(row.id, !open)}
-                    onKeyDown={(e) => onToggleKey(e, row.id)}
-                  >
-                    <ChevronRight
-                      className={cn("size-4 transition-transform", open && "rotate-90")}
-                      aria-hidden="true"
-                    />
-                  </button>
-                </td>
-                <td className={cn(td, "font-medium")}>{row.name}</td>
-                <td className={cn(td, "whitespace-nowrap font-mono")}>{row.ruc}</td>
-                <td className={cn(td, "whitespace-nowrap")}>{row.phone}</td>
-                <td className={td}>{row.email}</td>
-                <td className={td}>{row.subdealershipCount}</td>
-                <td className={cn(td, "whitespace-nowrap text-right")}>
-                  {canManage && (
-                    <span className="inline-flex items-center gap-1">
-                      <button
-                        type="button"
-                        className="rounded p-1 hover:bg-accent"
-                        onClick={() => {
-                          setOpen(row.id, true);
-                          actions.addSubdealership(row);
-                        }}
-                        aria-label={t("dealerships.add_subdealership_to", { name: row.name })}
-                        title={t("dealerships.add_subdealership_to", { name: row.name })}
-                      >
-                        <Plus className="size-4" aria-hidden="true" />
-                      </button>
-                      <RowActions
-                        name={row.name}
-                        onEdit={() => actions.editDealership(row)}
-                        onDelete={() => actions.deleteDealership(row)}
-                      />
-                    </span>
-                  )}
-                </td>
-              </tr>
-              <tr id={childrenId} hidden={!open}>
-                <td className={cn(td, "bg-muted/20 pl-10")} colSpan={7}>
-                  {row.subdealerships.length === 0 ? (
-                    <p className="text-sm text-muted-foreground">{t("dealerships.no_subdealerships")}</p>
-                  ) : (
-                    <table className="w-full text-left text-sm">
-                      <caption className="sr-only">{t("dealerships.subdealerships_of", { name: row.name })}</caption>
-                      <thead>
-                        <tr>
-                          <th className={th}>{t("dealerships.subdealerships_title")}</th>
-                          <th className={th}>{t("dealerships.ruc")}</th>
-                          <th className={th}>{t("dealerships.units")}</th>
-                          <th className={th}>
-                            <span className="sr-only">{t("dealerships.actions")}</span>
-                          </th>
-                        </tr>
-                      </thead>
-                      <tbody>
-                        {row.subdealerships.map((sub) => (
-                          <tr key={sub.id} className={cn(sub.matched && "bg-primary/5")}>
-                            <td className={cn(td, "font-medium")}>{sub.name}</td>
-                            <td className={cn(td, "whitespace-nowrap font-mono")}>{sub.ruc}</td>
-                            <td className={td}>
-                              <UnitChips units={sub.units} hidden={sub.hiddenUnits} />
-                            </td>
-                            <td className={cn(td, "whitespace-nowrap text-right")}>
-                              {canManage && (
-                                <RowActions
-                                  name={sub.name}
-                                  onEdit={() => actions.editSubdealership(sub)}
-                                  onDelete={() => actions.deleteSubdealership(sub)}
-                                />
-                              )}
-                            </td>
-                          </tr>
-                        ))}
-                      </tbody>
-                    </table>
-                  )}
-                </td>
-              </tr>
-            </tbody>
-          );
-        })}
-      </table>
-    </div>
+    <DataTable
+      caption={t("dealerships.tree_label")}
+      storageKey="dealerships.tree"
+      columns={columns}
+      page={page}
+      sort={sort}
+      toolbar={toolbar}
+      rowKey={(row) => row.id}
+      empty={empty}
+      rowProps={(row) => ({ "data-testid": `dealership-${row.id}` })}
+      renderExpanded={(row) =>
+        expanded.has(row.id) ? (
+          <div id={childrenId(row)} data-testid={`dealership-${row.id}-subdealerships`}>
+            {row.subdealerships.length === 0 ? (
+              <p className="text-sm text-muted-foreground">{t("dealerships.no_subdealerships")}</p>
+            ) : (
+              <DataTable
+                caption={t("dealerships.subdealerships_of", { name: row.name })}
+                columns={subColumns}
+                rows={row.subdealerships}
+                rowKey={(sub) => sub.id}
+                empty={t("dealerships.no_subdealerships")}
+                pagination={false}
+              />
+            )}
+          </div>
+        ) : null
+      }
+    />
   );
 }

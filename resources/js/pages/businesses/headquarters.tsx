@@ -15,7 +15,7 @@ import { useRoute } from "../../hooks/use-route";
 
 interface Props {
   tabs: OrganisationTab[];
-  filters: { search: string };
+  filters: { search: string; sort: string | null; direction: "asc" | "desc" };
   headquarters: Page<HeadquartersRow>;
   businesses: BusinessOption[];
   can: { manage: boolean };
@@ -36,21 +36,38 @@ export default function HeadquartersIndex({ tabs, filters, headquarters, busines
     });
     if (confirmed) router.delete(route("headquarters.destroy", { headquarters: hq.id }), { preserveScroll: true });
   };
-  const exportHref = route("headquarters.export", filters.search ? { search: filters.search } : {});
+  const exportHref = route("headquarters.export", {
+    ...(filters.search ? { search: filters.search } : {}),
+    ...(filters.sort ? { sort: filters.sort, direction: filters.direction } : {}),
+  });
 
   const columns: DataColumn<HeadquartersRow>[] = [
-    { id: "name", header: t("headquarters.name"), primary: true, cell: (hq) => hq.name, title: (hq) => hq.name },
+    {
+      id: "name",
+      sortable: true,
+      header: t("headquarters.name"),
+      primary: true,
+      cell: (hq) => hq.name,
+      title: (hq) => hq.name,
+    },
     {
       id: "business",
+      sortable: true,
       header: t("headquarters.business"),
       cell: (hq) => hq.businessName,
       title: (hq) => hq.businessName,
       maxWidth: "sm:max-w-56",
     },
-    { id: "address", header: t("headquarters.address"), cell: (hq) => hq.address, title: (hq) => hq.address },
+    {
+      id: "address",
+      sortable: true,
+      header: t("headquarters.address"),
+      cell: (hq) => hq.address,
+      title: (hq) => hq.address,
+    },
     { id: "phone", header: t("headquarters.phone"), className: "sm:whitespace-nowrap", cell: (hq) => hq.phone },
-    { id: "areas", header: t("headquarters.areas"), cell: (hq) => hq.areas },
-    { id: "properties", header: t("headquarters.properties"), cell: (hq) => hq.properties },
+    { id: "areas", sortable: true, header: t("headquarters.areas"), cell: (hq) => hq.areas },
+    { id: "properties", sortable: true, header: t("headquarters.properties"), cell: (hq) => hq.properties },
     {
       id: "actions",
       header: t("headquarters.actions"),
@@ -104,6 +121,7 @@ export default function HeadquartersIndex({ tabs, filters, headquarters, busines
         page={headquarters}
         rowKey={(hq) => hq.id}
         empty={t("headquarters.none")}
+        sort={{ sort: filters.sort, direction: filters.direction }}
         toolbar={<SearchBox value={filters.search} label={t("headquarters.search")} />}
       />
 

@@ -20,7 +20,7 @@ import { useRoute } from "../../hooks/use-route";
 
 interface Props {
   tabs: OrganisationTab[];
-  filters: { search: string };
+  filters: { search: string; sort: string | null; direction: "asc" | "desc" };
   businesses: Page<BusinessRow>;
   serviceOptions: ServiceOption[];
   rucLength: number;
@@ -47,7 +47,10 @@ export default function BusinessesIndex({ tabs, filters, businesses, serviceOpti
     if (confirmed) router.delete(route("businesses.destroy", { business: business.id }), { preserveScroll: true });
   };
   const toggle = (id: number) => setExpanded((ids) => (ids.includes(id) ? ids.filter((x) => x !== id) : [...ids, id]));
-  const exportHref = route("businesses.export", filters.search ? { search: filters.search } : {});
+  const exportHref = route("businesses.export", {
+    ...(filters.search ? { search: filters.search } : {}),
+    ...(filters.sort ? { sort: filters.sort, direction: filters.direction } : {}),
+  });
 
   const columns: DataColumn<BusinessRow>[] = [
     {
@@ -77,6 +80,7 @@ export default function BusinessesIndex({ tabs, filters, businesses, serviceOpti
     },
     {
       id: "name",
+      sortable: true,
       header: t("businesses.name"),
       primary: true,
       cell: (business) => (
@@ -89,7 +93,13 @@ export default function BusinessesIndex({ tabs, filters, businesses, serviceOpti
       maxWidth: "sm:max-w-72",
       className: "max-sm:pr-10",
     },
-    { id: "ruc", header: t("businesses.ruc"), className: "font-mono sm:whitespace-nowrap", cell: (b) => b.ruc },
+    {
+      id: "ruc",
+      sortable: true,
+      header: t("businesses.ruc"),
+      className: "font-mono sm:whitespace-nowrap",
+      cell: (b) => b.ruc,
+    },
     {
       id: "email",
       header: t("businesses.email"),
@@ -98,8 +108,8 @@ export default function BusinessesIndex({ tabs, filters, businesses, serviceOpti
       maxWidth: "sm:max-w-48",
     },
     { id: "phone", header: t("businesses.phone"), className: "sm:whitespace-nowrap", cell: (b) => b.phone },
-    { id: "headquarters", header: t("businesses.headquarters_count"), cell: (b) => b.headquarters },
-    { id: "cafes", header: t("businesses.cafes_count"), cell: (b) => b.cafes },
+    { id: "headquarters", sortable: true, header: t("businesses.headquarters_count"), cell: (b) => b.headquarters },
+    { id: "cafes", sortable: true, header: t("businesses.cafes_count"), cell: (b) => b.cafes },
     {
       id: "services",
       header: t("businesses.services"),
@@ -199,6 +209,7 @@ export default function BusinessesIndex({ tabs, filters, businesses, serviceOpti
         page={businesses}
         rowKey={(b) => b.id}
         empty={t("businesses.none")}
+        sort={{ sort: filters.sort, direction: filters.direction }}
         toolbar={<SearchBox value={filters.search} label={t("businesses.search")} />}
         renderExpanded={operatedCafes}
       />

@@ -20,7 +20,12 @@ import { useRoute } from "../../hooks/use-route";
 
 interface Props {
   tabs: OrganisationTab[];
-  filters: { search: string; status: PropertyStatus | null };
+  filters: {
+    search: string;
+    status: PropertyStatus | null;
+    sort: string | null;
+    direction: "asc" | "desc";
+  };
   statuses: PropertyStatus[];
   properties: Page<PropertyRow>;
   locations: LocationOptions;
@@ -56,11 +61,13 @@ export default function PropertiesIndex({
   const exportParams: Record<string, string> = {};
   if (filters.search) exportParams.search = filters.search;
   if (filters.status) exportParams.status = filters.status;
+  if (filters.sort) Object.assign(exportParams, { sort: filters.sort, direction: filters.direction });
   const hasLocations = locations.headquarters.length + locations.cafes.length > 0;
 
   const columns: DataColumn<PropertyRow>[] = [
     {
       id: "code",
+      sortable: true,
       header: t("properties.code"),
       className: "font-mono sm:whitespace-nowrap",
       cell: (property) => (
@@ -75,6 +82,7 @@ export default function PropertiesIndex({
     },
     {
       id: "name",
+      sortable: true,
       header: t("properties.name"),
       primary: true,
       cell: (property) => (
@@ -89,6 +97,7 @@ export default function PropertiesIndex({
     },
     {
       id: "category",
+      sortable: true,
       header: t("properties.category"),
       cell: (property) => property.category,
       title: (property) => property.category,
@@ -108,11 +117,13 @@ export default function PropertiesIndex({
     },
     {
       id: "status",
+      sortable: true,
       header: t("properties.status"),
       cell: (property) => <PropertyStatusBadge status={property.status} />,
     },
     {
       id: "acquisition_value",
+      sortable: true,
       header: t("properties.acquisition_value"),
       className: "tabular-nums sm:whitespace-nowrap sm:text-right",
       cell: (property) =>
@@ -180,6 +191,7 @@ export default function PropertiesIndex({
         page={properties}
         rowKey={(property) => property.id}
         empty={t("properties.none")}
+        sort={{ sort: filters.sort, direction: filters.direction }}
         toolbar={
           <>
             <SearchBox value={filters.search} label={t("properties.search")} />
