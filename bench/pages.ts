@@ -108,20 +108,6 @@ const PAGES: PageSpec[] = [
     page2: true,
     baseline: (b, q) => b.dealershipTreePage(q),
   },
-  {
-    name: "Dealerships",
-    path: "/businesses/dealerships",
-    search: "andinos",
-    page2: true,
-    baseline: (b, q) => b.dealershipsPage(q),
-  },
-  {
-    name: "Subdealerships",
-    path: "/businesses/subdealerships",
-    search: "paracas",
-    page2: true,
-    baseline: (b, q) => b.subdealershipsPage(q),
-  },
 ];
 
 /** The visits of a page: its first page, a search and its second page, when it has them. */

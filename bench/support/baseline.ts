@@ -974,42 +974,4 @@ export class Baseline {
     }));
     return { tree: this.paginated(tree, total, shown.page, request.perPage), ...this.dialogProps() };
   }
-
-  dealershipsPage(query: URLSearchParams): Row {
-    const request = listRequest(query);
-    const where = this.where(this.match(request.search, ["d.name", "d.ruc"]));
-    const search = this.pattern(request.search);
-    const total = this.count(`SELECT count(*) AS n FROM dealerships d ${where}`, { search });
-    const shown = this.window(total, request);
-    const rows = this.all(
-      `SELECT d.*, (SELECT COUNT(*) FROM subdealerships s WHERE s.dealership_id = d.id) AS subCount FROM dealerships d ${where} ORDER BY d.name LIMIT $limit OFFSET $offset`,
-      { search, limit: shown.limit, offset: shown.offset },
-    );
-    return {
-      dealerships: this.paginated(
-        rows.map((d) => this.dealershipRow(d)),
-        total,
-        shown.page,
-        request.perPage,
-      ),
-      ...this.dialogProps(),
-    };
-  }
-
-  subdealershipsPage(query: URLSearchParams): Row {
-    const request = listRequest(query);
-    const from = "FROM subdealerships s JOIN dealerships d ON d.id = s.dealership_id";
-    const where = this.where(this.match(request.search, ["s.name", "s.ruc", "d.name"]));
-    const search = this.pattern(request.search);
-    const total = this.count(`SELECT count(*) AS n ${from} ${where}`, { search });
-    const shown = this.window(total, request);
-    const rows = this.all(
-      `SELECT s.*, d.name AS dealershipName ${from} ${where} ORDER BY d.name, s.name LIMIT $limit OFFSET $offset`,
-      { search, limit: shown.limit, offset: shown.offset },
-    );
-    return {
-      subdealerships: this.paginated(this.subdealershipRows(rows), total, shown.page, request.perPage),
-      ...this.dialogProps(),
-    };
-  }
 }
