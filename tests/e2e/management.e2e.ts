@@ -2,7 +2,9 @@
  * The Management page in a real browser, as a super-administrator: the management modal creates a new mine, a new
  * unit and a cafe in one go; the new mine and unit then offer services through their rows' services popovers on the
  * Minas and Unidades tabs, the cafe takes them on the Comedores tab and gets a price in its prices dialog; the
- * Comedores table exports to Excel; and deleting a unit that still has a cafe is refused with the reason shown.
+ * Comedores table exports to Excel; a new cafe in an existing unit is made sellable (services and prices) in the
+ * modal alone; at 1366 px no cafe row takes more than two lines and prices show in soles, and on a 390 px phone the
+ * cafes read as cards; the table sorts on the server; and deleting a unit that still has a cafe is refused.
  *
  * Each test stands alone on the e2e database the server seeds on its first start (Mina Cerro Verde and Mina
  * Antamina with the demo services; Unidad Huarmey has two cafes). The super-administrator comes from
@@ -171,8 +173,17 @@ test.describe("management", () => {
     await expect(table(page, "Comedores").locator("tbody tr")).toHaveCount(1);
     await expect(row(page, "Comedores", CAFE).getByRole("cell").nth(1)).toHaveText(`${UNIT}${MINE}`);
     await expect(row(page, "Comedores", CAFE).getByRole("cell").nth(2)).toHaveText(BUSINESS);
+    await expect(row(page, "Comedores", CAFE).getByRole("cell").nth(3)).toHaveText("Sin servicios");
+    // The time zone is a column to show when needed (nearly every cafe keeps the default).
+    await expect(table(page, "Comedores").getByRole("columnheader", { name: "Zona horaria" })).toHaveCount(0);
+    await page.getByRole("button", { name: "Columnas de Comedores" }).click();
+    await page.getByRole("menuitemcheckbox", { name: "Zona horaria" }).click();
+    await page.keyboard.press("Escape");
     await expect(row(page, "Comedores", CAFE).getByRole("cell").nth(3)).toHaveText("America/Lima");
-    await expect(row(page, "Comedores", CAFE).getByRole("cell").nth(4)).toHaveText("Sin servicios");
+    await page.getByRole("button", { name: "Columnas de Comedores" }).click();
+    await page.getByRole("menuitemcheckbox", { name: "Zona horaria" }).click();
+    await page.keyboard.press("Escape");
+    await expect(table(page, "Comedores").getByRole("columnheader", { name: "Zona horaria" })).toHaveCount(0);
 
     // Its unit offers nothing yet, so the cafe's services dialog has no choice.
     await row(page, "Comedores", CAFE)
@@ -205,7 +216,7 @@ test.describe("management", () => {
     await expect(dialog.getByRole("checkbox")).toHaveCount(2);
     await dialog.getByRole("button", { name: "Cancelar" }).click();
     await offer(page, "Comedores", CAFE, ["DES", "ALM"]);
-    await expect(row(page, "Comedores", CAFE).getByRole("cell").nth(5)).toContainText(
+    await expect(row(page, "Comedores", CAFE).getByRole("cell").nth(4)).toContainText(
       /^0 de 2 (servicios )?con precio/,
     );
 
@@ -220,9 +231,11 @@ test.describe("management", () => {
     await prices.getByRole("button", { name: "Guardar" }).click();
     await expect(flash(page, "success")).toHaveText("Precios guardados: 1 cambio.");
     await expect(prices).toBeHidden();
-    await expect(row(page, "Comedores", CAFE).getByRole("cell").nth(5)).toContainText(
+    await expect(row(page, "Comedores", CAFE).getByRole("cell").nth(4)).toContainText(
       /^1 de 2 (servicios )?con precio/,
     );
+    // The price in soles, in the row itself.
+    await expect(row(page, "Comedores", CAFE).getByRole("cell").nth(4)).toContainText("ALM S/ 18.50");
 
     // Export the (searched) Comedores table: one row, the new cafe with its services.
     const downloading = page.waitForEvent("download");
@@ -235,6 +248,125 @@ test.describe("management", () => {
     const rows = XLSX.utils.sheet_to_json<unknown[]>(book.Sheets.Comedores, { header: 1 });
     expect(rows[0].slice(0, 4)).toEqual(["Mina", "Unidad", "Nombre", "Empresa"]);
     expect(rows.slice(1).map((r) => r.slice(0, 4))).toEqual([[MINE, UNIT, CAFE, BUSINESS]]);
+
+    expect(problems, problems.join("\n")).toEqual([]);
+    await context.close();
+  });
+
+  test("a new cafe becomes sellable in the modal alone: its unit's services, their prices in soles, one request", async ({
+    browser,
+  }) => {
+    const { context, page, problems } = await admin(browser);
+    const cafe = `Comedor ${RUN} de la Planta Concentradora y del Campamento Norte`;
+    await page.setViewportSize({ width: 1366, height: 850 });
+    await open(page, "/management");
+    await page.getByRole("button", { name: "Nuevo lugar" }).click();
+    const modal = page.getByRole("dialog", { name: "Nuevo lugar" });
+    await modal.getByRole("searchbox", { name: "Buscar o escribir el nombre de una mina" }).fill("Cerro");
+    await modal.getByRole("button", { name: "Mina Cerro Verde", exact: true }).click();
+    await modal.getByRole("button", { name: "Unidad Norte", exact: true }).click();
+    await modal.getByLabel("Nombre del comedor").fill(cafe);
+    await chooseOption(modal, "Empresa emisora", BUSINESS);
+
+    // The unit's services are offered, ticked: the cafe will sell what its unit offers unless told otherwise.
+    const services = modal.getByRole("group", { name: "Servicios y precios del comedor" });
+    const box = (code: string) => services.getByRole("checkbox", { name: new RegExp(`^${code} `) });
+    for (const code of ["ALM", "CEN", "DES", "DSC", "REF"]) await expect(box(code)).toBeChecked();
+    await box("DSC").uncheck();
+    await box("REF").uncheck();
+    await expect(services.getByText("3 servicios sin precio: no se podrán vender hasta que tengan uno.")).toBeVisible();
+    await services.getByRole("textbox", { name: "Precio de ALM en soles" }).fill("18.50");
+    await services.getByRole("textbox", { name: "Precio de DES en soles" }).fill("12");
+    // A price that is not soles comes back on its field; nothing is created.
+    await services.getByRole("textbox", { name: "Precio de CEN en soles" }).fill("16,505");
+    await modal.getByRole("button", { name: "Crear" }).click();
+    await expect(services.getByText("Escribe un precio en soles con hasta 2 decimales, p. ej. 12.50.")).toBeVisible();
+    await expect(services.getByRole("textbox", { name: "Precio de CEN en soles" })).toHaveAttribute(
+      "aria-invalid",
+      "true",
+    );
+    await services.getByRole("textbox", { name: "Precio de CEN en soles" }).fill("16.50");
+    await expect(services.getByText("3 servicios elegidos.")).toBeVisible();
+    await modal.getByRole("button", { name: "Crear" }).click();
+    await expect(flash(page, "success")).toHaveText(
+      `Se creó Mina Cerro Verde › Unidad Norte › ${cafe} con 3 servicios (3 con precio).`,
+    );
+    await expect(modal).toBeHidden();
+
+    // The row: services as chips, prices in soles on one line ("ALM S/ 18.50 · +2"), every price on hover.
+    await page.getByRole("searchbox", { name: "Buscar comedores, unidades, minas o empresas" }).fill(RUN);
+    await expect(page).toHaveURL(/[?&]search=/);
+    const created = row(page, "Comedores", cafe.slice(0, 20));
+    await expect(created).toHaveCount(1);
+    await expect(created.getByRole("cell").nth(3).getByRole("listitem")).toHaveText(["ALM", "CEN", "DES"]);
+    const prices = created.getByRole("cell").nth(4);
+    await expect(prices.locator("[aria-hidden=true]")).toHaveText("ALM S/ 18.50 · +2");
+    // (Intl writes "S/" and the amount with a no-break space between them.)
+    await expect(prices.locator("[title]")).toHaveAttribute(
+      "title",
+      /^3 de 3 servicios con precio: ALM S\/\s18\.50, CEN S\/\s16\.50, DES S\/\s12\.00$/,
+    );
+    // The long name is cut to one line, whole on hover.
+    await expect(created.getByRole("cell").first().locator("[title]")).toHaveAttribute("title", cafe);
+
+    // Its prices dialog agrees: priced already, no other dialog was needed.
+    await created.getByRole("button", { name: `Precios de ${cafe}`, exact: true }).click();
+    const dialog = page.getByRole("dialog", { name: `Precios de ${cafe}` });
+    await expect(dialog.getByRole("textbox", { name: "Precio (S/) ALM" })).toHaveValue("18.50");
+    await expect(dialog.getByRole("textbox", { name: "Precio (S/) DES" })).toHaveValue("12.00");
+    await dialog.getByRole("button", { name: "Cancelar" }).click();
+
+    expect(problems, problems.join("\n")).toEqual([]);
+    await context.close();
+  });
+
+  test("at 1366 px no cafe row is taller than two lines; the table sorts on the server; on a 390 px phone the cafes read as cards", async ({
+    browser,
+  }) => {
+    const { context, page, problems } = await admin(browser);
+    await page.setViewportSize({ width: 1366, height: 850 });
+    await open(page, "/management?tab=cafes");
+    const cafes = table(page, "Comedores");
+    await expect(cafes.locator("tbody tr").first()).toBeVisible();
+    // Every row (a long name made by the other tests included): its height, less the cells' padding, holds at most
+    // two lines of the table's text.
+    const measure = () =>
+      cafes.locator("tbody tr").evaluateAll((rows) =>
+        rows.map((tr) => {
+          const td = tr.querySelector("td")!;
+          const style = getComputedStyle(td);
+          const content =
+            td.getBoundingClientRect().height - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
+          return { text: (tr.textContent ?? "").slice(0, 40), lines: content / parseFloat(style.lineHeight) };
+        }),
+      );
+    const rows = await measure();
+    expect(rows.length).toBeGreaterThan(1);
+    for (const r of rows) expect(r.lines, r.text).toBeLessThanOrEqual(2.25);
+    // The table fits the page: nothing scrolls sideways.
+    expect(await cafes.evaluate((t) => t.parentElement!.scrollWidth <= t.parentElement!.clientWidth + 1)).toBe(true);
+
+    // Sorting by the cafe's name asks the server, which answers in that order.
+    const header = cafes.getByRole("columnheader", { name: "Comedor" });
+    await header.getByRole("button").click();
+    await expect(page).toHaveURL(/[?&]sort=name/);
+    const order = (await header.getAttribute("aria-sort"))!;
+    const names = (await cafes.locator("tbody tr td:first-child").allInnerTexts()).map((n) => n.trim());
+    const sorted = [...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    expect(names).toEqual(order === "descending" ? sorted.reverse() : sorted);
+    for (const r of await measure()) expect(r.lines, r.text).toBeLessThanOrEqual(2.25);
+
+    // A phone: each cafe is a card, its prices listed; nothing wider than the screen.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await open(page, "/management?tab=cafes&search=Huarmey");
+    const card = row(page, "Comedores", "Comedor Puerto");
+    expect(await card.evaluate((tr) => getComputedStyle(tr).display)).toBe("block");
+    await expect(card.locator("td[data-label='Unidad']")).toContainText("Unidad Huarmey");
+    await expect(card.locator("td[data-label='Precios']")).toContainText("ALM S/ 17.50 · DES S/ 12.00");
+    const cardBox = (await card.boundingBox())!;
+    expect(cardBox.x).toBeGreaterThanOrEqual(0);
+    expect(cardBox.x + cardBox.width).toBeLessThanOrEqual(390);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 
     expect(problems, problems.join("\n")).toEqual([]);
     await context.close();
@@ -274,7 +406,7 @@ test.describe("management", () => {
     await button.click();
     await expect(popover).toBeVisible();
     await expect(button).toHaveAttribute("aria-expanded", "true");
-    // Next to its button, wholly on screen, though the table scrolls sideways on a phone.
+    // Next to its button, wholly on screen.
     const [b, p] = [(await button.boundingBox())!, (await popover.boundingBox())!];
     expect(
       Math.abs(p.y - (b.y + b.height)) <= 12 || Math.abs(p.y + p.height - b.y) <= 12,

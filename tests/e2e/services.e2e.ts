@@ -1,9 +1,10 @@
 /**
  * The Services page in a real browser, as a super-administrator: the catalogue (seeded services listed, create,
- * edit, search, duplicate code refused, delete an unused service), the "Lugares" tab (a unit cannot add a service
- * its mine does not offer; add it to the mine, then the unit; removing a service from the mine asks to confirm,
- * listing the units and cafes that would lose it, and then removes it from them), a cafe's prices (saved in soles,
- * listed in the history, invalid prices refused) and clean hydration of both tabs with every dialog opened.
+ * edit, search, sort on the server, duplicate code refused, delete an unused service, cards on a phone); the
+ * services of each place, edited on Management, where the Services page links (a unit cannot add a service its mine
+ * does not offer; add it to the mine, then the unit; removing a service from the mine asks to confirm, listing the
+ * units and cafes that would lose it, and then removes it from them); a cafe's prices (saved in soles, listed in the
+ * history, invalid prices refused); and clean hydration with every dialog opened.
  *
  * The tests run in order on the e2e database the server seeds on its first start (services DES, ALM, CEN, REF and
  * DSC offered by "Mina Cerro Verde", its units "Unidad Norte" and "Unidad Sur" and their cafes "Comedor Principal",
@@ -81,18 +82,31 @@ const serviceRow = (page: Page, code: string) =>
     .locator("tbody tr")
     .filter({ has: page.locator("td:first-child", { hasText: new RegExp(`^${code}$`) }) });
 
-/** The service codes a mine, unit or cafe of the "Lugares" tab shows next to its name. */
-const chips = (page: Page, place: string) =>
-  page
-    .getByRole("tabpanel", { includeHidden: true })
-    .getByText(place, { exact: true })
-    .locator("..")
-    .locator("li.font-mono");
+type Level = "Minas" | "Unidades" | "Comedores";
+const TAB: Record<Level, string> = { Minas: "mines", Unidades: "units", Comedores: "cafes" };
 
-/** Opens the services popover of a mine, unit or cafe in the "Lugares" tab. */
-async function placeDialog(page: Page, place: string) {
-  await page.getByRole("button", { name: `Elegir servicios de ${place}`, exact: true }).click();
-  const dialog = page.getByRole("dialog", { name: new RegExp(`^Servicios de .*${place}$`) });
+/** A place's row on its Management tab (the row whose first cell is its name). */
+const placeRow = (page: Page, level: Level, place: string) =>
+  page
+    .getByRole("table", { name: level })
+    .locator("tbody tr")
+    .filter({ has: page.locator("td:first-child", { hasText: new RegExp(`^${place}$`) }) });
+
+/** Opens a place's Management tab, searched for it. */
+async function openPlace(page: Page, level: Level, place: string): Promise<void> {
+  await open(page, `/management?tab=${TAB[level]}&search=${encodeURIComponent(place)}`);
+  await expect(placeRow(page, level, place)).toHaveCount(1);
+}
+
+/** The service codes a place's row shows as chips (those folded behind "+2" included). */
+const chips = (page: Page, level: Level, place: string) => placeRow(page, level, place).locator("li.font-mono");
+
+/** Opens the services popover of a mine, unit or cafe from its row on Management. */
+async function placeDialog(page: Page, level: Level, place: string) {
+  await placeRow(page, level, place)
+    .getByRole("button", { name: `Servicios de ${place}`, exact: true })
+    .click();
+  const dialog = page.getByRole("dialog", { name: `Servicios de ${place}` });
   await expect(dialog).toBeVisible();
   return dialog;
 }
@@ -101,14 +115,17 @@ async function placeDialog(page: Page, place: string) {
 const serviceChoice = (dialog: ReturnType<Page["getByRole"]>, code: string) =>
   dialog.getByRole("checkbox", { name: new RegExp(`^${code} `) });
 
+/** Opens a cafe's prices dialog from its row on Management. */
 async function pricesDialog(page: Page, cafe: string) {
-  await page.getByRole("button", { name: `Precios de ${cafe}`, exact: true }).click();
+  await placeRow(page, "Comedores", cafe)
+    .getByRole("button", { name: `Precios de ${cafe}`, exact: true })
+    .click();
   const dialog = page.getByRole("dialog", { name: `Precios de ${cafe}` });
   await expect(dialog).toBeVisible();
   return dialog;
 }
 
-/** Creates a service with the "Nuevo servicio" dialog (Servicios tab). */
+/** Creates a service with the "Nuevo servicio" dialog. */
 async function createService(page: Page, service: { code: string; name: string }, type = "Refrigerio"): Promise<void> {
   await page.getByRole("button", { name: "Nuevo servicio" }).click();
   const dialog = page.getByRole("dialog", { name: "Nuevo servicio" });
@@ -147,13 +164,18 @@ test.describe("services", () => {
     await context.close();
   });
 
-  test("Servicios tab: the seeded services are listed; a service is created, renamed, found, refused with a taken code and deleted", async ({
+  test("the catalogue: the seeded services are listed; a service is created, renamed, found, refused with a taken code and deleted", async ({
     browser,
   }) => {
     const { context, page, problems } = await admin(browser);
     await open(page, "/services");
     await expect(page.getByRole("heading", { level: 1, name: "Servicios" })).toBeVisible();
-    await expect(page.getByRole("tab", { name: "Servicios" })).toHaveAttribute("aria-selected", "true");
+    // No tabs: the places' services and prices are on Management, one link away.
+    await expect(page.getByRole("tab")).toHaveCount(0);
+    await expect(page.getByRole("link", { name: "Servicios y precios por lugar" })).toHaveAttribute(
+      "href",
+      "/management?tab=cafes",
+    );
 
     // The five seeded services: ALM is offered by 2 mines, 4 units and 8 cafes (14 places), CEN by 11 (not on the
     // Huarmey side); browser tests of other pages that ran earlier on this database may have added places.
@@ -248,22 +270,58 @@ test.describe("services", () => {
     await context.close();
   });
 
-  test("Lugares tab: a unit cannot take a service its mine lacks; offered by the mine, then the unit; removing one from the mine confirms and cascades", async ({
+  test("the catalogue sorts on the server and reads as cards on a 390 px phone", async ({ browser }) => {
+    const { context, page, problems } = await admin(browser);
+    await open(page, "/services");
+    const codes = async () =>
+      (await catalogue(page).locator("tbody tr td:first-child").allInnerTexts()).map((c) => c.trim());
+    const header = catalogue(page).getByRole("columnheader", { name: "Código" });
+    for (let click = 0; click < 2; click++) {
+      await header.getByRole("button").click();
+      await expect(page).toHaveURL(/[?&]sort=code/);
+      await expect(header).toHaveAttribute("aria-sort", /ascending|descending/);
+      const order = (await header.getAttribute("aria-sort"))!;
+      await expect(page).toHaveURL(order === "descending" ? /[?&]direction=desc/ : /^(?!.*direction=desc)/);
+      const shown = await codes();
+      const sorted = [...shown].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      expect(shown).toEqual(order === "descending" ? sorted.reverse() : sorted);
+    }
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await open(page, "/services?search=ALM");
+    const card = serviceRow(page, "ALM");
+    expect(await card.evaluate((tr) => getComputedStyle(tr).display)).toBe("block");
+    await expect(card.locator("td[data-label='Tipo']")).toHaveText("Almuerzo");
+    await expect(card.locator("td[data-label='Estado']")).toHaveText("Activo");
+    const box = (await card.boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(problems, problems.join("\n")).toEqual([]);
+    await context.close();
+  });
+
+  test("a place's services, on Management: a unit cannot take a service its mine lacks; offered by the mine, then the unit; removing one from the mine confirms and cascades", async ({
     browser,
   }) => {
-    test.setTimeout(30_000);
+    test.setTimeout(45_000);
     const { context, page, problems } = await admin(browser);
     await open(page, "/services");
     await createService(page, EXTRA, "Cena");
 
-    await page.getByRole("tab", { name: "Lugares" }).click();
-    await expect(page).toHaveURL(/[?&]tab=places/);
-    await expect(page.getByRole("tabpanel")).toContainText(MINE);
-    for (const place of [MINE, "Unidad Norte", "Unidad Sur", "Comedor Principal", "Comedor Campamento"])
-      await expect(chips(page, place), place).toHaveText(SEEDED);
+    // The Services page leads to Management for the places' services; its old tab's address does too.
+    await page.getByRole("link", { name: "Servicios y precios por lugar" }).click();
+    await expect(page).toHaveURL(/\/management\?tab=cafes$/);
+    await expect(page.getByRole("heading", { level: 1, name: "Gestión" })).toBeVisible();
+    await open(page, "/services?tab=places");
+    await expect(page).toHaveURL(/\/management\?tab=cafes$/);
+
+    await openPlace(page, "Minas", MINE);
+    await expect(chips(page, "Minas", MINE)).toHaveText(SEEDED);
+    await openPlace(page, "Unidades", "Unidad Norte");
+    await expect(chips(page, "Unidades", "Unidad Norte")).toHaveText(SEEDED);
 
     // The unit's dialog offers only what the mine offers: the new service is not a choice.
-    let dialog = await placeDialog(page, "Unidad Norte");
+    let dialog = await placeDialog(page, "Unidades", "Unidad Norte");
     await expect(dialog.getByText(`Solo puedes elegir servicios que ofrece ${MINE}.`)).toBeVisible();
     await expect(dialog.getByRole("checkbox")).toHaveCount(SEEDED.length);
     await expect(serviceChoice(dialog, EXTRA.code)).toHaveCount(0);
@@ -274,9 +332,9 @@ test.describe("services", () => {
     // back, and this (now stale) tab asks Unidad Norte for it.
     const other = await context.newPage();
     const otherProblems = watchConsole(other);
-    await open(other, "/services?tab=places");
+    await openPlace(other, "Minas", MINE);
     const setMine = async (p: Page, on: boolean) => {
-      const d = await placeDialog(p, MINE);
+      const d = await placeDialog(p, "Minas", MINE);
       await expect(d.getByText("Una mina puede ofrecer cualquier servicio activo.")).toBeVisible();
       await serviceChoice(d, EXTRA.code).setChecked(on);
       await d.getByRole("button", { name: "Guardar" }).click();
@@ -284,34 +342,37 @@ test.describe("services", () => {
       await expect(d).toBeHidden();
     };
     await setMine(other, true);
-    await open(page, "/services?tab=places");
-    await expect(chips(page, MINE)).toHaveText([...SEEDED.slice(0, 4), EXTRA.code, "REF"].sort());
+    await openPlace(page, "Unidades", "Unidad Norte");
     await setMine(other, false);
-    await expect(chips(other, MINE)).toHaveText(SEEDED);
+    await expect(chips(other, "Minas", MINE)).toHaveText(SEEDED);
     await other.close();
 
-    dialog = await placeDialog(page, "Unidad Norte");
+    dialog = await placeDialog(page, "Unidades", "Unidad Norte");
     await serviceChoice(dialog, EXTRA.code).check();
     await dialog.getByRole("button", { name: "Guardar" }).click();
     await expect(dialog.getByText(`${EXTRA.code} · ${EXTRA.name} no lo ofrece la mina ${MINE}.`)).toBeVisible();
     await expect(dialog).toBeVisible();
     await dialog.getByRole("button", { name: "Cancelar" }).click();
     await expect(dialog).toBeHidden();
-    await expect(chips(page, "Unidad Norte")).toHaveText(SEEDED);
+    await expect(chips(page, "Unidades", "Unidad Norte")).toHaveText(SEEDED);
 
     // The mine offers it, then the unit.
+    await openPlace(page, "Minas", MINE);
     await setMine(page, true);
-    await expect(chips(page, MINE)).toHaveText([...SEEDED, EXTRA.code].sort());
-    dialog = await placeDialog(page, "Unidad Norte");
+    await expect(chips(page, "Minas", MINE)).toHaveText([...SEEDED, EXTRA.code].sort());
+    await openPlace(page, "Unidades", "Unidad Norte");
+    dialog = await placeDialog(page, "Unidades", "Unidad Norte");
     await serviceChoice(dialog, EXTRA.code).check();
     await dialog.getByRole("button", { name: "Guardar" }).click();
     await expect(flash(page, "success")).toHaveText("Servicios de Unidad Norte guardados.");
     await expect(dialog).toBeHidden();
-    await expect(chips(page, "Unidad Norte")).toHaveText([...SEEDED, EXTRA.code].sort());
-    await expect(chips(page, "Unidad Sur")).toHaveText(SEEDED);
+    await expect(chips(page, "Unidades", "Unidad Norte")).toHaveText([...SEEDED, EXTRA.code].sort());
+    await openPlace(page, "Unidades", "Unidad Sur");
+    await expect(chips(page, "Unidades", "Unidad Sur")).toHaveText(SEEDED);
 
     // Removing REF from the mine: the dialog lists the units and cafes that offer it and asks to confirm.
-    dialog = await placeDialog(page, MINE);
+    await openPlace(page, "Minas", MINE);
+    dialog = await placeDialog(page, "Minas", MINE);
     await serviceChoice(dialog, "REF").uncheck();
     await dialog.getByRole("button", { name: "Guardar" }).click();
     const confirmation = page.getByRole("alertdialog", {
@@ -327,22 +388,22 @@ test.describe("services", () => {
       `Comedor ${MINE} › Unidad Sur › Comedor Campamento: REF`,
       `Comedor ${MINE} › Unidad Sur › Comedor Chancadora: REF`,
     ]);
-    // Nothing changed yet.
-    await expect(chips(page, "Comedor Principal")).toHaveText(SEEDED);
     await confirmation.getByRole("button", { name: "Quitar también de ellos" }).click();
     await expect(flash(page, "success")).toHaveText(
       `Servicios de ${MINE} guardados; también se quitaron de 6 lugares dependientes.`,
     );
     await expect(confirmation).toBeHidden();
     const withoutRef = SEEDED.filter((c) => c !== "REF");
-    await expect(chips(page, MINE)).toHaveText([...withoutRef, EXTRA.code].sort());
-    await expect(chips(page, "Unidad Norte")).toHaveText([...withoutRef, EXTRA.code].sort());
-    for (const place of ["Unidad Sur", "Comedor Principal", "Comedor Campamento"])
-      await expect(chips(page, place), place).toHaveText(withoutRef);
-    // And after a fresh load.
-    await open(page, "/services?tab=places");
-    for (const place of ["Unidad Sur", "Comedor Principal", "Comedor Campamento"])
-      await expect(chips(page, place), place).toHaveText(withoutRef);
+    await expect(chips(page, "Minas", MINE)).toHaveText([...withoutRef, EXTRA.code].sort());
+    // Below it, after a fresh load of each tab.
+    await openPlace(page, "Unidades", "Unidad Norte");
+    await expect(chips(page, "Unidades", "Unidad Norte")).toHaveText([...withoutRef, EXTRA.code].sort());
+    await openPlace(page, "Unidades", "Unidad Sur");
+    await expect(chips(page, "Unidades", "Unidad Sur")).toHaveText(withoutRef);
+    for (const cafe of ["Comedor Principal", "Comedor Campamento"]) {
+      await openPlace(page, "Comedores", cafe);
+      await expect(chips(page, "Comedores", cafe), cafe).toHaveText(withoutRef);
+    }
 
     const all = [...problems, ...otherProblems];
     expect(all, all.join("\n")).toEqual([]);
@@ -351,7 +412,7 @@ test.describe("services", () => {
 
   test("prices: Comedor Principal's ALM set to 12.50 shows in soles in the history", async ({ browser }) => {
     const { context, page, problems } = await admin(browser);
-    await open(page, "/services?tab=places");
+    await openPlace(page, "Comedores", "Comedor Principal");
 
     let dialog = await pricesDialog(page, "Comedor Principal");
     await expect(dialog.getByText(`${MINE} › Unidad Norte › Comedor Principal`)).toBeVisible();
@@ -385,7 +446,7 @@ test.describe("services", () => {
 
   test("prices: 12.345 and abc are refused on the price field, and the dialog stays open", async ({ browser }) => {
     const { context, page, problems } = await admin(browser);
-    await open(page, "/services?tab=places");
+    await openPlace(page, "Comedores", "Comedor Principal");
     const dialog = await pricesDialog(page, "Comedor Principal");
     const alm = dialog.getByRole("textbox", { name: "Precio (S/) ALM" });
     await expect(alm).toHaveValue("12.50");
@@ -411,10 +472,11 @@ test.describe("services", () => {
   });
 
   /**
-   * Loads `path` in a fresh tab, checks it was server-rendered and hydrated, runs `then`, and returns what React
-   * removed from the server markup right after hydration along with the console problems seen until the end.
+   * Loads `path` in a fresh tab, checks it was server-rendered and hydrated with the heading `heading`, runs `then`,
+   * and returns what React removed from the server markup right after hydration along with the console problems seen
+   * until the end.
    */
-  const load = async (context: BrowserContext, path: string, then: (page: Page) => Promise<void>) => {
+  const load = async (context: BrowserContext, path: string, heading: string, then: (page: Page) => Promise<void>) => {
     const page = await context.newPage();
     const problems = watchConsole(page);
     await watchServerMarkup(page);
@@ -423,7 +485,7 @@ test.describe("services", () => {
     await waitForHydration(page);
     await page.waitForLoadState("networkidle");
     await expect(page.locator("#app")).toHaveAttribute("data-server-rendered", "true");
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Servicios");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(heading);
     const removed: string[] = await page.evaluate(() => [...(window as any).__removedFromApp]);
     await then(page);
     await page.waitForLoadState("networkidle");
@@ -431,46 +493,39 @@ test.describe("services", () => {
     return { removed, problems };
   };
 
-  /** Both tabs' dialogs: a service's (new and edit) and a mine's, a unit's and a cafe's services and prices. */
-  const openServiceDialogs = async (page: Page) => {
-    await page.getByRole("button", { name: "Nuevo servicio" }).click();
-    await page.getByRole("dialog", { name: "Nuevo servicio" }).getByRole("button", { name: "Cerrar" }).click();
-    await serviceRow(page, "DES").getByRole("button", { name: "Editar DES" }).click();
-    await page.getByRole("dialog", { name: "Editar servicio" }).getByRole("button", { name: "Cancelar" }).click();
-    await expect(page.getByRole("dialog")).toHaveCount(0);
-  };
-  const openPlaceDialogs = async (page: Page) => {
-    await expect(page.getByRole("tabpanel")).toContainText(MINE);
-    for (const place of [MINE, "Unidad Sur", "Comedor Campamento"]) {
-      const dialog = await placeDialog(page, place);
-      await dialog.getByRole("button", { name: "Cerrar" }).click();
-      await expect(dialog).toBeHidden();
-    }
-    const prices = await pricesDialog(page, "Comedor Campamento");
-    await prices.getByRole("button", { name: "Cerrar" }).click();
-    await expect(prices).toBeHidden();
-  };
-
-  test("/services hydrates cleanly; both tabs and every dialog open without console errors", async ({ browser }) => {
+  test("/services hydrates cleanly and its dialogs open without console errors", async ({ browser }) => {
     const { context } = await admin(browser);
-    const { removed, problems } = await load(context, "/services", async (page) => {
-      await openServiceDialogs(page);
-      await page.getByRole("tab", { name: "Lugares" }).click();
-      await openPlaceDialogs(page);
-      await page.getByRole("tab", { name: "Servicios" }).click();
-      await expect(serviceRow(page, "DES")).toHaveCount(1);
+    const { removed, problems } = await load(context, "/services", "Servicios", async (page) => {
+      await page.getByRole("button", { name: "Nuevo servicio" }).click();
+      await page.getByRole("dialog", { name: "Nuevo servicio" }).getByRole("button", { name: "Cerrar" }).click();
+      await serviceRow(page, "DES").getByRole("button", { name: "Editar DES" }).click();
+      await page.getByRole("dialog", { name: "Editar servicio" }).getByRole("button", { name: "Cancelar" }).click();
+      await expect(page.getByRole("dialog")).toHaveCount(0);
     });
     expect(removed, "markup React replaced").toEqual([]);
     expect(problems, problems.join("\n")).toEqual([]);
     await context.close();
   });
 
-  test("/services?tab=places hydrates cleanly and keeps its server markup", async ({ browser }) => {
+  test("the old Lugares tab's address opens Management, which hydrates cleanly with a mine's, unit's and cafe's dialogs", async ({
+    browser,
+  }) => {
     const { context } = await admin(browser);
-    const { removed, problems } = await load(context, "/services?tab=places", async (page) => {
-      await openPlaceDialogs(page);
-      await page.getByRole("tab", { name: "Servicios" }).click();
-      await openServiceDialogs(page);
+    const { removed, problems } = await load(context, "/services?tab=places", "Gestión", async (page) => {
+      await expect(page).toHaveURL(/\/management\?tab=cafes$/);
+      for (const [level, place] of [
+        ["Minas", MINE],
+        ["Unidades", "Unidad Sur"],
+        ["Comedores", "Comedor Campamento"],
+      ] as const) {
+        await openPlace(page, level, place);
+        const dialog = await placeDialog(page, level, place);
+        await dialog.getByRole("button", { name: "Cerrar" }).click();
+        await expect(dialog).toBeHidden();
+      }
+      const prices = await pricesDialog(page, "Comedor Campamento");
+      await prices.getByRole("button", { name: "Cerrar" }).click();
+      await expect(prices).toBeHidden();
     });
     expect(problems, problems.join("\n")).toEqual([]);
     expect(removed, "markup React replaced").toEqual([]);

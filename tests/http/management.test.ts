@@ -1,7 +1,8 @@
 /**
- * Management through the app: the mines, units and cafes tabs (permission, server-side search and pagination,
- * data scope), the management modal's route and its searches, edits and deletes with their refusals, and each
- * table's Excel export.
+ * Management through the app: the mines, units and cafes tabs (permission, server-side search, sorting and
+ * pagination, data scope, each cafe's prices), the management modal's route and its searches — a new cafe made
+ * sellable (services and prices) in the same request — edits and deletes with their refusals, and each table's
+ * Excel export.
  *
  * The world is the demo seed: Mesa Catering S.A.C. with Mina Cerro Verde (Unidad Norte: Comedor Principal, Comedor
  * Taller; Unidad Sur: Comedor Campamento, Comedor Chancadora) and Mina Antamina (Unidad Yanacancha: Comedor
@@ -17,14 +18,20 @@ import {
   auditLog,
   businesses,
   cafes,
+  cafeServices,
   dealerships,
   mines,
+  mineServices,
+  servicePriceHistory,
+  services,
   subdealerships,
   subdealershipUnits,
   units,
+  unitServices,
 } from "../../db/schema";
 import { accessSeeder } from "../../db/seeds/access";
 import { placesSeeder } from "../../db/seeds/places";
+import { servicesSeeder } from "../../db/seeds/services";
 import type { Db } from "../../src/db";
 import { createArea } from "../../src/domain/access/areas";
 import { assignRole } from "../../src/domain/access/assignments";
@@ -33,6 +40,7 @@ import { EVERYTHING } from "../../src/domain/access/scope";
 import type { User } from "../../src/domain/accounts/users";
 import { CLI_ACTOR } from "../../src/domain/audit";
 import { createPlace } from "../../src/domain/places/places";
+import { createService } from "../../src/domain/places/services";
 import { Client, createTestApp, type TestApp } from "../support/app";
 import { addUser, makeRole } from "../support/people";
 import { signedIn, submitFrom, submitJson, visitPage } from "../support/requests";
@@ -174,7 +182,7 @@ describe("the three tables", () => {
     const w = await buildWorld();
     const client = await signedIn(w, w.people.root);
     const cafesTab = (await page(client)).props;
-    expect(cafesTab.filters).toEqual({ tab: "cafes", search: "" });
+    expect(cafesTab.filters).toEqual({ tab: "cafes", search: "", sort: null, direction: "asc" });
     expect([cafesTab.mines, cafesTab.units]).toEqual([null, null]);
     expect(cafesTab.cafes.total).toBe(8);
     expect(cafesTab.cafes.data.map((c: any) => c.name)).toEqual([
@@ -567,8 +575,8 @@ describe("the management modal", () => {
     const all = await partial(root, "/management?mine_search=mina", "placeSearch");
     expect(all.props.placeSearch).toEqual({
       mines: [
-        { id: w.mine("Mina Antamina"), name: "Mina Antamina" },
-        { id: w.mine("Mina Cerro Verde"), name: "Mina Cerro Verde" },
+        { id: w.mine("Mina Antamina"), name: "Mina Antamina", serviceIds: [] },
+        { id: w.mine("Mina Cerro Verde"), name: "Mina Cerro Verde", serviceIds: [] },
       ],
       units: [],
     });
@@ -578,13 +586,17 @@ describe("the management modal", () => {
       `/management?mine_search=&mine=${w.mine("Mina Antamina")}&unit_search=hua`,
       "placeSearch",
     );
-    expect(units.props.placeSearch.units).toEqual([{ id: w.unit("Unidad Huarmey"), name: "Unidad Huarmey" }]);
+    expect(units.props.placeSearch.units).toEqual([
+      { id: w.unit("Unidad Huarmey"), name: "Unidad Huarmey", serviceIds: [] },
+    ]);
     // Not sent on a normal visit.
     expect("placeSearch" in (await page(root)).props).toBe(false);
 
     const operator = await signedIn(w, w.people.operator);
     const scoped = await partial(operator, "/management?mine_search=mina", "placeSearch");
-    expect(scoped.props.placeSearch.mines).toEqual([{ id: w.mine("Mina Cerro Verde"), name: "Mina Cerro Verde" }]);
+    expect(scoped.props.placeSearch.mines).toEqual([
+      { id: w.mine("Mina Cerro Verde"), name: "Mina Cerro Verde", serviceIds: [] },
+    ]);
     const otherMine = await partial(
       operator,
       `/management?mine=${w.mine("Mina Antamina")}&unit_search=`,
@@ -597,6 +609,406 @@ describe("the management modal", () => {
       "placeSearch",
     );
     expect(ownMine.props.placeSearch.units.map((u: any) => u.name)).toEqual(["Unidad Norte", "Unidad Sur"]);
+  });
+});
+
+describe("sorting on the server", () => {
+  test("each tab sorts by its main columns, ascending or descending, then by its default order; other names are ignored", async () => {
+    const w = await buildWorld();
+    const client = await signedIn(w, w.people.root);
+    const names = async (path: string, prop: string) =>
+      ((await page(client, path)).props[prop].data as { name: string }[]).map((r) => r.name);
+    const defaultCafes = await names("/management", "cafes");
+
+    expect(await names("/management?sort=name", "cafes")).toEqual([...defaultCafes].sort());
+    expect(await names("/management?sort=name&direction=desc", "cafes")).toEqual([...defaultCafes].sort().reverse());
+    // By unit: Huarmey, Norte, Sur, Yanacancha; within a unit, the default order (the cafe's name).
+    expect(await names("/management?sort=unit", "cafes")).toEqual([
+      "Comedor Mineroducto",
+      "Comedor Puerto",
+      "Comedor Principal",
+      "Comedor Taller",
+      "Comedor Campamento",
+      "Comedor Chancadora",
+      "Comedor Tajo",
+      "Comedor Yanacancha",
+    ]);
+    const sorted = (await page(client, "/management?sort=unit&direction=desc")).props;
+    expect(sorted.filters).toEqual({ tab: "cafes", search: "", sort: "unit", direction: "desc" });
+    expect(sorted.cafes.data[0].unitName).toBe("Unidad Yanacancha");
+    // A name the list does not allow (or a column that is not sortable) keeps the default order.
+    for (const sort of ["price", "id; DROP TABLE cafes", "areas"])
+      expect(await names(`/management?sort=${encodeURIComponent(sort)}`, "cafes")).toEqual(defaultCafes);
+
+    createPlace(w.db, CLI_ACTOR, EVERYTHING, { mine_name: "Mina Zeta", unit_name: "Unidad Zeta" }, DEFAULTS);
+    expect(await names("/management?tab=mines&sort=name&direction=desc", "mines")).toEqual([
+      "Mina Zeta",
+      "Mina Cerro Verde",
+      "Mina Antamina",
+    ]);
+    // By number of cafes: Mina Zeta has none; the two demo mines tie and keep their default order.
+    expect(await names("/management?tab=mines&sort=cafes", "mines")).toEqual([
+      "Mina Zeta",
+      "Mina Antamina",
+      "Mina Cerro Verde",
+    ]);
+    expect(await names("/management?tab=units&sort=cafes&direction=desc", "units")).toEqual([
+      "Unidad Huarmey",
+      "Unidad Yanacancha",
+      "Unidad Norte",
+      "Unidad Sur",
+      "Unidad Zeta",
+    ]);
+    expect(await names("/management?tab=units&sort=mine&direction=desc", "units")).toEqual([
+      "Unidad Zeta",
+      "Unidad Norte",
+      "Unidad Sur",
+      "Unidad Huarmey",
+      "Unidad Yanacancha",
+    ]);
+  });
+
+  test("a sorted list still pages and stays within the scope", async () => {
+    const w = await buildWorld();
+    for (let i = 1; i <= 16; i++)
+      createPlace(
+        w.db,
+        CLI_ACTOR,
+        EVERYTHING,
+        {
+          mine_id: w.mine("Mina Antamina"),
+          unit_id: w.unit("Unidad Yanacancha"),
+          cafe_name: `Comedor Extra ${String(i).padStart(2, "0")}`,
+          business_id: w.businessId,
+        },
+        DEFAULTS,
+      );
+    const root = await signedIn(w, w.people.root);
+    const first = (await page(root, "/management?sort=name&direction=desc")).props.cafes;
+    const second = (await page(root, "/management?sort=name&direction=desc&page=2")).props.cafes;
+    expect(first).toMatchObject({ total: 24, page: 1, lastPage: 2 });
+    const all = [...first.data, ...second.data].map((c: any) => c.name);
+    expect(all).toEqual([...all].sort().reverse());
+    expect(new Set(all).size).toBe(24);
+
+    const operator = await signedIn(w, w.people.operator);
+    const scoped = (await page(operator, "/management?sort=name&direction=desc")).props.cafes;
+    expect(scoped.data.map((c: any) => c.name)).toEqual([...CERRO_VERDE_CAFES].sort().reverse());
+  });
+});
+
+describe("a cafe's prices in the list", () => {
+  test("each cafe row carries the price of every service it offers, in cents, none for an unpriced one", async () => {
+    const w = await buildWorld();
+    await servicesSeeder.run(w.db, w.app.config);
+    const idOf = (code: string) => w.db.select().from(services).where(eq(services.code, code)).get()!.id;
+    w.db
+      .update(cafeServices)
+      .set({ priceCents: null })
+      .where(and(eq(cafeServices.cafeId, w.cafe("Comedor Puerto")), eq(cafeServices.serviceId, idOf("REF"))))
+      .run();
+    const client = await signedIn(w, w.people.root);
+    const rows = (await page(client, "/management?search=Huarmey")).props.cafes.data;
+    const puerto = rows.find((c: any) => c.name === "Comedor Puerto");
+    const byCode = Object.fromEntries(
+      puerto.prices.map((p: any) => [
+        w.db.select().from(services).where(eq(services.id, p.serviceId)).get()!.code,
+        p.priceCents,
+      ]),
+    );
+    // Huarmey's prices are 50 cents lower and it serves no dinner.
+    expect(byCode).toEqual({ DES: 1200, ALM: 1750, REF: null, DSC: 100 });
+    expect(puerto).toMatchObject({ priced: 3 });
+    expect([...puerto.serviceIds].sort()).toEqual(puerto.prices.map((p: any) => p.serviceId).sort());
+  });
+});
+
+describe("a new cafe made sellable in one flow", () => {
+  const ids = (db: Db) => {
+    const of = (code: string) => db.select().from(services).where(eq(services.code, code)).get()!.id;
+    return { DES: of("DES"), ALM: of("ALM"), CEN: of("CEN"), REF: of("REF"), DSC: of("DSC") };
+  };
+  const offeredBy = (db: Db, kind: "mine" | "unit" | "cafe", id: number) => {
+    const rows =
+      kind === "mine"
+        ? db.select({ s: mineServices.serviceId }).from(mineServices).where(eq(mineServices.mineId, id)).all()
+        : kind === "unit"
+          ? db.select({ s: unitServices.serviceId }).from(unitServices).where(eq(unitServices.unitId, id)).all()
+          : db.select({ s: cafeServices.serviceId }).from(cafeServices).where(eq(cafeServices.cafeId, id)).all();
+    return rows.map((r) => r.s).sort((a, b) => a - b);
+  };
+  const pricesOf = (db: Db, cafeId: number) =>
+    Object.fromEntries(
+      db
+        .select({ code: services.code, cents: cafeServices.priceCents })
+        .from(cafeServices)
+        .innerJoin(services, eq(services.id, cafeServices.serviceId))
+        .where(eq(cafeServices.cafeId, cafeId))
+        .all()
+        .map((r) => [r.code, r.cents]),
+    );
+  const counts = (db: Db) => ({
+    mines: db.select().from(mines).all().length,
+    units: db.select().from(units).all().length,
+    cafes: db.select().from(cafes).all().length,
+    cafeServices: db.select().from(cafeServices).all().length,
+    history: db.select().from(servicePriceHistory).all().length,
+    audit: db.select().from(auditLog).all().length,
+  });
+
+  test("in an existing unit: the cafe gets the chosen services with their prices, history and audit, in one request", async () => {
+    const w = await buildWorld();
+    await servicesSeeder.run(w.db, w.app.config);
+    const s = ids(w.db);
+    const client = await signedIn(w, w.people.root);
+    // The modal's search tells what the chosen mine and unit offer.
+    const search = await partial(
+      client,
+      `/management?mine_search=cerro&mine=${w.mine("Mina Cerro Verde")}`,
+      "placeSearch",
+    );
+    expect(search.props.placeSearch.mines[0].serviceIds.sort()).toEqual(Object.values(s).sort());
+    expect(search.props.placeSearch.units.find((u: any) => u.name === "Unidad Norte").serviceIds.sort()).toEqual(
+      Object.values(s).sort(),
+    );
+    const auditBefore = w.db.select().from(auditLog).all().length;
+    const response = await submit(client, "POST", "/management/places", {
+      mine_id: w.mine("Mina Cerro Verde"),
+      unit_id: w.unit("Unidad Norte"),
+      cafe_name: "Comedor Nuevo",
+      business_id: w.businessId,
+      services: [
+        { service_id: s.ALM, price: "18.50" },
+        { service_id: s.DES, price: "12" },
+        { service_id: s.REF, price: "" },
+      ],
+    });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe("/management?tab=cafes");
+    const cafeId = w.cafe("Comedor Nuevo");
+    expect(pricesOf(w.db, cafeId)).toEqual({ ALM: 1850, DES: 1200, REF: null });
+    const history = w.db.select().from(servicePriceHistory).where(eq(servicePriceHistory.cafeId, cafeId)).all();
+    expect(history.map((h) => [h.serviceId, h.oldPriceCents, h.newPriceCents, h.changedBy]).sort()).toEqual(
+      [
+        [s.ALM, null, 1850, w.people.root.id],
+        [s.DES, null, 1200, w.people.root.id],
+      ].sort(),
+    );
+    const audit = w.db.select().from(auditLog).all().slice(auditBefore);
+    expect(audit.map((a) => [a.action, a.subjectType, a.subjectId])).toEqual([
+      ["cafe.created", "cafe", cafeId],
+      ["place.services.updated", "cafe", cafeId],
+      ["cafe.prices.updated", "cafe", cafeId],
+    ]);
+    expect(JSON.parse(audit[1].after!)).toEqual({ services: ["ALM", "DES", "REF"] });
+    expect(JSON.parse(audit[2].after!)).toEqual({ ALM: 1850, DES: 1200 });
+    expect(audit.every((a) => a.actorId === w.people.root.id)).toBe(true);
+    // The unit already offered them all: it is not touched.
+    expect(offeredBy(w.db, "unit", w.unit("Unidad Norte"))).toEqual(Object.values(s).sort((a, b) => a - b));
+
+    const shown = await page(client, "/management?search=Comedor%20Nuevo");
+    expect(shown.flash.success).toBe(
+      es("management.created_sellable", {
+        path: "Mina Cerro Verde › Unidad Norte › Comedor Nuevo",
+        count: 3,
+        priced: 2,
+      }),
+    );
+    expect(shown.props.cafes.data[0]).toMatchObject({ name: "Comedor Nuevo", priced: 2 });
+    expect(shown.props.cafes.data[0].serviceIds.sort()).toEqual([s.DES, s.ALM, s.REF].sort());
+  });
+
+  test("a mine's service the unit lacks is added to the unit; a new mine and unit get the chosen services too", async () => {
+    const w = await buildWorld();
+    await servicesSeeder.run(w.db, w.app.config);
+    const s = ids(w.db);
+    const client = await signedIn(w, w.people.root);
+    // Huarmey serves no dinner, but its mine does: choosing it adds it to the unit as well.
+    expect(offeredBy(w.db, "unit", w.unit("Unidad Huarmey"))).not.toContain(s.CEN);
+    const coastal = await submitJson(client, "POST", "/management/places", {
+      mine_id: w.mine("Mina Antamina"),
+      unit_id: w.unit("Unidad Huarmey"),
+      cafe_name: "Comedor Caleta",
+      business_id: w.businessId,
+      services: [{ service_id: s.CEN, price: "16.00" }],
+    });
+    expect(coastal.status).toBe(302);
+    expect(offeredBy(w.db, "unit", w.unit("Unidad Huarmey"))).toContain(s.CEN);
+    expect(pricesOf(w.db, w.cafe("Comedor Caleta"))).toEqual({ CEN: 1600 });
+    const unitAudit = w.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, "place.services.updated"), eq(auditLog.subjectType, "unit")))
+      .all();
+    expect(unitAudit.map((a) => [a.subjectId, JSON.parse(a.before!), JSON.parse(a.after!)])).toEqual([
+      [
+        w.unit("Unidad Huarmey"),
+        { services: ["ALM", "DES", "DSC", "REF"] },
+        { services: ["ALM", "CEN", "DES", "DSC", "REF"] },
+      ],
+    ]);
+
+    // A new mine offers nothing yet: any active service may be chosen, and it goes down mine → unit → cafe.
+    const fresh = await submitJson(client, "POST", "/management/places", {
+      mine_name: "Mina Toquepala",
+      unit_name: "Unidad Tacna",
+      cafe_name: "Comedor Tacna",
+      business_id: w.businessId,
+      services: [
+        { service_id: s.DES, price: "11.00" },
+        { service_id: s.ALM, price: "17.90" },
+      ],
+    });
+    expect(fresh.status).toBe(302);
+    expect(offeredBy(w.db, "mine", w.mine("Mina Toquepala"))).toEqual([s.DES, s.ALM].sort((a, b) => a - b));
+    expect(offeredBy(w.db, "unit", w.unit("Unidad Tacna"))).toEqual([s.DES, s.ALM].sort((a, b) => a - b));
+    expect(pricesOf(w.db, w.cafe("Comedor Tacna"))).toEqual({ DES: 1100, ALM: 1790 });
+    const actions = w.db
+      .select()
+      .from(auditLog)
+      .all()
+      .filter((a) => a.action !== "cafe.prices.updated" || a.subjectId === w.cafe("Comedor Tacna"))
+      .slice(-7)
+      .map((a) => `${a.action} ${a.subjectType}`);
+    expect(actions).toEqual([
+      "mine.created mine",
+      "unit.created unit",
+      "cafe.created cafe",
+      "place.services.updated mine",
+      "place.services.updated unit",
+      "place.services.updated cafe",
+      "cafe.prices.updated cafe",
+    ]);
+  });
+
+  test("a service the mine does not offer, an inactive one, a price that is not soles, or services without a cafe: refused, nothing written", async () => {
+    const w = await buildWorld();
+    await servicesSeeder.run(w.db, w.app.config);
+    const s = ids(w.db);
+    const extra = createService(w.db, CLI_ACTOR, { code: "EXT", name: "Extra", type: "snack" }).id;
+    const retired = createService(w.db, CLI_ACTOR, { code: "RET", name: "Retirado", type: "snack", active: false }).id;
+    const client = await signedIn(w, w.people.root);
+    const before = counts(w.db);
+    const existing = {
+      mine_id: w.mine("Mina Cerro Verde"),
+      unit_id: w.unit("Unidad Norte"),
+      cafe_name: "Comedor Nuevo",
+      business_id: w.businessId,
+    };
+    const cases: [unknown, Record<string, string>][] = [
+      [
+        { ...existing, services: [{ service_id: extra, price: "5.00" }] },
+        { [`services.${extra}`]: es("places.service_not_in_mine", { service: "EXT · Extra" }) },
+      ],
+      [
+        {
+          mine_name: "Mina Nueva",
+          unit_name: "Unidad Nueva",
+          cafe_name: "Comedor Nuevo",
+          business_id: w.businessId,
+          services: [{ service_id: retired }],
+        },
+        { [`services.${retired}`]: es("services.inactive_service", { service: "RET · Retirado" }) },
+      ],
+      [
+        {
+          ...existing,
+          services: [
+            { service_id: s.ALM, price: "18,505" },
+            { service_id: s.DES, price: "-3" },
+          ],
+        },
+        { [`prices.${s.ALM}`]: es("services.price_invalid"), [`prices.${s.DES}`]: es("services.price_invalid") },
+      ],
+      [
+        {
+          ...existing,
+          services: [
+            { service_id: s.ALM, price: "18" },
+            { service_id: s.ALM, price: "19" },
+          ],
+        },
+        { [`prices.${s.ALM}`]: es("services.price_repeated") },
+      ],
+      [{ ...existing, services: [{ service_id: 9999 }] }, { services: es("services.unknown_services") }],
+      [
+        { mine_name: "Mina Nueva", unit_name: "Unidad Nueva", services: [{ service_id: s.ALM, price: "18" }] },
+        { services: es("places.services_need_cafe") },
+      ],
+      // The place's own problems come back together with the services'.
+      [
+        { ...existing, cafe_name: "Comedor Principal", services: [{ service_id: s.ALM, price: "abc" }] },
+        {
+          cafe_name: es("places.cafe_taken", { name: "Comedor Principal" }),
+          [`prices.${s.ALM}`]: es("services.price_invalid"),
+        },
+      ],
+    ];
+    for (const [body, errors] of cases) {
+      const response = await submitJson(client, "POST", "/management/places", body);
+      expect({ body, status: response.status }).toEqual({ body, status: 422 });
+      expect({ body, errors: (await response.json()).errors }).toEqual({ body, errors });
+    }
+    expect(counts(w.db)).toEqual(before);
+  });
+
+  test("scope and permission: a limited operator only inside their places, and prices only with prices.manage", async () => {
+    const w = await buildWorld();
+    await servicesSeeder.run(w.db, w.app.config);
+    const s = ids(w.db);
+    const before = counts(w.db);
+    // Another mine's unit is out of the operator's sight: 404 before any service is looked at.
+    const operator = await signedIn(w, w.people.operator);
+    const outside = await submitJson(operator, "POST", "/management/places", {
+      mine_id: w.mine("Mina Antamina"),
+      unit_id: w.unit("Unidad Huarmey"),
+      cafe_name: "Comedor Intruso",
+      business_id: w.businessId,
+      services: [{ service_id: s.CEN, price: "1" }],
+    });
+    expect(outside.status).toBe(404);
+    // Inside their mine they still need a business of theirs.
+    const inside = await submitJson(operator, "POST", "/management/places", {
+      mine_id: w.mine("Mina Cerro Verde"),
+      unit_id: w.unit("Unidad Norte"),
+      cafe_name: "Comedor Propio",
+      business_id: w.businessId,
+      services: [{ service_id: s.ALM, price: "18" }],
+    });
+    expect(inside.status).toBe(422);
+    expect((await inside.json()).errors).toEqual({ business_id: es("places.business_unknown") });
+    expect(counts(w.db)).toEqual(before);
+
+    // At headquarters with places.manage but not prices.manage: services yes, prices no.
+    const keeper = await addUser(w.db, "Pía Lugares", "places@mesa.test");
+    const keeperRole = makeRole(w.db, "places keeper", ["places.view", "places.manage"]);
+    const operaciones = w.db.select().from(areas).where(eq(areas.name, "Operaciones")).get()!;
+    createArea(w.db, CLI_ACTOR, EVERYTHING, {
+      name: "Lugares",
+      headquarters_id: operaciones.headquartersId!,
+      role_ids: [keeperRole],
+    });
+    const lugares = w.db.select().from(areas).where(eq(areas.name, "Lugares")).get()!.id;
+    assignRole(w.db, CLI_ACTOR, EVERYTHING, { userId: keeper.id, areaId: lugares, roleId: keeperRole });
+    const client = await signedIn(w, keeper);
+    const body = {
+      mine_id: w.mine("Mina Cerro Verde"),
+      unit_id: w.unit("Unidad Sur"),
+      cafe_name: "Comedor Sin Precios",
+      business_id: w.businessId,
+    };
+    const priced = await submitJson(client, "POST", "/management/places", {
+      ...body,
+      services: [{ service_id: s.ALM, price: "18" }],
+    });
+    expect(priced.status).toBe(403);
+    expect(w.db.select().from(cafes).where(eq(cafes.name, "Comedor Sin Precios")).get()).toBeUndefined();
+    const unpriced = await submitJson(client, "POST", "/management/places", {
+      ...body,
+      services: [{ service_id: s.ALM }, { service_id: s.DES, price: "" }],
+    });
+    expect(unpriced.status).toBe(302);
+    expect(pricesOf(w.db, w.cafe("Comedor Sin Precios"))).toEqual({ ALM: null, DES: null });
   });
 });
 

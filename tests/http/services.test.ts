@@ -83,7 +83,7 @@ async function buildWorld(): Promise<World> {
     OLD: createService(db, CLI_ACTOR, { code: "OLD", name: "Antiguo", type: "snack", active: false }).id,
   };
   const superRole = findRoleByName(db, SUPER_ROLE)!.id;
-  const manager = makeRole(db, "cafe manager", ["services.view", "places.manage", "prices.manage"]);
+  const manager = makeRole(db, "cafe manager", ["services.view", "places.view", "places.manage", "prices.manage"]);
   const viewerRole = makeRole(db, "viewer", ["services.view"]);
   const sede = createArea(db, CLI_ACTOR, EVERYTHING, {
     name: "Administración",
@@ -203,7 +203,7 @@ describe("the Services catalogue", () => {
     const all = (await page(client)).props;
     expect(all.services.data.map((s: any) => s.code)).toEqual(["ALM", "CEN", "DES", "OLD"]);
     expect(all.services.total).toBe(4);
-    expect(all.can).toEqual({ manage: false, managePlaces: false, managePrices: false });
+    expect(all.can).toEqual({ manage: false, viewPlaces: false });
     expect((await page(client, "/services?search=desa")).props.services.data.map((s: any) => s.code)).toEqual(["DES"]);
     expect((await page(client, "/services?search=CE")).props.services.data.map((s: any) => s.code)).toEqual(["CEN"]);
     expect((await page(client, "/services?type=lunch")).props.services.data.map((s: any) => s.code)).toEqual(["ALM"]);
@@ -457,63 +457,71 @@ describe("services down the place tree", () => {
     expect(offered(w.db, "cafe", p.cafeB)).toEqual([svc.DES]);
   });
 
-  test("the Lugares tab shows the tree within scope with the services of each place, searched and paginated by mine", async () => {
+  test("a place's services are edited on Management: the former Lugares tab leads there, the Services page links there", async () => {
     const w = await buildWorld();
     offerDesAlm(w);
     const rootClient = await signedIn(w, w.people.root);
-    // The tree is only computed while its tab is open.
-    expect((await page(rootClient)).props.tree).toBeNull();
-    const root = await page(rootClient, "/services?tab=places");
-    expect(root.props.tree.data.map((m: any) => m.name)).toEqual(["Mina Norte", "Mina Sur"]);
-    expect(root.props.tree).toMatchObject({ total: 2, page: 1, lastPage: 1 });
-    expect(root.props.tree.data[0].units.map((u: any) => u.name)).toEqual(["Unidad A", "Unidad A2"]);
-    expect(root.props.tree.data[0].units[0].cafes[0]).toEqual({
-      id: w.places.cafeA,
-      name: "Comedor A",
-      serviceIds: [w.svc.DES, w.svc.ALM].sort(),
-      priced: 0,
+    const shown = await page(rootClient);
+    expect(shown.props.can).toEqual({ manage: true, viewPlaces: true });
+    expect("tree" in shown.props).toBe(false);
+    // The old tab's address (and its search) opens the cafes of Management.
+    const moved = await rootClient.get("/services?tab=places&places_search=Comedor%20A2");
+    expect(moved.status).toBe(302);
+    expect(moved.headers.get("location")).toBe("/management?tab=cafes&search=Comedor+A2");
+    expect((await rootClient.get("/services?tab=places")).headers.get("location")).toBe("/management?tab=cafes");
+    const management = await page(rootClient, "/management?tab=cafes&search=Comedor%20A2");
+    expect(management.props.cafes.data.map((c: any) => [c.name, c.serviceIds.sort()])).toEqual([
+      ["Comedor A2", [w.svc.DES, w.svc.ALM].sort()],
+    ]);
+    // Someone who may not open Management keeps the catalogue.
+    const viewer = await signedIn(w, w.people.viewer);
+    const kept = await viewer.visit("/services?tab=places");
+    expect(kept.response.status).toBe(200);
+    expect(kept.page.component).toBe("services/index");
+    expect(kept.page.props.can.viewPlaces).toBe(false);
+    // Saving a place's services or a cafe's prices from nowhere in particular goes back to Management.
+    const saved = await rootClient.request(`/places/cafe/${w.places.cafeA}/services`, {
+      method: "PUT",
+      json: { service_ids: [w.svc.DES] },
     });
-    expect(root.props.serviceOptions.map((s: any) => s.code)).toEqual(["ALM", "CEN", "DES", "OLD"]);
-    // A search for a cafe brings it under its unit and mine, without the places around it.
-    const found = await page(rootClient, "/services?tab=places&places_search=Comedor%20A2");
-    expect(
-      found.props.tree.data.map((m: any) => [
-        m.name,
-        m.units.map((u: any) => [u.name, u.cafes.map((c: any) => c.name)]),
-      ]),
-    ).toEqual([["Mina Norte", [["Unidad A2", ["Comedor A2"]]]]]);
-    expect(found.props.filters.placesSearch).toBe("Comedor A2");
-    // A search for a mine brings it whole; a search with LIKE's wildcards finds nothing.
-    expect(
-      (await page(rootClient, "/services?tab=places&places_search=sur")).props.tree.data.map((m: any) => m.name),
-    ).toEqual(["Mina Sur"]);
-    expect((await page(rootClient, "/services?tab=places&places_search=%25")).props.tree.total).toBe(0);
-    // Five mines to a page: with seven, the second page holds the last two, whole.
-    const business = w.db.select().from(cafes).where(eq(cafes.id, w.places.cafeA)).get()!.businessId!;
-    for (const n of [1, 2, 3, 4, 5]) ensureCafe(w.db, `Mina Z${n}`, "Unidad Z", `Comedor Z${n}`, business);
-    const second = await page(rootClient, "/services?tab=places&places_page=2");
-    expect(second.props.tree).toMatchObject({ total: 7, page: 2, lastPage: 2 });
-    expect(second.props.tree.data.map((m: any) => [m.name, m.units[0].cafes.map((c: any) => c.name)])).toEqual([
-      ["Mina Z4", ["Comedor Z4"]],
-      ["Mina Z5", ["Comedor Z5"]],
-    ]);
-    const manager = await page(await signedIn(w, w.people.managerA), "/services?tab=places");
-    expect(manager.props.tree.data).toEqual([
-      {
-        id: w.places.mineNorte,
-        name: "Mina Norte",
-        serviceIds: [w.svc.DES, w.svc.ALM].sort(),
-        units: [
-          {
-            id: w.places.unitA,
-            name: "Unidad A",
-            serviceIds: [w.svc.DES, w.svc.ALM].sort(),
-            cafes: [{ id: w.places.cafeA, name: "Comedor A", serviceIds: [w.svc.DES, w.svc.ALM].sort(), priced: 0 }],
-          },
-        ],
-      },
-    ]);
-    expect(manager.props.can).toEqual({ manage: false, managePlaces: true, managePrices: true });
+    expect(saved.headers.get("location")).toBe("/management");
+    const priced = await rootClient.request(`/cafes/${w.places.cafeA}/prices`, {
+      method: "PUT",
+      json: { prices: [{ service_id: w.svc.DES, price: "12.00" }] },
+    });
+    expect(priced.headers.get("location")).toBe("/management?tab=cafes");
+  });
+});
+
+describe("sorting the catalogue on the server", () => {
+  test("by code, name, type, status or places, either way; a name it does not allow keeps the order by code", async () => {
+    const w = await buildWorld();
+    offerDesAlm(w);
+    const client = await signedIn(w, w.people.root);
+    const codes = async (query: string) =>
+      (await page(client, `/services?${query}`)).props.services.data.map((s: any) => s.code);
+    expect(await codes("")).toEqual(["ALM", "CEN", "DES", "OLD"]);
+    expect(await codes("sort=code&direction=desc")).toEqual(["OLD", "DES", "CEN", "ALM"]);
+    // Names: Almuerzo, Antiguo, Cena, Desayuno.
+    expect(await codes("sort=name")).toEqual(["ALM", "OLD", "CEN", "DES"]);
+    // Types as stored: breakfast, dinner, lunch, snack.
+    expect(await codes("sort=type")).toEqual(["DES", "CEN", "ALM", "OLD"]);
+    // Inactive first when ascending; then by code.
+    expect(await codes("sort=status")).toEqual(["OLD", "ALM", "CEN", "DES"]);
+    // DES and ALM are offered by 8 places each (2 mines, 3 units, 3 cafes); the rest by none.
+    expect(await codes("sort=places&direction=desc")).toEqual(["ALM", "DES", "CEN", "OLD"]);
+    expect((await page(client, "/services?sort=places&direction=desc")).props.filters).toMatchObject({
+      sort: "places",
+      direction: "desc",
+    });
+    for (const sort of ["description", "updated_at", "1"]) expect(await codes(`sort=${sort}`)).toEqual(await codes(""));
+    // With a filter and a search too.
+    expect(await codes("status=active&sort=code&direction=desc")).toEqual(["DES", "CEN", "ALM"]);
+    expect(await codes("search=a&type=lunch&sort=name")).toEqual(["ALM"]);
+    // The export keeps the order asked for.
+    const workbook = XLSX.read(await (await client.get("/services/export?sort=code&direction=desc")).arrayBuffer());
+    const rows = XLSX.utils.sheet_to_json<Record<string, unknown>>(workbook.Sheets[workbook.SheetNames[0]]);
+    expect(rows.map((r) => r[es("services.code")])).toEqual(["OLD", "DES", "CEN", "ALM"]);
   });
 });
 
@@ -568,9 +576,9 @@ describe("cafe prices", () => {
     expect(JSON.parse(audit[1].before!)).toEqual({ DES: 1250, ALM: 115 });
     expect(JSON.parse(audit[1].after!)).toEqual({ DES: 1300, ALM: null });
 
-    // The prices dialog's data: a partial reload of the Services page.
-    const partial = await page(client, `/services?prices=${p.cafeA}`, {
-      "x-inertia-partial-component": "services/index",
+    // The prices dialog's data: a partial reload of the Management page, where prices are edited.
+    const partial = await page(client, `/management?prices=${p.cafeA}`, {
+      "x-inertia-partial-component": "management/index",
       "x-inertia-partial-data": "cafePrices",
     });
     const data = partial.props.cafePrices;
@@ -591,7 +599,7 @@ describe("cafe prices", () => {
       ["DES", null, 1250, "Gerente A"],
     ]);
     // Not sent on a normal visit.
-    expect("cafePrices" in (await page(client)).props).toBe(false);
+    expect("cafePrices" in (await page(client, "/management")).props).toBe(false);
   });
 
   test("invalid prices and services the cafe does not offer are refused, nothing is written", async () => {
@@ -667,8 +675,8 @@ describe("data scope", () => {
       expect({ path, status: (await submitJson(client, method, path, body)).status }).toEqual({ path, status: 404 });
       expect({ path, status: (await submit(client, method, path, body)).status }).toEqual({ path, status: 404 });
     }
-    const partial = await client.visit(`/services?prices=${p.cafeB}`, {
-      "x-inertia-partial-component": "services/index",
+    const partial = await client.visit(`/management?prices=${p.cafeB}`, {
+      "x-inertia-partial-component": "management/index",
       "x-inertia-partial-data": "cafePrices",
     });
     expect(partial.response.status).toBe(404);
@@ -706,16 +714,13 @@ describe("the page, the catalogue and the seeds", () => {
   test("the Services page renders on the server, with its sidebar entry", async () => {
     const w = await buildWorld();
     const client = await signedIn(w, w.people.root);
-    const response = await client.get("/services?tab=places");
+    const response = await client.get("/services");
     expect(response.status).toBe(200);
     const html = await response.text();
     const embedded = embeddedPage(html);
     expect(embedded.component).toBe("services/index");
-    expect(embedded.props.filters.tab).toBe("places");
-    expect(html).toContain("Mina Norte");
+    expect(html).toContain("Desayuno");
     expect(embedded.props.navigation.some((n: any) => n.route === "services.index")).toBe(true);
-    const list = await client.get("/services");
-    expect(await list.text()).toContain("Desayuno");
   });
 
   test("the catalogue defaults and the starting roles name the new permissions", () => {

@@ -772,9 +772,10 @@ describe("an actor limited to some cafes", () => {
     ]);
     expect(listCafes(w.db, scope, "Comedor S1", PAGE).total).toBe(0);
     expect(exportCafes(w.db, scope, "").map((c) => c.id)).not.toContain(w.cafeS1);
-    expect(searchMines(w.db, scope, "Mina")).toEqual([{ id: w.mineNorte, name: "Mina Norte" }]);
+    const named = (options: { id: number; name: string }[]) => options.map(({ id, name }) => ({ id, name }));
+    expect(named(searchMines(w.db, scope, "Mina"))).toEqual([{ id: w.mineNorte, name: "Mina Norte" }]);
     expect(searchUnits(w.db, scope, w.mineSur, "")).toEqual([]);
-    expect(searchUnits(w.db, scope, w.mineNorte, "")).toEqual([
+    expect(named(searchUnits(w.db, scope, w.mineNorte, ""))).toEqual([
       { id: w.unitA, name: "Unidad A" },
       { id: w.unitB, name: "Unidad B" },
     ]);

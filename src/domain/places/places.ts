@@ -37,7 +37,10 @@ import {
   searchMatch,
   searchPattern,
   type ListResult,
+  type SortRequest,
 } from "../search";
+import { listSort, orderOf, type ListSort } from "./list-sort";
+import type { Static } from "@sinclair/typebox";
 import { parseInput, t } from "../validation";
 
 /** Counts in a row are of the places within the actor's scope (a limited actor learns nothing of the others). */
@@ -76,11 +79,18 @@ export interface CafeRow {
   parentServiceIds: number[];
   /** Services with a price, of those offered. */
   priced: number;
+  /** The price of each service it offers, in cents (null: none yet, so it cannot be sold). */
+  prices: { serviceId: number; priceCents: number | null }[];
 }
 
 export interface PlaceOption {
   id: number;
   name: string;
+}
+
+/** A mine or unit found by the management modal, with the services it offers (what a new cafe there may offer). */
+export interface PlaceChoice extends PlaceOption {
+  serviceIds: number[];
 }
 
 export interface PageRequest {
@@ -168,31 +178,42 @@ const countMines = preparedQuery((db, all: boolean, searched: boolean) =>
     .prepare(),
 );
 
-const minesPage = preparedQuery((db, all: boolean, searched: boolean) =>
+/** How many units and cafes of the mine row lie within the scope (`all`: every one). */
+const unitsOfMine = (all: boolean) =>
+  sql<number>`(SELECT COUNT(*) FROM units u WHERE u.mine_id = mines.id${all ? sql`` : sql` AND ${inIdList(sql`u.id`, "units")}`})`;
+const cafesOfMine = (all: boolean) =>
+  sql<number>`(SELECT COUNT(*) FROM cafes c JOIN units u ON u.id = c.unit_id WHERE u.mine_id = mines.id${all ? sql`` : sql` AND ${inIdList(sql`c.id`, "cafes")}`})`;
+
+/** The columns the mines table sorts by on the server. */
+const mineSorts = (all: boolean) => ({ name: mines.name, units: unitsOfMine(all), cafes: cafesOfMine(all) });
+const MINE_SORTS = mineSorts(true);
+
+const minesPage = preparedQuery((db, all: boolean, searched: boolean, sort: ListSort[0], direction: ListSort[1]) =>
   db
-    .select({
-      id: mines.id,
-      name: mines.name,
-      units: sql<number>`(SELECT COUNT(*) FROM units u WHERE u.mine_id = mines.id${all ? sql`` : sql` AND ${inIdList(sql`u.id`, "units")}`})`,
-      cafes: sql<number>`(SELECT COUNT(*) FROM cafes c JOIN units u ON u.id = c.unit_id WHERE u.mine_id = mines.id${all ? sql`` : sql` AND ${inIdList(sql`c.id`, "cafes")}`})`,
-    })
+    .select({ id: mines.id, name: mines.name, units: unitsOfMine(all), cafes: cafesOfMine(all) })
     .from(mines)
     .where(and(all ? undefined : inIdList(mines.id, "mines"), searched ? searchMatch([mines.name]) : undefined))
-    .orderBy(asc(mines.name))
+    .orderBy(...orderOf(mineSorts(all), [sort, direction], [asc(mines.name)]))
     .limit(LIMIT)
     .offset(OFFSET)
     .prepare(),
 );
 
-/** Mines within the scope, by name, searched by name. */
-export function listMines(db: Db, scope: Scope, search: string | undefined, page: PageRequest): ListResult<MineRow> {
+/** Mines within the scope, by name (or the allowed column asked for), searched by name. */
+export function listMines(
+  db: Db,
+  scope: Scope,
+  search: string | undefined,
+  page: PageRequest,
+  sort?: SortRequest,
+): ListResult<MineRow> {
   const pattern = searchPattern(search);
   const shape = [scope.all, pattern !== null] as const;
   const values = { ...reachValues(db, scope), search: pattern };
   const found = readList(
     page,
     () => countMines(db, ...shape).get(values)?.n ?? 0,
-    (window) => minesPage(db, ...shape).all({ ...values, ...window }),
+    (window) => minesPage(db, ...shape, ...listSort(MINE_SORTS, sort)).all({ ...values, ...window }),
   );
   const offered = servicesOf(
     db,
@@ -214,34 +235,54 @@ const countUnits = preparedQuery((db, all: boolean, searched: boolean) =>
     .prepare(),
 );
 
-const unitsPage = preparedQuery((db, all: boolean, searched: boolean) =>
+/** How many cafes of the unit row lie within the scope, and how many subdealerships work there. */
+const cafesOfUnit = (all: boolean) =>
+  sql<number>`(SELECT COUNT(*) FROM cafes c WHERE c.unit_id = units.id${all ? sql`` : sql` AND ${inIdList(sql`c.id`, "cafes")}`})`;
+const subdealershipsOfUnit = sql<number>`(SELECT COUNT(*) FROM subdealership_units s WHERE s.unit_id = units.id)`;
+
+/** The columns the units table sorts by on the server. */
+const unitSorts = (all: boolean) => ({
+  name: units.name,
+  mine: mines.name,
+  cafes: cafesOfUnit(all),
+  subdealerships: subdealershipsOfUnit,
+});
+const UNIT_SORTS = unitSorts(true);
+
+const unitsPage = preparedQuery((db, all: boolean, searched: boolean, sort: ListSort[0], direction: ListSort[1]) =>
   db
     .select({
       id: units.id,
       name: units.name,
       mineId: units.mineId,
       mineName: mines.name,
-      cafes: sql<number>`(SELECT COUNT(*) FROM cafes c WHERE c.unit_id = units.id${all ? sql`` : sql` AND ${inIdList(sql`c.id`, "cafes")}`})`,
-      subdealerships: sql<number>`(SELECT COUNT(*) FROM subdealership_units s WHERE s.unit_id = units.id)`,
+      cafes: cafesOfUnit(all),
+      subdealerships: subdealershipsOfUnit,
     })
     .from(units)
     .innerJoin(mines, eq(mines.id, units.mineId))
     .where(unitCondition(all, searched))
-    .orderBy(asc(mines.name), asc(units.name))
+    .orderBy(...orderOf(unitSorts(all), [sort, direction], [asc(mines.name), asc(units.name)]))
     .limit(LIMIT)
     .offset(OFFSET)
     .prepare(),
 );
 
-/** Units within the scope, by mine and name, searched by unit or mine name. */
-export function listUnits(db: Db, scope: Scope, search: string | undefined, page: PageRequest): ListResult<UnitRow> {
+/** Units within the scope, by mine and name (or the allowed column asked for), searched by unit or mine name. */
+export function listUnits(
+  db: Db,
+  scope: Scope,
+  search: string | undefined,
+  page: PageRequest,
+  sort?: SortRequest,
+): ListResult<UnitRow> {
   const pattern = searchPattern(search);
   const shape = [scope.all, pattern !== null] as const;
   const values = { ...reachValues(db, scope), search: pattern };
   const found = readList(
     page,
     () => countUnits(db, ...shape).get(values)?.n ?? 0,
-    (window) => unitsPage(db, ...shape).all({ ...values, ...window }),
+    (window) => unitsPage(db, ...shape, ...listSort(UNIT_SORTS, sort)).all({ ...values, ...window }),
   );
   const offered = servicesOf(
     db,
@@ -276,7 +317,16 @@ const countCafes = preparedQuery((db, all: boolean, searched: boolean) =>
     .prepare(),
 );
 
-const cafesPage = preparedQuery((db, all: boolean, searched: boolean) =>
+/** The columns the cafes table sorts by on the server. */
+const CAFE_SORTS = {
+  name: cafes.name,
+  unit: units.name,
+  mine: mines.name,
+  business: businesses.name,
+  time_zone: cafes.timeZone,
+};
+
+const cafesPage = preparedQuery((db, all: boolean, searched: boolean, sort: ListSort[0], direction: ListSort[1]) =>
   db
     .select()
     .from(cafes)
@@ -284,68 +334,95 @@ const cafesPage = preparedQuery((db, all: boolean, searched: boolean) =>
     .innerJoin(mines, eq(mines.id, units.mineId))
     .leftJoin(businesses, eq(businesses.id, cafes.businessId))
     .where(cafeCondition(all, searched))
-    .orderBy(asc(mines.name), asc(units.name), asc(cafes.name))
+    .orderBy(...orderOf(CAFE_SORTS, [sort, direction], [asc(mines.name), asc(units.name), asc(cafes.name)]))
     .limit(LIMIT)
     .offset(OFFSET)
     .prepare(),
 );
 
-const cafeCounts = preparedQuery((db) =>
+const areasOfCafes = preparedQuery((db) =>
   db
-    .select({
-      id: cafes.id,
-      areas: sql<number>`(SELECT COUNT(*) FROM areas a WHERE a.cafe_id = cafes.id)`,
-      priced: sql<number>`(SELECT COUNT(*) FROM cafe_services s WHERE s.cafe_id = cafes.id AND s.price_cents IS NOT NULL)`,
-    })
+    .select({ id: cafes.id, areas: sql<number>`(SELECT COUNT(*) FROM areas a WHERE a.cafe_id = cafes.id)` })
     .from(cafes)
     .where(inIdList(cafes.id, "ids"))
     .prepare(),
 );
 
-/** Cafes within the scope, by mine, unit and name, searched by cafe, unit, mine or business name. */
-export function listCafes(db: Db, scope: Scope, search: string | undefined, page: PageRequest): ListResult<CafeRow> {
+const pricesOfCafes = preparedQuery((db) =>
+  db
+    .select({ cafeId: cafeServices.cafeId, serviceId: cafeServices.serviceId, priceCents: cafeServices.priceCents })
+    .from(cafeServices)
+    .where(inIdList(cafeServices.cafeId, "ids"))
+    .prepare(),
+);
+
+/** Cafes within the scope, by mine, unit and name (or the allowed column asked for), searched by cafe, unit, mine or business name. */
+export function listCafes(
+  db: Db,
+  scope: Scope,
+  search: string | undefined,
+  page: PageRequest,
+  sort?: SortRequest,
+): ListResult<CafeRow> {
   const pattern = searchPattern(search);
   const shape = [scope.all, pattern !== null] as const;
   const values = { cafes: scope.all ? null : idList(scope.cafeIds), search: pattern };
   const found = readList(
     page,
     () => countCafes(db, ...shape).get(values)?.n ?? 0,
-    (window) => cafesPage(db, ...shape).all({ ...values, ...window }),
+    (window) => cafesPage(db, ...shape, ...listSort(CAFE_SORTS, sort)).all({ ...values, ...window }),
   );
   const ids = found.rows.map((r) => r.cafes.id);
-  const offered = servicesOf(db, "cafe", ids);
   const parents = servicesOf(db, "unit", [...new Set(found.rows.map((r) => r.units.id))]);
-  const countOf = new Map((ids.length ? cafeCounts(db).all({ ids: idList(ids) }) : []).map((c) => [c.id, c]));
+  const areasOf = new Map<number, number>();
+  const pricesOf = new Map<number, CafeRow["prices"]>();
+  if (ids.length) {
+    const list = idList(ids);
+    for (const r of areasOfCafes(db).all({ ids: list })) areasOf.set(r.id, r.areas);
+    for (const { cafeId, serviceId, priceCents } of pricesOfCafes(db).all({ ids: list })) {
+      const prices = pricesOf.get(cafeId);
+      if (prices) prices.push({ serviceId, priceCents });
+      else pricesOf.set(cafeId, [{ serviceId, priceCents }]);
+    }
+  }
   return {
     total: found.total,
     page: found.page,
-    rows: found.rows.map(({ cafes: c, units: u, mines: m, businesses: b }) => ({
-      id: c.id,
-      name: c.name,
-      unitId: u.id,
-      unitName: u.name,
-      mineId: m.id,
-      mineName: m.name,
-      businessId: c.businessId,
-      businessName: b?.name ?? null,
-      timeZone: c.timeZone,
-      areas: countOf.get(c.id)?.areas ?? 0,
-      serviceIds: offered.get(c.id) ?? [],
-      parentServiceIds: parents.get(u.id) ?? [],
-      priced: countOf.get(c.id)?.priced ?? 0,
-    })),
+    rows: found.rows.map(({ cafes: c, units: u, mines: m, businesses: b }) => {
+      const prices = pricesOf.get(c.id) ?? [];
+      return {
+        id: c.id,
+        name: c.name,
+        unitId: u.id,
+        unitName: u.name,
+        mineId: m.id,
+        mineName: m.name,
+        businessId: c.businessId,
+        businessName: b?.name ?? null,
+        timeZone: c.timeZone,
+        areas: areasOf.get(c.id) ?? 0,
+        serviceIds: prices.map((p) => p.serviceId),
+        parentServiceIds: parents.get(u.id) ?? [],
+        priced: prices.filter((p) => p.priceCents !== null).length,
+        prices,
+      };
+    }),
   };
 }
 
-/** Up to `limit` mines within the scope whose name contains `search` (the management modal). */
-export function searchMines(db: Db, scope: Scope, search: string, limit = 8): PlaceOption[] {
-  return listMines(db, scope, search, { page: 1, perPage: limit }).rows.map(({ id, name }) => ({ id, name }));
+/** Up to `limit` mines within the scope whose name contains `search` (the management modal), with their services. */
+export function searchMines(db: Db, scope: Scope, search: string, limit = 8): PlaceChoice[] {
+  return listMines(db, scope, search, { page: 1, perPage: limit }).rows.map(({ id, name, serviceIds }) => ({
+    id,
+    name,
+    serviceIds,
+  }));
 }
 
-/** Up to `limit` units of a mine within the scope whose name contains `search`. */
-export function searchUnits(db: Db, scope: Scope, mineId: number, search: string, limit = 8): PlaceOption[] {
+/** Up to `limit` units of a mine within the scope whose name contains `search`, with their services. */
+export function searchUnits(db: Db, scope: Scope, mineId: number, search: string, limit = 8): PlaceChoice[] {
   const reach = reachableParents(db, scope);
-  return db
+  const found = db
     .select({ id: units.id, name: units.name })
     .from(units)
     .where(
@@ -354,6 +431,12 @@ export function searchUnits(db: Db, scope: Scope, mineId: number, search: string
     .orderBy(asc(units.name))
     .limit(limit)
     .all();
+  const offered = servicesOf(
+    db,
+    "unit",
+    found.map((u) => u.id),
+  );
+  return found.map((u) => ({ ...u, serviceIds: offered.get(u.id) ?? [] }));
 }
 
 function reachableMineIds(db: Db, scope: Scope): Set<number> | null {
@@ -494,21 +577,30 @@ export interface CreatedPlace {
   cafe: { id: number; name: string } | null;
 }
 
+/** What the management modal asks for, checked: the mine, unit and cafe to find or create. */
+export interface PlacePlan {
+  /** The chosen mine, or null for a new one named `mineName`. */
+  mine: typeof mines.$inferSelect | null;
+  mineName: string;
+  /** The chosen unit, or null for a new one named `unitName` (none when `unitName` is null too). */
+  unit: typeof units.$inferSelect | null;
+  unitName: string | null;
+  /** The new cafe, when one is named. */
+  cafe: { name: string; business: { id: number; name: string }; timeZone: string } | null;
+}
+
 /**
- * Creates what the management modal describes: the mine (chosen or new), the unit (chosen or new, optional) and
- * the cafe (optional), in one transaction. Without an all-places scope the flow must end in a new cafe.
+ * Checks what the management modal describes and reports every field's problem at once (a place outside the scope
+ * is NotFound and stops at once). `errors` receives the problems of fields a caller checks alongside; they are
+ * thrown together. Without an all-places scope the flow must end in a new cafe.
  */
-export function createPlace(
+export function planPlace(
   db: Db,
-  actor: Actor,
   scope: Scope,
-  input: unknown,
+  data: Static<typeof NewPlaceInput>,
   defaults: { timeZone: string },
-  now = new Date(),
-): CreatedPlace {
-  const data = parseInput(NewPlaceInput, input);
-  // Every field's problem is reported at once; a place outside the scope is NotFound and stops at once.
-  const errors: Record<string, Message> = {};
+  errors: Record<string, Message> = {},
+): PlacePlan {
   const check = <T>(fn: () => T): T | null => {
     try {
       return fn();
@@ -542,65 +634,92 @@ export function createPlace(
   if (mine && !unit && unitName) check(() => ensureUnitNameFree(db, mine.id, unitName, undefined, "unit_name"));
   if (unit && cafeName) check(() => ensureCafeNameFree(db, unit.id, cafeName, undefined, "cafe_name"));
   if (Object.keys(errors).length || mineName === null) throw new ValidationFailed(errors);
+  return {
+    mine,
+    mineName,
+    unit: unit && unitName ? unit : null,
+    unitName,
+    cafe: cafeName && unitName && business ? { name: cafeName, business, timeZone } : null,
+  };
+}
 
-  return db.transaction((tx) => {
-    const mineRow = mine ?? tx.insert(mines).values({ name: mineName }).returning().get();
-    if (!mine)
-      recordAudit(
-        tx,
-        actor,
-        {
-          action: "mine.created",
-          subjectType: "mine",
-          subjectId: mineRow.id,
-          places: [{ mineId: mineRow.id }],
-          after: { name: mineName },
-        },
-        now,
-      );
-    let unitRow: { id: number; name: string } | null = unit;
-    if (!unit && unitName) {
-      unitRow = tx.insert(units).values({ mineId: mineRow.id, name: unitName }).returning().get();
-      recordAudit(
-        tx,
-        actor,
-        {
-          action: "unit.created",
-          subjectType: "unit",
-          subjectId: unitRow.id,
-          places: [{ unitId: unitRow.id }],
-          after: { mine: mineRow.name, name: unitName },
-        },
-        now,
-      );
-    }
-    let cafeRow: { id: number; name: string } | null = null;
-    if (cafeName && unitRow && business) {
-      cafeRow = tx
-        .insert(cafes)
-        .values({ unitId: unitRow.id, name: cafeName, businessId: business.id, timeZone })
-        .returning()
-        .get();
-      recordAudit(
-        tx,
-        actor,
-        {
-          action: "cafe.created",
-          subjectType: "cafe",
-          subjectId: cafeRow.id,
-          places: [{ cafeId: cafeRow.id }],
-          after: { mine: mineRow.name, unit: unitRow.name, name: cafeName, business: business.name, timeZone },
-        },
-        now,
-      );
-      bumpAccessVersion(tx);
-    }
-    return {
-      mine: { id: mineRow.id, name: mineRow.name, created: !mine },
-      unit: unitRow ? { id: unitRow.id, name: unitRow.name, created: !unit } : null,
-      cafe: cafeRow ? { id: cafeRow.id, name: cafeRow.name } : null,
-    };
-  });
+/** Writes a checked plan inside the caller's transaction: the new mine, unit and cafe, each audited. */
+export function writePlace(tx: Tx, actor: Actor, plan: PlacePlan, now = new Date()): CreatedPlace {
+  const { mine, mineName, unit, unitName } = plan;
+  const mineRow = mine ?? tx.insert(mines).values({ name: mineName }).returning().get();
+  if (!mine)
+    recordAudit(
+      tx,
+      actor,
+      {
+        action: "mine.created",
+        subjectType: "mine",
+        subjectId: mineRow.id,
+        places: [{ mineId: mineRow.id }],
+        after: { name: mineName },
+      },
+      now,
+    );
+  let unitRow: { id: number; name: string } | null = unit;
+  if (!unit && unitName) {
+    unitRow = tx.insert(units).values({ mineId: mineRow.id, name: unitName }).returning().get();
+    recordAudit(
+      tx,
+      actor,
+      {
+        action: "unit.created",
+        subjectType: "unit",
+        subjectId: unitRow.id,
+        places: [{ unitId: unitRow.id }],
+        after: { mine: mineRow.name, name: unitName },
+      },
+      now,
+    );
+  }
+  let cafeRow: { id: number; name: string } | null = null;
+  if (plan.cafe && unitRow) {
+    const { name, business, timeZone } = plan.cafe;
+    cafeRow = tx
+      .insert(cafes)
+      .values({ unitId: unitRow.id, name, businessId: business.id, timeZone })
+      .returning()
+      .get();
+    recordAudit(
+      tx,
+      actor,
+      {
+        action: "cafe.created",
+        subjectType: "cafe",
+        subjectId: cafeRow.id,
+        places: [{ cafeId: cafeRow.id }],
+        after: { mine: mineRow.name, unit: unitRow.name, name, business: business.name, timeZone },
+      },
+      now,
+    );
+    bumpAccessVersion(tx);
+  }
+  return {
+    mine: { id: mineRow.id, name: mineRow.name, created: !mine },
+    unit: unitRow ? { id: unitRow.id, name: unitRow.name, created: !unit } : null,
+    cafe: cafeRow ? { id: cafeRow.id, name: cafeRow.name } : null,
+  };
+}
+
+/**
+ * Creates what the management modal describes: the mine (chosen or new), the unit (chosen or new, optional) and
+ * the cafe (optional), in one transaction. Without an all-places scope the flow must end in a new cafe.
+ * (`createSellableCafe` in new-cafe.ts also gives the new cafe its services and prices.)
+ */
+export function createPlace(
+  db: Db,
+  actor: Actor,
+  scope: Scope,
+  input: unknown,
+  defaults: { timeZone: string },
+  now = new Date(),
+): CreatedPlace {
+  const plan = planPlace(db, scope, parseInput(NewPlaceInput, input), defaults);
+  return db.transaction((tx) => writePlace(tx, actor, plan, now));
 }
 
 /**

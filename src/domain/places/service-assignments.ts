@@ -7,38 +7,17 @@
  * Scope: a cafe is reachable when it is in the actor's scope; a mine or unit when it contains such a cafe.
  * A super-administrator reaches every place.
  */
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import { cafes, cafeServices, mines, mineServices, services, units, unitServices } from "../../../db/schema";
 import type { Db } from "../../db";
 import type { Scope } from "../access/scope";
 import { recordAudit, treePlace, type Actor, type Tx } from "../audit";
 import { Conflict, message, NotFound, ValidationFailed, type Message } from "../errors";
-import { pageWindow, searchCondition, type ListResult, type PageRequest } from "../search";
 import { parseInput, t } from "../validation";
 import { clearPricesBeforeRemoval } from "./prices";
 
 export const PLACE_KINDS = ["mine", "unit", "cafe"] as const;
 export type PlaceKind = (typeof PLACE_KINDS)[number];
-
-export interface ServiceTreeCafe {
-  id: number;
-  name: string;
-  serviceIds: number[];
-  /** Services with a price set, of those offered. */
-  priced: number;
-}
-export interface ServiceTreeUnit {
-  id: number;
-  name: string;
-  serviceIds: number[];
-  cafes: ServiceTreeCafe[];
-}
-export interface ServiceTreeMine {
-  id: number;
-  name: string;
-  serviceIds: number[];
-  units: ServiceTreeUnit[];
-}
 
 /** A child place that loses services when its parent stops offering them. */
 export interface AffectedPlace {
@@ -60,97 +39,6 @@ function group<K>(rows: { key: K; serviceId: number }[]): Map<K, number[]> {
   const map = new Map<K, number[]>();
   for (const r of rows) map.set(r.key, [...(map.get(r.key) ?? []), r.serviceId]);
   return map;
-}
-
-/**
- * One page of mines → units → cafes within the scope, each with the services it offers, paginated by mine.
- * A search matches mine, unit or cafe names: a matching mine comes whole, a matching unit with its cafes, a
- * matching cafe under its unit and mine.
- */
-export function serviceTree(db: Db, scope: Scope, search: string, page: PageRequest): ListResult<ServiceTreeMine> {
-  const where = and(
-    scope.all ? undefined : scope.cafeIds.size ? inArray(cafes.id, [...scope.cafeIds]) : sql`0`,
-    searchCondition(search, [mines.name, units.name, cafes.name]),
-  );
-  const total =
-    db
-      .select({ n: sql<number>`count(DISTINCT ${mines.id})` })
-      .from(mines)
-      .leftJoin(units, eq(units.mineId, mines.id))
-      .leftJoin(cafes, eq(cafes.unitId, units.id))
-      .where(where)
-      .get()?.n ?? 0;
-  const shown = pageWindow(total, page);
-  const mineIds = db
-    .selectDistinct({ id: mines.id, name: mines.name })
-    .from(mines)
-    .leftJoin(units, eq(units.mineId, mines.id))
-    .leftJoin(cafes, eq(cafes.unitId, units.id))
-    .where(where)
-    .orderBy(asc(mines.name), asc(mines.id))
-    .limit(shown.limit)
-    .offset(shown.offset)
-    .all()
-    .map((m) => m.id);
-  if (mineIds.length === 0) return { rows: [], total, page: shown.page };
-  const rows = db
-    .select({
-      mineId: mines.id,
-      mineName: mines.name,
-      unitId: units.id,
-      unitName: units.name,
-      cafeId: cafes.id,
-      cafeName: cafes.name,
-    })
-    .from(mines)
-    .leftJoin(units, eq(units.mineId, mines.id))
-    .leftJoin(cafes, eq(cafes.unitId, units.id))
-    .where(and(where, inArray(mines.id, mineIds)))
-    .orderBy(asc(mines.name), asc(mines.id), asc(units.name), asc(units.id), asc(cafes.name))
-    .all();
-  const unitIds = [...new Set(rows.flatMap((r) => (r.unitId === null ? [] : [r.unitId])))];
-  const cafeIds = [...new Set(rows.flatMap((r) => (r.cafeId === null ? [] : [r.cafeId])))];
-  const byMine = group(
-    db
-      .select({ key: mineServices.mineId, serviceId: mineServices.serviceId })
-      .from(mineServices)
-      .where(inArray(mineServices.mineId, mineIds))
-      .all(),
-  );
-  const byUnit = group(
-    unitIds.length
-      ? db
-          .select({ key: unitServices.unitId, serviceId: unitServices.serviceId })
-          .from(unitServices)
-          .where(inArray(unitServices.unitId, unitIds))
-          .all()
-      : [],
-  );
-  const cafeRows = cafeIds.length
-    ? db.select().from(cafeServices).where(inArray(cafeServices.cafeId, cafeIds)).all()
-    : [];
-  const byCafe = group(cafeRows.map((r) => ({ key: r.cafeId, serviceId: r.serviceId })));
-  const pricedByCafe = new Map<number, number>();
-  for (const r of cafeRows)
-    if (r.priceCents !== null) pricedByCafe.set(r.cafeId, (pricedByCafe.get(r.cafeId) ?? 0) + 1);
-  const tree: ServiceTreeMine[] = [];
-  for (const r of rows) {
-    let mine = tree.at(-1);
-    if (mine?.id !== r.mineId)
-      tree.push((mine = { id: r.mineId, name: r.mineName, serviceIds: byMine.get(r.mineId) ?? [], units: [] }));
-    if (r.unitId === null) continue;
-    let unit = mine.units.at(-1);
-    if (unit?.id !== r.unitId)
-      mine.units.push((unit = { id: r.unitId, name: r.unitName!, serviceIds: byUnit.get(r.unitId) ?? [], cafes: [] }));
-    if (r.cafeId === null) continue;
-    unit.cafes.push({
-      id: r.cafeId,
-      name: r.cafeName!,
-      serviceIds: byCafe.get(r.cafeId) ?? [],
-      priced: pricedByCafe.get(r.cafeId) ?? 0,
-    });
-  }
-  return { rows: tree, total, page: shown.page };
 }
 
 /** The place, if it exists within the scope (outside it looks the same as missing). */
@@ -342,43 +230,13 @@ export function setPlaceServices(
   if (affected.length && !data.confirm) return { status: "needs_confirmation", place, removed: removedCodes, affected };
 
   db.transaction((tx) => {
-    const before = current.map((s) => codes.get(s)!).sort();
-    if (place.kind === "mine") {
-      if (removed.length)
-        tx.delete(mineServices)
-          .where(and(eq(mineServices.mineId, place.id), inArray(mineServices.serviceId, removed)))
-          .run();
-      for (const s of added) tx.insert(mineServices).values({ mineId: place.id, serviceId: s }).run();
-    } else if (place.kind === "unit") {
-      if (removed.length)
-        tx.delete(unitServices)
-          .where(and(eq(unitServices.unitId, place.id), inArray(unitServices.serviceId, removed)))
-          .run();
-      for (const s of added) tx.insert(unitServices).values({ unitId: place.id, serviceId: s }).run();
-    } else {
-      clearPricesBeforeRemoval(tx, actor, place.id, removed, now);
-      if (removed.length)
-        tx.delete(cafeServices)
-          .where(and(eq(cafeServices.cafeId, place.id), inArray(cafeServices.serviceId, removed)))
-          .run();
-      for (const s of added)
-        tx.insert(cafeServices).values({ cafeId: place.id, serviceId: s, priceCents: null, updatedAt: now }).run();
-    }
+    changeOffer(tx, actor, place.kind, place.id, added, removed, now);
     for (const child of affected) {
       const lost = removed.filter((s) => child.services.includes(codes.get(s)!));
       const childBefore = offeredBy(tx, child.kind, child.id)
         .map((s) => codes.get(s)!)
         .sort();
-      if (child.kind === "unit")
-        tx.delete(unitServices)
-          .where(and(eq(unitServices.unitId, child.id), inArray(unitServices.serviceId, lost)))
-          .run();
-      else {
-        clearPricesBeforeRemoval(tx, actor, child.id, lost, now);
-        tx.delete(cafeServices)
-          .where(and(eq(cafeServices.cafeId, child.id), inArray(cafeServices.serviceId, lost)))
-          .run();
-      }
+      changeOffer(tx, actor, child.kind, child.id, [], lost, now);
       recordAudit(
         tx,
         actor,
@@ -396,23 +254,80 @@ export function setPlaceServices(
         now,
       );
     }
-    if (added.length || removed.length) {
-      recordAudit(
+    if (added.length || removed.length)
+      recordOfferChange(
         tx,
         actor,
-        {
-          action: "place.services.updated",
-          subjectType: place.kind,
-          subjectId: place.id,
-          places: [treePlace(place.kind, place.id)],
-          before: { services: before },
-          after: { services: wanted.map((s) => codes.get(s)!).sort() },
-        },
+        place.kind,
+        place.id,
+        current.map((s) => codes.get(s)!),
+        wanted.map((s) => codes.get(s)!),
         now,
       );
-    }
   });
   return { status: "saved", place, added: added.map((s) => codes.get(s)!).sort(), removed: removedCodes, affected };
+}
+
+/**
+ * Adds and removes services of a place inside the caller's transaction, without checks or audit: the caller has
+ * checked the parent offers what is added and dealt with the children of what is removed. A cafe's prices of the
+ * services it stops offering end first, so their history ends with "→ no price".
+ */
+export function changeOffer(
+  tx: Tx,
+  actor: Actor,
+  kind: PlaceKind,
+  id: number,
+  added: number[],
+  removed: number[],
+  now = new Date(),
+): void {
+  if (kind === "mine") {
+    if (removed.length)
+      tx.delete(mineServices)
+        .where(and(eq(mineServices.mineId, id), inArray(mineServices.serviceId, removed)))
+        .run();
+    for (const s of added) tx.insert(mineServices).values({ mineId: id, serviceId: s }).run();
+  } else if (kind === "unit") {
+    if (removed.length)
+      tx.delete(unitServices)
+        .where(and(eq(unitServices.unitId, id), inArray(unitServices.serviceId, removed)))
+        .run();
+    for (const s of added) tx.insert(unitServices).values({ unitId: id, serviceId: s }).run();
+  } else {
+    clearPricesBeforeRemoval(tx, actor, id, removed, now);
+    if (removed.length)
+      tx.delete(cafeServices)
+        .where(and(eq(cafeServices.cafeId, id), inArray(cafeServices.serviceId, removed)))
+        .run();
+    for (const s of added)
+      tx.insert(cafeServices).values({ cafeId: id, serviceId: s, priceCents: null, updatedAt: now }).run();
+  }
+}
+
+/** The audit entry of a place's change of services (`place.services.updated`), with the codes before and after. */
+export function recordOfferChange(
+  tx: Tx,
+  actor: Actor,
+  kind: PlaceKind,
+  id: number,
+  before: string[],
+  after: string[],
+  now = new Date(),
+): void {
+  recordAudit(
+    tx,
+    actor,
+    {
+      action: "place.services.updated",
+      subjectType: kind,
+      subjectId: id,
+      places: [treePlace(kind, id)],
+      before: { services: [...before].sort() },
+      after: { services: [...after].sort() },
+    },
+    now,
+  );
 }
 
 /** Makes `kind` `id` offer the service (seeds and the CLI): no parent check, nothing removed, no audit. */

@@ -14,10 +14,22 @@ import {
   unitServices,
   type ServiceType,
 } from "../../../db/schema";
-import type { Db } from "../../db";
+import { preparedQuery, type Db } from "../../db";
 import { COMPANY_WIDE, recordAudit, type Actor } from "../audit";
 import { Conflict, message, NotFound, ValidationFailed } from "../errors";
-import { pageWindow, searchCondition, type ListResult, type PageRequest } from "../search";
+import {
+  boundNumber,
+  boundText,
+  LIMIT,
+  OFFSET,
+  readList,
+  searchMatch,
+  searchPattern,
+  type ListResult,
+  type PageRequest,
+  type SortRequest,
+} from "../search";
+import { listSort, orderOf, type ListSort } from "./list-sort";
 import { parseInput, t } from "../validation";
 
 export { SERVICE_TYPES, type ServiceType };
@@ -53,36 +65,67 @@ export interface ServiceFilter {
 
 const placesCount = sql<number>`((SELECT COUNT(*) FROM mine_services x WHERE x.service_id = services.id) + (SELECT COUNT(*) FROM unit_services x WHERE x.service_id = services.id) + (SELECT COUNT(*) FROM cafe_services x WHERE x.service_id = services.id))`;
 
-function filterCondition(filter: ServiceFilter) {
+/** The prepared list's condition: SEARCH in code or name, the type bound to `type`, the flag bound to `active`. */
+function filterCondition(searched: boolean, byType: boolean, byActive: boolean) {
   return and(
-    searchCondition(filter.search, [services.code, services.name]),
-    filter.type ? eq(services.type, filter.type) : undefined,
-    filter.active === undefined ? undefined : eq(services.active, filter.active),
+    searched ? searchMatch([services.code, services.name]) : undefined,
+    byType ? eq(services.type, boundText("type") as unknown as ServiceType) : undefined,
+    byActive ? eq(services.active, boundNumber("active") as unknown as boolean) : undefined,
   );
 }
 
-/** Services filtered and paginated, by code. */
-export function listServices(db: Db, filter: ServiceFilter, page: PageRequest): ListResult<ServiceRow> {
-  const where = filterCondition(filter);
-  const total =
-    db
-      .select({ n: sql<number>`count(*)` })
-      .from(services)
-      .where(where)
-      .get()?.n ?? 0;
-  const shown = pageWindow(total, page);
-  const rows = db
-    .select({ service: services, places: placesCount })
+/** The columns the Services table sorts by on the server. */
+const SERVICE_SORTS = {
+  code: services.code,
+  name: services.name,
+  type: services.type,
+  status: services.active,
+  places: placesCount,
+};
+
+const countServices = preparedQuery((db, searched: boolean, byType: boolean, byActive: boolean) =>
+  db
+    .select({ n: sql<number>`count(*)` })
     .from(services)
-    .where(where)
-    .orderBy(asc(services.code))
-    .limit(shown.limit)
-    .offset(shown.offset)
-    .all();
+    .where(filterCondition(searched, byType, byActive))
+    .prepare(),
+);
+
+const servicesPage = preparedQuery(
+  (db, searched: boolean, byType: boolean, byActive: boolean, sort: ListSort[0], direction: ListSort[1]) =>
+    db
+      .select({ service: services, places: placesCount })
+      .from(services)
+      .where(filterCondition(searched, byType, byActive))
+      .orderBy(...orderOf(SERVICE_SORTS, [sort, direction], [asc(services.code)]))
+      .limit(LIMIT)
+      .offset(OFFSET)
+      .prepare(),
+);
+
+/** Services filtered and paginated, by code (or the allowed column asked for); every one when `page` is null. */
+export function listServices(
+  db: Db,
+  filter: ServiceFilter,
+  page: PageRequest | null,
+  sort?: SortRequest,
+): ListResult<ServiceRow> {
+  const search = searchPattern(filter.search);
+  const shape = [search !== null, filter.type !== undefined, filter.active !== undefined] as const;
+  const values = {
+    search,
+    type: filter.type ?? null,
+    active: filter.active === undefined ? null : Number(filter.active),
+  };
+  const found = readList(
+    page,
+    () => countServices(db, ...shape).get(values)?.n ?? 0,
+    (window) => servicesPage(db, ...shape, ...listSort(SERVICE_SORTS, sort)).all({ ...values, ...window }),
+  );
   return {
-    total,
-    page: shown.page,
-    rows: rows.map(({ service: s, places }) => ({
+    total: found.total,
+    page: found.page,
+    rows: found.rows.map(({ service: s, places }) => ({
       id: s.id,
       code: s.code,
       name: s.name,

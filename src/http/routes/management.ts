@@ -1,12 +1,13 @@
 /**
- * Management: the mines, units and cafes tables (edit, delete, the services popover of each row, a cafe's
- * prices), the management modal that creates mine → unit → cafe in one flow, and each table's Excel export.
- * Every list and write goes through src/domain/places/places.ts with the actor's scope.
+ * Management: the mines, units and cafes tables (sorted and paged on the server; edit, delete, the services popover
+ * of each row, a cafe's prices) — the one place where a place's services and prices are edited — the management
+ * modal that creates mine → unit → cafe and makes the new cafe sellable (its services and prices) in one flow, and
+ * each table's Excel export. Every list and write goes through src/domain/places with the actor's scope.
  */
 import { can } from "../../domain/access/authorization";
 import { businessOptions } from "../../domain/organisation/businesses";
+import { createSellableCafe } from "../../domain/places/new-cafe";
 import {
-  createPlace,
   deleteCafe,
   deleteMine,
   deleteUnit,
@@ -23,7 +24,7 @@ import { placesExport } from "../../domain/places/export";
 import { cafePrices } from "../../domain/places/prices";
 import { serviceOptions } from "../../domain/places/services";
 import { optional } from "../page-protocol/props";
-import { idParam, listParams, paginated } from "../pagination";
+import { idParam, listParams, paginated, sortParams } from "../pagination";
 import { access, defineRoutes } from "../routing";
 import { importJobView } from "./places-import";
 import { exportFileName, xlsxResponse } from "../spreadsheet";
@@ -53,13 +54,17 @@ export const managementRoutes = defineRoutes([
     access: access.can("places.view"),
     handle: (ctx) => {
       const params = listParams(ctx.query);
+      const sort = sortParams(ctx.query);
       const tab = tabOf(ctx.query.tab);
       const profile = ctx.access;
       return ctx.render("management/index", {
-        filters: { tab, search: params.search },
-        mines: () => (tab === "mines" ? paginated(listMines(ctx.db, ctx.scope, params.search, params), params) : null),
-        units: () => (tab === "units" ? paginated(listUnits(ctx.db, ctx.scope, params.search, params), params) : null),
-        cafes: () => (tab === "cafes" ? paginated(listCafes(ctx.db, ctx.scope, params.search, params), params) : null),
+        filters: { tab, search: params.search, ...sort },
+        mines: () =>
+          tab === "mines" ? paginated(listMines(ctx.db, ctx.scope, params.search, params, sort), params) : null,
+        units: () =>
+          tab === "units" ? paginated(listUnits(ctx.db, ctx.scope, params.search, params, sort), params) : null,
+        cafes: () =>
+          tab === "cafes" ? paginated(listCafes(ctx.db, ctx.scope, params.search, params, sort), params) : null,
         serviceOptions: () => serviceOptions(ctx.db),
         businesses: () => businessOptions(ctx.db, ctx.scope),
         timeZones: () => timeZones(ctx.config.timezone),
@@ -108,9 +113,18 @@ export const managementRoutes = defineRoutes([
     uri: "/management/places",
     access: access.can("places.manage"),
     handle: (ctx) => {
-      const created = createPlace(ctx.db, ctx.actor, ctx.scope, ctx.body, { timeZone: ctx.config.timezone });
+      const created = createSellableCafe(ctx.db, ctx.actor, ctx.scope, ctx.body, {
+        timeZone: ctx.config.timezone,
+        canSetPrices: can(ctx.access, "prices.manage"),
+      });
       const path = [created.mine.name, created.unit?.name, created.cafe?.name].filter(Boolean).join(" › ");
-      ctx.flash("success", ctx.t("management.created", { path }));
+      const offered = created.services.offered;
+      ctx.flash(
+        "success",
+        offered
+          ? ctx.t("management.created_sellable", { path, count: offered, priced: created.services.priced })
+          : ctx.t("management.created", { path }),
+      );
       const tab = created.cafe ? "cafes" : created.unit ? "units" : "mines";
       return ctx.redirect(ctx.urlFor("management.index", { tab }));
     },

@@ -1,24 +1,24 @@
 /**
- * Places and services: the Services catalogue (create, edit, delete while unused), which services each place
- * offers down the mine → unit → cafe tree (the "Lugares" tab of the Services page), and each cafe's prices with
- * their history. Every list and write goes through the domain with the actor and their scope.
+ * Places and services: the Services catalogue (create, edit, delete while unused; sorted and paged on the server),
+ * and the writes of which services each place offers down the mine → unit → cafe tree and of each cafe's prices with
+ * their history. Those are edited on the Management page only (its rows' popover and prices dialog); the Services
+ * page links there, and its former "Lugares" tab (`?tab=places`) sends people there. Every list and write goes
+ * through the domain with the actor and their scope.
  */
 import { can } from "../../domain/access/authorization";
-import { cafePrices, setCafePrices } from "../../domain/places/prices";
-import { serviceTree, setPlaceServices } from "../../domain/places/service-assignments";
+import { setCafePrices } from "../../domain/places/prices";
+import { setPlaceServices } from "../../domain/places/service-assignments";
 import {
   createService,
   deleteService,
   listServices,
-  serviceOptions,
   SERVICE_TYPES,
   updateService,
   type ServiceRow,
   type ServiceType,
 } from "../../domain/places/services";
 import type { RequestContext } from "../context";
-import { optional } from "../page-protocol/props";
-import { idParam, listParams, paginated } from "../pagination";
+import { listParams, paginated, sortParams } from "../pagination";
 import { access, defineRoutes } from "../routing";
 import { exportFileName, xlsxResponse } from "../spreadsheet";
 
@@ -32,12 +32,7 @@ function serviceFilter(ctx: RequestContext) {
 }
 
 function abilities(ctx: RequestContext) {
-  const profile = ctx.access;
-  return {
-    manage: can(profile, "services.manage"),
-    managePlaces: can(profile, "places.manage"),
-    managePrices: can(profile, "prices.manage"),
-  };
+  return { manage: can(ctx.access, "services.manage"), viewPlaces: can(ctx.access, "places.view") };
 }
 
 export const servicesRoutes = defineRoutes([
@@ -47,18 +42,16 @@ export const servicesRoutes = defineRoutes([
     uri: "/services",
     access: access.can("services.view"),
     handle: (ctx) => {
+      // The places' services and prices are edited on Management: the old "Lugares" tab leads there.
+      if (ctx.query.tab === "places" && can(ctx.access, "places.view")) {
+        const search = listParams(ctx.query, "places_").search;
+        return ctx.redirect(ctx.urlFor("management.index", { tab: "cafes", ...(search ? { search } : {}) }));
+      }
       const params = listParams(ctx.query);
+      const sort = sortParams(ctx.query);
       const { type, status } = serviceFilter(ctx);
-      const tab = ctx.query.tab === "places" ? "places" : "services";
-      const placeParams = listParams(ctx.query, "places_", 5);
       return ctx.render("services/index", {
-        filters: {
-          search: params.search,
-          type: type ?? null,
-          status: status ?? null,
-          tab,
-          placesSearch: placeParams.search,
-        },
+        filters: { search: params.search, type: type ?? null, status: status ?? null, ...sort },
         types: [...SERVICE_TYPES],
         services: () =>
           paginated(
@@ -66,20 +59,10 @@ export const servicesRoutes = defineRoutes([
               ctx.db,
               { search: params.search, type, active: status === undefined ? undefined : status === "active" },
               params,
+              sort,
             ),
             params,
           ),
-        serviceOptions: () => serviceOptions(ctx.db),
-        // The "Lugares" tab: a page of mines with their units and cafes, only when that tab is open.
-        tree: () =>
-          tab === "places"
-            ? paginated(serviceTree(ctx.db, ctx.scope, placeParams.search, placeParams), placeParams)
-            : null,
-        // Loaded on demand by a cafe's prices dialog: ?prices=<cafe id>.
-        cafePrices: optional(() => {
-          const cafeId = idParam(ctx.query, "prices");
-          return cafeId ? cafePrices(ctx.db, ctx.scope, cafeId) : null;
-        }),
         can: abilities(ctx),
       });
     },
@@ -96,7 +79,7 @@ export const servicesRoutes = defineRoutes([
         type,
         active: status === undefined ? undefined : status === "active",
       };
-      const rows = listServices(ctx.db, filter, { page: 1, perPage: 50_000 }).rows;
+      const rows = listServices(ctx.db, filter, null, sortParams(ctx.query)).rows;
       return xlsxResponse(exportFileName("services", ctx.config.timezone), [
         {
           name: ctx.t("services.title"),
@@ -180,7 +163,7 @@ export const servicesRoutes = defineRoutes([
         if (ctx.wantsJson)
           return Response.json({ message: ctx.t("services.confirm_removal"), confirmation }, { status: 200 });
         ctx.flash("serviceRemoval", confirmation);
-        return ctx.back(ctx.urlFor("services.index"));
+        return ctx.back(ctx.urlFor("management.index"));
       }
       if (ctx.wantsJson)
         return Response.json({ saved: true, added: result.added, removed: result.removed, affected: result.affected });
@@ -191,7 +174,7 @@ export const servicesRoutes = defineRoutes([
           count: result.affected.length,
         }),
       );
-      return ctx.back(ctx.urlFor("services.index"));
+      return ctx.back(ctx.urlFor("management.index"));
     },
   },
   {
@@ -204,7 +187,7 @@ export const servicesRoutes = defineRoutes([
     handle: (ctx) => {
       const { changed } = setCafePrices(ctx.db, ctx.actor, ctx.scope, Number(ctx.params.cafe), ctx.body);
       ctx.flash("success", ctx.t("services.prices_saved", { count: changed }));
-      return ctx.back(ctx.urlFor("services.index"));
+      return ctx.back(ctx.urlFor("management.index", { tab: "cafes" }));
     },
   },
 ]);

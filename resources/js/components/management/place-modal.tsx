@@ -1,8 +1,9 @@
 /**
- * The management modal: one flow that finds or creates a mine, then a unit of it, then creates a cafe there.
- * Searching reloads only the `placeSearch` prop (the server searches within the user's scope); choosing "create"
- * keeps the typed name. Units are offered only once the search for the chosen mine has answered. Everything is
- * created in one request, so a half-made place never exists.
+ * The management modal: one flow that finds or creates a mine, then a unit of it, then creates a cafe there with the
+ * services it will sell and their prices (NewCafeServices), so a new cafe is sellable when the modal closes.
+ * Searching reloads only the `placeSearch` prop (the server searches within the user's scope, and each mine and unit
+ * found comes with its services); choosing "create" keeps the typed name. Units are offered only once the search for
+ * the chosen mine has answered. Everything is created in one request, so a half-made place never exists.
  */
 import { router, useForm } from "@inertiajs/react";
 import { Check, Plus } from "lucide-react";
@@ -14,11 +15,15 @@ import { Dialog, DialogActions } from "../ui/dialog";
 import { Field, inputClasses } from "../ui/field";
 import { OtherErrors } from "../ui/form-errors";
 import { SelectField } from "../ui/select-field";
-import type { PlaceOption, PlaceSearch } from "./types";
+import type { ServiceOption } from "../services/types";
+import { NewCafeServices, type ChosenServices } from "./new-cafe-services";
+import type { PlaceChoice, PlaceOption, PlaceSearch } from "./types";
 
+/** A mine or unit chosen (id null: to be created), with the services it offers (none for a new one). */
 interface Choice {
   id: number | null;
   name: string;
+  serviceIds: number[];
 }
 
 /**
@@ -40,7 +45,7 @@ function Picker({
   label: string;
   query: string;
   onQuery: (value: string) => void;
-  options: PlaceOption[];
+  options: PlaceChoice[];
   chosen: Choice | null;
   onChoose: (choice: Choice | null) => void;
   canCreate: boolean;
@@ -130,7 +135,7 @@ function Picker({
             <button
               type="button"
               className="flex w-full items-center gap-2 rounded-md px-2 py-1.5 text-left text-sm font-medium hover:bg-accent focus-visible:bg-accent"
-              onClick={() => choose({ id: null, name: typed })}
+              onClick={() => choose({ id: null, name: typed, serviceIds: [] })}
             >
               <Plus className="size-4" aria-hidden="true" />
               {t(`management.create_${level}`, { name: typed })}
@@ -145,6 +150,8 @@ function Picker({
 
 export function PlaceModal({
   search,
+  services,
+  canSetPrices,
   businesses,
   timeZones,
   defaultTimeZone,
@@ -152,6 +159,10 @@ export function PlaceModal({
   onClose,
 }: {
   search: PlaceSearch | undefined;
+  /** The services catalogue (a new mine's cafe may offer any active one). */
+  services: ServiceOption[];
+  /** May type the new cafe's prices (prices.manage). */
+  canSetPrices: boolean;
   businesses: PlaceOption[];
   timeZones: string[];
   defaultTimeZone: string;
@@ -164,6 +175,7 @@ export function PlaceModal({
   const [unit, setUnit] = useState<Choice | null>(null);
   const [mineQuery, setMineQuery] = useState("");
   const [unitQuery, setUnitQuery] = useState("");
+  const [chosenServices, setChosenServices] = useState<ChosenServices>({});
   const form = useForm({
     cafe_name: "",
     business_id: businesses.length === 1 ? String(businesses[0].id) : "",
@@ -193,7 +205,19 @@ export function PlaceModal({
     setMine(choice);
     setUnit(null);
     setUnitQuery("");
+    setChosenServices({});
   };
+  // The services the unit offers start ticked: a cafe usually sells what its unit offers.
+  const chooseUnit = (choice: Choice | null) => {
+    setUnit(choice);
+    setChosenServices(
+      Object.fromEntries((choice?.serviceIds ?? []).map((id) => [id, { checked: true, price: "" }])) as ChosenServices,
+    );
+  };
+  // What the new cafe may offer: the mine's services, or the active catalogue for a new mine.
+  const serviceChoices = services.filter((s) =>
+    mine && mine.id !== null ? mine.serviceIds.includes(s.id) && s.active : s.active,
+  );
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -205,6 +229,12 @@ export function PlaceModal({
       cafe_name: data.cafe_name,
       business_id: data.business_id ? Number(data.business_id) : null,
       time_zone: data.time_zone,
+      services: serviceChoices
+        .filter((s) => chosenServices[s.id]?.checked)
+        .map((s) => ({
+          service_id: s.id,
+          ...(canSetPrices ? { price: chosenServices[s.id].price.trim() } : {}),
+        })),
     }));
     form.post(route("management.store"), { preserveScroll: true, onSuccess: () => onClose() });
   };
@@ -234,7 +264,7 @@ export function PlaceModal({
               error={errors.mine_name ?? errors.mine_id}
             />
           </li>
-          <li className={cn(!mine && "opacity-50")}>
+          <li>
             {mine ? (
               <Picker
                 level="unit"
@@ -243,7 +273,7 @@ export function PlaceModal({
                 onQuery={setUnitQuery}
                 options={mine.id !== null && mine.id === unitsOf ? (search?.units ?? []) : []}
                 chosen={unit}
-                onChoose={setUnit}
+                onChoose={chooseUnit}
                 canCreate
                 error={errors.unit_name ?? errors.unit_id}
               />
@@ -251,7 +281,7 @@ export function PlaceModal({
               <p className="text-sm text-muted-foreground">{t("management.choose_mine_first")}</p>
             )}
           </li>
-          <li className={cn("space-y-3", !unit && "opacity-50")}>
+          <li className="space-y-3">
             {unit ? (
               <fieldset className="space-y-3">
                 <legend className="text-sm font-medium">{t("management.cafe")}</legend>
@@ -298,10 +328,34 @@ export function PlaceModal({
               <p className="text-sm text-muted-foreground">{t("management.choose_unit_first")}</p>
             )}
           </li>
+          {unit && (
+            <li>
+              <NewCafeServices
+                choices={serviceChoices}
+                unitServiceIds={unit.id === null ? [] : unit.serviceIds}
+                newMine={mine?.id === null}
+                unitName={unit.name}
+                chosen={chosenServices}
+                onChange={setChosenServices}
+                canSetPrices={canSetPrices}
+                errors={errors}
+              />
+            </li>
+          )}
         </ol>
         <OtherErrors
           errors={errors}
-          fields={["mine_id", "mine_name", "unit_id", "unit_name", "cafe_name", "business_id", "time_zone"]}
+          fields={[
+            "mine_id",
+            "mine_name",
+            "unit_id",
+            "unit_name",
+            "cafe_name",
+            "business_id",
+            "time_zone",
+            "services",
+            ...serviceChoices.flatMap((s) => [`services.${s.id}`, `prices.${s.id}`]),
+          ]}
         />
         <DialogActions
           onCancel={onClose}

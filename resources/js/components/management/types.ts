@@ -1,11 +1,11 @@
 /** The shapes the Management page receives: the domain's own types (type-only imports, erased from the bundle). */
-export type { MineRow, UnitRow, CafeRow, PlaceOption } from "../../../../src/domain/places/places";
-import type { PlaceOption } from "../../../../src/domain/places/places";
+export type { MineRow, UnitRow, CafeRow, PlaceChoice, PlaceOption } from "../../../../src/domain/places/places";
+import type { PlaceChoice } from "../../../../src/domain/places/places";
 
-/** The management modal's search results: mines, and the units of the chosen mine. */
+/** The management modal's search results: mines, and the units of the chosen mine, each with its services. */
 export interface PlaceSearch {
-  mines: PlaceOption[];
-  units: PlaceOption[];
+  mines: PlaceChoice[];
+  units: PlaceChoice[];
 }
 
 export interface ManagementAbilities {

@@ -1,10 +1,12 @@
 /**
- * Management: tabs for mines, units and cafes, each a server-paginated, searchable table with edit, delete, the
- * services of the row and (cafes) the price list; the management modal creates mine → unit → cafe in one flow.
- * Each table exports to Excel with the current search.
+ * Management: tabs for mines, units and cafes, each a table searched, sorted and paginated on the server, with edit,
+ * delete, the services of the row and (cafes) the price list — the one place where a place's services and prices
+ * are edited. A cafe row keeps to two lines at desktop widths: long names are cut (whole on hover), services show
+ * as chips with "+2", and its prices in soles ("ALM S/ 18.50 · +2"). The management modal creates mine → unit →
+ * cafe and gives the new cafe its services and prices in one flow. Each table exports to Excel with the current search.
  */
 import { Head, router, usePage } from "@inertiajs/react";
-import { Coins, Download, ListChecks, Pencil, Plus, Trash2, Upload } from "lucide-react";
+import { CircleAlert, Coins, Download, ListChecks, Pencil, Plus, Trash2, Upload } from "lucide-react";
 import { useState } from "react";
 import { DataTable, SearchBox, visitWith, type DataColumn, type Page } from "../../components/data-table";
 import { EditPlaceModal, type EditTarget } from "../../components/management/edit-place-modal";
@@ -35,7 +37,7 @@ import { cn } from "../../lib/utils";
 type Tab = "mines" | "units" | "cafes";
 
 interface Props {
-  filters: { tab: Tab; search: string };
+  filters: { tab: Tab; search: string; sort: string | null; direction: "asc" | "desc" };
   mines: Page<MineRow> | null;
   units: Page<UnitRow> | null;
   cafes: Page<CafeRow> | null;
@@ -72,7 +74,7 @@ export default function ManagementIndex({
   importJob,
   can,
 }: Props) {
-  const { t } = useI18n();
+  const { t, money } = useI18n();
   const route = useRoute();
   const [modal, setModal] = useState<Modal>(null);
   const close = () => setModal(null);
@@ -85,7 +87,8 @@ export default function ManagementIndex({
     { id: "units", label: t("management.tab_units") },
     { id: "cafes", label: t("management.tab_cafes") },
   ];
-  const chooseTab = (next: Tab) => visitWith({ tab: next, page: null, search: null });
+  const chooseTab = (next: Tab) => visitWith({ tab: next, page: null, search: null, sort: null, direction: null });
+  const sort = { sort: filters.sort, direction: filters.direction };
 
   const confirm = useConfirm();
   const remove = async (kind: "mine" | "unit" | "cafe", id: number, name: string, services: number) => {
@@ -110,10 +113,10 @@ export default function ManagementIndex({
   const openPrices = (cafeId: number) =>
     router.reload({ only: ["cafePrices"], data: { prices: cafeId }, onSuccess: () => setModal({ kind: "prices" }) });
 
-  const serviceChips = (ids: number[]) => (
+  const serviceChips = (ids: number[], max = 3) => (
     <Chips
       mono
-      max={3}
+      max={max}
       empty={t("management.no_services")}
       items={ids
         .map((id) => codes.get(id) ?? "?")
@@ -189,73 +192,118 @@ export default function ManagementIndex({
   });
 
   const mineColumns: DataColumn<MineRow>[] = [
-    { id: "name", header: t("management.mine"), primary: true, cell: (m) => m.name, title: (m) => m.name },
-    { id: "units", header: t("management.units"), cell: (m) => m.units },
-    { id: "cafes", header: t("management.cafes"), cell: (m) => m.cafes },
+    {
+      id: "name",
+      header: t("management.mine"),
+      primary: true,
+      sortable: true,
+      cell: (m) => m.name,
+      title: (m) => m.name,
+    },
+    { id: "units", header: t("management.units"), sortable: true, className: "tabular-nums", cell: (m) => m.units },
+    { id: "cafes", header: t("management.cafes"), sortable: true, className: "tabular-nums", cell: (m) => m.cafes },
     { id: "services", header: t("management.services"), cell: (m) => serviceChips(m.serviceIds) },
     { ...actionsColumn, cell: (m) => rowActions("mine", { kind: "mine", row: m }, mineTarget(m)) },
   ];
   const unitColumns: DataColumn<UnitRow>[] = [
-    { id: "name", header: t("management.unit"), primary: true, cell: (u) => u.name, title: (u) => u.name },
-    { id: "mine", header: t("management.mine"), cell: (u) => u.mineName, title: (u) => u.mineName },
-    { id: "cafes", header: t("management.cafes"), cell: (u) => u.cafes },
-    { id: "subdealerships", header: t("management.subdealerships"), cell: (u) => u.subdealerships },
+    {
+      id: "name",
+      header: t("management.unit"),
+      primary: true,
+      sortable: true,
+      cell: (u) => u.name,
+      title: (u) => u.name,
+    },
+    { id: "mine", header: t("management.mine"), sortable: true, cell: (u) => u.mineName, title: (u) => u.mineName },
+    { id: "cafes", header: t("management.cafes"), sortable: true, className: "tabular-nums", cell: (u) => u.cafes },
+    {
+      id: "subdealerships",
+      header: t("management.subdealerships"),
+      sortable: true,
+      className: "tabular-nums",
+      cell: (u) => u.subdealerships,
+    },
     { id: "services", header: t("management.services"), cell: (u) => serviceChips(u.serviceIds) },
     { ...actionsColumn, cell: (u) => rowActions("unit", { kind: "unit", row: u }, unitTarget(u)) },
   ];
+  // A cafe's prices, by service code: "ALM S/ 18.50", or "ALM sin precio" (that service cannot be sold yet).
+  const pricesOf = (cafe: CafeRow) =>
+    cafe.prices
+      .map((p) => ({ code: codes.get(p.serviceId) ?? "?", cents: p.priceCents }))
+      .sort((a, b) => a.code.localeCompare(b.code))
+      .map((p) => `${p.code} ${p.cents === null ? t("management.no_price") : money(p.cents)}`);
+
   const cafeColumns: DataColumn<CafeRow>[] = [
     {
       id: "name",
       header: t("management.cafe"),
       primary: true,
+      sortable: true,
       cell: (c) => c.name,
       title: (c) => c.name,
-      maxWidth: "sm:max-w-56",
+      maxWidth: "sm:max-w-44",
     },
     {
       id: "unit",
       header: t("management.unit"),
+      sortable: true,
       cell: (c) => (
         <>
-          {c.unitName}
-          <span className="block truncate text-xs text-muted-foreground">{c.mineName}</span>
+          <span className="block sm:truncate">{c.unitName}</span>
+          <span className="block text-xs text-muted-foreground sm:truncate">{c.mineName}</span>
         </>
       ),
       title: (c) => `${c.unitName} · ${c.mineName}`,
-      maxWidth: "sm:max-w-48",
+      maxWidth: "sm:max-w-36",
     },
     {
       id: "business",
       header: t("management.business"),
+      sortable: true,
       cell: (c) => c.businessName ?? <span className="text-xs text-destructive">{t("management.no_business")}</span>,
       title: (c) => c.businessName ?? t("management.no_business"),
-      maxWidth: "sm:max-w-48",
+      maxWidth: "sm:max-w-36",
     },
     {
       id: "time_zone",
       header: t("management.time_zone"),
+      sortable: true,
       cell: (c) => c.timeZone,
       title: (c) => c.timeZone,
       maxWidth: "sm:max-w-36",
-      hidden: false,
+      // Nearly every cafe keeps the default; the column is there to show when needed.
+      hidden: true,
     },
-    { id: "services", header: t("management.services"), cell: (c) => serviceChips(c.serviceIds) },
+    // Two chips and "+3" keep the row within a 1366 px screen beside the others (every code on hover).
+    { id: "services", header: t("management.services"), cell: (c) => serviceChips(c.serviceIds, 2) },
     {
       id: "prices",
       header: t("management.prices"),
-      className: "sm:whitespace-nowrap",
-      // "4 de 5 con precio" on a phone's card; "4/5" at desktop widths, the sentence on hover and for screen readers.
+      // One line at desktop widths: the first service's price and "+2" (every price on hover and for screen
+      // readers); every price on a phone's card.
       cell: (c) => {
-        const sentence = t("management.priced_count", { priced: c.priced, count: c.serviceIds.length });
+        const prices = pricesOf(c);
+        if (prices.length === 0) return <span className="text-xs text-muted-foreground">—</span>;
+        const unpriced = c.serviceIds.length - c.priced;
+        const summary = t("management.priced_count", { priced: c.priced, count: c.serviceIds.length });
         return (
-          <span title={sentence} className={cn(c.priced < c.serviceIds.length && "text-destructive")}>
-            <span className="sm:sr-only">{sentence}</span>
-            <span className="hidden tabular-nums sm:inline" aria-hidden="true">
-              {c.priced}/{c.serviceIds.length}
+          <span className={cn("flex min-w-0 items-center gap-1", unpriced > 0 && "text-destructive")}>
+            {unpriced > 0 && <CircleAlert className="size-3.5 shrink-0" aria-hidden="true" />}
+            <span className="sr-only">{summary}: </span>
+            <span className="sm:hidden">{prices.join(" · ")}</span>
+            <span className="hidden tabular-nums sm:inline sm:truncate sm:whitespace-nowrap" aria-hidden="true">
+              {prices[0]}
+              {prices.length > 1 && ` · ${t("ui.more_short", { count: prices.length - 1 })}`}
             </span>
+            <span className="sr-only max-sm:hidden">{prices.join(", ")}</span>
           </span>
         );
       },
+      title: (c) =>
+        c.prices.length
+          ? `${t("management.priced_count", { priced: c.priced, count: c.serviceIds.length })}: ${pricesOf(c).join(", ")}`
+          : null,
+      maxWidth: "sm:max-w-36",
     },
     { ...actionsColumn, cell: (c) => rowActions("cafe", { kind: "cafe", row: c }, cafeTarget(c)) },
   ];
@@ -298,6 +346,7 @@ export default function ManagementIndex({
           <DataTable
             caption={t("management.tab_mines")}
             storageKey="management.mines"
+            sort={sort}
             columns={mineColumns}
             page={mines}
             rowKey={(m) => m.id}
@@ -309,6 +358,7 @@ export default function ManagementIndex({
           <DataTable
             caption={t("management.tab_units")}
             storageKey="management.units"
+            sort={sort}
             columns={unitColumns}
             page={units}
             rowKey={(u) => u.id}
@@ -320,6 +370,7 @@ export default function ManagementIndex({
           <DataTable
             caption={t("management.tab_cafes")}
             storageKey="management.cafes"
+            sort={sort}
             columns={cafeColumns}
             page={cafes}
             rowKey={(c) => c.id}
@@ -332,6 +383,8 @@ export default function ManagementIndex({
       {modal?.kind === "new" && (
         <PlaceModal
           search={placeSearch}
+          services={serviceOptions}
+          canSetPrices={can.managePrices}
           businesses={businesses}
           timeZones={timeZones}
           defaultTimeZone={defaultTimeZone}
