@@ -537,10 +537,7 @@ export class Baseline {
       places: s.places,
       updatedAt: iso(s.updated_at),
     }));
-    return {
-      services: this.paginated(services, total, shown.page, request.perPage),
-      serviceOptions: this.serviceOptions(),
-    };
+    return { services: this.paginated(services, total, shown.page, request.perPage) };
   }
 
   private serviceOptions(): Row[] {
@@ -685,34 +682,46 @@ export class Baseline {
        ${from} ${where} ORDER BY m.name, u.name, c.name LIMIT $limit OFFSET $offset`,
       { ...params, limit: shown.limit, offset: shown.offset },
     );
-    const ids = rows.map((r) => r.id);
-    const offered = this.offeredBy("cafe_services", "cafe_id", ids);
+    const ids = JSON.stringify(rows.map((r) => r.id));
     const parents = this.offeredBy("unit_services", "unit_id", [...new Set(rows.map((r) => r.unitId))]);
-    const counts = ids.length
+    const areas = rows.length
       ? new Map(
           this.all(
-            `SELECT c.id, (SELECT COUNT(*) FROM areas a WHERE a.cafe_id = c.id) AS areas,
-                    (SELECT COUNT(*) FROM cafe_services s WHERE s.cafe_id = c.id AND s.price_cents IS NOT NULL) AS priced
+            `SELECT c.id, (SELECT COUNT(*) FROM areas a WHERE a.cafe_id = c.id) AS areas
              FROM cafes c WHERE c.id IN (SELECT value FROM json_each($ids))`,
-            { ids: JSON.stringify(ids) },
-          ).map((r) => [r.id, r]),
+            { ids },
+          ).map((r) => [r.id, r.areas]),
         )
-      : new Map<number, Row>();
-    const cafes = rows.map((r) => ({
-      id: r.id,
-      name: r.name,
-      unitId: r.unitId,
-      unitName: r.unitName,
-      mineId: r.mineId,
-      mineName: r.mineName,
-      businessId: r.business_id,
-      businessName: r.businessName,
-      timeZone: r.time_zone,
-      areas: counts.get(r.id)?.areas ?? 0,
-      serviceIds: offered.get(r.id) ?? [],
-      parentServiceIds: parents.get(r.unitId) ?? [],
-      priced: counts.get(r.id)?.priced ?? 0,
-    }));
+      : new Map<number, number>();
+    // The services a cafe offers, each with its price (null: none yet).
+    const prices = rows.length
+      ? groupBy(
+          this.all(
+            "SELECT cafe_id, service_id, price_cents FROM cafe_services WHERE cafe_id IN (SELECT value FROM json_each($ids))",
+            { ids },
+          ),
+          (r) => r.cafe_id,
+        )
+      : new Map<number, Row[]>();
+    const cafes = rows.map((r) => {
+      const offered = (prices.get(r.id) ?? []).map((p) => ({ serviceId: p.service_id, priceCents: p.price_cents }));
+      return {
+        id: r.id,
+        name: r.name,
+        unitId: r.unitId,
+        unitName: r.unitName,
+        mineId: r.mineId,
+        mineName: r.mineName,
+        businessId: r.business_id,
+        businessName: r.businessName,
+        timeZone: r.time_zone,
+        areas: areas.get(r.id) ?? 0,
+        serviceIds: offered.map((p) => p.serviceId),
+        parentServiceIds: parents.get(r.unitId) ?? [],
+        priced: offered.filter((p) => p.priceCents !== null).length,
+        prices: offered,
+      };
+    });
     return this.paginated(cafes, total, shown.page, request.perPage);
   }
 
