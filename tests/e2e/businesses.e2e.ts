@@ -1,7 +1,9 @@
 /**
  * The Businesses area in a real browser, as a super-administrator: a business is created with the insert-business
  * dialog (a bad RUC is refused first), a headquarters is added to it, a property is registered there and its
- * label page shows the QR code; the properties table is exported to Excel.
+ * label page shows the QR code; the properties table is exported to Excel. The area's tabs are businesses,
+ * headquarters and properties (dealerships have their own page); the headquarters table sorts on the server; on a
+ * 390 px phone the properties read as cards.
  *
  * Runs on the e2e database the server seeds on its first start; the super-administrator comes from
  * tests/support/e2e-fixtures.ts ("Administración" at "Sede Lima").
@@ -169,4 +171,51 @@ test("a business is created with the insert-business dialog, gets a headquarters
   await open(page, new URL(page.url()).pathname);
   expect(await page.evaluate(() => (window as any).__removedFromApp as string[])).toEqual([]);
   expect(problems, problems.join("\n")).toEqual([]);
+});
+
+test("the area's tabs leave dealerships to their own page; headquarters sort on the server; properties read as cards on a phone", async ({
+  browser,
+}) => {
+  const person = { name: `Tomás Empresas ${RUN}`, email: `super.businesses.tabs.${RUN}@example.com` };
+  createUser(person, { role: "super-administrator", area: "Administración", place: "Sede Lima" });
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const problems = watchConsole(page);
+  await open(page, "/login");
+  await page.getByLabel("Correo electrónico").fill(person.email);
+  await page.getByLabel("Contraseña", { exact: true }).fill(PASSWORD);
+  await page.getByRole("button", { name: "Ingresar" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+
+  await open(page, "/businesses/headquarters");
+  await expect(page.getByRole("navigation", { name: "Secciones de empresas" }).getByRole("link")).toHaveText([
+    "Empresas",
+    "Sedes",
+    "Bienes",
+  ]);
+  // Sorting by name asks the server, both ways.
+  const table = page.getByRole("table", { name: "Sedes" });
+  const header = table.getByRole("columnheader", { name: "Nombre" });
+  const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  for (let click = 0; click < 2; click++) {
+    await header.getByRole("button").click();
+    await expect(page).toHaveURL(/[?&]sort=name/);
+    await expect(header).toHaveAttribute("aria-sort", /ascending|descending/);
+    const order = (await header.getAttribute("aria-sort"))!;
+    await expect(page).toHaveURL(order === "descending" ? /[?&]direction=desc/ : /^(?!.*direction=desc)/);
+    const names = (await table.locator("tbody tr td:first-child").allInnerTexts()).map((n) => n.trim());
+    expect(names.length).toBeGreaterThan(1);
+    expect(names).toEqual([...names].sort(order === "descending" ? (a, b) => byName(b, a) : byName));
+  }
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await open(page, "/businesses/properties");
+  const card = page.getByRole("table", { name: "Bienes" }).locator("tbody tr").first();
+  expect(await card.evaluate((tr) => getComputedStyle(tr).display)).toBe("block");
+  await expect(card.locator("td[data-label='Estado']")).toBeVisible();
+  const box = (await card.boundingBox())!;
+  expect(box.x + box.width).toBeLessThanOrEqual(390);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  expect(problems, problems.join("\n")).toEqual([]);
+  await context.close();
 });

@@ -146,7 +146,8 @@ test.describe("dealerships", () => {
     const subRow = subTable.getByRole("row").filter({ hasText: SUB.name });
     await expect(subRow).toBeVisible();
     await expect(subRow.getByRole("cell").nth(1)).toHaveText(SUB.ruc);
-    await expect(subRow.getByRole("listitem")).toHaveText(["Mina Cerro Verde / Unidad Norte"]);
+    await expect(subRow.getByRole("listitem")).toHaveText(["Unidad Norte · Mina Cerro Verde"]);
+    await expect(subRow.getByRole("listitem")).toHaveAttribute("title", "Mina Cerro Verde / Unidad Norte");
 
     await row.getByRole("button", { name: `Ocultar las subconcesionarias de ${DEALERSHIP.name}` }).click();
     const toggle = row.getByRole("button", { name: `Mostrar las subconcesionarias de ${DEALERSHIP.name}` });
@@ -275,7 +276,7 @@ test.describe("dealerships", () => {
       .filter({ hasText: SUB.name });
     await expect(subCard).toBeVisible();
     expect(await subCard.evaluate((row) => getComputedStyle(row).display)).toBe("block");
-    await expect(subCard.locator("td[data-label='Unidades']")).toContainText("Mina Cerro Verde / Unidad Norte");
+    await expect(subCard.locator("td[data-label='Unidades']")).toContainText("Unidad Norte · Mina Cerro Verde");
     const subBox = (await subCard.boundingBox())!;
     expect(subBox.x + subBox.width).toBeLessThanOrEqual(390);
     // Nothing is wider than the phone.
