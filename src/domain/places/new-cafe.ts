@@ -68,8 +68,8 @@ export function createSellableCafe(
   const requested = data.services ?? [];
   if (!settings.canSetPrices && requested.some((s) => (s.price ?? "").trim() !== "")) throw new Forbidden();
 
-  // What the mine offers (a new mine: the active catalogue) and what the chosen unit offers already. Ids outside the
-  // scope are read here but never answered: planPlace below stops with NotFound first.
+  // What the mine offers (a new mine: the active catalogue). A mine outside the scope is read here but never
+  // answered: planPlace below stops with NotFound first.
   const catalogue = new Map(
     db
       .select({ id: services.id, code: services.code, name: services.name, active: services.active })
@@ -87,17 +87,6 @@ export function createSellableCafe(
           .map((r) => r.id),
       )
     : null;
-  const unitOffer = new Set(
-    data.unit_id
-      ? db
-          .select({ id: unitServices.serviceId })
-          .from(unitServices)
-          .where(eq(unitServices.unitId, data.unit_id))
-          .all()
-          .map((r) => r.id)
-      : [],
-  );
-
   const chosen: ChosenService[] = [];
   const seen = new Set<number>();
   for (const { service_id: serviceId, price } of requested) {
@@ -143,7 +132,15 @@ export function createSellableCafe(
       changeOffer(tx, actor, "mine", created.mine.id, ids, [], now);
       recordOfferChange(tx, actor, "mine", created.mine.id, [], ids.map(codeOf), now);
     }
-    const unitBefore = created.unit.created ? [] : [...unitOffer];
+    // What the unit offers now, read inside the transaction: another request may have changed it since the check.
+    const unitBefore = created.unit.created
+      ? []
+      : tx
+          .select({ id: unitServices.serviceId })
+          .from(unitServices)
+          .where(eq(unitServices.unitId, created.unit.id))
+          .all()
+          .map((r) => r.id);
     const toUnit = ids.filter((id) => !unitBefore.includes(id));
     if (toUnit.length) {
       changeOffer(tx, actor, "unit", created.unit.id, toUnit, [], now);
