@@ -5,7 +5,7 @@
  */
 import { asc, eq, inArray } from "drizzle-orm";
 import { permissions } from "../../../db/schema";
-import type { Db } from "../../db";
+import { preparedQuery, type Db } from "../../db";
 import { CLI_ACTOR, COMPANY_WIDE, recordAudit, type Actor } from "../audit";
 import { NotFound } from "../errors";
 import { parseInput, t } from "../validation";
@@ -28,8 +28,13 @@ export const PERMISSION_DEFAULTS: Record<string, PermissionDefaults> = Object.fr
 export type Permission = typeof permissions.$inferSelect;
 
 export function listPermissions(db: Db): Permission[] {
-  return db.select().from(permissions).orderBy(asc(permissions.area), asc(permissions.name)).all();
+  return listPermissionsQuery(db).all();
 }
+
+/** Read on every visit of the Users and Roles pages: prepared once per connection. */
+const listPermissionsQuery = preparedQuery((db: Db) =>
+  db.select().from(permissions).orderBy(asc(permissions.area), asc(permissions.name)).prepare(),
+);
 
 export function findPermission(db: Db, name: string): Permission | undefined {
   return db.select().from(permissions).where(eq(permissions.name, name)).get();

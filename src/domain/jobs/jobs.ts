@@ -15,10 +15,11 @@ import { randomUUID } from "node:crypto";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { jobs, type JobState } from "../../../db/schema";
-import type { Db } from "../../db";
+import { preparedQuery, type Db } from "../../db";
 import type { Scope } from "../access/scope";
 import type { Actor } from "../audit";
 import { message, NotFound, type Message } from "../errors";
+import { boundNumber, boundText } from "../search";
 
 export type { JobState };
 
@@ -149,15 +150,20 @@ export function findOwnJob(db: Db, userId: number, id: number): Job {
 
 /** The latest job of `kind` that `userId` started, unless they dismissed it, or null: what a page shows when they come back. */
 export function latestJob(db: Db, userId: number, kind: string): Job | null {
-  const row = db
-    .select()
-    .from(jobs)
-    .where(and(eq(jobs.userId, userId), eq(jobs.kind, kind)))
-    .orderBy(desc(jobs.id))
-    .limit(1)
-    .get();
+  const row = latestJobQuery(db).get({ user: userId, kind });
   return row && row.dismissedAt === null ? toJob(row) : null;
 }
+
+/** Read on every visit of a page that shows its import (Management): prepared once per connection. */
+const latestJobQuery = preparedQuery((db: Db) =>
+  db
+    .select()
+    .from(jobs)
+    .where(and(eq(jobs.userId, boundNumber("user")), eq(jobs.kind, boundText("kind"))))
+    .orderBy(desc(jobs.id))
+    .limit(1)
+    .prepare(),
+);
 
 /** Marks a queued job running. */
 export function markRunning(db: Db, id: number, now = new Date()): void {
