@@ -177,16 +177,6 @@ describe("a search ignores case and accents and takes % and _ literally", () => 
       ]);
     }
   });
-
-  test("the Businesses-area dealership and subdealership tables", async () => {
-    await expectSearches("/businesses/dealerships", "search", "dealerships", "Concesionaria");
-    expect(
-      await namesFound("/businesses/subdealerships", "search", "subdealerships", "HUAMÁN", (row) => row.name),
-    ).toEqual(["Contratista Huamán"]);
-    expect(await namesFound("/businesses/subdealerships", "search", "subdealerships", "%", (row) => row.name)).toEqual(
-      [],
-    );
-  });
 });
 
 describe("a page past the end shows the last page", () => {
@@ -220,10 +210,7 @@ describe("a page past the end shows the last page", () => {
       ["/businesses", "page", "businesses"],
       ["/businesses/headquarters", "page", "headquarters"],
       ["/businesses/properties", "page", "properties"],
-      ["/businesses/dealerships", "page", "dealerships"],
-      ["/businesses/subdealerships", "page", "subdealerships"],
       ["/services", "page", "services"],
-      ["/services?tab=places", "places_page", "tree"],
       ["/management?tab=mines", "page", "mines"],
       ["/management?tab=units", "page", "units"],
       ["/management?tab=cafes", "page", "cafes"],
