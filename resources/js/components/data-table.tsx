@@ -102,7 +102,7 @@ export function SearchBox({
     return () => clearTimeout(timer);
   }, [text]);
   return (
-    <label className="relative block min-w-48 flex-1 sm:max-w-sm">
+    <label className="relative block min-w-48 flex-1 sm:max-w-md">
       <span className="sr-only">{label}</span>
       <Search
         className="pointer-events-none absolute left-2.5 top-2.5 size-4 text-muted-foreground"
@@ -310,6 +310,8 @@ export function DataTable<T extends RowData>({
     state: { columnVisibility, sorting, pagination: paginationState },
     onColumnVisibilityChange: changeVisibility,
     manualSorting: true,
+    // The server sorts: a first click asks for A→Z (TanStack would start descending for columns it cannot read).
+    sortDescFirst: false,
     enableMultiSort: false,
     onSortingChange: (updater: Updater<SortingState>) => {
       const next = typeof updater === "function" ? updater(sorting) : updater;
