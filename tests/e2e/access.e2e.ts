@@ -455,4 +455,22 @@ test.describe("access control", () => {
     expect(manager.problems, manager.problems.join("\n")).toEqual([]);
     await manager.context.close();
   });
+
+  test("the Users page's places are searched with accents ignored, and on a phone they fold into one button", async ({
+    browser,
+  }) => {
+    const { context, page } = await admin(browser);
+    await open(page, "/users");
+    const places = page.getByRole("navigation", { name: "Lugares" });
+    await places.getByRole("searchbox", { name: "Buscar un lugar" }).fill("CHANCADÓRA");
+    await expect(places.getByRole("link")).toHaveText(["Todos los lugares", "Comedor Chancadora"]);
+    await places.getByRole("searchbox", { name: "Buscar un lugar" }).fill("ninguno así");
+    await expect(places.getByText("Ningún lugar coincide.")).toBeVisible();
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(places).toBeHidden();
+    await page.getByRole("button", { name: "Lugares" }).click();
+    await expect(places).toBeVisible();
+    await context.close();
+  });
 });

@@ -3,7 +3,7 @@
  * deactivate them; manage areas and roles.
  */
 import { Head, Link, router, usePage } from "@inertiajs/react";
-import { Building2, Eye, KeyRound, Lock, MapPin, Pencil, Plus, Power, Trash2 } from "lucide-react";
+import { Eye, KeyRound, Lock, Pencil, Plus, Power, Trash2 } from "lucide-react";
 import { useState } from "react";
 import { Pagination, SearchBox, Table, td, visitWith, type Page } from "../../components/data-table";
 import { useConfirm } from "../../components/ui/alert-dialog";
@@ -16,6 +16,7 @@ import { AreaModal } from "../../components/users/area-modal";
 import { PermissionsModal, type Inspected } from "../../components/users/permissions-modal";
 import { RoleModal } from "../../components/users/role-modal";
 import { SelectRoleModal } from "../../components/users/select-role-modal";
+import { PlacesNav } from "../../components/users/places-nav";
 import type { Abilities, AdminUser, AreaRow, PermissionRow, PlaceTree, RoleRow } from "../../components/users/types";
 import { DocumentLabel } from "../../components/users/document-label";
 import { UserModal } from "../../components/users/user-modal";
@@ -166,41 +167,12 @@ export default function UsersIndex({
       {modal === null && <OtherErrors errors={pageErrors} fields={[]} />}
 
       <div className="flex flex-col gap-6 lg:flex-row">
-        <nav aria-label={t("access.users.places")} className="space-y-3 lg:w-60 lg:shrink-0">
-          <h2 className="text-sm font-semibold">{t("access.users.places")}</h2>
-          {placeLink({}, t("access.users.all_places"), !filters.cafe && !filters.headquarters)}
-          {places.mines.map((mine) => (
-            <div key={mine.id}>
-              <p className="flex items-center gap-1 px-2 text-xs font-semibold uppercase text-muted-foreground">
-                <MapPin className="size-3" aria-hidden="true" />
-                {mine.name}
-              </p>
-              {mine.units.map((unit) => (
-                <div key={unit.id} className="ml-2">
-                  <p className="px-2 text-xs text-muted-foreground">{unit.name}</p>
-                  {unit.cafes.map((cafe) => (
-                    <div key={cafe.id} className="ml-2">
-                      {placeLink({ cafe: cafe.id }, cafe.name, filters.cafe === cafe.id)}
-                    </div>
-                  ))}
-                </div>
-              ))}
-            </div>
-          ))}
-          {places.businesses.map((business) => (
-            <div key={business.id}>
-              <p className="flex items-center gap-1 px-2 text-xs font-semibold uppercase text-muted-foreground">
-                <Building2 className="size-3" aria-hidden="true" />
-                {business.name}
-              </p>
-              {business.headquarters.map((hq) => (
-                <div key={hq.id} className="ml-2">
-                  {placeLink({ headquarters: hq.id }, hq.name, filters.headquarters === hq.id)}
-                </div>
-              ))}
-            </div>
-          ))}
-        </nav>
+        <PlacesNav
+          places={places}
+          chosenCafe={filters.cafe ?? null}
+          chosenHeadquarters={filters.headquarters ?? null}
+          link={placeLink}
+        />
 
         <section className="min-w-0 flex-1 space-y-4">
           <TabList label={t("access.users.title")} tabs={tabs} current={tab} onChange={setTab} />
