@@ -157,7 +157,7 @@ test.describe("ui primitives", () => {
     expect(lines.slice(1, 4)).toEqual([
       { label: '"Unidad"', text: "Unidad Norte Mina Cerro Verde", display: "grid" },
       { label: '"Empresa emisora"', text: expect.stringContaining("Mesa Catering"), display: "grid" },
-      { label: '"Zona horaria"', text: "America/Lima", display: "grid" },
+      { label: '"Servicios"', text: expect.stringContaining("ALM"), display: "grid" },
     ]);
     // The row's buttons sit at the card's foot, wholly on screen.
     const remove = card.getByRole("button", { name: "Eliminar Comedor Principal" });
