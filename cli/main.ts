@@ -8,6 +8,7 @@ import { registerAssetCommands } from "./commands/assets";
 import { registerBackupCommands } from "./commands/backup";
 import { registerDatabaseCommands } from "./commands/database";
 import { registerPlacesCommands } from "./commands/places";
+import { registerPosCommands } from "./commands/pos";
 import { registerRouteCommands } from "./commands/routes";
 import { registerUserCommands } from "./commands/users";
 import { CliError, withInvocation, type Environment } from "./bootstrap";
@@ -25,6 +26,7 @@ export function buildProgram(): Command {
   registerUserCommands(program);
   registerAccessCommands(program);
   registerPlacesCommands(program);
+  registerPosCommands(program);
   registerAssetCommands(program);
   return program;
 }
