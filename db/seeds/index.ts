@@ -13,6 +13,7 @@ import {
   rolesSeeder,
 } from "./access";
 import { dealershipsSeeder } from "./dealerships";
+import { dinersSeeder } from "./diners";
 import { placesSeeder } from "./places";
 import { propertiesSeeder } from "./properties";
 import { serviceCatalogueSeeder, servicesSeeder } from "./services";
@@ -33,6 +34,8 @@ export const demoSeeders: Seeder[] = [
   propertiesSeeder,
   dealershipsSeeder,
   demoPeopleSeeder,
+  // After the demo accounts: the demo cashier sells the demo sales.
+  dinersSeeder,
 ];
 
 /** Without the demo set: a first headquarters area when there is none, and how to create the first administrator. */
