@@ -178,19 +178,24 @@ describe("./mesa role:create", () => {
 describe("./mesa role:grant and role:revoke", () => {
   test("change the role's permissions, print them, and are audited", async () => {
     const ws = workspace();
+    // The cashier starts with the point of sale's four permissions and blacklist.view.
+    const start = ["blacklist.view", "diners.manage", "diners.view", "sales.create", "sales.view"];
     const grant = await mesaInProcess(ws, ["role:grant", "cashier", "users.view,audit.view", "blacklist.view"]);
     expect(grant.err).toBe("");
     expect(grant.code).toBe(0);
     expect(grant.out).toContain("Already granted before: blacklist.view");
-    expect(grant.out).toContain('Role "cashier" now has 3 permissions: audit.view, blacklist.view, users.view');
-    expect(rolePermissions(ws, "cashier")).toEqual(["audit.view", "blacklist.view", "users.view"]);
+    const granted7 = ["audit.view", ...start, "users.view"];
+    expect(grant.out).toContain(`Role "cashier" now has 7 permissions: ${granted7.join(", ")}`);
+    expect(rolePermissions(ws, "cashier")).toEqual(granted7);
 
     const revoke = await mesaInProcess(ws, ["role:revoke", "cashier", "audit.view", "users.view", "roles.view"]);
     expect(revoke.code).toBe(0);
     expect(revoke.out).toContain("Not granted before: roles.view");
-    expect(revoke.out).toContain('Role "cashier" now has 1 permission: blacklist.view');
-    expect(rolePermissions(ws, "cashier")).toEqual(["blacklist.view"]);
+    expect(revoke.out).toContain(`Role "cashier" now has 5 permissions: ${start.join(", ")}`);
+    expect(rolePermissions(ws, "cashier")).toEqual(start);
 
+    const one = await mesaInProcess(ws, ["role:revoke", "cashier", ...start.slice(1)]);
+    expect(one.out).toContain('Role "cashier" now has 1 permission: blacklist.view');
     const empty = await mesaInProcess(ws, ["role:revoke", "cashier", "blacklist.view"]);
     expect(empty.out).toContain('Role "cashier" now has 0 permissions: (none)');
     expect(rolePermissions(ws, "cashier")).toEqual([]);
@@ -199,10 +204,11 @@ describe("./mesa role:grant and role:revoke", () => {
     const granted = audited(ws, "role.granted");
     expect(granted).toHaveLength(1);
     expect(granted[0]).toMatchObject({ actor_label: "cli", actor_id: null, subject_id: cashier });
-    expect(JSON.parse(granted[0].before!)).toEqual({ permissions: ["blacklist.view"] });
-    expect(JSON.parse(granted[0].after!)).toEqual({ permissions: ["audit.view", "blacklist.view", "users.view"] });
+    expect(JSON.parse(granted[0].before!)).toEqual({ permissions: start });
+    expect(JSON.parse(granted[0].after!)).toEqual({ permissions: granted7 });
     const revoked = audited(ws, "role.revoked");
     expect(revoked.map((r) => [r.actor_label, r.subject_id, JSON.parse(r.after!).permissions])).toEqual([
+      ["cli", cashier, start],
       ["cli", cashier, ["blacklist.view"]],
       ["cli", cashier, []],
     ]);
@@ -246,9 +252,11 @@ describe("./mesa role:list", () => {
     expect(lines[0]).toMatch(/^ROLE\s+BUILT-IN\s+HOLDERS\s+PERMISSIONS$/);
     expect(lines).toHaveLength(2 + STARTING_ROLES.length + 1);
     expect(lines[2]).toMatch(/^super-administrator\s+yes\s+1\s+all\s+every permission, everywhere$/);
-    expect(out).toMatch(/^cashier\s+no\s+1\s+1\s+blacklist\.view$/m);
     expect(out).toMatch(
-      /^cafe manager\s+no\s+1\s+7\s+blacklist\.view, dealerships\.view, places\.view, prices\.manage, properties\.view, services\.view, users\.view$/m,
+      /^cashier\s+no\s+1\s+5\s+blacklist\.view, diners\.manage, diners\.view, sales\.create, sales\.view$/m,
+    );
+    expect(out).toMatch(
+      /^cafe manager\s+no\s+1\s+13\s+blacklist\.view, dealerships\.view, diners\.manage, diners\.view, places\.view, prices\.manage, properties\.view, sales\.backdate, sales\.create, sales\.view, sales\.void_any, services\.view, users\.view$/m,
     );
     expect(out).toMatch(/^buyer\s+no\s+1\s+0$/m);
 
@@ -363,7 +371,13 @@ describe("./mesa permission:sync", () => {
     expect(synced.out).toContain("Added 1 permission: audit.view");
     expect(synced.out).toContain("Removed 1 permission (and their grants): ghost.view");
     expect(sql(ws, "SELECT name FROM permissions ORDER BY name").map((r) => r.name)).toEqual(declaredPermissions);
-    expect(rolePermissions(ws, "cashier")).toEqual(["blacklist.view"]);
+    expect(rolePermissions(ws, "cashier")).toEqual([
+      "blacklist.view",
+      "diners.manage",
+      "diners.view",
+      "sales.create",
+      "sales.view",
+    ]);
     const entries = audited(ws, "permissions.synced");
     expect(entries).toHaveLength(syncs + 1);
     expect(entries.at(-1)).toMatchObject({ actor_label: "cli", actor_id: null });

@@ -4,11 +4,12 @@
  */
 import { beforeEach, describe, expect, test } from "bun:test";
 import { getTableName, sql } from "drizzle-orm";
-import { blacklist, dealerships, properties, subdealerships } from "./schema";
+import { blacklist, dealerships, diners, properties, subdealerships } from "./schema";
 import { FOLDED_COPIES } from "./schema/folded";
 import { fillFoldedCopies, migrateDatabase, openDatabase, type Db } from "../src/db";
 import { addToBlacklist, listBlacklist } from "../src/domain/access/blacklist";
-import { ensureHeadquarters } from "../src/domain/access/places";
+import { ensureCafe, ensureHeadquarters } from "../src/domain/access/places";
+import { createDiner, searchDiners } from "../src/domain/sales/diners";
 import { EVERYTHING } from "../src/domain/access/scope";
 import { CLI_ACTOR } from "../src/domain/audit";
 import { createDealership, listDealerships } from "../src/domain/organisation/dealerships";
@@ -20,11 +21,12 @@ const RUC = { a: "20100934729", b: "20551673911" };
 
 let db: Db;
 let headquartersId: number;
+let businessId: number;
 
 beforeEach(() => {
   db = openDatabase(":memory:");
   migrateDatabase(db);
-  headquartersId = ensureHeadquarters(db, "Servicios Andinos", "Sede Lima").headquartersId;
+  ({ headquartersId, businessId } = ensureHeadquarters(db, "Servicios Andinos", "Sede Lima"));
 });
 
 /** One row of every table with folded copies, written by the domain; the names carry accents. */
@@ -52,6 +54,19 @@ function rowsByTheDomain() {
     { code: "P-1", name: "Horno eléctrico", category: "Cocción", location: `hq:${headquartersId}`, status: "in_use" },
     "America/Lima",
   );
+  const cafeId = ensureCafe(db, "Mina Ñahuín", "Unidad Áncash", "Comedor Piñón", businessId);
+  createDiner(
+    db,
+    CLI_ACTOR,
+    EVERYTHING,
+    {
+      name: "María Ñaupari",
+      document_number: "07654321",
+      subdealership_id: db.select().from(subdealerships).get()!.id,
+      cafe_id: cafeId,
+    },
+    { dniLength: 8 },
+  );
 }
 
 /** Every folded copy with the text it was folded from. */
@@ -70,6 +85,7 @@ function found(search: string) {
     dealerships: listDealerships(db, { search }, null).rows.map((r) => r.name),
     subdealerships: listSubdealerships(db, EVERYTHING, { search }, null).rows.map((r) => r.name),
     properties: listProperties(db, EVERYTHING, { search }).rows.map((r) => r.name),
+    diners: searchDiners(db, EVERYTHING, search).map((r) => r.name),
   };
 }
 
@@ -84,6 +100,7 @@ describe("folded copies", () => {
     expect(found("huaman").blacklist).toEqual(["José Huamán"]);
     expect(found("almacen").blacklist).toEqual(["José Huamán"]);
     expect(found("coccion").properties).toEqual(["Horno eléctrico"]);
+    expect(found("naupari").diners).toEqual(["María Ñaupari"]);
   });
 
   test("a row written without its copies is found all the same, and filling writes them", () => {
@@ -94,6 +111,7 @@ describe("folded copies", () => {
     expect(found("nandu").dealerships).toEqual(["Minería Ñandú"]);
     expect(found("huaman").blacklist).toEqual(["José Huamán"]);
     expect(found("coccion").properties).toEqual(["Horno eléctrico"]);
+    expect(found("MARIA").diners).toEqual(["María Ñaupari"]);
 
     expect(fillFoldedCopies(db)).toBe(FOLDED_COPIES.length);
     for (const row of copies()) expect(row.folded).toBe(foldText(row.text));
@@ -106,8 +124,11 @@ describe("folded copies", () => {
     db.run(sql`UPDATE ${subdealerships} SET name = 'Transportes Ñaña'`);
     db.run(sql`UPDATE ${blacklist} SET name = 'Rosa Quispe', reason = 'Daño al comedor'`);
     db.run(sql`UPDATE ${properties} SET name = 'Campana extractora', category = 'Ventilación'`);
+    db.run(sql`UPDATE ${diners} SET name = 'Óscar Peña'`);
     expect(copies().every((row) => row.folded === null)).toBe(true);
-    expect(found("nandu")).toEqual({ blacklist: [], dealerships: [], subdealerships: [], properties: [] });
+    expect(found("nandu")).toEqual({ blacklist: [], dealerships: [], subdealerships: [], properties: [], diners: [] });
+    expect(found("naupari").diners).toEqual([]);
+    expect(found("oscar pena").diners).toEqual(["Óscar Peña"]);
     expect(found("huaman").blacklist).toEqual([]);
     expect(found("peru").dealerships).toEqual(["Compañía Perú"]);
     expect(found("nana").subdealerships).toEqual(["Transportes Ñaña"]);

@@ -20,6 +20,12 @@ export interface Config {
   rucLength: number;
   /** Digits of a national id (DNI) of users, blacklist entries and diners. */
   dniLength: number;
+  /** IGV rate in force, in basis points (1800 = 18 %): every price includes it, and each sale keeps the rate it used. */
+  igvRateBasisPoints: number;
+  /** What an other-unit sale (a diner away from their home cafe) is charged, in hundredths of the price (200 = ×2). */
+  otherUnitFactorPercent: number;
+  /** How long an open point of sale keeps its session alive after signing in, in hours (an absolute limit). */
+  posSessionHours: number;
   dbPath: string;
   sessionCookie: string;
   sessionLifetimeMinutes: number;
@@ -156,6 +162,18 @@ function addressList(env: Env, name: string): string[] {
   return entries;
 }
 
+/**
+ * A decimal setting such as "18" or "1.5", as an integer in `scale`ths (18 × 100 = 1800); at most two decimals, within
+ * min and max (in the same unit as the text).
+ */
+function scaled(env: Env, name: string, fallback: string, scale: number, min: number, max: number): number {
+  const raw = text(env, name, fallback);
+  if (!/^\d+(\.\d{1,2})?$/.test(raw)) throw new ConfigError(name, `"${raw}" is not a number such as ${fallback}`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}`);
+  return Math.round(value * scale);
+}
+
 function appKey(env: Env): string | null {
   const raw = text(env, "APP_KEY", "");
   if (raw === "") return null;
@@ -213,6 +231,9 @@ export function loadConfig(env: Env = process.env): Config {
     currency: currency(env, "APP_CURRENCY", "PEN"),
     rucLength: integer(env, "RUC_LENGTH", 11, 8, 15),
     dniLength: integer(env, "DNI_LENGTH", 8, 6, 12),
+    igvRateBasisPoints: scaled(env, "IGV_RATE", "18", 100, 0, 50),
+    otherUnitFactorPercent: scaled(env, "OTHER_UNIT_FACTOR", "2", 100, 1, 10),
+    posSessionHours: integer(env, "POS_SESSION_MAX_HOURS", 14, 1, 48),
     dbPath: text(env, "DB_PATH", resolve(storagePath, "mesa.sqlite")),
     sessionCookie: text(env, "SESSION_COOKIE", "mesa_session"),
     sessionLifetimeMinutes: integer(env, "SESSION_LIFETIME", 120, 1, 525600),

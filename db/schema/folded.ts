@@ -16,6 +16,7 @@
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { blacklist } from "./access";
 import { dealerships, properties, subdealerships } from "./organisation";
+import { diners } from "./sales";
 
 /** Each searched column with its folded copy. */
 export const FOLDED_COPIES: readonly { column: SQLiteColumn; folded: SQLiteColumn }[] = [
@@ -25,4 +26,5 @@ export const FOLDED_COPIES: readonly { column: SQLiteColumn; folded: SQLiteColum
   { column: subdealerships.name, folded: subdealerships.nameFolded },
   { column: properties.name, folded: properties.nameFolded },
   { column: properties.category, folded: properties.categoryFolded },
+  { column: diners.name, folded: diners.nameFolded },
 ];

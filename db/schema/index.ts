@@ -6,4 +6,5 @@ export * from "./access";
 export * from "./services";
 export * from "./organisation";
 export * from "./jobs";
+export * from "./sales";
 export * from "./folded";

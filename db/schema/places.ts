@@ -44,6 +44,15 @@ export const cafes = sqliteTable(
     name: text("name").notNull(),
     /** IANA time zone of the cafe's clock (sales days, tickets). */
     timeZone: text("time_zone").notNull().default("America/Lima"),
+    /**
+     * The cafe's ticket series (a code such as T001); its numbers run gapless across both sale types. A new cafe gets
+     * T followed by its id (a trigger of migration 0011), which an administrator may change.
+     */
+    ticketSeries: text("ticket_series").notNull().default(""),
+    /** The number the next ticket of the series gets. */
+    nextTicketNumber: integer("next_ticket_number").notNull().default(1),
+    /** Print every sale's ticket at once (true) or only when asked. */
+    autoPrint: integer("auto_print", { mode: "boolean" }).notNull().default(false),
   },
   (t) => [uniqueIndex("cafes_unit_name_unique").on(t.unitId, t.name), index("cafes_business_index").on(t.businessId)],
 );

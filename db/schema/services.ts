@@ -63,6 +63,13 @@ export const cafeServices = sqliteTable(
       .references(() => services.id, { onDelete: "restrict" }),
     /** The cafe's price in cents; null until set. */
     priceCents: integer("price_cents"),
+    /**
+     * The service's window at this cafe, in minutes after midnight of the cafe's clock (04:30 = 270): the point of
+     * sale preselects the service whose window holds the current time. A window whose end is before its start
+     * crosses midnight. Null: no window.
+     */
+    windowStart: integer("window_start"),
+    windowEnd: integer("window_end"),
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.cafeId, t.serviceId] }), index("cafe_services_service_index").on(t.serviceId)],

@@ -155,11 +155,14 @@ describe("the audit in words", () => {
     const granted = entries.find((e) => e.action === "role.granted")!;
     expect(granted.actionLabel).toBe("Permisos otorgados");
     expect(granted.subject).toEqual({ type: "Rol", name: "Cajero", deleted: false });
-    expect(granted.changes).toEqual([
-      { field: "Permisos", before: "Ver la lista negra", after: "Ver la lista negra, Ver usuarios" },
-    ]);
+    // The cashier's starting permissions, by their labels, then the one granted.
+    const cashierEs =
+      "Ver la lista negra, Registrar y editar comensales, Ver comensales, Vender en el punto de venta, Ver ventas";
+    expect(granted.changes).toEqual([{ field: "Permisos", before: cashierEs, after: `${cashierEs}, Ver usuarios` }]);
+    const cashierEn =
+      "View the blacklist, Register and edit diners, View diners, Sell at the point of sale, View sales";
     expect(read(w.db, "en").find((e) => e.action === "role.granted")!.changes).toEqual([
-      { field: "Permissions", before: "View the blacklist", after: "View the blacklist, View users" },
+      { field: "Permissions", before: cashierEn, after: `${cashierEn}, View users` },
     ]);
   });
 

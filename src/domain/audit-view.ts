@@ -95,6 +95,13 @@ export const AUDIT_ACTIONS = [
   "user.role_removed",
   "user.deactivated",
   "user.reactivated",
+  "diner.created",
+  "diner.updated",
+  "diner.deleted",
+  "sale.created",
+  "sale.voided",
+  "sale.reprinted",
+  "cafe.pos_updated",
 ] as const;
 
 /** Every kind of thing an entry is about. */
@@ -114,6 +121,8 @@ export const AUDIT_SUBJECTS = [
   "subdealership",
   "unit",
   "user",
+  "diner",
+  "sale",
 ] as const;
 
 /** A key's text when the dictionary has one, else the fallback (an action or field Mesa has no words for yet). */
@@ -159,7 +168,10 @@ type Kind =
   | "service"
   | "property"
   | "blacklist"
-  | "permission";
+  | "permission"
+  | "diner"
+  | "sale"
+  | "level";
 
 const NAME_QUERIES: Record<Kind, string> = {
   user: "SELECT id, name FROM users",
@@ -176,6 +188,9 @@ const NAME_QUERIES: Record<Kind, string> = {
   property: "SELECT id, code || ' · ' || name AS name FROM properties",
   blacklist: "SELECT id, name || ' · ' || upper(document_type) || ' ' || document_number AS name FROM blacklist",
   permission: "SELECT id, name FROM permissions",
+  diner: "SELECT id, name || ' · ' || upper(document_type) || ' ' || document_number AS name FROM diners",
+  sale: "SELECT id, series || '-' || printf('%08d', number) || ' · ' || diner_name AS name FROM sales",
+  level: "SELECT id, name FROM levels",
 };
 
 /** Fields holding the id of something, and what kind of thing. */
@@ -190,6 +205,9 @@ const ID_FIELDS: Record<string, Kind> = {
   unitId: "unit",
   unitIds: "unit",
   dealershipId: "dealership",
+  subdealershipId: "subdealership",
+  levelId: "level",
+  serviceId: "service",
   userId: "user",
 };
 
@@ -314,12 +332,18 @@ class Describer {
     if (field === "type" && row.subjectType === "service" && typeof value === "string")
       return words(locale, `services.types.${value}`, value);
     if (field === "sidebarLabel" && typeof value === "string") return words(locale, value, value);
+    if (field === "totalCents" && typeof value === "number") return this.money.format(value / 100);
+    if (field === "saleType" && typeof value === "string") return words(locale, `sales.types.${value}`, value);
+    if (
+      (field === "serviceDate" || field === "acquiredOn") &&
+      typeof value === "string" &&
+      /^\d{4}-\d{2}-\d{2}$/.test(value)
+    )
+      return this.date.format(new Date(`${value}T00:00:00Z`));
     if (field === "acquisitionValue" && (typeof value === "string" || typeof value === "number")) {
       const soles = Number(value);
       return Number.isFinite(soles) ? this.money.format(soles) : String(value);
     }
-    if (field === "acquiredOn" && typeof value === "string" && /^\d{4}-\d{2}-\d{2}$/.test(value))
-      return this.date.format(new Date(`${value}T00:00:00Z`));
     if (isRecord(value) && ["created", "updated", "unchanged"].every((k) => typeof value[k] === "number"))
       return this.t("access.audit.tally", value as Record<string, number>);
     if (Array.isArray(value)) return value.length ? value.map(String).join(", ") : this.t("access.audit.nothing");

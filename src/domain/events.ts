@@ -23,6 +23,10 @@ export interface DomainEvents {
     state: "queued" | "running" | "succeeded" | "failed";
     progress: { done: number; total: number; label: string };
   };
+  /** A sale was recorded at a cafe (src/domain/sales/sell.ts); the cafe's open points of sale list it. */
+  SaleRecorded: { saleId: number; cafeId: number; serviceDate: string };
+  /** A sale was voided; the cafe's open points of sale strike it through. */
+  SaleVoided: { saleId: number; cafeId: number; serviceDate: string };
 }
 
 export type DomainEventName = keyof DomainEvents;

@@ -10,6 +10,8 @@ import { accessProfile } from "../domain/access/authorization";
 export const REMEMBER_COOKIE = "mesa_remember";
 const REMEMBER_DAYS = 30;
 export const PASSWORD_CONFIRMED_KEY = "_password_confirmed_at";
+/** When this session signed in (ms): an open point of sale keeps it alive up to POS_SESSION_MAX_HOURS after. */
+export const SIGNED_IN_AT_KEY = "_signed_in_at";
 
 /** The user, when they may be signed in: active and not on the blacklist. */
 function activeUser(ctx: RequestContext, id: number): User | null {
@@ -39,6 +41,7 @@ export function authenticate(ctx: RequestContext): void {
     if (user && user.rememberTokenHash && safeEqual(user.rememberTokenHash, sha256(token))) {
       session.regenerate();
       session.setUser(user.id);
+      session.put(SIGNED_IN_AT_KEY, Date.now());
       ctx.user = user;
     } else {
       ctx.setCookie(REMEMBER_COOKIE, "", { httpOnly: true, maxAgeSeconds: 0 });
@@ -51,6 +54,7 @@ export function signIn(ctx: RequestContext, user: User, remember: boolean): void
   ctx.session.regenerate();
   ctx.session.setUser(user.id);
   ctx.session.put(PASSWORD_CONFIRMED_KEY, Date.now());
+  ctx.session.put(SIGNED_IN_AT_KEY, Date.now());
   ctx.user = user;
   recordSignIn(ctx.db, user.id);
   if (remember) {

@@ -28,6 +28,13 @@ export interface RouteParameters {
   "dealerships.index": {};
   "dealerships.store": {};
   "dealerships.update": { dealership: string | number };
+  "diners.destroy": { diner: string | number };
+  "diners.search": {};
+  "diners.store": {};
+  "diners.update": { diner: string | number };
+  "dinners.index": {};
+  "dinners.keepalive": {};
+  "dinners.settings": { cafe: string | number };
   "headquarters.destroy": { headquarters: string | number };
   "headquarters.export": {};
   "headquarters.index": {};
@@ -76,6 +83,10 @@ export interface RouteParameters {
   "roles.index": {};
   "roles.store": {};
   "roles.update": { role: string | number };
+  "sales.print": { sale: string | number };
+  "sales.store": {};
+  "sales.ticket": { sale: string | number };
+  "sales.void": { sale: string | number };
   "services.destroy": { service: string | number };
   "services.export": {};
   "services.index": {};

@@ -25,6 +25,11 @@ export const access = {
   can: (permission: PermissionName): Access => ({ kind: "permission", permission }),
 };
 
+/** The permissions a route names: the one of its access, and those its handler checks. */
+export function routePermissions(route: Pick<RouteDefinition, "access" | "checks">): string[] {
+  return [...(route.access.kind === "permission" ? [route.access.permission] : []), ...(route.checks ?? [])];
+}
+
 export function describeAccess(a: Access): string {
   return a.kind === "permission" ? a.permission : a.kind;
 }
@@ -39,6 +44,11 @@ export interface RouteDefinition {
   /** The key an object passed for a parameter is read by, e.g. `{ user: "id" }`. */
   bindings?: Record<string, string>;
   access: Access;
+  /**
+   * Permissions the handler checks besides its access, for what some callers may do there and others not (selling
+   * for an earlier date, voiding someone else's sale). They count as declared by the route (routes/index.ts).
+   */
+  checks?: PermissionName[];
   /** Whether a multipart (file) body is accepted. */
   multipart?: boolean;
   /** Largest accepted body in bytes (default 1 MiB). */

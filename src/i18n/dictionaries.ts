@@ -28,6 +28,9 @@ import esProperties from "./locales/es/properties.json";
 import esImport from "./locales/es/import.json";
 import esJobs from "./locales/es/jobs.json";
 import esUi from "./locales/es/ui.json";
+import esSales from "./locales/es/sales.json";
+import esDiners from "./locales/es/diners.json";
+import esDinners from "./locales/es/dinners.json";
 import enApp from "./locales/en/app.json";
 import enNav from "./locales/en/nav.json";
 import enWelcome from "./locales/en/welcome.json";
@@ -54,6 +57,9 @@ import enProperties from "./locales/en/properties.json";
 import enImport from "./locales/en/import.json";
 import enJobs from "./locales/en/jobs.json";
 import enUi from "./locales/en/ui.json";
+import enSales from "./locales/en/sales.json";
+import enDiners from "./locales/en/diners.json";
+import enDinners from "./locales/en/dinners.json";
 
 export const es = {
   app: esApp,
@@ -82,6 +88,9 @@ export const es = {
   import: esImport,
   jobs: esJobs,
   ui: esUi,
+  sales: esSales,
+  diners: esDiners,
+  dinners: esDinners,
 };
 
 export const en = {
@@ -111,4 +120,7 @@ export const en = {
   import: enImport,
   jobs: enJobs,
   ui: enUi,
+  sales: enSales,
+  diners: enDiners,
+  dinners: enDinners,
 };

@@ -46,6 +46,13 @@ export const CHANNEL_RULES: ChannelRule[] = [
     authorize: (db, user, { cafe }) =>
       reachesCafe(scopeOf(accessProfile(db, user.id)), Number(cafe)) ? { id: user.id, name: user.name } : false,
   },
+  // A cafe's sales as they are recorded and voided: the open points of sale of the cafe reload their list.
+  {
+    pattern: "cafe.{cafe}.sales",
+    wheres: { cafe: ID },
+    permission: "sales.view",
+    authorize: (db, user, { cafe }) => reachesCafe(scopeOf(accessProfile(db, user.id)), Number(cafe)),
+  },
 ];
 
 /** The rule's parameters when `name` matches its pattern, each in full its declared format; null otherwise. */

@@ -18,6 +18,8 @@ export interface RealtimeEvents {
     state: "queued" | "running" | "succeeded" | "failed";
     progress: { done: number; total: number; label: string };
   };
+  /** A sale was recorded or voided at a cafe: its open points of sale reload their list of the day. */
+  SaleChanged: { saleId: number; cafeId: number; serviceDate: string; change: "recorded" | "voided" };
 }
 
 export type RealtimeEventName = keyof RealtimeEvents;
@@ -48,4 +50,14 @@ export function sessionEnded(
 /** A background job of the user moved on (state, progress): every open tab of theirs hears it, the one that started it too. */
 export function jobUpdated(userId: number, job: RealtimeEvents["JobUpdated"]): BroadcastEvent<"JobUpdated"> {
   return { name: "JobUpdated", channels: [userChannelName(userId)], data: job };
+}
+
+/** The private channel of a cafe's sales as Echo names it (`echo.private(cafeSalesChannel(id))`). */
+export function cafeSalesChannel(cafeId: number): string {
+  return `cafe.${cafeId}.sales`;
+}
+
+/** A sale of the cafe was recorded or voided: every open point of sale of the cafe hears it (but the tab that made it). */
+export function saleChanged(data: RealtimeEvents["SaleChanged"]): BroadcastEvent<"SaleChanged"> {
+  return { name: "SaleChanged", channels: [`private-${cafeSalesChannel(data.cafeId)}`], data };
 }

@@ -4,7 +4,7 @@
  */
 import type { EventBus, EventOrigin } from "../domain/events";
 import { describeFailure, type Broadcaster } from "./broadcaster";
-import { jobUpdated, sessionEnded, type RealtimeEvents } from "./events";
+import { jobUpdated, saleChanged, sessionEnded, type RealtimeEvents } from "./events";
 
 /** Registers the realtime subscribers: a person whose access ended is signed out in every open tab and disconnected; a job's owner hears how it goes. */
 export function subscribeRealtime(bus: EventBus, broadcaster: Broadcaster): void {
@@ -16,6 +16,19 @@ export function subscribeRealtime(bus: EventBus, broadcaster: Broadcaster): void
   bus.subscribe("JobUpdated", (event) =>
     broadcaster.send(
       jobUpdated(event.userId, { id: event.jobId, kind: event.kind, state: event.state, progress: event.progress }),
+    ),
+  );
+  // The cafe's open points of sale, except the tab that made the change (it already shows it).
+  bus.subscribe("SaleRecorded", (event, origin) =>
+    broadcaster.send(
+      saleChanged({ saleId: event.saleId, cafeId: event.cafeId, serviceDate: event.serviceDate, change: "recorded" }),
+      origin.socketId,
+    ),
+  );
+  bus.subscribe("SaleVoided", (event, origin) =>
+    broadcaster.send(
+      saleChanged({ saleId: event.saleId, cafeId: event.cafeId, serviceDate: event.serviceDate, change: "voided" }),
+      origin.socketId,
     ),
   );
 }

@@ -12,7 +12,17 @@ import { assignRole } from "../../src/domain/access/assignments";
 import { addToBlacklist } from "../../src/domain/access/blacklist";
 import { findPermission, listPermissions } from "../../src/domain/access/catalogue";
 import { ensureCafe, ensureHeadquarters } from "../../src/domain/access/places";
-import { cafes as cafesTable, units as unitsTable } from "../../db/schema";
+import {
+  businesses as businessesTable,
+  cafes as cafesTable,
+  cafeServices,
+  mineServices,
+  units as unitsTable,
+  unitServices,
+} from "../../db/schema";
+import { dateIn } from "../../src/domain/sales/clock";
+import { createDiner } from "../../src/domain/sales/diners";
+import { recordSale } from "../../src/domain/sales/sell";
 import { eq } from "drizzle-orm";
 import { EVERYTHING } from "../../src/domain/access/scope";
 import { createUser, type User } from "../../src/domain/accounts/users";
@@ -22,7 +32,13 @@ import { createProperty } from "../../src/domain/organisation/properties";
 import { createSubdealership } from "../../src/domain/organisation/subdealerships";
 import { createService } from "../../src/domain/places/services";
 import { declaredPermissions, routes } from "../../src/http/routes";
-import { checkRegistry, routeParameters, type Method, type RouteDefinition } from "../../src/http/routing";
+import {
+  checkRegistry,
+  routeParameters,
+  routePermissions,
+  type Method,
+  type RouteDefinition,
+} from "../../src/http/routing";
 import { BASE, Client, createTestApp, type TestApp } from "../support/app";
 import { makeRole, TEST_PASSWORD } from "../support/people";
 import { isSignedIn, signInAs } from "../support/requests";
@@ -34,6 +50,8 @@ const WRITES = new Set<Method>(["POST", "PUT", "PATCH", "DELETE"]);
 /** Redirects after PUT, PATCH and DELETE become 303 (page protocol); after GET and POST they stay 302. */
 /** Pages that only lead elsewhere now: a GET answers with a redirect, not the page. */
 const REDIRECT_ONLY = new Set(["businesses.dealerships", "businesses.subdealerships"]);
+/** Writes a page calls in the background, which answer with JSON rather than a redirect. */
+const JSON_WRITES = new Set(["dinners.keepalive", "sales.print"]);
 
 const redirectStatus = (method: Method) => (["PUT", "PATCH", "DELETE"].includes(method) ? 303 : 302);
 
@@ -52,6 +70,8 @@ interface Fixtures {
   entryId: number;
   permissionId: number;
   serviceId: number;
+  dinerId: number;
+  saleId: number;
 }
 
 /** The value each route parameter takes, by parameter name. A new parameter name needs a line here. */
@@ -62,6 +82,9 @@ const PARAMETER_FIXTURES: Record<string, (f: Fixtures) => string | number> = {
   permission: (f) => f.permissionId,
   entry: (f) => f.entryId,
   service: (f) => f.serviceId,
+  // The point of sale: a diner of the fixtures' cafe, and a sale made there.
+  diner: (f) => f.dinerId,
+  sale: (f) => f.saleId,
   // /places/{kind}/{place}/services and /cafes/{cafe}/prices: the fixtures' cafe.
   kind: () => "cafe",
   place: (f) => f.cafeId,
@@ -153,6 +176,34 @@ async function buildFixtures(app: TestApp): Promise<Fixtures> {
     { name: "Fixture Contratista S.A.C.", ruc: "20551673911", dealership_id: dealershipId, unit_ids: [unitId] },
     { rucLength: 11 },
   ).id;
+  // The cafe sells the fixture service at S/ 10: a diner of the cafe, and one sale to them.
+  const now = new Date();
+  db.update(businessesTable).set({ ruc: "20100070970" }).where(eq(businessesTable.id, businessId)).run();
+  db.insert(mineServices).values({ mineId, serviceId }).run();
+  db.insert(unitServices).values({ unitId, serviceId }).run();
+  db.insert(cafeServices).values({ cafeId, serviceId, priceCents: 1000, updatedAt: now }).run();
+  const dinerId = createDiner(
+    db,
+    CLI_ACTOR,
+    EVERYTHING,
+    { name: "Fixture Diner", document_number: "41000001", subdealership_id: subdealershipId, cafe_id: cafeId },
+    app.config,
+  ).id;
+  const saleId = recordSale(
+    db,
+    CLI_ACTOR,
+    EVERYTHING,
+    {
+      key: "fixture-sale-0001",
+      cafe_id: cafeId,
+      document_number: "41000001",
+      service_date: dateIn("America/Lima"),
+      sale_type: "credit",
+      lines: [{ service_id: serviceId, quantity: 1 }],
+    },
+    app.config,
+    { backdate: false },
+  ).sale.id;
   return {
     businessId,
     propertyId,
@@ -168,6 +219,8 @@ async function buildFixtures(app: TestApp): Promise<Fixtures> {
     entryId,
     permissionId,
     serviceId,
+    dinerId,
+    saleId,
   };
 }
 
@@ -255,9 +308,7 @@ describe("the route registry", () => {
       .sort();
     expect(declaredPermissions.length).toBeGreaterThan(0);
     expect(catalogue).toEqual([...declaredPermissions].sort());
-    const fromRoutes = [
-      ...new Set(permissionEndpoints.map((e) => (e.route.access as { permission: string }).permission)),
-    ].sort();
+    const fromRoutes = [...new Set(permissionEndpoints.flatMap((e) => routePermissions(e.route)))].sort();
     expect(declaredPermissions).toEqual(fromRoutes);
     // Running it again changes nothing.
     bootstrapAccess(app.db);
@@ -389,7 +440,8 @@ describe("as a verified user holding exactly the route's permission", () => {
       // The Businesses area's old dealership tables lead to the one dealership page, keeping the search.
       if (e.method === "GET" && REDIRECT_ONLY.has(e.route.name))
         expect(outcome(e, "page client", response)).toMatchObject({ status: 302, location: "/dealerships" });
-      else if (e.method === "GET") expect(outcome(e, "page client", response)).toMatchObject({ status: 200 });
+      else if (e.method === "GET" || JSON_WRITES.has(e.route.name))
+        expect(outcome(e, "page client", response)).toMatchObject({ status: 200 });
       // A write answers with a redirect (back, with validation errors when the empty form was refused).
       else
         expect(outcome(e, "page client", response)).toMatchObject({

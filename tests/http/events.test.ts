@@ -79,7 +79,7 @@ interface Heard {
 function listeningBus(db: Db): { bus: EventBus; heard: Heard[] } {
   const heard: Heard[] = [];
   const bus = new EventBus();
-  const listen = (event: DomainEvent, origin: EventOrigin) => {
+  const listen = (event: DomainEvent<"UserDeactivated" | "UserBarred">, origin: EventOrigin) => {
     heard.push({
       event,
       origin,

@@ -8,6 +8,7 @@ import {
   MapPin,
   Settings,
   Shield,
+  ShoppingCart,
   Square,
   Users,
   UtensilsCrossed,
@@ -26,6 +27,7 @@ export const ICONS: Record<string, LucideIcon> = {
   "map-pin": MapPin,
   building: Building2,
   handshake: Handshake,
+  "shopping-cart": ShoppingCart,
 };
 
 export function NavIcon({ name, className }: { name: string; className?: string }) {

@@ -103,6 +103,29 @@ export const PERMISSIONS = {
     data: "company",
     label: { es: "Gestionar concesionarias y subconcesionarias", en: "Manage dealerships and subdealerships" },
   },
+  "sales.create": {
+    area: "sales",
+    data: "place",
+    label: { es: "Vender en el punto de venta", en: "Sell at the point of sale" },
+    sidebar: { route: "dinners.index", label: "nav.dinners", icon: "shopping-cart", order: 10 },
+  },
+  "sales.view": { area: "sales", data: "place", label: { es: "Ver ventas", en: "View sales" } },
+  "sales.backdate": {
+    area: "sales",
+    data: "place",
+    label: { es: "Vender con fecha anterior", en: "Sell for an earlier date" },
+  },
+  "sales.void_any": {
+    area: "sales",
+    data: "place",
+    label: { es: "Anular cualquier venta", en: "Void any sale" },
+  },
+  "diners.view": { area: "diners", data: "place", label: { es: "Ver comensales", en: "View diners" } },
+  "diners.manage": {
+    area: "diners",
+    data: "place",
+    label: { es: "Registrar y editar comensales", en: "Register and edit diners" },
+  },
   "audit.view": {
     area: "audit",
     data: "place",

@@ -7,6 +7,7 @@
 import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { businesses, businessServices, cafes, headquarters, mines, services, units } from "../../../db/schema";
 import { preparedQuery, type Db } from "../../db";
+import { businessSales } from "../sales/usage";
 import { reachesBusiness, type Scope } from "../access/scope";
 import { recordAudit, type Actor, type Tx } from "../audit";
 import { Conflict, Forbidden, message, NotFound, ValidationFailed, type Message } from "../errors";
@@ -335,6 +336,8 @@ export function deleteBusiness(db: Db, actor: Actor, scope: Scope, id: number): 
   const usage = businessUsage(db, id);
   if (usage.headquarters + usage.cafes > 0)
     throw new Conflict(message("businesses.in_use", { name: business.name, ...usage }));
+  const sold = businessSales(db, id);
+  if (sold > 0) throw new Conflict(message("businesses.has_sales", { name: business.name, sales: sold }));
   if (!scope.all) throw new Forbidden();
   db.transaction((tx) => {
     tx.delete(businesses).where(eq(businesses.id, id)).run();

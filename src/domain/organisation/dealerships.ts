@@ -7,6 +7,7 @@
 import { and, asc, eq, ne, sql } from "drizzle-orm";
 import { dealerships, subdealerships } from "../../../db/schema";
 import { preparedQuery, type Db } from "../../db";
+import { dealershipSales } from "../sales/usage";
 import { COMPANY_WIDE, recordAudit, type Actor } from "../audit";
 import { Conflict, message, NotFound, ValidationFailed, type Message } from "../errors";
 import {
@@ -277,6 +278,8 @@ export function deleteDealership(db: Db, actor: Actor, id: number): Dealership {
       .where(eq(subdealerships.dealershipId, id))
       .get()?.n ?? 0;
   if (count > 0) throw new Conflict(message("dealerships.has_subdealerships", { name: dealership.name, count }));
+  const sold = dealershipSales(db, id);
+  if (sold > 0) throw new Conflict(message("dealerships.has_sales", { name: dealership.name, sales: sold }));
   db.transaction((tx) => {
     tx.delete(dealerships).where(eq(dealerships.id, id)).run();
     recordAudit(tx, actor, {

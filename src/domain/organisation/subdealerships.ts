@@ -10,6 +10,7 @@ import { and, asc, eq, inArray, ne, or, sql } from "drizzle-orm";
 import { dealerships, mines, subdealershipUnits, subdealerships, units } from "../../../db/schema";
 import { alias } from "drizzle-orm/sqlite-core";
 import { preparedQuery, type Db } from "../../db";
+import { subdealershipSalesUsage } from "../sales/usage";
 import type { Scope } from "../access/scope";
 import { COMPANY_WIDE, recordAudit, type Actor, type Tx } from "../audit";
 import { Conflict, message, NotFound, ValidationFailed } from "../errors";
@@ -496,6 +497,9 @@ export function deleteSubdealership(db: Db, actor: Actor, scope: Scope, id: numb
   const reachable = reachableUnitIds(db, scope);
   if (unitIds.some((unitId) => !reachable.has(unitId)))
     throw new Conflict(message("dealerships.subdealership_outside_scope", { name: subdealership.name }));
+  const sold = subdealershipSalesUsage(db, id);
+  if (sold.sales + sold.diners > 0)
+    throw new Conflict(message("dealerships.subdealership_has_sales", { name: subdealership.name, ...sold }));
   const before = snapshot(subdealership, unitIds);
   db.transaction((tx) => {
     tx.delete(subdealerships).where(eq(subdealerships.id, id)).run();

@@ -23,6 +23,7 @@ import {
   unitServices,
 } from "../../../db/schema";
 import { preparedQuery, type Db } from "../../db";
+import { cafeSalesUsage } from "../sales/usage";
 import { bumpAccessVersion } from "../access/authorization";
 import { reachesBusiness, type Scope } from "../access/scope";
 import { recordAudit, type Actor, type Tx } from "../audit";
@@ -910,6 +911,8 @@ export function deleteCafe(db: Db, actor: Actor, scope: Scope, id: number, now =
       .get()?.n ?? 0;
   if (areaCount + propertyCount > 0)
     throw new Conflict(message("places.cafe_in_use", { name: cafe.name, areas: areaCount, properties: propertyCount }));
+  const sold = cafeSalesUsage(db, id);
+  if (sold.sales + sold.diners > 0) throw new Conflict(message("places.cafe_has_sales", { name: cafe.name, ...sold }));
   db.transaction((tx) => {
     tx.delete(cafes).where(eq(cafes.id, id)).run();
     bumpAccessVersion(tx);

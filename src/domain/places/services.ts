@@ -15,6 +15,7 @@ import {
   type ServiceType,
 } from "../../../db/schema";
 import { preparedQuery, type Db } from "../../db";
+import { serviceSales } from "../sales/usage";
 import { COMPANY_WIDE, recordAudit, type Actor } from "../audit";
 import { Conflict, message, NotFound, ValidationFailed } from "../errors";
 import {
@@ -281,6 +282,8 @@ export function deleteService(db: Db, actor: Actor, id: number): Service {
       .get()?.n ?? 0;
   if (pricedCafes > 0)
     throw new Conflict(message("services.has_price_history", { code: service.code, cafes: pricedCafes }));
+  const sold = serviceSales(db, id);
+  if (sold > 0) throw new Conflict(message("services.has_sales", { code: service.code, sales: sold }));
   db.transaction((tx) => {
     tx.delete(services).where(eq(services.id, id)).run();
     recordAudit(tx, actor, {

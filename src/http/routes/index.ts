@@ -2,12 +2,13 @@
  * The route registry: the single list of every route of Mesa. Elysia mounts it (src/http/app.ts), the browser
  * resolves names from it (ziggy-js), `./mesa route:list` prints it, and the access tests walk it.
  */
-import { checkRegistry, type RouteDefinition } from "../routing";
+import { checkRegistry, routePermissions, type RouteDefinition } from "../routing";
 import { accessRoutes } from "./access";
 import { authRoutes } from "./auth";
 import { broadcastingRoutes } from "./broadcasting";
 import { businessesRoutes } from "./businesses";
 import { dealershipsRoutes } from "./dealerships";
+import { dinnersRoutes } from "./dinners";
 import { managementRoutes } from "./management";
 import { placesImportRoutes } from "./places-import";
 import { jobsRoutes } from "./jobs";
@@ -26,13 +27,12 @@ export const routes: RouteDefinition[] = [
   ...jobsRoutes,
   ...businessesRoutes,
   ...dealershipsRoutes,
+  ...dinnersRoutes,
   ...broadcastingRoutes,
 ];
 
 /** Every permission some route declares: the permission catalogue is kept in step with this list. */
-export const declaredPermissions: string[] = [
-  ...new Set(routes.flatMap((r) => (r.access.kind === "permission" ? [r.access.permission] : []))),
-].sort();
+export const declaredPermissions: string[] = [...new Set(routes.flatMap(routePermissions))].sort();
 
 const problems = checkRegistry(routes);
 if (problems.length) throw new Error(`The route registry is inconsistent:\n- ${problems.join("\n- ")}`);

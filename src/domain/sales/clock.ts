@@ -1,0 +1,70 @@
+/**
+ * The cafe's clock and the arithmetic of a sale, free of database imports so the browser shares them: today's date
+ * and the time of day in a cafe's time zone, service windows (which may cross midnight), and IGV included in a
+ * price split into taxable base and tax so that a sale's lines add up to its total exactly.
+ */
+
+/** The calendar date (YYYY-MM-DD) at `now` in `timeZone`. */
+export function dateIn(timeZone: string, now: Date = new Date()): string {
+  // en-CA writes dates as YYYY-MM-DD.
+  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
+}
+
+/** Minutes after midnight at `now` in `timeZone` (04:30 → 270). */
+export function minuteOfDay(timeZone: string, now: Date = new Date()): number {
+  const parts = new Intl.DateTimeFormat("en-GB", {
+    timeZone,
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  }).formatToParts(now);
+  const hour = Number(parts.find((p) => p.type === "hour")?.value ?? 0);
+  const minute = Number(parts.find((p) => p.type === "minute")?.value ?? 0);
+  return hour * 60 + minute;
+}
+
+/** A service window in minutes after midnight; `end` before `start` crosses midnight (22:00–02:00). */
+export interface ServiceWindow {
+  start: number;
+  end: number;
+}
+
+/** Whether `minute` lies in the window: from its start (included) to its end (excluded). */
+export function windowHolds(window: ServiceWindow, minute: number): boolean {
+  if (window.start === window.end) return false;
+  return window.start < window.end
+    ? minute >= window.start && minute < window.end
+    : minute >= window.start || minute < window.end;
+}
+
+/** "04:30" → 270; null for anything that is not a time of day HH:MM. */
+export function parseTimeOfDay(text: string): number | null {
+  const match = /^([01]?\d|2[0-3]):([0-5]\d)$/.exec(text.trim());
+  return match ? Number(match[1]) * 60 + Number(match[2]) : null;
+}
+
+/** 270 → "04:30". */
+export function formatTimeOfDay(minute: number): string {
+  return `${String(Math.floor(minute / 60)).padStart(2, "0")}:${String(minute % 60).padStart(2, "0")}`;
+}
+
+/** Whether `text` is a real calendar date written YYYY-MM-DD. */
+export function isCalendarDate(text: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
+  const date = new Date(`${text}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(text);
+}
+
+/**
+ * The IGV inside an amount that includes it, at `rateBasisPoints` (1800 = 18 %), rounded to the cent; the base is
+ * the rest, so base + IGV is the amount exactly. Each line is split on its own and the sale adds its lines up.
+ */
+export function splitIgv(totalCents: number, rateBasisPoints: number): { baseCents: number; igvCents: number } {
+  const igvCents = Math.round((totalCents * rateBasisPoints) / (10_000 + rateBasisPoints));
+  return { baseCents: totalCents - igvCents, igvCents };
+}
+
+/** A price times a factor in hundredths (200 = ×2), rounded to the cent. */
+export function applyFactor(priceCents: number, factorPercent: number): number {
+  return Math.round((priceCents * factorPercent) / 100);
+}

@@ -1,0 +1,228 @@
+/**
+ * What the point of sale of one cafe needs to sell: the cafe (its clock, ticket series, issuing business, whether
+ * it prints every ticket), its services with their prices and service windows, and which service the current
+ * window preselects. Also the cafe's point-of-sale settings, edited in the prices dialog: the service windows, the
+ * ticket series and automatic printing.
+ */
+import { and, asc, eq, inArray } from "drizzle-orm";
+import { businesses, cafes, cafeServices, mines, services, units, type ServiceType } from "../../../db/schema";
+import type { Db } from "../../db";
+import { reachesCafe, type Scope } from "../access/scope";
+import { recordAudit, type Actor } from "../audit";
+import { message, NotFound, ValidationFailed, type Message } from "../errors";
+import { parseInput, t } from "../validation";
+import { dateIn, formatTimeOfDay, minuteOfDay, parseTimeOfDay, windowHolds } from "./clock";
+
+export interface PosService {
+  id: number;
+  code: string;
+  name: string;
+  type: ServiceType;
+  priceCents: number | null;
+  /** "04:30", or null when the service has no window at this cafe. */
+  windowStart: string | null;
+  windowEnd: string | null;
+}
+
+export interface PosCafe {
+  id: number;
+  name: string;
+  /** Mine › Unit › Cafe. */
+  path: string;
+  timeZone: string;
+  /** Today in the cafe's time zone, YYYY-MM-DD. */
+  today: string;
+  ticketSeries: string;
+  autoPrint: boolean;
+  /** The business that issues the cafe's tickets, null when none is set (the cafe cannot sell). */
+  business: { name: string; ruc: string | null } | null;
+}
+
+export interface PointOfSale {
+  cafe: PosCafe;
+  /** Every active service the cafe offers, priced or not, by code. */
+  services: PosService[];
+  /** The priced service whose window holds the cafe's current time, or null. */
+  currentServiceId: number | null;
+}
+
+/** The cafes of the scope that offer something, for the cafe chooser: id and Mine › Unit › Cafe. */
+export function posCafes(db: Db, scope: Scope): { id: number; name: string; path: string }[] {
+  const rows = db
+    .select({ id: cafes.id, name: cafes.name, unit: units.name, mine: mines.name })
+    .from(cafes)
+    .innerJoin(units, eq(units.id, cafes.unitId))
+    .innerJoin(mines, eq(mines.id, units.mineId))
+    .where(scope.all ? undefined : inArray(cafes.id, [...scope.cafeIds]))
+    .orderBy(asc(mines.name), asc(units.name), asc(cafes.name))
+    .all();
+  return rows.map((r) => ({ id: r.id, name: r.name, path: `${r.mine} › ${r.unit} › ${r.name}` }));
+}
+
+export function pointOfSale(db: Db, scope: Scope, cafeId: number, now = new Date()): PointOfSale {
+  if (!reachesCafe(scope, cafeId)) throw new NotFound();
+  const row = db
+    .select({
+      cafe: cafes,
+      unit: units.name,
+      mine: mines.name,
+      businessName: businesses.name,
+      businessRuc: businesses.ruc,
+    })
+    .from(cafes)
+    .innerJoin(units, eq(units.id, cafes.unitId))
+    .innerJoin(mines, eq(mines.id, units.mineId))
+    .leftJoin(businesses, eq(businesses.id, cafes.businessId))
+    .where(eq(cafes.id, cafeId))
+    .get();
+  if (!row) throw new NotFound();
+  const list = db
+    .select({
+      id: services.id,
+      code: services.code,
+      name: services.name,
+      type: services.type,
+      priceCents: cafeServices.priceCents,
+      windowStart: cafeServices.windowStart,
+      windowEnd: cafeServices.windowEnd,
+    })
+    .from(cafeServices)
+    .innerJoin(services, eq(services.id, cafeServices.serviceId))
+    .where(and(eq(cafeServices.cafeId, cafeId), eq(services.active, true)))
+    .orderBy(asc(services.code))
+    .all();
+  const minute = minuteOfDay(row.cafe.timeZone, now);
+  const current = list.find(
+    (s) =>
+      s.priceCents !== null &&
+      s.windowStart !== null &&
+      s.windowEnd !== null &&
+      windowHolds({ start: s.windowStart, end: s.windowEnd }, minute),
+  );
+  return {
+    cafe: {
+      id: row.cafe.id,
+      name: row.cafe.name,
+      path: `${row.mine} › ${row.unit} › ${row.cafe.name}`,
+      timeZone: row.cafe.timeZone,
+      today: dateIn(row.cafe.timeZone, now),
+      ticketSeries: row.cafe.ticketSeries,
+      autoPrint: row.cafe.autoPrint,
+      business: row.businessName === null ? null : { name: row.businessName, ruc: row.businessRuc },
+    },
+    services: list.map((s) => ({
+      ...s,
+      windowStart: s.windowStart === null ? null : formatTimeOfDay(s.windowStart),
+      windowEnd: s.windowEnd === null ? null : formatTimeOfDay(s.windowEnd),
+    })),
+    currentServiceId: current?.id ?? null,
+  };
+}
+
+export const PosSettingsInput = t.Object({
+  ticket_series: t.Optional(t.String({ pattern: "^[A-Za-z0-9]{1,4}$", messageKey: "sales.series_invalid" })),
+  auto_print: t.Optional(t.Boolean()),
+  windows: t.Optional(
+    t.Array(
+      t.Object({
+        service_id: t.Integer({ minimum: 1 }),
+        start: t.Union([t.String({ maxLength: 5 }), t.Null()]),
+        end: t.Union([t.String({ maxLength: 5 }), t.Null()]),
+      }),
+      { maxItems: 100 },
+    ),
+  ),
+});
+
+/**
+ * Sets a cafe's point-of-sale settings (prices.manage): service windows ("04:30" to "09:30"; both empty for none;
+ * an end before the start crosses midnight), the ticket series and automatic printing. Errors are keyed
+ * `windows.<service id>`, `ticket_series`. Returns whether anything changed.
+ */
+export function setPosSettings(
+  db: Db,
+  actor: Actor,
+  scope: Scope,
+  cafeId: number,
+  input: unknown,
+  now = new Date(),
+): { changed: boolean } {
+  if (!reachesCafe(scope, cafeId)) throw new NotFound();
+  const cafe = db.select().from(cafes).where(eq(cafes.id, cafeId)).get();
+  if (!cafe) throw new NotFound();
+  const data = parseInput(PosSettingsInput, input);
+  const offered = new Map(
+    db
+      .select({ serviceId: cafeServices.serviceId, start: cafeServices.windowStart, end: cafeServices.windowEnd })
+      .from(cafeServices)
+      .where(eq(cafeServices.cafeId, cafeId))
+      .all()
+      .map((r) => [r.serviceId, r]),
+  );
+  const errors: Record<string, Message> = {};
+  const windowChanges: { serviceId: number; start: number | null; end: number | null }[] = [];
+  for (const w of data.windows ?? []) {
+    const key = `windows.${w.service_id}`;
+    const current = offered.get(w.service_id);
+    if (!current) {
+      errors[key] = message("services.not_offered");
+      continue;
+    }
+    const startText = (w.start ?? "").trim();
+    const endText = (w.end ?? "").trim();
+    if (startText === "" && endText === "") {
+      if (current.start !== null || current.end !== null)
+        windowChanges.push({ serviceId: w.service_id, start: null, end: null });
+      continue;
+    }
+    const start = parseTimeOfDay(startText);
+    const end = parseTimeOfDay(endText);
+    if (start === null || end === null || start === end) {
+      errors[key] = message("sales.window_invalid");
+      continue;
+    }
+    if (start !== current.start || end !== current.end) windowChanges.push({ serviceId: w.service_id, start, end });
+  }
+  if (Object.keys(errors).length) throw new ValidationFailed(errors);
+  const series = data.ticket_series?.toUpperCase();
+  const settings: Partial<Pick<typeof cafes.$inferSelect, "ticketSeries" | "autoPrint">> = {};
+  if (series !== undefined && series !== cafe.ticketSeries) settings.ticketSeries = series;
+  if (data.auto_print !== undefined && data.auto_print !== cafe.autoPrint) settings.autoPrint = data.auto_print;
+  if (windowChanges.length === 0 && Object.keys(settings).length === 0) return { changed: false };
+  db.transaction((tx) => {
+    if (Object.keys(settings).length) tx.update(cafes).set(settings).where(eq(cafes.id, cafeId)).run();
+    for (const change of windowChanges)
+      tx.update(cafeServices)
+        .set({ windowStart: change.start, windowEnd: change.end, updatedAt: now })
+        .where(and(eq(cafeServices.cafeId, cafeId), eq(cafeServices.serviceId, change.serviceId)))
+        .run();
+    recordAudit(
+      tx,
+      actor,
+      {
+        action: "cafe.pos_updated",
+        subjectType: "cafe",
+        subjectId: cafeId,
+        places: [{ cafeId }],
+        before: {
+          ...(settings.ticketSeries !== undefined ? { ticketSeries: cafe.ticketSeries } : {}),
+          ...(settings.autoPrint !== undefined ? { autoPrint: cafe.autoPrint } : {}),
+        },
+        after: {
+          ...settings,
+          ...(windowChanges.length
+            ? {
+                windows: windowChanges.map((c) => ({
+                  serviceId: c.serviceId,
+                  start: c.start === null ? null : formatTimeOfDay(c.start),
+                  end: c.end === null ? null : formatTimeOfDay(c.end),
+                })),
+              }
+            : {}),
+        },
+      },
+      now,
+    );
+  });
+  return { changed: true };
+}

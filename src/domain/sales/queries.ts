@@ -1,0 +1,216 @@
+/**
+ * Reading sales: one sale with its lines (the ticket, the answer to a sale request), a cafe's sales of a day, newest
+ * first and paginated, with the day's totals, and the last diner served. Only sales of cafes in the reader's scope.
+ */
+import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { cafes, saleLines, salePrints, sales } from "../../../db/schema";
+import type { SaleType } from "../../../db/schema";
+import type { Db } from "../../db";
+import { reachesCafe, type Scope } from "../access/scope";
+import type { DocumentType } from "../documents";
+import { NotFound } from "../errors";
+import { pageWindow, type ListResult, type PageRequest } from "../search";
+
+export interface SaleLineView {
+  serviceId: number;
+  serviceCode: string;
+  serviceName: string;
+  quantity: number;
+  unitPriceCents: number;
+  listPriceCents: number;
+  baseCents: number;
+  igvCents: number;
+  totalCents: number;
+}
+
+export interface SaleView {
+  id: number;
+  cafeId: number;
+  cafeName: string;
+  timeZone: string;
+  receiptType: "ticket";
+  series: string;
+  number: number;
+  /** "T001-00000023": the series and the number as the ticket shows them. */
+  ticket: string;
+  saleType: SaleType;
+  serviceDate: string;
+  soldAt: string;
+  dinerId: number | null;
+  dinerName: string;
+  documentType: DocumentType;
+  documentNumber: string;
+  subdealershipName: string | null;
+  subdealershipRuc: string | null;
+  dealershipName: string | null;
+  businessName: string;
+  businessRuc: string;
+  businessAddress: string;
+  otherUnit: boolean;
+  priceFactorPercent: number;
+  igvRateBasisPoints: number;
+  baseCents: number;
+  igvCents: number;
+  totalCents: number;
+  cashierId: number | null;
+  cashierName: string;
+  voided: boolean;
+  voidedAt: string | null;
+  voidedByName: string | null;
+  voidReason: string | null;
+  lines: SaleLineView[];
+}
+
+/** "T001" and 23 → "T001-00000023" (eight digits, as receipts are numbered in Peru). */
+export function ticketNumber(series: string, number: number): string {
+  return `${series}-${String(number).padStart(8, "0")}`;
+}
+
+type SaleRow = typeof sales.$inferSelect & { timeZone: string };
+
+function linesOf(db: Db, saleIds: number[]): Map<number, SaleLineView[]> {
+  const byId = new Map<number, SaleLineView[]>(saleIds.map((id) => [id, []]));
+  if (saleIds.length === 0) return byId;
+  const rows = db
+    .select({
+      saleId: saleLines.saleId,
+      serviceId: saleLines.serviceId,
+      serviceCode: saleLines.serviceCode,
+      serviceName: saleLines.serviceName,
+      quantity: saleLines.quantity,
+      unitPriceCents: saleLines.unitPriceCents,
+      listPriceCents: saleLines.listPriceCents,
+      baseCents: saleLines.baseCents,
+      igvCents: saleLines.igvCents,
+      totalCents: saleLines.totalCents,
+    })
+    .from(saleLines)
+    .where(inArray(saleLines.saleId, saleIds))
+    .orderBy(saleLines.id)
+    .all();
+  for (const { saleId, ...line } of rows) byId.get(saleId)?.push(line);
+  return byId;
+}
+
+function view(row: SaleRow, lines: SaleLineView[]): SaleView {
+  return {
+    id: row.id,
+    cafeId: row.cafeId,
+    cafeName: row.cafeName,
+    timeZone: row.timeZone,
+    receiptType: row.receiptType,
+    series: row.series,
+    number: row.number,
+    ticket: ticketNumber(row.series, row.number),
+    saleType: row.saleType,
+    serviceDate: row.serviceDate,
+    soldAt: row.soldAt.toISOString(),
+    dinerId: row.dinerId,
+    dinerName: row.dinerName,
+    documentType: row.documentType,
+    documentNumber: row.documentNumber,
+    subdealershipName: row.subdealershipName,
+    subdealershipRuc: row.subdealershipRuc,
+    dealershipName: row.dealershipName,
+    businessName: row.businessName,
+    businessRuc: row.businessRuc,
+    businessAddress: row.businessAddress,
+    otherUnit: row.otherUnit,
+    priceFactorPercent: row.priceFactorPercent,
+    igvRateBasisPoints: row.igvRateBasisPoints,
+    baseCents: row.baseCents,
+    igvCents: row.igvCents,
+    totalCents: row.totalCents,
+    cashierId: row.cashierId,
+    cashierName: row.cashierName,
+    voided: row.voidedAt !== null,
+    voidedAt: row.voidedAt?.toISOString() ?? null,
+    voidedByName: row.voidedByName,
+    voidReason: row.voidReason,
+    lines,
+  };
+}
+
+function saleRows(db: Db) {
+  return db.select({ sale: sales, timeZone: cafes.timeZone }).from(sales).innerJoin(cafes, eq(cafes.id, sales.cafeId));
+}
+
+/** One sale with its lines, whatever the scope (for the one who just made it); null when there is none. */
+export function readSale(db: Db, id: number): SaleView | null {
+  const row = saleRows(db).where(eq(sales.id, id)).get();
+  if (!row) return null;
+  return view({ ...row.sale, timeZone: row.timeZone }, linesOf(db, [id]).get(id)!);
+}
+
+/** One sale of a cafe in the scope (NotFound otherwise). */
+export function getSale(db: Db, scope: Scope, id: number): SaleView {
+  const sale = readSale(db, id);
+  if (!sale || !reachesCafe(scope, sale.cafeId)) throw new NotFound();
+  return sale;
+}
+
+export interface DaySales extends ListResult<SaleView> {
+  /** Sales of the day that count (not voided): how many, meals sold, and their amount. */
+  totals: { sales: number; meals: number; totalCents: number; voided: number };
+}
+
+/** A cafe's sales of one service date, newest first, one page of them, with the day's totals. */
+export function salesOfDay(db: Db, scope: Scope, cafeId: number, date: string, page: PageRequest): DaySales {
+  if (!reachesCafe(scope, cafeId)) throw new NotFound();
+  const where = and(eq(sales.cafeId, cafeId), eq(sales.serviceDate, date));
+  const counted = db
+    .select({
+      all: sql<number>`count(*)`,
+      voided: sql<number>`count(${sales.voidedAt})`,
+      totalCents: sql<number>`coalesce(sum(CASE WHEN ${sales.voidedAt} IS NULL THEN ${sales.totalCents} END), 0)`,
+    })
+    .from(sales)
+    .where(where)
+    .get()!;
+  const meals =
+    db
+      .select({ n: sql<number>`coalesce(sum(${saleLines.quantity}), 0)` })
+      .from(saleLines)
+      .innerJoin(sales, eq(sales.id, saleLines.saleId))
+      .where(and(where, isNull(sales.voidedAt)))
+      .get()?.n ?? 0;
+  const window = pageWindow(counted.all, page);
+  const rows = saleRows(db).where(where).orderBy(desc(sales.id)).limit(window.limit).offset(window.offset).all();
+  const lines = linesOf(
+    db,
+    rows.map((r) => r.sale.id),
+  );
+  return {
+    rows: rows.map((r) => view({ ...r.sale, timeZone: r.timeZone }, lines.get(r.sale.id)!)),
+    total: counted.all,
+    page: window.page,
+    totals: {
+      sales: counted.all - counted.voided,
+      meals,
+      totalCents: counted.totalCents,
+      voided: counted.voided,
+    },
+  };
+}
+
+/** The latest sale (not voided) of a cafe on a date: the last diner served, shown above the input. */
+export function lastSale(db: Db, scope: Scope, cafeId: number, date: string): SaleView | null {
+  if (!reachesCafe(scope, cafeId)) throw new NotFound();
+  const row = saleRows(db)
+    .where(and(eq(sales.cafeId, cafeId), eq(sales.serviceDate, date), isNull(sales.voidedAt)))
+    .orderBy(desc(sales.id))
+    .limit(1)
+    .get();
+  return row ? view({ ...row.sale, timeZone: row.timeZone }, linesOf(db, [row.sale.id]).get(row.sale.id)!) : null;
+}
+
+/** How many times a sale's ticket was printed. */
+export function printCount(db: Db, saleId: number): number {
+  return (
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(salePrints)
+      .where(eq(salePrints.saleId, saleId))
+      .get()?.n ?? 0
+  );
+}

@@ -1,0 +1,608 @@
+/**
+ * Selling a meal, in one immediate transaction. Everything that decides a sale is read on the server: the prices
+ * from the cafe's price list (a price, total or other-unit flag sent by the browser is ignored), the diner and
+ * whether they are barred or inactive, whether the cafe is their home cafe, the IGV rate and the other-unit factor
+ * in force (settings). The ticket takes the next number of the cafe's series inside the transaction, so numbers
+ * run gapless; one credit meal per diner, service and service date is held by a unique index across all cafes, so
+ * concurrent requests cannot both pass. Every request carries a key made by the browser: the same key with the
+ * same content is one sale (a retry answers with it), the same key with other content is refused.
+ *
+ * Voiding keeps the sale (struck through, counted nowhere, its number not reused) with who, when and why.
+ */
+import { createHash } from "node:crypto";
+import { and, eq, isNull, sql } from "drizzle-orm";
+import {
+  blacklist,
+  businesses,
+  cafes,
+  cafeServices,
+  dealerships,
+  diners,
+  saleLines,
+  salePrints,
+  sales,
+  services,
+  subdealerships,
+  users,
+  type SaleType,
+} from "../../../db/schema";
+import type { Db } from "../../db";
+import { reachesCafe, type Scope } from "../access/scope";
+import { recordAudit, type Actor, type Tx } from "../audit";
+import type { Document, DocumentSettings } from "../documents";
+import { Conflict, message, NotFound, ValidationFailed, type Message } from "../errors";
+import { NO_EVENTS, type Publisher } from "../events";
+import { documentFields, parseInput, parseWithDocument, t } from "../validation";
+import { applyFactor, dateIn, isCalendarDate, splitIgv } from "./clock";
+import { readSale, ticketNumber, type SaleView } from "./queries";
+
+/** The settings a sale reads: the DNI length, the IGV rate and the other-unit factor. */
+export interface SaleSettings extends DocumentSettings {
+  igvRateBasisPoints: number;
+  otherUnitFactorPercent: number;
+}
+
+/** The most of one service in one cash sale. */
+export const MAX_QUANTITY = 99;
+
+/**
+ * The request's contract (scanners, an offline queue and integrations rely on it): see docs/point-of-sale.md.
+ * Fields it does not name (a price, a total, an other-unit flag) are dropped before anything reads them.
+ */
+export const SaleInput = t.Object({
+  key: t.String({ minLength: 8, maxLength: 100, pattern: "^[A-Za-z0-9._:-]+$", messageKey: "sales.key_invalid" }),
+  cafe_id: t.Integer({ minimum: 1 }),
+  receipt_type: t.Optional(t.Literal("ticket")),
+  ...documentFields({ optional: true }),
+  visitor_name: t.Optional(t.Union([t.String({ maxLength: 120 }), t.Null()])),
+  service_date: t.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}$", messageKey: "sales.date_invalid" }),
+  sale_type: t.Union([t.Literal("credit"), t.Literal("cash")], { messageKey: "sales.sale_type_invalid" }),
+  other_unit_confirmed: t.Optional(t.Boolean()),
+  lines: t.Array(
+    t.Object({
+      service_id: t.Integer({ minimum: 1 }),
+      quantity: t.Integer({ minimum: 1, maximum: MAX_QUANTITY, messageKey: "sales.quantity_invalid" }),
+    }),
+    { minItems: 1, maxItems: 20, messageKey: "sales.lines_required" },
+  ),
+});
+
+export interface SaleAbilities {
+  /** sales.backdate: may sell for an earlier service date. */
+  backdate: boolean;
+}
+
+export interface SaleOutcome {
+  sale: SaleView;
+  /** The key had been used for this same request: nothing new was written. */
+  replayed: boolean;
+}
+
+interface Buyer {
+  dinerId: number | null;
+  document: Document;
+  name: string;
+  subdealership: { id: number; name: string; ruc: string } | null;
+  dealership: { id: number; name: string; ruc: string } | null;
+  otherUnit: boolean;
+  /** The diner's home cafe (for the other-unit question). */
+  homeCafe: string | null;
+}
+
+interface PricedLine {
+  serviceId: number;
+  code: string;
+  name: string;
+  quantity: number;
+  listPriceCents: number;
+  unitPriceCents: number;
+  totalCents: number;
+  baseCents: number;
+  igvCents: number;
+}
+
+/** What a request asked, as one digest: the same key must come with the same digest. */
+function digestOf(actor: Actor, data: ReturnType<typeof parseSale>): string {
+  const canonical = JSON.stringify([
+    actor.userId,
+    data.input.cafe_id,
+    data.input.receipt_type ?? "ticket",
+    data.document?.type ?? null,
+    data.document?.number ?? null,
+    (data.input.visitor_name ?? "").trim() || null,
+    data.input.service_date,
+    data.input.sale_type,
+    data.input.other_unit_confirmed === true,
+    [...data.input.lines].sort((a, b) => a.service_id - b.service_id).map((l) => [l.service_id, l.quantity]),
+  ]);
+  return createHash("sha256").update(canonical).digest("hex");
+}
+
+function parseSale(input: unknown, settings: SaleSettings) {
+  const { data, document } = parseWithDocument(SaleInput, input, settings);
+  return { input: data, document };
+}
+
+/** The sale a key was used for: the same request answers with it; another request is refused (409). */
+function keyUsedFor(tx: Tx, key: string, digest: string): number | null {
+  const used = tx
+    .select({ id: sales.id, digest: sales.requestDigest })
+    .from(sales)
+    .where(eq(sales.requestKey, key))
+    .get();
+  if (!used) return null;
+  if (used.digest !== digest) throw new Conflict(message("sales.key_reused"));
+  return used.id;
+}
+
+function replayOf(db: Db, key: string, digest: string): SaleView | null {
+  const id = keyUsedFor(db, key, digest);
+  return id === null ? null : readSale(db, id);
+}
+
+/** A service's name for messages: its code and name. */
+function serviceLabel(line: { code: string; name: string }): string {
+  return `${line.name} (${line.code})`;
+}
+
+/**
+ * Records a sale. `abilities` are the actor's (sales.backdate); the route has checked sales.create, and the cafe
+ * must lie in the actor's scope (NotFound otherwise). Returns the sale, or the earlier one for a replayed key.
+ * Publishes SaleRecorded once the sale is committed.
+ */
+export function recordSale(
+  db: Db,
+  actor: Actor,
+  scope: Scope,
+  input: unknown,
+  settings: SaleSettings,
+  abilities: SaleAbilities,
+  events: Publisher = NO_EVENTS,
+  now = new Date(),
+): SaleOutcome {
+  const data = parseSale(input, settings);
+  const { input: request, document } = data;
+  const digest = digestOf(actor, data);
+
+  const cafe = db.select().from(cafes).where(eq(cafes.id, request.cafe_id)).get();
+  if (!cafe || !reachesCafe(scope, cafe.id)) throw new NotFound();
+
+  const replayed = replayOf(db, request.key, digest);
+  if (replayed) return { sale: replayed, replayed: true };
+
+  const errors: Record<string, Message> = {};
+
+  const business =
+    cafe.businessId === null ? undefined : db.select().from(businesses).where(eq(businesses.id, cafe.businessId)).get();
+  if (!business) errors.cafe_id = message("sales.cafe_without_business", { cafe: cafe.name });
+  else if (!business.ruc) errors.cafe_id = message("sales.business_without_ruc", { business: business.name });
+
+  const today = dateIn(cafe.timeZone, now);
+  if (!isCalendarDate(request.service_date)) errors.service_date = message("sales.date_invalid");
+  else if (request.service_date > today) errors.service_date = message("sales.date_future", { today });
+  else if (request.service_date < today && !abilities.backdate)
+    errors.service_date = message("sales.date_past_forbidden", { today });
+
+  const saleType: SaleType = request.sale_type;
+  const lines = priceLines(db, cafe.id, request.lines, saleType, errors);
+
+  const buyer = findBuyer(db, cafe, request, document, saleType, errors);
+  const factor = buyer?.otherUnit ? settings.otherUnitFactorPercent : 100;
+  if (buyer?.otherUnit && request.other_unit_confirmed !== true)
+    errors.other_unit_confirmed = message("sales.other_unit_unconfirmed", {
+      name: buyer.name,
+      cafe: buyer.homeCafe ?? "",
+      factor: factor / 100,
+    });
+  if (buyer && saleType === "credit" && lines)
+    for (const [index, line] of lines.entries()) {
+      const earlier = creditMealOf(db, buyer.dinerId!, line.serviceId, request.service_date);
+      if (earlier) errors[`lines.${index}.service_id`] = creditTakenMessage(buyer.name, line, earlier);
+    }
+  if (Object.keys(errors).length || !lines || !buyer || !business) throw new ValidationFailed(errors);
+
+  const priced = lines.map((line) => {
+    const unitPriceCents = applyFactor(line.listPriceCents, factor);
+    const totalCents = unitPriceCents * line.quantity;
+    return { ...line, unitPriceCents, totalCents, ...splitIgv(totalCents, settings.igvRateBasisPoints) };
+  });
+  const sum = (pick: (l: PricedLine) => number) => priced.reduce((total, line) => total + pick(line), 0);
+
+  const cashierName = actorName(db, actor);
+  let written: { id: number; replayed: boolean };
+  try {
+    written = db.transaction(
+      (tx) => {
+        // Two requests with one key can both get here; the second answers as a replay (or is refused).
+        const again = keyUsedFor(tx, request.key, digest);
+        if (again !== null) return { id: again, replayed: true };
+        const ticket = tx
+          .update(cafes)
+          .set({ nextTicketNumber: sql`${cafes.nextTicketNumber} + 1` })
+          .where(eq(cafes.id, cafe.id))
+          .returning({ series: cafes.ticketSeries, next: cafes.nextTicketNumber })
+          .get()!;
+        const sale = tx
+          .insert(sales)
+          .values({
+            cafeId: cafe.id,
+            receiptType: "ticket",
+            series: ticket.series,
+            number: ticket.next - 1,
+            saleType,
+            serviceDate: request.service_date,
+            soldAt: now,
+            requestKey: request.key,
+            requestDigest: digest,
+            dinerId: buyer.dinerId,
+            documentType: buyer.document.type,
+            documentNumber: buyer.document.number,
+            dinerName: buyer.name,
+            subdealershipId: buyer.subdealership?.id ?? null,
+            subdealershipName: buyer.subdealership?.name ?? null,
+            subdealershipRuc: buyer.subdealership?.ruc ?? null,
+            dealershipId: buyer.dealership?.id ?? null,
+            dealershipName: buyer.dealership?.name ?? null,
+            dealershipRuc: buyer.dealership?.ruc ?? null,
+            businessId: business.id,
+            businessName: business.name,
+            businessRuc: business.ruc!,
+            businessAddress: business.fiscalAddress,
+            cafeName: cafe.name,
+            otherUnit: buyer.otherUnit,
+            priceFactorPercent: factor,
+            igvRateBasisPoints: settings.igvRateBasisPoints,
+            baseCents: sum((l) => l.baseCents),
+            igvCents: sum((l) => l.igvCents),
+            totalCents: sum((l) => l.totalCents),
+            cashierId: actor.userId,
+            cashierName,
+          })
+          .returning({ id: sales.id })
+          .get();
+        tx.insert(saleLines)
+          .values(
+            priced.map((line) => ({
+              saleId: sale.id,
+              serviceId: line.serviceId,
+              serviceCode: line.code,
+              serviceName: line.name,
+              quantity: line.quantity,
+              listPriceCents: line.listPriceCents,
+              unitPriceCents: line.unitPriceCents,
+              baseCents: line.baseCents,
+              igvCents: line.igvCents,
+              totalCents: line.totalCents,
+              dinerId: buyer.dinerId,
+              saleType,
+              serviceDate: request.service_date,
+            })),
+          )
+          .run();
+        recordAudit(
+          tx,
+          actor,
+          {
+            action: "sale.created",
+            subjectType: "sale",
+            subjectId: sale.id,
+            places: [{ cafeId: cafe.id }],
+            after: {
+              ticket: ticketNumber(ticket.series, ticket.next - 1),
+              saleType,
+              serviceDate: request.service_date,
+              documentNumber: buyer.document.number,
+              name: buyer.name,
+              otherUnit: buyer.otherUnit,
+              totalCents: sum((l) => l.totalCents),
+            },
+          },
+          now,
+        );
+        return { id: sale.id, replayed: false };
+      },
+      { behavior: "immediate" },
+    );
+  } catch (error) {
+    if (isCreditClash(error)) {
+      // Another request sold the same meal between the check and the write.
+      const clashes: Record<string, Message> = {};
+      for (const [index, line] of priced.entries()) {
+        const earlier = creditMealOf(db, buyer.dinerId!, line.serviceId, request.service_date);
+        if (earlier) clashes[`lines.${index}.service_id`] = creditTakenMessage(buyer.name, line, earlier);
+      }
+      throw new ValidationFailed(Object.keys(clashes).length ? clashes : { lines: message("sales.credit_taken_now") });
+    }
+    if (isKeyClash(error)) {
+      const again = replayOf(db, request.key, digest);
+      if (again) return { sale: again, replayed: true };
+    }
+    throw error;
+  }
+  const sale = readSale(db, written.id)!;
+  if (written.replayed) return { sale, replayed: true };
+  events.publish({ name: "SaleRecorded", saleId: sale.id, cafeId: sale.cafeId, serviceDate: sale.serviceDate });
+  return { sale, replayed: false };
+}
+
+/** The name a sale shows for the person who made or voided it: their name, or the actor's label ("cli"). */
+function actorName(db: Db, actor: Actor): string {
+  if (actor.userId === null) return actor.label;
+  return db.select({ name: users.name }).from(users).where(eq(users.id, actor.userId)).get()?.name ?? actor.label;
+}
+
+function isCreditClash(error: unknown): boolean {
+  return error instanceof Error && /UNIQUE constraint failed: sale_lines\./.test(error.message);
+}
+
+function isKeyClash(error: unknown): boolean {
+  return error instanceof Error && /UNIQUE constraint failed: sales\.request_key/.test(error.message);
+}
+
+/** The cafe's prices of the services asked for; errors per line. Null when a line is refused. */
+function priceLines(
+  db: Db,
+  cafeId: number,
+  requested: { service_id: number; quantity: number }[],
+  saleType: SaleType,
+  errors: Record<string, Message>,
+): Omit<PricedLine, "unitPriceCents" | "totalCents" | "baseCents" | "igvCents">[] | null {
+  const offered = new Map(
+    db
+      .select({
+        serviceId: cafeServices.serviceId,
+        priceCents: cafeServices.priceCents,
+        code: services.code,
+        name: services.name,
+        active: services.active,
+      })
+      .from(cafeServices)
+      .innerJoin(services, eq(services.id, cafeServices.serviceId))
+      .where(eq(cafeServices.cafeId, cafeId))
+      .all()
+      .map((row) => [row.serviceId, row]),
+  );
+  const seen = new Set<number>();
+  const lines = [];
+  let refused = false;
+  for (const [index, line] of requested.entries()) {
+    const field = `lines.${index}.service_id`;
+    const service = offered.get(line.service_id);
+    if (seen.has(line.service_id)) {
+      errors[field] = message("sales.service_repeated");
+      refused = true;
+      continue;
+    }
+    seen.add(line.service_id);
+    if (!service || !service.active) {
+      errors[field] = message("sales.service_not_offered");
+      refused = true;
+    } else if (service.priceCents === null) {
+      errors[field] = message("sales.service_without_price", { service: serviceLabel(service) });
+      refused = true;
+    } else if (saleType === "credit" && line.quantity !== 1) {
+      errors[`lines.${index}.quantity`] = message("sales.credit_one_each", { service: serviceLabel(service) });
+      refused = true;
+    } else {
+      lines.push({
+        serviceId: service.serviceId,
+        code: service.code,
+        name: service.name,
+        quantity: line.quantity,
+        listPriceCents: service.priceCents,
+      });
+    }
+  }
+  return refused ? null : lines;
+}
+
+/** The barred reason of a document, or null. */
+function barredReason(db: Db, document: Document): string | null {
+  return (
+    db
+      .select({ reason: blacklist.reason })
+      .from(blacklist)
+      .where(and(eq(blacklist.documentType, document.type), eq(blacklist.documentNumber, document.number)))
+      .get()?.reason ?? null
+  );
+}
+
+/** Who the sale is for: a registered diner (by document), or for cash a visitor with a name and a document. */
+function findBuyer(
+  db: Db,
+  cafe: typeof cafes.$inferSelect,
+  request: { visitor_name?: string | null; sale_type: SaleType },
+  document: Document | null,
+  saleType: SaleType,
+  errors: Record<string, Message>,
+): Buyer | null {
+  if (!document) {
+    if (!errors.document_number) errors.document_number = message("validation.required");
+    return null;
+  }
+  const barred = barredReason(db, document);
+  const diner = db
+    .select({
+      id: diners.id,
+      name: diners.name,
+      active: diners.active,
+      cafeId: diners.cafeId,
+      homeCafe: cafes.name,
+      subdealership: { id: subdealerships.id, name: subdealerships.name, ruc: subdealerships.ruc },
+      dealership: { id: dealerships.id, name: dealerships.name, ruc: dealerships.ruc },
+    })
+    .from(diners)
+    .innerJoin(cafes, eq(cafes.id, diners.cafeId))
+    .innerJoin(subdealerships, eq(subdealerships.id, diners.subdealershipId))
+    .innerJoin(dealerships, eq(dealerships.id, subdealerships.dealershipId))
+    .where(and(eq(diners.documentType, document.type), eq(diners.documentNumber, document.number)))
+    .get();
+  const visitorName = (request.visitor_name ?? "").trim();
+  if (!diner) {
+    if (saleType === "cash" && visitorName !== "") {
+      if (barred !== null) {
+        errors.document_number = message("sales.person_barred", { name: visitorName, reason: barred });
+        return null;
+      }
+      if (visitorName.length < 2) {
+        errors.visitor_name = message("validation.min_length", { min: 2 });
+        return null;
+      }
+      return {
+        dinerId: null,
+        document,
+        name: visitorName,
+        subdealership: null,
+        dealership: null,
+        otherUnit: false,
+        homeCafe: null,
+      };
+    }
+    errors.document_number = message("sales.diner_unknown", { document: document.number });
+    return null;
+  }
+  if (barred !== null) {
+    errors.document_number = message("sales.person_barred", { name: diner.name, reason: barred });
+    return null;
+  }
+  if (!diner.active) {
+    errors.document_number = message("sales.diner_inactive", { name: diner.name });
+    return null;
+  }
+  return {
+    dinerId: diner.id,
+    document,
+    name: diner.name,
+    subdealership: diner.subdealership,
+    dealership: diner.dealership,
+    otherUnit: diner.cafeId !== cafe.id,
+    homeCafe: diner.homeCafe,
+  };
+}
+
+/** The credit sale (not voided) that already gave this diner this service on this date, in any cafe. */
+function creditMealOf(db: Db, dinerId: number, serviceId: number, serviceDate: string) {
+  return (
+    db
+      .select({ series: sales.series, number: sales.number, cafeName: sales.cafeName })
+      .from(saleLines)
+      .innerJoin(sales, eq(sales.id, saleLines.saleId))
+      .where(
+        and(
+          eq(saleLines.dinerId, dinerId),
+          eq(saleLines.serviceId, serviceId),
+          eq(saleLines.serviceDate, serviceDate),
+          eq(saleLines.saleType, "credit"),
+          eq(saleLines.voided, false),
+        ),
+      )
+      .get() ?? null
+  );
+}
+
+function creditTakenMessage(
+  name: string,
+  line: { code: string; name: string },
+  earlier: { series: string; number: number; cafeName: string },
+): Message {
+  return message("sales.credit_taken", {
+    name,
+    service: serviceLabel(line),
+    ticket: ticketNumber(earlier.series, earlier.number),
+    cafe: earlier.cafeName,
+  });
+}
+
+export const VoidInput = t.Object({
+  reason: t.String({ minLength: 3, maxLength: 200 }),
+});
+
+export interface VoidAbilities {
+  /** sales.void_any: may void anyone's sale, on any later day. */
+  voidAny: boolean;
+}
+
+/**
+ * Voids a sale with a reason. The cashier who sold it may void it while its service date is the cafe's today;
+ * anyone else, or later, needs sales.void_any. The sale stays, marked, and counts nowhere; its lines stop holding
+ * the diner's credit meal, so the meal can be sold again. Publishes SaleVoided once committed.
+ */
+export function voidSale(
+  db: Db,
+  actor: Actor,
+  scope: Scope,
+  saleId: number,
+  input: unknown,
+  abilities: VoidAbilities,
+  events: Publisher = NO_EVENTS,
+  now = new Date(),
+): SaleView {
+  const sale = readSale(db, saleId);
+  if (!sale || !reachesCafe(scope, sale.cafeId)) throw new NotFound();
+  const { reason } = parseInput(VoidInput, input);
+  if (sale.voided) throw new Conflict(message("sales.already_voided", { ticket: sale.ticket }));
+  if (!abilities.voidAny) {
+    if (sale.cashierId === null || sale.cashierId !== actor.userId)
+      throw new ValidationFailed({ reason: message("sales.void_not_yours", { ticket: sale.ticket }) });
+    if (sale.serviceDate !== dateIn(sale.timeZone, now))
+      throw new ValidationFailed({ reason: message("sales.void_too_late", { ticket: sale.ticket }) });
+  }
+  db.transaction(
+    (tx) => {
+      const changed = tx
+        .update(sales)
+        .set({ voidedAt: now, voidedBy: actor.userId, voidedByName: actorName(db, actor), voidReason: reason })
+        .where(and(eq(sales.id, saleId), isNull(sales.voidedAt)))
+        .returning({ id: sales.id })
+        .all();
+      if (changed.length === 0) throw new Conflict(message("sales.already_voided", { ticket: sale.ticket }));
+      tx.update(saleLines).set({ voided: true }).where(eq(saleLines.saleId, saleId)).run();
+      recordAudit(
+        tx,
+        actor,
+        {
+          action: "sale.voided",
+          subjectType: "sale",
+          subjectId: saleId,
+          places: [{ cafeId: sale.cafeId }],
+          before: { ticket: sale.ticket, totalCents: sale.totalCents },
+          after: { reason },
+        },
+        now,
+      );
+    },
+    { behavior: "immediate" },
+  );
+  events.publish({ name: "SaleVoided", saleId, cafeId: sale.cafeId, serviceDate: sale.serviceDate });
+  return readSale(db, saleId)!;
+}
+
+/** Records that a sale's ticket was printed (the first print, or a reprint after it). */
+export function recordPrint(
+  db: Db,
+  actor: Actor,
+  scope: Scope,
+  saleId: number,
+  now = new Date(),
+): { reprint: boolean } {
+  const sale = db.select({ cafeId: sales.cafeId }).from(sales).where(eq(sales.id, saleId)).get();
+  if (!sale || !reachesCafe(scope, sale.cafeId)) throw new NotFound();
+  return db.transaction((tx) => {
+    const earlier = tx
+      .select({ id: salePrints.id })
+      .from(salePrints)
+      .where(eq(salePrints.saleId, saleId))
+      .limit(1)
+      .get();
+    const reprint = earlier !== undefined;
+    tx.insert(salePrints).values({ saleId, userId: actor.userId, reprint, printedAt: now }).run();
+    if (reprint)
+      recordAudit(
+        tx,
+        actor,
+        { action: "sale.reprinted", subjectType: "sale", subjectId: saleId, places: [{ cafeId: sale.cafeId }] },
+        now,
+      );
+    return { reprint };
+  });
+}
