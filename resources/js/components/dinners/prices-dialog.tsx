@@ -1,0 +1,200 @@
+/**
+ * The cafe's prices dialog on the point of sale (prices.manage): each service's price, through the same price
+ * service as Management (cafe_prices.update, history kept), and its service window (the window that holds the
+ * cafe's current time preselects its service); the cafe's ticket series and whether every sale prints at once
+ * (dinners.settings). Only what changed is sent.
+ */
+import { router } from "@inertiajs/react";
+import { useState, type FormEvent } from "react";
+import { centsToSoles } from "../../../../src/domain/money";
+import { useI18n } from "../../hooks/use-i18n";
+import { useRoute } from "../../hooks/use-route";
+import { cn } from "../../lib/utils";
+import { Dialog, DialogActions } from "../ui/dialog";
+import { Field, inputClasses } from "../ui/field";
+import { OtherErrors } from "../ui/form-errors";
+import type { PointOfSale } from "./types";
+
+interface Row {
+  serviceId: number;
+  price: string;
+  start: string;
+  end: string;
+}
+
+export function PricesDialog({ pos, onClose }: { pos: PointOfSale; onClose: () => void }) {
+  const { t } = useI18n();
+  const route = useRoute();
+  const initial: Row[] = pos.services.map((s) => ({
+    serviceId: s.id,
+    price: s.priceCents === null ? "" : centsToSoles(s.priceCents),
+    start: s.windowStart ?? "",
+    end: s.windowEnd ?? "",
+  }));
+  const [rows, setRows] = useState(initial);
+  const [series, setSeries] = useState(pos.cafe.ticketSeries);
+  const [autoPrint, setAutoPrint] = useState(pos.cafe.autoPrint);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+  const edit = (serviceId: number, field: keyof Omit<Row, "serviceId">, value: string) =>
+    setRows((all) => all.map((r) => (r.serviceId === serviceId ? { ...r, [field]: value } : r)));
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (busy) return;
+    const before = new Map(initial.map((r) => [r.serviceId, r]));
+    const prices = rows
+      .filter((r) => r.price.trim() !== before.get(r.serviceId)!.price)
+      .map((r) => ({ service_id: r.serviceId, price: r.price.trim() }));
+    const windows = rows
+      .filter((r) => r.start !== before.get(r.serviceId)!.start || r.end !== before.get(r.serviceId)!.end)
+      .map((r) => ({ service_id: r.serviceId, start: r.start || null, end: r.end || null }));
+    const settings = {
+      ...(series.trim().toUpperCase() !== pos.cafe.ticketSeries ? { ticket_series: series.trim() } : {}),
+      ...(autoPrint !== pos.cafe.autoPrint ? { auto_print: autoPrint } : {}),
+      ...(windows.length ? { windows } : {}),
+    };
+    const options = {
+      preserveScroll: true,
+      preserveState: true,
+      only: ["pos"],
+      onError: (failed: Record<string, string>) => {
+        setErrors(failed);
+        setBusy(false);
+      },
+    };
+    const saveSettings = () => {
+      if (Object.keys(settings).length === 0) return onClose();
+      router.put(route("dinners.settings", { cafe: pos.cafe.id }), settings, { ...options, onSuccess: onClose });
+    };
+    setErrors({});
+    if (prices.length === 0 && Object.keys(settings).length === 0) return onClose();
+    setBusy(true);
+    if (prices.length === 0) return saveSettings();
+    router.put(route("cafe_prices.update", { cafe: pos.cafe.id }), { prices }, { ...options, onSuccess: saveSettings });
+  };
+
+  const known = [
+    "ticket_series",
+    "auto_print",
+    ...rows.flatMap((r) => [`prices.${r.serviceId}`, `windows.${r.serviceId}`]),
+  ];
+  return (
+    <Dialog
+      open
+      onClose={onClose}
+      title={t("dinners.prices.title", { cafe: pos.cafe.name })}
+      description={t("dinners.prices.description")}
+      closeLabel={t("dinners.close")}
+      wide
+    >
+      <form onSubmit={submit} className="space-y-5" noValidate>
+        {pos.services.length === 0 ? (
+          <p className="text-sm text-muted-foreground">{t("dinners.no_services")}</p>
+        ) : (
+          <table className="w-full text-sm max-sm:block">
+            <caption className="sr-only">{t("dinners.prices.services")}</caption>
+            <thead className="text-left text-muted-foreground max-sm:sr-only">
+              <tr>
+                <th scope="col" className="pb-2 font-medium">
+                  {t("dinners.prices.service")}
+                </th>
+                <th scope="col" className="pb-2 font-medium">
+                  {t("dinners.prices.price")}
+                </th>
+                <th scope="col" className="pb-2 font-medium">
+                  {t("dinners.prices.window_start")}
+                </th>
+                <th scope="col" className="pb-2 font-medium">
+                  {t("dinners.prices.window_end")}
+                </th>
+              </tr>
+            </thead>
+            <tbody className="max-sm:block max-sm:space-y-3">
+              {pos.services.map((s) => {
+                const row = rows.find((r) => r.serviceId === s.id)!;
+                const priceError = errors[`prices.${s.id}`];
+                const windowError = errors[`windows.${s.id}`];
+                return (
+                  <tr
+                    key={s.id}
+                    className="align-top max-sm:grid max-sm:grid-cols-3 max-sm:gap-2 max-sm:rounded-lg max-sm:border max-sm:p-2"
+                  >
+                    <th scope="row" className="py-1 pr-3 text-left font-normal max-sm:col-span-3">
+                      <span className="font-mono text-xs text-muted-foreground">{s.code}</span> {s.name}
+                      {(priceError || windowError) && (
+                        <span className="block text-sm text-destructive" role="alert">
+                          {[priceError, windowError].filter(Boolean).join(" ")}
+                        </span>
+                      )}
+                    </th>
+                    <td className="py-1 pr-2">
+                      <input
+                        inputMode="decimal"
+                        placeholder="0.00"
+                        aria-label={t("dinners.prices.price_of", { service: s.name })}
+                        className={cn(inputClasses, "w-28 text-right font-mono max-sm:w-full")}
+                        value={row.price}
+                        onChange={(e) => edit(s.id, "price", e.target.value)}
+                        aria-invalid={priceError ? true : undefined}
+                      />
+                    </td>
+                    <td className="py-1 pr-2">
+                      <input
+                        type="time"
+                        aria-label={t("dinners.prices.start_of", { service: s.name })}
+                        className={cn(inputClasses, "w-32 max-sm:w-full")}
+                        value={row.start}
+                        onChange={(e) => edit(s.id, "start", e.target.value)}
+                        aria-invalid={windowError ? true : undefined}
+                      />
+                    </td>
+                    <td className="py-1">
+                      <input
+                        type="time"
+                        aria-label={t("dinners.prices.end_of", { service: s.name })}
+                        className={cn(inputClasses, "w-32 max-sm:w-full")}
+                        value={row.end}
+                        onChange={(e) => edit(s.id, "end", e.target.value)}
+                        aria-invalid={windowError ? true : undefined}
+                      />
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        )}
+        <p className="text-xs text-muted-foreground">{t("dinners.prices.windows_hint")}</p>
+        <div className="grid items-end gap-3 sm:grid-cols-2">
+          <Field
+            label={t("dinners.prices.series")}
+            value={series}
+            onChange={(e) => setSeries(e.target.value)}
+            error={errors.ticket_series}
+            hint={t("dinners.prices.series_hint")}
+            maxLength={4}
+            autoComplete="off"
+            inputClassName="font-mono uppercase"
+          />
+          <label className="flex items-center gap-2 pb-2 text-sm">
+            <input
+              type="checkbox"
+              className="size-4"
+              checked={autoPrint}
+              onChange={(e) => setAutoPrint(e.target.checked)}
+            />
+            {t("dinners.prices.auto_print")}
+          </label>
+        </div>
+        <OtherErrors errors={errors} fields={known} />
+        <DialogActions
+          onCancel={onClose}
+          cancelLabel={t("dinners.cancel")}
+          submitLabel={t("dinners.save")}
+          busy={busy}
+        />
+      </form>
+    </Dialog>
+  );
+}

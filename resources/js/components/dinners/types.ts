@@ -1,0 +1,56 @@
+/** The shapes the point of sale receives: the domain's own types (type-only imports, erased from the bundle). */
+export type { PointOfSale, PosCafe, PosService } from "../../../../src/domain/sales/point-of-sale";
+export type { DaySales, SaleView, SaleLineView } from "../../../../src/domain/sales/queries";
+export type { DinerView, LevelOption } from "../../../../src/domain/sales/diners";
+export type { DocumentType } from "../../../../src/domain/documents";
+import type { DocumentType } from "../../../../src/domain/documents";
+import type { LevelOption } from "../../../../src/domain/sales/diners";
+import type { PointOfSale } from "../../../../src/domain/sales/point-of-sale";
+import type { DaySales, SaleView } from "../../../../src/domain/sales/queries";
+
+export type SaleType = "credit" | "cash";
+
+export interface CafeChoice {
+  id: number;
+  name: string;
+  path: string;
+}
+
+export interface SubdealershipOption {
+  id: number;
+  name: string;
+  dealership: string;
+}
+
+export interface PosSettings {
+  /** The other-unit price factor (2 = double price). */
+  otherUnitFactor: number;
+  /** IGV in percent (18). */
+  igvRate: number;
+  dniLength: number;
+  /** How often the open page tells the server it is still there. */
+  keepAliveMinutes: number;
+}
+
+export interface PosAbilities {
+  backdate: boolean;
+  voidAny: boolean;
+  manageDiners: boolean;
+  managePrices: boolean;
+}
+
+/** The props of the Dinners page (route dinners.index). */
+export interface DinnersProps {
+  cafes: CafeChoice[];
+  pos: PointOfSale | null;
+  /** The service date shown and sold for, YYYY-MM-DD. */
+  date: string;
+  sales: DaySales | null;
+  last: SaleView | null;
+  levels: LevelOption[];
+  subdealerships: SubdealershipOption[];
+  documentTypes: DocumentType[];
+  settings: PosSettings;
+  can: PosAbilities;
+  userId: number;
+}

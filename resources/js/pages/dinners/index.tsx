@@ -1,0 +1,523 @@
+/**
+ * The point of sale (Dinners): one of the cashier's cafes, the sale's receipt and sale type, the service date, the
+ * cafe's priced services with quantities, and one input for a scanner or a typed name. The usual credit sale is
+ * one scan: the service of the current window is preselected, the scanner types the document and Enter, the page
+ * finds the diner (GET diners.search) and sells at once (POST sales.store through the page protocol, with a key
+ * made for the attempt and kept for its retries). Below, the last diner served and the day's sales, kept live by
+ * the cafe's realtime channel. The page keeps its session alive through a shift.
+ */
+import { Head, router } from "@inertiajs/react";
+import { intlLocale } from "../../../../src/i18n";
+import { CircleAlert, RotateCw, Settings2, UserPlus, UserRound } from "lucide-react";
+import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { DinerSearch, type DinerSearchHandle } from "../../components/dinners/diner-search";
+import { NewDinerDialog } from "../../components/dinners/new-diner-dialog";
+import { OtherUnitDialog } from "../../components/dinners/other-unit-dialog";
+import { PricesDialog } from "../../components/dinners/prices-dialog";
+import { newSaleKey, printInFrame } from "../../components/dinners/print-frame";
+import { LastDiner, SalesTable } from "../../components/dinners/sales-table";
+import { maxQuantity, ServicePicker } from "../../components/dinners/service-picker";
+import type { DinerView, DinnersProps, SaleType, SaleView } from "../../components/dinners/types";
+import { VisitorDialog, type Visitor } from "../../components/dinners/visitor-dialog";
+import { VoidDialog } from "../../components/dinners/void-dialog";
+import { visitWith } from "../../components/data-table";
+import { Button } from "../../components/ui/button";
+import { DatePicker } from "../../components/ui/date-picker";
+import { PageHeader } from "../../components/ui/page-header";
+import { Select } from "../../components/ui/select";
+import { useI18n } from "../../hooks/use-i18n";
+import { useKeepAlive } from "../../hooks/use-keep-alive";
+import { usePosClock } from "../../hooks/use-pos-clock";
+import { usePosLive } from "../../hooks/use-pos-live";
+import { useRoute } from "../../hooks/use-route";
+import { cn } from "../../lib/utils";
+
+/** What the request carries (the contract of sales.store). */
+interface SalePayload {
+  key: string;
+  cafe_id: number;
+  receipt_type: "ticket";
+  document_type: string;
+  document_number: string;
+  visitor_name?: string;
+  service_date: string;
+  sale_type: SaleType;
+  other_unit_confirmed: boolean;
+  lines: { service_id: number; quantity: number }[];
+}
+
+interface Notice {
+  tone: "error" | "warning";
+  title: string;
+  messages: string[];
+  actions?: ReactNode;
+}
+
+type Modal =
+  | { kind: "other-unit"; diner: DinerView }
+  | { kind: "new-diner"; document: string; name: string }
+  | { kind: "visitor"; document: string }
+  | { kind: "void"; sale: SaleView }
+  | { kind: "prices" }
+  | null;
+
+export default function DinnersIndex({
+  cafes,
+  pos,
+  date,
+  sales,
+  last,
+  levels,
+  subdealerships,
+  documentTypes,
+  settings,
+  can,
+  userId,
+}: DinnersProps) {
+  const { t, money, locale } = useI18n();
+  const route = useRoute();
+  const search = useRef<DinerSearchHandle>(null);
+  const [saleType, setSaleType] = useState<SaleType>("credit");
+  const current = usePosClock(pos, date);
+  const preselected = (): Record<number, number> => (current !== null ? { [current]: 1 } : {});
+  const [quantities, setQuantities] = useState<Record<number, number>>(preselected);
+  const [notice, setNotice] = useState<Notice | null>(null);
+  const [modal, setModal] = useState<Modal>(null);
+  const [sending, setSending] = useState(false);
+  const [visitorErrors, setVisitorErrors] = useState<Record<string, string>>({});
+  /** The attempt on its way or that failed on the way: a retry sends it again with its key. */
+  const attempt = useRef<SalePayload | null>(null);
+
+  useKeepAlive(settings.keepAliveMinutes);
+  usePosLive(pos?.cafe.id ?? null, date);
+
+  // Another cafe, or the next service window: its service is preselected.
+  useEffect(() => setQuantities(preselected()), [pos?.cafe.id, current]);
+
+  // F2 brings the focus back to the input from anywhere on the page.
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== "F2") return;
+      event.preventDefault();
+      search.current?.focus();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
+
+  const priced = useMemo(() => (pos?.services ?? []).filter((s) => s.priceCents !== null), [pos]);
+  const lines = priced
+    .filter((s) => (quantities[s.id] ?? 0) > 0)
+    .map((s) => ({ service_id: s.id, quantity: quantities[s.id] }));
+  const subtotal = priced.reduce((sum, s) => sum + (s.priceCents ?? 0) * (quantities[s.id] ?? 0), 0);
+  const today = pos?.cafe.today ?? date;
+
+  const changeSaleType = (next: SaleType) => {
+    setSaleType(next);
+    const max = maxQuantity(next);
+    setQuantities((q) => Object.fromEntries(Object.entries(q).map(([id, n]) => [id, Math.min(n, max)])));
+  };
+
+  const ready = () => {
+    setModal(null);
+    search.current?.clear();
+    search.current?.focus();
+  };
+
+  const failed = (title: string, messages: string[], actions?: ReactNode) => {
+    setNotice({ tone: "error", title, messages, actions });
+    search.current?.focus();
+  };
+
+  /** Sends one attempt (a retry sends the same payload, with its key). */
+  const send = (payload: SalePayload) => {
+    if (!pos) return;
+    attempt.current = payload;
+    setVisitorErrors({});
+    router.post(
+      route("sales.store"),
+      { ...payload },
+      {
+        preserveScroll: true,
+        preserveState: true,
+        only: ["sales", "last"],
+        onStart: () => setSending(true),
+        onFinish: () => setSending(false),
+        onSuccess: (page) => {
+          if (Object.keys((page.props.errors ?? {}) as object).length > 0) return;
+          attempt.current = null;
+          setNotice(null);
+          if (payload.sale_type === "cash") setQuantities(preselected());
+          ready();
+          const sold = (page.flash as { sale?: { id: number; ticket: string } } | undefined)?.sale;
+          if (sold && pos.cafe.autoPrint)
+            printInFrame(route("sales.ticket", { sale: sold.id, print: 1 }), t("dinners.print_frame"));
+        },
+        onError: (errors) => {
+          // Refused: nothing was written, so the next attempt gets a new key.
+          attempt.current = null;
+          const messages = Object.values(errors as Record<string, string>).filter(Boolean);
+          if (payload.visitor_name !== undefined) {
+            setVisitorErrors(errors as Record<string, string>);
+            return;
+          }
+          setModal(null);
+          failed(t("dinners.refused"), messages);
+        },
+        onNetworkError: () => {
+          failed(t("dinners.not_sent"), [t("dinners.offline")], retryButton());
+          return false;
+        },
+        onHttpException: (response) => {
+          const status = response.status;
+          if (status === 419) {
+            window.location.reload();
+            return false;
+          }
+          attempt.current = null;
+          failed(t("dinners.refused"), [t("dinners.request_failed", { status })]);
+          return false;
+        },
+      },
+    );
+  };
+
+  const retryButton = () => (
+    <Button
+      variant="outline"
+      size="sm"
+      onClick={() => {
+        if (attempt.current) send(attempt.current);
+      }}
+    >
+      <RotateCw className="size-4" aria-hidden="true" />
+      {t("dinners.retry")}
+    </Button>
+  );
+
+  /** Checks what the page can check before sending: a cafe that can sell, and at least one service. */
+  const canSell = (): boolean => {
+    if (!pos) return false;
+    if (!pos.cafe.business) {
+      failed(t("dinners.cannot_sell"), [t("sales.cafe_without_business", { cafe: pos.cafe.name })]);
+      return false;
+    }
+    if (lines.length === 0) {
+      failed(t("dinners.cannot_sell"), [t("dinners.choose_service")]);
+      return false;
+    }
+    return true;
+  };
+
+  const payloadFor = (
+    buyer: { documentType: string; documentNumber: string; visitorName?: string },
+    otherUnit: boolean,
+  ): SalePayload => ({
+    key: newSaleKey(),
+    cafe_id: pos!.cafe.id,
+    receipt_type: "ticket",
+    document_type: buyer.documentType,
+    document_number: buyer.documentNumber,
+    ...(buyer.visitorName !== undefined ? { visitor_name: buyer.visitorName } : {}),
+    service_date: date,
+    sale_type: saleType,
+    other_unit_confirmed: otherUnit,
+    lines,
+  });
+
+  const sellTo = (diner: DinerView, otherUnit = false) =>
+    send(payloadFor({ documentType: diner.documentType, documentNumber: diner.documentNumber }, otherUnit));
+
+  /** A diner was found or chosen: refused, asked about (other unit) or sold to at once. */
+  const pick = (diner: DinerView) => {
+    setNotice(null);
+    if (!pos) return;
+    if (diner.barredReason !== null)
+      return failed(t("dinners.refused"), [t("sales.person_barred", { name: diner.name, reason: diner.barredReason })]);
+    if (!diner.active) return failed(t("dinners.refused"), [t("sales.diner_inactive", { name: diner.name })]);
+    if (!canSell()) return;
+    if (diner.cafeId !== pos.cafe.id) return setModal({ kind: "other-unit", diner });
+    sellTo(diner);
+  };
+
+  const unknown = (text: string, isDocument: boolean) => {
+    const register = (document: string, name: string) =>
+      can.manageDiners && (
+        <Button variant="outline" size="sm" onClick={() => setModal({ kind: "new-diner", document, name })}>
+          <UserPlus className="size-4" aria-hidden="true" />
+          {t("dinners.new_diner.open")}
+        </Button>
+      );
+    const visitor = (document: string) =>
+      saleType === "cash" && (
+        <Button variant="outline" size="sm" onClick={() => setModal({ kind: "visitor", document })}>
+          <UserRound className="size-4" aria-hidden="true" />
+          {t("dinners.visitor.open")}
+        </Button>
+      );
+    if (isDocument) {
+      setNotice({
+        tone: "warning",
+        title: t("dinners.unknown_title"),
+        messages: [
+          t("sales.diner_unknown", { document: text }),
+          can.manageDiners ? t("dinners.unknown_register") : t("dinners.unknown_ask"),
+        ],
+        actions: (
+          <>
+            {register(text, "")}
+            {visitor(text)}
+          </>
+        ),
+      });
+      if (can.manageDiners) setModal({ kind: "new-diner", document: text, name: "" });
+      else search.current?.focus();
+      return;
+    }
+    setNotice({
+      tone: "warning",
+      title: t("dinners.no_one_named", { name: text }),
+      messages: [t("dinners.no_one_named_hint")],
+      actions: register("", text),
+    });
+    search.current?.focus();
+  };
+
+  const canVoid = (sale: SaleView) => can.voidAny || (sale.cashierId === userId && sale.serviceDate === today);
+
+  if (!pos) {
+    return (
+      <div className="space-y-6">
+        <Head title={t("dinners.title")} />
+        <PageHeader title={t("dinners.title")} description={t("dinners.description")} />
+        <p className="rounded-xl border bg-card p-6 text-sm text-muted-foreground">{t("dinners.no_cafes")}</p>
+      </div>
+    );
+  }
+
+  const factor = settings.otherUnitFactor;
+  return (
+    <div className="space-y-6">
+      <Head title={t("dinners.title")} />
+      <PageHeader
+        title={t("dinners.title")}
+        description={pos.cafe.path}
+        actions={
+          can.managePrices && (
+            <Button variant="outline" onClick={() => setModal({ kind: "prices" })}>
+              <Settings2 className="size-4" aria-hidden="true" />
+              {t("dinners.prices.open")}
+            </Button>
+          )
+        }
+      />
+
+      <section aria-label={t("dinners.sale")} className="space-y-4 rounded-xl border bg-card p-4 shadow-xs">
+        <div className="grid gap-3 sm:grid-cols-2 xl:grid-cols-[minmax(0,2fr)_minmax(0,1fr)_auto_minmax(0,1.2fr)]">
+          <div className="space-y-1.5">
+            <label htmlFor="pos-cafe" className="text-sm font-medium">
+              {t("dinners.cafe")}
+            </label>
+            <Select
+              id="pos-cafe"
+              value={String(pos.cafe.id)}
+              onValueChange={(value) => router.get(route("dinners.index", { cafe: value }))}
+              options={cafes.map((c) => ({ value: String(c.id), label: c.path }))}
+            />
+          </div>
+          <div className="space-y-1.5">
+            <label htmlFor="pos-receipt" className="text-sm font-medium">
+              {t("dinners.receipt_type")}
+            </label>
+            <Select
+              id="pos-receipt"
+              value="ticket"
+              onValueChange={() => undefined}
+              options={[{ value: "ticket", label: t("sales.receipt_types.ticket") }]}
+            />
+          </div>
+          <fieldset className="space-y-1.5">
+            <legend className="mb-1.5 text-sm font-medium">{t("dinners.sale_type")}</legend>
+            <div className="inline-flex h-9 rounded-md border border-input bg-muted/40 p-0.5">
+              {(["credit", "cash"] as const).map((type) => (
+                <label
+                  key={type}
+                  className={cn(
+                    "flex cursor-pointer items-center rounded px-3 text-sm font-medium has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-ring",
+                    saleType === type ? "bg-primary text-primary-foreground shadow-xs" : "text-muted-foreground",
+                  )}
+                >
+                  <input
+                    type="radio"
+                    name="sale_type"
+                    value={type}
+                    className="sr-only"
+                    checked={saleType === type}
+                    onChange={() => changeSaleType(type)}
+                  />
+                  {t(`sales.types.${type}`)}
+                </label>
+              ))}
+            </div>
+          </fieldset>
+          <div className="space-y-1.5">
+            <label htmlFor="pos-date" className="text-sm font-medium">
+              {t("dinners.service_date")}
+            </label>
+            {can.backdate ? (
+              <DatePicker
+                id="pos-date"
+                value={date}
+                max={today}
+                onChange={(value) => visitWith({ date: value && value !== today ? value : null, page: null })}
+              />
+            ) : (
+              <p id="pos-date" className="flex h-9 items-center text-sm">
+                {new Intl.DateTimeFormat(intlLocale[locale], { dateStyle: "long", timeZone: "UTC" }).format(
+                  new Date(`${date}T12:00:00Z`),
+                )}
+              </p>
+            )}
+          </div>
+        </div>
+        {date !== today && (
+          <p className="rounded-md bg-amber-500/15 px-3 py-2 text-sm text-amber-900 dark:text-amber-200">
+            {t("dinners.backdated", { date })}
+          </p>
+        )}
+        {!pos.cafe.business && (
+          <p role="alert" className="rounded-md bg-destructive/10 px-3 py-2 text-sm text-destructive">
+            {t("sales.cafe_without_business", { cafe: pos.cafe.name })}
+          </p>
+        )}
+
+        <ServicePicker
+          services={pos.services}
+          quantities={quantities}
+          saleType={saleType}
+          onChange={(serviceId, quantity) => setQuantities((q) => ({ ...q, [serviceId]: quantity }))}
+        />
+
+        <div className="grid gap-3 lg:grid-cols-[minmax(0,1fr)_auto] lg:items-start">
+          <DinerSearch
+            ref={search}
+            onPick={pick}
+            onUnknown={unknown}
+            onFailure={() => failed(t("dinners.not_sent"), [t("dinners.offline")])}
+            busy={sending}
+          />
+          <div className="flex flex-wrap items-center gap-2 lg:pt-7">
+            <p className="text-sm text-muted-foreground" aria-live="polite" data-testid="pos-subtotal">
+              {t("dinners.subtotal", { total: money(subtotal) })}
+            </p>
+            {saleType === "cash" && (
+              <Button variant="outline" onClick={() => setModal({ kind: "visitor", document: "" })}>
+                <UserRound className="size-4" aria-hidden="true" />
+                {t("dinners.visitor.open")}
+              </Button>
+            )}
+            {can.manageDiners && (
+              <Button variant="outline" onClick={() => setModal({ kind: "new-diner", document: "", name: "" })}>
+                <UserPlus className="size-4" aria-hidden="true" />
+                {t("dinners.new_diner.open")}
+              </Button>
+            )}
+          </div>
+        </div>
+
+        {notice && (
+          <div
+            role="alert"
+            className={cn(
+              "flex flex-wrap items-start gap-3 rounded-md border px-3 py-2 text-sm",
+              notice.tone === "error"
+                ? "border-destructive/40 bg-destructive/10 text-destructive"
+                : "border-amber-500/40 bg-amber-500/10 text-amber-900 dark:text-amber-200",
+            )}
+            data-testid="pos-alert"
+          >
+            <CircleAlert className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+            <div className="min-w-0 flex-1">
+              <p className="font-medium">{notice.title}</p>
+              {notice.messages.length === 1 ? (
+                <p>{notice.messages[0]}</p>
+              ) : (
+                <ul className="list-disc pl-5">
+                  {notice.messages.map((m, i) => (
+                    <li key={i}>{m}</li>
+                  ))}
+                </ul>
+              )}
+            </div>
+            {notice.actions && <div className="flex flex-wrap gap-2">{notice.actions}</div>}
+          </div>
+        )}
+      </section>
+
+      <LastDiner sale={last} />
+
+      {sales && <SalesTable sales={sales} canVoid={canVoid} onVoid={(sale) => setModal({ kind: "void", sale })} />}
+
+      {modal?.kind === "other-unit" && (
+        <OtherUnitDialog
+          diner={modal.diner}
+          cafeName={pos.cafe.name}
+          factor={factor}
+          totalCents={Math.round(subtotal * factor)}
+          busy={sending}
+          onConfirm={() => sellTo(modal.diner, true)}
+          onCancel={() => {
+            setModal(null);
+            search.current?.focus();
+          }}
+        />
+      )}
+      {modal?.kind === "new-diner" && (
+        <NewDinerDialog
+          document={modal.document}
+          name={modal.name}
+          cafeId={pos.cafe.id}
+          cafes={cafes}
+          subdealerships={subdealerships}
+          levels={levels}
+          documentTypes={documentTypes}
+          dniLength={settings.dniLength}
+          onCreated={(diner) => {
+            setModal(null);
+            setNotice(null);
+            pick(diner);
+          }}
+          onClose={() => setModal(null)}
+        />
+      )}
+      {modal?.kind === "visitor" && (
+        <VisitorDialog
+          document={modal.document}
+          documentTypes={documentTypes}
+          dniLength={settings.dniLength}
+          errors={visitorErrors}
+          busy={sending}
+          onSell={(visitor: Visitor) => {
+            if (!canSell()) return;
+            send(
+              payloadFor(
+                {
+                  documentType: visitor.documentType,
+                  documentNumber: visitor.documentNumber,
+                  visitorName: visitor.name,
+                },
+                false,
+              ),
+            );
+          }}
+          onClose={() => {
+            setModal(null);
+            setVisitorErrors({});
+          }}
+        />
+      )}
+      {modal?.kind === "void" && <VoidDialog sale={modal.sale} onClose={() => setModal(null)} />}
+      {modal?.kind === "prices" && <PricesDialog pos={pos} onClose={() => setModal(null)} />}
+    </div>
+  );
+}
