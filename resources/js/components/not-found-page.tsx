@@ -1,12 +1,13 @@
 /** Shown when the server names a page component this build does not have. */
 import { Head, Link, usePage } from "@inertiajs/react";
 import { translate, isLocale } from "../../../src/i18n";
+import { PageRoot } from "../layouts/main-landmark";
 
 export default function NotFoundPage() {
   const page = usePage();
   const locale = isLocale(page.props.locale) ? page.props.locale : "es";
   return (
-    <main className="mx-auto flex min-h-screen max-w-lg flex-col items-center justify-center gap-4 p-6 text-center">
+    <PageRoot className="mx-auto flex min-h-[50vh] max-w-lg flex-col items-center justify-center gap-4 p-6 text-center">
       <Head title="Page not found" />
       <h1 className="text-2xl font-semibold">Page not found</h1>
       <p className="text-muted-foreground">
@@ -15,6 +16,6 @@ export default function NotFoundPage() {
       <Link href="/" className="text-primary underline underline-offset-4">
         {translate(locale, "errors.go_home")}
       </Link>
-    </main>
+    </PageRoot>
   );
 }

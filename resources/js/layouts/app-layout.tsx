@@ -19,6 +19,7 @@ import { Sheet } from "../components/ui/sheet";
 import { useI18n } from "../hooks/use-i18n";
 import { useRoute, useRouteByName } from "../hooks/use-route";
 import { cn } from "../lib/utils";
+import { InsideMain } from "./main-landmark";
 import type { SharedProps } from "../types";
 
 /** The app's name and the navigation: the sidebar's content, and the phone menu's. */
@@ -179,7 +180,7 @@ export default function AppLayout({ children }: { children: ReactNode }) {
             </div>
           </header>
           <main id="content" className="min-w-0 flex-1 p-4 md:p-8">
-            {children}
+            <InsideMain.Provider value={true}>{children}</InsideMain.Provider>
           </main>
         </div>
         <FlashMessages />

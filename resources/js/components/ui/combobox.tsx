@@ -18,6 +18,7 @@ export function Combobox({
   options,
   placeholder,
   searchPlaceholder,
+  label,
   id,
   disabled,
   className,
@@ -25,7 +26,11 @@ export function Combobox({
   name: _name,
   required: _required,
   ...aria
-}: SelectProps & { searchPlaceholder?: string }) {
+}: SelectProps & {
+  searchPlaceholder?: string;
+  /** The field's name, which its popup (a dialog to screen readers) is called by; else its aria-label. */
+  label?: string;
+}) {
   const { t } = useI18n();
   const [open, setOpen] = useState(false);
   const listId = useId();
@@ -59,6 +64,7 @@ export function Combobox({
       <PopoverContent
         align="start"
         sideOffset={4}
+        aria-label={label ?? aria["aria-label"]}
         className="w-[var(--radix-popover-trigger-width)] min-w-64 max-w-[calc(100vw-1rem)] overflow-hidden rounded-md p-0"
       >
         <Command loop className="flex flex-col">

@@ -55,26 +55,26 @@ export function SelectField({
       onChange({ target, currentTarget: target } as unknown as ChangeEvent<HTMLSelectElement>);
     }
   };
-  const Control = searchable ? Combobox : Select;
   return (
     <FieldFrame
       label={label}
       error={error}
       hint={hint}
       className={className}
-      control={(a11y) => (
-        <Control
-          {...a11y}
-          {...rest}
-          value={value === undefined ? "" : String(value)}
-          onValueChange={change}
-          options={list}
-          name={name}
-          required={required}
-          disabled={disabled}
-          placeholder={placeholder}
-        />
-      )}
+      control={(a11y) => {
+        const props = {
+          ...a11y,
+          ...rest,
+          value: value === undefined ? "" : String(value),
+          onValueChange: change,
+          options: list,
+          name,
+          required,
+          disabled,
+          placeholder,
+        };
+        return searchable ? <Combobox {...props} label={label} /> : <Select {...props} />;
+      }}
     />
   );
 }
