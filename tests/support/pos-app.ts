@@ -11,6 +11,8 @@ import { findRoleByName, SUPER_ROLE } from "../../src/domain/access/roles";
 import { EVERYTHING } from "../../src/domain/access/scope";
 import type { User } from "../../src/domain/accounts/users";
 import { CLI_ACTOR } from "../../src/domain/audit";
+import type { Config } from "../../src/config";
+import type { Db } from "../../src/db";
 import { createTestApp, type TestApp } from "./app";
 import { addUser, dni, makeRole } from "./people";
 import { posWorld, type PosWorld } from "./pos";
@@ -36,10 +38,15 @@ export interface PosApp {
   people: PosPeople;
 }
 
+/** A test app (in memory) with the point-of-sale world and its people. */
 export async function posApp(env: Record<string, string> = {}): Promise<PosApp> {
   const app = createTestApp({ env });
-  const db = app.db;
-  await rolesSeeder.run(db, app.config);
+  return { app, ...(await populatePos(app.db, app.config)) };
+}
+
+/** Writes the point-of-sale world and its people into a migrated database. */
+export async function populatePos(db: Db, config: Config): Promise<{ w: PosWorld; people: PosPeople }> {
+  await rolesSeeder.run(db, config);
   const w = posWorld(db);
   const role = (name: string) => findRoleByName(db, name)!.id;
   const onlyDiners = makeRole(db, "diners only", ["diners.view"]);
@@ -68,5 +75,5 @@ export async function posApp(env: Record<string, string> = {}): Promise<PosApp> 
     mirona: await person("Mira Nomás", "mirona@mesa.test", cajaNorte, onlyDiners, "10000006"),
     ciega: await person("Vende Aciegas", "ciega@mesa.test", cajaNorte, blindSeller, "10000007"),
   };
-  return { app, w, people };
+  return { w, people };
 }
