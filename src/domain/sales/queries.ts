@@ -5,7 +5,7 @@
 import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { cafes, saleLines, salePrints, sales } from "../../../db/schema";
 import type { SaleType } from "../../../db/schema";
-import type { Db } from "../../db";
+import { preparedQuery, type Db } from "../../db";
 import { reachesCafe, type Scope } from "../access/scope";
 import type { DocumentType } from "../documents";
 import { NotFound } from "../errors";
@@ -135,11 +135,36 @@ function saleRows(db: Db) {
   return db.select({ sale: sales, timeZone: cafes.timeZone }).from(sales).innerJoin(cafes, eq(cafes.id, sales.cafeId));
 }
 
+// Read after every sale (its answer) and for every ticket: prepared once per connection.
+const saleById = preparedQuery((db: Db) =>
+  saleRows(db)
+    .where(eq(sales.id, sql.placeholder("id")))
+    .prepare(),
+);
+const linesOfSale = preparedQuery((db: Db) =>
+  db
+    .select({
+      serviceId: saleLines.serviceId,
+      serviceCode: saleLines.serviceCode,
+      serviceName: saleLines.serviceName,
+      quantity: saleLines.quantity,
+      unitPriceCents: saleLines.unitPriceCents,
+      listPriceCents: saleLines.listPriceCents,
+      baseCents: saleLines.baseCents,
+      igvCents: saleLines.igvCents,
+      totalCents: saleLines.totalCents,
+    })
+    .from(saleLines)
+    .where(eq(saleLines.saleId, sql.placeholder("id")))
+    .orderBy(saleLines.id)
+    .prepare(),
+);
+
 /** One sale with its lines, whatever the scope (for the one who just made it); null when there is none. */
 export function readSale(db: Db, id: number): SaleView | null {
-  const row = saleRows(db).where(eq(sales.id, id)).get();
+  const row = saleById(db).get({ id });
   if (!row) return null;
-  return view({ ...row.sale, timeZone: row.timeZone }, linesOf(db, [id]).get(id)!);
+  return view({ ...row.sale, timeZone: row.timeZone }, linesOfSale(db).all({ id }));
 }
 
 /** One sale of a cafe in the scope (NotFound otherwise). */

@@ -139,7 +139,7 @@ describe("recording a sale", () => {
   });
 
   test("unknown, inactive and barred diners are refused with the reason; a cash visitor gives a name", () => {
-    const { db, w, sell } = setup();
+    const { db, sell } = setup();
     expect(errorsOf(() => sell({ document_number: "49999999" })).document_number).toMatchObject({
       key: "sales.diner_unknown",
     });

@@ -26,9 +26,9 @@ import {
   users,
   type SaleType,
 } from "../../../db/schema";
-import type { Db } from "../../db";
+import { preparedQuery, type Db } from "../../db";
 import { reachesCafe, type Scope } from "../access/scope";
-import { recordAudit, type Actor, type Tx } from "../audit";
+import { recordAudit, type Actor } from "../audit";
 import type { Document, DocumentSettings } from "../documents";
 import { Conflict, message, NotFound, ValidationFailed, type Message } from "../errors";
 import { NO_EVENTS, type Publisher } from "../events";
@@ -78,6 +78,106 @@ export interface SaleOutcome {
   replayed: boolean;
 }
 
+// A sale is the busiest write of Mesa: every statement it runs is prepared once per connection.
+const P = (name: string) => sql.placeholder(name);
+const cafeById = preparedQuery((db: Db) =>
+  db
+    .select({
+      id: cafes.id,
+      name: cafes.name,
+      timeZone: cafes.timeZone,
+      businessId: cafes.businessId,
+      businessName: businesses.name,
+      businessRuc: businesses.ruc,
+      businessAddress: businesses.fiscalAddress,
+    })
+    .from(cafes)
+    .leftJoin(businesses, eq(businesses.id, cafes.businessId))
+    .where(eq(cafes.id, P("id")))
+    .prepare(),
+);
+const saleOfKey = preparedQuery((db: Db) =>
+  db
+    .select({ id: sales.id, digest: sales.requestDigest })
+    .from(sales)
+    .where(eq(sales.requestKey, P("key")))
+    .prepare(),
+);
+const cafeServiceList = preparedQuery((db: Db) =>
+  db
+    .select({
+      serviceId: cafeServices.serviceId,
+      priceCents: cafeServices.priceCents,
+      code: services.code,
+      name: services.name,
+      active: services.active,
+    })
+    .from(cafeServices)
+    .innerJoin(services, eq(services.id, cafeServices.serviceId))
+    .where(eq(cafeServices.cafeId, P("cafe")))
+    .prepare(),
+);
+const barOfDocument = preparedQuery((db: Db) =>
+  db
+    .select({ reason: blacklist.reason })
+    .from(blacklist)
+    .where(and(eq(blacklist.documentType, P("type")), eq(blacklist.documentNumber, P("number"))))
+    .prepare(),
+);
+const dinerOfDocument = preparedQuery((db: Db) =>
+  db
+    .select({
+      id: diners.id,
+      name: diners.name,
+      active: diners.active,
+      cafeId: diners.cafeId,
+      homeCafe: cafes.name,
+      subdealershipId: subdealerships.id,
+      subdealershipName: subdealerships.name,
+      subdealershipRuc: subdealerships.ruc,
+      dealershipId: dealerships.id,
+      dealershipName: dealerships.name,
+      dealershipRuc: dealerships.ruc,
+    })
+    .from(diners)
+    .innerJoin(cafes, eq(cafes.id, diners.cafeId))
+    .innerJoin(subdealerships, eq(subdealerships.id, diners.subdealershipId))
+    .innerJoin(dealerships, eq(dealerships.id, subdealerships.dealershipId))
+    .where(and(eq(diners.documentType, P("type")), eq(diners.documentNumber, P("number"))))
+    .prepare(),
+);
+const creditMeal = preparedQuery((db: Db) =>
+  db
+    .select({ series: sales.series, number: sales.number, cafeName: sales.cafeName })
+    .from(saleLines)
+    .innerJoin(sales, eq(sales.id, saleLines.saleId))
+    .where(
+      and(
+        eq(saleLines.dinerId, P("diner")),
+        eq(saleLines.serviceId, P("service")),
+        eq(saleLines.serviceDate, P("date")),
+        // Written as the index's own condition, so SQLite reads sale_lines_one_credit_meal.
+        sql`${saleLines.saleType} = 'credit' AND ${saleLines.voided} = 0`,
+      ),
+    )
+    .prepare(),
+);
+const userName = preparedQuery((db: Db) =>
+  db
+    .select({ name: users.name })
+    .from(users)
+    .where(eq(users.id, P("id")))
+    .prepare(),
+);
+const takeTicketNumber = preparedQuery((db: Db) =>
+  db
+    .update(cafes)
+    .set({ nextTicketNumber: sql`${cafes.nextTicketNumber} + 1` })
+    .where(eq(cafes.id, P("id")))
+    .returning({ series: cafes.ticketSeries, next: cafes.nextTicketNumber })
+    .prepare(),
+);
+
 interface Buyer {
   dinerId: number | null;
   document: Document;
@@ -124,12 +224,8 @@ function parseSale(input: unknown, settings: SaleSettings) {
 }
 
 /** The sale a key was used for: the same request answers with it; another request is refused (409). */
-function keyUsedFor(tx: Tx, key: string, digest: string): number | null {
-  const used = tx
-    .select({ id: sales.id, digest: sales.requestDigest })
-    .from(sales)
-    .where(eq(sales.requestKey, key))
-    .get();
+function keyUsedFor(db: Db, key: string, digest: string): number | null {
+  const used = saleOfKey(db).get({ key });
   if (!used) return null;
   if (used.digest !== digest) throw new Conflict(message("sales.key_reused"));
   return used.id;
@@ -164,7 +260,7 @@ export function recordSale(
   const { input: request, document } = data;
   const digest = digestOf(actor, data);
 
-  const cafe = db.select().from(cafes).where(eq(cafes.id, request.cafe_id)).get();
+  const cafe = cafeById(db).get({ id: request.cafe_id });
   if (!cafe || !reachesCafe(scope, cafe.id)) throw new NotFound();
 
   const replayed = replayOf(db, request.key, digest);
@@ -173,7 +269,9 @@ export function recordSale(
   const errors: Record<string, Message> = {};
 
   const business =
-    cafe.businessId === null ? undefined : db.select().from(businesses).where(eq(businesses.id, cafe.businessId)).get();
+    cafe.businessId === null || cafe.businessName === null
+      ? null
+      : { id: cafe.businessId, name: cafe.businessName, ruc: cafe.businessRuc, address: cafe.businessAddress ?? "" };
   if (!business) errors.cafe_id = message("sales.cafe_without_business", { cafe: cafe.name });
   else if (!business.ruc) errors.cafe_id = message("sales.business_without_ruc", { business: business.name });
 
@@ -214,14 +312,9 @@ export function recordSale(
     written = db.transaction(
       (tx) => {
         // Two requests with one key can both get here; the second answers as a replay (or is refused).
-        const again = keyUsedFor(tx, request.key, digest);
+        const again = keyUsedFor(db, request.key, digest);
         if (again !== null) return { id: again, replayed: true };
-        const ticket = tx
-          .update(cafes)
-          .set({ nextTicketNumber: sql`${cafes.nextTicketNumber} + 1` })
-          .where(eq(cafes.id, cafe.id))
-          .returning({ series: cafes.ticketSeries, next: cafes.nextTicketNumber })
-          .get()!;
+        const ticket = takeTicketNumber(db).get({ id: cafe.id })!;
         const sale = tx
           .insert(sales)
           .values({
@@ -247,7 +340,7 @@ export function recordSale(
             businessId: business.id,
             businessName: business.name,
             businessRuc: business.ruc!,
-            businessAddress: business.fiscalAddress,
+            businessAddress: business.address,
             cafeName: cafe.name,
             otherUnit: buyer.otherUnit,
             priceFactorPercent: factor,
@@ -328,7 +421,7 @@ export function recordSale(
 /** The name a sale shows for the person who made or voided it: their name, or the actor's label ("cli"). */
 function actorName(db: Db, actor: Actor): string {
   if (actor.userId === null) return actor.label;
-  return db.select({ name: users.name }).from(users).where(eq(users.id, actor.userId)).get()?.name ?? actor.label;
+  return userName(db).get({ id: actor.userId })?.name ?? actor.label;
 }
 
 function isCreditClash(error: unknown): boolean {
@@ -348,18 +441,8 @@ function priceLines(
   errors: Record<string, Message>,
 ): Omit<PricedLine, "unitPriceCents" | "totalCents" | "baseCents" | "igvCents">[] | null {
   const offered = new Map(
-    db
-      .select({
-        serviceId: cafeServices.serviceId,
-        priceCents: cafeServices.priceCents,
-        code: services.code,
-        name: services.name,
-        active: services.active,
-      })
-      .from(cafeServices)
-      .innerJoin(services, eq(services.id, cafeServices.serviceId))
-      .where(eq(cafeServices.cafeId, cafeId))
-      .all()
+    cafeServiceList(db)
+      .all({ cafe: cafeId })
       .map((row) => [row.serviceId, row]),
   );
   const seen = new Set<number>();
@@ -398,19 +481,13 @@ function priceLines(
 
 /** The barred reason of a document, or null. */
 function barredReason(db: Db, document: Document): string | null {
-  return (
-    db
-      .select({ reason: blacklist.reason })
-      .from(blacklist)
-      .where(and(eq(blacklist.documentType, document.type), eq(blacklist.documentNumber, document.number)))
-      .get()?.reason ?? null
-  );
+  return barOfDocument(db).get({ type: document.type, number: document.number })?.reason ?? null;
 }
 
 /** Who the sale is for: a registered diner (by document), or for cash a visitor with a name and a document. */
 function findBuyer(
   db: Db,
-  cafe: typeof cafes.$inferSelect,
+  cafe: { id: number },
   request: { visitor_name?: string | null; sale_type: SaleType },
   document: Document | null,
   saleType: SaleType,
@@ -421,22 +498,7 @@ function findBuyer(
     return null;
   }
   const barred = barredReason(db, document);
-  const diner = db
-    .select({
-      id: diners.id,
-      name: diners.name,
-      active: diners.active,
-      cafeId: diners.cafeId,
-      homeCafe: cafes.name,
-      subdealership: { id: subdealerships.id, name: subdealerships.name, ruc: subdealerships.ruc },
-      dealership: { id: dealerships.id, name: dealerships.name, ruc: dealerships.ruc },
-    })
-    .from(diners)
-    .innerJoin(cafes, eq(cafes.id, diners.cafeId))
-    .innerJoin(subdealerships, eq(subdealerships.id, diners.subdealershipId))
-    .innerJoin(dealerships, eq(dealerships.id, subdealerships.dealershipId))
-    .where(and(eq(diners.documentType, document.type), eq(diners.documentNumber, document.number)))
-    .get();
+  const diner = dinerOfDocument(db).get({ type: document.type, number: document.number });
   const visitorName = (request.visitor_name ?? "").trim();
   if (!diner) {
     if (saleType === "cash" && visitorName !== "") {
@@ -473,8 +535,8 @@ function findBuyer(
     dinerId: diner.id,
     document,
     name: diner.name,
-    subdealership: diner.subdealership,
-    dealership: diner.dealership,
+    subdealership: { id: diner.subdealershipId, name: diner.subdealershipName, ruc: diner.subdealershipRuc },
+    dealership: { id: diner.dealershipId, name: diner.dealershipName, ruc: diner.dealershipRuc },
     otherUnit: diner.cafeId !== cafe.id,
     homeCafe: diner.homeCafe,
   };
@@ -482,22 +544,7 @@ function findBuyer(
 
 /** The credit sale (not voided) that already gave this diner this service on this date, in any cafe. */
 function creditMealOf(db: Db, dinerId: number, serviceId: number, serviceDate: string) {
-  return (
-    db
-      .select({ series: sales.series, number: sales.number, cafeName: sales.cafeName })
-      .from(saleLines)
-      .innerJoin(sales, eq(sales.id, saleLines.saleId))
-      .where(
-        and(
-          eq(saleLines.dinerId, dinerId),
-          eq(saleLines.serviceId, serviceId),
-          eq(saleLines.serviceDate, serviceDate),
-          eq(saleLines.saleType, "credit"),
-          eq(saleLines.voided, false),
-        ),
-      )
-      .get() ?? null
-  );
+  return creditMeal(db).get({ diner: dinerId, service: serviceId, date: serviceDate }) ?? null;
 }
 
 function creditTakenMessage(
