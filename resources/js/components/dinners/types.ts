@@ -50,7 +50,8 @@ export interface DinnersProps {
   levels: LevelOption[];
   subdealerships: SubdealershipOption[];
   documentTypes: DocumentType[];
-  settings: PosSettings;
+  /** Named apart from the shared `settings` (time zone, currency), which a page prop of that name would replace. */
+  posSettings: PosSettings;
   can: PosAbilities;
   userId: number;
 }

@@ -70,7 +70,7 @@ export default function DinnersIndex({
   levels,
   subdealerships,
   documentTypes,
-  settings,
+  posSettings: settings,
   can,
   userId,
 }: DinnersProps) {
