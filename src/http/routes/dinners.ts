@@ -79,7 +79,7 @@ export const dinnersRoutes = defineRoutes([
         levels: () => listLevels(ctx.db),
         subdealerships: () => subdealershipOptions(ctx),
         documentTypes: [...DOCUMENT_TYPES],
-        settings: {
+        posSettings: {
           otherUnitFactor: ctx.config.otherUnitFactorPercent / 100,
           igvRate: ctx.config.igvRateBasisPoints / 100,
           dniLength: ctx.config.dniLength,
