@@ -19,6 +19,11 @@ export interface CliEvents {
    * commands that end someone's access use it), or null when nothing was published.
    */
   outcome(): Promise<string | null>;
+  /**
+   * Waits for the effects of what was published and returns where the realtime server was not reached and why, or
+   * null when it was (or nothing was published): for commands that word the outcome themselves.
+   */
+  unreached(): Promise<{ endpoint: string; reason: string } | null>;
 }
 
 /** The command's events, with the same subscribers as the web server; failures are kept for `outcome()`, not logged. */
@@ -34,6 +39,11 @@ export function cliEvents(config: Config): CliEvents {
       if (publisher.published.length === 0) return null;
       if (failures.length === 0) return "Their open tabs were signed out and their realtime connections closed.";
       return `The realtime server at ${realtimeEndpoint(config)} was not reached (${describeFailure(failures[0])}), so their open tabs were not signed out at once: they will notice on their next request.`;
+    },
+    async unreached() {
+      await publisher.settled();
+      if (publisher.published.length === 0 || failures.length === 0) return null;
+      return { endpoint: realtimeEndpoint(config), reason: describeFailure(failures[0]) };
     },
   };
 }

@@ -13,8 +13,6 @@
 import { asc, eq } from "drizzle-orm";
 import { InvalidArgumentError, Option, type Command } from "commander";
 import { cafes, dealerships, mines, subdealerships, units } from "../../db/schema";
-import { resolveAppKey } from "../../src/app-key";
-import type { Config } from "../../src/config";
 import type { Db } from "../../src/db";
 import { EVERYTHING } from "../../src/domain/access/scope";
 import { CLI_ACTOR } from "../../src/domain/audit";
@@ -25,7 +23,6 @@ import {
   type DocumentType,
 } from "../../src/domain/documents";
 import { Conflict, NotFound, ValidationFailed, type Message } from "../../src/domain/errors";
-import { EventBus, type EventPublisher } from "../../src/domain/events";
 import { foldText } from "../../src/domain/fold";
 import { centsToSoles } from "../../src/domain/money";
 import {
@@ -41,8 +38,7 @@ import { salesOfDay, type DaySales, type SaleView } from "../../src/domain/sales
 import { voidSale } from "../../src/domain/sales/sell";
 import { parseWithDocument } from "../../src/domain/validation";
 import type { Locale } from "../../src/i18n";
-import { Broadcaster, describeFailure, realtimeCredentials, realtimeEndpoint } from "../../src/realtime/broadcaster";
-import { subscribeRealtime } from "../../src/realtime/subscribers";
+import { cliEvents } from "../events";
 import { CliError, cliConfig, cliDatabase } from "../bootstrap";
 import { explainValidation, say, table } from "../output";
 
@@ -245,25 +241,6 @@ function explain(error: unknown, locale: Locale): never {
 // ---------------------------------------------------------------------------------------------------------------
 // Live updates
 
-/**
- * The command's events, with the web server's realtime subscribers (src/realtime/subscribers.ts) and a broadcaster
- * that reaches the running Mesa through the Pusher HTTP API: a void reaches the cafe's open points of sale.
- */
-function saleEvents(config: Config): { publisher: EventPublisher; outcome(): Promise<string | null> } {
-  const failures: unknown[] = [];
-  const bus = new EventBus((error) => failures.push(error));
-  subscribeRealtime(bus, new Broadcaster(config, realtimeCredentials(config, resolveAppKey(config))));
-  const publisher = bus.publisher();
-  return {
-    publisher,
-    async outcome() {
-      await publisher.settled();
-      if (publisher.published.length === 0 || failures.length === 0) return null;
-      return `The realtime server at ${realtimeEndpoint(config)} was not reached (${describeFailure(failures[0])}), so open points of sale show the void when their list is next loaded.`;
-    },
-  };
-}
-
 // ---------------------------------------------------------------------------------------------------------------
 // Printing
 
@@ -451,7 +428,7 @@ function saleList(opts: { cafe: string; date?: string; json?: boolean }): void {
 async function saleVoid(id: number, opts: { reason: string; json?: boolean }): Promise<void> {
   const config = cliConfig();
   const db = cliDatabase(config);
-  const events = saleEvents(config);
+  const events = cliEvents(config);
   let sale: SaleView;
   try {
     sale = voidSale(db, CLI_ACTOR, EVERYTHING, id, { reason: opts.reason }, { voidAny: true }, events.publisher);
@@ -459,7 +436,10 @@ async function saleVoid(id: number, opts: { reason: string; json?: boolean }): P
     if (error instanceof NotFound) throw new CliError(`No sale has the id ${id}.`);
     explain(error, config.locale);
   }
-  const outcome = await events.outcome();
+  const unreached = await events.unreached();
+  const outcome = unreached
+    ? `The realtime server at ${unreached.endpoint} was not reached (${unreached.reason}), so open points of sale show the void when their list is next loaded.`
+    : null;
   if (opts.json) {
     console.log(json(sale));
     if (outcome) console.error(outcome);
