@@ -542,6 +542,19 @@ describe("sales.store, page protocol", () => {
     expect(page.flash.sale).toEqual({ id: row.id, ticket });
   });
 
+  test("garbage through the page goes back with the errors per field", async () => {
+    const client = await as("cajero");
+    const before = salesCount();
+    const response = await submit(client, "POST", "/sales", { cafe_id: "x", lines: [{ quantity: -1 }] }, "/dinners");
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe("/dinners");
+    const errors = (await visitPage(client, "/dinners")).props.errors;
+    expect(Object.keys(errors).sort()).toEqual(
+      ["cafe_id", "key", "lines.0.quantity", "lines.0.service_id", "sale_type", "service_date"].sort(),
+    );
+    expect(salesCount()).toBe(before);
+  });
+
   test("a refusal goes back with the errors per field; a reused key goes back with the form error", async () => {
     const client = await as("cajero");
     const refusedAnswer = await submit(client, "POST", "/sales", saleBody("49999998"), "/dinners");
@@ -871,5 +884,28 @@ describe("keep-alive of an open point of sale", () => {
 
   test("a person who cannot sell gets 403", async () => {
     expect((await submitJson(await as("mirona"), "POST", "/dinners/keep-alive")).status).toBe(403);
+  });
+
+  test("the limit is the POS_SESSION_MAX_HOURS setting; a session signed in before it was recorded starts counting", async () => {
+    const short = await posApp({ POS_SESSION_MAX_HOURS: "1" });
+    expect(short.app.config.posSessionHours).toBe(1);
+    const client = await signedIn(short.app, short.people.cajera);
+    const session = () => short.app.sessions.load(client.cookies.get(short.app.config.sessionCookie));
+    const stamp = (value: number | null) => {
+      const current = session();
+      if (value === null) current.forget("_signed_in_at");
+      else current.put("_signed_in_at", value);
+      short.app.sessions.save(current, { ipAddress: null, userAgent: null });
+    };
+    stamp(Date.now() - 59 * 60_000);
+    expect((await submitJson(client, "POST", "/dinners/keep-alive")).status).toBe(200);
+    // A session without the time it signed in (signed in before the point of sale) gets it now, and lives on.
+    stamp(null);
+    const before = Date.now();
+    expect((await submitJson(client, "POST", "/dinners/keep-alive")).status).toBe(200);
+    expect(session().get<number>("_signed_in_at")).toBeGreaterThanOrEqual(before);
+    stamp(Date.now() - 61 * 60_000);
+    expect((await submitJson(client, "POST", "/dinners/keep-alive")).status).toBe(401);
+    expect(await isSignedIn(client)).toBe(false);
   });
 });
