@@ -358,4 +358,65 @@ describe("several Mesa processes on one database file", () => {
       expect([JSON.stringify(byCheck), JSON.stringify(byIndex)]).toContain(JSON.stringify(refusal.json.errors));
     expect(testApp.db.select().from(saleLines).where(eq(saleLines.dinerId, dinerId)).all()).toHaveLength(1);
   });
+
+  test("a credit meal sold at two cafes at once (home and other unit), across processes: one sale", async () => {
+    const dinerId = addDiner(testApp.db, w.norte, w.contrata, "43000003", "Lucía Vargas");
+    const norte = await signedIn(testApp, people.cajera);
+    const sur = await signedIn(testApp, people.surena);
+    const responses = await answers(
+      await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          i % 2 === 0
+            ? post(servers[i % 3].origin, norte, "/sales", saleBody("43000003"))
+            : post(
+                servers[i % 3].origin,
+                sur,
+                "/sales",
+                saleBody("43000003", { cafe_id: w.sur, other_unit_confirmed: true }),
+              ),
+        ),
+      ),
+    );
+    expect(tally(responses)).toEqual({ 201: 1, 422: 19 });
+    expect(testApp.db.select().from(saleLines).where(eq(saleLines.dinerId, dinerId)).all()).toHaveLength(1);
+  });
+
+  test("one document registered by ten requests across processes: one diner, the rest told it is taken", async () => {
+    const client = await signedIn(testApp, people.cajera);
+    const responses = await answers(
+      await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          post(servers[i % 3].origin, client, "/diners", {
+            name: `Registro Doble ${i}`,
+            document_number: "43000099",
+            subdealership_id: w.contrata,
+            cafe_id: w.norte,
+          }),
+        ),
+      ),
+    );
+    expect(tally(responses)).toEqual({ 201: 1, 422: 9 });
+    const winner = responses.find((r) => r.status === 201)!.json;
+    for (const refusal of responses.filter((r) => r.status === 422))
+      expect(Object.keys(refusal.json.errors)).toEqual(["document_number"]);
+    const rows = testApp.db.select().from(diners).where(eq(diners.documentNumber, "43000099")).all();
+    expect(rows.map((r) => r.id)).toEqual([winner.id]);
+  });
+
+  test("one sale voided by ten requests across processes: one void, the rest 409", async () => {
+    const jefa = await signedIn(testApp, people.jefa);
+    const sale = await post(servers[0].origin, jefa, "/sales", saleBody("40000002", { sale_type: "cash" }));
+    expect(sale.status).toBe(201);
+    const saleId = (await sale.json()).id;
+    const responses = await answers(
+      await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          post(servers[i % 3].origin, jefa, `/sales/${saleId}/void`, { reason: `Anulación ${i}` }),
+        ),
+      ),
+    );
+    expect(tally(responses)).toEqual({ 200: 1, 409: 9 });
+    const reason = responses.find((r) => r.status === 200)!.json.voidReason;
+    expect(testApp.db.select().from(sales).where(eq(sales.id, saleId)).get()!.voidReason).toBe(reason);
+  });
 });
