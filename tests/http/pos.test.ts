@@ -650,6 +650,37 @@ describe("scope: a cashier of one cafe neither sells at nor sees another", () =>
     });
   });
 
+  test("the day's sales come 20 a page, newest first; the last diner served is the latest sale not voided", async () => {
+    const surena = await as("surena");
+    const made: Record<string, any>[] = [];
+    for (let i = 0; i < 23; i++)
+      made.push(
+        await sold(
+          surena,
+          saleBody("40000003", {
+            cafe_id: world.w.sur,
+            sale_type: "cash",
+            lines: [{ service_id: world.w.alm, quantity: 1 }],
+          }),
+        ),
+      );
+    const first = (await visitPage(surena, `/dinners?cafe=${world.w.sur}`)).props;
+    const all = first.sales.total as number;
+    expect(all).toBeGreaterThanOrEqual(23);
+    expect(first.sales.rows).toHaveLength(20);
+    expect(first.sales.rows[0].id).toBe(made.at(-1)!.id);
+    const second = (await visitPage(surena, `/dinners?cafe=${world.w.sur}&page=2`)).props;
+    expect(second.sales.rows).toHaveLength(all - 20);
+    const ids = [...first.sales.rows, ...second.sales.rows].map((s: any) => s.id);
+    expect(ids).toEqual([...ids].sort((a: number, b: number) => b - a));
+    expect(new Set(ids).size).toBe(all);
+    expect(first.last.id).toBe(made.at(-1)!.id);
+    expect(
+      (await submitJson(surena, "POST", `/sales/${made.at(-1)!.id}/void`, { reason: "Cobro repetido" })).status,
+    ).toBe(200);
+    expect((await visitPage(surena, `/dinners?cafe=${world.w.sur}`)).props.last.id).toBe(made.at(-2)!.id);
+  });
+
   test("without sales.create the page is forbidden", async () => {
     const mirona = await as("mirona");
     expect((await mirona.visit("/dinners")).response.status).toBe(403);
