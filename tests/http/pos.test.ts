@@ -681,6 +681,31 @@ describe("scope: a cashier of one cafe neither sells at nor sees another", () =>
     expect((await visitPage(surena, `/dinners?cafe=${world.w.sur}`)).props.last.id).toBe(made.at(-2)!.id);
   });
 
+  test("odd query strings open the page on the person's own cafe, never a 500", async () => {
+    const surena = await as("surena");
+    for (const query of [
+      "cafe=abc",
+      "cafe[]=1",
+      "cafe=-1",
+      "cafe=1e3",
+      "cafe=99999999999999999999",
+      "page=-5",
+      "page=abc",
+      "page=99999",
+      "date[]=2026-01-01",
+      "date=2026-02-30",
+      `cafe=${world.w.norte}&cafe=${world.w.sur}`,
+    ]) {
+      const { response, page } = await surena.visit(`/dinners?${query}`);
+      expect({ query, status: response.status }).toEqual({ query, status: 200 });
+      expect({ query, cafe: page.props.pos.cafe.id }).toEqual({ query, cafe: world.w.sur });
+    }
+    for (const path of ["/sales/abc/ticket", "/sales/0/ticket", "/sales/99999999999999999999/ticket"]) {
+      const response = await surena.request(path, { headers: { accept: "application/json" } });
+      expect({ path, status: response.status }).toEqual({ path, status: 404 });
+    }
+  });
+
   test("without sales.create the page is forbidden", async () => {
     const mirona = await as("mirona");
     expect((await mirona.visit("/dinners")).response.status).toBe(403);
