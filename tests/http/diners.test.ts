@@ -289,6 +289,26 @@ describe("editing a diner", () => {
     );
   });
 
+  test("garbage in an edit is refused per field and changes nothing; an odd id is not found", async () => {
+    const client = await as("cajera");
+    const diner = await registered({ name: "Gumercindo Sin Cambios" });
+    const before = row(diner.id);
+    for (const [what, body] of [
+      ["empty", {}],
+      ["name a number list", dinerBody({ name: [1, 2], document_number: diner.documentNumber })],
+      ["cafe a list", dinerBody({ cafe_id: [world.w.norte], document_number: diner.documentNumber })],
+      ["level as text", dinerBody({ level_id: "Master", document_number: diner.documentNumber })],
+      ["phone huge", dinerBody({ phone: "9".repeat(200), document_number: diner.documentNumber })],
+    ] as [string, unknown][]) {
+      const response = await submitJson(client, "PUT", `/diners/${diner.id}`, body);
+      expect({ what, status: response.status }).toEqual({ what, status: 422 });
+      expect(Object.keys((await response.json()).errors).length).toBeGreaterThan(0);
+    }
+    expect(row(diner.id)).toEqual(before);
+    for (const path of ["/diners/abc", "/diners/0", "/diners/99999999999999999999"])
+      expect((await submitJson(client, "PUT", path, dinerBody())).status).toBe(404);
+  });
+
   test("a document already registered to someone else is refused", async () => {
     const client = await as("cajera");
     const diner = await registered();
