@@ -9,7 +9,7 @@
  * checks made before writing.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -176,6 +176,26 @@ describe("one Mesa, requests fired together", () => {
     expect(new Set(responses.map((r) => r.json.id))).toEqual(new Set([id]));
     expect(db.select().from(sales).all().length).toBe(before + 1);
     expect(db.select().from(sales).where(eq(sales.requestKey, body.key)).all()).toHaveLength(1);
+  });
+
+  test("the database itself holds one live credit meal per diner, service and date, whatever the checks", async () => {
+    const db = world.app.db;
+    const dinerId = addDiner(db, world.w.norte, world.w.contrata, "42000009", "Mario Index");
+    const client = await signedIn(world.app, world.people.cajera);
+    expect((await post(origin, client, "/sales", saleBody("42000009"))).status).toBe(201);
+    // The sale's line, copied as if a second request had slipped past every check.
+    const line = db.select().from(saleLines).where(eq(saleLines.dinerId, dinerId)).get()!;
+    const { id: _id, ...copy } = line;
+    expect(() => db.insert(saleLines).values(copy).run()).toThrow(/UNIQUE constraint failed: sale_lines/);
+    // Another service, another date, cash or a voided line are not the same live credit meal.
+    const others = [
+      { ...copy, serviceId: world.w.cen },
+      { ...copy, serviceDate: "2020-01-01" },
+      { ...copy, saleType: "cash" as const },
+      { ...copy, voided: true },
+    ];
+    const ids = others.map((other) => db.insert(saleLines).values(other).returning().get().id);
+    db.delete(saleLines).where(inArray(saleLines.id, ids)).run();
   });
 
   test("sales at two cafes at once: each cafe's numbers run on their own, gapless", async () => {
