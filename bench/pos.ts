@@ -8,12 +8,15 @@
  *   npm run bench:pos                 (NODE_ENV=production bun bench/pos.ts; 30 s of selling)
  *   npm run bench:pos -- --seconds 5  (a shorter run)
  *
- * Processes: this one generates the database, runs the bare loop and drives the cashiers; the server runs in a child
- * (`bun bench/pos.ts server ...`) started as src/server.ts starts Mesa (createServices, the embedded realtime server
- * started, `app.listen` on a loopback port), so the cashiers' fetches and the server do not share an event loop. The
- * child also runs `recordSale` directly in a loop (no HTTP), to split the server's time per sale into the domain's
- * and the rest. Settings: BENCH_CASHIERS (32), BENCH_DINERS (50000), BENCH_LOOP_SECONDS (the bare and direct loops,
- * default 10 or --seconds when shorter). Nothing is asserted: a failed check is printed and the exit code is 1.
+ * Processes: this one generates the database, runs the bare loop (half before the server, half after) and drives the
+ * cashiers, whose points of sale also listen to their cafe's sales on the private channel, as the page does; the
+ * server runs in a child (`bun bench/pos.ts server ...`) started as src/server.ts starts Mesa (createServices, the
+ * embedded realtime server started, `app.listen` on a loopback port), so the cashiers' fetches and the server do not
+ * share an event loop. The child also runs `recordSale` directly in a loop (no HTTP), to split the server's time per
+ * sale into the domain's and the rest. Settings: BENCH_CASHIERS (32), BENCH_DINERS (50000), BENCH_LOOP_SECONDS (the
+ * bare and direct loops and the paced phase, default 10 or --seconds when shorter), BENCH_PACE_MS (1000: the paced
+ * phase's one sale a second per cashier). Nothing is asserted: a failed check is printed and the exit code is 1.
+ * bench/README.md says how to read the figures.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
