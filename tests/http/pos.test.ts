@@ -14,6 +14,7 @@ import { and, eq } from "drizzle-orm";
 import {
   auditLog,
   blacklist,
+  businesses,
   cafes,
   cafeServices,
   diners,
@@ -371,7 +372,7 @@ describe("sales.store, JSON", () => {
     expect(salesCount()).toBe(before);
   });
 
-  test("a cafe without an issuing business cannot sell, with a message saying what to set", async () => {
+  test("a cafe without an issuing business, or whose business has no RUC, cannot sell, with a message saying what to set", async () => {
     const db = world.app.db;
     const client = await as("root");
     const norte = db.select().from(cafes).where(eq(cafes.id, world.w.norte)).get()!;
@@ -382,6 +383,15 @@ describe("sales.store, JSON", () => {
       });
     } finally {
       db.update(cafes).set({ businessId: norte.businessId }).where(eq(cafes.id, world.w.norte)).run();
+    }
+    // A business without its RUC cannot issue a ticket either.
+    db.update(businesses).set({ ruc: null }).where(eq(businesses.id, world.w.business)).run();
+    try {
+      expect(await refused(client, saleBody(freshDiner().document))).toEqual({
+        cafe_id: es("sales.business_without_ruc", { business: "Catering Andino" }),
+      });
+    } finally {
+      db.update(businesses).set({ ruc: "20100070970" }).where(eq(businesses.id, world.w.business)).run();
     }
   });
 
