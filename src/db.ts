@@ -186,3 +186,67 @@ export function isDatabaseReachable(db: Db): boolean {
     return false;
   }
 }
+
+interface GroupedWork {
+  work: () => unknown;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+/** The work waiting for the next group commit, per connection. */
+const groups = new WeakMap<Db, GroupedWork[]>();
+
+/**
+ * Group commit: runs `work` (synchronous, usually a domain service with its own transaction) in a transaction shared
+ * with the other work handed in during the same turn of the event loop, each in its own savepoint, so that one
+ * COMMIT — and the one fsync that makes it durable — serves them all. Work that throws is rolled back alone; the
+ * others commit. Each promise settles only after the COMMIT, so nothing is answered before it is durable; when the
+ * COMMIT itself fails, every one of them fails. For the busiest writes (sales): under load, requests arrive while
+ * a commit waits for the disk, and the next group takes them all.
+ *
+ * Work must not publish domain events itself (they would go out before the COMMIT): it collects them, and the
+ * caller publishes them once the promise resolves.
+ */
+export function groupCommit<T>(db: Db, work: () => T): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let group = groups.get(db);
+    if (!group) {
+      groups.set(db, (group = []));
+      setImmediate(() => commitGroup(db));
+    }
+    group.push({ work, resolve: resolve as (value: unknown) => void, reject });
+  });
+}
+
+function commitGroup(db: Db): void {
+  const group = groups.get(db) ?? [];
+  groups.delete(db);
+  const client = db.$client;
+  const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
+  try {
+    client.exec("BEGIN IMMEDIATE");
+  } catch (error) {
+    for (const { reject } of group) reject(error);
+    return;
+  }
+  for (const { work } of group) {
+    try {
+      // A transaction inside a transaction is a savepoint: this work's writes are undone alone if it throws.
+      outcomes.push({ ok: true, value: client.transaction(work)() });
+    } catch (error) {
+      outcomes.push({ ok: false, error });
+    }
+  }
+  try {
+    client.exec("COMMIT");
+  } catch (error) {
+    if (client.inTransaction) client.exec("ROLLBACK");
+    for (const { reject } of group) reject(error);
+    return;
+  }
+  group.forEach(({ resolve, reject }, i) => {
+    const outcome = outcomes[i];
+    if (outcome.ok) resolve(outcome.value);
+    else reject(outcome.error);
+  });
+}

@@ -6,7 +6,9 @@
  */
 import { asc, eq } from "drizzle-orm";
 import { dealerships, subdealerships } from "../../../db/schema";
+import { groupCommit } from "../../db";
 import { can } from "../../domain/access/authorization";
+import type { DomainEvent } from "../../domain/events";
 import { DOCUMENT_TYPES } from "../../domain/documents";
 import { isCalendarDate } from "../../domain/sales/clock";
 import { createDiner, deleteDiner, listLevels, searchDiners, updateDiner } from "../../domain/sales/diners";
@@ -148,15 +150,20 @@ export const dinnersRoutes = defineRoutes([
     access: access.can("sales.create"),
     checks: ["sales.backdate"],
     handle: async (ctx) => {
-      const { sale, replayed } = recordSale(
-        ctx.db,
-        ctx.actor,
-        ctx.scope,
-        ctx.body,
-        ctx.config,
-        { backdate: can(ctx.access, "sales.backdate") },
-        ctx.events,
+      // Sales arriving together share one commit (groupCommit); their live events go out once it is durable.
+      const held: DomainEvent[] = [];
+      const { sale, replayed } = await groupCommit(ctx.db, () =>
+        recordSale(
+          ctx.db,
+          ctx.actor,
+          ctx.scope,
+          ctx.body,
+          ctx.config,
+          { backdate: can(ctx.access, "sales.backdate") },
+          { publish: (event) => held.push(event) },
+        ),
       );
+      for (const event of held) ctx.events.publish(event);
       if (ctx.wantsJson) return Response.json(sale, { status: replayed ? 200 : 201 });
       ctx.flash("success", ctx.t("sales.sold", { ticket: sale.ticket, name: sale.dinerName }));
       ctx.flash("sale", { id: sale.id, ticket: sale.ticket });
