@@ -22,6 +22,7 @@ import {
   services,
   sessions as sessionsTable,
 } from "../../db/schema";
+import { sha256 } from "../../src/crypto";
 import { foldText } from "../../src/domain/fold";
 import { dateIn } from "../../src/domain/sales/clock";
 import { translate } from "../../src/i18n";
@@ -941,10 +942,39 @@ describe("keep-alive of an open point of sale", () => {
     expect(await (await submitJson(client, "POST", "/dinners/keep-alive")).json()).toEqual({ alive: true });
 
     const sessionId = signedInAt(hours * 3_600_000 + 60_000);
+    // The sessions table keys a session by the hash of the cookie's id.
+    const rowOf = (id: string) =>
+      world.app.db
+        .select()
+        .from(sessionsTable)
+        .where(eq(sessionsTable.id, sha256(id)))
+        .get();
+    expect(rowOf(sessionId)).toBeDefined();
     const expired = await submitJson(client, "POST", "/dinners/keep-alive");
     expect(expired.status).toBe(401);
     expect(await expired.json()).toEqual({ alive: false });
-    expect(world.app.db.select().from(sessionsTable).where(eq(sessionsTable.id, sessionId)).get()).toBeUndefined();
+    expect(rowOf(sessionId)).toBeUndefined();
+    expect(await isSignedIn(client)).toBe(false);
+  });
+
+  test("each keep-alive is activity: a till idle near the session's lifetime stays signed in", async () => {
+    const client = await signedIn(world.app, world.people.cajero);
+    const id = sha256(client.cookies.get(world.app.config.sessionCookie)!);
+    const lifetime = world.app.config.sessionLifetimeMinutes;
+    const idle = (minutes: number) =>
+      world.app.db
+        .update(sessionsTable)
+        .set({ lastActivity: Math.floor(Date.now() / 1000) - minutes * 60 })
+        .where(eq(sessionsTable.id, id))
+        .run();
+    idle(lifetime - 5);
+    expect((await submitJson(client, "POST", "/dinners/keep-alive")).status).toBe(200);
+    const row = world.app.db.select().from(sessionsTable).where(eq(sessionsTable.id, id)).get()!;
+    expect(row.lastActivity).toBeGreaterThanOrEqual(Math.floor(Date.now() / 1000) - 5);
+    // Without it, a session idle past the lifetime is gone: its CSRF token with it (419, which the page also
+    // answers by going to the sign-in page).
+    idle(lifetime + 1);
+    expect((await submitJson(client, "POST", "/dinners/keep-alive")).status).toBe(419);
     expect(await isSignedIn(client)).toBe(false);
   });
 
