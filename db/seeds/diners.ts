@@ -181,16 +181,17 @@ const FOREIGN = [
   "Jhon Freddy Ospina Cárdenas",
   "Marcelo Andrés Quiroga Vaca",
 ];
+/** Visitors (inspectors, suppliers, auditors) who pay their lunch in cash now and then. */
 const VISITORS = [
-  "Ing. Ricardo Benavides",
-  "Patricia Olivares",
-  "Auditor Fernando Valdivia",
-  "Marco Antonio Lazo",
-  "Sra. Gisela Tapia",
-  "Técnico Óscar Mejía",
+  "Ricardo Benavides Prado",
+  "Patricia Olivares Rey",
+  "Fernando Valdivia Cornejo",
+  "Marco Antonio Lazo Ugarte",
+  "Gisela Tapia Ramírez",
+  "Óscar Mejía Talavera",
 ];
 const VOID_REASONS = [
-  "Servicio equivocado, se volvió a vender",
+  "Servicio equivocado",
   "Comensal se retiró sin consumir",
   "Error de digitación del DNI",
   "Ticket duplicado por el cajero",
@@ -473,6 +474,7 @@ function planSales(
   now: Date,
 ): PlannedSale[] {
   const random = randomFrom(14_2026);
+  const visitors = VISITORS.map((name) => ({ name, documentNumber: visitorDnis() }));
   const byId = new Map(cafeList.map((c) => [c.id, c]));
   const planned: PlannedSale[] = [];
   const today = new Map(cafeList.map((c) => [c.id, dateIn(c.timeZone, now)]));
@@ -543,7 +545,7 @@ function planSales(
           minute: random.minute(11 * 60 + 30, 14 * 60 + 30, 12 * 60 + 45),
           saleType: "cash",
           diner: null,
-          visitor: { name: random.pick(VISITORS), documentNumber: visitorDnis() },
+          visitor: random.pick(visitors),
           lines: [{ code: "ALM", quantity: 1 }],
           otherUnit: false,
           voidReason: null,
@@ -798,33 +800,40 @@ export const dinersSeeder: Seeder = {
     );
     const planned = demoDiners(cafeList, config.dniLength);
     const day = 86_400_000;
-    const added = db.transaction((tx) => {
-      let inserted = 0;
-      for (const d of planned) {
-        const left = d.leftDaysAgo === null ? null : new Date(now.getTime() - d.leftDaysAgo * day);
-        const createdAt = new Date(now.getTime() - d.createdDaysAgo * day);
-        const row = tx
-          .insert(diners)
-          .values({
-            documentType: d.documentType,
-            documentNumber: d.documentNumber,
-            name: d.name,
-            nameFolded: foldText(d.name),
-            phone: d.phone,
-            subdealershipId: d.subdealershipId,
-            cafeId: d.cafeId,
-            levelId: levelIds.get(d.level) ?? null,
-            active: left === null,
-            createdAt,
-            updatedAt: left ?? createdAt,
-          })
-          .onConflictDoNothing()
-          .returning({ id: diners.id })
-          .get();
-        if (row) inserted++;
-      }
-      return inserted;
-    });
+    const added = db.transaction(
+      (tx) => {
+        // A document already registered keeps its diner as they are.
+        const known = new Set(
+          tx
+            .select({ type: diners.documentType, number: diners.documentNumber })
+            .from(diners)
+            .all()
+            .map((d) => `${d.type}:${d.number}`),
+        );
+        const rows = planned
+          .filter((d) => !known.has(`${d.documentType}:${d.documentNumber}`))
+          .map((d) => {
+            const left = d.leftDaysAgo === null ? null : new Date(now.getTime() - d.leftDaysAgo * day);
+            const createdAt = new Date(now.getTime() - d.createdDaysAgo * day);
+            return {
+              documentType: d.documentType,
+              documentNumber: d.documentNumber,
+              name: d.name,
+              nameFolded: foldText(d.name),
+              phone: d.phone,
+              subdealershipId: d.subdealershipId,
+              cafeId: d.cafeId,
+              levelId: levelIds.get(d.level) ?? null,
+              active: left === null,
+              createdAt,
+              updatedAt: left ?? createdAt,
+            };
+          });
+        insertRows(db, diners, rows);
+        return rows.length;
+      },
+      { behavior: "immediate" },
+    );
     const lines = [
       `${count(added)} diners added (${count(planned.length)} in the demo set, ${planned.filter((d) => d.leftDaysAgo !== null).length} of them inactive)`,
     ];
