@@ -8,8 +8,9 @@
  *
  * Everything is drawn from a fixed seed, so every database gets the same diners. The sales are written in one
  * transaction with the arithmetic of a sale (`applyFactor`, `splitIgv`), the snapshots, the audit entries and the
- * gapless ticket numbers that `recordSale` writes (src/domain/sales/sell.ts): selling ~6,000 tickets one
- * transaction each would keep the first start waiting for seconds of disk flushes.
+ * gapless ticket numbers that `recordSale` writes (src/domain/sales/sell.ts): `recordSale` sells 230–340 sales a
+ * second on the 2-core development machine (`npm run bench:pos`), so its ~6,100 tickets, one transaction and one
+ * disk flush each, would hold the first start for 20–30 s; this takes under a second.
  *
  * Idempotent: a diner is added only when their document is missing, a window only where the cafe has none, and
  * sales only while the demo cafes have none at all.
