@@ -619,18 +619,31 @@ describe("scope: a cashier of one cafe neither sells at nor sees another", () =>
     expect((await submitJson(surena, "POST", `/sales/${sale.id}/void`, { reason: "No es mía" })).status).toBe(404);
     expect(world.app.db.select().from(sales).where(eq(sales.id, sale.id)).get()!.voidedAt).toBeNull();
 
-    // Asking for Norte's page opens Sur's: the only cafe of the scope.
+    // Asking for Norte's page opens Sur's: the only cafe of the scope, with Sur's sales only.
+    const surSale = await sold(
+      surena,
+      saleBody("40000003", {
+        cafe_id: world.w.sur,
+        sale_type: "cash",
+        lines: [{ service_id: world.w.alm, quantity: 1 }],
+      }),
+    );
     const page = await visitPage(surena, `/dinners?cafe=${world.w.norte}`);
     expect(page.props.cafes.map((c: any) => c.id)).toEqual([world.w.sur]);
     expect(page.props.pos.cafe.id).toBe(world.w.sur);
+    expect(page.props.sales.rows.length).toBeGreaterThan(0);
     expect(page.props.sales.rows.every((s: any) => s.cafeId === world.w.sur)).toBe(true);
     expect(page.props.sales.rows.map((s: any) => s.id)).not.toContain(sale.id);
-    if (page.props.last !== null) expect(page.props.last.cafeId).toBe(world.w.sur);
+    expect(page.props.last.id).toBe(surSale.id);
+    // Sold after Sur's sale, Norte's is still not Sur's last diner.
+    const later = await sold(cajera, saleBody(freshDiner().document));
+    expect((await visitPage(surena, "/dinners")).props.last.id).toBe(surSale.id);
 
     // A cashier of Norte sees Norte's sales, newest first.
     const norte = await visitPage(cajera, `/dinners?cafe=${world.w.norte}`);
     expect(norte.props.pos.cafe.id).toBe(world.w.norte);
-    expect(norte.props.sales.rows[0].id).toBe(sale.id);
+    expect(norte.props.sales.rows.slice(0, 2).map((s: any) => s.id)).toEqual([later.id, sale.id]);
+    expect(norte.props.last.id).toBe(later.id);
     const ids = norte.props.sales.rows.map((s: any) => s.id);
     expect(ids).toEqual([...ids].sort((a: number, b: number) => b - a));
   });
