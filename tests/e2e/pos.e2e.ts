@@ -16,7 +16,8 @@ import { expect, test, type Browser, type BrowserContext, type Page } from "@pla
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { chooseOption, watchConsole, waitForHydration } from "./support";
+import AxeBuilder from "@axe-core/playwright";
+import { chooseOption, watchConsole, watchServerMarkup, waitForHydration } from "./support";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 /** Unique per run, so names and documents never collide with another run's. */
@@ -381,6 +382,18 @@ test.describe("point of sale", () => {
     // Recorded on the server: the count survives a reload.
     await open(page, href);
     await expect(page.getByTestId("ticket-prints")).toHaveText("Impreso 2 veces");
+    // Printed, the page is the ticket alone, 80 mm wide, as long as the ticket (no paper for the rest).
+    await page.emulateMedia({ media: "print" });
+    await expect(view).toBeVisible();
+    await expect(page.locator("#sidebar")).toBeHidden();
+    await expect(page.getByRole("button", { name: "Reimprimir" })).toBeHidden();
+    const box = (await view.boundingBox())!;
+    expect(Math.round(box.x)).toBe(0);
+    expect(Math.abs(box.width - (80 / 25.4) * 96)).toBeLessThan(2);
+    expect(await page.evaluate(() => document.body.getBoundingClientRect().height)).toBeLessThanOrEqual(
+      Math.ceil(box.height) + 2,
+    );
+    await page.emulateMedia({ media: "screen" });
 
     // The voided sale's ticket, opened to print at once (?print=1), as a cafe that prints every sale does.
     await open(page, "/dinners");
@@ -393,4 +406,167 @@ test.describe("point of sale", () => {
     expect(problems).toEqual([]);
     await context.close();
   });
+
+  test("the prices dialog sets a price, a service window and automatic printing; then every sale prints at once", async ({
+    browser,
+  }) => {
+    const { context, page, problems } = await as(browser, managerState);
+    await open(page, "/dinners");
+    await page.getByRole("button", { name: "Precios y horarios" }).click();
+    const dialog = page.getByRole("dialog", { name: `Precios y horarios de ${CAFE}` });
+    await expect(dialog).toBeVisible();
+    await expect(dialog.getByLabel("Precio de Refrigerio")).toHaveValue("6.50");
+    await expect(dialog.getByLabel("Serie de tickets")).toHaveValue(/^T\d{3}$/);
+    // A bad price and a half-written window are refused, each beside its service.
+    await dialog.getByLabel("Precio de Refrigerio").fill("seis");
+    await dialog.getByRole("button", { name: "Guardar" }).click();
+    await expect(dialog).toContainText("Refrigerio");
+    await expect(dialog.getByLabel("Precio de Refrigerio")).toHaveAttribute("aria-invalid", "true");
+    await dialog.getByLabel("Precio de Refrigerio").fill("7.00");
+    await dialog.getByLabel("Inicio del horario de Refrigerio").fill("15:00");
+    await dialog.getByLabel("Fin del horario de Refrigerio").fill("16:30");
+    await dialog.getByLabel("Imprimir cada venta automáticamente").check();
+    await dialog.getByRole("button", { name: "Guardar" }).click();
+    await expect(dialog).toBeHidden();
+    await expect(flash(page)).toHaveText("Ajustes del punto de venta guardados.");
+    await expect(page.getByTestId("service-REF")).toContainText("S/ 7.00 · 15:00–16:30");
+    // Saved on the server: the dialog opens again with them.
+    await open(page, "/dinners");
+    await page.getByRole("button", { name: "Precios y horarios" }).click();
+    await expect(dialog.getByLabel("Precio de Refrigerio")).toHaveValue("7.00");
+    await expect(dialog.getByLabel("Inicio del horario de Refrigerio")).toHaveValue("15:00");
+    await expect(dialog.getByLabel("Imprimir cada venta automáticamente")).toBeChecked();
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+
+    // With automatic printing, a sale prints its ticket in place at once (the page stays, the input ready for the
+    // next diner), and the print is recorded.
+    await page.getByRole("radio", { name: "Crédito" }).focus();
+    await page.keyboard.press("ArrowRight");
+    await onlyService(page, "Refrigerio", 3);
+    await expect(page.getByTestId("pos-subtotal")).toHaveText("Total de la venta: S/ 21.00");
+    await scan(page, HOME.dni);
+    await sold(page, HOME.name);
+    const row = saleRow(page, HOME.name).filter({ hasText: "REF ×3" });
+    await expect(row).toContainText("S/ 21.00");
+    await expect.poll(() => page.evaluate(() => (window as unknown as { printed: number }).printed)).toBe(1);
+    const ticket = (await row.locator("td").first().textContent())!.match(/T\d{3}-\d{8}/)![0];
+    // What prints is that ticket alone.
+    await page.emulateMedia({ media: "print" });
+    const slip = page.getByRole("article", { name: `Ticket ${ticket}` });
+    await expect(slip).toBeVisible();
+    await expect(slip).toContainText("S/ 21.00");
+    await expect(salesTable(page)).toBeHidden();
+    await page.emulateMedia({ media: "screen" });
+    await expect(slip).toBeHidden();
+    const href = (await row.getByRole("link", { name: /^Ver ticket / }).getAttribute("href"))!;
+    await open(page, href);
+    await expect(page.getByTestId("ticket-prints")).toHaveText("Impreso 1 vez");
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  for (const [width, viewport] of Object.entries({
+    desktop: { width: 1366, height: 850 },
+    phone: { width: 390, height: 844 },
+  }))
+    test(`accessible, light and dark, ${width}: the page, its list, every dialog and the ticket; the markup hydrates as rendered`, async ({
+      browser,
+    }) => {
+      test.setTimeout(180_000);
+      const { context, page, problems } = await as(browser, managerState);
+      await page.setViewportSize(viewport);
+      await watchServerMarkup(page);
+      const check = async (where: string, include?: string) => {
+        for (const dark of [false, true]) {
+          await page.evaluate((on) => {
+            document.documentElement.classList.toggle("dark", on);
+            for (const animation of document.getAnimations()) animation.finish();
+          }, dark);
+          let builder = new AxeBuilder({ page });
+          if (include) builder = builder.include(include);
+          const { violations } = await builder.analyze();
+          const serious = violations
+            .filter((v) => ["critical", "serious", "moderate"].includes(v.impact ?? ""))
+            .map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+          expect.soft(serious, `${where} ${dark ? "dark" : "light"}`).toEqual([]);
+        }
+      };
+      await open(page, "/dinners");
+      expect(await page.evaluate(() => (window as any).__removedFromApp)).toEqual([]);
+      await expect(saleRow(page, HOME.name).first()).toBeVisible();
+      if (width === "phone") {
+        // A phone shows each sale as a card: nothing scrolls sideways.
+        const wide = await page.evaluate(() =>
+          [...document.querySelectorAll("#content *")]
+            // Screen-reader-only parts (the table's header row on a phone) are clipped, not laid out.
+            .filter((e) => !e.closest('.sr-only, [class*="max-sm:sr-only"]'))
+            .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
+            .slice(0, 5)
+            .map((e) => `${e.tagName.toLowerCase()}.${String(e.className).slice(0, 80)}`),
+        );
+        // (Named in the message when it fails; some of them may only be clipped by their box.)
+        expect(
+          await page.evaluate(() => document.documentElement.scrollWidth),
+          JSON.stringify(wide),
+        ).toBeLessThanOrEqual(390);
+      }
+      await check("page");
+
+      await page.keyboard.press("F2");
+      await page.keyboard.type(HOME.name.slice(0, 12));
+      await expect(page.getByRole("listbox", { name: "Comensales encontrados" })).toBeVisible();
+      await check("typeahead", "[role=listbox]");
+      await page.keyboard.press("Escape");
+
+      const dialogs: [string, string, () => Promise<void>][] = [
+        ["Nuevo comensal", "Nuevo comensal", () => page.getByRole("button", { name: "Nuevo comensal" }).click()],
+        [
+          "Precios y horarios",
+          `Precios y horarios de ${CAFE}`,
+          () => page.getByRole("button", { name: "Precios y horarios" }).click(),
+        ],
+        [
+          "Anular",
+          "¿Anular el ticket",
+          () =>
+            saleRow(page, HOME.name)
+              .first()
+              .getByRole("button", { name: /^Anular ticket / })
+              .click(),
+        ],
+        [
+          "Visitante",
+          "Venta al contado a un visitante",
+          async () => {
+            await page.getByRole("radio", { name: "Crédito" }).focus();
+            await page.keyboard.press("ArrowRight");
+            await page.getByRole("button", { name: "Visitante" }).click();
+          },
+        ],
+        [
+          "Otra unidad",
+          "Comensal de otra unidad",
+          async () => {
+            await onlyService(page, SERVICE);
+            await scan(page, VISITING.dni);
+          },
+        ],
+      ];
+      for (const [name, title, openIt] of dialogs) {
+        await openIt();
+        const dialog = page.getByRole("dialog", { name: title });
+        await expect(dialog).toBeVisible();
+        await check(name, "[role=dialog]");
+        await page.keyboard.press("Escape");
+        await expect(dialog).toBeHidden();
+      }
+
+      const href = (await saleRow(page, VISITING.name).first().getByRole("link").getAttribute("href"))!;
+      await open(page, href);
+      expect(await page.evaluate(() => (window as any).__removedFromApp)).toEqual([]);
+      await check("ticket");
+      expect(problems).toEqual([]);
+      await context.close();
+    });
 });

@@ -59,7 +59,11 @@ export const DinerSearch = forwardRef<
   const pending = useRef<AbortController | null>(null);
 
   useImperativeHandle(ref, () => ({
-    focus: () => input.current?.focus(),
+    // What is left in the field (a refused document, a half-typed name) is selected: the next scan replaces it.
+    focus: () => {
+      input.current?.focus();
+      input.current?.select();
+    },
     clear: () => {
       pending.current?.abort();
       setText("");
@@ -251,7 +255,7 @@ export const DinerSearch = forwardRef<
               <span className="block font-medium">
                 {diner.name}
                 {diner.barredReason !== null && (
-                  <span className="ml-2 rounded bg-destructive/15 px-1.5 text-xs text-destructive">
+                  <span className="ml-2 rounded bg-destructive px-1.5 text-xs text-destructive-foreground">
                     {t("dinners.barred")}
                   </span>
                 )}

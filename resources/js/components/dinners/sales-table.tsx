@@ -54,7 +54,7 @@ export function SalesTable({
         <>
           {struck(s, s.ticket)}
           {s.voided && (
-            <span className="ml-2 rounded bg-destructive/15 px-1.5 py-0.5 font-sans text-xs text-destructive">
+            <span className="ml-2 rounded bg-destructive px-1.5 py-0.5 font-sans text-xs text-destructive-foreground">
               {t("dinners.sales.voided")}
             </span>
           )}

@@ -14,7 +14,8 @@ import { DinerSearch, type DinerSearchHandle } from "../../components/dinners/di
 import { NewDinerDialog } from "../../components/dinners/new-diner-dialog";
 import { OtherUnitDialog } from "../../components/dinners/other-unit-dialog";
 import { PricesDialog } from "../../components/dinners/prices-dialog";
-import { newSaleKey, printInFrame } from "../../components/dinners/print-frame";
+import { newSaleKey } from "../../components/dinners/sale-key";
+import { TicketSlip, ticketPrintStyle } from "../../components/dinners/ticket-slip";
 import { LastDiner, SalesTable } from "../../components/dinners/sales-table";
 import { maxQuantity, ServicePicker } from "../../components/dinners/service-picker";
 import type { DinerView, DinnersProps, SaleType, SaleView } from "../../components/dinners/types";
@@ -29,6 +30,7 @@ import { useI18n } from "../../hooks/use-i18n";
 import { useKeepAlive } from "../../hooks/use-keep-alive";
 import { usePosClock } from "../../hooks/use-pos-clock";
 import { usePosLive } from "../../hooks/use-pos-live";
+import { usePosPrint } from "../../hooks/use-pos-print";
 import { useRoute } from "../../hooks/use-route";
 import { cn } from "../../lib/utils";
 
@@ -90,6 +92,7 @@ export default function DinnersIndex({
 
   useKeepAlive(settings.keepAliveMinutes);
   usePosLive(pos?.cafe.id ?? null, date);
+  const printer = usePosPrint();
 
   // Another cafe, or the next service window: its service is preselected.
   useEffect(() => setQuantities(preselected()), [pos?.cafe.id, current]);
@@ -150,8 +153,10 @@ export default function DinnersIndex({
           if (payload.sale_type === "cash") setQuantities(preselected());
           ready();
           const sold = (page.flash as { sale?: { id: number; ticket: string } } | undefined)?.sale;
-          if (sold && pos.cafe.autoPrint)
-            printInFrame(route("sales.ticket", { sale: sold.id, print: 1 }), t("dinners.print_frame"));
+          if (sold && pos.cafe.autoPrint) {
+            const fresh = page.props as { last?: SaleView | null; sales?: { rows: SaleView[] } | null };
+            void printer.print(sold.id, [fresh.last, ...(fresh.sales?.rows ?? [])]);
+          }
         },
         onError: (errors) => {
           // Refused: nothing was written, so the next attempt gets a new key.
@@ -314,7 +319,7 @@ export default function DinnersIndex({
 
       <section aria-label={t("dinners.sale")} className="space-y-4 rounded-xl border bg-card p-4 shadow-xs">
         <div className="grid gap-3 sm:grid-cols-2 xl:grid-cols-[minmax(0,2fr)_minmax(0,1fr)_auto_minmax(0,1.2fr)]">
-          <div className="space-y-1.5">
+          <div className="min-w-0 space-y-1.5">
             <label htmlFor="pos-cafe" className="text-sm font-medium">
               {t("dinners.cafe")}
             </label>
@@ -325,7 +330,7 @@ export default function DinnersIndex({
               options={cafes.map((c) => ({ value: String(c.id), label: c.path }))}
             />
           </div>
-          <div className="space-y-1.5">
+          <div className="min-w-0 space-y-1.5">
             <label htmlFor="pos-receipt" className="text-sm font-medium">
               {t("dinners.receipt_type")}
             </label>
@@ -336,7 +341,7 @@ export default function DinnersIndex({
               options={[{ value: "ticket", label: t("sales.receipt_types.ticket") }]}
             />
           </div>
-          <fieldset className="space-y-1.5">
+          <fieldset className="min-w-0 space-y-1.5">
             <legend className="mb-1.5 text-sm font-medium">{t("dinners.sale_type")}</legend>
             <div className="inline-flex h-9 rounded-md border border-input bg-muted/40 p-0.5">
               {(["credit", "cash"] as const).map((type) => (
@@ -360,7 +365,7 @@ export default function DinnersIndex({
               ))}
             </div>
           </fieldset>
-          <div className="space-y-1.5">
+          <div className="min-w-0 space-y-1.5">
             <label htmlFor="pos-date" className="text-sm font-medium">
               {t("dinners.service_date")}
             </label>
@@ -398,7 +403,7 @@ export default function DinnersIndex({
           onChange={(serviceId, quantity) => setQuantities((q) => ({ ...q, [serviceId]: quantity }))}
         />
 
-        <div className="grid gap-3 lg:grid-cols-[minmax(0,1fr)_auto] lg:items-start">
+        <div className="grid grid-cols-1 gap-3 lg:grid-cols-[minmax(0,1fr)_auto] lg:items-start">
           <DinerSearch
             ref={search}
             onPick={pick}
@@ -518,6 +523,12 @@ export default function DinnersIndex({
       )}
       {modal?.kind === "void" && <VoidDialog sale={modal.sale} onClose={() => setModal(null)} />}
       {modal?.kind === "prices" && <PricesDialog pos={pos} onClose={() => setModal(null)} />}
+      {printer.slip && (
+        <>
+          <style>{ticketPrintStyle("pos-ticket")}</style>
+          <TicketSlip sale={printer.slip} id="pos-ticket" className="hidden print:block" />
+        </>
+      )}
     </div>
   );
 }

@@ -8,9 +8,8 @@
 import { Head, Link } from "@inertiajs/react";
 import { ArrowLeft, Printer } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
-import { intlLocale } from "../../../../src/i18n";
-import { dateIn } from "../../../../src/domain/sales/clock";
 import { requestJson } from "../../components/dinners/http";
+import { TicketSlip, ticketPrintStyle } from "../../components/dinners/ticket-slip";
 import type { SaleView } from "../../components/dinners/types";
 import { Button } from "../../components/ui/button";
 import { useI18n } from "../../hooks/use-i18n";
@@ -25,17 +24,8 @@ interface Props {
   autoprint: boolean;
 }
 
-// The roll is 80 mm wide and as long as the ticket; printing keeps the ticket alone, whatever frame it sits in.
-const PRINT_STYLE = `@page { size: 80mm auto; margin: 0; }
-@media print {
-  html, body { background: #fff !important; }
-  body * { visibility: hidden !important; }
-  #ticket, #ticket * { visibility: visible !important; color: #000 !important; }
-  #ticket { position: absolute; left: 0; top: 0; width: 80mm; margin: 0; padding: 3mm 4mm; border: 0 !important; box-shadow: none !important; border-radius: 0; }
-}`;
-
 export default function Ticket({ sale, prints, autoprint }: Props) {
-  const { t, money, number, locale } = useI18n();
+  const { t } = useI18n();
   const route = useRoute();
   const [printed, setPrinted] = useState(prints);
   const [problem, setProblem] = useState<string | null>(null);
@@ -59,19 +49,12 @@ export default function Ticket({ sale, prints, autoprint }: Props) {
     void print();
   }, [autoprint]);
 
-  const soldAt = new Intl.DateTimeFormat(intlLocale[locale], {
-    dateStyle: "short",
-    timeStyle: "short",
-    hourCycle: "h23",
-    timeZone: sale.timeZone,
-  }).format(new Date(sale.soldAt));
-  const rate = number(sale.igvRateBasisPoints / 100);
   const title = t("dinners.ticket.title", { ticket: sale.ticket });
 
   return (
     <PageRoot className="space-y-4">
       <Head title={title} />
-      <style>{PRINT_STYLE}</style>
+      <style>{ticketPrintStyle("ticket")}</style>
       <div className="flex flex-wrap items-center justify-between gap-2 print:hidden">
         <Link
           href={route("dinners.index", { cafe: sale.cafeId })}
@@ -96,102 +79,7 @@ export default function Ticket({ sale, prints, autoprint }: Props) {
           {problem}
         </p>
       )}
-      <article
-        id="ticket"
-        aria-label={title}
-        className="mx-auto w-[80mm] max-w-full rounded-md border bg-white p-4 font-mono text-[12px] leading-snug text-black shadow-sm"
-      >
-        <header className="text-center">
-          <p className="text-[13px] font-bold uppercase">{sale.businessName}</p>
-          <p>RUC {sale.businessRuc}</p>
-          {sale.businessAddress && <p>{sale.businessAddress}</p>}
-        </header>
-        <hr className="my-2 border-dashed border-black" />
-        <p className="text-center text-[14px] font-bold">TICKET {sale.ticket}</p>
-        {sale.voided && (
-          <p className="my-1 border-2 border-black text-center text-[16px] font-bold" data-testid="ticket-voided">
-            {t("dinners.ticket.voided")}
-          </p>
-        )}
-        <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-2">
-          <dt>{t("dinners.ticket.date")}</dt>
-          <dd>{soldAt}</dd>
-          <dt>{t("dinners.ticket.cafe")}</dt>
-          <dd>{sale.cafeName}</dd>
-          <dt>{t("dinners.ticket.diner")}</dt>
-          <dd>{sale.dinerName}</dd>
-          <dt>{sale.documentType.toUpperCase()}</dt>
-          <dd>{sale.documentNumber}</dd>
-          {sale.subdealershipName && (
-            <>
-              <dt>{t("dinners.ticket.subdealership")}</dt>
-              <dd>
-                {sale.subdealershipName}
-                {sale.dealershipName && ` (${sale.dealershipName})`}
-              </dd>
-            </>
-          )}
-          <dt>{t("dinners.ticket.sale_type")}</dt>
-          <dd>{t(`sales.types.${sale.saleType}`)}</dd>
-          {sale.serviceDate !== dateIn(sale.timeZone, new Date(sale.soldAt)) && (
-            <>
-              <dt>{t("dinners.ticket.service_date")}</dt>
-              <dd>{sale.serviceDate}</dd>
-            </>
-          )}
-        </dl>
-        <hr className="my-2 border-dashed border-black" />
-        <table className="w-full">
-          <caption className="sr-only">{t("dinners.ticket.lines")}</caption>
-          <thead>
-            <tr>
-              <th scope="col" className="w-8 text-left font-normal">
-                {t("dinners.ticket.qty")}
-              </th>
-              <th scope="col" className="text-left font-normal">
-                {t("dinners.ticket.service")}
-              </th>
-              <th scope="col" className="text-right font-normal">
-                {t("dinners.ticket.amount")}
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {sale.lines.map((line) => (
-              <tr key={line.serviceId}>
-                <td className="align-top">{line.quantity}</td>
-                <td className="align-top">
-                  {line.serviceName}
-                  {line.quantity > 1 && <span className="block">@ {money(line.unitPriceCents)}</span>}
-                </td>
-                <td className="text-right align-top tabular-nums">{money(line.totalCents)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        <hr className="my-2 border-dashed border-black" />
-        <dl className="grid grid-cols-[1fr_auto] gap-x-2 tabular-nums">
-          <dt>{t("dinners.ticket.base")}</dt>
-          <dd className="text-right">{money(sale.baseCents)}</dd>
-          <dt>{t("dinners.ticket.igv", { rate })}</dt>
-          <dd className="text-right">{money(sale.igvCents)}</dd>
-          <dt className="text-[14px] font-bold">{t("dinners.ticket.total")}</dt>
-          <dd className="text-right text-[14px] font-bold" data-testid="ticket-total">
-            {money(sale.totalCents)}
-          </dd>
-        </dl>
-        {sale.otherUnit && (
-          <p className="mt-2 text-center font-bold" data-testid="ticket-other-unit">
-            {t("dinners.ticket.other_unit", { factor: number(sale.priceFactorPercent / 100) })}
-          </p>
-        )}
-        {sale.voided && sale.voidReason && (
-          <p className="mt-1">{t("dinners.ticket.void_reason", { reason: sale.voidReason })}</p>
-        )}
-        <hr className="my-2 border-dashed border-black" />
-        <p>{t("dinners.ticket.cashier", { name: sale.cashierName })}</p>
-        <p className="mt-1 text-center text-[11px]">{t("dinners.ticket.internal")}</p>
-      </article>
+      <TicketSlip sale={sale} id="ticket" />
     </PageRoot>
   );
 }
