@@ -537,6 +537,44 @@ describe("sales.store, JSON", () => {
     expect(anonymous.status).toBe(401);
     expect(salesCount()).toBe(before);
   });
+
+  test("a price changed on the price list applies to the next sale; a sale keeps the price it was sold at", async () => {
+    const cajera = await as("cajera");
+    const jefa = await as("jefa");
+    const setPrice = async (price: string | null) => {
+      const response = await submit(
+        jefa,
+        "PUT",
+        `/cafes/${world.w.norte}/prices`,
+        { prices: [{ service_id: world.w.cen, price }] },
+        "/management",
+      );
+      expect(response.status).toBe(303);
+    };
+    const dinner = { sale_type: "cash", lines: [{ service_id: world.w.cen, quantity: 2 }] };
+    const before = await sold(cajera, saleBody(freshDiner().document, dinner));
+    expect(before.totalCents).toBe(2400);
+    await setPrice("13.50");
+    try {
+      const after = await sold(cajera, saleBody(freshDiner().document, dinner));
+      expect(after.totalCents).toBe(2700);
+      expect(after.lines[0]).toMatchObject({ listPriceCents: 1350, unitPriceCents: 1350 });
+      const again = await cajera.request(`/sales/${before.id}/ticket`, { headers: { accept: "application/json" } });
+      expect((await again.json()).lines[0]).toMatchObject({ listPriceCents: 1200, totalCents: 2400 });
+      // A price cleared on the list: the service cannot be sold.
+      await setPrice(null);
+      expect(await refused(cajera, saleBody(freshDiner().document, dinner))).toEqual({
+        "lines.0.service_id": es("sales.service_without_price", { service: "Cena (CEN)" }),
+      });
+      // A cashier cannot change prices.
+      const denied = await submitJson(cajera, "PUT", `/cafes/${world.w.norte}/prices`, {
+        prices: [{ service_id: world.w.cen, price: "0.10" }],
+      });
+      expect(denied.status).toBe(403);
+    } finally {
+      await setPrice("12.00");
+    }
+  });
 });
 
 describe("sales.store, page protocol", () => {
