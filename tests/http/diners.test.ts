@@ -309,6 +309,37 @@ describe("editing a diner", () => {
       expect((await submitJson(client, "PUT", path, dinerBody())).status).toBe(404);
   });
 
+  test("a sale keeps the diner as they were: editing the diner later does not change the ticket", async () => {
+    const client = await as("cajera");
+    const diner = await registered({ name: "Félix Antes" });
+    const sale = await submitJson(client, "POST", "/sales", {
+      key: `snapshot-${diner.id}-0001`,
+      cafe_id: world.w.norte,
+      document_number: diner.documentNumber,
+      service_date: dateIn("America/Lima"),
+      sale_type: "cash",
+      lines: [{ service_id: world.w.des, quantity: 1 }],
+    });
+    const saleId = (await sale.json()).id;
+    const edited = await submitJson(
+      client,
+      "PUT",
+      `/diners/${diner.id}`,
+      dinerBody({
+        name: "Félix Después",
+        document_number: diner.documentNumber,
+        subdealership_id: world.w.otraContrata,
+      }),
+    );
+    expect(edited.status).toBe(200);
+    const ticket = await client.request(`/sales/${saleId}/ticket`, { headers: { accept: "application/json" } });
+    expect(await ticket.json()).toMatchObject({
+      dinerId: diner.id,
+      dinerName: "Félix Antes",
+      subdealershipName: "Contrata Uno",
+    });
+  });
+
   test("a document already registered to someone else is refused", async () => {
     const client = await as("cajera");
     const diner = await registered();
