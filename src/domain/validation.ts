@@ -95,6 +95,31 @@ function messageFor(schema: TSchema, type: ValueErrorType, value: unknown): Mess
   }
 }
 
+/** Whether a schema (or one member of a union) takes whole numbers. */
+function takesIntegers(schema: TSchema): boolean {
+  if (schema.type === "integer") return true;
+  return Array.isArray(schema.anyOf) && (schema.anyOf as TSchema[]).some(takesIntegers);
+}
+
+/**
+ * The paths where a whole number is expected and a number with a fraction was sent (2.7, "2.7"): TypeBox's
+ * conversion would cut it to 2, and a person asking for 2.7 of something must be told, not served 2.
+ */
+function fractionsGiven(schema: TSchema, value: unknown, path: string, found: Record<string, Message>): void {
+  if (value === null || value === undefined) return;
+  if (takesIntegers(schema)) {
+    const number = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
+    if (typeof number === "number" && Number.isFinite(number) && !Number.isInteger(number))
+      found[path] = message("validation.whole_number");
+    return;
+  }
+  if (schema.type === "object" && schema.properties && typeof value === "object" && !Array.isArray(value))
+    for (const [key, property] of Object.entries(schema.properties as Record<string, TSchema>))
+      fractionsGiven(property, (value as Record<string, unknown>)[key], path ? `${path}.${key}` : key, found);
+  if (schema.type === "array" && schema.items && Array.isArray(value))
+    value.forEach((item, index) => fractionsGiven(schema.items as TSchema, item, `${path}.${index}`, found));
+}
+
 /** Checks `input` against `schema`; returns the cleaned value or throws ValidationFailed. */
 export function parseInput<S extends TObject>(schema: S, input: unknown, keepStringsAsIs: string[] = []): Static<S> {
   const source = (input && typeof input === "object" ? input : {}) as Record<string, unknown>;
@@ -112,8 +137,10 @@ export function parseInput<S extends TObject>(schema: S, input: unknown, keepStr
     prepared[key] = keepStringsAsIs.includes(key) ? source[key] : trimStrings(source[key]);
   }
   if (Object.keys(tooMany).length) throw new ValidationFailed(tooMany);
-  const value = Value.Convert(schema, Value.Clean(schema, prepared));
+  const cleaned = Value.Clean(schema, prepared);
   const errors: Record<string, Message> = {};
+  fractionsGiven(schema, cleaned, "", errors);
+  const value = Value.Convert(schema, cleaned);
   let reported = 0;
   for (const error of Value.Errors(schema, value)) {
     const path = error.path.replace(/^\//, "").replace(/\//g, ".");

@@ -439,4 +439,16 @@ describe("several Mesa processes on one database file", () => {
     const reason = responses.find((r) => r.status === 200)!.json.voidReason;
     expect(testApp.db.select().from(sales).where(eq(sales.id, saleId)).get()!.voidReason).toBe(reason);
   });
+
+  test("20 requests with one key across three processes: one sale, every answer carries it", async () => {
+    addDiner(testApp.db, w.norte, w.contrata, "43000002", "Karen Flores");
+    const client = await signedIn(testApp, people.cajero);
+    const body = saleBody("43000002");
+    const responses = await answers(
+      await Promise.all(Array.from({ length: 20 }, (_, i) => post(servers[i % 3].origin, client, "/sales", body))),
+    );
+    expect(tally(responses)).toEqual({ 200: 19, 201: 1 });
+    expect(new Set(responses.map((r) => r.json.id)).size).toBe(1);
+    expect(testApp.db.select().from(sales).where(eq(sales.requestKey, body.key)).all()).toHaveLength(1);
+  });
 });

@@ -123,6 +123,20 @@ const ticketOf = (cafeId: number, number: number) =>
   `${world.app.db.select().from(cafes).where(eq(cafes.id, cafeId)).get()!.ticketSeries}-${String(number).padStart(8, "0")}`;
 
 describe("sales.store, JSON", () => {
+  test("fractional numbers are refused, not truncated", async () => {
+    const client = await as("cajera");
+    const before = salesCount();
+    for (const extra of [
+      { cafe_id: world.w.norte + 0.9 },
+      { sale_type: "cash", lines: [{ service_id: world.w.alm, quantity: 2.7 }] },
+      { lines: [{ service_id: world.w.alm + 0.5, quantity: 1 }] },
+    ]) {
+      const response = await sell(client, saleBody(freshDiner().document, extra));
+      expect({ extra, status: response.status }).toEqual({ extra, status: 422 });
+    }
+    expect(salesCount()).toBe(before);
+  });
+
   test("201 with the sale: prices from the cafe's list, IGV split, a snapshot, the cashier, an audit entry", async () => {
     const client = await as("cajera");
     const diner = freshDiner("norte", "Julia Condori");

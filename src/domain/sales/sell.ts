@@ -54,7 +54,9 @@ export const SaleInput = t.Object({
   cafe_id: t.Integer({ minimum: 1 }),
   receipt_type: t.Optional(t.Literal("ticket")),
   ...documentFields({ optional: true }),
-  visitor_name: t.Optional(t.Union([t.String({ maxLength: 120 }), t.Null()])),
+  visitor_name: t.Optional(
+    t.Union([t.String({ maxLength: 120 }), t.Null()], { messageKey: "sales.visitor_name_invalid" }),
+  ),
   service_date: t.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}$", messageKey: "sales.date_invalid" }),
   sale_type: t.Union([t.Literal("credit"), t.Literal("cash")], { messageKey: "sales.sale_type_invalid" }),
   other_unit_confirmed: t.Optional(t.Boolean()),
@@ -297,7 +299,13 @@ export function recordSale(
       const earlier = creditMealOf(db, buyer.dinerId!, line.serviceId, request.service_date);
       if (earlier) errors[`lines.${index}.service_id`] = creditTakenMessage(buyer.name, line, earlier);
     }
-  if (Object.keys(errors).length || !lines || !buyer || !business) throw new ValidationFailed(errors);
+  if (Object.keys(errors).length || !lines || !buyer || !business) {
+    // The same request may have been recorded since the key was first looked up (another process, another till
+    // retrying): its own sale is then the answer, not a refusal.
+    const recorded = replayOf(db, request.key, digest);
+    if (recorded) return { sale: recorded, replayed: true };
+    throw new ValidationFailed(errors);
+  }
 
   const priced = lines.map((line) => {
     const unitPriceCents = applyFactor(line.listPriceCents, factor);

@@ -58,13 +58,14 @@ export const dinnersRoutes = defineRoutes([
     methods: ["GET"],
     uri: "/dinners",
     access: access.can("sales.create"),
-    checks: ["sales.backdate", "sales.void_any", "diners.manage", "prices.manage"],
+    checks: ["sales.view", "sales.backdate", "sales.void_any", "diners.manage", "prices.manage"],
     handle: (ctx) => {
       const cafes = posCafes(ctx.db, ctx.scope);
       const cafeId = chosenCafe(ctx, cafes);
       if (cafeId !== null && ctx.session.get<number>(LAST_CAFE_KEY) !== cafeId) ctx.session.put(LAST_CAFE_KEY, cafeId);
       const pos = cafeId === null ? null : pointOfSale(ctx.db, ctx.scope, cafeId);
       const backdate = can(ctx.access, "sales.backdate");
+      const viewSales = can(ctx.access, "sales.view");
       const askedDate = typeof ctx.query.date === "string" ? ctx.query.date : "";
       // An earlier date only with sales.backdate; never a future one.
       const date =
@@ -76,8 +77,9 @@ export const dinnersRoutes = defineRoutes([
         cafes,
         pos,
         date,
-        sales: () => (pos ? salesOfDay(ctx.db, ctx.scope, pos.cafe.id, date, page) : null),
-        last: () => (pos ? lastSale(ctx.db, ctx.scope, pos.cafe.id, date) : null),
+        // The day's sales of every till are for those who may see sales (sales.view), not for selling alone.
+        sales: () => (pos && viewSales ? salesOfDay(ctx.db, ctx.scope, pos.cafe.id, date, page) : null),
+        last: () => (pos && viewSales ? lastSale(ctx.db, ctx.scope, pos.cafe.id, date) : null),
         levels: () => listLevels(ctx.db),
         subdealerships: () => subdealershipOptions(ctx),
         documentTypes: [...DOCUMENT_TYPES],
