@@ -40,6 +40,8 @@ function newDni(): string {
 const HOME = { name: `Quispe Mamani Ana ${RUN}`, dni: newDni() };
 const VISITING = { name: `Condori Huamán Luis ${RUN}`, dni: newDni() };
 const NEWCOMER = { name: `Flores Ticona Rosa ${RUN}`, dni: newDni() };
+const RETIRED = { name: `Apaza Limachi Jorge ${RUN}`, dni: newDni() };
+const VISITOR = { name: `Turista Gómez Pía ${RUN}`, dni: newDni() };
 
 // ---------------------------------------------------------------------------------------------------------------
 // Helpers
@@ -107,8 +109,8 @@ const input = (page: Page) => page.getByRole("combobox", { name: "DNI o nombre d
 const salesTable = (page: Page) => page.getByRole("table", { name: "Ventas del día" });
 const saleRow = (page: Page, name: string) => salesTable(page).locator("tbody tr").filter({ hasText: name });
 
-/** Sets the service quantities with the keyboard: every priced service to 0, then `service` to `quantity`. */
-async function onlyService(page: Page, service: string, quantity = 1): Promise<void> {
+/** Sets the service quantities with the keyboard: every priced service to 0, then `service` (if any) to `quantity`. */
+async function onlyService(page: Page, service: string | null, quantity = 1): Promise<void> {
   const boxes = page.getByRole("spinbutton", { name: /^Cantidad de / });
   for (let i = 0; i < (await boxes.count()); i++) {
     const box = boxes.nth(i);
@@ -117,6 +119,7 @@ async function onlyService(page: Page, service: string, quantity = 1): Promise<v
     await page.keyboard.press("ControlOrMeta+A");
     await page.keyboard.type("0");
   }
+  if (service === null) return;
   const box = page.getByRole("spinbutton", { name: `Cantidad de ${service}` });
   await box.focus();
   await page.keyboard.press("ControlOrMeta+A");
@@ -181,9 +184,10 @@ test.describe("point of sale", () => {
       subdealerships: { id: number; name: string }[];
     }>(page);
     const cafeId = (name: string) => props.cafes.find((c) => c.name === name)!.id;
-    for (const [diner, cafe] of [
-      [HOME, CAFE],
-      [VISITING, OTHER_CAFE],
+    for (const [diner, cafe, active] of [
+      [HOME, CAFE, true],
+      [VISITING, OTHER_CAFE, true],
+      [RETIRED, CAFE, false],
     ] as const) {
       const response = await postJson(context, "/diners", {
         name: diner.name,
@@ -191,6 +195,7 @@ test.describe("point of sale", () => {
         document_number: diner.dni,
         subdealership_id: props.subdealerships[0].id,
         cafe_id: cafeId(cafe),
+        active,
       });
       expect(response.status(), await response.text()).toBe(201);
     }
@@ -263,6 +268,38 @@ test.describe("point of sale", () => {
     await expect(cash).toHaveCount(1);
     await expect(cash).toContainText("ALM ×2");
     await expect(cash).toContainText("S/ 36.00");
+
+    // A name nobody has: said so, nothing sent.
+    await page.keyboard.press("F2");
+    await page.keyboard.type(`Nadie Existe ${RUN}`);
+    await page.keyboard.press("Enter");
+    await expect(page.getByTestId("pos-alert")).toContainText(`Ningún comensal se llama «Nadie Existe ${RUN}»`);
+
+    // An inactive diner: refused with the reason before anything is sent.
+    await scan(page, RETIRED.dni);
+    await expect(page.getByTestId("pos-alert")).toContainText(`${RETIRED.name} está inactivo: no se le puede vender.`);
+    await expect(saleRow(page, RETIRED.name)).toHaveCount(0);
+
+    // A visitor pays cash with a name and a document; without a service chosen, the dialog says so.
+    const visitor = page.getByRole("dialog", { name: "Venta al contado a un visitante" });
+    const fillVisitor = async () => {
+      await page.getByRole("button", { name: "Visitante" }).click();
+      await expect(visitor.getByLabel("Nombre del visitante")).toBeFocused();
+      await page.keyboard.type(VISITOR.name);
+      await visitor.getByLabel("Número de documento").fill(VISITOR.dni);
+      await page.keyboard.press("Enter");
+    };
+    await onlyService(page, null);
+    await fillVisitor();
+    await expect(visitor).toContainText("Elija al menos un servicio con su cantidad.");
+    await page.keyboard.press("Escape");
+    await expect(visitor).toBeHidden();
+    await onlyService(page, SERVICE, 2);
+    await fillVisitor();
+    await sold(page, VISITOR.name);
+    await expect(visitor).toBeHidden();
+    await expect(saleRow(page, VISITOR.name)).toContainText("Contado");
+    await expect(saleRow(page, VISITOR.name)).toContainText("ALM ×2");
     expect(problems).toEqual([]);
     await context.close();
   });

@@ -121,11 +121,22 @@ export default function DinnersIndex({
     setQuantities((q) => Object.fromEntries(Object.entries(q).map(([id, n]) => [id, Math.min(n, max)])));
   };
 
+  /** After a sale: the input, empty and focused, for the next diner. */
+  const refocus = useRef(false);
   const ready = () => {
     setModal(null);
     search.current?.clear();
     search.current?.focus();
+    refocus.current = true;
   };
+  // A dialog that closes gives the focus back to what opened it (a button), in a timer its unmounting sets: the
+  // input takes it back in a timer set after that one.
+  useEffect(() => {
+    if (modal !== null || !refocus.current) return;
+    refocus.current = false;
+    const timer = window.setTimeout(() => search.current?.focus(), 0);
+    return () => window.clearTimeout(timer);
+  }, [modal]);
 
   const failed = (title: string, messages: string[], actions?: ReactNode) => {
     setNotice({ tone: "error", title, messages, actions });
@@ -503,6 +514,8 @@ export default function DinnersIndex({
           errors={visitorErrors}
           busy={sending}
           onSell={(visitor: Visitor) => {
+            // Said in the dialog, which covers the page's own alert.
+            if (lines.length === 0) return setVisitorErrors({ lines: t("dinners.choose_service") });
             if (!canSell()) return;
             send(
               payloadFor(
