@@ -620,6 +620,7 @@ describe("the sidebar", () => {
     const rootNav = await props(root, "/dashboard");
     expect(navRoutes(rootNav)).toEqual([
       "dashboard",
+      "dinners.index",
       "management.index",
       "services.index",
       "businesses.index",
@@ -629,7 +630,7 @@ describe("the sidebar", () => {
       "blacklist.index",
       "audit.index",
     ]);
-    expect(rootNav.navigation[5]).toEqual({ route: "users.index", label: "nav.users", icon: "users", order: 80 });
+    expect(rootNav.navigation[6]).toEqual({ route: "users.index", label: "nav.users", icon: "users", order: 80 });
     for (const route of navRoutes(rootNav)) {
       const uri = productRoutes.find((r) => r.name === route)!.uri;
       expect({ route, status: (await root.request(uri, { inertia: true })).status }).toEqual({ route, status: 200 });
@@ -1274,6 +1275,7 @@ describe("the permission modal", () => {
     expect(nav.map((e: any) => e.route)).toEqual([
       "dashboard",
       "audit.index",
+      "dinners.index",
       "management.index",
       "services.index",
       "businesses.index",
@@ -1647,6 +1649,8 @@ describe("GET requests change nothing", () => {
       dealership: 1,
       subdealership: 1,
       job: 1,
+      diner: 1,
+      sale: 1,
     };
     return route.uri.replace(/\{(\w+)(\?)?\}/g, (_, name: string) => {
       if (!(name in values)) throw new Error(`no value for parameter "${name}" of ${route.name}`);
