@@ -17,7 +17,7 @@ import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import AxeBuilder from "@axe-core/playwright";
-import { chooseOption, watchConsole, watchServerMarkup, waitForHydration } from "./support";
+import { chooseOption, pickDate, watchConsole, watchServerMarkup, waitForHydration } from "./support";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 /** Unique per run, so names and documents never collide with another run's. */
@@ -41,6 +41,7 @@ const HOME = { name: `Quispe Mamani Ana ${RUN}`, dni: newDni() };
 const VISITING = { name: `Condori Huamán Luis ${RUN}`, dni: newDni() };
 const NEWCOMER = { name: `Flores Ticona Rosa ${RUN}`, dni: newDni() };
 const RETIRED = { name: `Apaza Limachi Jorge ${RUN}`, dni: newDni() };
+const BARRED = { name: `Vargas Ccori Elmer ${RUN}`, dni: newDni(), reason: `Deuda pendiente ${RUN}` };
 const VISITOR = { name: `Turista Gómez Pía ${RUN}`, dni: newDni() };
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -188,6 +189,7 @@ test.describe("point of sale", () => {
       [HOME, CAFE, true],
       [VISITING, OTHER_CAFE, true],
       [RETIRED, CAFE, false],
+      [BARRED, CAFE, true],
     ] as const) {
       const response = await postJson(context, "/diners", {
         name: diner.name,
@@ -199,6 +201,14 @@ test.describe("point of sale", () => {
       });
       expect(response.status(), await response.text()).toBe(201);
     }
+    // One of them is on the blacklist.
+    const barred = await postJson(context, "/blacklist", {
+      document_type: "dni",
+      document_number: BARRED.dni,
+      name: BARRED.name,
+      reason: BARRED.reason,
+    });
+    expect(barred.status(), await barred.text()).toBeLessThan(300);
     await context.close();
   });
 
@@ -279,6 +289,12 @@ test.describe("point of sale", () => {
     await scan(page, RETIRED.dni);
     await expect(page.getByTestId("pos-alert")).toContainText(`${RETIRED.name} está inactivo: no se le puede vender.`);
     await expect(saleRow(page, RETIRED.name)).toHaveCount(0);
+    // A blacklisted one: refused with the blacklist's reason.
+    await scan(page, BARRED.dni);
+    await expect(page.getByTestId("pos-alert")).toContainText(
+      `${BARRED.name} está en la lista negra: ${BARRED.reason}`,
+    );
+    await expect(saleRow(page, BARRED.name)).toHaveCount(0);
 
     // A visitor pays cash with a name and a document; without a service chosen, the dialog says so.
     const visitor = page.getByRole("dialog", { name: "Venta al contado a un visitante" });
@@ -499,6 +515,38 @@ test.describe("point of sale", () => {
     const href = (await row.getByRole("link", { name: /^Ver ticket / }).getAttribute("href"))!;
     await open(page, href);
     await expect(page.getByTestId("ticket-prints")).toHaveText("Impreso 1 vez");
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  test("an earlier service date only with sales.backdate: the manager sells for yesterday, the cashier sees today only", async ({
+    browser,
+  }) => {
+    const cashier = await as(browser, cashierState);
+    await open(cashier.page, "/dinners");
+    const { pos } = await pageProps<{ pos: { cafe: { today: string } } }>(cashier.page);
+    await expect(cashier.page.getByLabel("Fecha de servicio")).toHaveCount(0);
+    await expect(cashier.page.getByTestId("pos-date")).not.toBeEmpty();
+    // Asked for in the address, an earlier date is not given to the cashier.
+    const yesterday = new Date(Date.parse(`${pos.cafe.today}T12:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+    await open(cashier.page, `/dinners?date=${yesterday}`);
+    await expect(cashier.page.getByText("Está vendiendo para una fecha anterior")).toHaveCount(0);
+    await cashier.context.close();
+
+    const { context, page, problems } = await as(browser, managerState);
+    await open(page, "/dinners");
+    await pickDate(page, "Fecha de servicio", yesterday);
+    await expect(page).toHaveURL(new RegExp(`date=${yesterday}`));
+    await expect(page.getByText(`Está vendiendo para una fecha anterior: ${yesterday}.`)).toBeVisible();
+    await expect(saleRow(page, HOME.name)).toHaveCount(0);
+    await page.getByRole("radio", { name: "Crédito" }).focus();
+    await onlyService(page, SERVICE);
+    await scan(page, HOME.dni);
+    await sold(page, HOME.name);
+    await expect(saleRow(page, HOME.name)).toHaveCount(1);
+    // Today's list does not have it (HOME's credit lunch today and its cash sales, not yesterday's).
+    await open(page, "/dinners");
+    await expect(saleRow(page, HOME.name).filter({ hasText: "Crédito" }).filter({ hasText: "ALM ×1" })).toHaveCount(1);
     expect(problems).toEqual([]);
     await context.close();
   });

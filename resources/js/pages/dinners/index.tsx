@@ -376,25 +376,29 @@ export default function DinnersIndex({
               ))}
             </div>
           </fieldset>
-          <div className="min-w-0 space-y-1.5">
-            <label htmlFor="pos-date" className="text-sm font-medium">
-              {t("dinners.service_date")}
-            </label>
-            {can.backdate ? (
+          {can.backdate ? (
+            <div className="min-w-0 space-y-1.5">
+              <label htmlFor="pos-date" className="text-sm font-medium">
+                {t("dinners.service_date")}
+              </label>
               <DatePicker
                 id="pos-date"
                 value={date}
                 max={today}
                 onChange={(value) => visitWith({ date: value && value !== today ? value : null, page: null })}
               />
-            ) : (
-              <p id="pos-date" className="flex h-9 items-center text-sm">
+            </div>
+          ) : (
+            // Only today: shown, not chosen.
+            <dl className="min-w-0 space-y-1.5">
+              <dt className="text-sm font-medium">{t("dinners.service_date")}</dt>
+              <dd className="flex h-9 items-center text-sm" data-testid="pos-date">
                 {new Intl.DateTimeFormat(intlLocale[locale], { dateStyle: "long", timeZone: "UTC" }).format(
                   new Date(`${date}T12:00:00Z`),
                 )}
-              </p>
-            )}
-          </div>
+              </dd>
+            </dl>
+          )}
         </div>
         {date !== today && (
           <p className="rounded-md bg-amber-500/15 px-3 py-2 text-sm text-amber-900 dark:text-amber-200">
