@@ -107,7 +107,7 @@ async function postJson(context: BrowserContext, path: string, data: unknown) {
 
 const flash = (page: Page) => page.locator('[data-flash="success"]');
 const input = (page: Page) => page.getByRole("combobox", { name: "DNI o nombre del comensal" });
-const salesTable = (page: Page) => page.getByRole("table", { name: "Ventas del día" });
+const salesTable = (page: Page) => page.getByRole("table", { name: /^(Ventas del día|Sales of the day)$/ });
 const saleRow = (page: Page, name: string) => salesTable(page).locator("tbody tr").filter({ hasText: name });
 
 /** Sets the service quantities with the keyboard: every priced service to 0, then `service` (if any) to `quantity`. */
@@ -654,4 +654,31 @@ test.describe("point of sale", () => {
       expect(problems).toEqual([]);
       await context.close();
     });
+
+  test("in English: the page, its plurals and the ticket", async ({ browser }) => {
+    const { context, page, problems } = await as(browser, adminState);
+    await open(page, "/dinners");
+    const token = (await context.cookies()).find((c) => c.name === "XSRF-TOKEN")?.value ?? "";
+    const changed = await context.request.put("/settings/language", {
+      data: { locale: "en" },
+      headers: { "X-XSRF-TOKEN": decodeURIComponent(token) },
+      maxRedirects: 0,
+    });
+    expect(changed.status()).toBeLessThan(400);
+    const { cafes } = await pageProps<{ cafes: { id: number; name: string }[] }>(page);
+    await open(page, `/dinners?cafe=${cafes.find((c) => c.name === CAFE)!.id}`);
+    await expect(page.locator("html")).toHaveAttribute("lang", "en");
+    await expect(page.getByRole("heading", { level: 1, name: "Point of sale" })).toBeVisible();
+    await expect(page.getByRole("combobox", { name: "Diner's ID or name" })).toBeFocused();
+    await expect(page.getByRole("radio", { name: "Credit" })).toBeChecked();
+    await expect(page.getByTestId("pos-totals")).toContainText(/\d+ sales · \d+ meals · PEN/);
+    await expect(page.getByTestId("pos-totals")).toContainText("1 voided");
+    const href = (await saleRow(page, VISITING.name).first().getByRole("link").getAttribute("href"))!;
+    await open(page, href);
+    await expect(page.getByTestId("ticket-prints")).toHaveText("Printed 2 times");
+    await expect(page.getByTestId("ticket-other-unit")).toHaveText("OTHER UNIT ×2");
+    await expect(page.getByRole("button", { name: "Reprint" })).toBeVisible();
+    expect(problems).toEqual([]);
+    await context.close();
+  });
 });
