@@ -13,7 +13,7 @@
  */
 import { router, usePage } from "@inertiajs/react";
 import { AlertTriangle, CheckCircle2, FileSearch, Info, Loader2 } from "lucide-react";
-import { useEffect, useState } from "react";
+import { useEffect, useId, useState } from "react";
 import type { RealtimeEvents } from "../../../../src/realtime/events";
 import { userChannel } from "../../../../src/realtime/events";
 import { useI18n } from "../../hooks/use-i18n";
@@ -22,6 +22,7 @@ import { useRoute } from "../../hooks/use-route";
 import { listenFor } from "../../lib/realtime";
 import type { SharedProps } from "../../types";
 import { Button } from "../ui/button";
+import { ScrollRegion } from "../ui/scroll-region";
 
 /** A places import as the server words it (src/http/routes/places-import.ts, `ImportJobView`). */
 export interface ImportJob {
@@ -56,6 +57,8 @@ export function ImportJobPanel({ job, onImportAgain }: { job: ImportJob; onImpor
   const confirmError = page.props.errors?.confirm;
   const [live, setLive] = useState<Update | null>(null);
   const [sending, setSending] = useState(false);
+  const changesId = useId();
+  const problemsId = useId();
   const running = job.state === "queued" || job.state === "running";
 
   useEffect(() => {
@@ -185,14 +188,16 @@ export function ImportJobPanel({ job, onImportAgain }: { job: ImportJob; onImpor
         {examples}
         {job.changes.length > 0 && (
           <details className="rounded-md border px-3 py-2">
-            <summary className="cursor-pointer font-medium">
+            <summary id={changesId} className="cursor-pointer font-medium">
               {t("import.see_changes", { count: job.changeCount })}
             </summary>
-            <ul className="mt-2 max-h-64 space-y-1 overflow-y-auto" data-testid="import-changes">
-              {job.changes.map((line, i) => (
-                <li key={i}>{line}</li>
-              ))}
-            </ul>
+            <ScrollRegion aria-labelledby={changesId} className="mt-2 max-h-64">
+              <ul className="space-y-1" data-testid="import-changes">
+                {job.changes.map((line, i) => (
+                  <li key={i}>{line}</li>
+                ))}
+              </ul>
+            </ScrollRegion>
           </details>
         )}
         {confirmError && (
@@ -238,19 +243,18 @@ export function ImportJobPanel({ job, onImportAgain }: { job: ImportJob; onImpor
       data-state="failed"
       data-step={job.step}
     >
-      <p className="flex items-center gap-2 font-medium text-destructive">
+      <p id={problemsId} className="flex items-center gap-2 font-medium text-destructive">
         <AlertTriangle className="size-4" aria-hidden="true" />
         {job.notice}
       </p>
       {problems.length > 0 && (
-        <ul
-          className="max-h-64 list-disc space-y-0.5 overflow-y-auto pl-5 text-destructive"
-          data-testid="import-errors"
-        >
-          {problems.map(([key, value]) => (
-            <li key={key}>{value}</li>
-          ))}
-        </ul>
+        <ScrollRegion aria-labelledby={problemsId} className="max-h-64">
+          <ul className="list-disc space-y-0.5 pl-5 text-destructive" data-testid="import-errors">
+            {problems.map(([key, value]) => (
+              <li key={key}>{value}</li>
+            ))}
+          </ul>
+        </ScrollRegion>
       )}
       {examples}
       <div className="flex flex-wrap gap-2">

@@ -8,6 +8,7 @@ import { useId, useState, type FormEvent } from "react";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
 import { ConfirmDialog } from "../ui/alert-dialog";
+import { ScrollRegion } from "../ui/scroll-region";
 import { DialogActions } from "../ui/dialog";
 import { OtherErrors } from "../ui/form-errors";
 import { Popover } from "../ui/popover";
@@ -81,14 +82,16 @@ export function PlaceServicesPopover({
         onCancel={() => setConfirmation(null)}
       >
         <div className="space-y-3" data-testid="removal-confirmation">
-          <ul className="max-h-64 list-disc space-y-1 overflow-y-auto pl-5 text-sm">
-            {confirmation.affected.map((a) => (
-              <li key={`${a.kind}-${a.id}`}>
-                <span className="font-medium">{t(`services.kind.${a.kind}`)}</span> {a.path}:{" "}
-                <span className="font-mono">{a.services.join(", ")}</span>
-              </li>
-            ))}
-          </ul>
+          <ScrollRegion aria-label={t("services.confirm_title")} className="max-h-64">
+            <ul className="list-disc space-y-1 pl-5 text-sm">
+              {confirmation.affected.map((a) => (
+                <li key={`${a.kind}-${a.id}`}>
+                  <span className="font-medium">{t(`services.kind.${a.kind}`)}</span> {a.path}:{" "}
+                  <span className="font-mono">{a.services.join(", ")}</span>
+                </li>
+              ))}
+            </ul>
+          </ScrollRegion>
           <OtherErrors errors={errors} fields={[]} />
         </div>
       </ConfirmDialog>
