@@ -259,7 +259,16 @@ test.describe("access control", () => {
       await expect(dialog).toBeHidden();
       return { roles, list };
     };
-    expect(await permissionsOf()).toEqual({ roles: "Roles: Cajero", list: ["Ver la lista negra"] });
+    expect(await permissionsOf()).toEqual({
+      roles: "Roles: Cajero",
+      list: [
+        "Ver la lista negra",
+        "Registrar y editar comensales",
+        "Ver comensales",
+        "Vender en el punto de venta",
+        "Ver ventas",
+      ],
+    });
 
     // Change the role in Caja (the dialog starts on the area the user holds a role in).
     await row.getByRole("button", { name: "Cambiar rol" }).click();
@@ -277,9 +286,15 @@ test.describe("access control", () => {
       list: [
         "Ver la lista negra",
         "Ver concesionarias",
+        "Registrar y editar comensales",
+        "Ver comensales",
         "Ver minas, unidades y comedores",
         "Cambiar precios de los comedores",
         "Ver bienes",
+        "Vender con fecha anterior",
+        "Vender en el punto de venta",
+        "Ver ventas",
+        "Anular cualquier venta",
         "Ver servicios y precios",
         "Ver usuarios",
       ],

@@ -91,7 +91,7 @@ test("the language switch changes role names, permission labels, plurals and the
   await page.getByRole("button", { name: "Ingresar" }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
 
-  // Spanish: the built-in roles by their Spanish names, permissions by their labels, "1 permiso" and "7 permisos".
+  // Spanish: the built-in roles by their Spanish names, permissions by their labels, "5 permisos" and "13 permisos".
   await open(page, `/users?search=${RUN}`);
   await expect(page.getByTestId(`user-row-${CASHIER.email}`).getByRole("cell").nth(2)).toHaveText("Cajero · Caja");
   await expect(page.getByTestId(`user-row-${MANAGER.email}`).getByRole("cell").nth(2)).toHaveText(
@@ -99,12 +99,18 @@ test("the language switch changes role names, permission labels, plurals and the
   );
   expect(await permissionsOf(page, CASHIER, "Ver permisos")).toEqual({
     roles: "Roles: Cajero",
-    count: "1 permiso",
-    list: ["Ver la lista negra"],
+    count: "5 permisos",
+    list: [
+      "Ver la lista negra",
+      "Registrar y editar comensales",
+      "Ver comensales",
+      "Vender en el punto de venta",
+      "Ver ventas",
+    ],
   });
   const manager = await permissionsOf(page, MANAGER, "Ver permisos");
   expect(manager.roles).toBe("Roles: Jefe de comedor");
-  expect(manager.count).toBe("7 permisos");
+  expect(manager.count).toBe("13 permisos");
   expect(manager.list).toContain("Cambiar precios de los comedores");
 
   await open(page, "/roles");
@@ -138,10 +144,10 @@ test("the language switch changes role names, permission labels, plurals and the
   );
   expect(await permissionsOf(page, CASHIER, "View permissions")).toEqual({
     roles: "Roles: Cashier",
-    count: "1 permission",
-    list: ["View the blacklist"],
+    count: "5 permissions",
+    list: ["View the blacklist", "Register and edit diners", "View diners", "Sell at the point of sale", "View sales"],
   });
-  expect((await permissionsOf(page, MANAGER, "View permissions")).count).toBe("7 permissions");
+  expect((await permissionsOf(page, MANAGER, "View permissions")).count).toBe("13 permissions");
 
   await open(page, "/roles");
   const english = page.getByRole("table", { name: "Role × permission matrix" });
