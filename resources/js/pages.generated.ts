@@ -14,6 +14,8 @@ export const pages: Record<string, () => Promise<PageModule>> = {
   "businesses/properties": () => import("./pages/businesses/properties.tsx"),
   "dashboard": () => import("./pages/dashboard.tsx"),
   "dealerships/index": () => import("./pages/dealerships/index.tsx"),
+  "dinners/index": () => import("./pages/dinners/index.tsx"),
+  "dinners/ticket": () => import("./pages/dinners/ticket.tsx"),
   "error": () => import("./pages/error.tsx"),
   "management/index": () => import("./pages/management/index.tsx"),
   "properties/label": () => import("./pages/properties/label.tsx"),
@@ -43,6 +45,8 @@ export interface PageProps {
   "businesses/properties": PropsOf<typeof import("./pages/businesses/properties.tsx")>;
   "dashboard": PropsOf<typeof import("./pages/dashboard.tsx")>;
   "dealerships/index": PropsOf<typeof import("./pages/dealerships/index.tsx")>;
+  "dinners/index": PropsOf<typeof import("./pages/dinners/index.tsx")>;
+  "dinners/ticket": PropsOf<typeof import("./pages/dinners/ticket.tsx")>;
   "error": PropsOf<typeof import("./pages/error.tsx")>;
   "management/index": PropsOf<typeof import("./pages/management/index.tsx")>;
   "properties/label": PropsOf<typeof import("./pages/properties/label.tsx")>;
