@@ -66,24 +66,26 @@ export function ticketNumber(series: string, number: number): string {
   return `${series}-${String(number).padStart(8, "0")}`;
 }
 
+/** What a sale line shows (SaleLineView), read for one sale or for a page of them. */
+const lineColumns = {
+  serviceId: saleLines.serviceId,
+  serviceCode: saleLines.serviceCode,
+  serviceName: saleLines.serviceName,
+  quantity: saleLines.quantity,
+  unitPriceCents: saleLines.unitPriceCents,
+  listPriceCents: saleLines.listPriceCents,
+  baseCents: saleLines.baseCents,
+  igvCents: saleLines.igvCents,
+  totalCents: saleLines.totalCents,
+};
+
 type SaleRow = typeof sales.$inferSelect & { timeZone: string };
 
 function linesOf(db: Db, saleIds: number[]): Map<number, SaleLineView[]> {
   const byId = new Map<number, SaleLineView[]>(saleIds.map((id) => [id, []]));
   if (saleIds.length === 0) return byId;
   const rows = db
-    .select({
-      saleId: saleLines.saleId,
-      serviceId: saleLines.serviceId,
-      serviceCode: saleLines.serviceCode,
-      serviceName: saleLines.serviceName,
-      quantity: saleLines.quantity,
-      unitPriceCents: saleLines.unitPriceCents,
-      listPriceCents: saleLines.listPriceCents,
-      baseCents: saleLines.baseCents,
-      igvCents: saleLines.igvCents,
-      totalCents: saleLines.totalCents,
-    })
+    .select({ saleId: saleLines.saleId, ...lineColumns })
     .from(saleLines)
     .where(inArray(saleLines.saleId, saleIds))
     .orderBy(saleLines.id)
@@ -143,17 +145,7 @@ const saleById = preparedQuery((db: Db) =>
 );
 const linesOfSale = preparedQuery((db: Db) =>
   db
-    .select({
-      serviceId: saleLines.serviceId,
-      serviceCode: saleLines.serviceCode,
-      serviceName: saleLines.serviceName,
-      quantity: saleLines.quantity,
-      unitPriceCents: saleLines.unitPriceCents,
-      listPriceCents: saleLines.listPriceCents,
-      baseCents: saleLines.baseCents,
-      igvCents: saleLines.igvCents,
-      totalCents: saleLines.totalCents,
-    })
+    .select(lineColumns)
     .from(saleLines)
     .where(eq(saleLines.saleId, sql.placeholder("id")))
     .orderBy(saleLines.id)
