@@ -552,7 +552,10 @@ function spawnServer(dir: string, port: number, cafes: BenchCafe[], directEmail:
   let nextId = 1;
   let ready!: () => void;
   const started = new Promise<void>((resolve) => (ready = resolve));
-  const child: Subprocess = Bun.spawn([process.execPath, import.meta.path, "server", dir, String(port), directEmail], {
+  // BENCH_PROFILE=DIR writes a CPU profile of the server process (Markdown) into DIR.
+  const profile = process.env.BENCH_PROFILE ? ["--cpu-prof-md", "--cpu-prof-dir", process.env.BENCH_PROFILE] : [];
+  const command = [process.execPath, ...profile, import.meta.path, "server", dir, String(port), directEmail];
+  const child: Subprocess = Bun.spawn(command, {
     stdio: ["ignore", "inherit", "inherit"],
     env: { ...process.env, NODE_ENV: "production" },
     ipc(message: { id: number; result: unknown }) {

@@ -14,6 +14,9 @@ import { FOLD_FUNCTION, foldSqlValue } from "./domain/search";
 
 export type Db = BunSQLiteDatabase<typeof schema> & { $client: Database };
 
+/** The handle drizzle gives inside `db.transaction`. */
+export type DbTransaction = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
 export const MIGRATIONS_FOLDER = resolve(import.meta.dir, "../db/migrations");
 
 /** Opens (creating when missing) the database at `path`; ":memory:" gives a private in-memory database. */
@@ -70,14 +73,17 @@ function reuseStatements(client: Database): void {
  */
 export function preparedQuery<Shape extends (string | number | boolean)[], Q>(
   build: (db: Db, ...shape: Shape) => Q,
-): (db: Db, ...shape: Shape) => Q {
+): (db: Db | DbTransaction, ...shape: Shape) => Q {
   const perConnection = new WeakMap<object, Map<string, Q>>();
   return (db, ...shape) => {
-    let kept = perConnection.get(db);
-    if (!kept) perConnection.set(db, (kept = new Map()));
+    // A transaction runs on its database's session (the one connection), so a statement prepared through either
+    // serves both; `build` only builds a query, which a transaction does as the database does.
+    const session = (db as unknown as { session: object }).session;
+    let kept = perConnection.get(session);
+    if (!kept) perConnection.set(session, (kept = new Map()));
     const key = shape.join("|");
     let query = kept.get(key);
-    if (query === undefined) kept.set(key, (query = withPlannedRows(build(db, ...shape))));
+    if (query === undefined) kept.set(key, (query = withPlannedRows(build(db as Db, ...shape))));
     return query;
   };
 }

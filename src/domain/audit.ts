@@ -24,7 +24,7 @@ import {
   users,
   type AuditPlaceKind,
 } from "../../db/schema";
-import type { Db } from "../db";
+import { preparedQuery, type Db, type DbTransaction } from "../db";
 import type { AccessProfile } from "./access/authorization";
 import { scopeOf, type Scope } from "./access/scope";
 import { translate, type Locale } from "../i18n";
@@ -41,7 +41,7 @@ export interface Actor {
 
 export const CLI_ACTOR: Actor = { userId: null, label: "cli" };
 
-export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0] | Db;
+export type Tx = DbTransaction | Db;
 
 /** A place an audit entry is about. */
 export type AuditPlace =
@@ -68,24 +68,45 @@ function placeRow(place: AuditPlace): { kind: AuditPlaceKind; placeId: number } 
   return { kind: "business", placeId: place.businessId };
 }
 
-/** Writes one audit entry and its places (inside the caller's transaction when given one). */
-export function recordAudit(tx: Tx, actor: Actor, entry: AuditEntry, now = new Date()): void {
-  const { id } = tx
+// Every change writes an entry: both statements are prepared once per connection.
+const P = (name: string) => sql.placeholder(name);
+const insertEntry = preparedQuery((db: Db) =>
+  db
     .insert(auditLog)
     .values({
-      actorId: actor.userId,
-      actorLabel: actor.label,
-      action: entry.action,
-      subjectType: entry.subjectType,
-      subjectId: entry.subjectId,
-      before: entry.before === undefined ? null : JSON.stringify(entry.before),
-      after: entry.after === undefined ? null : JSON.stringify(entry.after),
-      createdAt: now,
+      actorId: P("actorId"),
+      actorLabel: P("actorLabel"),
+      action: P("action"),
+      subjectType: P("subjectType"),
+      subjectId: P("subjectId"),
+      before: P("before"),
+      after: P("after"),
+      createdAt: P("createdAt"),
     })
     .returning({ id: auditLog.id })
-    .get();
-  const rows = entry.places.map(placeRow).map((p) => ({ auditId: id, ...p }));
-  if (rows.length) tx.insert(auditPlaces).values(rows).onConflictDoNothing().run();
+    .prepare(),
+);
+const insertPlace = preparedQuery((db: Db) =>
+  db
+    .insert(auditPlaces)
+    .values({ auditId: P("auditId"), kind: P("kind"), placeId: P("placeId") })
+    .onConflictDoNothing()
+    .prepare(),
+);
+
+/** Writes one audit entry and its places (inside the caller's transaction when given one). */
+export function recordAudit(tx: Tx, actor: Actor, entry: AuditEntry, now = new Date()): void {
+  const { id } = insertEntry(tx).get({
+    actorId: actor.userId,
+    actorLabel: actor.label,
+    action: entry.action,
+    subjectType: entry.subjectType,
+    subjectId: entry.subjectId ?? null,
+    before: entry.before === undefined ? null : JSON.stringify(entry.before),
+    after: entry.after === undefined ? null : JSON.stringify(entry.after),
+    createdAt: now,
+  })!;
+  for (const place of entry.places) insertPlace(tx).run({ auditId: id, ...placeRow(place) });
 }
 
 // ——— Places of the things audited ———

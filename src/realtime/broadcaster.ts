@@ -19,8 +19,19 @@ export function realtimeCredentials(config: Config, appKey: string): AppCredenti
   return { id: appId, key, secret: secret ?? sign(appKey, "mesa-realtime-secret") };
 }
 
+/** The most events one request to the Pusher HTTP API may carry (its batch limit). */
+export const BATCH_LIMIT = 10;
+
+interface Queued {
+  event: { channel: string; name: string; data: unknown; socket_id?: string };
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
 export class Broadcaster {
   private readonly client: Pusher;
+  /** Events handed in during this turn of the event loop, sent together when it ends. */
+  private queued: Queued[] = [];
 
   constructor(config: Config, credentials: AppCredentials) {
     const { host, port, scheme, cluster } = config.broadcast;
@@ -36,16 +47,39 @@ export class Broadcaster {
     });
   }
 
-  /** Publishes an event; `exceptSocketId` leaves out the browser tab that caused it. Throws when it is not delivered. */
+  /**
+   * Publishes an event; `exceptSocketId` leaves out the browser tab that caused it. Throws when it is not delivered.
+   * Events published in the same turn of the event loop (the sales of one group commit) go out together, up to
+   * BATCH_LIMIT in one request, each to its own channel.
+   */
   async send(event: BroadcastEvent, exceptSocketId?: string | null): Promise<void> {
     // Echo listens for "App.Events.Name", which it sends over the wire as "App\Events\Name".
     const name = `${EVENT_NAMESPACE}.${event.name}`.replace(/\./g, "\\");
-    await this.client.trigger(
-      event.channels,
-      name,
-      event.data,
-      exceptSocketId ? { socket_id: exceptSocketId } : undefined,
+    const sent = event.channels.map(
+      (channel) =>
+        new Promise<void>((resolve, reject) => {
+          if (this.queued.length === 0) setImmediate(() => this.flush());
+          const socket = exceptSocketId ? { socket_id: exceptSocketId } : {};
+          this.queued.push({ event: { channel, name, data: event.data, ...socket }, resolve, reject });
+        }),
     );
+    await Promise.all(sent);
+  }
+
+  private flush(): void {
+    const queued = this.queued;
+    this.queued = [];
+    for (let start = 0; start < queued.length; start += BATCH_LIMIT) {
+      const part = queued.slice(start, start + BATCH_LIMIT);
+      const request =
+        part.length === 1
+          ? this.client.trigger(part[0].event.channel, part[0].event.name, part[0].event.data, socketOf(part[0]))
+          : this.client.triggerBatch(part.map((q) => ({ ...q.event })));
+      request.then(
+        () => part.forEach((q) => q.resolve()),
+        (error: unknown) => part.forEach((q) => q.reject(error)),
+      );
+    }
   }
 
   /** Publishes an event like `send`, but logs a failure instead of throwing; true when it was delivered. */
@@ -63,6 +97,10 @@ export class Broadcaster {
   async terminateUserConnections(userId: number): Promise<void> {
     await this.client.terminateUserConnections(String(userId));
   }
+}
+
+function socketOf(queued: Queued): { socket_id: string } | undefined {
+  return queued.event.socket_id ? { socket_id: queued.event.socket_id } : undefined;
 }
 
 /** Where the `pusher` SDK sends its requests: the embedded server's address, or the hosted provider's. */

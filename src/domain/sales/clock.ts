@@ -4,20 +4,35 @@
  * price split into taxable base and tax so that a sale's lines add up to its total exactly.
  */
 
+// Building an Intl.DateTimeFormat costs a hundred times what formatting with one does: one is kept per time zone.
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+const timeFormats = new Map<string, Intl.DateTimeFormat>();
+
+function kept(formats: Map<string, Intl.DateTimeFormat>, timeZone: string, make: () => Intl.DateTimeFormat) {
+  let format = formats.get(timeZone);
+  if (!format) formats.set(timeZone, (format = make()));
+  return format;
+}
+
 /** The calendar date (YYYY-MM-DD) at `now` in `timeZone`. */
 export function dateIn(timeZone: string, now: Date = new Date()): string {
   // en-CA writes dates as YYYY-MM-DD.
-  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
+  const format = kept(
+    dateFormats,
+    timeZone,
+    () => new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }),
+  );
+  return format.format(now);
 }
 
 /** Minutes after midnight at `now` in `timeZone` (04:30 → 270). */
 export function minuteOfDay(timeZone: string, now: Date = new Date()): number {
-  const parts = new Intl.DateTimeFormat("en-GB", {
+  const format = kept(
+    timeFormats,
     timeZone,
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-  }).formatToParts(now);
+    () => new Intl.DateTimeFormat("en-GB", { timeZone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" }),
+  );
+  const parts = format.formatToParts(now);
   const hour = Number(parts.find((p) => p.type === "hour")?.value ?? 0);
   const minute = Number(parts.find((p) => p.type === "minute")?.value ?? 0);
   return hour * 60 + minute;

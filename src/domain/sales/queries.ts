@@ -94,7 +94,8 @@ function linesOf(db: Db, saleIds: number[]): Map<number, SaleLineView[]> {
   return byId;
 }
 
-function view(row: SaleRow, lines: SaleLineView[]): SaleView {
+/** A sale as the screens and the sale request's answer show it, from its row (and its cafe's time zone) and lines. */
+export function saleView(row: SaleRow, lines: SaleLineView[]): SaleView {
   return {
     id: row.id,
     cafeId: row.cafeId,
@@ -156,7 +157,7 @@ const linesOfSale = preparedQuery((db: Db) =>
 export function readSale(db: Db, id: number): SaleView | null {
   const row = saleById(db).get({ id });
   if (!row) return null;
-  return view({ ...row.sale, timeZone: row.timeZone }, linesOfSale(db).all({ id }));
+  return saleView({ ...row.sale, timeZone: row.timeZone }, linesOfSale(db).all({ id }));
 }
 
 /** One sale of a cafe in the scope (NotFound otherwise). */
@@ -198,7 +199,7 @@ export function salesOfDay(db: Db, scope: Scope, cafeId: number, date: string, p
     rows.map((r) => r.sale.id),
   );
   return {
-    rows: rows.map((r) => view({ ...r.sale, timeZone: r.timeZone }, lines.get(r.sale.id)!)),
+    rows: rows.map((r) => saleView({ ...r.sale, timeZone: r.timeZone }, lines.get(r.sale.id)!)),
     total: counted.all,
     page: window.page,
     totals: {
@@ -218,7 +219,7 @@ export function lastSale(db: Db, scope: Scope, cafeId: number, date: string): Sa
     .orderBy(desc(sales.id))
     .limit(1)
     .get();
-  return row ? view({ ...row.sale, timeZone: row.timeZone }, linesOf(db, [row.sale.id]).get(row.sale.id)!) : null;
+  return row ? saleView({ ...row.sale, timeZone: row.timeZone }, linesOf(db, [row.sale.id]).get(row.sale.id)!) : null;
 }
 
 /** How many times a sale's ticket was printed. */

@@ -12,7 +12,7 @@ import { EVERYTHING, type Scope } from "../access/scope";
 import type { Actor } from "../audit";
 import { Conflict, NotFound, ValidationFailed } from "../errors";
 import type { DomainEvent } from "../events";
-import { salesOfDay } from "./queries";
+import { readSale, salesOfDay } from "./queries";
 import { recordSale, voidSale, type SaleSettings } from "./sell";
 
 const SETTINGS: SaleSettings = { dniLength: 8, igvRateBasisPoints: 1800, otherUnitFactorPercent: 200 };
@@ -97,6 +97,23 @@ describe("recording a sale", () => {
       ticket: `T${String(w.norte).padStart(3, "0")}-00000001`,
     });
     expect(events).toEqual([{ name: "SaleRecorded", saleId: sale.id, cafeId: w.norte, serviceDate: TODAY }]);
+  });
+
+  test("the answer is the sale as it was stored, field for field", () => {
+    const { db, w, sell } = setup();
+    const credit = sell({}).sale;
+    expect(credit).toEqual(readSale(db, credit.id)!);
+    const otherUnit = sell({ cafe_id: w.sur, document_number: "40000002", other_unit_confirmed: true });
+    expect(otherUnit.sale.otherUnit).toBe(true);
+    expect(otherUnit.sale).toEqual(readSale(db, otherUnit.sale.id)!);
+    const cash = sell({
+      sale_type: "cash",
+      lines: [
+        { service_id: w.alm, quantity: 2 },
+        { service_id: w.des, quantity: 1 },
+      ],
+    }).sale;
+    expect(cash).toEqual(readSale(db, cash.id)!);
   });
 
   test("ticket numbers run gapless across both sale types, and a refused sale takes no number", () => {

@@ -34,7 +34,7 @@ import { Conflict, message, NotFound, ValidationFailed, type Message } from "../
 import { NO_EVENTS, type Publisher } from "../events";
 import { documentFields, parseInput, parseWithDocument, t } from "../validation";
 import { applyFactor, dateIn, isCalendarDate, splitIgv } from "./clock";
-import { readSale, ticketNumber, type SaleView } from "./queries";
+import { readSale, saleView, ticketNumber, type SaleView } from "./queries";
 
 /** The settings a sale reads: the DNI length, the IGV rate and the other-unit factor. */
 export interface SaleSettings extends DocumentSettings {
@@ -180,6 +180,67 @@ const takeTicketNumber = preparedQuery((db: Db) =>
     .prepare(),
 );
 
+const insertSale = preparedQuery((db: Db) =>
+  db
+    .insert(sales)
+    .values({
+      cafeId: P("cafeId"),
+      receiptType: P("receiptType"),
+      series: P("series"),
+      number: P("number"),
+      saleType: P("saleType"),
+      serviceDate: P("serviceDate"),
+      soldAt: P("soldAt"),
+      requestKey: P("requestKey"),
+      requestDigest: P("requestDigest"),
+      dinerId: P("dinerId"),
+      documentType: P("documentType"),
+      documentNumber: P("documentNumber"),
+      dinerName: P("dinerName"),
+      subdealershipId: P("subdealershipId"),
+      subdealershipName: P("subdealershipName"),
+      subdealershipRuc: P("subdealershipRuc"),
+      dealershipId: P("dealershipId"),
+      dealershipName: P("dealershipName"),
+      dealershipRuc: P("dealershipRuc"),
+      businessId: P("businessId"),
+      businessName: P("businessName"),
+      businessRuc: P("businessRuc"),
+      businessAddress: P("businessAddress"),
+      cafeName: P("cafeName"),
+      otherUnit: P("otherUnit"),
+      priceFactorPercent: P("priceFactorPercent"),
+      igvRateBasisPoints: P("igvRateBasisPoints"),
+      baseCents: P("baseCents"),
+      igvCents: P("igvCents"),
+      totalCents: P("totalCents"),
+      cashierId: P("cashierId"),
+      cashierName: P("cashierName"),
+    })
+    .returning({ id: sales.id })
+    .prepare(),
+);
+const insertLine = preparedQuery((db: Db) =>
+  db
+    .insert(saleLines)
+    .values({
+      saleId: P("saleId"),
+      serviceId: P("serviceId"),
+      serviceCode: P("serviceCode"),
+      serviceName: P("serviceName"),
+      quantity: P("quantity"),
+      listPriceCents: P("listPriceCents"),
+      unitPriceCents: P("unitPriceCents"),
+      baseCents: P("baseCents"),
+      igvCents: P("igvCents"),
+      totalCents: P("totalCents"),
+      dinerId: P("dinerId"),
+      saleType: P("saleType"),
+      serviceDate: P("serviceDate"),
+    })
+    .prepare(),
+);
+
 interface Buyer {
   dinerId: number | null;
   document: Document;
@@ -315,71 +376,65 @@ export function recordSale(
   const sum = (pick: (l: PricedLine) => number) => priced.reduce((total, line) => total + pick(line), 0);
 
   const cashierName = actorName(db, actor);
-  let written: { id: number; replayed: boolean };
+  let written: { id: number; replayed: true } | { sale: SaleView; replayed: false };
   try {
     written = db.transaction(
       (tx) => {
         // Two requests with one key can both get here; the second answers as a replay (or is refused).
         const again = keyUsedFor(db, request.key, digest);
-        if (again !== null) return { id: again, replayed: true };
+        if (again !== null) return { id: again, replayed: true as const };
         const ticket = takeTicketNumber(db).get({ id: cafe.id })!;
-        const sale = tx
-          .insert(sales)
-          .values({
-            cafeId: cafe.id,
-            receiptType: "ticket",
-            series: ticket.series,
-            number: ticket.next - 1,
+        const values = {
+          cafeId: cafe.id,
+          receiptType: "ticket" as const,
+          series: ticket.series,
+          number: ticket.next - 1,
+          saleType,
+          serviceDate: request.service_date,
+          soldAt: now,
+          requestKey: request.key,
+          requestDigest: digest,
+          dinerId: buyer.dinerId,
+          documentType: buyer.document.type,
+          documentNumber: buyer.document.number,
+          dinerName: buyer.name,
+          subdealershipId: buyer.subdealership?.id ?? null,
+          subdealershipName: buyer.subdealership?.name ?? null,
+          subdealershipRuc: buyer.subdealership?.ruc ?? null,
+          dealershipId: buyer.dealership?.id ?? null,
+          dealershipName: buyer.dealership?.name ?? null,
+          dealershipRuc: buyer.dealership?.ruc ?? null,
+          businessId: business.id,
+          businessName: business.name,
+          businessRuc: business.ruc!,
+          businessAddress: business.address,
+          cafeName: cafe.name,
+          otherUnit: buyer.otherUnit,
+          priceFactorPercent: factor,
+          igvRateBasisPoints: settings.igvRateBasisPoints,
+          baseCents: sum((l) => l.baseCents),
+          igvCents: sum((l) => l.igvCents),
+          totalCents: sum((l) => l.totalCents),
+          cashierId: actor.userId,
+          cashierName,
+        };
+        const sale = insertSale(tx).get(values)!;
+        for (const line of priced)
+          insertLine(tx).run({
+            saleId: sale.id,
+            serviceId: line.serviceId,
+            serviceCode: line.code,
+            serviceName: line.name,
+            quantity: line.quantity,
+            listPriceCents: line.listPriceCents,
+            unitPriceCents: line.unitPriceCents,
+            baseCents: line.baseCents,
+            igvCents: line.igvCents,
+            totalCents: line.totalCents,
+            dinerId: buyer.dinerId,
             saleType,
             serviceDate: request.service_date,
-            soldAt: now,
-            requestKey: request.key,
-            requestDigest: digest,
-            dinerId: buyer.dinerId,
-            documentType: buyer.document.type,
-            documentNumber: buyer.document.number,
-            dinerName: buyer.name,
-            subdealershipId: buyer.subdealership?.id ?? null,
-            subdealershipName: buyer.subdealership?.name ?? null,
-            subdealershipRuc: buyer.subdealership?.ruc ?? null,
-            dealershipId: buyer.dealership?.id ?? null,
-            dealershipName: buyer.dealership?.name ?? null,
-            dealershipRuc: buyer.dealership?.ruc ?? null,
-            businessId: business.id,
-            businessName: business.name,
-            businessRuc: business.ruc!,
-            businessAddress: business.address,
-            cafeName: cafe.name,
-            otherUnit: buyer.otherUnit,
-            priceFactorPercent: factor,
-            igvRateBasisPoints: settings.igvRateBasisPoints,
-            baseCents: sum((l) => l.baseCents),
-            igvCents: sum((l) => l.igvCents),
-            totalCents: sum((l) => l.totalCents),
-            cashierId: actor.userId,
-            cashierName,
-          })
-          .returning({ id: sales.id })
-          .get();
-        tx.insert(saleLines)
-          .values(
-            priced.map((line) => ({
-              saleId: sale.id,
-              serviceId: line.serviceId,
-              serviceCode: line.code,
-              serviceName: line.name,
-              quantity: line.quantity,
-              listPriceCents: line.listPriceCents,
-              unitPriceCents: line.unitPriceCents,
-              baseCents: line.baseCents,
-              igvCents: line.igvCents,
-              totalCents: line.totalCents,
-              dinerId: buyer.dinerId,
-              saleType,
-              serviceDate: request.service_date,
-            })),
-          )
-          .run();
+          });
         recordAudit(
           tx,
           actor,
@@ -400,7 +455,24 @@ export function recordSale(
           },
           now,
         );
-        return { id: sale.id, replayed: false };
+        // The answer is what was written: the sale as readSale would read it back.
+        const lineViews = priced.map((line) => ({
+          serviceId: line.serviceId,
+          serviceCode: line.code,
+          serviceName: line.name,
+          quantity: line.quantity,
+          unitPriceCents: line.unitPriceCents,
+          listPriceCents: line.listPriceCents,
+          baseCents: line.baseCents,
+          igvCents: line.igvCents,
+          totalCents: line.totalCents,
+        }));
+        const row = { ...values, id: sale.id, timeZone: cafe.timeZone };
+        const view = saleView(
+          { ...row, voidedAt: null, voidedBy: null, voidedByName: null, voidReason: null },
+          lineViews,
+        );
+        return { sale: view, replayed: false as const };
       },
       { behavior: "immediate" },
     );
@@ -420,8 +492,8 @@ export function recordSale(
     }
     throw error;
   }
-  const sale = readSale(db, written.id)!;
-  if (written.replayed) return { sale, replayed: true };
+  if (written.replayed) return { sale: readSale(db, written.id)!, replayed: true };
+  const { sale } = written;
   events.publish({ name: "SaleRecorded", saleId: sale.id, cafeId: sale.cafeId, serviceDate: sale.serviceDate });
   return { sale, replayed: false };
 }
