@@ -43,6 +43,12 @@ export const LIMITS = {
   confirmPassword: { max: 5, decaySeconds: 60 },
   /** `password-update:<user id>`: password changes in the settings, right or wrong. */
   passwordUpdate: { max: 6, decaySeconds: 60 },
+  /**
+   * `diner-lookup:<user id>`: the point of sale's searches by document number, which find diners of every cafe. A
+   * till at its busiest looks up a few documents a minute; a script walking through DNIs to learn who eats where
+   * is held to two a second.
+   */
+  dinerLookup: { max: 120, decaySeconds: 60 },
 } as const satisfies Record<string, Limit>;
 
 export class RateLimiter {

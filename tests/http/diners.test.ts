@@ -13,6 +13,7 @@ import { CLI_ACTOR } from "../../src/domain/audit";
 import { EVERYTHING } from "../../src/domain/access/scope";
 import { createDiner } from "../../src/domain/sales/diners";
 import { dateIn } from "../../src/domain/sales/clock";
+import { LIMITS } from "../../src/domain/rate-limit";
 import { translate } from "../../src/i18n";
 import type { Client } from "../support/app";
 import { posApp, type PosApp } from "../support/pos-app";
@@ -533,5 +534,16 @@ describe("searching diners (diners.search)", () => {
     // A query given twice (q[]=…) is not a 500.
     const twice = await cajera.request("/diners/search?q=ana&q=beto", { headers: { accept: "application/json" } });
     expect(twice.status).toBeLessThan(500);
+  });
+
+  test("lookups by document, which reach every cafe, are limited per person; names are not", async () => {
+    const jefa = await as("jefa");
+    for (let i = 0; i < LIMITS.dinerLookup.max; i++) await search(jefa, String(47_000_000 + i));
+    const refused = await jefa.request("/diners/search?q=40000001", { headers: { accept: "application/json" } });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect((await search(jefa, "quispe")).map((d) => d.id)).toEqual([world.w.ana]);
+    // Another person's lookups are their own.
+    expect(await search(await as("cajera"), "40000001")).toHaveLength(1);
   });
 });

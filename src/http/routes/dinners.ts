@@ -11,7 +11,15 @@ import { can } from "../../domain/access/authorization";
 import type { DomainEvent } from "../../domain/events";
 import { DOCUMENT_TYPES } from "../../domain/documents";
 import { isCalendarDate } from "../../domain/sales/clock";
-import { createDiner, deleteDiner, listLevels, searchDiners, updateDiner } from "../../domain/sales/diners";
+import {
+  createDiner,
+  deleteDiner,
+  listLevels,
+  looksLikeDocument,
+  searchDiners,
+  updateDiner,
+} from "../../domain/sales/diners";
+import { LIMITS } from "../../domain/rate-limit";
 import { pointOfSale, posCafes, setPosSettings } from "../../domain/sales/point-of-sale";
 import { getSale, lastSale, printCount, salesOfDay } from "../../domain/sales/queries";
 import { recordPrint, recordSale, voidSale } from "../../domain/sales/sell";
@@ -106,6 +114,9 @@ export const dinnersRoutes = defineRoutes([
     access: access.can("diners.view"),
     handle: (ctx) => {
       const query = typeof ctx.query.q === "string" ? ctx.query.q : "";
+      // A document reaches beyond the person's cafes: such lookups are counted.
+      if (looksLikeDocument(query))
+        ctx.services.limiter.take([{ key: `diner-lookup:${ctx.user!.id}`, limit: LIMITS.dinerLookup }]);
       return Response.json(searchDiners(ctx.db, ctx.scope, query), { headers: { "cache-control": "no-store" } });
     },
   },
