@@ -8,3 +8,4 @@ export * from "./organisation";
 export * from "./jobs";
 export * from "./sales";
 export * from "./folded";
+export * from "./periods";
