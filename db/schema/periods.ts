@@ -12,7 +12,7 @@ export const closedPeriods = sqliteTable(
   {
     cafeId: integer("cafe_id")
       .notNull()
-      .references(() => cafes.id, { onDelete: "restrict" }),
+      .references(() => cafes.id, { onDelete: "cascade" }),
     /** "YYYY-MM": the service dates of that month. */
     month: text("month").notNull(),
     closedAt: integer("closed_at", { mode: "timestamp_ms" }).notNull(),
