@@ -9,3 +9,4 @@ export * from "./jobs";
 export * from "./sales";
 export * from "./folded";
 export * from "./periods";
+export * from "./diner-imports";
