@@ -102,6 +102,8 @@ export const AUDIT_ACTIONS = [
   "sale.voided",
   "sale.reprinted",
   "cafe.pos_updated",
+  "period.closed",
+  "period.reopened",
 ] as const;
 
 /** Every kind of thing an entry is about. */

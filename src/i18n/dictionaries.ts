@@ -31,6 +31,7 @@ import esUi from "./locales/es/ui.json";
 import esSales from "./locales/es/sales.json";
 import esDiners from "./locales/es/diners.json";
 import esDinners from "./locales/es/dinners.json";
+import esPeriods from "./locales/es/periods.json";
 import enApp from "./locales/en/app.json";
 import enNav from "./locales/en/nav.json";
 import enWelcome from "./locales/en/welcome.json";
@@ -60,6 +61,7 @@ import enUi from "./locales/en/ui.json";
 import enSales from "./locales/en/sales.json";
 import enDiners from "./locales/en/diners.json";
 import enDinners from "./locales/en/dinners.json";
+import enPeriods from "./locales/en/periods.json";
 
 export const es = {
   app: esApp,
@@ -91,6 +93,7 @@ export const es = {
   sales: esSales,
   diners: esDiners,
   dinners: esDinners,
+  periods: esPeriods,
 };
 
 export const en = {
@@ -123,4 +126,5 @@ export const en = {
   sales: enSales,
   diners: enDiners,
   dinners: enDinners,
+  periods: enPeriods,
 };

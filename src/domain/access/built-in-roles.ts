@@ -69,6 +69,8 @@ export const STARTING_ROLES: StartingRole[] = [
       "sales.create",
       "sales.backdate",
       "sales.void_any",
+      "sales.close_period",
+      "sales.reopen_period",
       "diners.view",
       "diners.manage",
     ],

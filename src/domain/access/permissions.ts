@@ -120,6 +120,16 @@ export const PERMISSIONS = {
     data: "place",
     label: { es: "Anular cualquier venta", en: "Void any sale" },
   },
+  "sales.close_period": {
+    area: "sales",
+    data: "place",
+    label: { es: "Cerrar un mes de ventas", en: "Close a month of sales" },
+  },
+  "sales.reopen_period": {
+    area: "sales",
+    data: "place",
+    label: { es: "Reabrir un mes cerrado", en: "Reopen a closed month" },
+  },
   "diners.view": { area: "diners", data: "place", label: { es: "Ver comensales", en: "View diners" } },
   "diners.manage": {
     area: "diners",

@@ -23,7 +23,6 @@ import {
   sales,
   services,
   subdealerships,
-  users,
   type SaleType,
 } from "../../../db/schema";
 import { preparedQuery, type Db } from "../../db";
@@ -34,6 +33,8 @@ import { Conflict, message, NotFound, ValidationFailed, type Message } from "../
 import { NO_EVENTS, type Publisher } from "../events";
 import { documentFields, parseInput, parseWithDocument, t } from "../validation";
 import { applyFactor, dateIn, isCalendarDate, splitIgv } from "./clock";
+import { actorName } from "./actor-name";
+import { isClosed, monthOf } from "./periods";
 import { readSale, saleView, ticketNumber, type SaleView } from "./queries";
 
 /** The settings a sale reads: the DNI length, the IGV rate and the other-unit factor. */
@@ -162,13 +163,6 @@ const creditMeal = preparedQuery((db: Db) =>
         sql`${saleLines.saleType} = 'credit' AND ${saleLines.voided} = 0`,
       ),
     )
-    .prepare(),
-);
-const userName = preparedQuery((db: Db) =>
-  db
-    .select({ name: users.name })
-    .from(users)
-    .where(eq(users.id, P("id")))
     .prepare(),
 );
 const takeTicketNumber = preparedQuery((db: Db) =>
@@ -343,6 +337,11 @@ export function recordSale(
   else if (request.service_date > today) errors.service_date = message("sales.date_future", { today });
   else if (request.service_date < today && !abilities.backdate)
     errors.service_date = message("sales.date_past_forbidden", { today });
+  else if (isClosed(db, cafe.id, request.service_date))
+    errors.service_date = message("periods.closed_for_sales", {
+      month: monthOf(request.service_date),
+      cafe: cafe.name,
+    });
 
   const saleType: SaleType = request.sale_type;
   const lines = priceLines(db, cafe.id, request.lines, saleType, errors);
@@ -496,12 +495,6 @@ export function recordSale(
   const { sale } = written;
   events.publish({ name: "SaleRecorded", saleId: sale.id, cafeId: sale.cafeId, serviceDate: sale.serviceDate });
   return { sale, replayed: false };
-}
-
-/** The name a sale shows for the person who made or voided it: their name, or the actor's label ("cli"). */
-function actorName(db: Db, actor: Actor): string {
-  if (actor.userId === null) return actor.label;
-  return userName(db).get({ id: actor.userId })?.name ?? actor.label;
 }
 
 function isCreditClash(error: unknown): boolean {
@@ -668,6 +661,11 @@ export function voidSale(
   if (!sale || !reachesCafe(scope, sale.cafeId)) throw new NotFound();
   const { reason } = parseInput(VoidInput, input);
   if (sale.voided) throw new Conflict(message("sales.already_voided", { ticket: sale.ticket }));
+  const closed = () =>
+    new ValidationFailed({
+      reason: message("periods.closed_for_voids", { month: monthOf(sale.serviceDate), ticket: sale.ticket }),
+    });
+  if (isClosed(db, sale.cafeId, sale.serviceDate)) throw closed();
   if (!abilities.voidAny) {
     if (sale.cashierId === null || sale.cashierId !== actor.userId)
       throw new ValidationFailed({ reason: message("sales.void_not_yours", { ticket: sale.ticket }) });
@@ -676,6 +674,8 @@ export function voidSale(
   }
   db.transaction(
     (tx) => {
+      // The month may have been closed since the check above, by another process.
+      if (isClosed(tx, sale.cafeId, sale.serviceDate)) throw closed();
       const changed = tx
         .update(sales)
         .set({ voidedAt: now, voidedBy: actor.userId, voidedByName: actorName(db, actor), voidReason: reason })

@@ -12,6 +12,7 @@ import { dinnersRoutes } from "./dinners";
 import { managementRoutes } from "./management";
 import { placesImportRoutes } from "./places-import";
 import { jobsRoutes } from "./jobs";
+import { periodsRoutes } from "./periods";
 import { platformRoutes } from "./platform";
 import { servicesRoutes } from "./services";
 import { settingsRoutes } from "./settings";
@@ -28,6 +29,7 @@ export const routes: RouteDefinition[] = [
   ...businessesRoutes,
   ...dealershipsRoutes,
   ...dinnersRoutes,
+  ...periodsRoutes,
   ...broadcastingRoutes,
 ];
 
