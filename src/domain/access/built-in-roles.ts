@@ -73,6 +73,7 @@ export const STARTING_ROLES: StartingRole[] = [
       "sales.reopen_period",
       "diners.view",
       "diners.manage",
+      "diners.import",
     ],
   ),
   role(
@@ -117,6 +118,7 @@ export const STARTING_ROLES: StartingRole[] = [
       "sales.void_any",
       "diners.view",
       "diners.manage",
+      "diners.import",
     ],
   ),
   role(

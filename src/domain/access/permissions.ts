@@ -136,6 +136,11 @@ export const PERMISSIONS = {
     data: "place",
     label: { es: "Registrar y editar comensales", en: "Register and edit diners" },
   },
+  "diners.import": {
+    area: "diners",
+    data: "place",
+    label: { es: "Importar comensales desde hojas de cálculo", en: "Import diners from spreadsheets" },
+  },
   "audit.view": {
     area: "audit",
     data: "place",

@@ -1,0 +1,1374 @@
+/**
+ * Diner spreadsheets (issue 15): the weekly lists of workers client companies send, loaded from the Dinners page's
+ * Excel dialog, `./mesa import:diners` and the inbox. The first sheet's first non-blank row is the header, in
+ * Spanish or English, in any order, case, accents or spacing; each row below it is a diner, upserted by document.
+ *
+ * Check first, then all or nothing. `previewDinerImport` reads every row against the database (subdealerships,
+ * cafes, levels, diners and the blacklist, each loaded once into a map) and says what would be created, updated or
+ * left unchanged, every problem by row and column, the blacklisted documents, the leavers, and `plan`, a fingerprint
+ * of exactly what would be written. `importDiners` checks again and, when there is no problem (and the plan is the
+ * one confirmed), writes.
+ *
+ * Short locks: the write is cut in chunks, each its own short IMMEDIATE transaction, yielding to the event loop
+ * between them so sales get in. Each chunk writes, in the same transaction, what undoes it (diner_import_undo), and
+ * renews the import's lease in the ledger (diner_imports). Should anything fail mid-way — a diner changed by
+ * someone else meanwhile (every update is guarded by the values it was planned from), an exception, a crash — the
+ * undo log puts the diners and their audit entries back, and the ledger says rolled_back. A crashed writer's
+ * import is undone by `recoverDinerImports`, run before each import and at every start, once its lease has run out.
+ * Only one import writes at a time.
+ *
+ * Cells: an empty cell keeps the stored value. The default cafe (the dialog's choice, `--cafe`) stands for a blank
+ * cafe cell or a missing cafe column on every row, so a diner listed in a file for that cafe is moved there. A
+ * diner listed while inactive is active again: the list names the people who work now, as the leavers are those
+ * it no longer names.
+ */
+import { createHash, randomUUID } from "node:crypto";
+import type { Database } from "bun:sqlite";
+import type { Db } from "../../db";
+import { reachesCafe, type Scope } from "../access/scope";
+import { COMPANY_WIDE, recordAudit, type Actor } from "../audit";
+import {
+  documentProblem,
+  documentTypeOfSunatCode,
+  normalizeDocumentNumber,
+  type DocumentSettings,
+  type DocumentType,
+} from "../documents";
+import { Conflict, message, type Message } from "../errors";
+import { foldText } from "../fold";
+import type { CellValue, SheetRows } from "../spreadsheets/read";
+
+// ---------------------------------------------------------------------------------------------------------------
+// The contract (docs: /tmp/briefs/diner-import-contract.md, section 2)
+
+/** The most problems, leavers and changes a preview lists; the counts cover them all. */
+export const MAX_LISTED = 200;
+/** How long a writer's lease lasts: a writer silent for longer is taken as stopped, and its import is undone. */
+export const LEASE_MS = 60_000;
+/** Rows per write transaction: a few milliseconds of the write lock each. */
+export const CHUNK_ROWS = 1000;
+/** How often (in rows) checking reports its progress. */
+const CHECK_PROGRESS_EVERY = 1000;
+/** The DNI length when the caller gives none: DNI_LENGTH's default. */
+const DEFAULT_DNI_LENGTH = 8;
+
+export interface DinerImportOptions {
+  /** Cafe for rows whose cafe cell is blank or whose file has no cafe column (--cafe, the dialog's choice). */
+  defaultCafeId?: number | null;
+  /** Deactivate the leavers (active diners of the file's subdealerships at its cafes who are not in the file). */
+  deactivateLeavers?: boolean;
+  onProgress?: (step: "checking" | "saving", done: number, total: number) => void;
+  /** Digits of a DNI (the DNI_LENGTH setting, config.dniLength): a number cell shorter than that is padded with zeros. 8 when not given. */
+  dniLength?: number;
+  /** Rows per write transaction (CHUNK_ROWS when not given). */
+  chunkSize?: number;
+}
+
+export interface DinerImportProblem {
+  row: number;
+  column: string | null;
+  message: Message;
+}
+
+export interface DinerImportPreview {
+  /** Data rows read (blank rows skipped). */
+  rows: number;
+  created: number;
+  updated: number;
+  unchanged: number;
+  /** At most MAX_LISTED, in row order. */
+  problems: DinerImportProblem[];
+  /** All of them. */
+  problemCount: number;
+  /** Header texts ignored. */
+  unknownColumns: string[];
+  blacklisted: { row: number; documentType: string; documentNumber: string; name: string; reason: string }[];
+  /** At most MAX_LISTED. */
+  leavers: {
+    id: number;
+    documentType: string;
+    documentNumber: string;
+    name: string;
+    cafe: string;
+    subdealership: string;
+  }[];
+  leaverCount: number;
+  /** The first MAX_LISTED. Fields: name, documentType, phone, subdealership, cafe, level, active. */
+  changes: { row: number; kind: "create" | "update"; documentNumber: string; name: string; fields: string[] }[];
+  /** Fingerprint of exactly what would be written (leavers included only when asked). */
+  plan: string;
+}
+
+export interface DinerImportCounts {
+  created: number;
+  updated: number;
+  unchanged: number;
+  deactivated: number;
+}
+
+export interface DinerImportSource {
+  fileName: string;
+  sha256: string;
+  via: "page" | "cli" | "inbox";
+  jobId?: number | null;
+}
+
+export type DinerImportState = "writing" | "succeeded" | "refused" | "failed" | "rolled_back";
+
+/** Rows to fix: nothing was written. */
+export class DinerImportRefused extends Error {
+  constructor(readonly preview: DinerImportPreview) {
+    super(`The diners file has ${preview.problemCount} problem(s): nothing was imported`);
+  }
+}
+
+/** The data changed since the preview that was confirmed: nothing was written; `preview` is what it would do now. */
+export class DinerImportPlanChanged extends Error {
+  constructor(readonly preview: DinerImportPreview) {
+    super("The diner import plan changed since it was previewed");
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Headers
+
+type Field =
+  "name" | "lastNames" | "firstNames" | "document" | "documentType" | "phone" | "subdealership" | "cafe" | "level";
+
+/** Each column's names, folded (lower case, no accents, punctuation as spaces). */
+const HEADER_NAMES: Record<Field, string[]> = {
+  name: ["name", "full name", "nombre", "nombre completo", "nombres y apellidos", "apellidos y nombres"],
+  lastNames: ["apellidos", "apellido", "last name", "last names", "surname", "surnames"],
+  firstNames: ["nombres", "first name", "first names", "given names"],
+  document: [
+    "document",
+    "document number",
+    "dni",
+    "documento",
+    "nro documento",
+    "nro de documento",
+    "numero de documento",
+    "numero documento",
+    "n documento",
+    "no documento",
+    "num documento",
+    "doc",
+    "nro doc",
+    "documento de identidad",
+    "id number",
+  ],
+  documentType: [
+    "document type",
+    "type of document",
+    "tipo de documento",
+    "tipo documento",
+    "tipo doc",
+    "tipo de doc",
+    "tipo",
+    "type",
+  ],
+  phone: [
+    "phone",
+    "phone number",
+    "telephone",
+    "mobile",
+    "cell phone",
+    "telefono",
+    "celular",
+    "movil",
+    "numero de telefono",
+  ],
+  subdealership: [
+    "subdealership",
+    "subcontrata",
+    "subconcesionaria",
+    "contrata",
+    "empresa",
+    "company",
+    "contractor",
+    "ruc",
+  ],
+  cafe: ["cafe", "home cafe", "comedor", "comedor de origen", "unidad comedor", "unit cafe"],
+  level: ["level", "nivel"],
+};
+
+const FIELD_BY_HEADER = new Map<string, Field>(
+  Object.entries(HEADER_NAMES).flatMap(([field, names]) => names.map((name) => [name, field as Field] as const)),
+);
+
+/** A header as compared: folded, with punctuation ("Nro.", "N°", "Unidad/Comedor") read as spaces. */
+function headerKey(text: string): string {
+  return foldText(text)
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim();
+}
+
+/** A name as compared (subdealerships, cafes, levels): folded, single spaces. */
+const nameKey = (text: string) => foldText(text).replace(/\s+/g, " ").trim();
+
+// ---------------------------------------------------------------------------------------------------------------
+// Cells
+
+function cellText(value: CellValue | undefined): string {
+  if (value === null || value === undefined) return "";
+  if (typeof value === "number") return Number.isFinite(value) ? String(value) : "";
+  if (typeof value === "boolean") return value ? "true" : "false";
+  // An export writes text that would start a formula behind an apostrophe: read it back as it was.
+  const cell = value.length > 1 && value.charCodeAt(0) === 39 && /^'[=+\-@\t\r]/.test(value) ? value.slice(1) : value;
+  return cell.replace(/\s+/g, " ").trim();
+}
+
+const DOCUMENT_TYPE_NAMES = new Map<string, DocumentType>([
+  ["dni", "dni"],
+  ["l e", "dni"],
+  ["documento nacional de identidad", "dni"],
+  ["ce", "ce"],
+  ["c e", "ce"],
+  ["carne de extranjeria", "ce"],
+  ["carnet de extranjeria", "ce"],
+  ["foreign resident card", "ce"],
+  ["pas", "pas"],
+  ["pasaporte", "pas"],
+  ["passport", "pas"],
+]);
+
+function documentTypeOf(text: string): DocumentType | null {
+  return DOCUMENT_TYPE_NAMES.get(headerKey(text)) ?? documentTypeOfSunatCode(text);
+}
+
+const PHONE = /^[0-9+() -]*$/;
+
+// ---------------------------------------------------------------------------------------------------------------
+// What the database holds, loaded once
+
+interface DinerRow {
+  id: number;
+  documentType: DocumentType;
+  documentNumber: string;
+  name: string;
+  phone: string;
+  subdealershipId: number;
+  cafeId: number;
+  levelId: number | null;
+  active: boolean;
+}
+
+/** The values an import sets (documents are the key and never change). */
+interface DinerValues {
+  name: string;
+  phone: string;
+  subdealershipId: number;
+  cafeId: number;
+  levelId: number | null;
+  active: boolean;
+}
+
+const VALUE_KEYS = ["name", "phone", "subdealershipId", "cafeId", "levelId", "active"] as const;
+type ValueKey = (typeof VALUE_KEYS)[number];
+/** A changed value as the preview names it. */
+const FIELD_NAME: Record<ValueKey, string> = {
+  name: "name",
+  phone: "phone",
+  subdealershipId: "subdealership",
+  cafeId: "cafe",
+  levelId: "level",
+  active: "active",
+};
+
+interface CafeRow {
+  id: number;
+  name: string;
+  unit: string;
+  mine: string;
+}
+
+interface SubdealershipRow {
+  id: number;
+  name: string;
+  ruc: string;
+  dealership: string;
+}
+
+class World {
+  readonly diners = new Map<string, DinerRow>();
+  /** The types registered under each number, for a row that gives no type. */
+  readonly typesOfNumber = new Map<string, DocumentType | "many">();
+  readonly dinerList: DinerRow[] = [];
+  readonly cafes = new Map<number, CafeRow>();
+  readonly cafesByName = new Map<string, CafeRow[]>();
+  readonly subdealerships = new Map<number, SubdealershipRow>();
+  readonly subdealershipsByRuc = new Map<string, SubdealershipRow>();
+  readonly subdealershipsByName = new Map<string, SubdealershipRow[]>();
+  readonly levels = new Map<string, { id: number; name: string }>();
+  readonly blacklist = new Map<string, { name: string; reason: string }>();
+
+  constructor(client: Database) {
+    for (const [id, documentType, documentNumber, name, phone, subdealershipId, cafeId, levelId, active] of client
+      .prepare(
+        "SELECT id, document_type, document_number, name, phone, subdealership_id, cafe_id, level_id, active FROM diners",
+      )
+      .values() as [number, DocumentType, string, string, string, number, number, number | null, number][]) {
+      const diner: DinerRow = {
+        id,
+        documentType,
+        documentNumber,
+        name,
+        phone,
+        subdealershipId,
+        cafeId,
+        levelId,
+        active: active === 1,
+      };
+      this.diners.set(documentKey(documentType, documentNumber), diner);
+      this.dinerList.push(diner);
+      const known = this.typesOfNumber.get(documentNumber);
+      this.typesOfNumber.set(documentNumber, known === undefined || known === documentType ? documentType : "many");
+    }
+    for (const [id, name, unit, mine] of client
+      .prepare(
+        "SELECT c.id, c.name, u.name, m.name FROM cafes c JOIN units u ON u.id = c.unit_id JOIN mines m ON m.id = u.mine_id",
+      )
+      .values() as [number, string, string, string][]) {
+      const cafe = { id, name, unit, mine };
+      this.cafes.set(id, cafe);
+      push(this.cafesByName, nameKey(name), cafe);
+    }
+    for (const [id, name, ruc, dealership] of client
+      .prepare("SELECT s.id, s.name, s.ruc, d.name FROM subdealerships s JOIN dealerships d ON d.id = s.dealership_id")
+      .values() as [number, string, string, string][]) {
+      const sub = { id, name, ruc, dealership };
+      this.subdealerships.set(id, sub);
+      this.subdealershipsByRuc.set(ruc, sub);
+      push(this.subdealershipsByName, nameKey(name), sub);
+    }
+    for (const [id, name] of client.prepare("SELECT id, name FROM levels").values() as [number, string][])
+      this.levels.set(nameKey(name), { id, name });
+    for (const [type, number, name, reason] of client
+      .prepare("SELECT document_type, document_number, name, reason FROM blacklist")
+      .values() as [DocumentType, string, string, string][])
+      this.blacklist.set(documentKey(type, number), { name, reason });
+  }
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+const documentKey = (type: DocumentType, number: string) => `${type}:${number}`;
+
+type Resolved<T> = { ok: true; value: T } | { ok: false; problem: Message };
+
+/** A cafe written "Cafe", "Unit/Cafe" or "Mine/Unit/Cafe" (accents, case and spacing ignored). */
+function resolveCafe(world: World, written: string): Resolved<CafeRow> {
+  const parts = written.split("/").map(nameKey);
+  let found: CafeRow[] = [];
+  if (parts.length <= 3 && parts.every(Boolean)) {
+    const [cafe, unit, mine] = [...parts].reverse();
+    found = world.cafesByName.get(cafe) ?? [];
+    if (unit !== undefined) found = found.filter((c) => nameKey(c.unit) === unit);
+    if (mine !== undefined) found = found.filter((c) => nameKey(c.mine) === mine);
+  }
+  // A cafe really called "A/B" is found by its whole name.
+  if (found.length === 0 && parts.length > 1) found = world.cafesByName.get(nameKey(written)) ?? [];
+  if (found.length === 1) return { ok: true, value: found[0] };
+  if (found.length === 0) return { ok: false, problem: message("diners.import_cafe_unknown", { cafe: written }) };
+  const units = new Set(found.map((c) => nameKey(`${c.unit}/${c.name}`)));
+  const choices = found
+    .slice(0, 10)
+    .map((c) => (units.size === found.length ? `${c.unit}/${c.name}` : `${c.mine}/${c.unit}/${c.name}`))
+    .join(", ");
+  return { ok: false, problem: message("diners.import_cafe_ambiguous", { cafe: written, choices }) };
+}
+
+/** A subdealership written as its RUC, its name, or "Dealership/Subdealership". */
+function resolveSubdealership(world: World, written: string): Resolved<SubdealershipRow> {
+  const byRuc = world.subdealershipsByRuc.get(written.replace(/[\s-]/g, ""));
+  if (byRuc) return { ok: true, value: byRuc };
+  let found = world.subdealershipsByName.get(nameKey(written)) ?? [];
+  const slash = written.indexOf("/");
+  if (found.length === 0 && slash > 0) {
+    const dealership = nameKey(written.slice(0, slash));
+    found = (world.subdealershipsByName.get(nameKey(written.slice(slash + 1))) ?? []).filter(
+      (s) => nameKey(s.dealership) === dealership,
+    );
+  }
+  if (found.length === 1) return { ok: true, value: found[0] };
+  if (found.length === 0)
+    return { ok: false, problem: message("diners.import_subdealership_unknown", { subdealership: written }) };
+  const choices = found
+    .slice(0, 10)
+    .map((s) => `${s.dealership}/${s.name} (RUC ${s.ruc})`)
+    .join(", ");
+  return { ok: false, problem: message("diners.import_subdealership_ambiguous", { subdealership: written, choices }) };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The plan
+
+type Write =
+  | { kind: "create"; row: number; documentType: DocumentType; documentNumber: string; values: DinerValues }
+  | { kind: "update"; row: number; before: DinerRow; values: DinerValues; changed: ValueKey[] }
+  | { kind: "deactivate"; before: DinerRow };
+
+interface Planned {
+  preview: DinerImportPreview;
+  writes: Write[];
+  /** The cafes the file's rows name (all within the scope): the audit entry of the import is about them. */
+  cafeIds: number[];
+  counts: DinerImportCounts;
+}
+
+class Problems {
+  readonly listed: DinerImportProblem[] = [];
+  count = 0;
+  add(row: number, column: string | null, m: Message): void {
+    this.count++;
+    if (this.listed.length < MAX_LISTED) this.listed.push({ row, column, message: m });
+  }
+}
+
+function isBlankRow(cells: CellValue[] | undefined): boolean {
+  if (!cells) return true;
+  for (const cell of cells) if (cell !== null && cell !== undefined && cellText(cell) !== "") return false;
+  return true;
+}
+
+/** Works out what importing `sheet` would do, reading the database once (call inside a read transaction). */
+function planImport(db: Db, scope: Scope, sheet: SheetRows, options: DinerImportOptions): Planned {
+  const settings: DocumentSettings = { dniLength: options.dniLength ?? DEFAULT_DNI_LENGTH };
+  const onProgress = options.onProgress;
+  const problems = new Problems();
+  const unknownColumns: string[] = [];
+  const blacklisted: DinerImportPreview["blacklisted"] = [];
+  const changes: DinerImportPreview["changes"] = [];
+  const writes: Write[] = [];
+  const counts: DinerImportCounts = { created: 0, updated: 0, unchanged: 0, deactivated: 0 };
+  const empty = (rows = 0): Planned => ({
+    preview: finish(rows, [], 0),
+    writes: [],
+    cafeIds: [],
+    counts,
+  });
+  const finish = (rows: number, leavers: DinerImportPreview["leavers"], leaverCount: number): DinerImportPreview => ({
+    rows,
+    created: counts.created,
+    updated: counts.updated,
+    unchanged: counts.unchanged,
+    problems: problems.listed,
+    problemCount: problems.count,
+    unknownColumns,
+    blacklisted,
+    leavers,
+    leaverCount,
+    changes,
+    plan: "",
+  });
+
+  // The header: the first non-blank row.
+  const rows = sheet.rows;
+  let headerIndex = 0;
+  while (headerIndex < rows.length && isBlankRow(rows[headerIndex])) headerIndex++;
+  if (headerIndex >= rows.length) {
+    problems.add(sheet.firstRow, null, message("diners.import_no_header"));
+    return withPlan(empty());
+  }
+  const headerRow = sheet.firstRow + headerIndex;
+  const columns = new Map<Field, { index: number; header: string }>();
+  rows[headerIndex].forEach((cell, index) => {
+    const header = cellText(cell);
+    if (!header) return;
+    const field = FIELD_BY_HEADER.get(headerKey(header));
+    if (!field) unknownColumns.push(header);
+    else if (columns.has(field))
+      problems.add(headerRow, header, message("diners.import_duplicate_column", { column: header }));
+    else columns.set(field, { index, header });
+  });
+  // "Apellidos" and "Nombres" in two columns make the name "Nombres Apellidos" (as a person is called); one of them
+  // alone is the name column. A Name column of its own wins, and the other two are then ignored.
+  let nameParts: { index: number; header: string }[] = [];
+  const name = columns.get("name");
+  const first = columns.get("firstNames");
+  const last = columns.get("lastNames");
+  if (name) {
+    for (const part of [first, last]) if (part) unknownColumns.push(part.header);
+    nameParts = [name];
+  } else nameParts = [first, last].filter((c) => c !== undefined);
+
+  const defaultCafeId = options.defaultCafeId ?? null;
+  const world = new World(db.$client);
+  let defaultCafe: CafeRow | null = null;
+  if (defaultCafeId !== null) {
+    defaultCafe = world.cafes.get(defaultCafeId) ?? null;
+    if (!defaultCafe || !reachesCafe(scope, defaultCafeId)) {
+      problems.add(headerRow, null, message("diners.import_default_cafe_outside_scope"));
+      defaultCafe = null;
+    }
+  }
+  const missing: string[] = [];
+  if (nameParts.length === 0) missing.push("name");
+  if (!columns.has("document")) missing.push("document");
+  if (!columns.has("subdealership")) missing.push("subdealership");
+  if (!columns.has("cafe") && defaultCafeId === null) missing.push("cafe");
+  for (const field of missing) problems.add(headerRow, null, message(`diners.import_missing_column_${field}`));
+
+  let dataRows = 0;
+  for (let i = headerIndex + 1; i < rows.length; i++) if (!isBlankRow(rows[i])) dataRows++;
+  if (missing.length || problems.count) return withPlan(empty(dataRows));
+  if (dataRows === 0) {
+    problems.add(headerRow, null, message("diners.import_no_rows"));
+    return withPlan(empty());
+  }
+
+  const col = (field: Field) => columns.get(field);
+  const documentColumn = col("document")!;
+  const typeColumn = col("documentType");
+  const phoneColumn = col("phone");
+  const subColumn = col("subdealership")!;
+  const cafeColumn = col("cafe");
+  const levelColumn = col("level");
+  const nameHeader = nameParts[0].header;
+
+  const cafeMemo = new Map<string, Resolved<CafeRow>>();
+  const subMemo = new Map<string, Resolved<SubdealershipRow>>();
+  const seen = new Map<string, number>();
+  const inFile = new Set<number>();
+  const fileCafes = new Set<number>();
+  const fileSubs = new Set<number>();
+
+  let done = 0;
+  onProgress?.("checking", 0, dataRows);
+  for (let i = headerIndex + 1; i < rows.length; i++) {
+    const cells = rows[i];
+    if (isBlankRow(cells)) continue;
+    const row = sheet.firstRow + i;
+    if (++done % CHECK_PROGRESS_EVERY === 0) onProgress?.("checking", done, dataRows);
+    const before = problems.count;
+
+    // The document: the key.
+    const typeText = typeColumn ? cellText(cells[typeColumn.index]) : "";
+    const rawDocument = cells[documentColumn.index];
+    let documentNumber =
+      typeof rawDocument === "number" ? cellText(rawDocument) : normalizeDocumentNumber(cellText(rawDocument));
+    let documentType: DocumentType | null = null;
+    if (typeText) {
+      documentType = documentTypeOf(typeText);
+      if (!documentType)
+        problems.add(row, typeColumn!.header, message("diners.import_document_type_unknown", { type: typeText }));
+    } else {
+      // No type: the type this number is registered with, else a DNI.
+      const known = world.typesOfNumber.get(documentNumber);
+      documentType = known && known !== "many" ? known : "dni";
+    }
+    // A number cell loses a DNI's leading zeros: they are put back.
+    if (
+      documentType === "dni" &&
+      typeof rawDocument === "number" &&
+      Number.isInteger(rawDocument) &&
+      rawDocument >= 0 &&
+      documentNumber.length < settings.dniLength
+    )
+      documentNumber = documentNumber.padStart(settings.dniLength, "0");
+    let existing: DinerRow | null = null;
+    let key: string | null = null;
+    if (!documentNumber) problems.add(row, documentColumn.header, message("validation.required"));
+    else if (documentType) {
+      const wrong = documentProblem({ type: documentType, number: documentNumber }, settings);
+      if (wrong) problems.add(row, documentColumn.header, wrong);
+      else {
+        key = documentKey(documentType, documentNumber);
+        const other = seen.get(key);
+        if (other !== undefined) {
+          problems.add(
+            row,
+            documentColumn.header,
+            message("diners.import_duplicate_document", { row, other, document: documentNumber }),
+          );
+          key = null;
+        } else {
+          seen.set(key, row);
+          existing = world.diners.get(key) ?? null;
+          if (existing) inFile.add(existing.id);
+        }
+      }
+    }
+
+    // The name, from one column or "Nombres Apellidos".
+    const nameText = nameParts
+      .map((part) => cellText(cells[part.index]))
+      .filter(Boolean)
+      .join(" ");
+    let dinerName: string | null = existing?.name ?? null;
+    if (nameText) {
+      if (nameText.length < 2) problems.add(row, nameHeader, message("validation.min_length", { min: 2 }));
+      else if (nameText.length > 120) problems.add(row, nameHeader, message("validation.max_length", { max: 120 }));
+      else dinerName = nameText;
+    } else if (!existing) problems.add(row, nameHeader, message("validation.required"));
+
+    let phone = existing?.phone ?? "";
+    if (phoneColumn) {
+      const raw = cells[phoneColumn.index];
+      const text = typeof raw === "number" && Number.isInteger(raw) ? String(raw) : cellText(raw);
+      if (text) {
+        if (text.length > 30) problems.add(row, phoneColumn.header, message("validation.max_length", { max: 30 }));
+        else if (!PHONE.test(text)) problems.add(row, phoneColumn.header, message("diners.phone_invalid"));
+        else phone = text;
+      }
+    }
+
+    let subdealershipId: number | null = existing?.subdealershipId ?? null;
+    const subText = cellText(cells[subColumn.index]);
+    if (subText) {
+      let found = subMemo.get(subText);
+      if (!found) subMemo.set(subText, (found = resolveSubdealership(world, subText)));
+      if (found.ok) subdealershipId = found.value.id;
+      else {
+        problems.add(row, subColumn.header, found.problem);
+        subdealershipId = null;
+      }
+    } else if (!existing) problems.add(row, subColumn.header, message("validation.required"));
+
+    // The cafe: the cell, else the default cafe, else (a diner already registered) where they are.
+    let cafeId: number | null = existing?.cafeId ?? null;
+    const cafeText = cafeColumn ? cellText(cells[cafeColumn.index]) : "";
+    const cafeHeader = cafeColumn?.header ?? null;
+    let named = false;
+    if (cafeText) {
+      let found = cafeMemo.get(cafeText);
+      if (!found) cafeMemo.set(cafeText, (found = resolveCafe(world, cafeText)));
+      if (!found.ok) {
+        problems.add(row, cafeHeader, found.problem);
+        cafeId = null;
+      } else if (!reachesCafe(scope, found.value.id)) {
+        problems.add(row, cafeHeader, message("diners.import_cafe_outside_scope", { cafe: cafeText }));
+        cafeId = null;
+      } else {
+        cafeId = found.value.id;
+        named = true;
+      }
+    } else if (defaultCafe) {
+      cafeId = defaultCafe.id;
+      named = true;
+    } else if (!existing) problems.add(row, cafeHeader, message("validation.required"));
+
+    let levelId: number | null = existing?.levelId ?? null;
+    if (levelColumn) {
+      const text = cellText(cells[levelColumn.index]);
+      if (text) {
+        const level = world.levels.get(nameKey(text));
+        if (level) levelId = level.id;
+        else problems.add(row, levelColumn.header, message("diners.import_level_unknown", { level: text }));
+      }
+    }
+
+    if (subdealershipId !== null) fileSubs.add(subdealershipId);
+    // Only cafes within the scope are named without a problem: the leavers are all within it.
+    if (cafeId !== null && named) fileCafes.add(cafeId);
+    if (
+      problems.count > before ||
+      !documentType ||
+      !key ||
+      dinerName === null ||
+      subdealershipId === null ||
+      cafeId === null
+    )
+      continue;
+
+    const values: DinerValues = { name: dinerName, phone, subdealershipId, cafeId, levelId, active: true };
+    const barred = world.blacklist.get(key);
+    if (barred) blacklisted.push({ row, documentType, documentNumber, name: dinerName, reason: barred.reason });
+    if (!existing) {
+      counts.created++;
+      writes.push({ kind: "create", row, documentType, documentNumber, values });
+      if (changes.length < MAX_LISTED)
+        changes.push({
+          row,
+          kind: "create",
+          documentNumber,
+          name: dinerName,
+          fields: [
+            "name",
+            "documentType",
+            ...(phone ? ["phone"] : []),
+            "subdealership",
+            "cafe",
+            ...(levelId !== null ? ["level"] : []),
+          ],
+        });
+      continue;
+    }
+    const changed = VALUE_KEYS.filter((k) => existing[k] !== values[k]);
+    if (changed.length === 0) {
+      counts.unchanged++;
+      continue;
+    }
+    // A diner whose home cafe lies outside the scope is not the importer's to change or move.
+    if (!reachesCafe(scope, existing.cafeId)) {
+      problems.add(
+        row,
+        cafeHeader ?? documentColumn.header,
+        message("diners.import_diner_outside_scope", {
+          name: existing.name,
+          cafe: world.cafes.get(existing.cafeId)?.name ?? "",
+        }),
+      );
+      continue;
+    }
+    counts.updated++;
+    writes.push({ kind: "update", row, before: existing, values, changed });
+    if (changes.length < MAX_LISTED)
+      changes.push({ row, kind: "update", documentNumber, name: dinerName, fields: changed.map((k) => FIELD_NAME[k]) });
+  }
+  onProgress?.("checking", dataRows, dataRows);
+
+  // Leavers: active diners of the file's subdealerships at the file's cafes who are not in the file. The file's cafes
+  // all lie in the scope (a cafe outside it is a row problem), so every leaver does.
+  const leavers: DinerImportPreview["leavers"] = [];
+  let leaverCount = 0;
+  if (fileSubs.size && fileCafes.size)
+    for (const diner of world.dinerList) {
+      if (!diner.active || inFile.has(diner.id) || !fileSubs.has(diner.subdealershipId) || !fileCafes.has(diner.cafeId))
+        continue;
+      leaverCount++;
+      if (leavers.length < MAX_LISTED)
+        leavers.push({
+          id: diner.id,
+          documentType: diner.documentType,
+          documentNumber: diner.documentNumber,
+          name: diner.name,
+          cafe: world.cafes.get(diner.cafeId)?.name ?? "",
+          subdealership: world.subdealerships.get(diner.subdealershipId)?.name ?? "",
+        });
+      if (options.deactivateLeavers) {
+        writes.push({ kind: "deactivate", before: diner });
+        counts.deactivated++;
+      }
+    }
+  return withPlan({
+    preview: finish(dataRows, leavers, leaverCount),
+    writes,
+    cafeIds: [...fileCafes].sort((a, b) => a - b),
+    counts,
+  });
+}
+
+/** Fills in the fingerprint: every write with the values it starts from and sets, and the counts. */
+function withPlan(planned: Planned): Planned {
+  const hash = createHash("sha256");
+  hash.update(JSON.stringify(planned.counts));
+  for (const w of planned.writes) {
+    if (w.kind === "create") hash.update(JSON.stringify(["c", w.documentType, w.documentNumber, w.values]));
+    else if (w.kind === "update") hash.update(JSON.stringify(["u", w.before, w.values]));
+    else hash.update(JSON.stringify(["d", w.before]));
+  }
+  if (planned.preview.problemCount) hash.update(JSON.stringify(["p", planned.preview.problemCount]));
+  planned.preview.plan = hash.digest("base64url");
+  return planned;
+}
+
+function plan(db: Db, scope: Scope, sheet: SheetRows, options: DinerImportOptions): Planned {
+  // One read transaction: every row is checked against one state of the database.
+  return db.transaction(() => planImport(db, scope, sheet, options), { behavior: "deferred" });
+}
+
+/** What importing `sheet` would do, without writing anything. */
+export function previewDinerImport(
+  db: Db,
+  scope: Scope,
+  sheet: SheetRows,
+  options: DinerImportOptions = {},
+): DinerImportPreview {
+  return plan(db, scope, sheet, options).preview;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The ledger
+
+type MessageParts = { key: string | null; params: string | null };
+
+function messageParts(m: Message | null): MessageParts {
+  if (m === null) return { key: null, params: null };
+  if (typeof m === "string") return { key: m, params: null };
+  return { key: m.key, params: m.params ? JSON.stringify(m.params) : null };
+}
+
+function insertLedger(
+  db: Db,
+  actor: Actor,
+  source: DinerImportSource,
+  state: DinerImportState,
+  fields: {
+    rows?: number;
+    counts?: DinerImportCounts;
+    problemCount?: number;
+    message?: Message | null;
+    leaseOwner?: string | null;
+    leaseUntil?: number | null;
+    finished: boolean;
+  },
+  now: number,
+): number {
+  const m = messageParts(fields.message ?? null);
+  const counts = fields.counts ?? { created: 0, updated: 0, unchanged: 0, deactivated: 0 };
+  const result = db.$client
+    .prepare(
+      `INSERT INTO diner_imports (file_name, sha256, via, job_id, actor_id, actor_label, state, rows, created, updated,
+        unchanged, deactivated, problem_count, message_key, message_params, lease_owner, lease_until, started_at, finished_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .run(
+      source.fileName,
+      source.sha256,
+      source.via,
+      source.jobId ?? null,
+      actor.userId,
+      actor.label,
+      state,
+      fields.rows ?? 0,
+      counts.created,
+      counts.updated,
+      counts.unchanged,
+      counts.deactivated,
+      fields.problemCount ?? 0,
+      m.key,
+      m.params,
+      fields.leaseOwner ?? null,
+      fields.leaseUntil ?? null,
+      now,
+      fields.finished ? now : null,
+    );
+  return Number(result.lastInsertRowid);
+}
+
+function finishLedger(
+  db: Db,
+  importId: number,
+  state: DinerImportState,
+  counts: DinerImportCounts | null,
+  m: Message | null,
+  now: number,
+): void {
+  const parts = messageParts(m);
+  db.$client
+    .prepare(
+      `UPDATE diner_imports SET state = ?, message_key = ?, message_params = ?, lease_owner = NULL, lease_until = NULL,
+        finished_at = ?, created = COALESCE(?, created), updated = COALESCE(?, updated),
+        unchanged = COALESCE(?, unchanged), deactivated = COALESCE(?, deactivated) WHERE id = ?`,
+    )
+    .run(
+      state,
+      parts.key,
+      parts.params,
+      now,
+      counts?.created ?? null,
+      counts?.updated ?? null,
+      counts?.unchanged ?? null,
+      counts?.deactivated ?? null,
+      importId,
+    );
+}
+
+function auditImport(
+  db: Db,
+  actor: Actor,
+  importId: number,
+  source: DinerImportSource,
+  cafeIds: readonly number[],
+  after: Record<string, unknown>,
+  now: Date,
+): void {
+  recordAudit(
+    db,
+    actor,
+    {
+      action: "diner.import",
+      subjectType: "diner_import",
+      subjectId: importId,
+      places: cafeIds.length ? cafeIds.map((cafeId) => ({ cafeId })) : COMPANY_WIDE,
+      after: { file: source.fileName, sha256: source.sha256, via: source.via, jobId: source.jobId ?? null, ...after },
+    },
+    now,
+  );
+}
+
+/** Records an import refused before its rows could be read (file-level message), in the ledger and the audit. */
+export function recordRefusedImport(db: Db, actor: Actor, source: DinerImportSource, reason: Message): number {
+  const now = new Date();
+  return db.transaction(
+    () => {
+      const id = insertLedger(db, actor, source, "refused", { message: reason, finished: true }, now.getTime());
+      auditImport(db, actor, id, source, [], { result: "refused", message: reason }, now);
+      return id;
+    },
+    { behavior: "immediate" },
+  );
+}
+
+/** The ledger entry of a file's bytes (the inbox's "seen before" check): the latest one, or null. */
+export function importOfFile(
+  db: Db,
+  sha256: string,
+): { id: number; state: DinerImportState; finishedAt: Date | null } | null {
+  const row = db.$client
+    .prepare("SELECT id, state, finished_at FROM diner_imports WHERE sha256 = ? ORDER BY id DESC LIMIT 1")
+    .values(sha256)[0] as [number, DinerImportState, number | null] | undefined;
+  return row ? { id: row[0], state: row[1], finishedAt: row[2] === null ? null : new Date(row[2]) } : null;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Writing
+
+/** Someone changed the diners meanwhile: a guarded update found other values, or an insert found the document taken. */
+class ChangedMeanwhile extends Error {}
+
+/** The import's lease was taken over (its writer was taken as stopped and recovery undoes it). */
+class LeaseLost extends Error {}
+
+function isConflict(error: unknown): boolean {
+  return (
+    error instanceof ChangedMeanwhile ||
+    (error instanceof Error && /UNIQUE constraint failed: diners\.|FOREIGN KEY constraint failed/.test(error.message))
+  );
+}
+
+const sequenceOf = (client: Database, table: string) =>
+  (client.prepare("SELECT seq FROM sqlite_sequence WHERE name = ?").values(table)[0]?.[0] as number | undefined) ?? 0;
+
+interface UndoChange {
+  id: number;
+  before: Partial<DinerValues>;
+  after: Partial<DinerValues>;
+}
+
+const SQL = {
+  insertDiner: `INSERT INTO diners (document_type, document_number, name, name_folded, phone, subdealership_id, cafe_id,
+    level_id, active, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  updateDiner: `UPDATE diners SET name = ?, name_folded = ?, phone = ?, subdealership_id = ?, cafe_id = ?, level_id = ?,
+    active = ?, updated_at = ? WHERE id = ? AND name = ? AND phone = ? AND subdealership_id = ? AND cafe_id = ?
+    AND level_id IS ? AND active = ?`,
+  insertAudit: `INSERT INTO audit_log (actor_id, actor_label, action, subject_type, subject_id, before, after, created_at)
+    VALUES (?, ?, ?, 'diner', ?, ?, ?, ?)`,
+  insertAuditPlace: "INSERT OR IGNORE INTO audit_places (audit_id, kind, place_id) VALUES (?, 'cafe', ?)",
+  insertUndo: `INSERT INTO diner_import_undo (import_id, created_from, created_to, audit_from, audit_to, changed)
+    VALUES (?, ?, ?, ?, ?, ?)`,
+  renewLease: "UPDATE diner_imports SET lease_until = ? WHERE id = ? AND state = 'writing' AND lease_owner = ?",
+};
+
+/**
+ * Writes one chunk in the caller's transaction: the diners, their audit entries (the entries the Dinners page writes,
+ * in the same format as recordAudit, with prepared statements: this runs for every row), and the chunk's undo record.
+ */
+function writeChunk(client: Database, actor: Actor, importId: number, writes: Write[], now: number): void {
+  const insertDiner = client.prepare(SQL.insertDiner);
+  const updateDiner = client.prepare(SQL.updateDiner);
+  const insertAudit = client.prepare(SQL.insertAudit);
+  const insertPlace = client.prepare(SQL.insertAuditPlace);
+  const audit = (action: string, subjectId: number, before: unknown, after: unknown, cafes: number[]) => {
+    const id = insertAudit.run(
+      actor.userId,
+      actor.label,
+      action,
+      subjectId,
+      before === null ? null : JSON.stringify(before),
+      JSON.stringify(after),
+      now,
+    ).lastInsertRowid;
+    for (const cafeId of cafes) insertPlace.run(id, cafeId);
+  };
+  const dinersBefore = sequenceOf(client, "diners");
+  const auditBefore = sequenceOf(client, "audit_log");
+  const undo: UndoChange[] = [];
+  const update = (before: DinerRow, values: DinerValues, changed: readonly ValueKey[], action: string) => {
+    const result = updateDiner.run(
+      values.name,
+      foldText(values.name),
+      values.phone,
+      values.subdealershipId,
+      values.cafeId,
+      values.levelId,
+      values.active ? 1 : 0,
+      now,
+      before.id,
+      before.name,
+      before.phone,
+      before.subdealershipId,
+      before.cafeId,
+      before.levelId,
+      before.active ? 1 : 0,
+    );
+    if (result.changes !== 1) throw new ChangedMeanwhile(`Diner ${before.id} changed meanwhile`);
+    const was = Object.fromEntries(changed.map((k) => [k, before[k]])) as Partial<DinerValues>;
+    const is = Object.fromEntries(changed.map((k) => [k, values[k]])) as Partial<DinerValues>;
+    undo.push({ id: before.id, before: was, after: is });
+    audit(
+      action,
+      before.id,
+      was,
+      is,
+      before.cafeId === values.cafeId ? [values.cafeId] : [before.cafeId, values.cafeId],
+    );
+  };
+  for (const w of writes) {
+    if (w.kind === "create") {
+      const v = w.values;
+      const id = Number(
+        insertDiner.run(
+          w.documentType,
+          w.documentNumber,
+          v.name,
+          foldText(v.name),
+          v.phone,
+          v.subdealershipId,
+          v.cafeId,
+          v.levelId,
+          1,
+          now,
+          now,
+        ).lastInsertRowid,
+      );
+      audit(
+        "diner.created",
+        id,
+        null,
+        {
+          name: v.name,
+          documentType: w.documentType,
+          documentNumber: w.documentNumber,
+          phone: v.phone,
+          subdealershipId: v.subdealershipId,
+          cafeId: v.cafeId,
+          levelId: v.levelId,
+          active: v.active,
+        },
+        [v.cafeId],
+      );
+    } else if (w.kind === "update") update(w.before, w.values, w.changed, "diner.updated");
+    else update(w.before, { ...w.before, active: false }, ["active"], "diner.deactivated");
+  }
+  const dinersAfter = sequenceOf(client, "diners");
+  const auditAfter = sequenceOf(client, "audit_log");
+  // A chunk's inserts are consecutive (AUTOINCREMENT, and no other writer inside its transaction).
+  client
+    .prepare(SQL.insertUndo)
+    .run(
+      importId,
+      dinersAfter > dinersBefore ? dinersBefore + 1 : null,
+      dinersAfter > dinersBefore ? dinersAfter : null,
+      auditAfter > auditBefore ? auditBefore + 1 : null,
+      auditAfter > auditBefore ? auditAfter : null,
+      JSON.stringify(undo),
+    );
+}
+
+/**
+ * Checks again, and writes when there is no problem (and, when expectedPlan is given, the plan is still that one).
+ * Throws DinerImportRefused (rows to fix), DinerImportPlanChanged (the data changed since the preview, or while
+ * writing: what was written is undone), or Conflict when another import is writing. Any other failure is thrown
+ * after what was written has been undone. Every outcome is recorded in the ledger.
+ */
+export async function importDiners(
+  db: Db,
+  actor: Actor,
+  scope: Scope,
+  sheet: SheetRows,
+  options: DinerImportOptions & { source: DinerImportSource; expectedPlan?: string },
+): Promise<{ counts: DinerImportCounts; importId: number }> {
+  const { source } = options;
+  recoverDinerImports(db);
+  const planned = plan(db, scope, sheet, options);
+  const { preview, counts, cafeIds } = planned;
+  const refuse = (m: Message) =>
+    db.transaction(
+      () => {
+        const at = new Date();
+        const id = insertLedger(
+          db,
+          actor,
+          source,
+          "refused",
+          { rows: preview.rows, counts, problemCount: preview.problemCount, message: m, finished: true },
+          at.getTime(),
+        );
+        auditImport(db, actor, id, source, cafeIds, { rows: preview.rows, counts, result: "refused", message: m }, at);
+        return id;
+      },
+      { behavior: "immediate" },
+    );
+  if (options.expectedPlan !== undefined && (preview.plan !== options.expectedPlan || preview.problemCount)) {
+    refuse(message("diners.import_refused_plan_changed"));
+    throw new DinerImportPlanChanged(preview);
+  }
+  if (preview.problemCount) {
+    refuse(message("diners.import_refused_rows", { count: preview.problemCount }));
+    throw new DinerImportRefused(preview);
+  }
+  const writes = planned.writes;
+  const client = db.$client;
+  // Nothing to write (the same file again): the ledger remembers the file; no audit entry, no write to the diners.
+  if (writes.length === 0) {
+    const importId = insertLedger(
+      db,
+      actor,
+      source,
+      "succeeded",
+      { rows: preview.rows, counts, finished: true },
+      Date.now(),
+    );
+    options.onProgress?.("saving", 0, 0);
+    return { counts, importId };
+  }
+
+  // The lease: only one import writes at a time.
+  const token = randomUUID();
+  const importId = db.transaction(
+    () => {
+      const busy = client.prepare("SELECT id FROM diner_imports WHERE state = 'writing' LIMIT 1").values()[0];
+      if (busy) throw new Conflict(message("diners.import_busy"));
+      return insertLedger(
+        db,
+        actor,
+        source,
+        "writing",
+        { rows: preview.rows, counts, leaseOwner: token, leaseUntil: Date.now() + LEASE_MS, finished: false },
+        Date.now(),
+      );
+    },
+    { behavior: "immediate" },
+  );
+
+  const size = Math.max(1, options.chunkSize ?? CHUNK_ROWS);
+  const now = new Date();
+  let written = 0;
+  try {
+    options.onProgress?.("saving", 0, writes.length);
+    for (let from = 0; from < writes.length; from += size) {
+      const chunk = writes.slice(from, from + size);
+      const last = from + size >= writes.length;
+      db.transaction(
+        () => {
+          const renewed = client.prepare(SQL.renewLease).run(Date.now() + LEASE_MS, importId, token);
+          if (renewed.changes !== 1) throw new LeaseLost("The import's lease was taken over");
+          writeChunk(client, actor, importId, chunk, now.getTime());
+          if (last) {
+            // Done: the import succeeds with its last chunk, and its undo log goes.
+            finishLedger(db, importId, "succeeded", counts, null, Date.now());
+            auditImport(db, actor, importId, source, cafeIds, { rows: preview.rows, counts, result: "succeeded" }, now);
+            client.prepare("DELETE FROM diner_import_undo WHERE import_id = ?").run(importId);
+          }
+        },
+        { behavior: "immediate" },
+      );
+      written += chunk.length;
+      options.onProgress?.("saving", written, writes.length);
+      if (!last) await new Promise((resolve) => setImmediate(resolve));
+    }
+  } catch (error) {
+    if (error instanceof LeaseLost) throw error;
+    const reason: Message = isConflict(error)
+      ? message("diners.import_rolled_back_changed")
+      : message("diners.import_rolled_back_error", { detail: error instanceof Error ? error.message : String(error) });
+    const finished = await undoImportAsync(db, importId, token, reason);
+    if (finished && isConflict(error)) throw new DinerImportPlanChanged(previewDinerImport(db, scope, sheet, options));
+    throw error;
+  }
+  return { counts, importId };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Undoing
+
+/**
+ * Undoes an import's committed chunks, newest first, each in its own short transaction (steps yielded one by one),
+ * then records it rolled_back (failed when nothing had been written). Created diners are deleted, except those sold
+ * to meanwhile, which are deactivated (the ledger says so); changed diners get their values back unless someone
+ * changed them again since; the chunks' audit entries go. Yields once per step; returns whether it finished
+ * (false: the lease was lost to someone else, who finishes it).
+ */
+function* undoSteps(db: Db, importId: number, token: string, reason: Message): Generator<void, boolean> {
+  const client = db.$client;
+  const ledger = client
+    .prepare("SELECT actor_id, actor_label, file_name, sha256, via, job_id FROM diner_imports WHERE id = ?")
+    .values(importId)[0] as [number | null, string, string, string, DinerImportSource["via"], number | null];
+  const actor: Actor = { userId: ledger[0], label: ledger[1] };
+  const source: DinerImportSource = { fileName: ledger[2], sha256: ledger[3], via: ledger[4], jobId: ledger[5] };
+  const kept: { id: number; name: string }[] = [];
+  const cafes = new Set<number>();
+  let undid = 0;
+  const owns = () => client.prepare(SQL.renewLease).run(Date.now() + LEASE_MS, importId, token).changes === 1;
+  for (;;) {
+    const finished = db.transaction(
+      () => {
+        if (!owns()) return "lost" as const;
+        const entry = client
+          .prepare(
+            "SELECT id, created_from, created_to, audit_from, audit_to, changed FROM diner_import_undo WHERE import_id = ? ORDER BY id DESC LIMIT 1",
+          )
+          .values(importId)[0] as
+          [number, number | null, number | null, number | null, number | null, string] | undefined;
+        if (!entry) return "done" as const;
+        const [undoId, createdFrom, createdTo, auditFrom, auditTo, changedJson] = entry;
+        undid++;
+        const now = Date.now();
+        let keptHere: { id: number; name: string; cafeId: number }[] = [];
+        if (createdFrom !== null && createdTo !== null) {
+          for (const [cafeId] of client
+            .prepare("SELECT DISTINCT cafe_id FROM diners WHERE id BETWEEN ? AND ?")
+            .values(createdFrom, createdTo) as [number][])
+            cafes.add(cafeId);
+          // A diner sold to meanwhile cannot be deleted: deactivated instead, keeping the entry of its creation.
+          keptHere = (
+            client
+              .prepare(
+                "SELECT d.id, d.name, d.cafe_id FROM diners d WHERE d.id BETWEEN ? AND ? AND EXISTS (SELECT 1 FROM sales s WHERE s.diner_id = d.id)",
+              )
+              .values(createdFrom, createdTo) as [number, string, number][]
+          ).map(([id, name, cafeId]) => ({ id, name, cafeId }));
+        }
+        const keptIds = JSON.stringify(keptHere.map((d) => d.id));
+        if (auditFrom !== null && auditTo !== null)
+          client
+            .prepare(
+              `DELETE FROM audit_log WHERE id BETWEEN ? AND ?
+                AND NOT (action = 'diner.created' AND subject_id IN (SELECT value FROM json_each(?)))`,
+            )
+            .run(auditFrom, auditTo, keptIds);
+        if (createdFrom !== null && createdTo !== null)
+          client
+            .prepare("DELETE FROM diners WHERE id BETWEEN ? AND ? AND id NOT IN (SELECT value FROM json_each(?))")
+            .run(createdFrom, createdTo, keptIds);
+        for (const d of keptHere) {
+          if (
+            client.prepare("UPDATE diners SET active = 0, updated_at = ? WHERE id = ? AND active = 1").run(now, d.id)
+              .changes
+          )
+            recordAudit(
+              db,
+              actor,
+              {
+                action: "diner.deactivated",
+                subjectType: "diner",
+                subjectId: d.id,
+                places: [{ cafeId: d.cafeId }],
+                before: { active: true },
+                after: { active: false },
+              },
+              new Date(now),
+            );
+          kept.push({ id: d.id, name: d.name });
+        }
+        for (const change of JSON.parse(changedJson) as UndoChange[]) {
+          const keys = Object.keys(change.before) as ValueKey[];
+          const column: Record<ValueKey, string> = {
+            name: "name",
+            phone: "phone",
+            subdealershipId: "subdealership_id",
+            cafeId: "cafe_id",
+            levelId: "level_id",
+            active: "active",
+          };
+          const bind = (v: unknown) => (typeof v === "boolean" ? (v ? 1 : 0) : v);
+          const set = keys.map((k) => `${column[k]} = ?`);
+          const values = keys.map((k) => bind(change.before[k]));
+          if (keys.includes("name")) {
+            set.push("name_folded = ?");
+            values.push(foldText(change.before.name!));
+          }
+          // Only a diner still as the import left it gets its values back: a later edit by someone else stays.
+          const where = keys.map((k) => `${column[k]} IS ?`);
+          client
+            .prepare(`UPDATE diners SET ${set.join(", ")}, updated_at = ? WHERE id = ? AND ${where.join(" AND ")}`)
+            .run(
+              ...(values as (string | number | null)[]),
+              now,
+              change.id,
+              ...keys.map((k) => bind(change.after[k]) as string | number | null),
+            );
+          for (const k of ["cafeId"] as const) {
+            if (change.before[k] !== undefined) cafes.add(change.before[k]!);
+            if (change.after[k] !== undefined) cafes.add(change.after[k]!);
+          }
+        }
+        client.prepare("DELETE FROM diner_import_undo WHERE id = ?").run(undoId);
+        return "step" as const;
+      },
+      { behavior: "immediate" },
+    );
+    if (finished === "lost") return false;
+    if (finished === "done") break;
+    yield;
+  }
+  const state: DinerImportState = undid === 0 ? "failed" : "rolled_back";
+  const parts =
+    typeof reason === "string" ? { key: reason, params: {} } : { key: reason.key, params: reason.params ?? {} };
+  const final: Message = kept.length
+    ? message(`${parts.key}_kept`, {
+        ...parts.params,
+        count: kept.length,
+        names: kept
+          .slice(0, 10)
+          .map((d) => d.name)
+          .join(", "),
+      })
+    : reason;
+  db.transaction(
+    () => {
+      if (!owns()) return;
+      const at = new Date();
+      finishLedger(db, importId, state, { created: 0, updated: 0, unchanged: 0, deactivated: 0 }, final, at.getTime());
+      auditImport(
+        db,
+        actor,
+        importId,
+        source,
+        [...cafes].sort((a, b) => a - b),
+        { result: state, message: final },
+        at,
+      );
+    },
+    { behavior: "immediate" },
+  );
+  return true;
+}
+
+async function undoImportAsync(db: Db, importId: number, token: string, reason: Message): Promise<boolean> {
+  const steps = undoSteps(db, importId, token, reason);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+/**
+ * Undoes the writes of imports whose writer stopped mid-way (its lease ran out); run at every start and before
+ * each import. Returns how many imports it undid.
+ */
+export function recoverDinerImports(db: Db, now: Date = new Date()): number {
+  const client = db.$client;
+  const stale = client
+    .prepare(
+      "SELECT id, lease_owner FROM diner_imports WHERE state = 'writing' AND (lease_until IS NULL OR lease_until < ?)",
+    )
+    .values(now.getTime()) as [number, string | null][];
+  let recovered = 0;
+  for (const [importId, owner] of stale) {
+    const token = randomUUID();
+    // Taking the lease over, so a writer that wakes up stops at its next chunk.
+    const taken = db.transaction(
+      () =>
+        client
+          .prepare(
+            "UPDATE diner_imports SET lease_owner = ?, lease_until = ? WHERE id = ? AND state = 'writing' AND lease_owner IS ?",
+          )
+          .run(token, Date.now() + LEASE_MS, importId, owner).changes === 1,
+      { behavior: "immediate" },
+    );
+    if (!taken) continue;
+    const steps = undoSteps(db, importId, token, message("diners.import_rolled_back_stopped"));
+    let step = steps.next();
+    while (!step.done) step = steps.next();
+    if (step.value) recovered++;
+  }
+  return recovered;
+}
