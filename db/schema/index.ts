@@ -10,3 +10,4 @@ export * from "./sales";
 export * from "./folded";
 export * from "./periods";
 export * from "./diner-imports";
+export * from "./food";

@@ -1,4 +1,5 @@
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { cities } from "./food";
 
 /**
  * The place hierarchy (mine → unit → cafe) and the caterer's businesses with their headquarters. Names are
@@ -53,8 +54,14 @@ export const cafes = sqliteTable(
     nextTicketNumber: integer("next_ticket_number").notNull().default(1),
     /** Print every sale's ticket at once (true) or only when asked. */
     autoPrint: integer("auto_print", { mode: "boolean" }).notNull().default(false),
+    /** The city the cafe is in: its supplies are bought at the offers there (NULL for cafes made before cities). */
+    cityId: integer("city_id").references(() => cities.id, { onDelete: "restrict" }),
   },
-  (t) => [uniqueIndex("cafes_unit_name_unique").on(t.unitId, t.name), index("cafes_business_index").on(t.businessId)],
+  (t) => [
+    uniqueIndex("cafes_unit_name_unique").on(t.unitId, t.name),
+    index("cafes_business_index").on(t.businessId),
+    index("cafes_city_index").on(t.cityId),
+  ],
 );
 
 export const headquarters = sqliteTable(
@@ -67,6 +74,11 @@ export const headquarters = sqliteTable(
     name: text("name").notNull(),
     address: text("address").notNull().default(""),
     phone: text("phone").notNull().default(""),
+    /** The city the headquarters is in: as a logistics centre it stocks from the offers there. */
+    cityId: integer("city_id").references(() => cities.id, { onDelete: "restrict" }),
   },
-  (t) => [uniqueIndex("headquarters_business_name_unique").on(t.businessId, t.name)],
+  (t) => [
+    uniqueIndex("headquarters_business_name_unique").on(t.businessId, t.name),
+    index("headquarters_city_index").on(t.cityId),
+  ],
 );
