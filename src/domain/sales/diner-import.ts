@@ -209,13 +209,16 @@ const nameKey = (text: string) => foldText(text).replace(/\s+/g, " ").trim();
 // ---------------------------------------------------------------------------------------------------------------
 // Cells
 
+/** Spaces a cell's text loses: at either end, doubled, or other than a plain space. */
+const MESSY_SPACE = /^\s|\s$|\s\s|[^\S ]/;
+
 function cellText(value: CellValue | undefined): string {
   if (value === null || value === undefined) return "";
   if (typeof value === "number") return Number.isFinite(value) ? String(value) : "";
   if (typeof value === "boolean") return value ? "true" : "false";
   // An export writes text that would start a formula behind an apostrophe: read it back as it was.
   const cell = value.length > 1 && value.charCodeAt(0) === 39 && /^'[=+\-@\t\r]/.test(value) ? value.slice(1) : value;
-  return cell.replace(/\s+/g, " ").trim();
+  return MESSY_SPACE.test(cell) ? cell.replace(/\s+/g, " ").trim() : cell;
 }
 
 const DOCUMENT_TYPE_NAMES = new Map<string, DocumentType>([
@@ -431,12 +434,18 @@ class Problems {
 
 function isBlankRow(cells: CellValue[] | undefined): boolean {
   if (!cells) return true;
-  for (const cell of cells) if (cell !== null && cell !== undefined && cellText(cell) !== "") return false;
+  for (const cell of cells) {
+    if (cell === null || cell === undefined || cell === "") continue;
+    if (typeof cell !== "string" || cell.trim() !== "") return false;
+  }
   return true;
 }
 
-/** Works out what importing `sheet` would do, reading the database once (call inside a read transaction). */
-function planImport(db: Db, scope: Scope, sheet: SheetRows, options: DinerImportOptions): Planned {
+/**
+ * Works out what importing `sheet` would do. The database is read once, in one read transaction, into maps; the rows
+ * are then checked against them, yielding every CHECK_PROGRESS_EVERY rows (so an import lets sales in meanwhile).
+ */
+function* planSteps(db: Db, scope: Scope, sheet: SheetRows, options: DinerImportOptions): Generator<void, Planned> {
   const settings: DocumentSettings = { dniLength: options.dniLength ?? DEFAULT_DNI_LENGTH };
   const onProgress = options.onProgress;
   const problems = new Problems();
@@ -497,7 +506,7 @@ function planImport(db: Db, scope: Scope, sheet: SheetRows, options: DinerImport
   } else nameParts = [first, last].filter((c) => c !== undefined);
 
   const defaultCafeId = options.defaultCafeId ?? null;
-  const world = new World(db.$client);
+  const world = db.transaction(() => new World(db.$client), { behavior: "deferred" });
   let defaultCafe: CafeRow | null = null;
   if (defaultCafeId !== null) {
     defaultCafe = world.cafes.get(defaultCafeId) ?? null;
@@ -530,6 +539,13 @@ function planImport(db: Db, scope: Scope, sheet: SheetRows, options: DinerImport
   const levelColumn = col("level");
   const nameHeader = nameParts[0].header;
 
+  // documentProblem's rules, compiled once (it compiles its pattern on every call).
+  const validNumber: Record<DocumentType, RegExp> = {
+    dni: new RegExp(`^[0-9]{${settings.dniLength}}$`),
+    ce: /^[A-Z0-9]{9,12}$/,
+    pas: /^[A-Z0-9]{6,12}$/,
+  };
+  const levelMemo = new Map<string, { id: number; name: string } | null>();
   const cafeMemo = new Map<string, Resolved<CafeRow>>();
   const subMemo = new Map<string, Resolved<SubdealershipRow>>();
   const seen = new Map<string, number>();
@@ -543,7 +559,10 @@ function planImport(db: Db, scope: Scope, sheet: SheetRows, options: DinerImport
     const cells = rows[i];
     if (isBlankRow(cells)) continue;
     const row = sheet.firstRow + i;
-    if (++done % CHECK_PROGRESS_EVERY === 0) onProgress?.("checking", done, dataRows);
+    if (++done % CHECK_PROGRESS_EVERY === 0) {
+      onProgress?.("checking", done, dataRows);
+      yield;
+    }
     const before = problems.count;
 
     // The document: the key.
@@ -574,7 +593,9 @@ function planImport(db: Db, scope: Scope, sheet: SheetRows, options: DinerImport
     let key: string | null = null;
     if (!documentNumber) problems.add(row, documentColumn.header, message("validation.required"));
     else if (documentType) {
-      const wrong = documentProblem({ type: documentType, number: documentNumber }, settings);
+      const wrong = validNumber[documentType].test(documentNumber)
+        ? null
+        : documentProblem({ type: documentType, number: documentNumber }, settings);
       if (wrong) problems.add(row, documentColumn.header, wrong);
       else {
         key = documentKey(documentType, documentNumber);
@@ -595,10 +616,10 @@ function planImport(db: Db, scope: Scope, sheet: SheetRows, options: DinerImport
     }
 
     // The name, from one column or "Nombres Apellidos".
-    const nameText = nameParts
-      .map((part) => cellText(cells[part.index]))
-      .filter(Boolean)
-      .join(" ");
+    const nameText =
+      nameParts.length === 1
+        ? cellText(cells[nameParts[0].index])
+        : [cellText(cells[nameParts[0].index]), cellText(cells[nameParts[1].index])].filter(Boolean).join(" ");
     let dinerName: string | null = existing?.name ?? null;
     if (nameText) {
       if (nameText.length < 2) problems.add(row, nameHeader, message("validation.min_length", { min: 2 }));
@@ -656,7 +677,8 @@ function planImport(db: Db, scope: Scope, sheet: SheetRows, options: DinerImport
     if (levelColumn) {
       const text = cellText(cells[levelColumn.index]);
       if (text) {
-        const level = world.levels.get(nameKey(text));
+        let level = levelMemo.get(text);
+        if (level === undefined) levelMemo.set(text, (level = world.levels.get(nameKey(text)) ?? null));
         if (level) levelId = level.id;
         else problems.add(row, levelColumn.header, message("diners.import_level_unknown", { level: text }));
       }
@@ -756,20 +778,41 @@ function planImport(db: Db, scope: Scope, sheet: SheetRows, options: DinerImport
 /** Fills in the fingerprint: every write with the values it starts from and sets, and the counts. */
 function withPlan(planned: Planned): Planned {
   const hash = createHash("sha256");
-  hash.update(JSON.stringify(planned.counts));
+  const values = (v: DinerValues) =>
+    `${v.name}\u001f${v.phone}\u001f${v.subdealershipId}\u001f${v.cafeId}\u001f${v.levelId}\u001f${v.active}`;
+  const row = (d: DinerRow) => `${d.id}\u001f${d.documentType}\u001f${d.documentNumber}\u001f${values(d)}`;
+  // Hashed a few hundred writes at a time: one call per write costs more than the hashing.
+  let text = JSON.stringify(planned.counts);
   for (const w of planned.writes) {
-    if (w.kind === "create") hash.update(JSON.stringify(["c", w.documentType, w.documentNumber, w.values]));
-    else if (w.kind === "update") hash.update(JSON.stringify(["u", w.before, w.values]));
-    else hash.update(JSON.stringify(["d", w.before]));
+    if (w.kind === "create") text += `\u001ec\u001f${w.documentType}\u001f${w.documentNumber}\u001f${values(w.values)}`;
+    else if (w.kind === "update") text += `\u001eu\u001f${row(w.before)}\u001f${values(w.values)}`;
+    else text += `\u001ed\u001f${row(w.before)}`;
+    if (text.length > 65_536) {
+      hash.update(text);
+      text = "";
+    }
   }
-  if (planned.preview.problemCount) hash.update(JSON.stringify(["p", planned.preview.problemCount]));
+  if (planned.preview.problemCount) text += `\u001ep\u001f${planned.preview.problemCount}`;
+  hash.update(text);
   planned.preview.plan = hash.digest("base64url");
   return planned;
 }
 
 function plan(db: Db, scope: Scope, sheet: SheetRows, options: DinerImportOptions): Planned {
-  // One read transaction: every row is checked against one state of the database.
-  return db.transaction(() => planImport(db, scope, sheet, options), { behavior: "deferred" });
+  const steps = planSteps(db, scope, sheet, options);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+async function planAsync(db: Db, scope: Scope, sheet: SheetRows, options: DinerImportOptions): Promise<Planned> {
+  const steps = planSteps(db, scope, sheet, options);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
 }
 
 /** What importing `sheet` would do, without writing anything. */
@@ -932,9 +975,6 @@ function isConflict(error: unknown): boolean {
   );
 }
 
-const sequenceOf = (client: Database, table: string) =>
-  (client.prepare("SELECT seq FROM sqlite_sequence WHERE name = ?").values(table)[0]?.[0] as number | undefined) ?? 0;
-
 interface UndoChange {
   id: number;
   before: Partial<DinerValues>;
@@ -942,42 +982,107 @@ interface UndoChange {
 }
 
 const SQL = {
-  insertDiner: `INSERT INTO diners (document_type, document_number, name, name_folded, phone, subdealership_id, cafe_id,
-    level_id, active, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   updateDiner: `UPDATE diners SET name = ?, name_folded = ?, phone = ?, subdealership_id = ?, cafe_id = ?, level_id = ?,
     active = ?, updated_at = ? WHERE id = ? AND name = ? AND phone = ? AND subdealership_id = ? AND cafe_id = ?
     AND level_id IS ? AND active = ?`,
-  insertAudit: `INSERT INTO audit_log (actor_id, actor_label, action, subject_type, subject_id, before, after, created_at)
-    VALUES (?, ?, ?, 'diner', ?, ?, ?, ?)`,
-  insertAuditPlace: "INSERT OR IGNORE INTO audit_places (audit_id, kind, place_id) VALUES (?, 'cafe', ?)",
   insertUndo: `INSERT INTO diner_import_undo (import_id, created_from, created_to, audit_from, audit_to, changed)
     VALUES (?, ?, ?, ?, ?, ?)`,
   renewLease: "UPDATE diner_imports SET lease_until = ? WHERE id = ? AND state = 'writing' AND lease_owner = ?",
 };
 
+type Bound = string | number | null;
+
+/** Rows per INSERT statement: one statement's fixed cost (binding, stepping, resetting) is shared by this many rows. */
+const ROWS_PER_STATEMENT = 64;
+
 /**
- * Writes one chunk in the caller's transaction: the diners, their audit entries (the entries the Dinners page writes,
- * in the same format as recordAudit, with prepared statements: this runs for every row), and the chunk's undo record.
+ * Inserts `rows` (each `width` values) into `table` with multi-row prepared statements, and returns the rowid of
+ * the first: the rows of one transaction get consecutive rowids (AUTOINCREMENT, and no other writer inside it),
+ * which is checked.
+ */
+function insertRows(client: Database, table: string, columns: string, width: number, rows: Bound[][]): number {
+  if (rows.length === 0) return 0;
+  const tuple = `(${Array(width).fill("?").join(", ")})`;
+  const statementFor = (n: number) =>
+    client.prepare(`INSERT INTO ${table} (${columns}) VALUES ${Array(n).fill(tuple).join(", ")}`);
+  const full = statementFor(ROWS_PER_STATEMENT);
+  let first = 0;
+  let last = 0;
+  for (let at = 0; at < rows.length; at += ROWS_PER_STATEMENT) {
+    const batch = rows.slice(at, at + ROWS_PER_STATEMENT);
+    const statement = batch.length === ROWS_PER_STATEMENT ? full : statementFor(batch.length);
+    last = Number(statement.run(...batch.flat()).lastInsertRowid);
+    if (at === 0) first = last - batch.length + 1;
+  }
+  if (last !== first + rows.length - 1) throw new Error(`The rows inserted into ${table} are not consecutive`);
+  return first;
+}
+
+/**
+ * Writes one chunk in the caller's transaction: the diners, their audit entries (those the Dinners page writes, in
+ * recordAudit's format, but inserted many rows per statement: this runs for every row), and the chunk's undo record.
  */
 function writeChunk(client: Database, actor: Actor, importId: number, writes: Write[], now: number): void {
-  const insertDiner = client.prepare(SQL.insertDiner);
   const updateDiner = client.prepare(SQL.updateDiner);
-  const insertAudit = client.prepare(SQL.insertAudit);
-  const insertPlace = client.prepare(SQL.insertAuditPlace);
+  const audits: Bound[][] = [];
+  const auditCafes: number[][] = [];
   const audit = (action: string, subjectId: number, before: unknown, after: unknown, cafes: number[]) => {
-    const id = insertAudit.run(
+    audits.push([
       actor.userId,
       actor.label,
       action,
+      "diner",
       subjectId,
       before === null ? null : JSON.stringify(before),
       JSON.stringify(after),
       now,
-    ).lastInsertRowid;
-    for (const cafeId of cafes) insertPlace.run(id, cafeId);
+    ]);
+    auditCafes.push(cafes);
   };
-  const dinersBefore = sequenceOf(client, "diners");
-  const auditBefore = sequenceOf(client, "audit_log");
+
+  const creates = writes.filter((w) => w.kind === "create");
+  const firstDiner = insertRows(
+    client,
+    "diners",
+    "document_type, document_number, name, name_folded, phone, subdealership_id, cafe_id, level_id, active, created_at, updated_at",
+    11,
+    creates.map((w) => {
+      const v = w.values;
+      return [
+        w.documentType,
+        w.documentNumber,
+        v.name,
+        foldText(v.name),
+        v.phone,
+        v.subdealershipId,
+        v.cafeId,
+        v.levelId,
+        1,
+        now,
+        now,
+      ];
+    }),
+  );
+  creates.forEach((w, i) => {
+    const v = w.values;
+    audit(
+      "diner.created",
+      firstDiner + i,
+      null,
+      {
+        name: v.name,
+        documentType: w.documentType,
+        documentNumber: w.documentNumber,
+        phone: v.phone,
+        subdealershipId: v.subdealershipId,
+        cafeId: v.cafeId,
+        levelId: v.levelId,
+        active: v.active,
+      },
+      [v.cafeId],
+    );
+  });
+
   const undo: UndoChange[] = [];
   const update = (before: DinerRow, values: DinerValues, changed: readonly ValueKey[], action: string) => {
     const result = updateDiner.run(
@@ -1010,55 +1115,51 @@ function writeChunk(client: Database, actor: Actor, importId: number, writes: Wr
     );
   };
   for (const w of writes) {
-    if (w.kind === "create") {
-      const v = w.values;
-      const id = Number(
-        insertDiner.run(
-          w.documentType,
-          w.documentNumber,
-          v.name,
-          foldText(v.name),
-          v.phone,
-          v.subdealershipId,
-          v.cafeId,
-          v.levelId,
-          1,
-          now,
-          now,
-        ).lastInsertRowid,
-      );
-      audit(
-        "diner.created",
-        id,
-        null,
-        {
-          name: v.name,
-          documentType: w.documentType,
-          documentNumber: w.documentNumber,
-          phone: v.phone,
-          subdealershipId: v.subdealershipId,
-          cafeId: v.cafeId,
-          levelId: v.levelId,
-          active: v.active,
-        },
-        [v.cafeId],
-      );
-    } else if (w.kind === "update") update(w.before, w.values, w.changed, "diner.updated");
-    else update(w.before, { ...w.before, active: false }, ["active"], "diner.deactivated");
+    if (w.kind === "update") update(w.before, w.values, w.changed, "diner.updated");
+    else if (w.kind === "deactivate") update(w.before, { ...w.before, active: false }, ["active"], "diner.deactivated");
   }
-  const dinersAfter = sequenceOf(client, "diners");
-  const auditAfter = sequenceOf(client, "audit_log");
-  // A chunk's inserts are consecutive (AUTOINCREMENT, and no other writer inside its transaction).
+
+  const firstAudit = insertRows(
+    client,
+    "audit_log",
+    "actor_id, actor_label, action, subject_type, subject_id, before, after, created_at",
+    8,
+    audits,
+  );
+  const places: Bound[][] = [];
+  auditCafes.forEach((cafes, i) => {
+    for (const cafeId of cafes) places.push([firstAudit + i, "cafe", cafeId]);
+  });
+  insertRows(client, "audit_places", "audit_id, kind, place_id", 3, places);
   client
     .prepare(SQL.insertUndo)
     .run(
       importId,
-      dinersAfter > dinersBefore ? dinersBefore + 1 : null,
-      dinersAfter > dinersBefore ? dinersAfter : null,
-      auditAfter > auditBefore ? auditBefore + 1 : null,
-      auditAfter > auditBefore ? auditAfter : null,
+      creates.length ? firstDiner : null,
+      creates.length ? firstDiner + creates.length - 1 : null,
+      audits.length ? firstAudit : null,
+      audits.length ? firstAudit + audits.length - 1 : null,
       JSON.stringify(undo),
     );
+}
+
+/**
+ * Runs `work` (one chunk's transaction) without waiting for the disk at its commit when `relaxed`: with WAL,
+ * synchronous=NORMAL keeps every commit atomic and loses, on a power cut, only the last commits. A chunk other than
+ * the last needs no more: its undo record is in its own transaction, so whatever survives is undone by recovery (the
+ * import is still "writing"); the last chunk, which says the import succeeded, commits with the connection's own
+ * setting (FULL). This saves one disk flush per chunk.
+ */
+function withoutSync<T>(client: Database, relaxed: boolean, work: () => T): T {
+  if (!relaxed) return work();
+  const { synchronous } = client.prepare("PRAGMA synchronous").get() as { synchronous: number };
+  if (synchronous <= 1) return work();
+  client.exec("PRAGMA synchronous = NORMAL");
+  try {
+    return work();
+  } finally {
+    client.exec(`PRAGMA synchronous = ${synchronous}`);
+  }
 }
 
 /**
@@ -1076,7 +1177,7 @@ export async function importDiners(
 ): Promise<{ counts: DinerImportCounts; importId: number }> {
   const { source } = options;
   recoverDinerImports(db);
-  const planned = plan(db, scope, sheet, options);
+  const planned = await planAsync(db, scope, sheet, options);
   const { preview, counts, cafeIds } = planned;
   const refuse = (m: Message) =>
     db.transaction(
@@ -1145,19 +1246,29 @@ export async function importDiners(
     for (let from = 0; from < writes.length; from += size) {
       const chunk = writes.slice(from, from + size);
       const last = from + size >= writes.length;
-      db.transaction(
-        () => {
-          const renewed = client.prepare(SQL.renewLease).run(Date.now() + LEASE_MS, importId, token);
-          if (renewed.changes !== 1) throw new LeaseLost("The import's lease was taken over");
-          writeChunk(client, actor, importId, chunk, now.getTime());
-          if (last) {
-            // Done: the import succeeds with its last chunk, and its undo log goes.
-            finishLedger(db, importId, "succeeded", counts, null, Date.now());
-            auditImport(db, actor, importId, source, cafeIds, { rows: preview.rows, counts, result: "succeeded" }, now);
-            client.prepare("DELETE FROM diner_import_undo WHERE import_id = ?").run(importId);
-          }
-        },
-        { behavior: "immediate" },
+      withoutSync(client, !last, () =>
+        db.transaction(
+          () => {
+            const renewed = client.prepare(SQL.renewLease).run(Date.now() + LEASE_MS, importId, token);
+            if (renewed.changes !== 1) throw new LeaseLost("The import's lease was taken over");
+            writeChunk(client, actor, importId, chunk, now.getTime());
+            if (last) {
+              // Done: the import succeeds with its last chunk, and its undo log goes.
+              finishLedger(db, importId, "succeeded", counts, null, Date.now());
+              auditImport(
+                db,
+                actor,
+                importId,
+                source,
+                cafeIds,
+                { rows: preview.rows, counts, result: "succeeded" },
+                now,
+              );
+              client.prepare("DELETE FROM diner_import_undo WHERE import_id = ?").run(importId);
+            }
+          },
+          { behavior: "immediate" },
+        ),
       );
       written += chunk.length;
       options.onProgress?.("saving", written, writes.length);
@@ -1169,7 +1280,8 @@ export async function importDiners(
       ? message("diners.import_rolled_back_changed")
       : message("diners.import_rolled_back_error", { detail: error instanceof Error ? error.message : String(error) });
     const finished = await undoImportAsync(db, importId, token, reason);
-    if (finished && isConflict(error)) throw new DinerImportPlanChanged(previewDinerImport(db, scope, sheet, options));
+    if (finished && isConflict(error))
+      throw new DinerImportPlanChanged((await planAsync(db, scope, sheet, options)).preview);
     throw error;
   }
   return { counts, importId };
