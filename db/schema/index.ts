@@ -11,3 +11,4 @@ export * from "./folded";
 export * from "./periods";
 export * from "./diner-imports";
 export * from "./food";
+export * from "./sales-figures";

@@ -1,0 +1,294 @@
+/**
+ * The dashboard's figures: meals served today by service type, revenue today and this month, the last 14 days, the
+ * month's top subdealerships, other-unit sales and voids — for the cafes of the reader's scope, or one of them. A
+ * sale counts on its service date, and "today" is each cafe's own today in its time zone, so a cafe in another zone
+ * adds its own day. Voided sales count in no figure; they are counted apart.
+ *
+ * The figures are read from the daily totals that the triggers of migration 0015 keep (db/schema/sales-figures.ts):
+ * a few rows per cafe and day instead of a month of sale lines, so a month over 40 cafes and a million lines reads
+ * in milliseconds, and the live page can ask again every second. They agree with `salesTotals` (report.ts) over the
+ * same cafes and dates to the cent; the tests hold them to it.
+ *
+ *   const cafes = dashboardCafes(db, scope);
+ *   const figures = dashboardFigures(db, cafes);
+ */
+import { SERVICE_TYPES, type ServiceType } from "../../../db/schema";
+import type { Db } from "../../db";
+import { scopeValues, type Scope } from "../access/scope";
+import { NotFound } from "../errors";
+import { idList } from "../search";
+import { dateIn } from "./clock";
+
+/** How many days the chart shows, today included. */
+export const CHART_DAYS = 14;
+/** How many subdealerships the month's ranking shows. */
+export const TOP_SUBDEALERSHIPS = 5;
+
+/** A cafe the dashboard may show: the reader's scope, with the unit it belongs to and its clock. */
+export interface DashboardCafe {
+  id: number;
+  name: string;
+  unit: string;
+  timeZone: string;
+}
+
+/** Sales counted together: how many, and their amount in cents. */
+export interface SalesCount {
+  sales: number;
+  totalCents: number;
+}
+
+/** One period's figures (today, or the month so far). */
+export interface PeriodFigures {
+  /** Meals served (the quantities of the valid lines) and their amount. */
+  meals: number;
+  totalCents: number;
+  /** Valid sales (tickets). */
+  sales: number;
+  /** Valid sales at another unit's price (diners away from their home cafe); part of the above. */
+  otherUnit: SalesCount;
+  /** Voided sales, counted apart: in none of the figures above. */
+  voided: SalesCount;
+}
+
+export interface DashboardFigures {
+  /** The latest cafe's today (all cafes' today but across time zones), and the first day of its month. */
+  today: string;
+  monthStart: string;
+  /** Today's figures: each cafe's own service date of today. */
+  day: PeriodFigures;
+  /** Meals and amount of today per service type, every type the cafes offer or sold today, in the catalogue's order. */
+  byType: { type: ServiceType; meals: number; totalCents: number }[];
+  /** From the first of each cafe's month to its today. */
+  month: PeriodFigures;
+  /** The last CHART_DAYS service dates (one more when the cafes' todays differ), oldest first, every day present. */
+  days: { date: string; meals: number; totalCents: number }[];
+  /** The month's subdealerships with the most revenue, at most TOP_SUBDEALERSHIPS. */
+  topSubdealerships: { id: number; name: string; dealership: string; sales: number; totalCents: number }[];
+}
+
+/** The cafes of the scope, by unit and name. */
+export function dashboardCafes(db: Db, scope: Scope): DashboardCafe[] {
+  const { cafes } = scopeValues(scope);
+  return db.$client
+    .prepare<DashboardCafe, [string | null]>(
+      `SELECT c.id, c.name, u.name AS unit, c.time_zone AS timeZone
+       FROM cafes c JOIN units u ON u.id = c.unit_id
+       WHERE (?1 IS NULL OR c.id IN (SELECT value FROM json_each(?1)))
+       ORDER BY u.name, c.name, c.id`,
+    )
+    .all(cafes);
+}
+
+/**
+ * The cafe a `cafe` query value names among `cafes` (the reader's), or null for every cafe when it is empty. An id
+ * outside them, or a value that is not an id, is not found: a stale link shows nothing it should not.
+ */
+export function chosenCafe(cafes: DashboardCafe[], value: unknown): DashboardCafe | null {
+  if (value === undefined || value === null || value === "") return null;
+  const id = typeof value === "string" && /^[1-9]\d{0,15}$/.test(value) ? Number(value) : NaN;
+  const cafe = cafes.find((c) => c.id === id);
+  if (!cafe) throw new NotFound();
+  return cafe;
+}
+
+/** `date` moved by `days` (negative: earlier). */
+export function addDays(date: string, days: number): string {
+  const moved = new Date(`${date}T12:00:00Z`);
+  moved.setUTCDate(moved.getUTCDate() + days);
+  return moved.toISOString().slice(0, 10);
+}
+
+/** Each cafe's dates, as the statements read them: [cafe, first day read, today, first of month, first of chart]. */
+type CafeDays = [number, string, string, string, string];
+
+function cafeDays(cafes: DashboardCafe[], now: Date): CafeDays[] {
+  return cafes.map((cafe) => {
+    const today = dateIn(cafe.timeZone, now);
+    const month = `${today.slice(0, 7)}-01`;
+    const chart = addDays(today, -(CHART_DAYS - 1));
+    return [cafe.id, month < chart ? month : chart, today, month, chart];
+  });
+}
+
+// Each statement joins the cafes' dates (one JSON value, so one SQL text whatever the cafes) to the daily totals,
+// whose keys start with the cafe and the date: each cafe is one range of its own days.
+const CAFE_DAYS = `json_each(?1) AS d JOIN %TABLE% f ON f.cafe_id = d.value ->> 0
+  AND f.service_date BETWEEN d.value ->> 1 AND d.value ->> 2`;
+
+const SERVICE_FIGURES = `SELECT f.service_date AS date, s.type AS type,
+    f.service_date = d.value ->> 2 AS today, f.service_date >= d.value ->> 3 AS inMonth,
+    f.service_date >= d.value ->> 4 AS inChart, sum(f.meals) AS meals, sum(f.total_cents) AS totalCents
+  FROM ${CAFE_DAYS.replace("%TABLE%", "daily_service_figures")} JOIN services s ON s.id = f.service_id
+  GROUP BY 1, 2, 3, 4, 5`;
+
+const SALE_FIGURES = `SELECT f.service_date = d.value ->> 2 AS today, f.service_date >= d.value ->> 3 AS inMonth,
+    f.other_unit AS otherUnit, sum(f.sales) AS sales, sum(f.total_cents) AS totalCents,
+    sum(f.voided_sales) AS voidedSales, sum(f.voided_cents) AS voidedCents
+  FROM ${CAFE_DAYS.replace("%TABLE%", "daily_sale_figures")}
+  GROUP BY 1, 2, 3`;
+
+const TOP_SUBDEALERSHIPS_SQL = `SELECT f.subdealership_id AS id, sd.name AS name, dl.name AS dealership,
+    sum(f.sales) AS sales, sum(f.total_cents) AS totalCents
+  FROM ${CAFE_DAYS.replace("%TABLE%", "daily_sale_figures")}
+  JOIN subdealerships sd ON sd.id = f.subdealership_id JOIN dealerships dl ON dl.id = sd.dealership_id
+  WHERE f.service_date >= d.value ->> 3 AND f.subdealership_id <> 0
+  GROUP BY f.subdealership_id HAVING sum(f.sales) > 0
+  ORDER BY totalCents DESC, sales DESC, sd.name, f.subdealership_id
+  LIMIT ${TOP_SUBDEALERSHIPS}`;
+
+const OFFERED_TYPES = `SELECT DISTINCT s.type AS type FROM cafe_services cs JOIN services s ON s.id = cs.service_id
+  WHERE cs.cafe_id IN (SELECT value FROM json_each(?1))`;
+
+function emptyPeriod(): PeriodFigures {
+  return {
+    meals: 0,
+    totalCents: 0,
+    sales: 0,
+    otherUnit: { sales: 0, totalCents: 0 },
+    voided: { sales: 0, totalCents: 0 },
+  };
+}
+
+/**
+ * The figures of `cafes` (the reader's scope or one of its cafes: see dashboardCafes and chosenCafe) at `now`.
+ * Every sum is made by SQLite over the daily totals; what JavaScript adds up are those sums, never sales.
+ */
+export function dashboardFigures(db: Db, cafes: DashboardCafe[], now: Date = new Date()): DashboardFigures {
+  const days = cafeDays(cafes, now);
+  const today = days.reduce((latest, d) => (d[2] > latest ? d[2] : latest), cafes.length ? "" : dateIn("UTC", now));
+  const monthStart = `${today.slice(0, 7)}-01`;
+  const figures: DashboardFigures = {
+    today,
+    monthStart,
+    day: emptyPeriod(),
+    byType: [],
+    month: emptyPeriod(),
+    days: [],
+    topSubdealerships: [],
+  };
+  if (cafes.length === 0) return figures;
+  const client = db.$client;
+  const values = JSON.stringify(days);
+
+  const byType = new Map<ServiceType, { meals: number; totalCents: number }>();
+  const byDate = new Map<string, { meals: number; totalCents: number }>();
+  const services = client
+    .prepare<
+      {
+        date: string;
+        type: ServiceType;
+        today: 0 | 1;
+        inMonth: 0 | 1;
+        inChart: 0 | 1;
+        meals: number;
+        totalCents: number;
+      },
+      [string]
+    >(SERVICE_FIGURES)
+    .all(values);
+  for (const row of services) {
+    if (row.today) {
+      figures.day.meals += row.meals;
+      figures.day.totalCents += row.totalCents;
+      const type = byType.get(row.type) ?? { meals: 0, totalCents: 0 };
+      byType.set(row.type, { meals: type.meals + row.meals, totalCents: type.totalCents + row.totalCents });
+    }
+    if (row.inMonth) {
+      figures.month.meals += row.meals;
+      figures.month.totalCents += row.totalCents;
+    }
+    if (row.inChart) {
+      const day = byDate.get(row.date) ?? { meals: 0, totalCents: 0 };
+      byDate.set(row.date, { meals: day.meals + row.meals, totalCents: day.totalCents + row.totalCents });
+    }
+  }
+
+  const sales = client
+    .prepare<
+      {
+        today: 0 | 1;
+        inMonth: 0 | 1;
+        otherUnit: 0 | 1;
+        sales: number;
+        totalCents: number;
+        voidedSales: number;
+        voidedCents: number;
+      },
+      [string]
+    >(SALE_FIGURES)
+    .all(values);
+  for (const row of sales) {
+    const periods = [row.today ? figures.day : null, row.inMonth ? figures.month : null];
+    for (const period of periods) {
+      if (!period) continue;
+      period.sales += row.sales;
+      period.voided.sales += row.voidedSales;
+      period.voided.totalCents += row.voidedCents;
+      if (row.otherUnit) {
+        period.otherUnit.sales += row.sales;
+        period.otherUnit.totalCents += row.totalCents;
+      }
+    }
+  }
+
+  figures.topSubdealerships = client
+    .prepare<DashboardFigures["topSubdealerships"][number], [string]>(TOP_SUBDEALERSHIPS_SQL)
+    .all(values);
+
+  const offered = new Set(
+    client
+      .prepare<{ type: ServiceType }, [string]>(OFFERED_TYPES)
+      .all(idList(cafes.map((c) => c.id)))
+      .map((r) => r.type),
+  );
+  figures.byType = SERVICE_TYPES.filter((type) => offered.has(type) || byType.has(type)).map((type) => ({
+    type,
+    ...(byType.get(type) ?? { meals: 0, totalCents: 0 }),
+  }));
+
+  const first = days.reduce((earliest, d) => (d[4] < earliest ? d[4] : earliest), today);
+  for (let date = first; date <= today; date = addDays(date, 1))
+    figures.days.push({ date, ...(byDate.get(date) ?? { meals: 0, totalCents: 0 }) });
+  return figures;
+}
+
+/** Someone a person without a role may ask for one: who holds users.manage (or is a super-administrator), and where. */
+export interface RoleKeeper {
+  name: string;
+  area: string;
+  place: string;
+}
+
+/**
+ * Up to `limit` active people who can give roles (users.manage, or the super-administrator role), those of
+ * headquarters first: their names and the area and place they do it from, never their e-mail or document.
+ */
+export function roleKeepers(db: Db, exceptUserId: number, limit = 5): RoleKeeper[] {
+  const rows = db.$client
+    .prepare<{ id: number; name: string; area: string; place: string }, [number]>(
+      `SELECT u.id, u.name, ar.name AS area, coalesce(h.name, c.name) AS place
+       FROM assignments a
+       JOIN users u ON u.id = a.user_id
+       JOIN roles r ON r.id = a.role_id
+       JOIN areas ar ON ar.id = a.area_id
+       LEFT JOIN headquarters h ON h.id = ar.headquarters_id
+       LEFT JOIN cafes c ON c.id = ar.cafe_id
+       WHERE u.status = 'active' AND u.id <> ?1
+         AND NOT EXISTS (SELECT 1 FROM blacklist b WHERE b.user_id = u.id
+           OR (b.document_type = u.document_type AND b.document_number = u.document_number))
+         AND (r.is_super = 1 OR EXISTS (SELECT 1 FROM role_permissions rp JOIN permissions p ON p.id = rp.permission_id
+           WHERE rp.role_id = r.id AND p.name = 'users.manage'))
+       ORDER BY ar.headquarters_id IS NULL, r.is_super DESC, u.name, u.id, ar.name`,
+    )
+    .all(exceptUserId);
+  const seen = new Set<number>();
+  const keepers: RoleKeeper[] = [];
+  for (const row of rows) {
+    if (seen.has(row.id)) continue;
+    seen.add(row.id);
+    keepers.push({ name: row.name, area: row.area, place: row.place });
+    if (keepers.length === limit) break;
+  }
+  return keepers;
+}
