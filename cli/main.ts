@@ -7,6 +7,7 @@ import { registerAccessCommands } from "./commands/access";
 import { registerAssetCommands } from "./commands/assets";
 import { registerBackupCommands } from "./commands/backup";
 import { registerDatabaseCommands } from "./commands/database";
+import { registerDinerImportCommands } from "./commands/diners-import";
 import { registerPlacesCommands } from "./commands/places";
 import { registerPosCommands } from "./commands/pos";
 import { registerRouteCommands } from "./commands/routes";
@@ -27,6 +28,7 @@ export function buildProgram(): Command {
   registerAccessCommands(program);
   registerPlacesCommands(program);
   registerPosCommands(program);
+  registerDinerImportCommands(program);
   registerAssetCommands(program);
   return program;
 }
