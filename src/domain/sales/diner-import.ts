@@ -599,6 +599,7 @@ function* planSteps(db: Db, scope: Scope, sheet: SheetRows, options: DinerImport
       if (wrong) problems.add(row, documentColumn.header, wrong);
       else {
         key = documentKey(documentType, documentNumber);
+        existing = world.diners.get(key) ?? null;
         const other = seen.get(key);
         if (other !== undefined) {
           problems.add(
@@ -609,7 +610,6 @@ function* planSteps(db: Db, scope: Scope, sheet: SheetRows, options: DinerImport
           key = null;
         } else {
           seen.set(key, row);
-          existing = world.diners.get(key) ?? null;
           if (existing) inFile.add(existing.id);
         }
       }
@@ -1196,7 +1196,7 @@ export async function importDiners(
       },
       { behavior: "immediate" },
     );
-  if (options.expectedPlan !== undefined && (preview.plan !== options.expectedPlan || preview.problemCount)) {
+  if (options.expectedPlan !== undefined && preview.plan !== options.expectedPlan) {
     refuse(message("diners.import_refused_plan_changed"));
     throw new DinerImportPlanChanged(preview);
   }
