@@ -14,6 +14,7 @@ import {
 } from "./access";
 import { dealershipsSeeder } from "./dealerships";
 import { dinersSeeder } from "./diners";
+import { foodSeeder } from "./food";
 import { placesSeeder } from "./places";
 import { propertiesSeeder } from "./properties";
 import { serviceCatalogueSeeder, servicesSeeder } from "./services";
@@ -26,13 +27,18 @@ export interface Seeder {
 /** What every Mesa needs: the permission catalogue, the starting roles and the services catalogue. */
 export const referenceSeeders: Seeder[] = [rolesSeeder, serviceCatalogueSeeder];
 
-/** The demo business with its places, areas, prices, properties, client companies and people with known accounts. */
+/**
+ * The demo business with its places, areas, prices, properties, client companies, ingredients, providers and offers,
+ * and people with known accounts.
+ */
 export const demoSeeders: Seeder[] = [
   placesSeeder,
   accessSeeder,
   servicesSeeder,
   propertiesSeeder,
   dealershipsSeeder,
+  // After the places: the demo headquarters and cafes get their cities.
+  foodSeeder,
   demoPeopleSeeder,
   // After the demo accounts: the demo cashier sells the demo sales.
   dinersSeeder,
