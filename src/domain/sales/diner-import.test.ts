@@ -11,7 +11,7 @@ import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { blacklist, cafes, dealerships, subdealerships, units, users } from "../../../db/schema";
-import { posWorld, type PosWorld } from "../../../tests/support/pos";
+import { posWorld } from "../../../tests/support/pos";
 import { migrateDatabase, openDatabase, type Db } from "../../db";
 import { EVERYTHING, type Scope } from "../access/scope";
 import type { Actor } from "../audit";
