@@ -79,10 +79,19 @@ const ticker = setInterval(() => {
   longestWait = Math.max(longestWait, at - last);
   last = at;
 }, 1);
+// The longest chunk: from one "saving" report to the next (its transaction, and the turn of the loop before it).
+let longestChunk = 0;
+let lastSaved = 0;
 const t1 = performance.now();
 const { counts } = await importDiners(db, { userId: null, label: "cli" }, EVERYTHING, sheet, {
   source: { fileName: "measure.xlsx", sha256: "0".repeat(64), via: "cli" },
   chunkSize: CHUNK,
+  onProgress: (step, done) => {
+    if (step !== "saving") return;
+    const at = performance.now();
+    if (done > 0) longestChunk = Math.max(longestChunk, at - lastSaved);
+    lastSaved = at;
+  },
 });
 const importMs = performance.now() - t1;
 clearInterval(ticker);
@@ -107,7 +116,8 @@ console.log(
 );
 console.log(`re-import, everything unchanged         ${againMs.toFixed(0).padStart(6)} ms  ${rate(againMs)} rows/s`);
 console.log(`ratio import / bare: ${(importMs / bareMs).toFixed(2)}`);
-console.log(`longest event-loop wait while writing: ${longestWait.toFixed(1)} ms`);
+console.log(`longest event-loop wait during the import: ${longestWait.toFixed(1)} ms`);
+console.log(`longest chunk (write lock held, and the turn before it): ${longestChunk.toFixed(1)} ms`);
 console.log(`peak RSS: ${Math.round(process.memoryUsage().rss / 1024 / 1024)} MiB`);
 bare.$client.close();
 db.$client.close();

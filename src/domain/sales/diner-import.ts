@@ -118,7 +118,7 @@ export type DinerImportState = "writing" | "succeeded" | "refused" | "failed" | 
 /** Rows to fix: nothing was written. */
 export class DinerImportRefused extends Error {
   constructor(readonly preview: DinerImportPreview) {
-    super(`The diners file has ${preview.problemCount} problem(s): nothing was imported`);
+    super(`The diners file has problems (${preview.problemCount}): nothing was imported`);
   }
 }
 
