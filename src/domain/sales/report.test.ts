@@ -313,6 +313,12 @@ describe("the lines and totals of a filter", () => {
     expect(rows).toHaveLength(7);
     expect(allLines(db, norte, base({ cafeIds: [w.sur] }))).toEqual([]);
     expect(salesTotals(db, norte, base({ cafeIds: [w.sur] }))).toMatchObject({ sales: 0, totalCents: 0 });
+    // A scope that reaches every cafe there is reads like an unlimited one (the lines without their sales).
+    const both: Scope = { ...norte, cafeIds: new Set([w.norte, w.sur]) };
+    expect(allLines(db, both, base())).toEqual(allLines(db, EVERYTHING, base()));
+    expect(salesTotals(db, both, base({ cafeIds: [w.sur] }))).toEqual(
+      salesTotals(db, EVERYTHING, base({ cafeIds: [w.sur] })),
+    );
     const nowhere: Scope = { ...norte, cafeIds: new Set() };
     expect(salesTotals(db, nowhere, base())).toMatchObject({ sales: 0, lines: 0, voidedSales: 0 });
     expect(duplicateMeals(db, norte, base())).toEqual([]);
@@ -352,6 +358,23 @@ describe("the lines and totals of a filter", () => {
       salesLinePage(db, EVERYTHING, base(), { page, perPage: 4 }).rows.map((r) => r.id),
     );
     expect(new Set(ids).size).toBe(9);
+    // Pages past the middle are read from the end: every page size gives the same lines in the same order.
+    const everything = salesLines(db, EVERYTHING, base()).map((r) => r.id);
+    for (const perPage of [1, 2, 3, 5, 8]) {
+      const pages = Math.ceil(9 / perPage);
+      const paged = Array.from({ length: pages }, (_, i) =>
+        salesLinePage(db, EVERYTHING, base(), { page: i + 1, perPage }).rows.map((r) => r.id),
+      ).flat();
+      expect(paged).toEqual(everything);
+    }
+    const byDinerPaged = [1, 2, 3].flatMap((page) =>
+      salesLinePage(db, EVERYTHING, base(), { page, perPage: 4 }, { sort: "diner", direction: "desc" }).rows.map(
+        (r) => r.id,
+      ),
+    );
+    expect(byDinerPaged).toEqual(
+      salesLines(db, EVERYTHING, base(), { sort: "diner", direction: "desc" }).map((r) => r.id),
+    );
     const oldest = salesLinePage(db, EVERYTHING, base(), { page: 1, perPage: 2 }, { sort: "date", direction: "asc" });
     expect(oldest.rows.map((r) => r.serviceDate)).toEqual([D1, D1]);
     const byTotal = salesLines(db, EVERYTHING, base(), { sort: "total", direction: "desc" }).map((r) => r.totalCents);

@@ -173,30 +173,85 @@ export function salesFilterQuery(filter: SalesFilter): Record<string, string> {
 // plans the statement, so a statement kept by the connection (src/db.ts) is not planned again for new values.
 const text = (value: string) => sql`(${value} || '')`;
 const number = (value: number) => sql`(${value} + 0)`;
-const inIds = (column: SQL | typeof sales.cafeId, ids: readonly number[] | ReadonlySet<number>) =>
+const inIds = (column: SQL, ids: readonly number[] | ReadonlySet<number>) =>
   sql`${column} IN (SELECT value FROM json_each(${idList(ids)}))`;
+
+/**
+ * Past this many cafes, a list of cafes is checked on each sale rather than used to find the sales: reading a month
+ * cafe by cafe through their index and then each sale's lines costs far more than reading the month's lines in
+ * date order (an administrator of forty cafes: seconds against a tenth of one).
+ */
+const CAFES_BY_INDEX = 8;
+
+function cafeCondition(ids: readonly number[] | ReadonlySet<number>): SQL {
+  const size = Array.isArray(ids) ? ids.length : (ids as ReadonlySet<number>).size;
+  // A unary + keeps SQLite from using the column's index for the condition.
+  return inIds(size > CAFES_BY_INDEX ? sql`+${sales.cafeId}` : sql`${sales.cafeId}`, ids);
+}
+
+/**
+ * A filter's conditions, split by the table they read: those on the sale lines (which carry copies of their sale's
+ * service date, type and void) and those that need the sale (its cafe, client companies, the other-unit mark).
+ */
+function filterConditions(scope: Scope, filter: SalesFilter): { lines: SQL[]; sales: SQL[] } {
+  const lines: SQL[] = [
+    sql`${saleLines.serviceDate} >= ${text(filter.from)}`,
+    sql`${saleLines.serviceDate} <= ${text(filter.to)}`,
+  ];
+  // Not through the index of lines by service: that would read every date of the service, and each line whole.
+  if (filter.serviceIds.length) lines.push(inIds(sql`+${saleLines.serviceId}`, filter.serviceIds));
+  if (filter.saleType !== null) lines.push(sql`${saleLines.saleType} = ${text(filter.saleType)}`);
+  if (filter.status === "valid") lines.push(sql`${saleLines.voided} = 0`);
+  else if (filter.status === "voided") lines.push(sql`${saleLines.voided} = 1`);
+  const onSales: SQL[] = [];
+  if (!scope.all) onSales.push(cafeCondition(scope.cafeIds));
+  if (filter.cafeIds.length) onSales.push(cafeCondition(filter.cafeIds));
+  if (filter.dealershipId !== null) onSales.push(sql`${sales.dealershipId} = ${number(filter.dealershipId)}`);
+  if (filter.subdealershipId !== null) onSales.push(sql`${sales.subdealershipId} = ${number(filter.subdealershipId)}`);
+  if (filter.otherUnit !== null) onSales.push(sql`${sales.otherUnit} = ${number(filter.otherUnit ? 1 : 0)}`);
+  return { lines, sales: onSales };
+}
 
 /**
  * The WHERE of a filter over `sales` joined to `sale_lines`, scope included: the one definition every figure uses.
  * A query selects `FROM sale_lines JOIN sales ON sales.id = sale_lines.sale_id WHERE ${salesWhere(scope, filter)}`.
- * Ids of any number travel as one JSON value, so one filter's shape is one SQL text whatever its values.
+ * The service date is compared on both tables (a line carries its sale's), so SQLite may start from either: from the
+ * lines of the dates, or from the sales of a cafe or a client company. Ids of any number travel as one JSON value,
+ * so one filter's shape is one SQL text whatever its values.
  */
 export function salesWhere(scope: Scope, filter: SalesFilter): SQL {
-  const conditions: SQL[] = [
+  const { lines, sales: onSales } = filterConditions(scope, filter);
+  return and(
     sql`${sales.serviceDate} >= ${text(filter.from)}`,
     sql`${sales.serviceDate} <= ${text(filter.to)}`,
-  ];
-  if (!scope.all) conditions.push(inIds(sql`${sales.cafeId}`, scope.cafeIds));
-  if (filter.cafeIds.length) conditions.push(inIds(sql`${sales.cafeId}`, filter.cafeIds));
-  if (filter.dealershipId !== null) conditions.push(sql`${sales.dealershipId} = ${number(filter.dealershipId)}`);
-  if (filter.subdealershipId !== null)
-    conditions.push(sql`${sales.subdealershipId} = ${number(filter.subdealershipId)}`);
-  if (filter.serviceIds.length) conditions.push(inIds(sql`${saleLines.serviceId}`, filter.serviceIds));
-  if (filter.saleType !== null) conditions.push(sql`${sales.saleType} = ${text(filter.saleType)}`);
-  if (filter.otherUnit !== null) conditions.push(sql`${sales.otherUnit} = ${number(filter.otherUnit ? 1 : 0)}`);
-  if (filter.status === "valid") conditions.push(sql`${sales.voidedAt} IS NULL`);
-  else if (filter.status === "voided") conditions.push(sql`${sales.voidedAt} IS NOT NULL`);
-  return and(...conditions)!;
+    ...lines,
+    ...onSales,
+  )!;
+}
+
+/**
+ * The scope a query of sales needs: none at all when it reaches every cafe there is (a headquarters area of the only
+ * business, say), since every sale belongs to an existing cafe; then the lines of a month are read in date order
+ * without looking at each one's sale.
+ */
+function effectiveScope(db: Db, scope: Scope): Scope {
+  if (scope.all || scope.cafeIds.size === 0) return scope;
+  const outside = db
+    .select({ n: sql<number>`count(*)` })
+    .from(cafes)
+    .where(sql`${cafes.id} NOT IN (SELECT value FROM json_each(${idList(scope.cafeIds)}))`)
+    .get()!.n;
+  return outside === 0 ? { ...scope, all: true } : scope;
+}
+
+/** Whether a filter's lines must be joined to their sales (a condition reads the sale). */
+function needsSales(scope: Scope, filter: SalesFilter): boolean {
+  return filterConditions(scope, filter).sales.length > 0;
+}
+
+/** The WHERE of the lines alone, for a filter with no condition on their sales (needsSales false). */
+function linesWhere(scope: Scope, filter: SalesFilter): SQL {
+  return and(...filterConditions(scope, filter).lines)!;
 }
 
 export interface SalesTotals {
@@ -232,9 +287,11 @@ const NO_TOTALS: SalesTotals = {
 };
 
 /** Everything a filter's totals need, in one pass over its lines (the status left aside, then applied). */
-function aggregate(db: Db, scope: Scope, filter: SalesFilter): Aggregate {
-  const valid = sql`${sales.voidedAt} IS NULL`;
-  const row = db
+function aggregate(db: Db, given: Scope, filter: SalesFilter): Aggregate {
+  const scope = effectiveScope(db, given);
+  const all: SalesFilter = { ...filter, status: "all" };
+  const valid = sql`${saleLines.voided} = 0`;
+  const query = db
     .select({
       sales: sql<number>`count(DISTINCT CASE WHEN ${valid} THEN ${saleLines.saleId} END)`,
       lines: sql<number>`count(CASE WHEN ${valid} THEN 1 END)`,
@@ -247,9 +304,12 @@ function aggregate(db: Db, scope: Scope, filter: SalesFilter): Aggregate {
       voidedCents: sql<number>`coalesce(sum(CASE WHEN NOT ${valid} THEN ${saleLines.totalCents} END), 0)`,
     })
     .from(saleLines)
-    .innerJoin(sales, eq(sales.id, saleLines.saleId))
-    .where(salesWhere(scope, { ...filter, status: "all" }))
-    .get()!;
+    .$dynamic();
+  const row = (
+    needsSales(scope, all)
+      ? query.innerJoin(sales, eq(sales.id, saleLines.saleId)).where(salesWhere(scope, all))
+      : query.where(linesWhere(scope, all))
+  ).get()!;
   const { voidedLines, ...totals } = row;
   // Voided sales count nowhere: a filter that shows only them has nothing that counts, only what is counted apart.
   return { totals: filter.status === "voided" ? { ...NO_TOTALS, ...pick(totals) } : totals, voidedLines };
@@ -327,21 +387,25 @@ const sortColumns: Record<Exclude<SalesLineSort, "date">, SQL[]> = {
   quantity: [sql`${saleLines.quantity}`],
   unit_price: [sql`${saleLines.unitPriceCents}`],
   total: [sql`${saleLines.totalCents}`],
-  type: [sql`${sales.saleType}`],
+  type: [sql`${saleLines.saleType}`],
 };
 
+/** The columns that are the sale's, not the line's: sorting by one reads each line's sale. */
+const SALE_SORTS = new Set<string>(["time", "cafe", "ticket", "diner", "document", "subdealership"]);
+
 /**
- * ORDER BY of the lines: by date, newest first, by default (the service date, then the sale and the line, so that
- * an index of sales by date gives the first page without sorting everything); another column in the asked
- * direction, then by date. Sorting by date ascending turns the whole order round.
+ * ORDER BY of the lines: by date, newest first, by default (the service date, then the sale and the line, the order
+ * of the lines' index by date, so the first page is read without sorting the month); another column in the asked
+ * direction, then by date. Sorting by date ascending turns the whole order round, and so does `reverse`.
  */
-function lineOrder(request: SortRequest): SQL[] {
-  const byDate = (dir: typeof asc) => [dir(sales.serviceDate), dir(saleLines.saleId), dir(saleLines.id)];
+function lineOrder(request: SortRequest, reverse = false): SQL[] {
+  const flip = (dir: typeof asc) => (reverse ? (dir === asc ? desc : asc) : dir);
+  const byDate = (dir: typeof asc) => [dir(saleLines.serviceDate), dir(saleLines.saleId), dir(saleLines.id)];
   const sort = request.sort;
   if (!sort || sort === "date" || !Object.hasOwn(sortColumns, sort))
-    return byDate(sort === "date" && request.direction === "asc" ? asc : desc);
-  const dir = request.direction === "desc" ? desc : asc;
-  return [...sortColumns[sort as keyof typeof sortColumns].map((column) => dir(column)), ...byDate(desc)];
+    return byDate(flip(sort === "date" && request.direction === "asc" ? asc : desc));
+  const dir = flip(request.direction === "desc" ? desc : asc);
+  return [...sortColumns[sort as keyof typeof sortColumns].map((column) => dir(column)), ...byDate(flip(desc))];
 }
 
 const lineSelection = {
@@ -386,25 +450,55 @@ function lineRow(record: LineRecord): SalesLineRow {
   return { ...rest, soldAt: soldAt.toISOString(), ticket: ticketNumber(series, ticketNo), voided: voidedAt !== null };
 }
 
-/** The lines a filter shows, in an order, `limit` of them from `offset` (all of them with limit -1). */
-function readLines(
-  db: Db,
-  scope: Scope,
-  filter: SalesFilter,
-  sort: SortRequest,
-  window: { limit: number; offset: number },
-): SalesLineRow[] {
-  return db
+/** The ids of the lines a filter shows, in an order, `limit` of them from `offset` (all with limit -1). */
+function lineIds(db: Db, scope: Scope, filter: SalesFilter, sort: SortRequest, reverse: boolean, window: Window) {
+  const query = db.select({ id: saleLines.id }).from(saleLines).$dynamic();
+  // Sorting by the sale's cafe, diner, time... reads each line's sale.
+  return (
+    needsSales(scope, filter) || SALE_SORTS.has(sort.sort ?? "")
+      ? query.innerJoin(sales, eq(sales.id, saleLines.saleId)).where(salesWhere(scope, filter))
+      : query.where(linesWhere(scope, filter))
+  )
+    .orderBy(...lineOrder(sort, reverse))
+    .limit(window.limit)
+    .offset(window.offset)
+    .all()
+    .map((r) => r.id);
+}
+
+/** The lines with these ids, with what the table shows of them and their sale, in the ids' order. */
+function linesById(db: Db, ids: number[]): SalesLineRow[] {
+  if (ids.length === 0) return [];
+  const rows = db
     .select(lineSelection)
     .from(saleLines)
     .innerJoin(sales, eq(sales.id, saleLines.saleId))
     .innerJoin(cafes, eq(cafes.id, sales.cafeId))
-    .where(salesWhere(scope, filter))
-    .orderBy(...lineOrder(sort))
-    .limit(window.limit)
-    .offset(window.offset)
-    .all()
-    .map(lineRow);
+    .where(inIds(sql`${saleLines.id}`, ids))
+    .all();
+  const byId = new Map(rows.map((r) => [r.id, lineRow(r)]));
+  return ids.map((id) => byId.get(id)!);
+}
+
+interface Window {
+  limit: number;
+  offset: number;
+}
+
+/**
+ * The lines of a window of `total` rows in an order. A window past the middle is read from the other end in the
+ * reverse order (the order ends with the line's id, so it is total), so no page reads past more than half the rows.
+ */
+function readLines(db: Db, scope: Scope, filter: SalesFilter, sort: SortRequest, window: Window, total: number) {
+  if (window.limit >= 0 && window.offset + window.limit / 2 > total / 2) {
+    const end = Math.min(total, window.offset + window.limit);
+    const ids = lineIds(db, scope, filter, sort, true, {
+      limit: Math.max(0, end - window.offset),
+      offset: total - end,
+    });
+    return linesById(db, ids.reverse());
+  }
+  return linesById(db, lineIds(db, scope, filter, sort, false, window));
 }
 
 /**
@@ -413,40 +507,48 @@ function readLines(
  */
 export function salesLinePage(
   db: Db,
-  scope: Scope,
+  given: Scope,
   filter: SalesFilter,
   page: PageRequest,
   sort: SortRequest = {},
 ): ListResult<SalesLineRow> & { totals: SalesTotals } {
+  const scope = effectiveScope(db, given);
   const { totals, voidedLines } = aggregate(db, scope, filter);
   const total =
     filter.status === "valid" ? totals.lines : filter.status === "voided" ? voidedLines : totals.lines + voidedLines;
   const window = pageWindow(total, page);
-  const rows = total === 0 ? [] : readLines(db, scope, filter, sort, window);
+  const rows = total === 0 ? [] : readLines(db, scope, filter, sort, window, total);
   return { rows, total, page: window.page, totals };
 }
 
-/** Every line a filter shows, sorted (an export): at most `limit` of them. */
+/** The lines a filter shows, sorted (an export): at most `limit` of them (all with -1). */
 export function salesLines(
   db: Db,
-  scope: Scope,
+  given: Scope,
   filter: SalesFilter,
   sort: SortRequest = {},
   limit = -1,
 ): SalesLineRow[] {
-  return readLines(db, scope, filter, sort, { limit, offset: 0 });
+  const scope = effectiveScope(db, given);
+  const ids = lineIds(db, scope, filter, sort, false, { limit, offset: 0 });
+  const rows: SalesLineRow[] = [];
+  // Read in batches: one JSON list of ids per batch.
+  for (let start = 0; start < ids.length; start += 5000) rows.push(...linesById(db, ids.slice(start, start + 5000)));
+  return rows;
 }
 
 /** How many lines a filter shows (the rows of its export). */
-export function countSalesLines(db: Db, scope: Scope, filter: SalesFilter): number {
+export function countSalesLines(db: Db, given: Scope, filter: SalesFilter): number {
+  const scope = effectiveScope(db, given);
+  const query = db
+    .select({ n: sql<number>`count(*)` })
+    .from(saleLines)
+    .$dynamic();
   return (
-    db
-      .select({ n: sql<number>`count(*)` })
-      .from(saleLines)
-      .innerJoin(sales, eq(sales.id, saleLines.saleId))
-      .where(salesWhere(scope, filter))
-      .get()?.n ?? 0
-  );
+    needsSales(scope, filter)
+      ? query.innerJoin(sales, eq(sales.id, saleLines.saleId)).where(salesWhere(scope, filter))
+      : query.where(linesWhere(scope, filter))
+  ).get()!.n;
 }
 
 /** One sale of a duplicate group. */
@@ -491,23 +593,28 @@ export const MAX_DUPLICATE_GROUPS = 500;
  */
 export function duplicateMeals(
   db: Db,
-  scope: Scope,
+  given: Scope,
   filter: SalesFilter,
   limit = MAX_DUPLICATE_GROUPS,
 ): DuplicateGroup[] {
-  const where = and(salesWhere(scope, { ...filter, status: "valid" }), sql`${saleLines.dinerId} IS NOT NULL`);
-  const groups = db
+  const scope = effectiveScope(db, given);
+  const valid: SalesFilter = { ...filter, status: "valid" };
+  const registered = sql`${saleLines.dinerId} IS NOT NULL`;
+  const query = db
     .select({
       dinerId: sql<number>`${saleLines.dinerId}`,
       serviceId: saleLines.serviceId,
       serviceDate: saleLines.serviceDate,
       lines: sql<number>`count(*)`,
       meals: sql<number>`sum(${saleLines.quantity})`,
-      cafes: sql<number>`count(DISTINCT ${sales.cafeId})`,
     })
     .from(saleLines)
-    .innerJoin(sales, eq(sales.id, saleLines.saleId))
-    .where(where)
+    .$dynamic();
+  const groups = (
+    needsSales(scope, valid)
+      ? query.innerJoin(sales, eq(sales.id, saleLines.saleId)).where(and(salesWhere(scope, valid), registered))
+      : query.where(and(linesWhere(scope, valid), registered))
+  )
     .groupBy(saleLines.dinerId, saleLines.serviceId, saleLines.serviceDate)
     .having(sql`count(*) > 1`)
     .orderBy(desc(saleLines.serviceDate), asc(saleLines.dinerId), asc(saleLines.serviceId))
@@ -543,8 +650,10 @@ export function duplicateMeals(
     .innerJoin(cafes, eq(cafes.id, sales.cafeId))
     .where(
       and(
-        where,
-        sql`(${saleLines.dinerId}, ${saleLines.serviceId}, ${saleLines.serviceDate}) IN (SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(${keys}))`,
+        salesWhere(scope, valid),
+        // The groups' diners' sales (found through the index of sales by diner), then the groups' lines among them.
+        inIds(sql`${sales.dinerId}`, [...new Set(groups.map((g) => g.dinerId))]),
+        sql`(+${saleLines.dinerId}, +${saleLines.serviceId}, +${saleLines.serviceDate}) IN (SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(${keys}))`,
       ),
     )
     .orderBy(asc(sales.soldAt), asc(saleLines.id))
@@ -555,6 +664,7 @@ export function duplicateMeals(
   for (const g of groups)
     byKey.set(keyOf(g), {
       ...g,
+      cafes: 0,
       dinerName: "",
       documentType: "dni",
       documentNumber: "",
@@ -588,5 +698,6 @@ export function duplicateMeals(
       totalCents: line.totalCents,
     });
   }
+  for (const group of byKey.values()) group.cafes = new Set(group.sales.map((sale) => sale.cafeId)).size;
   return [...byKey.values()];
 }
