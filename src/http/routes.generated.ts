@@ -29,6 +29,9 @@ export interface RouteParameters {
   "dealerships.store": {};
   "dealerships.update": { dealership: string | number };
   "diners.destroy": { diner: string | number };
+  "diners.import.confirm": { job: string | number };
+  "diners.import.dismiss": { job: string | number };
+  "diners.import.store": {};
   "diners.search": {};
   "diners.store": {};
   "diners.update": { diner: string | number };
@@ -83,6 +86,8 @@ export interface RouteParameters {
   "roles.index": {};
   "roles.store": {};
   "roles.update": { role: string | number };
+  "sales.periods.close": {};
+  "sales.periods.reopen": {};
   "sales.print": { sale: string | number };
   "sales.store": {};
   "sales.ticket": { sale: string | number };

@@ -1,5 +1,6 @@
 /** Every kind of background job Mesa runs, by the name recorded on the job. */
+import { dinersImportJob } from "./diners-import";
 import { placesImportJob } from "./places-import";
 import type { JobHandler } from "./runner";
 
-export const JOB_HANDLERS: JobHandler[] = [placesImportJob];
+export const JOB_HANDLERS: JobHandler[] = [placesImportJob, dinersImportJob];

@@ -26,6 +26,7 @@ import { recordPrint, recordSale, voidSale } from "../../domain/sales/sell";
 import { SIGNED_IN_AT_KEY, signOut } from "../auth";
 import type { RequestContext } from "../context";
 import { listParams } from "../pagination";
+import { dinerImportProp } from "./diners-import";
 import { access, defineRoutes } from "../routing";
 
 const ID = "\\d+";
@@ -66,7 +67,7 @@ export const dinnersRoutes = defineRoutes([
     methods: ["GET"],
     uri: "/dinners",
     access: access.can("sales.create"),
-    checks: ["sales.view", "sales.backdate", "sales.void_any", "diners.manage", "prices.manage"],
+    checks: ["sales.view", "sales.backdate", "sales.void_any", "diners.manage", "prices.manage", "diners.import"],
     handle: (ctx) => {
       const cafes = posCafes(ctx.db, ctx.scope);
       const cafeId = chosenCafe(ctx, cafes);
@@ -104,6 +105,8 @@ export const dinnersRoutes = defineRoutes([
           managePrices: can(ctx.access, "prices.manage"),
         },
         userId: ctx.user!.id,
+        // The Excel dialog: the person's latest diner import (src/http/routes/diners-import.ts), with diners.import.
+        dinerImport: () => dinerImportProp(ctx),
       });
     },
   },

@@ -8,6 +8,7 @@ import { authRoutes } from "./auth";
 import { broadcastingRoutes } from "./broadcasting";
 import { businessesRoutes } from "./businesses";
 import { dealershipsRoutes } from "./dealerships";
+import { dinersImportRoutes } from "./diners-import";
 import { dinnersRoutes } from "./dinners";
 import { managementRoutes } from "./management";
 import { placesImportRoutes } from "./places-import";
@@ -29,6 +30,7 @@ export const routes: RouteDefinition[] = [
   ...businessesRoutes,
   ...dealershipsRoutes,
   ...dinnersRoutes,
+  ...dinersImportRoutes,
   ...periodsRoutes,
   ...broadcastingRoutes,
 ];

@@ -11,6 +11,7 @@ import { intlLocale } from "../../../../src/i18n";
 import { CircleAlert, RotateCw, Settings2, UserPlus, UserRound } from "lucide-react";
 import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { DinerSearch, type DinerSearchHandle } from "../../components/dinners/diner-search";
+import { DinerImport, type DinerImportProp } from "../../components/dinners/import-dialog";
 import { NewDinerDialog } from "../../components/dinners/new-diner-dialog";
 import { OtherUnitDialog } from "../../components/dinners/other-unit-dialog";
 import { PricesDialog } from "../../components/dinners/prices-dialog";
@@ -75,7 +76,11 @@ export default function DinnersIndex({
   posSettings: settings,
   can,
   userId,
-}: DinnersProps) {
+  dinerImport,
+}: DinnersProps & {
+  /** The Excel dialog's import (null without diners.import). */
+  dinerImport: DinerImportProp | null;
+}) {
   const { t, money, locale } = useI18n();
   const route = useRoute();
   const search = useRef<DinerSearchHandle>(null);
@@ -319,11 +324,16 @@ export default function DinnersIndex({
         title={t("dinners.title")}
         description={pos.cafe.path}
         actions={
-          can.managePrices && (
-            <Button variant="outline" onClick={() => setModal({ kind: "prices" })}>
-              <Settings2 className="size-4" aria-hidden="true" />
-              {t("dinners.prices.open")}
-            </Button>
+          (dinerImport || can.managePrices) && (
+            <>
+              {dinerImport && <DinerImport state={dinerImport} cafes={cafes} cafeId={pos.cafe.id} />}
+              {can.managePrices && (
+                <Button variant="outline" onClick={() => setModal({ kind: "prices" })}>
+                  <Settings2 className="size-4" aria-hidden="true" />
+                  {t("dinners.prices.open")}
+                </Button>
+              )}
+            </>
           )
         }
       />
