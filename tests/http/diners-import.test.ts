@@ -174,6 +174,15 @@ describe("importing diners from the Dinners page", () => {
     expect(dinerByDocument(p, "40000001")!.phone).toBe("987654321");
     // The upload is gone once written.
     expect(uploadsKept(p)).toEqual([]);
+    // Each job's progress went to its end, worded by step: the rows checked, then the diners saved.
+    const progress = p.app.db
+      .select({ label: jobs.progressLabel, done: jobs.progressDone, total: jobs.progressTotal })
+      .from(jobs)
+      .all();
+    expect(progress).toEqual([
+      { label: "dinners.import.progress_checking", done: 2, total: 2 },
+      { label: "dinners.import.progress_saving", done: 2, total: 2 },
+    ]);
 
     // The ledger names the file by its bytes, the page as the way in, the job and who did it.
     const ledger = p.app.db.select().from(dinerImports).all();
@@ -397,5 +406,58 @@ describe("importing diners from the Dinners page", () => {
     expect(done.dinerImport.job).toMatchObject({ step: "done", counts: { created: 1, updated: 0, unchanged: 1 } });
     expect(dinerByDocument(p, "40000010")!.cafeId).toBe(p.w.norte);
     expect(uploadsKept(p)).toEqual([]);
+  });
+
+  test("while another import writes (the command line's, say), confirming writes nothing and can be done again", async () => {
+    const p = await world();
+    const client = await signedIn(p, p.people.jefa);
+    const shown = await preview(p, client, xlsx(goodRows()));
+    // The inbox is writing another file: its lease is alive, so it is not a stopped writer to undo.
+    const other = p.app.db
+      .insert(dinerImports)
+      .values({
+        fileName: "inbox.csv",
+        sha256: "0".repeat(64),
+        via: "inbox",
+        actorLabel: "cli",
+        state: "writing",
+        leaseOwner: "another-process",
+        leaseUntil: new Date(Date.now() + 60_000),
+        startedAt: new Date(),
+      })
+      .returning()
+      .get();
+    const busy = await confirmAndWait(p, client, shown.id);
+    expect(busy.dinerImport.job).toMatchObject({
+      step: "preview",
+      state: "failed",
+      notice: es("diners.import_busy"),
+      counts: { created: 1, updated: 1 },
+      canConfirm: true,
+    });
+    expect(dinerByDocument(p, "40000010")).toBeUndefined();
+
+    p.app.db
+      .update(dinerImports)
+      .set({ state: "succeeded", leaseOwner: null, leaseUntil: null, finishedAt: new Date() })
+      .where(eq(dinerImports.id, other.id))
+      .run();
+    const done = await confirmAndWait(p, client, busy.dinerImport.job.id);
+    expect(done.dinerImport.job).toMatchObject({ step: "done", counts: { created: 1, updated: 1 } });
+    expect(dinerByDocument(p, "40000010")).toBeDefined();
+  });
+
+  test("a .csv with a byte order mark and semicolons imports the same way, leading zeros kept", async () => {
+    const p = await world();
+    const client = await signedIn(p, p.people.jefa);
+    const csv = "\uFEFFApellidos;Nombres;DNI;Subcontrata\r\nZapata Ríos;Óscar;01234567;Contrata Uno\r\n";
+    const shown = await preview(p, client, new TextEncoder().encode(csv) as Uint8Array<ArrayBuffer>, {
+      name: "semana.csv",
+    });
+    expect(shown).toMatchObject({ step: "preview", fileName: "semana.csv", counts: { created: 1 }, canConfirm: true });
+    expect(shown.changes.map((c: any) => c.documentNumber)).toEqual(["01234567"]);
+    const { dinerImport } = await confirmAndWait(p, client, shown.id);
+    expect(dinerImport.job.step).toBe("done");
+    expect(dinerByDocument(p, "01234567")).toMatchObject({ cafeId: p.w.norte, subdealershipId: p.w.contrata });
   });
 });
