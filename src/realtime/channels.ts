@@ -53,6 +53,14 @@ export const CHANNEL_RULES: ChannelRule[] = [
     permission: "sales.view",
     authorize: (db, user, { cafe }) => reachesCafe(scopeOf(accessProfile(db, user.id)), Number(cafe)),
   },
+  // A cafe's figures as sales and voids arrive, for the dashboard: how many and on which dates, never who ate. Sales
+  // figures are for holders of sales.view, within their scope.
+  {
+    pattern: "cafe.{cafe}.figures",
+    wheres: { cafe: ID },
+    permission: "sales.view",
+    authorize: (db, user, { cafe }) => reachesCafe(scopeOf(accessProfile(db, user.id)), Number(cafe)),
+  },
 ];
 
 /** The rule's parameters when `name` matches its pattern, each in full its declared format; null otherwise. */

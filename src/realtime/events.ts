@@ -20,6 +20,11 @@ export interface RealtimeEvents {
   };
   /** A sale was recorded or voided at a cafe: its open points of sale reload their list of the day. */
   SaleChanged: { saleId: number; cafeId: number; serviceDate: string; change: "recorded" | "voided" };
+  /**
+   * A cafe's figures moved: sales were recorded or voided there since the last such event (at most one a second per
+   * cafe), on these service dates. Figures only, never who ate: the dashboard reloads its own.
+   */
+  FiguresChanged: { cafeId: number; serviceDates: string[]; recorded: number; voided: number };
 }
 
 export type RealtimeEventName = keyof RealtimeEvents;
@@ -60,4 +65,14 @@ export function cafeSalesChannel(cafeId: number): string {
 /** A sale of the cafe was recorded or voided: every open point of sale of the cafe hears it (but the tab that made it). */
 export function saleChanged(data: RealtimeEvents["SaleChanged"]): BroadcastEvent<"SaleChanged"> {
   return { name: "SaleChanged", channels: [`private-${cafeSalesChannel(data.cafeId)}`], data };
+}
+
+/** The private channel of a cafe's figures as Echo names it (`echo.private(cafeFiguresChannel(id))`): the dashboard's. */
+export function cafeFiguresChannel(cafeId: number): string {
+  return `cafe.${cafeId}.figures`;
+}
+
+/** Sales were recorded or voided at the cafe: every dashboard showing it hears how many, and on which dates. */
+export function figuresChanged(data: RealtimeEvents["FiguresChanged"]): BroadcastEvent<"FiguresChanged"> {
+  return { name: "FiguresChanged", channels: [`private-${cafeFiguresChannel(data.cafeId)}`], data };
 }

@@ -4,10 +4,28 @@
  */
 import type { EventBus, EventOrigin } from "../domain/events";
 import { describeFailure, type Broadcaster } from "./broadcaster";
-import { jobUpdated, saleChanged, sessionEnded, type RealtimeEvents } from "./events";
+import { Coalescer } from "./coalesce";
+import { figuresChanged, jobUpdated, saleChanged, sessionEnded, type RealtimeEvents } from "./events";
 
-/** Registers the realtime subscribers: a person whose access ended is signed out in every open tab and disconnected; a job's owner hears how it goes. */
-export function subscribeRealtime(bus: EventBus, broadcaster: Broadcaster): void {
+/** How often at most a cafe's figures are announced (FiguresChanged), in ms. */
+export const FIGURES_INTERVAL_MS = 1000;
+
+/** A sale recorded or voided, as the figures' coalescer collects them. */
+interface FiguresChange {
+  serviceDate: string;
+  change: "recorded" | "voided";
+}
+
+/**
+ * Registers the realtime subscribers: a person whose access ended is signed out in every open tab and disconnected;
+ * a job's owner hears how it goes; a cafe's open points of sale hear of its sales and voids, and its dashboards of
+ * its figures, at most once per `figuresIntervalMs`.
+ */
+export function subscribeRealtime(
+  bus: EventBus,
+  broadcaster: Broadcaster,
+  { figuresIntervalMs = FIGURES_INTERVAL_MS }: { figuresIntervalMs?: number } = {},
+): void {
   bus.subscribe("UserDeactivated", (event, origin) =>
     endRealtimeSession(broadcaster, event.userId, "deactivated", origin),
   );
@@ -30,6 +48,24 @@ export function subscribeRealtime(bus: EventBus, broadcaster: Broadcaster): void
       saleChanged({ saleId: event.saleId, cafeId: event.cafeId, serviceDate: event.serviceDate, change: "voided" }),
       origin.socketId,
     ),
+  );
+  // The cafe's dashboards, every tab (none of them made the sale): a burst of sales is one event a second, which
+  // carries how many sales and voids it stands for and their dates — figures, never who ate.
+  const figures = new Coalescer<number, FiguresChange>(figuresIntervalMs, (cafeId, changes) =>
+    broadcaster.send(
+      figuresChanged({
+        cafeId,
+        serviceDates: [...new Set(changes.map((c) => c.serviceDate))].sort(),
+        recorded: changes.filter((c) => c.change === "recorded").length,
+        voided: changes.filter((c) => c.change === "voided").length,
+      }),
+    ),
+  );
+  bus.subscribe("SaleRecorded", (event) =>
+    figures.add(event.cafeId, { serviceDate: event.serviceDate, change: "recorded" }),
+  );
+  bus.subscribe("SaleVoided", (event) =>
+    figures.add(event.cafeId, { serviceDate: event.serviceDate, change: "voided" }),
   );
 }
 

@@ -17,6 +17,8 @@ export interface Page {
   matchPropsOn?: string[];
   deferredProps?: Record<string, string[]>;
   onceProps?: Record<string, { prop: string; expiresAt: number | null }>;
+  /** Deferred props that failed and were rescued (props.ts, `rescue()`): left out, for the client to say so. */
+  rescuedProps?: string[];
   sharedProps?: string[];
   flash: Record<string, unknown>;
 }
@@ -123,6 +125,7 @@ export async function buildPage(headers: Headers, options: PageOptions): Promise
   const deepMergeProps: string[] = [];
   const matchPropsOn: string[] = [];
   const onceProps: Record<string, { prop: string; expiresAt: number | null }> = {};
+  const rescuedProps: string[] = [];
 
   for (const [key, value] of Object.entries(all)) {
     const kind = value instanceof PropKind ? value.kind : "plain";
@@ -146,7 +149,15 @@ export async function buildPage(headers: Headers, options: PageOptions): Promise
 
     if (!include) continue;
 
-    let resolved = await resolveValue(raw);
+    let resolved: unknown;
+    try {
+      resolved = await resolveValue(raw);
+    } catch (error) {
+      if (!(value instanceof PropKind && value.rescued)) throw error;
+      console.error(`The deferred prop "${key}" of ${component} failed and was rescued:`, error);
+      rescuedProps.push(key);
+      continue;
+    }
     if (isPartial && kind !== "always") {
       const nested = subPaths(only, key);
       if (nested) resolved = pick(resolved, nested);
@@ -181,6 +192,7 @@ export async function buildPage(headers: Headers, options: PageOptions): Promise
   if (matchPropsOn.length) page.matchPropsOn = matchPropsOn;
   if (Object.keys(deferredProps).length) page.deferredProps = deferredProps;
   if (Object.keys(onceProps).length) page.onceProps = onceProps;
+  if (rescuedProps.length) page.rescuedProps = rescuedProps;
   const shared = Object.keys(options.shared);
   if (shared.length) page.sharedProps = shared;
   return page;

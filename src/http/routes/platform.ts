@@ -1,7 +1,9 @@
 /** The public front door, the dashboard and the health check. */
 import { isDatabaseReachable } from "../../db";
+import { can } from "../../domain/access/authorization";
+import { chosenCafe, dashboardCafes, dashboardFigures, roleKeepers } from "../../domain/sales/dashboard";
+import { defer } from "../page-protocol/props";
 import { access, defineRoutes } from "../routing";
-import { placeTree } from "../../domain/access/places";
 
 export const platformRoutes = defineRoutes([
   {
@@ -29,15 +31,20 @@ export const platformRoutes = defineRoutes([
     access: access.signedIn,
     handle: (ctx) => {
       const user = ctx.user!;
-      const scope = ctx.scope;
+      // The cafes of the person's scope; `?cafe=ID` narrows the figures to one of them (another id is not found).
+      const cafes = dashboardCafes(ctx.db, ctx.scope);
+      const chosen = chosenCafe(cafes, ctx.query.cafe);
+      const salesView = can(ctx.access, "sales.view");
       return ctx.render("dashboard", {
-        // The cafes whose "on duty" presence this user may see (the first 12 of their scope).
-        cafes: () =>
-          placeTree(ctx.db, scope)
-            .mines.flatMap((m) =>
-              m.units.flatMap((u) => u.cafes.map((c) => ({ id: c.id, name: c.name, unit: u.name }))),
-            )
-            .slice(0, 12),
+        cafes: cafes.map(({ id, name, unit }) => ({ id, name, unit })),
+        cafe: chosen?.id ?? null,
+        salesView,
+        // Computed after the page has painted (a deferred prop); a failure shows on the figures alone.
+        ...(salesView
+          ? { figures: defer(() => dashboardFigures(ctx.db, chosen ? [chosen] : cafes), "figures").rescue() }
+          : {}),
+        // Who can give a role, for a person who has none yet.
+        roleKeepers: () => (ctx.access.roles.length === 0 ? roleKeepers(ctx.db, user.id) : []),
         account: {
           name: user.name,
           email: user.email,
