@@ -26,6 +26,7 @@ import {
   importOfFile,
   MAX_LISTED,
   previewDinerImport,
+  previewDinerImportAsync,
   recordRefusedImport,
   recoverDinerImports,
   type DinerImportOptions,
@@ -181,6 +182,7 @@ describe("headers", () => {
       ],
     };
     const preview = previewDinerImport(db, EVERYTHING, file);
+    expect(await previewDinerImportAsync(db, EVERYTHING, file)).toEqual(preview);
     expect(preview.unknownColumns).toEqual(["Observaciones"]);
     expect(problemsOf(preview)).toEqual([[8, "NIVEL", "diners.import_level_unknown"]]);
     expect(preview.rows).toBe(2);

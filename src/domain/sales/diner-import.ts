@@ -539,11 +539,15 @@ function* planSteps(db: Db, scope: Scope, sheet: SheetRows, options: DinerImport
   const levelColumn = col("level");
   const nameHeader = nameParts[0].header;
 
-  // documentProblem's rules, compiled once (it compiles its pattern on every call).
-  const validNumber: Record<DocumentType, RegExp> = {
-    dni: new RegExp(`^[0-9]{${settings.dniLength}}$`),
-    ce: /^[A-Z0-9]{9,12}$/,
-    pas: /^[A-Z0-9]{6,12}$/,
+  // documentProblem compiles its pattern on every call, and its rules look at a number's type, length and kind of
+  // characters only: its answer is kept per type, length and kind.
+  const numberProblems = new Map<string, Message | null>();
+  const numberProblem = (type: DocumentType, number: string): Message | null => {
+    const kind = /^[0-9]+$/.test(number) ? "digits" : /^[A-Z0-9]+$/.test(number) ? "alnum" : number;
+    const key = `${type}:${number.length}:${kind}`;
+    let problem = numberProblems.get(key);
+    if (problem === undefined) numberProblems.set(key, (problem = documentProblem({ type, number }, settings)));
+    return problem;
   };
   const levelMemo = new Map<string, { id: number; name: string } | null>();
   const cafeMemo = new Map<string, Resolved<CafeRow>>();
@@ -593,9 +597,7 @@ function* planSteps(db: Db, scope: Scope, sheet: SheetRows, options: DinerImport
     let key: string | null = null;
     if (!documentNumber) problems.add(row, documentColumn.header, message("validation.required"));
     else if (documentType) {
-      const wrong = validNumber[documentType].test(documentNumber)
-        ? null
-        : documentProblem({ type: documentType, number: documentNumber }, settings);
+      const wrong = numberProblem(documentType, documentNumber);
       if (wrong) problems.add(row, documentColumn.header, wrong);
       else {
         key = documentKey(documentType, documentNumber);
@@ -823,6 +825,19 @@ export function previewDinerImport(
   options: DinerImportOptions = {},
 ): DinerImportPreview {
   return plan(db, scope, sheet, options).preview;
+}
+
+/**
+ * previewDinerImport, yielding to the event loop every CHECK_PROGRESS_EVERY rows: for a background job, so the
+ * process keeps serving (sales among them) while a large file is checked.
+ */
+export async function previewDinerImportAsync(
+  db: Db,
+  scope: Scope,
+  sheet: SheetRows,
+  options: DinerImportOptions = {},
+): Promise<DinerImportPreview> {
+  return (await planAsync(db, scope, sheet, options)).preview;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
