@@ -1,0 +1,569 @@
+/**
+ * Diner import: a 100,000-row .xlsx of workers (SheetJS-made: Peruvian names, 8-digit DNIs, phones, the demo's
+ * subdealerships at the cafes of the units they work in, levels) imported end to end by Mesa next to a bare
+ * baseline measured in the same run, with sales made meanwhile.
+ *
+ *   npm run bench:diners                      (NODE_ENV=production bun bench/diners.ts)
+ *   BENCH_ROWS=20000 npm run bench:diners     (a smaller file)
+ *
+ * The database is built as bench/pos.ts builds its own (migrations, the reference and demo seeders for places,
+ * access, services and dealerships) plus BENCH_SELLERS (500) diners to sell to, who are not in the file; it is
+ * copied once for each case, so both start from the same data.
+ *
+ * (a) Baseline: SheetJS reading the same bytes (`dense: true`, as Mesa's worker does) and `sheet_to_json` of its
+ *     rows, then one bare prepared INSERT per row into `diners` in one transaction (names folded, as the table
+ *     needs), with the subdealership and cafe looked up in a Map. No checks, no audit, no undo log, no ledger.
+ * (b) Mesa: readFirstSheet (the intake's checks, then SheetJS in a worker) + previewDinerImport (every row checked)
+ *     + importDiners (checked again, written in short chunks with the undo log, the audit and the ledger), timed
+ *     step by step, as `./mesa import:diners` and the Dinners page run them.
+ *     From 2 s before (b) to its end, a second process (`bun bench/diners.ts seller …`, its own connection) makes a
+ *     cash sale through recordSale every BENCH_SALE_MS (20) ms, and this process's event loop does the same on
+ *     Mesa's connection: the longest wait of a sale (from when it was due to its commit) is the figure to watch,
+ *     printed for the 2 s before the import, for the import, and for each of its steps.
+ * (c) Mesa again with the same file (every row unchanged).
+ *
+ * Peak memory is the resident set's high-water mark (VmHWM) of this process over each case, reset between cases
+ * through /proc/self/clear_refs; SheetJS's worker runs inside this process, so it is counted. The script asserts
+ * nothing: it prints its figures next to the targets. bench/README.md says how to read them.
+ */
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Subprocess } from "bun";
+import * as XLSX from "xlsx";
+import { referenceSeeders } from "../db/seeds";
+import { accessSeeder } from "../db/seeds/access";
+import { dealershipsSeeder } from "../db/seeds/dealerships";
+import { placesSeeder } from "../db/seeds/places";
+import { servicesSeeder } from "../db/seeds/services";
+import { loadConfig, type Config } from "../src/config";
+import { groupCommit, migrateDatabase, openDatabase, type Db } from "../src/db";
+import { EVERYTHING } from "../src/domain/access/scope";
+import { CLI_ACTOR, type Actor } from "../src/domain/audit";
+import { foldText } from "../src/domain/fold";
+import { dateIn } from "../src/domain/sales/clock";
+import { importDiners, previewDinerImport, type DinerImportOptions } from "../src/domain/sales/diner-import";
+import { recordSale } from "../src/domain/sales/sell";
+import { DINER_INTAKE, readFirstSheet } from "../src/domain/spreadsheets/read";
+
+const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
+const SELLERS = Number(process.env.BENCH_SELLERS ?? 500);
+const SALE_MS = Number(process.env.BENCH_SALE_MS ?? 20);
+/** Sales alone before the import, for reference. */
+const QUIET_MS = 2000;
+
+/** The targets of issue 15. */
+const TARGET_ROWS_PER_SECOND = 25_000;
+const TARGET_RATIO = 2;
+const TARGET_WAIT_MS = 1000;
+
+const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
+const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+const mib = (bytes: number) => `${(bytes / 1048576).toFixed(0)} MiB`;
+const mark = (ok: boolean) => (ok ? "✓" : "✗");
+
+function settingsFor(dbPath: string): Config {
+  return loadConfig({
+    NODE_ENV: "production",
+    DB_PATH: dbPath,
+    STORAGE_PATH: join(dbPath, ".."),
+    LOG_REQUESTS: "false",
+  });
+}
+
+// ——— Peak memory ———
+
+/** Resets the resident set's high-water mark (Linux); false where that cannot be done. */
+function resetPeak(): boolean {
+  try {
+    writeFileSync("/proc/self/clear_refs", "5");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The resident set's high-water mark in bytes: VmHWM (since the last reset), else the process's maxRSS. */
+function peakRss(): number {
+  try {
+    const line = readFileSync("/proc/self/status", "utf8")
+      .split("\n")
+      .find((l) => l.startsWith("VmHWM:"));
+    if (line) return Number(line.replace(/\D+/g, "")) * 1024;
+  } catch {}
+  return process.resourceUsage().maxRSS * 1024;
+}
+
+// ——— The database and the file ———
+
+interface Place {
+  cafe: string;
+  cafeId: number;
+  subdealerships: { name: string; id: number }[];
+}
+
+/** The demo places and companies, and SELLERS diners to sell to (their documents start with 1, the file's with 4–7). */
+async function generateDatabase(path: string): Promise<{ places: Place[]; sellers: string[] }> {
+  const config = settingsFor(path);
+  const db = openDatabase(path);
+  migrateDatabase(db);
+  for (const seeder of [...referenceSeeders, placesSeeder, accessSeeder, servicesSeeder, dealershipsSeeder])
+    await seeder.run(db, config);
+  const client = db.$client;
+  const cafes = client.query("SELECT c.id, c.name, c.unit_id FROM cafes c ORDER BY c.id").all() as {
+    id: number;
+    name: string;
+    unit_id: number;
+  }[];
+  const places = cafes.map((c) => ({
+    cafe: c.name,
+    cafeId: c.id,
+    subdealerships: client
+      .query(
+        `SELECT s.id, s.name FROM subdealerships s JOIN subdealership_units su ON su.subdealership_id = s.id
+         WHERE su.unit_id = ? ORDER BY s.id`,
+      )
+      .all(c.unit_id) as { id: number; name: string }[],
+  }));
+  const withCompanies = places.filter((p) => p.subdealerships.length > 0);
+  const sellers: string[] = [];
+  const now = Date.now();
+  client.transaction(() => {
+    const insert = client.prepare(
+      `INSERT INTO diners (document_type, document_number, name, name_folded, phone, subdealership_id, cafe_id, level_id,
+         active, created_at, updated_at) VALUES ('dni', ?, ?, ?, '', ?, ?, NULL, 1, ?, ?)`,
+    );
+    for (let i = 0; i < SELLERS; i++) {
+      const place = withCompanies[i % withCompanies.length];
+      const document = String(10_000_000 + i);
+      const name = `Vendido ${i + 1}`;
+      insert.run(document, name, foldText(name), place.subdealerships[0].id, place.cafeId, now, now);
+      sellers.push(document);
+    }
+  })();
+  client.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+  client.close();
+  return { places: withCompanies, sellers };
+}
+
+const FIRST = ["Juan", "José", "Luis", "Carlos", "Víctor", "Percy", "Wilber", "Edwin", "Efraín", "Yony", "María"];
+const FIRST_2 = ["Rosa", "Lucía", "Yesenia", "Maribel", "Gladys", "Ruth", "Milagros", "Roxana", "Teodoro", "Néstor"];
+const SURNAMES = ["Quispe", "Mamani", "Huamán", "Condori", "Flores", "Rojas", "Chávez", "Ñaupari", "Ccahuana", "Apaza"];
+const SURNAMES_2 = ["Ticona", "Gutiérrez", "Sánchez", "Vargas", "Mendoza", "Castillo", "Ramos", "Torres", "Ayala"];
+const LEVELS = ["Laborer", "Laborer", "Employee", "Laborer", "Staff", "Employee", "Laborer", "Master"];
+
+/** The file's rows: header, then ROWS workers spread over the cafes, each with a subdealership of the cafe's unit. */
+function workerRows(places: Place[]): (string | number)[][] {
+  const rows: (string | number)[][] = [["Apellidos", "Nombres", "DNI", "Celular", "Subcontrata", "Comedor", "Nivel"]];
+  for (let i = 0; i < ROWS; i++) {
+    const place = places[i % places.length];
+    const company = place.subdealerships[Math.floor(i / places.length) % place.subdealerships.length];
+    rows.push([
+      `${SURNAMES[i % SURNAMES.length]} ${SURNAMES_2[Math.floor(i / 10) % SURNAMES_2.length]}`,
+      `${FIRST[Math.floor(i / 7) % FIRST.length]} ${FIRST_2[Math.floor(i / 13) % FIRST_2.length]}`,
+      // Unique 8-digit DNIs from 40,000,000 up; some with leading zeros would start with 0 (numbers in the cell).
+      40_000_000 + i * 3,
+      `9${String(10_000_000 + ((i * 7919) % 90_000_000)).padStart(8, "0")}`,
+      company.name,
+      place.cafe,
+      LEVELS[i % LEVELS.length],
+    ]);
+  }
+  return rows;
+}
+
+function workbookBytes(rows: (string | number)[][]): Uint8Array {
+  const book = XLSX.utils.book_new();
+  XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet(rows), "Trabajadores");
+  return new Uint8Array(XLSX.write(book, { type: "array", bookType: "xlsx", compression: true }) as ArrayBuffer);
+}
+
+// ——— (a) The baseline ———
+
+function baseline(path: string, bytes: Uint8Array) {
+  const db = openDatabase(path);
+  const client = db.$client;
+  resetPeak();
+  const started = performance.now();
+  const book = XLSX.read(bytes, { type: "array", dense: true, cellFormula: false, cellHTML: false, cellText: false });
+  const rows = XLSX.utils.sheet_to_json<(string | number | null)[]>(book.Sheets[book.SheetNames[0]], {
+    header: 1,
+    raw: true,
+    defval: null,
+  });
+  const readMs = performance.now() - started;
+  const cafes = new Map(
+    (client.query("SELECT id, name FROM cafes").all() as { id: number; name: string }[]).map((c) => [c.name, c.id]),
+  );
+  const companies = new Map(
+    (client.query("SELECT id, name FROM subdealerships").all() as { id: number; name: string }[]).map((s) => [
+      s.name,
+      s.id,
+    ]),
+  );
+  const levels = new Map(
+    (client.query("SELECT id, name FROM levels").all() as { id: number; name: string }[]).map((l) => [l.name, l.id]),
+  );
+  const insert = client.prepare(
+    `INSERT INTO diners (document_type, document_number, name, name_folded, phone, subdealership_id, cafe_id, level_id,
+       active, created_at, updated_at) VALUES ('dni', ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)`,
+  );
+  const now = Date.now();
+  client.transaction(() => {
+    for (let i = 1; i < rows.length; i++) {
+      const [last, first, dni, phone, company, cafe, level] = rows[i];
+      const name = `${last} ${first}`;
+      insert.run(
+        String(dni).padStart(8, "0"),
+        name,
+        foldText(name),
+        String(phone ?? ""),
+        companies.get(String(company))!,
+        cafes.get(String(cafe))!,
+        levels.get(String(level)) ?? null,
+        now,
+        now,
+      );
+    }
+  })();
+  const totalMs = performance.now() - started;
+  const peak = peakRss();
+  const inserted = (client.query("SELECT COUNT(*) AS n FROM diners").get() as { n: number }).n - SELLERS;
+  client.close();
+  return { readMs, insertMs: totalMs - readMs, totalMs, peak, inserted };
+}
+
+// ——— Sales meanwhile ———
+
+/** A cash sale of `document` at `cafeId` for today: no limit per day, so one diner may buy again and again. */
+function saleBody(cafe: SellingCafe, document: string, n: number) {
+  return {
+    key: `bench-diners-${process.pid}-${n}`,
+    cafe_id: cafe.id,
+    document_type: "dni",
+    document_number: document,
+    service_date: dateIn(cafe.timeZone),
+    sale_type: "cash",
+    lines: [{ service_id: cafe.serviceId, quantity: 1 }],
+  };
+}
+
+interface SellingCafe {
+  id: number;
+  timeZone: string;
+  serviceId: number;
+  documents: string[];
+}
+
+/** A cafe with its sellers' documents and a priced meal service to sell. */
+function sellingCafe(db: Db, sellers: string[]): SellingCafe {
+  const client = db.$client;
+  const first = client
+    .query(
+      `SELECT d.cafe_id AS id, c.time_zone AS timeZone FROM diners d JOIN cafes c ON c.id = d.cafe_id
+       WHERE d.document_number = ?`,
+    )
+    .get(sellers[0]) as { id: number; timeZone: string };
+  const service = client
+    .query(
+      `SELECT s.id FROM cafe_services cs JOIN services s ON s.id = cs.service_id
+       WHERE cs.cafe_id = ? AND cs.price_cents IS NOT NULL AND s.type IN ('breakfast', 'lunch', 'dinner', 'snack')
+       ORDER BY s.id DESC LIMIT 1`,
+    )
+    .get(first.id) as { id: number };
+  const documents = (
+    client
+      .query("SELECT document_number AS n FROM diners WHERE cafe_id = ? AND document_number < '2'")
+      .all(first.id) as {
+      n: string;
+    }[]
+  ).map((d) => d.n);
+  return { id: first.id, timeZone: first.timeZone, serviceId: service.id, documents };
+}
+
+/** One sale: when it was due (ms since the epoch, comparable between processes) and how long it waited for its commit. */
+type SaleRecord = [dueAt: number, waitMs: number, ok: 0 | 1];
+
+interface SaleLog {
+  records: SaleRecord[];
+  firstError: string | null;
+}
+
+/**
+ * Sells one cash sale every SALE_MS ms on `db` until `stop()`. A sale's wait runs from when it was due to its commit,
+ * so a sale held back by a busy event loop or by the database's write lock counts the whole delay. A slot missed
+ * meanwhile is skipped (the next sale is due when the late one ends), so one stall is counted once, not passed on
+ * to every later sale.
+ */
+function sellEvery(db: Db, config: Config, cafe: SellingCafe, actor: Actor) {
+  const log: SaleLog = { records: [], firstError: null };
+  let stopped = false;
+  let n = 0;
+  const loop = (async () => {
+    let next = performance.now();
+    while (!stopped) {
+      const ahead = next - performance.now();
+      if (ahead > 0) await Bun.sleep(ahead);
+      if (stopped) break;
+      const due = next;
+      const document = cafe.documents[n % cafe.documents.length];
+      let ok: 0 | 1 = 1;
+      try {
+        await groupCommit(db, () =>
+          recordSale(db, actor, EVERYTHING, saleBody(cafe, document, n), config, { backdate: false }),
+        );
+      } catch (error) {
+        ok = 0;
+        log.firstError ??= error instanceof Error ? error.message : String(error);
+      }
+      const end = performance.now();
+      log.records.push([performance.timeOrigin + due, end - due, ok]);
+      n++;
+      next = Math.max(due + SALE_MS, end);
+    }
+  })();
+  return {
+    async stop(): Promise<SaleLog> {
+      stopped = true;
+      await loop;
+      return log;
+    },
+  };
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * p) - 1)];
+
+/** The sales due within [from, to) (ms since the epoch): how many, how many failed, their waits sorted. */
+function salesWithin(log: SaleLog, from: number, to: number) {
+  const within = log.records.filter(([dueAt]) => dueAt >= from && dueAt < to);
+  return {
+    sales: within.length,
+    failed: within.filter(([, , ok]) => !ok).length,
+    waits: within.map(([, wait]) => wait).sort((a, b) => a - b),
+    firstError: log.firstError,
+  };
+}
+
+/** The waits, sorted, of the sales that were waiting at some moment of [from, to) (ms since the epoch). */
+function waitingDuring(log: SaleLog, from: number, to: number): number[] {
+  return log.records
+    .filter(([dueAt, wait]) => dueAt < to && dueAt + wait > from)
+    .map(([, wait]) => wait)
+    .sort((a, b) => a - b);
+}
+
+function waitsLine(label: string, w: ReturnType<typeof salesWithin>, target: boolean): string {
+  const max = w.waits.at(-1) ?? NaN;
+  const failed = w.failed ? `, ${w.failed} failed (${w.firstError})` : "";
+  const verdict = target ? `   ${mark(max <= TARGET_WAIT_MS && w.failed === 0)} (≤ ${TARGET_WAIT_MS} ms)` : "";
+  return `    ${label.padEnd(26)} ${String(w.sales).padStart(4)} sales${failed}; wait p50 ${percentile(w.waits, 0.5).toFixed(1)} ms  p99 ${percentile(w.waits, 0.99).toFixed(1)} ms  max ${max.toFixed(1)} ms${verdict}`;
+}
+
+/** The seller process: sells on its own connection until told to stop, then sends its waits back. */
+async function runSeller(path: string, sellersFile: string): Promise<void> {
+  const config = settingsFor(path);
+  const db = openDatabase(path);
+  const cafe = sellingCafe(db, JSON.parse(readFileSync(sellersFile, "utf8")) as string[]);
+  const actor: Actor = { userId: null, label: "bench-seller" };
+  let seller: ReturnType<typeof sellEvery> | null = null;
+  process.on("message", async (message: { cmd: "start" | "stop" }) => {
+    if (message.cmd === "start") {
+      seller = sellEvery(db, config, cafe, actor);
+      process.send!({ cmd: "started" });
+    } else {
+      const log = await seller!.stop();
+      process.send!({ cmd: "stopped", log });
+      db.$client.close();
+      process.exit(0);
+    }
+  });
+  process.send!({ cmd: "ready" });
+}
+
+function spawnSeller(path: string, sellersFile: string) {
+  const waiting = new Map<string, (value: any) => void>();
+  const next = (cmd: string) => new Promise<any>((resolve) => waiting.set(cmd, resolve));
+  const ready = next("ready");
+  const child: Subprocess = Bun.spawn([process.execPath, import.meta.path, "seller", path, sellersFile], {
+    stdio: ["ignore", "inherit", "inherit"],
+    env: { ...process.env, NODE_ENV: "production" },
+    ipc(message: { cmd: string }) {
+      waiting.get(message.cmd)?.(message);
+      waiting.delete(message.cmd);
+    },
+  });
+  return {
+    ready,
+    async start() {
+      const started = next("started");
+      child.send({ cmd: "start" });
+      await started;
+    },
+    async stop(): Promise<SaleLog> {
+      const stopped = next("stopped");
+      child.send({ cmd: "stop" });
+      return ((await stopped) as { log: SaleLog }).log;
+    },
+  };
+}
+
+// ——— (b) and (c) Mesa ———
+
+async function mesaImport(db: Db, config: Config, bytes: Uint8Array, fileName: string) {
+  const options: DinerImportOptions = { dniLength: config.dniLength };
+  resetPeak();
+  const t0 = performance.now();
+  const { sheet } = await readFirstSheet(bytes, fileName, DINER_INTAKE);
+  const t1 = performance.now();
+  const preview = previewDinerImport(db, EVERYTHING, sheet, options);
+  const t2 = performance.now();
+  if (preview.problemCount) {
+    const first = preview.problems[0];
+    throw new Error(
+      `the bench's file has ${preview.problemCount} problems, e.g. row ${first.row}: ${JSON.stringify(first.message)}`,
+    );
+  }
+  let chunks = 0;
+  let writeFrom = NaN;
+  const { counts } = await importDiners(db, CLI_ACTOR, EVERYTHING, sheet, {
+    ...options,
+    expectedPlan: preview.plan,
+    source: { fileName, sha256: new Bun.CryptoHasher("sha256").update(bytes).digest("hex"), via: "cli" },
+    onProgress: (step) => {
+      if (step !== "saving") return;
+      if (chunks++ === 0) writeFrom = performance.now();
+    },
+  });
+  const t3 = performance.now();
+  if (Number.isNaN(writeFrom)) writeFrom = t3;
+  const epoch = (t: number) => performance.timeOrigin + t;
+  return {
+    readMs: t1 - t0,
+    checkMs: t2 - t1,
+    recheckMs: writeFrom - t2,
+    writeMs: t3 - writeFrom,
+    totalMs: t3 - t0,
+    peak: peakRss(),
+    counts,
+    leavers: preview.leaverCount,
+    // The first report is "0 of N" before the first chunk.
+    chunks: Math.max(0, chunks - 1),
+    /** Each step's start and end, in ms since the epoch (to place the sales made meanwhile). */
+    steps: [
+      ["reading (readFirstSheet)", epoch(t0), epoch(t1)],
+      ["checking (previewDinerImport)", epoch(t1), epoch(t2)],
+      ["checking again (importDiners)", epoch(t2), epoch(writeFrom)],
+      ["writing (importDiners)", epoch(writeFrom), epoch(t3)],
+    ] as [string, number, number][],
+  };
+}
+
+// ——— The run ———
+
+async function main() {
+  const runStarted = performance.now();
+  const dir = mkdtempSync(join(tmpdir(), "mesa-bench-diners-"));
+  process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+  const load = () =>
+    loadavg()
+      .map((n) => n.toFixed(2))
+      .join(" ");
+  console.log(
+    `Mesa diner import, Bun ${Bun.version}, ${cpus().length} cores, ${cpus()[0]?.model ?? "unknown CPU"}; load average before: ${load()}`,
+  );
+
+  const t = performance.now();
+  const template = join(dir, "template.sqlite");
+  const { places, sellers } = await generateDatabase(template);
+  const sellersFile = join(dir, "sellers.json");
+  writeFileSync(sellersFile, JSON.stringify(sellers));
+  const rows = workerRows(places);
+  const bytes = workbookBytes(rows);
+  const companies = new Set(places.flatMap((p) => p.subdealerships.map((s) => s.name)));
+  console.log(
+    `file: ${fmt(ROWS)} rows × ${rows[0].length} columns, ${(bytes.length / 1048576).toFixed(1)} MiB .xlsx; ${places.length} cafes, ${companies.size} subdealerships; database: demo places and companies + ${fmt(SELLERS)} diners to sell to; made in ${seconds(performance.now() - t)}`,
+  );
+  const copy = (name: string) => {
+    const path = join(dir, `${name}.sqlite`);
+    copyFileSync(template, path);
+    return path;
+  };
+  const canResetPeak = resetPeak();
+
+  // (a) The baseline.
+  const bare = baseline(copy("baseline"), bytes);
+  const bareRate = ROWS / (bare.totalMs / 1000);
+  console.log(
+    "\n── (a) baseline: SheetJS read (dense) + sheet_to_json + bare prepared INSERT per row, one transaction",
+  );
+  console.log(
+    `  read ${seconds(bare.readMs)}  insert ${seconds(bare.insertMs)}  total ${seconds(bare.totalMs)}  ${fmt(bareRate)} rows/s  (${fmt(bare.inserted)} rows)  peak RSS ${mib(bare.peak)}`,
+  );
+
+  // (b) Mesa, with sales meanwhile: QUIET_MS of sales alone first (what a sale waits with no import), then the import.
+  const mesaPath = copy("mesa");
+  const config = settingsFor(mesaPath);
+  const db = openDatabase(mesaPath);
+  migrateDatabase(db);
+  const seller = spawnSeller(mesaPath, sellersFile);
+  await seller.ready;
+  const now = () => performance.timeOrigin + performance.now();
+  const here = sellEvery(db, config, sellingCafe(db, sellers), { userId: null, label: "bench-loop" });
+  await seller.start();
+  const quietFrom = now();
+  await Bun.sleep(QUIET_MS);
+  const importFrom = now();
+  const mesa = await mesaImport(db, config, bytes, "trabajadores.xlsx");
+  const importTo = now();
+  const [otherLog, hereLog] = [await seller.stop(), await here.stop()];
+  const mesaRate = ROWS / (mesa.totalMs / 1000);
+  console.log("\n── (b) Mesa: readFirstSheet + previewDinerImport + importDiners");
+  console.log(
+    `  read ${seconds(mesa.readMs)}  check ${seconds(mesa.checkMs)}  check again ${seconds(mesa.recheckMs)}  write ${seconds(mesa.writeMs)} (${mesa.chunks} chunks)  total ${seconds(mesa.totalMs)}  ${fmt(mesaRate)} rows/s  peak RSS ${mib(mesa.peak)}`,
+  );
+  console.log(
+    `  ${fmt(mesa.counts.created)} created, ${fmt(mesa.counts.updated)} updated, ${fmt(mesa.counts.unchanged)} unchanged; ${fmt(mesa.leavers)} leavers (the diners to sell to) left active`,
+  );
+  console.log(`  a cash sale through recordSale due every ${SALE_MS} ms, its wait from when it was due to its commit:`);
+  const other = salesWithin(otherLog, importFrom, importTo);
+  const hereDuring = salesWithin(hereLog, importFrom, importTo);
+  console.log(`  ${seconds(QUIET_MS)} before the import, no import running:`);
+  console.log(waitsLine("another process", salesWithin(otherLog, quietFrom, importFrom), false));
+  console.log(waitsLine("this process's event loop", salesWithin(hereLog, quietFrom, importFrom), false));
+  console.log(`  while the import ran (${seconds(importTo - importFrom)}):`);
+  console.log(waitsLine("another process", other, true));
+  console.log(waitsLine("this process's event loop", hereDuring, true));
+  console.log("  the longest wait of a sale waiting during each step (another process / this event loop):");
+  for (const [step, from, to] of mesa.steps) {
+    const longest = (log: SaleLog) => (waitingDuring(log, from, to).at(-1) ?? NaN).toFixed(0).padStart(6);
+    console.log(`    ${step.padEnd(32)} ${longest(otherLog)} ms / ${longest(hereLog)} ms   (${seconds(to - from)})`);
+  }
+
+  // (c) The same file again: every row unchanged.
+  const again = await mesaImport(db, config, bytes, "trabajadores.xlsx");
+  console.log("\n── (c) Mesa, the same file again (all unchanged)");
+  console.log(
+    `  read ${seconds(again.readMs)}  check ${seconds(again.checkMs)}  check again + write ${seconds(again.recheckMs + again.writeMs)}  total ${seconds(again.totalMs)}  ${fmt(ROWS / (again.totalMs / 1000))} rows/s  (${fmt(again.counts.unchanged)} unchanged)`,
+  );
+  db.$client.close();
+
+  const ratio = mesa.totalMs / bare.totalMs;
+  const worst = Math.max(other.waits.at(-1) ?? 0, hereDuring.waits.at(-1) ?? 0);
+  console.log("\n── targets");
+  console.log(
+    `  end to end ≥ ${fmt(TARGET_ROWS_PER_SECOND)} rows/s   ${fmt(mesaRate)} rows/s   ${mark(mesaRate >= TARGET_ROWS_PER_SECOND)}`,
+  );
+  console.log(`  Mesa / bare ≤ ${TARGET_RATIO}×            ${ratio.toFixed(2)}×   ${mark(ratio <= TARGET_RATIO)}`);
+  console.log(
+    `  a sale's longest wait ≤ ${TARGET_WAIT_MS} ms   ${worst.toFixed(0)} ms (another process ${(other.waits.at(-1) ?? NaN).toFixed(0)} ms, this event loop ${(hereDuring.waits.at(-1) ?? NaN).toFixed(0)} ms)   ${mark(worst <= TARGET_WAIT_MS)}`,
+  );
+  console.log(
+    `\npeak RSS is ${canResetPeak ? "each case's own high-water mark (VmHWM reset between cases)" : "the process's high-water mark so far (could not reset it here)"}; load average after: ${load()}; total ${seconds(performance.now() - runStarted)}`,
+  );
+}
+
+if (process.argv[2] === "seller") {
+  const [path, sellersFile] = process.argv.slice(3);
+  await runSeller(path, sellersFile);
+} else await main();
