@@ -10,6 +10,7 @@ import { registerDatabaseCommands } from "./commands/database";
 import { registerDinerImportCommands } from "./commands/diners-import";
 import { registerPlacesCommands } from "./commands/places";
 import { registerPosCommands } from "./commands/pos";
+import { registerReportCommands } from "./commands/report";
 import { registerRouteCommands } from "./commands/routes";
 import { registerUserCommands } from "./commands/users";
 import { CliError, withInvocation, type Environment } from "./bootstrap";
@@ -29,6 +30,7 @@ export function buildProgram(): Command {
   registerPlacesCommands(program);
   registerPosCommands(program);
   registerDinerImportCommands(program);
+  registerReportCommands(program);
   registerAssetCommands(program);
   return program;
 }

@@ -89,6 +89,9 @@ export interface RouteParameters {
   "sales.periods.close": {};
   "sales.periods.reopen": {};
   "sales.print": { sale: string | number };
+  "sales.report.download": { job: string | number };
+  "sales.report.preview": {};
+  "sales.report.store": {};
   "sales.store": {};
   "sales.ticket": { sale: string | number };
   "sales.void": { sale: string | number };

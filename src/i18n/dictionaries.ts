@@ -32,6 +32,7 @@ import esSales from "./locales/es/sales.json";
 import esDiners from "./locales/es/diners.json";
 import esDinners from "./locales/es/dinners.json";
 import esPeriods from "./locales/es/periods.json";
+import esReports from "./locales/es/reports.json";
 import enApp from "./locales/en/app.json";
 import enNav from "./locales/en/nav.json";
 import enWelcome from "./locales/en/welcome.json";
@@ -62,6 +63,7 @@ import enSales from "./locales/en/sales.json";
 import enDiners from "./locales/en/diners.json";
 import enDinners from "./locales/en/dinners.json";
 import enPeriods from "./locales/en/periods.json";
+import enReports from "./locales/en/reports.json";
 
 export const es = {
   app: esApp,
@@ -94,6 +96,7 @@ export const es = {
   diners: esDiners,
   dinners: esDinners,
   periods: esPeriods,
+  reports: esReports,
 };
 
 export const en = {
@@ -127,4 +130,5 @@ export const en = {
   diners: enDiners,
   dinners: enDinners,
   periods: enPeriods,
+  reports: enReports,
 };

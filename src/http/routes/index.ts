@@ -15,6 +15,7 @@ import { placesImportRoutes } from "./places-import";
 import { jobsRoutes } from "./jobs";
 import { periodsRoutes } from "./periods";
 import { platformRoutes } from "./platform";
+import { salesReportRoutes } from "./sales-report";
 import { servicesRoutes } from "./services";
 import { settingsRoutes } from "./settings";
 
@@ -32,6 +33,7 @@ export const routes: RouteDefinition[] = [
   ...dinnersRoutes,
   ...dinersImportRoutes,
   ...periodsRoutes,
+  ...salesReportRoutes,
   ...broadcastingRoutes,
 ];
 

@@ -22,6 +22,7 @@ import { maxQuantity, ServicePicker } from "../../components/dinners/service-pic
 import type { DinerView, DinnersProps, SaleType, SaleView } from "../../components/dinners/types";
 import { VisitorDialog, type Visitor } from "../../components/dinners/visitor-dialog";
 import { VoidDialog } from "../../components/dinners/void-dialog";
+import { SalesReportButton } from "../../components/sales/report-dialog";
 import { visitWith } from "../../components/data-table";
 import { Button } from "../../components/ui/button";
 import { DatePicker } from "../../components/ui/date-picker";
@@ -324,8 +325,10 @@ export default function DinnersIndex({
         title={t("dinners.title")}
         description={pos.cafe.path}
         actions={
-          (dinerImport || can.managePrices) && (
+          // The day's sales come only to those who may see sales (sales.view): they may also make the report.
+          (dinerImport || can.managePrices || sales !== null) && (
             <>
+              {sales !== null && <SalesReportButton initial={{ cafe_ids: String(pos.cafe.id) }} />}
               {dinerImport && <DinerImport state={dinerImport} cafes={cafes} cafeId={pos.cafe.id} />}
               {can.managePrices && (
                 <Button variant="outline" onClick={() => setModal({ kind: "prices" })}>

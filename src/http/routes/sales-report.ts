@@ -1,0 +1,220 @@
+/**
+ * The report dialog of the Dinners and Sales pages (resources/js/components/sales/report-dialog.tsx), as JSON:
+ *
+ * - `sales.report.preview` (GET): the totals a filter's workbook would hold (sales, lines, meals, base, IGV, total,
+ *   the voided sales left out), the person's latest report and, with `options=1`, what the filters offer (the cafes of
+ *   their scope, dealerships, subdealerships, services);
+ * - `sales.report.store` (POST): starts the `sales.report` job with the filter (src/domain/jobs/sales-report.ts) and
+ *   answers 202 with it; the workbook is written into a file reserved for the job under STORAGE_PATH/jobs, one report
+ *   per person at a time (a second one while the first runs is refused on the `form` field);
+ * - `sales.report.download` (GET): the finished workbook, only for the person who made it (anyone else's job, like a
+ *   missing or expired one, is 404), while the job keeps it: until they dismiss it (`jobs.dismiss`), start another
+ *   report, or UPLOAD_KEPT_MS (30 minutes) is up.
+ *
+ * The dialog follows the job on the owner's private channel (`JobUpdated`) and asks `jobs.show` again every few
+ * seconds; a request without `Accept: application/json` is sent back to the page it came from.
+ */
+import { statSync } from "node:fs";
+import { asc, eq } from "drizzle-orm";
+import { cafes, dealerships, mines, services, subdealerships, units } from "../../../db/schema";
+import { message, NotFound, ValidationFailed } from "../../domain/errors";
+import {
+  findOwnJob,
+  holdsUpload,
+  isFinished,
+  latestJob,
+  releaseKeptUploads,
+  removeUpload,
+  storeUpload,
+  uploadExpiresAt,
+  type Job,
+  type JobState,
+} from "../../domain/jobs/jobs";
+import { SALES_REPORT, type SalesReportInput, type SalesReportResult } from "../../domain/jobs/sales-report";
+import { dateIn } from "../../domain/sales/clock";
+import { parseSalesFilter, salesFilterQuery, salesTotals, type SalesTotals } from "../../domain/sales/report";
+import { reportFilter } from "../../domain/sales/report-workbook";
+import type { Db } from "../../db";
+import type { Scope } from "../../domain/access/scope";
+import type { RequestContext } from "../context";
+import { access, defineRoutes } from "../routing";
+
+const JOB_ID = "[1-9]\\d{0,15}";
+const XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+
+/** What the dialog's filters offer: the cafes of the person's scope, the client companies, the services. */
+export interface ReportOptions {
+  cafes: { id: number; name: string; unit: string; mine: string }[];
+  dealerships: { id: number; name: string }[];
+  subdealerships: { id: number; name: string; dealershipId: number }[];
+  services: { id: number; code: string; name: string }[];
+}
+
+export function reportOptions(db: Db, scope: Scope): ReportOptions {
+  const allCafes = db
+    .select({ id: cafes.id, name: cafes.name, unit: units.name, mine: mines.name })
+    .from(cafes)
+    .innerJoin(units, eq(units.id, cafes.unitId))
+    .innerJoin(mines, eq(mines.id, units.mineId))
+    .orderBy(asc(mines.name), asc(units.name), asc(cafes.name))
+    .all();
+  return {
+    cafes: scope.all ? allCafes : allCafes.filter((c) => scope.cafeIds.has(c.id)),
+    dealerships: db
+      .select({ id: dealerships.id, name: dealerships.name })
+      .from(dealerships)
+      .orderBy(asc(dealerships.name))
+      .all(),
+    subdealerships: db
+      .select({ id: subdealerships.id, name: subdealerships.name, dealershipId: subdealerships.dealershipId })
+      .from(subdealerships)
+      .orderBy(asc(subdealerships.name))
+      .all(),
+    services: db
+      .select({ id: services.id, code: services.code, name: services.name })
+      .from(services)
+      .where(eq(services.active, true))
+      .orderBy(asc(services.code))
+      .all(),
+  };
+}
+
+/** A report job as the dialog shows it, worded in the viewer's language. */
+export interface ReportJobView {
+  id: number;
+  state: JobState;
+  progress: { done: number; total: number; label: string; text: string };
+  /** The query string of the filter it was made with (the dialog shows it was this filter). */
+  filter: ReturnType<typeof salesFilterQuery>;
+  /** Once it succeeded: its totals and its file, and until when it may be downloaded. */
+  result: Pick<SalesReportResult, "totals" | "billing" | "lines" | "sheets" | "bytes" | "fileName"> | null;
+  downloadUrl: string | null;
+  expiresAt: string | null;
+  /** Why it failed, or that its file is gone. */
+  error: string | null;
+}
+
+export function reportJobView(ctx: RequestContext, job: Job): ReportJobView {
+  const input = job.input as SalesReportInput;
+  const result = job.state === "succeeded" ? (job.result as SalesReportResult) : null;
+  const available = result !== null && holdsUpload(job);
+  const { done, total, label } = job.progress;
+  return {
+    id: job.id,
+    state: job.state,
+    progress: {
+      done,
+      total,
+      label,
+      text: job.state === "queued" || !label ? ctx.t("jobs.queued") : ctx.t(label),
+    },
+    filter: salesFilterQuery(input.filter),
+    result: result && {
+      totals: result.totals,
+      billing: result.billing,
+      lines: result.lines,
+      sheets: result.sheets,
+      bytes: result.bytes,
+      fileName: result.fileName,
+    },
+    downloadUrl: available ? ctx.urlFor("sales.report.download", { job: job.id }) : null,
+    expiresAt: available ? (uploadExpiresAt(job)?.toISOString() ?? null) : null,
+    error: job.error ? ctx.say(job.error) : result !== null && !available ? ctx.t("reports.expired") : null,
+  };
+}
+
+/** The signed-in person's latest report they have not dismissed, as the dialog shows it, or null. */
+export function latestReportView(ctx: RequestContext): ReportJobView | null {
+  const job = latestJob(ctx.db, ctx.user!.id, SALES_REPORT);
+  return job ? reportJobView(ctx, job) : null;
+}
+
+const noStore = { "cache-control": "no-store" };
+
+export const salesReportRoutes = defineRoutes([
+  {
+    name: "sales.report.preview",
+    methods: ["GET"],
+    uri: "/sales/report/preview",
+    access: access.can("sales.view"),
+    handle: (ctx) => {
+      const filter = parseSalesFilter(ctx.query, dateIn(ctx.config.timezone));
+      const totals: SalesTotals = salesTotals(ctx.db, ctx.scope, reportFilter(filter));
+      return Response.json(
+        {
+          filter: salesFilterQuery(filter),
+          totals,
+          job: latestReportView(ctx),
+          ...(ctx.query.options === "1" ? { options: reportOptions(ctx.db, ctx.scope) } : {}),
+        },
+        { headers: noStore },
+      );
+    },
+  },
+  {
+    name: "sales.report.store",
+    methods: ["POST"],
+    uri: "/sales/report",
+    access: access.can("sales.view"),
+    handle: (ctx) => {
+      const filter = reportFilter(parseSalesFilter(ctx.body, dateIn(ctx.config.timezone)));
+      const userId = ctx.user!.id;
+      // One report at a time per person: the files waiting for their turn stay few.
+      const current = latestJob(ctx.db, userId, SALES_REPORT);
+      if (current && !isFinished(current.state)) throw new ValidationFailed({ form: message("reports.busy") });
+      // The last report's workbook makes way for this one's.
+      releaseKeptUploads(ctx.db, userId, SALES_REPORT);
+      const path = storeUpload(ctx.config.storagePath, new Uint8Array(0), "xlsx");
+      const input: SalesReportInput = {
+        filter,
+        path,
+        locale: ctx.locale,
+        generatedBy: ctx.user!.name,
+        timeZone: ctx.config.timezone,
+      };
+      let job: Job;
+      try {
+        job = ctx.services.jobs.start({
+          kind: SALES_REPORT,
+          actor: { userId, label: ctx.actor.label },
+          scope: ctx.scope,
+          input,
+          upload: path,
+        });
+      } catch (error) {
+        removeUpload(path);
+        throw error;
+      }
+      if (ctx.wantsJson) return Response.json({ job: reportJobView(ctx, job) }, { status: 202, headers: noStore });
+      return ctx.back(ctx.urlFor("dinners.index"));
+    },
+  },
+  {
+    name: "sales.report.download",
+    methods: ["GET"],
+    uri: "/sales/report/{job}/download",
+    wheres: { job: JOB_ID },
+    access: access.can("sales.view"),
+    handle: (ctx) => {
+      // Only the person's own finished report, while its file is kept; anything else reads as missing.
+      const job = findOwnJob(ctx.db, ctx.user!.id, Number(ctx.params.job));
+      if (job.kind !== SALES_REPORT || job.state !== "succeeded" || !holdsUpload(job)) throw new NotFound();
+      const path = job.upload!;
+      let size: number;
+      try {
+        size = statSync(path).size;
+      } catch {
+        throw new NotFound();
+      }
+      const { fileName } = job.result as SalesReportResult;
+      return new Response(Bun.file(path), {
+        headers: {
+          "content-type": XLSX_TYPE,
+          "content-length": String(size),
+          "content-disposition": `attachment; filename="${fileName.replace(/[^\w.-]/g, "_")}"`,
+          ...noStore,
+        },
+      });
+    },
+  },
+]);
