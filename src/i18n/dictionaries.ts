@@ -33,6 +33,7 @@ import esDiners from "./locales/es/diners.json";
 import esDinners from "./locales/es/dinners.json";
 import esPeriods from "./locales/es/periods.json";
 import esReports from "./locales/es/reports.json";
+import esFood from "./locales/es/food.json";
 import enApp from "./locales/en/app.json";
 import enNav from "./locales/en/nav.json";
 import enWelcome from "./locales/en/welcome.json";
@@ -64,6 +65,7 @@ import enDiners from "./locales/en/diners.json";
 import enDinners from "./locales/en/dinners.json";
 import enPeriods from "./locales/en/periods.json";
 import enReports from "./locales/en/reports.json";
+import enFood from "./locales/en/food.json";
 
 export const es = {
   app: esApp,
@@ -97,6 +99,7 @@ export const es = {
   dinners: esDinners,
   periods: esPeriods,
   reports: esReports,
+  food: esFood,
 };
 
 export const en = {
@@ -131,4 +134,5 @@ export const en = {
   dinners: enDinners,
   periods: enPeriods,
   reports: enReports,
+  food: enFood,
 };
