@@ -13,9 +13,10 @@
  * (a) Baseline: SheetJS reading the same bytes (`dense: true`, as Mesa's worker does) and `sheet_to_json` of its
  *     rows, then one bare prepared INSERT per row into `diners` in one transaction (names folded, as the table
  *     needs), with the subdealership and cafe looked up in a Map. No checks, no audit, no undo log, no ledger.
- * (b) Mesa: readFirstSheet (the intake's checks, then SheetJS in a worker) + previewDinerImport (every row checked)
+ * (b) Mesa: readFirstSheet (the intake's checks, then SheetJS in a worker) + previewDinerImportAsync (every row
+ *     checked, yielding to the event loop every thousand rows, as an import running in the server's process must)
  *     + importDiners (checked again, written in short chunks with the undo log, the audit and the ledger), timed
- *     step by step, as `./mesa import:diners` and the Dinners page run them.
+ *     step by step. `./mesa import:diners` runs the same with the synchronous previewDinerImport, in its own process.
  *     From 2 s before (b) to its end, a second process (`bun bench/diners.ts seller …`, its own connection) makes a
  *     cash sale through recordSale every BENCH_SALE_MS (20) ms, and this process's event loop does the same on
  *     Mesa's connection: the longest wait of a sale (from when it was due to its commit) is the figure to watch,
@@ -42,7 +43,7 @@ import { EVERYTHING } from "../src/domain/access/scope";
 import { CLI_ACTOR, type Actor } from "../src/domain/audit";
 import { foldText } from "../src/domain/fold";
 import { dateIn } from "../src/domain/sales/clock";
-import { importDiners, previewDinerImport, type DinerImportOptions } from "../src/domain/sales/diner-import";
+import { importDiners, previewDinerImportAsync, type DinerImportOptions } from "../src/domain/sales/diner-import";
 import { recordSale } from "../src/domain/sales/sell";
 import { DINER_INTAKE, readFirstSheet } from "../src/domain/spreadsheets/read";
 
@@ -416,7 +417,7 @@ async function mesaImport(db: Db, config: Config, bytes: Uint8Array, fileName: s
   const t0 = performance.now();
   const { sheet } = await readFirstSheet(bytes, fileName, DINER_INTAKE);
   const t1 = performance.now();
-  const preview = previewDinerImport(db, EVERYTHING, sheet, options);
+  const preview = await previewDinerImportAsync(db, EVERYTHING, sheet, options);
   const t2 = performance.now();
   if (preview.problemCount) {
     const first = preview.problems[0];
@@ -452,7 +453,7 @@ async function mesaImport(db: Db, config: Config, bytes: Uint8Array, fileName: s
     /** Each step's start and end, in ms since the epoch (to place the sales made meanwhile). */
     steps: [
       ["reading (readFirstSheet)", epoch(t0), epoch(t1)],
-      ["checking (previewDinerImport)", epoch(t1), epoch(t2)],
+      ["checking (previewDinerImportAsync)", epoch(t1), epoch(t2)],
       ["checking again (importDiners)", epoch(t2), epoch(writeFrom)],
       ["writing (importDiners)", epoch(writeFrom), epoch(t3)],
     ] as [string, number, number][],
@@ -518,7 +519,7 @@ async function main() {
   const importTo = now();
   const [otherLog, hereLog] = [await seller.stop(), await here.stop()];
   const mesaRate = ROWS / (mesa.totalMs / 1000);
-  console.log("\n── (b) Mesa: readFirstSheet + previewDinerImport + importDiners");
+  console.log("\n── (b) Mesa: readFirstSheet + previewDinerImportAsync + importDiners");
   console.log(
     `  read ${seconds(mesa.readMs)}  check ${seconds(mesa.checkMs)}  check again ${seconds(mesa.recheckMs)}  write ${seconds(mesa.writeMs)} (${mesa.chunks} chunks)  total ${seconds(mesa.totalMs)}  ${fmt(mesaRate)} rows/s  peak RSS ${mib(mesa.peak)}`,
   );
