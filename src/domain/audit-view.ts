@@ -104,6 +104,21 @@ export const AUDIT_ACTIONS = [
   "cafe.pos_updated",
   "period.closed",
   "period.reopened",
+  "city.created",
+  "city.updated",
+  "city.deleted",
+  "ingredient_category.created",
+  "ingredient_category.updated",
+  "ingredient_category.deleted",
+  "ingredient.created",
+  "ingredient.updated",
+  "ingredient.deleted",
+  "provider.created",
+  "provider.updated",
+  "provider.deleted",
+  "offer.created",
+  "offer.updated",
+  "offer.deleted",
 ] as const;
 
 /** Every kind of thing an entry is about. */
@@ -125,6 +140,11 @@ export const AUDIT_SUBJECTS = [
   "user",
   "diner",
   "sale",
+  "city",
+  "ingredient_category",
+  "ingredient",
+  "provider",
+  "offer",
 ] as const;
 
 /** A key's text when the dictionary has one, else the fallback (an action or field Mesa has no words for yet). */
@@ -173,7 +193,12 @@ type Kind =
   | "permission"
   | "diner"
   | "sale"
-  | "level";
+  | "level"
+  | "city"
+  | "ingredient_category"
+  | "ingredient"
+  | "provider"
+  | "offer";
 
 const NAME_QUERIES: Record<Kind, string> = {
   user: "SELECT id, name FROM users",
@@ -193,6 +218,13 @@ const NAME_QUERIES: Record<Kind, string> = {
   diner: "SELECT id, name || ' · ' || upper(document_type) || ' ' || document_number AS name FROM diners",
   sale: "SELECT id, series || '-' || printf('%08d', number) || ' · ' || diner_name AS name FROM sales",
   level: "SELECT id, name FROM levels",
+  city: "SELECT id, name FROM cities",
+  ingredient_category: "SELECT id, name FROM ingredient_categories",
+  ingredient: "SELECT id, name FROM ingredients",
+  provider: "SELECT id, name FROM providers",
+  // An offer by what it is: its ingredient, presentation, provider and city.
+  offer:
+    "SELECT id, name FROM (SELECT o.id AS id, i.name || ' · ' || o.presentation || ' · ' || p.name || ' · ' || c.name AS name FROM offers o JOIN ingredients i ON i.id = o.ingredient_id JOIN providers p ON p.id = o.provider_id JOIN cities c ON c.id = o.city_id)",
 };
 
 /** Fields holding the id of something, and what kind of thing. */
@@ -211,6 +243,10 @@ const ID_FIELDS: Record<string, Kind> = {
   levelId: "level",
   serviceId: "service",
   userId: "user",
+  cityId: "city",
+  categoryId: "ingredient_category",
+  ingredientId: "ingredient",
+  providerId: "provider",
 };
 
 class Names {
@@ -334,7 +370,13 @@ class Describer {
     if (field === "type" && row.subjectType === "service" && typeof value === "string")
       return words(locale, `services.types.${value}`, value);
     if (field === "sidebarLabel" && typeof value === "string") return words(locale, value, value);
-    if (field === "totalCents" && typeof value === "number") return this.money.format(value / 100);
+    if ((field === "totalCents" || field === "priceCents") && typeof value === "number")
+      return this.money.format(value / 100);
+    if (field === "baseUnit" && typeof value === "string") return words(locale, `food.units.${value}`, value);
+    if (field === "allergens" && Array.isArray(value))
+      return value.length
+        ? value.map((code) => words(locale, `food.allergens.${String(code)}`, String(code))).join(", ")
+        : this.t("access.audit.nothing");
     if (field === "saleType" && typeof value === "string") return words(locale, `sales.types.${value}`, value);
     if (
       (field === "serviceDate" || field === "acquiredOn") &&

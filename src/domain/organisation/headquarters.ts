@@ -2,14 +2,16 @@
  * Headquarters: the offices of a business (name unique within it, address, phone). People of a headquarters
  * area reach every headquarters of its business, so creating, deleting or moving a headquarters to another
  * business bumps the access version in the same transaction. A headquarters cannot be deleted while it has
- * areas or keeps properties.
+ * areas or keeps properties. A headquarters may be in a city (src/domain/food/cities.ts): as a logistics centre it
+ * stocks from the offers there.
  */
 import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
-import { areas, businesses, headquarters, properties } from "../../../db/schema";
+import { areas, businesses, cities, headquarters, properties } from "../../../db/schema";
 import { preparedQuery, type Db } from "../../db";
 import { bumpAccessVersion } from "../access/authorization";
 import { reachesBusiness, reachesHeadquarters, type Scope } from "../access/scope";
 import { recordAudit, type Actor } from "../audit";
+import { chosenCity } from "../food/cities";
 import { Conflict, message, NotFound, ValidationFailed } from "../errors";
 import {
   idList,
@@ -36,6 +38,8 @@ export interface HeadquartersRow {
   name: string;
   address: string;
   phone: string;
+  cityId: number | null;
+  cityName: string | null;
   areas: number;
   properties: number;
 }
@@ -58,7 +62,7 @@ export function headquartersScopeCondition(scope: Scope): SQL | undefined {
 function listCondition(all: boolean, searched: boolean): SQL | undefined {
   return and(
     all ? undefined : inIdList(headquarters.id, "headquarters"),
-    searched ? searchMatch([headquarters.name, businesses.name, headquarters.address]) : undefined,
+    searched ? searchMatch([headquarters.name, businesses.name, headquarters.address, cities.name]) : undefined,
   );
 }
 
@@ -67,6 +71,7 @@ const countHeadquarters = preparedQuery((db, all: boolean, searched: boolean) =>
     .select({ n: sql<number>`count(*)` })
     .from(headquarters)
     .innerJoin(businesses, eq(businesses.id, headquarters.businessId))
+    .leftJoin(cities, eq(cities.id, headquarters.cityId))
     .where(listCondition(all, searched))
     .prepare(),
 );
@@ -76,6 +81,7 @@ const HEADQUARTERS_SORTS = {
   name: headquarters.name,
   business: businesses.name,
   address: headquarters.address,
+  city: cities.name,
   areas: areasCount,
   properties: propertiesCount,
 };
@@ -83,9 +89,16 @@ const HEADQUARTERS_SORTS = {
 const headquartersPage = preparedQuery(
   (db, all: boolean, searched: boolean, sort: ListSort[0], direction: ListSort[1]) =>
     db
-      .select({ hq: headquarters, businessName: businesses.name, areas: areasCount, properties: propertiesCount })
+      .select({
+        hq: headquarters,
+        businessName: businesses.name,
+        cityName: cities.name,
+        areas: areasCount,
+        properties: propertiesCount,
+      })
       .from(headquarters)
       .innerJoin(businesses, eq(businesses.id, headquarters.businessId))
+      .leftJoin(cities, eq(cities.id, headquarters.cityId))
       .where(listCondition(all, searched))
       .orderBy(
         ...orderOf(
@@ -116,13 +129,15 @@ export function listHeadquarters(
     (window) =>
       headquartersPage(db, ...shape, ...listSort(HEADQUARTERS_SORTS, sort))
         .all({ ...values, ...window })
-        .map(({ hq, businessName, areas, properties }) => ({
+        .map(({ hq, businessName, cityName, areas, properties }) => ({
           id: hq.id,
           businessId: hq.businessId,
           businessName,
           name: hq.name,
           address: hq.address,
           phone: hq.phone,
+          cityId: hq.cityId,
+          cityName,
           areas,
           properties,
         })),
@@ -141,6 +156,8 @@ export const HeadquartersInput = t.Object({
   name: field.text(2, 120),
   address: field.text(3, 255),
   phone: field.optionalText(30),
+  /** Left out: unchanged (a new headquarters has none); null: none. */
+  city_id: t.Optional(t.Union([t.Integer({ minimum: 1 }), t.Null()])),
 });
 
 /** The chosen business must exist and be within the scope (one the dialog offers). */
@@ -161,7 +178,14 @@ function ensureNameFree(db: Db, businessId: number, name: string, exceptId?: num
 }
 
 function snapshot(h: Headquarters) {
-  return { businessId: h.businessId, name: h.name, address: h.address, phone: h.phone };
+  // The city is recorded once a headquarters has one (those made before cities have none).
+  return {
+    businessId: h.businessId,
+    name: h.name,
+    address: h.address,
+    phone: h.phone,
+    ...(h.cityId === null ? {} : { cityId: h.cityId }),
+  };
 }
 
 /** Creates a headquarters of a business within the scope. */
@@ -169,10 +193,17 @@ export function createHeadquarters(db: Db, actor: Actor, scope: Scope, input: un
   const data = parseInput(HeadquartersInput, input);
   ensureBusinessChoice(db, scope, data.business_id);
   ensureNameFree(db, data.business_id, data.name);
+  const city = chosenCity(db, data.city_id);
   return db.transaction((tx) => {
     const hq = tx
       .insert(headquarters)
-      .values({ businessId: data.business_id, name: data.name, address: data.address, phone: data.phone ?? "" })
+      .values({
+        businessId: data.business_id,
+        name: data.name,
+        address: data.address,
+        phone: data.phone ?? "",
+        cityId: city?.id ?? null,
+      })
       .returning()
       .get();
     bumpAccessVersion(tx);
@@ -193,10 +224,11 @@ export function updateHeadquarters(db: Db, actor: Actor, scope: Scope, id: numbe
   const hq = requireHeadquarters(db, scope, id);
   if (data.business_id !== hq.businessId) ensureBusinessChoice(db, scope, data.business_id);
   ensureNameFree(db, data.business_id, data.name, id);
+  const cityId = data.city_id === undefined ? hq.cityId : (chosenCity(db, data.city_id)?.id ?? null);
   return db.transaction((tx) => {
     const updated = tx
       .update(headquarters)
-      .set({ businessId: data.business_id, name: data.name, address: data.address, phone: data.phone ?? "" })
+      .set({ businessId: data.business_id, name: data.name, address: data.address, phone: data.phone ?? "", cityId })
       .where(eq(headquarters.id, id))
       .returning()
       .get();

@@ -1,6 +1,6 @@
 /**
  * Places: mines, units and cafes. Names are unique within their parent. A cafe has an issuing business and a time
- * zone (APP_TIMEZONE unless chosen). A place is deleted only when nothing depends on it: a mine without units, a
+ * zone (APP_TIMEZONE unless chosen), and may be in a city (src/domain/food/cities.ts), whose offers it is supplied from. A place is deleted only when nothing depends on it: a mine without units, a
  * unit without cafes or subdealerships, a cafe without areas or properties; the refusal says what is in the way.
  *
  * Scope: a cafe is reachable when it is in the actor's scope; a mine or unit when it contains such a cafe. Outside
@@ -15,6 +15,7 @@ import {
   businesses,
   cafes,
   cafeServices,
+  cities,
   mines,
   mineServices,
   properties,
@@ -27,6 +28,7 @@ import { cafeSalesUsage } from "../sales/usage";
 import { bumpAccessVersion } from "../access/authorization";
 import { reachesBusiness, type Scope } from "../access/scope";
 import { recordAudit, type Actor, type Tx } from "../audit";
+import { chosenCity } from "../food/cities";
 import { Conflict, message, NotFound, ValidationFailed, type Message } from "../errors";
 import {
   idList,
@@ -75,6 +77,8 @@ export interface CafeRow {
   businessId: number | null;
   businessName: string | null;
   timeZone: string;
+  cityId: number | null;
+  cityName: string | null;
   areas: number;
   serviceIds: number[];
   parentServiceIds: number[];
@@ -304,7 +308,7 @@ export function listUnits(
 const cafeCondition = (all: boolean, searched: boolean) =>
   and(
     all ? undefined : inIdList(cafes.id, "cafes"),
-    searched ? searchMatch([cafes.name, units.name, mines.name, businesses.name]) : undefined,
+    searched ? searchMatch([cafes.name, units.name, mines.name, businesses.name, cities.name]) : undefined,
   );
 
 const countCafes = preparedQuery((db, all: boolean, searched: boolean) =>
@@ -314,6 +318,7 @@ const countCafes = preparedQuery((db, all: boolean, searched: boolean) =>
     .innerJoin(units, eq(units.id, cafes.unitId))
     .innerJoin(mines, eq(mines.id, units.mineId))
     .leftJoin(businesses, eq(businesses.id, cafes.businessId))
+    .leftJoin(cities, eq(cities.id, cafes.cityId))
     .where(cafeCondition(all, searched))
     .prepare(),
 );
@@ -325,6 +330,7 @@ const CAFE_SORTS = {
   mine: mines.name,
   business: businesses.name,
   time_zone: cafes.timeZone,
+  city: cities.name,
 };
 
 const cafesPage = preparedQuery((db, all: boolean, searched: boolean, sort: ListSort[0], direction: ListSort[1]) =>
@@ -334,6 +340,7 @@ const cafesPage = preparedQuery((db, all: boolean, searched: boolean, sort: List
     .innerJoin(units, eq(units.id, cafes.unitId))
     .innerJoin(mines, eq(mines.id, units.mineId))
     .leftJoin(businesses, eq(businesses.id, cafes.businessId))
+    .leftJoin(cities, eq(cities.id, cafes.cityId))
     .where(cafeCondition(all, searched))
     .orderBy(...orderOf(CAFE_SORTS, [sort, direction], [asc(mines.name), asc(units.name), asc(cafes.name)]))
     .limit(LIMIT)
@@ -389,7 +396,7 @@ export function listCafes(
   return {
     total: found.total,
     page: found.page,
-    rows: found.rows.map(({ cafes: c, units: u, mines: m, businesses: b }) => {
+    rows: found.rows.map(({ cafes: c, units: u, mines: m, businesses: b, cities: city }) => {
       const prices = pricesOf.get(c.id) ?? [];
       return {
         id: c.id,
@@ -401,6 +408,8 @@ export function listCafes(
         businessId: c.businessId,
         businessName: b?.name ?? null,
         timeZone: c.timeZone,
+        cityId: c.cityId,
+        cityName: city?.name ?? null,
         areas: areasOf.get(c.id) ?? 0,
         serviceIds: prices.map((p) => p.serviceId),
         parentServiceIds: parents.get(u.id) ?? [],
@@ -474,6 +483,8 @@ export const CafeInput = t.Object({
   name: name(),
   business_id: t.Integer({ minimum: 1 }),
   time_zone: t.Optional(t.String({ maxLength: 64 })),
+  /** Left out: unchanged; null: none. */
+  city_id: t.Optional(t.Union([t.Integer({ minimum: 1 }), t.Null()])),
 });
 
 /** The management modal: an existing mine or a new one, then an existing unit or a new one, then a new cafe. */
@@ -485,6 +496,7 @@ export const NewPlaceInput = t.Object({
   cafe_name: t.Optional(t.String({ maxLength: 80 })),
   business_id: optionalId(),
   time_zone: t.Optional(t.String({ maxLength: 64 })),
+  city_id: optionalId(),
 });
 
 /** True when `zone` is an IANA time zone this runtime knows. */
@@ -587,7 +599,12 @@ export interface PlacePlan {
   unit: typeof units.$inferSelect | null;
   unitName: string | null;
   /** The new cafe, when one is named. */
-  cafe: { name: string; business: { id: number; name: string }; timeZone: string } | null;
+  cafe: {
+    name: string;
+    business: { id: number; name: string };
+    timeZone: string;
+    city: { id: number; name: string } | null;
+  } | null;
 }
 
 /**
@@ -631,6 +648,7 @@ export function planPlace(
   if (cafeName && !data.business_id) refuse("business_id", message("validation.required"));
   const timeZone =
     (cafeName ? check(() => checkTimeZone(data.time_zone, defaults.timeZone)) : null) ?? defaults.timeZone;
+  const city = cafeName ? check(() => chosenCity(db, data.city_id)) : null;
   if (!mine && mineName) check(() => ensureMineNameFree(db, mineName, undefined, "mine_name"));
   if (mine && !unit && unitName) check(() => ensureUnitNameFree(db, mine.id, unitName, undefined, "unit_name"));
   if (unit && cafeName) check(() => ensureCafeNameFree(db, unit.id, cafeName, undefined, "cafe_name"));
@@ -640,7 +658,7 @@ export function planPlace(
     mineName,
     unit: unit && unitName ? unit : null,
     unitName,
-    cafe: cafeName && unitName && business ? { name: cafeName, business, timeZone } : null,
+    cafe: cafeName && unitName && business ? { name: cafeName, business, timeZone, city } : null,
   };
 }
 
@@ -679,10 +697,10 @@ export function writePlace(tx: Tx, actor: Actor, plan: PlacePlan, now = new Date
   }
   let cafeRow: { id: number; name: string } | null = null;
   if (plan.cafe && unitRow) {
-    const { name, business, timeZone } = plan.cafe;
+    const { name, business, timeZone, city } = plan.cafe;
     cafeRow = tx
       .insert(cafes)
-      .values({ unitId: unitRow.id, name, businessId: business.id, timeZone })
+      .values({ unitId: unitRow.id, name, businessId: business.id, timeZone, cityId: city?.id ?? null })
       .returning()
       .get();
     recordAudit(
@@ -693,7 +711,14 @@ export function writePlace(tx: Tx, actor: Actor, plan: PlacePlan, now = new Date
         subjectType: "cafe",
         subjectId: cafeRow.id,
         places: [{ cafeId: cafeRow.id }],
-        after: { mine: mineRow.name, unit: unitRow.name, name, business: business.name, timeZone },
+        after: {
+          mine: mineRow.name,
+          unit: unitRow.name,
+          name,
+          business: business.name,
+          timeZone,
+          ...(city ? { cityId: city.id } : {}),
+        },
       },
       now,
     );
@@ -787,7 +812,10 @@ export function updateUnit(db: Db, actor: Actor, scope: Scope, id: number, input
   });
 }
 
-/** Renames a cafe, changes its issuing business or its time zone (blank: APP_TIMEZONE; left out: unchanged). */
+/**
+ * Renames a cafe, changes its issuing business, its time zone (blank: APP_TIMEZONE; left out: unchanged) or its city
+ * (null: none; left out: unchanged).
+ */
 export function updateCafe(
   db: Db,
   actor: Actor,
@@ -802,12 +830,13 @@ export function updateCafe(
   // Keeping the business it has is always allowed; choosing another needs that business within the scope.
   if (data.business_id !== cafe.businessId) checkBusiness(db, scope, data.business_id);
   const timeZone = data.time_zone === undefined ? cafe.timeZone : checkTimeZone(data.time_zone, defaults.timeZone);
+  const cityId = data.city_id === undefined ? cafe.cityId : (chosenCity(db, data.city_id)?.id ?? null);
   const name = tidyName(data.name);
   if (renamed(cafe.name, name)) ensureCafeNameFree(db, cafe.unitId, name, id);
   return db.transaction((tx) => {
     const updated = tx
       .update(cafes)
-      .set({ name, businessId: data.business_id, timeZone })
+      .set({ name, businessId: data.business_id, timeZone, cityId })
       .where(eq(cafes.id, id))
       .returning()
       .get();
@@ -820,13 +849,24 @@ export function updateCafe(
         subjectType: "cafe",
         subjectId: id,
         places: [{ cafeId: id }],
-        before: { name: cafe.name, businessId: cafe.businessId, timeZone: cafe.timeZone },
-        after: { name: updated.name, businessId: updated.businessId, timeZone },
+        // The city is recorded once a cafe has one (cafes made before cities have none).
+        before: {
+          name: cafe.name,
+          businessId: cafe.businessId,
+          timeZone: cafe.timeZone,
+          ...withCity(cafe.cityId, cityId),
+        },
+        after: { name: updated.name, businessId: updated.businessId, timeZone, ...withCity(cityId, cafe.cityId) },
       },
       now,
     );
     return updated;
   });
+}
+
+/** `{ cityId }` for an audit snapshot when the cafe has a city before or after the change, else nothing. */
+function withCity(cityId: number | null, other: number | null): { cityId?: number | null } {
+  return cityId === null && other === null ? {} : { cityId };
 }
 
 /** Deletes a mine without units (its service list goes with it). */

@@ -3,6 +3,7 @@
  * properties with their page and printable QR label. Every table is sorted and paged on the server and exports to
  * Excel with the current search and order, within the user's scope. Every list and write goes through the domain with the actor and their scope.
  */
+import { cityOptions } from "../../domain/food/cities";
 import QRCode from "qrcode";
 import { can } from "../../domain/access/authorization";
 import {
@@ -219,6 +220,7 @@ export const businessesRoutes = defineRoutes([
         headquarters: () =>
           paginated(listHeadquarters(ctx.db, ctx.scope, { search: params.search }, params, sort), params),
         businesses: () => businessOptions(ctx.db, ctx.scope),
+        cities: () => cityOptions(ctx.db),
         can: { manage: can(ctx.access, "businesses.manage") },
       });
     },

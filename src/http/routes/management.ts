@@ -5,6 +5,7 @@
  * each table's Excel export. Every list and write goes through src/domain/places with the actor's scope.
  */
 import { can } from "../../domain/access/authorization";
+import { cityOptions } from "../../domain/food/cities";
 import { businessOptions } from "../../domain/organisation/businesses";
 import { createSellableCafe } from "../../domain/places/new-cafe";
 import {
@@ -69,6 +70,7 @@ export const managementRoutes = defineRoutes([
         businesses: () => businessOptions(ctx.db, ctx.scope),
         timeZones: () => timeZones(ctx.config.timezone),
         defaultTimeZone: ctx.config.timezone,
+        cities: () => cityOptions(ctx.db),
         // The management modal's searches: ?mine_search=… and, once a mine is chosen, ?mine=<id>&unit_search=….
         placeSearch: optional(() => {
           const mineId = idParam(ctx.query, "mine");

@@ -1,23 +1,26 @@
-/** Create or edit a headquarters: its business, name, address and phone. */
+/** Create or edit a headquarters: its business, name, address, phone and city (where it acts as a logistics centre). */
 import { useForm } from "@inertiajs/react";
 import type { FormEvent } from "react";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
+import { CitySelect, cityIdOf, type CityOption } from "../food/city-select";
 import { Dialog, DialogActions } from "../ui/dialog";
 import { Field } from "../ui/field";
 import { OtherErrors } from "../ui/form-errors";
 import { SelectField } from "../ui/select-field";
 import type { BusinessOption, HeadquartersRow } from "./types";
 
-const FIELDS = ["business_id", "name", "address", "phone"];
+const FIELDS = ["business_id", "name", "address", "phone", "city_id"];
 
 export function HeadquartersModal({
   headquarters,
   businesses,
+  cities,
   onClose,
 }: {
   headquarters: HeadquartersRow | null;
   businesses: BusinessOption[];
+  cities: CityOption[];
   onClose: () => void;
 }) {
   const { t } = useI18n();
@@ -31,10 +34,12 @@ export function HeadquartersModal({
     name: headquarters?.name ?? "",
     address: headquarters?.address ?? "",
     phone: headquarters?.phone ?? "",
+    city_id: headquarters?.cityId ? String(headquarters.cityId) : "",
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const options = { preserveScroll: true, onSuccess: () => onClose() };
+    form.transform((data) => ({ ...data, city_id: cityIdOf(data.city_id) }));
     if (headquarters) form.put(route("headquarters.update", { headquarters: headquarters.id }), options);
     else form.post(route("headquarters.store"), options);
   };
@@ -87,6 +92,13 @@ export function HeadquartersModal({
           value={form.data.phone}
           onChange={(e) => form.setData("phone", e.target.value)}
           error={form.errors.phone}
+        />
+        <CitySelect
+          cities={cities}
+          value={form.data.city_id}
+          onChange={(value) => form.setData("city_id", value)}
+          error={form.errors.city_id}
+          hint={t("food.headquarters_city_hint")}
         />
         <OtherErrors errors={form.errors as Record<string, string>} fields={FIELDS} />
         <DialogActions

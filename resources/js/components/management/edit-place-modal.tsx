@@ -1,8 +1,9 @@
-/** Edit a mine or unit (its name) or a cafe (name, issuing business, time zone). */
+/** Edit a mine or unit (its name) or a cafe (name, issuing business, time zone, city). */
 import { useForm } from "@inertiajs/react";
 import type { FormEvent } from "react";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
+import { CitySelect, cityIdOf, type CityOption } from "../food/city-select";
 import { Dialog, DialogActions } from "../ui/dialog";
 import { Field } from "../ui/field";
 import { OtherErrors } from "../ui/form-errors";
@@ -17,12 +18,14 @@ export function EditPlaceModal({
   businesses,
   timeZones,
   defaultTimeZone,
+  cities,
   onClose,
 }: {
   target: EditTarget;
   businesses: PlaceOption[];
   timeZones: string[];
   defaultTimeZone: string;
+  cities: CityOption[];
   onClose: () => void;
 }) {
   const { t } = useI18n();
@@ -32,6 +35,7 @@ export function EditPlaceModal({
     name: target.row.name,
     business_id: cafe?.businessId ? String(cafe.businessId) : "",
     time_zone: cafe?.timeZone ?? defaultTimeZone,
+    city_id: cafe?.cityId ? String(cafe.cityId) : "",
   });
   // The cafe's own business stays choosable even when it lies outside the user's businesses.
   const choices =
@@ -46,7 +50,11 @@ export function EditPlaceModal({
     if (target.kind === "mine") form.put(route("mines.update", { mine: target.row.id }), options);
     else if (target.kind === "unit") form.put(route("units.update", { unit: target.row.id }), options);
     else {
-      form.transform((data) => ({ ...data, business_id: data.business_id ? Number(data.business_id) : null }));
+      form.transform((data) => ({
+        ...data,
+        business_id: data.business_id ? Number(data.business_id) : null,
+        city_id: cityIdOf(data.city_id),
+      }));
       form.put(route("cafes.update", { cafe: target.row.id }), options);
     }
   };
@@ -107,9 +115,15 @@ export function EditPlaceModal({
                 </option>
               ))}
             </SelectField>
+            <CitySelect
+              cities={cities}
+              value={form.data.city_id}
+              onChange={(value) => form.setData("city_id", value)}
+              error={errors.city_id}
+            />
           </>
         )}
-        <OtherErrors errors={errors} fields={["name", "business_id", "time_zone"]} />
+        <OtherErrors errors={errors} fields={["name", "business_id", "time_zone", "city_id"]} />
         <DialogActions
           onCancel={onClose}
           cancelLabel={t("management.cancel")}

@@ -10,6 +10,7 @@ import { Check, Plus } from "lucide-react";
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
+import { CitySelect, cityIdOf, type CityOption } from "../food/city-select";
 import { cn } from "../../lib/utils";
 import { Dialog, DialogActions } from "../ui/dialog";
 import { Field, inputClasses } from "../ui/field";
@@ -155,6 +156,7 @@ export function PlaceModal({
   businesses,
   timeZones,
   defaultTimeZone,
+  cities,
   allPlaces,
   onClose,
 }: {
@@ -166,6 +168,7 @@ export function PlaceModal({
   businesses: PlaceOption[];
   timeZones: string[];
   defaultTimeZone: string;
+  cities: CityOption[];
   allPlaces: boolean;
   onClose: () => void;
 }) {
@@ -180,6 +183,7 @@ export function PlaceModal({
     cafe_name: "",
     business_id: businesses.length === 1 ? String(businesses[0].id) : "",
     time_zone: defaultTimeZone,
+    city_id: "",
   });
   const first = useRef(true);
   // The mine whose units `search.units` holds: the one of the last search that answered.
@@ -229,6 +233,7 @@ export function PlaceModal({
       cafe_name: data.cafe_name,
       business_id: data.business_id ? Number(data.business_id) : null,
       time_zone: data.time_zone,
+      city_id: cityIdOf(data.city_id),
       services: serviceChoices
         .filter((s) => chosenServices[s.id]?.checked)
         .map((s) => ({
@@ -323,6 +328,12 @@ export function PlaceModal({
                     </option>
                   ))}
                 </SelectField>
+                <CitySelect
+                  cities={cities}
+                  value={form.data.city_id}
+                  onChange={(value) => form.setData("city_id", value)}
+                  error={errors.city_id}
+                />
               </fieldset>
             ) : (
               <p className="text-sm text-muted-foreground">{t("management.choose_unit_first")}</p>
@@ -353,6 +364,7 @@ export function PlaceModal({
             "cafe_name",
             "business_id",
             "time_zone",
+            "city_id",
             "services",
             ...serviceChoices.flatMap((s) => [`services.${s.id}`, `prices.${s.id}`]),
           ]}

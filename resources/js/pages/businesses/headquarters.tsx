@@ -12,18 +12,20 @@ import { OtherErrors } from "../../components/ui/form-errors";
 import { PageHeader } from "../../components/ui/page-header";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
+import type { CityOption } from "../../components/food/city-select";
 
 interface Props {
   tabs: OrganisationTab[];
   filters: { search: string; sort: string | null; direction: "asc" | "desc" };
   headquarters: Page<HeadquartersRow>;
   businesses: BusinessOption[];
+  cities: CityOption[];
   can: { manage: boolean };
 }
 
 type Modal = { headquarters: HeadquartersRow | null } | null;
 
-export default function HeadquartersIndex({ tabs, filters, headquarters, businesses, can }: Props) {
+export default function HeadquartersIndex({ tabs, filters, headquarters, businesses, cities, can }: Props) {
   const { t } = useI18n();
   const route = useRoute();
   const confirm = useConfirm();
@@ -66,6 +68,14 @@ export default function HeadquartersIndex({ tabs, filters, headquarters, busines
       title: (hq) => hq.address,
     },
     { id: "phone", header: t("headquarters.phone"), className: "sm:whitespace-nowrap", cell: (hq) => hq.phone },
+    {
+      id: "city",
+      sortable: true,
+      header: t("food.city"),
+      cell: (hq) => hq.cityName ?? <span className="text-xs text-muted-foreground">{t("food.no_city")}</span>,
+      title: (hq) => hq.cityName ?? t("food.no_city"),
+      maxWidth: "sm:max-w-32",
+    },
     { id: "areas", sortable: true, header: t("headquarters.areas"), cell: (hq) => hq.areas },
     { id: "properties", sortable: true, header: t("headquarters.properties"), cell: (hq) => hq.properties },
     {
@@ -126,7 +136,12 @@ export default function HeadquartersIndex({ tabs, filters, headquarters, busines
       />
 
       {modal && (
-        <HeadquartersModal headquarters={modal.headquarters} businesses={businesses} onClose={() => setModal(null)} />
+        <HeadquartersModal
+          headquarters={modal.headquarters}
+          businesses={businesses}
+          cities={cities}
+          onClose={() => setModal(null)}
+        />
       )}
     </div>
   );

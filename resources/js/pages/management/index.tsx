@@ -21,6 +21,7 @@ import type {
   PlaceSearch,
   UnitRow,
 } from "../../components/management/types";
+import type { CityOption } from "../../components/food/city-select";
 import { CafePricesModal } from "../../components/services/cafe-prices-modal";
 import { PlaceServicesPopover, type PlaceTarget } from "../../components/services/place-services-popover";
 import type { CafePrices, ServiceOption } from "../../components/services/types";
@@ -45,6 +46,7 @@ interface Props {
   businesses: PlaceOption[];
   timeZones: string[];
   defaultTimeZone: string;
+  cities: CityOption[];
   placeSearch?: PlaceSearch;
   cafePrices?: CafePrices | null;
   /** The person's latest workbook import, until they close it. */
@@ -69,6 +71,7 @@ export default function ManagementIndex({
   businesses,
   timeZones,
   defaultTimeZone,
+  cities,
   placeSearch,
   cafePrices,
   importJob,
@@ -274,6 +277,14 @@ export default function ManagementIndex({
       // Nearly every cafe keeps the default; the column is there to show when needed.
       hidden: true,
     },
+    {
+      id: "city",
+      header: t("food.city"),
+      sortable: true,
+      cell: (c) => c.cityName ?? <span className="text-xs text-muted-foreground">{t("food.no_city")}</span>,
+      title: (c) => c.cityName ?? t("food.no_city"),
+      maxWidth: "sm:max-w-32",
+    },
     // Two chips and "+3" keep the row within a 1366 px screen beside the others (every code on hover).
     { id: "services", header: t("management.services"), cell: (c) => serviceChips(c.serviceIds, 2) },
     {
@@ -388,6 +399,7 @@ export default function ManagementIndex({
           businesses={businesses}
           timeZones={timeZones}
           defaultTimeZone={defaultTimeZone}
+          cities={cities}
           allPlaces={can.allPlaces}
           onClose={close}
         />
@@ -399,6 +411,7 @@ export default function ManagementIndex({
           businesses={businesses}
           timeZones={timeZones}
           defaultTimeZone={defaultTimeZone}
+          cities={cities}
           onClose={close}
         />
       )}
