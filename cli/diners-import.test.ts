@@ -151,6 +151,24 @@ describe("./mesa import:diners FILE", () => {
     expect(lines.at(-1)).toStartWith("Imported (import #");
   });
 
+  test("on a terminal it draws a progress bar on standard error, wiped at the end; with --json it draws none", async () => {
+    const ws = workspace();
+    const file = writeFile(ws.dir, "planilla.xlsx", xlsxBytes(goodRows()));
+    const bar = await onTerminal(ws, ["import:diners", file, "--dry-run"]);
+    expect(bar.code).toBe(0);
+    expect(bar.screen).toContain(`\r\x1b[2K${say("reading")}…`);
+    expect(bar.screen).toContain(
+      `] 100 %  ${en("jobs.progress_count", { label: say("checking"), done: 2, total: 2 })}`,
+    );
+    expect(bar.screen).toContain(
+      `\r\x1b[2K${say("file_line", { file: "planilla.xlsx", format: "xlsx", rows: say("rows", { count: 2 }) })}`,
+    );
+    const quiet = await onTerminal(ws, ["import:diners", file, "--dry-run", "--json"]);
+    expect(quiet.code).toBe(0);
+    expect(quiet.screen).not.toContain("\x1b[2K");
+    expect(JSON.parse(quiet.screen)).toMatchObject({ result: "checked", created: 2 });
+  });
+
   test("--dry-run checks and reports but writes nothing, not even in the ledger", async () => {
     const ws = workspace();
     const before = dinerCount(ws);
@@ -277,6 +295,20 @@ describe("./mesa import:diners FILE", () => {
   });
 });
 
+/** `./mesa ARGS` on a terminal of its own (a pseudo-terminal made by util-linux's `script`): what it showed, and its exit code. */
+async function onTerminal(ws: Workspace, args: string[]): Promise<{ code: number; screen: string }> {
+  const command = [MESA, ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(" ");
+  const child = Bun.spawn(["script", "--quiet", "--return", "--command", command, "/dev/null"], {
+    cwd: ws.dir,
+    env: { ...process.env, ...ws.env },
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const screen = await new Response(child.stdout).text();
+  return { code: await child.exited, screen: screen.replaceAll("\r\n", "\n") };
+}
+
 /** The file names in a folder, and the reports' JSON. */
 const namesIn = (dir: string) => (existsSync(dir) ? readdirSync(dir).sort() : []);
 const report = (path: string) => JSON.parse(readFileSync(`${path}.report.json`, "utf8")) as DinerImportSummary;
@@ -388,10 +420,12 @@ describe("./mesa import:diners --inbox DIR", () => {
     let written = 100;
     const growing = setInterval(() => {
       if (written >= bytes.length) return;
-      writeFileSync(path, bytes.slice(0, (written += 40)));
+      writeFileSync(path, bytes.slice(0, (written += 20)));
     }, 50);
     try {
-      const result = await mesaInProcess(ws, ["import:diners", "--inbox", inbox, "--settle", "0.3"]);
+      // Growing every 50 ms, it never stays unchanged for 0.6 s.
+      expect(bytes.length).toBeGreaterThan(100 + (20 * (4 * 600)) / 50);
+      const result = await mesaInProcess(ws, ["import:diners", "--inbox", inbox, "--settle", "0.6"]);
       expect(result.code).toBe(0);
       expect(namesIn(inbox)).toEqual(["llegando.xlsx"]);
     } finally {
