@@ -241,6 +241,8 @@ function documentTypeOf(text: string): DocumentType | null {
 
 const PHONE = /^[0-9+() -]*$/;
 
+const joinNames = (first: string, last: string) => (first && last ? `${first} ${last}` : first || last);
+
 // ---------------------------------------------------------------------------------------------------------------
 // What the database holds, loaded once
 
@@ -292,10 +294,39 @@ interface SubdealershipRow {
   dealership: string;
 }
 
+/**
+ * Things kept by document, looked up by the number first: nearly every number has one type, so a lookup hashes the
+ * number alone (a key joining type and number costs more than the rest of a row's check).
+ */
+class ByDocument<T extends { documentType: DocumentType }> {
+  private readonly first = new Map<string, T>();
+  /** Under `type:number`, those whose number is already kept under another type. */
+  private readonly others = new Map<string, T>();
+
+  set(number: string, value: T): void {
+    const first = this.first.get(number);
+    if (!first || first.documentType === value.documentType) this.first.set(number, value);
+    else this.others.set(`${value.documentType}:${number}`, value);
+  }
+
+  get(type: DocumentType, number: string): T | undefined {
+    const first = this.first.get(number);
+    if (!first || first.documentType === type) return first;
+    return this.others.get(`${type}:${number}`);
+  }
+
+  /** The type of the only thing kept under `number`, or null (none, or several types). */
+  onlyType(number: string): DocumentType | null {
+    const first = this.first.get(number);
+    if (!first || this.others.size === 0) return first?.documentType ?? null;
+    for (const type of ["dni", "ce", "pas"] as const)
+      if (type !== first.documentType && this.others.has(`${type}:${number}`)) return null;
+    return first.documentType;
+  }
+}
+
 class World {
-  readonly diners = new Map<string, DinerRow>();
-  /** The types registered under each number, for a row that gives no type. */
-  readonly typesOfNumber = new Map<string, DocumentType | "many">();
+  readonly diners = new ByDocument<DinerRow>();
   readonly dinerList: DinerRow[] = [];
   readonly cafes = new Map<number, CafeRow>();
   readonly cafesByName = new Map<string, CafeRow[]>();
@@ -303,7 +334,7 @@ class World {
   readonly subdealershipsByRuc = new Map<string, SubdealershipRow>();
   readonly subdealershipsByName = new Map<string, SubdealershipRow[]>();
   readonly levels = new Map<string, { id: number; name: string }>();
-  readonly blacklist = new Map<string, { name: string; reason: string }>();
+  readonly blacklist = new ByDocument<{ documentType: DocumentType; name: string; reason: string }>();
 
   constructor(client: Database) {
     for (const [id, documentType, documentNumber, name, phone, subdealershipId, cafeId, levelId, active] of client
@@ -322,10 +353,8 @@ class World {
         levelId,
         active: active === 1,
       };
-      this.diners.set(documentKey(documentType, documentNumber), diner);
+      this.diners.set(documentNumber, diner);
       this.dinerList.push(diner);
-      const known = this.typesOfNumber.get(documentNumber);
-      this.typesOfNumber.set(documentNumber, known === undefined || known === documentType ? documentType : "many");
     }
     for (const [id, name, unit, mine] of client
       .prepare(
@@ -349,7 +378,7 @@ class World {
     for (const [type, number, name, reason] of client
       .prepare("SELECT document_type, document_number, name, reason FROM blacklist")
       .values() as [DocumentType, string, string, string][])
-      this.blacklist.set(documentKey(type, number), { name, reason });
+      this.blacklist.set(number, { documentType: type, name, reason });
   }
 }
 
@@ -358,8 +387,6 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   if (list) list.push(value);
   else map.set(key, [value]);
 }
-
-const documentKey = (type: DocumentType, number: string) => `${type}:${number}`;
 
 type Resolved<T> = { ok: true; value: T } | { ok: false; problem: Message };
 
@@ -541,10 +568,12 @@ function* planSteps(db: Db, scope: Scope, sheet: SheetRows, options: DinerImport
 
   // documentProblem compiles its pattern on every call, and its rules look at a number's type, length and kind of
   // characters only: its answer is kept per type, length and kind.
-  const numberProblems = new Map<string, Message | null>();
+  const numberProblems = new Map<number, Message | null>();
+  const TYPE_CODE: Record<DocumentType, number> = { dni: 0, ce: 1, pas: 2 };
   const numberProblem = (type: DocumentType, number: string): Message | null => {
-    const kind = /^[0-9]+$/.test(number) ? "digits" : /^[A-Z0-9]+$/.test(number) ? "alnum" : number;
-    const key = `${type}:${number.length}:${kind}`;
+    const kind = /^[0-9]+$/.test(number) ? 0 : /^[A-Z0-9]+$/.test(number) ? 1 : -1;
+    if (kind < 0 || number.length > 1000) return documentProblem({ type, number }, settings);
+    const key = (TYPE_CODE[type] * 2 + kind) * 1024 + number.length;
     let problem = numberProblems.get(key);
     if (problem === undefined) numberProblems.set(key, (problem = documentProblem({ type, number }, settings)));
     return problem;
@@ -552,7 +581,7 @@ function* planSteps(db: Db, scope: Scope, sheet: SheetRows, options: DinerImport
   const levelMemo = new Map<string, { id: number; name: string } | null>();
   const cafeMemo = new Map<string, Resolved<CafeRow>>();
   const subMemo = new Map<string, Resolved<SubdealershipRow>>();
-  const seen = new Map<string, number>();
+  const seen = new ByDocument<{ documentType: DocumentType; row: number }>();
   const inFile = new Set<number>();
   const fileCafes = new Set<number>();
   const fileSubs = new Set<number>();
@@ -581,8 +610,7 @@ function* planSteps(db: Db, scope: Scope, sheet: SheetRows, options: DinerImport
         problems.add(row, typeColumn!.header, message("diners.import_document_type_unknown", { type: typeText }));
     } else {
       // No type: the type this number is registered with, else a DNI.
-      const known = world.typesOfNumber.get(documentNumber);
-      documentType = known && known !== "many" ? known : "dni";
+      documentType = world.diners.onlyType(documentNumber) ?? "dni";
     }
     // A number cell loses a DNI's leading zeros: they are put back.
     if (
@@ -594,24 +622,23 @@ function* planSteps(db: Db, scope: Scope, sheet: SheetRows, options: DinerImport
     )
       documentNumber = documentNumber.padStart(settings.dniLength, "0");
     let existing: DinerRow | null = null;
-    let key: string | null = null;
+    let valid = false;
     if (!documentNumber) problems.add(row, documentColumn.header, message("validation.required"));
     else if (documentType) {
       const wrong = numberProblem(documentType, documentNumber);
       if (wrong) problems.add(row, documentColumn.header, wrong);
       else {
-        key = documentKey(documentType, documentNumber);
-        existing = world.diners.get(key) ?? null;
-        const other = seen.get(key);
+        existing = world.diners.get(documentType, documentNumber) ?? null;
+        const other = seen.get(documentType, documentNumber);
         if (other !== undefined) {
           problems.add(
             row,
             documentColumn.header,
-            message("diners.import_duplicate_document", { row, other, document: documentNumber }),
+            message("diners.import_duplicate_document", { row, other: other.row, document: documentNumber }),
           );
-          key = null;
         } else {
-          seen.set(key, row);
+          valid = true;
+          seen.set(documentNumber, { documentType, row });
           if (existing) inFile.add(existing.id);
         }
       }
@@ -621,7 +648,7 @@ function* planSteps(db: Db, scope: Scope, sheet: SheetRows, options: DinerImport
     const nameText =
       nameParts.length === 1
         ? cellText(cells[nameParts[0].index])
-        : [cellText(cells[nameParts[0].index]), cellText(cells[nameParts[1].index])].filter(Boolean).join(" ");
+        : joinNames(cellText(cells[nameParts[0].index]), cellText(cells[nameParts[1].index]));
     let dinerName: string | null = existing?.name ?? null;
     if (nameText) {
       if (nameText.length < 2) problems.add(row, nameHeader, message("validation.min_length", { min: 2 }));
@@ -692,7 +719,7 @@ function* planSteps(db: Db, scope: Scope, sheet: SheetRows, options: DinerImport
     if (
       problems.count > before ||
       !documentType ||
-      !key ||
+      !valid ||
       dinerName === null ||
       subdealershipId === null ||
       cafeId === null
@@ -700,7 +727,7 @@ function* planSteps(db: Db, scope: Scope, sheet: SheetRows, options: DinerImport
       continue;
 
     const values: DinerValues = { name: dinerName, phone, subdealershipId, cafeId, levelId, active: true };
-    const barred = world.blacklist.get(key);
+    const barred = world.blacklist.get(documentType, documentNumber);
     if (barred) blacklisted.push({ row, documentType, documentNumber, name: dinerName, reason: barred.reason });
     if (!existing) {
       counts.created++;
@@ -722,7 +749,8 @@ function* planSteps(db: Db, scope: Scope, sheet: SheetRows, options: DinerImport
         });
       continue;
     }
-    const changed = VALUE_KEYS.filter((k) => existing[k] !== values[k]);
+    const changed: ValueKey[] = [];
+    for (const k of VALUE_KEYS) if (existing[k] !== values[k]) changed.push(k);
     if (changed.length === 0) {
       counts.unchanged++;
       continue;
