@@ -382,6 +382,21 @@ describe("documents", () => {
       ["pas", "C9876543"],
       ["pas", "P1234567"],
     ]);
+    // One number under two types is two documents: two diners, and no duplicate.
+    const twoTypes = sheet(
+      ["Nombre", "Documento", "Tipo de documento", "Empresa", "Comedor"],
+      ["Mismo Número Dni", "45678901", "DNI", "Contrata Uno", "Comedor Norte"],
+      ["Mismo Número Pas", "45678901", "PAS", "Contrata Uno", "Comedor Norte"],
+    );
+    expect(previewDinerImport(db, EVERYTHING, twoTypes)).toMatchObject({ created: 2, problems: [] });
+    await run(db, twoTypes);
+    // Without a type, that number is taken as a DNI.
+    const untypedTwice = previewDinerImport(
+      db,
+      EVERYTHING,
+      sheet(HEAD, ["Mismo Número Dni", "45678901", "Contrata Uno", "Comedor Norte"]),
+    );
+    expect([untypedTwice.unchanged, untypedTwice.problems]).toEqual([1, []]);
     // A row without a type finds a number registered under another type.
     const untyped = previewDinerImport(
       db,
