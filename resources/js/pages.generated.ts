@@ -21,6 +21,7 @@ export const pages: Record<string, () => Promise<PageModule>> = {
   "properties/label": () => import("./pages/properties/label.tsx"),
   "properties/show": () => import("./pages/properties/show.tsx"),
   "roles/index": () => import("./pages/roles/index.tsx"),
+  "sales/index": () => import("./pages/sales/index.tsx"),
   "services/index": () => import("./pages/services/index.tsx"),
   "settings/appearance": () => import("./pages/settings/appearance.tsx"),
   "settings/language": () => import("./pages/settings/language.tsx"),
@@ -52,6 +53,7 @@ export interface PageProps {
   "properties/label": PropsOf<typeof import("./pages/properties/label.tsx")>;
   "properties/show": PropsOf<typeof import("./pages/properties/show.tsx")>;
   "roles/index": PropsOf<typeof import("./pages/roles/index.tsx")>;
+  "sales/index": PropsOf<typeof import("./pages/sales/index.tsx")>;
   "services/index": PropsOf<typeof import("./pages/services/index.tsx")>;
   "settings/appearance": PropsOf<typeof import("./pages/settings/appearance.tsx")>;
   "settings/language": PropsOf<typeof import("./pages/settings/language.tsx")>;

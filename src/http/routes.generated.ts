@@ -86,6 +86,9 @@ export interface RouteParameters {
   "roles.index": {};
   "roles.store": {};
   "roles.update": { role: string | number };
+  "sales.duplicates": {};
+  "sales.export": {};
+  "sales.index": {};
   "sales.periods.close": {};
   "sales.periods.reopen": {};
   "sales.print": { sale: string | number };

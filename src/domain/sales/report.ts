@@ -9,7 +9,7 @@
  *   const { totalCents } = salesTotals(db, scope, filter);
  */
 import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
-import { cafes, saleLines, sales } from "../../../db/schema";
+import { cafes, dealerships, mines, saleLines, sales, services, subdealerships, units } from "../../../db/schema";
 import type { SaleType } from "../../../db/schema";
 import type { Db } from "../../db";
 import type { Scope } from "../access/scope";
@@ -156,9 +156,22 @@ export function parseSalesFilter(input: unknown, today: string): SalesFilter {
   };
 }
 
+/** A filter as query-string fields; a field that does not filter is left out. */
+export type SalesFilterQuery = {
+  from: string;
+  to: string;
+  cafe_ids?: string;
+  dealership_id?: string;
+  subdealership_id?: string;
+  service_ids?: string;
+  sale_type?: SaleType;
+  other_unit?: "1" | "0";
+  status?: SaleStatus;
+};
+
 /** The query-string fields of a filter (what parseSalesFilter reads back), leaving out what does not filter. */
-export function salesFilterQuery(filter: SalesFilter): Record<string, string> {
-  const query: Record<string, string> = { from: filter.from, to: filter.to };
+export function salesFilterQuery(filter: SalesFilter): SalesFilterQuery {
+  const query: SalesFilterQuery = { from: filter.from, to: filter.to };
   if (filter.cafeIds.length) query.cafe_ids = filter.cafeIds.join(",");
   if (filter.dealershipId !== null) query.dealership_id = String(filter.dealershipId);
   if (filter.subdealershipId !== null) query.subdealership_id = String(filter.subdealershipId);
@@ -700,4 +713,41 @@ export function duplicateMeals(
   }
   for (const group of byKey.values()) group.cafes = new Set(group.sales.map((sale) => sale.cafeId)).size;
   return [...byKey.values()];
+}
+
+/** What the filters of sales offer: the cafes of the scope, the client companies and the services. */
+export interface SalesFilterOptions {
+  cafes: { id: number; name: string; unit: string; mine: string }[];
+  dealerships: { id: number; name: string }[];
+  subdealerships: { id: number; name: string; dealershipId: number }[];
+  services: { id: number; code: string; name: string }[];
+}
+
+/** The choices of the sales filters for a person: only the cafes of their scope. */
+export function salesFilterOptions(db: Db, scope: Scope): SalesFilterOptions {
+  const cafeRows = db
+    .select({ id: cafes.id, name: cafes.name, unit: units.name, mine: mines.name })
+    .from(cafes)
+    .innerJoin(units, eq(units.id, cafes.unitId))
+    .innerJoin(mines, eq(mines.id, units.mineId))
+    .orderBy(asc(mines.name), asc(units.name), asc(cafes.name))
+    .all();
+  return {
+    cafes: scope.all ? cafeRows : cafeRows.filter((cafe) => scope.cafeIds.has(cafe.id)),
+    dealerships: db
+      .select({ id: dealerships.id, name: dealerships.name })
+      .from(dealerships)
+      .orderBy(asc(dealerships.name))
+      .all(),
+    subdealerships: db
+      .select({ id: subdealerships.id, name: subdealerships.name, dealershipId: subdealerships.dealershipId })
+      .from(subdealerships)
+      .orderBy(asc(subdealerships.name))
+      .all(),
+    services: db
+      .select({ id: services.id, code: services.code, name: services.name })
+      .from(services)
+      .orderBy(asc(services.code))
+      .all(),
+  };
 }

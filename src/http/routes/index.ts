@@ -15,6 +15,7 @@ import { placesImportRoutes } from "./places-import";
 import { jobsRoutes } from "./jobs";
 import { periodsRoutes } from "./periods";
 import { platformRoutes } from "./platform";
+import { salesRoutes } from "./sales";
 import { salesReportRoutes } from "./sales-report";
 import { servicesRoutes } from "./services";
 import { settingsRoutes } from "./settings";
@@ -33,6 +34,7 @@ export const routes: RouteDefinition[] = [
   ...dinnersRoutes,
   ...dinersImportRoutes,
   ...periodsRoutes,
+  ...salesRoutes,
   ...salesReportRoutes,
   ...broadcastingRoutes,
 ];
