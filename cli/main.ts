@@ -8,6 +8,7 @@ import { registerAssetCommands } from "./commands/assets";
 import { registerBackupCommands } from "./commands/backup";
 import { registerDatabaseCommands } from "./commands/database";
 import { registerDinerImportCommands } from "./commands/diners-import";
+import { registerFoodCommands } from "./commands/food";
 import { registerPlacesCommands } from "./commands/places";
 import { registerPosCommands } from "./commands/pos";
 import { registerReportCommands } from "./commands/report";
@@ -31,6 +32,7 @@ export function buildProgram(): Command {
   registerPosCommands(program);
   registerDinerImportCommands(program);
   registerReportCommands(program);
+  registerFoodCommands(program);
   registerAssetCommands(program);
   return program;
 }
