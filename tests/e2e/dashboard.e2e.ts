@@ -12,7 +12,8 @@ import { expect, test, type Browser, type BrowserContext, type Page } from "@pla
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { chooseOption, watchConsole, waitForHydration } from "./support";
+import AxeBuilder from "@axe-core/playwright";
+import { chooseOption, watchConsole, watchServerMarkup, waitForHydration } from "./support";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const RUN = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
@@ -241,6 +242,58 @@ test.describe("dashboard", () => {
     expect(problems()).toEqual([]);
     await context.close();
   });
+
+  for (const [width, viewport] of Object.entries({
+    desktop: { width: 1366, height: 850 },
+    phone: { width: 390, height: 844 },
+  }))
+    test(`accessible, light and dark, ${width}: the skeletons, the figures and the chart's table; the markup hydrates as rendered`, async ({
+      browser,
+    }) => {
+      // axe reads the whole page six times: slow on a busy two-core machine.
+      test.setTimeout(180_000);
+      const { context, page, problems } = await as(browser, adminState, { viewport });
+      await watchServerMarkup(page);
+      const check = async (where: string) => {
+        for (const dark of [false, true]) {
+          await page.evaluate((on) => {
+            document.documentElement.classList.toggle("dark", on);
+            // Colour transitions end at once; the skeletons' pulse never ends, and is left as it is.
+            for (const animation of document.getAnimations())
+              if (animation instanceof CSSTransition) animation.finish();
+          }, dark);
+          const { violations } = await new AxeBuilder({ page }).analyze();
+          const serious = violations
+            .filter((v) => ["critical", "serious", "moderate"].includes(v.impact ?? ""))
+            .map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+          expect.soft(serious, `${where} ${dark ? "dark" : "light"}`).toEqual([]);
+        }
+      };
+      // The skeletons, held until checked: the figures' request waits for them.
+      let release: () => void = () => {};
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route(
+        (url) => url.pathname === "/dashboard",
+        async (route) => {
+          if (route.request().headers()["x-inertia-partial-data"] === "figures") await held;
+          await route.continue();
+        },
+      );
+      await open(page, "/dashboard");
+      expect(await page.evaluate(() => (window as unknown as { __removedFromApp: string[] }).__removedFromApp)).toEqual(
+        [],
+      );
+      await expect(page.getByTestId("figures-skeleton")).toBeVisible();
+      await check("skeletons");
+      release();
+      await expect(page.getByTestId("figures")).toBeVisible();
+      await check("figures");
+      await page.getByRole("button", { name: "Ver como tabla" }).click();
+      await expect(page.getByTestId("days-table")).toBeVisible();
+      await check("table");
+      expect(problems()).toEqual([]);
+      await context.close();
+    });
 
   test("someone without sales.view sees the rest of the dashboard and no figures", async ({ browser }) => {
     const { context, page, problems } = await as(browser, cookState);
