@@ -109,7 +109,12 @@ export const PERMISSIONS = {
     label: { es: "Vender en el punto de venta", en: "Sell at the point of sale" },
     sidebar: { route: "dinners.index", label: "nav.dinners", icon: "shopping-cart", order: 10 },
   },
-  "sales.view": { area: "sales", data: "place", label: { es: "Ver ventas", en: "View sales" } },
+  "sales.view": {
+    area: "sales",
+    data: "place",
+    label: { es: "Ver ventas", en: "View sales" },
+    sidebar: { route: "sales.index", label: "sales.nav", icon: "receipt", order: 12 },
+  },
   "sales.backdate": {
     area: "sales",
     data: "place",
