@@ -6,6 +6,7 @@ import { migrateDatabase, openDatabase } from "./db";
 import { AssetsMissing } from "./http/assets";
 import { createApp } from "./http/app";
 import { createServices } from "./http/services";
+import { recoverDinerImports } from "./domain/sales/diner-import";
 import { countUsers } from "./domain/accounts/users";
 import { printSeedResults, runSeeders } from "../db/seeds";
 import { bootstrapAccess } from "./domain/access/starting-roles";
@@ -31,6 +32,9 @@ migrateDatabase(db);
 const interrupted = failInterruptedJobs(db);
 if (interrupted > 0) console.log(translate(config.locale, "jobs.left_unfinished", { count: interrupted }));
 bootstrapAccess(db);
+// A diner import whose writer stopped mid-way is undone, so the file is either imported whole or not at all.
+const undone = recoverDinerImports(db);
+if (undone > 0) console.log(translate(config.locale, "diners.import_recovered", { count: undone }));
 if (countUsers(db) === 0) {
   // Nobody has an account yet: load the reference data, and the demo data when DEMO_DATA is on; say how to sign in
   // (the demo account's password, or the command that creates the first administrator).

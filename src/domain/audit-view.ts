@@ -98,6 +98,8 @@ export const AUDIT_ACTIONS = [
   "diner.created",
   "diner.updated",
   "diner.deleted",
+  "diner.deactivated",
+  "diner.import",
   "sale.created",
   "sale.voided",
   "sale.reprinted",
