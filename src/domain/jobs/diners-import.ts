@@ -3,7 +3,7 @@
  * that each read the same stored upload with the one spreadsheet intake (readFirstSheet, DINER_INTAKE):
  *
  * - `preview`: checks every row and works out what importing would create, update or leave alone, the leavers and
- *   the blacklisted documents, writing nothing (src/domain/sales/diner-import.ts, previewDinerImport). When there is
+ *   the blacklisted documents, writing nothing (src/domain/sales/diner-import.ts, previewDinerImportAsync). When there is
  *   something to confirm and no problem, the job keeps its upload for its owner to confirm; otherwise the upload is
  *   deleted. The preview's fingerprint depends on whether the leavers are deactivated, and the dialog lets the
  *   person decide that after seeing them: when there are leavers, the fingerprint of the other choice is worked
@@ -26,7 +26,7 @@ import {
   DinerImportPlanChanged,
   DinerImportRefused,
   importDiners,
-  previewDinerImport,
+  previewDinerImportAsync,
   recordRefusedImport,
   type DinerImportCounts,
   type DinerImportOptions,
@@ -115,17 +115,17 @@ function jobOfUpload(db: Db, path: string): number | null {
 }
 
 /** Both fingerprints: the one of `preview` (worked out with `deactivateLeavers`) and, when there are leavers, the other. */
-function plansOf(
+async function plansOf(
   db: Db,
   context: JobContext<DinersImportInput>,
   sheet: SheetRows,
   options: DinerImportOptions,
   preview: DinerImportPreview,
-): DinersImportPlans {
+): Promise<DinersImportPlans> {
   const deactivating = options.deactivateLeavers === true;
   if (preview.leaverCount === 0 || preview.problemCount > 0)
     return { keep: preview.plan, deactivate: deactivating ? preview.plan : null };
-  const other = previewDinerImport(db, context.scope, sheet, {
+  const other = await previewDinerImportAsync(db, context.scope, sheet, {
     ...options,
     deactivateLeavers: !deactivating,
     onProgress: undefined,
@@ -165,16 +165,17 @@ export const dinersImportJob: JobHandler<DinersImportInput, DinersImportResult> 
       onProgress: (step, done, total) => progress(done, total, PROGRESS_LABELS[step]),
     };
     /** A new preview to confirm instead (the diners changed, or another import was writing). */
-    const offerAgain = (preview: DinerImportPreview, reason: Message, cause: unknown): never => {
-      const plans = plansOf(db, context, sheet, options, preview);
+    const offerAgain = async (preview: DinerImportPreview, reason: Message, cause: unknown): Promise<never> => {
+      const plans = await plansOf(db, context, sheet, options, preview);
       if (previewConfirmable(preview)) keepUpload();
       throw new JobFailed(reason, { preview, plans }, { cause });
     };
 
     if (input.step === "preview") {
-      const preview = previewDinerImport(db, scope, sheet, options);
+      // The check yields to the event loop every thousand rows, so sales in this process are not held up.
+      const preview = await previewDinerImportAsync(db, scope, sheet, options);
       if (preview.problemCount > 0) throw new JobFailed(message(IMPORT_FAILED), { preview });
-      const plans = plansOf(db, context, sheet, options, preview);
+      const plans = await plansOf(db, context, sheet, options, preview);
       if (previewConfirmable(preview)) keepUpload();
       return { preview, plans };
     }
@@ -188,12 +189,12 @@ export const dinersImportJob: JobHandler<DinersImportInput, DinersImportResult> 
       });
       return { counts, importId };
     } catch (error) {
-      if (error instanceof DinerImportPlanChanged) return offerAgain(error.preview, message(PLAN_CHANGED), error);
+      if (error instanceof DinerImportPlanChanged) return await offerAgain(error.preview, message(PLAN_CHANGED), error);
       if (error instanceof DinerImportRefused)
         throw new JobFailed(message(IMPORT_FAILED), { preview: error.preview }, { cause: error });
       // Another import is writing: nothing was written, and this one may be confirmed again once it is done.
       if (error instanceof Conflict)
-        return offerAgain(previewDinerImport(db, scope, sheet, options), error.detail, error);
+        return await offerAgain(await previewDinerImportAsync(db, scope, sheet, options), error.detail, error);
       throw error;
     }
   },
