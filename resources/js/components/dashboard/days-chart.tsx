@@ -5,10 +5,10 @@
  */
 import { useState } from "react";
 import { Bar, CartesianGrid, ComposedChart, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { intlLocale, type Locale } from "../../../../src/i18n";
 import { useI18n } from "../../hooks/use-i18n";
 import { cn } from "../../lib/utils";
 import { Button } from "../ui/button";
+import { dayLabel } from "./dates";
 
 export interface ChartDay {
   date: string;
@@ -16,18 +16,10 @@ export interface ChartDay {
   totalCents: number;
 }
 
-/** "2026-11-24" → "24 nov." in the page's language (the date itself, not a moment: no time zone shift). */
-export function dayLabel(date: string, locale: Locale): string {
-  return new Intl.DateTimeFormat(intlLocale[locale], {
-    day: "numeric",
-    month: "short",
-    timeZone: "UTC",
-  }).format(new Date(`${date}T00:00:00Z`));
-}
-
 const TICK = { fill: "var(--color-muted-foreground)", fontSize: 12 };
 
-export function DaysChart({ days }: { days: ChartDay[] }) {
+/** The default export, so that the page loads the chart (and recharts) only once there are figures to draw. */
+export default function DaysChart({ days }: { days: ChartDay[] }) {
   const { t, locale, money, number } = useI18n();
   const [asTable, setAsTable] = useState(false);
   const data = days.map((d) => ({ ...d, label: dayLabel(d.date, locale), soles: d.totalCents / 100 }));

@@ -4,12 +4,14 @@
  * the month's top subdealerships. Every amount goes through Intl in the page's language and currency.
  */
 import { Ban, CalendarRange, Receipt, Repeat, Utensils } from "lucide-react";
-import type { ReactNode } from "react";
+import { lazy, Suspense, type ReactNode } from "react";
 import type { DashboardFigures, PeriodFigures } from "../../../../src/domain/sales/dashboard";
-import { intlLocale, type Locale } from "../../../../src/i18n";
 import { useI18n } from "../../hooks/use-i18n";
 import { cn } from "../../lib/utils";
-import { DaysChart, dayLabel } from "./days-chart";
+import { dayLabel, monthName } from "./dates";
+
+// recharts is most of the page's code: it loads with the figures, not with the page.
+const DaysChart = lazy(() => import("./days-chart"));
 
 function Card({
   title,
@@ -52,15 +54,6 @@ function TodayAndMonth({ day, month }: { day: { sales: number; totalCents: numbe
       <dd className="text-right font-medium tabular-nums">{money(month.totalCents)}</dd>
     </dl>
   );
-}
-
-function monthName(date: string, locale: Locale): string {
-  const text = new Intl.DateTimeFormat(intlLocale[locale], {
-    month: "long",
-    year: "numeric",
-    timeZone: "UTC",
-  }).format(new Date(`${date}T00:00:00Z`));
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 export function Figures({ figures, reloading }: { figures: DashboardFigures; reloading: boolean }) {
@@ -116,7 +109,11 @@ export function Figures({ figures, reloading }: { figures: DashboardFigures; rel
       </div>
 
       <div className="grid gap-4 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
-        <DaysChart days={figures.days} />
+        <Suspense
+          fallback={<div className="h-80 animate-pulse rounded-xl border bg-card motion-reduce:animate-none" />}
+        >
+          <DaysChart days={figures.days} />
+        </Suspense>
         <section
           className="rounded-xl border bg-card p-4 text-card-foreground"
           aria-labelledby="top-subdealerships-title"
