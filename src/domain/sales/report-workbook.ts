@@ -19,7 +19,7 @@
  *   const result = await writeSalesReport(db, scope, filter, "/path/report.xlsx", { locale: "es", ... });
  */
 import { Database, type Statement } from "bun:sqlite";
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { asc, eq, inArray, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/bun-sqlite";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import * as schema from "../../../db/schema";
@@ -32,8 +32,11 @@ import { excelDate, excelTime, openXlsxStream, XLSX_MAX_ROWS, type XlsxCell, typ
 
 /** Detail rows a sheet holds below its header (the format's limit less the header). */
 export const DETAIL_ROWS_PER_SHEET = XLSX_MAX_ROWS - 1;
-/** Detail rows written between two progress reports and two pauses for the event loop. */
-const ROWS_PER_SLICE = 4_000;
+/** Detail rows written between two progress reports and two pauses for the event loop (some 20 ms of work). */
+const ROWS_PER_SLICE = 1_000;
+
+/** One turn of the event loop: what a report waits between slices of its work. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** The filter a report reads: its own, always without voided sales (they are counted apart). */
 export function reportFilter(filter: SalesFilter): SalesFilter {
@@ -136,7 +139,6 @@ export interface BillingRow {
   dealershipRuc: string | null;
   subdealershipName: string | null;
   subdealershipRuc: string | null;
-  sales: number;
   meals: number;
   /** What the meals cost at the cafes' list prices, and what other-unit sales added on top (IGV included). */
   listCents: number;
@@ -174,30 +176,61 @@ function byText(locale: Locale) {
     a === b ? 0 : a === null || a === "" ? 1 : b === null || b === "" ? -1 : collator.compare(a, b);
 }
 
-/** Everything but the detail, read in SQL from one database (a snapshot) for one filter. */
-export function reportData(db: Db, scope: Scope, filter: SalesFilter, locale: Locale = "es"): ReportData {
-  const where = salesWhere(scope, reportFilter(filter));
-  const totals = salesTotals(db, scope, reportFilter(filter));
+/** The dates from `from` to `to`, both included. */
+function datesOf(from: string, to: string): string[] {
+  const start = Date.parse(`${from}T00:00:00Z`);
+  return Array.from({ length: daysBetween(from, to) }, (_, i) =>
+    new Date(start + i * 86_400_000).toISOString().slice(0, 10),
+  );
+}
 
-  // One row per subdealership and service; the names come from the latest sale of the group (SQLite takes the bare
-  // columns of an aggregate query from the row of its one max()).
-  const cells = db
+/** One group of a day's lines: a subdealership's (null: visitors) service, sale type and other-unit mark. */
+function dayGroups(db: Db, scope: Scope, day: SalesFilter) {
+  // The names come from the latest sale of each group (SQLite takes the bare columns of an aggregate query from the
+  // row of its one max()); a subdealership is named as its latest sale of the period named it.
+  return db
     .select({
       subdealershipId: sales.subdealershipId,
+      date: sales.serviceDate,
       serviceId: saleLines.serviceId,
+      saleType: sales.saleType,
+      otherUnit: sql<number>`${sales.otherUnit}`,
       ...amountColumns,
+      listCents: sql<number>`coalesce(sum(${saleLines.listPriceCents} * ${saleLines.quantity}), 0)`,
       latest: sql<number>`max(${sales.id})`,
       dealershipName: sales.dealershipName,
+      dealershipRuc: sales.dealershipRuc,
       subdealershipName: sales.subdealershipName,
       subdealershipRuc: sales.subdealershipRuc,
     })
     .from(saleLines)
     .innerJoin(sales, eq(sales.id, saleLines.saleId))
-    .where(where)
-    .groupBy(sales.subdealershipId, saleLines.serviceId)
+    .where(salesWhere(scope, day))
+    .groupBy(sales.subdealershipId, saleLines.serviceId, sales.saleType, sales.otherUnit)
     .all();
+}
 
-  const serviceIds = [...new Set(cells.map((c) => c.serviceId))];
+/**
+ * Everything but the detail, read in SQL from one database (a snapshot) for one filter: the totals (`salesTotals`,
+ * the one definition), and the lines grouped by subdealership, service, sale type and other unit, day by day, from
+ * which the Summary, the Daily sheet and the Billing are added up. Day by day, so that no query holds the process
+ * for long (a report is made beside the point of sale): `pause` runs between days.
+ */
+export async function reportData(
+  db: Db,
+  scope: Scope,
+  filter: SalesFilter,
+  locale: Locale = "es",
+  pause: () => Promise<void> = nextTurn,
+): Promise<ReportData> {
+  const totals = salesTotals(db, scope, reportFilter(filter));
+  const groups: ReturnType<typeof dayGroups> = [];
+  for (const date of datesOf(filter.from, filter.to)) {
+    await pause();
+    for (const group of dayGroups(db, scope, { ...reportFilter(filter), from: date, to: date })) groups.push(group);
+  }
+
+  const serviceIds = [...new Set(groups.map((g) => g.serviceId))];
   const typeOrder = (type: string) => SERVICE_TYPES.indexOf(type as (typeof SERVICE_TYPES)[number]);
   const reportServices = serviceIds.length
     ? db
@@ -209,88 +242,92 @@ export function reportData(db: Db, scope: Scope, filter: SalesFilter, locale: Lo
         .map(({ id, code, name }) => ({ id, code, name }))
     : [];
 
-  const rows = new Map<number | null, SummaryRow & { latest: number }>();
-  for (const cell of cells) {
-    let row = rows.get(cell.subdealershipId);
+  type Named = Pick<SummaryRow, "dealershipName" | "subdealershipName" | "subdealershipRuc"> & {
+    dealershipRuc: string | null;
+    latest: number;
+  };
+  const names = new Map<number | null, Named>();
+  const summaryRows = new Map<number | null, SummaryRow>();
+  const byDate = new Map<string, DailyRow>();
+  for (const date of datesOf(filter.from, filter.to))
+    byDate.set(date, { date, byService: new Map(), total: NO_AMOUNTS });
+  const billed = new Map<number, Omit<BillingRow, keyof Named | "subdealershipId">>();
+  const addTo = (byService: Map<number, Amounts>, serviceId: number, amounts: Amounts) =>
+    byService.set(serviceId, add(byService.get(serviceId) ?? NO_AMOUNTS, amounts));
+
+  for (const group of groups) {
+    const sub = group.subdealershipId;
+    const known = names.get(sub);
+    if (!known || group.latest > known.latest)
+      names.set(sub, {
+        dealershipName: group.dealershipName,
+        dealershipRuc: group.dealershipRuc,
+        subdealershipName: group.subdealershipName,
+        subdealershipRuc: group.subdealershipRuc,
+        latest: group.latest,
+      });
+    const amounts = amountsOf(group);
+    let row = summaryRows.get(sub);
     if (!row)
-      rows.set(
-        cell.subdealershipId,
+      summaryRows.set(
+        sub,
         (row = {
-          subdealershipId: cell.subdealershipId,
-          dealershipName: cell.dealershipName,
-          subdealershipName: cell.subdealershipName,
-          subdealershipRuc: cell.subdealershipRuc,
+          subdealershipId: sub,
+          dealershipName: null,
+          subdealershipName: null,
+          subdealershipRuc: null,
           byService: new Map(),
           total: NO_AMOUNTS,
-          latest: cell.latest,
         }),
       );
-    if (cell.latest > row.latest)
-      Object.assign(row, {
-        dealershipName: cell.dealershipName,
-        subdealershipName: cell.subdealershipName,
-        subdealershipRuc: cell.subdealershipRuc,
-        latest: cell.latest,
-      });
-    const amounts = amountsOf(cell);
-    row.byService.set(cell.serviceId, amounts);
+    addTo(row.byService, group.serviceId, amounts);
     row.total = add(row.total, amounts);
+    const day = byDate.get(group.date);
+    if (day) {
+      addTo(day.byService, group.serviceId, amounts);
+      day.total = add(day.total, amounts);
+    }
+    // Billing: the credit sales (a credit sale always has its diner's subdealership).
+    if (group.saleType !== "credit" || sub === null) continue;
+    const bill = billed.get(sub) ?? {
+      meals: 0,
+      listCents: 0,
+      otherUnitMeals: 0,
+      surchargeCents: 0,
+      baseCents: 0,
+      igvCents: 0,
+      totalCents: 0,
+    };
+    bill.meals += group.meals;
+    bill.listCents += group.listCents;
+    bill.baseCents += group.baseCents;
+    bill.igvCents += group.igvCents;
+    bill.totalCents += group.totalCents;
+    if (group.otherUnit) {
+      bill.otherUnitMeals += group.meals;
+      bill.surchargeCents += group.totalCents - group.listCents;
+    }
+    billed.set(sub, bill);
   }
+
   const text = byText(locale);
-  const summary = [...rows.values()]
+  const named = <T extends { subdealershipId: number | null }>(row: T) => {
+    const { latest: _latest, ...found } = names.get(row.subdealershipId)!;
+    return { ...row, ...found };
+  };
+  const summary = [...summaryRows.values()]
+    .map((row) => {
+      const { dealershipRuc: _ruc, ...withNames } = named(row);
+      return withNames;
+    })
     .sort(
       (a, b) =>
         Number(a.subdealershipId === null) - Number(b.subdealershipId === null) ||
         text(a.dealershipName, b.dealershipName) ||
         text(a.subdealershipName, b.subdealershipName),
-    )
-    .map(({ latest: _latest, ...row }) => row);
-
-  const days = db
-    .select({ date: sales.serviceDate, serviceId: saleLines.serviceId, ...amountColumns })
-    .from(saleLines)
-    .innerJoin(sales, eq(sales.id, saleLines.saleId))
-    .where(where)
-    .groupBy(sales.serviceDate, saleLines.serviceId)
-    .all();
-  const byDate = new Map<string, DailyRow>();
-  for (let i = 0, count = daysBetween(filter.from, filter.to); i < count; i++) {
-    const date = new Date(Date.parse(`${filter.from}T00:00:00Z`) + i * 86_400_000).toISOString().slice(0, 10);
-    byDate.set(date, { date, byService: new Map(), total: NO_AMOUNTS });
-  }
-  for (const day of days) {
-    const row = byDate.get(day.date);
-    if (!row) continue;
-    const amounts = amountsOf(day);
-    row.byService.set(day.serviceId, amounts);
-    row.total = add(row.total, amounts);
-  }
-
-  const otherUnit = sql`${sales.otherUnit} = 1`;
-  const billing = db
-    .select({
-      subdealershipId: sql<number>`${sales.subdealershipId}`,
-      sales: sql<number>`count(DISTINCT ${sales.id})`,
-      meals: amountColumns.meals,
-      listCents: sql<number>`coalesce(sum(${saleLines.listPriceCents} * ${saleLines.quantity}), 0)`,
-      otherUnitMeals: sql<number>`coalesce(sum(CASE WHEN ${otherUnit} THEN ${saleLines.quantity} ELSE 0 END), 0)`,
-      surchargeCents: sql<number>`coalesce(sum(CASE WHEN ${otherUnit} THEN ${saleLines.totalCents} - ${saleLines.listPriceCents} * ${saleLines.quantity} ELSE 0 END), 0)`,
-      baseCents: amountColumns.baseCents,
-      igvCents: amountColumns.igvCents,
-      totalCents: amountColumns.totalCents,
-      latest: sql<number>`max(${sales.id})`,
-      dealershipName: sales.dealershipName,
-      dealershipRuc: sales.dealershipRuc,
-      subdealershipName: sales.subdealershipName,
-      subdealershipRuc: sales.subdealershipRuc,
-    })
-    .from(saleLines)
-    .innerJoin(sales, eq(sales.id, saleLines.saleId))
-    // A credit sale always has its diner's subdealership.
-    .where(and(where, sql`${sales.saleType} = 'credit'`, sql`${sales.subdealershipId} IS NOT NULL`))
-    .groupBy(sales.subdealershipId)
-    .all()
-    .map(({ latest: _latest, ...row }) => row)
+    );
+  const billing = [...billed.entries()]
+    .map(([subdealershipId, bill]) => named({ subdealershipId, ...bill }))
     .sort((a, b) => text(a.dealershipName, b.dealershipName) || text(a.subdealershipName, b.subdealershipName));
 
   return { filter, totals, services: reportServices, summary, daily: [...byDate.values()], billing };
@@ -412,7 +449,6 @@ export interface ReportSummary {
   totals: SalesTotals;
   billing: {
     subdealerships: number;
-    sales: number;
     meals: number;
     listCents: number;
     otherUnitMeals: number;
@@ -427,7 +463,6 @@ export interface ReportSummary {
   bytes: number;
 }
 
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 const soles = (cents: number) => cents / 100;
 
 /** The file name a report is downloaded as: `mesa-ventas-2026-11-01-2026-11-30.xlsx`. */
@@ -497,7 +532,7 @@ export async function writeSalesReport(
     level: options.level,
   });
   try {
-    const data = reportData(snapshot.db, scope, filter, locale);
+    const data = await reportData(snapshot.db, scope, filter, locale, pause);
     const total = data.totals.lines;
     options.progress?.(0, total);
     writeReportSheet(book, data, filterNames(snapshot.db, filter), options, t);
@@ -687,7 +722,6 @@ function writeBillingSheet(book: Book, data: ReportData, t: Translate): ReportSu
       ),
     },
     { header: t("columns.ruc"), width: 13 },
-    { header: t("columns.sales"), width: 10, format: "integer" },
     { header: t("columns.meals"), width: 10, format: "integer" },
     { header: t("columns.at_list_price"), width: 16, format: "money" },
     { header: t("columns.other_unit_meals"), width: 14, format: "integer" },
@@ -698,7 +732,6 @@ function writeBillingSheet(book: Book, data: ReportData, t: Translate): ReportSu
   ]);
   const sum = {
     subdealerships: rows.length,
-    sales: 0,
     meals: 0,
     listCents: 0,
     otherUnitMeals: 0,
@@ -713,7 +746,6 @@ function writeBillingSheet(book: Book, data: ReportData, t: Translate): ReportSu
       row.dealershipRuc,
       row.subdealershipName,
       row.subdealershipRuc,
-      row.sales,
       row.meals,
       soles(row.listCents),
       row.otherUnitMeals,
@@ -723,7 +755,6 @@ function writeBillingSheet(book: Book, data: ReportData, t: Translate): ReportSu
       soles(row.totalCents),
     ]);
     for (const key of [
-      "sales",
       "meals",
       "listCents",
       "otherUnitMeals",
@@ -740,7 +771,6 @@ function writeBillingSheet(book: Book, data: ReportData, t: Translate): ReportSu
       null,
       null,
       null,
-      sum.sales,
       sum.meals,
       soles(sum.listCents),
       sum.otherUnitMeals,
@@ -761,7 +791,7 @@ function detailColumns(t: Translate): XlsxColumn[] {
     { header: t("columns.cafe"), width: 24 },
     { header: t("columns.unit"), width: 20 },
     { header: t("columns.mine"), width: 20 },
-    { header: t("columns.ticket"), width: 15 },
+    { header: t("columns.ticket"), width: 15, unique: true },
     { header: t("columns.dealership"), width: 28 },
     { header: t("columns.subdealership"), width: 28 },
     { header: t("columns.ruc"), width: 13 },

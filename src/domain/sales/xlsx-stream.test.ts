@@ -64,10 +64,32 @@ describe("streaming xlsx writer", () => {
 
     const xml = part(path, "xl/worksheets/sheet1.xml");
     expect(xml).toContain('<pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/>');
-    // The header and the totals row are bold (styles 1, 6 and 7), the body plain.
-    expect(xml).toContain('<c r="A1" s="1" t="inlineStr">');
-    expect(xml).toContain('<c r="E4" s="7"><v>12.39</v></c>');
+    // The header and the totals row are bold (styles 1, 6 and 7), the body plain; a cell names its place only
+    // after an empty one.
+    expect(xml).toContain('<row r="1"><c s="1" t="s"><v>0</v></c>');
+    expect(xml).toContain('<c r="D4" s="6"><v>3</v></c><c s="7"><v>12.39</v></c></row>');
     expect(part(path, "xl/styles.xml")).toContain("<b/>");
+  });
+
+  test("repeated text is written once in the shared-string table; a column of unique text keeps it in its cells", () => {
+    const path = newPath();
+    const book = openXlsxStream(path);
+    book.startSheet("S", [
+      { header: "Comedor", width: 20 },
+      { header: "Ticket", width: 15, unique: true },
+    ]);
+    for (let i = 1; i <= 50; i++)
+      book.row([i % 2 ? "Comedor Norte" : "Comedor Sur", `T001-${String(i).padStart(8, "0")}`]);
+    book.close();
+    const strings = part(path, "xl/sharedStrings.xml");
+    // The first header and the two cafes (the ticket column's header is in its cell too).
+    expect(strings.match(/<si>/g)?.length).toBe(3);
+    expect(strings).toContain('count="51" uniqueCount="3"');
+    expect(part(path, "xl/worksheets/sheet1.xml")).toContain(
+      '<row r="2"><c t="s"><v>1</v></c><c t="inlineStr"><is><t>T001-00000001</t></is></c></row>',
+    );
+    const rows = XLSX.utils.sheet_to_json<string[]>(readBack(path).Sheets.S, { header: 1 });
+    expect(rows[50]).toEqual(["Comedor Sur", "T001-00000050"]);
   });
 
   test("text is never a formula: formula-looking text is neutralised, markup escaped, XML-invalid characters dropped", () => {
@@ -100,6 +122,7 @@ describe("streaming xlsx writer", () => {
       expect(sheet[address].f).toBeUndefined();
     }
     expect(part(path, "xl/worksheets/sheet1.xml")).not.toContain("<f>");
+    expect(part(path, "xl/sharedStrings.xml")).toContain("<t>&lt;b&gt;&amp;amp;&lt;/b&gt;</t>");
   });
 
   test("many rows are written in pieces and read back whole, in order", () => {

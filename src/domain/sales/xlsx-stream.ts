@@ -5,19 +5,22 @@
  *
  * - each worksheet is XML written into a buffer of about 1 MiB, which is deflated and appended to the file as soon as
  *   it is full: memory stays flat whatever the number of rows;
- * - text is written as inline strings (no shared-string table to keep), numbers as numbers with the column's number
- *   format (soles, dates, times, whole numbers), the header row bold and frozen, columns given a width;
+ * - text goes to the shared-string table (each distinct text once: names of cafes, companies, services repeat on
+ *   every line), up to a bounded number of them, or into its cell for texts that rarely repeat (ticket numbers) and
+ *   once the table is full; numbers are numbers with the column's number format (soles, dates, times, whole
+ *   numbers); the header row is bold and frozen, columns are given a width; a cell names its place only after an
+ *   empty one;
  * - the file is a zip written in one pass: each entry's CRC and sizes are patched into its local header once known,
  *   and the central directory ends the file.
  *
- * Text is never a formula (cells are inline strings, and text that a spreadsheet would read as a formula when copied
- * gets a leading apostrophe as in every export); characters XML 1.0 cannot hold are dropped. Tests read every output
- * back with SheetJS.
+ * Text is never a formula (a cell is a string or a number, never an `<f>`; text that a spreadsheet would read as a
+ * formula when copied gets a leading apostrophe as in every export); characters XML 1.0 cannot hold are dropped.
+ * Tests read every output back with SheetJS.
  *
  *   const book = openXlsxStream(path);
  *   book.startSheet("Detalle", [{ header: "Fecha", width: 11, format: "date" }, ...]);
  *   book.row([excelDate("2026-11-02"), ...]);
- *   await book.close();
+ *   book.close();
  */
 import { closeSync, openSync, rmSync, writeSync } from "node:fs";
 import { constants, crc32, deflateRawSync } from "node:zlib";
@@ -31,6 +34,8 @@ export interface XlsxColumn {
   /** Width in characters. */
   width: number;
   format?: XlsxFormat;
+  /** Text that rarely repeats (ticket numbers): written in its cell rather than in the shared-string table. */
+  unique?: boolean;
 }
 
 /** A cell: text, a number (shown with the column's format), or nothing. */
@@ -51,6 +56,11 @@ export const XLSX_MAX_ROWS = 1_048_576;
 const MAX_SHEET_NAME = 31;
 /** The worksheet XML buffered before it is deflated and written. */
 const FLUSH_BYTES = 1 << 20;
+/**
+ * The most distinct texts kept in the shared-string table (a few megabytes); texts past it are written in their
+ * cells, so memory stays bounded whatever the data.
+ */
+const MAX_SHARED_STRINGS = 200_000;
 /** Zip's 32-bit sizes and offsets (no zip64 here: a report's sheet stays far below 4 GiB). */
 const MAX_ZIP32 = 0xffff_ffff;
 
@@ -90,6 +100,14 @@ function xmlAttribute(text: string): string {
   return xmlText(text).replace(/"/g, "&quot;");
 }
 
+/** A text cell's `<t>` element: formula-looking text neutralised, escaped, spaces at its ends kept. */
+function textElement(value: string): string {
+  const text = xmlText(neutraliseFormula(value));
+  return text.length > 0 && (text.charCodeAt(0) <= 32 || text.charCodeAt(text.length - 1) <= 32)
+    ? `<t xml:space="preserve">${text}</t>`
+    : `<t>${text}</t>`;
+}
+
 const SHEET_NAME_FORBIDDEN = /[[\]:*?/\\]/g;
 
 /** A valid, unique sheet name: forbidden characters replaced, at most 31 characters. */
@@ -107,6 +125,8 @@ function sheetName(wanted: string, taken: Set<string>): string {
 // Cell styles (styles.xml's cellXfs, in this order): plain, then bold for the header and totals rows.
 const STYLE_OF: Record<XlsxFormat, number> = { text: 0, integer: 2, money: 3, date: 4, time: 5 };
 const BOLD_OF: Record<XlsxFormat, number> = { text: 1, integer: 6, money: 7, date: 8, time: 9 };
+
+const styleAttribute = (style: number) => (style ? ` s="${style}"` : "");
 
 function stylesXml(dateFormat: string, currency: string): string {
   const money = `&quot;${xmlAttribute(currency)} &quot;#,##0.00;-&quot;${xmlAttribute(currency)} &quot;#,##0.00`;
@@ -146,8 +166,12 @@ interface OpenSheet {
   index: number;
   columns: XlsxColumn[];
   letters: string[];
-  styles: number[];
-  bold: number[];
+  /** ` s="n"` of each column's numbers, plain and bold. */
+  styleAttributes: string[];
+  boldAttributes: string[];
+  /** The opening of each column's number cell, plain and bold: `<c s="3"><v>`. */
+  numberOpen: string[];
+  boldNumberOpen: string[];
   rows: number;
 }
 
@@ -168,9 +192,14 @@ export class XlsxStream {
   private readonly taken = new Set<string>();
   private sheet: OpenSheet | null = null;
   private entry: ZipEntry | null = null;
-  private buffer: string[] = [];
+  /** The entry's XML waiting to be deflated, encoded as it comes (room for a piece and one more long row). */
+  private buffer = Buffer.allocUnsafe(FLUSH_BYTES * 2);
   private buffered = 0;
   private closed = false;
+  /** The shared-string table: each distinct text's index, the texts as XML in order, and how many cells use them. */
+  private readonly shared = new Map<string, number>();
+  private readonly sharedTexts: string[] = [];
+  private sharedUses = 0;
   private readonly stamp: { time: number; date: number };
   private readonly level: number;
   private readonly dateFormat: string;
@@ -205,8 +234,10 @@ export class XlsxStream {
       index,
       columns,
       letters: columns.map((_, i) => columnLetters(i)),
-      styles: columns.map((c) => STYLE_OF[c.format ?? "text"]),
-      bold: columns.map((c) => BOLD_OF[c.format ?? "text"]),
+      styleAttributes: columns.map((c) => styleAttribute(STYLE_OF[c.format ?? "text"])),
+      boldAttributes: columns.map((c) => styleAttribute(BOLD_OF[c.format ?? "text"])),
+      numberOpen: columns.map((c) => `<c${styleAttribute(STYLE_OF[c.format ?? "text"])}><v>`),
+      boldNumberOpen: columns.map((c) => `<c${styleAttribute(BOLD_OF[c.format ?? "text"])}><v>`),
       rows: 0,
     };
     this.beginEntry(`xl/worksheets/sheet${index}.xml`);
@@ -238,27 +269,45 @@ export class XlsxStream {
 
   private writeRow(cells: readonly XlsxCell[], bold: boolean): void {
     const sheet = this.sheet!;
-    const styles = bold ? sheet.bold : sheet.styles;
+    if (sheet.rows >= XLSX_MAX_ROWS) throw new RangeError(`a sheet holds at most ${XLSX_MAX_ROWS} rows`);
+    const styles = bold ? sheet.boldAttributes : sheet.styleAttributes;
+    const numbers = bold ? sheet.boldNumberOpen : sheet.numberOpen;
     // Text keeps the text style whatever the column's number format.
     const textStyle = bold ? ' s="1"' : "";
-    if (sheet.rows >= XLSX_MAX_ROWS) throw new RangeError(`a sheet holds at most ${XLSX_MAX_ROWS} rows`);
     const r = ++sheet.rows;
     let xml = `<row r="${r}">`;
+    // A cell names its place only after a gap: the cells of a row follow one another otherwise.
+    let next = 0;
     const count = Math.min(cells.length, sheet.columns.length);
     for (let c = 0; c < count; c++) {
       const value = cells[c];
       if (value === null || value === undefined || value === "") continue;
+      if (typeof value === "number" && !Number.isFinite(value)) continue;
+      const place = c === next ? "" : ` r="${sheet.letters[c]}${r}"`;
+      next = c + 1;
       if (typeof value === "number") {
-        if (!Number.isFinite(value)) continue;
-        const s = styles[c];
-        xml += `<c r="${sheet.letters[c]}${r}"${s ? ` s="${s}"` : ""}><v>${value}</v></c>`;
+        xml += place ? `<c${place}${styles[c]}><v>` : numbers[c];
+        xml += value + "</v></c>";
       } else {
-        const text = xmlText(neutraliseFormula(value));
-        const space = text !== text.trim() ? ' xml:space="preserve"' : "";
-        xml += `<c r="${sheet.letters[c]}${r}"${textStyle} t="inlineStr"><is><t${space}>${text}</t></is></c>`;
+        const index = sheet.columns[c].unique ? undefined : this.sharedIndex(value);
+        if (index !== undefined) xml += `<c${place}${textStyle} t="s"><v>${index}</v></c>`;
+        else xml += `<c${place}${textStyle} t="inlineStr"><is>${textElement(value)}</is></c>`;
       }
     }
-    this.write(`${xml}</row>`);
+    this.write(xml + "</row>");
+  }
+
+  /** The shared-string index of a text, added when new; undefined once the table is full (the text goes inline). */
+  private sharedIndex(value: string): number | undefined {
+    let index = this.shared.get(value);
+    if (index === undefined) {
+      if (this.sharedTexts.length >= MAX_SHARED_STRINGS) return undefined;
+      index = this.sharedTexts.length;
+      this.shared.set(value, index);
+      this.sharedTexts.push(textElement(value));
+    }
+    this.sharedUses++;
+    return index;
   }
 
   /** Ends the open sheet, if any. */
@@ -288,6 +337,7 @@ export class XlsxStream {
           )
           .join("") +
         `<Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/>` +
+        `<Override PartName="/xl/sharedStrings.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/>` +
         `</Types>`,
     );
     this.file(
@@ -312,9 +362,18 @@ export class XlsxStream {
               `<Relationship Id="rId${i + 1}" Type="${REL_NS}/worksheet" Target="worksheets/sheet${i + 1}.xml"/>`,
           )
           .join("") +
-        `<Relationship Id="rId${sheets.length + 1}" Type="${REL_NS}/styles" Target="styles.xml"/></Relationships>`,
+        `<Relationship Id="rId${sheets.length + 1}" Type="${REL_NS}/styles" Target="styles.xml"/>` +
+        `<Relationship Id="rId${sheets.length + 2}" Type="${REL_NS}/sharedStrings" Target="sharedStrings.xml"/>` +
+        `</Relationships>`,
     );
     this.file("xl/styles.xml", stylesXml(this.dateFormat, this.currency));
+    this.beginEntry("xl/sharedStrings.xml");
+    this.write(
+      `${XML_HEAD}<sst xmlns="${MAIN_NS}" count="${this.sharedUses}" uniqueCount="${this.sharedTexts.length}">`,
+    );
+    for (const text of this.sharedTexts) this.write(`<si>${text}</si>`);
+    this.write(`</sst>`);
+    this.endEntry();
     this.writeDirectory();
     closeSync(this.fd);
     this.closed = true;
@@ -344,8 +403,12 @@ export class XlsxStream {
   }
 
   private write(xml: string): void {
-    this.buffer.push(xml);
-    this.buffered += xml.length;
+    // UTF-8 takes at most 3 bytes for each UTF-16 unit.
+    if (this.buffered + xml.length * 3 > this.buffer.length) {
+      this.flush(false);
+      if (xml.length * 3 > this.buffer.length) this.buffer = Buffer.allocUnsafe(xml.length * 3);
+    }
+    this.buffered += this.buffer.write(xml, this.buffered, "utf8");
     if (this.buffered >= FLUSH_BYTES) this.flush(false);
   }
 
@@ -379,8 +442,7 @@ export class XlsxStream {
   private flush(last: boolean): void {
     const entry = this.entry!;
     if (this.buffered > 0) {
-      const data = Buffer.from(this.buffer.join(""), "utf8");
-      this.buffer = [];
+      const data = this.buffer.subarray(0, this.buffered);
       this.buffered = 0;
       entry.crc = crc32(data, entry.crc);
       entry.size += data.length;
