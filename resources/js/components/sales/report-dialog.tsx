@@ -90,8 +90,20 @@ interface Preview {
 const PREVIEW_DELAY_MS = 300;
 const POLL_MS = 2000;
 
+/** The filter fields a page hands the dialog (its own cafe, the Sales page's filter); other fields are left out. */
+type InitialFilter = Partial<Record<string, string | undefined>>;
+
+function fieldsFrom(initial: InitialFilter = {}): ReportFilterFields {
+  const fields = { ...EMPTY_FILTER };
+  for (const key of Object.keys(EMPTY_FILTER) as (keyof ReportFilterFields)[]) {
+    const value = initial[key];
+    if (typeof value === "string") fields[key] = value;
+  }
+  return fields;
+}
+
 /** The button that opens the report dialog, and the dialog. `initial` fills the filters (a page's own cafe). */
-export function SalesReportButton({ initial }: { initial?: Partial<ReportFilterFields> }) {
+export function SalesReportButton({ initial }: { initial?: InitialFilter }) {
   const { t } = useI18n();
   const [open, setOpen] = useState(false);
   return (
@@ -105,18 +117,12 @@ export function SalesReportButton({ initial }: { initial?: Partial<ReportFilterF
   );
 }
 
-export function SalesReportDialog({
-  initial,
-  onClose,
-}: {
-  initial?: Partial<ReportFilterFields>;
-  onClose: () => void;
-}) {
+export function SalesReportDialog({ initial, onClose }: { initial?: InitialFilter; onClose: () => void }) {
   const { t, money, number, dateTime } = useI18n();
   const route = useRoute();
   const realtime = useRealtime();
   const userId = usePage<SharedProps>().props.auth.user?.id ?? null;
-  const [fields, setFields] = useState<ReportFilterFields>({ ...EMPTY_FILTER, ...initial });
+  const [fields, setFields] = useState<ReportFilterFields>(() => fieldsFrom(initial));
   const [options, setOptions] = useState<Options | null>(null);
   const [totals, setTotals] = useState<Totals | null>(null);
   const [errors, setErrors] = useState<Record<string, string>>({});

@@ -11,6 +11,7 @@ import { DataTable, type DataColumn, type Page } from "../../components/data-tab
 import { DuplicatesTable } from "../../components/sales/duplicates-table";
 import { useSalesFormat } from "../../components/sales/format";
 import { OtherUnitMark } from "../../components/sales/other-unit-mark";
+import { SalesReportButton } from "../../components/sales/report-dialog";
 import { hasFilters, SalesFilters } from "../../components/sales/sales-filters";
 import { SalesTotals } from "../../components/sales/sales-totals";
 import type {
@@ -199,27 +200,29 @@ export default function SalesIndex({
         title={t("sales.page.title")}
         description={t("sales.page.description")}
         actions={
-          tab === "lines" &&
-          lines && (
-            <span className="flex flex-col items-end gap-1">
-              {lines.total === 0 || tooMany ? (
-                <span className={buttonClasses("outline", "pointer-events-none opacity-50")} aria-disabled="true">
-                  <Download className="size-4" aria-hidden="true" />
-                  {t("sales.page.export")}
-                </span>
-              ) : (
-                <a href={exportHref} download className={buttonClasses("outline")} data-testid="sales-export">
-                  <Download className="size-4" aria-hidden="true" />
-                  {t("sales.page.export")}
-                </a>
-              )}
-              {tooMany && (
-                <span className="max-w-72 text-right text-xs text-muted-foreground">
-                  {t("sales.page.export_too_large", { lines: number(lines.total), max: number(exportMaxLines) })}
-                </span>
-              )}
-            </span>
-          )
+          <>
+            <SalesReportButton initial={filter} />
+            {tab === "lines" && lines && (
+              <span className="flex flex-col items-end gap-1">
+                {lines.total === 0 || tooMany ? (
+                  <span className={buttonClasses("outline", "pointer-events-none opacity-50")} aria-disabled="true">
+                    <Download className="size-4" aria-hidden="true" />
+                    {t("sales.page.export")}
+                  </span>
+                ) : (
+                  <a href={exportHref} download className={buttonClasses("outline")} data-testid="sales-export">
+                    <Download className="size-4" aria-hidden="true" />
+                    {t("sales.page.export")}
+                  </a>
+                )}
+                {tooMany && (
+                  <span className="max-w-72 text-right text-xs text-muted-foreground">
+                    {t("sales.page.export_too_large", { lines: number(lines.total), max: number(exportMaxLines) })}
+                  </span>
+                )}
+              </span>
+            )}
+          </>
         }
         tabs={
           <nav aria-label={t("sales.page.tabs.label")} className={tabLinkClasses.list}>
