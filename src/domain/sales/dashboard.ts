@@ -63,7 +63,7 @@ export interface DashboardFigures {
   month: PeriodFigures;
   /** The last CHART_DAYS service dates (one more when the cafes' todays differ), oldest first, every day present. */
   days: { date: string; meals: number; totalCents: number }[];
-  /** The month's subdealerships with the most revenue, at most TOP_SUBDEALERSHIPS. */
+  /** The month's subdealerships with the most revenue (then sales), at most TOP_SUBDEALERSHIPS. */
   topSubdealerships: { id: number; name: string; dealership: string; sales: number; totalCents: number }[];
 }
 
@@ -122,20 +122,17 @@ const SERVICE_FIGURES = `SELECT f.service_date AS date, s.type AS type,
   FROM ${CAFE_DAYS.replace("%TABLE%", "daily_service_figures")} JOIN services s ON s.id = f.service_id
   GROUP BY 1, 2, 3, 4, 5`;
 
-const SALE_FIGURES = `SELECT f.service_date = d.value ->> 2 AS today, f.service_date >= d.value ->> 3 AS inMonth,
-    f.other_unit AS otherUnit, sum(f.sales) AS sales, sum(f.total_cents) AS totalCents,
+// The month's sales per subdealership, today's apart, other-unit apart: the periods' counts and the ranking at once.
+const SALE_FIGURES = `SELECT f.subdealership_id AS id, f.service_date = d.value ->> 2 AS today, f.other_unit AS otherUnit,
+    sum(f.sales) AS sales, sum(f.total_cents) AS totalCents,
     sum(f.voided_sales) AS voidedSales, sum(f.voided_cents) AS voidedCents
-  FROM ${CAFE_DAYS.replace("%TABLE%", "daily_sale_figures")}
+  FROM json_each(?1) AS d JOIN daily_sale_figures f ON f.cafe_id = d.value ->> 0
+    AND f.service_date BETWEEN d.value ->> 3 AND d.value ->> 2
   GROUP BY 1, 2, 3`;
 
-const TOP_SUBDEALERSHIPS_SQL = `SELECT f.subdealership_id AS id, sd.name AS name, dl.name AS dealership,
-    sum(f.sales) AS sales, sum(f.total_cents) AS totalCents
-  FROM ${CAFE_DAYS.replace("%TABLE%", "daily_sale_figures")}
-  JOIN subdealerships sd ON sd.id = f.subdealership_id JOIN dealerships dl ON dl.id = sd.dealership_id
-  WHERE f.service_date >= d.value ->> 3 AND f.subdealership_id <> 0
-  GROUP BY f.subdealership_id HAVING sum(f.sales) > 0
-  ORDER BY totalCents DESC, sales DESC, sd.name, f.subdealership_id
-  LIMIT ${TOP_SUBDEALERSHIPS}`;
+const SUBDEALERSHIP_NAMES = `SELECT sd.id AS id, sd.name AS name, dl.name AS dealership
+  FROM subdealerships sd JOIN dealerships dl ON dl.id = sd.dealership_id
+  WHERE sd.id IN (SELECT value FROM json_each(?1))`;
 
 const OFFERED_TYPES = `SELECT DISTINCT s.type AS type FROM cafe_services cs JOIN services s ON s.id = cs.service_id
   WHERE cs.cafe_id IN (SELECT value FROM json_each(?1))`;
@@ -207,8 +204,8 @@ export function dashboardFigures(db: Db, cafes: DashboardCafe[], now: Date = new
   const sales = client
     .prepare<
       {
+        id: number;
         today: 0 | 1;
-        inMonth: 0 | 1;
         otherUnit: 0 | 1;
         sales: number;
         totalCents: number;
@@ -218,10 +215,9 @@ export function dashboardFigures(db: Db, cafes: DashboardCafe[], now: Date = new
       [string]
     >(SALE_FIGURES)
     .all(values);
+  const bySubdealership = new Map<number, { sales: number; totalCents: number }>();
   for (const row of sales) {
-    const periods = [row.today ? figures.day : null, row.inMonth ? figures.month : null];
-    for (const period of periods) {
-      if (!period) continue;
+    for (const period of row.today ? [figures.day, figures.month] : [figures.month]) {
       period.sales += row.sales;
       period.voided.sales += row.voidedSales;
       period.voided.totalCents += row.voidedCents;
@@ -230,11 +226,26 @@ export function dashboardFigures(db: Db, cafes: DashboardCafe[], now: Date = new
         period.otherUnit.totalCents += row.totalCents;
       }
     }
+    if (row.id === 0) continue;
+    const sub = bySubdealership.get(row.id) ?? { sales: 0, totalCents: 0 };
+    bySubdealership.set(row.id, { sales: sub.sales + row.sales, totalCents: sub.totalCents + row.totalCents });
   }
-
-  figures.topSubdealerships = client
-    .prepare<DashboardFigures["topSubdealerships"][number], [string]>(TOP_SUBDEALERSHIPS_SQL)
-    .all(values);
+  const top = [...bySubdealership]
+    .filter(([, sub]) => sub.sales > 0)
+    .sort(([a, x], [b, y]) => y.totalCents - x.totalCents || y.sales - x.sales || a - b)
+    .slice(0, TOP_SUBDEALERSHIPS);
+  const names = new Map(
+    client
+      .prepare<{ id: number; name: string; dealership: string }, [string]>(SUBDEALERSHIP_NAMES)
+      .all(idList(top.map(([id]) => id)))
+      .map((r) => [r.id, r]),
+  );
+  figures.topSubdealerships = top.map(([id, sub]) => ({
+    id,
+    name: names.get(id)?.name ?? "",
+    dealership: names.get(id)?.dealership ?? "",
+    ...sub,
+  }));
 
   const offered = new Set(
     client
