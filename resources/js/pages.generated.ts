@@ -17,9 +17,12 @@ export const pages: Record<string, () => Promise<PageModule>> = {
   "dinners/index": () => import("./pages/dinners/index.tsx"),
   "dinners/ticket": () => import("./pages/dinners/ticket.tsx"),
   "error": () => import("./pages/error.tsx"),
+  "ingredients/index": () => import("./pages/ingredients/index.tsx"),
+  "logistics/index": () => import("./pages/logistics/index.tsx"),
   "management/index": () => import("./pages/management/index.tsx"),
   "properties/label": () => import("./pages/properties/label.tsx"),
   "properties/show": () => import("./pages/properties/show.tsx"),
+  "providers/index": () => import("./pages/providers/index.tsx"),
   "roles/index": () => import("./pages/roles/index.tsx"),
   "sales/index": () => import("./pages/sales/index.tsx"),
   "services/index": () => import("./pages/services/index.tsx"),
@@ -49,9 +52,12 @@ export interface PageProps {
   "dinners/index": PropsOf<typeof import("./pages/dinners/index.tsx")>;
   "dinners/ticket": PropsOf<typeof import("./pages/dinners/ticket.tsx")>;
   "error": PropsOf<typeof import("./pages/error.tsx")>;
+  "ingredients/index": PropsOf<typeof import("./pages/ingredients/index.tsx")>;
+  "logistics/index": PropsOf<typeof import("./pages/logistics/index.tsx")>;
   "management/index": PropsOf<typeof import("./pages/management/index.tsx")>;
   "properties/label": PropsOf<typeof import("./pages/properties/label.tsx")>;
   "properties/show": PropsOf<typeof import("./pages/properties/show.tsx")>;
+  "providers/index": PropsOf<typeof import("./pages/providers/index.tsx")>;
   "roles/index": PropsOf<typeof import("./pages/roles/index.tsx")>;
   "sales/index": PropsOf<typeof import("./pages/sales/index.tsx")>;
   "services/index": PropsOf<typeof import("./pages/services/index.tsx")>;

@@ -137,13 +137,13 @@ export const STARTING_ROLES: StartingRole[] = [
       es: "Insumos, recetas, su costo y calorías, y el menú.",
       en: "Ingredients, recipes, their cost and calories, and the menu.",
     },
-    [],
+    ["food.view", "food.manage", "logistics.view"],
   ),
   role(
     "buyer",
     { es: "Comprador", en: "Buyer" },
     { es: "Proveedores, ciudades y precios de insumos.", en: "Providers, cities and ingredient prices." },
-    [],
+    ["logistics.view", "logistics.manage", "food.view"],
   ),
 ];
 

@@ -7,7 +7,7 @@
  *
  * Data kinds (decision 008): "place" permissions act on place-bound data and reach the holder's places; "company"
  * permissions change company-wide data (roles and permissions, the services catalogue, dealerships and
- * subdealerships, and as they arrive levels, ingredients, providers, offers, dishes and recipes), which has no
+ * subdealerships, ingredients, providers, offers and cities, and as they arrive levels, dishes and recipes), which has no
  * place, so they take effect only through assignments in a headquarters area.
  */
 export interface PermissionSpec {
@@ -145,6 +145,28 @@ export const PERMISSIONS = {
     area: "diners",
     data: "place",
     label: { es: "Importar comensales desde hojas de cálculo", en: "Import diners from spreadsheets" },
+  },
+  "food.view": {
+    area: "food",
+    data: "company",
+    label: { es: "Ver insumos y su composición", en: "View ingredients and their composition" },
+    sidebar: { route: "ingredients.index", label: "food.nav.ingredients", icon: "utensils", order: 60 },
+  },
+  "food.manage": {
+    area: "food",
+    data: "company",
+    label: { es: "Gestionar insumos y sus categorías", en: "Manage ingredients and their categories" },
+  },
+  "logistics.view": {
+    area: "logistics",
+    data: "company",
+    label: { es: "Ver proveedores, ofertas y centros logísticos", en: "View providers, offers and logistics centres" },
+    sidebar: { route: "logistics.index", label: "food.nav.logistics", icon: "building", order: 65 },
+  },
+  "logistics.manage": {
+    area: "logistics",
+    data: "company",
+    label: { es: "Gestionar proveedores, ofertas y ciudades", en: "Manage providers, offers and cities" },
   },
   "audit.view": {
     area: "audit",

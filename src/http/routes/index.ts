@@ -12,9 +12,12 @@ import { dinersImportRoutes } from "./diners-import";
 import { dinnersRoutes } from "./dinners";
 import { managementRoutes } from "./management";
 import { placesImportRoutes } from "./places-import";
+import { ingredientsRoutes } from "./ingredients";
 import { jobsRoutes } from "./jobs";
+import { logisticsRoutes } from "./logistics";
 import { periodsRoutes } from "./periods";
 import { platformRoutes } from "./platform";
+import { providersRoutes } from "./providers";
 import { salesRoutes } from "./sales";
 import { salesReportRoutes } from "./sales-report";
 import { servicesRoutes } from "./services";
@@ -36,6 +39,9 @@ export const routes: RouteDefinition[] = [
   ...periodsRoutes,
   ...salesRoutes,
   ...salesReportRoutes,
+  ...ingredientsRoutes,
+  ...providersRoutes,
+  ...logisticsRoutes,
   ...broadcastingRoutes,
 ];
 
