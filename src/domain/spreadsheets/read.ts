@@ -10,6 +10,10 @@
  */
 import { inflateRawSync } from "node:zlib";
 import { message, ValidationFailed, type Message } from "../errors";
+import { checkXlsFile } from "./compound-file";
+import { detectContainer, zipWorkbookKind } from "./detect";
+import { MAX_SHEET_ROWS } from "./limits";
+import { unpackSheet, type PackedSheet } from "./packed-rows";
 
 export type CellValue = string | number | boolean | null;
 
@@ -27,6 +31,8 @@ export interface ReadLimits {
   maxEntries: number;
   maxUncompressedBytes: number;
   timeoutMs: number;
+  /** The rows a sheet may hold (readWorkbook counts them all; readFirstSheet allows a header row besides). */
+  maxRows: number;
 }
 
 const MIB = 1024 * 1024;
@@ -39,6 +45,7 @@ export const DEFAULT_READ_LIMITS: ReadLimits = {
   maxEntries: 1000,
   maxUncompressedBytes: 50 * MIB,
   timeoutMs: 10_000,
+  maxRows: MAX_SHEET_ROWS,
 };
 
 const EOCD_SIGNATURE = 0x06054b50;
@@ -245,40 +252,58 @@ export function checkZip(
 }
 
 /**
- * Inflates every deflated entry of a zip that passes checkZip, each bounded by its declared size, and refuses the
- * file when an entry inflates to more or less than its headers declare. Throws ValidationFailed keyed `file`.
+ * The content of one entry of a zip that passes checkZip, inflated with its declared size as the bound. Throws
+ * ValidationFailed keyed `file` when it inflates to more or less than its headers declare.
  */
-export function checkZipContent(bytes: Uint8Array, limits: ReadLimits = DEFAULT_READ_LIMITS): void {
-  // checkZip holds the declared sizes to maxUncompressedBytes in total, so bounding each entry by its own
-  // declared size bounds the whole inflation by that limit too.
-  for (const entry of checkZip(bytes, limits).entries) {
-    if (entry.method !== DEFLATED) continue;
-    const data = bytes.subarray(entry.dataOffset, entry.dataOffset + entry.compressedSize);
-    let inflated: number;
-    try {
-      // maxOutputLength makes zlib stop, and throw, as soon as the output passes the bound (it must be at least 1).
-      inflated = inflateRawSync(data, { maxOutputLength: Math.max(entry.size, 1) }).byteLength;
-    } catch (error) {
-      if ((error as { code?: unknown }).code === "ERR_BUFFER_TOO_LARGE")
-        refuse("import.too_large_uncompressed", { max: mib(limits.maxUncompressedBytes) });
-      refuse("import.unreadable");
-    }
-    if (inflated > entry.size) refuse("import.too_large_uncompressed", { max: mib(limits.maxUncompressedBytes) });
-    if (inflated !== entry.size) refuse("import.unreadable");
+export function entryContent(bytes: Uint8Array, entry: ZipEntry, limits: ReadLimits = DEFAULT_READ_LIMITS): Uint8Array {
+  const data = bytes.subarray(entry.dataOffset, entry.dataOffset + entry.compressedSize);
+  if (entry.method !== DEFLATED) return data;
+  let inflated: Uint8Array;
+  try {
+    // maxOutputLength makes zlib stop, and throw, as soon as the output passes the bound (it must be at least 1).
+    inflated = inflateRawSync(data, { maxOutputLength: Math.max(entry.size, 1) });
+  } catch (error) {
+    if ((error as { code?: unknown }).code === "ERR_BUFFER_TOO_LARGE")
+      refuse("import.too_large_uncompressed", { max: mib(limits.maxUncompressedBytes) });
+    refuse("import.unreadable");
   }
+  if (inflated.byteLength > entry.size)
+    refuse("import.too_large_uncompressed", { max: mib(limits.maxUncompressedBytes) });
+  if (inflated.byteLength !== entry.size) refuse("import.unreadable");
+  return inflated;
 }
 
-type WorkerAnswer =
-  { ok: true; sheets: WorkbookRows } | { ok: false; key: string; params?: Record<string, string | number> };
+/**
+ * Inflates every deflated entry of a zip that passes checkZip, each bounded by its declared size, and refuses the
+ * file when an entry inflates to more or less than its headers declare. Returns the checked entries. Throws
+ * ValidationFailed keyed `file`.
+ */
+export function checkZipContent(bytes: Uint8Array, limits: ReadLimits = DEFAULT_READ_LIMITS): ZipEntry[] {
+  // checkZip holds the declared sizes to maxUncompressedBytes in total, so bounding each entry by its own
+  // declared size bounds the whole inflation by that limit too.
+  const { entries } = checkZip(bytes, limits);
+  for (const entry of entries) if (entry.method === DEFLATED) entryContent(bytes, entry, limits);
+  return entries;
+}
+
+/** What parse-worker.ts answers: the sheets' rows, packed (packed-rows.ts), or a refusal. */
+export type WorkerAnswer =
+  { ok: true; sheets: PackedSheet[] } | { ok: false; key: string; params?: Record<string, string | number> };
 
 /** What parse-worker.ts receives: the file and the limits its content is checked against. */
 export interface WorkerRequest {
   bytes: Uint8Array;
   limits: ReadLimits;
+  /**
+   * Set by readFirstSheet: the format the file was found to be, and the name its sheet takes when the format has
+   * none (CSV). Only the first sheet is answered, and it may hold a header row besides `limits.maxRows` rows.
+   * Unset (readWorkbook): every sheet of an .xlsx, each with at most `limits.maxRows` rows.
+   */
+  firstSheet?: { format: SpreadsheetFormat; name: string };
 }
 
-function parseInWorker(bytes: Uint8Array, limits: ReadLimits): Promise<WorkbookRows> {
-  return new Promise((resolve, reject) => {
+function parseInWorker(bytes: Uint8Array, limits: ReadLimits, firstSheet?: WorkerRequest["firstSheet"]) {
+  return new Promise<WorkbookRows>((resolve, reject) => {
     const worker = new Worker(new URL("./parse-worker.ts", import.meta.url));
     const fail = (key: string, params?: Record<string, string | number>) =>
       reject(new ValidationFailed({ file: message(key, params) as Message }));
@@ -289,7 +314,7 @@ function parseInWorker(bytes: Uint8Array, limits: ReadLimits): Promise<WorkbookR
     worker.onmessage = (event: MessageEvent<WorkerAnswer>) => {
       clearTimeout(timer);
       worker.terminate();
-      if (event.data.ok) resolve(event.data.sheets);
+      if (event.data.ok) resolve(event.data.sheets.map(unpackSheet));
       else fail(event.data.key, event.data.params);
     };
     worker.onerror = () => {
@@ -297,8 +322,9 @@ function parseInWorker(bytes: Uint8Array, limits: ReadLimits): Promise<WorkbookR
       worker.terminate();
       fail("import.unreadable");
     };
-    // A copy goes to the worker, so the caller's bytes stay usable.
-    worker.postMessage({ bytes: bytes.slice(), limits } satisfies WorkerRequest);
+    // A copy goes to the worker (moved, not copied again), so the caller's bytes stay usable.
+    const copy = bytes.slice();
+    worker.postMessage({ bytes: copy, limits, firstSheet } satisfies WorkerRequest, [copy.buffer]);
   });
 }
 
@@ -310,4 +336,98 @@ export async function readWorkbook(bytes: Uint8Array, limits: Partial<ReadLimits
   const effective = { ...DEFAULT_READ_LIMITS, ...limits };
   checkZip(bytes, effective);
   return parseInWorker(bytes, effective);
+}
+
+export type SpreadsheetFormat = "xlsx" | "xls" | "ods" | "csv";
+
+/** What one kind of import accepts. */
+export interface IntakeLimits {
+  maxBytes: number;
+  /** Data rows: the sheet may hold a header row besides. */
+  maxRows: number;
+  /** How long reading may take (10 s when not given). */
+  timeoutMs?: number;
+  /** The declared uncompressed size of an .xlsx or .ods (10 × maxBytes, at least 50 MiB, when not given). */
+  maxUncompressedBytes?: number;
+}
+
+/** The diner import: 20 MiB and 100,000 rows, read within a minute. */
+export const DINER_INTAKE: IntakeLimits = { maxBytes: 20 * MIB, maxRows: 100_000, timeoutMs: 60_000 };
+
+/**
+ * Refusals of the zip and workbook checks that readWorkbook words for an .xlsx: once the bytes are known to be a
+ * zip or a Compound File, a file that fails them is damaged.
+ */
+const DAMAGED_KEYS = new Set(["import.not_xlsx", "import.unreadable"]);
+
+/**
+ * The read limits for an import kind's limits: the zip bounds of readWorkbook, the kind's size, rows and time.
+ */
+function readLimitsOf(limits: IntakeLimits): ReadLimits {
+  return {
+    maxBytes: limits.maxBytes,
+    maxEntries: DEFAULT_READ_LIMITS.maxEntries,
+    maxUncompressedBytes:
+      limits.maxUncompressedBytes ?? Math.max(DEFAULT_READ_LIMITS.maxUncompressedBytes, 10 * limits.maxBytes),
+    timeoutMs: limits.timeoutMs ?? DEFAULT_READ_LIMITS.timeoutMs,
+    maxRows: limits.maxRows,
+  };
+}
+
+/** The text of a small zip entry (the `mimetype` of an .ods), or null when it is not small. */
+function smallEntryText(bytes: Uint8Array, entry: ZipEntry, limits: ReadLimits): string | null {
+  if (entry.size > 256) return null;
+  return new TextDecoder().decode(entryContent(bytes, entry, limits));
+}
+
+/** The format of a file whose container is known, after that container's structural checks (on this thread). */
+function checkedFormat(bytes: Uint8Array, fileName: string, limits: ReadLimits): SpreadsheetFormat {
+  switch (detectContainer(bytes, fileName)) {
+    case "zip": {
+      const { entries } = checkZip(bytes, limits);
+      const mimetype = entries.find((entry) => entry.name === "mimetype");
+      return zipWorkbookKind(
+        entries.map((entry) => entry.name),
+        mimetype ? smallEntryText(bytes, mimetype, limits) : null,
+      );
+    }
+    case "compound-file":
+      checkXlsFile(bytes);
+      return "xls";
+    case "text":
+      return "csv";
+  }
+}
+
+/**
+ * Reads the FIRST sheet of an .xlsx, .xls, .ods or .csv file, whichever it really is (known by its bytes, not its
+ * name; the name only breaks ties such as csv vs text). Throws ValidationFailed({ file: Message }) with one clear
+ * message for: empty, too large, too many rows, not a spreadsheet, encrypted/password-protected, damaged, too slow.
+ *
+ * Each format is checked for what it is before it is parsed: the zip's structure and sizes for .xlsx and .ods, the
+ * Compound File's structure and encryption for .xls, UTF-8 for .csv; then, in a worker with the time limit, the
+ * zip's content, the sheet's size as its XML declares it (sheet-size.ts), and only then SheetJS (.csv is parsed by
+ * csv.ts). Cells are raw values: formulas are never evaluated (their cached value, or null), blank cells are null,
+ * and CSV cells are the strings written. `firstRow` is 1: rows[i] is the sheet's row i + 1, blank rows included.
+ */
+export async function readFirstSheet(
+  bytes: Uint8Array,
+  fileName: string,
+  limits: IntakeLimits,
+): Promise<{ format: SpreadsheetFormat; sheet: SheetRows }> {
+  const effective = readLimitsOf(limits);
+  try {
+    if (bytes.byteLength === 0) refuse("import.empty");
+    if (bytes.byteLength > effective.maxBytes) refuse("import.file_too_large", { max: mib(effective.maxBytes) });
+    const format = checkedFormat(bytes, fileName, effective);
+    const name = fileName.replace(/^.*[\\/]/, "").replace(/\.[^.]*$/, "") || fileName;
+    const [sheet] = await parseInWorker(bytes, effective, { format, name });
+    return { format, sheet };
+  } catch (error) {
+    if (error instanceof ValidationFailed) {
+      const refusal = error.errors.file;
+      if (typeof refusal === "object" && DAMAGED_KEYS.has(refusal.key)) refuse("import.damaged");
+    }
+    throw error;
+  }
 }

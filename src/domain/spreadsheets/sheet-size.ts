@@ -1,0 +1,237 @@
+/**
+ * What a sheet would make SheetJS allocate, counted from its XML before SheetJS reads it.
+ *
+ * An .ods sheet can repeat a row (`table:number-rows-repeated`) and a cell (`table:number-columns-repeated`) any
+ * number of times, and SheetJS writes out every copy of a cell with content: a few hundred bytes could declare a
+ * million rows of a thousand cells each. An .xlsx sheet lists its cells one by one, so its size bounds them, but a
+ * small zip still inflates to millions of them. Both are refused here, before any cell exists: rows with content past
+ * the row limit (import.too_many_rows, as SheetJS would find once it had read them), and more cells than
+ * MAX_SHEET_CELLS in one sheet (import.too_many_cells).
+ */
+import { message, ValidationFailed } from "../errors";
+import { MAX_SHEET_CELLS } from "./limits";
+
+export interface SheetBounds {
+  /** The rows a sheet may hold, its header included. */
+  rows: number;
+  /** The row limit as the message states it (data rows). */
+  reportedRows: number;
+  /** The most cells SheetJS may be asked to allocate for one sheet. */
+  cells?: number;
+}
+
+function refuse(key: string, params: Record<string, string | number>): never {
+  throw new ValidationFailed({ file: message(key, params) });
+}
+
+/**
+ * The value of attribute `name` (whatever its namespace prefix) in `tag`, a tag's attribute text, or null.
+ * Attributes are found by their name followed by `=`, after a space or a prefix's colon.
+ */
+function attribute(tag: string, name: string): string | null {
+  for (let at = tag.indexOf(name); at >= 0; at = tag.indexOf(name, at + 1)) {
+    const before = tag.charCodeAt(at - 1);
+    if (before !== COLON && !isSpace(before)) continue;
+    let p = at + name.length;
+    while (isSpace(tag.charCodeAt(p))) p++;
+    if (tag.charCodeAt(p) !== EQUALS) continue;
+    p++;
+    while (isSpace(tag.charCodeAt(p))) p++;
+    const quote = tag.charCodeAt(p);
+    if (quote !== QUOTE && quote !== APOSTROPHE) continue;
+    const end = tag.indexOf(quote === QUOTE ? '"' : "'", p + 1);
+    return end < 0 ? null : tag.slice(p + 1, end);
+  }
+  return null;
+}
+
+const SLASH = 0x2f;
+const COLON = 0x3a;
+const EQUALS = 0x3d;
+const QUOTE = 0x22;
+const APOSTROPHE = 0x27;
+const isSpace = (code: number) => code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
+
+const unescapeXml = (text: string) =>
+  text
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&amp;/g, "&");
+
+/** One tag of an XML text: its local name (without a namespace prefix), whether it closes, or closes itself. */
+interface Tag {
+  name: string;
+  closing: boolean;
+  selfClosing: boolean;
+  /** The text between the name and the closing `>` (or `/>`). */
+  attributes: string;
+}
+
+/**
+ * Calls `visit` with each start or end tag of `xml` whose local name is one of `names` (other tags and text are
+ * skipped: a `<` in XML always opens markup). With `quoted`, a `>` inside a double-quoted attribute value does not
+ * end a tag, as SheetJS reads .ods XML; without, it does, as SheetJS splits an .xlsx sheet into rows and cells (so
+ * this counts what SheetJS counts).
+ */
+function eachTag(xml: string, names: string[], visit: (tag: Tag) => void, quoted = true): void {
+  const alternatives = [...names].sort((a, b) => b.length - a.length).join("|");
+  const opening = new RegExp(`<(/?)(?:[\\w.-]+:)?(${alternatives})(?=[\\s/>])`, "g");
+  for (let found = opening.exec(xml); found !== null; found = opening.exec(xml)) {
+    const from = opening.lastIndex;
+    let to: number;
+    if (quoted) {
+      TAG_END.lastIndex = from;
+      to = TAG_END.test(xml) ? TAG_END.lastIndex - 1 : -1;
+    } else to = xml.indexOf(">", from);
+    if (to < 0) return;
+    const selfClosing = xml.charCodeAt(to - 1) === SLASH;
+    visit({
+      name: found[2],
+      closing: found[1] === "/",
+      selfClosing,
+      attributes: xml.slice(from, selfClosing ? to - 1 : to),
+    });
+    opening.lastIndex = to + 1;
+  }
+}
+
+/** The rest of a tag up to its `>`, skipping double-quoted values. */
+const TAG_END = /[^>"]*(?:"[^"]*"[^>"]*)*>/y;
+
+const ODS_TAGS = ["table", "table-row", "table-cell", "p"];
+/** Value types whose cell SheetJS keeps even without a paragraph of text. */
+const TEXT_TYPES = new Set(["", "string", "text"]);
+
+const repeatOf = (value: string | null) => Math.max(1, Number.parseInt(value ?? "1", 10) || 1);
+
+/**
+ * Checks an .ods `content.xml` against `bounds` (see above), following rows and cells the way SheetJS counts them:
+ * a table starts at row 0, a row advances by its repeat count when it closes, and a cell with content fills
+ * rows-repeated × columns-repeated cells. Every table counts, as SheetJS reads them all.
+ */
+export function checkOdsContent(xml: string, bounds: SheetBounds): void {
+  const maxCells = bounds.cells ?? MAX_SHEET_CELLS;
+  let table = "";
+  let row = -1;
+  let rowRepeat = 1;
+  let cells = 0;
+  // The open cell: its repeats, whether it has a value whatever its text, whether a paragraph was seen inside it.
+  let cell: { columns: number; valued: boolean; text: boolean } | null = null;
+  const count = (columns: number) => {
+    if (row < 0) return;
+    if (row + rowRepeat > bounds.rows) refuse("import.too_many_rows", { sheet: table, max: bounds.reportedRows });
+    cells += rowRepeat * columns;
+    if (cells > maxCells) refuse("import.too_many_cells", { sheet: table, max: maxCells });
+  };
+  eachTag(xml, ODS_TAGS, ({ name, closing, selfClosing, attributes }) => {
+    switch (name) {
+      case "table":
+        if (closing || selfClosing) break;
+        table = unescapeXml(attribute(attributes, "name") ?? "");
+        row = -1;
+        rowRepeat = 1;
+        cells = 0;
+        break;
+      case "table-row":
+        if (closing) {
+          row += rowRepeat;
+          rowRepeat = 1;
+        } else {
+          if (row === -1) row = 0;
+          rowRepeat = repeatOf(attribute(attributes, "number-rows-repeated"));
+        }
+        break;
+      case "table-cell": {
+        if (closing) {
+          if (cell && (cell.valued || cell.text)) count(cell.columns);
+          cell = null;
+          break;
+        }
+        const type = attribute(attributes, "value-type") ?? "";
+        // A cell closed on itself keeps one copy when it holds a string value; any other one is empty.
+        if (selfClosing) {
+          if (type === "string") count(1);
+          break;
+        }
+        cell = {
+          columns: repeatOf(attribute(attributes, "number-columns-repeated")),
+          valued: !TEXT_TYPES.has(type),
+          text: attribute(attributes, "string-value") !== null,
+        };
+        break;
+      }
+      case "p":
+        if (cell && !closing) cell.text = true;
+        break;
+    }
+  });
+}
+
+const XLSX_TAGS = ["row", "c"];
+
+/**
+ * Checks an .xlsx worksheet's XML against `bounds`: the cells SheetJS would keep (those of rows within
+ * `bounds.rows + 1`, the `sheetRows` it is given) fit MAX_SHEET_CELLS, and no cell with content lies past the row
+ * limit. Rows are numbered by their `r` attribute, or follow the previous one, as SheetJS numbers them.
+ */
+export function checkXlsxSheet(xml: string, sheet: string, bounds: SheetBounds): void {
+  const maxCells = bounds.cells ?? MAX_SHEET_CELLS;
+  let row = 0;
+  let cells = 0;
+  eachTag(
+    xml,
+    XLSX_TAGS,
+    ({ name, closing, selfClosing, attributes }) => {
+      if (closing) return;
+      if (name === "row") {
+        const number = attribute(attributes, "r");
+        row = number === null ? row + 1 : Number.parseInt(number, 10) || row + 1;
+        return;
+      }
+      // A cell that closes on itself holds nothing (a styled blank); SheetJS keeps none of those.
+      if (selfClosing) return;
+      if (row > bounds.rows) refuse("import.too_many_rows", { sheet, max: bounds.reportedRows });
+      if (++cells > maxCells) refuse("import.too_many_cells", { sheet, max: maxCells });
+    },
+    false,
+  );
+}
+
+/** Whether an .ods manifest (META-INF/manifest.xml) says that some of its parts are encrypted. */
+export function odsIsEncrypted(manifest: string): boolean {
+  let encrypted = false;
+  eachTag(manifest, ["encryption-data"], () => (encrypted = true));
+  return encrypted;
+}
+
+/**
+ * The first sheet of an .xlsx workbook, as SheetJS orders them: its name and the path of its part in the zip,
+ * from xl/workbook.xml and its relationships. Null when they do not say (the caller then checks every sheet part).
+ */
+export function firstXlsxSheet(workbookXml: string, relationshipsXml: string): { name: string; path: string } | null {
+  let sheet: { name: string; id: string | null } | null = null;
+  eachTag(workbookXml, ["sheet"], ({ closing, attributes }) => {
+    if (closing || sheet) return;
+    sheet = {
+      name: unescapeXml(attribute(attributes, "name") ?? ""),
+      id: attribute(attributes, "id"),
+    };
+  });
+  const first = sheet as { name: string; id: string | null } | null;
+  if (!first || first.id === null) return null;
+  let target: string | null = null;
+  eachTag(relationshipsXml, ["Relationship"], ({ closing, attributes }) => {
+    if (!closing && target === null && attribute(attributes, "Id") === first.id)
+      target = unescapeXml(attribute(attributes, "Target") ?? "");
+  });
+  if (target === null) return null;
+  const path: string[] = [];
+  const found = target as string;
+  for (const part of (found.startsWith("/") ? found.slice(1) : `xl/${found}`).split("/")) {
+    if (part === "..") path.pop();
+    else if (part !== "." && part !== "") path.push(part);
+  }
+  return { name: first.name, path: path.join("/") };
+}
