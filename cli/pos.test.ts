@@ -595,7 +595,15 @@ describe("./mesa sale:void", () => {
       expect(out).toBe(
         `Voided ticket ${sale.ticket} (#${sale.id}) of Comedor Norte, ${sale.serviceDate}: Ana Quispe Mamani, S/ 15.00. Reason: Wrong diner\n`,
       );
-      expect(heard).toHaveLength(1);
+      // The void's SaleChanged for the points of sale, then the cafe's figures for the dashboards.
+      expect(heard.map((h) => h.body.name)).toEqual(["App\\Events\\SaleChanged", "App\\Events\\FiguresChanged"]);
+      expect(heard[1].body).toMatchObject({ channels: [`private-cafe.${world.norte}.figures`] });
+      expect(JSON.parse(heard[1].body.data as string)).toEqual({
+        cafeId: world.norte,
+        serviceDates: [sale.serviceDate],
+        recorded: 0,
+        voided: 1,
+      });
       expect(heard[0].path).toBe("/apps/mesa/events");
       expect(heard[0].body).toMatchObject({
         name: "App\\Events\\SaleChanged",

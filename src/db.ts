@@ -27,6 +27,8 @@ export function openDatabase(path: string): Db {
   client.exec("PRAGMA synchronous = FULL");
   client.exec("PRAGMA foreign_keys = ON");
   client.exec("PRAGMA busy_timeout = 5000");
+  // The statement journals of the triggers that keep the daily sales totals stay in memory, not in temporary files.
+  client.exec("PRAGMA temp_store = MEMORY");
   // Searches compare folded text (lower case, no accents): SQLite's own LIKE folds ASCII letters only.
   client.function(FOLD_FUNCTION, { deterministic: true }, foldSqlValue);
   reuseStatements(client);
