@@ -1,0 +1,334 @@
+/**
+ * The Sales page in a real browser, against the real server: a cafe manager of "Comedor Principal" filters the sale
+ * lines (the filters land in the URL and the totals follow), sees only their cafe's sales, opens a ticket from its
+ * row and with the keyboard, exports what the filter shows and reads the workbook back with SheetJS, and finds a
+ * diner served lunch twice in the Duplicates tab. The page is checked with axe in light and dark, at desktop and
+ * phone widths (where rows are cards and nothing scrolls sideways), and in English.
+ *
+ * The e2e database is seeded on the server's first start (demo cafes, prices, diners and two weeks of sales). The
+ * sales these tests look for are made here through sales.store as the super-administrator: a diner of their own
+ * with a credit and a cash lunch today at Comedor Principal (a duplicate), and a sale at Comedor Taller, which the
+ * manager must not see. People come from tests/support/e2e-fixtures.ts.
+ */
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import * as XLSX from "xlsx";
+import { chooseOption, watchConsole, watchServerMarkup, waitForHydration } from "./support";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const RUN = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+const PASSWORD = "Altiplano-Quinua-2024!";
+const ADMIN = { name: `Sofía Admin Ventas ${RUN}`, email: `sales.super.${RUN}@example.com` };
+const MANAGER = { name: `Raúl Jefe Ventas ${RUN}`, email: `sales.jefe.${RUN}@example.com` };
+const CAFE = "Comedor Principal";
+const OTHER_CAFE = "Comedor Taller";
+
+function newDni(): string {
+  return `8${String(Math.floor(Math.random() * 1e7)).padStart(7, "0")}`;
+}
+const TWICE = { name: `Mamani Ccahua Elsa ${RUN}`, dni: newDni() };
+const ELSEWHERE = { name: `Huarachi Poma Iván ${RUN}`, dni: newDni() };
+/** Today in Lima (the demo cafes' clock), YYYY-MM-DD. */
+const TODAY = new Intl.DateTimeFormat("en-CA", {
+  timeZone: "America/Lima",
+  year: "numeric",
+  month: "2-digit",
+  day: "2-digit",
+}).format(new Date());
+
+function createUser(person: { name: string; email: string }, role: { role: string; area: string; place: string }) {
+  execFileSync(
+    join(ROOT, "node_modules/.bin/bun"),
+    [
+      "tests/support/e2e-fixtures.ts",
+      "user",
+      "--name",
+      person.name,
+      "--email",
+      person.email,
+      "--password",
+      PASSWORD,
+      "--role",
+      role.role,
+      "--area",
+      role.area,
+      "--place",
+      role.place,
+      "--wait",
+      String(test.info().project.use.baseURL),
+    ],
+    { cwd: ROOT, env: { ...process.env, DB_PATH: process.env.MESA_E2E_DB }, stdio: "pipe" },
+  );
+}
+
+async function open(page: Page, path: string): Promise<void> {
+  await page.goto(path);
+  await waitForHydration(page);
+}
+
+async function signedIn(browser: Browser, email: string) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await open(page, "/login");
+  await page.getByLabel("Correo electrónico").fill(email);
+  await page.getByLabel("Contraseña", { exact: true }).fill(PASSWORD);
+  await page.getByRole("button", { name: "Ingresar" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  const state = await context.storageState();
+  await context.close();
+  return state;
+}
+
+async function pageProps<T>(page: Page): Promise<T> {
+  const text = await page.locator('script[data-page="app"]').textContent();
+  return JSON.parse(text!).props as T;
+}
+
+async function postJson(context: BrowserContext, path: string, data: unknown) {
+  const token = (await context.cookies()).find((c) => c.name === "XSRF-TOKEN")?.value ?? "";
+  return context.request.post(path, {
+    data,
+    headers: { Accept: "application/json", "X-XSRF-TOKEN": decodeURIComponent(token) },
+  });
+}
+
+const table = (page: Page) => page.getByRole("table", { name: /^(Líneas de venta|Sale lines)$/ });
+const rowsOf = (page: Page, text: string) => table(page).locator("tbody tr").filter({ hasText: text });
+
+test.describe.configure({ mode: "serial" });
+
+test.describe("the Sales page", () => {
+  test.setTimeout(90_000);
+  let managerState: Awaited<ReturnType<BrowserContext["storageState"]>>;
+  const tickets: { cash: string; credit: string; elsewhere: string } = { cash: "", credit: "", elsewhere: "" };
+
+  const as = async (browser: Browser) => {
+    const context = await browser.newContext({ storageState: managerState, acceptDownloads: true });
+    const page = await context.newPage();
+    return { context, page, problems: watchConsole(page) };
+  };
+
+  test.beforeAll(async ({ browser }) => {
+    test.setTimeout(120_000);
+    createUser(ADMIN, { role: "super-administrator", area: "Administración", place: "Sede Lima" });
+    createUser(MANAGER, { role: "cafe manager", area: "Caja", place: CAFE });
+    const adminState = await signedIn(browser, ADMIN.email);
+    managerState = await signedIn(browser, MANAGER.email);
+
+    const context = await browser.newContext({ storageState: adminState });
+    const page = await context.newPage();
+    await open(page, "/dinners");
+    const props = await pageProps<{ cafes: { id: number; name: string }[]; subdealerships: { id: number }[] }>(page);
+    const cafeId = (name: string) => props.cafes.find((c) => c.name === name)!.id;
+    const lunchAt = async (cafe: string) => {
+      await open(page, `/dinners?cafe=${cafeId(cafe)}`);
+      const pos = (await pageProps<{ pos: { services: { id: number; code: string }[] } }>(page)).pos;
+      return pos.services.find((s) => s.code === "ALM")!.id;
+    };
+    for (const [diner, cafe] of [
+      [TWICE, CAFE],
+      [ELSEWHERE, OTHER_CAFE],
+    ] as const) {
+      const response = await postJson(context, "/diners", {
+        name: diner.name,
+        document_type: "dni",
+        document_number: diner.dni,
+        subdealership_id: props.subdealerships[0].id,
+        cafe_id: cafeId(cafe),
+      });
+      expect(response.status(), await response.text()).toBe(201);
+    }
+    const sell = async (diner: { dni: string }, cafe: string, saleType: "credit" | "cash") => {
+      const response = await postJson(context, "/sales", {
+        key: `sales-e2e-${RUN}-${diner.dni}-${saleType}`,
+        cafe_id: cafeId(cafe),
+        document_type: "dni",
+        document_number: diner.dni,
+        service_date: TODAY,
+        sale_type: saleType,
+        lines: [{ service_id: await lunchAt(cafe), quantity: 1 }],
+      });
+      expect(response.status(), await response.text()).toBe(201);
+      return ((await response.json()) as { ticket: string }).ticket;
+    };
+    tickets.credit = await sell(TWICE, CAFE, "credit");
+    tickets.cash = await sell(TWICE, CAFE, "cash");
+    tickets.elsewhere = await sell(ELSEWHERE, OTHER_CAFE, "credit");
+    await context.close();
+  });
+
+  test("filters in the URL, totals that follow, only the manager's cafe, a row opens its ticket", async ({
+    browser,
+  }) => {
+    const { context, page, problems } = await as(browser);
+    await open(page, "/dashboard");
+    await page
+      .getByRole("navigation", { name: /navegación/i })
+      .getByRole("link", { name: "Ventas" })
+      .click();
+    await expect(page).toHaveURL(/\/sales$/);
+    await expect(page.getByRole("heading", { level: 1, name: "Ventas" })).toBeVisible();
+    // Only the manager's cafe is offered, and the other cafe's sale is nowhere.
+    await page.getByRole("combobox", { name: "Comedor", exact: true }).click();
+    await expect(page.getByRole("option", { name: CAFE })).toBeVisible();
+    await expect(page.getByRole("option", { name: OTHER_CAFE })).toHaveCount(0);
+    await page.keyboard.press("Escape");
+
+    // Today, cash: the lines of today's cash sales, the manager's diner among them.
+    await open(page, `/sales?from=${TODAY}&to=${TODAY}`);
+    const dayTotal = await page.getByTestId("sales-total-total").textContent();
+    await chooseOption(page, "Tipo de venta", "Contado");
+    await expect(page).toHaveURL(/sale_type=cash/);
+    await expect(rowsOf(page, TWICE.name)).toHaveCount(1);
+    await expect(rowsOf(page, TWICE.name)).toContainText(tickets.cash);
+    await expect(rowsOf(page, ELSEWHERE.name)).toHaveCount(0);
+    // The totals are the cash sales' now.
+    await expect(page.getByTestId("sales-total-total")).not.toHaveText(dayTotal!);
+    // Credit instead: the other lunch; the filter is in the URL, so a reload keeps it.
+    await chooseOption(page, "Tipo de venta", "Crédito");
+    await expect(page).toHaveURL(/sale_type=credit/);
+    await expect(rowsOf(page, TWICE.name)).toContainText(tickets.credit);
+    await page.reload();
+    await waitForHydration(page);
+    await expect(page.getByRole("combobox", { name: "Tipo de venta" })).toContainText("Crédito");
+    await expect(rowsOf(page, TWICE.name)).toHaveCount(1);
+    // Back to every type: the lines and totals of the whole day again.
+    await chooseOption(page, "Tipo de venta", "Todos");
+    await expect(page).not.toHaveURL(/sale_type=/);
+    await expect(rowsOf(page, TWICE.name)).toHaveCount(2);
+    await expect(page.getByTestId("sales-total-total")).toHaveText(dayTotal!);
+
+    // Voided sales only: none of today's are this diner's.
+    await chooseOption(page, "Estado", "Anuladas");
+    await expect(page).toHaveURL(/status=voided/);
+    await expect(rowsOf(page, TWICE.name)).toHaveCount(0);
+    await page.getByRole("button", { name: "Quitar filtros" }).click();
+    await expect(page).toHaveURL(/\/sales$/);
+
+    // A click on the row opens its ticket.
+    await open(page, `/sales?from=${TODAY}&to=${TODAY}&sale_type=cash`);
+    await rowsOf(page, TWICE.name).getByRole("cell").first().click();
+    await expect(page).toHaveURL(/\/sales\/\d+\/ticket$/);
+    await expect(page.getByText(tickets.cash).first()).toBeVisible();
+    await page.goBack();
+    await waitForHydration(page);
+    // And with the keyboard: the ticket's link takes the focus and Enter opens it.
+    const link = rowsOf(page, TWICE.name).getByRole("link", { name: `Abrir el ticket ${tickets.cash}` });
+    await link.focus();
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(/\/sales\/\d+\/ticket$/);
+
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  test("the export holds what the filter shows, amounts as numbers and dates as dates", async ({ browser }) => {
+    const { context, page, problems } = await as(browser);
+    await open(page, `/sales?from=${TODAY}&to=${TODAY}&sale_type=cash`);
+    const { lines } = await pageProps<{ lines: { total: number; totals: { totalCents: number } } }>(page);
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("link", { name: "Exportar a Excel" }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(
+      new RegExp(`^mesa-sales-${TODAY}-${TODAY}-\\d{4}-\\d{2}-\\d{2}\\.xlsx$`),
+    );
+    const book = XLSX.read(readFileSync(await download.path()), { type: "buffer", cellDates: true, cellNF: true });
+    const sheet = book.Sheets[book.SheetNames[0]];
+    const rows = XLSX.utils.sheet_to_json<unknown[]>(sheet, { header: 1, raw: true });
+    const header = rows[0] as string[];
+    expect(header.slice(0, 5)).toEqual(["Fecha", "Vendida", "Comedor", "Ticket", "Comensal"]);
+    expect(rows.length - 1).toBe(lines.total);
+    const total = header.indexOf("Total");
+    const cents = rows
+      .slice(1)
+      .reduce((n: number, row) => n + Math.round(((row as number[])[total] as number) * 100), 0);
+    expect(cents).toBe(lines.totals.totalCents);
+    const mine = rows.find((row) => (row as unknown[])[3] === tickets.cash) as unknown[];
+    expect(mine[4]).toBe(TWICE.name);
+    expect(mine[2]).toBe(CAFE);
+    expect(mine[0]).toBeInstanceOf(Date);
+    expect(typeof mine[total]).toBe("number");
+    expect(rows.some((row) => (row as unknown[])[2] === OTHER_CAFE)).toBe(false);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  test("the Duplicates tab shows the diner served lunch twice today, with both tickets", async ({ browser }) => {
+    const { context, page, problems } = await as(browser);
+    await open(page, `/sales?from=${TODAY}&to=${TODAY}`);
+    await page.getByRole("link", { name: "Duplicados" }).click();
+    await expect(page).toHaveURL(new RegExp(`/sales/duplicates\\?from=${TODAY}&to=${TODAY}$`));
+    const group = page.getByTestId("duplicate-group").filter({ hasText: TWICE.name });
+    await expect(group).toHaveCount(1);
+    await expect(group).toContainText("2 veces");
+    await expect(group.getByRole("link", { name: tickets.credit })).toBeVisible();
+    await expect(group.getByRole("link", { name: tickets.cash })).toBeVisible();
+    await group.getByRole("link", { name: tickets.cash }).click();
+    await expect(page).toHaveURL(/\/sales\/\d+\/ticket$/);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  for (const [width, viewport] of Object.entries({
+    desktop: { width: 1366, height: 850 },
+    phone: { width: 390, height: 844 },
+  }))
+    test(`accessible in light and dark, ${width}; the markup hydrates as rendered`, async ({ browser }) => {
+      test.setTimeout(120_000);
+      const { context, page, problems } = await as(browser);
+      await page.setViewportSize(viewport);
+      await watchServerMarkup(page);
+      for (const path of [`/sales?from=${TODAY}&to=${TODAY}`, `/sales/duplicates?from=${TODAY}&to=${TODAY}`]) {
+        await open(page, path);
+        expect(await page.evaluate(() => (window as any).__removedFromApp)).toEqual([]);
+        if (width === "phone")
+          expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+        for (const dark of [false, true]) {
+          await page.evaluate((on) => document.documentElement.classList.toggle("dark", on), dark);
+          const { violations } = await new AxeBuilder({ page }).analyze();
+          const serious = violations
+            .filter((v) => ["critical", "serious", "moderate"].includes(v.impact ?? ""))
+            .map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+          expect.soft(serious, `${path} ${dark ? "dark" : "light"}`).toEqual([]);
+        }
+      }
+      expect(problems).toEqual([]);
+      await context.close();
+    });
+
+  test("in English, with plurals and amounts in PEN", async ({ browser }) => {
+    const { context, page, problems } = await as(browser);
+    await open(page, "/dashboard");
+    const language = async (locale: "en" | "es") => {
+      const token = (await context.cookies()).find((c) => c.name === "XSRF-TOKEN")?.value ?? "";
+      const changed = await context.request.put("/settings/language", {
+        data: { locale },
+        headers: { "X-XSRF-TOKEN": decodeURIComponent(token) },
+        maxRedirects: 0,
+      });
+      expect(changed.status()).toBeLessThan(400);
+    };
+    await language("en");
+    await open(page, `/sales?from=${TODAY}&to=${TODAY}&sale_type=cash`);
+    await expect(page.locator("html")).toHaveAttribute("lang", "en");
+    await expect(page.getByRole("heading", { level: 1, name: "Sales" })).toBeVisible();
+    await expect(page.getByTestId("sales-total-sales")).toContainText(/\d+ lines?/);
+    await expect(page.getByTestId("sales-total-total")).toContainText("PEN");
+    await expect(rowsOf(page, TWICE.name)).toContainText("Cash");
+    // The tab keeps the filter: the day's cash sales alone hold no duplicate, the whole day does.
+    await page.getByRole("link", { name: "Duplicates" }).click();
+    await expect(page).toHaveURL(/\/sales\/duplicates\?.*sale_type=cash/);
+    await expect(page.getByTestId("duplicate-group").filter({ hasText: TWICE.name })).toHaveCount(0);
+    await chooseOption(page, "Sale type", "All");
+    await expect(page).not.toHaveURL(/sale_type=/);
+    await expect(page.getByTestId("duplicate-group").filter({ hasText: TWICE.name })).toContainText("2 times");
+    await language("es");
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
