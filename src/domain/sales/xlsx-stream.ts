@@ -169,6 +169,8 @@ interface OpenSheet {
   /** ` s="n"` of each column's numbers, plain and bold. */
   styleAttributes: string[];
   boldAttributes: string[];
+  /** Whether each column's text stays in its cells (XlsxColumn.unique). */
+  unique: boolean[];
   /** The opening of each column's number cell, plain and bold: `<c s="3"><v>`. */
   numberOpen: string[];
   boldNumberOpen: string[];
@@ -236,6 +238,7 @@ export class XlsxStream {
       letters: columns.map((_, i) => columnLetters(i)),
       styleAttributes: columns.map((c) => styleAttribute(STYLE_OF[c.format ?? "text"])),
       boldAttributes: columns.map((c) => styleAttribute(BOLD_OF[c.format ?? "text"])),
+      unique: columns.map((c) => c.unique === true),
       numberOpen: columns.map((c) => `<c${styleAttribute(STYLE_OF[c.format ?? "text"])}><v>`),
       boldNumberOpen: columns.map((c) => `<c${styleAttribute(BOLD_OF[c.format ?? "text"])}><v>`),
       rows: 0,
@@ -289,7 +292,7 @@ export class XlsxStream {
         xml += place ? `<c${place}${styles[c]}><v>` : numbers[c];
         xml += value + "</v></c>";
       } else {
-        const index = sheet.columns[c].unique ? undefined : this.sharedIndex(value);
+        const index = sheet.unique[c] ? undefined : this.sharedIndex(value);
         if (index !== undefined) xml += `<c${place}${textStyle} t="s"><v>${index}</v></c>`;
         else xml += `<c${place}${textStyle} t="inlineStr"><is>${textElement(value)}</is></c>`;
       }
