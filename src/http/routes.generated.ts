@@ -113,6 +113,7 @@ export interface RouteParameters {
   "sales.export": {};
   "sales.index": {};
   "sales.periods.close": {};
+  "sales.periods.index": {};
   "sales.periods.reopen": {};
   "sales.print": { sale: string | number };
   "sales.report.download": { job: string | number };

@@ -104,6 +104,7 @@ test.describe.configure({ mode: "serial" });
 test.describe("the Sales page", () => {
   test.setTimeout(90_000);
   let managerState: Awaited<ReturnType<BrowserContext["storageState"]>>;
+  let adminState: typeof managerState;
   const tickets: { cash: string; credit: string; elsewhere: string } = { cash: "", credit: "", elsewhere: "" };
 
   const as = async (browser: Browser) => {
@@ -116,7 +117,7 @@ test.describe("the Sales page", () => {
     test.setTimeout(120_000);
     createUser(ADMIN, { role: "super-administrator", area: "Administración", place: "Sede Lima" });
     createUser(MANAGER, { role: "cafe manager", area: "Caja", place: CAFE });
-    const adminState = await signedIn(browser, ADMIN.email);
+    adminState = await signedIn(browser, ADMIN.email);
     managerState = await signedIn(browser, MANAGER.email);
 
     const context = await browser.newContext({ storageState: adminState });
@@ -274,6 +275,44 @@ test.describe("the Sales page", () => {
     await context.close();
   });
 
+  test("an administrator closes a month at a cafe after a confirmation, and reopens it with a reason", async ({
+    browser,
+  }) => {
+    const context = await browser.newContext({ storageState: adminState });
+    const page = await context.newPage();
+    const problems = watchConsole(page);
+    await open(page, "/sales");
+    await page.getByRole("link", { name: "Meses cerrados" }).click();
+    await expect(page).toHaveURL(/\/sales\/periods/);
+    // The oldest month offered, which no other test sells into.
+    const form = page.getByRole("form", { name: "Cerrar un mes" });
+    await chooseOption(form, "Comedor", CAFE);
+    await form.getByRole("combobox", { name: "Mes" }).click();
+    const oldest = page.getByRole("option").last();
+    const month = (await oldest.textContent())!;
+    await oldest.click();
+    await form.getByRole("button", { name: "Cerrar el mes" }).click();
+    const dialog = page.getByRole("alertdialog", { name: `¿Cerrar ${month} en ${CAFE}?` });
+    await expect(dialog).toContainText("nadie podrá registrar, anular ni vender con fecha anterior");
+    await dialog.getByRole("button", { name: "Cerrar el mes" }).click();
+    const row = page.getByTestId("closed-period").filter({ hasText: CAFE }).filter({ hasText: month });
+    await expect(row).toHaveCount(1);
+    await expect(row).toContainText(ADMIN.name);
+
+    await row.getByRole("button", { name: `Reabrir ${month} en ${CAFE}` }).click();
+    const reopen = page.getByRole("dialog", { name: `¿Reabrir ${month} en ${CAFE}?` });
+    // A reason is required: too short is refused under the field.
+    await reopen.getByLabel("Motivo").fill("x");
+    await reopen.getByRole("button", { name: "Reabrir el mes" }).click();
+    await expect(reopen).toBeVisible();
+    await reopen.getByLabel("Motivo").fill("Nota de crédito emitida");
+    await reopen.getByRole("button", { name: "Reabrir el mes" }).click();
+    await expect(reopen).toBeHidden();
+    await expect(row).toHaveCount(0);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   for (const [width, viewport] of Object.entries({
     desktop: { width: 1366, height: 850 },
     phone: { width: 390, height: 844 },
@@ -283,7 +322,11 @@ test.describe("the Sales page", () => {
       const { context, page, problems } = await as(browser);
       await page.setViewportSize(viewport);
       await watchServerMarkup(page);
-      for (const path of [`/sales?from=${TODAY}&to=${TODAY}`, `/sales/duplicates?from=${TODAY}&to=${TODAY}`]) {
+      for (const path of [
+        `/sales?from=${TODAY}&to=${TODAY}`,
+        `/sales/duplicates?from=${TODAY}&to=${TODAY}`,
+        "/sales/periods",
+      ]) {
         await open(page, path);
         expect(await page.evaluate(() => (window as any).__removedFromApp)).toEqual([]);
         if (width === "phone")

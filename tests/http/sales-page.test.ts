@@ -13,6 +13,7 @@ import * as XLSX from "xlsx";
 import { EVERYTHING } from "../../src/domain/access/scope";
 import { monthStart } from "../../src/domain/sales/report";
 import { dateIn } from "../../src/domain/sales/clock";
+import { closePeriod } from "../../src/domain/sales/periods";
 import { recordSale, voidSale } from "../../src/domain/sales/sell";
 import type { SaleView } from "../../src/domain/sales/queries";
 import { translate } from "../../src/i18n";
@@ -277,11 +278,36 @@ describe("the Sales page", () => {
     expect((await visitPage(clients.root, `/sales?${RANGE}`)).props.duplicates).toBeNull();
   });
 
+  test("the Closed months tab lists the closed months of the person's cafes, with what they may do", async () => {
+    const { w, app, people } = world;
+    const root = { userId: people.root.id, label: "root@mesa.test" };
+    closePeriod(app.db, root, EVERYTHING, { cafe_id: w.norte, month: "2026-09" });
+    closePeriod(app.db, root, EVERYTHING, { cafe_id: w.sur, month: "2026-09" });
+    const page = await visitPage(await as("root"), "/sales/periods");
+    expect(page.component).toBe("sales/index");
+    expect(page.props.tab).toBe("periods");
+    expect(page.props.lines).toBeNull();
+    expect(page.props.periods.map((p: { cafeName: string; month: string }) => [p.cafeName, p.month])).toEqual([
+      ["Comedor Norte", "2026-09"],
+      ["Comedor Sur", "2026-09"],
+    ]);
+    expect(page.props.can).toEqual({ closePeriod: true, reopenPeriod: true });
+    // The cafe filter applies; a cafe manager sees their cafe's and may neither close nor reopen.
+    const sur = await visitPage(clients.root, `/sales/periods?cafe_ids=${w.sur}`);
+    expect(sur.props.periods.map((p: { cafeName: string }) => p.cafeName)).toEqual(["Comedor Sur"]);
+    const jefa = await visitPage(await as("jefa"), "/sales/periods");
+    expect(jefa.props.periods.map((p: { cafeName: string }) => p.cafeName)).toEqual(["Comedor Norte"]);
+    expect(jefa.props.can).toEqual({ closePeriod: false, reopenPeriod: false });
+    // The other tabs do not read them.
+    expect((await visitPage(clients.root, `/sales?${RANGE}`)).props.periods).toBeNull();
+  });
+
   test("only people who may see sales open the page and its export", async () => {
     for (const who of ["mirona", "ciega"] as const) {
       const client = await as(who);
       expect((await client.visit("/sales")).response.status).toBe(403);
       expect((await client.visit("/sales/duplicates")).response.status).toBe(403);
+      expect((await client.visit("/sales/periods")).response.status).toBe(403);
       expect((await client.get("/sales/export")).status).toBe(403);
     }
   });

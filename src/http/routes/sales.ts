@@ -1,12 +1,15 @@
 /**
  * The Sales page: every sale line of the person's cafes, filtered, sorted and paged on the server, with the totals of
  * what the filter shows (src/domain/sales/report.ts); its export to Excel with the same filter and order; and its
- * Duplicates tab (diners served one service more than once on one service date). The filter travels in the query
- * string (parseSalesFilter), so a page, its export and a link to it show the same lines.
+ * Duplicates tab (diners served one service more than once on one service date); and its Closed months tab, which
+ * lists the closed months of the person's cafes and posts to the period routes (src/http/routes/periods.ts). The
+ * filter travels in the query string (parseSalesFilter), so a page, its export and a link to it show the same lines.
  */
 import { ValidationFailed, type Message } from "../../domain/errors";
 import { intlLocale } from "../../i18n";
+import { can } from "../../domain/access/authorization";
 import { dateIn } from "../../domain/sales/clock";
+import { listClosedPeriods } from "../../domain/sales/periods";
 import {
   countSalesLines,
   duplicateMeals,
@@ -32,7 +35,7 @@ const LINES_PER_PAGE = 25;
 /** The most lines one export writes: past it, the report (a background job) builds the workbook. */
 export const EXPORT_MAX_LINES = 50_000;
 
-export const SALES_TABS = ["lines", "duplicates"] as const;
+export const SALES_TABS = ["lines", "duplicates", "periods"] as const;
 export type SalesTab = (typeof SALES_TABS)[number];
 
 /** The filter of the query string, or the default one with a message per field that could not be read. */
@@ -169,6 +172,11 @@ function salesPage(ctx: RequestContext, tab: SalesTab) {
       const groups = duplicateMeals(ctx.db, ctx.scope, filter, MAX_DUPLICATE_GROUPS + 1);
       return { groups: groups.slice(0, MAX_DUPLICATE_GROUPS), more: groups.length > MAX_DUPLICATE_GROUPS };
     },
+    periods: () => (tab === "periods" ? listClosedPeriods(ctx.db, ctx.scope, filter.cafeIds) : null),
+    can: {
+      closePeriod: can(ctx.access, "sales.close_period"),
+      reopenPeriod: can(ctx.access, "sales.reopen_period"),
+    },
   });
 }
 
@@ -178,6 +186,7 @@ export const salesRoutes = defineRoutes([
     methods: ["GET"],
     uri: "/sales",
     access: access.can("sales.view"),
+    checks: ["sales.close_period", "sales.reopen_period"],
     handle: (ctx) => salesPage(ctx, "lines"),
   },
   {
@@ -185,7 +194,16 @@ export const salesRoutes = defineRoutes([
     methods: ["GET"],
     uri: "/sales/duplicates",
     access: access.can("sales.view"),
+    checks: ["sales.close_period", "sales.reopen_period"],
     handle: (ctx) => salesPage(ctx, "duplicates"),
+  },
+  {
+    name: "sales.periods.index",
+    methods: ["GET"],
+    uri: "/sales/periods",
+    access: access.can("sales.view"),
+    checks: ["sales.close_period", "sales.reopen_period"],
+    handle: (ctx) => salesPage(ctx, "periods"),
   },
   {
     name: "sales.export",

@@ -7,3 +7,4 @@ export type {
   SalesLineRow,
   SalesTotals,
 } from "../../../../src/domain/sales/report";
+export type { ClosedPeriod } from "../../../../src/domain/sales/periods";

@@ -2,19 +2,22 @@
  * The Sales page (sales.index, and sales.duplicates for its second tab): every sale line of the person's cafes,
  * filtered in the URL (dates, cafe, client companies, service, sale type, other unit, status), sorted and paged on
  * the server, with the totals of all the pages above the table. A row opens its ticket; voided lines are struck
- * through. Export writes the same lines to Excel; the Duplicates tab lists diners served one service twice on a date.
+ * through. Export writes the same lines to Excel; the Duplicates tab lists diners served one service twice on a date;
+ * the Closed months tab closes and reopens months (with those permissions).
  */
-import { Head, Link, router } from "@inertiajs/react";
+import { Head, Link, router, usePage } from "@inertiajs/react";
 import { Download } from "lucide-react";
 import type { MouseEvent, ReactNode } from "react";
 import { DataTable, type DataColumn, type Page } from "../../components/data-table";
 import { DuplicatesTable } from "../../components/sales/duplicates-table";
 import { useSalesFormat } from "../../components/sales/format";
 import { OtherUnitMark } from "../../components/sales/other-unit-mark";
+import { PeriodsPanel } from "../../components/sales/periods-panel";
 import { SalesReportButton } from "../../components/sales/report-dialog";
 import { hasFilters, SalesFilters } from "../../components/sales/sales-filters";
 import { SalesTotals } from "../../components/sales/sales-totals";
 import type {
+  ClosedPeriod,
   DuplicateGroup,
   SalesFilterOptions,
   SalesFilterQuery,
@@ -22,6 +25,7 @@ import type {
   SalesTotals as Totals,
 } from "../../components/sales/types";
 import { buttonClasses } from "../../components/ui/button";
+import { OtherErrors } from "../../components/ui/form-errors";
 import { PageHeader } from "../../components/ui/page-header";
 import { tabLinkClasses } from "../../components/ui/tabs";
 import { useI18n } from "../../hooks/use-i18n";
@@ -29,7 +33,7 @@ import { useRoute } from "../../hooks/use-route";
 import { cn } from "../../lib/utils";
 
 interface Props {
-  tab: "lines" | "duplicates";
+  tab: "lines" | "duplicates" | "periods";
   filters: SalesFilterQuery & { sort: string | null; direction: "asc" | "desc" };
   /** Messages for the fields of the URL that could not be read (the default stands in for them). */
   filterErrors: Record<string, string>;
@@ -39,6 +43,9 @@ interface Props {
   options: SalesFilterOptions;
   lines: (Page<SalesLineRow> & { totals: Totals }) | null;
   duplicates: { groups: DuplicateGroup[]; more: boolean } | null;
+  /** The closed months of the cafes (the filter's, else all of the person's), on the Closed months tab. */
+  periods: ClosedPeriod[] | null;
+  can: { closePeriod: boolean; reopenPeriod: boolean };
 }
 
 export default function SalesIndex({
@@ -50,6 +57,8 @@ export default function SalesIndex({
   options,
   lines,
   duplicates,
+  periods,
+  can,
 }: Props) {
   const { t, money, number } = useI18n();
   const route = useRoute();
@@ -188,7 +197,10 @@ export default function SalesIndex({
   const tabs = [
     { id: "lines", route: "sales.index", label: t("sales.page.tabs.lines") },
     { id: "duplicates", route: "sales.duplicates", label: t("sales.page.tabs.duplicates") },
+    { id: "periods", route: "sales.periods.index", label: t("sales.page.tabs.periods") },
   ] as const;
+  const tabRoute = tabs.find((item) => item.id === tab)!.route;
+  const pageErrors = usePage().props.errors as Record<string, string>;
   const empty = filtered
     ? t("sales.page.empty_filtered")
     : t("sales.page.empty", { from: format.serviceDate(filter.from), to: format.serviceDate(filter.to) });
@@ -241,13 +253,18 @@ export default function SalesIndex({
         }
       />
 
-      <SalesFilters
-        filters={filter}
-        errors={filterErrors}
-        options={options}
-        today={today}
-        clearHref={route(tab === "lines" ? "sales.index" : "sales.duplicates")}
-      />
+      {/* The period forms show their own errors; anything else (an export refused) is said here. */}
+      <OtherErrors errors={pageErrors} fields={["cafe_id", "month", "reason"]} />
+
+      {tab !== "periods" && (
+        <SalesFilters
+          filters={filter}
+          errors={filterErrors}
+          options={options}
+          today={today}
+          clearHref={route(tabRoute)}
+        />
+      )}
 
       {tab === "lines" && lines && (
         // The table's rows keep their own classes (cards on a phone): they are styled from here.
@@ -262,6 +279,17 @@ export default function SalesIndex({
             empty={empty}
             sort={{ sort, direction }}
             rowProps={(line) => ({ onClick: openTicket(line), "data-voided": line.voided ? "true" : "false" })}
+          />
+        </div>
+      )}
+
+      {tab === "periods" && periods && (
+        <div role="region" aria-label={t("sales.page.tabs.periods")}>
+          <PeriodsPanel
+            closed={periods}
+            cafes={options.cafes}
+            today={today}
+            can={{ close: can.closePeriod, reopen: can.reopenPeriod }}
           />
         </div>
       )}
