@@ -171,6 +171,9 @@ interface OpenSheet {
   boldAttributes: string[];
   /** Whether each column's text stays in its cells (XlsxColumn.unique). */
   unique: boolean[];
+  /** Each column's last shared text and its index. */
+  lastText: (string | undefined)[];
+  lastIndex: number[];
   /** The opening of each column's number cell, plain and bold: `<c s="3"><v>`. */
   numberOpen: string[];
   boldNumberOpen: string[];
@@ -239,6 +242,8 @@ export class XlsxStream {
       styleAttributes: columns.map((c) => styleAttribute(STYLE_OF[c.format ?? "text"])),
       boldAttributes: columns.map((c) => styleAttribute(BOLD_OF[c.format ?? "text"])),
       unique: columns.map((c) => c.unique === true),
+      lastText: columns.map(() => undefined),
+      lastIndex: columns.map(() => 0),
       numberOpen: columns.map((c) => `<c${styleAttribute(STYLE_OF[c.format ?? "text"])}><v>`),
       boldNumberOpen: columns.map((c) => `<c${styleAttribute(BOLD_OF[c.format ?? "text"])}><v>`),
       rows: 0,
@@ -292,9 +297,21 @@ export class XlsxStream {
         xml += place ? `<c${place}${styles[c]}><v>` : numbers[c];
         xml += value + "</v></c>";
       } else {
-        const index = sheet.unique[c] ? undefined : this.sharedIndex(value);
-        if (index !== undefined) xml += `<c${place}${textStyle} t="s"><v>${index}</v></c>`;
-        else xml += `<c${place}${textStyle} t="inlineStr"><is>${textElement(value)}</is></c>`;
+        let index: number | undefined;
+        if (sheet.unique[c]) index = undefined;
+        // Neighbouring rows often repeat a column's text (the service, the sale type): its index is kept.
+        else if (value === sheet.lastText[c]) index = sheet.lastIndex[c];
+        else {
+          index = this.sharedIndex(value);
+          if (index !== undefined) {
+            sheet.lastText[c] = value;
+            sheet.lastIndex[c] = index;
+          }
+        }
+        if (index !== undefined) {
+          xml += `<c${place}${textStyle} t="s"><v>${index}</v></c>`;
+          this.sharedUses++;
+        } else xml += `<c${place}${textStyle} t="inlineStr"><is>${textElement(value)}</is></c>`;
       }
     }
     this.write(xml + "</row>");
@@ -309,7 +326,6 @@ export class XlsxStream {
       this.shared.set(value, index);
       this.sharedTexts.push(textElement(value));
     }
-    this.sharedUses++;
     return index;
   }
 

@@ -13,7 +13,7 @@
  */
 import { usePage } from "@inertiajs/react";
 import { AlertTriangle, CheckCircle2, Download, FileSpreadsheet, Loader2 } from "lucide-react";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { userChannel, type RealtimeEvents } from "../../../../src/realtime/events";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRealtime } from "../../hooks/use-realtime";
@@ -130,7 +130,6 @@ export function SalesReportDialog({ initial, onClose }: { initial?: InitialFilte
   const [job, setJob] = useState<ReportJob | null>(null);
   const [showForm, setShowForm] = useState(true);
   const [sending, setSending] = useState(false);
-  const first = useRef(true);
   const running = job !== null && (job.state === "queued" || job.state === "running");
 
   const query = (withOptions: boolean) => {
@@ -143,7 +142,8 @@ export function SalesReportDialog({ initial, onClose }: { initial?: InitialFilte
   // The preview: at once when the dialog opens (with what the filters offer), then a moment after each change.
   useEffect(() => {
     const controller = new AbortController();
-    const withOptions = first.current;
+    // What the filters offer is asked for once, with the first preview that arrives.
+    const withOptions = options === null;
     const timer = setTimeout(
       async () => {
         setLoading(true);
@@ -171,7 +171,6 @@ export function SalesReportDialog({ initial, onClose }: { initial?: InitialFilte
       },
       withOptions ? 0 : PREVIEW_DELAY_MS,
     );
-    first.current = false;
     return () => {
       clearTimeout(timer);
       controller.abort();
