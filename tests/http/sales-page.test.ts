@@ -12,6 +12,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import * as XLSX from "xlsx";
 import { EVERYTHING } from "../../src/domain/access/scope";
 import { monthStart } from "../../src/domain/sales/report";
+import { EXPORT_MAX_LINES } from "../../src/http/routes/sales";
 import { dateIn } from "../../src/domain/sales/clock";
 import { closePeriod } from "../../src/domain/sales/periods";
 import { recordSale, voidSale } from "../../src/domain/sales/sell";
@@ -387,6 +388,45 @@ describe("the export", () => {
       28,
     ]);
     expect(body.every((row) => row[column("Estado")] === "Válida")).toBe(true);
+  });
+
+  test("past EXPORT_MAX_LINES lines the export is refused with a message, and the page says so", async () => {
+    // One cash sale of June with one line more than an export holds, copied straight into the database.
+    const client = world.app.db.$client;
+    const { id } = client
+      .query(
+        `INSERT INTO sales (cafe_id, receipt_type, series, number, sale_type, service_date, sold_at, request_key,
+           request_digest, diner_id, document_type, document_number, diner_name, subdealership_id, subdealership_name,
+           dealership_id, dealership_name, business_id, business_name, business_ruc, cafe_name, other_unit,
+           price_factor_percent, igv_rate_basis_points, base_cents, igv_cents, total_cents, cashier_name)
+         SELECT cafe_id, receipt_type, series, 900000, 'cash', '2026-06-15', sold_at, 'bulk-june', request_digest,
+           diner_id, document_type, document_number, diner_name, subdealership_id, subdealership_name, dealership_id,
+           dealership_name, business_id, business_name, business_ruc, cafe_name, other_unit, price_factor_percent,
+           igv_rate_basis_points, 0, 0, 0, cashier_name
+         FROM sales WHERE id = ? RETURNING id`,
+      )
+      .get(s.anaAlmD1.id) as { id: number };
+    client.run(
+      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+       INSERT INTO sale_lines (sale_id, service_id, service_code, service_name, quantity, list_price_cents,
+         unit_price_cents, base_cents, igv_cents, total_cents, diner_id, sale_type, service_date, voided)
+       SELECT ?, ?, 'ALM', 'Almuerzo', 1, 1500, 1500, 1271, 229, 1500, NULL, 'cash', '2026-06-15', 0 FROM n`,
+      [EXPORT_MAX_LINES + 1, id, world.w.alm],
+    );
+    const june = "from=2026-06-01&to=2026-06-30";
+    const page = await visitPage(await as("root"), `/sales?${june}`);
+    expect(page.props.lines.total).toBe(EXPORT_MAX_LINES + 1);
+    expect(page.props.exportMaxLines).toBe(EXPORT_MAX_LINES);
+    const response = await clients.root.get(`/sales/export?${june}`, { headers: { referer: `/sales?${june}` } });
+    expect(response.status).toBe(302);
+    const back = await visitPage(clients.root, `/sales?${june}`);
+    const format = new Intl.NumberFormat("es-PE");
+    expect(back.props.errors).toEqual({
+      export: es("sales.page.export_too_large", {
+        lines: format.format(EXPORT_MAX_LINES + 1),
+        max: format.format(EXPORT_MAX_LINES),
+      }),
+    });
   });
 
   test("the same filter as the page, and the scope of who exports", async () => {

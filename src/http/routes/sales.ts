@@ -33,7 +33,7 @@ import { exportFileName, xlsxResponse } from "../spreadsheet";
 /** Lines per page of the table. */
 const LINES_PER_PAGE = 25;
 /** The most lines one export writes: past it, the report (a background job) builds the workbook. */
-export const EXPORT_MAX_LINES = 50_000;
+export const EXPORT_MAX_LINES = 20_000;
 
 export const SALES_TABS = ["lines", "duplicates", "periods"] as const;
 export type SalesTab = (typeof SALES_TABS)[number];
