@@ -256,9 +256,9 @@ describe("./mesa role:list", () => {
       /^cashier\s+no\s+1\s+5\s+blacklist\.view, diners\.manage, diners\.view, sales\.create, sales\.view$/m,
     );
     expect(out).toMatch(
-      /^cafe manager\s+no\s+1\s+13\s+blacklist\.view, dealerships\.view, diners\.manage, diners\.view, places\.view, prices\.manage, properties\.view, sales\.backdate, sales\.create, sales\.view, sales\.void_any, services\.view, users\.view$/m,
+      /^cafe manager\s+no\s+1\s+14\s+blacklist\.view, dealerships\.view, diners\.import, diners\.manage, diners\.view, places\.view, prices\.manage, properties\.view, sales\.backdate, sales\.create, sales\.view, sales\.void_any, services\.view, users\.view$/m,
     );
-    expect(out).toMatch(/^buyer\s+no\s+1\s+0$/m);
+    expect(out).toMatch(/^buyer\s+no\s+1\s+3\s+food\.view, logistics\.manage, logistics\.view$/m);
 
     const json = await mesaInProcess(ws, ["role:list", "--json"]);
     expect(json.code).toBe(0);

@@ -621,16 +621,19 @@ describe("the sidebar", () => {
     expect(navRoutes(rootNav)).toEqual([
       "dashboard",
       "dinners.index",
+      "sales.index",
       "management.index",
       "services.index",
       "businesses.index",
       "dealerships.index",
+      "ingredients.index",
+      "logistics.index",
       "users.index",
       "roles.index",
       "blacklist.index",
       "audit.index",
     ]);
-    expect(rootNav.navigation[6]).toEqual({ route: "users.index", label: "nav.users", icon: "users", order: 80 });
+    expect(rootNav.navigation[9]).toEqual({ route: "users.index", label: "nav.users", icon: "users", order: 80 });
     for (const route of navRoutes(rootNav)) {
       const uri = productRoutes.find((r) => r.name === route)!.uri;
       expect({ route, status: (await root.request(uri, { inertia: true })).status }).toEqual({ route, status: 200 });
@@ -1276,10 +1279,13 @@ describe("the permission modal", () => {
       "dashboard",
       "audit.index",
       "dinners.index",
+      "sales.index",
       "management.index",
       "services.index",
       "businesses.index",
       "dealerships.index",
+      "ingredients.index",
+      "logistics.index",
       "users.index",
       "roles.index",
       "blacklist.index",

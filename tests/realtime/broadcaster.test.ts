@@ -64,7 +64,11 @@ describe("the broadcaster's requests", () => {
     const count = BATCH_LIMIT + 3;
     await Promise.all(Array.from({ length: count }, (_, i) => b.send(event(i + 1), i % 2 ? `${i}.1` : null)));
     expect(received.map((r) => r.path.split("/").pop())).toEqual(["batch_events", "batch_events"]);
-    const batch = received.flatMap((r) => r.body.batch as Record<string, unknown>[]);
+    // The two requests run side by side and may arrive in either order.
+    const saleOf = (e: Record<string, unknown>) => (JSON.parse(e.data as string) as { saleId: number }).saleId;
+    const batch = received
+      .flatMap((r) => r.body.batch as Record<string, unknown>[])
+      .sort((a, b) => saleOf(a) - saleOf(b));
     expect(batch).toHaveLength(count);
     for (const [i, sent] of batch.entries()) {
       expect(sent.channel).toBe(`private-cafe.${i + 1}.sales`);
