@@ -380,7 +380,7 @@ export const foodSeeder: Seeder = {
               priceIncludesIgv: row.priceIncludesIgv,
               quantity: row.quantity,
               changedBy: null,
-              changedByName: "Línea de comandos",
+              changedByName: "",
             };
             return row.was === row.priceCents
               ? [{ ...base, priceCents: row.priceCents, changedAt: created }]

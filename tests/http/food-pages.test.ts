@@ -184,7 +184,7 @@ describe("the Ingredients page", () => {
     const w = await buildWorld();
     const nora = await signedIn(w, w.people.nora);
     const page = (await visitPage(nora, "/ingredients")).props;
-    expect([page.offers.total, page.offers.offers]).toEqual([2, 4]);
+    expect([page.offers.groups, page.offers.total, page.offers.perPage]).toEqual([2, 4, 25]);
     expect(
       page.offers.data.map((g: any) => [g.name, g.offers.map((o: any) => `${o.ingredientName}/${o.cityName}`)]),
     ).toEqual([
@@ -519,4 +519,3 @@ describe("the pages render on the server in both languages", () => {
     expect(english).toContain("PEN");
   });
 });
-

@@ -331,8 +331,8 @@ describe("offers", () => {
       price: "14.16",
     });
     const byProvider = offersByProvider(w.db, {}, { page: 1, perPage: 10 }, undefined, COSTS);
-    expect(byProvider.total).toBe(2);
-    expect(byProvider.offers).toBe(4);
+    expect(byProvider.groupCount).toBe(2);
+    expect(byProvider.total).toBe(4);
     expect(byProvider.groups.map((g) => [g.name, g.offers.map((o) => o.ingredientName)])).toEqual([
       ["Distribuidora Andina", ["Aceite vegetal", "Arroz pilado"]],
       ["Mercado Mayorista Sur", ["Arroz pilado", "Huevo de gallina"]],
@@ -342,17 +342,20 @@ describe("offers", () => {
     // Sorted within each group by the cost of a kilogram, litre or unit, dearest first.
     const byCost = offersByProvider(w.db, {}, { page: 1, perPage: 10 }, { sort: "cost", direction: "desc" }, COSTS);
     expect(byCost.groups[1].offers.map((o) => o.costPerReferenceCents)).toEqual([259, 40]);
-    // A page of providers at a time.
-    const second = offersByProvider(w.db, {}, { page: 2, perPage: 1 }, undefined, COSTS);
-    expect([second.page, second.groups.map((g) => g.name)]).toEqual([2, ["Mercado Mayorista Sur"]]);
+    // A page of offers at a time, in the order of their providers: a provider runs over to the next page.
+    const second = offersByProvider(w.db, {}, { page: 2, perPage: 3 }, undefined, COSTS);
+    expect([second.page, second.groups.map((g) => [g.name, g.count, g.offers.length])]).toEqual([
+      2,
+      [["Mercado Mayorista Sur", 2, 1]],
+    ]);
     // Search without accents or case, in ingredients, providers, presentations and cities; filters by id.
     const searched = offersByProvider(w.db, { search: "ACEITÉ" }, { page: 1, perPage: 10 }, undefined, COSTS);
     expect(searched.groups.map((g) => [g.name, g.offers.length])).toEqual([["Distribuidora Andina", 1]]);
-    expect(offersByProvider(w.db, { search: "cusco" }, { page: 1, perPage: 10 }, undefined, COSTS).offers).toBe(1);
+    expect(offersByProvider(w.db, { search: "cusco" }, { page: 1, perPage: 10 }, undefined, COSTS).total).toBe(1);
     expect(offersByProvider(w.db, { search: "100%_" }, { page: 1, perPage: 10 }, undefined, COSTS).total).toBe(0);
-    expect(
-      offersByProvider(w.db, { providerId: w.mercado.id }, { page: 1, perPage: 10 }, undefined, COSTS).offers,
-    ).toBe(2);
+    expect(offersByProvider(w.db, { providerId: w.mercado.id }, { page: 1, perPage: 10 }, undefined, COSTS).total).toBe(
+      2,
+    );
     const byCity = offersByCity(w.db, { cityId: w.arequipa.id }, { page: 1, perPage: 10 }, undefined, COSTS);
     expect(byCity.groups.map((g) => [g.name, g.offers.map((o) => o.providerName)])).toEqual([
       ["Arequipa", ["Distribuidora Andina", "Mercado Mayorista Sur"]],

@@ -1,6 +1,6 @@
 /**
- * The lists of offers: grouped by provider (the Ingredients page) or by city (the Providers page), a page of groups
- * at a time with every matching offer of each, searched (ingredient, provider, presentation, city; case and accents
+ * The lists of offers: grouped by provider (the Ingredients page) or by city (the Providers page), a page of offers
+ * at a time in the order of their groups, searched (ingredient, provider, presentation, city; case and accents
  * ignored, the user's % and _ literal), filtered by provider and city, and sorted within each group by the column
  * asked for; and the same offers as one list for the export.
  *
@@ -43,6 +43,8 @@ export interface ProviderGroup {
   contact: string;
   phone: string;
   email: string;
+  /** Its offers the filter finds, in all; `offers` holds those on this page. */
+  count: number;
   offers: OfferRow[];
 }
 
@@ -50,6 +52,7 @@ export interface CityGroup {
   id: number;
   name: string;
   region: string;
+  count: number;
   offers: OfferRow[];
 }
 
@@ -59,11 +62,13 @@ export interface OfferFilter {
   cityId?: number;
 }
 
+/** A page of offers, grouped. */
 export interface GroupPage<G> {
+  /** The groups of the page's offers, in order; the first and last may run over from or to another page. */
   groups: G[];
-  /** Groups found, and offers in them. */
+  /** Offers found (the list is paged by offers), and the groups they are in. */
   total: number;
-  offers: number;
+  groupCount: number;
   page: number;
 }
 
@@ -123,16 +128,18 @@ const OFFER_COLUMNS = `o.id, o.provider_id AS providerId, p.name AS providerName
 
 type Shape = [searched: boolean, byProvider: boolean, byCity: boolean];
 
-const countGroups = preparedQuery((db, by: GroupBy, ...shape: Shape) =>
+const countOffers = preparedQuery((db, by: GroupBy, ...shape: Shape) =>
   db.$client.prepare<{ groups: number; offers: number }, Bindings>(
     `SELECT COUNT(DISTINCT ${GROUP[by].key}) AS groups, COUNT(*) AS offers ${FROM} ${where(...shape)}`,
   ),
 );
 
-const groupsPage = preparedQuery((db, by: GroupBy, ...shape: Shape) =>
+/** The groups of a page's offers, with how many offers each has in all (not only on the page). */
+const groupsOf = preparedQuery((db, by: GroupBy, ...shape: Shape) =>
   db.$client.prepare<Record<string, unknown>, Bindings>(
-    `SELECT ${GROUP[by].columns} ${FROM} ${where(...shape)} GROUP BY ${GROUP[by].key} ORDER BY ${GROUP[by].order}
-     LIMIT ($limit + 0) OFFSET ($offset + 0)`,
+    `SELECT ${GROUP[by].columns}, COUNT(*) AS offers ${FROM}
+     ${where(...shape, [`${GROUP[by].key} IN (SELECT value FROM json_each($groups))`])}
+     GROUP BY ${GROUP[by].key}`,
   ),
 );
 
@@ -147,12 +154,12 @@ function orderClause(first: string, [name, direction]: [string, "asc" | "desc"])
   return `ORDER BY ${first ? `${first}, ` : ""}${chosen}i.name, c.name, p.name, o.presentation, o.id`;
 }
 
-const offersOfGroups = preparedQuery(
+const offersPage = preparedQuery(
   (db, by: GroupBy, searched: boolean, byProvider: boolean, byCity: boolean, sort: string, direction: string) =>
     db.$client.prepare<RawOffer, Bindings>(
-      `SELECT ${OFFER_COLUMNS} ${FROM}
-       ${where(searched, byProvider, byCity, [`${GROUP[by].key} IN (SELECT value FROM json_each($groups))`])}
-       ${orderClause(GROUP[by].order, [sort, direction as "asc" | "desc"])}`,
+      `SELECT ${OFFER_COLUMNS} ${FROM} ${where(searched, byProvider, byCity)}
+       ${orderClause(GROUP[by].order, [sort, direction as "asc" | "desc"])}
+       LIMIT ($limit + 0) OFFSET ($offset + 0)`,
     ),
 );
 
@@ -200,7 +207,10 @@ function valuesOf(filter: OfferFilter, settings: OfferSettings) {
   return { shape, values };
 }
 
-/** The groups of a page (providers or cities, by name) with every offer of theirs the filter finds. */
+/**
+ * A page of offers in the order of their groups (providers or cities, by name), then the sort asked for, with the
+ * groups they belong to: a group may run over from one page to the next, and says how many offers it has in all.
+ */
 function offerGroups(
   db: Db,
   by: GroupBy,
@@ -208,18 +218,31 @@ function offerGroups(
   page: PageRequest,
   sort: SortRequest | undefined,
   settings: OfferSettings,
-): { groups: Record<string, unknown>[]; offers: OfferRow[]; total: number; offerCount: number; page: number } {
+): {
+  groups: (Record<string, unknown> & { offers: OfferRow[]; count: number })[];
+  total: number;
+  groupCount: number;
+  page: number;
+} {
   const { shape, values } = valuesOf(filter, settings);
-  const counted = countGroups(db, by, ...shape).get(values) ?? { groups: 0, offers: 0 };
-  const window = pageWindow(counted.groups, page);
-  const groups = groupsPage(db, by, ...shape).all({ ...values, limit: window.limit, offset: window.offset });
-  const ids = groups.map((g) => g.id as number);
-  const rows = ids.length
-    ? offersOfGroups(db, by, ...shape, ...orderOf(sort))
-        .all({ ...values, groups: idList(ids) })
-        .map((r) => offerRowOf(r, settings))
-    : [];
-  return { groups, offers: rows, total: counted.groups, offerCount: counted.offers, page: window.page };
+  const counted = countOffers(db, by, ...shape).get(values) ?? { groups: 0, offers: 0 };
+  const window = pageWindow(counted.offers, page);
+  const rows = offersPage(db, by, ...shape, ...orderOf(sort))
+    .all({ ...values, limit: window.limit, offset: window.offset })
+    .map((r) => offerRowOf(r, settings));
+  const keyOf = (o: OfferRow) => (by === "provider" ? o.providerId : o.cityId);
+  const ids = [...new Set(rows.map(keyOf))];
+  const details = new Map(
+    (ids.length ? groupsOf(db, by, ...shape).all({ ...values, groups: idList(ids) }) : []).map((g) => [
+      g.id as number,
+      g,
+    ]),
+  );
+  const groups = ids.map((id) => {
+    const { offers: count, ...group } = details.get(id)!;
+    return { ...group, count: count as number, offers: rows.filter((o) => keyOf(o) === id) };
+  });
+  return { groups, total: counted.offers, groupCount: counted.groups, page: window.page };
 }
 
 /** Offers grouped by provider (the Ingredients page): a page of providers, by name, each with its offers found. */
@@ -233,7 +256,7 @@ export function offersByProvider(
   const found = offerGroups(db, "provider", filter, page, sort, settings);
   return {
     total: found.total,
-    offers: found.offerCount,
+    groupCount: found.groupCount,
     page: found.page,
     groups: found.groups.map((g) => ({
       id: g.id as number,
@@ -242,7 +265,8 @@ export function offersByProvider(
       contact: g.contact as string,
       phone: g.phone as string,
       email: g.email as string,
-      offers: found.offers.filter((o) => o.providerId === g.id),
+      count: g.count,
+      offers: g.offers,
     })),
   };
 }
@@ -258,13 +282,14 @@ export function offersByCity(
   const found = offerGroups(db, "city", filter, page, sort, settings);
   return {
     total: found.total,
-    offers: found.offerCount,
+    groupCount: found.groupCount,
     page: found.page,
     groups: found.groups.map((g) => ({
       id: g.id as number,
       name: g.name as string,
       region: g.region as string,
-      offers: found.offers.filter((o) => o.cityId === g.id),
+      count: g.count,
+      offers: g.offers,
     })),
   };
 }

@@ -92,7 +92,7 @@ export const ingredientsRoutes = defineRoutes([
     access: access.can("food.view"),
     handle: (ctx) => {
       const tab = tabOf(ctx.query.tab);
-      const params = listParams(ctx.query, "", tab === "offers" ? 8 : 15);
+      const params = listParams(ctx.query, "", tab === "offers" ? 25 : 15);
       const sort = sortParams(ctx.query);
       const filters = filtersOf(ctx);
       return ctx.render("ingredients/index", {
@@ -109,7 +109,7 @@ export const ingredientsRoutes = defineRoutes([
           const found = offersByProvider(ctx.db, filters, params, sort, offerSettings(ctx));
           return {
             ...paginated({ rows: found.groups, total: found.total, page: found.page }, params),
-            offers: found.offers,
+            groups: found.groupCount,
           };
         },
         ingredients: () =>

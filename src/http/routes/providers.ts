@@ -60,7 +60,7 @@ export const providersRoutes = defineRoutes([
     access: access.can("logistics.view"),
     handle: (ctx) => {
       const tab = tabOf(ctx.query.tab);
-      const params = listParams(ctx.query, "", tab === "offers" ? 5 : 15);
+      const params = listParams(ctx.query, "", tab === "offers" ? 25 : 15);
       const sort = sortParams(ctx.query);
       const filters = filtersOf(ctx);
       return ctx.render("providers/index", {
@@ -76,7 +76,7 @@ export const providersRoutes = defineRoutes([
           const found = offersByCity(ctx.db, filters, params, sort, offerSettings(ctx));
           return {
             ...paginated({ rows: found.groups, total: found.total, page: found.page }, params),
-            offers: found.offers,
+            groups: found.groupCount,
           };
         },
         providers: () =>

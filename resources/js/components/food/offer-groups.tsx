@@ -1,7 +1,8 @@
 /**
- * Offers grouped by provider (the Ingredients page) or by city (the Providers page): one section per group, its
- * heading naming it, and a table of its offers, sorted on the server by the column chosen in any of them (the same
- * order in every group); the groups are paged below. A withdrawn offer is marked and kept, with its history.
+ * Offers grouped by provider (the Ingredients page) or by city (the Providers page): a page of offers at a time, one
+ * section per group on it, its heading naming it with how many offers it has in all, and a table of its offers on
+ * this page, sorted on the server by the column chosen in any of them (the same order in every group). A withdrawn
+ * offer is marked and kept, with its history.
  */
 import { History, Pencil, Plus, Trash2 } from "lucide-react";
 import { DataTable, Pagination, type DataColumn, type SortState } from "../data-table";
@@ -9,15 +10,16 @@ import { IconButton } from "../ui/button";
 import type { CityGroup, OfferRow, ProviderGroup } from "./types";
 import { useFoodWords } from "./use-food-words";
 
-/** A page of groups as the server sends it (paginated over groups), with every offer found. */
+/** A page of offers as the server sends it: paged over offers, `data` their groups in order. */
 export interface GroupsPage<G> {
   data: G[];
+  /** Offers found. */
   total: number;
   page: number;
   perPage: number;
   lastPage: number;
-  /** Offers in all the groups found. */
-  offers: number;
+  /** The groups the offers found are in. */
+  groups: number;
 }
 
 export interface OfferActions {
@@ -153,8 +155,8 @@ export function OfferGroups<G extends ProviderGroup | CityGroup>({
     <div className="space-y-6">
       <p className="text-sm text-muted-foreground">
         {t(by === "provider" ? "food.offers.summary_providers" : "food.offers.summary_cities", {
-          groups: page.total,
-          offers: page.offers,
+          groups: page.groups,
+          offers: page.total,
         })}
       </p>
       {page.data.map((group) => {
@@ -175,7 +177,7 @@ export function OfferGroups<G extends ProviderGroup | CityGroup>({
                 <h2 id={`group-${by}-${group.id}`} className="text-base font-semibold">
                   {group.name}{" "}
                   <span className="text-sm font-normal text-muted-foreground">
-                    · {t("food.counts.offers", { count: group.offers.length })}
+                    · {t("food.counts.offers", { count: group.count })}
                   </span>
                 </h2>
                 <p className="text-xs text-muted-foreground">{details.filter(Boolean).join(" · ")}</p>
