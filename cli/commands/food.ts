@@ -1,5 +1,5 @@
 /**
- * `./mesa import:ingredients FILE [--dry-run] [--json]`: loads ingredients from an .xlsx workbook (the columns of the
+ * `./mesa import:ingredients FILE [--dry-run] [--json]`: loads ingredients from an .xlsx, .xls, .ods or .csv file (the columns of the
  * Ingredients page's template, in Spanish or English; docs/food.md) with the same domain code as the page's upload,
  * as the `cli` actor. It reads the workbook through the one spreadsheet intake, checks every row, prints what it
  * would create, change or leave alone (and the categories it would add), then writes exactly that plan, all or
@@ -8,6 +8,7 @@
  * A missing file is a usage mistake (exit code 2).
  */
 import { readFileSync, statSync } from "node:fs";
+import { basename } from "node:path";
 import type { Command } from "commander";
 import { translate } from "../../src/i18n";
 import { CLI_ACTOR } from "../../src/domain/audit";
@@ -77,7 +78,7 @@ export async function importIngredientsCommand(
   const db = cliDatabase(config);
   let sheet;
   try {
-    sheet = await readIngredientSheet(new Uint8Array(readFileSync(file)));
+    sheet = await readIngredientSheet(new Uint8Array(readFileSync(file)), basename(file));
   } catch (error) {
     if (error instanceof ValidationFailed && error.errors.file) {
       if (options.json) print(JSON.stringify({ status: "refused", file: say(config.locale, error.errors.file) }));
@@ -122,9 +123,9 @@ export function registerFoodCommands(program: Command): void {
   program
     .command("import:ingredients")
     .description(
-      "Import ingredients with their composition from an .xlsx workbook, all or nothing: prints what it creates and changes",
+      "Import ingredients with their composition from a spreadsheet, all or nothing: prints what it creates and changes",
     )
-    .argument("<file>", "the .xlsx workbook (first sheet, a header row in Spanish or English)")
+    .argument("<file>", "the .xlsx, .xls, .ods or .csv file (first sheet, a header row in Spanish or English)")
     .option("--dry-run", "only check the workbook and print what importing would do; save nothing")
     .option("--json", "print the result as JSON")
     .action((file: string, options: { dryRun?: boolean; json?: boolean }) => importIngredientsCommand(file, options));

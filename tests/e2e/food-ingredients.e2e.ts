@@ -306,7 +306,7 @@ test.describe("ingredients, providers and logistics", () => {
       await open(page, "/ingredients");
       await dialog("Nuevo insumo", "Nuevo insumo");
       await dialog("Categorías", "Categorías de insumos");
-      await dialog("Importar", "Importar insumos desde Excel");
+      await dialog("Importar", "Importar insumos desde una hoja de cálculo");
       await dialog("Nueva oferta", "Nueva oferta");
       await open(page, "/providers");
       await dialog("Nuevo proveedor", "Nuevo proveedor");

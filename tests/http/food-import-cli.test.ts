@@ -76,13 +76,26 @@ describe("./mesa import:ingredients", () => {
     });
   });
 
-  test("a file that is not a workbook is refused; a missing one is a usage mistake", async () => {
+  test("a .csv file imports the same way; a file that is no spreadsheet is refused; a missing one is a usage mistake", async () => {
     const ws = cliWorkspace("mesa-food-cli-");
-    const text = join(ws.dir, "notes.xlsx");
-    writeFileSync(text, "name,category\nrice,cereals\n");
-    const refused = await mesaInProcess(ws, ["import:ingredients", text]);
+    const csv = join(ws.dir, "insumos.csv");
+    writeFileSync(csv, 'Nombre,Categoría,Unidad base,Kcal por 100 g,Hierro (mg)\nQuinua,Cereales,g,343,"7,5"\n');
+    const done = await mesaInProcess(ws, ["import:ingredients", csv, "--json"]);
+    expect(done.code).toBe(0);
+    expect(JSON.parse(done.out)).toMatchObject({ status: "imported", created: 1, newCategories: ["Cereales"] });
+    const db = new Database(ws.dbPath);
+    expect(db.query("SELECT name, iron_mg AS iron FROM ingredients").all()).toEqual([{ name: "Quinua", iron: 7.5 }]);
+    db.close();
+
+    const junk = join(ws.dir, "foto.xlsx");
+    writeFileSync(
+      junk,
+      new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]),
+    );
+    const refused = await mesaInProcess(ws, ["import:ingredients", junk]);
     expect(refused.code).toBe(1);
     expect(refused.err.trim().length).toBeGreaterThan(0);
+    expect(count(ws, "ingredients")).toBe(1);
     expect((await mesaInProcess(ws, ["import:ingredients", join(ws.dir, "none.xlsx")])).code).toBe(2);
   });
 });

@@ -187,7 +187,7 @@ describe("the ingredients workbook", () => {
     });
     for (const locale of ["es", "en"] as const) {
       const bytes = buildWorkbook(ingredientsWorkbook(w.db, locale, {}));
-      const read = await readIngredientSheet(bytes);
+      const read = await readIngredientSheet(bytes, `insumos-${locale}.xlsx`);
       expect(XLSX.read(bytes, { type: "array" }).SheetNames).toHaveLength(1);
       expect(previewIngredientsImport(w.db, read).counts).toEqual({
         created: 0,

@@ -16,7 +16,13 @@ import { translate, type Locale } from "../../i18n";
 import type { Actor } from "../audit";
 import { message, ValidationFailed, type Message } from "../errors";
 import { foldText } from "../search";
-import { readWorkbook, type CellValue, type SheetRows } from "../spreadsheets/read";
+import {
+  MAX_WORKBOOK_BYTES,
+  readFirstSheet,
+  type CellValue,
+  type IntakeLimits,
+  type SheetRows,
+} from "../spreadsheets/read";
 import type { ExportColumn, ExportSheet } from "../spreadsheets/write";
 import { insertCategory, listCategories } from "./categories";
 import { tidy } from "./cities";
@@ -281,14 +287,16 @@ function fingerprintOf(rows: PlannedRow[], counts: ImportCounts): string {
   );
 }
 
+/** What the ingredients import accepts: 5 MiB and MAX_IMPORT_ROWS rows. */
+export const INGREDIENT_INTAKE: IntakeLimits = { maxBytes: MAX_WORKBOOK_BYTES, maxRows: MAX_IMPORT_ROWS };
+
 /**
- * The first sheet of an uploaded .xlsx workbook, through the one spreadsheet intake (size and zip checks, then
- * SheetJS in a worker with a time limit); undefined for a workbook without sheets. Throws ValidationFailed keyed
- * `file` when the file is refused.
+ * The first sheet of an uploaded .xlsx, .xls, .ods or .csv file (known by its bytes; `fileName` only breaks ties),
+ * through the one spreadsheet intake: each format checked for what it is, then parsed in a worker with a time limit.
+ * Throws ValidationFailed keyed `file` when the file is refused.
  */
-export async function readIngredientSheet(bytes: Uint8Array): Promise<SheetRows | undefined> {
-  const [sheet] = await readWorkbook(bytes);
-  return sheet;
+export async function readIngredientSheet(bytes: Uint8Array, fileName: string): Promise<SheetRows> {
+  return (await readFirstSheet(bytes, fileName, INGREDIENT_INTAKE)).sheet;
 }
 
 /** What importing `sheet` would do, without writing. */

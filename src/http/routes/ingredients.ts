@@ -237,7 +237,7 @@ export const ingredientsRoutes = defineRoutes([
       if (!(file instanceof Blob) || file.size === 0)
         throw new ValidationFailed({ file: message("food.import.file_required") });
       const fileName = (file instanceof File && file.name ? file.name : "workbook.xlsx").slice(0, 200);
-      const sheet = await readIngredientSheet(new Uint8Array(await file.arrayBuffer()));
+      const sheet = await readIngredientSheet(new Uint8Array(await file.arrayBuffer()), fileName);
       const confirm = typeof ctx.body.confirm === "string" && ctx.body.confirm ? ctx.body.confirm : null;
       const back = () => ctx.back(ctx.urlFor("ingredients.index", { tab: "ingredients" }));
       if (confirm === null) {
