@@ -152,7 +152,7 @@ test.describe("ingredients, providers and logistics", () => {
     await expect(dialog).toBeHidden();
 
     // Under its provider, found by the search.
-    await page.getByRole("searchbox", { name: "Buscar insumo, proveedor, presentación o ciudad" }).fill(RUN);
+    await page.getByRole("searchbox", { name: "Buscar insumo, proveedor o ciudad" }).fill(RUN);
     await expect(page).toHaveURL(/[?&]search=/);
     const group = page.getByRole("region", { name: /Agrícola Santa Rosa S\.A\.C\./ });
     const row = group.getByRole("row").filter({ hasText: INGREDIENT });
@@ -195,7 +195,7 @@ test.describe("ingredients, providers and logistics", () => {
     await expect(flash(page)).toHaveText(`Proveedor ${PROVIDER} guardado.`);
 
     // The offer made with the ingredient, in Lima's group: a new price, then its history.
-    await page.getByRole("searchbox", { name: "Buscar insumo, proveedor, presentación o ciudad" }).fill(RUN);
+    await page.getByRole("searchbox", { name: "Buscar insumo, proveedor o ciudad" }).fill(RUN);
     await expect(page).toHaveURL(/[?&]search=/);
     const lima = page.getByRole("region", { name: /^Lima/ });
     const row = lima.getByRole("row").filter({ hasText: INGREDIENT });

@@ -77,11 +77,12 @@ export function OfferGroups<G extends ProviderGroup | CityGroup>({
       header: t("food.offers.presentation"),
       sortable: true,
       hideable: false,
+      // One element per cell: on a phone's card the cell is a "label: value" grid of two columns.
       cell: (o) => (
-        <>
+        <div>
           <span className="block">{o.presentation}</span>
           <span className="block text-xs text-muted-foreground tabular-nums">{quantity(o.quantity, o.baseUnit)}</span>
-        </>
+        </div>
       ),
     },
     {
@@ -91,12 +92,12 @@ export function OfferGroups<G extends ProviderGroup | CityGroup>({
       hideable: false,
       className: "sm:text-right tabular-nums",
       cell: (o) => (
-        <>
+        <div>
           <span className="block">{money(o.priceCents)}</span>
           <span className="block text-xs text-muted-foreground">
             {t(o.priceIncludesIgv ? "food.offers.with_igv" : "food.offers.without_igv")}
           </span>
-        </>
+        </div>
       ),
     },
     {
@@ -104,7 +105,7 @@ export function OfferGroups<G extends ProviderGroup | CityGroup>({
       header: t("food.offers.cost_net"),
       sortable: true,
       hideable: false,
-      className: "sm:text-right tabular-nums",
+      className: "sm:text-right tabular-nums sm:whitespace-nowrap",
       cell: (o) => <span className="font-medium">{cost(o)}</span>,
     },
     {
@@ -169,7 +170,7 @@ export function OfferGroups<G extends ProviderGroup | CityGroup>({
               provider.phone,
               provider.email,
             ]
-          : [city!.region];
+          : [city!.region === city!.name ? "" : city!.region];
         return (
           <section key={group.id} aria-labelledby={`group-${by}-${group.id}`} className="space-y-2">
             <div className="flex flex-wrap items-end justify-between gap-2">

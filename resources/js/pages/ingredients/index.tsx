@@ -116,7 +116,7 @@ export default function IngredientsIndex({ filters, offers, ingredients, ...dial
       id: "waste",
       header: t("food.ingredients.waste"),
       sortable: true,
-      className: "sm:text-right tabular-nums",
+      className: "sm:text-right tabular-nums sm:whitespace-nowrap",
       cell: (i) =>
         t("food.ingredients.waste_value", { solid: number(i.solidWastePercent), liquid: number(i.liquidWastePercent) }),
     },

@@ -48,12 +48,12 @@ export default function LogisticsIndex({ filters, centres, stock, ...dialog }: P
       id: "presentation",
       header: t("food.offers.presentation"),
       cell: (r) => (
-        <>
+        <div>
           <span className="block">{r.offer.presentation}</span>
           <span className="block text-xs text-muted-foreground tabular-nums">
             {quantity(r.offer.quantity, r.offer.baseUnit)}
           </span>
-        </>
+        </div>
       ),
     },
     {
@@ -61,18 +61,18 @@ export default function LogisticsIndex({ filters, centres, stock, ...dialog }: P
       header: t("food.offers.price"),
       className: "sm:text-right tabular-nums",
       cell: (r) => (
-        <>
+        <div>
           <span className="block">{money(r.offer.priceCents)}</span>
           <span className="block text-xs text-muted-foreground">
             {t(r.offer.priceIncludesIgv ? "food.offers.with_igv" : "food.offers.without_igv")}
           </span>
-        </>
+        </div>
       ),
     },
     {
       id: "cost",
       header: t("food.offers.cost_net"),
-      className: "sm:text-right tabular-nums",
+      className: "sm:text-right tabular-nums sm:whitespace-nowrap",
       cell: (r) => <span className="font-medium">{cost(r.offer)}</span>,
     },
     {
