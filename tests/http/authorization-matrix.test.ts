@@ -24,6 +24,7 @@ import { dateIn } from "../../src/domain/sales/clock";
 import { createDiner } from "../../src/domain/sales/diners";
 import { recordSale } from "../../src/domain/sales/sell";
 import { eq } from "drizzle-orm";
+import { cities, ingredientCategories, ingredients, offers, providers } from "../../db/schema";
 import { EVERYTHING } from "../../src/domain/access/scope";
 import { createUser, type User } from "../../src/domain/accounts/users";
 import { CLI_ACTOR } from "../../src/domain/audit";
@@ -52,6 +53,8 @@ const WRITES = new Set<Method>(["POST", "PUT", "PATCH", "DELETE"]);
 const REDIRECT_ONLY = new Set(["businesses.dealerships", "businesses.subdealerships"]);
 /** Writes a page calls in the background, which answer with JSON rather than a redirect. */
 const JSON_WRITES = new Set(["dinners.keepalive", "sales.print"]);
+/** Pages of something only its owner reads (a finished report): anyone else's, like a missing one, is 404. */
+const OWNER_ONLY = new Set(["sales.report.download"]);
 
 const redirectStatus = (method: Method) => (["PUT", "PATCH", "DELETE"].includes(method) ? 303 : 302);
 
@@ -72,6 +75,11 @@ interface Fixtures {
   serviceId: number;
   dinerId: number;
   saleId: number;
+  cityId: number;
+  categoryId: number;
+  ingredientId: number;
+  providerId: number;
+  offerId: number;
 }
 
 /** The value each route parameter takes, by parameter name. A new parameter name needs a line here. */
@@ -85,6 +93,12 @@ const PARAMETER_FIXTURES: Record<string, (f: Fixtures) => string | number> = {
   // The point of sale: a diner of the fixtures' cafe, and a sale made there.
   diner: (f) => f.dinerId,
   sale: (f) => f.saleId,
+  // Food and logistics: a city, an ingredient category, an ingredient, a provider and its offer.
+  city: (f) => f.cityId,
+  category: (f) => f.categoryId,
+  ingredient: (f) => f.ingredientId,
+  provider: (f) => f.providerId,
+  offer: (f) => f.offerId,
   // /places/{kind}/{place}/services and /cafes/{cafe}/prices: the fixtures' cafe.
   kind: () => "cafe",
   place: (f) => f.cafeId,
@@ -204,7 +218,47 @@ async function buildFixtures(app: TestApp): Promise<Fixtures> {
     app.config,
     { backdate: false },
   ).sale.id;
+  const cityId = db.insert(cities).values({ name: "Ciudad Fixture" }).returning().get().id;
+  const categoryId = db.insert(ingredientCategories).values({ name: "Categoría Fixture" }).returning().get().id;
+  const ingredientId = db
+    .insert(ingredients)
+    .values({
+      categoryId,
+      name: "Ingrediente Fixture",
+      baseUnit: "g",
+      kcalPer100g: 100,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning()
+    .get().id;
+  const providerId = db
+    .insert(providers)
+    .values({ name: "Proveedor Fixture", ruc: "20100070971", createdAt: now, updatedAt: now })
+    .returning()
+    .get().id;
+  const offerId = db
+    .insert(offers)
+    .values({
+      providerId,
+      ingredientId,
+      cityId,
+      presentation: "Saco 50 kg",
+      quantity: 50_000,
+      priceCents: 10_000,
+      priceIncludesIgv: true,
+      priceChangedAt: now,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning()
+    .get().id;
   return {
+    cityId,
+    categoryId,
+    ingredientId,
+    providerId,
+    offerId,
     businessId,
     propertyId,
     dealershipId,
@@ -438,7 +492,8 @@ describe("as a verified user holding exactly the route's permission", () => {
         refused: [401, 403, 419].includes(response.status),
       }).toMatchObject({ refused: false });
       // The Businesses area's old dealership tables lead to the one dealership page, keeping the search.
-      if (e.method === "GET" && REDIRECT_ONLY.has(e.route.name))
+      if (OWNER_ONLY.has(e.route.name)) expect(outcome(e, "page client", response)).toMatchObject({ status: 404 });
+      else if (e.method === "GET" && REDIRECT_ONLY.has(e.route.name))
         expect(outcome(e, "page client", response)).toMatchObject({ status: 302, location: "/dealerships" });
       else if (e.method === "GET" || JSON_WRITES.has(e.route.name))
         expect(outcome(e, "page client", response)).toMatchObject({ status: 200 });
