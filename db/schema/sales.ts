@@ -116,6 +116,9 @@ export const sales = sqliteTable(
     index("sales_cafe_date_index").on(t.cafeId, t.serviceDate, t.id),
     index("sales_diner_index").on(t.dinerId),
     index("sales_service_date_index").on(t.serviceDate),
+    // The sales of a client company over a range of dates (the Sales page's filters, the billing sheet).
+    index("sales_dealership_date_index").on(t.dealershipId, t.serviceDate),
+    index("sales_subdealership_date_index").on(t.subdealershipId, t.serviceDate),
     check("sales_sale_type_check", sql`${t.saleType} IN ('credit', 'cash')`),
     check("sales_receipt_type_check", sql`${t.receiptType} IN ('ticket')`),
     check("sales_credit_diner_check", sql`${t.saleType} = 'cash' OR ${t.dinerId} IS NOT NULL`),
@@ -154,6 +157,23 @@ export const saleLines = sqliteTable(
   (t) => [
     index("sale_lines_sale_index").on(t.saleId),
     index("sale_lines_service_index").on(t.serviceId),
+    // A range of service dates read in date and sale order with everything their totals need, without the lines
+    // themselves (the Sales page's totals and first page, src/domain/sales/report.ts).
+    index("sale_lines_date_index").on(
+      t.serviceDate,
+      t.saleId,
+      t.voided,
+      t.saleType,
+      t.serviceId,
+      t.quantity,
+      t.baseCents,
+      t.igvCents,
+      t.totalCents,
+    ),
+    // The meals of registered diners that count, by date, diner and service: the duplicates report groups in its order.
+    index("sale_lines_meal_index")
+      .on(t.serviceDate, t.dinerId, t.serviceId)
+      .where(sql`${t.voided} = 0 AND ${t.dinerId} IS NOT NULL`),
     uniqueIndex("sale_lines_one_credit_meal")
       .on(t.dinerId, t.serviceId, t.serviceDate)
       .where(sql`${t.saleType} = 'credit' AND ${t.voided} = 0`),
