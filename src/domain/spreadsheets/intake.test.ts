@@ -424,6 +424,26 @@ describe("hostile workbooks", () => {
     });
   });
 
+  test("cells in a part the workbook does not name first still count: SheetJS finds parts its own way", async () => {
+    const row = `<row>${"<c><v>1</v></c>".repeat(40)}</row>`;
+    const bytes = rewriteZip(written(bookOf({ Comensales: DINERS, Otra: DINERS }), "xlsx"), (path, content) =>
+      path === "xl/worksheets/sheet2.xml"
+        ? textOf(content).replace(/<sheetData>.*<\/sheetData>/s, `<sheetData>${row.repeat(100_000)}</sheetData>`)
+        : content,
+    );
+    expect(await refused(bytes, "c.xlsx")).toEqual({
+      key: "import.too_many_cells",
+      params: { sheet: "xl/worksheets/sheet2.xml", max: 3_000_000 },
+    });
+  });
+
+  test("a binary workbook (.xlsb), whose cells cannot be counted first, is not a spreadsheet Mesa reads", async () => {
+    const bytes = new Uint8Array(
+      XLSX.write(bookOf({ Comensales: DINERS }), { type: "array", bookType: "xlsb", compression: true }) as ArrayBuffer,
+    );
+    expect(await refused(bytes, "comensales.xlsx")).toEqual({ key: "import.not_a_spreadsheet" });
+  });
+
   test("a zip bomb is refused: by its declared size, or after inflating what it declares when it lies", async () => {
     const zeros = deflateRawSync(Buffer.alloc(300 * 1024 * 1024));
     const parts = (size: number) => [

@@ -26,7 +26,14 @@ import {
   type WorkerAnswer,
   type WorkerRequest,
 } from "./read";
-import { checkOdsContent, checkXlsxSheet, firstXlsxSheet, odsIsEncrypted, type SheetBounds } from "./sheet-size";
+import {
+  checkOdsContent,
+  checkXlsxSheet,
+  firstXlsxSheet,
+  isBinaryWorkbook,
+  odsIsEncrypted,
+  type SheetBounds,
+} from "./sheet-size";
 
 declare const self: Worker;
 
@@ -130,6 +137,8 @@ function firstSheetOf(book: XLSX.WorkBook, bounds: SheetBounds): SheetRows {
 /** readFirstSheet's read: the first sheet of a file of the given format, checked as the comment above says. */
 function firstSheet({ bytes, limits, firstSheet }: WorkerRequest & Required<Pick<WorkerRequest, "firstSheet">>) {
   const bounds: SheetBounds = { rows: limits.maxRows + 1, reportedRows: limits.maxRows };
+  // For parts that are not the first sheet: cells within the rows SheetJS would read count, rows are not limited.
+  const cellsOnly: SheetBounds = { ...bounds, rows: Number.POSITIVE_INFINITY, countedRows: bounds.rows + 1 };
   // One row past the limit is read, so that a sheet over it is told from one that fills it.
   const options = { ...OPTIONS, sheetRows: bounds.rows + 1 };
   switch (firstSheet.format) {
@@ -144,28 +153,30 @@ function firstSheet({ bytes, limits, firstSheet }: WorkerRequest & Required<Pick
       return { name: firstSheet.name, firstRow: 1, rows };
     }
     case "xlsx": {
-      const entries = checkZipContent(bytes, limits);
-      const byName = new Map(entries.map((entry) => [entry.name, entry]));
+      const entries = new Map(checkZip(bytes, limits).entries.map((entry) => [entry.name, entry]));
       const part = (name: string) => {
-        const entry = byName.get(name);
+        const entry = entries.get(name);
         return entry ? text(entryContent(bytes, entry, limits)) : "";
       };
       const first = firstXlsxSheet(part("xl/workbook.xml"), part("xl/_rels/workbook.xml.rels"));
-      if (first && byName.has(first.path)) checkXlsxSheet(part(first.path), first.name, bounds);
-      else
-        for (const entry of entries)
-          if (/^xl\/worksheets\/[^/]+\.xml$/.test(entry.name)) checkXlsxSheet(part(entry.name), entry.name, bounds);
+      // Every part is counted, not only the one the workbook names first: SheetJS finds its parts its own way
+      // (case-insensitively, with fallbacks), so no part it could read escapes the cell budget. Rows are held to
+      // the limit in the first sheet (or everywhere when the workbook does not say which one that is).
+      checkZipContent(bytes, limits, (entry, content) => {
+        if (entry.name === "[Content_Types].xml" && isBinaryWorkbook(text(content), [...entries.keys()]))
+          throw refusal("import.not_a_spreadsheet");
+        const isFirst = first === null || entry.name.toLowerCase() === first.path.toLowerCase();
+        checkXlsxSheet(text(content), isFirst && first ? first.name : entry.name, isFirst ? bounds : cellsOnly);
+      });
       return firstSheetOf(XLSX.read(bytes, { ...options, sheets: 0 }), bounds);
     }
     case "ods": {
-      const byName = new Map(checkZip(bytes, limits).entries.map((entry) => [entry.name, entry]));
-      const manifest = byName.get("META-INF/manifest.xml");
+      const entries = new Map(checkZip(bytes, limits).entries.map((entry) => [entry.name, entry]));
+      const manifest = entries.get("META-INF/manifest.xml");
       // Encrypted parts do not inflate: the manifest says so first.
       if (manifest && odsIsEncrypted(text(entryContent(bytes, manifest, limits)))) throw refusal("import.encrypted");
-      checkZipContent(bytes, limits);
-      const content = byName.get("content.xml");
-      if (!content) throw refusal("import.damaged");
-      checkOdsContent(text(entryContent(bytes, content, limits)), bounds);
+      // As for .xlsx, every part is counted (SheetJS looks for content.xml whatever its case).
+      checkZipContent(bytes, limits, (_, content) => checkOdsContent(text(content), bounds));
       return firstSheetOf(XLSX.read(bytes, options), bounds);
     }
     case "xls":

@@ -275,14 +275,23 @@ export function entryContent(bytes: Uint8Array, entry: ZipEntry, limits: ReadLim
 
 /**
  * Inflates every deflated entry of a zip that passes checkZip, each bounded by its declared size, and refuses the
- * file when an entry inflates to more or less than its headers declare. Returns the checked entries. Throws
- * ValidationFailed keyed `file`.
+ * file when an entry inflates to more or less than its headers declare. Returns the checked entries; `visit`, when
+ * given, sees each entry's content as it goes (one at a time, so a caller can check every part without holding them
+ * all). Throws ValidationFailed keyed `file`.
  */
-export function checkZipContent(bytes: Uint8Array, limits: ReadLimits = DEFAULT_READ_LIMITS): ZipEntry[] {
+export function checkZipContent(
+  bytes: Uint8Array,
+  limits: ReadLimits = DEFAULT_READ_LIMITS,
+  visit?: (entry: ZipEntry, content: Uint8Array) => void,
+): ZipEntry[] {
   // checkZip holds the declared sizes to maxUncompressedBytes in total, so bounding each entry by its own
   // declared size bounds the whole inflation by that limit too.
   const { entries } = checkZip(bytes, limits);
-  for (const entry of entries) if (entry.method === DEFLATED) entryContent(bytes, entry, limits);
+  for (const entry of entries) {
+    if (entry.method !== DEFLATED && !visit) continue;
+    const content = entryContent(bytes, entry, limits);
+    visit?.(entry, content);
+  }
   return entries;
 }
 

@@ -4,7 +4,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { ValidationFailed } from "../errors";
-import { checkOdsContent, checkXlsxSheet, firstXlsxSheet, odsIsEncrypted } from "./sheet-size";
+import { checkOdsContent, checkXlsxSheet, firstXlsxSheet, isBinaryWorkbook, odsIsEncrypted } from "./sheet-size";
 
 function refusal(work: () => unknown): unknown {
   try {
@@ -137,5 +137,18 @@ describe(".xlsx sheets", () => {
     expect(firstXlsxSheet(workbook, relationships("./x/../worksheets/b.xml"))?.path).toBe("xl/worksheets/b.xml");
     expect(firstXlsxSheet(workbook, "<Relationships/>")).toBeNull();
     expect(firstXlsxSheet("<workbook/>", relationships("a.xml"))).toBeNull();
+  });
+
+  test("a binary workbook (.xlsb) is told by its content types, or by its workbook part when they name none", () => {
+    const types = (part: string, type: string) =>
+      `<Types><Default Extension="bin" ContentType="application/vnd.ms-excel.sheet.binary.macroEnabled.main"/><Override PartName="${part}" ContentType="${type}"/></Types>`;
+    const xlsx = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml";
+    const xlsb = "application/vnd.ms-excel.sheet.binary.macroEnabled.main";
+    expect(isBinaryWorkbook(types("/xl/workbook.xml", xlsx), ["xl/workbook.xml"])).toBe(false);
+    expect(isBinaryWorkbook(types("/xl/workbook.bin", xlsb), ["xl/workbook.bin"])).toBe(true);
+    // A workbook content type on a part ending in "bin" is read as binary by SheetJS whatever the type says.
+    expect(isBinaryWorkbook(types("/xl/wb.bin", xlsx), ["xl/wb.bin"])).toBe(true);
+    expect(isBinaryWorkbook("<Types/>", ["xl/workbook.bin"])).toBe(true);
+    expect(isBinaryWorkbook("<Types/>", ["xl/workbook.xml", "xl/vbaProject.bin"])).toBe(false);
   });
 });

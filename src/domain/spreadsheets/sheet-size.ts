@@ -18,6 +18,8 @@ export interface SheetBounds {
   reportedRows: number;
   /** The most cells SheetJS may be asked to allocate for one sheet. */
   cells?: number;
+  /** The rows whose cells count toward `cells` (.xlsx; `rows + 1`, SheetJS's `sheetRows`, when not given). */
+  countedRows?: number;
 }
 
 function refuse(key: string, params: Record<string, string | number>): never {
@@ -173,11 +175,13 @@ const XLSX_TAGS = ["row", "c"];
 
 /**
  * Checks an .xlsx worksheet's XML against `bounds`: the cells SheetJS would keep (those of rows within
- * `bounds.rows + 1`, the `sheetRows` it is given) fit MAX_SHEET_CELLS, and no cell with content lies past the row
- * limit. Rows are numbered by their `r` attribute, or follow the previous one, as SheetJS numbers them.
+ * `bounds.countedRows`, the `sheetRows` it is given) fit the cell budget, and no cell with content lies past the
+ * row limit. Rows are numbered by their `r` attribute, or follow the previous one, as SheetJS numbers them. Any XML
+ * may be given: a part without `row` and `c` elements passes.
  */
 export function checkXlsxSheet(xml: string, sheet: string, bounds: SheetBounds): void {
   const maxCells = bounds.cells ?? MAX_SHEET_CELLS;
+  const counted = bounds.countedRows ?? bounds.rows + 1;
   let row = 0;
   let cells = 0;
   eachTag(
@@ -193,10 +197,30 @@ export function checkXlsxSheet(xml: string, sheet: string, bounds: SheetBounds):
       // A cell that closes on itself holds nothing (a styled blank); SheetJS keeps none of those.
       if (selfClosing) return;
       if (row > bounds.rows) refuse("import.too_many_rows", { sheet, max: bounds.reportedRows });
+      if (row > counted) return;
       if (++cells > maxCells) refuse("import.too_many_cells", { sheet, max: maxCells });
     },
     false,
   );
+}
+
+/**
+ * Whether an .xlsx zip holds a binary workbook (.xlsb), whose sheets cannot be counted before SheetJS reads them:
+ * [Content_Types].xml names a workbook part ending in "bin", or names none and there is no xl/workbook.xml but an
+ * xl/workbook.bin (SheetJS's own way of finding the workbook).
+ */
+export function isBinaryWorkbook(contentTypes: string, entryNames: string[]): boolean {
+  let named = false;
+  let binary = false;
+  eachTag(contentTypes, ["Override"], ({ closing, attributes }) => {
+    const type = attribute(attributes, "ContentType") ?? "";
+    if (closing || !/\.main(\+xml)?$/.test(type)) return;
+    named = true;
+    if (/bin$/i.test(attribute(attributes, "PartName") ?? "")) binary = true;
+  });
+  if (named) return binary;
+  const names = new Set(entryNames.map((name) => name.toLowerCase()));
+  return !names.has("xl/workbook.xml") && names.has("xl/workbook.bin");
 }
 
 /** Whether an .ods manifest (META-INF/manifest.xml) says that some of its parts are encrypted. */
