@@ -676,9 +676,9 @@ export function duplicateMeals(
     .where(
       and(
         salesWhere(scope, valid),
-        // The groups' diners' sales (found through the index of sales by diner), then the groups' lines among them.
-        inIds(sql`${sales.dinerId}`, [...new Set(groups.map((g) => g.dinerId))]),
-        sql`(+${saleLines.dinerId}, +${saleLines.serviceId}, +${saleLines.serviceDate}) IN (SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(${keys}))`,
+        registered,
+        // Each group's lines, found through the index of meals (date, diner, service).
+        sql`(${saleLines.serviceDate}, ${saleLines.dinerId}, ${saleLines.serviceId}) IN (SELECT value ->> 2, value ->> 0, value ->> 1 FROM json_each(${keys}))`,
       ),
     )
     .orderBy(asc(sales.soldAt), asc(saleLines.id))
