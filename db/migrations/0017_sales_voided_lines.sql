@@ -1,0 +1,1 @@
+CREATE INDEX `sale_lines_voided_index` ON `sale_lines` (`service_date`,`sale_id`,`total_cents`) WHERE "sale_lines"."voided" = 1;
