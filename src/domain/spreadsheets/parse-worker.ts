@@ -11,7 +11,7 @@
  * before SheetJS reads it (sheet-size.ts): an .ods repeating a row a million times, or an .xlsx holding millions of
  * cells, is refused before any cell exists. Formulas are never evaluated: a formula cell gives its cached value.
  */
-import * as XLSX from "xlsx";
+import type * as SheetJS from "xlsx";
 import { ValidationFailed } from "../errors";
 import { parseCsv } from "./csv";
 import { decodeText } from "./detect";
@@ -37,7 +37,10 @@ import {
 
 declare const self: Worker;
 
-const OPTIONS: XLSX.ParsingOptions = {
+/** SheetJS, loaded when a workbook comes (a CSV does not need it, and loading it is most of a small read's time). */
+let XLSX: typeof SheetJS;
+
+const OPTIONS: SheetJS.ParsingOptions = {
   type: "array",
   dense: true,
   nodim: true,
@@ -78,7 +81,7 @@ const refusal = (key: string, params?: Record<string, string | number>) =>
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 
 /** A SheetJS cell as a raw value: text, a finite number or a boolean; anything else (blank, error) is null. */
-function valueOf(cell: XLSX.CellObject | undefined): CellValue {
+function valueOf(cell: SheetJS.CellObject | undefined): CellValue {
   if (!cell) return null;
   switch (cell.t) {
     case "s":
@@ -97,8 +100,8 @@ function valueOf(cell: XLSX.CellObject | undefined): CellValue {
  * width (blank cells null, blank rows kept for the numbering). Refuses a value past `bounds.rows`, and a sheet with
  * no value at all.
  */
-function rowsOf(sheet: XLSX.WorkSheet, name: string, bounds: SheetBounds): CellValue[][] {
-  const data = (sheet["!data"] ?? []) as (XLSX.CellObject[] | undefined)[];
+function rowsOf(sheet: SheetJS.WorkSheet, name: string, bounds: SheetBounds): CellValue[][] {
+  const data = (sheet["!data"] ?? []) as (SheetJS.CellObject[] | undefined)[];
   const rows: CellValue[][] = [];
   let width = 0;
   let last = -1;
@@ -128,7 +131,7 @@ function rowsOf(sheet: XLSX.WorkSheet, name: string, bounds: SheetBounds): CellV
 }
 
 /** The first sheet of `book`, as rows. */
-function firstSheetOf(book: XLSX.WorkBook, bounds: SheetBounds): SheetRows {
+function firstSheetOf(book: SheetJS.WorkBook, bounds: SheetBounds): SheetRows {
   const name = book.SheetNames[0];
   if (name === undefined) throw refusal("import.empty");
   return { name, firstRow: 1, rows: rowsOf(book.Sheets[name], name, bounds) };
@@ -191,9 +194,10 @@ function firstSheet({ bytes, limits, firstSheet }: WorkerRequest & Required<Pick
   }
 }
 
-self.onmessage = (event: MessageEvent<WorkerRequest>) => {
+self.onmessage = async (event: MessageEvent<WorkerRequest>) => {
   try {
     const request = event.data;
+    if (request.firstSheet?.format !== "csv") XLSX ??= await import("xlsx");
     const rows = request.firstSheet
       ? [firstSheet({ ...request, firstSheet: request.firstSheet })]
       : everySheet(request);
