@@ -54,7 +54,8 @@ export function PeriodsPanel({
   const confirm = useConfirm();
   const monthName = useMonthName();
   const errors = usePage().props.errors as Record<string, string>;
-  const [cafeId, setCafeId] = useState(cafes.length === 1 ? String(cafes[0].id) : "");
+  // A cafe is always chosen (the first one to start with): a select without a value would change from uncontrolled.
+  const [cafeId, setCafeId] = useState(cafes.length ? String(cafes[0].id) : "");
   const [month, setMonth] = useState(endedMonths(today, 1)[0]);
   const [reopening, setReopening] = useState<ClosedPeriod | null>(null);
   const cafeName = (id: string) => cafes.find((cafe) => String(cafe.id) === id)?.name ?? "";
@@ -75,7 +76,7 @@ export function PeriodsPanel({
   return (
     <div className="space-y-4">
       <p className="max-w-3xl text-sm text-muted-foreground">{t("sales.page.periods.about")}</p>
-      {can.close && (
+      {can.close && cafes.length > 0 && (
         <form
           onSubmit={close}
           className="flex flex-wrap items-end gap-3 rounded-xl border bg-card p-3 sm:p-4"
@@ -86,7 +87,6 @@ export function PeriodsPanel({
             className="min-w-56 flex-1 sm:max-w-sm"
             value={cafeId}
             error={errors.cafe_id}
-            placeholder={t("sales.page.periods.choose_cafe")}
             searchable={cafes.length > 8}
             options={cafes.map((cafe) => ({
               value: String(cafe.id),
