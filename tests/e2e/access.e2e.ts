@@ -286,6 +286,7 @@ test.describe("access control", () => {
       list: [
         "Ver la lista negra",
         "Ver concesionarias",
+        "Importar comensales desde hojas de cálculo",
         "Registrar y editar comensales",
         "Ver comensales",
         "Ver minas, unidades y comedores",
