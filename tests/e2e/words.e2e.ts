@@ -147,7 +147,7 @@ test("the language switch changes role names, permission labels, plurals and the
     count: "5 permissions",
     list: ["View the blacklist", "Register and edit diners", "View diners", "Sell at the point of sale", "View sales"],
   });
-  expect((await permissionsOf(page, MANAGER, "View permissions")).count).toBe("13 permissions");
+  expect((await permissionsOf(page, MANAGER, "View permissions")).count).toBe("14 permissions");
 
   await open(page, "/roles");
   const english = page.getByRole("table", { name: "Role × permission matrix" });
