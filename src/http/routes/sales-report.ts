@@ -15,8 +15,6 @@
  * seconds; a request without `Accept: application/json` is sent back to the page it came from.
  */
 import { statSync } from "node:fs";
-import { asc, eq } from "drizzle-orm";
-import { cafes, dealerships, mines, services, subdealerships, units } from "../../../db/schema";
 import { message, NotFound, ValidationFailed } from "../../domain/errors";
 import {
   findOwnJob,
@@ -32,52 +30,19 @@ import {
 } from "../../domain/jobs/jobs";
 import { SALES_REPORT, type SalesReportInput, type SalesReportResult } from "../../domain/jobs/sales-report";
 import { dateIn } from "../../domain/sales/clock";
-import { parseSalesFilter, salesFilterQuery, salesTotals, type SalesTotals } from "../../domain/sales/report";
+import {
+  parseSalesFilter,
+  salesFilterOptions,
+  salesFilterQuery,
+  salesTotals,
+  type SalesTotals,
+} from "../../domain/sales/report";
 import { reportFilter } from "../../domain/sales/report-workbook";
-import type { Db } from "../../db";
-import type { Scope } from "../../domain/access/scope";
 import type { RequestContext } from "../context";
 import { access, defineRoutes } from "../routing";
 
 const JOB_ID = "[1-9]\\d{0,15}";
 const XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
-
-/** What the dialog's filters offer: the cafes of the person's scope, the client companies, the services. */
-export interface ReportOptions {
-  cafes: { id: number; name: string; unit: string; mine: string }[];
-  dealerships: { id: number; name: string }[];
-  subdealerships: { id: number; name: string; dealershipId: number }[];
-  services: { id: number; code: string; name: string }[];
-}
-
-export function reportOptions(db: Db, scope: Scope): ReportOptions {
-  const allCafes = db
-    .select({ id: cafes.id, name: cafes.name, unit: units.name, mine: mines.name })
-    .from(cafes)
-    .innerJoin(units, eq(units.id, cafes.unitId))
-    .innerJoin(mines, eq(mines.id, units.mineId))
-    .orderBy(asc(mines.name), asc(units.name), asc(cafes.name))
-    .all();
-  return {
-    cafes: scope.all ? allCafes : allCafes.filter((c) => scope.cafeIds.has(c.id)),
-    dealerships: db
-      .select({ id: dealerships.id, name: dealerships.name })
-      .from(dealerships)
-      .orderBy(asc(dealerships.name))
-      .all(),
-    subdealerships: db
-      .select({ id: subdealerships.id, name: subdealerships.name, dealershipId: subdealerships.dealershipId })
-      .from(subdealerships)
-      .orderBy(asc(subdealerships.name))
-      .all(),
-    services: db
-      .select({ id: services.id, code: services.code, name: services.name })
-      .from(services)
-      .where(eq(services.active, true))
-      .orderBy(asc(services.code))
-      .all(),
-  };
-}
 
 /** A report job as the dialog shows it, worded in the viewer's language. */
 export interface ReportJobView {
@@ -145,7 +110,7 @@ export const salesReportRoutes = defineRoutes([
           filter: salesFilterQuery(filter),
           totals,
           job: latestReportView(ctx),
-          ...(ctx.query.options === "1" ? { options: reportOptions(ctx.db, ctx.scope) } : {}),
+          ...(ctx.query.options === "1" ? { options: salesFilterOptions(ctx.db, ctx.scope) } : {}),
         },
         { headers: noStore },
       );
