@@ -284,6 +284,9 @@ export default function ManagementIndex({
       cell: (c) => c.cityName ?? <span className="text-xs text-muted-foreground">{t("food.no_city")}</span>,
       title: (c) => c.cityName ?? t("food.no_city"),
       maxWidth: "sm:max-w-32",
+      // The city matters to logistics (which offers a cafe buys from), not to daily place keeping: the column
+      // is in the columns menu, and the cafe's form shows it.
+      hidden: true,
     },
     // Two chips and "+3" keep the row within a 1366 px screen beside the others (every code on hover).
     { id: "services", header: t("management.services"), cell: (c) => serviceChips(c.serviceIds, 2) },
