@@ -12,3 +12,5 @@ export * from "./periods";
 export * from "./diner-imports";
 export * from "./food";
 export * from "./sales-figures";
+export * from "./dishes";
+export * from "./menus";

@@ -1,5 +1,6 @@
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { cities } from "./food";
+import { levels } from "./sales";
 
 /**
  * The place hierarchy (mine → unit → cafe) and the caterer's businesses with their headquarters. Names are
@@ -56,6 +57,12 @@ export const cafes = sqliteTable(
     autoPrint: integer("auto_print", { mode: "boolean" }).notNull().default(false),
     /** The city the cafe is in: its supplies are bought at the offers there (NULL for cafes made before cities). */
     cityId: integer("city_id").references(() => cities.id, { onDelete: "restrict" }),
+    /** The diner level whose recipes the meal schedule costs and shows (NULL: the first level). */
+    defaultLevelId: integer("default_level_id").references(() => levels.id, { onDelete: "set null" }),
+    /** The language of the cafe's menu board in the dining room: "es" or "en". */
+    boardLanguage: text("board_language", { enum: ["es", "en"] })
+      .notNull()
+      .default("es"),
   },
   (t) => [
     uniqueIndex("cafes_unit_name_unique").on(t.unitId, t.name),
