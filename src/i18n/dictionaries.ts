@@ -34,6 +34,7 @@ import esDinners from "./locales/es/dinners.json";
 import esPeriods from "./locales/es/periods.json";
 import esReports from "./locales/es/reports.json";
 import esFood from "./locales/es/food.json";
+import esFoodCatalogue from "./locales/es/food-catalogue.json";
 import enApp from "./locales/en/app.json";
 import enNav from "./locales/en/nav.json";
 import enWelcome from "./locales/en/welcome.json";
@@ -66,6 +67,7 @@ import enDinners from "./locales/en/dinners.json";
 import enPeriods from "./locales/en/periods.json";
 import enReports from "./locales/en/reports.json";
 import enFood from "./locales/en/food.json";
+import enFoodCatalogue from "./locales/en/food-catalogue.json";
 
 export const es = {
   app: esApp,
@@ -100,6 +102,7 @@ export const es = {
   periods: esPeriods,
   reports: esReports,
   food: esFood,
+  foodCatalogue: esFoodCatalogue,
 };
 
 export const en = {
@@ -135,4 +138,5 @@ export const en = {
   periods: enPeriods,
   reports: enReports,
   food: enFood,
+  foodCatalogue: enFoodCatalogue,
 };
