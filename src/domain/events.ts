@@ -27,6 +27,11 @@ export interface DomainEvents {
   SaleRecorded: { saleId: number; cafeId: number; serviceDate: string };
   /** A sale was voided; the cafe's open points of sale strike it through. */
   SaleVoided: { saleId: number; cafeId: number; serviceDate: string };
+  /**
+   * A day of a cafe's meal schedule was saved or copied over (src/domain/menu/schedule.ts): the schedule pages open
+   * on that cafe reload the day. `version` is the day's version after the change.
+   */
+  MenuDayChanged: { cafeId: number; date: string; version: number; updatedByName: string };
 }
 
 export type DomainEventName = keyof DomainEvents;

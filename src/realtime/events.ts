@@ -25,6 +25,11 @@ export interface RealtimeEvents {
    * cafe), on these service dates. Figures only, never who ate: the dashboard reloads its own.
    */
   FiguresChanged: { cafeId: number; serviceDates: string[]; recorded: number; voided: number };
+  /**
+   * A day of a cafe's meal schedule changed (saved, or copied over): the schedule pages showing it reload that day.
+   * Who and which version only, never the dishes: the page reads those itself.
+   */
+  MenuDayChanged: { cafeId: number; date: string; version: number; updatedByName: string };
 }
 
 export type RealtimeEventName = keyof RealtimeEvents;
@@ -75,4 +80,14 @@ export function cafeFiguresChannel(cafeId: number): string {
 /** Sales were recorded or voided at the cafe: every dashboard showing it hears how many, and on which dates. */
 export function figuresChanged(data: RealtimeEvents["FiguresChanged"]): BroadcastEvent<"FiguresChanged"> {
   return { name: "FiguresChanged", channels: [`private-${cafeFiguresChannel(data.cafeId)}`], data };
+}
+
+/** The private channel of a cafe's meal schedule as Echo names it (`echo.private(cafeMenuChannel(id))`). */
+export function cafeMenuChannel(cafeId: number): string {
+  return `cafe.${cafeId}.menu`;
+}
+
+/** A day of the cafe's meal schedule changed: every schedule page open on the cafe hears it (but the tab that saved). */
+export function menuDayChanged(data: RealtimeEvents["MenuDayChanged"]): BroadcastEvent<"MenuDayChanged"> {
+  return { name: "MenuDayChanged", channels: [`private-${cafeMenuChannel(data.cafeId)}`], data };
 }

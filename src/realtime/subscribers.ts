@@ -5,7 +5,7 @@
 import type { EventBus, EventOrigin } from "../domain/events";
 import { describeFailure, type Broadcaster } from "./broadcaster";
 import { Coalescer } from "./coalesce";
-import { figuresChanged, jobUpdated, saleChanged, sessionEnded, type RealtimeEvents } from "./events";
+import { figuresChanged, jobUpdated, menuDayChanged, saleChanged, sessionEnded, type RealtimeEvents } from "./events";
 
 /** How often at most a cafe's figures are announced (FiguresChanged), in ms. */
 export const FIGURES_INTERVAL_MS = 1000;
@@ -66,6 +66,18 @@ export function subscribeRealtime(
   );
   bus.subscribe("SaleVoided", (event) =>
     figures.add(event.cafeId, { serviceDate: event.serviceDate, change: "voided" }),
+  );
+  // The cafe's open schedule pages, except the tab that saved (it already shows its own change).
+  bus.subscribe("MenuDayChanged", (event, origin) =>
+    broadcaster.send(
+      menuDayChanged({
+        cafeId: event.cafeId,
+        date: event.date,
+        version: event.version,
+        updatedByName: event.updatedByName,
+      }),
+      origin.socketId,
+    ),
   );
 }
 
