@@ -121,6 +121,8 @@ export const AUDIT_ACTIONS = [
   "offer.created",
   "offer.updated",
   "offer.deleted",
+  "menu_day.updated",
+  "menu_day.copied",
 ] as const;
 
 /** Every kind of thing an entry is about. */
@@ -147,6 +149,7 @@ export const AUDIT_SUBJECTS = [
   "ingredient",
   "provider",
   "offer",
+  "menu_day",
 ] as const;
 
 /** A key's text when the dictionary has one, else the fallback (an action or field Mesa has no words for yet). */
