@@ -34,6 +34,7 @@ import esDinners from "./locales/es/dinners.json";
 import esPeriods from "./locales/es/periods.json";
 import esReports from "./locales/es/reports.json";
 import esFood from "./locales/es/food.json";
+import esFoodImportDishes from "./locales/es/food-import-dishes.json";
 import esFoodCatalogue from "./locales/es/food-catalogue.json";
 import enApp from "./locales/en/app.json";
 import enNav from "./locales/en/nav.json";
@@ -67,6 +68,7 @@ import enDinners from "./locales/en/dinners.json";
 import enPeriods from "./locales/en/periods.json";
 import enReports from "./locales/en/reports.json";
 import enFood from "./locales/en/food.json";
+import enFoodImportDishes from "./locales/en/food-import-dishes.json";
 import enFoodCatalogue from "./locales/en/food-catalogue.json";
 
 export const es = {
@@ -102,6 +104,7 @@ export const es = {
   periods: esPeriods,
   reports: esReports,
   food: esFood,
+  foodImportDishes: esFoodImportDishes,
   foodCatalogue: esFoodCatalogue,
 };
 
@@ -138,5 +141,6 @@ export const en = {
   periods: enPeriods,
   reports: enReports,
   food: enFood,
+  foodImportDishes: enFoodImportDishes,
   foodCatalogue: enFoodCatalogue,
 };
