@@ -36,6 +36,7 @@ import esReports from "./locales/es/reports.json";
 import esFood from "./locales/es/food.json";
 import esFoodImportDishes from "./locales/es/food-import-dishes.json";
 import esFoodCatalogue from "./locales/es/food-catalogue.json";
+import esMenuRequirements from "./locales/es/menu-requirements.json";
 import enApp from "./locales/en/app.json";
 import enNav from "./locales/en/nav.json";
 import enWelcome from "./locales/en/welcome.json";
@@ -70,6 +71,7 @@ import enReports from "./locales/en/reports.json";
 import enFood from "./locales/en/food.json";
 import enFoodImportDishes from "./locales/en/food-import-dishes.json";
 import enFoodCatalogue from "./locales/en/food-catalogue.json";
+import enMenuRequirements from "./locales/en/menu-requirements.json";
 
 export const es = {
   app: esApp,
@@ -106,6 +108,7 @@ export const es = {
   food: esFood,
   foodImportDishes: esFoodImportDishes,
   foodCatalogue: esFoodCatalogue,
+  menuRequirements: esMenuRequirements,
 };
 
 export const en = {
@@ -143,4 +146,5 @@ export const en = {
   food: enFood,
   foodImportDishes: enFoodImportDishes,
   foodCatalogue: enFoodCatalogue,
+  menuRequirements: enMenuRequirements,
 };
