@@ -12,6 +12,7 @@ import { dinersImportRoutes } from "./diners-import";
 import { dinnersRoutes } from "./dinners";
 import { managementRoutes } from "./management";
 import { placesImportRoutes } from "./places-import";
+import { foodCatalogueRoutes } from "./food-catalogue";
 import { ingredientsRoutes } from "./ingredients";
 import { jobsRoutes } from "./jobs";
 import { logisticsRoutes } from "./logistics";
@@ -42,6 +43,7 @@ export const routes: RouteDefinition[] = [
   ...ingredientsRoutes,
   ...providersRoutes,
   ...logisticsRoutes,
+  ...foodCatalogueRoutes,
   ...broadcastingRoutes,
 ];
 
