@@ -32,6 +32,10 @@ export interface DomainEvents {
    * on that cafe reload the day. `version` is the day's version after the change.
    */
   MenuDayChanged: { cafeId: number; date: string; version: number; updatedByName: string };
+  /** Days of a cafe's schedule were published (src/domain/menu/publish.ts): the cafe's boards show them. */
+  MenuPublished: { cafeId: number; dates: string[] };
+  /** A display link was revoked (src/domain/menu/display-links.ts): the board it opened is disconnected. */
+  DisplayLinkRevoked: { linkId: number; cafeId: number };
 }
 
 export type DomainEventName = keyof DomainEvents;

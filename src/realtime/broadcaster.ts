@@ -93,8 +93,11 @@ export class Broadcaster {
     }
   }
 
-  /** Closes every realtime connection of a user (after deactivation or blacklisting). Throws when it could not. */
-  async terminateUserConnections(userId: number): Promise<void> {
+  /**
+   * Closes every realtime connection of a user (after deactivation or blacklisting), or of what else a connection
+   * was authorized for (a display link's board: `display-link-{id}`). Throws when it could not.
+   */
+  async terminateUserConnections(userId: number | string): Promise<void> {
     await this.client.terminateUserConnections(String(userId));
   }
 }

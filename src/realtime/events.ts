@@ -30,6 +30,8 @@ export interface RealtimeEvents {
    * Who and which version only, never the dishes: the page reads those itself.
    */
   MenuDayChanged: { cafeId: number; date: string; version: number; updatedByName: string };
+  /** Days of a cafe's menu were published: its boards reload what they show. Dates only, never the dishes. */
+  MenuPublished: { cafeId: number; dates: string[] };
 }
 
 export type RealtimeEventName = keyof RealtimeEvents;
@@ -90,4 +92,28 @@ export function cafeMenuChannel(cafeId: number): string {
 /** A day of the cafe's meal schedule changed: every schedule page open on the cafe hears it (but the tab that saved). */
 export function menuDayChanged(data: RealtimeEvents["MenuDayChanged"]): BroadcastEvent<"MenuDayChanged"> {
   return { name: "MenuDayChanged", channels: [`private-${cafeMenuChannel(data.cafeId)}`], data };
+}
+
+/** The private channel of a cafe's menu board as Echo names it (`echo.private(menuBoardChannel(id))`). */
+export function menuBoardChannel(cafeId: number): string {
+  return `menu-board.${cafeId}`;
+}
+
+/** The same channel as the protocol names it. */
+export function menuBoardChannelName(cafeId: number): string {
+  return `private-${menuBoardChannel(cafeId)}`;
+}
+
+/** Days of the cafe's menu were published: every board of the cafe (display links and signed-in views) hears it. */
+export function menuPublished(data: RealtimeEvents["MenuPublished"]): BroadcastEvent<"MenuPublished"> {
+  return { name: "MenuPublished", channels: [menuBoardChannelName(data.cafeId)], data };
+}
+
+/**
+ * Whom a board's connection acts for, as the embedded server records it when a display link's token authorizes it
+ * (`authorizeSocket`): revoking the link closes exactly those connections (`terminateUserConnections`). It cannot
+ * be a person's id, which is digits only.
+ */
+export function displayLinkConnections(linkId: number): string {
+  return `display-link-${linkId}`;
 }

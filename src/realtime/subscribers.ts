@@ -5,7 +5,16 @@
 import type { EventBus, EventOrigin } from "../domain/events";
 import { describeFailure, type Broadcaster } from "./broadcaster";
 import { Coalescer } from "./coalesce";
-import { figuresChanged, jobUpdated, menuDayChanged, saleChanged, sessionEnded, type RealtimeEvents } from "./events";
+import {
+  displayLinkConnections,
+  figuresChanged,
+  jobUpdated,
+  menuDayChanged,
+  menuPublished,
+  saleChanged,
+  sessionEnded,
+  type RealtimeEvents,
+} from "./events";
 
 /** How often at most a cafe's figures are announced (FiguresChanged), in ms. */
 export const FIGURES_INTERVAL_MS = 1000;
@@ -78,6 +87,14 @@ export function subscribeRealtime(
       }),
       origin.socketId,
     ),
+  );
+  // Every board of the cafe, the tab that published included (it shows the board too).
+  bus.subscribe("MenuPublished", (event) =>
+    broadcaster.send(menuPublished({ cafeId: event.cafeId, dates: event.dates })),
+  );
+  // A revoked display link: the connections its board opened are closed (they act for the link, not a person).
+  bus.subscribe("DisplayLinkRevoked", (event) =>
+    broadcaster.terminateUserConnections(displayLinkConnections(event.linkId)),
   );
 }
 
