@@ -1,0 +1,654 @@
+/**
+ * What a recipe weighs, feeds and costs in a city: the one calculation behind the Food page, the New-dish modal's
+ * live totals, the calculation popover, `./mesa dish:cost`, the menu schedule, the price changes and what to buy.
+ *
+ * For each line of an ingredient (PRODUCT.md, "Food, ingredients, providers and logistics"):
+ *
+ * - gross weight in grams: the quantity in the ingredient's base unit, millilitres through the density and units
+ *   through the unit weight (`gramsOf`, cost.ts);
+ * - solid waste = gross × solid %, liquid waste = gross × liquid %, final product = gross − both wastes;
+ * - kcal = final × kcal per 100 g ÷ 100, and each nutrient = final × its amount per 100 g ÷ 100 (composition tables
+ *   describe the edible part); a nutrient the ingredient lacks is null;
+ * - cost = quantity (base unit) × the offer's cost per base unit net of IGV (`costPerBaseUnit`), an unrounded
+ *   fraction of a cent. The offer is the line's pinned one when it is current and in the city asked for; otherwise
+ *   the cheapest current offer of the ingredient there (the Logistics page's rule: lowest cost per base unit, then
+ *   the most recent price, then the oldest offer), the line flagged `pinned_offer_unavailable` when it had a pin.
+ *   No offer at all: `no_offer`, cost null (never zero), and the recipe's total is incomplete.
+ *
+ * A line of a sub-recipe (another dish, its quantity in grams of that dish) takes that dish's recipe of the same
+ * level, else of the dish's first level by sort order (`no_sub_recipe` when it has none). With factor = quantity ÷
+ * the sub-recipe's yield (its `yield_grams`, else its final product), the line's gross = final = quantity (the
+ * sub-recipe's wastes are inside it), and its kcal, nutrients and cost are the sub-recipe's × factor, the cost from
+ * the sub-recipe's unrounded sum. A sub-recipe whose cost is incomplete leaves the line's cost null (`no_offer`); a
+ * dish reached again through its own sub-recipes is a `cycle` (saving a recipe refuses that; old data may hold it).
+ *
+ * The recipe's totals add its lines; the cost adds the priced lines' unrounded costs and is rounded to whole cents
+ * once, there. A nutrient's total adds the lines that have it (null when none does). Each line carries its share
+ * (0..1) of the gross, final, kcal and cost totals.
+ *
+ * `asOf` costs with the prices in effect at that moment: each offer's newest `offer_price_history` row on or before
+ * it. An offer counts as current then when it had a price by then and is current now or was changed after then
+ * (withdrawing an offer changes it, so one withdrawn later was current at that moment).
+ *
+ * Batched: `costRecipes` reads the recipes (and every sub-recipe they reach, through one recursive query), their
+ * lines, their ingredients and the candidate offers in five queries whatever the count, then computes in memory.
+ */
+import type { Db, DbTransaction } from "../../db";
+import { preparedQuery } from "../../db";
+import { loadConfig } from "../../config";
+import { NotFound } from "../errors";
+import { NUTRIENTS, type NutrientProperty } from "./composition";
+import { costPerBaseUnit, costPerReferenceCents, gramsOf, type BasisPoints } from "./cost";
+
+export const NUTRIENT_KEYS = [
+  "water",
+  "protein",
+  "fat",
+  "carbohydrate",
+  "fibre",
+  "ash",
+  "calcium",
+  "phosphorus",
+  "iron",
+  "retinol",
+  "thiamine",
+  "riboflavin",
+  "niacin",
+  "vitamin_c",
+  "sodium",
+  "potassium",
+] as const;
+/** The keys of the nutrients of composition.ts (`NUTRIENTS[].key`). */
+export type NutrientKey = (typeof NUTRIENT_KEYS)[number];
+
+const NUTRIENT_PROPERTIES: readonly [NutrientKey, NutrientProperty][] = NUTRIENT_KEYS.map((key) => {
+  const spec = NUTRIENTS.find((n) => n.key === key);
+  if (!spec) throw new Error(`recipe-cost: the nutrient ${key} is not in composition.ts`);
+  return [key, spec.property];
+});
+
+export interface Figures {
+  /** Gross weight in grams (ml via density, units via unit weight; a sub-recipe: its quantity). */
+  grossG: number;
+  /** Gross × solid %. */
+  solidWasteG: number;
+  /** Gross × liquid %. */
+  liquidWasteG: number;
+  /** Gross − both wastes. */
+  finalG: number;
+  /** Final × kcal per 100 g ÷ 100. */
+  kcal: number;
+  /** Final × per-100 g ÷ 100, in each nutrient's unit (g, mg or µg); null when the ingredient lacks it. */
+  nutrients: Record<NutrientKey, number | null>;
+  /** A line's cost: an unrounded fraction of cents (null = no offer: flagged, never zero). */
+  costCents: number | null;
+}
+
+export type LineProblem = "no_offer" | "pinned_offer_unavailable" | "no_sub_recipe" | "cycle";
+
+export interface CostedOffer {
+  id: number;
+  providerName: string;
+  presentation: string;
+  pinned: boolean;
+  /** What one gram, millilitre or unit costs, net of IGV, in cents (a fraction). */
+  costPerBaseUnitCents: number;
+  /** What a kilogram, litre or unit costs, net of IGV, in whole cents. */
+  costPerReferenceCents: number;
+}
+
+export interface CostedLine extends Figures {
+  lineId: number | null;
+  position: number;
+  kind: "ingredient" | "dish";
+  ingredientId: number | null;
+  subDishId: number | null;
+  name: string;
+  /** As entered: in the ingredient's base unit, or grams of a sub-recipe. */
+  quantity: number;
+  unit: "g" | "ml" | "unit";
+  offer: null | CostedOffer;
+  problem: LineProblem | null;
+  /** 0..1 of the dish total (0 when the total is 0; cost null when the line's cost is). */
+  shares: { grossG: number; finalG: number; kcal: number; costCents: number | null };
+}
+
+export interface CostedRecipe {
+  recipeId: number | null;
+  dishId: number | null;
+  levelId: number;
+  cityId: number;
+  lines: CostedLine[];
+  /** costCents: the priced lines, rounded once; complete: every line priced. */
+  totals: Omit<Figures, "costCents"> & { costCents: number; complete: boolean };
+  /** recipes.yield_grams, else totals.finalG. */
+  yieldG: number;
+}
+
+export interface CostOptions {
+  cityId: number;
+  /** Prices in effect at that moment (offer_price_history); now when absent. */
+  asOf?: Date;
+  /** The IGV rate prices are netted with (basis points); the IGV_RATE setting when absent. */
+  igvRate?: BasisPoints;
+}
+
+export interface DraftRecipe {
+  levelId: number;
+  yieldGrams?: number | null;
+  lines: { ingredientId?: number | null; subDishId?: number | null; quantity: number; offerId?: number | null }[];
+}
+
+export interface IngredientNeed {
+  ingredientId: number;
+  /** In the ingredient's base unit. */
+  grossQuantity: number;
+  offerId: number | null;
+}
+
+// ——— Reading ———
+
+type Conn = Db | DbTransaction;
+type Bindings = Record<string, string | number | boolean | null>;
+
+interface RecipeRow {
+  id: number;
+  dishId: number;
+  levelId: number;
+  yieldGrams: number | null;
+  levelOrder: number;
+}
+
+interface LineRow {
+  id: number | null;
+  recipeId: number | null;
+  position: number;
+  ingredientId: number | null;
+  subDishId: number | null;
+  quantity: number;
+  offerId: number | null;
+  subDishName: string | null;
+}
+
+type IngredientRow = {
+  id: number;
+  name: string;
+  baseUnit: "g" | "ml" | "unit";
+  unitWeightGrams: number | null;
+  densityGramsPerMl: number | null;
+  kcalPer100g: number;
+  solidWastePercent: number;
+  liquidWastePercent: number;
+} & Record<NutrientProperty, number | null>;
+
+interface OfferRow {
+  id: number;
+  ingredientId: number;
+  providerName: string;
+  presentation: string;
+  quantity: number;
+  priceCents: number;
+  priceIncludesIgv: number;
+  priceChangedAt: number;
+}
+
+const ids = (values: Iterable<number>) => JSON.stringify([...new Set(values)]);
+
+/** The recipes asked for, the recipes of the dishes asked for, and every recipe their sub-recipe lines reach. */
+const reachedRecipes = preparedQuery((db) =>
+  db.$client.prepare<RecipeRow, Bindings>(
+    `WITH RECURSIVE wanted(id) AS (
+       SELECT value FROM json_each($recipes)
+       UNION SELECT r.id FROM recipes r WHERE r.dish_id IN (SELECT value FROM json_each($dishes))
+       UNION SELECT s.id FROM wanted w JOIN recipe_lines l ON l.recipe_id = w.id JOIN recipes s ON s.dish_id = l.sub_dish_id
+     )
+     SELECT r.id, r.dish_id AS dishId, r.level_id AS levelId, r.yield_grams AS yieldGrams, v.sort_order AS levelOrder
+     FROM wanted w JOIN recipes r ON r.id = w.id JOIN levels v ON v.id = r.level_id`,
+  ),
+);
+
+const linesOf = preparedQuery((db) =>
+  db.$client.prepare<LineRow, Bindings>(
+    `SELECT l.id, l.recipe_id AS recipeId, l.position, l.ingredient_id AS ingredientId, l.sub_dish_id AS subDishId,
+       l.quantity, l.offer_id AS offerId, d.name AS subDishName
+     FROM recipe_lines l LEFT JOIN dishes d ON d.id = l.sub_dish_id
+     WHERE l.recipe_id IN (SELECT value FROM json_each($recipes))
+     ORDER BY l.recipe_id, l.position, l.id`,
+  ),
+);
+
+const dishNames = preparedQuery((db) =>
+  db.$client.prepare<{ id: number; name: string }, Bindings>(
+    `SELECT id, name FROM dishes WHERE id IN (SELECT value FROM json_each($dishes))`,
+  ),
+);
+
+const ingredientsOf = preparedQuery((db) =>
+  db.$client.prepare<IngredientRow, Bindings>(
+    `SELECT id, name, base_unit AS baseUnit, unit_weight_grams AS unitWeightGrams,
+       density_g_per_ml AS densityGramsPerMl, kcal_per_100g AS kcalPer100g,
+       solid_waste_percent AS solidWastePercent, liquid_waste_percent AS liquidWastePercent,
+       water_g AS waterG, protein_g AS proteinG, fat_g AS fatG, carbohydrate_g AS carbohydrateG, fibre_g AS fibreG,
+       ash_g AS ashG, calcium_mg AS calciumMg, phosphorus_mg AS phosphorusMg, iron_mg AS ironMg,
+       retinol_ug AS retinolUg, thiamine_mg AS thiamineMg, riboflavin_mg AS riboflavinMg, niacin_mg AS niacinMg,
+       vitamin_c_mg AS vitaminCMg, sodium_mg AS sodiumMg, potassium_mg AS potassiumMg
+     FROM ingredients WHERE id IN (SELECT value FROM json_each($ingredients))`,
+  ),
+);
+
+/** The current offers of the ingredients in the city, with their current prices. */
+const currentOffers = preparedQuery((db) =>
+  db.$client.prepare<OfferRow, Bindings>(
+    `SELECT o.id, o.ingredient_id AS ingredientId, p.name AS providerName, o.presentation, o.quantity,
+       o.price_cents AS priceCents, o.price_includes_igv AS priceIncludesIgv, o.price_changed_at AS priceChangedAt
+     FROM offers o JOIN providers p ON p.id = o.provider_id
+     WHERE o.city_id = ($city + 0) AND o.active AND o.ingredient_id IN (SELECT value FROM json_each($ingredients))`,
+  ),
+);
+
+/** The offers of the ingredients in the city that were current at $asOf, with the price each had then. */
+const offersAsOf = preparedQuery((db) =>
+  db.$client.prepare<OfferRow, Bindings>(
+    `SELECT o.id, o.ingredient_id AS ingredientId, p.name AS providerName, o.presentation, h.quantity,
+       h.price_cents AS priceCents, h.price_includes_igv AS priceIncludesIgv, h.changed_at AS priceChangedAt
+     FROM offers o JOIN providers p ON p.id = o.provider_id
+     JOIN offer_price_history h ON h.id = (
+       SELECT h2.id FROM offer_price_history h2 WHERE h2.offer_id = o.id AND h2.changed_at <= ($asOf + 0)
+       ORDER BY h2.changed_at DESC, h2.id DESC LIMIT 1)
+     WHERE o.city_id = ($city + 0) AND (o.active OR o.updated_at > ($asOf + 0))
+       AND o.ingredient_id IN (SELECT value FROM json_each($ingredients))`,
+  ),
+);
+
+/** Everything a set of recipes needs to be costed, read in a handful of queries. */
+interface Book {
+  recipes: Map<number, RecipeRow>;
+  /** A dish's recipes, its first level (by sort order) first. */
+  byDish: Map<number, RecipeRow[]>;
+  lines: Map<number, LineRow[]>;
+  dishNames: Map<number, string>;
+  ingredients: Map<number, IngredientRow>;
+  /** Offers current in the city, by id. */
+  offers: Map<number, OfferRow>;
+  /** The cheapest current offer of each ingredient in the city. */
+  cheapest: Map<number, OfferRow>;
+  igvRate: BasisPoints;
+}
+
+let configuredRate: BasisPoints | null = null;
+/** The IGV_RATE setting, read once, for callers that do not pass the rate. */
+function defaultIgvRate(): BasisPoints {
+  configuredRate ??= loadConfig().igvRateBasisPoints;
+  return configuredRate;
+}
+
+function readBook(
+  db: Conn,
+  start: { recipeIds: readonly number[]; dishIds: readonly number[]; ingredientIds: readonly number[] },
+  opts: CostOptions,
+): Book {
+  const igvRate = opts.igvRate ?? defaultIgvRate();
+  const recipeRows = reachedRecipes(db).all({ recipes: ids(start.recipeIds), dishes: ids(start.dishIds) });
+  const recipes = new Map(recipeRows.map((r) => [r.id, r]));
+  const byDish = new Map<number, RecipeRow[]>();
+  for (const r of recipeRows) {
+    const list = byDish.get(r.dishId);
+    if (list) list.push(r);
+    else byDish.set(r.dishId, [r]);
+  }
+  for (const list of byDish.values()) list.sort((a, b) => a.levelOrder - b.levelOrder || a.levelId - b.levelId);
+
+  const lines = new Map<number, LineRow[]>();
+  const ingredientIds = new Set(start.ingredientIds);
+  const subDishIds = new Set<number>();
+  for (const line of linesOf(db).all({ recipes: ids(recipes.keys()) })) {
+    const list = lines.get(line.recipeId!);
+    if (list) list.push(line);
+    else lines.set(line.recipeId!, [line]);
+    if (line.ingredientId !== null) ingredientIds.add(line.ingredientId);
+    if (line.subDishId !== null) subDishIds.add(line.subDishId);
+  }
+  for (const id of start.dishIds) subDishIds.add(id);
+
+  const names = new Map(
+    dishNames(db)
+      .all({ dishes: ids(subDishIds) })
+      .map((d) => [d.id, d.name]),
+  );
+  const ingredients = new Map(
+    ingredientsOf(db)
+      .all({ ingredients: ids(ingredientIds) })
+      .map((i) => [i.id, i]),
+  );
+  const offerRows = opts.asOf
+    ? offersAsOf(db).all({ city: opts.cityId, asOf: opts.asOf.getTime(), ingredients: ids(ingredientIds) })
+    : currentOffers(db).all({ city: opts.cityId, ingredients: ids(ingredientIds) });
+
+  const offers = new Map<number, OfferRow>();
+  const cheapest = new Map<number, OfferRow>();
+  const unitCost = new Map<number, number>();
+  for (const offer of offerRows) {
+    offers.set(offer.id, offer);
+    const cost = costPerBaseUnit(
+      { priceCents: offer.priceCents, priceIncludesIgv: offer.priceIncludesIgv === 1, quantity: offer.quantity },
+      igvRate,
+    );
+    unitCost.set(offer.id, cost);
+    const best = cheapest.get(offer.ingredientId);
+    if (!best || isCheaper(offer, cost, best, unitCost.get(best.id)!)) cheapest.set(offer.ingredientId, offer);
+  }
+  return { recipes, byDish, lines, dishNames: names, ingredients, offers, cheapest, igvRate };
+}
+
+/** The Logistics page's order (logistics.ts): lowest cost per base unit, then the most recent price, then the oldest offer. */
+function isCheaper(a: OfferRow, aCost: number, b: OfferRow, bCost: number): boolean {
+  if (aCost !== bCost) return aCost < bCost;
+  if (a.priceChangedAt !== b.priceChangedAt) return a.priceChangedAt > b.priceChangedAt;
+  return a.id < b.id;
+}
+
+// ——— Computing ———
+
+const noNutrients = (): Record<NutrientKey, number | null> =>
+  Object.fromEntries(NUTRIENT_KEYS.map((k) => [k, null])) as Record<NutrientKey, number | null>;
+
+/** A line's quantities to buy: an ingredient's, or a sub-recipe's scaled by factor. */
+type Need = { ingredientId: number; quantity: number; offerId: number | null } | { sub: Costing; factor: number };
+
+/** A recipe costed, with what the public shape rounds away or does not show. */
+interface Costing {
+  recipe: CostedRecipe;
+  /** The priced lines' costs added, unrounded. */
+  exactCostCents: number;
+  /** Some line, here or in a sub-recipe, is a cycle: the figures depend on where the costing started. */
+  cyclic: boolean;
+  needs: Need[];
+}
+
+interface RecipeShape {
+  id: number | null;
+  dishId: number | null;
+  levelId: number;
+  yieldGrams: number | null;
+}
+
+class Coster {
+  private readonly done = new Map<number, Costing>();
+  private readonly stack = new Set<number>();
+
+  constructor(
+    private readonly book: Book,
+    private readonly cityId: number,
+  ) {}
+
+  recipe(id: number): Costing {
+    const known = this.done.get(id);
+    if (known) return known;
+    const row = this.book.recipes.get(id)!;
+    this.stack.add(id);
+    const costing = this.cost(row, this.book.lines.get(id) ?? []);
+    this.stack.delete(id);
+    if (!costing.cyclic) this.done.set(id, costing);
+    return costing;
+  }
+
+  cost(shape: RecipeShape, rows: readonly LineRow[]): Costing {
+    const lines: CostedLine[] = [];
+    const needs: Need[] = [];
+    let cyclic = false;
+    for (const row of rows) {
+      if (row.ingredientId !== null) {
+        const [line, need] = this.ingredientLine(row);
+        lines.push(line);
+        needs.push(need);
+      } else {
+        const [line, sub] = this.subRecipeLine(row, shape.levelId);
+        lines.push(line);
+        if (line.problem === "cycle") cyclic = true;
+        if (sub) {
+          cyclic ||= sub.cyclic;
+          needs.push({ sub, factor: row.quantity / sub.recipe.yieldG });
+        }
+      }
+    }
+
+    const totals = {
+      grossG: 0,
+      solidWasteG: 0,
+      liquidWasteG: 0,
+      finalG: 0,
+      kcal: 0,
+      nutrients: noNutrients(),
+      costCents: 0,
+      complete: true,
+    };
+    let exactCostCents = 0;
+    for (const line of lines) {
+      totals.grossG += line.grossG;
+      totals.solidWasteG += line.solidWasteG;
+      totals.liquidWasteG += line.liquidWasteG;
+      totals.finalG += line.finalG;
+      totals.kcal += line.kcal;
+      for (const key of NUTRIENT_KEYS) {
+        const value = line.nutrients[key];
+        if (value !== null) totals.nutrients[key] = (totals.nutrients[key] ?? 0) + value;
+      }
+      if (line.costCents === null) totals.complete = false;
+      else exactCostCents += line.costCents;
+    }
+    totals.costCents = Math.round(exactCostCents);
+    const share = (part: number, whole: number) => (whole > 0 ? part / whole : 0);
+    for (const line of lines) {
+      line.shares = {
+        grossG: share(line.grossG, totals.grossG),
+        finalG: share(line.finalG, totals.finalG),
+        kcal: share(line.kcal, totals.kcal),
+        costCents: line.costCents === null ? null : share(line.costCents, exactCostCents),
+      };
+    }
+    const recipe: CostedRecipe = {
+      recipeId: shape.id,
+      dishId: shape.dishId,
+      levelId: shape.levelId,
+      cityId: this.cityId,
+      lines,
+      totals,
+      yieldG: shape.yieldGrams ?? totals.finalG,
+    };
+    return { recipe, exactCostCents, cyclic, needs };
+  }
+
+  private ingredientLine(row: LineRow): [CostedLine, Need] {
+    const ingredient = this.book.ingredients.get(row.ingredientId!);
+    if (!ingredient) throw new NotFound(`ingredient ${row.ingredientId}`);
+    const pinned = row.offerId === null ? undefined : this.book.offers.get(row.offerId);
+    const usable = pinned && pinned.ingredientId === ingredient.id ? pinned : undefined;
+    const offer = usable ?? this.book.cheapest.get(ingredient.id);
+    const problem: LineProblem | null = !offer
+      ? "no_offer"
+      : row.offerId !== null && !usable
+        ? "pinned_offer_unavailable"
+        : null;
+
+    const grossG = gramsOf(row.quantity, ingredient);
+    const solidWasteG = (grossG * ingredient.solidWastePercent) / 100;
+    const liquidWasteG = (grossG * ingredient.liquidWastePercent) / 100;
+    const finalG = grossG - solidWasteG - liquidWasteG;
+    const nutrients = noNutrients();
+    for (const [key, property] of NUTRIENT_PROPERTIES) {
+      const per100 = ingredient[property];
+      nutrients[key] = per100 === null ? null : (finalG * per100) / 100;
+    }
+    let costed: CostedOffer | null = null;
+    let costCents: number | null = null;
+    if (offer) {
+      const priced = {
+        priceCents: offer.priceCents,
+        priceIncludesIgv: offer.priceIncludesIgv === 1,
+        quantity: offer.quantity,
+      };
+      const perUnit = costPerBaseUnit(priced, this.book.igvRate);
+      costCents = row.quantity * perUnit;
+      costed = {
+        id: offer.id,
+        providerName: offer.providerName,
+        presentation: offer.presentation,
+        pinned: offer === usable,
+        costPerBaseUnitCents: perUnit,
+        costPerReferenceCents: costPerReferenceCents(priced, ingredient.baseUnit, this.book.igvRate),
+      };
+    }
+    const line: CostedLine = {
+      lineId: row.id,
+      position: row.position,
+      kind: "ingredient",
+      ingredientId: ingredient.id,
+      subDishId: null,
+      name: ingredient.name,
+      quantity: row.quantity,
+      unit: ingredient.baseUnit,
+      grossG,
+      solidWasteG,
+      liquidWasteG,
+      finalG,
+      kcal: (finalG * ingredient.kcalPer100g) / 100,
+      nutrients,
+      costCents,
+      offer: costed,
+      problem,
+      shares: { grossG: 0, finalG: 0, kcal: 0, costCents: null },
+    };
+    return [line, { ingredientId: ingredient.id, quantity: row.quantity, offerId: offer?.id ?? null }];
+  }
+
+  private subRecipeLine(row: LineRow, levelId: number): [CostedLine, Costing | null] {
+    const dishId = row.subDishId!;
+    const candidates = this.book.byDish.get(dishId) ?? [];
+    const chosen = candidates.find((r) => r.levelId === levelId) ?? candidates[0];
+    const line: CostedLine = {
+      lineId: row.id,
+      position: row.position,
+      kind: "dish",
+      ingredientId: null,
+      subDishId: dishId,
+      name: row.subDishName ?? this.book.dishNames.get(dishId) ?? "",
+      quantity: row.quantity,
+      unit: "g",
+      grossG: row.quantity,
+      solidWasteG: 0,
+      liquidWasteG: 0,
+      finalG: row.quantity,
+      kcal: 0,
+      nutrients: noNutrients(),
+      costCents: null,
+      offer: null,
+      problem: null,
+      shares: { grossG: 0, finalG: 0, kcal: 0, costCents: null },
+    };
+    if (!chosen) return [{ ...line, problem: "no_sub_recipe" }, null];
+    if (this.stack.has(chosen.id)) return [{ ...line, problem: "cycle" }, null];
+    const sub = this.recipe(chosen.id);
+    if (!(sub.recipe.yieldG > 0)) return [{ ...line, problem: "no_sub_recipe" }, null];
+    const factor = row.quantity / sub.recipe.yieldG;
+    line.kcal = sub.recipe.totals.kcal * factor;
+    for (const key of NUTRIENT_KEYS) {
+      const value = sub.recipe.totals.nutrients[key];
+      line.nutrients[key] = value === null ? null : value * factor;
+    }
+    if (sub.recipe.lines.some((l) => l.problem === "cycle")) line.problem = "cycle";
+    else if (!sub.recipe.totals.complete) line.problem = "no_offer";
+    else line.costCents = sub.exactCostCents * factor;
+    return [line, sub];
+  }
+}
+
+// ——— The interface ———
+
+/** Each recipe asked for (that exists), costed for the city; a handful of queries whatever the count. */
+export function costRecipes(db: Conn, recipeIds: readonly number[], opts: CostOptions): Map<number, CostedRecipe> {
+  const result = new Map<number, CostedRecipe>();
+  if (recipeIds.length === 0) return result;
+  const book = readBook(db, { recipeIds, dishIds: [], ingredientIds: [] }, opts);
+  const coster = new Coster(book, opts.cityId);
+  for (const id of recipeIds) if (book.recipes.has(id)) result.set(id, coster.recipe(id).recipe);
+  return result;
+}
+
+const recipesOfDish = preparedQuery((db) =>
+  db.$client.prepare<{ id: number; levelId: number }, Bindings>(
+    `SELECT r.id, r.level_id AS levelId FROM recipes r JOIN levels v ON v.id = r.level_id
+     WHERE r.dish_id = ($dish + 0) ORDER BY v.sort_order, v.id`,
+  ),
+);
+
+/** The dish's recipe for `levelId` (by default its first level by sort order), costed; null when it has none. */
+export function costDish(db: Conn, dishId: number, opts: CostOptions & { levelId?: number }): CostedRecipe | null {
+  const recipes = recipesOfDish(db).all({ dish: dishId });
+  const recipe = opts.levelId === undefined ? recipes[0] : recipes.find((r) => r.levelId === opts.levelId);
+  if (!recipe) return null;
+  return costRecipes(db, [recipe.id], opts).get(recipe.id) ?? null;
+}
+
+/** A recipe not saved yet (the New-dish modal's), costed as a saved one would be. Unknown ingredients are NotFound. */
+export function costDraft(db: Conn, draft: DraftRecipe, opts: CostOptions): CostedRecipe {
+  const ingredientIds = draft.lines.flatMap((l) => (l.ingredientId ? [l.ingredientId] : []));
+  const dishIds = draft.lines.flatMap((l) => (l.subDishId ? [l.subDishId] : []));
+  const book = readBook(db, { recipeIds: [], dishIds, ingredientIds }, opts);
+  const rows: LineRow[] = draft.lines.map((line, index) => {
+    const ingredientId = line.ingredientId ?? null;
+    const subDishId = ingredientId === null ? (line.subDishId ?? null) : null;
+    if (ingredientId === null && subDishId === null) throw new NotFound("recipe line without ingredient or dish");
+    if (subDishId !== null && !book.dishNames.has(subDishId)) throw new NotFound(`dish ${subDishId}`);
+    return {
+      id: null,
+      recipeId: null,
+      position: index + 1,
+      ingredientId,
+      subDishId,
+      quantity: line.quantity,
+      offerId: ingredientId === null ? null : (line.offerId ?? null),
+      subDishName: null,
+    };
+  });
+  const shape = { id: null, dishId: null, levelId: draft.levelId, yieldGrams: draft.yieldGrams ?? null };
+  return new Coster(book, opts.cityId).cost(shape, rows).recipe;
+}
+
+/**
+ * What each recipe needs bought, per ingredient and offer chosen (null: none in the city), in the ingredient's base
+ * unit: sub-recipes flattened, each scaled by its line's quantity ÷ the sub-recipe's yield.
+ */
+export function ingredientNeeds(
+  db: Conn,
+  recipeIds: readonly number[],
+  opts: CostOptions,
+): Map<number, IngredientNeed[]> {
+  const result = new Map<number, IngredientNeed[]>();
+  if (recipeIds.length === 0) return result;
+  const book = readBook(db, { recipeIds, dishIds: [], ingredientIds: [] }, opts);
+  const coster = new Coster(book, opts.cityId);
+  for (const id of recipeIds) {
+    if (!book.recipes.has(id)) continue;
+    const totals = new Map<string, IngredientNeed>();
+    const walk = (needs: readonly Need[], scale: number) => {
+      for (const need of needs) {
+        if ("sub" in need) {
+          walk(need.sub.needs, scale * need.factor);
+          continue;
+        }
+        const key = `${need.ingredientId}:${need.offerId ?? ""}`;
+        const known = totals.get(key);
+        if (known) known.grossQuantity += need.quantity * scale;
+        else
+          totals.set(key, {
+            ingredientId: need.ingredientId,
+            grossQuantity: need.quantity * scale,
+            offerId: need.offerId,
+          });
+      }
+    };
+    walk(coster.recipe(id).needs, 1);
+    result.set(id, [...totals.values()]);
+  }
+  return result;
+}
