@@ -61,6 +61,15 @@ export const CHANNEL_RULES: ChannelRule[] = [
     permission: "sales.view",
     authorize: (db, user, { cafe }) => reachesCafe(scopeOf(accessProfile(db, user.id)), Number(cafe)),
   },
+  // A cafe's meal schedule as its days are saved or copied over (MenuDayChanged: the date, its version and who
+  // saved it, never the dishes): the schedule pages open on the cafe reload that day. For holders of menu.view,
+  // within their scope, as the schedule page is.
+  {
+    pattern: "cafe.{cafe}.menu",
+    wheres: { cafe: ID },
+    permission: "menu.view",
+    authorize: (db, user, { cafe }) => reachesCafe(scopeOf(accessProfile(db, user.id)), Number(cafe)),
+  },
 ];
 
 /** The rule's parameters when `name` matches its pattern, each in full its declared format; null otherwise. */
