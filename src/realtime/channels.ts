@@ -70,6 +70,15 @@ export const CHANNEL_RULES: ChannelRule[] = [
     permission: "menu.view",
     authorize: (db, user, { cafe }) => reachesCafe(scopeOf(accessProfile(db, user.id)), Number(cafe)),
   },
+  // A cafe's menu board as days are published (MenuPublished: the dates, never the dishes): the Display page reloads
+  // its board. For holders of menu.view, within their scope, as the Display page is. The public board joins it with
+  // its display link's token instead, through menu.board.auth (src/http/routes/menu-board.ts), never through here.
+  {
+    pattern: "menu-board.{cafe}",
+    wheres: { cafe: ID },
+    permission: "menu.view",
+    authorize: (db, user, { cafe }) => reachesCafe(scopeOf(accessProfile(db, user.id)), Number(cafe)),
+  },
 ];
 
 /** The rule's parameters when `name` matches its pattern, each in full its declared format; null otherwise. */
