@@ -41,6 +41,16 @@ export interface RouteParameters {
   "dinners.index": {};
   "dinners.keepalive": {};
   "dinners.settings": { cafe: string | number };
+  "food.dish_categories.destroy": { category: string | number };
+  "food.dish_categories.export": {};
+  "food.dish_categories.reorder": {};
+  "food.dish_categories.store": {};
+  "food.dish_categories.update": { category: string | number };
+  "food.levels.destroy": { level: string | number };
+  "food.levels.export": {};
+  "food.levels.reorder": {};
+  "food.levels.store": {};
+  "food.levels.update": { level: string | number };
   "headquarters.destroy": { headquarters: string | number };
   "headquarters.export": {};
   "headquarters.index": {};
