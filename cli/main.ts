@@ -8,6 +8,7 @@ import { registerAssetCommands } from "./commands/assets";
 import { registerBackupCommands } from "./commands/backup";
 import { registerDatabaseCommands } from "./commands/database";
 import { registerDinerImportCommands } from "./commands/diners-import";
+import { registerDishImportCommands } from "./commands/dish-import";
 import { registerFoodCommands } from "./commands/food";
 import { registerPlacesCommands } from "./commands/places";
 import { registerPosCommands } from "./commands/pos";
@@ -33,6 +34,7 @@ export function buildProgram(): Command {
   registerDinerImportCommands(program);
   registerReportCommands(program);
   registerFoodCommands(program);
+  registerDishImportCommands(program);
   registerAssetCommands(program);
   return program;
 }
