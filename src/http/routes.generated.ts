@@ -83,6 +83,11 @@ export interface RouteParameters {
   "management.import_template": {};
   "management.index": {};
   "management.store": {};
+  "menu.settings.update": { cafe: string | number };
+  "menu.structures": {};
+  "menu.structures.copy": { cafe: string | number; service: string | number };
+  "menu.structures.destroy": { cafe: string | number; service: string | number };
+  "menu.structures.update": { cafe: string | number; service: string | number };
   "mines.destroy": { mine: string | number };
   "mines.update": { mine: string | number };
   "offers.destroy": { offer: string | number };

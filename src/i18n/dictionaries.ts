@@ -34,6 +34,7 @@ import esDinners from "./locales/es/dinners.json";
 import esPeriods from "./locales/es/periods.json";
 import esReports from "./locales/es/reports.json";
 import esFood from "./locales/es/food.json";
+import esMenu from "./locales/es/menu.json";
 import esFoodImportDishes from "./locales/es/food-import-dishes.json";
 import esFoodCatalogue from "./locales/es/food-catalogue.json";
 import esMenuRequirements from "./locales/es/menu-requirements.json";
@@ -69,6 +70,7 @@ import enDinners from "./locales/en/dinners.json";
 import enPeriods from "./locales/en/periods.json";
 import enReports from "./locales/en/reports.json";
 import enFood from "./locales/en/food.json";
+import enMenu from "./locales/en/menu.json";
 import enFoodImportDishes from "./locales/en/food-import-dishes.json";
 import enFoodCatalogue from "./locales/en/food-catalogue.json";
 import enMenuRequirements from "./locales/en/menu-requirements.json";
@@ -106,6 +108,7 @@ export const es = {
   periods: esPeriods,
   reports: esReports,
   food: esFood,
+  menu: esMenu,
   foodImportDishes: esFoodImportDishes,
   foodCatalogue: esFoodCatalogue,
   menuRequirements: esMenuRequirements,
@@ -144,6 +147,7 @@ export const en = {
   periods: enPeriods,
   reports: enReports,
   food: enFood,
+  menu: enMenu,
   foodImportDishes: enFoodImportDishes,
   foodCatalogue: enFoodCatalogue,
   menuRequirements: enMenuRequirements,

@@ -74,6 +74,8 @@ export const STARTING_ROLES: StartingRole[] = [
       "diners.view",
       "diners.manage",
       "diners.import",
+      "menu.view",
+      "menu.manage",
     ],
   ),
   role(
@@ -95,6 +97,7 @@ export const STARTING_ROLES: StartingRole[] = [
       "properties.manage",
       "dealerships.view",
       "dealerships.manage",
+      "menu.view",
     ],
   ),
   role(
@@ -119,6 +122,7 @@ export const STARTING_ROLES: StartingRole[] = [
       "diners.view",
       "diners.manage",
       "diners.import",
+      "menu.view",
     ],
   ),
   role(
@@ -137,7 +141,7 @@ export const STARTING_ROLES: StartingRole[] = [
       es: "Insumos, recetas, su costo y calorías, y el menú.",
       en: "Ingredients, recipes, their cost and calories, and the menu.",
     },
-    ["food.view", "food.manage", "logistics.view"],
+    ["food.view", "food.manage", "logistics.view", "menu.view", "menu.manage"],
   ),
   role(
     "buyer",

@@ -168,6 +168,20 @@ export const PERMISSIONS = {
     data: "company",
     label: { es: "Gestionar proveedores, ofertas y ciudades", en: "Manage providers, offers and cities" },
   },
+  "menu.view": {
+    area: "menu",
+    data: "place",
+    label: { es: "Ver el menú de los comedores", en: "View the cafes' menus" },
+    sidebar: { route: "menu.structures", label: "menu.nav", icon: "calendar", order: 55 },
+  },
+  "menu.manage": {
+    area: "menu",
+    data: "place",
+    label: {
+      es: "Gestionar estructuras y la programación del menú",
+      en: "Manage menu structures and the meal schedule",
+    },
+  },
   "audit.view": {
     area: "audit",
     data: "place",

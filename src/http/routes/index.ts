@@ -11,6 +11,7 @@ import { dealershipsRoutes } from "./dealerships";
 import { dinersImportRoutes } from "./diners-import";
 import { dinnersRoutes } from "./dinners";
 import { managementRoutes } from "./management";
+import { menuStructuresRoutes } from "./menu-structures";
 import { placesImportRoutes } from "./places-import";
 import { foodCatalogueRoutes } from "./food-catalogue";
 import { ingredientsRoutes } from "./ingredients";
@@ -44,6 +45,7 @@ export const routes: RouteDefinition[] = [
   ...providersRoutes,
   ...logisticsRoutes,
   ...foodCatalogueRoutes,
+  ...menuStructuresRoutes,
   ...broadcastingRoutes,
 ];
 
