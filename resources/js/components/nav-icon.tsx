@@ -2,6 +2,7 @@
 import {
   Ban,
   Building2,
+  CalendarDays,
   Handshake,
   History,
   LayoutGrid,
@@ -26,6 +27,7 @@ export const ICONS: Record<string, LucideIcon> = {
   utensils: UtensilsCrossed,
   "map-pin": MapPin,
   building: Building2,
+  calendar: CalendarDays,
   handshake: Handshake,
   "shopping-cart": ShoppingCart,
 };
