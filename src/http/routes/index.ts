@@ -14,6 +14,7 @@ import { managementRoutes } from "./management";
 import { menuStructuresRoutes } from "./menu-structures";
 import { placesImportRoutes } from "./places-import";
 import { foodCatalogueRoutes } from "./food-catalogue";
+import { foodImportRoutes } from "./food-import";
 import { ingredientsRoutes } from "./ingredients";
 import { jobsRoutes } from "./jobs";
 import { logisticsRoutes } from "./logistics";
@@ -45,6 +46,7 @@ export const routes: RouteDefinition[] = [
   ...providersRoutes,
   ...logisticsRoutes,
   ...foodCatalogueRoutes,
+  ...foodImportRoutes,
   ...menuStructuresRoutes,
   ...broadcastingRoutes,
 ];
