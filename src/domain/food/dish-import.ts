@@ -564,10 +564,14 @@ function findCycles(
     }
   }
   for (const sub of subLines) add(sub.dishKey, sub.subKey);
-  // From each line of the file: does its sub-recipe lead back to its dish?
+  // A line closes a cycle when its dish and its sub-recipe are in one strongly connected component (or are one
+  // dish); only those lines look for their path back, so a long chain of sub-recipes costs one walk of the graph.
+  const component = components(edges);
   const reported = new Set<string>();
   const found: { row: number; path: string }[] = [];
   for (const line of subLines) {
+    if (line.dishKey !== line.subKey && (component.get(line.dishKey) ?? -1) !== (component.get(line.subKey) ?? -2))
+      continue;
     const path = pathBetween(edges, line.subKey, line.dishKey);
     if (!path) continue;
     const cycle = [line.dishKey, ...path];
@@ -577,6 +581,53 @@ function findCycles(
     found.push({ row: line.row, path: cycle.map((k) => names.get(k) ?? k).join(" → ") });
   }
   return found;
+}
+
+/** Each dish key's strongly connected component (Tarjan's algorithm, walked without recursion). */
+function components(edges: Map<string, Set<string>>): Map<string, number> {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const onStack = new Set<string>();
+  const stack: string[] = [];
+  const component = new Map<string, number>();
+  let next = 0;
+  let count = 0;
+  for (const root of edges.keys()) {
+    if (index.has(root)) continue;
+    const work: { key: string; children: Iterator<string> }[] = [];
+    const open = (key: string) => {
+      index.set(key, next);
+      low.set(key, next++);
+      stack.push(key);
+      onStack.add(key);
+      work.push({ key, children: (edges.get(key) ?? new Set<string>()).values() });
+    };
+    open(root);
+    while (work.length) {
+      const top = work[work.length - 1];
+      const child = top.children.next();
+      if (!child.done) {
+        if (!index.has(child.value)) open(child.value);
+        else if (onStack.has(child.value)) low.set(top.key, Math.min(low.get(top.key)!, index.get(child.value)!));
+        continue;
+      }
+      work.pop();
+      if (work.length) {
+        const parent = work[work.length - 1].key;
+        low.set(parent, Math.min(low.get(parent)!, low.get(top.key)!));
+      }
+      if (low.get(top.key) === index.get(top.key)) {
+        let member: string;
+        do {
+          member = stack.pop()!;
+          onStack.delete(member);
+          component.set(member, count);
+        } while (member !== top.key);
+        count++;
+      }
+    }
+  }
+  return component;
 }
 
 /** The shortest path of dish keys from `from` to `to` (both included), or null. */
