@@ -46,6 +46,9 @@ export interface RouteParameters {
   "food.dish_categories.reorder": {};
   "food.dish_categories.store": {};
   "food.dish_categories.update": { category: string | number };
+  "food.dishes.import.preview": {};
+  "food.dishes.import.store": {};
+  "food.dishes.template": {};
   "food.levels.destroy": { level: string | number };
   "food.levels.export": {};
   "food.levels.reorder": {};
