@@ -34,6 +34,7 @@ import esDinners from "./locales/es/dinners.json";
 import esPeriods from "./locales/es/periods.json";
 import esReports from "./locales/es/reports.json";
 import esFood from "./locales/es/food.json";
+import esFoodCost from "./locales/es/food-cost.json";
 import esMenu from "./locales/es/menu.json";
 import esFoodImportDishes from "./locales/es/food-import-dishes.json";
 import esFoodCatalogue from "./locales/es/food-catalogue.json";
@@ -70,6 +71,7 @@ import enDinners from "./locales/en/dinners.json";
 import enPeriods from "./locales/en/periods.json";
 import enReports from "./locales/en/reports.json";
 import enFood from "./locales/en/food.json";
+import enFoodCost from "./locales/en/food-cost.json";
 import enMenu from "./locales/en/menu.json";
 import enFoodImportDishes from "./locales/en/food-import-dishes.json";
 import enFoodCatalogue from "./locales/en/food-catalogue.json";
@@ -108,6 +110,7 @@ export const es = {
   periods: esPeriods,
   reports: esReports,
   food: esFood,
+  foodCost: esFoodCost,
   menu: esMenu,
   foodImportDishes: esFoodImportDishes,
   foodCatalogue: esFoodCatalogue,
@@ -147,6 +150,7 @@ export const en = {
   periods: enPeriods,
   reports: enReports,
   food: enFood,
+  foodCost: enFoodCost,
   menu: enMenu,
   foodImportDishes: enFoodImportDishes,
   foodCatalogue: enFoodCatalogue,
