@@ -9,6 +9,7 @@ import { registerBackupCommands } from "./commands/backup";
 import { registerDatabaseCommands } from "./commands/database";
 import { registerDinerImportCommands } from "./commands/diners-import";
 import { registerDishImportCommands } from "./commands/dish-import";
+import { registerDishCommands } from "./commands/dishes";
 import { registerFoodCommands } from "./commands/food";
 import { registerPlacesCommands } from "./commands/places";
 import { registerPosCommands } from "./commands/pos";
@@ -34,6 +35,7 @@ export function buildProgram(): Command {
   registerDinerImportCommands(program);
   registerReportCommands(program);
   registerFoodCommands(program);
+  registerDishCommands(program);
   registerDishImportCommands(program);
   registerAssetCommands(program);
   return program;
