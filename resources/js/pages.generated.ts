@@ -20,6 +20,8 @@ export const pages: Record<string, () => Promise<PageModule>> = {
   "ingredients/index": () => import("./pages/ingredients/index.tsx"),
   "logistics/index": () => import("./pages/logistics/index.tsx"),
   "management/index": () => import("./pages/management/index.tsx"),
+  "menu/board": () => import("./pages/menu/board.tsx"),
+  "menu/display": () => import("./pages/menu/display.tsx"),
   "menu/structures": () => import("./pages/menu/structures.tsx"),
   "properties/label": () => import("./pages/properties/label.tsx"),
   "properties/show": () => import("./pages/properties/show.tsx"),
@@ -56,6 +58,8 @@ export interface PageProps {
   "ingredients/index": PropsOf<typeof import("./pages/ingredients/index.tsx")>;
   "logistics/index": PropsOf<typeof import("./pages/logistics/index.tsx")>;
   "management/index": PropsOf<typeof import("./pages/management/index.tsx")>;
+  "menu/board": PropsOf<typeof import("./pages/menu/board.tsx")>;
+  "menu/display": PropsOf<typeof import("./pages/menu/display.tsx")>;
   "menu/structures": PropsOf<typeof import("./pages/menu/structures.tsx")>;
   "properties/label": PropsOf<typeof import("./pages/properties/label.tsx")>;
   "properties/show": PropsOf<typeof import("./pages/properties/show.tsx")>;

@@ -86,6 +86,12 @@ export interface RouteParameters {
   "management.import_template": {};
   "management.index": {};
   "management.store": {};
+  "menu.board": { token: string | number };
+  "menu.board.auth": {};
+  "menu.display": {};
+  "menu.display_links.destroy": { link: string | number };
+  "menu.display_links.store": {};
+  "menu.publish": {};
   "menu.settings.update": { cafe: string | number };
   "menu.structures": {};
   "menu.structures.copy": { cafe: string | number; service: string | number };

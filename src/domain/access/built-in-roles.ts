@@ -76,6 +76,8 @@ export const STARTING_ROLES: StartingRole[] = [
       "diners.import",
       "menu.view",
       "menu.manage",
+      "menu.publish",
+      "menu.display_links",
     ],
   ),
   role(
@@ -123,6 +125,7 @@ export const STARTING_ROLES: StartingRole[] = [
       "diners.manage",
       "diners.import",
       "menu.view",
+      "menu.display_links",
     ],
   ),
   role(
@@ -141,7 +144,7 @@ export const STARTING_ROLES: StartingRole[] = [
       es: "Insumos, recetas, su costo y calorías, y el menú.",
       en: "Ingredients, recipes, their cost and calories, and the menu.",
     },
-    ["food.view", "food.manage", "logistics.view", "menu.view", "menu.manage"],
+    ["food.view", "food.manage", "logistics.view", "menu.view", "menu.manage", "menu.publish"],
   ),
   role(
     "buyer",

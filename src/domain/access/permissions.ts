@@ -182,6 +182,19 @@ export const PERMISSIONS = {
       en: "Manage menu structures and the meal schedule",
     },
   },
+  "menu.publish": {
+    area: "menu",
+    data: "place",
+    label: { es: "Publicar el menú de los comedores", en: "Publish the cafes' menus" },
+  },
+  "menu.display_links": {
+    area: "menu",
+    data: "place",
+    label: {
+      es: "Crear y revocar enlaces de pantalla del menú",
+      en: "Create and revoke menu display links",
+    },
+  },
   "audit.view": {
     area: "audit",
     data: "place",

@@ -11,6 +11,7 @@ import { dealershipsRoutes } from "./dealerships";
 import { dinersImportRoutes } from "./diners-import";
 import { dinnersRoutes } from "./dinners";
 import { managementRoutes } from "./management";
+import { menuBoardRoutes } from "./menu-board";
 import { menuStructuresRoutes } from "./menu-structures";
 import { placesImportRoutes } from "./places-import";
 import { foodCatalogueRoutes } from "./food-catalogue";
@@ -48,6 +49,7 @@ export const routes: RouteDefinition[] = [
   ...foodCatalogueRoutes,
   ...foodImportRoutes,
   ...menuStructuresRoutes,
+  ...menuBoardRoutes,
   ...broadcastingRoutes,
 ];
 

@@ -1,0 +1,132 @@
+/**
+ * Display (route `menu.display`): a cafe's board as its dining room sees it, live, for signed-in holders of
+ * `menu.view`; publishing a range of days (`menu.publish`); and the cafe's display links (`menu.display_links`).
+ */
+import { Head, router, useForm } from "@inertiajs/react";
+import { ExternalLink } from "lucide-react";
+import type { FormEvent } from "react";
+import type { Board } from "../../../../src/domain/menu/board";
+import type { DisplayLinkRow } from "../../../../src/domain/menu/display-links";
+import { BoardLinks } from "../../components/menu/board-links";
+import { useSignedInBoardLive } from "../../components/menu/board-live";
+import { BoardView } from "../../components/menu/board-view";
+import { Button } from "../../components/ui/button";
+import { DateField } from "../../components/ui/date-picker";
+import { PageHeader } from "../../components/ui/page-header";
+import { SelectField } from "../../components/ui/select-field";
+import { useI18n } from "../../hooks/use-i18n";
+import { useRoute } from "../../hooks/use-route";
+
+interface Props {
+  tabs: { id: string; route: string; label: string }[];
+  cafes: { id: number; name: string; path: string }[];
+  cafeId: number | null;
+  board: Board | null;
+  links: DisplayLinkRow[] | null;
+  can: { manageLinks: boolean; publish: boolean };
+}
+
+function addDays(date: string, days: number): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
+
+function PublishForm({ cafeId, today }: { cafeId: number; today: string }) {
+  const { t } = useI18n();
+  const route = useRoute();
+  const form = useForm({ cafe: cafeId, from: today, to: addDays(today, 6) });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    form.post(route("menu.publish"), { preserveScroll: true });
+  };
+  return (
+    <form onSubmit={submit} className="flex flex-wrap items-end gap-3" aria-labelledby="publish-title">
+      <h2 id="publish-title" className="w-full text-lg font-semibold">
+        {t("menuBoard.publish.title")}
+      </h2>
+      <DateField
+        label={t("menuBoard.publish.from")}
+        value={form.data.from}
+        onChange={(value) => form.setData("from", value)}
+        error={form.errors.from}
+      />
+      <DateField
+        label={t("menuBoard.publish.to")}
+        value={form.data.to}
+        min={form.data.from}
+        onChange={(value) => form.setData("to", value)}
+        error={form.errors.to}
+      />
+      <Button type="submit" disabled={form.processing}>
+        {t("menuBoard.publish.submit")}
+      </Button>
+    </form>
+  );
+}
+
+export default function MenuDisplay({ tabs, cafes, cafeId, board, links, can }: Props) {
+  const { t } = useI18n();
+  const route = useRoute();
+  useSignedInBoardLive(cafeId);
+  return (
+    <div className="flex flex-col gap-6">
+      <Head title={t("menuBoard.display.title")} />
+      <PageHeader
+        title={t("menuBoard.display.title")}
+        description={t("menuBoard.display.description")}
+        tabs={
+          tabs.length > 1 ? (
+            <nav aria-label={t("menuBoard.display.sections")} className="flex flex-wrap gap-1">
+              {tabs.map((tab) => (
+                <a
+                  key={tab.id}
+                  href={route(tab.route as "menu.display", cafeId ? { cafe: cafeId } : {})}
+                  aria-current={tab.id === "display" ? "page" : undefined}
+                  className="rounded-md px-3 py-1.5 text-sm font-medium hover:bg-accent aria-[current=page]:bg-accent"
+                  onClick={(event) => {
+                    event.preventDefault();
+                    router.visit(event.currentTarget.href);
+                  }}
+                >
+                  {t(tab.label)}
+                </a>
+              ))}
+            </nav>
+          ) : undefined
+        }
+      />
+      {cafes.length === 0 || cafeId === null ? (
+        <p className="text-muted-foreground">{t("menuBoard.display.no_cafes")}</p>
+      ) : (
+        <>
+          <div className="flex flex-wrap items-end gap-4">
+            <SelectField
+              label={t("menuBoard.display.cafe")}
+              value={cafeId}
+              searchable={cafes.length > 8}
+              options={cafes.map((c) => ({ value: String(c.id), label: c.path }))}
+              onValueChange={(value) => router.get(route("menu.display"), { cafe: value })}
+              className="min-w-64"
+            />
+          </div>
+          {can.publish && board && <PublishForm key={cafeId} cafeId={cafeId} today={board.today} />}
+          {board && (
+            <section aria-labelledby="board-preview" className="flex flex-col gap-2">
+              <div className="flex items-center gap-2">
+                <h2 id="board-preview" className="text-lg font-semibold">
+                  {t("menuBoard.display.preview")}
+                </h2>
+                <ExternalLink className="size-4 text-muted-foreground" aria-hidden />
+              </div>
+              <div className="overflow-hidden rounded-lg border border-border">
+                <BoardView board={board} />
+              </div>
+            </section>
+          )}
+          {can.manageLinks && links && <BoardLinks cafeId={cafeId} links={links} />}
+        </>
+      )}
+    </div>
+  );
+}
