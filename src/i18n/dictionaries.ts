@@ -39,6 +39,7 @@ import esMenu from "./locales/es/menu.json";
 import esFoodImportDishes from "./locales/es/food-import-dishes.json";
 import esFoodCatalogue from "./locales/es/food-catalogue.json";
 import esMenuRequirements from "./locales/es/menu-requirements.json";
+import esMenuBoard from "./locales/es/menu-board.json";
 import enApp from "./locales/en/app.json";
 import enNav from "./locales/en/nav.json";
 import enWelcome from "./locales/en/welcome.json";
@@ -76,6 +77,7 @@ import enMenu from "./locales/en/menu.json";
 import enFoodImportDishes from "./locales/en/food-import-dishes.json";
 import enFoodCatalogue from "./locales/en/food-catalogue.json";
 import enMenuRequirements from "./locales/en/menu-requirements.json";
+import enMenuBoard from "./locales/en/menu-board.json";
 
 export const es = {
   app: esApp,
@@ -115,6 +117,7 @@ export const es = {
   foodImportDishes: esFoodImportDishes,
   foodCatalogue: esFoodCatalogue,
   menuRequirements: esMenuRequirements,
+  menuBoard: esMenuBoard,
 };
 
 export const en = {
@@ -155,4 +158,5 @@ export const en = {
   foodImportDishes: enFoodImportDishes,
   foodCatalogue: enFoodCatalogue,
   menuRequirements: enMenuRequirements,
+  menuBoard: enMenuBoard,
 };
