@@ -11,6 +11,7 @@ import { registerDinerImportCommands } from "./commands/diners-import";
 import { registerDishImportCommands } from "./commands/dish-import";
 import { registerDishCommands } from "./commands/dishes";
 import { registerFoodCommands } from "./commands/food";
+import { registerMenuCommands } from "./commands/menu";
 import { registerPlacesCommands } from "./commands/places";
 import { registerPosCommands } from "./commands/pos";
 import { registerReportCommands } from "./commands/report";
@@ -37,6 +38,7 @@ export function buildProgram(): Command {
   registerFoodCommands(program);
   registerDishCommands(program);
   registerDishImportCommands(program);
+  registerMenuCommands(program);
   registerAssetCommands(program);
   return program;
 }
