@@ -19,16 +19,19 @@ import { channelAuth } from "../../realtime/signatures";
 import { displayLinkConnections, menuBoardChannelName } from "../../realtime/events";
 import { menuCafeChoice, menuTabs } from "../menu-pages";
 import { access, defineRoutes } from "../routing";
+import { message, ValidationFailed } from "../../domain/errors";
 
 const ID = "[1-9]\\d*";
 const SOCKET_ID = /^\d+\.\d+$/;
 /** The header the board page sends its token in when it asks to join its channel (never the URL: it is logged). */
 export const DISPLAY_TOKEN_HEADER = "x-display-token";
 
-/** A cafe id from a form or query value; 0 (no cafe) otherwise, which the services refuse as not found. */
+/** The cafe a write names (a form's `cafe`); a missing or malformed one is a validation error, like any field. */
 function cafeIdOf(value: unknown): number {
   const id = Number(value);
-  return Number.isInteger(id) && id > 0 ? id : 0;
+  if (!Number.isInteger(id) || id <= 0)
+    throw new ValidationFailed({ cafe: message("menuBoard.display.cafe_required") });
+  return id;
 }
 
 /** Responses of the public board: never stored, never indexed, and the link never sent on as a referrer. */
