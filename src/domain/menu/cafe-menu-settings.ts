@@ -83,8 +83,8 @@ export function saveCafeMenuSettings(
           subjectType: "cafe",
           subjectId: cafeId,
           places: [{ cafeId }],
-          before: { default_level_id: before.defaultLevelId, board_language: before.boardLanguage },
-          after: { default_level_id: data.default_level_id, board_language: data.board_language },
+          before: { levelId: before.defaultLevelId, boardLanguage: before.boardLanguage },
+          after: { levelId: data.default_level_id, boardLanguage: data.board_language },
         },
         now,
       );

@@ -237,15 +237,12 @@ function solesToCents(value: string | number): number | null {
   return parseSoles(value);
 }
 
-/** What the audit keeps of a structure: each category by name with its figures. */
-function snapshot(items: readonly StructureItem[]) {
-  return items.map((i) => ({
-    category: i.categoryName,
-    serving: `${i.servingAmount} ${i.unit}`,
-    share: i.sharePercent,
-    min: centsToSoles(i.minCostCents),
-    max: centsToSoles(i.maxCostCents),
-  }));
+/** What the audit keeps of a structure: each category in order, as one line ("Sopa · 250 ml · 20 % · 1.00–2.00"). */
+function snapshot(items: readonly StructureItem[]): string[] {
+  return items.map(
+    (i) =>
+      `${i.categoryName} · ${i.servingAmount} ${i.unit} · ${i.sharePercent} % · ${centsToSoles(i.minCostCents)}–${centsToSoles(i.maxCostCents)}`,
+  );
 }
 
 /** Checks input against the rules: known and unique categories, shares summing to at most 100, min ≤ max. */
@@ -347,7 +344,7 @@ export function saveStructure(
   opts: { igvRate?: number; now?: Date } = {},
 ): ServiceStructure {
   requireMenuCafe(db, scope, cafeId);
-  const service = requireMenuService(db, cafeId, serviceId);
+  requireMenuService(db, cafeId, serviceId);
   const items = checkItems(db, input);
   const now = opts.now ?? new Date();
   const igvRate = opts.igvRate ?? DEFAULT_IGV_RATE;
@@ -363,8 +360,8 @@ export function saveStructure(
           subjectType: "cafe",
           subjectId: cafeId,
           places: [{ cafeId }],
-          before: before?.structureId ? { service: service.code, items: snapshot(before.items) } : null,
-          after: { service: service.code, items: snapshot(items) },
+          before: before?.structureId ? { serviceId, items: snapshot(before.items) } : null,
+          after: { serviceId, items: snapshot(items) },
         },
         now,
       );
@@ -399,7 +396,7 @@ export function deleteStructure(
           subjectType: "cafe",
           subjectId: cafeId,
           places: [{ cafeId }],
-          before: { service: before.service.code, items: snapshot(before.items) },
+          before: { serviceId, items: snapshot(before.items) },
         },
         now,
       );
@@ -427,7 +424,7 @@ export function copyStructure(
   input: unknown,
   opts: { now?: Date } = {},
 ): { copied: number } {
-  requireMenuCafe(db, scope, cafeId);
+  const from = requireMenuCafe(db, scope, cafeId);
   const data = parseInput(CopyStructureInput, input);
   const source = readStructures(db, cafeId, DEFAULT_IGV_RATE, serviceId)[0];
   if (!source) throw new NotFound();
@@ -479,8 +476,8 @@ export function copyStructure(
             subjectType: "cafe",
             subjectId: target,
             places: [{ cafeId: target }],
-            before: before?.structureId ? { service: source.service.code, items: snapshot(before.items) } : null,
-            after: { service: source.service.code, items: snapshot(source.items), copiedFrom: cafeId },
+            before: before?.structureId ? { serviceId, items: snapshot(before.items) } : null,
+            after: { serviceId, items: snapshot(source.items), copiedFrom: from.path },
           },
           now,
         );
