@@ -40,6 +40,7 @@ import esFoodImportDishes from "./locales/es/food-import-dishes.json";
 import esFoodCatalogue from "./locales/es/food-catalogue.json";
 import esMenuRequirements from "./locales/es/menu-requirements.json";
 import esMenuBoard from "./locales/es/menu-board.json";
+import esMenuSchedule from "./locales/es/menu-schedule.json";
 import enApp from "./locales/en/app.json";
 import enNav from "./locales/en/nav.json";
 import enWelcome from "./locales/en/welcome.json";
@@ -78,6 +79,7 @@ import enFoodImportDishes from "./locales/en/food-import-dishes.json";
 import enFoodCatalogue from "./locales/en/food-catalogue.json";
 import enMenuRequirements from "./locales/en/menu-requirements.json";
 import enMenuBoard from "./locales/en/menu-board.json";
+import enMenuSchedule from "./locales/en/menu-schedule.json";
 
 export const es = {
   app: esApp,
@@ -118,6 +120,7 @@ export const es = {
   foodCatalogue: esFoodCatalogue,
   menuRequirements: esMenuRequirements,
   menuBoard: esMenuBoard,
+  menuSchedule: esMenuSchedule,
 };
 
 export const en = {
@@ -159,4 +162,5 @@ export const en = {
   foodCatalogue: enFoodCatalogue,
   menuRequirements: enMenuRequirements,
   menuBoard: enMenuBoard,
+  menuSchedule: enMenuSchedule,
 };
