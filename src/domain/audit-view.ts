@@ -124,6 +124,11 @@ export const AUDIT_ACTIONS = [
   "offer.created",
   "offer.updated",
   "offer.deleted",
+  "dish.created",
+  "dish.updated",
+  "dish.deleted",
+  "recipe.saved",
+  "recipe.deleted",
   "menu_day.updated",
   "menu_day.copied",
 ] as const;
@@ -152,6 +157,7 @@ export const AUDIT_SUBJECTS = [
   "ingredient",
   "provider",
   "offer",
+  "dish",
   "menu_day",
 ] as const;
 
@@ -206,7 +212,8 @@ type Kind =
   | "ingredient_category"
   | "ingredient"
   | "provider"
-  | "offer";
+  | "offer"
+  | "dish";
 
 const NAME_QUERIES: Record<Kind, string> = {
   user: "SELECT id, name FROM users",
@@ -230,6 +237,7 @@ const NAME_QUERIES: Record<Kind, string> = {
   ingredient_category: "SELECT id, name FROM ingredient_categories",
   ingredient: "SELECT id, name FROM ingredients",
   provider: "SELECT id, name FROM providers",
+  dish: "SELECT id, name FROM dishes",
   // An offer by what it is: its ingredient, presentation, provider and city.
   offer:
     "SELECT id, name FROM (SELECT o.id AS id, i.name || ' · ' || o.presentation || ' · ' || p.name || ' · ' || c.name AS name FROM offers o JOIN ingredients i ON i.id = o.ingredient_id JOIN providers p ON p.id = o.provider_id JOIN cities c ON c.id = o.city_id)",
@@ -255,6 +263,7 @@ const ID_FIELDS: Record<string, Kind> = {
   categoryId: "ingredient_category",
   ingredientId: "ingredient",
   providerId: "provider",
+  subDishId: "dish",
 };
 
 class Names {
