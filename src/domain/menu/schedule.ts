@@ -40,6 +40,7 @@ import { costRecipes, type CostedRecipe } from "../food/recipe-cost";
 import { isCalendarDate } from "../sales/clock";
 import { searchCondition } from "../search";
 import { parseInput, t } from "../validation";
+import { addDays, daysBetween } from "./schedule-dates";
 import { DEFAULT_IGV_RATE, structuresOfCafe, type ServiceStructure } from "./structures";
 
 /** The longest range the schedule reads at once, in days. */
@@ -134,27 +135,17 @@ export interface ScheduleOptions {
 
 // ——— Dates ———
 
-/** "YYYY-MM-DD" plus `days` (calendar arithmetic in UTC, no time zone to shift it). */
-export function addDays(date: string, days: number): string {
-  const d = new Date(`${date}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
-}
-
-/** Days from `from` to `to` (0 for the same day; negative when `to` is earlier). */
-export function daysBetween(from: string, to: string): number {
-  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
-}
+export { addDays, daysBetween, mondayOf } from "./schedule-dates";
 
 /** Checks a range: real dates, in order, at most `max` days; the errors name `fromField` and `toField`. */
 function checkRange(from: string, to: string, max: number, fromField = "from", toField = "to"): void {
   const errors: Record<string, Message> = {};
-  if (!isCalendarDate(from)) errors[fromField] = message("menu-schedule.errors.date");
-  if (!isCalendarDate(to)) errors[toField] = message("menu-schedule.errors.date");
+  if (!isCalendarDate(from)) errors[fromField] = message("menuSchedule.errors.date");
+  if (!isCalendarDate(to)) errors[toField] = message("menuSchedule.errors.date");
   if (!errors[fromField] && !errors[toField]) {
     const length = daysBetween(from, to) + 1;
-    if (length < 1) errors[toField] = message("menu-schedule.errors.range_order");
-    else if (length > max) errors[toField] = message("menu-schedule.errors.range_length", { max });
+    if (length < 1) errors[toField] = message("menuSchedule.errors.range_order");
+    else if (length > max) errors[toField] = message("menuSchedule.errors.range_length", { max });
   }
   if (Object.keys(errors).length) throw new ValidationFailed(errors);
 }
@@ -473,7 +464,7 @@ export const DayInput = t.Object({
 export class StaleDay extends Conflict {
   constructor(readonly current: ScheduleDay) {
     super(
-      message("menu-schedule.stale", {
+      message("menuSchedule.stale", {
         name: current.updatedByName || "—",
         version: current.version,
       }),
@@ -518,12 +509,12 @@ function planSlots(db: Db, layout: ServiceStructure[], slots: (typeof DayInput.s
     const structure = layout.find((s) => s.service.id === slot.service_id);
     const item = structure?.items.find((i) => i.categoryId === slot.category_id);
     if (!structure || !item) {
-      errors[`slots.${index}`] = message("menu-schedule.errors.no_such_slot");
+      errors[`slots.${index}`] = message("menuSchedule.errors.no_such_slot");
       return;
     }
     const key = `${slot.service_id}:${slot.category_id}`;
     if (seen.has(key)) {
-      errors[`slots.${index}`] = message("menu-schedule.errors.slot_twice");
+      errors[`slots.${index}`] = message("menuSchedule.errors.slot_twice");
       return;
     }
     seen.add(key);
@@ -531,14 +522,14 @@ function planSlots(db: Db, layout: ServiceStructure[], slots: (typeof DayInput.s
     slot.dish_ids.forEach((dishId, d) => {
       const dish = found.get(dishId);
       const field = `slots.${index}.dish_ids.${d}`;
-      if (!dish) errors[field] = message("menu-schedule.errors.no_such_dish");
-      else if (!dish.active) errors[field] = message("menu-schedule.errors.inactive", { dish: dish.name });
+      if (!dish) errors[field] = message("menuSchedule.errors.no_such_dish");
+      else if (!dish.active) errors[field] = message("menuSchedule.errors.inactive", { dish: dish.name });
       else if (!links.has(`${dishId}:${slot.category_id}`))
-        errors[field] = message("menu-schedule.errors.wrong_category", {
+        errors[field] = message("menuSchedule.errors.wrong_category", {
           dish: dish.name,
           category: item.categoryName,
         });
-      else if (inSlot.has(dishId)) errors[field] = message("menu-schedule.errors.dish_twice", { dish: dish.name });
+      else if (inSlot.has(dishId)) errors[field] = message("menuSchedule.errors.dish_twice", { dish: dish.name });
       else {
         inSlot.add(dishId);
         planned.push({ serviceId: slot.service_id, categoryId: slot.category_id, position: inSlot.size - 1, dishId });
@@ -731,7 +722,7 @@ export interface CopyResult {
 /** The copy would overwrite published days: their dates (the caller asks the person, then sends overwrite_published). */
 export class PublishedTargets extends Conflict {
   constructor(readonly dates: string[]) {
-    super(message("menu-schedule.copy.published_targets", { count: dates.length, first: dates[0] }));
+    super(message("menuSchedule.copy.published_targets", { count: dates.length, first: dates[0] }));
   }
 }
 
@@ -752,19 +743,19 @@ export function copyDays(
   requireCafe(db, scope, cafeId);
   const value = parseInput(CopyInput, input);
   checkRange(value.from, value.to, MAX_RANGE_DAYS);
-  if (!isCalendarDate(value.target)) throw new ValidationFailed({ target: message("menu-schedule.errors.date") });
-  if (value.target <= value.to) throw new ValidationFailed({ target: message("menu-schedule.copy.target_after") });
+  if (!isCalendarDate(value.target)) throw new ValidationFailed({ target: message("menuSchedule.errors.date") });
+  if (value.target <= value.to) throw new ValidationFailed({ target: message("menuSchedule.copy.target_after") });
   const length = daysBetween(value.from, value.to) + 1;
   const times = value.times ?? 1;
   if (length * times > MAX_COPY_DAYS)
-    throw new ValidationFailed({ times: message("menu-schedule.copy.too_many", { max: MAX_COPY_DAYS }) });
+    throw new ValidationFailed({ times: message("menuSchedule.copy.too_many", { max: MAX_COPY_DAYS }) });
   const lastDate = addDays(value.target, length * times - 1);
   const layout = layoutOf(db, cafeId, options);
   const shown = new Set(layout.flatMap((s) => s.items.map((i) => `${s.service.id}:${i.categoryId}`)));
   const name = nameOf(db, actor);
   const changedDays: { date: string; version: number }[] = [];
   const result = db.transaction(
-    (tx) => {
+    (tx): CopyResult | { published: string[] } => {
       const sourceDays = tx
         .select({ id: menuDays.id, date: menuDays.date })
         .from(menuDays)
