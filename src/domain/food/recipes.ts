@@ -15,7 +15,7 @@ import type { Db } from "../../db";
 import { COMPANY_WIDE, recordAudit, type Actor, type Tx } from "../audit";
 import { message, NotFound, ValidationFailed, type Message } from "../errors";
 import { parseInput, t } from "../validation";
-import { requireDish } from "./dishes";
+import { insertDish, parseDish, requireDish, writeDishUpdate, type Dish, type DishValues } from "./dishes";
 
 export type Recipe = typeof recipes.$inferSelect;
 export type RecipeLine = typeof recipeLines.$inferSelect;
@@ -383,4 +383,83 @@ export function parseDraft(db: Db | Tx, input: unknown): { draft: DraftRecipe; c
       })),
     },
   };
+}
+
+/** The most recipes one save may carry (one per level). */
+const MAX_LEVELS = 20;
+
+export const DishRecipesInput = t.Object({
+  recipes: t.Optional(
+    t.Array(t.Object({ level_id: t.Integer({ minimum: 1 }), ...RecipeInput.properties }), { maxItems: MAX_LEVELS }),
+  ),
+  removed_levels: t.Optional(t.Array(t.Integer({ minimum: 1 }), { maxItems: MAX_LEVELS })),
+});
+
+/**
+ * The dish modal's save: a dish (new when `dishId` is null) with the recipes it sends, one per level, and the
+ * levels whose recipe it removes, in one transaction. Every problem is reported at once: the dish's under its
+ * fields, a recipe's under `recipes.<level id>.` (`recipes.3.lines.0.quantity`).
+ */
+export function saveDish(
+  db: Db,
+  actor: Actor,
+  dishId: number | null,
+  input: unknown,
+  now = new Date(),
+): { dish: Dish; recipes: number } {
+  const before = dishId === null ? undefined : requireDish(db, dishId);
+  const { recipes: sent = [], removed_levels: removed = [] } = parseInput(DishRecipesInput, input);
+  const knownLevels = new Set(
+    db
+      .select({ id: levels.id })
+      .from(levels)
+      .all()
+      .map((l) => l.id),
+  );
+  return db.transaction(
+    (tx) => {
+      const errors: Record<string, Message> = {};
+      let values: DishValues | null = null;
+      try {
+        values = parseDish(tx, input, before);
+      } catch (error) {
+        if (!(error instanceof ValidationFailed)) throw error;
+        Object.assign(errors, error.errors);
+      }
+      const checked: { levelId: number; values: { yieldGrams: number | null; lines: LineValues[] } }[] = [];
+      const seen = new Set<number>();
+      for (const recipe of sent) {
+        const prefix = `recipes.${recipe.level_id}.`;
+        if (!knownLevels.has(recipe.level_id) || seen.has(recipe.level_id)) {
+          errors[`${prefix}level_id`] = message("validation.invalid_choice");
+          continue;
+        }
+        seen.add(recipe.level_id);
+        try {
+          checked.push({ levelId: recipe.level_id, values: parseRecipe(tx, dishId, recipe) });
+        } catch (error) {
+          if (!(error instanceof ValidationFailed)) throw error;
+          for (const [field, problem] of Object.entries(error.errors)) errors[prefix + field] = problem;
+        }
+      }
+      if (Object.keys(errors).length || !values) throw new ValidationFailed(errors);
+      const dish = before ? writeDishUpdate(tx, actor, before, values, now) : insertDish(tx, actor, values, now);
+      for (const recipe of checked) writeRecipe(tx, actor, dish.id, recipe.levelId, recipe.values, now);
+      for (const levelId of removed) {
+        if (seen.has(levelId)) continue;
+        const existing = findRecipe(tx, dish.id, levelId);
+        if (!existing) continue;
+        const snapshot = recipeSnapshot(levelId, existing.yieldGrams, linesOf(tx, existing.id));
+        tx.delete(recipes).where(eq(recipes.id, existing.id)).run();
+        recordAudit(
+          tx,
+          actor,
+          { action: "recipe.deleted", subjectType: "dish", subjectId: dish.id, places: COMPANY_WIDE, before: snapshot },
+          now,
+        );
+      }
+      return { dish, recipes: checked.length };
+    },
+    { behavior: "immediate" },
+  );
 }

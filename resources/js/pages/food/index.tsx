@@ -1,0 +1,304 @@
+/**
+ * Food: the dishes (searched, filtered by category, sorted, exported as shown), each costed per serving for the
+ * city and level chosen here, with its kcal and a flag when a line has no offer in that city; the dish modal (new or
+ * edit) with its recipes per level, live totals and each line's calculation; the menu table (dish categories) and
+ * the levels; and the ingredient categories' dialog.
+ */
+import { Head, router, usePage } from "@inertiajs/react";
+import { AlertTriangle, Download, FolderTree, Pencil, Plus, Trash2 } from "lucide-react";
+import { useState } from "react";
+import { DataTable, SearchBox, visitWith, type DataColumn, type Page } from "../../components/data-table";
+import { requestJson } from "../../components/dinners/http";
+import { DishDialog } from "../../components/food/dish-dialog";
+import type {
+  CostedDishRow,
+  DishCategoryRow,
+  DishDetail,
+  LevelRow,
+  RecipeChoices,
+} from "../../components/food/dish-types";
+import { FoodModals } from "../../components/food/food-modals";
+import { FoodTabs } from "../../components/food/food-tabs";
+import { LevelsTable } from "../../components/food/levels-table";
+import { MenuTable } from "../../components/food/menu-table";
+import type { CategoryRow, CityOption, FoodTab } from "../../components/food/types";
+import { useFoodWords } from "../../components/food/use-food-words";
+import { useConfirm } from "../../components/ui/alert-dialog";
+import { Button, buttonClasses, IconButton } from "../../components/ui/button";
+import { Chips } from "../../components/ui/chips";
+import { OtherErrors } from "../../components/ui/form-errors";
+import { PageHeader } from "../../components/ui/page-header";
+import { SelectField } from "../../components/ui/select-field";
+import { TabList } from "../../components/ui/tabs";
+import { useRoute } from "../../hooks/use-route";
+
+type Tab = "dishes" | "menu_table" | "levels";
+
+interface Props {
+  filters: {
+    tab: Tab | "price_changes";
+    search: string;
+    category: number | null;
+    city: number | null;
+    level: number | null;
+    sort: string | null;
+    direction: "asc" | "desc";
+  };
+  dishes: Page<CostedDishRow> | null;
+  levels: LevelRow[];
+  dishCategories: DishCategoryRow[];
+  categories: CategoryRow[];
+  cityOptions: CityOption[];
+  recipeChoices?: RecipeChoices;
+  can: { manage: boolean };
+  tabs: FoodTab[];
+}
+
+type Modal = { kind: "dish"; detail: DishDetail | null } | { kind: "categories" } | null;
+
+export default function FoodIndex(props: Props) {
+  const { filters, dishes, levels, dishCategories, cityOptions, can } = props;
+  const { t, money, number } = useFoodWords();
+  const route = useRoute();
+  const confirm = useConfirm();
+  const pageErrors = usePage().props.errors as Record<string, string>;
+  const [modal, setModal] = useState<Modal>(null);
+  const tab: Tab = filters.tab === "menu_table" || filters.tab === "levels" ? filters.tab : "dishes";
+  const sort = { sort: filters.sort, direction: filters.direction };
+  const city = cityOptions.find((c) => c.id === filters.city) ?? null;
+  const level = levels.find((l) => l.id === filters.level) ?? null;
+  const levelNames = new Map(levels.map((l) => [l.id, l.name]));
+  const filter = (name: string, value: string) => visitWith({ [name]: value || null, page: null });
+  const chooseTab = (next: Tab) => visitWith({ tab: next, page: null, search: null, sort: null, direction: null });
+  const exportUrl = route("food.dishes.export", {
+    ...(filters.search ? { search: filters.search } : {}),
+    ...(filters.category ? { category: filters.category } : {}),
+    ...(filters.city ? { city: filters.city } : {}),
+    ...(filters.level ? { level: filters.level } : {}),
+    ...(filters.sort ? { sort: filters.sort, direction: filters.direction } : {}),
+  });
+
+  // The modal needs the ingredients, dishes and offers to choose from, and for an edit the dish costed.
+  const openDish = async (row: CostedDishRow | null) => {
+    const detail = row
+      ? (
+          await requestJson<DishDetail>(
+            "GET",
+            route("food.dishes.show", { dish: row.id, ...(filters.city ? { city: filters.city } : {}) }),
+          )
+        ).body
+      : null;
+    if (props.recipeChoices) setModal({ kind: "dish", detail });
+    else router.reload({ only: ["recipeChoices"], onSuccess: () => setModal({ kind: "dish", detail }) });
+  };
+  const deleteDish = async (row: CostedDishRow) => {
+    if (
+      await confirm({
+        title: t("food.dishes.confirm_delete", { name: row.name }),
+        description: t("food.dishes.delete_consequence"),
+      })
+    )
+      router.delete(route("food.dishes.destroy", { dish: row.id }), { preserveScroll: true, preserveState: true });
+  };
+
+  const columns: DataColumn<CostedDishRow>[] = [
+    {
+      id: "name",
+      header: t("food.dishes.name"),
+      primary: true,
+      sortable: true,
+      cell: (d) => (
+        <span className="flex flex-wrap items-center gap-x-2">
+          <span>{d.name}</span>
+          {!d.active && (
+            <span className="rounded bg-muted px-1.5 py-0.5 text-xs text-muted-foreground">
+              {t("food.dishes.withdrawn")}
+            </span>
+          )}
+        </span>
+      ),
+    },
+    {
+      id: "categories",
+      header: t("food.dishes.categories"),
+      sortable: true,
+      cell: (d) => <Chips max={2} empty="—" items={d.categories.map((c) => ({ key: c.id, label: c.name }))} />,
+    },
+    {
+      id: "levels",
+      header: t("food.dishes.levels"),
+      sortable: true,
+      cell: (d) => (
+        <Chips max={2} empty="—" items={d.levelIds.map((id) => ({ key: id, label: levelNames.get(id) ?? "" }))} />
+      ),
+    },
+    {
+      id: "cost",
+      header: t("food.dishes.cost"),
+      className: "sm:text-right tabular-nums sm:whitespace-nowrap",
+      cell: (d) =>
+        d.cost ? (
+          <span title={d.cost.complete ? undefined : t("food.dishes.incomplete_cost")}>
+            {money(d.cost.costCents)}
+            {!d.cost.complete && <span aria-hidden="true"> *</span>}
+          </span>
+        ) : (
+          <span className="text-xs text-muted-foreground">
+            {t("food.dishes.no_recipe", { level: level?.name ?? "" })}
+          </span>
+        ),
+    },
+    {
+      id: "kcal",
+      header: t("food.dishes.kcal"),
+      className: "sm:text-right tabular-nums",
+      cell: (d) => (d.cost ? number(Math.round(d.cost.kcal)) : "—"),
+    },
+    {
+      id: "flags",
+      header: t("food.dishes.flags"),
+      cell: (d) =>
+        d.cost && d.cost.unpriced > 0 ? (
+          <span className="inline-flex items-center gap-1 text-xs text-amber-700 dark:text-amber-400">
+            <AlertTriangle className="size-3.5" aria-hidden="true" />
+            {t("food.dishes.missing_offers", { count: d.cost.unpriced, city: city?.name ?? "" })}
+          </span>
+        ) : null,
+    },
+    {
+      id: "actions",
+      header: t("food.actions"),
+      headerHidden: true,
+      actions: true,
+      cell: (d) => (
+        <span className="inline-flex gap-0.5">
+          <IconButton label={t("food.edit_named", { name: d.name })} onClick={() => openDish(d)}>
+            <Pencil className="size-4" aria-hidden="true" />
+          </IconButton>
+          {can.manage && (
+            <IconButton danger label={t("food.delete_named", { name: d.name })} onClick={() => deleteDish(d)}>
+              <Trash2 className="size-4" aria-hidden="true" />
+            </IconButton>
+          )}
+        </span>
+      ),
+    },
+  ];
+
+  return (
+    <div className="space-y-6">
+      <Head title={t("food.dishes.title")} />
+      <PageHeader
+        title={t("food.dishes.title")}
+        description={t("food.dishes.description")}
+        actions={
+          tab === "dishes" ? (
+            <>
+              <a href={exportUrl} download className={buttonClasses("outline")}>
+                <Download className="size-4" aria-hidden="true" />
+                {t("food.export")}
+              </a>
+              {can.manage && (
+                <Button variant="outline" onClick={() => setModal({ kind: "categories" })}>
+                  <FolderTree className="size-4" aria-hidden="true" />
+                  {t("food.dishes.ingredient_categories")}
+                </Button>
+              )}
+              {can.manage && (
+                <Button onClick={() => openDish(null)}>
+                  <Plus className="size-4" aria-hidden="true" />
+                  {t("food.dishes.new")}
+                </Button>
+              )}
+            </>
+          ) : undefined
+        }
+        tabs={<FoodTabs tabs={props.tabs} current="food" />}
+      />
+      {modal === null && <OtherErrors errors={pageErrors} fields={[]} />}
+      <TabList
+        label={t("food.dishes.title")}
+        tabs={[
+          { id: "dishes", label: t("food.dishes.tab_dishes") },
+          { id: "menu_table", label: t("food.dishes.tab_menu_table") },
+          { id: "levels", label: t("food.dishes.tab_levels") },
+        ]}
+        current={tab}
+        onChange={chooseTab}
+      />
+      <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} className="space-y-4">
+        {tab === "dishes" && dishes && (
+          <>
+            {cityOptions.length === 0 && <p className="text-sm text-muted-foreground">{t("food.dishes.no_cities")}</p>}
+            <DataTable
+              caption={t("food.dishes.tab_dishes")}
+              storageKey="food.dishes"
+              sort={sort}
+              columns={columns}
+              page={dishes}
+              rowKey={(d) => d.id}
+              empty={t(filters.search || filters.category ? "food.dishes.none_found" : "food.dishes.none")}
+              toolbar={
+                <>
+                  <SearchBox key="dishes" value={filters.search} label={t("food.dishes.search")} />
+                  <SelectField
+                    className="min-w-40"
+                    label={t("food.dishes.category_filter")}
+                    value={filters.category ? String(filters.category) : ""}
+                    onValueChange={(value) => filter("category", value)}
+                    options={[
+                      { value: "", label: t("food.dishes.all_categories") },
+                      ...dishCategories.map((c) => ({ value: String(c.id), label: c.name })),
+                    ]}
+                  />
+                  <SelectField
+                    searchable
+                    className="min-w-36"
+                    label={t("food.dishes.city_filter")}
+                    value={filters.city ? String(filters.city) : ""}
+                    onValueChange={(value) => filter("city", value)}
+                    options={cityOptions.map((c) => ({ value: String(c.id), label: c.name }))}
+                  />
+                  <SelectField
+                    className="min-w-32"
+                    label={t("food.dishes.level_filter")}
+                    value={filters.level ? String(filters.level) : ""}
+                    onValueChange={(value) => filter("level", value)}
+                    options={levels.map((l) => ({ value: String(l.id), label: l.name }))}
+                  />
+                </>
+              }
+            />
+          </>
+        )}
+        {tab === "menu_table" && <MenuTable rows={dishCategories} can={can} />}
+        {tab === "levels" && <LevelsTable rows={levels} can={can} />}
+      </div>
+      {modal?.kind === "dish" && (
+        <DishDialog
+          detail={modal.detail}
+          categories={dishCategories}
+          levels={levels}
+          choices={props.recipeChoices}
+          city={city}
+          canManage={can.manage}
+          onClose={() => setModal(null)}
+        />
+      )}
+      {modal?.kind === "categories" && (
+        <FoodModals
+          modal={{ kind: "categories" }}
+          close={() => setModal(null)}
+          dialog={{
+            categories: props.categories,
+            providerOptions: [],
+            cityOptions,
+            foodSettings: { rucLength: 11, igvRate: 0 },
+            can: { manageFood: can.manage, manageLogistics: false },
+            tabs: props.tabs,
+          }}
+        />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,393 @@
+/**
+ * The Food page: the dishes (searched, filtered by category, sorted, paged and exported as shown), each costed per
+ * serving for a city and a level chosen on the page, with its kcal and a flag when a line has no offer there; the
+ * dish modal (a dish, then its recipe per level, with live totals from `food.dishes.cost` as the chef types and a
+ * line's calculation popover from `food.dishes.show`); and the catalogue engineer's tabs (menu table, levels, price
+ * changes). Dishes and recipes are company-wide data (food.view to see, food.manage to change).
+ */
+import { inArray, and, eq } from "drizzle-orm";
+import { headquarters, recipes } from "../../../db/schema";
+import { listCategories } from "../../domain/food/categories";
+import { cityOptions, requireCity } from "../../domain/food/cities";
+import { listDishCategories } from "../../domain/food/dish-categories";
+import {
+  deleteDish,
+  dishOptions,
+  dishRow,
+  listDishes,
+  requireDish,
+  type DishFilter,
+  type DishRow,
+} from "../../domain/food/dishes";
+import { ingredientOptions } from "../../domain/food/ingredients";
+import { listLevels } from "../../domain/food/levels";
+import { offerRowOf, type RawOffer } from "../../domain/food/offer-lists";
+import { costDish, costDraft, costRecipes, type CostedRecipe } from "../../domain/food/recipe-cost";
+import { deleteRecipe, parseDraft, saveDish, saveRecipe } from "../../domain/food/recipes";
+import { message, NotFound, ValidationFailed } from "../../domain/errors";
+import type { Limit } from "../../domain/rate-limit";
+import { can } from "../../domain/access/authorization";
+import type { RequestContext } from "../context";
+import { foodTabs, offerSettings, SOLES_FORMAT } from "../food-pages";
+import { optional } from "../page-protocol/props";
+import { idParam, listParams, paginated, sortParams } from "../pagination";
+import { access, defineRoutes } from "../routing";
+import { exportFileName, xlsxResponse } from "../spreadsheet";
+
+const ID = "\\d+";
+const TABS = ["dishes", "menu_table", "levels", "price_changes"] as const;
+type Tab = (typeof TABS)[number];
+const tabOf = (value: unknown): Tab => (TABS.includes(value as Tab) ? (value as Tab) : "dishes");
+
+/**
+ * `dish-cost:<user id>`: drafts costed as a chef types (the modal waits 400 ms after the last key). A chef typing
+ * without pause sends a couple a second; a script pricing recipes in a loop is held to four a second.
+ */
+export const DISH_COST_LIMIT: Limit = { max: 240, decaySeconds: 60 };
+
+/** A dish's cost per serving for the page's city and level, in brief: what the table and the export show. */
+export interface DishCost {
+  recipeId: number;
+  costCents: number;
+  complete: boolean;
+  kcal: number;
+  finalG: number;
+  /** Lines with no price in the city (no offer, or a sub-recipe without one). */
+  unpriced: number;
+}
+
+export type CostedDishRow = DishRow & { cost: DishCost | null };
+
+/** The city the prices are read in: the one asked for, else the city of the person's first headquarters, else the first city. */
+function chosenCityId(ctx: RequestContext): number | null {
+  const cities = cityOptions(ctx.db);
+  const asked = idParam(ctx.query, "city");
+  if (asked && cities.some((c) => c.id === asked)) return asked;
+  const scope = ctx.scope;
+  const ids = scope.all ? null : [...scope.headquartersIds];
+  const first = ctx.db
+    .select({ cityId: headquarters.cityId })
+    .from(headquarters)
+    .where(ids ? inArray(headquarters.id, ids.length ? ids : [0]) : undefined)
+    .orderBy(headquarters.id)
+    .all()
+    .find((h) => h.cityId !== null);
+  return first?.cityId ?? cities[0]?.id ?? null;
+}
+
+/** The level the table costs at: the one asked for, else the first by order. */
+function chosenLevelId(ctx: RequestContext, levels: { id: number }[]): number | null {
+  const asked = idParam(ctx.query, "level");
+  if (asked && levels.some((l) => l.id === asked)) return asked;
+  return levels[0]?.id ?? null;
+}
+
+function filtersOf(ctx: RequestContext): DishFilter {
+  const { search } = listParams(ctx.query);
+  return { search, categoryId: idParam(ctx.query, "category") };
+}
+
+/** The rows costed for a city and level: their recipes of that level, costed in one batch. */
+function withCosts(
+  ctx: RequestContext,
+  rows: DishRow[],
+  cityId: number | null,
+  levelId: number | null,
+): CostedDishRow[] {
+  if (cityId === null || levelId === null || rows.length === 0) return rows.map((r) => ({ ...r, cost: null }));
+  const found = ctx.db
+    .select({ id: recipes.id, dishId: recipes.dishId })
+    .from(recipes)
+    .where(
+      and(
+        eq(recipes.levelId, levelId),
+        inArray(
+          recipes.dishId,
+          rows.map((r) => r.id),
+        ),
+      ),
+    )
+    .all();
+  const costed = found.length
+    ? costRecipes(
+        ctx.db,
+        found.map((r) => r.id),
+        { cityId, igvRate: ctx.config.igvRateBasisPoints },
+      )
+    : new Map<number, CostedRecipe>();
+  const byDish = new Map(found.map((r) => [r.dishId, r.id]));
+  return rows.map((row) => {
+    const recipeId = byDish.get(row.id);
+    const recipe = recipeId === undefined ? undefined : costed.get(recipeId);
+    if (recipeId === undefined || !recipe) return { ...row, cost: null };
+    return {
+      ...row,
+      cost: {
+        recipeId,
+        costCents: recipe.totals.costCents,
+        complete: recipe.totals.complete,
+        kcal: recipe.totals.kcal,
+        finalG: recipe.totals.finalG,
+        unpriced: recipe.lines.filter((l) => l.costCents === null).length,
+      },
+    };
+  });
+}
+
+/** What the dish modal chooses from: ingredients with their unit, dishes, and every offer (to pin one). */
+function recipeChoices(ctx: RequestContext) {
+  const settings = offerSettings(ctx);
+  const offers = ctx.db.$client
+    .query<RawOffer, []>(
+      `SELECT o.id, o.provider_id AS providerId, p.name AS providerName, o.ingredient_id AS ingredientId,
+         i.name AS ingredientName, i.base_unit AS baseUnit, o.city_id AS cityId, c.name AS cityName, o.presentation,
+         o.quantity, o.price_cents AS priceCents, o.price_includes_igv AS priceIncludesIgv, o.active,
+         o.price_changed_at AS priceChangedAt
+       FROM offers o JOIN providers p ON p.id = o.provider_id JOIN ingredients i ON i.id = o.ingredient_id
+       JOIN cities c ON c.id = o.city_id ORDER BY i.name, c.name, p.name, o.presentation, o.id`,
+    )
+    .all()
+    .map((raw) => {
+      const row = offerRowOf(raw, settings);
+      return {
+        id: row.id,
+        ingredientId: row.ingredientId,
+        cityId: row.cityId,
+        providerName: row.providerName,
+        presentation: row.presentation,
+        active: row.active,
+        costPerReferenceCents: row.costPerReferenceCents,
+      };
+    });
+  return { ingredients: ingredientOptions(ctx.db), dishes: dishOptions(ctx.db), offers };
+}
+
+export type RecipeChoices = ReturnType<typeof recipeChoices>;
+
+/** A dish with every recipe it has, each costed for the city: what the edit modal and the popover read. */
+export interface DishDetail {
+  dish: DishRow;
+  cityId: number;
+  recipes: CostedRecipe[];
+}
+
+function dishDetail(ctx: RequestContext, dishId: number, cityId: number): DishDetail {
+  const dish = dishRow(ctx.db, dishId);
+  const costed = dish.levelIds
+    .map((levelId) => costDish(ctx.db, dishId, { cityId, levelId, igvRate: ctx.config.igvRateBasisPoints }))
+    .filter((r): r is CostedRecipe => r !== null);
+  return { dish, cityId, recipes: costed };
+}
+
+const levelName = (ctx: RequestContext, levelId: number) =>
+  listLevels(ctx.db).find((l) => l.id === levelId)?.name ?? String(levelId);
+
+export const foodRoutes = defineRoutes([
+  {
+    name: "food.index",
+    methods: ["GET"],
+    uri: "/food",
+    access: access.can("food.view"),
+    handle: (ctx) => {
+      const tab = tabOf(ctx.query.tab);
+      const params = listParams(ctx.query, "", 20);
+      const sort = sortParams(ctx.query);
+      const filters = filtersOf(ctx);
+      const levels = listLevels(ctx.db);
+      const cityId = chosenCityId(ctx);
+      const levelId = chosenLevelId(ctx, levels);
+      return ctx.render("food/index", {
+        filters: {
+          tab,
+          search: filters.search ?? "",
+          category: filters.categoryId ?? null,
+          city: cityId,
+          level: levelId,
+          ...sort,
+        },
+        dishes: () => {
+          if (tab !== "dishes") return null;
+          const page = listDishes(ctx.db, filters, params, sort);
+          return paginated({ ...page, rows: withCosts(ctx, page.rows, cityId, levelId) }, params);
+        },
+        levels,
+        dishCategories: () => listDishCategories(ctx.db),
+        // The ingredient category modal.
+        categories: () => listCategories(ctx.db),
+        cityOptions: () => cityOptions(ctx.db),
+        // Loaded when the dish modal opens.
+        recipeChoices: optional(() => recipeChoices(ctx)),
+        can: { manage: can(ctx.access, "food.manage") },
+        tabs: foodTabs(ctx),
+      });
+    },
+  },
+  {
+    name: "food.dishes.export",
+    methods: ["GET"],
+    uri: "/food/dishes/export",
+    access: access.can("food.view"),
+    // What the table shows, every page of it, costed for the same city and level.
+    handle: (ctx) => {
+      const levels = listLevels(ctx.db);
+      const cityId = chosenCityId(ctx);
+      const levelId = chosenLevelId(ctx, levels);
+      const levelNames = new Map(levels.map((l) => [l.id, l.name]));
+      const rows = withCosts(
+        ctx,
+        listDishes(ctx.db, filtersOf(ctx), null, sortParams(ctx.query)).rows,
+        cityId,
+        levelId,
+      );
+      const city = cityOptions(ctx.db).find((c) => c.id === cityId)?.name ?? "";
+      const level = levelId === null ? "" : (levelNames.get(levelId) ?? "");
+      return xlsxResponse(exportFileName(ctx.locale === "es" ? "platos" : "dishes", ctx.config.timezone), [
+        {
+          name: ctx.t("food.dishes.sheet"),
+          columns: [
+            { header: ctx.t("food.dishes.name"), value: (r: CostedDishRow) => r.name, width: 32 },
+            {
+              header: ctx.t("food.dishes.categories"),
+              value: (r: CostedDishRow) => r.categories.map((c) => c.name).join(", "),
+              width: 24,
+            },
+            {
+              header: ctx.t("food.dishes.export_levels"),
+              value: (r: CostedDishRow) => r.levelIds.map((id) => levelNames.get(id) ?? "").join(", "),
+              width: 28,
+            },
+            {
+              header: ctx.t("food.dishes.cost_header", { level, city }),
+              value: (r: CostedDishRow) => (r.cost ? r.cost.costCents / 100 : null),
+              format: SOLES_FORMAT,
+              width: 16,
+            },
+            {
+              header: ctx.t("food.dishes.export_complete"),
+              value: (r: CostedDishRow) => (r.cost ? ctx.t(r.cost.complete ? "food.yes" : "food.no") : null),
+              width: 10,
+            },
+            {
+              header: ctx.t("food.dishes.kcal"),
+              value: (r: CostedDishRow) => (r.cost ? Math.round(r.cost.kcal) : null),
+              format: "#,##0",
+              width: 8,
+            },
+            {
+              header: ctx.t("food.dishes.active"),
+              value: (r: CostedDishRow) => ctx.t(r.active ? "food.yes" : "food.no"),
+              width: 10,
+            },
+            { header: ctx.t("food.dishes.description_field"), value: (r: CostedDishRow) => r.description, width: 40 },
+          ],
+          rows,
+        },
+      ]);
+    },
+  },
+  {
+    name: "food.dishes.cost",
+    methods: ["POST"],
+    uri: "/food/dishes/cost",
+    access: access.can("food.view"),
+    maxBodyBytes: 64 * 1024,
+    // The New-dish modal's live totals: a draft costed, nothing written.
+    handle: (ctx) => {
+      ctx.services.limiter.take([{ key: `dish-cost:${ctx.user!.id}`, limit: DISH_COST_LIMIT }]);
+      const { draft, cityId } = parseDraft(ctx.db, ctx.body);
+      try {
+        requireCity(ctx.db, cityId);
+      } catch (error) {
+        if (error instanceof NotFound) throw new ValidationFailed({ city_id: message("food.cities.unknown") });
+        throw error;
+      }
+      return Response.json(costDraft(ctx.db, draft, { cityId, igvRate: ctx.config.igvRateBasisPoints }), {
+        headers: { "cache-control": "no-store" },
+      });
+    },
+  },
+  {
+    name: "food.dishes.show",
+    methods: ["GET"],
+    uri: "/food/dishes/{dish}",
+    wheres: { dish: ID },
+    bindings: { dish: "id" },
+    access: access.can("food.view"),
+    handle: (ctx) => {
+      const dish = requireDish(ctx.db, Number(ctx.params.dish));
+      const cityId = chosenCityId(ctx);
+      if (cityId === null) throw new NotFound();
+      return Response.json(dishDetail(ctx, dish.id, cityId), { headers: { "cache-control": "no-store" } });
+    },
+  },
+  {
+    name: "food.dishes.store",
+    methods: ["POST"],
+    uri: "/food/dishes",
+    access: access.can("food.manage"),
+    handle: (ctx) => {
+      const { dish } = saveDish(ctx.db, ctx.actor, null, ctx.body);
+      if (ctx.wantsJson) return Response.json(dishRow(ctx.db, dish.id), { status: 201 });
+      ctx.flash("success", ctx.t("food.dishes.saved", { name: dish.name }));
+      return ctx.back(ctx.urlFor("food.index"));
+    },
+  },
+  {
+    name: "food.dishes.update",
+    methods: ["PATCH"],
+    uri: "/food/dishes/{dish}",
+    wheres: { dish: ID },
+    bindings: { dish: "id" },
+    access: access.can("food.manage"),
+    handle: (ctx) => {
+      const { dish } = saveDish(ctx.db, ctx.actor, Number(ctx.params.dish), ctx.body);
+      if (ctx.wantsJson) return Response.json(dishRow(ctx.db, dish.id));
+      ctx.flash("success", ctx.t("food.dishes.saved", { name: dish.name }));
+      return ctx.back(ctx.urlFor("food.index"));
+    },
+  },
+  {
+    name: "food.dishes.destroy",
+    methods: ["DELETE"],
+    uri: "/food/dishes/{dish}",
+    wheres: { dish: ID },
+    bindings: { dish: "id" },
+    access: access.can("food.manage"),
+    handle: (ctx) => {
+      const dish = deleteDish(ctx.db, ctx.actor, Number(ctx.params.dish));
+      if (ctx.wantsJson) return new Response(null, { status: 204 });
+      ctx.flash("success", ctx.t("food.dishes.deleted", { name: dish.name }));
+      return ctx.back(ctx.urlFor("food.index"));
+    },
+  },
+  {
+    name: "food.recipes.update",
+    methods: ["PUT"],
+    uri: "/food/dishes/{dish}/recipes/{level}",
+    wheres: { dish: ID, level: ID },
+    bindings: { dish: "id", level: "id" },
+    access: access.can("food.manage"),
+    handle: (ctx) => {
+      const levelId = Number(ctx.params.level);
+      const recipe = saveRecipe(ctx.db, ctx.actor, Number(ctx.params.dish), levelId, ctx.body);
+      if (ctx.wantsJson) return Response.json({ id: recipe.id, dishId: recipe.dishId, levelId: recipe.levelId });
+      ctx.flash("success", ctx.t("food.dishes.saved_recipe", { level: levelName(ctx, levelId) }));
+      return ctx.back(ctx.urlFor("food.index"));
+    },
+  },
+  {
+    name: "food.recipes.destroy",
+    methods: ["DELETE"],
+    uri: "/food/dishes/{dish}/recipes/{level}",
+    wheres: { dish: ID, level: ID },
+    bindings: { dish: "id", level: "id" },
+    access: access.can("food.manage"),
+    handle: (ctx) => {
+      const levelId = Number(ctx.params.level);
+      deleteRecipe(ctx.db, ctx.actor, Number(ctx.params.dish), levelId);
+      if (ctx.wantsJson) return new Response(null, { status: 204 });
+      ctx.flash("success", ctx.t("food.dishes.recipe_deleted", { level: levelName(ctx, levelId) }));
+      return ctx.back(ctx.urlFor("food.index"));
+    },
+  },
+]);

@@ -1,0 +1,178 @@
+/**
+ * The Food page in a real browser, as the nutritionist of Sede Lima (in Lima):
+ *
+ * - a dish category is made in the menu table, then the New-dish modal builds a dish with three ingredients (rice in
+ *   grams, an egg by the unit, oil in millilitres): the live totals follow as the quantities are typed, a line's
+ *   calculation popover shows its gross, wastes, final product and cost; saved, the dishes table shows it costed in
+ *   Lima; opened again, the modal shows the same figures;
+ * - axe finds nothing serious on the page and the modal, and on a phone the table reads as cards.
+ *
+ * The e2e database is seeded on the server's first start: the demo cities, ingredients, providers and offers, and the
+ * area "Nutrición" at Sede Lima.
+ */
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chooseOption, waitForHydration, watchConsole } from "./support";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const RUN = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+const PASSWORD = "Quinua-Kiwicha-2026!";
+const PERSON = { name: `Nora Cocina ${RUN}`, email: `dishes.${RUN}@example.com` };
+const CATEGORY = `Segundo ${RUN}`;
+const DISH = `Arroz a la cubana ${RUN}`;
+
+async function open(page: Page, path: string): Promise<void> {
+  await page.goto(path);
+  await waitForHydration(page);
+}
+
+function giveRole(role: string, area: string): void {
+  execFileSync(
+    join(ROOT, "node_modules/.bin/bun"),
+    [
+      "tests/support/e2e-fixtures.ts",
+      "user",
+      "--name",
+      PERSON.name,
+      "--email",
+      PERSON.email,
+      "--password",
+      PASSWORD,
+      "--role",
+      role,
+      "--area",
+      area,
+      "--place",
+      "Sede Lima",
+      "--wait",
+      String(test.info().project.use.baseURL),
+    ],
+    { cwd: ROOT, env: { ...process.env, DB_PATH: process.env.MESA_E2E_DB }, stdio: "pipe" },
+  );
+}
+
+async function axeFindings(page: Page, dialog: boolean): Promise<string[]> {
+  const builder = new AxeBuilder({ page });
+  if (dialog) builder.include("[role=dialog]");
+  const result = await builder.analyze();
+  return result.violations
+    .filter((v) => ["serious", "critical", "moderate"].includes(v.impact ?? ""))
+    .map((v) => `${v.id} ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+}
+
+const flash = (page: Page) => page.locator('[data-flash="success"]');
+
+test.describe.configure({ mode: "serial" });
+
+test("the New-dish modal builds a dish with three ingredients, live totals and a line's calculation, and reopens with the same figures", async ({
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  giveRole("nutritionist", "Nutrición");
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const problems = watchConsole(page);
+  await open(page, "/login");
+  await page.getByLabel("Correo electrónico").fill(PERSON.email);
+  await page.getByLabel("Contraseña", { exact: true }).fill(PASSWORD);
+  await page.getByRole("button", { name: "Ingresar" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+
+  // The sidebar's Food entry opens the page, costed in Lima (Sede Lima's city).
+  await page.getByRole("link", { name: "Comida", exact: true }).first().click();
+  await expect(page.getByRole("heading", { level: 1, name: "Comida" })).toBeVisible();
+  await waitForHydration(page);
+  await expect(page.getByRole("combobox", { name: "Ciudad de los precios" })).toHaveText(/Lima/);
+
+  // A dish category, in the menu table.
+  await page.getByRole("tab", { name: "Tabla de menú" }).click();
+  await expect(page).toHaveURL(/[?&]tab=menu_table/);
+  await page.getByRole("button", { name: "Nueva categoría de plato" }).click();
+  const categoryDialog = page.getByRole("dialog", { name: "Nueva categoría de plato" });
+  await categoryDialog.getByLabel("Nombre").fill(CATEGORY);
+  await categoryDialog.getByRole("button", { name: "Guardar" }).click();
+  await expect(categoryDialog).toBeHidden();
+  await page.getByRole("tab", { name: "Platos" }).click();
+  await expect(page).not.toHaveURL(/tab=menu_table/);
+
+  await page.getByRole("button", { name: "Nuevo plato" }).click();
+  const dialog = page.getByRole("dialog", { name: "Nuevo plato" });
+  await expect(dialog.getByLabel("Nombre")).toBeFocused();
+  await dialog.getByLabel("Nombre").fill(DISH);
+  await dialog.getByRole("checkbox", { name: CATEGORY }).check();
+  const totals = dialog.getByTestId("recipe-totals");
+  await expect(totals).toContainText("Los totales aparecen al elegir insumos y cantidades.");
+
+  const line = async (number: number, ingredient: string, quantity: string) => {
+    await dialog.getByRole("button", { name: "Añadir ingrediente" }).click();
+    const row = dialog.getByTestId(`recipe-line-${number}`);
+    await chooseOption(row, `Insumo o plato · Línea ${number}`, ingredient);
+    await row.getByLabel(/^Cantidad/).fill(quantity);
+  };
+  await line(1, "Arroz pilado", "150");
+  await expect(dialog.getByTestId("total-gross")).toHaveText("150 g");
+  await line(2, "Huevo de gallina", "1");
+  await expect(dialog.getByTestId("recipe-line-2").getByLabel("Cantidad (u)")).toBeVisible();
+  // 150 g of rice and an egg of 50 g.
+  await expect(dialog.getByTestId("total-gross")).toHaveText("200 g");
+  await line(3, "Aceite vegetal", "10");
+  // 10 ml of oil at 0.92 g/ml.
+  await expect(dialog.getByTestId("total-gross")).toHaveText("209.2 g");
+  await expect(dialog.getByTestId("total-cost")).toHaveText(/^S\/\s?\d+\.\d\d$/);
+  const figures = {
+    gross: await dialog.getByTestId("total-gross").textContent(),
+    final: await dialog.getByTestId("total-final").textContent(),
+    kcal: await dialog.getByTestId("total-kcal").textContent(),
+    cost: await dialog.getByTestId("total-cost").textContent(),
+  };
+
+  // The egg's calculation: gross 50 g, its solid waste, the final product, its share.
+  await dialog.getByRole("button", { name: "Cálculo de la línea 2" }).click();
+  const popover = page.getByRole("dialog", { name: /^Cálculo: Huevo de gallina/ });
+  await expect(popover).toBeVisible();
+  await expect(popover.getByRole("row", { name: /^Bruto/ })).toContainText("50 g");
+  await expect(popover.getByRole("row", { name: /^Merma sólida/ })).toContainText(/\d g/);
+  await expect(popover.getByRole("row", { name: /^Producto final/ })).toContainText(/\d g/);
+  await expect(popover.getByRole("row", { name: /^Costo/ })).toContainText("S/");
+  expect(await axeFindings(page, true)).toEqual([]);
+  await page.keyboard.press("Escape");
+  await expect(popover).toBeHidden();
+
+  await dialog.getByRole("button", { name: "Guardar" }).click();
+  await expect(flash(page)).toHaveText(`Plato ${DISH} guardado.`);
+  await expect(dialog).toBeHidden();
+
+  // In the table, costed in Lima for the first level.
+  await page.getByRole("searchbox", { name: "Buscar platos por nombre" }).fill(RUN);
+  await expect(page).toHaveURL(/[?&]search=/);
+  const row = page.getByRole("row").filter({ hasText: DISH });
+  await expect(row).toContainText(figures.cost!);
+  expect(await axeFindings(page, false)).toEqual([]);
+
+  // Opened again: the same figures.
+  await row.getByRole("button", { name: `Editar ${DISH}` }).click();
+  const again = page.getByRole("dialog", { name: `Editar ${DISH}` });
+  await expect(again.getByTestId("recipe-line-3")).toBeVisible();
+  await expect(again.getByTestId("total-gross")).toHaveText(figures.gross!);
+  await expect(again.getByTestId("total-final")).toHaveText(figures.final!);
+  await expect(again.getByTestId("total-kcal")).toHaveText(figures.kcal!);
+  await expect(again.getByTestId("total-cost")).toHaveText(figures.cost!);
+  await again.getByRole("button", { name: "Cálculo de la línea 2" }).click();
+  await expect(
+    page.getByRole("dialog", { name: /^Cálculo: Huevo de gallina/ }).getByRole("row", { name: /^Bruto/ }),
+  ).toContainText("50 g");
+  await page.keyboard.press("Escape");
+  await again.getByRole("button", { name: "Cancelar" }).click();
+  await expect(again).toBeHidden();
+
+  // On a phone the table reads as cards, nothing scrolling sideways.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(page.getByRole("row").filter({ hasText: DISH })).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+
+  expect(problems).toEqual([]);
+  await context.close();
+});
