@@ -107,8 +107,13 @@ export function sellMeals(
     .run();
 }
 
+/** The point-of-sale world with what to buy added. */
 export function requirementsWorld(db: Db): RequirementsWorld {
-  const w = posWorld(db);
+  return addRequirements(db, posWorld(db));
+}
+
+/** Adds cities, ingredients, offers, dishes, recipes, a published menu, servings and past sales to a point-of-sale world. */
+export function addRequirements(db: Db, w: PosWorld): RequirementsWorld {
   const lima = db.insert(cities).values({ name: "Lima", region: "Lima" }).returning().get().id;
   const arequipa = db.insert(cities).values({ name: "Arequipa", region: "Arequipa" }).returning().get().id;
   const levelId = (name: string) => db.select().from(levels).where(eq(levels.name, name)).get()!.id;

@@ -82,16 +82,6 @@ export function checkRange(from: unknown, to: unknown): { from: string; to: stri
   return { from: f, to: t };
 }
 
-/** The cafes within a scope, by name, for a page's cafe picker. */
-export function menuCafes(db: Db, scope: Scope): { id: number; name: string; unit: string }[] {
-  return db.$client
-    .query<{ id: number; name: string; unit: string }, []>(
-      `SELECT c.id, c.name, u.name AS unit FROM cafes c JOIN units u ON u.id = c.unit_id ORDER BY c.name, c.id`,
-    )
-    .all()
-    .filter((c) => reachesCafe(scope, c.id));
-}
-
 /** A cafe as menu planning needs it. */
 export interface MenuCafe {
   id: number;
