@@ -11,6 +11,7 @@ import { registerDinerImportCommands } from "./commands/diners-import";
 import { registerDishImportCommands } from "./commands/dish-import";
 import { registerDishCommands } from "./commands/dishes";
 import { registerFoodCommands } from "./commands/food";
+import { registerMenuRequirementsCommands } from "./commands/menu-requirements";
 import { registerMenuCommands } from "./commands/menu";
 import { registerPlacesCommands } from "./commands/places";
 import { registerPosCommands } from "./commands/pos";
@@ -38,6 +39,7 @@ export function buildProgram(): Command {
   registerFoodCommands(program);
   registerDishCommands(program);
   registerDishImportCommands(program);
+  registerMenuRequirementsCommands(program);
   registerMenuCommands(program);
   registerAssetCommands(program);
   return program;

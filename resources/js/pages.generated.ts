@@ -22,6 +22,7 @@ export const pages: Record<string, () => Promise<PageModule>> = {
   "management/index": () => import("./pages/management/index.tsx"),
   "menu/board": () => import("./pages/menu/board.tsx"),
   "menu/display": () => import("./pages/menu/display.tsx"),
+  "menu/requirements": () => import("./pages/menu/requirements.tsx"),
   "menu/structures": () => import("./pages/menu/structures.tsx"),
   "properties/label": () => import("./pages/properties/label.tsx"),
   "properties/show": () => import("./pages/properties/show.tsx"),
@@ -60,6 +61,7 @@ export interface PageProps {
   "management/index": PropsOf<typeof import("./pages/management/index.tsx")>;
   "menu/board": PropsOf<typeof import("./pages/menu/board.tsx")>;
   "menu/display": PropsOf<typeof import("./pages/menu/display.tsx")>;
+  "menu/requirements": PropsOf<typeof import("./pages/menu/requirements.tsx")>;
   "menu/structures": PropsOf<typeof import("./pages/menu/structures.tsx")>;
   "properties/label": PropsOf<typeof import("./pages/properties/label.tsx")>;
   "properties/show": PropsOf<typeof import("./pages/properties/show.tsx")>;

@@ -92,6 +92,11 @@ export interface RouteParameters {
   "menu.display_links.destroy": { link: string | number };
   "menu.display_links.store": {};
   "menu.publish": {};
+  "menu.requirements": {};
+  "menu.requirements.download": { job: string | number };
+  "menu.requirements.export": {};
+  "menu.servings.import": {};
+  "menu.servings.update": {};
   "menu.settings.update": { cafe: string | number };
   "menu.structures": {};
   "menu.structures.copy": { cafe: string | number; service: string | number };

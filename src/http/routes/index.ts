@@ -12,6 +12,7 @@ import { dinersImportRoutes } from "./diners-import";
 import { dinnersRoutes } from "./dinners";
 import { managementRoutes } from "./management";
 import { menuBoardRoutes } from "./menu-board";
+import { menuRequirementsRoutes } from "./menu-requirements";
 import { menuStructuresRoutes } from "./menu-structures";
 import { placesImportRoutes } from "./places-import";
 import { foodCatalogueRoutes } from "./food-catalogue";
@@ -50,6 +51,7 @@ export const routes: RouteDefinition[] = [
   ...foodImportRoutes,
   ...menuStructuresRoutes,
   ...menuBoardRoutes,
+  ...menuRequirementsRoutes,
   ...broadcastingRoutes,
 ];
 
