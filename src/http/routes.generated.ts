@@ -54,6 +54,8 @@ export interface RouteParameters {
   "food.levels.reorder": {};
   "food.levels.store": {};
   "food.levels.update": { level: string | number };
+  "food.price_changes.export": {};
+  "food.price_changes.history": {};
   "headquarters.destroy": { headquarters: string | number };
   "headquarters.export": {};
   "headquarters.index": {};

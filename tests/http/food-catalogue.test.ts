@@ -10,7 +10,7 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import * as XLSX from "xlsx";
-import { auditLog, dishCategories, dishCategoryLinks, dishes, levels } from "../../db/schema";
+import { auditLog, dishCategories, dishCategoryLinks, dishes, levels, recipeLines, recipes } from "../../db/schema";
 import { bootstrapAccess } from "../../db/seeds/access";
 import { createArea } from "../../src/domain/access/areas";
 import { assignRole } from "../../src/domain/access/assignments";
@@ -19,7 +19,12 @@ import { findRoleByName } from "../../src/domain/access/roles";
 import { EVERYTHING } from "../../src/domain/access/scope";
 import { ensureStartingRole, STARTING_ROLES } from "../../src/domain/access/starting-roles";
 import { CLI_ACTOR } from "../../src/domain/audit";
+import { createCategory } from "../../src/domain/food/categories";
+import { createCity } from "../../src/domain/food/cities";
 import { createDishCategory } from "../../src/domain/food/dish-categories";
+import { createIngredient } from "../../src/domain/food/ingredients";
+import { createOffer, updateOffer } from "../../src/domain/food/offers";
+import { createProvider } from "../../src/domain/food/providers";
 import { translate } from "../../src/i18n";
 import { createTestApp } from "../support/app";
 import { addUser, makeRole } from "../support/people";
@@ -228,5 +233,108 @@ describe("the levels", () => {
         .all()
         .map((l) => l.name),
     ).toEqual(["Master", "Staff", "Employee", "Laborer"]);
+  });
+});
+
+describe("the price changes", () => {
+  /** Lima: a 50 kg sack of rice at S/ 150.00 without IGV since October; "Arroz blanco" (Laborer) is 100 g of it. */
+  function withPrices(w: Awaited<ReturnType<typeof buildWorld>>) {
+    const author = { userId: null, name: "" };
+    const lima = createCity(w.db, CLI_ACTOR, { name: "Lima", region: "Lima" });
+    const cereals = createCategory(w.db, CLI_ACTOR, { name: "Cereales" });
+    const rice = createIngredient(w.db, CLI_ACTOR, {
+      name: "Arroz",
+      category_id: cereals.id,
+      base_unit: "g",
+      kcal: 358,
+    });
+    const provider = createProvider(
+      w.db,
+      CLI_ACTOR,
+      { name: "Distribuidora Andina", ruc: "20501234568" },
+      { rucLength: 11 },
+    );
+    const values = {
+      provider_id: provider.id,
+      ingredient_id: rice.id,
+      city_id: lima.id,
+      presentation: "Saco 50 kg",
+      quantity: 50000,
+      price_includes_igv: false,
+    };
+    const sack = createOffer(w.db, CLI_ACTOR, author, { ...values, price: "150" }, new Date("2026-10-01T15:00:00Z"));
+    const laborer = w.db.select().from(levels).where(eq(levels.name, "Laborer")).get()!.id;
+    const now = new Date("2026-09-01T12:00:00Z");
+    const dish = w.db.insert(dishes).values({ name: "Arroz blanco", createdAt: now, updatedAt: now }).returning().get();
+    const recipe = w.db.insert(recipes).values({ dishId: dish.id, levelId: laborer, updatedAt: now }).returning().get();
+    w.db.insert(recipeLines).values({ recipeId: recipe.id, position: 0, ingredientId: rice.id, quantity: 100 }).run();
+    // Up to S/ 200.00 on 10 November: 30 → 40 cents a serving.
+    updateOffer(w.db, CLI_ACTOR, author, sack.id, { ...values, price: "200" }, new Date("2026-11-10T15:00:00Z"));
+    return { lima, dish, laborer };
+  }
+
+  test("the export lists the dishes that moved in the period, with the offers under them", async () => {
+    const w = await buildWorld();
+    const { lima } = withPrices(w);
+    const bruno = await signedIn(w, w.people.bruno);
+    const inside = await workbook(
+      await bruno.get(`/food/price-changes/export?from=2026-11-01&to=2026-11-15&city=${lima.id}`),
+    );
+    const sheet = inside[es("foodCatalogue.price_changes.title")];
+    expect(sheet[0]).toEqual([
+      "Plato",
+      "Nivel",
+      "Antes",
+      "Después",
+      "Diferencia",
+      "Variación",
+      "Sin precio",
+      "Ofertas que cambiaron",
+    ]);
+    expect(sheet.slice(1).map((r) => [r[0], r[1], r[2], r[3], r[4], Number(r[5]).toFixed(4), r[6], r[7]])).toEqual([
+      [
+        "Arroz blanco",
+        "Laborer",
+        0.3,
+        0.4,
+        0.1,
+        "0.3333",
+        undefined,
+        // Money as the pages write it (Intl, es-PE: a no-break space after "S/").
+        "Arroz (Distribuidora Andina, Saco 50 kg): S/\u00a03.00 → S/\u00a04.00 por kg",
+      ],
+    ]);
+    const outside = await workbook(
+      await bruno.get(`/food/price-changes/export?from=2026-11-11&to=2026-11-20&city=${lima.id}`),
+    );
+    expect(outside[es("foodCatalogue.price_changes.title")]).toHaveLength(1);
+    const carla = await signedIn(w, w.people.carla);
+    expect((await carla.get(`/food/price-changes/export?city=${lima.id}`)).status).toBe(403);
+  });
+
+  test("a dish's cost over time answers as JSON: a point at the start and one at the change", async () => {
+    const w = await buildWorld();
+    const { lima, dish, laborer } = withPrices(w);
+    const nora = await signedIn(w, w.people.nora);
+    const path = `/food/price-changes/history?dish=${dish.id}&level=${laborer}&city=${lima.id}&from=2026-11-01&to=2026-11-30`;
+    const response = await nora.get(path, { headers: { accept: "application/json" } });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({
+      dishId: dish.id,
+      levelId: laborer,
+      cityId: lima.id,
+      from: "2026-11-01",
+      to: "2026-11-30",
+      end: "2026-12-01T04:59:59.999Z",
+      points: [
+        { at: "2026-11-01T05:00:00.000Z", costCents: 30, complete: true },
+        { at: "2026-11-10T15:00:00.000Z", costCents: 40, complete: true },
+      ],
+    });
+    expect(
+      (await nora.get(path.replace(/level=\d+/, "level=999"), { headers: { accept: "application/json" } })).status,
+    ).toBe(404);
+    const carla = await signedIn(w, w.people.carla);
+    expect((await carla.get(path, { headers: { accept: "application/json" } })).status).toBe(403);
   });
 });

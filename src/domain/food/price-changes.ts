@@ -11,6 +11,7 @@
 import { and, asc, eq, gt, inArray, lte, or, sql } from "drizzle-orm";
 import { cities, dishes, levels, offerPriceHistory, offers, recipes } from "../../../db/schema";
 import type { Db } from "../../db";
+import type { BasisPoints } from "./cost";
 import { costRecipes, type CostedLine, type CostedRecipe } from "./recipe-cost";
 
 /** A period of whole days (YYYY-MM-DD, both included) in a time zone, for a city and optionally one level. */
@@ -21,6 +22,8 @@ export interface PriceChangeQuery {
   levelId?: number | null;
   /** The days' time zone (the TIMEZONE setting); UTC when left out. */
   timeZone?: string;
+  /** The IGV rate prices are netted with (basis points); the IGV_RATE setting when left out. */
+  igvRate?: BasisPoints;
 }
 
 /** The offer a line was costed at, as the view names it. */
@@ -279,8 +282,9 @@ export function priceChanges(db: Db, query: PriceChangeQuery): PriceChanges {
   const base = { from: query.from, to: query.to, cityId: query.cityId, levelId, changedOffers: changed.length };
   if (candidates.length === 0) return { ...base, recipesChecked: 0, rows: [] };
   const all = [...new Set([...candidates, ...subRecipesOf(db, candidates)])];
-  const before = costRecipes(db, all, { cityId: query.cityId, asOf: start });
-  const after = costRecipes(db, all, { cityId: query.cityId, asOf: end });
+  const options = { cityId: query.cityId, igvRate: query.igvRate };
+  const before = costRecipes(db, all, { ...options, asOf: start });
+  const after = costRecipes(db, all, { ...options, asOf: end });
   const { subRecipe } = recipeIndex(db, all);
   const names = new Map(
     db
@@ -336,7 +340,7 @@ export const MAX_HISTORY_POINTS = 120;
 export function dishCostHistory(
   db: Db,
   dishId: number,
-  query: { cityId: number; levelId: number; from: string; to: string; timeZone?: string },
+  query: { cityId: number; levelId: number; from: string; to: string; timeZone?: string; igvRate?: BasisPoints },
 ): CostPoint[] {
   const recipe = db
     .select({ id: recipes.id })
@@ -366,7 +370,9 @@ export function dishCostHistory(
           .map((r) => r.at);
   const points: CostPoint[] = [];
   for (const at of [start, ...moments.slice(-(MAX_HISTORY_POINTS - 1))]) {
-    const costed = costRecipes(db, [recipe.id], { cityId: query.cityId, asOf: at }).get(recipe.id);
+    const costed = costRecipes(db, [recipe.id], { cityId: query.cityId, igvRate: query.igvRate, asOf: at }).get(
+      recipe.id,
+    );
     if (!costed) continue;
     const last = points.at(-1);
     if (last && last.costCents === costed.totals.costCents && last.complete === costed.totals.complete) continue;

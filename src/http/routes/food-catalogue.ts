@@ -20,15 +20,130 @@ import {
   updateLevel,
   type LevelRow,
 } from "../../domain/food/levels";
+import {
+  dishCostHistory,
+  periodBounds,
+  priceChangeFilters,
+  priceChanges,
+  type CostPoint,
+  type OfferChange,
+  type PriceChangeFilters,
+  type PriceChangeRow,
+  type PriceChanges,
+} from "../../domain/food/price-changes";
+import { NotFound } from "../../domain/errors";
+import type { Limit } from "../../domain/rate-limit";
 import type { ExportColumn } from "../../domain/spreadsheets/write";
+import { intlLocale } from "../../i18n";
 import type { RequestContext } from "../context";
+import { SOLES_FORMAT } from "../food-pages";
+import { defer } from "../page-protocol/props";
+import { idParam } from "../pagination";
 import { access, defineRoutes } from "../routing";
 import { exportFileName, xlsxResponse } from "../spreadsheet";
 
 const ID = "\\d+";
 
 /** Where a write goes back to when the request names no page: the Food page's tab. */
-const FALLBACK = { categories: "/food?tab=menu", levels: "/food?tab=levels" } as const;
+const FALLBACK = { categories: "/food?tab=menu_table", levels: "/food?tab=levels" } as const;
+
+/**
+ * `dish-history:<user id>`: a dish's cost over time, read when a person opens it from the price-changes view. Each
+ * read costs the dish once per price change in the period, so a script is held to two a second.
+ */
+export const DISH_HISTORY_LIMIT: Limit = { max: 120, decaySeconds: 60 };
+
+/** The price-changes view's filters and its figures for a query string, in the settings' time zone and IGV rate. */
+function readPriceChanges(ctx: RequestContext): { filters: PriceChangeFilters; data: PriceChanges | null } {
+  const filters = priceChangeFilters(ctx.db, ctx.query, { timeZone: ctx.config.timezone });
+  const data =
+    filters.cityId === null
+      ? null
+      : priceChanges(ctx.db, {
+          ...filters,
+          cityId: filters.cityId,
+          timeZone: ctx.config.timezone,
+          igvRate: ctx.config.igvRateBasisPoints,
+        });
+  return { filters, data };
+}
+
+/**
+ * The Food page's props for the price-changes tab: `priceChangeFilters` (always) and `priceChanges`, computed after
+ * the page has painted (a deferred prop, in its own group) when the tab is open, else null. The page passes them to
+ * `<PriceChanges data={priceChanges} filters={priceChangeFilters} cities={…} levels={…} />`.
+ */
+export function priceChangesProps(ctx: RequestContext, open: boolean) {
+  const filters = priceChangeFilters(ctx.db, ctx.query, { timeZone: ctx.config.timezone });
+  return {
+    priceChangeFilters: filters,
+    priceChanges: open ? defer(() => readPriceChanges(ctx).data, "priceChanges") : null,
+  };
+}
+
+/** What `food.price_changes.history` answers. */
+export interface DishHistoryAnswer {
+  dishId: number;
+  levelId: number;
+  cityId: number;
+  from: string;
+  to: string;
+  /** The period's last moment (ISO), where the chart's line ends. */
+  end: string;
+  points: CostPoint[];
+}
+
+/** The offers that changed under a dish, in one line of words: "Arroz (Distribuidora Andina, Saco 50 kg): S/ 3.00 → S/ 4.00 por kg". */
+function offerSummary(ctx: RequestContext, changes: OfferChange[]): string {
+  const money = new Intl.NumberFormat(intlLocale[ctx.locale], { style: "currency", currency: ctx.config.currency });
+  const side = (offer: OfferChange["before"]) =>
+    offer ? money.format(offer.costPerReferenceCents / 100) : ctx.t("foodCatalogue.price_changes.no_offer");
+  return changes
+    .map((c) => {
+      const offer = c.after ?? c.before!;
+      return `${c.ingredientName} (${offer.providerName}, ${offer.presentation}): ${side(c.before)} → ${side(c.after)} ${ctx.t(`food.per_reference.${c.unit}`)}`;
+    })
+    .join("; ");
+}
+
+function priceChangeColumns(ctx: RequestContext): ExportColumn<PriceChangeRow>[] {
+  const soles = (cents: number) => cents / 100;
+  const incomplete = (complete: boolean) => (complete ? "" : ctx.t("foodCatalogue.price_changes.incomplete_short"));
+  return [
+    { header: ctx.t("foodCatalogue.price_changes.dish"), value: (r) => r.dishName, width: 28 },
+    { header: ctx.t("foodCatalogue.price_changes.level_column"), value: (r) => r.levelName, width: 12 },
+    {
+      header: ctx.t("foodCatalogue.price_changes.before"),
+      value: (r) => soles(r.beforeCents),
+      format: SOLES_FORMAT,
+      width: 12,
+    },
+    {
+      header: ctx.t("foodCatalogue.price_changes.after"),
+      value: (r) => soles(r.afterCents),
+      format: SOLES_FORMAT,
+      width: 12,
+    },
+    {
+      header: ctx.t("foodCatalogue.price_changes.difference"),
+      value: (r) => soles(r.differenceCents),
+      format: SOLES_FORMAT,
+      width: 12,
+    },
+    {
+      header: ctx.t("foodCatalogue.price_changes.percent"),
+      value: (r) => (r.percent === null ? null : r.percent / 100),
+      format: "0.0%",
+      width: 10,
+    },
+    {
+      header: ctx.t("foodCatalogue.price_changes.unpriced"),
+      value: (r) => [incomplete(r.completeBefore), incomplete(r.completeAfter)].filter(Boolean).join(" / ") || null,
+      width: 14,
+    },
+    { header: ctx.t("foodCatalogue.price_changes.offers"), value: (r) => offerSummary(ctx, r.offers), width: 80 },
+  ];
+}
 
 function dishCategoryColumns(ctx: RequestContext): ExportColumn<DishCategoryRow>[] {
   return [
@@ -55,6 +170,60 @@ function levelColumns(ctx: RequestContext): ExportColumn<LevelRow>[] {
 }
 
 export const foodCatalogueRoutes = defineRoutes([
+  {
+    name: "food.price_changes.export",
+    methods: ["GET"],
+    uri: "/food/price-changes/export",
+    access: access.can("food.view"),
+    // What the view shows for the same period, city and level.
+    handle: (ctx) => {
+      const { data } = readPriceChanges(ctx);
+      return xlsxResponse(
+        exportFileName(ctx.locale === "es" ? "cambios-de-precio" : "price-changes", ctx.config.timezone),
+        [
+          {
+            name: ctx.t("foodCatalogue.price_changes.title"),
+            columns: priceChangeColumns(ctx),
+            rows: data?.rows ?? [],
+          },
+        ],
+      );
+    },
+  },
+  {
+    name: "food.price_changes.history",
+    methods: ["GET"],
+    uri: "/food/price-changes/history",
+    access: access.can("food.view"),
+    // JSON: a dish's cost per serving at the start of the period and at each price change (`dish`, `level`, `city`,
+    // `from`, `to`), for the view's chart.
+    handle: (ctx) => {
+      ctx.services.limiter.take([{ key: `dish-history:${ctx.user!.id}`, limit: DISH_HISTORY_LIMIT }]);
+      const filters = priceChangeFilters(ctx.db, ctx.query, { timeZone: ctx.config.timezone });
+      const dishId = idParam(ctx.query, "dish");
+      const levelId = idParam(ctx.query, "level");
+      if (dishId === undefined || levelId === undefined || filters.cityId === null || filters.levelId !== levelId)
+        throw new NotFound();
+      const points = dishCostHistory(ctx.db, dishId, {
+        cityId: filters.cityId,
+        levelId,
+        from: filters.from,
+        to: filters.to,
+        timeZone: ctx.config.timezone,
+        igvRate: ctx.config.igvRateBasisPoints,
+      });
+      const answer: DishHistoryAnswer = {
+        end: periodBounds({ ...filters, timeZone: ctx.config.timezone }).end.toISOString(),
+        dishId,
+        levelId,
+        cityId: filters.cityId,
+        from: filters.from,
+        to: filters.to,
+        points,
+      };
+      return Response.json(answer, { headers: { "cache-control": "no-store" } });
+    },
+  },
   {
     name: "food.dish_categories.export",
     methods: ["GET"],
