@@ -127,6 +127,14 @@ export const AUDIT_ACTIONS = [
   "dish.created",
   "dish.updated",
   "dish.deleted",
+  "dish_category.created",
+  "dish_category.updated",
+  "dish_category.deleted",
+  "dish_category.reordered",
+  "level.created",
+  "level.updated",
+  "level.deleted",
+  "level.reordered",
   "recipe.saved",
   "recipe.deleted",
   "menu_day.updated",
@@ -158,6 +166,8 @@ export const AUDIT_SUBJECTS = [
   "provider",
   "offer",
   "dish",
+  "dish_category",
+  "level",
   "menu_day",
 ] as const;
 
@@ -210,6 +220,7 @@ type Kind =
   | "level"
   | "city"
   | "ingredient_category"
+  | "dish_category"
   | "ingredient"
   | "provider"
   | "offer"
@@ -235,6 +246,7 @@ const NAME_QUERIES: Record<Kind, string> = {
   level: "SELECT id, name FROM levels",
   city: "SELECT id, name FROM cities",
   ingredient_category: "SELECT id, name FROM ingredient_categories",
+  dish_category: "SELECT id, name FROM dish_categories",
   ingredient: "SELECT id, name FROM ingredients",
   provider: "SELECT id, name FROM providers",
   dish: "SELECT id, name FROM dishes",
