@@ -226,12 +226,13 @@ export function reorderDishCategories(db: Db, actor: Actor, input: unknown, now 
   const { ids } = parseInput(ReorderInput, input);
   db.transaction(
     (tx) => {
-      const current = tx
-        .select({ id: dishCategories.id })
+      const rows = tx
+        .select({ id: dishCategories.id, name: dishCategories.name })
         .from(dishCategories)
         .orderBy(asc(dishCategories.sortOrder), asc(dishCategories.name))
-        .all()
-        .map((c) => c.id);
+        .all();
+      const current = rows.map((r) => r.id);
+      const nameOf = new Map(rows.map((r) => [r.id, r.name]));
       if (!sameMembers(current, ids)) throw new Conflict(message("foodCatalogue.list_changed"));
       if (current.every((id, i) => id === ids[i])) return;
       ids.forEach((id, i) =>
@@ -249,8 +250,9 @@ export function reorderDishCategories(db: Db, actor: Actor, input: unknown, now 
           subjectType: "dish_category",
           subjectId: null,
           places: COMPANY_WIDE,
-          before: { order: current },
-          after: { order: ids },
+          // The order by name, as the audit shows it.
+          before: { order: current.map((id) => nameOf.get(id)) },
+          after: { order: ids.map((id) => nameOf.get(id)) },
         },
         now,
       );

@@ -183,12 +183,13 @@ export function reorderLevels(db: Db, actor: Actor, input: unknown, now = new Da
   const { ids } = parseInput(ReorderInput, input);
   db.transaction(
     (tx) => {
-      const current = tx
-        .select({ id: levels.id })
+      const rows = tx
+        .select({ id: levels.id, name: levels.name })
         .from(levels)
         .orderBy(asc(levels.sortOrder), asc(levels.name))
-        .all()
-        .map((l) => l.id);
+        .all();
+      const current = rows.map((r) => r.id);
+      const nameOf = new Map(rows.map((r) => [r.id, r.name]));
       if (!sameMembers(current, ids)) throw new Conflict(message("foodCatalogue.list_changed"));
       if (current.every((id, i) => id === ids[i])) return;
       ids.forEach((id, i) =>
@@ -206,8 +207,9 @@ export function reorderLevels(db: Db, actor: Actor, input: unknown, now = new Da
           subjectType: "level",
           subjectId: null,
           places: COMPANY_WIDE,
-          before: { order: current },
-          after: { order: ids },
+          // The order by name, as the audit shows it.
+          before: { order: current.map((id) => nameOf.get(id)) },
+          after: { order: ids.map((id) => nameOf.get(id)) },
         },
         now,
       );
