@@ -141,10 +141,12 @@ export function BoardView({
                 {shortDate(day.date, locale)}
               </h3>
               {day.services.length === 0 ? (
-                <p className="text-lg text-muted-foreground">{t("menuBoard.board.nothing")}</p>
+                <p className="text-[clamp(1.1rem,1.4vw,1.7rem)] text-muted-foreground">
+                  {t("menuBoard.board.nothing")}
+                </p>
               ) : (
                 day.services.map((service) => (
-                  <p key={service.id} className="text-lg">
+                  <p key={service.id} className="text-[clamp(1.1rem,1.4vw,1.7rem)]">
                     <span className="font-semibold">{service.name}: </span>
                     {service.categories.flatMap((c) => c.dishes.map((d) => d.name)).join(" · ")}
                   </p>

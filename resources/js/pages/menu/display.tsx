@@ -3,11 +3,12 @@
  * `menu.view`; publishing a range of days (`menu.publish`); and the cafe's display links (`menu.display_links`).
  */
 import { Head, router, useForm } from "@inertiajs/react";
-import { ExternalLink } from "lucide-react";
 import type { FormEvent } from "react";
 import type { Board } from "../../../../src/domain/menu/board";
 import type { DisplayLinkRow } from "../../../../src/domain/menu/display-links";
 import { BoardLinks } from "../../components/menu/board-links";
+import { MenuTabs } from "../../components/menu/menu-tabs";
+import type { MenuTab } from "../../components/menu/structure-types";
 import { useSignedInBoardLive } from "../../components/menu/board-live";
 import { BoardView } from "../../components/menu/board-view";
 import { Button } from "../../components/ui/button";
@@ -18,7 +19,7 @@ import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
 
 interface Props {
-  tabs: { id: string; route: string; label: string }[];
+  tabs: MenuTab[];
   cafes: { id: number; name: string; path: string }[];
   cafeId: number | null;
   board: Board | null;
@@ -75,26 +76,7 @@ export default function MenuDisplay({ tabs, cafes, cafeId, board, links, can }: 
       <PageHeader
         title={t("menuBoard.display.title")}
         description={t("menuBoard.display.description")}
-        tabs={
-          tabs.length > 1 ? (
-            <nav aria-label={t("menuBoard.display.sections")} className="flex flex-wrap gap-1">
-              {tabs.map((tab) => (
-                <a
-                  key={tab.id}
-                  href={route(tab.route as "menu.display", cafeId ? { cafe: cafeId } : {})}
-                  aria-current={tab.id === "display" ? "page" : undefined}
-                  className="rounded-md px-3 py-1.5 text-sm font-medium hover:bg-accent aria-[current=page]:bg-accent"
-                  onClick={(event) => {
-                    event.preventDefault();
-                    router.visit(event.currentTarget.href);
-                  }}
-                >
-                  {t(tab.label)}
-                </a>
-              ))}
-            </nav>
-          ) : undefined
-        }
+        tabs={<MenuTabs tabs={tabs} current="display" cafeId={cafeId} />}
       />
       {cafes.length === 0 || cafeId === null ? (
         <p className="text-muted-foreground">{t("menuBoard.display.no_cafes")}</p>
@@ -113,12 +95,9 @@ export default function MenuDisplay({ tabs, cafes, cafeId, board, links, can }: 
           {can.publish && board && <PublishForm key={cafeId} cafeId={cafeId} today={board.today} />}
           {board && (
             <section aria-labelledby="board-preview" className="flex flex-col gap-2">
-              <div className="flex items-center gap-2">
-                <h2 id="board-preview" className="text-lg font-semibold">
-                  {t("menuBoard.display.preview")}
-                </h2>
-                <ExternalLink className="size-4 text-muted-foreground" aria-hidden />
-              </div>
+              <h2 id="board-preview" className="text-lg font-semibold">
+                {t("menuBoard.display.preview")}
+              </h2>
               <div className="overflow-hidden rounded-lg border border-border">
                 <BoardView board={board} />
               </div>
