@@ -137,6 +137,9 @@ export const AUDIT_ACTIONS = [
   "level.reordered",
   "recipe.saved",
   "recipe.deleted",
+  "menu.published",
+  "display_link.created",
+  "display_link.revoked",
   "menu_day.updated",
   "menu_day.copied",
 ] as const;
@@ -169,6 +172,7 @@ export const AUDIT_SUBJECTS = [
   "dish_category",
   "level",
   "menu_day",
+  "display_link",
 ] as const;
 
 /** A key's text when the dictionary has one, else the fallback (an action or field Mesa has no words for yet). */
@@ -221,6 +225,7 @@ type Kind =
   | "city"
   | "ingredient_category"
   | "dish_category"
+  | "display_link"
   | "ingredient"
   | "provider"
   | "offer"
@@ -247,6 +252,8 @@ const NAME_QUERIES: Record<Kind, string> = {
   city: "SELECT id, name FROM cities",
   ingredient_category: "SELECT id, name FROM ingredient_categories",
   dish_category: "SELECT id, name FROM dish_categories",
+  // A display link by where its screen is (its label): never its token, which is not kept.
+  display_link: "SELECT id, label AS name FROM display_links",
   ingredient: "SELECT id, name FROM ingredients",
   provider: "SELECT id, name FROM providers",
   dish: "SELECT id, name FROM dishes",
