@@ -23,6 +23,7 @@ export const pages: Record<string, () => Promise<PageModule>> = {
   "menu/board": () => import("./pages/menu/board.tsx"),
   "menu/display": () => import("./pages/menu/display.tsx"),
   "menu/requirements": () => import("./pages/menu/requirements.tsx"),
+  "menu/schedule": () => import("./pages/menu/schedule.tsx"),
   "menu/structures": () => import("./pages/menu/structures.tsx"),
   "properties/label": () => import("./pages/properties/label.tsx"),
   "properties/show": () => import("./pages/properties/show.tsx"),
@@ -62,6 +63,7 @@ export interface PageProps {
   "menu/board": PropsOf<typeof import("./pages/menu/board.tsx")>;
   "menu/display": PropsOf<typeof import("./pages/menu/display.tsx")>;
   "menu/requirements": PropsOf<typeof import("./pages/menu/requirements.tsx")>;
+  "menu/schedule": PropsOf<typeof import("./pages/menu/schedule.tsx")>;
   "menu/structures": PropsOf<typeof import("./pages/menu/structures.tsx")>;
   "properties/label": PropsOf<typeof import("./pages/properties/label.tsx")>;
   "properties/show": PropsOf<typeof import("./pages/properties/show.tsx")>;

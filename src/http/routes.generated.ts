@@ -90,6 +90,7 @@ export interface RouteParameters {
   "management.store": {};
   "menu.board": { token: string | number };
   "menu.board.auth": {};
+  "menu.dishes.search": {};
   "menu.display": {};
   "menu.display_links.destroy": { link: string | number };
   "menu.display_links.store": {};
@@ -97,6 +98,9 @@ export interface RouteParameters {
   "menu.requirements": {};
   "menu.requirements.download": { job: string | number };
   "menu.requirements.export": {};
+  "menu.schedule": {};
+  "menu.schedule.copy": { cafe: string | number };
+  "menu.schedule.day": { cafe: string | number; date: string | number };
   "menu.servings.import": {};
   "menu.servings.update": {};
   "menu.settings.update": { cafe: string | number };

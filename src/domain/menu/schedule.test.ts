@@ -236,18 +236,18 @@ describe("saving a day", () => {
       }
     };
     expect(problems(lunch([s.arrozConPollo], []))).toEqual({
-      "slots.0.dish_ids.0": "menu-schedule.errors.wrong_category",
+      "slots.0.dish_ids.0": "menuSchedule.errors.wrong_category",
     });
-    expect(problems(lunch([s.sopaVieja], []))).toEqual({ "slots.0.dish_ids.0": "menu-schedule.errors.inactive" });
-    expect(problems(lunch([99999], []))).toEqual({ "slots.0.dish_ids.0": "menu-schedule.errors.no_such_dish" });
+    expect(problems(lunch([s.sopaVieja], []))).toEqual({ "slots.0.dish_ids.0": "menuSchedule.errors.inactive" });
+    expect(problems(lunch([99999], []))).toEqual({ "slots.0.dish_ids.0": "menuSchedule.errors.no_such_dish" });
     expect(problems(lunch([s.causa, s.causa], []))).toEqual({
-      "slots.0.dish_ids.1": "menu-schedule.errors.dish_twice",
+      "slots.0.dish_ids.1": "menuSchedule.errors.dish_twice",
     });
     expect(problems([{ service_id: w.des, category_id: s.entrada, dish_ids: [s.causa] }])).toEqual({
-      "slots.0": "menu-schedule.errors.no_such_slot",
+      "slots.0": "menuSchedule.errors.no_such_slot",
     });
     expect(problems([{ service_id: w.alm, category_id: s.refresco, dish_ids: [] }])).toEqual({
-      "slots.0": "menu-schedule.errors.no_such_slot",
+      "slots.0": "menuSchedule.errors.no_such_slot",
     });
     expect(db.select().from(menuDays).all()).toEqual([]);
   });

@@ -1,0 +1,170 @@
+/**
+ * The meal schedule in a real browser (port 3306). A planner (the super-administrator of tests/support/e2e-fixtures.ts)
+ * opens a week of Comedor Principal, whose lunch structure gets a category of its own and two priced dishes from
+ * tests/support/menu-schedule-fixtures.ts:
+ * - places a dish with the keyboard alone (focus it in the dish search, Space, an arrow key to the first slot of its
+ *   category, Space) and reads its cost per serving and the slot's bound;
+ * - with a second page on the same week, places another dish through a slot's "choose dish" button: the second page
+ *   shows it without reloading;
+ * - someone saves a day without announcing it (the fixture), so the second page is stale: its change is refused and
+ *   the card says who changed the day and what.
+ */
+import { expect, test, type Locator, type Page } from "@playwright/test";
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chooseOption, watchConsole, waitForHydration } from "./support";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const BUN = join(ROOT, "node_modules/.bin/bun");
+const RUN = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+const PASSWORD = "Altiplano-Quinua-2024!";
+const PLANNER = { name: `Nadia Menú ${RUN}`, email: `schedule.super.${RUN}@example.com` };
+const CAFE = "Comedor Principal";
+/** A week far from the demo data's, Monday to Sunday. */
+const MONDAY = "2031-03-03";
+const SUNDAY = "2031-03-09";
+
+const baseURL = () => String(test.info().project.use.baseURL);
+
+function fixture(script: string, args: string[]): string {
+  return execFileSync(BUN, [script, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, DB_PATH: process.env.MESA_E2E_DB },
+    stdio: "pipe",
+  })
+    .toString()
+    .trim()
+    .split("\n")
+    .pop()!;
+}
+
+async function signIn(page: Page, email: string): Promise<void> {
+  await page.goto("/login");
+  await waitForHydration(page);
+  await page.getByLabel("Correo electrónico").fill(email);
+  await page.getByLabel("Contraseña", { exact: true }).fill(PASSWORD);
+  await page.getByRole("button", { name: "Ingresar" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await waitForHydration(page);
+}
+
+/** The slot of `category` in the date card of `date`. */
+function slot(page: Page, date: string, category: string): Locator {
+  return page
+    .locator(`[data-testid="date-card"][data-date="${date}"]`)
+    .locator('[data-testid="slot"]')
+    .filter({ has: page.getByText(category, { exact: true }) });
+}
+
+test("dishes placed by keyboard and by button, seen live on a second page; a stale save is refused and explained", async ({
+  browser,
+}) => {
+  test.setTimeout(60_000);
+  fixture("tests/support/e2e-fixtures.ts", [
+    "user",
+    "--name",
+    PLANNER.name,
+    "--email",
+    PLANNER.email,
+    "--password",
+    PASSWORD,
+    "--role",
+    "super-administrator",
+    "--area",
+    "Administración",
+    "--place",
+    "Sede Lima",
+    "--wait",
+    baseURL(),
+  ]);
+  const world = JSON.parse(
+    fixture("tests/support/menu-schedule-fixtures.ts", ["setup", "--cafe", CAFE, "--run", RUN]),
+  ) as {
+    cafeId: number;
+    serviceId: number;
+    categoryId: number;
+    category: string;
+    dishes: { seco: number; aji: number };
+  };
+  const seco = `Seco ${RUN}`;
+  const aji = `Ají ${RUN}`;
+  const week = `/menu/schedule?cafe=${world.cafeId}&from=${MONDAY}&to=${SUNDAY}`;
+
+  const one = await (await browser.newContext()).newPage();
+  const oneProblems = watchConsole(one);
+  await signIn(one, PLANNER.email);
+  await one.goto(week);
+  await waitForHydration(one);
+  await expect(one.getByRole("heading", { name: "Programación del menú", level: 1 })).toBeVisible();
+  await expect(one.locator('[data-testid="date-card"]')).toHaveCount(7);
+
+  const two = await (await browser.newContext()).newPage();
+  const twoProblems = watchConsole(two);
+  await signIn(two, PLANNER.email);
+  await two.goto(week);
+  await waitForHydration(two);
+
+  // By keyboard alone: the category, the name, then Space, an arrow to the first slot of the category, Space.
+  const search = one.getByTestId("dish-search");
+  await chooseOption(search, "Categoría", world.category);
+  await search.getByLabel("Nombre del plato").fill(seco);
+  const result = search.getByTestId("dish-result").filter({ hasText: seco });
+  await expect(result).toBeVisible();
+  await expect(result).toContainText("S/ 2.50");
+  await result.focus();
+  await one.keyboard.press("Space");
+  await expect(one.getByText(`Tomaste ${seco}`)).toBeAttached();
+  await one.keyboard.press("ArrowDown");
+  await expect(one.getByText(new RegExp(`${seco} está sobre Almuerzo · ${world.category}`))).toBeAttached();
+  await one.keyboard.press("Space");
+  const mondaySlot = slot(one, MONDAY, world.category);
+  await expect(mondaySlot.getByTestId("slot-dish")).toContainText(seco);
+  // Its cost per serving, within the category's bounds (S/ 1.00 – 4.00).
+  await expect(mondaySlot.getByTestId("slot-dish")).toContainText("S/ 2.50");
+  await expect(mondaySlot.getByTestId("slot-dish").getByText("Dentro de los límites")).toBeVisible();
+  await expect(one.locator(`[data-testid="date-card"][data-date="${MONDAY}"]`)).toHaveAttribute("data-version", "1");
+
+  // The second page heard of it and shows it, without reloading.
+  await expect(slot(two, MONDAY, world.category).getByTestId("slot-dish")).toContainText(seco);
+
+  // Without dragging: a slot's button opens the search of its category.
+  await slot(one, "2031-03-04", world.category)
+    .getByRole("button", { name: /Elegir plato/ })
+    .click();
+  const picker = one.getByRole("dialog");
+  await picker.getByLabel("Nombre del plato").fill(aji);
+  await picker.getByRole("button", { name: `Elegir ${aji}` }).click();
+  await expect(picker).toBeHidden();
+  await expect(slot(one, "2031-03-04", world.category).getByTestId("slot-dish")).toContainText("S/ 3.00");
+  await expect(slot(two, "2031-03-04", world.category).getByTestId("slot-dish")).toContainText(aji);
+
+  // Someone saves Tuesday without the pages hearing of it: the second page's next save there is stale.
+  fixture("tests/support/menu-schedule-fixtures.ts", [
+    "save",
+    "--cafe-id",
+    String(world.cafeId),
+    "--date",
+    "2031-03-04",
+    "--service",
+    String(world.serviceId),
+    "--category",
+    String(world.categoryId),
+    "--dish",
+    String(world.dishes.seco),
+    "--as",
+    "Rosa Cocina",
+  ]);
+  const tuesday = slot(two, "2031-03-04", world.category);
+  await tuesday.getByRole("button", { name: new RegExp(`Quitar ${aji}`) }).click();
+  const note = two.locator(`[data-testid="date-card"][data-date="2031-03-04"]`).getByTestId("stale-note");
+  await expect(note).toBeVisible();
+  await expect(note).toContainText("Rosa Cocina");
+  await expect(note).toContainText(`${aji} → ${seco}`);
+  // The card now shows the day as it is.
+  await expect(tuesday.getByTestId("slot-dish")).toContainText(seco);
+  await expect(tuesday.getByTestId("slot-dish")).not.toContainText(aji);
+
+  expect(oneProblems).toEqual([]);
+  expect(twoProblems).toEqual([]);
+});
