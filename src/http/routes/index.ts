@@ -13,6 +13,7 @@ import { dinnersRoutes } from "./dinners";
 import { managementRoutes } from "./management";
 import { menuBoardRoutes } from "./menu-board";
 import { menuRequirementsRoutes } from "./menu-requirements";
+import { menuScheduleRoutes } from "./menu-schedule";
 import { menuStructuresRoutes } from "./menu-structures";
 import { placesImportRoutes } from "./places-import";
 import { foodCatalogueRoutes } from "./food-catalogue";
@@ -52,6 +53,7 @@ export const routes: RouteDefinition[] = [
   ...menuStructuresRoutes,
   ...menuBoardRoutes,
   ...menuRequirementsRoutes,
+  ...menuScheduleRoutes,
   ...broadcastingRoutes,
 ];
 
