@@ -17,6 +17,7 @@ import { menuScheduleRoutes } from "./menu-schedule";
 import { menuStructuresRoutes } from "./menu-structures";
 import { placesImportRoutes } from "./places-import";
 import { foodCatalogueRoutes } from "./food-catalogue";
+import { foodRoutes } from "./food";
 import { foodImportRoutes } from "./food-import";
 import { ingredientsRoutes } from "./ingredients";
 import { jobsRoutes } from "./jobs";
@@ -48,6 +49,7 @@ export const routes: RouteDefinition[] = [
   ...ingredientsRoutes,
   ...providersRoutes,
   ...logisticsRoutes,
+  ...foodRoutes,
   ...foodCatalogueRoutes,
   ...foodImportRoutes,
   ...menuStructuresRoutes,
