@@ -149,13 +149,16 @@ export const PERMISSIONS = {
   "food.view": {
     area: "food",
     data: "company",
-    label: { es: "Ver insumos y su composición", en: "View ingredients and their composition" },
-    sidebar: { route: "ingredients.index", label: "food.nav.ingredients", icon: "utensils", order: 60 },
+    label: { es: "Ver platos, recetas e insumos", en: "View dishes, recipes and ingredients" },
+    sidebar: { route: "food.index", label: "food.nav.food", icon: "utensils", order: 60 },
   },
   "food.manage": {
     area: "food",
     data: "company",
-    label: { es: "Gestionar insumos y sus categorías", en: "Manage ingredients and their categories" },
+    label: {
+      es: "Gestionar platos, recetas, insumos y sus categorías",
+      en: "Manage dishes, recipes, ingredients and their categories",
+    },
   },
   "logistics.view": {
     area: "logistics",
