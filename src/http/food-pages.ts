@@ -19,12 +19,13 @@ import { idParam } from "./pagination";
 import type { RouteName } from "./routing";
 
 export interface FoodTab {
-  id: "ingredients" | "providers" | "logistics";
+  id: "food" | "ingredients" | "providers" | "logistics";
   route: RouteName;
   label: string;
 }
 
 const TABS: (FoodTab & { permission: PermissionName })[] = [
+  { id: "food", route: "food.index", label: "food.tabs.food", permission: "food.view" },
   { id: "ingredients", route: "ingredients.index", label: "food.tabs.ingredients", permission: "food.view" },
   { id: "providers", route: "providers.index", label: "food.tabs.providers", permission: "logistics.view" },
   { id: "logistics", route: "logistics.index", label: "food.tabs.logistics", permission: "logistics.view" },
