@@ -47,6 +47,7 @@ import { EmbeddedPusherServer } from "../../src/realtime/embedded-server";
 import { channelAuth, type AppCredentials } from "../../src/realtime/signatures";
 import { BASE, Client, testConfig, type TestApp } from "../support/app";
 import { addUser, makeRole } from "../support/people";
+import { cliWorkspace, mesaInProcess } from "../support/cli";
 import { signedIn } from "../support/requests";
 
 type Json = Record<string, any>;
@@ -612,5 +613,76 @@ describe("the board's channel", () => {
     expect((await boardAuth(token, (await Socket.connect()).socketId, channel)).status).toBe(403);
     await Bun.sleep(50);
     expect(other.closed).toBeNull();
+  });
+});
+
+describe("./mesa menu:publish", () => {
+  test("publishes a cafe named by name or id, refuses a bad range (exit 1) and an unknown cafe (exit 2), and says when no board heard it", async () => {
+    const ws = cliWorkspace("mesa-menu-publish-", { PUSHER_HOST: "127.0.0.1", PUSHER_PORT: "9" });
+    expect((await mesaInProcess(ws, ["db:migrate"])).code).toBe(0);
+    const cliDb = openDatabase(ws.dbPath);
+    const cafe = ensureCafe(cliDb, "Mina Norte", "Unidad A", "Comedor CLI");
+    const now = new Date();
+    const serviceId = cliDb
+      .insert(services)
+      .values({ code: "ALM", name: "Almuerzo", type: "lunch", createdAt: now, updatedAt: now })
+      .returning()
+      .get().id;
+    const categoryId = cliDb.insert(dishCategories).values({ name: "Segundo" }).returning().get().id;
+    const dishId = cliDb.insert(dishes).values({ name: "Seco", createdAt: now, updatedAt: now }).returning().get().id;
+    const day = cliDb.insert(menuDays).values({ cafeId: cafe, date: "2026-03-02", updatedAt: now }).returning().get();
+    cliDb.insert(menuSlots).values({ dayId: day.id, serviceId, dishCategoryId: categoryId, dishId }).run();
+    cliDb.$client.close();
+
+    const byName = await mesaInProcess(ws, [
+      "menu:publish",
+      "--cafe",
+      "Comedor CLI",
+      "--from",
+      "2026-03-01",
+      "--to",
+      "2026-03-03",
+      "--json",
+    ]);
+    expect(byName.code).toBe(0);
+    expect(JSON.parse(byName.out)).toMatchObject({
+      cafeId: cafe,
+      published: ["2026-03-02"],
+      unchanged: [],
+      empty: ["2026-03-01", "2026-03-03"],
+      boardsUpdated: false,
+    });
+    const byId = await mesaInProcess(ws, [
+      "menu:publish",
+      "--cafe",
+      String(cafe),
+      "--from",
+      "2026-03-02",
+      "--to",
+      "2026-03-02",
+    ]);
+    expect(byId.code).toBe(0);
+    expect(byId.out).toContain("Published: 0 · unchanged: 1 · no menu: 0");
+    const tooLong = await mesaInProcess(ws, [
+      "menu:publish",
+      "--cafe",
+      String(cafe),
+      "--from",
+      "2026-01-01",
+      "--to",
+      "2026-12-31",
+    ]);
+    expect(tooLong.code).toBe(1);
+    expect(tooLong.err).toContain("Publish at most 62 days at once.");
+    const unknown = await mesaInProcess(ws, [
+      "menu:publish",
+      "--cafe",
+      "Nowhere",
+      "--from",
+      "2026-03-01",
+      "--to",
+      "2026-03-01",
+    ]);
+    expect(unknown.code).toBe(2);
   });
 });
