@@ -109,10 +109,15 @@ function latestExportView(ctx: RequestContext): RequirementsJobView | null {
   return job ? requirementsJobView(ctx, job) : null;
 }
 
-/** A cafe id from a query or a form; NotFound unless it is a cafe within the person's scope. */
+/** A cafe id from a form: required (ValidationFailed on `cafe`), and NotFound unless it is within the person's scope. */
 function askedCafe(ctx: RequestContext, value: unknown) {
   const id =
-    typeof value === "string" && /^\d{1,12}$/.test(value) ? Number(value) : typeof value === "number" ? value : NaN;
+    typeof value === "string" && /^\d{1,12}$/.test(value)
+      ? Number(value)
+      : typeof value === "number" && Number.isInteger(value)
+        ? value
+        : null;
+  if (id === null) throw new ValidationFailed({ cafe: message("menuRequirements.errors.cafe") });
   return cafeInScope(ctx.db, ctx.scope, id);
 }
 
