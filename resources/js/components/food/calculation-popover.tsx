@@ -22,14 +22,15 @@ export function CalculationPopover({
   onClose: () => void;
 }) {
   const { t, money, number } = useFoodWords();
-  const grams = (value: number) => `${number(value, 1)} g`;
+  const tenths = (value: number) => number(Math.round(value * 10) / 10);
+  const grams = (value: number) => `${tenths(value)} g`;
   const share = (value: number | null) => (value === null ? "—" : `${number(value * 100, 1)} %`);
   const rows: [string, string, string][] = [
     [t("food.recipes.gross"), grams(line.grossG), share(line.shares.grossG)],
     [t("food.recipes.solid_waste"), grams(line.solidWasteG), ""],
     [t("food.recipes.liquid_waste"), grams(line.liquidWasteG), ""],
     [t("food.recipes.final"), grams(line.finalG), share(line.shares.finalG)],
-    [t("food.recipes.kcal"), number(line.kcal, 1), share(line.shares.kcal)],
+    [t("food.recipes.kcal"), tenths(line.kcal), share(line.shares.kcal)],
     [t("food.recipes.cost"), line.costCents === null ? "—" : money(line.costCents), share(line.shares.costCents)],
   ];
   const nutrients = Object.entries(line.nutrients).filter((entry): entry is [string, number] => entry[1] !== null);

@@ -98,6 +98,8 @@ export function DishDialog({
   onClose: () => void;
 }) {
   const { t, money, number } = useFoodWords();
+  /** A weight or kcal to a tenth, without trailing zeros (150 g, 209.2 g). */
+  const tenths = (value: number) => number(Math.round(value * 10) / 10);
   const route = useRoute();
   const dish = detail?.dish ?? null;
   const [name, setName] = useState(dish?.name ?? "");
@@ -434,9 +436,9 @@ export function DishDialog({
                 <dl className="grid grid-cols-2 gap-x-4 gap-y-1 tabular-nums sm:grid-cols-4">
                   {(
                     [
-                      ["gross", `${number(figures.totals.grossG, 1)} g`],
-                      ["final", `${number(figures.totals.finalG, 1)} g`],
-                      ["kcal", number(figures.totals.kcal, 1)],
+                      ["gross", `${tenths(figures.totals.grossG)} g`],
+                      ["final", `${tenths(figures.totals.finalG)} g`],
+                      ["kcal", tenths(figures.totals.kcal)],
                       ["cost", money(figures.totals.costCents)],
                     ] as const
                   ).map(([key, value]) => (
