@@ -138,6 +138,8 @@ export const AUDIT_ACTIONS = [
   "recipe.saved",
   "recipe.deleted",
   "menu.published",
+  "menu.servings.updated",
+  "menu.servings.imported",
   "display_link.created",
   "display_link.revoked",
   "menu_day.updated",
