@@ -245,4 +245,27 @@ describe("the Compras page", () => {
     });
     expect(outside.status).toBe(404);
   });
+
+  test("a cafe without a city shows its servings but nothing to buy, and cannot be exported", async () => {
+    const db = world.app.db;
+    db.$client.run(`UPDATE cafes SET city_id = NULL WHERE id = ${world.w.sur}`);
+    try {
+      const sur = await as("surcocina");
+      const { page: p } = await sur.visit(page(world.w.sur));
+      expect(p.props.cafe.id).toBe(world.w.sur);
+      expect(p.props.requirements).toBeNull();
+      expect(p.props.problem).toContain("no tiene ciudad");
+      expect(p.props.servings.services.map((s: { code: string }) => s.code)).toEqual(["ALM"]);
+      expect(p.props.can.manage).toBe(true);
+      const refused = await sur.request("/menu/requirements/export", {
+        method: "POST",
+        json: { cafe: world.w.sur, from: r.monday, to: r.tuesday },
+        headers: { accept: "application/json" },
+      });
+      expect(refused.status).toBe(422);
+      expect(Object.keys(((await refused.json()) as { errors: object }).errors)).toEqual(["cafe"]);
+    } finally {
+      db.$client.run(`UPDATE cafes SET city_id = ${r.lima} WHERE id = ${world.w.sur}`);
+    }
+  });
 });
