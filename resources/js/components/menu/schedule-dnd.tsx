@@ -6,13 +6,13 @@
  * pixels (a click stays a click), and a slot lights up when the dish belongs there.
  */
 import {
-  closestCenter,
   DndContext,
   DragOverlay,
   KeyboardCode,
   KeyboardSensor,
   PointerSensor,
   pointerWithin,
+  rectIntersection,
   useSensor,
   useSensors,
   type Announcements,
@@ -58,9 +58,12 @@ export const slotCoordinates: KeyboardCoordinateGetter = (event, { context }) =>
   };
 };
 
-/** With a pointer, the slot under it; with the keyboard (no pointer), the slot whose centre is nearest. */
+/**
+ * With a pointer, the slot under it; with the keyboard (no pointer), the slot the dish has been moved onto (none while
+ * it still sits in the search panel, so picking it up announces no slot).
+ */
 const slotCollisions: CollisionDetection = (args) =>
-  args.pointerCoordinates ? pointerWithin(args) : closestCenter(args);
+  args.pointerCoordinates ? pointerWithin(args) : rectIntersection(args);
 
 export function ScheduleDnd({
   children,
