@@ -14,6 +14,7 @@ import {
 } from "./access";
 import { dealershipsSeeder } from "./dealerships";
 import { dinersSeeder } from "./diners";
+import { dishesSeeder } from "./dishes";
 import { foodSeeder } from "./food";
 import { placesSeeder } from "./places";
 import { propertiesSeeder } from "./properties";
@@ -28,8 +29,8 @@ export interface Seeder {
 export const referenceSeeders: Seeder[] = [rolesSeeder, serviceCatalogueSeeder];
 
 /**
- * The demo business with its places, areas, prices, properties, client companies, ingredients, providers and offers,
- * and people with known accounts.
+ * The demo business with its places, areas, prices, properties, client companies, ingredients, providers, offers,
+ * dishes and recipes, and people with known accounts.
  */
 export const demoSeeders: Seeder[] = [
   placesSeeder,
@@ -39,6 +40,8 @@ export const demoSeeders: Seeder[] = [
   dealershipsSeeder,
   // After the places: the demo headquarters and cafes get their cities.
   foodSeeder,
+  // After the ingredients: the demo dishes' recipes are made of them.
+  dishesSeeder,
   demoPeopleSeeder,
   // After the demo accounts: the demo cashier sells the demo sales.
   dinersSeeder,
