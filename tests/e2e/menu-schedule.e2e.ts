@@ -5,15 +5,16 @@
  * - places a dish with the keyboard alone (focus it in the dish search, Space, an arrow key to the first slot of its
  *   category, Space) and reads its cost per serving and the slot's bound;
  * - with a second page on the same week, places another dish through a slot's "choose dish" button: the second page
- *   shows it without reloading;
+ *   shows it without reloading; a third dish goes in by dragging it with the mouse;
  * - someone saves a day without announcing it (the fixture), so the second page is stale: its change is refused and
- *   the card says who changed the day and what.
+ *   the card says who changed the day and what;
+ * - publishes the week: its days show as published.
  */
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { chooseOption, watchConsole, waitForHydration } from "./support";
+import { acceptConfirmation, chooseOption, watchConsole, waitForHydration } from "./support";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const BUN = join(ROOT, "node_modules/.bin/bun");
@@ -139,6 +140,19 @@ test("dishes placed by keyboard and by button, seen live on a second page; a sta
   await expect(slot(one, "2031-03-04", world.category).getByTestId("slot-dish")).toContainText("S/ 3.00");
   await expect(slot(two, "2031-03-04", world.category).getByTestId("slot-dish")).toContainText(aji);
 
+  // With the mouse: Seco dragged from the search into Wednesday's slot.
+  const wednesday = slot(one, "2031-03-05", world.category);
+  await wednesday.scrollIntoViewIfNeeded();
+  const from = (await result.boundingBox())!;
+  const to = (await wednesday.boundingBox())!;
+  await one.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await one.mouse.down();
+  await one.mouse.move(from.x + from.width / 2 + 12, from.y + from.height / 2 + 12, { steps: 4 });
+  await one.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 12 });
+  await one.mouse.up();
+  await expect(wednesday.getByTestId("slot-dish")).toContainText(seco);
+  await expect(slot(two, "2031-03-05", world.category).getByTestId("slot-dish")).toContainText(seco);
+
   // Someone saves Tuesday without the pages hearing of it: the second page's next save there is stale.
   fixture("tests/support/menu-schedule-fixtures.ts", [
     "save",
@@ -164,6 +178,14 @@ test("dishes placed by keyboard and by button, seen live on a second page; a sta
   // The card now shows the day as it is.
   await expect(tuesday.getByTestId("slot-dish")).toContainText(seco);
   await expect(tuesday.getByTestId("slot-dish")).not.toContainText(aji);
+
+  // Publishing the week shown: the days placed become the cafe's menu.
+  await one.getByTestId("publish").click();
+  await acceptConfirmation(one, /¿Publicar del/, "Publicar");
+  await expect(one.locator(`[data-testid="date-card"][data-date="${MONDAY}"] [data-state]`)).toHaveAttribute(
+    "data-state",
+    "published",
+  );
 
   expect(oneProblems).toEqual([]);
   // The browser logs the refused save's answer (409) itself; nothing else went wrong.
