@@ -90,6 +90,7 @@ export interface RouteParameters {
   "management.store": {};
   "menu.board": { token: string | number };
   "menu.board.auth": {};
+  "menu.board.user-auth": {};
   "menu.dishes.search": {};
   "menu.display": {};
   "menu.display_links.destroy": { link: string | number };

@@ -616,6 +616,29 @@ describe("the board's channel", () => {
   });
 });
 
+describe("the board's sign-in as its link", () => {
+  test("a valid token signs the board's connection in as its link, which revoking closes; a revoked token is refused", async () => {
+    const { token, id } = await makeLink(w.cafeA, "Recepción");
+    const socket = await Socket.connect();
+    const userAuth = (t: string) =>
+      testApp.app.handle(
+        new Request(`${BASE}/board/user-auth`, {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded", "x-display-token": t },
+          body: new URLSearchParams({ socket_id: socket.socketId }).toString(),
+        }),
+      );
+    const answer = (await (await userAuth(token)).json()) as { auth: string; user_data: string };
+    expect(JSON.parse(answer.user_data)).toEqual({ id: `display-link-${id}`, user_info: {} });
+    socket.ws.send(JSON.stringify({ event: "pusher:signin", data: answer }));
+    await eventually(() => socket.frames.find((f) => f.event === "pusher:signin_success"), "the sign-in");
+    const lino = await signedIn(testApp, "lino@mesa.test");
+    await lino.request(`/menu/display-links/${id}`, { method: "DELETE", headers: { accept: "application/json" } });
+    expect((await eventually(() => socket.closed, "the signed-in board to close")).code).toBe(4009);
+    expect((await userAuth(token)).status).toBe(403);
+  });
+});
+
 describe("./mesa menu:publish", () => {
   test("publishes a cafe named by name or id, refuses a bad range (exit 1) and an unknown cafe (exit 2), and says when no board heard it", async () => {
     const ws = cliWorkspace("mesa-menu-publish-", { PUSHER_HOST: "127.0.0.1", PUSHER_PORT: "9" });

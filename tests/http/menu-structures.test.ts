@@ -371,7 +371,7 @@ describe("copying and settings", () => {
     const w = await buildWorld();
     const planner = await signedIn(w, w.people.planner);
     const page = await visitPage(planner, `/menu/structures?cafe=${w.cafeA}`);
-    expect(page.props.settings).toEqual({
+    expect(page.props.menuSettings).toEqual({
       cafeId: w.cafeA,
       defaultLevelId: null,
       effectiveLevelId: w.lvl.master,

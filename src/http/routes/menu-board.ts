@@ -15,7 +15,7 @@ import {
   TOKEN_FORMAT,
 } from "../../domain/menu/display-links";
 import { publishRange } from "../../domain/menu/publish";
-import { channelAuth } from "../../realtime/signatures";
+import { channelAuth, userAuth } from "../../realtime/signatures";
 import { displayLinkConnections, menuBoardChannelName } from "../../realtime/events";
 import { menuCafeChoice, menuTabs } from "../menu-pages";
 import { access, defineRoutes } from "../routing";
@@ -161,6 +161,26 @@ export const menuBoardRoutes = defineRoutes([
       const recorded = ctx.services.realtime?.authorizeSocket(socketId, displayLinkConnections(grant.linkId)) ?? true;
       if (!recorded) return Response.json({ message: "This connection acts for someone else" }, { status: 403 });
       return Response.json({ auth: channelAuth(ctx.services.realtimeApp, socketId, channel) });
+    },
+  },
+  {
+    // The board signs its connection in as its link (pusher:signin), so that revoking the link closes it through the
+    // Pusher HTTP API's terminate_connections with a hosted provider too, not only with the embedded server.
+    name: "menu.board.user-auth",
+    methods: ["POST"],
+    uri: "/board/user-auth",
+    access: access.public,
+    session: false,
+    csrf: false,
+    maxBodyBytes: 4096,
+    handle: (ctx) => {
+      const token = ctx.request.headers.get(DISPLAY_TOKEN_HEADER) ?? "";
+      const socketId = String(ctx.body.socket_id ?? "");
+      if (!SOCKET_ID.test(socketId)) return Response.json({ message: "socket_id is required" }, { status: 400 });
+      const grant = findDisplayLink(ctx.db, token);
+      if (!grant) return Response.json({ message: "This link is no longer valid" }, { status: 403 });
+      const userData = JSON.stringify({ id: displayLinkConnections(grant.linkId), user_info: {} });
+      return Response.json({ auth: userAuth(ctx.services.realtimeApp, socketId, userData), user_data: userData });
     },
   },
 ]);

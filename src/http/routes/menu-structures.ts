@@ -69,7 +69,7 @@ export const menuStructuresRoutes = defineRoutes([
         structures,
         serviceId: current?.service.id ?? null,
         categories: structureCategoryOptions(ctx.db),
-        settings: cafe ? cafeMenuSettings(ctx.db, cafe.id) : null,
+        menuSettings: cafe ? cafeMenuSettings(ctx.db, cafe.id) : null,
         levels: levelOptions(ctx.db),
         copyTargets: cafe && current && manage ? copyTargets(ctx, cafes, cafe.id, current.service.id) : [],
         igvRate,

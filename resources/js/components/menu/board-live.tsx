@@ -2,7 +2,7 @@
  * Keeping a menu board live. The signed-in display page joins the cafe's board channel through the tab's own
  * connection (authorized by /broadcasting/auth, `menu.view` on the cafe). The public board opens a connection of
  * its own, authorized by `menu.board.auth` with the display link's token in a header (never in a URL), for its own
- * cafe's channel only. Either reloads its `board` prop when MenuPublished arrives. When a board's connection is
+ * cafe's channel only, and signs the connection in as the link (`menu.board.user-auth`). Either reloads its `board` prop when MenuPublished arrives. When a board's connection is
  * closed for it (the link was revoked) or its channel is refused, it reloads the page, which then says the link is
  * no longer valid.
  */
@@ -28,11 +28,13 @@ export function usePublicBoardLive({
   token,
   settings,
   authUrl,
+  userAuthUrl,
 }: {
   cafeId: number | null;
   token: string;
   settings: RealtimeSettings;
   authUrl: string;
+  userAuthUrl: string;
 }): ConnectionState {
   const [state, setState] = useState<ConnectionState>("initialized");
   useEffect(() => {
@@ -53,7 +55,14 @@ export function usePublicBoardLive({
         transport: "ajax",
         headers: { "X-Display-Token": token, Accept: "application/json" },
       },
+      userAuthentication: {
+        endpoint: userAuthUrl,
+        transport: "ajax",
+        headers: { "X-Display-Token": token, Accept: "application/json" },
+      },
     } as never);
+    // Signed in as its link, the connection is closed by revoking it with a hosted provider too.
+    echo.connector.pusher.signin();
     const connection = echo.connector.pusher.connection;
     let closedForUs = false;
     connection.bind("state_change", ({ current }: { current: ConnectionState }) => {
@@ -73,7 +82,7 @@ export function usePublicBoardLive({
       clearInterval(timer);
       echo.disconnect();
     };
-  }, [cafeId, token, settings, authUrl]);
+  }, [cafeId, token, settings, authUrl, userAuthUrl]);
   return state;
 }
 

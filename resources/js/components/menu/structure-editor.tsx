@@ -370,9 +370,12 @@ export function StructureEditor({
               <Select
                 value={adding}
                 onValueChange={setAdding}
-                options={available.map((c) => ({ value: String(c.id), label: `${c.name} (${c.unit})` }))}
-                placeholder={t("menu.structures.add_category_placeholder")}
-                aria-label={t("menu.structures.add_category")}
+                options={[
+                  // A value to show while nothing is chosen, so the list stays controlled.
+                  { value: "", label: t("menu.structures.add_category_placeholder"), disabled: true },
+                  ...available.map((c) => ({ value: String(c.id), label: `${c.name} (${c.unit})` })),
+                ]}
+                aria-label={t("menu.structures.add_category_placeholder")}
                 className="w-64 max-sm:w-full"
                 data-testid="add-category"
               />

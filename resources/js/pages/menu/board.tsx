@@ -39,6 +39,7 @@ function BoardPage({ board }: Props) {
     token,
     settings: page.props.realtime,
     authUrl: route("menu.board.auth"),
+    userAuthUrl: route("menu.board.user-auth"),
   });
   if (!board)
     return (

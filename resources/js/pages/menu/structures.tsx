@@ -32,7 +32,8 @@ interface Props {
   structures: ServiceStructure[];
   serviceId: number | null;
   categories: CategoryOption[];
-  settings: CafeMenuSettings | null;
+  /** Not `settings`: that name is the shared props' (time zone and currency). */
+  menuSettings: CafeMenuSettings | null;
   levels: { id: number; name: string }[];
   copyTargets: { id: number; path: string }[];
   igvRate: number;
@@ -46,7 +47,7 @@ export default function MenuStructures({
   structures,
   serviceId,
   categories,
-  settings,
+  menuSettings: settings,
   levels,
   copyTargets,
   igvRate,

@@ -1,0 +1,164 @@
+/**
+ * Menu structures in a real browser, as the nutritionist ("Nutrición" at Sede Lima, whose business runs the demo
+ * cafes): pick Comedor Principal and its lunch (Almuerzo, S/ 18.00, so S/ 15.25 without IGV), add the Entrada, Sopa
+ * and Segundo categories from the menu table, type their servings, shares and bounds, see the totals follow the
+ * typing and the warning say by how much the highest costs exceed the price, move a category up with the keyboard
+ * alone, save, and find it all after a reload; then on a phone, in English and dark, the page fits the screen.
+ *
+ * The e2e database is seeded by the server on its first start; the dish categories come from
+ * tests/support/menu-structures-fixtures.ts (the catalogue's demo names), the nutritionist from e2e-fixtures.ts.
+ */
+import { expect, test, type Page } from "@playwright/test";
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chooseOption, watchConsole, watchServerMarkup, waitForHydration } from "./support";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const RUN = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+const PASSWORD = "Altiplano-Quinua-2024!";
+const PLANNER = { name: `Carmen Menú ${RUN}`, email: `menu.structures.${RUN}@example.com` };
+const CAFE = "Comedor Principal";
+
+function bun(args: string[]): string {
+  return execFileSync(join(ROOT, "node_modules/.bin/bun"), args, {
+    cwd: ROOT,
+    env: { ...process.env, DB_PATH: process.env.MESA_E2E_DB },
+    stdio: "pipe",
+  }).toString();
+}
+
+test.describe.configure({ timeout: 60_000 });
+
+test.beforeAll(() => {
+  const base = String(test.info().project.use.baseURL);
+  bun([
+    "tests/support/e2e-fixtures.ts",
+    "user",
+    "--name",
+    PLANNER.name,
+    "--email",
+    PLANNER.email,
+    "--password",
+    PASSWORD,
+    "--role",
+    "nutritionist",
+    "--area",
+    "Nutrición",
+    "--place",
+    "Sede Lima",
+    "--wait",
+    base,
+  ]);
+  bun(["tests/support/menu-structures-fixtures.ts"]);
+});
+
+async function signIn(page: Page): Promise<void> {
+  await page.goto("/login");
+  await waitForHydration(page);
+  await page.getByLabel("Correo electrónico").fill(PLANNER.email);
+  await page.getByLabel("Contraseña", { exact: true }).fill(PASSWORD);
+  await page.getByRole("button", { name: "Ingresar" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+}
+
+const editor = (page: Page) => page.getByTestId("structure-editor");
+const items = (page: Page) => editor(page).getByTestId("structure-item");
+
+async function addCategory(page: Page, name: string): Promise<void> {
+  await chooseOption(editor(page), "Elige una categoría…", new RegExp(`^${name} \\(`));
+  await editor(page).getByRole("button", { name: "Añadir categoría" }).click();
+  await expect(items(page).last()).toContainText(name);
+}
+
+async function fillItem(
+  page: Page,
+  name: string,
+  unit: "g" | "ml",
+  values: { serving: string; share: string; min: string; max: string },
+): Promise<void> {
+  await page.getByLabel(`${name}: Porción (${unit})`).fill(values.serving);
+  await page.getByLabel(`${name}: Parte del plato (%)`).fill(values.share);
+  await page.getByLabel(`${name}: Costo mínimo (S/)`).fill(values.min);
+  await page.getByLabel(`${name}: Costo máximo (S/)`).fill(values.max);
+}
+
+test("the nutritionist builds the lunch structure of a cafe against its price, reorders it by keyboard and saves it", async ({
+  page,
+}) => {
+  const problems = watchConsole(page);
+  await watchServerMarkup(page);
+  await signIn(page);
+  await page.getByRole("link", { name: "Menú", exact: true }).first().click();
+  await page.waitForURL(/\/menu\/structures/);
+  await waitForHydration(page);
+  await expect(page.getByRole("heading", { level: 1, name: "Estructuras del menú" })).toBeVisible();
+
+  await chooseOption(page, "Comedor", new RegExp(`${CAFE}$`));
+  await expect(page.getByTestId("cafe-picker").or(page.getByRole("combobox", { name: "Comedor" }))).toContainText(CAFE);
+  await page
+    .getByTestId("service-picker")
+    .getByRole("link", { name: /Almuerzo/ })
+    .click();
+  await expect(page.getByRole("heading", { level: 2, name: "Almuerzo" })).toBeVisible();
+  await expect(page.getByTestId("net-price")).toHaveText(/15\.25/);
+
+  for (const name of ["Entrada", "Sopa", "Segundo"]) await addCategory(page, name);
+  await expect(items(page)).toHaveCount(3);
+  await fillItem(page, "Entrada", "g", { serving: "150", share: "20", min: "0.80", max: "2.00" });
+  await fillItem(page, "Sopa", "ml", { serving: "250", share: "30", min: "1.00", max: "3.00" });
+  await fillItem(page, "Segundo", "g", { serving: "350", share: "50", min: "4.00", max: "11.00" });
+
+  // S/ 16.00 of highest costs against S/ 15.25: over by S/ 0.75, said at once.
+  await expect(page.getByTestId("max-total")).toHaveText(/16\.00/);
+  await expect(page.getByTestId("structure-verdict")).toHaveText(/superan el precio sin IGV en S\/\s?0\.75/);
+  await page.getByLabel("Segundo: Costo máximo (S/)").fill("8.50");
+  await expect(page.getByTestId("structure-verdict")).toHaveText(/caben en el precio sin IGV: quedan S\/\s?1\.75/);
+  await expect(page.getByTestId("max-percent")).toHaveText(/88[.,]5\s?%/);
+
+  // The keyboard alone moves Segundo to the top: focus its "Subir" button, press Enter twice.
+  await page.getByRole("button", { name: "Subir Segundo" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("button", { name: "Subir Segundo" })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(items(page).first()).toContainText("Segundo");
+
+  await page.getByRole("button", { name: "Guardar estructura" }).click();
+  await expect(page.locator('[data-flash="success"]')).toContainText("Estructura de Almuerzo guardada");
+  await page.reload();
+  await waitForHydration(page);
+  await expect(items(page)).toHaveCount(3);
+  await expect(items(page).nth(0)).toContainText("Segundo");
+  await expect(items(page).nth(1)).toContainText("Entrada");
+  await expect(items(page).nth(2)).toContainText("Sopa");
+  await expect(page.getByLabel("Segundo: Costo máximo (S/)")).toHaveValue("8.50");
+  await expect(page.getByTestId("service-picker").getByRole("link", { name: /Almuerzo/ })).toContainText(
+    "3 categorías",
+  );
+  expect(problems).toEqual([]);
+  expect(await page.evaluate(() => (window as any).__removedFromApp)).toEqual([]);
+});
+
+test("on a phone, in English and dark, the structure reads as cards that fit the screen", async ({ page }) => {
+  const problems = watchConsole(page);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signIn(page);
+  await page.context().addCookies([
+    { name: "locale", value: "en", url: String(test.info().project.use.baseURL) },
+    { name: "appearance", value: "dark", url: String(test.info().project.use.baseURL) },
+  ]);
+  await page.goto("/menu/structures");
+  await waitForHydration(page);
+  await expect(page.getByRole("heading", { level: 1, name: "Menu structures" })).toBeVisible();
+  await chooseOption(page, "Cafe", new RegExp(`${CAFE}$`));
+  await page
+    .getByTestId("service-picker")
+    .getByRole("link", { name: /Almuerzo/ })
+    .click();
+  await expect(items(page)).toHaveCount(3);
+  await expect(page.getByTestId("structure-verdict")).toHaveText(/fit the price without IGV/);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  await expect(page.getByLabel("Segundo: Highest cost (S/)")).toBeInViewport({ ratio: 0 });
+  expect(problems).toEqual([]);
+});
