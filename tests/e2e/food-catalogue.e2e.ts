@@ -1,0 +1,161 @@
+/**
+ * The Food page's catalogue tabs in a real browser, as the nutritionist of Sede Lima:
+ *
+ * - the menu table: a dish category added with the keyboard alone (the button, the dialog's fields, the unit's radio
+ *   buttons, Enter to save), seen in the table with its unit; moved up with its button from the keyboard, the focus
+ *   staying on it and the order saved; refused when a dish uses it, saying how many; axe finds nothing on the tab or
+ *   the dialog, light and dark;
+ * - the levels: the four default levels with their counts.
+ *
+ * The e2e database is seeded on the server's first start: the demo ingredients, offers, dishes and recipes, and the
+ * area "Nutrición" at Sede Lima.
+ */
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { acceptConfirmation, waitForHydration, watchConsole } from "./support";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const RUN = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+const PASSWORD = "Chicha-Morada-2026!";
+const PERSON = { name: `Nadia Menú ${RUN}`, email: `catalogue.${RUN}@example.com` };
+const CATEGORY = `Ensalada ${RUN}`;
+
+function giveRole(role: string, area: string): void {
+  execFileSync(
+    join(ROOT, "node_modules/.bin/bun"),
+    [
+      "tests/support/e2e-fixtures.ts",
+      "user",
+      "--name",
+      PERSON.name,
+      "--email",
+      PERSON.email,
+      "--password",
+      PASSWORD,
+      "--role",
+      role,
+      "--area",
+      area,
+      "--place",
+      "Sede Lima",
+      "--wait",
+      String(test.info().project.use.baseURL),
+    ],
+    { cwd: ROOT, env: { ...process.env, DB_PATH: process.env.MESA_E2E_DB }, stdio: "pipe" },
+  );
+}
+
+async function signIn(page: Page): Promise<void> {
+  await page.goto("/login");
+  await waitForHydration(page);
+  await page.getByLabel("Correo electrónico").fill(PERSON.email);
+  await page.getByLabel("Contraseña", { exact: true }).fill(PASSWORD);
+  await page.getByRole("button", { name: "Ingresar" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+}
+
+async function axeFindings(page: Page, dialog: boolean): Promise<string[]> {
+  const builder = new AxeBuilder({ page });
+  if (dialog) builder.include("[role=dialog]");
+  const result = await builder.analyze();
+  return result.violations
+    .filter((v) => ["serious", "critical", "moderate"].includes(v.impact ?? ""))
+    .map((v) => `${v.id} ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+}
+
+/** Presses Tab until `name` (a button) has the focus, at most `limit` times. */
+async function tabTo(page: Page, name: string, limit = 40): Promise<void> {
+  const target = page.getByRole("button", { name, exact: true });
+  for (let i = 0; i < limit; i++) {
+    if (await target.evaluate((el) => el === document.activeElement).catch(() => false)) return;
+    await page.keyboard.press("Tab");
+  }
+  await expect(target).toBeFocused();
+}
+
+const rowNames = (page: Page) =>
+  page.getByTestId("dish-category-row").evaluateAll((rows) => rows.map((r) => r.querySelector("td")?.textContent));
+
+test.describe.configure({ mode: "serial" });
+
+test("the menu table: a dish category added and moved with the keyboard, refused while a dish uses it", async ({
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  giveRole("nutritionist", "Nutrición");
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const problems = watchConsole(page);
+  await signIn(page);
+  await page.goto("/food?tab=menu_table");
+  await waitForHydration(page);
+  const table = page.getByRole("table", { name: "Tabla de menú" });
+  await expect(table.getByRole("row", { name: /^Sopa/ })).toContainText("Mililitros (ml)");
+  expect(await axeFindings(page, false)).toEqual([]);
+
+  // Added with the keyboard alone.
+  await page.getByRole("heading", { name: "Tabla de menú", level: 2 }).click();
+  await tabTo(page, "Nueva categoría de plato");
+  await page.keyboard.press("Enter");
+  const dialog = page.getByRole("dialog", { name: "Nueva categoría de plato" });
+  await expect(dialog.getByLabel("Nombre")).toBeFocused();
+  await page.keyboard.type(CATEGORY);
+  await page.keyboard.press("Tab");
+  await expect(dialog.getByLabel("Descripción")).toBeFocused();
+  await page.keyboard.type("Ensaladas frías de la casa");
+  await page.keyboard.press("Tab");
+  await expect(dialog.getByRole("radio", { name: "Gramos (g)" })).toBeFocused();
+  await page.keyboard.press("ArrowRight");
+  await expect(dialog.getByRole("radio", { name: "Mililitros (ml)" })).toBeChecked();
+  await page.keyboard.press("ArrowLeft");
+  await expect(dialog.getByRole("radio", { name: "Gramos (g)" })).toBeChecked();
+  expect(await axeFindings(page, true)).toEqual([]);
+  await dialog.getByLabel("Nombre").focus();
+  await page.keyboard.press("Enter");
+  await expect(dialog).toBeHidden();
+  const added = table.getByRole("row", { name: new RegExp(`^${CATEGORY}`) });
+  await expect(added).toContainText("Ensaladas frías de la casa");
+  await expect(added).toContainText("Gramos (g)");
+  // New categories go last.
+  expect((await rowNames(page)).at(-1)).toContain(CATEGORY);
+
+  // Moved up with its button from the keyboard: the focus stays on it, the order is saved.
+  const before = await rowNames(page);
+  const up = added.getByRole("button", { name: `Subir ${CATEGORY}` });
+  await up.focus();
+  await page.keyboard.press("Enter");
+  await expect(
+    page.getByText(new RegExp(`${CATEGORY} quedó en el lugar ${before.length - 1} de ${before.length}`)),
+  ).toBeAttached();
+  await expect(up).toBeFocused();
+  await page.reload();
+  await waitForHydration(page);
+  expect((await rowNames(page)).at(-2)).toContain(CATEGORY);
+
+  // A category a demo dish uses is not deleted: the table says how many use it.
+  const soup = table.getByRole("row", { name: /^Sopa/ });
+  await soup.getByRole("button", { name: "Eliminar Sopa" }).click();
+  await acceptConfirmation(page, "¿Eliminar la categoría de plato Sopa?");
+  await expect(page.getByRole("alert").filter({ hasText: "No se puede eliminar Sopa" })).toContainText(
+    /la usan \d+ platos/,
+  );
+  await expect(soup).toBeVisible();
+
+  // Dark theme too.
+  await page.emulateMedia({ colorScheme: "dark" });
+  expect(await axeFindings(page, false)).toEqual([]);
+
+  // The levels: the four defaults with what uses them.
+  await page.getByRole("tab", { name: "Niveles" }).click();
+  await expect(page).toHaveURL(/[?&]tab=levels/);
+  const levels = page.getByRole("table", { name: "Niveles" });
+  for (const name of ["Master", "Staff", "Employee", "Laborer"])
+    await expect(levels.getByRole("row", { name: new RegExp(`^${name}`) })).toBeVisible();
+  expect(await axeFindings(page, false)).toEqual([]);
+
+  expect(problems).toEqual([]);
+  await context.close();
+});
