@@ -46,6 +46,8 @@ async function signIn(page: Page, email: string): Promise<void> {
 test("a board opened through its link follows a publishing live, and stops when the link is revoked", async ({
   browser,
 }) => {
+  // Two browser contexts, two fixtures and a live round trip: more than the default 20 s on a busy machine.
+  test.setTimeout(60_000);
   fixture("tests/support/e2e-fixtures.ts", [
     "user",
     "--name",
