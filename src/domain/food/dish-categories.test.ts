@@ -5,7 +5,20 @@
  */
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { auditLog, cafes, diners, dishCategoryLinks, dishes, levels, recipes } from "../../../db/schema";
+import {
+  auditLog,
+  cafes,
+  diners,
+  dishCategoryLinks,
+  dishes,
+  levels,
+  menuDays,
+  menuSlots,
+  menuStructureItems,
+  menuStructures,
+  publishedMenuSlots,
+  recipes,
+} from "../../../db/schema";
 import { posWorld } from "../../../tests/support/pos";
 import { migrateDatabase, openDatabase } from "../../db";
 import { CLI_ACTOR } from "../audit";
@@ -116,6 +129,46 @@ describe("dish categories", () => {
       "Entrada cannot be deleted: 2 dishes, 0 menu structures and 0 menu days use it.",
     );
     expect(listDishCategories(db)).toHaveLength(1);
+  });
+
+  test("menu structures and menu days (draft or published) that use a category keep it, each day counted once", () => {
+    const db = fresh();
+    const world = posWorld(db);
+    const soup = createDishCategory(db, CLI_ACTOR, { name: "Sopa", unit: "ml" });
+    const now = new Date();
+    const structure = db
+      .insert(menuStructures)
+      .values({ cafeId: world.norte, serviceId: world.alm, updatedAt: now })
+      .returning()
+      .get();
+    db.insert(menuStructureItems)
+      .values({
+        structureId: structure.id,
+        position: 0,
+        dishCategoryId: soup.id,
+        servingAmount: 300,
+        maxCostCents: 250,
+      })
+      .run();
+    const dish = addDish(db, "Sopa de quinua", []);
+    const day = (date: string) =>
+      db.insert(menuDays).values({ cafeId: world.norte, date, updatedAt: now }).returning().get().id;
+    const monday = day("2026-11-23");
+    const tuesday = day("2026-11-24");
+    const slot = { serviceId: world.alm, dishCategoryId: soup.id, dishId: dish.id };
+    // Monday draft and published: one day; Tuesday published only.
+    db.insert(menuSlots)
+      .values({ ...slot, dayId: monday })
+      .run();
+    db.insert(publishedMenuSlots)
+      .values({ ...slot, dayId: monday })
+      .run();
+    db.insert(publishedMenuSlots)
+      .values({ ...slot, dayId: tuesday })
+      .run();
+    expect(say(refusal(() => deleteDishCategory(db, CLI_ACTOR, soup.id)).detail)).toBe(
+      "No se puede eliminar Sopa: la usan 0 platos, 1 estructura de menú y 2 días del menú.",
+    );
   });
 
   test("the order changes as a whole; a list that changed meanwhile is refused", () => {

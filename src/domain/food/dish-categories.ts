@@ -174,10 +174,12 @@ export function dishCategoryUses(db: Db | Tx, id: number): { dishes: number; str
         .where(eq(menuStructureItems.dishCategoryId, id)),
     ),
     days:
-      db.get<{ n: number }>(
+      // Days with the category in their draft or their published menu, each once (`all`: drizzle's `get` on raw SQL
+      // answers the row's values, not its columns by name).
+      db.all<{ n: number }>(
         sql`SELECT count(*) AS n FROM (SELECT day_id FROM menu_slots WHERE dish_category_id = ${id}
             UNION SELECT day_id FROM published_menu_slots WHERE dish_category_id = ${id})`,
-      )?.n ?? 0,
+      )[0]?.n ?? 0,
   };
 }
 
