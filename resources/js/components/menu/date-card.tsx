@@ -43,7 +43,10 @@ export function useDayName() {
     month: "long",
     timeZone: "UTC",
   });
-  return (date: string) => format.format(new Date(`${date}T12:00:00Z`));
+  return (date: string) => {
+    const text = format.format(new Date(`${date}T12:00:00Z`));
+    return text.charAt(0).toLocaleUpperCase() + text.slice(1);
+  };
 }
 
 const STATE_CLASSES: Record<ScheduleDay["state"], string> = {
@@ -212,7 +215,7 @@ export function DateCard({
     >
       <header className="space-y-1">
         <div className="flex flex-wrap items-center justify-between gap-2">
-          <h3 id={headingId} className="font-semibold capitalize">
+          <h3 id={headingId} className="font-semibold">
             {name}
           </h3>
           <span
@@ -270,8 +273,8 @@ export function DateCard({
               <span className="flex items-center gap-1.5 text-xs" data-testid="meal-total">
                 <span className="sr-only">{t("menuSchedule.meal_total")}:</span>
                 <CostAndKcal
-                  costCents={meal.costCents}
-                  kcal={meal.kcal}
+                  costCents={meal.slots.some((x) => x.dishes.length > 0) ? meal.costCents : null}
+                  kcal={meal.slots.some((x) => x.dishes.length > 0) ? meal.kcal : null}
                   partial={!meal.complete && meal.costCents > 0}
                 />
                 <BoundBadge bound={meal.bound} />

@@ -273,13 +273,13 @@ export default function MenuSchedule({ tabs, cafes, cafe, from, to, today, maxDa
               />
               <DateField
                 label={t("menuSchedule.range.from")}
-                className="w-52"
+                className="w-64"
                 value={from}
                 onChange={(value) => value && visit({ from: value, to: value > to ? addDays(value, length - 1) : to })}
               />
               <DateField
                 label={t("menuSchedule.range.to")}
-                className="w-52"
+                className="w-64"
                 value={to}
                 min={from}
                 max={addDays(from, maxDays - 1)}
