@@ -482,6 +482,16 @@ describe("the public board", () => {
     expect(html).toContain("Lasaña");
   });
 
+  test("opened in a browser signed in to Mesa, the board still shows nothing of the account", async () => {
+    const { token } = await makeLink(w.cafeA);
+    const lino = await signedIn(testApp, "lino@mesa.test");
+    const { response, page } = await lino.visit(`/board/${token}`);
+    expect(response.status).toBe(200);
+    expect(page.props.auth.user).toBeNull();
+    expect(page.props.navigation ?? []).toEqual([]);
+    expect(JSON.stringify(page.props)).not.toContain("lino@mesa.test");
+  });
+
   test("the board speaks the cafe's board language", async () => {
     const other = await makeLinkFor(w.cafeB);
     const page = (await (await board(other)).json()) as Json;

@@ -127,6 +127,8 @@ export const menuBoardRoutes = defineRoutes([
     access: access.public,
     session: false,
     handle: async (ctx) => {
+      // The board shows nothing of whoever opens it, signed in on this browser or not: no account, no navigation.
+      ctx.user = null;
       const grant = findDisplayLink(ctx.db, ctx.params.token, { touch: true });
       if (!grant) {
         return withHeaders(await ctx.render("menu/board", { board: null }, { status: 404 }), BOARD_HEADERS);
