@@ -159,8 +159,8 @@ export function describeDishCost(report: DishCostReport, config: Config): string
     if (line.problem) parts.push(t(`foodCost.problems.${line.problem}`));
     return parts.join("; ");
   };
-  const rows = report.lines.map((line) => [
-    String(line.position),
+  const rows = report.lines.map((line, index) => [
+    String(index + 1),
     line.name,
     quantity(line),
     one.format(line.grossG),
