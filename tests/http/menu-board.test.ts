@@ -37,6 +37,7 @@ import { EVERYTHING } from "../../src/domain/access/scope";
 import { bootstrapAccess, ensureStartingRole, STARTING_ROLES } from "../../src/domain/access/starting-roles";
 import { CLI_ACTOR } from "../../src/domain/audit";
 import { menuBoard } from "../../src/domain/menu/board";
+import { createDisplayLink } from "../../src/domain/menu/display-links";
 import { MAX_PUBLISH_DAYS, publishRange } from "../../src/domain/menu/publish";
 import { dateIn } from "../../src/domain/sales/clock";
 import { createApp } from "../../src/http/app";
@@ -45,7 +46,7 @@ import { createServices } from "../../src/http/services";
 import { EVENT_NAMESPACE, realtimeCredentials } from "../../src/realtime/broadcaster";
 import { EmbeddedPusherServer } from "../../src/realtime/embedded-server";
 import { channelAuth, type AppCredentials } from "../../src/realtime/signatures";
-import { BASE, Client, testConfig, type TestApp } from "../support/app";
+import { BASE, Client, createTestApp, testConfig, type TestApp } from "../support/app";
 import { addUser, makeRole } from "../support/people";
 import { cliWorkspace, mesaInProcess } from "../support/cli";
 import { signedIn } from "../support/requests";
@@ -492,6 +493,28 @@ describe("the public board", () => {
     expect(JSON.stringify(page.props)).not.toContain("lino@mesa.test");
   });
 
+  test("the request log (LOG_REQUESTS) writes a board's path without its token", async () => {
+    const logged = createTestApp({ env: { LOG_REQUESTS: "true" } });
+    const cafeId = ensureCafe(logged.db, "Mina Log", "Unidad Log", "Comedor Log");
+    const { token } = createDisplayLink(logged.db, CLI_ACTOR, EVERYTHING, cafeId, { label: "Pantalla" });
+    const lines: string[] = [];
+    const log = console.log;
+    console.log = (...args: unknown[]) => void lines.push(args.map(String).join(" "));
+    try {
+      const response = await logged.app.handle(
+        new Request(`${BASE}/board/${token}`, {
+          headers: { "x-inertia": "true", "x-inertia-version": logged.version },
+        }),
+      );
+      expect(response.status).toBe(200);
+      // The page keeps its own URL, so the browser can reload it.
+      expect(((await response.json()) as Json).url).toBe(`/board/${token}`);
+    } finally {
+      console.log = log;
+    }
+    expect(lines).toEqual(["GET /board/token-withheld 200"]);
+  });
+
   test("the board speaks the cafe's board language", async () => {
     const other = await makeLinkFor(w.cafeB);
     const page = (await (await board(other)).json()) as Json;
@@ -542,7 +565,6 @@ describe("the public board", () => {
 
 /** A link of a cafe Lino does not reach, made as the command line would. */
 async function makeLinkFor(cafeId: number): Promise<string> {
-  const { createDisplayLink } = await import("../../src/domain/menu/display-links");
   return createDisplayLink(db, CLI_ACTOR, EVERYTHING, cafeId, { label: "Otra" }).token;
 }
 

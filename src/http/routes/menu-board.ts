@@ -130,13 +130,19 @@ export const menuBoardRoutes = defineRoutes([
       // The board shows nothing of whoever opens it, signed in on this browser or not: no account, no navigation.
       ctx.user = null;
       const grant = findDisplayLink(ctx.db, ctx.params.token, { touch: true });
+      let response: Response;
       if (!grant) {
-        return withHeaders(await ctx.render("menu/board", { board: null }, { status: 404 }), BOARD_HEADERS);
+        response = await ctx.render("menu/board", { board: null }, { status: 404 });
+      } else {
+        const board = menuBoard(ctx.db, grant.cafeId);
+        // The board speaks the cafe's board language, whoever looks at it.
+        ctx.locale = board.language;
+        response = await ctx.render("menu/board", { board });
       }
-      const board = menuBoard(ctx.db, grant.cafeId);
-      // The board speaks the cafe's board language, whoever looks at it.
-      ctx.locale = board.language;
-      return withHeaders(await ctx.render("menu/board", { board }), BOARD_HEADERS);
+      // Once the page is rendered (its URL keeps the token, so the browser can reload it), the request log
+      // (LOG_REQUESTS) reads the path without the token.
+      ctx.url.pathname = "/board/token-withheld";
+      return withHeaders(response, BOARD_HEADERS);
     },
   },
   {
