@@ -234,3 +234,24 @@ describe("the dish search", () => {
     expect((await client.request(`/menu/dishes?category=${s.entrada}&cafe=${world.w.sur}`)).status).toBe(404);
   });
 });
+
+describe("the schedule's live channel", () => {
+  /** Mesa's channel authorization, as the browser asks it. */
+  const authorize = (client: Client, channel: string) =>
+    client.request("/broadcasting/auth", {
+      method: "POST",
+      body: new URLSearchParams({ socket_id: "1234.5678", channel_name: channel }).toString(),
+      headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
+    });
+
+  test("private-cafe.{cafe}.menu is for holders of menu.view whose scope reaches the cafe", async () => {
+    const norte = `private-cafe.${world.w.norte}.menu`;
+    expect((await authorize(await as(planner), norte)).status).toBe(200);
+    // The cafe manager of Norte reads the menu (menu.view): she hears it too.
+    expect((await authorize(await as(world.people.jefa), norte)).status).toBe(200);
+    // Sur's planner is outside Norte; a cashier has no menu.view.
+    expect((await authorize(await as(surPlanner), norte)).status).toBe(403);
+    expect((await authorize(await as(world.people.cajera), norte)).status).toBe(403);
+    expect((await authorize(await as(planner), `private-cafe.0${world.w.norte}.menu`)).status).toBe(403);
+  });
+});
