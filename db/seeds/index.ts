@@ -16,6 +16,7 @@ import { dealershipsSeeder } from "./dealerships";
 import { dinersSeeder } from "./diners";
 import { dishesSeeder } from "./dishes";
 import { foodSeeder } from "./food";
+import { menusSeeder } from "./menus";
 import { placesSeeder } from "./places";
 import { propertiesSeeder } from "./properties";
 import { serviceCatalogueSeeder, servicesSeeder } from "./services";
@@ -42,6 +43,8 @@ export const demoSeeders: Seeder[] = [
   foodSeeder,
   // After the ingredients: the demo dishes' recipes are made of them.
   dishesSeeder,
+  // After the dish categories and the cafe prices: the demo cafes' lunch and breakfast structures.
+  menusSeeder,
   demoPeopleSeeder,
   // After the demo accounts: the demo cashier sells the demo sales.
   dinersSeeder,

@@ -399,3 +399,44 @@ describe("copying and settings", () => {
     expect(JSON.parse(entry.after!)).toEqual({ levelId: w.lvl.staff, boardLanguage: "en" });
   });
 });
+
+describe("the demo seed", () => {
+  test("gives the demo cafes' lunch and breakfast a structure from the demo categories, once, and skips quietly without them", async () => {
+    const { placesSeeder } = await import("../../db/seeds/places");
+    const { servicesSeeder } = await import("../../db/seeds/services");
+    const { menusSeeder } = await import("../../db/seeds/menus");
+    const app = createTestApp();
+    await placesSeeder.run(app.db, app.config);
+    await servicesSeeder.run(app.db, app.config);
+    expect(await menusSeeder.run(app.db, app.config)).toEqual(["no demo dish categories yet: no menu structures"]);
+    // Only some of the demo categories: those missing (Guarnición, Postre, Refresco) are left out.
+    app.db
+      .insert(dishCategories)
+      .values([
+        { name: "Entrada", unit: "g", sortOrder: 1 },
+        { name: "Sopa", unit: "ml", sortOrder: 2 },
+        { name: "Segundo", unit: "g", sortOrder: 3 },
+      ])
+      .run();
+    const [first] = await menusSeeder.run(app.db, app.config);
+    const made = structureCount(app.db);
+    expect(made).toBeGreaterThan(0);
+    expect(first).toBe(`${made} menu structures (lunch and breakfast of the demo cafes)`);
+    const principal = app.db.select().from(cafes).where(eq(cafes.name, "Comedor Principal")).get()!;
+    const lunchOf = structuresOfCafe(app.db, principal.id).find((s) => s.service.code === "ALM")!;
+    expect(lunchOf.items.map((i) => i.categoryName)).toEqual(["Entrada", "Sopa", "Segundo"]);
+    // S/ 18.00 → S/ 15.25 without IGV; highest costs 1.20 + 1.60 + 5.20 = S/ 8.00.
+    expect(lunchOf.totals).toMatchObject({ priceCents: 1800, netPriceCents: 1525, maxCostCents: 800, excessCents: 0 });
+    const breakfastOf = structuresOfCafe(app.db, principal.id).find((s) => s.service.code === "DES")!;
+    expect(breakfastOf.items.map((i) => i.categoryName)).toEqual(["Segundo"]);
+    // A second run changes nothing.
+    expect(await menusSeeder.run(app.db, app.config)).toEqual([
+      "0 menu structures (lunch and breakfast of the demo cafes)",
+    ]);
+    expect(structureCount(app.db)).toBe(made);
+  });
+});
+
+function structureCount(db: Db): number {
+  return db.select().from(menuStructures).all().length;
+}
