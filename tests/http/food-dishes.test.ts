@@ -181,6 +181,11 @@ describe("the dishes table", () => {
     expect(laborer.cost).toBeNull();
     expect((await visitPage(nora, `/food?category=${w.entrada.id}`)).props.dishes.total).toBe(0);
     expect((await visitPage(nora, "/food?search=TORTILLA")).props.dishes.total).toBe(1);
+    // The other tabs read nothing of the dishes table; the price changes come after the page (deferred).
+    const changes = await visitPage(nora, "/food?tab=price_changes");
+    expect(changes.props.dishes).toBeNull();
+    expect(changes.props.priceChangeFilters).toMatchObject({ levelId: null });
+    expect(Object.values(changes.deferredProps ?? {}).flat()).toContain("priceChanges");
 
     const response = await nora.get(`/food/dishes/export?city=${w.lima.id}`);
     expect(response.status).toBe(200);

@@ -2,8 +2,7 @@
  * The Food page: the dishes (searched, filtered by category, sorted, paged and exported as shown), each costed per
  * serving for a city and a level chosen on the page, with its kcal and a flag when a line has no offer there; the
  * dish modal (a dish, then its recipe per level, with live totals from `food.dishes.cost` as the chef types and a
- * line's calculation popover from `food.dishes.show`); and the catalogue engineer's tabs (menu table, levels, price
- * changes). Dishes and recipes are company-wide data (food.view to see, food.manage to change).
+ * line's calculation popover from `food.dishes.show`); and the catalogue's tabs (menu table, levels, price changes). Dishes and recipes are company-wide data (food.view to see, food.manage to change).
  */
 import { inArray, and, eq } from "drizzle-orm";
 import { headquarters, recipes } from "../../../db/schema";
@@ -29,6 +28,7 @@ import type { Limit } from "../../domain/rate-limit";
 import { can } from "../../domain/access/authorization";
 import type { RequestContext } from "../context";
 import { foodTabs, offerSettings, SOLES_FORMAT } from "../food-pages";
+import { priceChangesProps } from "./food-catalogue";
 import { optional } from "../page-protocol/props";
 import { idParam, listParams, paginated, sortParams } from "../pagination";
 import { access, defineRoutes } from "../routing";
@@ -219,6 +219,8 @@ export const foodRoutes = defineRoutes([
         recipeChoices: optional(() => recipeChoices(ctx)),
         can: { manage: can(ctx.access, "food.manage") },
         tabs: foodTabs(ctx),
+        // The price-changes tab (the catalogue engineer's view): its filters, and its figures deferred when open.
+        ...priceChangesProps(ctx, tab === "price_changes"),
       });
     },
   },

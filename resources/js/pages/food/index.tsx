@@ -21,6 +21,7 @@ import { FoodModals } from "../../components/food/food-modals";
 import { FoodTabs } from "../../components/food/food-tabs";
 import { LevelsTable } from "../../components/food/levels-table";
 import { MenuTable } from "../../components/food/menu-table";
+import { PriceChanges, type PriceChangeFilters, type PriceChangesData } from "../../components/food/price-changes";
 import type { CategoryRow, CityOption, FoodTab } from "../../components/food/types";
 import { useFoodWords } from "../../components/food/use-food-words";
 import { useConfirm } from "../../components/ui/alert-dialog";
@@ -32,11 +33,11 @@ import { SelectField } from "../../components/ui/select-field";
 import { TabList } from "../../components/ui/tabs";
 import { useRoute } from "../../hooks/use-route";
 
-type Tab = "dishes" | "menu_table" | "levels";
+type Tab = "dishes" | "menu_table" | "levels" | "price_changes";
 
 interface Props {
   filters: {
-    tab: Tab | "price_changes";
+    tab: Tab;
     search: string;
     category: number | null;
     city: number | null;
@@ -52,6 +53,9 @@ interface Props {
   recipeChoices?: RecipeChoices;
   can: { manage: boolean };
   tabs: FoodTab[];
+  priceChangeFilters: PriceChangeFilters;
+  /** Deferred: undefined while it loads; null when the tab is closed or there is no city. */
+  priceChanges?: PriceChangesData | null;
 }
 
 type Modal = { kind: "dish"; detail: DishDetail | null } | { kind: "categories" } | null;
@@ -63,13 +67,14 @@ export default function FoodIndex(props: Props) {
   const confirm = useConfirm();
   const pageErrors = usePage().props.errors as Record<string, string>;
   const [modal, setModal] = useState<Modal>(null);
-  const tab: Tab = filters.tab === "menu_table" || filters.tab === "levels" ? filters.tab : "dishes";
+  const tab: Tab = filters.tab;
   const sort = { sort: filters.sort, direction: filters.direction };
   const city = cityOptions.find((c) => c.id === filters.city) ?? null;
   const level = levels.find((l) => l.id === filters.level) ?? null;
   const levelNames = new Map(levels.map((l) => [l.id, l.name]));
   const filter = (name: string, value: string) => visitWith({ [name]: value || null, page: null });
-  const chooseTab = (next: Tab) => visitWith({ tab: next, page: null, search: null, sort: null, direction: null });
+  const chooseTab = (next: Tab) =>
+    visitWith({ tab: next, page: null, search: null, sort: null, direction: null, from: null, to: null });
   const exportUrl = route("food.dishes.export", {
     ...(filters.search ? { search: filters.search } : {}),
     ...(filters.category ? { category: filters.category } : {}),
@@ -222,6 +227,7 @@ export default function FoodIndex(props: Props) {
           { id: "dishes", label: t("food.dishes.tab_dishes") },
           { id: "menu_table", label: t("food.dishes.tab_menu_table") },
           { id: "levels", label: t("food.dishes.tab_levels") },
+          { id: "price_changes", label: t("food.dishes.tab_price_changes") },
         ]}
         current={tab}
         onChange={chooseTab}
@@ -273,6 +279,14 @@ export default function FoodIndex(props: Props) {
         )}
         {tab === "menu_table" && <MenuTable rows={dishCategories} can={can} />}
         {tab === "levels" && <LevelsTable rows={levels} can={can} />}
+        {tab === "price_changes" && (
+          <PriceChanges
+            data={props.priceChanges}
+            filters={props.priceChangeFilters}
+            cities={cityOptions}
+            levels={levels}
+          />
+        )}
       </div>
       {modal?.kind === "dish" && (
         <DishDialog
