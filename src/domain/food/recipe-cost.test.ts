@@ -292,6 +292,34 @@ describe("the offer a line uses", () => {
     expect(costed(w, id, { cityId: w.arequipa.id }).lines[0]).toMatchObject({ problem: "no_offer", costCents: null });
   });
 
+  test("equal costs go to the most recent price, even when the arithmetic differs in the last bit", () => {
+    const w = world();
+    const offer = (presentation: string, quantity: number, price: string, at: Date) =>
+      createOffer(
+        w.db,
+        CLI_ACTOR,
+        AUTHOR,
+        {
+          provider_id: w.chickenBox.providerId,
+          ingredient_id: w.culantro.id,
+          city_id: w.lima.id,
+          presentation,
+          quantity,
+          price,
+          price_includes_igv: true,
+        },
+        at,
+      );
+    // 10.01 with IGV a kilo and 30.03 with IGV for 3 kg: both 1001 ÷ 1.18 ÷ 1000 = 0.848305… cents a gram, though the
+    // second's float comes out one bit higher. The newer price wins the tie, as on the Logistics page.
+    offer("Kilo", 1000, "10.01", T0);
+    const bag = offer("Bolsa 3 kg", 3000, "30.03", T1);
+    const id = recipe(w.db, dish(w.db, "Culantro picado"), MASTER, [{ ingredientId: w.culantro.id, quantity: 100 }]);
+    const [line] = costed(w, id).lines;
+    expect(line.offer!.id).toBe(bag.id);
+    expect(line.costCents).toBeCloseTo((100 * 1001) / 1.18 / 1000, 9);
+  });
+
   test("asOf: the prices in effect before a change", () => {
     const w = world();
     const id = recipe(w.db, dish(w.db, "Pollo al horno"), MASTER, [{ ingredientId: w.chicken.id, quantity: 200 }]);

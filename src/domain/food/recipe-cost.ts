@@ -359,7 +359,9 @@ function readBook(
 
 /** The Logistics page's order (logistics.ts): lowest cost per base unit, then the most recent price, then the oldest offer. */
 function isCheaper(a: OfferRow, aCost: number, b: OfferRow, bCost: number): boolean {
-  if (aCost !== bCost) return aCost < bCost;
+  // Equal costs reached through different prices and quantities (S/ 10 a kilo, S/ 5 for 500 g) may differ in the last
+  // bit of a float: they are equal here, so the tie rule decides.
+  if (Math.abs(aCost - bCost) > 1e-12 * Math.max(aCost, bCost)) return aCost < bCost;
   if (a.priceChangedAt !== b.priceChangedAt) return a.priceChangedAt > b.priceChangedAt;
   return a.id < b.id;
 }
