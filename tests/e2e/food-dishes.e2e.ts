@@ -179,6 +179,13 @@ test("the New-dish modal builds a dish with three ingredients, live totals and a
   await again.getByRole("button", { name: "Cancelar" }).click();
   await expect(again).toBeHidden();
 
+  // The other tabs hold the catalogue's views: the price changes load after the tab opens.
+  await page.getByRole("tab", { name: "Cambios de precio" }).click();
+  await expect(page).toHaveURL(/[?&]tab=price_changes/);
+  await expect(page.getByRole("heading", { level: 2, name: "Cambios de precio" })).toBeVisible();
+  await page.getByRole("tab", { name: "Platos" }).click();
+  await expect(page.getByRole("row").filter({ hasText: DISH })).toBeVisible();
+
   // On a phone the table reads as cards, nothing scrolling sideways.
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(page.getByRole("row").filter({ hasText: DISH })).toBeVisible();
