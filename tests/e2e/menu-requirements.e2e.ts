@@ -4,7 +4,8 @@
  * (tests/support/menu-requirements-fixtures.ts): 7,500 g → one 10 kg sack, S/ 20.00. They change the day's servings
  * to 50 (12,500 g → two sacks, S/ 40.00), export the workbook in the background and read it back.
  */
-import { expect, test } from "@playwright/test";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -31,6 +32,24 @@ function fixture(script: string, args: string[]): string {
     .trim()
     .split("\n")
     .pop()!;
+}
+
+/** axe on the page (or its open dialog) in the light and dark themes: no serious, critical or moderate finding. */
+async function checkAxe(page: Page, where: string, include = "#app"): Promise<void> {
+  for (const theme of ["light", "dark"] as const) {
+    await page.evaluate(async (value) => {
+      const root = document.documentElement;
+      root.dataset.appearance = value;
+      root.classList.toggle("dark", value === "dark");
+      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+      for (const animation of document.getAnimations()) if (animation instanceof CSSTransition) animation.finish();
+    }, theme);
+    const { violations } = await new AxeBuilder({ page }).include(include).analyze();
+    const failing = violations
+      .filter((v) => ["serious", "critical", "moderate"].includes(v.impact ?? ""))
+      .map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+    expect.soft(failing, `axe: ${where} [${theme}]`).toEqual([]);
+  }
 }
 
 test("what to buy follows the servings set for a day, and the workbook is made in the background", async ({ page }) => {
@@ -80,10 +99,13 @@ test("what to buy follows the servings set for a day, and the workbook is made i
   await expect(row).toContainText("Saco 10 kg");
   await expect(row.getByRole("cell").nth(2)).toHaveText("1");
   await expect(row).toContainText("20.00");
+  await checkAxe(page, "the Compras page");
 
   // Fifty servings that day: two sacks.
   await page.getByTestId(`servings-edit-${DAY}`).click();
   const dialog = page.getByRole("dialog");
+  await expect(dialog).toBeVisible();
+  await checkAxe(page, "the servings dialog", "[role=dialog]");
   await dialog.getByLabel(world.service, { exact: true }).fill("50");
   await dialog.getByTestId("servings-save").click();
   await expect(dialog).toBeHidden();
@@ -100,5 +122,18 @@ test("what to buy follows the servings set for a day, and the workbook is made i
   const sheet = XLSX.utils.sheet_to_json<unknown[]>(book.Sheets[world.provider.slice(0, 31)], { header: 1, raw: true });
   expect(sheet[1].slice(1, 4)).toEqual([world.ingredient, "g", 12_500]);
   expect(sheet[1].at(-1)).toBe(40);
+  // On a phone the page still reads: nothing wider than the screen but the tables' own scrolling.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await checkAxe(page, "the Compras page on a phone");
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
+  const wide = await page.evaluate(() =>
+    [...document.querySelectorAll("#app *")]
+      .filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
+      .slice(0, 8)
+      .map((e) => `${e.tagName}.${String(e.className).slice(0, 60)} ${Math.round(e.getBoundingClientRect().right)}`),
+  );
+  expect(overflow, wide.join("\n")).toBeLessThanOrEqual(0);
   expect(problems).toEqual([]);
 });

@@ -13,6 +13,7 @@ import { useRoute } from "../../hooks/use-route";
 import { Button } from "../ui/button";
 import { Dialog } from "../ui/dialog";
 import { Field } from "../ui/field";
+import { ScrollRegion } from "../ui/scroll-region";
 
 export function RequirementsServings({
   cafeId,
@@ -53,7 +54,10 @@ export function RequirementsServings({
           {t("menuRequirements.servings.no_services")}
         </p>
       ) : (
-        <div className="overflow-x-auto rounded-lg border">
+        <ScrollRegion
+          aria-label={t("menuRequirements.servings.table")}
+          className="relative overflow-x-auto overflow-y-visible rounded-lg border"
+        >
           <table className="w-full text-sm">
             <thead className="bg-muted/50 text-left">
               <tr>
@@ -105,7 +109,7 @@ export function RequirementsServings({
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       )}
       {editing && (
         <DayDialog cafeId={cafeId} day={editing} servings={servings} range={range} onClose={() => setEditing(null)} />

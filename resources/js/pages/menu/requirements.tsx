@@ -17,6 +17,7 @@ import type { MenuCafe, MenuTab } from "../../components/menu/structure-types";
 import { Button } from "../../components/ui/button";
 import { DateField } from "../../components/ui/date-picker";
 import { PageHeader } from "../../components/ui/page-header";
+import { ScrollRegion } from "../../components/ui/scroll-region";
 import { SelectField } from "../../components/ui/select-field";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
@@ -156,9 +157,10 @@ export default function MenuRequirements({
                 </p>
               )}
               {requirements?.providers.map((p) => (
-                <div
+                <ScrollRegion
                   key={p.providerId}
-                  className="overflow-x-auto rounded-lg border"
+                  aria-label={p.providerName}
+                  className="relative overflow-x-auto overflow-y-visible rounded-lg border"
                   data-testid="requirements-provider"
                 >
                   <table className="w-full text-sm">
@@ -225,7 +227,7 @@ export default function MenuRequirements({
                       </tr>
                     </tfoot>
                   </table>
-                </div>
+                </ScrollRegion>
               ))}
               {requirements && requirements.providers.length > 0 && (
                 <p className="text-right text-base font-semibold" data-testid="requirements-total">
