@@ -8,8 +8,9 @@
  *   shows it without reloading; a third dish goes in by dragging it with the mouse;
  * - someone saves a day without announcing it (the fixture), so the second page is stale: its change is refused and
  *   the card says who changed the day and what;
- * - publishes the week: its days show as published.
+ * - publishes the week: its days show as published; axe finds nothing on the page, light and dark.
  */
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
@@ -50,6 +51,16 @@ async function signIn(page: Page, email: string): Promise<void> {
   await waitForHydration(page);
 }
 
+/** axe's serious, critical and moderate findings on the page (the dark theme: only the rules that read colours). */
+async function axeProblems(page: Page, where: string, colourOnly = false): Promise<string[]> {
+  const builder = new AxeBuilder({ page });
+  if (colourOnly) builder.withRules(["color-contrast", "link-in-text-block"]);
+  const { violations } = await builder.analyze();
+  return violations
+    .filter((v) => ["serious", "critical", "moderate"].includes(v.impact ?? ""))
+    .map((v) => `${where}: ${v.id} ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+}
+
 /** The slot of `category` in the date card of `date`. */
 function slot(page: Page, date: string, category: string): Locator {
   return page
@@ -61,7 +72,7 @@ function slot(page: Page, date: string, category: string): Locator {
 test("dishes placed by keyboard and by button, seen live on a second page; a stale save is refused and explained", async ({
   browser,
 }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(150_000);
   fixture("tests/support/e2e-fixtures.ts", [
     "user",
     "--name",
@@ -186,6 +197,12 @@ test("dishes placed by keyboard and by button, seen live on a second page; a sta
     "data-state",
     "published",
   );
+
+  // axe finds nothing on the week, light and dark.
+  const findings = await axeProblems(one, "light");
+  await one.emulateMedia({ colorScheme: "dark" });
+  findings.push(...(await axeProblems(one, "dark", true)));
+  expect(findings).toEqual([]);
 
   expect(oneProblems).toEqual([]);
   // The browser logs the refused save's answer (409) itself; nothing else went wrong.

@@ -265,7 +265,7 @@ export function DateCard({
       {day.meals.map((meal) => {
         const mealId = `meal-${day.date}-${meal.serviceId}`;
         return (
-          <section key={meal.serviceId} aria-labelledby={mealId} className="space-y-2">
+          <div key={meal.serviceId} role="group" aria-labelledby={mealId} className="space-y-2">
             <div className="flex flex-wrap items-baseline justify-between gap-x-2 gap-y-1 border-b pb-1">
               <h4 id={mealId} className="text-sm font-semibold">
                 {meal.serviceName}
@@ -306,7 +306,7 @@ export function DateCard({
                 );
               })}
             </ul>
-          </section>
+          </div>
         );
       })}
       {day.hiddenDishes > 0 && (
