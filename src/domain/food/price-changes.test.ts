@@ -222,6 +222,10 @@ describe("priceChangeFilters", () => {
     expect(
       priceChangeFilters(w.db, { from: "2026-02-30", city: "999", level: "x" }, { timeZone: LIMA_TZ, now }),
     ).toMatchObject({ from: "2026-10-24", cityId: w.lima.id, levelId: null });
+    // The page's city when the query names none (or one that is not).
+    expect(
+      priceChangeFilters(w.db, { city: "999" }, { timeZone: LIMA_TZ, now, defaultCityId: w.arequipa.id }).cityId,
+    ).toBe(w.arequipa.id);
     expect(priceChangeFilters(w.db, { from: "2020-01-01", to: "2026-11-23" }, { timeZone: LIMA_TZ, now }).from).toBe(
       "2025-11-22",
     );

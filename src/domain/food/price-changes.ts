@@ -412,13 +412,13 @@ export const MAX_PERIOD_DAYS = 366;
 
 /**
  * The filters from a query string (`from`, `to`, `city`, `level`), checked: the last 30 days by default, a period
- * of at most MAX_PERIOD_DAYS with `from` ≤ `to`, a city that exists (else the first city with offers, by name),
- * a level that exists (else every level).
+ * of at most MAX_PERIOD_DAYS with `from` ≤ `to`, a city that exists (else `defaultCityId` when it exists, else the
+ * first city with offers, by name), a level that exists (else every level).
  */
 export function priceChangeFilters(
   db: Db,
   query: Record<string, unknown>,
-  { timeZone, now = new Date() }: { timeZone: string; now?: Date },
+  { timeZone, now = new Date(), defaultCityId = null }: { timeZone: string; now?: Date; defaultCityId?: number | null },
 ): PriceChangeFilters {
   const today = new Intl.DateTimeFormat("en-CA", {
     timeZone,
@@ -436,9 +436,11 @@ export function priceChangeFilters(
     const n = typeof value === "string" && /^\d{1,9}$/.test(value) ? Number(value) : value;
     return typeof n === "number" && Number.isInteger(n) && n > 0 ? n : null;
   };
-  const wantedCity = asId(query.city);
+  const cityNamed = (id: number | null) =>
+    id === null ? undefined : db.select({ id: cities.id }).from(cities).where(eq(cities.id, id)).get();
   const city =
-    (wantedCity !== null && db.select({ id: cities.id }).from(cities).where(eq(cities.id, wantedCity)).get()) ||
+    cityNamed(asId(query.city)) ||
+    cityNamed(defaultCityId) ||
     db
       .select({ id: cities.id })
       .from(cities)

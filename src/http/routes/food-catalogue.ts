@@ -54,8 +54,11 @@ const FALLBACK = { categories: "/food?tab=menu_table", levels: "/food?tab=levels
 export const DISH_HISTORY_LIMIT: Limit = { max: 120, decaySeconds: 60 };
 
 /** The price-changes view's filters and its figures for a query string, in the settings' time zone and IGV rate. */
-function readPriceChanges(ctx: RequestContext): { filters: PriceChangeFilters; data: PriceChanges | null } {
-  const filters = priceChangeFilters(ctx.db, ctx.query, { timeZone: ctx.config.timezone });
+function readPriceChanges(
+  ctx: RequestContext,
+  defaultCityId: number | null = null,
+): { filters: PriceChangeFilters; data: PriceChanges | null } {
+  const filters = priceChangeFilters(ctx.db, ctx.query, { timeZone: ctx.config.timezone, defaultCityId });
   const data =
     filters.cityId === null
       ? null
@@ -70,14 +73,15 @@ function readPriceChanges(ctx: RequestContext): { filters: PriceChangeFilters; d
 
 /**
  * The Food page's props for the price-changes tab: `priceChangeFilters` (always) and `priceChanges`, computed after
- * the page has painted (a deferred prop, in its own group) when the tab is open, else null. The page passes them to
- * `<PriceChanges data={priceChanges} filters={priceChangeFilters} cities={…} levels={…} />`.
+ * the page has painted (a deferred prop, in its own group) when the tab is open, else null. Without a `city` in the
+ * query the view opens in `defaultCityId` (the city the page costs dishes in), else the first city with offers. The
+ * page passes them to `<PriceChanges data={priceChanges} filters={priceChangeFilters} cities={…} levels={…} />`.
  */
-export function priceChangesProps(ctx: RequestContext, open: boolean) {
-  const filters = priceChangeFilters(ctx.db, ctx.query, { timeZone: ctx.config.timezone });
+export function priceChangesProps(ctx: RequestContext, open: boolean, defaultCityId: number | null = null) {
+  const filters = priceChangeFilters(ctx.db, ctx.query, { timeZone: ctx.config.timezone, defaultCityId });
   return {
     priceChangeFilters: filters,
-    priceChanges: open ? defer(() => readPriceChanges(ctx).data, "priceChanges") : null,
+    priceChanges: open ? defer(() => readPriceChanges(ctx, defaultCityId).data, "priceChanges") : null,
   };
 }
 
