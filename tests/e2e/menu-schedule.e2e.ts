@@ -8,7 +8,7 @@
  *   shows it without reloading; a third dish goes in by dragging it with the mouse;
  * - someone saves a day without announcing it (the fixture), so the second page is stale: its change is refused and
  *   the card says who changed the day and what;
- * - publishes the week: its days show as published; axe finds nothing on the page, light and dark.
+ * - publishes the week: its days show as published; copies it to the next week from the Copy dialog; axe finds nothing on the page, light and dark.
  */
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Locator, type Page } from "@playwright/test";
@@ -197,6 +197,13 @@ test("dishes placed by keyboard and by button, seen live on a second page; a sta
     "data-state",
     "published",
   );
+
+  // Copying the week to the next one, from the dialog's defaults (this week, pasted on the following Monday).
+  await one.getByRole("button", { name: "Copiar días" }).click();
+  const copy = one.getByRole("dialog", { name: "Copiar días a fechas posteriores" });
+  await copy.getByRole("button", { name: "Copiar", exact: true }).click();
+  await expect(copy).toBeHidden();
+  await expect(one.getByText(/Se copiaron \d+ días\./)).toBeVisible();
 
   // axe finds nothing on the week, light and dark.
   const findings = await axeProblems(one, "light");
