@@ -244,7 +244,7 @@ function ForecastDialog({
           label={t("menuRequirements.forecast.file")}
           type="file"
           accept=".xlsx,.xls,.ods,.csv"
-          hint={`${number(maxRows)} max.`}
+          hint={t("menuRequirements.forecast.max_rows", { rows: number(maxRows) })}
           error={form.errors.file}
           onChange={(event) => form.setData("file", event.target.files?.[0] ?? null)}
           data-testid="forecast-file"
