@@ -1,6 +1,7 @@
 /**
  * Menu structures in a real browser, as the nutritionist ("Nutrición" at Sede Lima, whose business runs the demo
- * cafes): pick Comedor Principal and its lunch (Almuerzo, S/ 18.00, so S/ 15.25 without IGV), add the Entrada, Sopa
+ * cafes): pick Comedor Principal and its dinner (Cena, S/ 16.50, so S/ 13.98 without IGV; the demo seed gives lunch
+ * and breakfast a structure, not dinner), add the Entrada, Sopa
  * and Segundo categories from the menu table, type their servings, shares and bounds, see the totals follow the
  * typing and the warning say by how much the highest costs exceed the price, move a category up with the keyboard
  * alone, save, and find it all after a reload; then on a phone, in English and dark, the page fits the screen.
@@ -83,7 +84,7 @@ async function fillItem(
   await page.getByLabel(`${name}: Costo máximo (S/)`).fill(values.max);
 }
 
-test("the nutritionist builds the lunch structure of a cafe against its price, reorders it by keyboard and saves it", async ({
+test("the nutritionist builds the dinner structure of a cafe against its price, reorders it by keyboard and saves it", async ({
   page,
 }) => {
   const problems = watchConsole(page);
@@ -96,12 +97,9 @@ test("the nutritionist builds the lunch structure of a cafe against its price, r
 
   await chooseOption(page, "Comedor", new RegExp(`${CAFE}$`));
   await expect(page.getByTestId("cafe-picker").or(page.getByRole("combobox", { name: "Comedor" }))).toContainText(CAFE);
-  await page
-    .getByTestId("service-picker")
-    .getByRole("link", { name: /Almuerzo/ })
-    .click();
-  await expect(page.getByRole("heading", { level: 2, name: "Almuerzo" })).toBeVisible();
-  await expect(page.getByTestId("net-price")).toHaveText(/15\.25/);
+  await page.getByTestId("service-picker").getByRole("link", { name: /Cena/ }).click();
+  await expect(page.getByRole("heading", { level: 2, name: "Cena" })).toBeVisible();
+  await expect(page.getByTestId("net-price")).toHaveText(/13\.98/);
 
   for (const name of ["Entrada", "Sopa", "Segundo"]) await addCategory(page, name);
   await expect(items(page)).toHaveCount(3);
@@ -109,12 +107,12 @@ test("the nutritionist builds the lunch structure of a cafe against its price, r
   await fillItem(page, "Sopa", "ml", { serving: "250", share: "30", min: "1.00", max: "3.00" });
   await fillItem(page, "Segundo", "g", { serving: "350", share: "50", min: "4.00", max: "11.00" });
 
-  // S/ 16.00 of highest costs against S/ 15.25: over by S/ 0.75, said at once.
+  // S/ 16.00 of highest costs against S/ 13.98: over by S/ 2.02, said at once.
   await expect(page.getByTestId("max-total")).toHaveText(/16\.00/);
-  await expect(page.getByTestId("structure-verdict")).toHaveText(/superan el precio sin IGV en S\/\s?0\.75/);
+  await expect(page.getByTestId("structure-verdict")).toHaveText(/superan el precio sin IGV en S\/\s?2\.02/);
   await page.getByLabel("Segundo: Costo máximo (S/)").fill("8.50");
-  await expect(page.getByTestId("structure-verdict")).toHaveText(/caben en el precio sin IGV: quedan S\/\s?1\.75/);
-  await expect(page.getByTestId("max-percent")).toHaveText(/88[.,]5\s?%/);
+  await expect(page.getByTestId("structure-verdict")).toHaveText(/caben en el precio sin IGV: quedan S\/\s?0\.48/);
+  await expect(page.getByTestId("max-percent")).toHaveText(/96[.,]6\s?%/);
 
   // The keyboard alone moves Segundo to the top: focus its "Subir" button, press Enter twice.
   await page.getByRole("button", { name: "Subir Segundo" }).focus();
@@ -124,7 +122,7 @@ test("the nutritionist builds the lunch structure of a cafe against its price, r
   await expect(items(page).first()).toContainText("Segundo");
 
   await page.getByRole("button", { name: "Guardar estructura" }).click();
-  await expect(page.locator('[data-flash="success"]')).toContainText("Estructura de Almuerzo guardada");
+  await expect(page.locator('[data-flash="success"]')).toContainText("Estructura de Cena guardada");
   await page.reload();
   await waitForHydration(page);
   await expect(items(page)).toHaveCount(3);
@@ -132,9 +130,7 @@ test("the nutritionist builds the lunch structure of a cafe against its price, r
   await expect(items(page).nth(1)).toContainText("Entrada");
   await expect(items(page).nth(2)).toContainText("Sopa");
   await expect(page.getByLabel("Segundo: Costo máximo (S/)")).toHaveValue("8.50");
-  await expect(page.getByTestId("service-picker").getByRole("link", { name: /Almuerzo/ })).toContainText(
-    "3 categorías",
-  );
+  await expect(page.getByTestId("service-picker").getByRole("link", { name: /Cena/ })).toContainText("3 categorías");
   expect(problems).toEqual([]);
   expect(await page.evaluate(() => (window as any).__removedFromApp)).toEqual([]);
 });
@@ -151,10 +147,7 @@ test("on a phone, in English and dark, the structure reads as cards that fit the
   await waitForHydration(page);
   await expect(page.getByRole("heading", { level: 1, name: "Menu structures" })).toBeVisible();
   await chooseOption(page, "Cafe", new RegExp(`${CAFE}$`));
-  await page
-    .getByTestId("service-picker")
-    .getByRole("link", { name: /Almuerzo/ })
-    .click();
+  await page.getByTestId("service-picker").getByRole("link", { name: /Cena/ }).click();
   await expect(items(page)).toHaveCount(3);
   await expect(page.getByTestId("structure-verdict")).toHaveText(/fit the price without IGV/);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
