@@ -190,6 +190,10 @@ describe("the dishes table", () => {
     const response = await nora.get(`/food/dishes/export?city=${w.lima.id}`);
     expect(response.status).toBe(200);
     const book = XLSX.read(new Uint8Array(await response.arrayBuffer()), { type: "array" });
+    // First the dishes workbook the import reads back, then the table as shown.
+    expect(book.SheetNames).toEqual([translate("es", "foodImportDishes.sheet"), es("food.dishes.sheet")]);
+    const lines = XLSX.utils.sheet_to_json<unknown[]>(book.Sheets[book.SheetNames[0]], { header: 1 });
+    expect(lines.slice(1).map((r) => r[0])).toEqual(["Tortilla de arroz", "Tortilla de arroz", "Tortilla de arroz"]);
     const sheet = XLSX.utils.sheet_to_json<unknown[]>(book.Sheets[es("food.dishes.sheet")], { header: 1 });
     expect(sheet[0].slice(0, 6)).toEqual([
       "Nombre",

@@ -9,6 +9,7 @@ import { headquarters, recipes } from "../../../db/schema";
 import { listCategories } from "../../domain/food/categories";
 import { cityOptions, requireCity } from "../../domain/food/cities";
 import { listDishCategories } from "../../domain/food/dish-categories";
+import { dishesWorkbook } from "../../domain/food/dish-export";
 import {
   deleteDish,
   dishOptions,
@@ -229,7 +230,8 @@ export const foodRoutes = defineRoutes([
     methods: ["GET"],
     uri: "/food/dishes/export",
     access: access.can("food.view"),
-    // What the table shows, every page of it, costed for the same city and level.
+    // What the table shows, every page of it: their recipes in the import's columns, and the table costed for the
+    // same city and level.
     handle: (ctx) => {
       const levels = listLevels(ctx.db);
       const cityId = chosenCityId(ctx);
@@ -243,7 +245,13 @@ export const foodRoutes = defineRoutes([
       );
       const city = cityOptions(ctx.db).find((c) => c.id === cityId)?.name ?? "";
       const level = levelId === null ? "" : (levelNames.get(levelId) ?? "");
+      // First the dishes workbook (one recipe line per row: what the import reads back unchanged), then the table.
       return xlsxResponse(exportFileName(ctx.locale === "es" ? "platos" : "dishes", ctx.config.timezone), [
+        ...dishesWorkbook(
+          ctx.db,
+          ctx.locale,
+          rows.map((r) => r.id),
+        ),
         {
           name: ctx.t("food.dishes.sheet"),
           columns: [

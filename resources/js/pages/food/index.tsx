@@ -5,11 +5,12 @@
  * the levels; and the ingredient categories' dialog.
  */
 import { Head, router, usePage } from "@inertiajs/react";
-import { AlertTriangle, Download, FolderTree, Pencil, Plus, Trash2 } from "lucide-react";
+import { AlertTriangle, Download, FolderTree, Pencil, Plus, Trash2, Upload } from "lucide-react";
 import { useState } from "react";
 import { DataTable, SearchBox, visitWith, type DataColumn, type Page } from "../../components/data-table";
 import { requestJson } from "../../components/dinners/http";
 import { DishDialog } from "../../components/food/dish-dialog";
+import { DishImportDialog } from "../../components/food/dish-import-dialog";
 import type {
   CostedDishRow,
   DishCategoryRow,
@@ -58,7 +59,7 @@ interface Props {
   priceChanges?: PriceChangesData | null;
 }
 
-type Modal = { kind: "dish"; detail: DishDetail | null } | { kind: "categories" } | null;
+type Modal = { kind: "dish"; detail: DishDetail | null } | { kind: "categories" } | { kind: "import" } | null;
 
 export default function FoodIndex(props: Props) {
   const { filters, dishes, levels, dishCategories, cityOptions, can } = props;
@@ -204,6 +205,12 @@ export default function FoodIndex(props: Props) {
                 {t("food.export")}
               </a>
               {can.manage && (
+                <Button variant="outline" onClick={() => setModal({ kind: "import" })}>
+                  <Upload className="size-4" aria-hidden="true" />
+                  {t("foodImportDishes.button")}
+                </Button>
+              )}
+              {can.manage && (
                 <Button variant="outline" onClick={() => setModal({ kind: "categories" })}>
                   <FolderTree className="size-4" aria-hidden="true" />
                   {t("food.dishes.ingredient_categories")}
@@ -299,6 +306,7 @@ export default function FoodIndex(props: Props) {
           onClose={() => setModal(null)}
         />
       )}
+      {modal?.kind === "import" && <DishImportDialog onClose={() => setModal(null)} />}
       {modal?.kind === "categories" && (
         <FoodModals
           modal={{ kind: "categories" }}
