@@ -5,7 +5,10 @@
  *   buttons, Enter to save), seen in the table with its unit; moved up with its button from the keyboard, the focus
  *   staying on it and the order saved; refused when a dish uses it, saying how many; axe finds nothing on the tab or
  *   the dialog, light and dark;
- * - the levels: the four default levels with their counts.
+ * - the levels: the four default levels with their counts;
+ * - the price changes: after the person (also the buyer) changes the price of Lima's only mandarin offer on the
+ *   Providers page, today's changes in Lima list "Fruta de estación" (a mandarin) with the offer under it, and the
+ *   dish's cost over time opens as a chart with its table; axe finds nothing on the tab or the dialog.
  *
  * The e2e database is seeded on the server's first start: the demo ingredients, offers, dishes and recipes, and the
  * area "Nutrición" at Sede Lima.
@@ -15,7 +18,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { acceptConfirmation, waitForHydration, watchConsole } from "./support";
+import { acceptConfirmation, chooseOption, waitForHydration, watchConsole } from "./support";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const RUN = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
@@ -155,6 +158,68 @@ test("the menu table: a dish category added and moved with the keyboard, refused
   for (const name of ["Master", "Staff", "Employee", "Laborer"])
     await expect(levels.getByRole("row", { name: new RegExp(`^${name}`) })).toBeVisible();
   expect(await axeFindings(page, false)).toEqual([]);
+
+  expect(problems).toEqual([]);
+  await context.close();
+});
+
+test("the price changes: an offer's new price moves the dishes that use it, and a dish's cost opens over time", async ({
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  giveRole("nutritionist", "Nutrición");
+  giveRole("buyer", "Logística");
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const problems = watchConsole(page);
+  await signIn(page);
+
+  // Lima's mandarin offer gets a new price, on the Providers page.
+  await page.goto("/providers");
+  await waitForHydration(page);
+  await page.getByRole("searchbox", { name: "Buscar insumo, proveedor o ciudad" }).fill("Mandarina");
+  await expect(page).toHaveURL(/[?&]search=Mandarina/);
+  const lima = page.getByRole("region", { name: /^Lima/ });
+  await lima.getByRole("button", { name: "Editar Mandarina · Kilo" }).click();
+  const edit = page.getByRole("dialog", { name: "Editar oferta" });
+  await edit.getByLabel("Precio (S/)").fill("9.87");
+  await edit.getByRole("button", { name: "Guardar" }).click();
+  await expect(edit).toBeHidden();
+
+  // Today's changes in Lima, every level.
+  const today = new Intl.DateTimeFormat("en-CA", { timeZone: "America/Lima" }).format(new Date());
+  await page.goto(`/food?tab=price_changes&from=${today}&to=${today}`);
+  await waitForHydration(page);
+  await chooseOption(page, "Ciudad", "Lima");
+  await expect(page).toHaveURL(/[?&]city=\d+/);
+  await expect(page.getByTestId("price-changes-summary")).toContainText("Cambió 1 oferta");
+  const rows = page.getByTestId("price-change-row");
+  await expect(rows).toHaveCount(4);
+  const laborer = rows.filter({ hasText: "Laborer" });
+  await expect(laborer).toContainText("Fruta de estación");
+  await expect(laborer).toContainText("Mandarina · Agrícola Santa Rosa S.A.C., Kilo");
+  await expect(laborer).toContainText(/\+S\/\s?\d+\.\d\d/);
+  expect(await axeFindings(page, false)).toEqual([]);
+
+  // The Laborer's cost over time: the day's start and the change.
+  await laborer.getByRole("button", { name: "Ver la evolución del costo de Fruta de estación (Laborer)" }).click();
+  const history = page.getByRole("dialog", { name: "Costo de Fruta de estación (Laborer) en el tiempo" });
+  await expect(history.getByTestId("price-history-chart")).toBeVisible();
+  await expect(history.getByTestId("price-history-table").getByRole("row")).toHaveCount(3);
+  expect(await axeFindings(page, true)).toEqual([]);
+  await history.getByRole("button", { name: "Ver como tabla" }).click();
+  await expect(history.getByTestId("price-history-table")).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(history).toBeHidden();
+
+  // Outside the period (yesterday alone) nothing moved.
+  const city = new URL(page.url()).searchParams.get("city");
+  const yesterday = new Intl.DateTimeFormat("en-CA", { timeZone: "America/Lima" }).format(
+    new Date(Date.now() - 86_400_000),
+  );
+  await page.goto(`/food?tab=price_changes&from=${yesterday}&to=${yesterday}&city=${city}`);
+  await waitForHydration(page);
+  await expect(page.getByText("Ningún plato cambió de costo en este periodo.")).toBeVisible();
 
   expect(problems).toEqual([]);
   await context.close();
