@@ -106,6 +106,17 @@ describe("who may change the catalogue", () => {
         .map((c) => c.name),
     ).toEqual(["Sopa", "Segundo"]);
     expect(w.db.select().from(levels).all()).toHaveLength(4);
+
+    // The buyer sees the tables, read only: no buttons to change them, and a note saying so.
+    for (const tab of ["menu_table", "levels"]) {
+      const html = await (await bruno.get(`/food?tab=${tab}`)).text();
+      expect({ tab, readOnly: html.includes(es("foodCatalogue.read_only")) }).toEqual({ tab, readOnly: true });
+      expect(html).not.toContain(es(`foodCatalogue.${tab === "levels" ? "levels" : "dish_categories"}.add`));
+    }
+    const nora = await signedIn(w, w.people.nora);
+    const html = await (await nora.get("/food?tab=menu_table")).text();
+    expect(html).toContain(es("foodCatalogue.dish_categories.add"));
+    expect(html).not.toContain(es("foodCatalogue.read_only"));
   });
 });
 

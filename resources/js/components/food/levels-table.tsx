@@ -54,6 +54,7 @@ export function LevelsTable({ rows, can }: LevelsTableProps) {
             {t("foodCatalogue.levels.title")}
           </h2>
           <p className="text-sm text-muted-foreground">{t("foodCatalogue.levels.intro")}</p>
+          {!can.manage && <p className="text-sm text-muted-foreground">{t("foodCatalogue.read_only")}</p>}
         </div>
         <div className="flex flex-wrap gap-2">
           <a href={route("food.levels.export")} download className={buttonClasses("outline")}>

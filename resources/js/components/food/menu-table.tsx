@@ -52,6 +52,7 @@ export function MenuTable({ rows, can }: MenuTableProps) {
             {t("foodCatalogue.dish_categories.title")}
           </h2>
           <p className="text-sm text-muted-foreground">{t("foodCatalogue.dish_categories.intro")}</p>
+          {!can.manage && <p className="text-sm text-muted-foreground">{t("foodCatalogue.read_only")}</p>}
         </div>
         <div className="flex flex-wrap gap-2">
           <a href={route("food.dish_categories.export")} download className={buttonClasses("outline")}>
