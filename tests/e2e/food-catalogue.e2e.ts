@@ -4,7 +4,7 @@
  * - the menu table: a dish category added with the keyboard alone (the button, the dialog's fields, the unit's radio
  *   buttons, Enter to save), seen in the table with its unit; moved up with its button from the keyboard, the focus
  *   staying on it and the order saved; refused when a dish uses it, saying how many; axe finds nothing on the tab or
- *   the dialog, light and dark;
+ *   the dialog, light and dark; on a phone the table is cards;
  * - the levels: the four default levels with their counts;
  * - the price changes: after the person (also the buyer) changes the price of Lima's only mandarin offer on the
  *   Providers page, today's changes in Lima list "Fruta de estación" (a mandarin) with the offer under it, and the
@@ -151,6 +151,12 @@ test("the menu table: a dish category added and moved with the keyboard, refused
   await page.emulateMedia({ colorScheme: "dark" });
   expect(await axeFindings(page, false)).toEqual([]);
 
+  // On a phone each category is a card, nothing scrolling sideways.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(table.getByRole("row", { name: new RegExp(`^${CATEGORY}`) })).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  await page.setViewportSize({ width: 1366, height: 850 });
+
   // The levels: the four defaults with what uses them.
   await page.getByRole("tab", { name: "Niveles" }).click();
   await expect(page).toHaveURL(/[?&]tab=levels/);
@@ -220,6 +226,8 @@ test("the price changes: an offer's new price moves the dishes that use it, and 
   await page.goto(`/food?tab=price_changes&from=${yesterday}&to=${yesterday}&city=${city}`);
   await waitForHydration(page);
   await expect(page.getByText("Ningún plato cambió de costo en este periodo.")).toBeVisible();
+  await page.setViewportSize({ width: 390, height: 844 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
 
   expect(problems).toEqual([]);
   await context.close();
