@@ -24,7 +24,11 @@ import { dateIn } from "../../src/domain/sales/clock";
 import { createDiner } from "../../src/domain/sales/diners";
 import { recordSale } from "../../src/domain/sales/sell";
 import { eq } from "drizzle-orm";
-import { cities, ingredientCategories, ingredients, offers, providers } from "../../db/schema";
+import { cities, ingredientCategories, ingredients, levels, offers, providers } from "../../db/schema";
+import { createDishCategory } from "../../src/domain/food/dish-categories";
+import { createDish } from "../../src/domain/food/dishes";
+import { saveRecipe } from "../../src/domain/food/recipes";
+import { createDisplayLink } from "../../src/domain/menu/display-links";
 import { EVERYTHING } from "../../src/domain/access/scope";
 import { createUser, type User } from "../../src/domain/accounts/users";
 import { CLI_ACTOR } from "../../src/domain/audit";
@@ -54,7 +58,7 @@ const REDIRECT_ONLY = new Set(["businesses.dealerships", "businesses.subdealersh
 /** Writes a page calls in the background, which answer with JSON rather than a redirect. */
 const JSON_WRITES = new Set(["dinners.keepalive", "sales.print"]);
 /** Pages of something only its owner reads (a finished report): anyone else's, like a missing one, is 404. */
-const OWNER_ONLY = new Set(["sales.report.download"]);
+const OWNER_ONLY = new Set(["sales.report.download", "menu.requirements.download"]);
 
 const redirectStatus = (method: Method) => (["PUT", "PATCH", "DELETE"].includes(method) ? 303 : 302);
 
@@ -80,6 +84,9 @@ interface Fixtures {
   ingredientId: number;
   providerId: number;
   offerId: number;
+  dishId: number;
+  levelId: number;
+  linkId: number;
 }
 
 /** The value each route parameter takes, by parameter name. A new parameter name needs a line here. */
@@ -99,6 +106,12 @@ const PARAMETER_FIXTURES: Record<string, (f: Fixtures) => string | number> = {
   ingredient: (f) => f.ingredientId,
   provider: (f) => f.providerId,
   offer: (f) => f.offerId,
+  // Dishes and recipes: a dish of the fixtures and a diner level (the recipe's).
+  dish: (f) => f.dishId,
+  level: (f) => f.levelId,
+  // Menu planning: a display link of the fixtures' cafe, and a day of its meal schedule.
+  link: (f) => f.linkId,
+  date: () => "2026-12-07",
   // /places/{kind}/{place}/services and /cafes/{cafe}/prices: the fixtures' cafe.
   kind: () => "cafe",
   place: (f) => f.cafeId,
@@ -120,6 +133,11 @@ const PARAMETER_FIXTURES: Record<string, (f: Fixtures) => string | number> = {
   // /email/verify/{id}/{hash}: a user id and a SHA-256 in hex (no valid signature, so nothing is verified).
   id: (f) => f.user.id,
   hash: (f) => sha256(f.user.email),
+};
+
+/** Lookups that answer only about something named in their query: the query they are asked with. */
+const QUERY_FIXTURES: Record<string, (f: Fixtures) => string> = {
+  "food.price_changes.history": (f) => `dish=${f.dishId}&level=${f.levelId}&city=${f.cityId}`,
 };
 
 let userCounter = 0;
@@ -253,7 +271,18 @@ async function buildFixtures(app: TestApp): Promise<Fixtures> {
     })
     .returning()
     .get().id;
+  const dishCategoryId = createDishCategory(db, CLI_ACTOR, { name: "Segundo Fixture", unit: "g" }).id;
+  const dishId = createDish(db, CLI_ACTOR, { name: "Plato Fixture", category_ids: [dishCategoryId] }).id;
+  const levelId = db.select({ id: levels.id }).from(levels).orderBy(levels.sortOrder).get()!.id;
+  saveRecipe(db, CLI_ACTOR, dishId, levelId, {
+    yield_grams: null,
+    lines: [{ ingredient_id: ingredientId, quantity: 100 }],
+  });
+  const linkId = createDisplayLink(db, CLI_ACTOR, EVERYTHING, cafeId, { label: "Pantalla Fixture" }).link.id;
   return {
+    dishId,
+    levelId,
+    linkId,
     cityId,
     categoryId,
     ingredientId,
@@ -290,7 +319,8 @@ function pathOf(route: RouteDefinition, f: Fixtures): string {
       throw new Error(`route "${route.name}": fixture "${value}" does not match the format of "${name}"`);
     return encodeURIComponent(value);
   });
-  return path.replace(/\/+$/, "") || "/";
+  const query = QUERY_FIXTURES[route.name];
+  return (path.replace(/\/+$/, "") || "/") + (query ? `?${query(f)}` : "");
 }
 
 interface Endpoint {
