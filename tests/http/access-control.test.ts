@@ -626,14 +626,15 @@ describe("the sidebar", () => {
       "services.index",
       "businesses.index",
       "dealerships.index",
-      "ingredients.index",
+      "menu.structures",
+      "food.index",
       "logistics.index",
       "users.index",
       "roles.index",
       "blacklist.index",
       "audit.index",
     ]);
-    expect(rootNav.navigation[9]).toEqual({ route: "users.index", label: "nav.users", icon: "users", order: 80 });
+    expect(rootNav.navigation[10]).toEqual({ route: "users.index", label: "nav.users", icon: "users", order: 80 });
     for (const route of navRoutes(rootNav)) {
       const uri = productRoutes.find((r) => r.name === route)!.uri;
       expect({ route, status: (await root.request(uri, { inertia: true })).status }).toEqual({ route, status: 200 });
@@ -1284,7 +1285,8 @@ describe("the permission modal", () => {
       "services.index",
       "businesses.index",
       "dealerships.index",
-      "ingredients.index",
+      "menu.structures",
+      "food.index",
       "logistics.index",
       "users.index",
       "roles.index",
@@ -1657,6 +1659,15 @@ describe("GET requests change nothing", () => {
       job: 1,
       diner: 1,
       sale: 1,
+      city: 1,
+      category: 1,
+      ingredient: 1,
+      provider: 1,
+      offer: 1,
+      dish: 1,
+      level: 1,
+      link: 1,
+      date: "2026-12-07",
     };
     return route.uri.replace(/\{(\w+)(\?)?\}/g, (_, name: string) => {
       if (!(name in values)) throw new Error(`no value for parameter "${name}" of ${route.name}`);

@@ -147,9 +147,9 @@ describe("who may do what", () => {
     const nora = await signedIn(w, w.people.nora);
     const ingredientsPage = await visitPage(nora, "/ingredients");
     expect(ingredientsPage.props.can).toEqual({ manageFood: true, manageLogistics: false });
-    expect(ingredientsPage.props.tabs.map((t: any) => t.id)).toEqual(["ingredients", "providers", "logistics"]);
+    expect(ingredientsPage.props.tabs.map((t: any) => t.id)).toEqual(["food", "ingredients", "providers", "logistics"]);
     expect(ingredientsPage.props.navigation.map((n: any) => n.route)).toEqual(
-      expect.arrayContaining(["ingredients.index", "logistics.index"]),
+      expect.arrayContaining(["food.index", "logistics.index"]),
     );
     const bruno = await signedIn(w, w.people.bruno);
     expect((await visitPage(bruno, "/providers")).props.can).toEqual({ manageFood: false, manageLogistics: true });
