@@ -17,6 +17,7 @@ export const pages: Record<string, () => Promise<PageModule>> = {
   "dinners/index": () => import("./pages/dinners/index.tsx"),
   "dinners/ticket": () => import("./pages/dinners/ticket.tsx"),
   "error": () => import("./pages/error.tsx"),
+  "food/index": () => import("./pages/food/index.tsx"),
   "ingredients/index": () => import("./pages/ingredients/index.tsx"),
   "logistics/index": () => import("./pages/logistics/index.tsx"),
   "management/index": () => import("./pages/management/index.tsx"),
@@ -57,6 +58,7 @@ export interface PageProps {
   "dinners/index": PropsOf<typeof import("./pages/dinners/index.tsx")>;
   "dinners/ticket": PropsOf<typeof import("./pages/dinners/ticket.tsx")>;
   "error": PropsOf<typeof import("./pages/error.tsx")>;
+  "food/index": PropsOf<typeof import("./pages/food/index.tsx")>;
   "ingredients/index": PropsOf<typeof import("./pages/ingredients/index.tsx")>;
   "logistics/index": PropsOf<typeof import("./pages/logistics/index.tsx")>;
   "management/index": PropsOf<typeof import("./pages/management/index.tsx")>;

@@ -46,9 +46,16 @@ export interface RouteParameters {
   "food.dish_categories.reorder": {};
   "food.dish_categories.store": {};
   "food.dish_categories.update": { category: string | number };
+  "food.dishes.cost": {};
+  "food.dishes.destroy": { dish: string | number };
+  "food.dishes.export": {};
   "food.dishes.import.preview": {};
   "food.dishes.import.store": {};
+  "food.dishes.show": { dish: string | number };
+  "food.dishes.store": {};
   "food.dishes.template": {};
+  "food.dishes.update": { dish: string | number };
+  "food.index": {};
   "food.levels.destroy": { level: string | number };
   "food.levels.export": {};
   "food.levels.reorder": {};
@@ -56,6 +63,8 @@ export interface RouteParameters {
   "food.levels.update": { level: string | number };
   "food.price_changes.export": {};
   "food.price_changes.history": {};
+  "food.recipes.destroy": { dish: string | number; level: string | number };
+  "food.recipes.update": { dish: string | number; level: string | number };
   "headquarters.destroy": { headquarters: string | number };
   "headquarters.export": {};
   "headquarters.index": {};
