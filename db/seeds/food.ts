@@ -323,6 +323,13 @@ export const foodSeeder: Seeder = {
         const created = new Date(now.getTime() - 60 * DAY);
         const changedAt = new Date(now.getTime() - 14 * DAY);
         const rows: (typeof offers.$inferInsert & { was: number })[] = [];
+        // The first provider serving an ingredient's category in a city always carries it, so every demo recipe has
+        // an offer wherever some provider serves its ingredients; the others carry most of it.
+        const firstCarrier = new Map<string, string>();
+        for (const spec of DEMO_PROVIDERS)
+          for (const cityName of spec.cities)
+            for (const category of spec.categories)
+              if (!firstCarrier.has(`${cityName}/${category}`)) firstCarrier.set(`${cityName}/${category}`, spec.ruc);
         for (const spec of DEMO_PROVIDERS) {
           let provider = tx.select().from(providers).where(eq(providers.ruc, spec.ruc)).get();
           if (!provider) {
@@ -340,7 +347,7 @@ export const foodSeeder: Seeder = {
               if (!spec.categories.includes(item.category)) continue;
               const key = `${spec.ruc}/${cityName}/${item.values.name}`;
               // Most of what a provider sells, not all of it, in each city it serves.
-              if (spread(key) > 0.8) continue;
+              if (firstCarrier.get(`${cityName}/${item.category}`) !== spec.ruc && spread(key) > 0.8) continue;
               const ingredientId = ingredientIds.get(item.values.name)!;
               if (existing.has(`${provider.id}/${ingredientId}/${cityId}/${item.presentation}`)) continue;
               const factor = CITY_FACTOR[cityName] * (0.9 + spread(`${key}/price`) * 0.2);

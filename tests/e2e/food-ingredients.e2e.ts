@@ -119,6 +119,9 @@ test.describe("ingredients, providers and logistics", () => {
     test.setTimeout(40_000);
     const { context, page, problems } = await signedIn(browser);
     await open(page, "/dashboard");
+    // The sidebar's Comida entry opens the Food page; its tabs lead to the Ingredients page.
+    await page.getByRole("link", { name: "Comida", exact: true }).first().click();
+    await expect(page.getByRole("heading", { level: 1, name: "Comida" })).toBeVisible();
     await page.getByRole("link", { name: "Insumos", exact: true }).first().click();
     await expect(page.getByRole("heading", { level: 1, name: "Insumos" })).toBeVisible();
     await waitForHydration(page);

@@ -91,7 +91,7 @@ test("the language switch changes role names, permission labels, plurals and the
   await page.getByRole("button", { name: "Ingresar" }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
 
-  // Spanish: the built-in roles by their Spanish names, permissions by their labels, "5 permisos" and "14 permisos".
+  // Spanish: the built-in roles by their Spanish names, permissions by their labels, "5 permisos" and "16 permisos".
   await open(page, `/users?search=${RUN}`);
   await expect(page.getByTestId(`user-row-${CASHIER.email}`).getByRole("cell").nth(2)).toHaveText("Cajero · Caja");
   await expect(page.getByTestId(`user-row-${MANAGER.email}`).getByRole("cell").nth(2)).toHaveText(
@@ -110,7 +110,7 @@ test("the language switch changes role names, permission labels, plurals and the
   });
   const manager = await permissionsOf(page, MANAGER, "Ver permisos");
   expect(manager.roles).toBe("Roles: Jefe de comedor");
-  expect(manager.count).toBe("14 permisos");
+  expect(manager.count).toBe("16 permisos");
   expect(manager.list).toContain("Cambiar precios de los comedores");
 
   await open(page, "/roles");
@@ -147,7 +147,7 @@ test("the language switch changes role names, permission labels, plurals and the
     count: "5 permissions",
     list: ["View the blacklist", "Register and edit diners", "View diners", "Sell at the point of sale", "View sales"],
   });
-  expect((await permissionsOf(page, MANAGER, "View permissions")).count).toBe("14 permissions");
+  expect((await permissionsOf(page, MANAGER, "View permissions")).count).toBe("16 permissions");
 
   await open(page, "/roles");
   const english = page.getByRole("table", { name: "Role × permission matrix" });

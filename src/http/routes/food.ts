@@ -221,7 +221,7 @@ export const foodRoutes = defineRoutes([
         can: { manage: can(ctx.access, "food.manage") },
         tabs: foodTabs(ctx),
         // The price-changes tab (the catalogue engineer's view): its filters, and its figures deferred when open.
-        ...priceChangesProps(ctx, tab === "price_changes"),
+        ...priceChangesProps(ctx, tab === "price_changes", cityId),
       });
     },
   },
