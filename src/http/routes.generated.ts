@@ -23,6 +23,7 @@ export interface RouteParameters {
   "cafes.destroy": { cafe: string | number };
   "cafes.update": { cafe: string | number };
   "cities.destroy": { city: string | number };
+  "cities.export": {};
   "cities.store": {};
   "cities.update": { city: string | number };
   "dashboard": {};
@@ -73,6 +74,7 @@ export interface RouteParameters {
   "health": {};
   "home": {};
   "ingredient_categories.destroy": { category: string | number };
+  "ingredient_categories.export": {};
   "ingredient_categories.store": {};
   "ingredient_categories.update": { category: string | number };
   "ingredients.destroy": { ingredient: string | number };

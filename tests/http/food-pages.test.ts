@@ -438,6 +438,19 @@ describe("the Providers page", () => {
       ["Abarrotes Conchucos", RUC.new, "Teodoro Huamán", "", "", 0, 0],
     ]);
     expect(w.db.select().from(providers).all()).toHaveLength(3);
+
+    // The Cities and Categories dialogs export their lists, each to those who may see it.
+    const cities = await workbook(await bruno.get("/cities/export"));
+    expect(cities[es("food.cities.title")][0]).toEqual(["Ciudad", "Región", "Comedores", "Sedes", "Ofertas"]);
+    expect(cities[es("food.cities.title")].map((row) => row[0])).toEqual(expect.arrayContaining(["Lima", "Cusco"]));
+    const nora = await signedIn(w, w.people.nora);
+    const categories = await workbook(await nora.get("/ingredient-categories/export"));
+    expect(categories[es("food.categories.title")]).toEqual(
+      expect.arrayContaining([["Nombre", "Descripción", "Insumos"], expect.arrayContaining(["Cereales"])]),
+    );
+    const carla = await signedIn(w, w.people.carla);
+    for (const path of ["/cities/export", "/ingredient-categories/export"])
+      expect({ path, status: (await carla.get(path)).status }).toEqual({ path, status: 403 });
   });
 
   test("the cities dialog adds, renames and deletes a city; one in use stays", async () => {

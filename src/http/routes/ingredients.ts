@@ -6,7 +6,13 @@
  * the confirmed plan, all or nothing). Ingredients are company-wide data (food.view, food.manage).
  */
 import { can } from "../../domain/access/authorization";
-import { createCategory, deleteCategory, updateCategory } from "../../domain/food/categories";
+import {
+  createCategory,
+  deleteCategory,
+  listCategories,
+  updateCategory,
+  type CategoryRow,
+} from "../../domain/food/categories";
 import {
   describeProblem,
   importIngredients,
@@ -185,6 +191,24 @@ export const ingredientsRoutes = defineRoutes([
       ctx.flash("success", ctx.t("food.ingredients.deleted", { name: ingredient.name }));
       return ctx.back(ctx.urlFor("ingredients.index"));
     },
+  },
+  {
+    name: "ingredient_categories.export",
+    methods: ["GET"],
+    uri: "/ingredient-categories/export",
+    access: access.can("food.view"),
+    handle: (ctx) =>
+      xlsxResponse(exportFileName(ctx.t("food.export_columns.categories_file"), ctx.config.timezone), [
+        {
+          name: ctx.t("food.categories.title"),
+          columns: [
+            { header: ctx.t("food.categories.name"), value: (r: CategoryRow) => r.name, width: 28 },
+            { header: ctx.t("food.categories.description_field"), value: (r: CategoryRow) => r.description, width: 48 },
+            { header: ctx.t("food.export_columns.ingredients"), value: (r: CategoryRow) => r.ingredients, width: 12 },
+          ],
+          rows: listCategories(ctx.db),
+        },
+      ]),
   },
   {
     name: "ingredient_categories.store",

@@ -5,7 +5,7 @@
  * offer's price history, and the cities dialog. Providers, offers and cities are company-wide data the buyer keeps
  * (logistics.view, logistics.manage).
  */
-import { createCity, deleteCity, listCities, updateCity } from "../../domain/food/cities";
+import { createCity, deleteCity, listCities, updateCity, type CityRow } from "../../domain/food/cities";
 import { allOffers, offersByCity } from "../../domain/food/offer-lists";
 import { createOffer, deleteOffer, updateOffer } from "../../domain/food/offers";
 import {
@@ -186,6 +186,26 @@ export const providersRoutes = defineRoutes([
       ctx.flash("success", ctx.t("food.offers.deleted", { presentation: offer.presentation }));
       return back(ctx);
     },
+  },
+  {
+    name: "cities.export",
+    methods: ["GET"],
+    uri: "/cities/export",
+    access: access.can("logistics.view"),
+    handle: (ctx) =>
+      xlsxResponse(exportFileName(ctx.t("food.export_columns.cities_file"), ctx.config.timezone), [
+        {
+          name: ctx.t("food.cities.title"),
+          columns: [
+            { header: ctx.t("food.cities.name"), value: (r: CityRow) => r.name, width: 24 },
+            { header: ctx.t("food.cities.region"), value: (r: CityRow) => r.region, width: 20 },
+            { header: ctx.t("food.export_columns.cafes"), value: (r: CityRow) => r.cafes, width: 12 },
+            { header: ctx.t("food.export_columns.headquarters"), value: (r: CityRow) => r.headquarters, width: 12 },
+            { header: ctx.t("food.export_columns.offers"), value: (r: CityRow) => r.offers, width: 12 },
+          ],
+          rows: listCities(ctx.db),
+        },
+      ]),
   },
   {
     name: "cities.store",

@@ -117,6 +117,7 @@ export function FoodModals({
             store: route("ingredient_categories.store"),
             update: (id) => route("ingredient_categories.update", { category: id }),
             destroy: (id) => route("ingredient_categories.destroy", { category: id }),
+            export: route("ingredient_categories.export"),
           }}
           onClose={close}
         />
@@ -175,6 +176,7 @@ export function FoodModals({
             store: route("cities.store"),
             update: (id) => route("cities.update", { city: id }),
             destroy: (id) => route("cities.destroy", { city: id }),
+            export: route("cities.export"),
           }}
           onClose={close}
         />

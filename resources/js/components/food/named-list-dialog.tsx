@@ -4,11 +4,11 @@
  * first; one that is in use is refused by the server, which says why.
  */
 import { router, useForm } from "@inertiajs/react";
-import { Pencil, Trash2 } from "lucide-react";
+import { Download, Pencil, Trash2 } from "lucide-react";
 import { useState, type FormEvent } from "react";
 import { useI18n } from "../../hooks/use-i18n";
 import { useConfirm } from "../ui/alert-dialog";
-import { Button, IconButton } from "../ui/button";
+import { Button, IconButton, buttonClasses } from "../ui/button";
 import { Dialog } from "../ui/dialog";
 import { Field } from "../ui/field";
 import { OtherErrors } from "../ui/form-errors";
@@ -34,7 +34,8 @@ export function NamedListDialog({
   description: string;
   rows: NamedRow[];
   labels: { name: string; detail: string; add: string; empty: string; listLabel: string; detailField: string };
-  urls: { store: string; update: (id: number) => string; destroy: (id: number) => string };
+  /** `export`: the whole list as a workbook. */
+  urls: { store: string; update: (id: number) => string; destroy: (id: number) => string; export: string };
   onClose: () => void;
 }) {
   const { t } = useI18n();
@@ -89,6 +90,12 @@ export function NamedListDialog({
             ))}
           </ul>
         </div>
+      )}
+      {rows.length > 0 && (
+        <a href={urls.export} download className={buttonClasses("outline", "w-fit")}>
+          <Download className="size-4" aria-hidden="true" />
+          {t("export.button")}
+        </a>
       )}
       <form onSubmit={submit} className="space-y-3 rounded-lg border p-3" noValidate>
         <p className="text-sm font-medium">{editing ? t("food.rename", { name: editing.name }) : labels.add}</p>
