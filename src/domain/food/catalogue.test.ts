@@ -424,3 +424,20 @@ describe("offers", () => {
     ).toBe(1);
   });
 });
+
+describe("the cheapest offer", () => {
+  test("the same cost reached through another price and quantity ties, and the most recent price wins", () => {
+    // S/ 10.01 a kilo and S/ 30.03 for 3 kg, both with IGV: the same cost, though a float may differ in its last bit.
+    for (const newest of ["Kilo", "Bolsa 3 kg"]) {
+      const w = world();
+      const at = (day: number) => new Date(Date.UTC(2026, 0, day, 12));
+      const kilo = { provider_id: w.mercado.id, presentation: "Kilo", quantity: 1000, price: "10.01" };
+      const bag = { provider_id: w.andina.id, presentation: "Bolsa 3 kg", quantity: 3000, price: "30.03" };
+      const [first, second] = newest === "Kilo" ? [bag, kilo] : [kilo, bag];
+      offer(w, { ...first, ingredient_id: w.rice.id, city_id: w.lima.id }, at(1));
+      offer(w, { ...second, ingredient_id: w.rice.id, city_id: w.lima.id }, at(2));
+      const stock = cheapestOffers(w.db, w.lima.id, { search: "arroz" }, null, COSTS);
+      expect(stock.rows.map((r) => r.offer.presentation)).toEqual([newest]);
+    }
+  });
+});

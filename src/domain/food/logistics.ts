@@ -53,9 +53,11 @@ const folded = (column: string) =>
   `(CASE WHEN length(${column}) = octet_length(${column}) THEN ${column} ELSE ${FOLD_FUNCTION}(${column}) END)`;
 
 /** The current offers of a city ranked per ingredient, cheapest first. */
+// Equal costs reached through different prices and quantities (S/ 10.01 a kilo, S/ 30.03 for 3 kg) may differ in the
+// last bit of a float: rounded, they tie, and the most recent price decides, as recipe costing decides.
 const RANKED = `SELECT o.*, ROW_NUMBER() OVER (
       PARTITION BY o.ingredient_id
-      ORDER BY ${COST_PER_REFERENCE.replaceAll("i.base_unit", "1")} ASC, o.price_changed_at DESC, o.id ASC
+      ORDER BY ROUND(${COST_PER_REFERENCE.replaceAll("i.base_unit", "1")}, 9) ASC, o.price_changed_at DESC, o.id ASC
     ) AS rank, COUNT(*) OVER (PARTITION BY o.ingredient_id) AS offersInCity
   FROM offers o WHERE o.city_id = ($city + 0) AND o.active`;
 
