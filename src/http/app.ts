@@ -12,7 +12,7 @@ import { entriesToInput, parseBody, PayloadTooLarge, readBodyBytes } from "./bod
 import { clientAddress } from "./client-ip";
 import { parseCookies } from "./cookies";
 import { RequestContext, type AppServices } from "./context";
-import { errorResponse, TokenMismatch } from "./errors";
+import { errorResponse, loggedPath, TokenMismatch } from "./errors";
 import { authorize } from "./middleware/access";
 import { authenticate } from "./auth";
 import { HEADER } from "./page-protocol/page";
@@ -135,7 +135,7 @@ function finish(ctx: RequestContext, response: Response): Response {
   // Served over https: browsers refuse plain http to this host for a year.
   if (ctx.config.appUrl.startsWith("https://"))
     headers.set("strict-transport-security", "max-age=31536000; includeSubDomains");
-  if (ctx.config.logRequests) console.log(`${ctx.method} ${ctx.url.pathname} ${response.status}`);
+  if (ctx.config.logRequests) console.log(`${ctx.method} ${loggedPath(ctx.url.pathname)} ${response.status}`);
   if (ctx.route.session === false) return response;
   session.ageFlash();
   const token = session.csrfToken();

@@ -58,14 +58,23 @@ function isUniqueViolation(error: unknown): boolean {
   return code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY";
 }
 
+/** The path as logs show it: a menu board's display-link token is a secret, never written to a log. */
+export function loggedPath(pathname: string): string {
+  return pathname.replace(/^\/board\/(?!auth$|user-auth$)[^/]+$/, "/board/token-withheld");
+}
+
 export async function errorResponse(ctx: RequestContext, caught: unknown): Promise<Response> {
   const duplicate = isUniqueViolation(caught);
   // Logged all the same: a duplicate that no concurrent write explains is a bug to look into.
   if (duplicate)
-    console.error(`[${new Date().toISOString()}] ${ctx.method} ${ctx.url.pathname} unique constraint`, caught);
+    console.error(
+      `[${new Date().toISOString()}] ${ctx.method} ${loggedPath(ctx.url.pathname)} unique constraint`,
+      caught,
+    );
   const error = duplicate ? new Conflict(message("errors.changed_meanwhile")) : caught;
   const status = statusOf(error);
-  if (status === 500) console.error(`[${new Date().toISOString()}] ${ctx.method} ${ctx.url.pathname}`, error);
+  if (status === 500)
+    console.error(`[${new Date().toISOString()}] ${ctx.method} ${loggedPath(ctx.url.pathname)}`, error);
 
   if (error instanceof ValidationFailed) {
     if (ctx.wantsJson) {

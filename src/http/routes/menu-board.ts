@@ -139,9 +139,7 @@ export const menuBoardRoutes = defineRoutes([
         ctx.locale = board.language;
         response = await ctx.render("menu/board", { board });
       }
-      // Once the page is rendered (its URL keeps the token, so the browser can reload it), the request log
-      // (LOG_REQUESTS) reads the path without the token.
-      ctx.url.pathname = "/board/token-withheld";
+      // The page's URL keeps the token, so the browser can reload it; logs write the path without it (loggedPath).
       return withHeaders(response, BOARD_HEADERS);
     },
   },
