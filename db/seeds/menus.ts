@@ -3,18 +3,32 @@
  * the demo dish categories of the menu table (Entrada, Sopa, Segundo, Guarnición, Postre, Refresco; db/seeds/dishes.ts)
  * looked up by name. A category that is missing is left out, and a structure with none of its categories is not made;
  * a cafe that already has a structure for the service keeps it. Written without audit, as seeds are.
+ *
+ * Then a published week: from the cafe's today, each day's lunch and breakfast slots get a demo dish of their
+ * category (a different one each day), saved and published through the meal schedule and publishing themselves
+ * (so audited as the command line's), so the board, the schedule and what to buy have something to show. A day that
+ * already has a schedule is left as it is.
  */
-import { and, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import {
   cafes,
   cafeServices,
   dishCategories,
+  dishCategoryLinks,
+  dishes,
+  menuDays,
   menuStructureItems,
   menuStructures,
   mines,
   services,
   units,
 } from "../../db/schema";
+import { EVERYTHING } from "../../src/domain/access/scope";
+import { CLI_ACTOR } from "../../src/domain/audit";
+import { publishRange } from "../../src/domain/menu/publish";
+import { addDays, saveDay } from "../../src/domain/menu/schedule";
+import { dateIn } from "../../src/domain/sales/clock";
+import type { Db } from "../../src/db";
 import type { Seeder } from "./index";
 import { DEMO_PLACES } from "./places";
 
@@ -52,8 +66,8 @@ const PLANS: { code: string; items: SeedItem[] }[] = [
 const cents = (soles: number) => Math.round(soles * 100);
 
 export const menusSeeder: Seeder = {
-  name: "Demo menu structures",
-  async run(db) {
+  name: "Demo menu structures and a published week",
+  async run(db, config) {
     const names = [...new Set(PLANS.flatMap((p) => p.items.map((i) => i.category)))];
     const categoryIds = new Map(
       db
@@ -128,6 +142,73 @@ export const menusSeeder: Seeder = {
             }
           }
     });
-    return [`${made} menu structures (lunch and breakfast of the demo cafes)`];
+    const week = publishDemoWeek(db, config.igvRateBasisPoints);
+    return [
+      `${made} menu structures (lunch and breakfast of the demo cafes)`,
+      `${week.days} menu days planned and published from today at ${week.cafes} cafes`,
+    ];
   },
 };
+
+/** The days of the demo week: today and the six after it, in each cafe's time zone. */
+const DEMO_WEEK_DAYS = 7;
+
+function publishDemoWeek(db: Db, igvRate: number): { days: number; cafes: number } {
+  // Each category's active dishes, in name order: a day takes the next one.
+  const byCategory = new Map<number, number[]>();
+  for (const row of db
+    .select({ categoryId: dishCategoryLinks.categoryId, dishId: dishes.id })
+    .from(dishCategoryLinks)
+    .innerJoin(dishes, eq(dishes.id, dishCategoryLinks.dishId))
+    .where(eq(dishes.active, true))
+    .orderBy(asc(dishes.name))
+    .all())
+    byCategory.set(row.categoryId, [...(byCategory.get(row.categoryId) ?? []), row.dishId]);
+  const planned = db
+    .select({
+      cafeId: menuStructures.cafeId,
+      serviceId: menuStructures.serviceId,
+      categoryId: menuStructureItems.dishCategoryId,
+    })
+    .from(menuStructures)
+    .innerJoin(menuStructureItems, eq(menuStructureItems.structureId, menuStructures.id))
+    .orderBy(asc(menuStructures.cafeId), asc(menuStructureItems.position))
+    .all();
+  const cafeIds = [...new Set(planned.map((p) => p.cafeId))];
+  let days = 0;
+  let cafesDone = 0;
+  for (const cafeId of cafeIds) {
+    const cafe = db.select({ timeZone: cafes.timeZone }).from(cafes).where(eq(cafes.id, cafeId)).get()!;
+    const from = dateIn(cafe.timeZone);
+    const to = addDays(from, DEMO_WEEK_DAYS - 1);
+    let plannedHere = 0;
+    for (let day = 0; day < DEMO_WEEK_DAYS; day++) {
+      const date = addDays(from, day);
+      if (
+        db
+          .select({ id: menuDays.id })
+          .from(menuDays)
+          .where(and(eq(menuDays.cafeId, cafeId), eq(menuDays.date, date)))
+          .get()
+      )
+        continue;
+      const slots = planned
+        .filter((p) => p.cafeId === cafeId)
+        .map((p) => {
+          const choices = byCategory.get(p.categoryId) ?? [];
+          // Lunch and breakfast share categories (a drink, a main course): they take different dishes of them.
+          const dish = choices[(day * 2 + p.serviceId + cafeId) % Math.max(choices.length, 1)];
+          return { service_id: p.serviceId, category_id: p.categoryId, dish_ids: dish === undefined ? [] : [dish] };
+        })
+        .filter((slot) => slot.dish_ids.length > 0);
+      if (slots.length === 0) continue;
+      saveDay(db, CLI_ACTOR, EVERYTHING, cafeId, date, { version: 0, slots }, { igvRate });
+      plannedHere++;
+    }
+    if (plannedHere === 0) continue;
+    publishRange(db, CLI_ACTOR, cafeId, from, to, { scope: EVERYTHING });
+    days += plannedHere;
+    cafesDone++;
+  }
+  return { days, cafes: cafesDone };
+}

@@ -10,7 +10,18 @@
  */
 import { describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
-import { auditLog, auditPlaces, cafes, dishCategories, levels, menuStructures } from "../../db/schema";
+import {
+  auditLog,
+  auditPlaces,
+  cafes,
+  dishCategories,
+  dishCategoryLinks,
+  dishes,
+  levels,
+  menuDays,
+  menuStructures,
+  publishedMenuSlots,
+} from "../../db/schema";
 import { bootstrapAccess } from "../../db/seeds/access";
 import type { Db } from "../../src/db";
 import { createArea } from "../../src/domain/access/areas";
@@ -418,7 +429,9 @@ describe("the demo seed", () => {
         { name: "Segundo", unit: "g", sortOrder: 3 },
       ])
       .run();
-    const [first] = await menusSeeder.run(app.db, app.config);
+    const [first, week] = await menusSeeder.run(app.db, app.config);
+    // No demo dishes yet: no week is planned.
+    expect(week).toBe("0 menu days planned and published from today at 0 cafes");
     const made = structureCount(app.db);
     expect(made).toBeGreaterThan(0);
     expect(first).toBe(`${made} menu structures (lunch and breakfast of the demo cafes)`);
@@ -432,8 +445,41 @@ describe("the demo seed", () => {
     // A second run changes nothing.
     expect(await menusSeeder.run(app.db, app.config)).toEqual([
       "0 menu structures (lunch and breakfast of the demo cafes)",
+      "0 menu days planned and published from today at 0 cafes",
     ]);
     expect(structureCount(app.db)).toBe(made);
+
+    // With a dish of a structure's category, every cafe with a structure gets a published week from its today, once.
+    const now = new Date();
+    const dish = app.db
+      .insert(dishes)
+      .values({ name: "Seco de res", createdAt: now, updatedAt: now })
+      .returning()
+      .get();
+    const segundo = app.db.select().from(dishCategories).where(eq(dishCategories.name, "Segundo")).get()!;
+    app.db.insert(dishCategoryLinks).values({ dishId: dish.id, categoryId: segundo.id }).run();
+    const cafesWithStructures = new Set(
+      app.db
+        .select()
+        .from(menuStructures)
+        .all()
+        .map((m) => m.cafeId),
+    ).size;
+    expect((await menusSeeder.run(app.db, app.config))[1]).toBe(
+      `${cafesWithStructures * 7} menu days planned and published from today at ${cafesWithStructures} cafes`,
+    );
+    const days = app.db.select().from(menuDays).all();
+    expect(days.every((d) => d.publishedVersion === d.version)).toBe(true);
+    expect(
+      app.db
+        .select()
+        .from(publishedMenuSlots)
+        .all()
+        .every((slot) => slot.dishId === dish.id),
+    ).toBe(true);
+    expect((await menusSeeder.run(app.db, app.config))[1]).toBe(
+      "0 menu days planned and published from today at 0 cafes",
+    );
   });
 });
 
