@@ -289,6 +289,8 @@ test.describe("access control", () => {
         "Importar comensales desde hojas de cálculo",
         "Registrar y editar comensales",
         "Ver comensales",
+        "Crear y revocar enlaces de pantalla del menú",
+        "Ver el menú de los comedores",
         "Ver minas, unidades y comedores",
         "Cambiar precios de los comedores",
         "Ver bienes",
