@@ -180,7 +180,7 @@ function publishDemoWeek(db: Db, igvRate: number): { days: number; cafes: number
   for (const cafeId of cafeIds) {
     const cafe = db.select({ timeZone: cafes.timeZone }).from(cafes).where(eq(cafes.id, cafeId)).get()!;
     const from = dateIn(cafe.timeZone);
-    const to = addDays(from, DEMO_WEEK_DAYS - 1);
+    // Only the days planned here are published: a person's drafts in the week stay drafts.
     let plannedHere = 0;
     for (let day = 0; day < DEMO_WEEK_DAYS; day++) {
       const date = addDays(from, day);
@@ -203,10 +203,10 @@ function publishDemoWeek(db: Db, igvRate: number): { days: number; cafes: number
         .filter((slot) => slot.dish_ids.length > 0);
       if (slots.length === 0) continue;
       saveDay(db, CLI_ACTOR, EVERYTHING, cafeId, date, { version: 0, slots }, { igvRate });
+      publishRange(db, CLI_ACTOR, cafeId, date, date, { scope: EVERYTHING });
       plannedHere++;
     }
     if (plannedHere === 0) continue;
-    publishRange(db, CLI_ACTOR, cafeId, from, to, { scope: EVERYTHING });
     days += plannedHere;
     cafesDone++;
   }
