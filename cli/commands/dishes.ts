@@ -14,7 +14,7 @@
 import type { Command } from "commander";
 import type { Config } from "../../src/config";
 import type { Db } from "../../src/db";
-import { FOLD_FUNCTION, foldText } from "../../src/domain/search";
+import { FOLD_FUNCTION, foldText, likePattern } from "../../src/domain/search";
 import { NUTRIENTS } from "../../src/domain/food/composition";
 import {
   costDish,
@@ -53,7 +53,7 @@ function find(db: Db, kind: Kind, given: string, t: Translate, where = "1"): Nam
     .query<Named, [string]>(`SELECT id, name ${from} AND trim(${FOLD_FUNCTION}(name)) = ? ORDER BY id LIMIT 1`)
     .get(folded);
   if (exact) return exact;
-  const like = `%${folded.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const like = likePattern(folded);
   const partial = db.$client
     .query<Named, [string]>(
       `SELECT id, name ${from} AND ${FOLD_FUNCTION}(name) LIKE ? ESCAPE '\\' ORDER BY name LIMIT 6`,
