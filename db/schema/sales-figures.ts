@@ -7,6 +7,9 @@ import { cafes } from "./places";
  * neither table's valid figures, exactly as `salesWhere` leaves it out; its amount is kept apart in
  * `daily_sale_figures`. Nothing writes these tables but the triggers: sales never change but for their void, which
  * the triggers follow (as they follow any insert, change or deletion of a sale or a line).
+ *
+ * Both tables are WITHOUT ROWID (migration 0019; drizzle has no word for it): rows are stored in their key's order, so
+ * a cafe's month is one contiguous range that the dashboard reads without a lookup per row.
  */
 
 /** Meals and amount of the valid sale lines, per cafe, service date and service. */

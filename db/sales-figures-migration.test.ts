@@ -1,0 +1,69 @@
+/**
+ * Migration 0019_sales_figures_clustered on a database that already holds daily totals: the tables come back
+ * clustered on their keys (WITHOUT ROWID) with every row, and the six triggers that keep them are there again,
+ * exactly as migration 0015 made them.
+ */
+import { expect, test } from "bun:test";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { migrate } from "drizzle-orm/bun-sqlite/migrator";
+import { migrateDatabase, MIGRATIONS_FOLDER, openDatabase } from "../src/db";
+import { posWorld } from "../tests/support/pos";
+
+/** The migrations before 0019, in a folder of their own. */
+function migrationsBeforeClustering(): string {
+  const folder = mkdtempSync(join(tmpdir(), "mesa-migrations-"));
+  cpSync(MIGRATIONS_FOLDER, folder, { recursive: true });
+  const journalPath = join(folder, "meta", "_journal.json");
+  const journal = JSON.parse(readFileSync(journalPath, "utf8"));
+  journal.entries = journal.entries.filter((entry: { tag: string }) => entry.tag < "0019");
+  writeFileSync(journalPath, JSON.stringify(journal));
+  return folder;
+}
+
+const TRIGGERS = [
+  "sale_lines_figures_delete",
+  "sale_lines_figures_insert",
+  "sale_lines_figures_update",
+  "sales_figures_delete",
+  "sales_figures_insert",
+  "sales_figures_update",
+];
+
+test("the daily totals keep every row, become WITHOUT ROWID, and their triggers are back unchanged", () => {
+  const db = openDatabase(":memory:");
+  const folder = migrationsBeforeClustering();
+  migrate(db, { migrationsFolder: folder });
+  rmSync(folder, { recursive: true });
+  const client = db.$client;
+  const triggerSql = () =>
+    client
+      .query<{ name: string; sql: string }, []>(
+        "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%figures%' ORDER BY name",
+      )
+      .all();
+  const before = triggerSql();
+  expect(before.map((t) => t.name)).toEqual(TRIGGERS);
+  const { norte, sur } = posWorld(db);
+  client.exec(`INSERT INTO daily_sale_figures VALUES (${norte}, '2026-10-01', 3, 0, 5, 5000, 1, 900), (${norte}, '2026-10-01', 0, 1, 2, 4000, 0, 0),
+    (${sur}, '2026-10-02', 4, 0, 7, 7000, 0, 0)`);
+  client.exec(
+    `INSERT INTO daily_service_figures VALUES (${norte}, '2026-10-01', 8, 9, 9000), (${sur}, '2026-10-02', 8, 7, 7000)`,
+  );
+  const rows = () => ({
+    sales: client.query("SELECT * FROM daily_sale_figures ORDER BY 1, 2, 3, 4").all(),
+    services: client.query("SELECT * FROM daily_service_figures ORDER BY 1, 2, 3").all(),
+  });
+  const kept = rows();
+
+  migrateDatabase(db);
+  expect(rows()).toEqual(kept);
+  expect(kept.sales).toHaveLength(3);
+  for (const table of ["daily_sale_figures", "daily_service_figures"]) {
+    const { sql } = client.query<{ sql: string }, [string]>("SELECT sql FROM sqlite_master WHERE name = ?").get(table)!;
+    expect(sql).toEndWith("WITHOUT ROWID");
+  }
+  expect(triggerSql()).toEqual(before);
+  expect(client.query("SELECT name FROM sqlite_master WHERE name LIKE '%_clustered'").all()).toEqual([]);
+});
