@@ -156,7 +156,7 @@ test.describe("the diner import of the Dinners page", () => {
     await dialog.getByRole("button", { name: "Subir y revisar" }).click();
 
     // The dialog stays open and follows the job to its preview: nothing saved yet.
-    await expect(job(page)).toHaveAttribute("data-step", "preview");
+    await expect(job(page)).toHaveAttribute("data-step", "preview", { timeout: 30_000 });
     await expect(job(page).getByRole("heading", { name: `Vista previa de comensales-${RUN}.xlsx` })).toBeFocused();
     await expect(job(page).getByText("Aún no se ha guardado nada. Al importar:")).toBeVisible();
     await expect(job(page).getByTestId("diner-import-counts").getByRole("listitem")).toHaveText([
@@ -222,7 +222,8 @@ test.describe("the diner import of the Dinners page", () => {
     await dialog.getByLabel(FILE_LABEL).setInputFiles(notASpreadsheet(`lista-${RUN}.xlsx`));
     await dialog.getByRole("button", { name: "Subir y revisar" }).click();
     const refusal = dialog.getByTestId("diner-import-file-error");
-    await expect(refusal).toBeVisible();
+    // The refusal is the job's outcome: on a busy machine the job may start a few seconds late.
+    await expect(refusal).toBeVisible({ timeout: 30_000 });
     await expect(dialog.getByLabel(FILE_LABEL)).toHaveAttribute("aria-invalid", "true");
     await expect(dialog.getByTestId("diner-import-chosen")).toHaveText(`lista-${RUN}.xlsx`);
     // Cancelling closes the refusal for good.
