@@ -34,6 +34,7 @@ import {
   odsIsEncrypted,
   type SheetBounds,
 } from "./sheet-size";
+import { readXlsxFirstSheet } from "./xlsx-sheet";
 
 declare const self: Worker;
 
@@ -156,12 +157,19 @@ function firstSheet({ bytes, limits, firstSheet }: WorkerRequest & Required<Pick
       return { name: firstSheet.name, firstRow: 1, rows };
     }
     case "xlsx": {
-      const entries = new Map(checkZip(bytes, limits).entries.map((entry) => [entry.name, entry]));
+      const zip = checkZip(bytes, limits).entries;
+      const entries = new Map(zip.map((entry) => [entry.name, entry]));
       const part = (name: string) => {
         const entry = entries.get(name);
         return entry ? text(entryContent(bytes, entry, limits)) : "";
       };
       const first = firstXlsxSheet(part("xl/workbook.xml"), part("xl/_rels/workbook.xml.rels"));
+      if (entries.has("[Content_Types].xml") && isBinaryWorkbook(part("[Content_Types].xml"), [...entries.keys()]))
+        throw refusal("import.not_a_spreadsheet");
+      // The usual workbook is read without SheetJS (xlsx-sheet.ts), with the same checks and the same rows; what
+      // that reader is not certain of is read below.
+      const fast = first && readXlsxFirstSheet(bytes, zip, first, bounds, limits);
+      if (fast) return fast;
       // Every part is counted, not only the one the workbook names first: SheetJS finds its parts its own way
       // (case-insensitively, with fallbacks), so no part it could read escapes the cell budget. Rows are held to
       // the limit in the first sheet (or everywhere when the workbook does not say which one that is).
