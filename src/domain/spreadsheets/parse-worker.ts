@@ -10,6 +10,7 @@
  * cannot claim a million blank rows and fill the memory. For readFirstSheet, the first sheet's XML is also counted
  * before SheetJS reads it (sheet-size.ts): an .ods repeating a row a million times, or an .xlsx holding millions of
  * cells, is refused before any cell exists. Formulas are never evaluated: a formula cell gives its cached value.
+ * SheetJS's read and the rows of a first sheet are in sheetjs-read.ts; an .xlsx is first tried by xlsx-sheet.ts.
  */
 import type * as SheetJS from "xlsx";
 import { ValidationFailed } from "../errors";
@@ -26,14 +27,8 @@ import {
   type WorkerAnswer,
   type WorkerRequest,
 } from "./read";
-import {
-  checkOdsContent,
-  checkXlsxSheet,
-  firstXlsxSheet,
-  isBinaryWorkbook,
-  odsIsEncrypted,
-  type SheetBounds,
-} from "./sheet-size";
+import { checkOdsContent, firstXlsxSheet, isBinaryWorkbook, odsIsEncrypted, type SheetBounds } from "./sheet-size";
+import { firstSheetOf, refusal, SHEETJS_OPTIONS, xlsxFirstSheetBySheetJS } from "./sheetjs-read";
 import { readXlsxFirstSheet } from "./xlsx-sheet";
 
 declare const self: Worker;
@@ -41,21 +36,10 @@ declare const self: Worker;
 /** SheetJS, loaded when a workbook comes (a CSV does not need it, and loading it is most of a small read's time). */
 let XLSX: typeof SheetJS;
 
-const OPTIONS: SheetJS.ParsingOptions = {
-  type: "array",
-  dense: true,
-  nodim: true,
-  cellFormula: false,
-  cellHTML: false,
-  cellText: false,
-  cellStyles: false,
-  cellDates: false,
-};
-
 /** The places import's read: every sheet of an .xlsx, each refused past `limits.maxRows` rows. */
 function everySheet({ bytes, limits }: WorkerRequest): SheetRows[] {
   checkZipContent(bytes, limits);
-  const book = XLSX.read(bytes, { ...OPTIONS, sheetRows: limits.maxRows + 1 });
+  const book = XLSX.read(bytes, { ...SHEETJS_OPTIONS, sheetRows: limits.maxRows + 1 });
   const sheets = [];
   for (const name of book.SheetNames) {
     const sheet = book.Sheets[name];
@@ -76,75 +60,13 @@ function everySheet({ bytes, limits }: WorkerRequest): SheetRows[] {
   return sheets;
 }
 
-const refusal = (key: string, params?: Record<string, string | number>) =>
-  new ValidationFailed({ file: params ? { key, params } : { key } });
-
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-
-/** A SheetJS cell as a raw value: text, a finite number or a boolean; anything else (blank, error) is null. */
-function valueOf(cell: SheetJS.CellObject | undefined): CellValue {
-  if (!cell) return null;
-  switch (cell.t) {
-    case "s":
-      return typeof cell.v === "string" && cell.v !== "" ? cell.v : null;
-    case "n":
-      return typeof cell.v === "number" && Number.isFinite(cell.v) ? cell.v : null;
-    case "b":
-      return cell.v === true;
-    default:
-      return null;
-  }
-}
-
-/**
- * A parsed sheet's rows from row 1 to its last row with a value, the first MAX_SHEET_COLUMNS columns, all of one
- * width (blank cells null, blank rows kept for the numbering). Refuses a value past `bounds.rows`, and a sheet with
- * no value at all.
- */
-function rowsOf(sheet: SheetJS.WorkSheet, name: string, bounds: SheetBounds): CellValue[][] {
-  const data = (sheet["!data"] ?? []) as (SheetJS.CellObject[] | undefined)[];
-  const rows: CellValue[][] = [];
-  let width = 0;
-  let last = -1;
-  for (let r = 0; r < data.length; r++) {
-    const source = data[r];
-    const row: CellValue[] = [];
-    if (source) {
-      const end = Math.min(source.length, MAX_SHEET_COLUMNS);
-      for (let c = 0; c < end; c++) {
-        const value = valueOf(source[c]);
-        if (value !== null) {
-          while (row.length < c) row.push(null);
-          row.push(value);
-        }
-      }
-    }
-    rows.push(row);
-    if (row.length === 0) continue;
-    if (r >= bounds.rows) throw refusal("import.too_many_rows", { sheet: name, max: bounds.reportedRows });
-    last = r;
-    if (row.length > width) width = row.length;
-  }
-  if (last < 0) throw refusal("import.empty");
-  rows.length = last + 1;
-  for (const row of rows) while (row.length < width) row.push(null);
-  return rows;
-}
-
-/** The first sheet of `book`, as rows. */
-function firstSheetOf(book: SheetJS.WorkBook, bounds: SheetBounds): SheetRows {
-  const name = book.SheetNames[0];
-  if (name === undefined) throw refusal("import.empty");
-  return { name, firstRow: 1, rows: rowsOf(book.Sheets[name], name, bounds) };
-}
 
 /** readFirstSheet's read: the first sheet of a file of the given format, checked as the comment above says. */
 function firstSheet({ bytes, limits, firstSheet }: WorkerRequest & Required<Pick<WorkerRequest, "firstSheet">>) {
   const bounds: SheetBounds = { rows: limits.maxRows + 1, reportedRows: limits.maxRows };
-  // For parts that are not the first sheet: cells within the rows SheetJS would read count, rows are not limited.
-  const cellsOnly: SheetBounds = { ...bounds, rows: Number.POSITIVE_INFINITY, countedRows: bounds.rows + 1 };
   // One row past the limit is read, so that a sheet over it is told from one that fills it.
-  const options = { ...OPTIONS, sheetRows: bounds.rows + 1 };
+  const options = { ...SHEETJS_OPTIONS, sheetRows: bounds.rows + 1 };
   switch (firstSheet.format) {
     case "csv": {
       const { rows } = parseCsv(decodeText(bytes), {
@@ -170,16 +92,7 @@ function firstSheet({ bytes, limits, firstSheet }: WorkerRequest & Required<Pick
       // that reader is not certain of is read below.
       const fast = first && readXlsxFirstSheet(bytes, zip, first, bounds, limits);
       if (fast) return fast;
-      // Every part is counted, not only the one the workbook names first: SheetJS finds its parts its own way
-      // (case-insensitively, with fallbacks), so no part it could read escapes the cell budget. Rows are held to
-      // the limit in the first sheet (or everywhere when the workbook does not say which one that is).
-      checkZipContent(bytes, limits, (entry, content) => {
-        if (entry.name === "[Content_Types].xml" && isBinaryWorkbook(text(content), [...entries.keys()]))
-          throw refusal("import.not_a_spreadsheet");
-        const isFirst = first === null || entry.name.toLowerCase() === first.path.toLowerCase();
-        checkXlsxSheet(text(content), isFirst && first ? first.name : entry.name, isFirst ? bounds : cellsOnly);
-      });
-      return firstSheetOf(XLSX.read(bytes, { ...options, sheets: 0 }), bounds);
+      return xlsxFirstSheetBySheetJS(XLSX, bytes, limits, bounds, first, [...entries.keys()]);
     }
     case "ods": {
       const entries = new Map(checkZip(bytes, limits).entries.map((entry) => [entry.name, entry]));

@@ -11,16 +11,9 @@ import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import * as XLSX from "xlsx";
 import { ValidationFailed } from "../errors";
-import { MAX_SHEET_COLUMNS } from "./limits";
-import {
-  checkZip,
-  checkZipContent,
-  DEFAULT_READ_LIMITS,
-  type CellValue,
-  type ReadLimits,
-  type SheetRows,
-} from "./read";
-import { checkXlsxSheet, firstXlsxSheet, isBinaryWorkbook, type SheetBounds } from "./sheet-size";
+import { checkZip, DEFAULT_READ_LIMITS, type ReadLimits, type SheetRows } from "./read";
+import { firstXlsxSheet, type SheetBounds } from "./sheet-size";
+import { xlsxFirstSheetBySheetJS } from "./sheetjs-read";
 import { readXlsxFirstSheet } from "./xlsx-sheet";
 import { zipOf } from "./zip-fixtures.test-support";
 
@@ -46,80 +39,11 @@ function outcomeOf(read: () => SheetRows): Outcome {
   }
 }
 
-// ——— The general path, as parse-worker.ts runs it ———
-
-function valueOf(cell: XLSX.CellObject | undefined): CellValue {
-  if (!cell) return null;
-  switch (cell.t) {
-    case "s":
-      return typeof cell.v === "string" && cell.v !== "" ? cell.v : null;
-    case "n":
-      return typeof cell.v === "number" && Number.isFinite(cell.v) ? cell.v : null;
-    case "b":
-      return cell.v === true;
-    default:
-      return null;
-  }
-}
-
-const refusal = (key: string, params?: Record<string, string | number>) =>
-  new ValidationFailed({ file: params ? { key, params } : { key } });
-
-function rowsOf(sheet: XLSX.WorkSheet, name: string, bounds: SheetBounds): CellValue[][] {
-  const data = (sheet["!data"] ?? []) as (XLSX.CellObject[] | undefined)[];
-  const rows: CellValue[][] = [];
-  let width = 0;
-  let last = -1;
-  for (let r = 0; r < data.length; r++) {
-    const source = data[r];
-    const row: CellValue[] = [];
-    if (source) {
-      const end = Math.min(source.length, MAX_SHEET_COLUMNS);
-      for (let c = 0; c < end; c++) {
-        const value = valueOf(source[c]);
-        if (value !== null) {
-          while (row.length < c) row.push(null);
-          row.push(value);
-        }
-      }
-    }
-    rows.push(row);
-    if (row.length === 0) continue;
-    if (r >= bounds.rows) throw refusal("import.too_many_rows", { sheet: name, max: bounds.reportedRows });
-    last = r;
-    if (row.length > width) width = row.length;
-  }
-  if (last < 0) throw refusal("import.empty");
-  rows.length = last + 1;
-  for (const row of rows) while (row.length < width) row.push(null);
-  return rows;
-}
+// ——— The general path, as parse-worker.ts runs it (sheetjs-read.ts) ———
 
 function generalRead(bytes: Uint8Array, limits: ReadLimits, bounds: SheetBounds): SheetRows {
-  const entries = new Map(checkZip(bytes, limits).entries.map((entry) => [entry.name, entry]));
-  const first = firstOf(bytes);
-  const cellsOnly: SheetBounds = { ...bounds, rows: Number.POSITIVE_INFINITY, countedRows: bounds.rows + 1 };
-  checkZipContent(bytes, limits, (entry, content) => {
-    if (entry.name === "[Content_Types].xml" && isBinaryWorkbook(text(content), [...entries.keys()]))
-      throw refusal("import.not_a_spreadsheet");
-    const isFirst = first === null || entry.name.toLowerCase() === first.path.toLowerCase();
-    checkXlsxSheet(text(content), isFirst && first ? first.name : entry.name, isFirst ? bounds : cellsOnly);
-  });
-  const book = XLSX.read(bytes, {
-    type: "array",
-    dense: true,
-    nodim: true,
-    cellFormula: false,
-    cellHTML: false,
-    cellText: false,
-    cellStyles: false,
-    cellDates: false,
-    sheetRows: bounds.rows + 1,
-    sheets: 0,
-  });
-  const name = book.SheetNames[0];
-  if (name === undefined) throw refusal("import.empty");
-  return { name, firstRow: 1, rows: rowsOf(book.Sheets[name], name, bounds) };
+  const entryNames = checkZip(bytes, limits).entries.map((entry) => entry.name);
+  return xlsxFirstSheetBySheetJS(XLSX, bytes, limits, bounds, firstOf(bytes), entryNames);
 }
 
 /** The first sheet of a zip, found as parse-worker.ts finds it. */
