@@ -1,12 +1,24 @@
 /**
  * The connection's prepared statements: preparedQuery's rows are what drizzle's own mapping gives (nested objects,
  * decoded timestamps and booleans, a left-joined table missing as null), and a statement is built once per shape.
+ * Taking the write lock: beginImmediate gets in between another process's short transactions.
  */
 import { describe, expect, test } from "bun:test";
 import { asc, eq, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { areas, cafes, headquarters, mines, roles, units, users } from "../db/schema";
-import { migrateDatabase, openDatabase, preparedQuery, type Db } from "./db";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  beginImmediate,
+  BUSY_TIMEOUT_MS,
+  immediateTransaction,
+  migrateDatabase,
+  openDatabase,
+  preparedQuery,
+  type Db,
+} from "./db";
 import { boundNumber } from "./domain/search";
 
 function database(): Db {
@@ -99,5 +111,85 @@ describe("preparedQuery", () => {
     names(second, false).all();
     expect(built).toBe(3);
     expect(names(first, true).all({ name: "Mina Norte" })).toEqual([{ name: "Mina Norte" }]);
+  });
+});
+
+describe("beginImmediate", () => {
+  /** A second process on `path` that takes the write lock `cycles` times, holding it `holdMs` and freeing it `gapMs`. */
+  async function holder(path: string, cycles: number, holdMs: number, gapMs: number) {
+    const code = `
+      import { Database } from "bun:sqlite";
+      const db = new Database(${JSON.stringify(path)});
+      db.exec("PRAGMA busy_timeout = 5000");
+      for (let i = 1; i <= ${cycles}; i++) {
+        db.exec("BEGIN IMMEDIATE");
+        db.prepare("UPDATE held SET cycles = ?").run(i);
+        if (i === 1) console.log("holding");
+        Bun.sleepSync(${holdMs});
+        db.exec("COMMIT");
+        Bun.sleepSync(${gapMs});
+      }`;
+    const child = Bun.spawn([process.execPath, "-e", code], { stdout: "pipe", stderr: "inherit" });
+    const reader = child.stdout.getReader();
+    const { value } = await reader.read();
+    expect(new TextDecoder().decode(value)).toContain("holding");
+    return child;
+  }
+
+  function fileDatabase() {
+    const dir = mkdtempSync(join(tmpdir(), "mesa-db-test-"));
+    const path = join(dir, "lock.sqlite");
+    const db = openDatabase(path);
+    db.$client.exec("CREATE TABLE held (cycles INTEGER NOT NULL); INSERT INTO held VALUES (0)");
+    return { db, path, done: () => (db.$client.close(), rmSync(dir, { recursive: true, force: true })) };
+  }
+
+  test("gets the write lock in a short gap between another process's transactions", async () => {
+    const { db, path, done } = fileDatabase();
+    const child = await holder(path, 20, 40, 8);
+    beginImmediate(db.$client);
+    // In within the first few gaps of 8 ms. SQLite's own wait, which sleeps up to 100 ms between tries, mostly
+    // misses all nineteen and gets in after the last transaction.
+    const cycles = (db.$client.prepare("SELECT cycles FROM held").get() as { cycles: number }).cycles;
+    db.$client.exec("COMMIT");
+    expect(cycles).toBeGreaterThanOrEqual(1);
+    expect(cycles).toBeLessThanOrEqual(5);
+    expect(await child.exited).toBe(0);
+    expect(db.$client.prepare("PRAGMA busy_timeout").get()).toEqual({ timeout: BUSY_TIMEOUT_MS });
+    done();
+  });
+
+  test("fails with SQLITE_BUSY when the lock stays taken past its time, leaving the connection's timeout as it was", async () => {
+    const { db, path, done } = fileDatabase();
+    const child = await holder(path, 1, 3000, 0);
+    let error: unknown = null;
+    try {
+      beginImmediate(db.$client, 100);
+    } catch (caught) {
+      error = caught;
+    }
+    expect((error as { code?: string } | null)?.code).toBe("SQLITE_BUSY");
+    expect(db.$client.inTransaction).toBe(false);
+    expect(db.$client.prepare("PRAGMA busy_timeout").get()).toEqual({ timeout: BUSY_TIMEOUT_MS });
+    child.kill();
+    await child.exited;
+    done();
+  });
+});
+
+describe("immediateTransaction", () => {
+  test("commits what the work wrote, and rolls it all back when the work throws", () => {
+    const db = database();
+    const client = db.$client;
+    client.exec("CREATE TABLE notes (text TEXT NOT NULL)");
+    expect(immediateTransaction(client, () => client.prepare("INSERT INTO notes VALUES ('kept')").run().changes)).toBe(1);
+    expect(() =>
+      immediateTransaction(client, () => {
+        client.prepare("INSERT INTO notes VALUES ('lost')").run();
+        throw new Error("stop");
+      }),
+    ).toThrow("stop");
+    expect(client.inTransaction).toBe(false);
+    expect(client.prepare("SELECT text FROM notes").values()).toEqual([["kept"]]);
   });
 });

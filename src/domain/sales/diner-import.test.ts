@@ -797,12 +797,14 @@ describe("audit", () => {
 describe("the plan", () => {
   test("a diner changed since the preview refuses the confirmation with the new preview, writing nothing", async () => {
     const { db, w } = setup();
-    const file = sheet(
+    const rows = [
       HEAD,
       ["Ana Renombrada", "40000001", "Contrata Uno", "Comedor Norte"],
       ["Nueva", "45000130", "Contrata Uno", "Comedor Norte"],
-    );
-    const preview = previewDinerImport(db, EVERYTHING, file);
+    ];
+    // As on the page: the preview and the confirmation each read the file.
+    const preview = previewDinerImport(db, EVERYTHING, sheet(...rows));
+    const file = sheet(...rows);
     updateDiner(
       db,
       ACTOR,
@@ -821,6 +823,48 @@ describe("the plan", () => {
     ]);
     // The new preview's plan imports.
     await run(db, file, { expectedPlan: (error as DinerImportPlanChanged).preview.plan });
+    expect(dinerOf(db, "40000001")?.name).toBe("Ana Renombrada");
+  });
+
+  test("a sheet just checked is written without checking again; a diner changed meanwhile still undoes it", async () => {
+    const { db, w } = setup();
+    const file = sheet(
+      HEAD,
+      ["Nueva", "45000130", "Contrata Uno", "Comedor Norte"],
+      ["Ana Renombrada", "40000001", "Contrata Uno", "Comedor Norte"],
+    );
+    let checked = 0;
+    const onProgress = (step: string, done: number) => void (step === "checking" && done === 0 && checked++);
+    const preview = previewDinerImport(db, EVERYTHING, file, { onProgress });
+    expect(checked).toBe(1);
+    updateDiner(
+      db,
+      ACTOR,
+      EVERYTHING,
+      w.ana,
+      { name: "Ana Cambiada", document_number: "40000001", subdealership_id: w.contrata, cafe_id: w.norte },
+      SALE_SETTINGS,
+    );
+    const before = snapshot(db);
+    // The check is written as it was (no second check): the update, planned from Ana's old name, finds another.
+    const error = await rejection(run(db, file, { expectedPlan: preview.plan, onProgress, chunkSize: 1 }));
+    // Checked once more only for the new preview, after the undo.
+    expect(checked).toBe(2);
+    expect(error).toBeInstanceOf(DinerImportPlanChanged);
+    expect((error as DinerImportPlanChanged).preview.updated).toBe(1);
+    expect(snapshot(db)).toEqual(before);
+    expect(ledger(db).map((l) => [l.state, l.message_key])).toEqual([
+      ["rolled_back", "diners.import_rolled_back_changed"],
+    ]);
+    // A check is written once: the same plan confirmed again is checked again.
+    const again = await rejection(run(db, file, { expectedPlan: preview.plan, onProgress }));
+    expect(again).toBeInstanceOf(DinerImportPlanChanged);
+    expect(checked).toBe(3);
+    expect(ledger(db).at(-1)?.state).toBe("refused");
+    // Other options (here the DNI's length, written out) are checked again too.
+    const fresh = previewDinerImport(db, EVERYTHING, file);
+    await run(db, file, { expectedPlan: fresh.plan, dniLength: 8, onProgress });
+    expect(checked).toBe(4);
     expect(dinerOf(db, "40000001")?.name).toBe("Ana Renombrada");
   });
 });

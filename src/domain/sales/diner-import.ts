@@ -24,7 +24,7 @@
  */
 import { createHash, randomUUID } from "node:crypto";
 import type { Database } from "bun:sqlite";
-import type { Db } from "../../db";
+import { immediateTransaction, type Db } from "../../db";
 import { reachesCafe, type Scope } from "../access/scope";
 import { COMPANY_WIDE, recordAudit, type Actor } from "../audit";
 import {
@@ -45,8 +45,19 @@ import type { CellValue, SheetRows } from "../spreadsheets/read";
 export const MAX_LISTED = 200;
 /** How long a writer's lease lasts: a writer silent for longer is taken as stopped, and its import is undone. */
 export const LEASE_MS = 60_000;
-/** Rows per write transaction: a few milliseconds of the write lock each. */
-export const CHUNK_ROWS = 1000;
+/**
+ * How long one write transaction should hold the database's write lock. Each chunk is sized from how fast the one
+ * before it went (FIRST_CHUNK_ROWS first, then between MIN_CHUNK_ROWS and MAX_CHUNK_ROWS): on a slower or busier
+ * machine the chunks are smaller, so a sale never waits long behind one.
+ */
+export const CHUNK_MS = 100;
+const FIRST_CHUNK_ROWS = 1000;
+const MIN_CHUNK_ROWS = 100;
+const MAX_CHUNK_ROWS = 10_000;
+/** The pause between chunks, lock free: longer than a waiting writer's poll (beginImmediate, every WRITE_LOCK_POLL_MS), so it gets in. */
+export const CHUNK_PAUSE_MS = 4;
+/** The page cache (KiB) while writing: a chunk's pages (its diners' index entries lie all over) stay in memory. */
+const WRITE_CACHE_KIB = 64 * 1024;
 /** How often (in rows) checking reports its progress. */
 const CHECK_PROGRESS_EVERY = 1000;
 /** The DNI length when the caller gives none: DNI_LENGTH's default. */
@@ -60,7 +71,7 @@ export interface DinerImportOptions {
   onProgress?: (step: "checking" | "saving", done: number, total: number) => void;
   /** Digits of a DNI (the DNI_LENGTH setting, config.dniLength): a number cell shorter than that is padded with zeros. 8 when not given. */
   dniLength?: number;
-  /** Rows per write transaction (CHUNK_ROWS when not given). */
+  /** Rows per write transaction, for tests (when not given, chunks are sized to hold the lock about CHUNK_MS). */
   chunkSize?: number;
 }
 
@@ -832,7 +843,7 @@ function plan(db: Db, scope: Scope, sheet: SheetRows, options: DinerImportOption
   const steps = planSteps(db, scope, sheet, options);
   for (;;) {
     const step = steps.next();
-    if (step.done) return step.value;
+    if (step.done) return kept(db, scope, sheet, options, step.value);
   }
 }
 
@@ -840,9 +851,63 @@ async function planAsync(db: Db, scope: Scope, sheet: SheetRows, options: DinerI
   const steps = planSteps(db, scope, sheet, options);
   for (;;) {
     const step = steps.next();
-    if (step.done) return step.value;
+    if (step.done) return kept(db, scope, sheet, options, step.value);
     await new Promise((resolve) => setImmediate(resolve));
   }
+}
+
+/** How long a check of a sheet is written as it is by importDiners, without checking the rows again. */
+export const CHECK_KEPT_MS = 60_000;
+
+interface KeptCheck {
+  db: Db;
+  scope: Scope;
+  options: string;
+  at: number;
+  planned: Planned;
+}
+
+/** Each sheet's latest check (a preview, or importDiners' own), kept while the sheet lives. */
+const checks = new WeakMap<SheetRows, KeptCheck>();
+
+/** The options a plan depends on. */
+const planOptions = (options: DinerImportOptions) =>
+  JSON.stringify([options.defaultCafeId ?? null, options.deactivateLeavers === true, options.dniLength ?? null]);
+
+function kept(db: Db, scope: Scope, sheet: SheetRows, options: DinerImportOptions, planned: Planned): Planned {
+  checks.set(sheet, { db, scope, options: planOptions(options), at: Date.now(), planned });
+  return planned;
+}
+
+/**
+ * The plan to write: the same sheet's check, when it was made on this database, for this scope and these options,
+ * less than CHECK_KEPT_MS ago, and gave the plan confirmed (the command line and the inbox check, then write at
+ * once); otherwise the rows are checked again. Writing a recent check is as safe as checking again just before
+ * writing, which leaves the same gap before the write: every update is guarded by the values it was planned from
+ * and every new diner by the unique document, so a diner changed meanwhile undoes the import (plan changed).
+ */
+async function planToWrite(
+  db: Db,
+  scope: Scope,
+  sheet: SheetRows,
+  options: DinerImportOptions & { expectedPlan?: string },
+): Promise<Planned> {
+  // A check is written once: after that it describes the diners as they were before it.
+  const check = checks.get(sheet);
+  checks.delete(sheet);
+  if (
+    check &&
+    options.expectedPlan !== undefined &&
+    check.planned.preview.plan === options.expectedPlan &&
+    check.db === db &&
+    check.scope === scope &&
+    check.options === planOptions(options) &&
+    Date.now() - check.at < CHECK_KEPT_MS
+  )
+    return check.planned;
+  const planned = await planAsync(db, scope, sheet, options);
+  checks.delete(sheet);
+  return planned;
 }
 
 /** What importing `sheet` would do, without writing anything. */
@@ -1220,7 +1285,7 @@ export async function importDiners(
 ): Promise<{ counts: DinerImportCounts; importId: number }> {
   const { source } = options;
   recoverDinerImports(db);
-  const planned = await planAsync(db, scope, sheet, options);
+  const planned = await planToWrite(db, scope, sheet, options);
   const { preview, counts, cafeIds } = planned;
   const refuse = (m: Message) =>
     db.transaction(
@@ -1281,41 +1346,42 @@ export async function importDiners(
     { behavior: "immediate" },
   );
 
-  const size = Math.max(1, options.chunkSize ?? CHUNK_ROWS);
   const now = new Date();
+  let size = Math.max(1, options.chunkSize ?? FIRST_CHUNK_ROWS);
   let written = 0;
+  const { cache_size: cacheSize } = client.prepare("PRAGMA cache_size").get() as { cache_size: number };
+  client.prepare(`PRAGMA cache_size = -${WRITE_CACHE_KIB}`).run();
   try {
     options.onProgress?.("saving", 0, writes.length);
-    for (let from = 0; from < writes.length; from += size) {
-      const chunk = writes.slice(from, from + size);
-      const last = from + size >= writes.length;
+    while (written < writes.length) {
+      const chunk = writes.slice(written, written + size);
+      const last = written + chunk.length >= writes.length;
+      let lockedAt = 0;
       withoutSync(client, !last, () =>
-        db.transaction(
-          () => {
-            const renewed = client.prepare(SQL.renewLease).run(Date.now() + LEASE_MS, importId, token);
-            if (renewed.changes !== 1) throw new LeaseLost("The import's lease was taken over");
-            writeChunk(client, actor, importId, chunk, now.getTime());
-            if (last) {
-              // Done: the import succeeds with its last chunk, and its undo log goes.
-              finishLedger(db, importId, "succeeded", counts, null, Date.now());
-              auditImport(
-                db,
-                actor,
-                importId,
-                source,
-                cafeIds,
-                { rows: preview.rows, counts, result: "succeeded" },
-                now,
-              );
-              client.prepare("DELETE FROM diner_import_undo WHERE import_id = ?").run(importId);
-            }
-          },
-          { behavior: "immediate" },
-        ),
+        immediateTransaction(client, () => {
+          lockedAt = performance.now();
+          const renewed = client.prepare(SQL.renewLease).run(Date.now() + LEASE_MS, importId, token);
+          if (renewed.changes !== 1) throw new LeaseLost("The import's lease was taken over");
+          writeChunk(client, actor, importId, chunk, now.getTime());
+          if (last) {
+            // Done: the import succeeds with its last chunk, and its undo log goes.
+            finishLedger(db, importId, "succeeded", counts, null, Date.now());
+            auditImport(db, actor, importId, source, cafeIds, { rows: preview.rows, counts, result: "succeeded" }, now);
+            client.prepare("DELETE FROM diner_import_undo WHERE import_id = ?").run(importId);
+          }
+        }),
       );
+      const held = performance.now() - lockedAt;
       written += chunk.length;
       options.onProgress?.("saving", written, writes.length);
-      if (!last) await new Promise((resolve) => setImmediate(resolve));
+      if (last) break;
+      // The next chunk is sized to hold the lock about CHUNK_MS, as fast as this one went (at most twice as many rows).
+      if (options.chunkSize === undefined)
+        size = Math.round(
+          Math.min(MAX_CHUNK_ROWS, 2 * chunk.length, Math.max(MIN_CHUNK_ROWS, (chunk.length * CHUNK_MS) / held)),
+        );
+      // A writer waiting for the lock (a sale) asks every WRITE_LOCK_POLL_MS: the pause lets it in.
+      await new Promise((resolve) => setTimeout(resolve, CHUNK_PAUSE_MS));
     }
   } catch (error) {
     if (error instanceof LeaseLost) throw error;
@@ -1326,6 +1392,8 @@ export async function importDiners(
     if (finished && isConflict(error))
       throw new DinerImportPlanChanged((await planAsync(db, scope, sheet, options)).preview);
     throw error;
+  } finally {
+    client.prepare(`PRAGMA cache_size = ${cacheSize}`).run();
   }
   return { counts, importId };
 }

@@ -24,7 +24,7 @@ import { drizzle } from "drizzle-orm/bun-sqlite";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import * as schema from "../../../db/schema";
 import { cafes, dealerships, saleLines, sales, SERVICE_TYPES, services, subdealerships } from "../../../db/schema";
-import type { Db } from "../../db";
+import { BUSY_TIMEOUT_MS, type Db } from "../../db";
 import { intlLocale, translate, type Locale } from "../../i18n";
 import type { Scope } from "../access/scope";
 import { daysBetween, salesTotals, salesWhere, type SalesFilter, type SalesTotals } from "./report";
@@ -73,7 +73,7 @@ function openSnapshot(db: Db): Snapshot {
     };
   const client = new Database(file, { readonly: true, strict: true });
   try {
-    client.exec("PRAGMA busy_timeout = 5000");
+    client.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
     client.exec("BEGIN");
   } catch (error) {
     client.close();
