@@ -4,23 +4,11 @@
  * exactly as migration 0015 made them.
  */
 import { expect, test } from "bun:test";
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import { migrate } from "drizzle-orm/bun-sqlite/migrator";
-import { migrateDatabase, MIGRATIONS_FOLDER, openDatabase } from "../src/db";
+import { migrateDatabase, openDatabase } from "../src/db";
 import { posWorld } from "../tests/support/pos";
-
-/** The migrations before 0019, in a folder of their own. */
-function migrationsBeforeClustering(): string {
-  const folder = mkdtempSync(join(tmpdir(), "mesa-migrations-"));
-  cpSync(MIGRATIONS_FOLDER, folder, { recursive: true });
-  const journalPath = join(folder, "meta", "_journal.json");
-  const journal = JSON.parse(readFileSync(journalPath, "utf8"));
-  journal.entries = journal.entries.filter((entry: { tag: string }) => entry.tag < "0019");
-  writeFileSync(journalPath, JSON.stringify(journal));
-  return folder;
-}
+import { migrationsBefore } from "./migrations-before.test-support";
 
 const TRIGGERS = [
   "sale_lines_figures_delete",
@@ -33,7 +21,7 @@ const TRIGGERS = [
 
 test("the daily totals keep every row, become WITHOUT ROWID, and their triggers are back unchanged", () => {
   const db = openDatabase(":memory:");
-  const folder = migrationsBeforeClustering();
+  const folder = migrationsBefore("0019");
   migrate(db, { migrationsFolder: folder });
   rmSync(folder, { recursive: true });
   const client = db.$client;

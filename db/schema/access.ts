@@ -142,7 +142,8 @@ export type AuditPlaceKind = (typeof AUDIT_PLACE_KINDS)[number];
 /**
  * The places an audit entry is about, written with the entry: the audit shows it only to viewers whose scope holds
  * every one of them. An entry without places is about company-wide data. No foreign key to the places: the entry
- * keeps the place of something deleted since.
+ * keeps the place of something deleted since. The table is WITHOUT ROWID (migration 0020; drizzle has no word for
+ * it): it is its primary key.
  */
 export const auditPlaces = sqliteTable(
   "audit_places",

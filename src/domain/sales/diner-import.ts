@@ -589,6 +589,14 @@ function* planSteps(db: Db, scope: Scope, sheet: SheetRows, options: DinerImport
     if (problem === undefined) numberProblems.set(key, (problem = documentProblem({ type, number }, settings)));
     return problem;
   };
+  // The columns whose few values repeat on every row (type, subdealership, cafe, level): each cell's text is worked
+  // out once per distinct value.
+  const texts = new Map<CellValue | undefined, string>();
+  const repeatedText = (cell: CellValue | undefined): string => {
+    let text = texts.get(cell);
+    if (text === undefined) texts.set(cell, (text = cellText(cell)));
+    return text;
+  };
   const levelMemo = new Map<string, { id: number; name: string } | null>();
   const cafeMemo = new Map<string, Resolved<CafeRow>>();
   const subMemo = new Map<string, Resolved<SubdealershipRow>>();
@@ -599,18 +607,13 @@ function* planSteps(db: Db, scope: Scope, sheet: SheetRows, options: DinerImport
 
   let done = 0;
   onProgress?.("checking", 0, dataRows);
-  for (let i = headerIndex + 1; i < rows.length; i++) {
-    const cells = rows[i];
-    if (isBlankRow(cells)) continue;
-    const row = sheet.firstRow + i;
-    if (++done % CHECK_PROGRESS_EVERY === 0) {
-      onProgress?.("checking", done, dataRows);
-      yield;
-    }
+  // One row's check, a plain function: the generator around it only counts rows and yields (JavaScriptCore
+  // optimises a generator's body less).
+  const checkRow = (cells: CellValue[], row: number): void => {
     const before = problems.count;
 
     // The document: the key.
-    const typeText = typeColumn ? cellText(cells[typeColumn.index]) : "";
+    const typeText = typeColumn ? repeatedText(cells[typeColumn.index]) : "";
     const rawDocument = cells[documentColumn.index];
     let documentNumber =
       typeof rawDocument === "number" ? cellText(rawDocument) : normalizeDocumentNumber(cellText(rawDocument));
@@ -679,7 +682,7 @@ function* planSteps(db: Db, scope: Scope, sheet: SheetRows, options: DinerImport
     }
 
     let subdealershipId: number | null = existing?.subdealershipId ?? null;
-    const subText = cellText(cells[subColumn.index]);
+    const subText = repeatedText(cells[subColumn.index]);
     if (subText) {
       let found = subMemo.get(subText);
       if (!found) subMemo.set(subText, (found = resolveSubdealership(world, subText)));
@@ -692,7 +695,7 @@ function* planSteps(db: Db, scope: Scope, sheet: SheetRows, options: DinerImport
 
     // The cafe: the cell, else the default cafe, else (a diner already registered) where they are.
     let cafeId: number | null = existing?.cafeId ?? null;
-    const cafeText = cafeColumn ? cellText(cells[cafeColumn.index]) : "";
+    const cafeText = cafeColumn ? repeatedText(cells[cafeColumn.index]) : "";
     const cafeHeader = cafeColumn?.header ?? null;
     let named = false;
     if (cafeText) {
@@ -715,7 +718,7 @@ function* planSteps(db: Db, scope: Scope, sheet: SheetRows, options: DinerImport
 
     let levelId: number | null = existing?.levelId ?? null;
     if (levelColumn) {
-      const text = cellText(cells[levelColumn.index]);
+      const text = repeatedText(cells[levelColumn.index]);
       if (text) {
         let level = levelMemo.get(text);
         if (level === undefined) levelMemo.set(text, (level = world.levels.get(nameKey(text)) ?? null));
@@ -735,7 +738,7 @@ function* planSteps(db: Db, scope: Scope, sheet: SheetRows, options: DinerImport
       subdealershipId === null ||
       cafeId === null
     )
-      continue;
+      return;
 
     const values: DinerValues = { name: dinerName, phone, subdealershipId, cafeId, levelId, active: true };
     const barred = world.blacklist.get(documentType, documentNumber);
@@ -758,13 +761,13 @@ function* planSteps(db: Db, scope: Scope, sheet: SheetRows, options: DinerImport
             ...(levelId !== null ? ["level"] : []),
           ],
         });
-      continue;
+      return;
     }
     const changed: ValueKey[] = [];
     for (const k of VALUE_KEYS) if (existing[k] !== values[k]) changed.push(k);
     if (changed.length === 0) {
       counts.unchanged++;
-      continue;
+      return;
     }
     // A diner whose home cafe lies outside the scope is not the importer's to change or move.
     if (!reachesCafe(scope, existing.cafeId)) {
@@ -776,12 +779,21 @@ function* planSteps(db: Db, scope: Scope, sheet: SheetRows, options: DinerImport
           cafe: world.cafes.get(existing.cafeId)?.name ?? "",
         }),
       );
-      continue;
+      return;
     }
     counts.updated++;
     writes.push({ kind: "update", row, before: existing, values, changed });
     if (changes.length < MAX_LISTED)
       changes.push({ row, kind: "update", documentNumber, name: dinerName, fields: changed.map((k) => FIELD_NAME[k]) });
+  };
+  for (let i = headerIndex + 1; i < rows.length; i++) {
+    const cells = rows[i];
+    if (isBlankRow(cells)) continue;
+    if (++done % CHECK_PROGRESS_EVERY === 0) {
+      onProgress?.("checking", done, dataRows);
+      yield;
+    }
+    checkRow(cells, sheet.firstRow + i);
   }
   onProgress?.("checking", dataRows, dataRows);
 
@@ -1106,9 +1118,16 @@ const ROWS_PER_STATEMENT = 64;
 /**
  * Inserts `rows` (each `width` values) into `table` with multi-row prepared statements, and returns the rowid of
  * the first: the rows of one transaction get consecutive rowids (AUTOINCREMENT, and no other writer inside it),
- * which is checked.
+ * which is checked. A table WITHOUT ROWID (`rowids` false) has none to return.
  */
-function insertRows(client: Database, table: string, columns: string, width: number, rows: Bound[][]): number {
+function insertRows(
+  client: Database,
+  table: string,
+  columns: string,
+  width: number,
+  rows: Bound[][],
+  rowids = true,
+): number {
   if (rows.length === 0) return 0;
   const tuple = `(${Array(width).fill("?").join(", ")})`;
   const statementFor = (n: number) =>
@@ -1122,7 +1141,8 @@ function insertRows(client: Database, table: string, columns: string, width: num
     last = Number(statement.run(...batch.flat()).lastInsertRowid);
     if (at === 0) first = last - batch.length + 1;
   }
-  if (last !== first + rows.length - 1) throw new Error(`The rows inserted into ${table} are not consecutive`);
+  if (rowids && last !== first + rows.length - 1)
+    throw new Error(`The rows inserted into ${table} are not consecutive`);
   return first;
 }
 
@@ -1238,7 +1258,7 @@ function writeChunk(client: Database, actor: Actor, importId: number, writes: Wr
   auditCafes.forEach((cafes, i) => {
     for (const cafeId of cafes) places.push([firstAudit + i, "cafe", cafeId]);
   });
-  insertRows(client, "audit_places", "audit_id, kind, place_id", 3, places);
+  insertRows(client, "audit_places", "audit_id, kind, place_id", 3, places, false);
   client
     .prepare(SQL.insertUndo)
     .run(
