@@ -7,10 +7,12 @@
  * cafes, levels, diners and the blacklist, each loaded once into a map) and says what would be created, updated or
  * left unchanged, every problem by row and column, the blacklisted documents, the leavers, and `plan`, a fingerprint
  * of exactly what would be written. `importDiners` checks again and, when there is no problem (and the plan is the
- * one confirmed), writes.
+ * one confirmed), writes; a sheet this process checked moments before (the command line, the inbox) is written as
+ * checked, without checking it again (planToWrite).
  *
- * Short locks: the write is cut in chunks, each its own short IMMEDIATE transaction, yielding to the event loop
- * between them so sales get in. Each chunk writes, in the same transaction, what undoes it (diner_import_undo), and
+ * Short locks: the write is cut in chunks, each its own IMMEDIATE transaction sized to hold the write lock about
+ * CHUNK_MS, with a pause between them in which sales get in (another process's sale asks for the lock every
+ * millisecond: beginImmediate in src/db.ts). Each chunk writes, in the same transaction, what undoes it (diner_import_undo), and
  * renews the import's lease in the ledger (diner_imports). Should anything fail mid-way — a diner changed by
  * someone else meanwhile (every update is guarded by the values it was planned from), an exception, a crash — the
  * undo log puts the diners and their audit entries back, and the ledger says rolled_back. A crashed writer's
