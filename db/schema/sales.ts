@@ -46,7 +46,6 @@ export const diners = sqliteTable(
   },
   (t) => [
     uniqueIndex("diners_document_unique").on(t.documentType, t.documentNumber),
-    index("diners_document_number_index").on(t.documentNumber),
     index("diners_cafe_name_index").on(t.cafeId, t.nameFolded),
     index("diners_subdealership_index").on(t.subdealershipId),
     check("diners_document_type_check", sql`${t.documentType} IN ('dni', 'ce', 'pas')`),

@@ -63,6 +63,34 @@ describe("what reads as a document", () => {
 });
 
 describe("searching diners", () => {
+  test("a document number is looked up in the unique index by type and number, not by scanning the diners", () => {
+    const { db, w, only } = setup();
+    const client = db.$client;
+    const prepare = client.prepare.bind(client);
+    const plans: string[] = [];
+    (client as { prepare: unknown }).prepare = (text: string) => {
+      const statement = prepare(text);
+      if (/"diners"\."document_number" = \?/.test(text))
+        plans.push(
+          client
+            .query(`EXPLAIN QUERY PLAN ${text}`)
+            .values(...(Array(statement.paramsCount).fill(null) as null[]))
+            .map((row) => String(row.at(-1)))
+            .join("; "),
+        );
+      return statement;
+    };
+    try {
+      expect(searchDiners(db, only(w.norte), "40000003").map((d) => d.id)).toEqual([w.carla]);
+    } finally {
+      (client as { prepare: unknown }).prepare = prepare;
+    }
+    expect(plans).toHaveLength(1);
+    expect(plans[0]).toContain(
+      "SEARCH diners USING INDEX diners_document_unique (document_type=? AND document_number=?)",
+    );
+  });
+
   test("a document finds the diner in any cafe, whatever the scope", () => {
     const { db, w, only } = setup();
     expect(searchDiners(db, only(w.norte), "40000003").map((d) => d.id)).toEqual([w.carla]);

@@ -7,13 +7,19 @@
  * Search (the point of sale's one input): a document is looked up across every cafe, since a diner of another cafe
  * is sold to as an other-unit diner; a name is searched (accents ignored) among the diners of the person's cafes.
  */
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { blacklist, cafes, dealerships, diners, levels, mines, sales, subdealerships, units } from "../../../db/schema";
 import { preparedQuery, type Db } from "../../db";
 import type { Scope } from "../access/scope";
 import { reachesCafe, scopeValues } from "../access/scope";
 import { recordAudit, unionOfPlaces, type Actor } from "../audit";
-import { normalizeDocumentNumber, type Document, type DocumentSettings, type DocumentType } from "../documents";
+import {
+  DOCUMENT_TYPES,
+  normalizeDocumentNumber,
+  type Document,
+  type DocumentSettings,
+  type DocumentType,
+} from "../documents";
 import { Conflict, message, NotFound, ValidationFailed, type Message } from "../errors";
 import { foldText } from "../fold";
 import { inIdList, searchMatch, searchPattern } from "../search";
@@ -80,7 +86,8 @@ function dinerQuery(db: Db) {
 // The point of sale asks these for every diner served: prepared once per connection.
 const byDocumentNumber = preparedQuery((db: Db) =>
   dinerQuery(db)
-    .where(eq(diners.documentNumber, sql.placeholder("number")))
+    // Every type named, so the unique index on (type, number) finds it: one look per type.
+    .where(and(inArray(diners.documentType, [...DOCUMENT_TYPES]), eq(diners.documentNumber, sql.placeholder("number"))))
     .orderBy(asc(diners.documentType))
     .limit(SEARCH_LIMIT)
     .prepare(),
