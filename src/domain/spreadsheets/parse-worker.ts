@@ -10,7 +10,8 @@
  * cannot claim a million blank rows and fill the memory. For readFirstSheet, the first sheet's XML is also counted
  * before SheetJS reads it (sheet-size.ts): an .ods repeating a row a million times, or an .xlsx holding millions of
  * cells, is refused before any cell exists. Formulas are never evaluated: a formula cell gives its cached value.
- * SheetJS's read and the rows of a first sheet are in sheetjs-read.ts; an .xlsx is first tried by xlsx-sheet.ts.
+ * SheetJS's read and the rows of a first sheet are in sheetjs-read.ts; an .xlsx is first tried by xlsx-sheet.ts, and
+ * SheetJS is loaded only by the reads that use it. The rows go back packed (packed-rows.ts).
  */
 import type * as SheetJS from "xlsx";
 import { ValidationFailed } from "../errors";
@@ -33,12 +34,17 @@ import { readXlsxFirstSheet } from "./xlsx-sheet";
 
 declare const self: Worker;
 
-/** SheetJS, loaded when a workbook comes (a CSV does not need it, and loading it is most of a small read's time). */
-let XLSX: typeof SheetJS;
+/**
+ * SheetJS, loaded when a read needs it: every sheet of a workbook, an .xls, an .ods, or an .xlsx that xlsx-sheet.ts
+ * leaves to it. A CSV and the usual .xlsx never load it (loading it takes 40–70 ms).
+ */
+let loaded: typeof SheetJS | undefined;
+const sheetJS = async () => (loaded ??= await import("xlsx"));
 
 /** The places import's read: every sheet of an .xlsx, each refused past `limits.maxRows` rows. */
-function everySheet({ bytes, limits }: WorkerRequest): SheetRows[] {
+async function everySheet({ bytes, limits }: WorkerRequest): Promise<SheetRows[]> {
   checkZipContent(bytes, limits);
+  const XLSX = await sheetJS();
   const book = XLSX.read(bytes, { ...SHEETJS_OPTIONS, sheetRows: limits.maxRows + 1 });
   const sheets = [];
   for (const name of book.SheetNames) {
@@ -63,7 +69,11 @@ function everySheet({ bytes, limits }: WorkerRequest): SheetRows[] {
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 
 /** readFirstSheet's read: the first sheet of a file of the given format, checked as the comment above says. */
-function firstSheet({ bytes, limits, firstSheet }: WorkerRequest & Required<Pick<WorkerRequest, "firstSheet">>) {
+async function firstSheet({
+  bytes,
+  limits,
+  firstSheet,
+}: WorkerRequest & Required<Pick<WorkerRequest, "firstSheet">>): Promise<SheetRows> {
   const bounds: SheetBounds = { rows: limits.maxRows + 1, reportedRows: limits.maxRows };
   // One row past the limit is read, so that a sheet over it is told from one that fills it.
   const options = { ...SHEETJS_OPTIONS, sheetRows: bounds.rows + 1 };
@@ -92,7 +102,7 @@ function firstSheet({ bytes, limits, firstSheet }: WorkerRequest & Required<Pick
       // that reader is not certain of is read below.
       const fast = first && readXlsxFirstSheet(bytes, zip, first, bounds, limits);
       if (fast) return fast;
-      return xlsxFirstSheetBySheetJS(XLSX, bytes, limits, bounds, first, [...entries.keys()]);
+      return xlsxFirstSheetBySheetJS(await sheetJS(), bytes, limits, bounds, first, [...entries.keys()]);
     }
     case "ods": {
       const entries = new Map(checkZip(bytes, limits).entries.map((entry) => [entry.name, entry]));
@@ -101,9 +111,10 @@ function firstSheet({ bytes, limits, firstSheet }: WorkerRequest & Required<Pick
       if (manifest && odsIsEncrypted(text(entryContent(bytes, manifest, limits)))) throw refusal("import.encrypted");
       // As for .xlsx, every part is counted (SheetJS looks for content.xml whatever its case).
       checkZipContent(bytes, limits, (_, content) => checkOdsContent(text(content), bounds));
-      return firstSheetOf(XLSX.read(bytes, options), bounds);
+      return firstSheetOf((await sheetJS()).read(bytes, options), bounds);
     }
-    case "xls":
+    case "xls": {
+      const XLSX = await sheetJS();
       try {
         return firstSheetOf(XLSX.read(bytes, options), bounds);
       } catch (error) {
@@ -112,16 +123,16 @@ function firstSheet({ bytes, limits, firstSheet }: WorkerRequest & Required<Pick
           throw refusal("import.encrypted");
         throw error;
       }
+    }
   }
 }
 
 self.onmessage = async (event: MessageEvent<WorkerRequest>) => {
   try {
     const request = event.data;
-    if (request.firstSheet?.format !== "csv") XLSX ??= await import("xlsx");
     const rows = request.firstSheet
-      ? [firstSheet({ ...request, firstSheet: request.firstSheet })]
-      : everySheet(request);
+      ? [await firstSheet({ ...request, firstSheet: request.firstSheet })]
+      : await everySheet(request);
     const sheets = rows.map(packSheet);
     self.postMessage({ ok: true, sheets } satisfies WorkerAnswer, sheets.flatMap(transferablesOf));
   } catch (error) {

@@ -546,6 +546,31 @@ function rowNumberOf(attributes: string): number | undefined {
   return parseInt(number, 10);
 }
 
+const USUAL_ROW = '<row r="';
+/** The number usualRow found. */
+let usualRowNumber = 0;
+
+/**
+ * A row's start tag at `at` as SheetJS writes it, `<row r="7">` (a number of at most 9 digits, no leading zero, no
+ * other attribute), read without regular expressions, its number put in usualRowNumber. Returns the offset after it,
+ * or -1 when the tag has another form (ROW and rowNumberOf read it then).
+ */
+function usualRow(xml: string, at: number): number {
+  if (!xml.startsWith(USUAL_ROW, at)) return -1;
+  let p = at + USUAL_ROW.length;
+  let c = xml.charCodeAt(p);
+  if (c === 0x30) return -1;
+  let number = 0;
+  let digits = 0;
+  for (; isDigit(c) && digits < 9; c = xml.charCodeAt(++p)) {
+    number = number * 10 + c - 0x30;
+    digits++;
+  }
+  if (digits === 0 || c !== QUOTE || xml.charCodeAt(p + 1) !== GT) return -1;
+  usualRowNumber = number;
+  return p + 2;
+}
+
 /** What usualCell found in a cell (one object, filled again for each cell). */
 const found = {
   /** Its column (0-based). */
@@ -713,7 +738,8 @@ interface SheetScan {
  * A cell as Mesa's usual writers write it (`<c r="B7" s="1" t="s"><v>3</v></c>`: `r` in this row, maybe `s`, maybe
  * `t`, no white space; closed on itself, or an optional formula, value and inline string) is read without regular
  * expressions, its usual values (a shared string index, a plain number, text without references) without a detour;
- * any other cell goes through ANY_CELL and valueOf.
+ * any other cell goes through ANY_CELL and valueOf. So is a row's start tag as SheetJS writes it (`<row r="7">`); any
+ * other goes through ROW and rowNumberOf.
  */
 function scanSheet(
   sheet: Buffer,
@@ -749,7 +775,6 @@ function scanSheet(
   let inRow = false;
   let rowClosedItself = false;
   let read = false;
-  let rowText = "";
   let values: CellValue[] = [];
   let column = -1;
   let cells = 0;
@@ -804,7 +829,7 @@ function scanSheet(
         const reference = attributes.get("r");
         if (reference !== undefined) {
           const parts = REFERENCE.exec(reference) ?? unsure();
-          if (parts[2] !== rowText) unsure();
+          if (parts[2] !== String(row)) unsure();
           cellColumn = columnOf(parts[1]);
         } else if (STRAY_REFERENCE.test(other[0])) unsure();
         type = attributes.get("t");
@@ -826,20 +851,23 @@ function scanSheet(
       let value: CellValue;
       if (usual && rawEnd > rawStart && !escaped && !wide && (type === undefined || type === "n")) {
         value = finite(parseFloat(xml.slice(rawStart, rawEnd)));
-      } else if (usual && rawEnd > rawStart && !escaped && type === "str") {
-        // Text as it is: its bytes read as UTF-8 when they go beyond ASCII.
-        value = wide ? sheet.toString("utf8", rawStart, rawEnd) : xml.slice(rawStart, rawEnd);
+      } else if (usual && rawEnd > rawStart && !escaped && !wide && type === "str") {
+        // ASCII text without references: as it is.
+        value = xml.slice(rawStart, rawEnd);
       } else if (usual && index >= 0 && type === "s") {
         if (strings === null || index >= strings.length) unsure();
         const text = (strings as (string | undefined)[])[index];
         value = text === undefined || text === "" ? null : text;
       } else if (usual && rawEnd > rawStart && type === "str") {
-        // Text with references or escapes: the same text repeats down a column (a company, a cafe), decoded once.
+        // Text with bytes beyond ASCII (read as UTF-8), references or escapes: the same text repeats down a column (a
+        // surname, a company, a cafe), decoded once.
         const text = xml.slice(rawStart, rawEnd);
         const known = decodedText.get(text);
         if (known !== undefined) value = known;
         else {
-          value = valueOf(type, fromBytes(text), inline, strings, date1904);
+          value = escaped
+            ? valueOf(type, fromBytes(text), inline, strings, date1904)
+            : sheet.toString("utf8", rawStart, rawEnd);
           if (decodedText.size < DECODED_TEXTS) decodedText.set(text, value);
         }
       } else {
@@ -870,10 +898,19 @@ function scanSheet(
     }
 
     if (next === LETTER_R && !inRow) {
-      ROW.lastIndex = at;
-      const tag = ROW.exec(xml) ?? unsure();
-      at = ROW.lastIndex;
-      const number = rowNumberOf(tag[1]);
+      const after = usualRow(xml, at);
+      let number: number | undefined;
+      let closedItself = false;
+      if (after >= 0) {
+        at = after;
+        number = usualRowNumber;
+      } else {
+        ROW.lastIndex = at;
+        const tag = ROW.exec(xml) ?? unsure();
+        at = ROW.lastIndex;
+        number = rowNumberOf(tag[1]);
+        closedItself = tag[2] === "/";
+      }
       if (number === undefined) {
         // Numbered after the previous row: the general path and sheet-size.ts count a row closed on itself
         // differently there.
@@ -883,11 +920,10 @@ function scanSheet(
         if (number <= row) unsure();
         row = number;
       }
-      rowClosedItself = tag[2] === "/";
+      rowClosedItself = closedItself;
       if (rowClosedItself) continue;
       inRow = true;
       read = row <= readRows;
-      rowText = String(row);
       values = [];
       column = -1;
       continue;
