@@ -1,7 +1,8 @@
 /**
  * The general path of readFirstSheet: SheetJS's read of a workbook and the rows of its first sheet. parse-worker.ts
  * runs it for every .xls and .ods, and for an .xlsx that Mesa's own reader (xlsx-sheet.ts) leaves to it; the tests
- * of that reader compare it with this very code. SheetJS is passed in: the worker loads it only for the reads that use it.
+ * of that reader compare it with this very code. SheetJS is passed in: the worker loads it only for the reads that
+ * use it.
  */
 import type * as SheetJS from "xlsx";
 import { ValidationFailed } from "../errors";
