@@ -273,6 +273,7 @@ export const WRITE_LOCK_POLL_MS = 1;
  * at the first gap. The wait blocks the thread, as SQLite's own does.
  */
 export function beginImmediate(client: Database, timeoutMs: number = BUSY_TIMEOUT_MS): void {
+  const { timeout } = client.prepare("PRAGMA busy_timeout").get() as { timeout: number };
   client.prepare("PRAGMA busy_timeout = 0").run();
   try {
     const deadline = performance.now() + timeoutMs;
@@ -281,14 +282,17 @@ export function beginImmediate(client: Database, timeoutMs: number = BUSY_TIMEOU
         client.prepare("BEGIN IMMEDIATE").run();
         return;
       } catch (error) {
-        if ((error as { code?: unknown }).code !== "SQLITE_BUSY" || performance.now() >= deadline) throw error;
+        if (!isBusy(error) || performance.now() >= deadline) throw error;
         Bun.sleepSync(WRITE_LOCK_POLL_MS);
       }
     }
   } finally {
-    client.prepare(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`).run();
+    client.prepare(`PRAGMA busy_timeout = ${timeout}`).run();
   }
 }
+
+/** SQLITE_BUSY, or one of its extended codes (SQLITE_BUSY_RECOVERY while another connection recovers the WAL). */
+const isBusy = (error: unknown) => (Number((error as { errno?: unknown }).errno) & 0xff) === 5;
 
 /**
  * Runs `work` in a write transaction begun with beginImmediate: committed when it returns, rolled back when it
@@ -296,18 +300,17 @@ export function beginImmediate(client: Database, timeoutMs: number = BUSY_TIMEOU
  */
 export function immediateTransaction<T>(client: Database, work: () => T): T {
   beginImmediate(client);
-  let result: T;
   try {
-    result = work();
-  } catch (error) {
-    if (client.inTransaction) client.prepare("ROLLBACK").run();
-    throw error;
-  }
-  try {
+    const result = work();
     client.prepare("COMMIT").run();
+    return result;
   } catch (error) {
-    if (client.inTransaction) client.prepare("ROLLBACK").run();
+    // What failed is what the caller hears about, even if the rollback fails too.
+    try {
+      if (client.inTransaction) client.prepare("ROLLBACK").run();
+    } catch {
+      // The connection stays in its transaction; the next BEGIN says so.
+    }
     throw error;
   }
-  return result;
 }

@@ -28,6 +28,7 @@ import {
   importDiners,
   previewDinerImportAsync,
   recordRefusedImport,
+  SERVER_CHUNK_MS,
   type DinerImportCounts,
   type DinerImportOptions,
   type DinerImportPreview,
@@ -162,6 +163,8 @@ export const dinersImportJob: JobHandler<DinersImportInput, DinersImportResult> 
       defaultCafeId: input.defaultCafeId,
       deactivateLeavers: input.deactivateLeavers,
       dniLength: input.dniLength,
+      // This job runs in the server's process: every request waits for each chunk, so they are short.
+      chunkMs: SERVER_CHUNK_MS,
       onProgress: (step, done, total) => progress(done, total, PROGRESS_LABELS[step]),
     };
     /** A new preview to confirm instead (the diners changed, or another import was writing). */

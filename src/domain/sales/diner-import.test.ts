@@ -33,7 +33,7 @@ import {
   type DinerImportPreview,
   type DinerImportSource,
 } from "./diner-import";
-import { updateDiner } from "./diners";
+import { createDiner, updateDiner } from "./diners";
 import { recordSale } from "./sell";
 
 const NOW = new Date("2026-11-24T15:00:00Z");
@@ -826,8 +826,8 @@ describe("the plan", () => {
     expect(dinerOf(db, "40000001")?.name).toBe("Ana Renombrada");
   });
 
-  test("a sheet just checked is written without checking again; a diner changed meanwhile still undoes it", async () => {
-    const { db, w } = setup();
+  test("a sheet just checked is written without checking it again when nothing it read has changed", async () => {
+    const { db } = setup();
     const file = sheet(
       HEAD,
       ["Nueva", "45000130", "Contrata Uno", "Comedor Norte"],
@@ -836,36 +836,84 @@ describe("the plan", () => {
     let checked = 0;
     const onProgress = (step: string, done: number) => void (step === "checking" && done === 0 && checked++);
     const preview = previewDinerImport(db, EVERYTHING, file, { onProgress });
+    // Sales and other writes elsewhere in the database do not count.
+    db.$client.exec("UPDATE cafes SET time_zone = time_zone");
+    const { counts } = await run(db, file, { expectedPlan: preview.plan, onProgress });
     expect(checked).toBe(1);
-    updateDiner(
-      db,
-      ACTOR,
-      EVERYTHING,
-      w.ana,
-      { name: "Ana Cambiada", document_number: "40000001", subdealership_id: w.contrata, cafe_id: w.norte },
-      SALE_SETTINGS,
-    );
-    const before = snapshot(db);
-    // The check is written as it was (no second check): the update, planned from Ana's old name, finds another.
-    const error = await rejection(run(db, file, { expectedPlan: preview.plan, onProgress, chunkSize: 1 }));
-    // Checked once more only for the new preview, after the undo.
-    expect(checked).toBe(2);
-    expect(error).toBeInstanceOf(DinerImportPlanChanged);
-    expect((error as DinerImportPlanChanged).preview.updated).toBe(1);
-    expect(snapshot(db)).toEqual(before);
-    expect(ledger(db).map((l) => [l.state, l.message_key])).toEqual([
-      ["rolled_back", "diners.import_rolled_back_changed"],
-    ]);
-    // A check is written once: the same plan confirmed again is checked again.
-    const again = await rejection(run(db, file, { expectedPlan: preview.plan, onProgress }));
-    expect(again).toBeInstanceOf(DinerImportPlanChanged);
-    expect(checked).toBe(3);
-    expect(ledger(db).at(-1)?.state).toBe("refused");
-    // Other options (here the DNI's length, written out) are checked again too.
-    const fresh = previewDinerImport(db, EVERYTHING, file);
-    await run(db, file, { expectedPlan: fresh.plan, dniLength: 8, onProgress });
-    expect(checked).toBe(4);
+    expect(counts).toEqual({ created: 1, updated: 1, unchanged: 0, deactivated: 0 });
     expect(dinerOf(db, "40000001")?.name).toBe("Ana Renombrada");
+    // A check is written once: the same plan confirmed again is checked again (and is no longer the plan).
+    expect(await rejection(run(db, file, { expectedPlan: preview.plan, onProgress }))).toBeInstanceOf(
+      DinerImportPlanChanged,
+    );
+    expect(checked).toBe(2);
+  });
+
+  test("a change since the check has the rows checked again: a diner edited, one registered, a cafe renamed", async () => {
+    const changes: [string, (db: Db, w: ReturnType<typeof setup>["w"]) => void][] = [
+      [
+        "edited",
+        (db, w) =>
+          void updateDiner(
+            db,
+            ACTOR,
+            EVERYTHING,
+            w.ana,
+            { name: "Ana Cambiada", document_number: "40000001", subdealership_id: w.contrata, cafe_id: w.norte },
+            SALE_SETTINGS,
+          ),
+      ],
+      // The file's row has no type: the number registered meanwhile as a passport is that diner, not a new DNI.
+      [
+        "registered",
+        (db, w) =>
+          void createDiner(
+            db,
+            ACTOR,
+            EVERYTHING,
+            {
+              name: "Otra",
+              document_type: "pas",
+              document_number: "45000130",
+              subdealership_id: w.contrata,
+              cafe_id: w.norte,
+            },
+            SALE_SETTINGS,
+          ),
+      ],
+      [
+        "renamed",
+        (db, w) => void db.$client.prepare("UPDATE cafes SET name = 'Comedor Nuevo' WHERE id = ?").run(w.sur),
+      ],
+    ];
+    for (const [what, change] of changes) {
+      const { db, w } = setup();
+      const file = sheet(
+        HEAD,
+        ["Nueva", "45000130", "Contrata Uno", "Comedor Norte"],
+        ["Ana Renombrada", "40000001", "Contrata Uno", "Comedor Norte"],
+      );
+      let checked = 0;
+      const onProgress = (step: string, done: number) => void (step === "checking" && done === 0 && checked++);
+      const preview = previewDinerImport(db, EVERYTHING, file, { onProgress });
+      change(db, w);
+      const before = snapshot(db);
+      const outcome = await run(db, file, { expectedPlan: preview.plan, onProgress }).then(
+        () => "imported",
+        (error: unknown) => (error instanceof DinerImportPlanChanged ? "plan changed" : String(error)),
+      );
+      expect({ what, checked }).toEqual({ what, checked: 2 });
+      if (what === "renamed") {
+        // Checked again, the plan is the same (the file does not name that cafe): it is written.
+        expect(outcome).toBe("imported");
+      } else {
+        expect({ what, outcome }).toEqual({ what, outcome: "plan changed" });
+        expect(snapshot(db)).toEqual(before);
+        expect(ledger(db).map((l) => [l.state, l.message_key])).toEqual([
+          ["refused", "diners.import_refused_plan_changed"],
+        ]);
+      }
+    }
   });
 });
 

@@ -7,13 +7,14 @@
  * cafes, levels, diners and the blacklist, each loaded once into a map) and says what would be created, updated or
  * left unchanged, every problem by row and column, the blacklisted documents, the leavers, and `plan`, a fingerprint
  * of exactly what would be written. `importDiners` checks again and, when there is no problem (and the plan is the
- * one confirmed), writes; a sheet this process checked moments before (the command line, the inbox) is written as
- * checked, without checking it again (planToWrite).
+ * one confirmed), writes; a sheet this process checked, when nothing the check read has changed since (the command
+ * line, the inbox), is written as checked, without checking it again (planToWrite).
  *
  * Short locks: the write is cut in chunks, each its own IMMEDIATE transaction sized to hold the write lock about
  * CHUNK_MS, with a pause between them in which sales get in (another process's sale asks for the lock every
- * millisecond: beginImmediate in src/db.ts). Each chunk writes, in the same transaction, what undoes it (diner_import_undo), and
- * renews the import's lease in the ledger (diner_imports). Should anything fail mid-way — a diner changed by
+ * millisecond: beginImmediate in src/db.ts), and a longer one now and then for other writers. Each chunk writes, in
+ * the same transaction, what undoes it (diner_import_undo), and renews the import's lease in the ledger
+ * (diner_imports). Should anything fail mid-way — a diner changed by
  * someone else meanwhile (every update is guarded by the values it was planned from), an exception, a crash — the
  * undo log puts the diners and their audit entries back, and the ledger says rolled_back. A crashed writer's
  * import is undone by `recoverDinerImports`, run before each import and at every start, once its lease has run out.
@@ -48,18 +49,31 @@ export const MAX_LISTED = 200;
 /** How long a writer's lease lasts: a writer silent for longer is taken as stopped, and its import is undone. */
 export const LEASE_MS = 60_000;
 /**
- * How long one write transaction should hold the database's write lock. Each chunk is sized from how fast the one
- * before it went (FIRST_CHUNK_ROWS first, then between MIN_CHUNK_ROWS and MAX_CHUNK_ROWS): on a slower or busier
- * machine the chunks are smaller, so a sale never waits long behind one. Every commit writes again each index page
- * its rows touched (new diners' names land all over the index by cafe and name), so fewer, larger chunks write
- * less: 200 ms wrote 100,000 diners about a fifth faster than 100 ms in `npm run bench:diners`.
+ * How long one write transaction should hold the database's write lock (unless the caller says: `chunkMs`). Each
+ * chunk is sized from how fast the one before it went (FIRST_CHUNK_ROWS first, then between MIN_CHUNK_ROWS and
+ * MAX_CHUNK_ROWS): on a slower or busier machine the chunks are smaller, so a sale never waits long behind one.
+ * Every commit writes again each index page its rows touched (new diners' names land all over the index by cafe and
+ * name), so fewer, larger chunks write less: 200 ms wrote 100,000 diners about a fifth faster than 100 ms in
+ * `npm run bench:diners`. An import in the server's own process (the Dinners page's job) holds its event loop
+ * meanwhile too, so it asks for less (SERVER_CHUNK_MS).
  */
 export const CHUNK_MS = 200;
+/** The chunks of an import that runs in the server's process: its requests wait for each one. */
+export const SERVER_CHUNK_MS = 50;
 const FIRST_CHUNK_ROWS = 1000;
 const MIN_CHUNK_ROWS = 100;
 const MAX_CHUNK_ROWS = 10_000;
-/** The pause between chunks, lock free: longer than a waiting writer's poll (beginImmediate, every WRITE_LOCK_POLL_MS), so it gets in. */
+/**
+ * The pause between chunks, lock free: longer than a waiting sale's poll (beginImmediate asks every
+ * WRITE_LOCK_POLL_MS), so it gets in.
+ */
 export const CHUNK_PAUSE_MS = 4;
+/**
+ * After LONG_PAUSE_EVERY_MS of writing, a longer pause: other writers wait with SQLite's own busy handler, which
+ * sleeps up to 100 ms between its tries, and may miss the short pauses; in this one they all get in.
+ */
+const LONG_PAUSE_EVERY_MS = 2000;
+const LONG_PAUSE_MS = 120;
 /** The page cache (KiB) while writing: a chunk's pages (its diners' index entries lie all over) stay in memory. */
 const WRITE_CACHE_KIB = 64 * 1024;
 /** How often (in rows) checking reports its progress. */
@@ -75,8 +89,10 @@ export interface DinerImportOptions {
   onProgress?: (step: "checking" | "saving", done: number, total: number) => void;
   /** Digits of a DNI (the DNI_LENGTH setting, config.dniLength): a number cell shorter than that is padded with zeros. 8 when not given. */
   dniLength?: number;
-  /** Rows per write transaction, for tests (when not given, chunks are sized to hold the lock about CHUNK_MS). */
+  /** Rows per write transaction, for tests (when not given, chunks are sized to hold the lock about `chunkMs`). */
   chunkSize?: number;
+  /** How long a chunk should hold the write lock: CHUNK_MS when not given (SERVER_CHUNK_MS in the server). */
+  chunkMs?: number;
 }
 
 export interface DinerImportProblem {
@@ -463,6 +479,8 @@ interface Planned {
   /** The cafes the file's rows name (all within the scope): the audit entry of the import is about them. */
   cafeIds: number[];
   counts: DinerImportCounts;
+  /** dataStamp of what the check read (null when it read nothing to write from). */
+  stamp: string | null;
 }
 
 class Problems {
@@ -501,6 +519,7 @@ function* planSteps(db: Db, scope: Scope, sheet: SheetRows, options: DinerImport
     writes: [],
     cafeIds: [],
     counts,
+    stamp: null,
   });
   const finish = (rows: number, leavers: DinerImportPreview["leavers"], leaverCount: number): DinerImportPreview => ({
     rows,
@@ -548,7 +567,9 @@ function* planSteps(db: Db, scope: Scope, sheet: SheetRows, options: DinerImport
   } else nameParts = [first, last].filter((c) => c !== undefined);
 
   const defaultCafeId = options.defaultCafeId ?? null;
-  const world = db.transaction(() => new World(db.$client), { behavior: "deferred" });
+  const { world, stamp } = db.transaction(() => ({ world: new World(db.$client), stamp: dataStamp(db.$client) }), {
+    behavior: "deferred",
+  });
   let defaultCafe: CafeRow | null = null;
   if (defaultCafeId !== null) {
     defaultCafe = world.cafes.get(defaultCafeId) ?? null;
@@ -829,6 +850,7 @@ function* planSteps(db: Db, scope: Scope, sheet: SheetRows, options: DinerImport
     writes,
     cafeIds: [...fileCafes].sort((a, b) => a - b),
     counts,
+    stamp,
   });
 }
 
@@ -872,14 +894,31 @@ async function planAsync(db: Db, scope: Scope, sheet: SheetRows, options: DinerI
   }
 }
 
-/** How long a check of a sheet is written as it is by importDiners, without checking the rows again. */
-export const CHECK_KEPT_MS = 60_000;
+/**
+ * What a plan is worked out from, as one text that changes whenever any of it changes: the diners (the last id
+ * given, how many there are, the latest change: every change of a diner sets its updated_at) and the names of the
+ * cafes, subdealerships and levels the file's cells are resolved against.
+ */
+function dataStamp(client: Database): string {
+  const row = client
+    .prepare(
+      `SELECT json_array(
+        (SELECT seq FROM sqlite_sequence WHERE name = 'diners'), (SELECT count(*) FROM diners),
+        (SELECT max(updated_at) FROM diners),
+        (SELECT group_concat(c.id || '|' || c.name || '|' || u.name || '|' || m.name, char(30))
+          FROM cafes c JOIN units u ON u.id = c.unit_id JOIN mines m ON m.id = u.mine_id),
+        (SELECT group_concat(s.id || '|' || s.name || '|' || s.ruc || '|' || d.name, char(30))
+          FROM subdealerships s JOIN dealerships d ON d.id = s.dealership_id),
+        (SELECT group_concat(id || '|' || name, char(30)) FROM levels)) AS stamp`,
+    )
+    .get() as { stamp: string };
+  return row.stamp;
+}
 
 interface KeptCheck {
   db: Db;
   scope: Scope;
   options: string;
-  at: number;
   planned: Planned;
 }
 
@@ -891,16 +930,17 @@ const planOptions = (options: DinerImportOptions) =>
   JSON.stringify([options.defaultCafeId ?? null, options.deactivateLeavers === true, options.dniLength ?? null]);
 
 function kept(db: Db, scope: Scope, sheet: SheetRows, options: DinerImportOptions, planned: Planned): Planned {
-  checks.set(sheet, { db, scope, options: planOptions(options), at: Date.now(), planned });
+  checks.set(sheet, { db, scope, options: planOptions(options), planned });
   return planned;
 }
 
 /**
- * The plan to write: the same sheet's check, when it was made on this database, for this scope and these options,
- * less than CHECK_KEPT_MS ago, and gave the plan confirmed (the command line and the inbox check, then write at
- * once); otherwise the rows are checked again. Writing a recent check is as safe as checking again just before
- * writing, which leaves the same gap before the write: every update is guarded by the values it was planned from
- * and every new diner by the unique document, so a diner changed meanwhile undoes the import (plan changed).
+ * The plan to write. The same sheet's check is written as it is when it was made on this database, for this scope
+ * and these options, gave the plan confirmed, and nothing it read has changed since (its dataStamp): checking the
+ * rows again would give the very same plan. The command line and the inbox check, then write at once. Otherwise the
+ * rows are checked again. Either way a change made after this point is caught by the guarded writes (every update
+ * is made only if the diner still has the values it was planned from, every new diner is refused by the unique
+ * document) and undoes the import.
  */
 async function planToWrite(
   db: Db,
@@ -918,7 +958,8 @@ async function planToWrite(
     check.db === db &&
     check.scope === scope &&
     check.options === planOptions(options) &&
-    Date.now() - check.at < CHECK_KEPT_MS
+    check.planned.stamp !== null &&
+    check.planned.stamp === dataStamp(db.$client)
   )
     return check.planned;
   const planned = await planAsync(db, scope, sheet, options);
@@ -1372,7 +1413,10 @@ export async function importDiners(
 
   const now = new Date();
   let size = Math.max(1, options.chunkSize ?? FIRST_CHUNK_ROWS);
+  const chunkMs = options.chunkMs ?? CHUNK_MS;
   let written = 0;
+  /** The writing time since the last long pause. */
+  let sinceLongPause = 0;
   const { cache_size: cacheSize } = client.prepare("PRAGMA cache_size").get() as { cache_size: number };
   client.prepare(`PRAGMA cache_size = -${WRITE_CACHE_KIB}`).run();
   try {
@@ -1399,13 +1443,15 @@ export async function importDiners(
       written += chunk.length;
       options.onProgress?.("saving", written, writes.length);
       if (last) break;
-      // The next chunk is sized to hold the lock about CHUNK_MS, as fast as this one went (at most twice as many rows).
+      // The next chunk is sized to hold the lock about chunkMs, as fast as this one went (at most twice as many rows).
       if (options.chunkSize === undefined)
         size = Math.round(
-          Math.min(MAX_CHUNK_ROWS, 2 * chunk.length, Math.max(MIN_CHUNK_ROWS, (chunk.length * CHUNK_MS) / held)),
+          Math.min(MAX_CHUNK_ROWS, 2 * chunk.length, Math.max(MIN_CHUNK_ROWS, (chunk.length * chunkMs) / held)),
         );
-      // A writer waiting for the lock (a sale) asks every WRITE_LOCK_POLL_MS: the pause lets it in.
-      await new Promise((resolve) => setTimeout(resolve, CHUNK_PAUSE_MS));
+      sinceLongPause += held;
+      const pause = sinceLongPause >= LONG_PAUSE_EVERY_MS ? LONG_PAUSE_MS : CHUNK_PAUSE_MS;
+      if (pause === LONG_PAUSE_MS) sinceLongPause = 0;
+      await new Promise((resolve) => setTimeout(resolve, pause));
     }
   } catch (error) {
     if (error instanceof LeaseLost) throw error;
