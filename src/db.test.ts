@@ -182,7 +182,9 @@ describe("immediateTransaction", () => {
     const db = database();
     const client = db.$client;
     client.exec("CREATE TABLE notes (text TEXT NOT NULL)");
-    expect(immediateTransaction(client, () => client.prepare("INSERT INTO notes VALUES ('kept')").run().changes)).toBe(1);
+    expect(immediateTransaction(client, () => client.prepare("INSERT INTO notes VALUES ('kept')").run().changes)).toBe(
+      1,
+    );
     expect(() =>
       immediateTransaction(client, () => {
         client.prepare("INSERT INTO notes VALUES ('lost')").run();
