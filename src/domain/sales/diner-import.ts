@@ -14,11 +14,10 @@
  * CHUNK_MS, with a pause between them in which sales get in (another process's sale asks for the lock every
  * millisecond: beginImmediate in src/db.ts), and a longer one now and then for other writers. Each chunk writes, in
  * the same transaction, what undoes it (diner_import_undo), and renews the import's lease in the ledger
- * (diner_imports). Should anything fail mid-way — a diner changed by
- * someone else meanwhile (every update is guarded by the values it was planned from), an exception, a crash — the
- * undo log puts the diners and their audit entries back, and the ledger says rolled_back. A crashed writer's
- * import is undone by `recoverDinerImports`, run before each import and at every start, once its lease has run out.
- * Only one import writes at a time.
+ * (diner_imports). Should anything fail mid-way — a diner changed by someone else meanwhile (every update is guarded
+ * by the values it was planned from), an exception, a crash — the undo log puts the diners and their audit entries
+ * back, and the ledger says rolled_back. A crashed writer's import is undone by `recoverDinerImports`, run before
+ * each import and at every start, once its lease has run out. Only one import writes at a time.
  *
  * Cells: an empty cell keeps the stored value. The default cafe (the dialog's choice, `--cafe`) stands for a blank
  * cafe cell or a missing cafe column on every row, so a diner listed in a file for that cafe is moved there. A
