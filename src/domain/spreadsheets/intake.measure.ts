@@ -10,6 +10,7 @@
  */
 import * as XLSX from "xlsx";
 import { DINER_INTAKE, readFirstSheet } from "./read";
+import { SHEETJS_OPTIONS } from "./sheetjs-read";
 
 const ROWS = Number(process.argv[2] ?? 100_000);
 const RUNS = 3;
@@ -86,17 +87,8 @@ async function timed(work: () => Promise<unknown>): Promise<{ ms: number; longes
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const OPTIONS: XLSX.ParsingOptions = {
-  type: "array",
-  dense: true,
-  nodim: true,
-  cellFormula: false,
-  cellHTML: false,
-  cellText: false,
-  cellStyles: false,
-  sheetRows: DINER_INTAKE.maxRows + 2,
-  sheets: 0,
-};
+/** The intake's own SheetJS options, for its first sheet only. */
+const OPTIONS: XLSX.ParsingOptions = { ...SHEETJS_OPTIONS, sheetRows: DINER_INTAKE.maxRows + 2, sheets: 0 };
 
 console.log(`readFirstSheet, ${ROWS.toLocaleString("en")} rows × 7 columns (.xls: ${xlsRows.toLocaleString("en")})`);
 console.log(
