@@ -4,12 +4,13 @@
  * and breakfast a structure, not dinner), add the Entrada, Sopa
  * and Segundo categories from the menu table, type their servings, shares and bounds, see the totals follow the
  * typing and the warning say by how much the highest costs exceed the price, move a category up with the keyboard
- * alone, save, and find it all after a reload; then on a phone, in English and dark, the page fits the screen.
+ * alone, save, and find it all after a reload, on a desktop (1366×850), where each figure is typed into an input that
+ * must be wholly on screen; then on a phone, in English and dark, the page fits the screen.
  *
  * The e2e database is seeded by the server on its first start; the dish categories come from
  * tests/support/menu-structures-fixtures.ts (the catalogue's demo names), the nutritionist from e2e-fixtures.ts.
  */
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "@playwright/test";
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -78,15 +79,31 @@ async function fillItem(
   unit: "g" | "ml",
   values: { serving: string; share: string; min: string; max: string },
 ): Promise<void> {
-  await page.getByLabel(`${name}: Porción (${unit})`).fill(values.serving);
-  await page.getByLabel(`${name}: Parte del plato (%)`).fill(values.share);
-  await page.getByLabel(`${name}: Costo mínimo (S/)`).fill(values.min);
-  await page.getByLabel(`${name}: Costo máximo (S/)`).fill(values.max);
+  await typeInto(page.getByLabel(`${name}: Porción (${unit})`), values.serving);
+  await typeInto(page.getByLabel(`${name}: Parte del plato (%)`), values.share);
+  await typeInto(page.getByLabel(`${name}: Costo mínimo (S/)`), values.min);
+  await typeInto(page.getByLabel(`${name}: Costo máximo (S/)`), values.max);
 }
 
-test("the nutritionist builds the dinner structure of a cafe against its price, reorders it by keyboard and saves it", async ({
+/**
+ * Types into a field as a person does: it must be wholly on screen (not clipped by a visually hidden ancestor, which
+ * Playwright's own fill would not notice), take a real click at its centre, and receive the keys.
+ */
+async function typeInto(field: Locator, value: string): Promise<void> {
+  await field.scrollIntoViewIfNeeded();
+  await expect(field).toBeInViewport({ ratio: 1 });
+  await field.click({ timeout: 5_000 });
+  await expect(field).toBeFocused();
+  await field.press("ControlOrMeta+a");
+  await field.pressSequentially(value);
+  await expect(field).toHaveValue(value);
+}
+
+test("on a desktop, the nutritionist builds the dinner structure of a cafe against its price, reorders it by keyboard and saves it", async ({
   page,
 }) => {
+  // A computer's screen (issue 26): the figures are typed in the table's columns, under their headers.
+  await page.setViewportSize({ width: 1366, height: 850 });
   const problems = watchConsole(page);
   await watchServerMarkup(page);
   await signIn(page);
@@ -110,7 +127,7 @@ test("the nutritionist builds the dinner structure of a cafe against its price, 
   // S/ 16.00 of highest costs against S/ 13.98: over by S/ 2.02, said at once.
   await expect(page.getByTestId("max-total")).toHaveText(/16\.00/);
   await expect(page.getByTestId("structure-verdict")).toHaveText(/superan el precio sin IGV en S\/\s?2\.02/);
-  await page.getByLabel("Segundo: Costo máximo (S/)").fill("8.50");
+  await typeInto(page.getByLabel("Segundo: Costo máximo (S/)"), "8.50");
   await expect(page.getByTestId("structure-verdict")).toHaveText(/caben en el precio sin IGV: quedan S\/\s?0\.48/);
   await expect(page.getByTestId("max-percent")).toHaveText(/96[.,]6\s?%/);
 
@@ -130,6 +147,9 @@ test("the nutritionist builds the dinner structure of a cafe against its price, 
   await expect(items(page).nth(1)).toContainText("Entrada");
   await expect(items(page).nth(2)).toContainText("Sopa");
   await expect(page.getByLabel("Segundo: Costo máximo (S/)")).toHaveValue("8.50");
+  await expect(editor(page).getByRole("columnheader", { name: "Costo máximo (S/)" })).toBeVisible();
+  await page.getByLabel("Segundo: Costo máximo (S/)").scrollIntoViewIfNeeded();
+  await expect(page.getByLabel("Segundo: Costo máximo (S/)")).toBeInViewport({ ratio: 1 });
   await expect(page.getByTestId("service-picker").getByRole("link", { name: /Cena/ })).toContainText("3 categorías");
   expect(problems).toEqual([]);
   expect(await page.evaluate(() => (window as any).__removedFromApp)).toEqual([]);

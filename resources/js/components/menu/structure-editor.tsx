@@ -239,7 +239,7 @@ export function StructureEditor({
                 <tr
                   key={item.key}
                   data-testid="structure-item"
-                  className="border-t align-top max-md:grid max-md:grid-cols-2 max-md:gap-2 max-md:rounded-lg max-md:border max-md:p-3"
+                  className="border-t align-top md:align-middle max-md:grid max-md:grid-cols-2 max-md:gap-2 max-md:rounded-lg max-md:border max-md:p-3"
                 >
                   <td className="py-2 pr-2 max-md:order-first max-md:col-span-2 max-md:flex max-md:items-center max-md:justify-between">
                     <div className="flex items-center gap-1">
@@ -278,12 +278,12 @@ export function StructureEditor({
                     )}
                   </th>
                   <td className="py-2 pr-2 md:text-right">
-                    <label className="block text-xs text-muted-foreground md:sr-only">
-                      {t("menu.structures.serving_unit", { unit })}
-                      <span className="flex items-center gap-1">
+                    <label className="block text-xs text-muted-foreground">
+                      <span className="md:hidden">{t("menu.structures.serving_unit", { unit })}</span>
+                      <span className="flex items-center gap-1 md:justify-end">
                         <input
                           inputMode="decimal"
-                          className={cn(inputClasses, "w-24 text-right font-mono max-md:w-full")}
+                          className={cn(inputClasses, "w-24 text-right font-mono text-foreground max-md:w-full")}
                           aria-label={`${name}: ${t("menu.structures.serving_unit", { unit })}`}
                           value={item.serving}
                           disabled={!canManage}
@@ -297,11 +297,14 @@ export function StructureEditor({
                     </label>
                   </td>
                   <td className="py-2 pr-2 md:text-right">
-                    <label className="block text-xs text-muted-foreground md:sr-only">
-                      {t("menu.structures.share")}
+                    <label className="block text-xs text-muted-foreground">
+                      <span className="md:hidden">{t("menu.structures.share")}</span>
                       <input
                         inputMode="decimal"
-                        className={cn(inputClasses, "w-20 text-right font-mono max-md:w-full md:ml-auto")}
+                        className={cn(
+                          inputClasses,
+                          "w-20 text-right font-mono text-foreground max-md:w-full md:ml-auto",
+                        )}
                         aria-label={`${name}: ${t("menu.structures.share")}`}
                         value={item.share}
                         disabled={!canManage}
@@ -311,12 +314,15 @@ export function StructureEditor({
                     </label>
                   </td>
                   <td className="py-2 pr-2 md:text-right">
-                    <label className="block text-xs text-muted-foreground md:sr-only">
-                      {t("menu.structures.min_cost")}
+                    <label className="block text-xs text-muted-foreground">
+                      <span className="md:hidden">{t("menu.structures.min_cost")}</span>
                       <input
                         inputMode="decimal"
                         placeholder="0.00"
-                        className={cn(inputClasses, "w-24 text-right font-mono max-md:w-full md:ml-auto")}
+                        className={cn(
+                          inputClasses,
+                          "w-24 text-right font-mono text-foreground max-md:w-full md:ml-auto",
+                        )}
                         aria-label={`${name}: ${t("menu.structures.min_cost")}`}
                         value={item.minCost}
                         disabled={!canManage}
@@ -326,12 +332,15 @@ export function StructureEditor({
                     </label>
                   </td>
                   <td className="py-2 pr-2 md:text-right">
-                    <label className="block text-xs text-muted-foreground md:sr-only">
-                      {t("menu.structures.max_cost")}
+                    <label className="block text-xs text-muted-foreground">
+                      <span className="md:hidden">{t("menu.structures.max_cost")}</span>
                       <input
                         inputMode="decimal"
                         placeholder="0.00"
-                        className={cn(inputClasses, "w-24 text-right font-mono max-md:w-full md:ml-auto")}
+                        className={cn(
+                          inputClasses,
+                          "w-24 text-right font-mono text-foreground max-md:w-full md:ml-auto",
+                        )}
                         aria-label={`${name}: ${t("menu.structures.max_cost")}`}
                         value={item.maxCost}
                         disabled={!canManage}
