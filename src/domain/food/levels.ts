@@ -11,6 +11,7 @@ import { COMPANY_WIDE, recordAudit, type Actor, type Tx } from "../audit";
 import { Conflict, message, NotFound, ValidationFailed } from "../errors";
 import { FOLD_FUNCTION, foldText } from "../search";
 import { parseInput, t } from "../validation";
+import { builtInLevelNamed } from "./built-in-levels";
 import { tidy } from "./cities";
 import { ReorderInput, sameMembers } from "./dish-categories";
 
@@ -57,13 +58,19 @@ export function requireLevel(db: Db | Tx, id: number): Level {
   return level;
 }
 
-/** The level named `name` (case, accents and spacing ignored), or undefined. */
+/**
+ * The level named `name` (case, accents and spacing ignored), or undefined. A built-in level is found by its label in
+ * either language too ("Obrero" is Laborer), so a Spanish file or command names it as a Spanish page shows it.
+ */
 export function findLevelByName(db: Db | Tx, name: string): Level | undefined {
-  return db
-    .select()
-    .from(levels)
-    .where(sql`${sql.raw(FOLD_FUNCTION)}(${levels.name}) = ${foldText(tidy(name))}`)
-    .get();
+  const named = (text: string) =>
+    db
+      .select()
+      .from(levels)
+      .where(sql`${sql.raw(FOLD_FUNCTION)}(${levels.name}) = ${foldText(tidy(text))}`)
+      .get();
+  const builtIn = builtInLevelNamed(tidy(name), foldText);
+  return named(name) ?? (builtIn ? named(builtIn) : undefined);
 }
 
 function parseLevel(db: Db, input: unknown, exceptId?: number): { name: string } {

@@ -32,9 +32,10 @@ import {
   type PriceChanges,
 } from "../../domain/food/price-changes";
 import { NotFound } from "../../domain/errors";
+import { levelLabel } from "../../domain/food/built-in-levels";
+import { formatMoney } from "../../domain/money";
 import type { Limit } from "../../domain/rate-limit";
 import type { ExportColumn } from "../../domain/spreadsheets/write";
-import { intlLocale } from "../../i18n";
 import type { RequestContext } from "../context";
 import { SOLES_FORMAT } from "../food-pages";
 import { defer } from "../page-protocol/props";
@@ -99,9 +100,10 @@ export interface DishHistoryAnswer {
 
 /** The offers that changed under a dish, in one line of words: "Arroz (Distribuidora Andina, Saco 50 kg): S/ 3.00 → S/ 4.00 por kg". */
 function offerSummary(ctx: RequestContext, changes: OfferChange[]): string {
-  const money = new Intl.NumberFormat(intlLocale[ctx.locale], { style: "currency", currency: ctx.config.currency });
   const side = (offer: OfferChange["before"]) =>
-    offer ? money.format(offer.costPerReferenceCents / 100) : ctx.t("foodCatalogue.price_changes.no_offer");
+    offer
+      ? formatMoney(offer.costPerReferenceCents, ctx.locale, ctx.config.currency)
+      : ctx.t("foodCatalogue.price_changes.no_offer");
   return changes
     .map((c) => {
       const offer = c.after ?? c.before!;
@@ -115,7 +117,7 @@ function priceChangeColumns(ctx: RequestContext): ExportColumn<PriceChangeRow>[]
   const incomplete = (complete: boolean) => (complete ? "" : ctx.t("foodCatalogue.price_changes.incomplete_short"));
   return [
     { header: ctx.t("foodCatalogue.price_changes.dish"), value: (r) => r.dishName, width: 28 },
-    { header: ctx.t("foodCatalogue.price_changes.level_column"), value: (r) => r.levelName, width: 12 },
+    { header: ctx.t("foodCatalogue.price_changes.level_column"), value: (r) => levelLabel(r.levelName, ctx.locale), width: 12 },
     {
       header: ctx.t("foodCatalogue.price_changes.before"),
       value: (r) => soles(r.beforeCents),
@@ -166,7 +168,7 @@ function dishCategoryColumns(ctx: RequestContext): ExportColumn<DishCategoryRow>
 function levelColumns(ctx: RequestContext): ExportColumn<LevelRow>[] {
   return [
     { header: ctx.t("foodCatalogue.order"), value: (r) => r.sortOrder, width: 8 },
-    { header: ctx.t("foodCatalogue.levels.name"), value: (r) => r.name, width: 24 },
+    { header: ctx.t("foodCatalogue.levels.name"), value: (r) => levelLabel(r.name, ctx.locale), width: 24 },
     { header: ctx.t("foodCatalogue.levels.diners"), value: (r) => r.dinerCount, width: 12 },
     { header: ctx.t("foodCatalogue.levels.recipes"), value: (r) => r.recipeCount, width: 12 },
     { header: ctx.t("foodCatalogue.levels.cafes"), value: (r) => r.cafeCount, width: 12 },

@@ -20,10 +20,11 @@ import {
   type DishRow,
 } from "../../domain/food/dishes";
 import { ingredientOptions } from "../../domain/food/ingredients";
+import { levelLabel } from "../../domain/food/built-in-levels";
 import { listLevels } from "../../domain/food/levels";
 import { offerRowOf, type RawOffer } from "../../domain/food/offer-lists";
 import { costDish, costDraft, costRecipes, type CostedRecipe } from "../../domain/food/recipe-cost";
-import { deleteRecipe, parseDraft, saveDish, saveRecipe } from "../../domain/food/recipes";
+import { copyRecipe, deleteRecipe, parseDraft, saveDish, saveRecipe } from "../../domain/food/recipes";
 import { message, NotFound, ValidationFailed } from "../../domain/errors";
 import type { Limit } from "../../domain/rate-limit";
 import { can } from "../../domain/access/authorization";
@@ -57,7 +58,12 @@ export interface DishCost {
   unpriced: number;
 }
 
-export type CostedDishRow = DishRow & { cost: DishCost | null };
+/** A row of the dishes table: the dish, its cost for the page's city and level, and the levels it has no recipe for. */
+export type CostedDishRow = DishRow & {
+  cost: DishCost | null;
+  /** The levels (in their order) without a recipe of this dish: the table flags them. */
+  levelsWithoutRecipe: number[];
+};
 
 /** The city the prices are read in: the one asked for, else the city of the person's first headquarters, else the first city. */
 function chosenCityId(ctx: RequestContext): number | null {
@@ -88,13 +94,18 @@ function filtersOf(ctx: RequestContext): DishFilter {
   return { search, categoryId: idParam(ctx.query, "category") };
 }
 
-/** The rows costed for a city and level: their recipes of that level, costed in one batch. */
+/** The rows costed for a city and level (their recipes of that level, costed in one batch), with the levels they lack. */
 function withCosts(
   ctx: RequestContext,
-  rows: DishRow[],
+  dishRows: DishRow[],
   cityId: number | null,
   levelId: number | null,
+  levels: { id: number }[],
 ): CostedDishRow[] {
+  const rows = dishRows.map((r) => ({
+    ...r,
+    levelsWithoutRecipe: levels.filter((l) => !r.levelIds.includes(l.id)).map((l) => l.id),
+  }));
   if (cityId === null || levelId === null || rows.length === 0) return rows.map((r) => ({ ...r, cost: null }));
   const found = ctx.db
     .select({ id: recipes.id, dishId: recipes.dishId })
@@ -181,7 +192,7 @@ function dishDetail(ctx: RequestContext, dishId: number, cityId: number): DishDe
 }
 
 const levelName = (ctx: RequestContext, levelId: number) =>
-  listLevels(ctx.db).find((l) => l.id === levelId)?.name ?? String(levelId);
+  levelLabel(listLevels(ctx.db).find((l) => l.id === levelId)?.name ?? String(levelId), ctx.locale);
 
 export const foodRoutes = defineRoutes([
   {
@@ -209,7 +220,7 @@ export const foodRoutes = defineRoutes([
         dishes: () => {
           if (tab !== "dishes") return null;
           const page = listDishes(ctx.db, filters, params, sort);
-          return paginated({ ...page, rows: withCosts(ctx, page.rows, cityId, levelId) }, params);
+          return paginated({ ...page, rows: withCosts(ctx, page.rows, cityId, levelId, levels) }, params);
         },
         levels,
         dishCategories: () => listDishCategories(ctx.db),
@@ -236,12 +247,13 @@ export const foodRoutes = defineRoutes([
       const levels = listLevels(ctx.db);
       const cityId = chosenCityId(ctx);
       const levelId = chosenLevelId(ctx, levels);
-      const levelNames = new Map(levels.map((l) => [l.id, l.name]));
+      const levelNames = new Map(levels.map((l) => [l.id, levelLabel(l.name, ctx.locale)]));
       const rows = withCosts(
         ctx,
         listDishes(ctx.db, filtersOf(ctx), null, sortParams(ctx.query)).rows,
         cityId,
         levelId,
+        levels,
       );
       const city = cityOptions(ctx.db).find((c) => c.id === cityId)?.name ?? "";
       const level = levelId === null ? "" : (levelNames.get(levelId) ?? "");
@@ -382,6 +394,35 @@ export const foodRoutes = defineRoutes([
       const recipe = saveRecipe(ctx.db, ctx.actor, Number(ctx.params.dish), levelId, ctx.body);
       if (ctx.wantsJson) return Response.json({ id: recipe.id, dishId: recipe.dishId, levelId: recipe.levelId });
       ctx.flash("success", ctx.t("food.dishes.saved_recipe", { level: levelName(ctx, levelId) }));
+      return ctx.back(ctx.urlFor("food.index"));
+    },
+  },
+  {
+    name: "food.recipes.copy",
+    methods: ["POST"],
+    uri: "/food/dishes/{dish}/recipes/{level}/copy",
+    wheres: { dish: ID, level: ID },
+    bindings: { dish: "id", level: "id" },
+    access: access.can("food.manage"),
+    // The dish modal's "copy to another level": the recipe of {level} onto `to_level_id`, scaled by `factor`;
+    // answered with the dish read again (costed for the page's city) so the modal shows the copy.
+    handle: (ctx) => {
+      const dishId = Number(ctx.params.dish);
+      const fromLevelId = Number(ctx.params.level);
+      const { recipe, replaced } = copyRecipe(ctx.db, ctx.actor, dishId, fromLevelId, ctx.body);
+      const words = {
+        from: levelName(ctx, fromLevelId),
+        to: levelName(ctx, recipe.levelId),
+      };
+      const said = ctx.t(replaced ? "food.recipes.copy_replaced" : "food.recipes.copy_done", words);
+      if (ctx.wantsJson) {
+        const cityId = chosenCityId(ctx);
+        return Response.json(
+          { message: said, detail: cityId === null ? null : dishDetail(ctx, dishId, cityId) },
+          { headers: { "cache-control": "no-store" } },
+        );
+      }
+      ctx.flash("success", said);
       return ctx.back(ctx.urlFor("food.index"));
     },
   },

@@ -39,7 +39,7 @@ export function NewDinerDialog({
   onCreated: (diner: DinerView) => void;
   onClose: () => void;
 }) {
-  const { t } = useI18n();
+  const { t, levelName } = useI18n();
   const route = useRoute();
   const [data, setData] = useState({
     name,
@@ -144,7 +144,7 @@ export function NewDinerDialog({
             error={errors.level_id}
             options={[
               { value: "", label: t("dinners.new_diner.no_level") },
-              ...levels.map((l) => ({ value: String(l.id), label: l.name })),
+              ...levels.map((l) => ({ value: String(l.id), label: levelName(l.name) })),
             ]}
           />
         </div>

@@ -7,7 +7,7 @@
  * recipe changed in one request (`food.dishes.store` or `food.dishes.update`), all or nothing.
  */
 import { router } from "@inertiajs/react";
-import { Calculator, Plus, Trash2 } from "lucide-react";
+import { Calculator, Copy, Plus, Trash2 } from "lucide-react";
 import { useEffect, useMemo, useRef, useState, type FormEvent } from "react";
 import { useRoute } from "../../hooks/use-route";
 import { cn } from "../../lib/utils";
@@ -19,6 +19,8 @@ import { OtherErrors } from "../ui/form-errors";
 import { SelectField } from "../ui/select-field";
 import { TabList } from "../ui/tabs";
 import { CalculationPopover } from "./calculation-popover";
+import { CopyRecipeDialog } from "./copy-recipe-dialog";
+import { RecipeItemPicker } from "./recipe-item-picker";
 import type { CostedRecipe, DishCategoryRow, DishDetail, LevelRow, RecipeChoices } from "./dish-types";
 import { useFoodWords } from "./use-food-words";
 
@@ -86,6 +88,7 @@ export function DishDialog({
   choices,
   city,
   canManage,
+  onCopied,
   onClose,
 }: {
   /** The dish being edited with its recipes costed, or null for a new one. */
@@ -95,9 +98,11 @@ export function DishDialog({
   choices: RecipeChoices | undefined;
   city: { id: number; name: string } | null;
   canManage: boolean;
+  /** A recipe was copied onto another level: the dish read again (null when there is no city to cost it in). */
+  onCopied?: (detail: DishDetail | null) => void;
   onClose: () => void;
 }) {
-  const { t, money, number } = useFoodWords();
+  const { t, money, number, levelName } = useFoodWords();
   /** A weight or kcal to a tenth, without trailing zeros (150 g, 209.2 g). */
   const tenths = (value: number) => number(Math.round(value * 10) / 10);
   const route = useRoute();
@@ -116,6 +121,7 @@ export function DishDialog({
   );
   const [costState, setCostState] = useState<"idle" | "working" | "failed">("idle");
   const [popover, setPopover] = useState<{ anchor: HTMLElement; index: number } | null>(null);
+  const [copying, setCopying] = useState(false);
 
   const recipe: RecipeDraft = drafts[levelId] ?? { yield: "", lines: [], touched: false };
   const lines = recipe.lines.length ? recipe.lines : [];
@@ -123,16 +129,18 @@ export function DishDialog({
     () => new Map((choices?.ingredients ?? []).map((i) => [`i:${i.id}`, i.baseUnit])),
     [choices],
   );
-  const itemOptions = useMemo(
+  const itemGroups = useMemo(
     () => [
-      ...(choices?.ingredients ?? []).map((i) => ({
-        value: `i:${i.id}`,
-        label: i.name,
-        group: t("food.recipes.group_ingredients"),
-      })),
-      ...(choices?.dishes ?? [])
-        .filter((d) => d.id !== dish?.id)
-        .map((d) => ({ value: `d:${d.id}`, label: d.name, group: t("food.recipes.group_dishes") })),
+      {
+        heading: t("food.recipes.group_ingredients"),
+        options: (choices?.ingredients ?? []).map((i) => ({ value: `i:${i.id}`, label: i.name })),
+      },
+      {
+        heading: t("food.recipes.group_dishes"),
+        options: (choices?.dishes ?? [])
+          .filter((d) => d.id !== dish?.id)
+          .map((d) => ({ value: `d:${d.id}`, label: d.name })),
+      },
     ],
     [choices, dish?.id, t],
   );
@@ -310,7 +318,9 @@ export function DishDialog({
               tabs={levels.map((l) => ({
                 id: String(l.id),
                 label:
-                  (drafts[l.id]?.lines.length ?? 0) > 0 ? l.name : t("food.recipes.level_empty", { level: l.name }),
+                  (drafts[l.id]?.lines.length ?? 0) > 0
+                    ? levelName(l.name)
+                    : t("food.recipes.level_empty", { level: levelName(l.name) }),
               }))}
               current={String(levelId)}
               onChange={(id) => {
@@ -319,6 +329,25 @@ export function DishDialog({
               }}
             />
             <div role="tabpanel" id={`panel-${levelId}`} aria-labelledby={`tab-${levelId}`} className="space-y-2">
+              {detail && canManage && levels.length > 1 && detail.recipes.some((r) => r.levelId === levelId) && (
+                <div className="flex flex-wrap items-center justify-end gap-2">
+                  {Object.values(drafts).some((d) => d.touched) && (
+                    <p className="text-xs text-muted-foreground">{t("food.recipes.copy_save_first")}</p>
+                  )}
+                  <Button
+                    variant="outline"
+                    size="sm"
+                    disabled={Object.values(drafts).some((d) => d.touched)}
+                    onClick={() => {
+                      setPopover(null);
+                      setCopying(true);
+                    }}
+                  >
+                    <Copy className="size-4" aria-hidden="true" />
+                    {t("food.recipes.copy")}
+                  </Button>
+                </div>
+              )}
               <ol className="space-y-2" aria-label={t("food.recipes.lines")}>
                 {lines.map((line, index) => {
                   const unit = line.item.startsWith("d:") ? "g" : (ingredientUnit.get(line.item) ?? "g");
@@ -335,15 +364,16 @@ export function DishDialog({
                       className="grid grid-cols-[minmax(0,1fr)_auto] gap-2 rounded-md border p-2 sm:grid-cols-[minmax(0,2fr)_7rem_minmax(0,1.5fr)_auto]"
                       data-testid={`recipe-line-${index + 1}`}
                     >
-                      <SelectField
-                        searchable
+                      <RecipeItemPicker
                         className="col-span-2 sm:col-span-1"
                         label={`${t("food.recipes.item")} · ${t("food.recipes.line", { number: index + 1 })}`}
                         placeholder={t("food.recipes.item_placeholder")}
+                        searchLabel={t("food.recipes.item_search")}
+                        emptyLabel={t("food.recipes.item_none")}
                         value={line.item}
                         onValueChange={(value) => setLine(index, { item: value, offer: "" })}
                         error={lineError(index, "item")}
-                        options={itemOptions}
+                        groups={itemGroups}
                       />
                       <Field
                         label={t("food.recipes.quantity_in", { unit: t(`food.units_short.${unit}`) })}
@@ -465,6 +495,19 @@ export function DishDialog({
           <DialogActions onCancel={onClose} cancelLabel={t("food.cancel")} submitLabel={t("food.save")} busy={busy} />
         )}
       </form>
+      {copying && detail && levels.some((l) => l.id === levelId) && (
+        <CopyRecipeDialog
+          detail={detail}
+          fromLevel={levels.find((l) => l.id === levelId)!}
+          levels={levels}
+          cityId={city?.id ?? null}
+          onClose={() => setCopying(false)}
+          onCopied={(next) => {
+            setCopying(false);
+            onCopied?.(next);
+          }}
+        />
+      )}
       {popover && costedLineOf(popover.index) && (
         <CalculationPopover
           anchor={popover.anchor}

@@ -27,7 +27,7 @@ export interface LevelsTableProps {
 }
 
 export function LevelsTable({ rows, can }: LevelsTableProps) {
-  const { t, number } = useI18n();
+  const { t, number, levelName } = useI18n();
   const route = useRoute();
   const [editing, setEditing] = useState<LevelRow | "new" | null>(null);
   const table = useCatalogueRows(rows, {
@@ -79,7 +79,7 @@ export function LevelsTable({ rows, can }: LevelsTableProps) {
         >
           {rows.map((row, index) => (
             <tr key={row.id} data-testid="level-row">
-              <td className={`${td} font-medium`}>{row.name}</td>
+              <td className={`${td} font-medium`}>{levelName(row.name)}</td>
               <td className={`${td} tabular-nums`}>{number(row.dinerCount)}</td>
               <td className={`${td} tabular-nums`}>{number(row.recipeCount)}</td>
               <td className={`${td} tabular-nums`} data-label={t("foodCatalogue.levels.cafes")}>

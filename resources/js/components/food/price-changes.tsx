@@ -39,7 +39,7 @@ export interface PriceChangesProps {
 const RELOADED = ["priceChanges", "priceChangeFilters"];
 
 export function PriceChanges({ data, filters, cities, levels }: PriceChangesProps) {
-  const { t, money, number } = useI18n();
+  const { t, money, number, levelName } = useI18n();
   const route = useRoute();
   const [history, setHistory] = useState<PriceChangeRow | null>(null);
   const change = (key: "from" | "to" | "city" | "level", value: string) =>
@@ -101,7 +101,7 @@ export function PriceChanges({ data, filters, cities, levels }: PriceChangesProp
           onValueChange={(value) => change("level", value)}
           options={[
             { value: "", label: t("foodCatalogue.price_changes.all_levels") },
-            ...levels.map((l) => ({ value: String(l.id), label: l.name })),
+            ...levels.map((l) => ({ value: String(l.id), label: levelName(l.name) })),
           ]}
         />
       </div>
@@ -137,7 +137,7 @@ export function PriceChanges({ data, filters, cities, levels }: PriceChangesProp
             {data.rows.map((row) => (
               <tr key={row.recipeId} data-testid="price-change-row">
                 <td className={`${td} font-medium`}>{row.dishName}</td>
-                <td className={td}>{row.levelName}</td>
+                <td className={td}>{levelName(row.levelName)}</td>
                 <td className={`${td} tabular-nums`}>
                   <Cost cents={row.beforeCents} complete={row.completeBefore} />
                 </td>
@@ -152,7 +152,10 @@ export function PriceChanges({ data, filters, cities, levels }: PriceChangesProp
                 </td>
                 <td className={td}>
                   <IconButton
-                    label={t("foodCatalogue.price_changes.history_of", { dish: row.dishName, level: row.levelName })}
+                    label={t("foodCatalogue.price_changes.history_of", {
+                      dish: row.dishName,
+                      level: levelName(row.levelName),
+                    })}
                     onClick={() => setHistory(row)}
                   >
                     <ChartIcon className="size-4" aria-hidden="true" />
@@ -224,7 +227,7 @@ function HistoryDialog({
   cityName: string;
   onClose: () => void;
 }) {
-  const { t } = useI18n();
+  const { t, levelName } = useI18n();
   const route = useRoute();
   const [answer, setAnswer] = useState<DishHistoryAnswer | "failed" | null>(null);
   useEffect(() => {
@@ -243,7 +246,10 @@ function HistoryDialog({
       });
     return () => abort.abort();
   }, [route, row.dishId, row.levelId, filters.cityId, filters.from, filters.to]);
-  const title = t("foodCatalogue.price_changes.history_title", { dish: row.dishName, level: row.levelName });
+  const title = t("foodCatalogue.price_changes.history_title", {
+    dish: row.dishName,
+    level: levelName(row.levelName),
+  });
   return (
     <Dialog
       open

@@ -21,7 +21,7 @@ export function StructureSettings({
   levels: { id: number; name: string }[];
   canManage: boolean;
 }) {
-  const { t } = useI18n();
+  const { t, levelName } = useI18n();
   const route = useRoute();
   const [level, setLevel] = useState(settings.defaultLevelId === null ? "" : String(settings.defaultLevelId));
   const [language, setLanguage] = useState<string>(settings.boardLanguage);
@@ -62,7 +62,7 @@ export function StructureSettings({
           onValueChange={setLevel}
           options={[
             ...(first ? [{ value: "", label: t("menu.settings.first_level", { name: first.name }) }] : []),
-            ...levels.map((l) => ({ value: String(l.id), label: l.name })),
+            ...levels.map((l) => ({ value: String(l.id), label: levelName(l.name) })),
           ]}
         />
         <SelectField

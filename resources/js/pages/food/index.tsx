@@ -63,7 +63,7 @@ type Modal = { kind: "dish"; detail: DishDetail | null } | { kind: "categories" 
 
 export default function FoodIndex(props: Props) {
   const { filters, dishes, levels, dishCategories, cityOptions, can } = props;
-  const { t, money, number } = useFoodWords();
+  const { t, money, number, levelName } = useFoodWords();
   const route = useRoute();
   const confirm = useConfirm();
   const pageErrors = usePage().props.errors as Record<string, string>;
@@ -72,7 +72,7 @@ export default function FoodIndex(props: Props) {
   const sort = { sort: filters.sort, direction: filters.direction };
   const city = cityOptions.find((c) => c.id === filters.city) ?? null;
   const level = levels.find((l) => l.id === filters.level) ?? null;
-  const levelNames = new Map(levels.map((l) => [l.id, l.name]));
+  const levelNames = new Map(levels.map((l) => [l.id, levelName(l.name)]));
   const filter = (name: string, value: string) => visitWith({ [name]: value || null, page: null });
   const chooseTab = (next: Tab) =>
     visitWith({ tab: next, page: null, search: null, sort: null, direction: null, from: null, to: null });
@@ -150,7 +150,7 @@ export default function FoodIndex(props: Props) {
           </span>
         ) : (
           <span className="text-xs text-muted-foreground">
-            {t("food.dishes.no_recipe", { level: level?.name ?? "" })}
+            {t("food.dishes.no_recipe", { level: level ? levelName(level.name) : "" })}
           </span>
         ),
     },
@@ -277,7 +277,7 @@ export default function FoodIndex(props: Props) {
                     label={t("food.dishes.level_filter")}
                     value={filters.level ? String(filters.level) : ""}
                     onValueChange={(value) => filter("level", value)}
-                    options={levels.map((l) => ({ value: String(l.id), label: l.name }))}
+                    options={levels.map((l) => ({ value: String(l.id), label: levelName(l.name) }))}
                   />
                 </>
               }

@@ -53,7 +53,7 @@ export default function MenuRequirements({
   can,
   job,
 }: Props) {
-  const { t, money, number } = useI18n();
+  const { t, money, number, levelName } = useI18n();
   const route = useRoute();
   const [from, setFrom] = useState(range.from);
   const [to, setTo] = useState(range.to);
@@ -139,7 +139,7 @@ export default function MenuRequirements({
                 </h2>
                 {requirements && cafe.cityName && (
                   <p className="text-sm text-muted-foreground">
-                    {t("menuRequirements.level_city", { level: requirements.level.name, city: cafe.cityName })} ·{" "}
+                    {t("menuRequirements.level_city", { level: levelName(requirements.level.name), city: cafe.cityName })} ·{" "}
                     {t("menuRequirements.needs.published_days", { count: requirements.publishedDays })} ·{" "}
                     {t("menuRequirements.needs.dish_servings", { count: requirements.dishServings })}
                   </p>

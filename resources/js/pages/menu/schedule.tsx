@@ -85,7 +85,7 @@ function changesBetween(mine: ScheduleDay, now: ScheduleDay, nothing: string): S
 }
 
 export default function MenuSchedule({ tabs, cafes, cafe, from, to, today, maxDays, schedule, day, can }: Props) {
-  const { t, date } = useI18n();
+  const { t, date, levelName } = useI18n();
   const route = useRoute();
   const confirm = useConfirm();
   const dayName = useDayName();
@@ -317,7 +317,7 @@ export default function MenuSchedule({ tabs, cafes, cafe, from, to, today, maxDa
               <div className="space-y-1 text-sm text-muted-foreground">
                 <p>
                   {schedule.cafe.levelName
-                    ? t("menuSchedule.level", { level: schedule.cafe.levelName })
+                    ? t("menuSchedule.level", { level: levelName(schedule.cafe.levelName) })
                     : t("menuSchedule.no_level")}
                 </p>
                 {schedule.cafe.cityId === null && (
