@@ -58,13 +58,12 @@ import {
 import { DINER_INTAKE, readFirstSheet, type SpreadsheetFormat } from "../../src/domain/spreadsheets/read";
 import enWords from "../../src/i18n/locales/en/diner-import-cli.json";
 import esWords from "../../src/i18n/locales/es/diner-import-cli.json";
-import { intlLocale, pluralCategory, translate, type Locale } from "../../src/i18n";
+import { intlLocale, pluralCategory, translate, type Locale, type Translate } from "../../src/i18n";
 import { CliError, cliConfig, cliDatabase } from "../bootstrap";
 import { say } from "../output";
 import { progressReporter, type ProgressReporter } from "../progress";
 import { resolveCafe } from "./pos";
 
-type Translate = (key: string, params?: Record<string, string | number>) => string;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Words
@@ -403,6 +402,7 @@ export function reportText(summary: DinerImportSummary, t: Translate, config: Co
   const when = new Intl.DateTimeFormat(intlLocale[config.locale], {
     dateStyle: "medium",
     timeStyle: "medium",
+    hourCycle: "h23",
     timeZone: config.timezone,
   }).format(new Date(summary.finishedAt));
   const head = [
@@ -597,6 +597,7 @@ function formatWhen(session: Session, at: Date): string {
   return new Intl.DateTimeFormat(intlLocale[session.config.locale], {
     dateStyle: "medium",
     timeStyle: "short",
+    hourCycle: "h23",
     timeZone: session.config.timezone,
   }).format(at);
 }

@@ -14,6 +14,7 @@
 import type { Command } from "commander";
 import type { Config } from "../../src/config";
 import type { Db } from "../../src/db";
+import { formatMoney } from "../../src/domain/money";
 import { FOLD_FUNCTION, foldText, likePattern } from "../../src/domain/search";
 import { NUTRIENTS } from "../../src/domain/food/composition";
 import {
@@ -23,11 +24,10 @@ import {
   type CostedLine,
   type CostedRecipe,
 } from "../../src/domain/food/recipe-cost";
-import { intlLocale, translate } from "../../src/i18n";
+import { intlLocale, translate, type Translate } from "../../src/i18n";
 import { CliError, cliConfig, cliDatabase } from "../bootstrap";
 import { table } from "../output";
 
-type Translate = (key: string, params?: Record<string, string | number>) => string;
 
 interface Named {
   id: number;
@@ -143,9 +143,9 @@ export function describeDishCost(report: DishCostReport, config: Config): string
     new Intl.NumberFormat(intl, { minimumFractionDigits: digits, maximumFractionDigits: digits });
   const one = decimals(1);
   const two = decimals(2);
-  const money = new Intl.NumberFormat(intl, { style: "currency", currency: config.currency });
+
   const percent = new Intl.NumberFormat(intl, { style: "percent", minimumFractionDigits: 1, maximumFractionDigits: 1 });
-  const cost = (cents: number | null) => (cents === null ? "—" : money.format(Math.round(cents) / 100));
+  const cost = (cents: number | null) => (cents === null ? "—" : formatMoney(Math.round(cents), config.locale, config.currency));
 
   const quantity = (line: CostedLine) =>
     `${line.unit === "unit" ? two.format(line.quantity) : one.format(line.quantity)} ${t(`foodCost.units.${line.unit}`)}`;

@@ -8,6 +8,7 @@ import type { Db } from "../db";
 import { intlLocale, translate, type Locale } from "../i18n";
 import { roleLabel } from "./access/built-in-roles";
 import { permissionLabel } from "./access/permissions";
+import { formatMoney } from "./money";
 import type { AuditRow } from "./audit";
 
 /** What the audit page shows of one entry. */
@@ -355,7 +356,7 @@ const isEmpty = (value: unknown) =>
 const CONTEXT_FIELDS = new Set(["areaId"]);
 
 class Describer {
-  private money: Intl.NumberFormat;
+  private money: { format(soles: number): string };
   private date: Intl.DateTimeFormat;
 
   constructor(
@@ -363,7 +364,7 @@ class Describer {
     private readonly names: Names,
     private readonly services: Map<string, string>,
   ) {
-    this.money = new Intl.NumberFormat(intlLocale[w.locale], { style: "currency", currency: w.currency });
+    this.money = { format: (soles: number) => formatMoney(Math.round(soles * 100), w.locale, w.currency) };
     this.date = new Intl.DateTimeFormat(intlLocale[w.locale], { dateStyle: "medium", timeZone: "UTC" });
   }
 

@@ -2,6 +2,7 @@
  * Money is kept as integer cents (céntimos). People type soles with up to two decimals ("12.50", "12,5", "12");
  * parsing is exact (string arithmetic, never floating point).
  */
+import { intlLocale, type Locale } from "../i18n";
 
 /** The largest amount accepted from a person: S/ 9,999,999.99. */
 export const MAX_CENTS = 999_999_999;
@@ -25,4 +26,29 @@ export function centsToSoles(cents: number): string {
   const sign = cents < 0 ? "-" : "";
   const abs = Math.abs(cents);
   return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, "0")}`;
+}
+
+const moneyFormats = new Map<string, { number: Intl.NumberFormat; symbol: string }>();
+
+/**
+ * Mesa's one money formatter, for pages, workbooks' texts, mail and the command line: 1750 cents → "S/ 17.50" in
+ * both languages (Intl alone writes "PEN 17.50" in English), with the language's separators ("S/ 1,250.00") and a
+ * no-break space after the symbol, so an amount never wraps. Another currency shows its narrow symbol ("$ 5.00").
+ */
+export function formatMoney(cents: number, locale: Locale, currency = "PEN"): string {
+  const key = `${locale}|${currency}`;
+  let format = moneyFormats.get(key);
+  if (!format) {
+    const symbol =
+      currency === "PEN"
+        ? "S/"
+        : (new Intl.NumberFormat("es-PE", { style: "currency", currency, currencyDisplay: "narrowSymbol" })
+            .formatToParts(0)
+            .find((p) => p.type === "currency")?.value ?? currency);
+    const number = new Intl.NumberFormat(intlLocale[locale], { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    moneyFormats.set(key, (format = { number, symbol }));
+  }
+  const amount = format.number.format(Math.abs(cents) / 100);
+  const negative = cents < 0 && amount !== format.number.format(0);
+  return `${negative ? "-" : ""}${format.symbol}\u00a0${amount}`;
 }

@@ -4,8 +4,25 @@
  * Keys are dot paths into the JSON files; `{{name}}` placeholders are filled from `params`. A count is a plural
  * entry (`{ "one": "{{count}} cafe", "other": "{{count}} cafes" }`) chosen by `params.count`; a text with several
  * counts names a plural entry for each with `$t(key, param)`, e.g. "it has $t(places.n_units, units)".
+ *
+ * Keys are checked by the compiler: `translate` (and the browser's `t`, the server's and the command line's helpers
+ * built on it) takes a `TranslationKey`, the union of the Spanish dictionary's dot paths to texts and plural entries
+ * (keys.ts; its categories are not keys), so a typo fails `tsc --noEmit` (keys.typecheck.ts proves it). A key built
+ * from a known set of names is typed by a template over that set (`` `roles.${BuiltInRoleName}` ``) or taken from an
+ * `as const` table. A key that truly comes from data (a permission or area named in the database, a code read from
+ * a file) goes through `translateDynamic`, the one function that takes any string: it checks the dictionary and
+ * falls back to a text the caller gives. English is held to Spanish's keys by a test (resources/js/lib/i18n.test.ts).
  */
 import { en, es } from "./dictionaries";
+import type { TranslationKey } from "./keys";
+
+export type { KeysUnder, TranslationKey } from "./keys";
+
+/** The values that fill a text's `{{name}}` placeholders; `count` chooses a plural entry's text. */
+export type TranslationParams = Record<string, string | number>;
+
+/** A translator bound to a language, as the server's, the command line's and the browser's helpers hand it on. */
+export type Translate = (key: TranslationKey, params?: TranslationParams) => string;
 
 export type Locale = "es" | "en";
 export const locales: readonly Locale[] = ["es", "en"];
@@ -65,20 +82,62 @@ const NESTED_COUNT = /\$t\(([\w.]+),\s*(\w+)\)/g;
  * Translates `key` into `locale`; a missing key shows itself, so it is noticed rather than hidden. `{{name}}` is
  * filled from `params`; a plural entry is chosen by `params.count` (see lookup).
  */
-export function translate(locale: Locale, key: string, params?: Record<string, string | number>): string {
+export function translate(locale: Locale, key: TranslationKey, params?: TranslationParams): string {
   const template = lookup(locale, key, params) ?? lookup("es", key, params) ?? key;
   if (!params) return template;
   return template
     .replace(NESTED_COUNT, (match, nested: string, name: string) => {
       const count = Number(params[name]);
-      return name in params && Number.isFinite(count) ? translate(locale, nested, { ...params, count }) : match;
+      return name in params && Number.isFinite(count) ? translate(locale, nested as TranslationKey, { ...params, count }) : match;
     })
-    .replace(/\{\{(\w+)\}\}/g, (match, name: string) => (name in params ? String(params[name]) : match));
+    .replace(/\{\{(\w+)\}\}/g, (match, name: string) => (name in params ? formatParam(locale, name, params[name]) : match));
+}
+
+/**
+ * Params that name something rather than count it (a spreadsheet row, a ticket, an id, a code, a version, a month,
+ * a value as the person typed it): shown as they are, never with thousands separators.
+ */
+const IDENTIFYING_PARAMS = new Set([
+  "row",
+  "other",
+  "id",
+  "ticket",
+  "code",
+  "number",
+  "version",
+  "month",
+  "year",
+  "column",
+  "document",
+  "ruc",
+  "given",
+  "value",
+  "port",
+]);
+
+const numberFormats = new Map<Locale, Intl.NumberFormat>();
+
+/** A param for a text: a number (a count, a total) in the language's own digits and separators ("1,250"). */
+function formatParam(locale: Locale, name: string, value: string | number | undefined): string {
+  if (typeof value !== "number" || !Number.isFinite(value) || IDENTIFYING_PARAMS.has(name)) return String(value);
+  let format = numberFormats.get(locale);
+  if (!format) numberFormats.set(locale, (format = new Intl.NumberFormat(intlLocale[locale])));
+  return format.format(value);
 }
 
 /** Whether `key` names a text (or a plural entry) in `locale`'s dictionary, for names that may or may not have one. */
 export function hasTranslation(locale: Locale, key: string): boolean {
   return lookup(locale, key) !== undefined;
+}
+
+/**
+ * The text of a key that comes from data rather than from the code (a permission or an area named in the database,
+ * a code read from a file), which the compiler cannot check: its text when the dictionary has one, else `fallback`
+ * (usually the name itself). The one function that translates an unchecked key; a key built from a known set of
+ * names is typed instead (see the header).
+ */
+export function translateDynamic(locale: Locale, key: string, fallback: string, params?: TranslationParams): string {
+  return hasTranslation(locale, key) ? translate(locale, key as TranslationKey, params) : fallback;
 }
 
 /** Every key of a dictionary, for the test that keeps both languages in step. */

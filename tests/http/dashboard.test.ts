@@ -75,7 +75,8 @@ describe("the dashboard's figures", () => {
     expect(page.deferredProps).toEqual({ figures: ["figures"] });
     expect(page.props.salesView).toBe(true);
     expect(page.props.cafe).toBeNull();
-    expect(page.props.account.roles).toEqual(["cashier"]);
+    // The role by the name a Spanish-speaking cashier reads, not its stored English name.
+    expect(page.props.account.roles).toEqual(["Cajero"]);
 
     const reload = await visitPage(cajera, "/dashboard", figuresReload);
     expect(reload).not.toHaveProperty("deferredProps");

@@ -7,6 +7,7 @@ import {
   History,
   LayoutGrid,
   MapPin,
+  Receipt,
   Settings,
   Shield,
   ShoppingCart,
@@ -30,6 +31,7 @@ export const ICONS: Record<string, LucideIcon> = {
   calendar: CalendarDays,
   handshake: Handshake,
   "shopping-cart": ShoppingCart,
+  receipt: Receipt,
 };
 
 export function NavIcon({ name, className }: { name: string; className?: string }) {

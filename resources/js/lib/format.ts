@@ -2,6 +2,7 @@
  * Numbers, money and dates for people: always through Intl, with the user's language and the cafe's time zone
  * and currency. Money arrives as integer cents (see src/domain/money.ts).
  */
+import { formatMoney as formatCents } from "../../../src/domain/money";
 import { intlLocale, type Locale } from "../../../src/i18n";
 
 export interface FormatSettings {
@@ -21,13 +22,9 @@ function cached<T extends Intl.NumberFormat | Intl.DateTimeFormat>(key: string, 
   return formatter;
 }
 
-/** 1250 cents → "S/ 12.50" in Spanish (Peru), "PEN 12.50" in English. */
+/** 1250 cents → "S/ 12.50" in both languages: Mesa's one money formatter (src/domain/money.ts). */
 export function formatMoney(cents: number, s: FormatSettings): string {
-  const f = cached(
-    `money|${s.locale}|${s.currency}`,
-    () => new Intl.NumberFormat(intlLocale[s.locale], { style: "currency", currency: s.currency }),
-  );
-  return f.format(cents / 100);
+  return formatCents(cents, s.locale, s.currency);
 }
 
 export function formatNumber(value: number, s: Pick<FormatSettings, "locale">, fractionDigits?: number): string {
@@ -58,7 +55,21 @@ export function formatDateTime(value: Date | string | number, s: FormatSettings)
   const f = cached(
     `datetime|${s.locale}|${s.timezone}`,
     () =>
-      new Intl.DateTimeFormat(intlLocale[s.locale], { dateStyle: "medium", timeStyle: "short", timeZone: s.timezone }),
+      new Intl.DateTimeFormat(intlLocale[s.locale], {
+        dateStyle: "medium",
+        timeStyle: "short",
+        hourCycle: "h23",
+        timeZone: s.timezone,
+      }),
+  );
+  return f.format(new Date(value));
+}
+
+/** A time of day on the 24-hour clock in the configured time zone ("13:05:09"), in both languages. */
+export function formatTime(value: Date | string | number, s: FormatSettings): string {
+  const f = cached(
+    `time|${s.locale}|${s.timezone}`,
+    () => new Intl.DateTimeFormat(intlLocale[s.locale], { timeStyle: "medium", hourCycle: "h23", timeZone: s.timezone }),
   );
   return f.format(new Date(value));
 }

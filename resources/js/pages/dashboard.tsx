@@ -53,7 +53,7 @@ export default function Dashboard({
   /** Who can give a role, for a person who has none. */
   roleKeepers: RoleKeeper[];
 }) {
-  const { t, dateTime, date } = useI18n();
+  const { t, dateTime, date, time } = useI18n();
   const route = useRoute();
   const shown = cafe === null ? cafes : cafes.filter((c) => c.id === cafe);
   const [updatedAt, setUpdatedAt] = useState<Date | null>(null);
@@ -130,7 +130,7 @@ export default function Dashboard({
                 {updatedAt && (
                   <span data-testid="live-updated">
                     {" · "}
-                    {t("dashboard.live_updated", { time: updatedAt.toLocaleTimeString() })}
+                    {t("dashboard.live_updated", { time: time(updatedAt) })}
                   </span>
                 )}
               </p>

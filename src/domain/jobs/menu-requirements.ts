@@ -110,6 +110,7 @@ export function writeRequirementsWorkbook(
     const generatedAt = new Intl.DateTimeFormat(options.locale === "es" ? "es-PE" : "en-GB", {
       dateStyle: "short",
       timeStyle: "short",
+      hourCycle: "h23",
       timeZone: options.timeZone,
     }).format(new Date());
     book.row([t("workbook.cafe"), r.cafe.name]);

@@ -1,6 +1,7 @@
 /** The public front door, the dashboard and the health check. */
 import { isDatabaseReachable } from "../../db";
 import { can } from "../../domain/access/authorization";
+import { roleLabel } from "../../domain/access/built-in-roles";
 import { chosenCafe, dashboardCafes, dashboardFigures, roleKeepers } from "../../domain/sales/dashboard";
 import { defer } from "../page-protocol/props";
 import { access, defineRoutes } from "../routing";
@@ -51,7 +52,8 @@ export const platformRoutes = defineRoutes([
           emailVerifiedAt: user.emailVerifiedAt?.toISOString() ?? null,
           lastSignInAt: user.lastSignInAt?.toISOString() ?? null,
           createdAt: user.createdAt.toISOString(),
-          roles: ctx.access.roles,
+          // Each role by the name people see in their language ("Jefe de comedor"), not its stored name.
+          roles: ctx.access.roles.map((role) => roleLabel(role, ctx.locale)),
         },
       });
     },

@@ -24,7 +24,7 @@ export function useSalesFormat() {
       time: (iso: string, timeZone: string) =>
         kept(
           `time|${locale}|${timeZone}`,
-          () => new Intl.DateTimeFormat(intlLocale[locale], { timeStyle: "short", timeZone }),
+          () => new Intl.DateTimeFormat(intlLocale[locale], { timeStyle: "short", hourCycle: "h23", timeZone }),
         ).format(new Date(iso)),
       /** The day a clock in `timeZone` showed at `iso` (YYYY-MM-DD). */
       dayAt: (iso: string, timeZone: string) =>
