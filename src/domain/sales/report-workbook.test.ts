@@ -19,7 +19,13 @@ import { migrateDatabase, openDatabase, type Db } from "../../db";
 import { EVERYTHING, type Scope } from "../access/scope";
 import type { Actor } from "../audit";
 import { salesLinePage, salesTotals, type SalesFilter } from "./report";
-import { reportData, reportFileName, writeSalesReport, type ReportOptions } from "./report-workbook";
+import {
+  BILLING_PREAMBLE_ROWS,
+  reportData,
+  reportFileName,
+  writeSalesReport,
+  type ReportOptions,
+} from "./report-workbook";
 import { recordSale, voidSale, type SaleSettings } from "./sell";
 
 const SETTINGS: SaleSettings = { dniLength: 8, igvRateBasisPoints: 1800, otherUnitFactorPercent: 200 };
@@ -127,7 +133,15 @@ async function report(db: Db, scope: Scope, filter: SalesFilter, options: Partia
   const result = await writeSalesReport(db, scope, filter, path, { ...OPTIONS, ...options });
   const book = XLSX.read(readFileSync(path), { type: "buffer", cellNF: true });
   const rows = (name: string) => XLSX.utils.sheet_to_json<Row>(book.Sheets[name], { header: 1, raw: true });
-  return { path, result, book, rows };
+  // The Billing sheet's table, below the note over its header; the note's rows as they are, blank ones included.
+  const billingSheet = book.Sheets[options.locale === "en" ? "Billing" : "Valorización"];
+  const billing = () =>
+    XLSX.utils.sheet_to_json<Row>(billingSheet, { header: 1, raw: true, range: BILLING_PREAMBLE_ROWS });
+  const billingNote = () =>
+    XLSX.utils
+      .sheet_to_json<Row>(billingSheet, { header: 1, raw: true, blankrows: true })
+      .slice(0, BILLING_PREAMBLE_ROWS);
+  return { path, result, book, rows, billing, billingNote };
 }
 
 const cents = (value: unknown) => Math.round((value as number) * 100);
@@ -158,7 +172,7 @@ describe("the sales report workbook", () => {
     const { db, s } = world();
     const filter = filterOf();
     const totals = salesTotals(db, EVERYTHING, filter);
-    const { book, rows, result } = await report(db, EVERYTHING, filter);
+    const { book, rows, result, billing: billingRows } = await report(db, EVERYTHING, filter);
     expect(book.SheetNames).toEqual(["Reporte", "Resumen", "Diario", "Valorización", "Detalle"]);
     expect(result.totals).toEqual(totals);
     expect(result.sheets).toEqual(book.SheetNames);
@@ -234,7 +248,8 @@ describe("the sales report workbook", () => {
     expect(XLSX.SSF.format("hh:mm", dinner[D.time] as unknown as number)).toBe("00:30");
 
     // Billing: credit sales only, IGV the sum of the lines', other-unit surcharge apart.
-    const billing = rows("Valorización");
+    const billing = billingRows();
+    expect(billing[0].slice(0, 5)).toEqual(["Concesionaria", "RUC concesionaria", "Subcontrata", "RUC", "Comidas"]);
     const credit = salesTotals(db, EVERYTHING, { ...filter, saleType: "credit" });
     const billed = billing.slice(1, -1);
     const billingTotal = billing[billing.length - 1];
@@ -286,6 +301,75 @@ describe("the sales report workbook", () => {
     expect(XLSX.SSF.is_date(sheet.A2.z as string)).toBe(true);
   });
 
+  test("the Billing sheet says above its header that it counts credit sales only, and reconciles with the Summary", async () => {
+    const { db, w } = world();
+    const norte: Scope = {
+      all: false,
+      cafeIds: new Set([w.norte]),
+      headquartersIds: new Set(),
+      businessIds: new Set(),
+    };
+    // Everything: credit 15 + 8 + 14 + 24 + 12; Beto's cash 30 + 8; the visitor's 15. Norte's scope: no 14 at Sur.
+    for (const [scope, credit] of [
+      [EVERYTHING, [5, 7300]],
+      [norte, [4, 5900]],
+    ] as const) {
+      const filter = filterOf();
+      const { rows, billing, billingNote } = await report(db, scope, filter);
+      const note = billingNote();
+      expect(note[0][0]).toStartWith("Esta hoja cuenta solo las ventas a crédito");
+      // Label, meals (the Meals column), total (the Total column).
+      const figures = note.slice(1, 5).map((r) => [r[0], r[4], cents(r[10])]);
+      expect(figures).toEqual([
+        ["Crédito (esta hoja, se factura)", credit[0], credit[1]],
+        ["Contado de comensales (pagado en caja, no se factura)", 3, 3800],
+        ["Visitantes (pagado en caja)", 1, 1500],
+        ["Total del Resumen (crédito + contado + visitantes)", credit[0] + 4, credit[1] + 5300],
+      ]);
+      // Credit is the Billing's total; the sum is the Summary's total, and salesTotals of each kind.
+      const table = billing();
+      expect(cents(table[table.length - 1][10])).toBe(credit[1]);
+      expect(table[table.length - 1][4]).toBe(credit[0]);
+      const summary = rows("Resumen");
+      const summaryTotal = summary[summary.length - 1];
+      expect(cents(summaryTotal[summaryTotal.length - 1])).toBe(credit[1] + 5300);
+      expect(summaryTotal[summaryTotal.length - 4]).toBe(credit[0] + 4);
+      expect(salesTotals(db, scope, filter).totalCents).toBe(credit[1] + 5300);
+      expect(salesTotals(db, scope, { ...filter, saleType: "cash" }).totalCents).toBe(3800 + 1500);
+    }
+    // In English too, and a cash-type sale reads "Paid at the till" (the payment method "Cash" is another thing).
+    const { billingNote, rows } = await report(db, EVERYTHING, filterOf({ saleType: "cash" }), { locale: "en" });
+    const note = billingNote();
+    expect(note[0][0]).toStartWith("This sheet counts credit sales only");
+    expect(note.slice(1, 5).map((r) => [r[0], cents(r[10] ?? 0)])).toEqual([
+      ["Credit (this sheet, billed)", 0],
+      ["Diners who paid at the till (not billed)", 3800],
+      ["Visitors (paid at the till)", 1500],
+      ["Summary total (credit + paid at the till + visitors)", 5300],
+    ]);
+    expect(
+      new Set(
+        rows("Detail")
+          .slice(1)
+          .map((r) => r[D.type]),
+      ),
+    ).toEqual(new Set(["Paid at the till"]));
+    const cover = Object.fromEntries(rows("Report").map((r) => [r[0], r[1]]));
+    expect(cover["Sale type"]).toBe("Paid at the till");
+  });
+
+  test("a cash-type sale reads Contado in Spanish, credit Crédito", async () => {
+    const { db } = world();
+    const { rows } = await report(db, EVERYTHING, filterOf());
+    expect(
+      new Set(
+        rows("Detalle")
+          .slice(1)
+          .map((r) => r[D.type]),
+      ),
+    ).toEqual(new Set(["Crédito", "Contado"]));
+  });
+
   test("a cafe manager's scope holds in every sheet", async () => {
     const { db, w } = world();
     const scope: Scope = {
@@ -296,7 +380,7 @@ describe("the sales report workbook", () => {
     };
     const filter = filterOf();
     const totals = salesTotals(db, scope, filter);
-    const { rows, result } = await report(db, scope, filter);
+    const { rows, result, billing: billingRows } = await report(db, scope, filter);
     expect(result.totals).toEqual(totals);
     const detail = rows("Detalle").slice(1);
     expect(new Set(detail.map((r) => r[D.cafe]))).toEqual(new Set(["Comedor Norte"]));
@@ -307,7 +391,7 @@ describe("the sales report workbook", () => {
     const daily = rows("Diario");
     expect(cents(daily[daily.length - 1][daily[0].length - 1])).toBe(totals.totalCents);
     // Carla's lunch at Sur (14.00) is not billed from Norte's scope: 15 + 8 + 24 + 12.
-    const billing = rows("Valorización");
+    const billing = billingRows();
     expect(cents(billing[billing.length - 1][10])).toBe(5900);
     expect(salesTotals(db, scope, { ...filter, saleType: "credit" }).totalCents).toBe(5900);
     // Sur's prices never show up: no Sur column, no Sur cafe.

@@ -7,7 +7,8 @@
  * - Summary: subdealership × service, meals and amounts, with row and column totals;
  * - Daily: every date of the period × service, meals and amounts, with totals;
  * - Billing (valorización): per subdealership with its dealership, the credit sales — meals, base, IGV (the sum of
- *   the lines' IGV) and total — with other-unit meals and their surcharge over the list price shown apart;
+ *   the lines' IGV) and total — with other-unit meals and their surcharge over the list price shown apart; above its
+ *   header, a note that it counts credit sales only and how it reconciles with the Summary (credit + cash + visitors);
  * - Detail: one row per sale line, continued on "Detail 2", "Detail 3"… past the format's 1,048,575 rows.
  *
  * Amounts are numbers in soles with a currency format, dates are dates, times are times, text is never a formula.
@@ -25,10 +26,18 @@ import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import * as schema from "../../../db/schema";
 import { cafes, dealerships, saleLines, sales, SERVICE_TYPES, services, subdealerships } from "../../../db/schema";
 import { BUSY_TIMEOUT_MS, type Db } from "../../db";
-import { intlLocale, translate, type Locale } from "../../i18n";
+import { intlLocale, translate, type Locale, type KeysUnder, type TranslationParams } from "../../i18n";
 import type { Scope } from "../access/scope";
 import { daysBetween, salesTotals, salesWhere, type SalesFilter, type SalesTotals } from "./report";
-import { excelDate, excelTime, openXlsxStream, XLSX_MAX_ROWS, type XlsxCell, type XlsxColumn } from "./xlsx-stream";
+import {
+  excelDate,
+  excelTime,
+  openXlsxStream,
+  XLSX_MAX_ROWS,
+  type XlsxCell,
+  type XlsxColumn,
+  type XlsxPreambleRow,
+} from "./xlsx-stream";
 
 /**
  * The zlib level of a report: 3 writes a month (333,526 lines) in about 1.5 s less than zlib's usual 6, for a file
@@ -161,6 +170,11 @@ export interface ReportData {
   summary: SummaryRow[];
   daily: DailyRow[];
   billing: BillingRow[];
+  /**
+   * How the Billing reconciles with the Summary: its credit sales, the cash sales of registered diners (paid at the
+   * till, not billed) and the visitors' (cash, without a subdealership) add up to the Summary's total.
+   */
+  parts: { credit: Amounts; cash: Amounts; visitors: Amounts };
 }
 
 const amountColumns = {
@@ -257,6 +271,7 @@ export async function reportData(
   for (const date of datesOf(filter.from, filter.to))
     byDate.set(date, { date, byService: new Map(), total: NO_AMOUNTS });
   const billed = new Map<number, Omit<BillingRow, keyof Named | "subdealershipId">>();
+  const parts = { credit: NO_AMOUNTS, cash: NO_AMOUNTS, visitors: NO_AMOUNTS };
   const addTo = (byService: Map<number, Amounts>, serviceId: number, amounts: Amounts) =>
     byService.set(serviceId, add(byService.get(serviceId) ?? NO_AMOUNTS, amounts));
 
@@ -292,6 +307,9 @@ export async function reportData(
       addTo(day.byService, group.serviceId, amounts);
       day.total = add(day.total, amounts);
     }
+    if (sub === null) parts.visitors = add(parts.visitors, amounts);
+    else if (group.saleType === "credit") parts.credit = add(parts.credit, amounts);
+    else parts.cash = add(parts.cash, amounts);
     // Billing: the credit sales (a credit sale always has its diner's subdealership).
     if (group.saleType !== "credit" || sub === null) continue;
     const bill = billed.get(sub) ?? {
@@ -335,7 +353,7 @@ export async function reportData(
     .map(([subdealershipId, bill]) => named({ subdealershipId, ...bill }))
     .sort((a, b) => text(a.dealershipName, b.dealershipName) || text(a.subdealershipName, b.subdealershipName));
 
-  return { filter, totals, services: reportServices, summary, daily: [...byDate.values()], billing };
+  return { filter, totals, services: reportServices, summary, daily: [...byDate.values()], billing, parts };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -527,7 +545,7 @@ export async function writeSalesReport(
   options: ReportOptions,
 ): Promise<ReportSummary> {
   const { locale } = options;
-  const t = (key: string, params?: Record<string, string | number>) => translate(locale, `reports.${key}`, params);
+  const t: Translate = (key, params) => translate(locale, `reports.${key}`, params);
   const pause = options.pause ?? nextTurn;
   const perSheet = Math.max(1, Math.min(options.detailRowsPerSheet ?? DETAIL_ROWS_PER_SHEET, DETAIL_ROWS_PER_SHEET));
   const snapshot = openSnapshot(db);
@@ -557,7 +575,8 @@ export async function writeSalesReport(
   }
 }
 
-type Translate = (key: string, params?: Record<string, string | number>) => string;
+/** The report's words: keys under "reports." (without it). */
+type Translate = (key: KeysUnder<"reports">, params?: TranslationParams) => string;
 type Book = ReturnType<typeof openXlsxStream>;
 
 function writeReportSheet(
@@ -593,7 +612,7 @@ function writeReportSheet(
     [t("filter_dealership"), names.dealership ?? all, null],
     [t("filter_subdealership"), names.subdealership ?? all, null],
     [t("filter_services"), names.services ?? all, null],
-    [t("filter_sale_type"), filter.saleType ? translate(options.locale, `sales.types.${filter.saleType}`) : all, null],
+    [t("filter_sale_type"), filter.saleType ? t(`sale_types.${filter.saleType}`) : all, null],
     [t("filter_other_unit"), filter.otherUnit === null ? all : filter.otherUnit ? t("yes") : t("no"), null],
     [t("generated_at"), at, null],
     [t("generated_by"), options.generatedBy, null],
@@ -708,33 +727,62 @@ function writeDailySheet(book: Book, data: ReportData, t: Translate): void {
   book.row([t("total"), ...serviceCells(data, totals.byService), ...totalCells(totals.total)], { bold: true });
 }
 
+/**
+ * The Billing sheet's note above its header: it counts credit sales only, and how it reconciles with the Summary
+ * (credit + cash of registered diners + visitors = the Summary's total), meals in the meals column and amounts in
+ * the total column.
+ */
+export const BILLING_PREAMBLE_ROWS = 6;
+
+function billingPreamble(data: ReportData, t: Translate): XlsxPreambleRow[] {
+  const { credit, cash, visitors } = data.parts;
+  const line = (label: string, amounts: Amounts, bold = false): XlsxPreambleRow => ({
+    cells: [label, null, null, null, amounts.meals, null, null, null, null, null, soles(amounts.totalCents)],
+    bold,
+  });
+  const rows = [
+    { cells: [t("billing.credit_only")], bold: true },
+    line(t("billing.credit"), credit),
+    line(t("billing.cash"), cash),
+    line(t("billing.visitors"), visitors),
+    line(t("billing.summary_total"), add(add(credit, cash), visitors), true),
+    { cells: [] },
+  ];
+  if (rows.length !== BILLING_PREAMBLE_ROWS) throw new Error("BILLING_PREAMBLE_ROWS is out of date");
+  return rows;
+}
+
 function writeBillingSheet(book: Book, data: ReportData, t: Translate): ReportSummary["billing"] {
   const rows = data.billing;
-  book.startSheet(t("sheets.billing"), [
-    {
-      header: t("columns.dealership"),
-      width: fit(
-        rows.map((r) => r.dealershipName),
-        t("columns.dealership"),
-      ),
-    },
-    { header: t("columns.dealership_ruc"), width: 13 },
-    {
-      header: t("columns.subdealership"),
-      width: fit(
-        rows.map((r) => r.subdealershipName),
-        t("columns.subdealership"),
-      ),
-    },
-    { header: t("columns.ruc"), width: 13 },
-    { header: t("columns.meals"), width: 10, format: "integer" },
-    { header: t("columns.at_list_price"), width: 16, format: "money" },
-    { header: t("columns.other_unit_meals"), width: 14, format: "integer" },
-    { header: t("columns.surcharge"), width: 18, format: "money" },
-    { header: t("columns.base"), width: 15, format: "money" },
-    { header: t("columns.igv"), width: 14, format: "money" },
-    { header: t("columns.total"), width: 15, format: "money" },
-  ]);
+  book.startSheet(
+    t("sheets.billing"),
+    [
+      {
+        header: t("columns.dealership"),
+        width: fit(
+          rows.map((r) => r.dealershipName),
+          t("columns.dealership"),
+        ),
+      },
+      { header: t("columns.dealership_ruc"), width: 13 },
+      {
+        header: t("columns.subdealership"),
+        width: fit(
+          rows.map((r) => r.subdealershipName),
+          t("columns.subdealership"),
+        ),
+      },
+      { header: t("columns.ruc"), width: 13 },
+      { header: t("columns.meals"), width: 10, format: "integer" },
+      { header: t("columns.at_list_price"), width: 16, format: "money" },
+      { header: t("columns.other_unit_meals"), width: 14, format: "integer" },
+      { header: t("columns.surcharge"), width: 18, format: "money" },
+      { header: t("columns.base"), width: 15, format: "money" },
+      { header: t("columns.igv"), width: 14, format: "money" },
+      { header: t("columns.total"), width: 15, format: "money" },
+    ],
+    { preamble: billingPreamble(data, t) },
+  );
   const sum = {
     subdealerships: rows.length,
     meals: 0,
@@ -830,10 +878,7 @@ async function writeDetail(
   const sheets = [book.startSheet(t("sheets.detail"), columns)];
   const yes = t("yes");
   const no = t("no");
-  const saleTypes: Record<string, string> = {
-    credit: translate(options.locale, "sales.types.credit"),
-    cash: translate(options.locale, "sales.types.cash"),
-  };
+  const saleTypes: Record<string, string> = { credit: t("sale_types.credit"), cash: t("sale_types.cash") };
   const dates = new Map<string, number>();
   const clock = clockReader();
   const tickets = (series: string, number: number) => `${series}-${String(number).padStart(8, "0")}`;

@@ -71,6 +71,34 @@ describe("streaming xlsx writer", () => {
     expect(part(path, "xl/styles.xml")).toContain("<b/>");
   });
 
+  test("a note above the header: rows in the columns' formats, the header and the note kept in view", () => {
+    const path = newPath();
+    const book = openXlsxStream(path);
+    book.startSheet(
+      "Valorización",
+      [
+        { header: "Subcontrata", width: 20 },
+        { header: "Comidas", width: 9, format: "integer" },
+        { header: "Total", width: 12, format: "money" },
+      ],
+      { preamble: [{ cells: ["Solo crédito"], bold: true }, { cells: ["Crédito", 5, 73] }, { cells: [] }] },
+    );
+    book.row(["Contrata Uno", 5, 73]);
+    book.close();
+    const sheet = readBack(path).Sheets["Valorización"];
+    expect(XLSX.utils.sheet_to_json(sheet, { header: 1, raw: true, blankrows: true })).toEqual([
+      ["Solo crédito"],
+      ["Crédito", 5, 73],
+      [],
+      ["Subcontrata", "Comidas", "Total"],
+      ["Contrata Uno", 5, 73],
+    ]);
+    expect(sheet.C2.z).toBe('"S/ "#,##0.00;-"S/ "#,##0.00');
+    const xml = part(path, "xl/worksheets/sheet1.xml");
+    expect(xml).toContain('<pane ySplit="4" topLeftCell="A5" activePane="bottomLeft" state="frozen"/>');
+    expect(xml).toContain('<row r="1"><c s="1" t="s">');
+  });
+
   test("repeated text is written once in the shared-string table; a column of unique text keeps it in its cells", () => {
     const path = newPath();
     const book = openXlsxStream(path);

@@ -41,6 +41,12 @@ export interface XlsxColumn {
 /** A cell: text, a number (shown with the column's format), or nothing. */
 export type XlsxCell = string | number | null;
 
+/** A row above a sheet's header (XlsxStream.startSheet's `preamble`). */
+export interface XlsxPreambleRow {
+  cells: readonly XlsxCell[];
+  bold?: boolean;
+}
+
 export interface XlsxStreamOptions {
   /** Excel number format of dates ("dd/mm/yyyy" by default). */
   dateFormat?: string;
@@ -226,8 +232,12 @@ export class XlsxStream {
     return this.sheet?.rows ?? 0;
   }
 
-  /** Starts a worksheet (ending the one before) with its columns and a bold header row, frozen. Returns its name. */
-  startSheet(wanted: string, columns: XlsxColumn[]): string {
+  /**
+   * Starts a worksheet (ending the one before) with its columns and a bold header row, frozen. Returns its name.
+   * `preamble` rows come above the header (a note on what the sheet counts), in the columns' formats, and stay in
+   * view with it; a row of `{ bold: true }` cells is bold.
+   */
+  startSheet(wanted: string, columns: XlsxColumn[], options: { preamble?: XlsxPreambleRow[] } = {}): string {
     this.assertOpen();
     this.endSheet();
     if (columns.length === 0 || columns.length > 16_384) throw new RangeError("a sheet has 1 to 16,384 columns");
@@ -248,6 +258,8 @@ export class XlsxStream {
       boldNumberOpen: columns.map((c) => `<c${styleAttribute(BOLD_OF[c.format ?? "text"])}><v>`),
       rows: 0,
     };
+    const preamble = options.preamble ?? [];
+    const headerRow = preamble.length + 1;
     this.beginEntry(`xl/worksheets/sheet${index}.xml`);
     const cols = columns
       .map(
@@ -257,10 +269,11 @@ export class XlsxStream {
     this.write(
       `${XML_HEAD}<worksheet xmlns="${MAIN_NS}" xmlns:r="${REL_NS}">` +
         `<sheetViews><sheetView workbookViewId="0"${index === 1 ? ' tabSelected="1"' : ""}>` +
-        `<pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/>` +
-        `<selection pane="bottomLeft" activeCell="A2" sqref="A2"/></sheetView></sheetViews>` +
+        `<pane ySplit="${headerRow}" topLeftCell="A${headerRow + 1}" activePane="bottomLeft" state="frozen"/>` +
+        `<selection pane="bottomLeft" activeCell="A${headerRow + 1}" sqref="A${headerRow + 1}"/></sheetView></sheetViews>` +
         `<sheetFormatPr defaultRowHeight="15"/><cols>${cols}</cols><sheetData>`,
     );
+    for (const row of preamble) this.writeRow(row.cells, row.bold === true);
     this.writeRow(
       columns.map((c) => c.header),
       true,
