@@ -57,8 +57,9 @@ function read(db: Db, locale: Locale, search?: string): AuditEntryView[] {
   return describeAuditRows(db, found.rows, { locale, currency: "PEN" });
 }
 
+/** "S/ 12.50" in both languages (a no-break space after the symbol), as src/domain/money.ts writes it. */
 const money = (locale: Locale, cents: number) =>
-  new Intl.NumberFormat(intlLocale[locale], { style: "currency", currency: "PEN" }).format(cents / 100);
+  `S/\u00a0${new Intl.NumberFormat(intlLocale[locale], { minimumFractionDigits: 2 }).format(cents / 100)}`;
 
 describe("the audit in words", () => {
   test("a subdealership the command line created reads as such, by its name and its fields; once deleted, by the name recorded", () => {

@@ -148,7 +148,7 @@ describe("document fields", () => {
       errors(() =>
         parseWithDocument(Required, { name: "Ana", document_type: "ruc", document_number: "20100934729" }, SETTINGS),
       ),
-    ).toEqual({ document_type: "Elige DNI, carné de extranjería o pasaporte." });
+    ).toEqual({ document_type: "Elija DNI, carné de extranjería o pasaporte." });
     expect(
       errors(
         () =>

@@ -78,7 +78,7 @@ describe("plural texts", () => {
       "The headquarters Sede Lima cannot be deleted: it has 2 areas and 1 property.",
     );
     expect(translate("es", "services.has_price_history", { code: "ALM", cafes: 1 })).toBe(
-      "No se puede eliminar ALM: 1 comedor guarda su historial de precios. Desactívalo en su lugar.",
+      "No se puede eliminar ALM: 1 comedor guarda su historial de precios. Desactívelo en su lugar.",
     );
   });
 
@@ -104,7 +104,7 @@ describe("plural texts", () => {
     expect(translate("es", "validation.document.dni", { length: 8 })).toBe("El DNI debe tener 8 dígitos.");
     expect(translate("en", "mail.invite.outro", { days: 1 })).toBe("The link expires in 1 day and works once.");
     expect(translate("es", "mail.verify.outro", { minutes: 60 })).toBe(
-      "El enlace vence en 60 minutos. Si no creaste una cuenta, ignora este mensaje.",
+      "El enlace vence en 60 minutos. Si no creó una cuenta, ignore este mensaje.",
     );
   });
 

@@ -171,7 +171,7 @@ test.describe("access control", () => {
     await expect(roleSelect).toBeEnabled();
     // The area offers just the new role.
     await roleSelect.click();
-    await expect(page.getByRole("option")).toHaveText(["Elige…", ROLE]);
+    await expect(page.getByRole("option")).toHaveText(["Elija…", ROLE]);
     await page.getByRole("option", { name: ROLE, exact: true }).click();
     await userDialog.getByRole("radio", { name: "Definir una primera contraseña" }).check();
     await userDialog.getByLabel("Contraseña", { exact: true }).fill(PASSWORD);

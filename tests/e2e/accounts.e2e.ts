@@ -141,14 +141,14 @@ test.describe("accounts", () => {
     await page.getByLabel("Nombre completo").fill(name);
     await page.getByLabel("Correo electrónico").fill(email);
     await page.getByLabel("Contraseña", { exact: true }).fill(PASSWORD);
-    await page.getByLabel("Confirma la contraseña").fill(PASSWORD);
+    await page.getByLabel("Confirme la contraseña").fill(PASSWORD);
     const mailsBeforeRegister = mailFiles();
     await page.getByRole("button", { name: "Crear cuenta" }).click();
 
     // The verification notice; the dashboard is closed until the e-mail is verified.
     await expect(page).toHaveURL(/\/verify-email$/);
-    await expect(page.getByRole("heading", { level: 1, name: "Verifica tu correo" })).toBeVisible();
-    await expect(page.getByText(`Te enviamos un enlace a ${email}`)).toBeVisible();
+    await expect(page.getByRole("heading", { level: 1, name: "Verifique su correo" })).toBeVisible();
+    await expect(page.getByText(`Le enviamos un enlace a ${email}`)).toBeVisible();
     await page.goto("/dashboard");
     await expect(page).toHaveURL(/\/verify-email$/);
     await waitForHydration(page);
@@ -159,10 +159,10 @@ test.describe("accounts", () => {
     await page.goto(verifyLink);
     await expect(page).toHaveURL(/\/dashboard\?verified=1$/);
     await waitForHydration(page);
-    await expect(flash(page, "success")).toHaveText("Tu correo quedó verificado.");
+    await expect(flash(page, "success")).toHaveText("Su correo quedó verificado.");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Hola, ${name}`);
     await expect(page.getByTestId("user-name")).toHaveText(name);
-    await expect(page.getByRole("heading", { name: "Todavía no tienes un rol" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Todavía no tiene un rol" })).toBeVisible();
     await expect(page.getByText(/^Verificado el /)).toBeVisible();
 
     // Sign out from the header.
@@ -174,14 +174,14 @@ test.describe("accounts", () => {
     await waitForHydration(page);
 
     // Forgot password, from the sign-in page.
-    await page.getByRole("link", { name: "¿Olvidaste tu contraseña?" }).click();
+    await page.getByRole("link", { name: "¿Olvidó su contraseña?" }).click();
     await expect(page).toHaveURL(/\/forgot-password$/);
     await expect(page.getByRole("heading", { level: 1, name: "Olvidé mi contraseña" })).toBeVisible();
     await page.getByLabel("Correo electrónico").fill(email);
     const mailsBeforeReset = mailFiles();
     await page.getByRole("button", { name: "Enviar enlace" }).click();
     await expect(flash(page, "success")).toHaveText(
-      "Si existe una cuenta con ese correo, te enviamos un enlace para restablecer la contraseña.",
+      "Si existe una cuenta con ese correo, le enviamos un enlace para restablecer la contraseña.",
     );
 
     // The reset link from the mail: a new password.
@@ -191,10 +191,10 @@ test.describe("accounts", () => {
     await expect(page.getByRole("heading", { level: 1, name: "Restablecer contraseña" })).toBeVisible();
     await expect(page.getByLabel("Correo electrónico")).toHaveValue(email);
     await page.getByLabel("Nueva contraseña", { exact: true }).fill(newPassword);
-    await page.getByLabel("Confirma la nueva contraseña").fill(newPassword);
+    await page.getByLabel("Confirme la nueva contraseña").fill(newPassword);
     await page.getByRole("button", { name: "Guardar contraseña" }).click();
     await expect(page).toHaveURL(/\/login$/);
-    await expect(flash(page, "success")).toHaveText("Tu contraseña fue cambiada. Ya puedes iniciar sesión.");
+    await expect(flash(page, "success")).toHaveText("Su contraseña fue cambiada. Ya puede iniciar sesión.");
 
     // Sign in with the new password.
     await page.getByLabel("Correo electrónico").fill(email);
@@ -305,7 +305,7 @@ test.describe("accounts", () => {
     const current = page.getByLabel("Contraseña actual");
     await current.fill("Not-My-Password-123!");
     await page.getByLabel("Nueva contraseña", { exact: true }).fill("Huancayo-Nevado-5521!");
-    await page.getByLabel("Confirma la nueva contraseña").fill("Huancayo-Nevado-5521!");
+    await page.getByLabel("Confirme la nueva contraseña").fill("Huancayo-Nevado-5521!");
     await page.getByRole("button", { name: "Guardar contraseña" }).click();
     await expect(current).toHaveAttribute("aria-invalid", "true");
     await expect(current).toHaveAccessibleDescription("La contraseña no es correcta.");
@@ -359,8 +359,8 @@ test.describe("accounts", () => {
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(60);
     await expect(page.getByRole("heading", { level: 1, name: "Demasiadas solicitudes" })).toBeVisible();
-    await expect(page.getByText(/^Puedes intentarlo de nuevo en \d+ segundos\.$/)).toBeVisible();
-    const shown = Number((await page.getByText(/^Puedes intentarlo de nuevo en/).textContent())!.match(/\d+/)![0]);
+    await expect(page.getByText(/^Puede intentarlo de nuevo en \d+ segundos\.$/)).toBeVisible();
+    const shown = Number((await page.getByText(/^Puede intentarlo de nuevo en/).textContent())!.match(/\d+/)![0]);
     expect(Math.abs(shown - retryAfter)).toBeLessThanOrEqual(1);
 
     // Even the right password is refused while throttled.
@@ -420,7 +420,7 @@ test.describe("accounts", () => {
     await signIn(signInPage, unverifiedEmail, PASSWORD);
     await expect(signInPage).toHaveURL(/\/verify-email$/);
     await signInPage.close();
-    await check(unverified, "/verify-email", /\/verify-email$/, "Verifica tu correo");
+    await check(unverified, "/verify-email", /\/verify-email$/, "Verifique su correo");
     await unverified.close();
 
     const verified = await browser.newContext();
@@ -431,7 +431,7 @@ test.describe("accounts", () => {
     await check(verified, "/dashboard", /\/dashboard$/, `Hola, Carmen Rojas ${RUN}`);
     await check(verified, "/settings/profile", /\/settings\/profile$/, "Configuración");
     await check(verified, "/settings/password", /\/settings\/password$/, "Configuración");
-    await check(verified, "/confirm-password", /\/confirm-password$/, "Confirma tu contraseña");
+    await check(verified, "/confirm-password", /\/confirm-password$/, "Confirme su contraseña");
     await verified.close();
   });
 });

@@ -157,11 +157,11 @@ test("the menu table: a dish category added and moved with the keyboard, refused
   expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
   await page.setViewportSize({ width: 1366, height: 850 });
 
-  // The levels: the four defaults with what uses them.
+  // The levels: the four defaults with what uses them, by their Spanish names.
   await page.getByRole("tab", { name: "Niveles" }).click();
   await expect(page).toHaveURL(/[?&]tab=levels/);
   const levels = page.getByRole("table", { name: "Niveles" });
-  for (const name of ["Master", "Staff", "Employee", "Laborer"])
+  for (const name of ["Máster", "Staff", "Empleado", "Obrero"])
     await expect(levels.getByRole("row", { name: new RegExp(`^${name}`) })).toBeVisible();
   expect(await axeFindings(page, false)).toEqual([]);
 
@@ -201,15 +201,15 @@ test("the price changes: an offer's new price moves the dishes that use it, and 
   await expect(page.getByTestId("price-changes-summary")).toContainText("Cambió 1 oferta");
   const rows = page.getByTestId("price-change-row");
   await expect(rows).toHaveCount(4);
-  const laborer = rows.filter({ hasText: "Laborer" });
+  const laborer = rows.filter({ hasText: "Obrero" });
   await expect(laborer).toContainText("Fruta de estación");
   await expect(laborer).toContainText("Mandarina · Agrícola Santa Rosa S.A.C., Kilo");
   await expect(laborer).toContainText(/\+S\/\s?\d+\.\d\d/);
   expect(await axeFindings(page, false)).toEqual([]);
 
   // The Laborer's cost over time: the day's start and the change.
-  await laborer.getByRole("button", { name: "Ver la evolución del costo de Fruta de estación (Laborer)" }).click();
-  const history = page.getByRole("dialog", { name: "Costo de Fruta de estación (Laborer) en el tiempo" });
+  await laborer.getByRole("button", { name: "Ver la evolución del costo de Fruta de estación (Obrero)" }).click();
+  const history = page.getByRole("dialog", { name: "Costo de Fruta de estación (Obrero) en el tiempo" });
   await expect(history.getByTestId("price-history-chart")).toBeVisible();
   await expect(history.getByTestId("price-history-table").getByRole("row")).toHaveCount(3);
   expect(await axeFindings(page, true)).toEqual([]);

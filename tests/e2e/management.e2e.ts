@@ -146,7 +146,7 @@ test.describe("management", () => {
     await page.getByRole("button", { name: "Nuevo lugar" }).click();
     const modal = page.getByRole("dialog", { name: "Nuevo lugar" });
     await expect(modal).toBeVisible();
-    await expect(modal.getByText("Primero elige o crea la mina.")).toBeVisible();
+    await expect(modal.getByText("Primero elija o cree la mina.")).toBeVisible();
     // Existing mines are offered while typing.
     const mineSearch = modal.getByRole("searchbox", { name: "Buscar o escribir el nombre de una mina" });
     await mineSearch.fill("Cerro");
@@ -280,7 +280,7 @@ test.describe("management", () => {
     // A price that is not soles comes back on its field; nothing is created.
     await services.getByRole("textbox", { name: "Precio de CEN en soles" }).fill("16,505");
     await modal.getByRole("button", { name: "Crear" }).click();
-    await expect(services.getByText("Escribe un precio en soles con hasta 2 decimales, p. ej. 12.50.")).toBeVisible();
+    await expect(services.getByText("Escriba un precio en soles con hasta 2 decimales, p. ej. 12.50.")).toBeVisible();
     await expect(services.getByRole("textbox", { name: "Precio de CEN en soles" })).toHaveAttribute(
       "aria-invalid",
       "true",

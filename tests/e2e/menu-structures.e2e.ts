@@ -68,7 +68,7 @@ const editor = (page: Page) => page.getByTestId("structure-editor");
 const items = (page: Page) => editor(page).getByTestId("structure-item");
 
 async function addCategory(page: Page, name: string): Promise<void> {
-  await chooseOption(editor(page), "Elige una categoría…", new RegExp(`^${name} \\(`));
+  await chooseOption(editor(page), "Elija una categoría…", new RegExp(`^${name} \\(`));
   await editor(page).getByRole("button", { name: "Añadir categoría" }).click();
   await expect(items(page).last()).toContainText(name);
 }

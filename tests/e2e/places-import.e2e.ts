@@ -180,7 +180,7 @@ test("the places workbook: the template imports nothing, bad rows are listed, th
   ];
   await expect(importJob(page)).toHaveAttribute("data-step", "problems");
   await expect(
-    importJob(page).getByText("No se puede importar: corrige estas filas y vuelve a subir el libro."),
+    importJob(page).getByText("No se puede importar: corrija estas filas y vuelva a subir el libro."),
   ).toBeVisible();
   await expect(importJob(page).getByTestId("import-errors").getByRole("listitem")).toHaveText(badRows);
   await expect(importJob(page).getByRole("button", { name: "Importar estos cambios" })).toHaveCount(0);

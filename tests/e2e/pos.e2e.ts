@@ -671,7 +671,7 @@ test.describe("point of sale", () => {
     await expect(page.getByRole("heading", { level: 1, name: "Point of sale" })).toBeVisible();
     await expect(page.getByRole("combobox", { name: "Diner's ID or name" })).toBeFocused();
     await expect(page.getByRole("radio", { name: "Credit" })).toBeChecked();
-    await expect(page.getByTestId("pos-totals")).toContainText(/\d+ sales · \d+ meals · PEN/);
+    await expect(page.getByTestId("pos-totals")).toContainText(/\d+ sales · \d+ meals · S\//);
     await expect(page.getByTestId("pos-totals")).toContainText("1 voided");
     const href = (await saleRow(page, VISITING.name).first().getByRole("link").getAttribute("href"))!;
     await open(page, href);

@@ -344,7 +344,7 @@ test.describe("the Sales page", () => {
       await context.close();
     });
 
-  test("in English, with plurals and amounts in PEN", async ({ browser }) => {
+  test("in English, with plurals and amounts in soles (S/)", async ({ browser }) => {
     const { context, page, problems } = await as(browser);
     await open(page, "/dashboard");
     const language = async (locale: "en" | "es") => {
@@ -361,7 +361,7 @@ test.describe("the Sales page", () => {
     await expect(page.locator("html")).toHaveAttribute("lang", "en");
     await expect(page.getByRole("heading", { level: 1, name: "Sales" })).toBeVisible();
     await expect(page.getByTestId("sales-total-sales")).toContainText(/\d+ lines?/);
-    await expect(page.getByTestId("sales-total-total")).toContainText("PEN");
+    await expect(page.getByTestId("sales-total-total")).toContainText("S/");
     await expect(rowsOf(page, TWICE.name)).toContainText("Cash");
     // The tab keeps the filter: the day's cash sales alone hold no duplicate, the whole day does.
     await page.getByRole("link", { name: "Duplicates" }).click();

@@ -322,7 +322,7 @@ test.describe("services", () => {
 
     // The unit's dialog offers only what the mine offers: the new service is not a choice.
     let dialog = await placeDialog(page, "Unidades", "Unidad Norte");
-    await expect(dialog.getByText(`Solo puedes elegir servicios que ofrece ${MINE}.`)).toBeVisible();
+    await expect(dialog.getByText(`Solo puede elegir servicios que ofrece ${MINE}.`)).toBeVisible();
     await expect(dialog.getByRole("checkbox")).toHaveCount(SEEDED.length);
     await expect(serviceChoice(dialog, EXTRA.code)).toHaveCount(0);
     await dialog.getByRole("button", { name: "Cancelar" }).click();
@@ -457,7 +457,7 @@ test.describe("services", () => {
       await alm.fill(bad);
       await dialog.getByRole("button", { name: "Guardar" }).click();
       await expect(
-        dialog.getByText("Escribe un precio en soles con hasta 2 decimales, p. ej. 12.50."),
+        dialog.getByText("Escriba un precio en soles con hasta 2 decimales, p. ej. 12.50."),
         bad,
       ).toBeVisible();
       await expect(alm).toHaveAttribute("aria-invalid", "true");

@@ -177,7 +177,7 @@ describe("./mesa dish:cost", () => {
     expect(english.out).toContain("Gross (g)");
     expect(english.out).toContain("sub-recipe");
     expect(english.out).toMatch(/Dish\s+250\.0\s+60\.0\s+10\.0\s+180\.0/);
-    expect(english.out).toMatch(/Cost: PEN\s2\.45, net of IGV \(18 %\)/);
+    expect(english.out).toMatch(/Cost: S\/\s2\.45, net of IGV \(18 %\)/);
     expect(english.out).toContain("Total fat");
 
     const spanish = await mesaInProcess(ws, ["dish:cost", "Ají de gallina", "--city", "Arequipa"], {

@@ -25,12 +25,12 @@ import { createDishCategory } from "../../src/domain/food/dish-categories";
 import { createIngredient } from "../../src/domain/food/ingredients";
 import { createOffer, updateOffer } from "../../src/domain/food/offers";
 import { createProvider } from "../../src/domain/food/providers";
-import { translate } from "../../src/i18n";
+import { translate, type TranslationKey, type TranslationParams } from "../../src/i18n";
 import { createTestApp } from "../support/app";
 import { addUser, makeRole } from "../support/people";
 import { signedIn, submit, submitJson, visitPage } from "../support/requests";
 
-const es = (key: string, params?: Record<string, string | number>) => translate("es", key, params);
+const es = (key: TranslationKey, params?: TranslationParams) => translate("es", key, params);
 
 async function buildWorld() {
   const app = createTestApp();
@@ -305,7 +305,8 @@ describe("the price changes", () => {
     expect(sheet.slice(1).map((r) => [r[0], r[1], r[2], r[3], r[4], Number(r[5]).toFixed(4), r[6], r[7]])).toEqual([
       [
         "Arroz blanco",
-        "Laborer",
+        // The built-in level by its Spanish name in a Spanish workbook.
+        "Obrero",
         0.3,
         0.4,
         0.1,

@@ -14,7 +14,7 @@ import { eq } from "drizzle-orm";
 import * as XLSX from "xlsx";
 import { auditLog, headquarters, ingredients, offerPriceHistory, offers, providers } from "../../db/schema";
 import { bootstrapAccess } from "../../db/seeds/access";
-import { translate } from "../../src/i18n";
+import { translate, type TranslationKey, type TranslationParams } from "../../src/i18n";
 import { createArea } from "../../src/domain/access/areas";
 import { assignRole } from "../../src/domain/access/assignments";
 import { ensureCafe, ensureHeadquarters } from "../../src/domain/access/places";
@@ -31,7 +31,7 @@ import { BASE, createTestApp } from "../support/app";
 import { addUser, makeRole } from "../support/people";
 import { signedIn, submit, submitJson, visitPage } from "../support/requests";
 
-const es = (key: string, params?: Record<string, string | number>) => translate("es", key, params);
+const es = (key: TranslationKey, params?: TranslationParams) => translate("es", key, params);
 const RUC = { andina: "20501234568", sur: "20602345671", new: "20453456782" };
 const AUTHOR = { userId: null, name: "" };
 
@@ -529,6 +529,8 @@ describe("the pages render on the server in both languages", () => {
     await submit(client, "PUT", "/settings/language", { locale: "en" }, "/ingredients");
     const english = await (await client.get("/ingredients")).text();
     expect(english).toContain("Offers by provider");
-    expect(english).toContain("PEN");
+    // Money reads "S/ 3.00" in English too, never "PEN 3.00".
+    expect(english).toMatch(/S\/\u00a0\d/);
+    expect(english).not.toContain("PEN\u00a0");
   });
 });

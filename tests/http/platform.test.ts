@@ -267,7 +267,7 @@ describe("language switch", () => {
     expect(response.status).toBe(303);
     expect(setCookie(response, "locale")).toBeNull();
     const { page } = await client.visit("/settings/language");
-    expect(page.props.errors).toEqual({ locale: "Elige una de las opciones: es, en." });
+    expect(page.props.errors).toEqual({ locale: "Elija una de las opciones: es, en." });
     expect(page.props.locale).toBe("es");
   });
 });

@@ -252,16 +252,16 @@ describe("the dishes workbook", () => {
     );
     const plan = previewDishImport(w.db, sheet(rows));
     expect(plan.problems.map((p) => describeDishProblem(p, "es"))).toEqual([
-      "Fila 4 (Dish): Escrito de otra forma en la fila 3 (Arroz con pollo): escribe el plato igual en todas sus filas.",
+      "Fila 4 (Dish): Escrito de otra forma en la fila 3 (Arroz con pollo): escriba el plato igual en todas sus filas.",
       "Fila 5 (Categories): Categoría de plato desconocida: Postre. Créala antes en la tabla de menú.",
       "Fila 5 (Level): Nivel desconocido: Chef.",
       "Fila 5 (Ingredient): Insumo desconocido: Papa.",
       "Fila 5 (Quantity): Debe ser un número.",
       "Fila 6 (Sub-recipe): Indica un insumo o una subreceta: uno de los dos.",
       "Fila 6 (Quantity): Debe ser mayor que 0.",
-      "Fila 9 (Pinned offer): Una subreceta no se compra: deja vacía la oferta fijada.",
+      "Fila 9 (Pinned offer): Una subreceta no se compra: deje vacía la oferta fijada.",
       "Fila 10 (Ingredient): La misma línea está en la fila 7 de esta receta.",
-      'Fila 11 (Pinned offer): Ninguna oferta de Arroz pilado se escribe así: usa "proveedor · presentación · ciudad".',
+      'Fila 11 (Pinned offer): Ninguna oferta de Arroz pilado se escribe así: use "proveedor · presentación · ciudad".',
       "Fila 12 (Ingredient): Indica un insumo o una subreceta: uno de los dos.",
       "Fila 13 (Categories): Da al plato al menos una categoría en una de sus filas.",
       "Fila 8 (Sub-recipe): Plato desconocido: Caldo. Debe estar en el catálogo o en este archivo.",

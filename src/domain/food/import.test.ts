@@ -106,18 +106,18 @@ describe("the ingredients workbook", () => {
     ];
     const plan = previewIngredientsImport(w.db, sheet(rows));
     expect(plan.problems.map((p) => describeProblem(p, "es"))).toEqual([
-      "Fila 2 (Color): Columna desconocida. Usa los encabezados de la plantilla.",
+      "Fila 2 (Color): Columna desconocida. Use los encabezados de la plantilla.",
     ]);
     rows[1].pop();
     const problems = previewIngredientsImport(w.db, sheet(rows)).problems.map((p) => describeProblem(p, "es"));
     expect(problems).toEqual([
       "Fila 4 (Densidad (g/ml)): Este campo es obligatorio.",
       "Fila 5 (Nombre): Papa Blanca ya está en la fila 3.",
-      "Fila 5 (Unidad base): Elige una opción de la lista.",
+      "Fila 5 (Unidad base): Elija una opción de la lista.",
       "Fila 5 (Kcal por 100 g): Debe ser al menos 0.",
       "Fila 5 (Merma sólida (%)): Debe ser como máximo 99.99.",
       "Fila 5 (Hierro (mg)): Debe ser un número.",
-      "Fila 5 (Alérgenos): Alérgeno desconocido. Usa los de la lista.",
+      "Fila 5 (Alérgenos): Alérgeno desconocido. Use los de la lista.",
     ]);
     expect(() => importIngredients(w.db, CLI_ACTOR, sheet(rows))).toThrow(ImportRefused);
     expect(w.db.select().from(ingredients).all()).toHaveLength(1);
