@@ -258,7 +258,7 @@ describe("./mesa role:list", () => {
     expect(out).toMatch(
       /^cafe manager\s+no\s+1\s+16\s+blacklist\.view, dealerships\.view, diners\.import, diners\.manage, diners\.view, menu\.display_links, menu\.view, places\.view, prices\.manage, properties\.view, sales\.backdate, sales\.create, sales\.view, sales\.void_any, services\.view, users\.view$/m,
     );
-    expect(out).toMatch(/^buyer\s+no\s+1\s+3\s+food\.view, logistics\.manage, logistics\.view$/m);
+    expect(out).toMatch(/^buyer\s+no\s+1\s+4\s+food\.view, logistics\.manage, logistics\.view, menu\.view$/m);
 
     const json = await mesaInProcess(ws, ["role:list", "--json"]);
     expect(json.code).toBe(0);

@@ -25,13 +25,18 @@ export async function signIn(client: Client, who: Who, password = TEST_PASSWORD)
   });
 }
 
-/** Signs `client` in as `who` with TEST_PASSWORD, failing unless the answer redirects to `landing`. */
-export async function signInAs(client: Client, who: Who, landing = "/dashboard"): Promise<Client> {
+/**
+ * Signs `client` in as `who` with TEST_PASSWORD, failing unless the answer redirects to `landing` (by default: to
+ * any page of the site but the sign-in form, as each person lands on the page of their work; src/http/landing.ts).
+ */
+export async function signInAs(client: Client, who: Who, landing?: string): Promise<Client> {
   const response = await signIn(client, who);
-  expect({ signIn: emailOf(who), status: response.status, location: response.headers.get("location") }).toEqual({
+  const location = response.headers.get("location");
+  expect({ signIn: emailOf(who), status: response.status, location }).toEqual({
     signIn: emailOf(who),
     status: 302,
-    location: landing,
+    location:
+      landing ?? (location?.startsWith("/") && !location.startsWith("/login") ? location : "a page of the site"),
   });
   return client;
 }

@@ -150,7 +150,8 @@ export const STARTING_ROLES: StartingRole[] = [
     "buyer",
     { es: "Comprador", en: "Buyer" },
     { es: "Proveedores, ciudades y precios de insumos.", en: "Providers, cities and ingredient prices." },
-    ["logistics.view", "logistics.manage", "food.view"],
+    // menu.view: what to buy for the published menu (page and workbook); changing a menu stays menu.manage's.
+    ["logistics.view", "logistics.manage", "food.view", "menu.view"],
   ),
 ];
 

@@ -14,12 +14,13 @@ import { sha256 } from "../../crypto";
 import { PASSWORD_CONFIRMED_KEY, signIn, signOut } from "../auth";
 import { throttleAddress } from "../client-ip";
 import type { RequestContext } from "../context";
+import { landingPath } from "../landing";
 import { access, defineRoutes } from "../routing";
 import { hasValidSignature, signedPath } from "../signed-url";
 
 const VERIFY_MINUTES = 60;
 
-/** The page the user wanted before being sent to sign in, or the dashboard. */
+/** The page the user wanted before being sent to sign in, or `fallback`. */
 function intendedOr(ctx: RequestContext, fallback: string): Response {
   const intended = ctx.session.get<string>("_intended");
   ctx.session.forget("_intended");
@@ -82,7 +83,8 @@ export const authRoutes = defineRoutes([
         throttleAddress(ctx.ip),
       );
       signIn(ctx, user, remember);
-      return intendedOr(ctx, ctx.urlFor("dashboard"));
+      // The page asked for before signing in, else the page of the person's work (landing.ts).
+      return intendedOr(ctx, landingPath(ctx));
     },
   },
   {
