@@ -2,9 +2,11 @@
  * The report dialog in a real browser: a cafe manager of "Comedor Principal" opens it from the Dinners page (their
  * cafe already chosen), reads the preview of the totals, generates the workbook (a background job whose progress
  * the dialog follows), downloads it, and the test opens the file with SheetJS: its sheets, a Detail of the manager's
- * cafe only, whose lines add up to the total the preview showed, to the cent. Closing the dialog while the report is
- * made and opening it again shows the report. The dialog is checked with axe in both themes, at a desktop and a phone
- * width, and used with the keyboard.
+ * cafe only, whose lines add up to the total the preview showed, to the cent. The dates are chosen by a preset
+ * (the last 7 days, counted in Lima) and typed (a day that does not exist is refused before anything is asked);
+ * "Generar" downloads the workbook by itself once it is ready, and the dialog opened again shows the form (with a
+ * link to the last report), not the last result. The dialog is checked with axe in both themes, at a desktop and a
+ * phone width, and used with the keyboard.
  *
  * The e2e database is seeded on the server's first start with the demo data: two weeks of sales at the demo cafes,
  * ending yesterday. People come from tests/support/e2e-fixtures.ts.
@@ -62,6 +64,14 @@ async function signIn(page: Page, email: string): Promise<void> {
   await page.waitForURL((url) => !url.pathname.startsWith("/login"));
 }
 
+/** Today in Lima, moved by `days`, as "YYYY-MM-DD". */
+function limaDay(days = 0): string {
+  const today = new Intl.DateTimeFormat("en-CA", { timeZone: "America/Lima" }).format(new Date());
+  const d = new Date(`${today}T12:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
+
 /** "S/ 1,234.50" → 123450. */
 function cents(text: string): number {
   return Number(text.replace(/[^\d]/g, ""));
@@ -108,27 +118,50 @@ test.describe("the report dialog", () => {
       "aria-busy",
       "false",
     );
+    // This month up to today (the default) is the first preset; "Últimos 7 días" chooses today and the 6 before.
+    const from = dialog.getByTestId("report-from");
+    const to = dialog.getByTestId("report-to");
+    await expect(from).toHaveAttribute("data-value", `${limaDay().slice(0, 8)}01`);
+    await expect(dialog.getByTestId("report-preset-this_month")).toHaveAttribute("aria-pressed", "true");
+    await dialog.getByTestId("report-preset-last_7_days").click();
+    await expect(from).toHaveAttribute("data-value", limaDay(-6));
+    await expect(to).toHaveAttribute("data-value", limaDay());
+    await expect(from).toHaveValue(limaDay(-6).split("-").reverse().join("/"));
+    await expect(dialog.getByTestId("report-preset-last_7_days")).toHaveAttribute("aria-pressed", "true");
+
+    // A typed date: a day that does not exist is refused before Generate; a real one counts (the preset no longer).
+    await from.fill("31/02/2026");
+    await expect(dialog.getByText("Escriba una fecha existente, como 31/12/2026.")).toBeVisible();
+    await expect(dialog.getByTestId("report-generate")).toBeDisabled();
+    const typed = limaDay(-5);
+    await from.fill(typed.split("-").reverse().join("/"));
+    await expect(from).toHaveAttribute("data-value", typed);
+    await expect(dialog.getByTestId("report-preset-last_7_days")).toHaveAttribute("aria-pressed", "false");
+    await expect(dialog.getByTestId("report-generate")).toBeEnabled();
+    // The preview follows the typed dates.
+    await expect(dialog.getByRole("region", { name: "Vista previa de los totales" })).toHaveAttribute(
+      "aria-busy",
+      "false",
+    );
+    await page.waitForTimeout(400);
+    await expect(dialog.getByRole("region", { name: "Vista previa de los totales" })).toHaveAttribute(
+      "aria-busy",
+      "false",
+    );
     const total = cents(await dialog.getByTestId("report-total-total").innerText());
     const sales = Number((await dialog.getByTestId("report-total-sales").innerText()).replace(/[^\d]/g, ""));
     expect(total).toBeGreaterThan(0);
     await checkDialog(page, "report dialog, desktop");
 
-    // Generate with the keyboard: the button takes focus and Enter presses it.
+    // Generate with the keyboard: the button takes focus and Enter presses it; the workbook downloads once ready.
     await dialog.getByTestId("report-generate").focus();
+    const downloading = page.waitForEvent("download", { timeout: 60_000 });
     await page.keyboard.press("Enter");
-    const download = dialog.getByTestId("report-download");
-    await expect(download).toBeVisible({ timeout: 60_000 });
+    const file = await downloading;
     await expect(dialog.getByTestId("report-job")).toHaveAttribute("data-state", "ready");
+    await expect(dialog.getByTestId("report-downloaded")).toBeVisible();
     await checkDialog(page, "report dialog, ready");
-
-    // Closed and opened again, the dialog shows the report until "Nuevo reporte".
-    await page.keyboard.press("Escape");
-    await expect(dialog).toBeHidden();
-    await page.getByTestId("sales-report-open").click();
-    await expect(dialog.getByTestId("report-download")).toBeVisible();
-
-    const [file] = await Promise.all([page.waitForEvent("download"), dialog.getByTestId("report-download").click()]);
-    expect(file.suggestedFilename()).toMatch(/^mesa-ventas-\d{4}-\d{2}-\d{2}-\d{4}-\d{2}-\d{2}\.xlsx$/);
+    expect(file.suggestedFilename()).toBe(`mesa-ventas-${typed}-${limaDay()}.xlsx`);
     const book = XLSX.read(readFileSync((await file.path())!), { type: "buffer" });
     expect(book.SheetNames).toEqual(["Reporte", "Resumen", "Diario", "Valorización", "Detalle"]);
     const detail = XLSX.utils.sheet_to_json<unknown[]>(book.Sheets.Detalle, { header: 1 }).slice(1);
@@ -143,10 +176,18 @@ test.describe("the report dialog", () => {
     );
     expect(cover.Ventas).toBe(sales);
     expect(cover.Comedores).toBe(CAFE);
+    // The Billing sheet says above its header that it counts credit sales only.
+    const billing = XLSX.utils.sheet_to_json<unknown[]>(book.Sheets["Valorización"], { header: 1 });
+    expect(String(billing[0][0])).toMatch(/^Esta hoja cuenta solo las ventas a crédito/);
 
-    // "Nuevo reporte" shows the form again.
-    await dialog.getByTestId("report-new").click();
+    // Closed and opened again, the dialog shows the form, not the last result; the last report stays a link.
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+    await page.getByTestId("sales-report-open").click();
     await expect(dialog.getByTestId("report-generate")).toBeVisible();
+    await expect(dialog.getByTestId("report-job")).toHaveCount(0);
+    await expect(dialog.getByTestId("report-last-download")).toBeVisible();
+    await expect(dialog.getByTestId("report-preset-this_month")).toHaveAttribute("aria-pressed", "true");
     expect(problems).toEqual([]);
   });
 
@@ -157,8 +198,6 @@ test.describe("the report dialog", () => {
     await page.getByTestId("sales-report-open").click();
     const dialog = page.getByRole("dialog", { name: "Reporte de ventas" });
     await expect(dialog).toBeVisible();
-    // A report from the last test may be shown: start a new one to see the form.
-    if (await dialog.getByTestId("report-new").isVisible()) await dialog.getByTestId("report-new").click();
     await expect(dialog.getByTestId("report-total-total")).toContainText("S/");
     const box = (await dialog.boundingBox())!;
     expect(box.x).toBeGreaterThanOrEqual(0);

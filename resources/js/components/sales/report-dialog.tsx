@@ -6,14 +6,17 @@
  * It talks to src/http/routes/sales-report.ts as JSON: the preview (asked again a moment after each change, the
  * earlier question abandoned), starting the `sales.report` job, and the download. The workbook is built on the
  * server in the background: progress arrives on the person's private channel (`JobUpdated`) and is asked for again
- * every few seconds in case a message was missed; the dialog may be closed meanwhile, and shows the report again
- * when opened, until "New report".
+ * every few seconds in case a message was missed. Once the workbook is ready it downloads by itself ("Download"
+ * stays for a second copy). The dialog may be closed meanwhile: opened again while the report is being made it shows
+ * its progress (and downloads it when ready); opened after it is done, it shows the form, with a link to the last
+ * report while the server keeps it. Dates are typed or picked (report-date-field.tsx), or chosen by a preset — this
+ * month, last month, the last 7 days — counted in the cafe's time zone (report-dates.ts).
  *
  *   <SalesReportButton initial={{ cafe_ids: String(cafe.id) }} />
  */
 import { usePage } from "@inertiajs/react";
 import { AlertTriangle, CheckCircle2, Download, FileSpreadsheet, Loader2 } from "lucide-react";
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { userChannel, type RealtimeEvents } from "../../../../src/realtime/events";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRealtime } from "../../hooks/use-realtime";
@@ -22,9 +25,10 @@ import { listenFor } from "../../lib/realtime";
 import type { SharedProps } from "../../types";
 import { fieldErrors, requestJson } from "../dinners/http";
 import { Button, buttonClasses } from "../ui/button";
-import { DateField } from "../ui/date-picker";
 import { Dialog } from "../ui/dialog";
 import { SelectField } from "../ui/select-field";
+import { ReportDateField } from "./report-date-field";
+import { presetOf, presetRange, REPORT_PRESETS, type ReportPreset } from "./report-dates";
 
 /** The filter's fields as the server reads them (parseSalesFilter); "" does not filter. */
 export interface ReportFilterFields {
@@ -121,7 +125,9 @@ export function SalesReportDialog({ initial, onClose }: { initial?: InitialFilte
   const { t, money, number, dateTime } = useI18n();
   const route = useRoute();
   const realtime = useRealtime();
-  const userId = usePage<SharedProps>().props.auth.user?.id ?? null;
+  const shared = usePage<SharedProps>().props;
+  const userId = shared.auth.user?.id ?? null;
+  const timeZone = shared.settings.timezone;
   const [fields, setFields] = useState<ReportFilterFields>(() => fieldsFrom(initial));
   const [options, setOptions] = useState<Options | null>(null);
   const [totals, setTotals] = useState<Totals | null>(null);
@@ -130,6 +136,10 @@ export function SalesReportDialog({ initial, onClose }: { initial?: InitialFilte
   const [job, setJob] = useState<ReportJob | null>(null);
   const [showForm, setShowForm] = useState(true);
   const [sending, setSending] = useState(false);
+  const [typedInvalid, setTypedInvalid] = useState({ from: false, to: false });
+  // The job whose workbook downloads by itself once ready: the one started here, or running when the dialog opened.
+  const downloadWhenReady = useRef<number | null>(null);
+  const [downloaded, setDownloaded] = useState(false);
   const running = job !== null && (job.state === "queued" || job.state === "running");
 
   const query = (withOptions: boolean) => {
@@ -159,8 +169,14 @@ export function SalesReportDialog({ initial, onClose }: { initial?: InitialFilte
             if (withOptions) {
               // The server's defaults (this month up to today) fill the empty dates.
               setFields((current) => ({ ...current, from: body.filter.from, to: body.filter.to }));
+              // Opened again: a report still being made shows its progress (and downloads when ready); a finished
+              // one stays behind the form, as a link.
               setJob(body.job);
-              if (body.job) setShowForm(false);
+              const busy = body.job !== null && (body.job.state === "queued" || body.job.state === "running");
+              if (busy) {
+                downloadWhenReady.current = body.job!.id;
+                setShowForm(false);
+              }
             }
           }
         } catch (error) {
@@ -213,6 +229,20 @@ export function SalesReportDialog({ initial, onClose }: { initial?: InitialFilte
     };
   }, [running, job?.id, userId]);
 
+  // The workbook of the report asked for here downloads as soon as it is ready.
+  useEffect(() => {
+    if (job === null || job.state !== "succeeded" || !job.downloadUrl || !job.result) return;
+    if (downloadWhenReady.current !== job.id) return;
+    downloadWhenReady.current = null;
+    const link = document.createElement("a");
+    link.href = job.downloadUrl;
+    link.download = job.result.fileName;
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setDownloaded(true);
+  }, [job?.id, job?.state, job?.downloadUrl]);
+
   const set = (name: keyof ReportFilterFields) => (value: string) =>
     setFields((current) => ({
       ...current,
@@ -227,6 +257,8 @@ export function SalesReportDialog({ initial, onClose }: { initial?: InitialFilte
       const body = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== ""));
       const answer = await requestJson<{ job: ReportJob }>("POST", route("sales.report.store"), body);
       if (answer.status === 202 && answer.body) {
+        downloadWhenReady.current = answer.body.job.id;
+        setDownloaded(false);
         setJob(answer.body.job);
         setShowForm(false);
         setErrors({});
@@ -261,6 +293,16 @@ export function SalesReportDialog({ initial, onClose }: { initial?: InitialFilte
 
   const describedError = (name: string): string | undefined => errors[name];
 
+  // A preset's dates, counted in the cafe's time zone; the preset the dates are now, if any.
+  const activePreset = presetOf(fields.from, fields.to, new Date(), timeZone);
+  const choosePreset = (preset: ReportPreset) =>
+    setFields((current) => ({ ...current, ...presetRange(preset, new Date(), timeZone) }));
+  // A finished report the server still keeps, behind the form.
+  const lastReport =
+    job !== null && !running && job.state === "succeeded" && job.downloadUrl !== null && job.result !== null
+      ? job
+      : null;
+
   return (
     <Dialog
       open
@@ -279,22 +321,59 @@ export function SalesReportDialog({ initial, onClose }: { initial?: InitialFilte
             void generate();
           }}
         >
+          {lastReport && (
+            <p
+              className="flex flex-wrap items-center gap-x-2 gap-y-1 text-sm text-muted-foreground"
+              data-testid="report-last"
+            >
+              <span>
+                {t("reports.dialog.last_report", { file: lastReport.result!.fileName })}
+                {lastReport.expiresAt && ` ${t("reports.dialog.kept_until", { time: dateTime(lastReport.expiresAt) })}`}
+              </span>
+              <a
+                href={lastReport.downloadUrl!}
+                download={lastReport.result!.fileName}
+                className="inline-flex items-center gap-1 font-medium text-foreground underline underline-offset-4"
+                data-testid="report-last-download"
+              >
+                <Download className="size-4" aria-hidden="true" />
+                {t("reports.dialog.download")}
+              </a>
+            </p>
+          )}
+          <div role="group" aria-label={t("reports.dialog.presets")} className="flex flex-wrap gap-2">
+            {REPORT_PRESETS.map((preset) => (
+              <Button
+                key={preset}
+                type="button"
+                size="sm"
+                variant={activePreset === preset ? "primary" : "outline"}
+                aria-pressed={activePreset === preset}
+                onClick={() => choosePreset(preset)}
+                data-testid={`report-preset-${preset}`}
+              >
+                {t(`reports.dialog.preset_${preset}`)}
+              </Button>
+            ))}
+          </div>
           <div className="grid gap-3 sm:grid-cols-2">
-            <DateField
+            <ReportDateField
               label={t("reports.dialog.from")}
               value={fields.from}
               onChange={set("from")}
+              onInvalid={(invalid) => setTypedInvalid((current) => ({ ...current, from: invalid }))}
               max={fields.to || undefined}
               error={describedError("from")}
-              data-testid="report-from"
+              testId="report-from"
             />
-            <DateField
+            <ReportDateField
               label={t("reports.dialog.to")}
               value={fields.to}
               onChange={set("to")}
+              onInvalid={(invalid) => setTypedInvalid((current) => ({ ...current, to: invalid }))}
               min={fields.from || undefined}
               error={describedError("to")}
-              data-testid="report-to"
+              testId="report-to"
             />
             <SelectField
               label={t("reports.dialog.cafe")}
@@ -343,8 +422,8 @@ export function SalesReportDialog({ initial, onClose }: { initial?: InitialFilte
               onValueChange={set("sale_type")}
               options={[
                 { value: "", label: t("reports.dialog.all_sale_types") },
-                { value: "credit", label: t("sales.types.credit") },
-                { value: "cash", label: t("sales.types.cash") },
+                { value: "credit", label: t("reports.sale_types.credit") },
+                { value: "cash", label: t("reports.sale_types.cash") },
               ]}
               error={describedError("sale_type")}
               data-testid="report-sale-type"
@@ -421,7 +500,9 @@ export function SalesReportDialog({ initial, onClose }: { initial?: InitialFilte
             </Button>
             <Button
               type="submit"
-              disabled={sending || Object.keys(errors).some((k) => k !== "form")}
+              disabled={
+                sending || typedInvalid.from || typedInvalid.to || Object.keys(errors).some((k) => k !== "form")
+              }
               data-testid="report-generate"
             >
               {sending && <Loader2 className="size-4 animate-spin" aria-hidden="true" />}
@@ -430,7 +511,16 @@ export function SalesReportDialog({ initial, onClose }: { initial?: InitialFilte
           </div>
         </form>
       ) : (
-        job && <JobPanel job={job} onNew={newReport} onClose={onClose} running={running} dateTime={dateTime} />
+        job && (
+          <JobPanel
+            job={job}
+            onNew={newReport}
+            onClose={onClose}
+            running={running}
+            downloaded={downloaded}
+            dateTime={dateTime}
+          />
+        )
       )}
     </Dialog>
   );
@@ -439,12 +529,14 @@ export function SalesReportDialog({ initial, onClose }: { initial?: InitialFilte
 function JobPanel({
   job,
   running,
+  downloaded,
   onNew,
   onClose,
   dateTime,
 }: {
   job: ReportJob;
   running: boolean;
+  downloaded: boolean;
   onNew: () => void;
   onClose: () => void;
   dateTime: (value: string) => string;
@@ -491,6 +583,11 @@ function JobPanel({
             {t("reports.dialog.ready", { lines: job.result!.lines, sheets: job.result!.sheets.length })}
           </p>
           <p className="text-muted-foreground">{job.result!.fileName}</p>
+          {downloaded && (
+            <p className="text-muted-foreground" data-testid="report-downloaded">
+              {t("reports.dialog.downloaded")}
+            </p>
+          )}
           {job.expiresAt && (
             <p className="text-xs text-muted-foreground">
               {t("reports.dialog.kept_until", { time: dateTime(job.expiresAt) })}
