@@ -64,6 +64,7 @@ export interface RouteParameters {
   "food.levels.update": { level: string | number };
   "food.price_changes.export": {};
   "food.price_changes.history": {};
+  "food.recipes.copy": { dish: string | number; level: string | number };
   "food.recipes.destroy": { dish: string | number; level: string | number };
   "food.recipes.update": { dish: string | number; level: string | number };
   "headquarters.destroy": { headquarters: string | number };

@@ -13,7 +13,7 @@ import { and, eq, inArray, isNotNull } from "drizzle-orm";
 import { dishes, ingredients, levels, offers, recipeLines, recipes } from "../../../db/schema";
 import type { Db } from "../../db";
 import { COMPANY_WIDE, recordAudit, type Actor, type Tx } from "../audit";
-import { message, NotFound, ValidationFailed, type Message } from "../errors";
+import { Conflict, message, NotFound, ValidationFailed, type Message } from "../errors";
 import { parseInput, t } from "../validation";
 import { insertDish, parseDish, requireDish, writeDishUpdate, type Dish, type DishValues } from "./dishes";
 
@@ -268,6 +268,8 @@ export function writeRecipe(
   levelId: number,
   values: { yieldGrams: number | null; lines: LineValues[] },
   now: Date,
+  /** What the audit says besides the recipe (a copy says where it came from and at what factor). */
+  note?: Record<string, unknown>,
 ): Recipe {
   const existing = findRecipe(tx, dishId, levelId);
   const before = existing ? recipeSnapshot(levelId, existing.yieldGrams, linesOf(tx, existing.id)) : undefined;
@@ -293,7 +295,7 @@ export function writeRecipe(
       subjectId: dishId,
       places: COMPANY_WIDE,
       before,
-      after: recipeSnapshot(levelId, values.yieldGrams, values.lines),
+      after: { ...recipeSnapshot(levelId, values.yieldGrams, values.lines), ...note },
     },
     now,
   );
@@ -341,6 +343,104 @@ export function deleteRecipe(db: Db, actor: Actor, dishId: number, levelId: numb
     { behavior: "immediate" },
   );
   return recipe;
+}
+
+/** The smallest and largest factor a recipe may be copied at: a tenth of it up to ten times it. */
+export const MIN_COPY_FACTOR = 0.1;
+export const MAX_COPY_FACTOR = 10;
+
+export const CopyRecipeInput = t.Object({
+  to_level_id: t.Integer({ minimum: 1 }),
+  factor: t.Optional(amount()),
+  replace: t.Optional(t.Boolean()),
+});
+
+/**
+ * A copied quantity as a kitchen weighs it: grams and millilitres (and a sub-recipe's grams) to the tenth, units
+ * (eggs, loaves) to the hundredth; never rounded down to nothing (the smallest step instead).
+ */
+export function scaledQuantity(quantity: number, factor: number, unit: "g" | "ml" | "unit"): number {
+  const step = unit === "unit" ? 100 : 10;
+  const scaled = Math.round(quantity * factor * step) / step;
+  return scaled > 0 ? scaled : 1 / step;
+}
+
+/** The factor asked for ("1,25" too); 1 when none; a clear message when it is not a number between the bounds. */
+function copyFactor(value: unknown): number {
+  if (value === undefined || value === null || (typeof value === "string" && value.trim() === "")) return 1;
+  const text = typeof value === "number" ? String(value) : value.toString().trim().replace(",", ".");
+  const factor = Number(text);
+  if (!/^(\d+\.?\d*|\.\d+)$/.test(text) || !Number.isFinite(factor))
+    throw new ValidationFailed({ factor: message("food.recipes.copy_factor_number") });
+  if (factor < MIN_COPY_FACTOR || factor > MAX_COPY_FACTOR)
+    throw new ValidationFailed({
+      factor: message("food.recipes.copy_factor_range", { min: MIN_COPY_FACTOR, max: MAX_COPY_FACTOR }),
+    });
+  return factor;
+}
+
+/**
+ * Copies a dish's recipe of one level onto another, every quantity and the yield multiplied by `factor` (1 by
+ * default, MIN_COPY_FACTOR to MAX_COPY_FACTOR) and rounded as `scaledQuantity` says; pinned offers and sub-recipes
+ * are kept. A level that already has a recipe is replaced only when `replace` is true (Conflict otherwise, so the
+ * page asks first). One transaction; audited as the target's recipe saved, with where it was copied from.
+ */
+export function copyRecipe(
+  db: Db,
+  actor: Actor,
+  dishId: number,
+  fromLevelId: number,
+  input: unknown,
+  now = new Date(),
+): { recipe: Recipe; replaced: boolean; factor: number } {
+  requireDish(db, dishId);
+  requireLevelId(db, fromLevelId);
+  const data = parseInput(CopyRecipeInput, input);
+  const factor = copyFactor(data.factor);
+  const toLevelId = data.to_level_id;
+  if (toLevelId === fromLevelId) throw new ValidationFailed({ to_level_id: message("food.recipes.copy_same_level") });
+  if (!db.select({ id: levels.id }).from(levels).where(eq(levels.id, toLevelId)).get())
+    throw new ValidationFailed({ to_level_id: message("validation.invalid_choice") });
+  return db.transaction(
+    (tx) => {
+      const source = findRecipe(tx, dishId, fromLevelId);
+      if (!source) throw new NotFound();
+      const target = findRecipe(tx, dishId, toLevelId);
+      if (target && data.replace !== true) throw new Conflict(message("food.recipes.copy_would_replace"));
+      const lines = linesOf(tx, source.id);
+      const ingredientIds = [...new Set(lines.flatMap((l) => (l.ingredientId === null ? [] : [l.ingredientId])))];
+      const unitOf = new Map(
+        ingredientIds.length
+          ? tx
+              .select({ id: ingredients.id, baseUnit: ingredients.baseUnit })
+              .from(ingredients)
+              .where(inArray(ingredients.id, ingredientIds))
+              .all()
+              .map((i) => [i.id, i.baseUnit as "g" | "ml" | "unit"])
+          : [],
+      );
+      const scaled = lines.map((line) => ({
+        ...line,
+        quantity: scaledQuantity(
+          line.quantity,
+          factor,
+          line.ingredientId === null ? "g" : (unitOf.get(line.ingredientId) ?? "g"),
+        ),
+      }));
+      const errors: Record<string, Message> = {};
+      if (scaled.some((l) => l.quantity > MAX_LINE_QUANTITY))
+        errors.factor = message("food.recipes.copy_too_large", { max: MAX_LINE_QUANTITY });
+      const yieldGrams = source.yieldGrams === null ? null : scaledQuantity(source.yieldGrams, factor, "g");
+      if (yieldGrams !== null && yieldGrams > MAX_LINE_QUANTITY)
+        errors.factor = message("food.recipes.copy_too_large", { max: MAX_LINE_QUANTITY });
+      if (Object.keys(errors).length) throw new ValidationFailed(errors);
+      const recipe = writeRecipe(tx, actor, dishId, toLevelId, { yieldGrams, lines: scaled }, now, {
+        copiedFrom: { levelId: fromLevelId, factor },
+      });
+      return { recipe, replaced: target !== undefined, factor };
+    },
+    { behavior: "immediate" },
+  );
 }
 
 /**

@@ -215,6 +215,8 @@ export const foodRoutes = defineRoutes([
           category: filters.categoryId ?? null,
           city: cityId,
           level: levelId,
+          // A dish to open on arrival: the link of a dish's name (opened in a new tab, or the page reloaded).
+          dish: idParam(ctx.query, "dish") ?? null,
           ...sort,
         },
         dishes: () => {

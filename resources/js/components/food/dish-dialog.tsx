@@ -89,6 +89,7 @@ export function DishDialog({
   city,
   canManage,
   onCopied,
+  initialLevelId,
   onClose,
 }: {
   /** The dish being edited with its recipes costed, or null for a new one. */
@@ -99,7 +100,9 @@ export function DishDialog({
   city: { id: number; name: string } | null;
   canManage: boolean;
   /** A recipe was copied onto another level: the dish read again (null when there is no city to cost it in). */
-  onCopied?: (detail: DishDetail | null) => void;
+  onCopied?: (detail: DishDetail | null, toLevelId: number) => void;
+  /** The level shown first: the dish's first level with a recipe by default. */
+  initialLevelId?: number;
   onClose: () => void;
 }) {
   const { t, money, number, levelName } = useFoodWords();
@@ -112,7 +115,7 @@ export function DishDialog({
   const [categoryIds, setCategoryIds] = useState<number[]>(dish?.categories.map((c) => c.id) ?? []);
   const [active, setActive] = useState(dish?.active ?? true);
   const [drafts, setDrafts] = useState<Record<number, RecipeDraft>>(() => draftsOf(detail));
-  const firstLevel = detail?.recipes[0]?.levelId ?? levels[0]?.id ?? 0;
+  const firstLevel = initialLevelId ?? detail?.recipes[0]?.levelId ?? levels[0]?.id ?? 0;
   const [levelId, setLevelId] = useState<number>(firstLevel);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
@@ -502,9 +505,9 @@ export function DishDialog({
           levels={levels}
           cityId={city?.id ?? null}
           onClose={() => setCopying(false)}
-          onCopied={(next) => {
+          onCopied={(next, toLevelId) => {
             setCopying(false);
-            onCopied?.(next);
+            onCopied?.(next, toLevelId);
           }}
         />
       )}

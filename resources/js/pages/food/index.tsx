@@ -5,8 +5,8 @@
  * the levels; and the ingredient categories' dialog.
  */
 import { Head, router, usePage } from "@inertiajs/react";
-import { AlertTriangle, Download, FolderTree, Pencil, Plus, Trash2, Upload } from "lucide-react";
-import { useState } from "react";
+import { AlertTriangle, Download, FolderTree, ListX, Pencil, Plus, Trash2, Upload } from "lucide-react";
+import { useEffect, useState } from "react";
 import { DataTable, SearchBox, visitWith, type DataColumn, type Page } from "../../components/data-table";
 import { requestJson } from "../../components/dinners/http";
 import { DishDialog } from "../../components/food/dish-dialog";
@@ -43,6 +43,8 @@ interface Props {
     category: number | null;
     city: number | null;
     level: number | null;
+    /** A dish to open on arrival (`?dish=<id>`: the link of a dish's name). */
+    dish: number | null;
     sort: string | null;
     direction: "asc" | "desc";
   };
@@ -59,7 +61,19 @@ interface Props {
   priceChanges?: PriceChangesData | null;
 }
 
-type Modal = { kind: "dish"; detail: DishDetail | null } | { kind: "categories" } | { kind: "import" } | null;
+type Modal =
+  | { kind: "dish"; detail: DishDetail | null; levelId?: number; version: number }
+  | { kind: "categories" }
+  | { kind: "import" }
+  | null;
+
+/** The address of the page as it is with `dish` set (a dish's link) or removed (its modal closed). */
+function urlWithDish(dish: number | null): string {
+  const url = new URL(window.location.href);
+  if (dish === null) url.searchParams.delete("dish");
+  else url.searchParams.set("dish", String(dish));
+  return url.pathname + url.search;
+}
 
 export default function FoodIndex(props: Props) {
   const { filters, dishes, levels, dishCategories, cityOptions, can } = props;
@@ -84,19 +98,38 @@ export default function FoodIndex(props: Props) {
     ...(filters.sort ? { sort: filters.sort, direction: filters.direction } : {}),
   });
 
-  // The modal needs the ingredients, dishes and offers to choose from, and for an edit the dish costed.
-  const openDish = async (row: CostedDishRow | null) => {
-    const detail = row
-      ? (
-          await requestJson<DishDetail>(
-            "GET",
-            route("food.dishes.show", { dish: row.id, ...(filters.city ? { city: filters.city } : {}) }),
-          )
-        ).body
+  // The modal needs the ingredients, dishes and offers to choose from, and for an edit the dish costed. An open
+  // dish is in the address (`?dish=`), so a reload or a shared link opens it again.
+  const openDish = async (row: { id: number } | null) => {
+    const answer = row
+      ? await requestJson<DishDetail>(
+          "GET",
+          route("food.dishes.show", { dish: row.id, ...(filters.city ? { city: filters.city } : {}) }),
+        )
       : null;
-    if (props.recipeChoices) setModal({ kind: "dish", detail });
-    else router.reload({ only: ["recipeChoices"], onSuccess: () => setModal({ kind: "dish", detail }) });
+    if (answer && answer.status !== 200) return;
+    const detail = answer?.body ?? null;
+    if (row) window.history.replaceState(window.history.state, "", urlWithDish(row.id));
+    const show = () => setModal({ kind: "dish", detail, version: Date.now() });
+    if (props.recipeChoices) show();
+    else router.reload({ only: ["recipeChoices"], onSuccess: show });
   };
+  const closeDish = () => {
+    setModal(null);
+    if (new URL(window.location.href).searchParams.has("dish"))
+      window.history.replaceState(window.history.state, "", urlWithDish(null));
+  };
+  useEffect(() => {
+    if (filters.dish) void openDish({ id: filters.dish });
+    // Only on arrival: a link of a dish's name opened in a new tab.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+  const dishHref = (id: number) =>
+    route("food.index", {
+      ...(filters.city ? { city: filters.city } : {}),
+      ...(filters.level ? { level: filters.level } : {}),
+      dish: id,
+    });
   const deleteDish = async (row: CostedDishRow) => {
     if (
       await confirm({
@@ -115,7 +148,18 @@ export default function FoodIndex(props: Props) {
       sortable: true,
       cell: (d) => (
         <span className="flex flex-wrap items-center gap-x-2">
-          <span>{d.name}</span>
+          <a
+            href={dishHref(d.id)}
+            className="font-medium underline-offset-4 hover:underline focus-visible:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring rounded-sm"
+            onClick={(event) => {
+              // A plain click opens the modal here; a middle click or Ctrl-click opens the dish in a new tab.
+              if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+              event.preventDefault();
+              void openDish(d);
+            }}
+          >
+            {d.name}
+          </a>
           {!d.active && (
             <span className="rounded bg-muted px-1.5 py-0.5 text-xs text-muted-foreground">
               {t("food.dishes.withdrawn")}
@@ -163,13 +207,37 @@ export default function FoodIndex(props: Props) {
     {
       id: "flags",
       header: t("food.dishes.flags"),
-      cell: (d) =>
-        d.cost && d.cost.unpriced > 0 ? (
-          <span className="inline-flex items-center gap-1 text-xs text-amber-700 dark:text-amber-400">
-            <AlertTriangle className="size-3.5" aria-hidden="true" />
-            {t("food.dishes.missing_offers", { count: d.cost.unpriced, city: city?.name ?? "" })}
-          </span>
-        ) : null,
+      cell: (d) => (
+        <span className="flex flex-col items-start gap-0.5">
+          {d.cost && d.cost.unpriced > 0 && (
+            <span className="inline-flex items-center gap-1 text-xs text-amber-700 dark:text-amber-400">
+              <AlertTriangle className="size-3.5" aria-hidden="true" />
+              {t("food.dishes.missing_offers", { count: d.cost.unpriced, city: city?.name ?? "" })}
+            </span>
+          )}
+          {d.levelsWithoutRecipe.length > 0 && (
+            <span
+              className="inline-flex items-center gap-1 text-xs text-amber-700 dark:text-amber-400"
+              title={t("food.dishes.levels_without_recipe_names", {
+                levels: d.levelsWithoutRecipe.map((id) => levelNames.get(id) ?? "").join(", "),
+              })}
+              data-testid="levels-without-recipe"
+            >
+              <ListX className="size-3.5" aria-hidden="true" />
+              {t("food.dishes.levels_without_recipe", {
+                count: d.levelsWithoutRecipe.length,
+                total: levels.length,
+              })}
+              <span className="sr-only">
+                {" · "}
+                {t("food.dishes.levels_without_recipe_names", {
+                  levels: d.levelsWithoutRecipe.map((id) => levelNames.get(id) ?? "").join(", "),
+                })}
+              </span>
+            </span>
+          )}
+        </span>
+      ),
     },
     {
       id: "actions",
@@ -297,13 +365,20 @@ export default function FoodIndex(props: Props) {
       </div>
       {modal?.kind === "dish" && (
         <DishDialog
+          key={modal.version}
+          initialLevelId={modal.levelId}
+          onCopied={(detail, levelId) => {
+            if (detail) setModal({ kind: "dish", detail, levelId, version: Date.now() });
+            else closeDish();
+            router.reload({ only: ["dishes"] });
+          }}
           detail={modal.detail}
           categories={dishCategories}
           levels={levels}
           choices={props.recipeChoices}
           city={city}
           canManage={can.manage}
-          onClose={() => setModal(null)}
+          onClose={closeDish}
         />
       )}
       {modal?.kind === "import" && <DishImportDialog onClose={() => setModal(null)} />}
