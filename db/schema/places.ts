@@ -53,8 +53,16 @@ export const cafes = sqliteTable(
     ticketSeries: text("ticket_series").notNull().default(""),
     /** The number the next ticket of the series gets. */
     nextTicketNumber: integer("next_ticket_number").notNull().default(1),
-    /** Print every sale's ticket at once (true) or only when asked. */
-    autoPrint: integer("auto_print", { mode: "boolean" }).notNull().default(false),
+    /**
+     * Print every sale's ticket at once (true) or only when asked. New cafes print at once (migration 0022); cafes
+     * made before keep what they had.
+     */
+    autoPrint: integer("auto_print", { mode: "boolean" }).notNull().default(true),
+    /**
+     * A cash-only cafe: after a cash sale the next one stays cash (true). Otherwise (the default) the point of sale
+     * goes back to credit after every cash or visitor sale, so the next worker is not charged by mistake.
+     */
+    keepCash: integer("keep_cash", { mode: "boolean" }).notNull().default(false),
     /** The city the cafe is in: its supplies are bought at the offers there (NULL for cafes made before cities). */
     cityId: integer("city_id").references(() => cities.id, { onDelete: "restrict" }),
     /** The diner level whose recipes the meal schedule costs and shows (NULL: the first level). */

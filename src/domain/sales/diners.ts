@@ -23,6 +23,7 @@ import {
 import { Conflict, message, NotFound, ValidationFailed, type Message } from "../errors";
 import { foldText } from "../fold";
 import { inIdList, searchMatch, searchPattern } from "../search";
+import { looksLikeDocument } from "./scan";
 import { documentFields, parseWithDocument, t } from "../validation";
 
 /** The most matches one search returns: the typeahead's list. */
@@ -107,11 +108,8 @@ const byNameInCafes = preparedQuery((db: Db) =>
     .prepare(),
 );
 
-/** Whether what was typed reads as a document number: letters and digits with at least five digits, no spaces. */
-export function looksLikeDocument(text: string): boolean {
-  const cleaned = normalizeDocumentNumber(text);
-  return /^[A-Z0-9]{5,20}$/.test(cleaned) && (cleaned.match(/\d/g)?.length ?? 0) >= 5;
-}
+/** Whether what was typed reads as a document number (scan.ts, shared with the browser). */
+export { looksLikeDocument };
 
 /**
  * The point of sale's search: a document number (a scanner's digits) finds the diner with that number in any cafe;

@@ -2,7 +2,7 @@
  * What the point of sale of one cafe needs to sell: the cafe (its clock, ticket series, issuing business, whether
  * it prints every ticket), its services with their prices and service windows, and which service the current
  * window preselects. Also the cafe's point-of-sale settings, edited in the prices dialog: the service windows, the
- * ticket series and automatic printing.
+ * ticket series, automatic printing and whether a cash sale keeps the next one on cash (a cash-only cafe).
  */
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { businesses, cafes, cafeServices, mines, services, units, type ServiceType } from "../../../db/schema";
@@ -34,13 +34,15 @@ export interface PosCafe {
   today: string;
   ticketSeries: string;
   autoPrint: boolean;
+  /** A cash-only cafe: the sale type stays on cash after a cash sale (otherwise it goes back to credit). */
+  keepCash: boolean;
   /** The business that issues the cafe's tickets, null when none is set (the cafe cannot sell). */
   business: { name: string; ruc: string | null } | null;
 }
 
 export interface PointOfSale {
   cafe: PosCafe;
-  /** Every active service the cafe offers, priced or not, by code. */
+  /** Every active service the cafe offers, priced or not, by time of day (servicesByTimeOfDay). */
   services: PosService[];
   /** The priced service whose window holds the cafe's current time, or null. */
   currentServiceId: number | null;
@@ -57,6 +59,27 @@ export function posCafes(db: Db, scope: Scope): { id: number; name: string; path
     .orderBy(asc(mines.name), asc(units.name), asc(cafes.name))
     .all();
   return rows.map((r) => ({ id: r.id, name: r.name, path: `${r.mine} › ${r.unit} › ${r.name}` }));
+}
+
+/**
+ * When in the day a service is served, in minutes after midnight, for listing the services in the order a day runs:
+ * its window's start at the cafe, else the usual hour of its type (breakfast 06:00, lunch 12:00, snack 16:00, dinner
+ * 19:00), and disposables, which are not a meal, last.
+ */
+const USUAL_MINUTE: Record<ServiceType, number> = {
+  breakfast: 6 * 60,
+  lunch: 12 * 60,
+  snack: 16 * 60,
+  dinner: 19 * 60,
+  disposables: 24 * 60,
+};
+
+/** Services in the order a day runs (servedAt, see USUAL_MINUTE), then by code. */
+export function servicesByTimeOfDay<S extends { code: string; type: ServiceType; windowStart: number | null }>(
+  list: S[],
+): S[] {
+  const at = (s: S) => s.windowStart ?? USUAL_MINUTE[s.type];
+  return [...list].sort((a, b) => at(a) - at(b) || a.code.localeCompare(b.code));
 }
 
 export function pointOfSale(db: Db, scope: Scope, cafeId: number, now = new Date()): PointOfSale {
@@ -76,21 +99,23 @@ export function pointOfSale(db: Db, scope: Scope, cafeId: number, now = new Date
     .where(eq(cafes.id, cafeId))
     .get();
   if (!row) throw new NotFound();
-  const list = db
-    .select({
-      id: services.id,
-      code: services.code,
-      name: services.name,
-      type: services.type,
-      priceCents: cafeServices.priceCents,
-      windowStart: cafeServices.windowStart,
-      windowEnd: cafeServices.windowEnd,
-    })
-    .from(cafeServices)
-    .innerJoin(services, eq(services.id, cafeServices.serviceId))
-    .where(and(eq(cafeServices.cafeId, cafeId), eq(services.active, true)))
-    .orderBy(asc(services.code))
-    .all();
+  const list = servicesByTimeOfDay(
+    db
+      .select({
+        id: services.id,
+        code: services.code,
+        name: services.name,
+        type: services.type,
+        priceCents: cafeServices.priceCents,
+        windowStart: cafeServices.windowStart,
+        windowEnd: cafeServices.windowEnd,
+      })
+      .from(cafeServices)
+      .innerJoin(services, eq(services.id, cafeServices.serviceId))
+      .where(and(eq(cafeServices.cafeId, cafeId), eq(services.active, true)))
+      .orderBy(asc(services.code))
+      .all(),
+  );
   const minute = minuteOfDay(row.cafe.timeZone, now);
   const current = list.find(
     (s) =>
@@ -108,6 +133,7 @@ export function pointOfSale(db: Db, scope: Scope, cafeId: number, now = new Date
       today: dateIn(row.cafe.timeZone, now),
       ticketSeries: row.cafe.ticketSeries,
       autoPrint: row.cafe.autoPrint,
+      keepCash: row.cafe.keepCash,
       business: row.businessName === null ? null : { name: row.businessName, ruc: row.businessRuc },
     },
     services: list.map((s) => ({
@@ -122,6 +148,7 @@ export function pointOfSale(db: Db, scope: Scope, cafeId: number, now = new Date
 export const PosSettingsInput = t.Object({
   ticket_series: t.Optional(t.String({ pattern: "^[A-Za-z0-9]{1,4}$", messageKey: "sales.series_invalid" })),
   auto_print: t.Optional(t.Boolean()),
+  keep_cash: t.Optional(t.Boolean()),
   windows: t.Optional(
     t.Array(
       t.Object({
@@ -136,7 +163,8 @@ export const PosSettingsInput = t.Object({
 
 /**
  * Sets a cafe's point-of-sale settings (prices.manage): service windows ("04:30" to "09:30"; both empty for none;
- * an end before the start crosses midnight), the ticket series and automatic printing. Errors are keyed
+ * an end before the start crosses midnight), the ticket series, automatic printing and keeping cash after a cash
+ * sale. Errors are keyed
  * `windows.<service id>`, `ticket_series`. Returns whether anything changed.
  */
 export function setPosSettings(
@@ -185,9 +213,10 @@ export function setPosSettings(
   }
   if (Object.keys(errors).length) throw new ValidationFailed(errors);
   const series = data.ticket_series?.toUpperCase();
-  const settings: Partial<Pick<typeof cafes.$inferSelect, "ticketSeries" | "autoPrint">> = {};
+  const settings: Partial<Pick<typeof cafes.$inferSelect, "ticketSeries" | "autoPrint" | "keepCash">> = {};
   if (series !== undefined && series !== cafe.ticketSeries) settings.ticketSeries = series;
   if (data.auto_print !== undefined && data.auto_print !== cafe.autoPrint) settings.autoPrint = data.auto_print;
+  if (data.keep_cash !== undefined && data.keep_cash !== cafe.keepCash) settings.keepCash = data.keep_cash;
   if (windowChanges.length === 0 && Object.keys(settings).length === 0) return { changed: false };
   db.transaction((tx) => {
     if (Object.keys(settings).length) tx.update(cafes).set(settings).where(eq(cafes.id, cafeId)).run();
@@ -207,6 +236,7 @@ export function setPosSettings(
         before: {
           ...(settings.ticketSeries !== undefined ? { ticketSeries: cafe.ticketSeries } : {}),
           ...(settings.autoPrint !== undefined ? { autoPrint: cafe.autoPrint } : {}),
+          ...(settings.keepCash !== undefined ? { keepCash: cafe.keepCash } : {}),
         },
         after: {
           ...settings,
