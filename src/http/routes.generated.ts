@@ -8,6 +8,7 @@ export interface RouteParameters {
   "audit.index": {};
   "blacklist.destroy": { entry: string | number };
   "blacklist.index": {};
+  "blacklist.lookup": {};
   "blacklist.store": {};
   "broadcasting.auth": {};
   "broadcasting.user-auth": {};

@@ -5,12 +5,14 @@
  * be the same person's: its document is the entry's, or, when it has none, its name is the entry's. Removing the
  * entry restores access.
  */
-import { and, desc, eq, or, sql } from "drizzle-orm";
-import { blacklist, sessions, users } from "../../../db/schema";
+import { and, asc, desc, eq, exists, or, sql } from "drizzle-orm";
+import { areas, assignments, blacklist, diners, sessions, users } from "../../../db/schema";
 import { alias } from "drizzle-orm/sqlite-core";
 import { preparedQuery, type Db } from "../../db";
 import { COMPANY_WIDE, placesOfUser, recordAudit, type Actor } from "../audit";
 import {
+  documentProblem,
+  isDocumentType,
   normalizeDocumentNumber,
   sameDocument,
   type Document,
@@ -21,7 +23,8 @@ import { Forbidden, message, NotFound, ValidationFailed, type Message } from "..
 import { foldText, LIMIT, OFFSET, readList, searchMatch, searchPattern, type ListResult } from "../search";
 import { documentFields, parseWithDocument, t } from "../validation";
 import { ensureNotLastSuper, mayChangeUser } from "./assignments";
-import type { Scope } from "./scope";
+import { reachesCafe, type Scope } from "./scope";
+import { areaScopeCondition } from "./areas";
 import { bumpAccessVersion } from "./authorization";
 import { NO_EVENTS, type Publisher } from "../events";
 import type { User } from "../accounts/users";
@@ -314,4 +317,49 @@ export function isUserBlacklisted(
         )
       : eq(blacklist.userId, user.id);
   return db.select({ id: blacklist.id }).from(blacklist).where(condition).get() !== undefined;
+}
+
+/**
+ * A document as the blacklist form's lookup reads it: a known type and a number complete and valid for that type
+ * (normalized), or null for anything else — partial input included, so a half-typed number looks nothing up.
+ */
+export function completeDocument(type: unknown, number: unknown, settings: DocumentSettings): Document | null {
+  if (!isDocumentType(type) || typeof number !== "string" || number.length > 40) return null;
+  const document = { type, number: normalizeDocumentNumber(number) };
+  return documentProblem(document, settings) === null ? document : null;
+}
+
+/**
+ * The name of the diner or user with exactly this document, when the actor's scope reaches them — a diner whose
+ * home cafe is one of their cafes, a user holding a role in one of their places — for the blacklist form to offer.
+ * A diner comes first (the blacklist bars meals at the till), then a user. Only the name: nothing else about them.
+ */
+export function nameForDocument(db: Db, scope: Scope, document: Document): string | null {
+  const diner = db
+    .select({ name: diners.name, cafeId: diners.cafeId })
+    .from(diners)
+    .where(and(eq(diners.documentType, document.type), eq(diners.documentNumber, document.number)))
+    .get();
+  if (diner && reachesCafe(scope, diner.cafeId)) return diner.name;
+  const user = db
+    .select({ name: users.name })
+    .from(users)
+    .where(
+      and(
+        eq(users.documentType, document.type),
+        eq(users.documentNumber, document.number),
+        scope.all
+          ? undefined
+          : exists(
+              db
+                .select({ userId: assignments.userId })
+                .from(assignments)
+                .innerJoin(areas, eq(areas.id, assignments.areaId))
+                .where(and(eq(assignments.userId, users.id), areaScopeCondition(scope))),
+            ),
+      ),
+    )
+    .orderBy(asc(users.id))
+    .get();
+  return user?.name ?? null;
 }

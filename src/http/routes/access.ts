@@ -5,7 +5,13 @@
  */
 import { listAreas, createArea, updateArea, deleteArea } from "../../domain/access/areas";
 import { assignRole, removeAssignment } from "../../domain/access/assignments";
-import { addToBlacklist, listBlacklist, removeFromBlacklist } from "../../domain/access/blacklist";
+import {
+  addToBlacklist,
+  completeDocument,
+  listBlacklist,
+  nameForDocument,
+  removeFromBlacklist,
+} from "../../domain/access/blacklist";
 import { listPermissions, updatePermissionEntry } from "../../domain/access/catalogue";
 import { placeTree } from "../../domain/access/places";
 import { roleDescription, roleLabel } from "../../domain/access/built-in-roles";
@@ -24,6 +30,7 @@ import { auditViewerOf, listAudit } from "../../domain/audit";
 import { describeAuditRows } from "../../domain/audit-view";
 import { can } from "../../domain/access/authorization";
 import { message, ValidationFailed } from "../../domain/errors";
+import { LIMITS } from "../../domain/rate-limit";
 import { foldText, pageWindow, type ListResult, type PageRequest } from "../../domain/search";
 import { invitationMessage } from "../../mail/messages";
 import type { RequestContext } from "../context";
@@ -378,6 +385,22 @@ export const accessRoutes = defineRoutes([
         },
         dniLength: ctx.config.dniLength,
       });
+    },
+  },
+  {
+    // The blacklist form's lookup: the name of the diner or user with exactly this document, within the person's
+    // scope, or null. Only a complete, valid document is looked up, and such lookups are counted like the point of
+    // sale's (a script walking through DNIs is held to two a second).
+    name: "blacklist.lookup",
+    methods: ["GET"],
+    uri: "/blacklist/lookup",
+    access: access.can("blacklist.manage"),
+    handle: (ctx) => {
+      const document = completeDocument(ctx.query.document_type, ctx.query.document_number, ctx.config);
+      if (document)
+        ctx.services.limiter.take([{ key: `blacklist-lookup:${ctx.user!.id}`, limit: LIMITS.dinerLookup }]);
+      const name = document ? nameForDocument(ctx.db, ctx.scope, document) : null;
+      return Response.json({ name }, { headers: { "cache-control": "no-store" } });
     },
   },
   {

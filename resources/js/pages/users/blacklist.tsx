@@ -1,7 +1,11 @@
-/** Blacklist: people barred by document (type and number), with reason, date and who decided. */
+/**
+ * Blacklist: people barred by document (type and number), with reason, date and who decided. In the form, a complete
+ * document of a diner or user the person's scope reaches offers that name (`blacklist.lookup`, asked a moment after
+ * the number is typed; nothing is asked for a half-typed number).
+ */
 import { Head, router, useForm } from "@inertiajs/react";
 import { Plus, Trash2 } from "lucide-react";
-import { useState, type FormEvent } from "react";
+import { useEffect, useState, type FormEvent } from "react";
 import { DataTable, SearchBox, type DataColumn, type Page } from "../../components/data-table";
 import { useConfirm } from "../../components/ui/alert-dialog";
 import { Button, IconButton } from "../../components/ui/button";
@@ -11,6 +15,7 @@ import { Dialog, DialogActions } from "../../components/ui/dialog";
 import { Field } from "../../components/ui/field";
 import { SelectField } from "../../components/ui/select-field";
 import { DocumentLabel } from "../../components/users/document-label";
+import { requestJson } from "../../components/dinners/http";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
 
@@ -18,7 +23,9 @@ import type { BlacklistRow as Entry } from "../../../../src/domain/access/blackl
 import {
   DEFAULT_DOCUMENT_TYPE,
   DOCUMENT_TYPES,
+  documentProblem,
   documentRule,
+  normalizeDocumentNumber,
   type DocumentType,
 } from "../../../../src/domain/documents";
 
@@ -45,6 +52,33 @@ export default function Blacklist({
     user_email: "",
   });
   const rule = documentRule(form.data.document_type, { dniLength });
+  // The name of the diner or user with the typed document, once the number is complete for its type.
+  const [knownName, setKnownName] = useState<string | null>(null);
+  useEffect(() => {
+    setKnownName(null);
+    const type = form.data.document_type;
+    const number = normalizeDocumentNumber(form.data.document_number);
+    if (!adding || documentProblem({ type, number }, { dniLength }) !== null) return;
+    const controller = new AbortController();
+    const timer = setTimeout(async () => {
+      const params = new URLSearchParams({ document_type: type, document_number: number });
+      try {
+        const { status, body } = await requestJson<{ name: string | null }>(
+          "GET",
+          `${route("blacklist.lookup")}?${params}`,
+          undefined,
+          controller.signal,
+        );
+        if (status === 200 && body?.name) setKnownName(body.name);
+      } catch {
+        // A lookup that fails offers nothing; the form works as before.
+      }
+    }, 250);
+    return () => {
+      clearTimeout(timer);
+      controller.abort();
+    };
+  }, [adding, form.data.document_type, form.data.document_number, dniLength]);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     form.post(route("blacklist.store"), {
@@ -171,6 +205,18 @@ export default function Blacklist({
               hint={t(rule.key, rule.params)}
             />
           </div>
+          {knownName !== null && knownName !== form.data.name.trim() && (
+            <p
+              role="status"
+              className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-md border bg-muted/40 px-3 py-2 text-sm"
+              data-testid="blacklist-known-name"
+            >
+              <span>{t("access.blacklist.known_name", { name: knownName })}</span>
+              <Button type="button" size="sm" variant="outline" onClick={() => form.setData("name", knownName)}>
+                {t("access.blacklist.use_name")}
+              </Button>
+            </p>
+          )}
           <Field
             label={t("access.blacklist.name")}
             name="name"
