@@ -13,7 +13,8 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as XLSX from "xlsx";
-import { menuExpectedServings } from "../../db/schema";
+import { eq, inArray } from "drizzle-orm";
+import { menuExpectedServings, offers, providers } from "../../db/schema";
 import { createArea } from "../../src/domain/access/areas";
 import { assignRole } from "../../src/domain/access/assignments";
 import { EVERYTHING } from "../../src/domain/access/scope";
@@ -210,7 +211,7 @@ describe("the Compras page", () => {
     expect(andina.at(-1)?.at(-1)).toBe(180.25);
     expect(book.Sheets["Distribuidora Andina"]["J2"].z).toContain("S/");
     expect(book.Sheets["Distribuidora Andina"]["!cols"]?.map((c) => c.width)).toEqual([
-      18, 30, 8, 13, 20, 11, 15, 18, 20, 16,
+      18, 30, 8, 13, 20, 11, 15, 18, 20, 16, 60,
     ]);
     // Every sheet's header row is frozen.
     const zip = XLSX.CFB.read(bytes, { type: "array" });
@@ -228,6 +229,99 @@ describe("the Compras page", () => {
       [16, 100, 0],
       [0, 86, 40],
     ]);
+  });
+
+  test("the workbook buys the cheapest mix of a provider's presentations, notes a larger pack, and writes phones as typed", async () => {
+    const db = world.app.db;
+    const at = new Date("2026-11-20T12:00:00Z");
+    const addOffer = (presentation: string, quantity: number, priceCents: number) =>
+      db
+        .insert(offers)
+        .values({
+          providerId: r.andina,
+          ingredientId: r.ingredient.aceite,
+          cityId: r.lima,
+          presentation,
+          quantity,
+          priceCents,
+          priceIncludesIgv: true,
+          priceChangedAt: at,
+          createdAt: at,
+          updatedAt: at,
+        })
+        .returning()
+        .get().id;
+    const added = [addOffer("Botella 500 ml", 500, 649), addOffer("Bidón 5 L", 5000, 4720)];
+    db.update(providers).set({ phone: "+51 987 654 321" }).where(eq(providers.id, r.andina)).run();
+    db.update(providers).set({ phone: "987654321" }).where(eq(providers.id, r.mercado)).run();
+    try {
+      const jefa = await as("jefa");
+      // The page: Tuesday's 1,404 ml of oil is one 1 L bottle and one 500 ml bottle, with the can noted.
+      const { page: p } = await jefa.visit(page(world.w.norte, r.tuesday, r.tuesday));
+      const andinaLines = p.props.requirements.providers.find((x: { providerId: number }) => x.providerId === r.andina)
+        .lines as {
+        ingredientName: string;
+        packs: { presentation: string; presentations: number }[];
+        largerPack: unknown;
+      }[];
+      const oil = andinaLines.find((l) => l.ingredientName === "Aceite vegetal")!;
+      expect(oil.packs.map((x) => [x.presentation, x.presentations])).toEqual([
+        ["Botella 1 L", 1],
+        ["Botella 500 ml", 1],
+      ]);
+      expect(oil.largerPack).toMatchObject({ presentation: "Bidón 5 L" });
+
+      const started = await jefa.request("/menu/requirements/export", {
+        method: "POST",
+        json: { cafe: world.w.norte, from: r.tuesday, to: r.tuesday },
+        headers: { accept: "application/json" },
+      });
+      expect(started.status).toBe(202);
+      await world.app.services.jobs.idle();
+      const { job } = (await (
+        await jefa.get(`/menu/requirements?job=1`, { headers: { accept: "application/json" } })
+      ).json()) as { job: { downloadUrl: string } };
+      const bytes = new Uint8Array(await (await jefa.get(job.downloadUrl)).arrayBuffer());
+      const book = XLSX.read(bytes, { type: "array" });
+      const rows = (sheet: string) => XLSX.utils.sheet_to_json<unknown[]>(book.Sheets[sheet], { header: 1, raw: true });
+      const oilRows = rows("Distribuidora Andina").filter((row) => row[1] === "Aceite vegetal");
+      expect(oilRows).toEqual([
+        [
+          "Aceites",
+          "Aceite vegetal",
+          "ml",
+          1404,
+          "Botella 1 L",
+          1000,
+          1,
+          1000,
+          10.0847,
+          10.08,
+          "Bidón 5 L sale más barato: S/\u00a08.00 el litro frente a S/\u00a010.39 el litro de lo comprado; cubrir todo con él costaría S/\u00a040.00.",
+        ],
+        ["Aceites", "Aceite vegetal", "ml", undefined, "Botella 500 ml", 500, 1, 500, 5.5, 5.5],
+      ]);
+      // Phones read as typed: no apostrophe, text cells; the one starting with + is marked as text (quotePrefix).
+      const summary = rows("Resumen");
+      expect(summary[1][3]).toBe("+51 987 654 321");
+      expect(summary[2][3]).toBe("987654321");
+      const zip = XLSX.CFB.read(bytes, { type: "array" });
+      const part = (name: string) => new TextDecoder().decode(XLSX.CFB.find(zip, `/${name}`)!.content as Uint8Array);
+      const sheet1 = part("xl/worksheets/sheet1.xml");
+      const row2 = /<row r="2">(.*?)<\/row>/.exec(sheet1)![1];
+      const cells = [...row2.matchAll(/<c([^>]*)>/g)].map((m) => m[1]);
+      expect(cells[3]).toContain('s="10"');
+      expect(cells[3]).toContain('t="s"');
+      expect(part("xl/styles.xml")).toContain('quotePrefix="1"');
+      expect(sheet1).not.toContain("<f>");
+      expect(part("xl/sharedStrings.xml")).not.toContain("'+51");
+    } finally {
+      db.delete(offers).where(inArray(offers.id, added)).run();
+      db.update(providers)
+        .set({ phone: "999" })
+        .where(inArray(providers.id, [r.andina, r.mercado]))
+        .run();
+    }
   });
 
   test("an export of a range too long, or of a cafe outside the person's scope, is refused", async () => {

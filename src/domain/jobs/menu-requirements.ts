@@ -8,16 +8,23 @@
  * columns sized, header rows bold and frozen):
  * - **Resumen / Summary**: a row per provider (RUC, contact, phone, ingredients, total net of IGV) and the grand total,
  *   then the cafe, its city, the level, the dates, who made it and when, and the dishes without a recipe;
- * - **a sheet per provider**, named after it: each ingredient with what is needed, the presentation, how many to
- *   buy, the quantity bought, the presentation's price net of IGV and the cost, and the provider's total;
+ * - **a sheet per provider**, named after it: a row per presentation bought of each ingredient (the cheapest mix of
+ *   the provider's presentations, requirements-packs.ts), with what is needed on the ingredient's first row, the
+ *   presentation, how many to buy, the quantity bought, the presentation's price net of IGV and the cost, and a note
+ *   when a larger presentation is cheaper per unit; the provider's total;
  * - **Sin oferta / No offer**: ingredients needed that have no offer in the cafe's city, with the dishes needing them;
  * - **Comensales / Servings**: the expected servings per day and meal service that the quantities come from.
+ *
+ * Text that would start a formula (a phone "+51 …", a name "=…") is written as it is, in a cell marked as text
+ * (`quotePrefix`, what Excel does for text typed after an apostrophe): it shows without an apostrophe and never
+ * turns into a formula, not even when the cell is edited.
  *
  * `./mesa menu:requirements` runs the same handler in its own process, writing to the file it was given.
  */
 import { translate, type Locale } from "../../i18n";
 import { checkRange } from "../menu/expected-servings";
 import { menuRequirements, type Requirements } from "../menu/requirements";
+import { largerPackNoteWords } from "../menu/requirements-note";
 import { excelDate, openXlsxStream, type XlsxColumn } from "../sales/xlsx-stream";
 import { ValidationFailed } from "../errors";
 import { JobFailed, type JobHandler } from "./runner";
@@ -83,7 +90,7 @@ export function writeRequirementsWorkbook(
   const t = (key: string, params?: Record<string, string | number>) =>
     translate(options.locale, `menuRequirements.${key}`, params);
   const unit = (u: string) => t(`units.${u}`);
-  const book = openXlsxStream(path);
+  const book = openXlsxStream(path, { formulaText: "quote-prefix" });
   const sheets: string[] = [];
   const total = r.providers.length + 3;
   let done = 0;
@@ -138,22 +145,28 @@ export function writeRequirementsWorkbook(
       { header: t("columns.bought"), width: 18, format: "integer" },
       { header: t("columns.unit_price"), width: 20, format: "money" },
       { header: t("columns.cost"), width: 16, format: "money" },
+      { header: t("columns.note"), width: 60 },
     ];
     for (const p of r.providers) {
       sheets.push(book.startSheet(p.providerName, providerColumns));
-      for (const l of p.lines)
-        book.row([
-          l.categoryName,
-          l.ingredientName,
-          unit(l.baseUnit),
-          quantity(l.neededQuantity),
-          l.presentation,
-          quantity(l.presentationQuantity),
-          l.presentations,
-          quantity(l.boughtQuantity),
-          Math.round(l.presentationNetCents * 100) / 10_000,
-          soles(l.costCents),
-        ]);
+      for (const l of p.lines) {
+        const note = largerPackNoteWords(l, options.locale);
+        l.packs.forEach((pack, i) =>
+          book.row([
+            l.categoryName,
+            l.ingredientName,
+            unit(l.baseUnit),
+            i === 0 ? quantity(l.neededQuantity) : null,
+            pack.presentation,
+            quantity(pack.presentationQuantity),
+            pack.presentations,
+            quantity(pack.presentations * pack.presentationQuantity),
+            Math.round(pack.presentationNetCents * 100) / 10_000,
+            soles(pack.costCents),
+            i === 0 && note ? translate(options.locale, note.key, note.params) : null,
+          ]),
+        );
+      }
       book.row(
         [
           t("needs.provider_total", { provider: p.providerName }),

@@ -27,6 +27,7 @@
  * Without an offer in Lima: Sal yodada 2 × 186 = 372 g. Total 59,425 cents.
  */
 import { describe, expect, test } from "bun:test";
+import { offers } from "../../../db/schema";
 import { migrateDatabase, openDatabase } from "../../db";
 import { EVERYTHING } from "../access/scope";
 import { NotFound, ValidationFailed } from "../errors";
@@ -40,9 +41,15 @@ import {
   importForecast,
   saveDayServings,
 } from "./expected-servings";
-import { menuRequirements, presentationsFor } from "./requirements";
+import { menuRequirements, presentationsFor, type RequirementLine, type RequirementPack } from "./requirements";
 
 const OPTIONS = { igvRate: 1800 };
+
+/** The one presentation a line buys. */
+function only(line: RequirementLine): RequirementPack {
+  expect(line.packs).toHaveLength(1);
+  return line.packs[0];
+}
 
 function world() {
   const db = openDatabase(":memory:");
@@ -64,16 +71,28 @@ describe("what to buy", () => {
     ]);
     const [andina, mercado] = r.providers;
     expect(
-      andina.lines.map((l) => [l.ingredientName, l.presentation, l.presentations, l.boughtQuantity, l.costCents]),
+      andina.lines.map((l) => [
+        l.ingredientName,
+        only(l).presentation,
+        only(l).presentations,
+        l.boughtQuantity,
+        l.costCents,
+      ]),
     ).toEqual([
       ["Aceite vegetal", "Botella 1 L", 3, 3000, 3025],
       ["Arroz pilado", "Saco 50 kg", 1, 50_000, 15_000],
     ]);
     expect(andina.lines[0].neededQuantity).toBeCloseTo(2884, 6);
-    expect(andina.lines[0].presentationNetCents).toBeCloseTo(1190 / 1.18, 9);
+    expect(only(andina.lines[0]).presentationNetCents).toBeCloseTo(1190 / 1.18, 9);
     expect(andina.lines[1].neededQuantity).toBeCloseTo(27_900, 6);
     expect(
-      mercado.lines.map((l) => [l.ingredientName, l.presentation, l.presentations, l.costCents, l.offerId]),
+      mercado.lines.map((l) => [
+        l.ingredientName,
+        only(l).presentation,
+        only(l).presentations,
+        l.costCents,
+        only(l).offerId,
+      ]),
     ).toEqual([
       ["Huevo de gallina", "Bandeja 30 u", 2, 2400, w.offer.huevo],
       ["Pollo entero", "Caja 10 kg", 4, 32_000, w.offer.pollo],
@@ -100,16 +119,66 @@ describe("what to buy", () => {
     const { db, w } = world();
     const tuesday = menuRequirements(db, EVERYTHING, w.norte, w.tuesday, w.tuesday, OPTIONS);
     // Tuesday alone: Arroz con pollo × 86 (the average is taken before Tuesday: its four Tuesdays) and Huevo × 40.
-    const rice = tuesday.providers.flatMap((p) => p.lines).find((l) => l.offerId === w.offer.arrozSaco)!;
+    const rice = tuesday.providers.flatMap((p) => p.lines).find((l) => only(l).offerId === w.offer.arrozSaco)!;
     expect(rice.neededQuantity).toBeCloseTo(150 * 86, 6);
-    const eggs = tuesday.providers.flatMap((p) => p.lines).find((l) => l.offerId === w.offer.huevo)!;
+    const eggs = tuesday.providers.flatMap((p) => p.lines).find((l) => only(l).offerId === w.offer.huevo)!;
     expect(eggs.neededQuantity).toBe(40);
-    expect(eggs.presentations).toBe(2);
+    expect(only(eggs).presentations).toBe(2);
 
     const wednesday = menuRequirements(db, EVERYTHING, w.norte, w.wednesday, w.wednesday, OPTIONS);
     expect(wednesday.publishedDays).toBe(0);
     expect(wednesday.providers).toEqual([]);
     expect(wednesday.totalCents).toBe(0);
+  });
+
+  test("a provider's presentations of an ingredient are mixed at the lowest cost; a larger one cheaper per unit is noted", () => {
+    const { db, w } = world();
+    const at = new Date("2026-11-20T12:00:00Z");
+    const addOffer = (presentation: string, quantity: number, priceCents: number) =>
+      db
+        .insert(offers)
+        .values({
+          providerId: w.andina,
+          ingredientId: w.ingredient.aceite,
+          cityId: w.lima,
+          presentation,
+          quantity,
+          priceCents,
+          priceIncludesIgv: true,
+          priceChangedAt: at,
+          createdAt: at,
+          updatedAt: at,
+        })
+        .returning()
+        .get().id;
+    // Beside the 1 L bottle at S/ 11.90 (S/ 10.0847 net): a 500 ml bottle at S/ 6.49 (S/ 5.50 net) and a 5 L can
+    // at S/ 47.20 (S/ 40.00 net: S/ 8.00 a litre against the 1 L bottle's S/ 10.08).
+    const half = addOffer("Botella 500 ml", 500, 649);
+    const can = addOffer("Bidón 5 L", 5000, 4720);
+    // Tuesday alone needs (10 + 4) × 86 + 5 × 40 = 1,404 ml of oil: 1 L + 500 ml (1,008.47 + 550 → 1,008 + 550 =
+    // 1,558) beats two litres (2,016.95), three half litres (1,650) and the can (4,000).
+    const r = menuRequirements(db, EVERYTHING, w.norte, w.tuesday, w.tuesday, OPTIONS);
+    const oil = r.providers.flatMap((p) => p.lines).find((l) => l.ingredientId === w.ingredient.aceite)!;
+    expect(oil.neededQuantity).toBeCloseTo(1404, 6);
+    expect(oil.packs.map((p) => [p.offerId, p.presentations, p.costCents])).toEqual([
+      [w.offer.aceite, 1, 1008],
+      [half, 1, 550],
+    ]);
+    expect(oil.boughtQuantity).toBe(1500);
+    expect(oil.costCents).toBe(1558);
+    expect(oil.unitNetCents).toBeCloseTo((1190 / 1.18 + 550) / 1500, 9);
+    expect(oil.largerPack).toMatchObject({ offerId: can, presentation: "Bidón 5 L", coverNetCents: 4000 });
+    expect(oil.largerPack!.unitNetCents).toBeCloseTo(0.8, 9);
+    // The provider's total adds the line's presentations.
+    const andina = r.providers.find((p) => p.providerId === w.andina)!;
+    expect(andina.totalCents).toBe(andina.lines.reduce((n, l) => n + l.costCents, 0));
+    // Over both days (2,884 ml) three litres (3,025.42) beat two litres and two half litres (3,116.95) and the can
+    // (4,000), which stays a note.
+    const both = menuRequirements(db, EVERYTHING, w.norte, w.monday, w.tuesday, OPTIONS);
+    const oil2 = both.providers.flatMap((p) => p.lines).find((l) => l.ingredientId === w.ingredient.aceite)!;
+    expect(oil2.packs.map((p) => [p.presentation, p.presentations])).toEqual([["Botella 1 L", 3]]);
+    expect(oil2.costCents).toBe(3025);
+    expect(oil2.largerPack?.presentation).toBe("Bidón 5 L");
   });
 
   test("a cafe outside the scope is not found, and one without a city cannot buy", () => {

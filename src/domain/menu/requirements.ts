@@ -10,9 +10,11 @@
  *    in the ingredient's base unit, sub-recipes flattened by quantity ÷ yield, each need with the offer it is costed
  *    at in the cafe's city: the line's pinned offer when current there, else the cheapest current one) are
  *    multiplied by the servings and added up per ingredient and offer;
- * 4. each ingredient's total is bought in whole presentations of its offer: presentations = ⌈needed ÷ presentation
- *    quantity⌉; the cost is presentations × the presentation's price net of IGV, rounded to whole cents once per
- *    line; a provider's total adds its lines, the grand total adds the providers;
+ * 4. the provider is the one of that offer; each ingredient's total per provider is bought in the cheapest mix of whole
+ *    presentations among the provider's current offers of it in the city (requirements-packs.ts: 2 kg of sugar is
+ *    two 1 kg bags, not a 50 kg sack), and a larger presentation of theirs that is cheaper per unit than what is
+ *    bought is noted beside it; each presentation bought costs its count × its price net of IGV, rounded to whole
+ *    cents once; a line adds its presentations, a provider's total its lines, the grand total the providers;
  * 5. ingredients without an offer in the city are listed apart with what is needed (never costed at zero).
  *
  * Quantities are kept unrounded until the presentations are counted; a quantity a hair above a whole number of
@@ -24,10 +26,27 @@ import type { Scope } from "../access/scope";
 import { netPriceCents, type BasisPoints } from "../food/cost";
 import { ingredientNeeds } from "../food/recipe-cost";
 import { cafeInScope, expectedServings, servingsLookup, type ExpectedServings } from "./expected-servings";
+import { cheapestCover, largerPackNote, type LargerPack, type Pack } from "./requirements-packs";
+
+export { presentationsFor } from "./requirements-packs";
 
 export type BaseUnit = "g" | "ml" | "unit";
 
-/** One ingredient bought from one offer. */
+/** One presentation of an ingredient bought from a provider (one offer). */
+export interface RequirementPack {
+  offerId: number;
+  presentation: string;
+  /** Base units in one presentation. */
+  presentationQuantity: number;
+  /** Whole presentations to buy. */
+  presentations: number;
+  /** One presentation's price net of IGV, in cents (a fraction when the price included IGV). */
+  presentationNetCents: number;
+  /** presentations × presentationNetCents, rounded to whole cents. */
+  costCents: number;
+}
+
+/** One ingredient bought from one provider, in the cheapest mix of its presentations. */
 export interface RequirementLine {
   ingredientId: number;
   ingredientName: string;
@@ -35,18 +54,16 @@ export interface RequirementLine {
   baseUnit: BaseUnit;
   /** What the menu needs, in the base unit (unrounded). */
   neededQuantity: number;
-  offerId: number;
-  presentation: string;
-  /** Base units in one presentation. */
-  presentationQuantity: number;
-  /** Whole presentations to buy. */
-  presentations: number;
-  /** presentations × presentationQuantity. */
+  /** The presentations bought, largest first (at least one). */
+  packs: RequirementPack[];
+  /** What the presentations bought hold, in the base unit. */
   boughtQuantity: number;
-  /** One presentation's price net of IGV, in cents (a fraction when the price included IGV). */
-  presentationNetCents: number;
-  /** presentations × presentationNetCents, rounded to whole cents. */
+  /** The packs' costs added up. */
   costCents: number;
+  /** What one base unit of what is bought costs net of IGV, in cents (unrounded). */
+  unitNetCents: number;
+  /** A larger presentation of the provider's that is cheaper per unit than what is bought, or null. */
+  largerPack: LargerPack | null;
 }
 
 export interface ProviderRequirements {
@@ -96,13 +113,6 @@ export interface Requirements {
 export interface RequirementOptions {
   /** The IGV rate prices are netted with, in basis points (the IGV_RATE setting). */
   igvRate: BasisPoints;
-}
-
-/** Whole presentations holding `needed`, a hair of floating point above a whole number not counting. */
-export function presentationsFor(needed: number, presentationQuantity: number): number {
-  if (needed <= 0) return 0;
-  const exact = needed / presentationQuantity;
-  return Math.max(1, Math.ceil(exact - 1e-9));
 }
 
 type Bindings = Record<string, string | number>;
@@ -228,33 +238,51 @@ export function menuRequirements(
       .all({ ids: JSON.stringify([...new Set(all.map((t) => t.ingredientId))]) })
       .map((i) => [i.id, i]),
   );
-  const offerIds = [...new Set(all.flatMap((t) => (t.offerId === null ? [] : [t.offerId])))];
-  const offerInfo = new Map(
-    db.$client
-      .query<
-        {
-          id: number;
-          providerId: number;
-          providerName: string;
-          ruc: string;
-          contact: string;
-          phone: string;
-          email: string;
-          presentation: string;
-          quantity: number;
-          priceCents: number;
-          priceIncludesIgv: number;
-        },
-        Bindings
-      >(
-        `SELECT o.id, o.provider_id AS providerId, p.name AS providerName, p.ruc, p.contact, p.phone, p.email,
-           o.presentation, o.quantity, o.price_cents AS priceCents, o.price_includes_igv AS priceIncludesIgv
-         FROM offers o JOIN providers p ON p.id = o.provider_id WHERE o.id IN (SELECT value FROM json_each($ids))`,
-      )
-      .all({ ids: JSON.stringify(offerIds) })
-      .map((o) => [o.id, o]),
-  );
+  // The current offers of those ingredients in the cafe's city, with their providers: a provider's offers of an
+  // ingredient are the presentations it can be bought in.
+  const offerRows = db.$client
+    .query<
+      {
+        id: number;
+        ingredientId: number;
+        providerId: number;
+        providerName: string;
+        ruc: string;
+        contact: string;
+        phone: string;
+        email: string;
+        presentation: string;
+        quantity: number;
+        priceCents: number;
+        priceIncludesIgv: number;
+      },
+      Bindings
+    >(
+      `SELECT o.id, o.ingredient_id AS ingredientId, o.provider_id AS providerId, p.name AS providerName, p.ruc,
+         p.contact, p.phone, p.email, o.presentation, o.quantity, o.price_cents AS priceCents,
+         o.price_includes_igv AS priceIncludesIgv
+       FROM offers o JOIN providers p ON p.id = o.provider_id
+       WHERE o.city_id = $city AND o.active AND o.ingredient_id IN (SELECT value FROM json_each($ids))
+       ORDER BY o.id`,
+    )
+    .all({ city: cafe.cityId, ids: JSON.stringify([...ingredientInfo.keys()]) });
+  const offerInfo = new Map(offerRows.map((o) => [o.id, o]));
+  const packsOf = new Map<string, Pack[]>();
+  for (const o of offerRows) {
+    const key = `${o.ingredientId}:${o.providerId}`;
+    const pack: Pack = {
+      offerId: o.id,
+      presentation: o.presentation,
+      quantity: o.quantity,
+      netCents: netPriceCents(o.priceCents, o.priceIncludesIgv === 1, options.igvRate),
+    };
+    const list = packsOf.get(key);
+    if (list) list.push(pack);
+    else packsOf.set(key, [pack]);
+  }
 
+  // Needed quantity per ingredient and provider (the provider of the offer each need is costed at).
+  const perProvider = new Map<string, { ingredientId: number; providerId: number; quantity: number }>();
   const providers = new Map<number, ProviderRequirements>();
   const missing = new Map<number, MissingOffer>();
   for (const total of all) {
@@ -281,47 +309,59 @@ export function menuRequirements(
       }
       continue;
     }
-    let provider = providers.get(offer.providerId);
-    if (!provider)
-      providers.set(
-        offer.providerId,
-        (provider = {
-          providerId: offer.providerId,
-          providerName: offer.providerName,
-          ruc: offer.ruc,
-          contact: offer.contact,
-          phone: offer.phone,
-          email: offer.email,
-          lines: [],
-          totalCents: 0,
-        }),
-      );
-    const presentations = presentationsFor(total.quantity, offer.quantity);
-    const presentationNetCents = netPriceCents(offer.priceCents, offer.priceIncludesIgv === 1, options.igvRate);
-    const costCents = Math.round(presentations * presentationNetCents);
+    if (!providers.has(offer.providerId))
+      providers.set(offer.providerId, {
+        providerId: offer.providerId,
+        providerName: offer.providerName,
+        ruc: offer.ruc,
+        contact: offer.contact,
+        phone: offer.phone,
+        email: offer.email,
+        lines: [],
+        totalCents: 0,
+      });
+    const key = `${total.ingredientId}:${offer.providerId}`;
+    const need = perProvider.get(key);
+    if (need) need.quantity += total.quantity;
+    else
+      perProvider.set(key, {
+        ingredientId: total.ingredientId,
+        providerId: offer.providerId,
+        quantity: total.quantity,
+      });
+  }
+  for (const [key, need] of perProvider) {
+    const ingredient = ingredientInfo.get(need.ingredientId)!;
+    const provider = providers.get(need.providerId)!;
+    const offered = packsOf.get(key) ?? [];
+    const cover = cheapestCover(need.quantity, offered);
+    const packs = cover.packs.map((p) => ({
+      offerId: p.offerId,
+      presentation: p.presentation,
+      presentationQuantity: p.quantity,
+      presentations: p.count,
+      presentationNetCents: p.netCents,
+      costCents: Math.round(p.count * p.netCents),
+    }));
+    const costCents = packs.reduce((sum, p) => sum + p.costCents, 0);
     provider.lines.push({
       ingredientId: ingredient.id,
       ingredientName: ingredient.name,
       categoryName: ingredient.categoryName,
       baseUnit: ingredient.baseUnit,
-      neededQuantity: total.quantity,
-      offerId: offer.id,
-      presentation: offer.presentation,
-      presentationQuantity: offer.quantity,
-      presentations,
-      boughtQuantity: presentations * offer.quantity,
-      presentationNetCents,
+      neededQuantity: need.quantity,
+      packs,
+      boughtQuantity: cover.boughtQuantity,
       costCents,
+      unitNetCents: cover.boughtQuantity > 0 ? cover.netCents / cover.boughtQuantity : 0,
+      largerPack: largerPackNote(need.quantity, cover, offered),
     });
     provider.totalCents += costCents;
   }
   const byName = (a: string, b: string) => a.localeCompare(b, "es");
   const sortedProviders = [...providers.values()].sort((a, b) => byName(a.providerName, b.providerName));
   for (const provider of sortedProviders)
-    provider.lines.sort(
-      (a, b) =>
-        byName(a.categoryName, b.categoryName) || byName(a.ingredientName, b.ingredientName) || a.offerId - b.offerId,
-    );
+    provider.lines.sort((a, b) => byName(a.categoryName, b.categoryName) || byName(a.ingredientName, b.ingredientName));
   for (const gap of missing.values()) gap.dishes.sort(byName);
   dishesWithoutRecipe.sort((a, b) => byName(a.dishName, b.dishName));
 

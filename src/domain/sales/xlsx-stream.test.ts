@@ -153,6 +153,46 @@ describe("streaming xlsx writer", () => {
     expect(part(path, "xl/sharedStrings.xml")).toContain("<t>&lt;b&gt;&amp;amp;&lt;/b&gt;</t>");
   });
 
+  test("formulaText quote-prefix: formula-looking text reads as typed, in cells marked as text, never a formula", () => {
+    const path = newPath();
+    const book = openXlsxStream(path, { formulaText: "quote-prefix" });
+    book.startSheet("X", [
+      { header: "Texto", width: 20 },
+      { header: "Único", width: 20, unique: true },
+    ]);
+    book.row(["+51 987 654 321", "=1+2"]);
+    book.row(["987654321", "@SUM(A1)"]);
+    book.row(["-5 %", "Mina Norte"], { bold: true });
+    book.close();
+    const sheet = readBack(path).Sheets.X;
+    const values = XLSX.utils.sheet_to_json<string[]>(sheet, { header: 1 });
+    expect(values).toEqual([
+      ["Texto", "Único"],
+      ["+51 987 654 321", "=1+2"],
+      ["987654321", "@SUM(A1)"],
+      ["-5 %", "Mina Norte"],
+    ]);
+    for (const address of ["A2", "B2", "A3", "B3", "A4"]) {
+      expect(sheet[address].t).toBe("s");
+      expect(sheet[address].f).toBeUndefined();
+    }
+    const xml = part(path, "xl/worksheets/sheet1.xml");
+    expect(xml).not.toContain("<f>");
+    const cells = [...xml.matchAll(/<row r="(\d+)">(.*?)<\/row>/g)].map(([, , row]) =>
+      [...row.matchAll(/<c([^>]*)>/g)].map((m) => /s="(\d+)"/.exec(m[1])?.[1] ?? "0"),
+    );
+    // Row 2: both quote-prefixed; row 3: plain digits, then quote-prefixed; row 4 (bold): quote-prefixed bold, bold.
+    expect(cells.slice(1)).toEqual([
+      ["10", "10"],
+      ["0", "10"],
+      ["11", "1"],
+    ]);
+    expect(part(path, "xl/styles.xml")).toContain(
+      '<xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0" quotePrefix="1"/>',
+    );
+    expect(part(path, "xl/sharedStrings.xml")).not.toContain("'");
+  });
+
   test("many rows are written in pieces and read back whole, in order", () => {
     const path = newPath();
     const book = openXlsxStream(path, { level: 1 });

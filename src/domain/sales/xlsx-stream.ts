@@ -14,7 +14,9 @@
  *   and the central directory ends the file.
  *
  * Text is never a formula (a cell is a string or a number, never an `<f>`; text that a spreadsheet would read as a
- * formula when copied gets a leading apostrophe as in every export); characters XML 1.0 cannot hold are dropped.
+ * formula when copied gets a leading apostrophe as in every export, or, with `formulaText: "quote-prefix"`, is
+ * written as it is in a cell styled `quotePrefix`: Excel's own mark for text typed after an apostrophe, which shows
+ * no apostrophe and keeps the cell text when it is edited); characters XML 1.0 cannot hold are dropped.
  * Tests read every output back with SheetJS.
  *
  *   const book = openXlsxStream(path);
@@ -24,7 +26,7 @@
  */
 import { closeSync, openSync, rmSync, writeSync } from "node:fs";
 import { constants, crc32, deflateRawSync } from "node:zlib";
-import { neutraliseFormula } from "../spreadsheets/write";
+import { FORMULA_START, neutraliseFormula } from "../spreadsheets/write";
 
 /** How a column's numbers are shown. */
 export type XlsxFormat = "text" | "integer" | "money" | "date" | "time";
@@ -54,6 +56,12 @@ export interface XlsxStreamOptions {
   currency?: string;
   /** zlib compression level, 1 (fastest) to 9 (smallest); 6 by default. */
   level?: number;
+  /**
+   * How text that would start a formula (= + - @, a tab or a carriage return first) is kept from being one:
+   * "apostrophe" (the default) writes a leading apostrophe into the text; "quote-prefix" writes the text as it is
+   * in a cell marked as text (a phone "+51 987 654 321" reads as typed).
+   */
+  formulaText?: "apostrophe" | "quote-prefix";
 }
 
 /** The most rows a worksheet holds (the format's limit), the header row included. */
@@ -106,9 +114,9 @@ function xmlAttribute(text: string): string {
   return xmlText(text).replace(/"/g, "&quot;");
 }
 
-/** A text cell's `<t>` element: formula-looking text neutralised, escaped, spaces at its ends kept. */
-function textElement(value: string): string {
-  const text = xmlText(neutraliseFormula(value));
+/** A text cell's `<t>` element: formula-looking text neutralised (unless its cell says so), escaped, spaces at its ends kept. */
+function textElement(value: string, quotePrefix = false): string {
+  const text = xmlText(quotePrefix ? value : neutraliseFormula(value));
   return text.length > 0 && (text.charCodeAt(0) <= 32 || text.charCodeAt(text.length - 1) <= 32)
     ? `<t xml:space="preserve">${text}</t>`
     : `<t>${text}</t>`;
@@ -128,7 +136,8 @@ function sheetName(wanted: string, taken: Set<string>): string {
   return name;
 }
 
-// Cell styles (styles.xml's cellXfs, in this order): plain, then bold for the header and totals rows.
+// Cell styles (styles.xml's cellXfs, in this order): plain, then bold for the header and totals rows; 10 and 11 are
+// text marked `quotePrefix`, plain and bold.
 const STYLE_OF: Record<XlsxFormat, number> = { text: 0, integer: 2, money: 3, date: 4, time: 5 };
 const BOLD_OF: Record<XlsxFormat, number> = { text: 1, integer: 6, money: 7, date: 8, time: 9 };
 
@@ -136,8 +145,8 @@ const styleAttribute = (style: number) => (style ? ` s="${style}"` : "");
 
 function stylesXml(dateFormat: string, currency: string): string {
   const money = `&quot;${xmlAttribute(currency)} &quot;#,##0.00;-&quot;${xmlAttribute(currency)} &quot;#,##0.00`;
-  const xf = (numFmt: number, font: number) =>
-    `<xf numFmtId="${numFmt}" fontId="${font}" fillId="0" borderId="0" xfId="0"${numFmt ? ' applyNumberFormat="1"' : ""}${font ? ' applyFont="1"' : ""}/>`;
+  const xf = (numFmt: number, font: number, quotePrefix = false) =>
+    `<xf numFmtId="${numFmt}" fontId="${font}" fillId="0" borderId="0" xfId="0"${numFmt ? ' applyNumberFormat="1"' : ""}${font ? ' applyFont="1"' : ""}${quotePrefix ? ' quotePrefix="1"' : ""}/>`;
   return (
     `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n` +
     `<styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">` +
@@ -148,7 +157,7 @@ function stylesXml(dateFormat: string, currency: string): string {
     `<fills count="2"><fill><patternFill patternType="none"/></fill><fill><patternFill patternType="gray125"/></fill></fills>` +
     `<borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders>` +
     `<cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs>` +
-    `<cellXfs count="10">${xf(0, 0)}${xf(0, 1)}${xf(3, 0)}${xf(164, 0)}${xf(165, 0)}${xf(166, 0)}${xf(3, 1)}${xf(164, 1)}${xf(165, 1)}${xf(166, 1)}</cellXfs>` +
+    `<cellXfs count="12">${xf(0, 0)}${xf(0, 1)}${xf(3, 0)}${xf(164, 0)}${xf(165, 0)}${xf(166, 0)}${xf(3, 1)}${xf(164, 1)}${xf(165, 1)}${xf(166, 1)}${xf(0, 0, true)}${xf(0, 1, true)}</cellXfs>` +
     `<cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles>` +
     `</styleSheet>`
   );
@@ -215,6 +224,8 @@ export class XlsxStream {
   private readonly level: number;
   private readonly dateFormat: string;
   private readonly currency: string;
+  /** Whether formula-looking text is written as it is in a `quotePrefix` cell (XlsxStreamOptions.formulaText). */
+  private readonly quotePrefix: boolean;
 
   constructor(
     readonly path: string,
@@ -223,6 +234,7 @@ export class XlsxStream {
     this.level = options.level ?? 6;
     this.dateFormat = options.dateFormat ?? "dd/mm/yyyy";
     this.currency = options.currency ?? "S/";
+    this.quotePrefix = options.formulaText === "quote-prefix";
     this.stamp = dosDateTime(new Date());
     this.fd = openSync(path, "w", 0o600);
   }
@@ -321,10 +333,12 @@ export class XlsxStream {
             sheet.lastIndex[c] = index;
           }
         }
+        const quoted = this.quotePrefix && FORMULA_START.test(value);
+        const style = quoted ? (bold ? ' s="11"' : ' s="10"') : textStyle;
         if (index !== undefined) {
-          xml += `<c${place}${textStyle} t="s"><v>${index}</v></c>`;
+          xml += `<c${place}${style} t="s"><v>${index}</v></c>`;
           this.sharedUses++;
-        } else xml += `<c${place}${textStyle} t="inlineStr"><is>${textElement(value)}</is></c>`;
+        } else xml += `<c${place}${style} t="inlineStr"><is>${textElement(value, quoted)}</is></c>`;
       }
     }
     this.write(xml + "</row>");
@@ -337,7 +351,7 @@ export class XlsxStream {
       if (this.sharedTexts.length >= MAX_SHARED_STRINGS) return undefined;
       index = this.sharedTexts.length;
       this.shared.set(value, index);
-      this.sharedTexts.push(textElement(value));
+      this.sharedTexts.push(textElement(value, this.quotePrefix && FORMULA_START.test(value)));
     }
     return index;
   }

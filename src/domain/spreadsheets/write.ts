@@ -21,7 +21,8 @@ export interface ExportSheet<Row> {
   rows: Row[];
 }
 
-const FORMULA_START = /^[=+\-@\t\r]/;
+/** Text a spreadsheet would read as a formula when it is typed or pasted: = + - @, a tab or a carriage return first. */
+export const FORMULA_START = /^[=+\-@\t\r]/;
 
 /** A cell's text as it is safe to write: formula-looking text gets a leading apostrophe. */
 export function neutraliseFormula(value: string): string {

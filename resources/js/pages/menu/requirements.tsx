@@ -1,14 +1,16 @@
 /**
  * Compras (what to buy): for one cafe of the viewer's scope and a date range (at most 62 days), the expected servings
  * per day and meal service (editable by menu.manage, or loaded from the client's forecast), and what the published
- * menu needs bought: by provider, in whole presentations, with the cost net of IGV; the ingredients without an offer
+ * menu needs bought: by provider, in the cheapest mix of whole presentations of the provider's (with a note when a
+ * larger one is cheaper per unit), with the cost net of IGV; the ingredients without an offer
  * in the cafe's city and the dishes without a recipe apart; and the Excel workbook, made in the background.
  */
 import { Head, router } from "@inertiajs/react";
-import { AlertTriangle } from "lucide-react";
-import { useState, type FormEvent } from "react";
+import { AlertTriangle, Info } from "lucide-react";
+import { Fragment, useState, type FormEvent } from "react";
 import type { ExpectedServings } from "../../../../src/domain/menu/expected-servings";
-import type { Requirements } from "../../../../src/domain/menu/requirements";
+import type { BaseUnit, Requirements } from "../../../../src/domain/menu/requirements";
+import { largerPackNoteWords } from "../../../../src/domain/menu/requirements-note";
 import type { RequirementsJobView } from "../../../../src/http/routes/menu-requirements";
 import { MenuTabs } from "../../components/menu/menu-tabs";
 import { RequirementsExport } from "../../components/menu/requirements-export";
@@ -53,7 +55,7 @@ export default function MenuRequirements({
   can,
   job,
 }: Props) {
-  const { t, money, number, levelName } = useI18n();
+  const { t, money, number, levelName, locale } = useI18n();
   const route = useRoute();
   const [from, setFrom] = useState(range.from);
   const [to, setTo] = useState(range.to);
@@ -61,8 +63,8 @@ export default function MenuRequirements({
     event.preventDefault();
     if (cafe) router.get(route("menu.requirements", { cafe: cafe.id, from, to }));
   };
-  const unit = (u: string) => t(`menuRequirements.units.${u}`);
-  const amount = (value: number, u: string) => `${number(Math.round(value * 100) / 100)} ${unit(u)}`;
+  const unit = (u: BaseUnit) => t(`menuRequirements.units.${u}`);
+  const amount = (value: number, u: BaseUnit) => `${number(Math.round(value * 100) / 100)} ${unit(u)}`;
 
   return (
     <>
@@ -139,8 +141,11 @@ export default function MenuRequirements({
                 </h2>
                 {requirements && cafe.cityName && (
                   <p className="text-sm text-muted-foreground">
-                    {t("menuRequirements.level_city", { level: levelName(requirements.level.name), city: cafe.cityName })} ·{" "}
-                    {t("menuRequirements.needs.published_days", { count: requirements.publishedDays })} ·{" "}
+                    {t("menuRequirements.level_city", {
+                      level: levelName(requirements.level.name),
+                      city: cafe.cityName,
+                    })}{" "}
+                    · {t("menuRequirements.needs.published_days", { count: requirements.publishedDays })} ·{" "}
                     {t("menuRequirements.needs.dish_servings", { count: requirements.dishServings })}
                   </p>
                 )}
@@ -195,28 +200,55 @@ export default function MenuRequirements({
                       </tr>
                     </thead>
                     <tbody>
-                      {p.lines.map((l) => (
-                        <tr key={`${l.ingredientId}:${l.offerId}`} className="border-t">
-                          <th scope="row" className="px-3 py-1.5 text-left font-normal">
-                            {l.ingredientName}
-                            <span className="block text-xs text-muted-foreground">{l.categoryName}</span>
-                          </th>
-                          <td className="px-3 py-1.5 text-right tabular-nums">
-                            {amount(l.neededQuantity, l.baseUnit)}
-                          </td>
-                          <td className="px-3 py-1.5">
-                            {l.presentation}
-                            <span className="block text-xs text-muted-foreground">
-                              {amount(l.presentationQuantity, l.baseUnit)}
-                            </span>
-                          </td>
-                          <td className="px-3 py-1.5 text-right tabular-nums">{number(l.presentations)}</td>
-                          <td className="px-3 py-1.5 text-right tabular-nums">
-                            {money(Math.round(l.presentationNetCents))}
-                          </td>
-                          <td className="px-3 py-1.5 text-right font-medium tabular-nums">{money(l.costCents)}</td>
-                        </tr>
-                      ))}
+                      {p.lines.map((l) => {
+                        const note = largerPackNoteWords(l, locale);
+                        return (
+                          <Fragment key={l.ingredientId}>
+                            <tr className="border-t align-top" data-testid="requirements-line">
+                              <th scope="row" className="px-3 py-1.5 text-left font-normal">
+                                {l.ingredientName}
+                                <span className="block text-xs text-muted-foreground">{l.categoryName}</span>
+                              </th>
+                              <td className="px-3 py-1.5 text-right tabular-nums">
+                                {amount(l.neededQuantity, l.baseUnit)}
+                              </td>
+                              <td className="px-3 py-1.5">
+                                {l.packs.map((pack) => (
+                                  <span key={pack.offerId} className="block">
+                                    {pack.presentation}
+                                    <span className="ml-1 text-xs text-muted-foreground">
+                                      ({amount(pack.presentationQuantity, l.baseUnit)})
+                                    </span>
+                                  </span>
+                                ))}
+                              </td>
+                              <td className="px-3 py-1.5 text-right tabular-nums">
+                                {l.packs.map((pack) => (
+                                  <span key={pack.offerId} className="block">
+                                    {number(pack.presentations)}
+                                  </span>
+                                ))}
+                              </td>
+                              <td className="px-3 py-1.5 text-right tabular-nums">
+                                {l.packs.map((pack) => (
+                                  <span key={pack.offerId} className="block">
+                                    {money(Math.round(pack.presentationNetCents))}
+                                  </span>
+                                ))}
+                              </td>
+                              <td className="px-3 py-1.5 text-right font-medium tabular-nums">{money(l.costCents)}</td>
+                            </tr>
+                            {note && (
+                              <tr data-testid="requirements-larger-pack">
+                                <td colSpan={6} className="px-3 pb-2 text-xs text-muted-foreground">
+                                  <Info className="mr-1 inline size-3.5 align-text-bottom" aria-hidden="true" />
+                                  {t(note.key, note.params)}
+                                </td>
+                              </tr>
+                            )}
+                          </Fragment>
+                        );
+                      })}
                     </tbody>
                     <tfoot>
                       <tr className="border-t bg-muted/30">
