@@ -1,10 +1,13 @@
 /** Browser entry: hydrates the server-rendered page and takes over navigation through the page protocol. */
 import { createInertiaApp, http, router } from "@inertiajs/react";
 import { currentSocketId } from "./lib/realtime";
+import { installFormChecks } from "./components/ui/form-checks";
 import { initializeAppearance } from "./hooks/use-appearance";
 import { appTitle, layoutFor, resolvePage } from "./inertia";
 
 initializeAppearance();
+// No browser bubble on any form: Mesa's own messages, in the page's language (components/ui/form-checks.ts).
+installFormChecks();
 
 // Keep <html lang> in step with the page's language after client-side visits (the server sets it on first load).
 // "success" covers visits that stay on the same URL (the language switch); "navigate" covers back and forward.

@@ -22,7 +22,10 @@ export type { KeysUnder, TranslationKey } from "./keys";
 export type TranslationParams = Record<string, string | number>;
 
 /** A translator bound to a language, as the server's, the command line's and the browser's helpers hand it on. */
-export type Translate = (key: TranslationKey, params?: TranslationParams) => string;
+export type Translate = (
+  key: TranslationKey,
+  params?: TranslationParams,
+) => string;
 
 export type Locale = "es" | "en";
 export const locales: readonly Locale[] = ["es", "en"];
@@ -51,9 +54,13 @@ function lookupNode(dictionary: Dictionary, key: string): Node {
 const pluralRules = new Map<Locale, Intl.PluralRules>();
 
 /** The plural category ("one", "other"…) of `count` in `locale`, by the language's own rules (Intl.PluralRules). */
-export function pluralCategory(locale: Locale, count: number): Intl.LDMLPluralRule {
+export function pluralCategory(
+  locale: Locale,
+  count: number,
+): Intl.LDMLPluralRule {
   let rules = pluralRules.get(locale);
-  if (!rules) pluralRules.set(locale, (rules = new Intl.PluralRules(intlLocale[locale])));
+  if (!rules)
+    pluralRules.set(locale, (rules = new Intl.PluralRules(intlLocale[locale])));
   return rules.select(count);
 }
 
@@ -61,7 +68,11 @@ export function pluralCategory(locale: Locale, count: number): Intl.LDMLPluralRu
  * The text of `key`: a string, or for a count a plural entry, an object with one text per plural category
  * (`{ "one": "{{count}} cafe", "other": "{{count}} cafes" }`, "other" required) chosen by `params.count`.
  */
-function lookup(locale: Locale, key: string, params?: Record<string, string | number>): string | undefined {
+function lookup(
+  locale: Locale,
+  key: string,
+  params?: Record<string, string | number>,
+): string | undefined {
   const node = lookupNode(dictionaries[locale], key);
   if (typeof node === "string" || node === undefined) return node;
   const other = node.other;
@@ -82,15 +93,29 @@ const NESTED_COUNT = /\$t\(([\w.]+),\s*(\w+)\)/g;
  * Translates `key` into `locale`; a missing key shows itself, so it is noticed rather than hidden. `{{name}}` is
  * filled from `params`; a plural entry is chosen by `params.count` (see lookup).
  */
-export function translate(locale: Locale, key: TranslationKey, params?: TranslationParams): string {
-  const template = lookup(locale, key, params) ?? lookup("es", key, params) ?? key;
+export function translate(
+  locale: Locale,
+  key: TranslationKey,
+  params?: TranslationParams,
+): string {
+  const template =
+    lookup(locale, key, params) ?? lookup("es", key, params) ?? key;
   if (!params) return template;
-  return template
-    .replace(NESTED_COUNT, (match, nested: string, name: string) => {
-      const count = Number(params[name]);
-      return name in params && Number.isFinite(count) ? translate(locale, nested as TranslationKey, { ...params, count }) : match;
-    })
-    .replace(/\{\{(\w+)\}\}/g, (match, name: string) => (name in params ? formatParam(locale, name, params[name]) : match));
+  return (
+    template
+      .replace(NESTED_COUNT, (match, nested: string, name: string) => {
+        const count = Number(params[name]);
+        return name in params && Number.isFinite(count)
+          ? translate(locale, nested as TranslationKey, { ...params, count })
+          : match;
+      })
+      // A value that ends a sentence itself ("Agrícola Santa Rosa S.A.C.") takes the text's full stop: never "..".
+      .replace(/\{\{(\w+)\}\}(\.?)/g, (match, name: string, stop: string) => {
+        if (!(name in params)) return match;
+        const value = formatParam(locale, name, params[name]);
+        return stop && value.endsWith(".") ? value : value + stop;
+      })
+  );
 }
 
 /**
@@ -118,10 +143,23 @@ const IDENTIFYING_PARAMS = new Set([
 const numberFormats = new Map<Locale, Intl.NumberFormat>();
 
 /** A param for a text: a number (a count, a total) in the language's own digits and separators ("1,250"). */
-function formatParam(locale: Locale, name: string, value: string | number | undefined): string {
-  if (typeof value !== "number" || !Number.isFinite(value) || IDENTIFYING_PARAMS.has(name)) return String(value);
+function formatParam(
+  locale: Locale,
+  name: string,
+  value: string | number | undefined,
+): string {
+  if (
+    typeof value !== "number" ||
+    !Number.isFinite(value) ||
+    IDENTIFYING_PARAMS.has(name)
+  )
+    return String(value);
   let format = numberFormats.get(locale);
-  if (!format) numberFormats.set(locale, (format = new Intl.NumberFormat(intlLocale[locale])));
+  if (!format)
+    numberFormats.set(
+      locale,
+      (format = new Intl.NumberFormat(intlLocale[locale])),
+    );
   return format.format(value);
 }
 
@@ -136,8 +174,15 @@ export function hasTranslation(locale: Locale, key: string): boolean {
  * (usually the name itself). The one function that translates an unchecked key; a key built from a known set of
  * names is typed instead (see the header).
  */
-export function translateDynamic(locale: Locale, key: string, fallback: string, params?: TranslationParams): string {
-  return hasTranslation(locale, key) ? translate(locale, key as TranslationKey, params) : fallback;
+export function translateDynamic(
+  locale: Locale,
+  key: string,
+  fallback: string,
+  params?: TranslationParams,
+): string {
+  return hasTranslation(locale, key)
+    ? translate(locale, key as TranslationKey, params)
+    : fallback;
 }
 
 /** Every key of a dictionary, for the test that keeps both languages in step. */
@@ -156,7 +201,17 @@ export function dictionaryKeys(locale: Locale): string[] {
 /** A plural entry: an object whose keys are all plural categories, "other" among them. */
 function isPluralEntry(node: Dictionary): boolean {
   const keys = Object.keys(node);
-  return keys.includes("other") && keys.every((k) => PLURAL_CATEGORIES.has(k) && typeof node[k] === "string");
+  return (
+    keys.includes("other") &&
+    keys.every((k) => PLURAL_CATEGORIES.has(k) && typeof node[k] === "string")
+  );
 }
 
-const PLURAL_CATEGORIES = new Set(["zero", "one", "two", "few", "many", "other"]);
+const PLURAL_CATEGORIES = new Set([
+  "zero",
+  "one",
+  "two",
+  "few",
+  "many",
+  "other",
+]);

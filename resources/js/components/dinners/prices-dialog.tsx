@@ -13,6 +13,7 @@ import { cn } from "../../lib/utils";
 import { Dialog, DialogActions } from "../ui/dialog";
 import { Field, inputClasses } from "../ui/field";
 import { OtherErrors } from "../ui/form-errors";
+import { normalizeTime, TimeInput } from "../ui/time-input";
 import type { PointOfSale } from "./types";
 
 interface Row {
@@ -48,7 +49,12 @@ export function PricesDialog({ pos, onClose }: { pos: PointOfSale; onClose: () =
       .map((r) => ({ service_id: r.serviceId, price: r.price.trim() }));
     const windows = rows
       .filter((r) => r.start !== before.get(r.serviceId)!.start || r.end !== before.get(r.serviceId)!.end)
-      .map((r) => ({ service_id: r.serviceId, start: r.start || null, end: r.end || null }));
+      // A time typed but not yet left ("7", "1930") is sent as HH:MM; anything else as typed, for the server to judge.
+      .map((r) => ({
+        service_id: r.serviceId,
+        start: normalizeTime(r.start) ?? (r.start || null),
+        end: normalizeTime(r.end) ?? (r.end || null),
+      }));
     const settings = {
       ...(series.trim().toUpperCase() !== pos.cafe.ticketSeries ? { ticket_series: series.trim() } : {}),
       ...(autoPrint !== pos.cafe.autoPrint ? { auto_print: autoPrint } : {}),
@@ -140,22 +146,20 @@ export function PricesDialog({ pos, onClose }: { pos: PointOfSale; onClose: () =
                       />
                     </td>
                     <td className="py-1 pr-2">
-                      <input
-                        type="time"
+                      <TimeInput
                         aria-label={t("dinners.prices.start_of", { service: s.name })}
-                        className={cn(inputClasses, "w-32 max-sm:w-full")}
+                        className="w-32 max-sm:w-full"
                         value={row.start}
-                        onChange={(e) => edit(s.id, "start", e.target.value)}
+                        onChange={(value) => edit(s.id, "start", value)}
                         aria-invalid={windowError ? true : undefined}
                       />
                     </td>
                     <td className="py-1">
-                      <input
-                        type="time"
+                      <TimeInput
                         aria-label={t("dinners.prices.end_of", { service: s.name })}
-                        className={cn(inputClasses, "w-32 max-sm:w-full")}
+                        className="w-32 max-sm:w-full"
                         value={row.end}
-                        onChange={(e) => edit(s.id, "end", e.target.value)}
+                        onChange={(value) => edit(s.id, "end", value)}
                         aria-invalid={windowError ? true : undefined}
                       />
                     </td>
