@@ -198,7 +198,7 @@ test.describe("the Sales page", () => {
     await expect(page.getByRole("combobox", { name: "Tipo de venta" })).toContainText("Crédito");
     await expect(rowsOf(page, TWICE.name)).toHaveCount(1);
     // Back to every type: the lines and totals of the whole day again.
-    await chooseOption(page, "Tipo de venta", "Todos");
+    await chooseOption(page, "Tipo de venta", "Crédito y contado");
     await expect(page).not.toHaveURL(/sale_type=/);
     await expect(rowsOf(page, TWICE.name)).toHaveCount(2);
     await expect(page.getByTestId("sales-total-total")).toHaveText(dayTotal!);
@@ -362,12 +362,12 @@ test.describe("the Sales page", () => {
     await expect(page.getByRole("heading", { level: 1, name: "Sales" })).toBeVisible();
     await expect(page.getByTestId("sales-total-sales")).toContainText(/\d+ lines?/);
     await expect(page.getByTestId("sales-total-total")).toContainText("S/");
-    await expect(rowsOf(page, TWICE.name)).toContainText("Cash");
+    await expect(rowsOf(page, TWICE.name)).toContainText("Paid at the till");
     // The tab keeps the filter: the day's cash sales alone hold no duplicate, the whole day does.
     await page.getByRole("link", { name: "Duplicates" }).click();
     await expect(page).toHaveURL(/\/sales\/duplicates\?.*sale_type=cash/);
     await expect(page.getByTestId("duplicate-group").filter({ hasText: TWICE.name })).toHaveCount(0);
-    await chooseOption(page, "Sale type", "All");
+    await chooseOption(page, "Sale type", "Credit and paid at the till");
     await expect(page).not.toHaveURL(/sale_type=/);
     await expect(page.getByTestId("duplicate-group").filter({ hasText: TWICE.name })).toContainText("2 times");
     await language("es");

@@ -69,7 +69,8 @@ export function formatDateTime(value: Date | string | number, s: FormatSettings)
 export function formatTime(value: Date | string | number, s: FormatSettings): string {
   const f = cached(
     `time|${s.locale}|${s.timezone}`,
-    () => new Intl.DateTimeFormat(intlLocale[s.locale], { timeStyle: "medium", hourCycle: "h23", timeZone: s.timezone }),
+    () =>
+      new Intl.DateTimeFormat(intlLocale[s.locale], { timeStyle: "medium", hourCycle: "h23", timeZone: s.timezone }),
   );
   return f.format(new Date(value));
 }

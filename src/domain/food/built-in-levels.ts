@@ -23,7 +23,6 @@ export function levelLabel(name: string, locale: Locale): string {
 /** The stored name of the built-in level whose label (in either language) is `typed`, so "Obrero" finds Laborer. */
 export function builtInLevelNamed(typed: string, fold: (text: string) => string): string | undefined {
   const wanted = fold(typed);
-  for (const [name, words] of BUILT_IN_LEVELS)
-    if (fold(words.es) === wanted || fold(words.en) === wanted) return name;
+  for (const [name, words] of BUILT_IN_LEVELS) if (fold(words.es) === wanted || fold(words.en) === wanted) return name;
   return undefined;
 }

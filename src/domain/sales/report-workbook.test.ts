@@ -216,7 +216,7 @@ describe("the sales report workbook", () => {
       expect(serviceTotal).toBe(cents(row[last]));
     }
     // Visitors (cash without a diner's subdealership) have their own row, last.
-    expect(body.map((r) => r[1])).toEqual(["Contrata Dos", "Contrata Uno", "Sin subcontrata (visitantes)"]);
+    expect(body.map((r) => r[1])).toEqual(["Contrata Dos", "Contrata Uno", "Sin subconcesionaria (visitantes)"]);
     expect(header.slice(3, 9)).toEqual([
       "Desayuno (cant.)",
       "Desayuno (S/)",
@@ -249,7 +249,7 @@ describe("the sales report workbook", () => {
 
     // Billing: credit sales only, IGV the sum of the lines', other-unit surcharge apart.
     const billing = billingRows();
-    expect(billing[0].slice(0, 5)).toEqual(["Concesionaria", "RUC concesionaria", "Subcontrata", "RUC", "Comidas"]);
+    expect(billing[0].slice(0, 5)).toEqual(["Concesionaria", "RUC concesionaria", "Subconcesionaria", "RUC", "Comidas"]);
     const credit = salesTotals(db, EVERYTHING, { ...filter, saleType: "credit" });
     const billed = billing.slice(1, -1);
     const billingTotal = billing[billing.length - 1];

@@ -598,9 +598,9 @@ function writeReportSheet(
     year: "numeric",
     hour: "2-digit",
     minute: "2-digit",
+    hourCycle: "h23",
     timeZone: options.timeZone,
   }).format(options.generatedAt ?? new Date());
-  const all = t("filter_all");
   book.startSheet(t("sheets.report"), [
     { header: t("columns.concept"), width: 34 },
     { header: t("columns.value"), width: 44, format: "integer" },
@@ -608,12 +608,17 @@ function writeReportSheet(
   ]);
   const rows: XlsxCell[][] = [
     [t("filter_period"), `${day(filter.from)} – ${day(filter.to)}`, null],
-    [t("filter_cafes"), names.cafes ?? all, null],
-    [t("filter_dealership"), names.dealership ?? all, null],
-    [t("filter_subdealership"), names.subdealership ?? all, null],
-    [t("filter_services"), names.services ?? all, null],
-    [t("filter_sale_type"), filter.saleType ? t(`sale_types.${filter.saleType}`) : all, null],
-    [t("filter_other_unit"), filter.otherUnit === null ? all : filter.otherUnit ? t("yes") : t("no"), null],
+    // A filter left open reads as the dialog says it ("Todas las concesionarias"), never a bare "Todos".
+    [t("filter_cafes"), names.cafes ?? t("dialog.all_cafes"), null],
+    [t("filter_dealership"), names.dealership ?? t("dialog.all_dealerships"), null],
+    [t("filter_subdealership"), names.subdealership ?? t("dialog.all_subdealerships"), null],
+    [t("filter_services"), names.services ?? t("dialog.all_services"), null],
+    [t("filter_sale_type"), filter.saleType ? t(`sale_types.${filter.saleType}`) : t("dialog.all_sale_types"), null],
+    [
+      t("filter_other_unit"),
+      filter.otherUnit === null ? t("dialog.other_unit_any") : filter.otherUnit ? t("yes") : t("no"),
+      null,
+    ],
     [t("generated_at"), at, null],
     [t("generated_by"), options.generatedBy, null],
     [t("totals_sales"), totals.sales, null],

@@ -8,6 +8,7 @@ import { Bar, CartesianGrid, ComposedChart, Line, ResponsiveContainer, Tooltip, 
 import { useI18n } from "../../hooks/use-i18n";
 import { cn } from "../../lib/utils";
 import { Button } from "../ui/button";
+import { CHART_AREA, ChartFrame } from "./chart-frame";
 import { dayLabel } from "./dates";
 
 export interface ChartDay {
@@ -23,22 +24,17 @@ export default function DaysChart({ days }: { days: ChartDay[] }) {
   const { t, locale, money, number } = useI18n();
   const [asTable, setAsTable] = useState(false);
   const data = days.map((d) => ({ ...d, label: dayLabel(d.date, locale), soles: d.totalCents / 100 }));
-  const titleId = "days-chart-title";
   return (
-    <section className="rounded-xl border bg-card p-4 text-card-foreground" aria-labelledby={titleId}>
-      <div className="mb-3 flex flex-wrap items-start justify-between gap-2">
-        <div>
-          <h3 id={titleId} className="font-medium">
-            {t("dashboard.chart_title", { count: days.length })}
-          </h3>
-          <p className="text-xs text-muted-foreground">{t("dashboard.chart_description")}</p>
-        </div>
+    <ChartFrame
+      dayCount={days.length}
+      toggle={
         <Button variant="outline" size="sm" aria-pressed={asTable} onClick={() => setAsTable((v) => !v)}>
           {asTable ? t("dashboard.chart_hide_table") : t("dashboard.chart_show_table")}
         </Button>
-      </div>
+      }
+    >
       {!asTable && (
-        <div className="h-64 w-full" aria-hidden="true" data-testid="days-chart">
+        <div className={CHART_AREA} aria-hidden="true" data-testid="days-chart">
           <ResponsiveContainer width="100%" height="100%">
             <ComposedChart data={data} margin={{ top: 8, right: 4, bottom: 0, left: 4 }} accessibilityLayer={false}>
               <CartesianGrid stroke="var(--color-border)" vertical={false} />
@@ -84,13 +80,15 @@ export default function DaysChart({ days }: { days: ChartDay[] }) {
                 }
               />
               <Bar yAxisId="meals" dataKey="meals" fill="var(--color-primary)" radius={[3, 3, 0, 0]} />
+              {/* Straight segments from day to day: a curve would bulge above or below the days' real totals. */}
               <Line
                 yAxisId="soles"
                 dataKey="soles"
-                type="monotone"
+                type="linear"
                 stroke="var(--color-success)"
                 strokeWidth={2}
-                dot={false}
+                dot={{ r: 2, fill: "var(--color-success)", strokeWidth: 0 }}
+                activeDot={{ r: 4 }}
                 isAnimationActive={false}
               />
             </ComposedChart>
@@ -126,6 +124,6 @@ export default function DaysChart({ days }: { days: ChartDay[] }) {
           </tbody>
         </table>
       </div>
-    </section>
+    </ChartFrame>
   );
 }

@@ -8,6 +8,7 @@ import { lazy, Suspense, type ReactNode } from "react";
 import type { DashboardFigures, PeriodFigures } from "../../../../src/domain/sales/dashboard";
 import { useI18n } from "../../hooks/use-i18n";
 import { cn } from "../../lib/utils";
+import { CHART_AREA, ChartSkeleton } from "./chart-frame";
 import { dayLabel, monthName } from "./dates";
 
 // recharts is most of the page's code: it loads with the figures, not with the page.
@@ -109,9 +110,7 @@ export function Figures({ figures, reloading }: { figures: DashboardFigures; rel
       </div>
 
       <div className="grid gap-4 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
-        <Suspense
-          fallback={<div className="h-80 animate-pulse rounded-xl border bg-card motion-reduce:animate-none" />}
-        >
+        <Suspense fallback={<ChartSkeleton dayCount={figures.days.length} />}>
           <DaysChart days={figures.days} />
         </Suspense>
         <section
@@ -181,9 +180,13 @@ export function FiguresSkeleton() {
         ))}
       </div>
       <div className="grid gap-4 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]" aria-hidden="true">
-        <div className={cn(block, "space-y-3")}>
-          <div className={cn(bar, "h-4 w-1/3")} />
-          <div className={cn(bar, "h-56 w-full")} />
+        {/* The chart's card at the chart's own size: its title and description, then the drawing's box. */}
+        <div className={block}>
+          <div className="mb-3 h-10 space-y-2">
+            <div className={cn(bar, "h-4 w-1/3")} />
+            <div className={cn(bar, "h-3 w-1/2")} />
+          </div>
+          <div className={cn(bar, CHART_AREA)} />
         </div>
         <div className={cn(block, "space-y-3")}>
           <div className={cn(bar, "h-4 w-2/3")} />
