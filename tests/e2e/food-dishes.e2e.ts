@@ -6,7 +6,10 @@
  *   calculation popover shows its gross, wastes, final product and cost; saved, the dishes table shows it costed in
  *   Lima; opened again, the modal shows the same figures;
  * - axe finds nothing serious on the page, the modal and the popover, light and dark, and on a phone the table
- *   reads as cards without sideways scrolling.
+ *   reads as cards without sideways scrolling;
+ * - the dish's name is a link reached and opened from the keyboard; its recipe is copied to another level at a
+ *   factor, and copied again onto that level only after the confirmation; the table's flag of levels without a
+ *   recipe follows; a recipe line's typeahead lists whole-word matches, the closest first.
  *
  * The e2e database is seeded on the server's first start: the demo cities, ingredients, providers and offers, and the
  * area "Nutrición" at Sede Lima.
@@ -16,7 +19,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { chooseOption, waitForHydration, watchConsole } from "./support";
+import { chooseOption, confirmation, waitForHydration, watchConsole } from "./support";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const RUN = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
@@ -86,7 +89,9 @@ test("the New-dish modal builds a dish with three ingredients, live totals and a
   await page.getByLabel("Correo electrónico").fill(PERSON.email);
   await page.getByLabel("Contraseña", { exact: true }).fill(PASSWORD);
   await page.getByRole("button", { name: "Ingresar" }).click();
-  await expect(page).toHaveURL(/\/dashboard$/);
+  // Signed in, on the page the nutritionist works on.
+  await expect(page).not.toHaveURL(/\/login/);
+  await waitForHydration(page);
 
   // The sidebar's Food entry opens the page, costed in Lima (Sede Lima's city).
   await page.getByRole("link", { name: "Comida", exact: true }).first().click();
@@ -191,6 +196,82 @@ test("the New-dish modal builds a dish with three ingredients, live totals and a
   await expect(page.getByRole("row").filter({ hasText: DISH })).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
 
+  expect(problems).toEqual([]);
+  await context.close();
+});
+
+test("a dish's name opens it from the keyboard, its recipe is copied to another level, and the typeahead ranks whole words", async ({
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const problems = watchConsole(page);
+  await open(page, "/login");
+  await page.getByLabel("Correo electrónico").fill(PERSON.email);
+  await page.getByLabel("Contraseña", { exact: true }).fill(PASSWORD);
+  await page.getByRole("button", { name: "Ingresar" }).click();
+  // Signed in, on the page the nutritionist works on.
+  await expect(page).not.toHaveURL(/\/login/);
+  await waitForHydration(page);
+  await open(page, `/food?search=${RUN}`);
+
+  // The new dish has a recipe for its first level only: three of the four levels lack one.
+  const row = page.getByRole("row").filter({ hasText: DISH });
+  await expect(row.getByTestId("levels-without-recipe")).toContainText("3 de 4 niveles sin receta");
+
+  // The name is a link: focused from the keyboard and opened with Enter, it opens the dish here and in the address.
+  const link = row.getByRole("link", { name: DISH });
+  await expect(link).toHaveAttribute("href", /[?&]dish=\d+/);
+  await link.focus();
+  await expect(link).toBeFocused();
+  await page.keyboard.press("Enter");
+  const dialog = page.getByRole("dialog", { name: `Editar ${DISH}` });
+  await expect(dialog.getByTestId("recipe-line-3")).toBeVisible();
+  await expect(page).toHaveURL(/[?&]dish=\d+/);
+
+  // Copied to Staff at 1.25: 150 g of rice become 187.5 g, the egg 1.25.
+  await dialog.getByRole("button", { name: "Copiar a otro nivel" }).click();
+  const copy = page.getByRole("dialog", { name: "Copiar la receta de Máster" });
+  await expect(copy.getByRole("combobox", { name: "Nivel de destino" })).toHaveText(/Staff/);
+  await copy.getByLabel("Factor").fill("1.25");
+  await copy.getByRole("button", { name: "Copiar", exact: true }).click();
+  await expect(copy).toBeHidden();
+  const copied = page.getByRole("dialog", { name: `Editar ${DISH}` });
+  await expect(copied.getByRole("tab", { name: "Staff", exact: true })).toHaveAttribute("aria-selected", "true");
+  await expect(copied.getByTestId("recipe-line-1").getByLabel(/^Cantidad/)).toHaveValue("187.5");
+  await expect(copied.getByTestId("recipe-line-2").getByLabel(/^Cantidad/)).toHaveValue("1.25");
+
+  // Copying onto a level that has a recipe asks first; cancelled, nothing changes.
+  await copied.getByRole("tab", { name: "Máster", exact: true }).click();
+  await copied.getByRole("button", { name: "Copiar a otro nivel" }).click();
+  const again = page.getByRole("dialog", { name: "Copiar la receta de Máster" });
+  await chooseOption(again, "Nivel de destino", "Staff");
+  await expect(again).toContainText("Staff ya tiene receta");
+  await again.getByLabel("Factor").fill("2");
+  await again.getByRole("button", { name: "Copiar", exact: true }).click();
+  const ask = confirmation(page, "¿Reemplazar la receta de Staff?");
+  await expect(ask).toContainText("Sus 3 líneas se cambian por la copia de Máster.");
+  await ask.getByRole("button", { name: "Cancelar" }).click();
+  await expect(ask).toBeHidden();
+  await again.getByRole("button", { name: "Cancelar" }).click();
+
+  // A recipe line's typeahead: whole words only, the dish that starts with the word first.
+  await copied.getByRole("button", { name: "Añadir ingrediente" }).click();
+  await copied.getByTestId("recipe-line-4").getByRole("combobox", { name: "Insumo o plato · Línea 4" }).click();
+  await page.getByRole("combobox").and(page.locator("[cmdk-input]")).fill("pollo");
+  const options = page.getByRole("option");
+  await expect(options.first()).toHaveText("Pollo entero");
+  const names = await options.allTextContents();
+  expect(names).toContain("Hígado de pollo");
+  expect(names.filter((name) => !/(^|[^\p{L}])pollo/iu.test(name))).toEqual([]);
+  await page.keyboard.press("Escape");
+
+  // Closed, the address forgets the dish and the table's flag counts Staff's copy.
+  await copied.getByRole("button", { name: "Cancelar" }).click();
+  await expect(copied).toBeHidden();
+  await expect(page).not.toHaveURL(/[?&]dish=/);
+  await expect(row.getByTestId("levels-without-recipe")).toContainText("2 de 4 niveles sin receta");
   expect(problems).toEqual([]);
   await context.close();
 });
