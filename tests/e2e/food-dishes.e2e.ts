@@ -234,6 +234,7 @@ test("a dish's name opens it from the keyboard, its recipe is copied to another 
   await dialog.getByRole("button", { name: "Copiar a otro nivel" }).click();
   const copy = page.getByRole("dialog", { name: "Copiar la receta de Máster" });
   await expect(copy.getByRole("combobox", { name: "Nivel de destino" })).toHaveText(/Staff/);
+  expect(await axeFindings(page, true)).toEqual([]);
   await copy.getByLabel("Factor").fill("1.25");
   await copy.getByRole("button", { name: "Copiar", exact: true }).click();
   await expect(copy).toBeHidden();
