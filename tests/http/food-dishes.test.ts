@@ -199,11 +199,11 @@ describe("the dishes table", () => {
       "Nombre",
       "Categorías",
       "Niveles con receta",
-      "Costo (Master, Lima)",
+      "Costo (Máster, Lima)",
       "Costo completo",
       "Kcal",
     ]);
-    expect(sheet[1].slice(0, 5)).toEqual(["Tortilla de arroz", "Segundo", "Master", 1.3, "No"]);
+    expect(sheet[1].slice(0, 5)).toEqual(["Tortilla de arroz", "Segundo", "Máster", 1.3, "No"]);
   });
 });
 

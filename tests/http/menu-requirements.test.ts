@@ -142,7 +142,7 @@ describe("the Compras page", () => {
     expect(refused.status).toBe(422);
     expect(((await refused.json()) as { problems: string[] }).problems).toEqual([
       "Fila 3 (Servicio): No hay un servicio «Lonche».",
-      "Fila 4 (Comensales): Debe estar entre 0 y 100000.",
+      "Fila 4 (Comensales): Debe estar entre 0 y 100,000.",
     ]);
     expect(storedServings()).toEqual(before);
 
