@@ -61,7 +61,8 @@ async function signIn(page: Page): Promise<void> {
   await page.getByLabel("Correo electrónico").fill(PLANNER.email);
   await page.getByLabel("Contraseña", { exact: true }).fill(PASSWORD);
   await page.getByRole("button", { name: "Ingresar" }).click();
-  await expect(page).toHaveURL(/\/dashboard$/);
+  // A nutritionist lands on the meal schedule, the menu page they work on (src/http/landing.ts).
+  await expect(page).toHaveURL(/\/menu\/schedule$/);
 }
 
 const editor = (page: Page) => page.getByTestId("structure-editor");
