@@ -167,3 +167,69 @@ test("the language switch changes role names, permission labels, plurals and the
 
   expect(problems, problems.join("\n")).toEqual([]);
 });
+
+test("forms speak Mesa's words, not the browser's, and times are typed on the 24-hour clock, in an English browser too", async ({
+  browser,
+}) => {
+  test.setTimeout(60_000);
+  const keeper = { name: `Sara Horarios ${RUN}`, email: `horarios.${RUN}@example.com` };
+  const root = { name: `Iván Raíz ${RUN}`, email: `raiz.${RUN}@example.com` };
+  createUser(keeper, { role: "cafe manager", area: "Caja", place: "Comedor Principal" });
+  createUser(root, { role: "super-administrator", area: "Administración", place: "Sede Lima" });
+  // An English browser: its own bubble would say "Please fill out this field." and its time inputs would show AM/PM.
+  const context = await browser.newContext({ locale: "en-US" });
+  const page = await context.newPage();
+  const problems = watchConsole(page);
+  const signIn = async (email: string) => {
+    await open(page, "/login");
+    await page.getByLabel("Correo electrónico").fill(email);
+    await page.getByLabel("Contraseña", { exact: true }).fill(PASSWORD);
+    await page.getByRole("button", { name: "Ingresar" }).click();
+    await expect(page).toHaveURL(/\/(dashboard|dinners)$/);
+  };
+
+  // A required field left empty: Mesa's message under it in the page's language, the field focused, no bubble.
+  await signIn(root.email);
+  await open(page, "/menu/display");
+  await page.getByRole("button", { name: "Nuevo enlace" }).click();
+  const dialog = page.getByRole("dialog");
+  await page.evaluate(() => {
+    const seen: boolean[] = [];
+    (window as unknown as { invalidSeen: boolean[] }).invalidSeen = seen;
+    // Caught first on its way down; read once every listener has had its say.
+    window.addEventListener("invalid", (event) => setTimeout(() => seen.push(event.defaultPrevented)), true);
+  });
+  await dialog.getByRole("button", { name: "Crear enlace" }).click();
+  const place = dialog.getByLabel("Ubicación");
+  await expect(dialog.getByText("Este campo es obligatorio.")).toBeVisible();
+  await expect(place).toHaveAttribute("aria-invalid", "true");
+  await expect(place).toBeFocused();
+  expect(await page.evaluate(() => (window as unknown as { invalidSeen: boolean[] }).invalidSeen)).toEqual([true]);
+  // Typing clears the message.
+  await place.fill("Pantalla");
+  await expect(dialog.getByText("Este campo es obligatorio.")).toBeHidden();
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  await page.context().clearCookies();
+
+  // A service's window: text typed as a person would, written back as HH:MM; never AM/PM.
+  await signIn(keeper.email);
+  await open(page, "/dinners");
+  await page.getByRole("button", { name: "Precios y horarios" }).click();
+  const prices = page.getByRole("dialog", { name: /^Precios y horarios de / });
+  const start = prices.getByLabel("Inicio del horario de Refrigerio");
+  await expect(start).toHaveAttribute("type", "text");
+  await expect(start).toHaveAttribute("placeholder", "HH:MM");
+  await start.fill("1930");
+  await start.press("Tab");
+  await expect(start).toHaveValue("19:30");
+  await start.fill("7");
+  await start.press("Tab");
+  await expect(start).toHaveValue("07:00");
+  // Closed without saving: the point-of-sale tests share this cafe.
+  await page.keyboard.press("Escape");
+  await expect(prices).toBeHidden();
+
+  expect(problems, problems.join("\n")).toEqual([]);
+  await context.close();
+});
