@@ -1,8 +1,8 @@
 /**
  * The database of the list benchmark, written at `path` and closed: 6 businesses with 24 headquarters, 30 mines with
  * 100 units and 300 cafes (five services each, priced), 3,000 areas, 3,000 people plus the two who sign in, 400
- * blacklist entries, 3,000 properties, 100 dealerships with 1,000 subdealerships, and 200,000 audit entries with
- * their places.
+ * blacklist entries, 3,000 properties, 100 dealerships with 1,000 subdealerships, 200,000 audit entries with
+ * their places, and the demo's food catalogue (163 ingredients, 7 providers, 896 offers, by Mesa's food seeder).
  *
  * The schema comes from Mesa's own migrations and the permissions, roles and services from its reference seeders;
  * everything else is written with bun:sqlite prepared statements, batched, one transaction per table. Names are
@@ -10,6 +10,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { referenceSeeders } from "../../db/seeds";
+import { foodSeeder } from "../../db/seeds/food";
 import type { Config } from "../../src/config";
 import { fillFoldedCopies, migrateDatabase, openDatabase } from "../../src/db";
 
@@ -228,7 +229,8 @@ const ascii = (text: string) =>
 
 /**
  * Inserts the rows in one transaction, 500 rows a statement (a prepared multi-row INSERT, and one more for the
- * rest); returns the id of the first row. Ids follow in order: the tables are fresh and nothing else writes.
+ * rest); returns the id of the first row. Ids follow in order: the tables are fresh and nothing else writes. A table
+ * WITHOUT ROWID (audit_places, since migration 0020) has no ids to give: 0.
  */
 function insertAll(client: Database, table: string, columns: string[], rows: Iterable<unknown[]>): number {
   const BATCH = 500;
@@ -237,7 +239,13 @@ function insertAll(client: Database, table: string, columns: string[], rows: Ite
       .fill(`(${columns.map(() => "?").join(", ")})`)
       .join(", ")}`;
   const full = client.prepare(sql(BATCH));
-  const before = (client.prepare(`SELECT COALESCE(MAX(rowid), 0) AS id FROM ${table}`).get() as { id: number }).id;
+  const withoutRowid = /WITHOUT\s+ROWID/i.test(
+    (client.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?").get(table) as { sql: string })
+      .sql,
+  );
+  const before = withoutRowid
+    ? -1
+    : (client.prepare(`SELECT COALESCE(MAX(rowid), 0) AS id FROM ${table}`).get() as { id: number }).id;
   client.transaction(() => {
     let batch: unknown[] = [];
     let size = 0;
@@ -644,6 +652,10 @@ export async function generateDatabase(path: string, config: Config): Promise<Ge
   // next start fills them (migrateDatabase), which is what the benchmark's database gets here.
   fillFoldedCopies(db);
 
+  // The food catalogue of the demo (cities, 163 ingredients, 7 providers and their 896 offers), as the Providers and
+  // Ingredients pages show it: Mesa's own seeder, since the offers' prices and their history follow its rules.
+  await foodSeeder.run(db, config);
+
   const count = (table: string) => (client.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
   const counts = Object.fromEntries(
     [
@@ -661,6 +673,9 @@ export async function generateDatabase(path: string, config: Config): Promise<Ge
       "subdealerships",
       "audit_log",
       "audit_places",
+      "ingredients",
+      "providers",
+      "offers",
     ].map((t) => [t, count(t)]),
   );
   const managerCafe = {

@@ -36,7 +36,7 @@ import { invitationMessage } from "../../mail/messages";
 import type { RequestContext } from "../context";
 import type { User } from "../../domain/accounts/users";
 import { optional } from "../page-protocol/props";
-import { idParam, listParams, paginated } from "../pagination";
+import { belowTheFold, idParam, listAtTheFold, listParams, pageHead, paginated } from "../pagination";
 import { access, defineRoutes } from "../routing";
 
 const ID = { user: "\\d+", area: "\\d+", role: "\\d+", permission: "\\d+", entry: "\\d+" };
@@ -134,23 +134,32 @@ export const accessRoutes = defineRoutes([
         places: () => placeTree(ctx.db, scope),
         // Every area of the chosen place, for the modals' choices; and the searchable, paginated table of them.
         areaOptions: () => listAreas(ctx.db, scope, placeFilter).rows,
-        areas: () =>
+        // The people, a page at a time (15), cut at the fold on a full load (listAtTheFold); below the fold, deferred
+        // on a full load, the areas and roles tabs and the role dialog's permission catalogue (belowTheFold).
+        areas: belowTheFold(ctx, () =>
           paginated(listAreas(ctx.db, scope, { ...placeFilter, search: areaParams.search }, areaParams), areaParams),
-        users: () =>
-          paginated(
-            listUsersForAdmin(ctx.db, scope, {
-              search: params.search,
-              areaId,
-              status,
-              page: params.page,
-              perPage: params.perPage,
-            }),
-            params,
-          ),
+        ),
+        ...listAtTheFold(
+          ctx,
+          "users",
+          () =>
+            paginated(
+              listUsersForAdmin(ctx.db, scope, {
+                search: params.search,
+                areaId,
+                status,
+                page: params.page,
+                perPage: params.perPage,
+              }),
+              params,
+            ),
+          pageHead,
+        ),
         roleOptions: () => rolesMatching(ctx, "").rows.map(({ id, name, isSuper }) => ({ id, name, isSuper })),
-        roles: () =>
+        roles: belowTheFold(ctx, () =>
           abilities(ctx).viewRoles ? paginated(rolesMatching(ctx, roleParams.search, roleParams), roleParams) : null,
-        permissions: () => listPermissions(ctx.db),
+        ),
+        permissions: belowTheFold(ctx, () => listPermissions(ctx.db)),
         can: abilities(ctx),
         dniLength: ctx.config.dniLength,
         // Loaded on demand by the "view permissions" dialog: ?inspect=<user id>.
@@ -397,8 +406,7 @@ export const accessRoutes = defineRoutes([
     access: access.can("blacklist.manage"),
     handle: (ctx) => {
       const document = completeDocument(ctx.query.document_type, ctx.query.document_number, ctx.config);
-      if (document)
-        ctx.services.limiter.take([{ key: `blacklist-lookup:${ctx.user!.id}`, limit: LIMITS.dinerLookup }]);
+      if (document) ctx.services.limiter.take([{ key: `blacklist-lookup:${ctx.user!.id}`, limit: LIMITS.dinerLookup }]);
       const name = document ? nameForDocument(ctx.db, ctx.scope, document) : null;
       return Response.json({ name }, { headers: { "cache-control": "no-store" } });
     },

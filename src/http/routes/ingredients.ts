@@ -31,7 +31,7 @@ import { message, ValidationFailed } from "../../domain/errors";
 import { MAX_WORKBOOK_BYTES } from "../../domain/spreadsheets/read";
 import type { RequestContext } from "../context";
 import { foodDialogProps, offerColumns, offerSettings, priceAuthor } from "../food-pages";
-import { idParam, listParams, paginated, sortParams } from "../pagination";
+import { groupedPageHead, idParam, listAtTheFold, listParams, pageHead, paginated, sortParams } from "../pagination";
 import { access, defineRoutes } from "../routing";
 import { exportFileName, xlsxResponse } from "../spreadsheet";
 
@@ -110,21 +110,32 @@ export const ingredientsRoutes = defineRoutes([
           category: filters.categoryId ?? null,
           ...sort,
         },
-        offers: () => {
-          if (tab !== "offers") return null;
-          const found = offersByProvider(ctx.db, filters, params, sort, offerSettings(ctx));
-          return {
-            ...paginated({ rows: found.groups, total: found.total, page: found.page }, params),
-            groups: found.groupCount,
-          };
-        },
-        ingredients: () =>
-          tab === "ingredients"
-            ? paginated(
-                listIngredients(ctx.db, { search: filters.search, categoryId: filters.categoryId }, params, sort),
-                params,
-              )
-            : null,
+        // The tab's list, a page at a time (25 offers, 15 ingredients), cut at the fold on a full load (listAtTheFold).
+        ...listAtTheFold(
+          ctx,
+          "offers",
+          () => {
+            if (tab !== "offers") return null;
+            const found = offersByProvider(ctx.db, filters, params, sort, offerSettings(ctx));
+            return {
+              ...paginated({ rows: found.groups, total: found.total, page: found.page }, params),
+              groups: found.groupCount,
+            };
+          },
+          groupedPageHead,
+        ),
+        ...listAtTheFold(
+          ctx,
+          "ingredients",
+          () =>
+            tab === "ingredients"
+              ? paginated(
+                  listIngredients(ctx.db, { search: filters.search, categoryId: filters.categoryId }, params, sort),
+                  params,
+                )
+              : null,
+          pageHead,
+        ),
         ...foodDialogProps(ctx),
       });
     },

@@ -18,7 +18,7 @@ import {
 import type { ExportColumn } from "../../domain/spreadsheets/write";
 import type { RequestContext } from "../context";
 import { foodDialogProps, offerColumns, offerSettings, priceAuthor } from "../food-pages";
-import { idParam, listParams, paginated, sortParams } from "../pagination";
+import { groupedPageHead, idParam, listAtTheFold, listParams, pageHead, paginated, sortParams } from "../pagination";
 import { access, defineRoutes } from "../routing";
 import { exportFileName, xlsxResponse } from "../spreadsheet";
 
@@ -71,18 +71,29 @@ export const providersRoutes = defineRoutes([
           city: filters.cityId ?? null,
           ...sort,
         },
-        offers: () => {
-          if (tab !== "offers") return null;
-          const found = offersByCity(ctx.db, filters, params, sort, offerSettings(ctx));
-          return {
-            ...paginated({ rows: found.groups, total: found.total, page: found.page }, params),
-            groups: found.groupCount,
-          };
-        },
-        providers: () =>
-          tab === "providers"
-            ? paginated(listProviders(ctx.db, { search: filters.search }, params, sort), params)
-            : null,
+        // The tab's list, a page at a time (25 offers, 15 providers), cut at the fold on a full load (listAtTheFold).
+        ...listAtTheFold(
+          ctx,
+          "offers",
+          () => {
+            if (tab !== "offers") return null;
+            const found = offersByCity(ctx.db, filters, params, sort, offerSettings(ctx));
+            return {
+              ...paginated({ rows: found.groups, total: found.total, page: found.page }, params),
+              groups: found.groupCount,
+            };
+          },
+          groupedPageHead,
+        ),
+        ...listAtTheFold(
+          ctx,
+          "providers",
+          () =>
+            tab === "providers"
+              ? paginated(listProviders(ctx.db, { search: filters.search }, params, sort), params)
+              : null,
+          pageHead,
+        ),
         // The cities dialog: every city with what is in it (a company has a few dozen).
         cities: () => listCities(ctx.db),
         ...foodDialogProps(ctx),

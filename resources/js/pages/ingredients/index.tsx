@@ -12,6 +12,7 @@ import { OfferGroups, type GroupsPage } from "../../components/food/offer-groups
 import type { FoodDialogProps, IngredientRow, ProviderGroup } from "../../components/food/types";
 import { useFoodWords } from "../../components/food/use-food-words";
 import { DataTable } from "../../components/data-table";
+import { foldedPage, ListSkeleton } from "../../components/list-skeleton";
 import { Button, buttonClasses, IconButton } from "../../components/ui/button";
 import { Chips } from "../../components/ui/chips";
 import { OtherErrors } from "../../components/ui/form-errors";
@@ -32,12 +33,26 @@ interface Props extends FoodDialogProps {
     sort: string | null;
     direction: "asc" | "desc";
   };
-  offers: GroupsPage<ProviderGroup> | null;
-  ingredients: Page<IngredientRow> | null;
+  /** The tab's list (null on the other tab); on a full load only its first rows (`cut`), then the whole page. */
+  offers: (GroupsPage<ProviderGroup> & { cut?: true }) | null;
+  offersFull?: GroupsPage<ProviderGroup>;
+  ingredients: (Page<IngredientRow> & { cut?: true }) | null;
+  ingredientsFull?: Page<IngredientRow>;
 }
 
-export default function IngredientsIndex({ filters, offers, ingredients, ...dialog }: Props) {
-  const { t, number } = useFoodWords();
+export default function IngredientsIndex({
+  filters,
+  offers: offersHead,
+  offersFull,
+  ingredients: ingredientsHead,
+  ingredientsFull,
+  ...dialog
+}: Props) {
+  const folded = foldedPage(offersHead, offersFull, (page) => page.data.reduce((n, g) => n + g.offers.length, 0));
+  const offers = folded.page;
+  const foldedIngredients = foldedPage(ingredientsHead, ingredientsFull, (page) => page.data.length);
+  const ingredients = foldedIngredients.page;
+  const { t, tDynamic, number } = useFoodWords();
   const route = useRoute();
   const modals = useFoodModals();
   const { setModal } = modals;
@@ -127,7 +142,7 @@ export default function IngredientsIndex({ filters, offers, ingredients, ...dial
         <Chips
           max={2}
           empty="—"
-          items={i.allergens.map((code) => ({ key: code, label: t(`food.allergens.${code}`) }))}
+          items={i.allergens.map((code) => ({ key: code, label: tDynamic(`food.allergens.${code}`, code) }))}
         />
       ),
     },
@@ -260,6 +275,7 @@ export default function IngredientsIndex({ filters, offers, ingredients, ...dial
                   : undefined
               }
             />
+            {folded.pending && <ListSkeleton label={t("food.loading")} rows={folded.missing} />}
           </>
         )}
         {tab === "ingredients" && ingredients && (
@@ -287,6 +303,9 @@ export default function IngredientsIndex({ filters, offers, ingredients, ...dial
               </>
             }
           />
+        )}
+        {tab === "ingredients" && foldedIngredients.pending && (
+          <ListSkeleton label={t("food.loading")} rows={foldedIngredients.missing} />
         )}
       </div>
       <FoodModals modal={modals.modal} close={modals.close} dialog={dialog} />

@@ -1,11 +1,13 @@
 /**
  * Providers: the offers grouped by city (searched, filtered by city and provider, sorted within each city, exported
  * as shown) and the providers (searched, sorted, exported), with the New-provider dialog, the offer dialog and an
- * offer's price history, and the cities.
+ * offer's price history, and the cities. The tab's list is paged on the server; a full load brings the page's first
+ * rows with the HTML and the rest right after (`offersFull`, `providersFull`: deferred), a skeleton in their place.
  */
 import { Head, usePage } from "@inertiajs/react";
 import { Download, MapPinned, Pencil, Plus, Trash2 } from "lucide-react";
 import { DataTable, SearchBox, visitWith, type DataColumn, type Page } from "../../components/data-table";
+import { foldedPage, ListSkeleton } from "../../components/list-skeleton";
 import { FoodModals, useFoodModals } from "../../components/food/food-modals";
 import { FoodTabs } from "../../components/food/food-tabs";
 import { OfferGroups, type GroupsPage } from "../../components/food/offer-groups";
@@ -29,13 +31,28 @@ interface Props extends FoodDialogProps {
     sort: string | null;
     direction: "asc" | "desc";
   };
-  offers: GroupsPage<CityGroup> | null;
-  providers: Page<ProviderRow> | null;
+  /** The tab's list (null on the other tab); on a full load only its first rows (`cut`), then the whole page. */
+  offers: (GroupsPage<CityGroup> & { cut?: true }) | null;
+  offersFull?: GroupsPage<CityGroup>;
+  providers: (Page<ProviderRow> & { cut?: true }) | null;
+  providersFull?: Page<ProviderRow>;
   /** Every city with what is in it (the cities dialog). */
   cities: CityRow[];
 }
 
-export default function ProvidersIndex({ filters, offers, providers, cities, ...dialog }: Props) {
+export default function ProvidersIndex({
+  filters,
+  offers: offersHead,
+  offersFull,
+  providers: providersHead,
+  providersFull,
+  cities,
+  ...dialog
+}: Props) {
+  const folded = foldedPage(offersHead, offersFull, (page) => page.data.reduce((n, g) => n + g.offers.length, 0));
+  const offers = folded.page;
+  const foldedProviders = foldedPage(providersHead, providersFull, (page) => page.data.length);
+  const providers = foldedProviders.page;
   const { t } = useFoodWords();
   const route = useRoute();
   const modals = useFoodModals();
@@ -208,6 +225,7 @@ export default function ProvidersIndex({ filters, offers, providers, cities, ...
                 can.manageLogistics ? (group) => setModal({ kind: "offer", offer: null, cityId: group.id }) : undefined
               }
             />
+            {folded.pending && <ListSkeleton label={t("food.loading")} rows={folded.missing} />}
           </>
         )}
         {tab === "providers" && providers && (
@@ -221,6 +239,9 @@ export default function ProvidersIndex({ filters, offers, providers, cities, ...
             empty={t(filters.search ? "food.providers.none_found" : "food.providers.none")}
             toolbar={<SearchBox key="providers" value={filters.search} label={t("food.providers.search")} />}
           />
+        )}
+        {tab === "providers" && foldedProviders.pending && (
+          <ListSkeleton label={t("food.loading")} rows={foldedProviders.missing} />
         )}
       </div>
       <FoodModals modal={modals.modal} close={modals.close} dialog={dialog} cities={cities} />

@@ -18,6 +18,7 @@ import { RoleModal } from "../../components/users/role-modal";
 import { SelectRoleModal } from "../../components/users/select-role-modal";
 import { PlacesNav } from "../../components/users/places-nav";
 import type { Abilities, AdminUser, AreaRow, PermissionRow, PlaceTree, RoleRow } from "../../components/users/types";
+import { foldedPage, ListSkeleton } from "../../components/list-skeleton";
 import { DocumentLabel } from "../../components/users/document-label";
 import { UserModal } from "../../components/users/user-modal";
 import { useI18n } from "../../hooks/use-i18n";
@@ -36,11 +37,15 @@ interface Props {
   };
   places: PlaceTree;
   areaOptions: AreaRow[];
-  areas: Page<AreaRow>;
-  users: Page<AdminUser>;
+  /** Below the fold (the areas and roles tabs, the role dialog's permissions): undefined on a full load until they
+   * arrive, a moment after the page (src/http/pagination.ts, belowTheFold). */
+  areas?: Page<AreaRow>;
+  /** The people: on a full load only the page's first rows (`cut`), then the whole page (`usersFull`). */
+  users: Page<AdminUser> & { cut?: true };
+  usersFull?: Page<AdminUser>;
   roleOptions: { id: number; name: string; isSuper: boolean }[];
-  roles: Page<RoleRow> | null;
-  permissions: PermissionRow[];
+  roles?: Page<RoleRow> | null;
+  permissions?: PermissionRow[];
   can: Abilities;
   inspected?: Inspected | null;
   /** DNI_LENGTH, for the document's rule in the user modal. */
@@ -61,7 +66,8 @@ export default function UsersIndex({
   places,
   areaOptions,
   areas,
-  users,
+  users: usersHead,
+  usersFull,
   roleOptions,
   roles,
   permissions,
@@ -70,6 +76,8 @@ export default function UsersIndex({
   dniLength,
 }: Props) {
   const { t, roleName, roleAbout } = useI18n();
+  const foldedUsers = foldedPage(usersHead, usersFull, (page) => page.data.length);
+  const users = foldedUsers.page!;
   const confirm = useConfirm();
   const route = useRoute();
   const [tab, setTab] = useState<Tab>("people");
@@ -294,6 +302,7 @@ export default function UsersIndex({
                   </tr>
                 ))}
               </Table>
+              {foldedUsers.pending && <ListSkeleton label={t("access.users.loading")} rows={foldedUsers.missing} />}
               <Pagination page={users} />
             </div>
           )}
@@ -301,56 +310,63 @@ export default function UsersIndex({
           {tab === "areas" && (
             <div role="tabpanel" id="panel-areas" aria-labelledby="tab-areas" className="space-y-3">
               <SearchBox value={filters.areasSearch} label={t("access.areas.search")} param="areas_search" />
-              <Table
-                actions
-                caption={t("access.users.areas")}
-                headers={[
-                  t("access.areas.name"),
-                  t("access.areas.place"),
-                  t("access.areas.roles"),
-                  t("access.areas.members"),
-                  <span className="sr-only">{t("access.users.actions")}</span>,
-                ]}
-                empty={areas.data.length === 0 ? t("access.areas.none") : null}
-              >
-                {areas.data.map((area) => (
-                  <tr key={area.id}>
-                    <td className={td}>
-                      <Link
-                        href={route("users.index", { area: area.id })}
-                        preserveState
-                        className="font-medium text-primary hover:underline"
-                        onClick={() => setTab("people")}
-                      >
-                        {area.name}
-                      </Link>
-                    </td>
-                    <td className={td}>{area.place.path}</td>
-                    <td className={td}>{area.roles.map((r) => roleName(r.name)).join(", ") || "—"}</td>
-                    <td className={td}>{area.members}</td>
-                    <td className={cn(td, "text-right")}>
-                      {can.manageAreas && (
-                        <div className="flex justify-end gap-1">
-                          <IconButton
-                            label={t("access.users.edit")}
-                            onClick={() => setModal({ kind: "area", area })}
-                            icon={Pencil}
-                          />
-                          <IconButton
-                            label={t("access.areas.delete")}
-                            onClick={() => void deleteArea(area)}
-                            icon={Trash2}
-                          />
-                        </div>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </Table>
-              <Pagination page={areas} param="areas_page" />
+              {areas === undefined ? (
+                <ListSkeleton label={t("access.users.loading")} />
+              ) : (
+                <>
+                  <Table
+                    actions
+                    caption={t("access.users.areas")}
+                    headers={[
+                      t("access.areas.name"),
+                      t("access.areas.place"),
+                      t("access.areas.roles"),
+                      t("access.areas.members"),
+                      <span className="sr-only">{t("access.users.actions")}</span>,
+                    ]}
+                    empty={areas.data.length === 0 ? t("access.areas.none") : null}
+                  >
+                    {areas.data.map((area) => (
+                      <tr key={area.id}>
+                        <td className={td}>
+                          <Link
+                            href={route("users.index", { area: area.id })}
+                            preserveState
+                            className="font-medium text-primary hover:underline"
+                            onClick={() => setTab("people")}
+                          >
+                            {area.name}
+                          </Link>
+                        </td>
+                        <td className={td}>{area.place.path}</td>
+                        <td className={td}>{area.roles.map((r) => roleName(r.name)).join(", ") || "—"}</td>
+                        <td className={td}>{area.members}</td>
+                        <td className={cn(td, "text-right")}>
+                          {can.manageAreas && (
+                            <div className="flex justify-end gap-1">
+                              <IconButton
+                                label={t("access.users.edit")}
+                                onClick={() => setModal({ kind: "area", area })}
+                                icon={Pencil}
+                              />
+                              <IconButton
+                                label={t("access.areas.delete")}
+                                onClick={() => void deleteArea(area)}
+                                icon={Trash2}
+                              />
+                            </div>
+                          )}
+                        </td>
+                      </tr>
+                    ))}
+                  </Table>
+                  <Pagination page={areas} param="areas_page" />
+                </>
+              )}
             </div>
           )}
 
+          {tab === "roles" && roles === undefined && <ListSkeleton label={t("access.users.loading")} />}
           {tab === "roles" && roles && (
             <div role="tabpanel" id="panel-roles" aria-labelledby="tab-roles" className="space-y-3">
               <div className="flex flex-wrap items-center gap-3">
@@ -415,7 +431,9 @@ export default function UsersIndex({
       {modal?.kind === "role-select" && <SelectRoleModal user={modal.user} areas={areaOptions} onClose={close} />}
       {modal?.kind === "permissions" && inspected && <PermissionsModal inspected={inspected} onClose={close} />}
       {modal?.kind === "area" && <AreaModal area={modal.area} places={places} roles={roleOptions} onClose={close} />}
-      {modal?.kind === "role" && <RoleModal role={modal.role} permissions={permissions} open onClose={close} />}
+      {modal?.kind === "role" && permissions && (
+        <RoleModal role={modal.role} permissions={permissions} open onClose={close} />
+      )}
     </div>
   );
 }
