@@ -5,7 +5,7 @@
  * every time. Messages are checked in English (APP_LOCALE=en) against the dictionaries.
  */
 import { beforeAll, describe, expect, test } from "bun:test";
-import { translate } from "../src/i18n";
+import { translate, type TranslationKey, type TranslationParams } from "../src/i18n";
 import { STARTING_ROLES } from "../db/seeds/access";
 import { RoleInput } from "../src/domain/access/roles";
 import { createUser } from "../src/domain/accounts/users";
@@ -87,7 +87,7 @@ function assignmentsOf(ws: Workspace, email: string): Record<string, string> {
 }
 
 /** How a validation failure prints: the heading, then "  field: message". */
-function invalid(field: string, key: string, params?: Record<string, string | number>): string {
+function invalid(field: string, key: TranslationKey, params?: TranslationParams): string {
   return `${translate("en", "validation.failed")}\n  ${field}: ${translate("en", key, params)}`;
 }
 

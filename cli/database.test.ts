@@ -15,7 +15,7 @@ import { join, resolve } from "node:path";
 import { drizzle } from "drizzle-orm/bun-sqlite";
 import { migrate } from "drizzle-orm/bun-sqlite/migrator";
 import { readMigrationFiles } from "drizzle-orm/migrator";
-import { translate } from "../src/i18n";
+import { translate, type TranslationKey, type TranslationParams } from "../src/i18n";
 import { verifyPassword } from "../src/domain/accounts/passwords";
 import { MIGRATIONS_FOLDER } from "../src/db";
 import { copyDatabase, runInProcess } from "../tests/support/cli";
@@ -169,7 +169,7 @@ function userRow(ws: Workspace, email: string) {
 }
 
 /** How a validation failure prints: the heading, then "  field: message". */
-function invalid(locale: "es" | "en", field: string, key: string, params?: Record<string, string | number>): string {
+function invalid(locale: "es" | "en", field: string, key: TranslationKey, params?: TranslationParams): string {
   return `${translate(locale, "validation.failed")}\n  ${field}: ${translate(locale, key, params)}`;
 }
 

@@ -10,13 +10,13 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as XLSX from "xlsx";
-import { translate } from "../src/i18n";
+import { translate, type TranslationKey, type TranslationParams, type KeysUnder } from "../src/i18n";
 import { commandWords, type DinerImportSummary } from "./commands/diners-import";
 import { MESA, mesaInProcess, seededTemplate, sql, workspaceFrom, type Workspace } from "../tests/support/cli";
 
-const en = (key: string, params?: Record<string, string | number>) => translate("en", key, params);
+const en = (key: TranslationKey, params?: TranslationParams) => translate("en", key, params);
 const words = commandWords("en");
-const say = (key: string, params?: Record<string, string | number>) => words(`dinerImportCli.${key}`, params);
+const say = (key: KeysUnder<"dinerImportCli">, params?: TranslationParams) => words(`dinerImportCli.${key}`, params);
 
 const SETTINGS = { APP_TIMEZONE: "America/Lima" };
 const ALTIPLANO = "Perforaciones Altiplano S.A.C.";

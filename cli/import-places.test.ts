@@ -15,10 +15,10 @@ import { EVERYTHING } from "../src/domain/access/scope";
 import { placesExport } from "../src/domain/places/export";
 import { placesTemplate } from "../src/domain/places/import";
 import { buildWorkbook, type ExportSheet } from "../src/domain/spreadsheets/write";
-import { translate } from "../src/i18n";
+import { translate, type TranslationKey, type TranslationParams } from "../src/i18n";
 import { MESA, mesaInProcess, seededTemplate, sql, workspaceFrom, type Workspace } from "../tests/support/cli";
 
-const en = (key: string, params?: Record<string, string | number>) => translate("en", key, params);
+const en = (key: TranslationKey, params?: TranslationParams) => translate("en", key, params);
 
 const SETTINGS = { APP_TIMEZONE: "America/Lima" };
 
@@ -87,7 +87,7 @@ const messages = (err: string) =>
     .filter(
       (line) =>
         line !== "" &&
-        !["import.progress_reading", "import.progress_checking", "import.progress_saving"].some((key) =>
+        !(["import.progress_reading", "import.progress_checking", "import.progress_saving"] as const).some((key) =>
           line.startsWith(en(key)),
         ),
     );

@@ -8,11 +8,11 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as XLSX from "xlsx";
 import { openDatabase } from "../src/db";
-import { translate } from "../src/i18n";
+import { translate, type TranslationKey, type TranslationParams } from "../src/i18n";
 import { cliWorkspace, mesaInProcess, workspaceFrom } from "../tests/support/cli";
 import { requirementsWorld, type RequirementsWorld } from "../tests/support/menu-requirements";
 
-const en = (key: string, params?: Record<string, string | number>) => translate("en", key, params);
+const en = (key: TranslationKey, params?: TranslationParams) => translate("en", key, params);
 let template = "";
 let world: RequirementsWorld;
 

@@ -14,11 +14,11 @@ import { EVERYTHING } from "../src/domain/access/scope";
 import type { Actor } from "../src/domain/audit";
 import { dateIn } from "../src/domain/sales/clock";
 import { recordSale, type SaleSettings } from "../src/domain/sales/sell";
-import { translate } from "../src/i18n";
+import { translate, type TranslationKey, type TranslationParams } from "../src/i18n";
 import { posWorld, type PosWorld } from "../tests/support/pos";
 import { cliWorkspace, mesaInProcess, sql, workspaceFrom, type Workspace } from "../tests/support/cli";
 
-const en = (key: string, params?: Record<string, string | number>) => translate("en", key, params);
+const en = (key: TranslationKey, params?: TranslationParams) => translate("en", key, params);
 
 const SETTINGS: SaleSettings = { dniLength: 8, igvRateBasisPoints: 1800, otherUnitFactorPercent: 200 };
 /** The cashier who makes the tests' sales (a user row written into the template). */

@@ -1,9 +1,9 @@
 /** The command line's progress: a bar redrawn in place on a terminal, plain lines otherwise (cli/progress.ts). */
 import { describe, expect, test } from "bun:test";
-import { translate } from "../src/i18n";
+import { translate, type TranslationKey, type TranslationParams } from "../src/i18n";
 import { progressReporter } from "./progress";
 
-const en = (key: string, params?: Record<string, string | number>) => translate("en", key, params);
+const en = (key: TranslationKey, params?: TranslationParams) => translate("en", key, params);
 
 function stream(isTTY: boolean) {
   const written: string[] = [];

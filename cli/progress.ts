@@ -3,11 +3,11 @@
  * terminal it is one bar redrawn in place and wiped at the end; otherwise (a pipe, a log file, cron) it is plain
  * lines: one when the step changes and one each further tenth of the way, never the same line twice in a row.
  */
-type Translate = (key: string, params?: Record<string, string | number>) => string;
+import type { Translate, TranslationKey } from "../src/i18n";
 
 export interface ProgressReporter {
   /** Reports `done` of `total` for the step `label` (a translation key), like a job's `progress`. */
-  update(done: number, total: number, label: string): void;
+  update(done: number, total: number, label: TranslationKey): void;
   /** Ends the report: wipes the bar (the result is printed next). */
   finish(): void;
 }
@@ -17,7 +17,7 @@ const BAR_WIDTH = 24;
 const REDRAW_MS = 80;
 
 /** What the step is at, in words: "Checking the rows: 120 of 2000", or "Reading the workbook…" when there is nothing to count. */
-export function progressText(t: Translate, done: number, total: number, label: string): string {
+export function progressText(t: Translate, done: number, total: number, label: TranslationKey): string {
   return total > 1 ? t("jobs.progress_count", { label: t(label), done, total }) : `${t(label)}…`;
 }
 
@@ -26,7 +26,7 @@ export function progressReporter(
   stream: { isTTY?: boolean; write(text: string): unknown },
   t: Translate,
 ): ProgressReporter {
-  let label = "";
+  let label: TranslationKey | "" = "";
   let tenth = 0;
   let lastLine = "";
   let drawnAt = 0;

@@ -56,41 +56,21 @@ import {
   type DinerImportSource,
 } from "../../src/domain/sales/diner-import";
 import { DINER_INTAKE, readFirstSheet, type SpreadsheetFormat } from "../../src/domain/spreadsheets/read";
-import enWords from "../../src/i18n/locales/en/diner-import-cli.json";
-import esWords from "../../src/i18n/locales/es/diner-import-cli.json";
-import { intlLocale, pluralCategory, translate, type Locale, type Translate } from "../../src/i18n";
+import { intlLocale, translate, type Locale, type Translate } from "../../src/i18n";
 import { CliError, cliConfig, cliDatabase } from "../bootstrap";
 import { say } from "../output";
 import { progressReporter, type ProgressReporter } from "../progress";
 import { resolveCafe } from "./pos";
-
 
 // ---------------------------------------------------------------------------------------------------------------
 // Words
 
 /** The command's own words: src/i18n/locales/<language>/diner-import-cli.json, keys under "dinerImportCli.". */
 const AREA = "dinerImportCli.";
-type Entry = string | Record<string, string>;
-const WORDS: Record<Locale, Record<string, Entry>> = { en: enWords, es: esWords };
 
-/**
- * The command's words in `locale`: its own keys from its two dictionaries (a count picks its plural entry, as
- * `translate` does), every other key (the domain's messages, the progress line) through `translate`.
- */
+/** The command's words in `locale`: its own keys and every other (the domain's messages, the progress line). */
 export function commandWords(locale: Locale): Translate {
-  return (key, params) => {
-    if (!key.startsWith(AREA)) return translate(locale, key, params);
-    const entry = WORDS[locale][key.slice(AREA.length)] ?? WORDS.es[key.slice(AREA.length)];
-    if (entry === undefined) return key;
-    const count = params?.count;
-    const template =
-      typeof entry === "string"
-        ? entry
-        : ((typeof count === "number" ? entry[pluralCategory(locale, count)] : undefined) ?? entry.other);
-    return template.replace(/\{\{(\w+)\}\}/g, (match, name: string) =>
-      params && name in params ? String(params[name]) : match,
-    );
-  };
+  return (key, params) => translate(locale, key, params);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -10,7 +10,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { basename } from "node:path";
 import type { Command } from "commander";
-import { translate } from "../../src/i18n";
+import { translate, type Translate } from "../../src/i18n";
 import { CLI_ACTOR } from "../../src/domain/audit";
 import { ValidationFailed } from "../../src/domain/errors";
 import {
@@ -25,8 +25,6 @@ import {
 } from "../../src/domain/food/dish-import";
 import { CliError, cliConfig, cliDatabase } from "../bootstrap";
 import { say } from "../output";
-
-type Translate = (key: string, params?: Record<string, string | number>) => string;
 
 /** What a plan writes: dishes and recipes created or changed. */
 const changesOf = (plan: DishImportPlan) =>

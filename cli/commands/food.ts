@@ -10,7 +10,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { basename } from "node:path";
 import type { Command } from "commander";
-import { translate } from "../../src/i18n";
+import { translate, type Translate, translateDynamic } from "../../src/i18n";
 import { CLI_ACTOR } from "../../src/domain/audit";
 import { ValidationFailed } from "../../src/domain/errors";
 import {
@@ -24,8 +24,6 @@ import {
 } from "../../src/domain/food/import";
 import { CliError, cliConfig, cliDatabase } from "../bootstrap";
 import { say } from "../output";
-
-type Translate = (key: string, params?: Record<string, string | number>) => string;
 
 /** The plan's counts as lines. */
 function countLines(plan: IngredientImportPlan, t: Translate): string[] {
@@ -56,7 +54,7 @@ function jsonOf(plan: IngredientImportPlan, status: "checked" | "imported" | "re
     newCategories: plan.counts.newCategories,
     problems: plan.problems.map((p) => ({
       row: p.row,
-      column: p.column?.startsWith("food.") ? translate(locale, p.column) : p.column,
+      column: p.column?.startsWith("food.") ? translateDynamic(locale, p.column, p.column) : p.column,
       message: describeProblem({ ...p, row: null, column: null }, locale),
     })),
     moreProblems: plan.moreProblems,

@@ -26,7 +26,7 @@ import {
 } from "../../src/domain/jobs/menu-requirements";
 import { checkRange } from "../../src/domain/menu/expected-servings";
 import { centsToSoles } from "../../src/domain/money";
-import { translate } from "../../src/i18n";
+import { translate, type TranslationKey, type TranslationParams } from "../../src/i18n";
 import { CliError, cliConfig, cliDatabase } from "../bootstrap";
 import { say } from "../output";
 import { progressReporter } from "../progress";
@@ -44,7 +44,7 @@ export interface MenuRequirementsOptions {
 export async function menuRequirementsCommand(options: MenuRequirementsOptions): Promise<void> {
   const config = cliConfig();
   const locale = config.locale;
-  const t = (key: string, params?: Record<string, string | number>) => translate(locale, key, params);
+  const t = (key: TranslationKey, params?: TranslationParams) => translate(locale, key, params);
   const out = resolve(options.out);
   if (!out.toLowerCase().endsWith(".xlsx")) throw new CliError(t("menuRequirements.cli.out_xlsx"), 2);
   if (!existsSync(dirname(out)) || !statSync(dirname(out)).isDirectory())

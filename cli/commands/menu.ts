@@ -12,7 +12,7 @@ import { findCafeByName } from "../../src/domain/access/places";
 import { CLI_ACTOR } from "../../src/domain/audit";
 import { NotFound } from "../../src/domain/errors";
 import { publishRange, type PublishResult } from "../../src/domain/menu/publish";
-import { translate } from "../../src/i18n";
+import { translate, type TranslationKey, type TranslationParams } from "../../src/i18n";
 import type { Db } from "../../src/db";
 import { CliError, cliConfig, cliDatabase } from "../bootstrap";
 import { cliEvents } from "../events";
@@ -45,7 +45,7 @@ export function registerMenuCommands(program: Command): void {
     .action(async (opts: { cafe: string; from: string; to: string; json?: boolean }) => {
       const config = cliConfig();
       const db = cliDatabase(config);
-      const t = (key: string, params?: Record<string, string | number>) => translate(config.locale, key, params);
+      const t = (key: TranslationKey, params?: TranslationParams) => translate(config.locale, key, params);
       const cafeId = resolveCafe(db, opts.cafe);
       const events = cliEvents(config);
       let result: PublishResult;

@@ -17,7 +17,7 @@ import { statSync } from "node:fs";
 import { basename } from "node:path";
 import { createInterface } from "node:readline/promises";
 import type { Command } from "commander";
-import { translate, type Locale } from "../../src/i18n";
+import { translate, type Locale, type Translate } from "../../src/i18n";
 import { EVERYTHING } from "../../src/domain/access/scope";
 import { CLI_ACTOR } from "../../src/domain/audit";
 import type { Db } from "../../src/db";
@@ -41,8 +41,6 @@ import {
 import { CliError, cliConfig, cliDatabase } from "../bootstrap";
 import { say } from "../output";
 import { progressReporter } from "../progress";
-
-type Translate = (key: string, params?: Record<string, string | number>) => string;
 
 /** Where the command talks: its output lines, its progress stream, and a question on the terminal (null: none). */
 export interface ImportPlacesIo {

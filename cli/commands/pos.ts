@@ -37,7 +37,7 @@ import { dateIn, isCalendarDate } from "../../src/domain/sales/clock";
 import { salesOfDay, type DaySales, type SaleView } from "../../src/domain/sales/queries";
 import { voidSale } from "../../src/domain/sales/sell";
 import { parseWithDocument } from "../../src/domain/validation";
-import type { Locale } from "../../src/i18n";
+import { translate, type Locale } from "../../src/i18n";
 import { cliEvents } from "../events";
 import { CliError, cliConfig, cliDatabase } from "../bootstrap";
 import { explainValidation, say, table } from "../output";
@@ -219,7 +219,7 @@ const FIELDS: Record<string, string> = {
 const FIELD_ORDER = Object.keys(FIELDS);
 
 /** The field errors of a validation failure under the command line's names for the fields, in the usage's order. */
-function renamed(errors: Record<string, Message>): Record<string, Message> {
+function renamed<M>(errors: Record<string, M>): Record<string, M> {
   const place = (field: string) => {
     const i = FIELD_ORDER.indexOf(field.split(".")[0]);
     return i === -1 ? FIELD_ORDER.length : i;
@@ -364,7 +364,8 @@ function dinerCreate(opts: DinerCreateOptions): void {
     cafe_id: cafe.ok ? cafe.value.id : 1,
     level_id: level?.ok ? level.value.id : null,
   };
-  const unresolved: Record<string, Message> = {};
+  // The resolvers' problems are already in words (the command's own), not translation keys.
+  const unresolved: Record<string, string> = {};
   if (!cafe.ok) unresolved.cafe_id = cafe.problem;
   if (!subdealership.ok) unresolved.subdealership_id = subdealership.problem;
   if (level && !level.ok) unresolved.level_id = level.problem;
@@ -377,7 +378,12 @@ function dinerCreate(opts: DinerCreateOptions): void {
       if (!(error instanceof ValidationFailed)) throw error;
       fields = error.errors;
     }
-    explain(new ValidationFailed({ ...fields, ...unresolved }), config.locale);
+    const worded: Record<string, string> = {
+      ...Object.fromEntries(Object.entries(fields).map(([field, m]) => [field, say(config.locale, m)])),
+      ...unresolved,
+    };
+    const lines = Object.entries(renamed(worded)).map(([field, text]) => `  ${field}: ${text}`);
+    throw new CliError(`${translate(config.locale, "validation.failed")}\n${lines.join("\n")}`);
   }
   let diner: DinerView;
   try {

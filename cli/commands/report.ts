@@ -23,7 +23,7 @@ import { salesReportJob, type SalesReportInput, type SalesReportResult } from ".
 import { centsToSoles } from "../../src/domain/money";
 import { dateIn, isCalendarDate } from "../../src/domain/sales/clock";
 import { parseSalesFilter, type SalesFilter } from "../../src/domain/sales/report";
-import { translate } from "../../src/i18n";
+import { translate, type TranslationKey, type TranslationParams } from "../../src/i18n";
 import { CliError, cliConfig, cliDatabase } from "../bootstrap";
 import { say } from "../output";
 import { progressReporter } from "../progress";
@@ -63,7 +63,7 @@ export interface ReportSalesJson {
 export async function reportSalesCommand(options: ReportSalesOptions): Promise<void> {
   const config = cliConfig();
   const locale = config.locale;
-  const t = (key: string, params?: Record<string, string | number>) => translate(locale, key, params);
+  const t = (key: TranslationKey, params?: TranslationParams) => translate(locale, key, params);
   const out = resolve(options.out);
   if (!out.toLowerCase().endsWith(".xlsx")) throw new CliError(t("reports.cli.out_xlsx"), 2);
   if (!existsSync(dirname(out)) || !statSync(dirname(out)).isDirectory())

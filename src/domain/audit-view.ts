@@ -5,7 +5,14 @@
  * (areas, roles, places, people…) are read for a whole page at once: one query per kind of thing, never one per row.
  */
 import type { Db } from "../db";
-import { intlLocale, translate, type Locale } from "../i18n";
+import {
+  intlLocale,
+  translate,
+  type Locale,
+  translateDynamic,
+  type TranslationKey,
+  type TranslationParams,
+} from "../i18n";
 import { roleLabel } from "./access/built-in-roles";
 import { permissionLabel } from "./access/permissions";
 import { formatMoney } from "./money";
@@ -178,10 +185,12 @@ export const AUDIT_SUBJECTS = [
   "display_link",
 ] as const;
 
-/** A key's text when the dictionary has one, else the fallback (an action or field Mesa has no words for yet). */
-function words(locale: Locale, key: string, fallback: string, params?: Record<string, string | number>): string {
-  const text = translate(locale, key, params);
-  return text === key ? fallback : text;
+/**
+ * A key's text when the dictionary has one, else the fallback (an action or field recorded in the audit trail that
+ * Mesa has no words for yet): the trail's actions, subjects and fields come from the database.
+ */
+function words(locale: Locale, key: string, fallback: string, params?: TranslationParams): string {
+  return translateDynamic(locale, key, fallback, params);
 }
 
 /** An action in words ("Subconcesionaria creada"); an unknown action as recorded. */
@@ -368,7 +377,7 @@ class Describer {
     this.date = new Intl.DateTimeFormat(intlLocale[w.locale], { dateStyle: "medium", timeZone: "UTC" });
   }
 
-  private t(key: string, params?: Record<string, string | number>): string {
+  private t(key: TranslationKey, params?: TranslationParams): string {
     return translate(this.w.locale, key, params);
   }
 

@@ -11,6 +11,7 @@
  * Numbers are stored normalized: trimmed, upper case, without spaces or dashes ("12-345 678" → "12345678").
  * This module has no dependencies beyond messages, so the browser imports it for the type list.
  */
+import type { TranslationKey } from "../i18n";
 import type { Message } from "./errors";
 
 export const DOCUMENT_TYPES = ["dni", "ce", "pas"] as const;
@@ -68,7 +69,7 @@ const ALPHANUMERIC: Record<Exclude<DocumentType, "dni">, { min: number; max: num
 export function documentRule(
   type: DocumentType,
   settings: DocumentSettings,
-): { key: string; params: Record<string, number> } {
+): { key: TranslationKey; params: Record<string, number> } {
   if (type === "dni") return { key: "validation.document.dni", params: { length: settings.dniLength } };
   return { key: `validation.document.${type}`, params: { ...ALPHANUMERIC[type] } };
 }

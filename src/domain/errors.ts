@@ -2,6 +2,8 @@
  * Typed errors the domain and the HTTP layer throw. Each maps to one status in src/http/errors.ts, so a
  * service never thinks about HTTP and a route never invents a status.
  */
+import type { TranslationKey, TranslationParams } from "../i18n";
+
 export class DomainError extends Error {}
 
 /** The thing asked for does not exist (or lies outside the actor's scope, which must look the same). */
@@ -26,12 +28,12 @@ export class Unauthenticated extends DomainError {
 }
 
 /**
- * A message for a person: a translation key (src/i18n/locales) with its placeholders. A plain string is
- * shown as it is when it is not a key.
+ * A message for a person: a translation key (src/i18n/locales) with its placeholders, checked by the compiler
+ * (a `TranslationKey`, see src/i18n/index.ts).
  */
-export type Message = string | { key: string; params?: Record<string, string | number> };
+export type Message = TranslationKey | { key: TranslationKey; params?: TranslationParams };
 
-export const message = (key: string, params?: Record<string, string | number>): Message => ({ key, params });
+export const message = (key: TranslationKey, params?: TranslationParams): Message => ({ key, params });
 
 /** Input that breaks a rule: one message per field, keyed by the field's name (dot paths for nested fields). */
 export class ValidationFailed extends DomainError {

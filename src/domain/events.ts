@@ -8,6 +8,7 @@
  * Changes inside the database (ending sessions, the audit entry) stay in the service's transaction; events are for
  * what cannot be rolled back.
  */
+import type { TranslationKey } from "../i18n";
 
 /** Every domain event by name, with what it carries. */
 export interface DomainEvents {
@@ -21,7 +22,7 @@ export interface DomainEvents {
     userId: number;
     kind: string;
     state: "queued" | "running" | "succeeded" | "failed";
-    progress: { done: number; total: number; label: string };
+    progress: { done: number; total: number; label: TranslationKey | "" };
   };
   /** A sale was recorded at a cafe (src/domain/sales/sell.ts); the cafe's open points of sale list it. */
   SaleRecorded: { saleId: number; cafeId: number; serviceDate: string };

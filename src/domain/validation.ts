@@ -16,8 +16,16 @@ import {
   type DocumentType,
 } from "./documents";
 import { message, ValidationFailed, type Message } from "./errors";
+import type { TranslationKey } from "../i18n";
 
 export { Type as t };
+
+declare module "@sinclair/typebox" {
+  interface SchemaOptions {
+    /** The message shown when a value breaks this schema's rule: a translation key, checked by the compiler. */
+    messageKey?: TranslationKey;
+  }
+}
 
 /** Something@domain.tld, with no spaces and no control characters (a NUL would make a lookalike of an address). */
 const EMAIL = /^[^\s@\u0000-\u001f\u007f]+@[^\s@\u0000-\u001f\u007f]+\.[^\s@\u0000-\u001f\u007f]+$/;

@@ -17,7 +17,7 @@ import type { EmbeddedPusherServer } from "../realtime/embedded-server";
 import type { BroadcastEvent } from "../realtime/events";
 import type { AppCredentials } from "../realtime/signatures";
 import type { Db } from "../db";
-import { isLocale, translate, type Locale } from "../i18n";
+import { isLocale, translate, type Locale, type TranslationKey, type TranslationParams } from "../i18n";
 import type { Assets } from "./assets";
 import type { Input } from "./body";
 import { serializeCookie, type CookieOptions } from "./cookies";
@@ -138,7 +138,7 @@ export class RequestContext {
     return this.url.protocol === "https:" || this.config.appUrl.startsWith("https:");
   }
 
-  t(key: string, params?: Record<string, string | number>): string {
+  t(key: TranslationKey, params?: TranslationParams): string {
     return translate(this.locale, key, params);
   }
 

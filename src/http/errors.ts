@@ -18,7 +18,10 @@ import { AlreadySignedIn, EmailNotVerified, PasswordConfirmationRequired } from 
 /** A state-changing request without a valid CSRF token. */
 export class TokenMismatch extends Error {}
 
-export function statusOf(error: unknown): number {
+/** The statuses an error page has words for (`errors.title.<status>`, `errors.description.<status>`). */
+export type TitledStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 419 | 423 | 429 | 500 | 503;
+
+export function statusOf(error: unknown): TitledStatus | 422 {
   if (error instanceof ValidationFailed) return 422;
   if (error instanceof Unauthenticated) return 401;
   if (error instanceof Forbidden) return 403;
@@ -109,7 +112,12 @@ export async function errorResponse(ctx: RequestContext, caught: unknown): Promi
     headers["retry-after"] = String(retryAfter);
   }
   if (ctx.wantsJson) {
-    const message = error instanceof Conflict ? ctx.say(error.detail) : ctx.t(`errors.title.${status}`);
+    const message =
+      error instanceof Conflict
+        ? ctx.say(error.detail)
+        : status === 422
+          ? ctx.t("validation.failed")
+          : ctx.t(`errors.title.${status}`);
     return Response.json({ message }, { status, headers });
   }
   const response = await ctx.render("error", { status, retryAfter: retryAfter ?? null }, { status });

@@ -17,11 +17,12 @@ import type { RequestContext } from "./context";
 import { optional } from "./page-protocol/props";
 import { idParam } from "./pagination";
 import type { RouteName } from "./routing";
+import type { TranslationKey } from "../i18n";
 
 export interface FoodTab {
   id: "food" | "ingredients" | "providers" | "logistics";
   route: RouteName;
-  label: string;
+  label: TranslationKey;
 }
 
 const TABS: (FoodTab & { permission: PermissionName })[] = [

@@ -8,11 +8,12 @@ import { can } from "../domain/access/authorization";
 import { menuCafes, type MenuCafe } from "../domain/menu/structures";
 import type { RequestContext } from "./context";
 import type { RouteName } from "./routing";
+import type { TranslationKey } from "../i18n";
 
 export interface MenuTab {
   id: "structures" | "schedule" | "display" | "requirements";
   route: string;
-  label: string;
+  label: TranslationKey;
 }
 
 const TABS: MenuTab[] = [

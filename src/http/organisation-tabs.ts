@@ -7,11 +7,12 @@ import { can } from "../domain/access/authorization";
 import type { PermissionName } from "../domain/access/permissions";
 import type { RequestContext } from "./context";
 import type { RouteName } from "./routing";
+import type { TranslationKey } from "../i18n";
 
 export interface OrganisationTab {
   id: "businesses" | "headquarters" | "properties";
   route: RouteName;
-  label: string;
+  label: TranslationKey;
 }
 
 const TABS: (OrganisationTab & { permission: PermissionName })[] = [

@@ -41,6 +41,7 @@ import esFoodCatalogue from "./locales/es/food-catalogue.json";
 import esMenuRequirements from "./locales/es/menu-requirements.json";
 import esMenuBoard from "./locales/es/menu-board.json";
 import esMenuSchedule from "./locales/es/menu-schedule.json";
+import esDinerImportCli from "./locales/es/diner-import-cli.json";
 import enApp from "./locales/en/app.json";
 import enNav from "./locales/en/nav.json";
 import enWelcome from "./locales/en/welcome.json";
@@ -80,6 +81,7 @@ import enFoodCatalogue from "./locales/en/food-catalogue.json";
 import enMenuRequirements from "./locales/en/menu-requirements.json";
 import enMenuBoard from "./locales/en/menu-board.json";
 import enMenuSchedule from "./locales/en/menu-schedule.json";
+import enDinerImportCli from "./locales/en/diner-import-cli.json";
 
 export const es = {
   app: esApp,
@@ -121,6 +123,7 @@ export const es = {
   menuRequirements: esMenuRequirements,
   menuBoard: esMenuBoard,
   menuSchedule: esMenuSchedule,
+  dinerImportCli: esDinerImportCli,
 };
 
 export const en = {
@@ -163,4 +166,5 @@ export const en = {
   menuRequirements: enMenuRequirements,
   menuBoard: enMenuBoard,
   menuSchedule: enMenuSchedule,
+  dinerImportCli: enDinerImportCli,
 };

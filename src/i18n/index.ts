@@ -10,8 +10,10 @@
  * (keys.ts; its categories are not keys), so a typo fails `tsc --noEmit` (keys.typecheck.ts proves it). A key built
  * from a known set of names is typed by a template over that set (`` `roles.${BuiltInRoleName}` ``) or taken from an
  * `as const` table. A key that truly comes from data (a permission or area named in the database, a code read from
- * a file) goes through `translateDynamic`, the one function that takes any string: it checks the dictionary and
- * falls back to a text the caller gives. English is held to Spanish's keys by a test (resources/js/lib/i18n.test.ts).
+ * a file) goes through `translateDynamic`, the one function that translates any string: it checks the dictionary
+ * and falls back to a text the caller gives; a key Mesa stored and reads back (a job's progress label or error) is
+ * checked by `isTranslationKey` before it is handed on. No other code casts a string to a key. English is held to
+ * Spanish's keys by a test (resources/js/lib/i18n.test.ts).
  */
 import { en, es } from "./dictionaries";
 import type { TranslationKey } from "./keys";
@@ -22,10 +24,7 @@ export type { KeysUnder, TranslationKey } from "./keys";
 export type TranslationParams = Record<string, string | number>;
 
 /** A translator bound to a language, as the server's, the command line's and the browser's helpers hand it on. */
-export type Translate = (
-  key: TranslationKey,
-  params?: TranslationParams,
-) => string;
+export type Translate = (key: TranslationKey, params?: TranslationParams) => string;
 
 export type Locale = "es" | "en";
 export const locales: readonly Locale[] = ["es", "en"];
@@ -54,13 +53,9 @@ function lookupNode(dictionary: Dictionary, key: string): Node {
 const pluralRules = new Map<Locale, Intl.PluralRules>();
 
 /** The plural category ("one", "other"…) of `count` in `locale`, by the language's own rules (Intl.PluralRules). */
-export function pluralCategory(
-  locale: Locale,
-  count: number,
-): Intl.LDMLPluralRule {
+export function pluralCategory(locale: Locale, count: number): Intl.LDMLPluralRule {
   let rules = pluralRules.get(locale);
-  if (!rules)
-    pluralRules.set(locale, (rules = new Intl.PluralRules(intlLocale[locale])));
+  if (!rules) pluralRules.set(locale, (rules = new Intl.PluralRules(intlLocale[locale])));
   return rules.select(count);
 }
 
@@ -68,11 +63,7 @@ export function pluralCategory(
  * The text of `key`: a string, or for a count a plural entry, an object with one text per plural category
  * (`{ "one": "{{count}} cafe", "other": "{{count}} cafes" }`, "other" required) chosen by `params.count`.
  */
-function lookup(
-  locale: Locale,
-  key: string,
-  params?: Record<string, string | number>,
-): string | undefined {
+function lookup(locale: Locale, key: string, params?: Record<string, string | number>): string | undefined {
   const node = lookupNode(dictionaries[locale], key);
   if (typeof node === "string" || node === undefined) return node;
   const other = node.other;
@@ -93,13 +84,8 @@ const NESTED_COUNT = /\$t\(([\w.]+),\s*(\w+)\)/g;
  * Translates `key` into `locale`; a missing key shows itself, so it is noticed rather than hidden. `{{name}}` is
  * filled from `params`; a plural entry is chosen by `params.count` (see lookup).
  */
-export function translate(
-  locale: Locale,
-  key: TranslationKey,
-  params?: TranslationParams,
-): string {
-  const template =
-    lookup(locale, key, params) ?? lookup("es", key, params) ?? key;
+export function translate(locale: Locale, key: TranslationKey, params?: TranslationParams): string {
+  const template = lookup(locale, key, params) ?? lookup("es", key, params) ?? key;
   if (!params) return template;
   return (
     template
@@ -143,23 +129,10 @@ const IDENTIFYING_PARAMS = new Set([
 const numberFormats = new Map<Locale, Intl.NumberFormat>();
 
 /** A param for a text: a number (a count, a total) in the language's own digits and separators ("1,250"). */
-function formatParam(
-  locale: Locale,
-  name: string,
-  value: string | number | undefined,
-): string {
-  if (
-    typeof value !== "number" ||
-    !Number.isFinite(value) ||
-    IDENTIFYING_PARAMS.has(name)
-  )
-    return String(value);
+function formatParam(locale: Locale, name: string, value: string | number | undefined): string {
+  if (typeof value !== "number" || !Number.isFinite(value) || IDENTIFYING_PARAMS.has(name)) return String(value);
   let format = numberFormats.get(locale);
-  if (!format)
-    numberFormats.set(
-      locale,
-      (format = new Intl.NumberFormat(intlLocale[locale])),
-    );
+  if (!format) numberFormats.set(locale, (format = new Intl.NumberFormat(intlLocale[locale])));
   return format.format(value);
 }
 
@@ -174,15 +147,17 @@ export function hasTranslation(locale: Locale, key: string): boolean {
  * (usually the name itself). The one function that translates an unchecked key; a key built from a known set of
  * names is typed instead (see the header).
  */
-export function translateDynamic(
-  locale: Locale,
-  key: string,
-  fallback: string,
-  params?: TranslationParams,
-): string {
-  return hasTranslation(locale, key)
-    ? translate(locale, key as TranslationKey, params)
-    : fallback;
+export function translateDynamic(locale: Locale, key: string, fallback: string, params?: TranslationParams): string {
+  return isTranslationKey(key) ? translate(locale, key, params) : fallback;
+}
+
+/**
+ * Whether a key read back from data (a job's progress label or error stored in the database, a message a worker
+ * posted) names a text of the dictionaries, so it can be handed on as a `TranslationKey`. Both languages have the
+ * same keys (a test holds them so), so the Spanish dictionary answers for both.
+ */
+export function isTranslationKey(key: string): key is TranslationKey {
+  return lookup("es", key) !== undefined;
 }
 
 /** Every key of a dictionary, for the test that keeps both languages in step. */
@@ -201,17 +176,7 @@ export function dictionaryKeys(locale: Locale): string[] {
 /** A plural entry: an object whose keys are all plural categories, "other" among them. */
 function isPluralEntry(node: Dictionary): boolean {
   const keys = Object.keys(node);
-  return (
-    keys.includes("other") &&
-    keys.every((k) => PLURAL_CATEGORIES.has(k) && typeof node[k] === "string")
-  );
+  return keys.includes("other") && keys.every((k) => PLURAL_CATEGORIES.has(k) && typeof node[k] === "string");
 }
 
-const PLURAL_CATEGORIES = new Set([
-  "zero",
-  "one",
-  "two",
-  "few",
-  "many",
-  "other",
-]);
+const PLURAL_CATEGORIES = new Set(["zero", "one", "two", "few", "many", "other"]);

@@ -1,5 +1,5 @@
 /** The messages Mesa sends, in the recipient's language, as text and HTML. */
-import { translate, type Locale } from "../i18n";
+import { translate, type Locale, type TranslationKey } from "../i18n";
 import type { MailMessage } from "./mailer";
 
 function escapeHtml(value: string): string {
@@ -10,11 +10,11 @@ function actionMessage(
   locale: Locale,
   appName: string,
   to: { name: string; address: string },
-  keys: { subject: string; intro: string; action: string; outro: string },
+  keys: { subject: TranslationKey; intro: TranslationKey; action: TranslationKey; outro: TranslationKey },
   url: string,
   params: Record<string, string | number> = {},
 ): MailMessage {
-  const t = (key: string) => translate(locale, key, { app: appName, name: to.name, ...params });
+  const t = (key: TranslationKey) => translate(locale, key, { app: appName, name: to.name, ...params });
   const greeting = t("mail.greeting");
   const text = [
     greeting,

@@ -4,8 +4,9 @@
  * it with its channels. The browser listens for them under the `App.Events` namespace.
  *
  * They are sent by the subscribers of domain events (src/realtime/subscribers.ts), after the transaction that
- * caused them committed. Keep this file free of imports: the browser bundle includes it.
+ * caused them committed. Keep this file free of imports other than types: the browser bundle includes it.
  */
+import type { TranslationKey } from "../i18n";
 
 /** Every event Mesa broadcasts, by name, with the data the browser receives. */
 export interface RealtimeEvents {
@@ -16,7 +17,7 @@ export interface RealtimeEvents {
     id: number;
     kind: string;
     state: "queued" | "running" | "succeeded" | "failed";
-    progress: { done: number; total: number; label: string };
+    progress: { done: number; total: number; label: TranslationKey | "" };
   };
   /** A sale was recorded or voided at a cafe: its open points of sale reload their list of the day. */
   SaleChanged: { saleId: number; cafeId: number; serviceDate: string; change: "recorded" | "voided" };

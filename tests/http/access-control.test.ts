@@ -11,7 +11,7 @@ import { desc, eq } from "drizzle-orm";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { translate } from "../../src/i18n";
+import { translate, type TranslationKey, type TranslationParams } from "../../src/i18n";
 import {
   areas as areasTable,
   cafes as cafesTable,
@@ -49,7 +49,7 @@ import { addUser, dni, makeRole, TEST_PASSWORD } from "../support/people";
 import { ageConfirmation, isSignedIn, signedIn, signIn, submitFrom, submitJson, visitPage } from "../support/requests";
 
 const PASSWORD = TEST_PASSWORD;
-const es = (key: string, params?: Record<string, string | number>) => translate("es", key, params);
+const es = (key: TranslationKey, params?: TranslationParams) => translate("es", key, params);
 
 // ——— Fixtures ———
 

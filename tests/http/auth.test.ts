@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { translate } from "../../src/i18n";
+import { translate, type TranslationKey, type TranslationParams } from "../../src/i18n";
 import { sha256 } from "../../src/crypto";
 import { checkCredentials } from "../../src/domain/accounts/authentication";
 import { createResetToken, resetPassword } from "../../src/domain/accounts/password-reset";
@@ -33,7 +33,7 @@ const EMAIL = "ana@mesa.test";
 const NAME = "Ana Quispe";
 
 /** A message in Spanish, the default language of the test app and of accounts created without a language. */
-const es = (key: string, params?: Record<string, string | number>) => translate("es", key, params);
+const es = (key: TranslationKey, params?: TranslationParams) => translate("es", key, params);
 
 function setup(options: { routes?: RouteDefinition[]; env?: Record<string, string> } = {}): {
   app: TestApp;

@@ -10,7 +10,7 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import * as XLSX from "xlsx";
-import { translate } from "../../src/i18n";
+import { translate, type TranslationKey, type TranslationParams } from "../../src/i18n";
 import { auditLog, businesses, businessServices, headquarters, properties } from "../../db/schema";
 import { bootstrapAccess } from "../../db/seeds/access";
 import type { Db } from "../../src/db";
@@ -27,7 +27,7 @@ import { BASE, Client, createTestApp, embeddedPage, type TestApp } from "../supp
 import { addUser, makeRole } from "../support/people";
 import { signedIn, signInAs, submitFrom, submitJson, visitPage as page } from "../support/requests";
 
-const es = (key: string, params?: Record<string, string | number>) => translate("es", key, params);
+const es = (key: TranslationKey, params?: TranslationParams) => translate("es", key, params);
 const RUC_MESA = "20100079705";
 const RUC_ANDES = "20601234565";
 

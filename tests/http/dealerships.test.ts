@@ -14,7 +14,7 @@ import * as XLSX from "xlsx";
 import { auditLog, cafes, dealerships, subdealerships, subdealershipUnits, units } from "../../db/schema";
 import { bootstrapAccess } from "../../db/seeds/access";
 import { dealershipsSeeder, DEMO_DEALERSHIPS } from "../../db/seeds/dealerships";
-import { translate } from "../../src/i18n";
+import { translate, type TranslationKey, type TranslationParams } from "../../src/i18n";
 import type { Db } from "../../src/db";
 import { createArea } from "../../src/domain/access/areas";
 import { assignRole } from "../../src/domain/access/assignments";
@@ -29,8 +29,8 @@ import { Client, createTestApp, embeddedPage, type TestApp } from "../support/ap
 import { addUser, makeRole } from "../support/people";
 import { signedIn, submitFrom, submitJson, visitPage } from "../support/requests";
 
-const es = (key: string, params?: Record<string, string | number>) => translate("es", key, params);
-const en = (key: string, params?: Record<string, string | number>) => translate("en", key, params);
+const es = (key: TranslationKey, params?: TranslationParams) => translate("es", key, params);
+const en = (key: TranslationKey, params?: TranslationParams) => translate("en", key, params);
 const SETTINGS = { rucLength: 11 };
 const RUC = { a: "20100934729", b: "20551673911", c: "20604382158", d: "20511883246", e: "20482736191" };
 

@@ -21,12 +21,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as XLSX from "xlsx";
 import { dinerImports, diners, jobs } from "../../db/schema";
-import { translate } from "../../src/i18n";
+import { translate, type TranslationKey, type TranslationParams, translateDynamic } from "../../src/i18n";
 import { BASE, type Client } from "../support/app";
 import { posApp, type PosApp } from "../support/pos-app";
 import { signedIn, visitPage } from "../support/requests";
 
-const es = (key: string, params?: Record<string, string | number>) => translate("es", key, params);
+const es = (key: TranslationKey, params?: TranslationParams) => translate("es", key, params);
 
 type Rows = (string | number | null)[][];
 
@@ -298,8 +298,14 @@ describe("importing diners from the Dinners page", () => {
     const ledger = p.app.db.select().from(dinerImports).all();
     expect(ledger).toHaveLength(1);
     expect(ledger[0]).toMatchObject({ fileName: "lista.xlsx", state: "refused", via: "page", jobId: shown.id });
-    const reason = es(ledger[0].messageKey!, ledger[0].messageParams ? JSON.parse(ledger[0].messageParams) : undefined);
-    expect(reason).not.toBe(ledger[0].messageKey);
+    const key = ledger[0].messageKey!;
+    const reason = translateDynamic(
+      "es",
+      key,
+      key,
+      ledger[0].messageParams ? JSON.parse(ledger[0].messageParams) : undefined,
+    );
+    expect(reason).not.toBe(key);
     expect(shown).toMatchObject({ step: "refused", state: "failed", notice: reason, canConfirm: false });
     expect(uploadsKept(p)).toEqual([]);
 

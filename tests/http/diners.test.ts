@@ -14,7 +14,7 @@ import { EVERYTHING } from "../../src/domain/access/scope";
 import { createDiner } from "../../src/domain/sales/diners";
 import { dateIn } from "../../src/domain/sales/clock";
 import { LIMITS } from "../../src/domain/rate-limit";
-import { translate } from "../../src/i18n";
+import { translate, type TranslationKey, type TranslationParams } from "../../src/i18n";
 import type { Client } from "../support/app";
 import { posApp, type PosApp } from "../support/pos-app";
 import { signedIn, submit, submitJson, visitPage } from "../support/requests";
@@ -22,7 +22,7 @@ import { addUser, dni, makeRole } from "../support/people";
 import { createArea } from "../../src/domain/access/areas";
 import { assignRole } from "../../src/domain/access/assignments";
 
-const es = (key: string, params?: Record<string, string | number>) => translate("es", key, params);
+const es = (key: TranslationKey, params?: TranslationParams) => translate("es", key, params);
 
 let world: PosApp;
 const clients: Record<string, Client> = {};

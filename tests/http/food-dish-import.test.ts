@@ -12,7 +12,7 @@ import { eq } from "drizzle-orm";
 import * as XLSX from "xlsx";
 import { dishCategories, dishes, recipeLines } from "../../db/schema";
 import { bootstrapAccess } from "../../db/seeds/access";
-import { translate } from "../../src/i18n";
+import { translate, type TranslationKey, type TranslationParams } from "../../src/i18n";
 import { createArea } from "../../src/domain/access/areas";
 import { assignRole } from "../../src/domain/access/assignments";
 import { ensureCafe, ensureHeadquarters } from "../../src/domain/access/places";
@@ -27,7 +27,7 @@ import { addUser, makeRole } from "../support/people";
 import { signedIn, visitPage } from "../support/requests";
 import type { Client } from "../support/app";
 
-const es = (key: string, params?: Record<string, string | number>) => translate("es", key, params);
+const es = (key: TranslationKey, params?: TranslationParams) => translate("es", key, params);
 
 async function buildWorld() {
   const app = createTestApp();

@@ -10,7 +10,7 @@ import { auditLog, cafes, headquarters, units } from "../../db/schema";
 import { bootstrapAccess } from "../../db/seeds/access";
 import { foodSeeder } from "../../db/seeds/food";
 import { placesSeeder } from "../../db/seeds/places";
-import { translate } from "../../src/i18n";
+import { translate, type TranslationKey, type TranslationParams } from "../../src/i18n";
 import { createArea } from "../../src/domain/access/areas";
 import { assignRole } from "../../src/domain/access/assignments";
 import { ensureCafe, ensureHeadquarters } from "../../src/domain/access/places";
@@ -22,7 +22,7 @@ import { createTestApp } from "../support/app";
 import { addUser } from "../support/people";
 import { signedIn, submit, visitPage } from "../support/requests";
 
-const es = (key: string, params?: Record<string, string | number>) => translate("es", key, params);
+const es = (key: TranslationKey, params?: TranslationParams) => translate("es", key, params);
 
 async function buildWorld() {
   const app = createTestApp();

@@ -11,7 +11,7 @@ import { eq } from "drizzle-orm";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { translate } from "../../src/i18n";
+import { translate, type TranslationKey, type TranslationParams } from "../../src/i18n";
 import { auditLog, cafes, jobs, mines, servicePriceHistory } from "../../db/schema";
 import { bootstrapAccess } from "../../db/seeds/access";
 import { createArea } from "../../src/domain/access/areas";
@@ -32,7 +32,7 @@ import { BASE, Client, createTestApp } from "../support/app";
 import { addUser, makeRole } from "../support/people";
 import { signedIn, visitPage } from "../support/requests";
 
-const es = (key: string, params?: Record<string, string | number>) => translate("es", key, params);
+const es = (key: TranslationKey, params?: TranslationParams) => translate("es", key, params);
 
 async function buildWorld() {
   const app = createTestApp({ env: { STORAGE_PATH: mkdtempSync(join(tmpdir(), "mesa-jobs-storage-")) } });
@@ -178,7 +178,7 @@ describe("realtime", () => {
     } as unknown as Broadcaster;
     const bus = new EventBus();
     subscribeRealtime(bus, broadcaster);
-    const progress = { done: 2, total: 5, label: "import.progress_checking" };
+    const progress = { done: 2, total: 5, label: "import.progress_checking" as const };
     await bus.deliver(
       { name: "JobUpdated", jobId: 9, userId: 7, kind: "places.import", state: "running", progress },
       { socketId: "123.456" },

@@ -12,7 +12,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { and, eq, inArray } from "drizzle-orm";
-import { translate } from "../../src/i18n";
+import { translate, type TranslationKey, type TranslationParams } from "../../src/i18n";
 import {
   areas,
   auditLog,
@@ -45,7 +45,7 @@ import { Client, createTestApp, type TestApp } from "../support/app";
 import { addUser, makeRole } from "../support/people";
 import { signedIn, submitFrom, submitJson, visitPage } from "../support/requests";
 
-const es = (key: string, params?: Record<string, string | number>) => translate("es", key, params);
+const es = (key: TranslationKey, params?: TranslationParams) => translate("es", key, params);
 const DEFAULTS = { timeZone: "America/Lima" };
 
 interface World {

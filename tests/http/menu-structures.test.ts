@@ -36,12 +36,12 @@ import { structuresOfCafe } from "../../src/domain/menu/structures";
 import { setCafePrices } from "../../src/domain/places/prices";
 import { offerService } from "../../src/domain/places/service-assignments";
 import { createService } from "../../src/domain/places/services";
-import { translate } from "../../src/i18n";
+import { translate, type TranslationKey, type TranslationParams } from "../../src/i18n";
 import { Client, createTestApp, type TestApp } from "../support/app";
 import { addUser, makeRole } from "../support/people";
 import { signedIn, submitFrom, submitJson, visitPage } from "../support/requests";
 
-const es = (key: string, params?: Record<string, string | number>) => translate("es", key, params);
+const es = (key: TranslationKey, params?: TranslationParams) => translate("es", key, params);
 
 interface World {
   app: TestApp;

@@ -4,7 +4,8 @@
  * request bodies and CSRF. Every test builds its own app with the test-only routes it needs.
  */
 import { describe, expect, test } from "bun:test";
-import { ValidationFailed } from "../../src/domain/errors";
+import { message, ValidationFailed } from "../../src/domain/errors";
+import { translate } from "../../src/i18n";
 import { always, defer, merge, once, optional } from "../../src/http/page-protocol/props";
 import { access, type Method, type RouteDefinition } from "../../src/http/routing";
 import { resolveRoute } from "../../resources/js/hooks/use-route";
@@ -549,10 +550,13 @@ describe("shared props", () => {
 });
 
 describe("validation errors", () => {
+  const FORM_ERRORS = { name: "validation.required", "lines.0.qty": message("validation.number") } as const;
+  // The messages in the app's default language (Spanish).
+  const SHOWN = { name: translate("es", "validation.required"), "lines.0.qty": translate("es", "validation.number") };
   const formRoutes = [
     testRoute(["GET"], "/test/form", (ctx) => ctx.renderComponent("test/form")),
     testRoute(["POST"], "/test/form", () => {
-      throw new ValidationFailed({ name: "The name is required.", "lines.0.qty": "Must be positive." });
+      throw new ValidationFailed(FORM_ERRORS);
     }),
   ];
 
@@ -578,7 +582,7 @@ describe("validation errors", () => {
     await startSession(client);
     await submit(client);
     const { page } = await client.visit("/test/form?step=2");
-    expect(page.props.errors).toEqual({ name: "The name is required.", "lines.0.qty": "Must be positive." });
+    expect(page.props.errors).toEqual(SHOWN);
   });
 
   test("with X-Inertia-Error-Bag the messages are nested under the bag's name", async () => {
@@ -586,7 +590,7 @@ describe("validation errors", () => {
     await startSession(client);
     await submit(client, { "x-inertia-error-bag": "login" });
     const { page } = await client.visit("/test/form?step=2");
-    expect(page.props.errors).toEqual({ login: { name: "The name is required.", "lines.0.qty": "Must be positive." } });
+    expect(page.props.errors).toEqual({ login: SHOWN });
   });
 
   test("the errors are gone on the request after that", async () => {
@@ -608,7 +612,7 @@ describe("validation errors", () => {
     });
     expect(response.status).toBe(422);
     const body = await response.json();
-    expect(body.errors).toEqual({ name: "The name is required.", "lines.0.qty": "Must be positive." });
+    expect(body.errors).toEqual(SHOWN);
     expect(typeof body.message).toBe("string");
   });
 

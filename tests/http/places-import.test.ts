@@ -18,7 +18,7 @@ import { existsSync, mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as XLSX from "xlsx";
-import { translate } from "../../src/i18n";
+import { translate, type TranslationKey, type TranslationParams, type KeysUnder } from "../../src/i18n";
 import { auditLog, cafes, cafeServices, jobs, mines, servicePriceHistory, services, units } from "../../db/schema";
 import { bootstrapAccess } from "../../db/seeds/access";
 import type { Db } from "../../src/db";
@@ -38,7 +38,7 @@ import { BASE, Client, createTestApp, type TestApp } from "../support/app";
 import { addUser, makeRole } from "../support/people";
 import { signedIn, visitPage } from "../support/requests";
 
-const es = (key: string, params?: Record<string, string | number>) => translate("es", key, params);
+const es = (key: TranslationKey, params?: TranslationParams) => translate("es", key, params);
 
 interface World {
   app: TestApp;
@@ -160,7 +160,7 @@ const good = () =>
     ],
   });
 
-const count = (key: string, n: number) => es(`import.count.${key}`, { count: n });
+const count = (key: KeysUnder<"import.count">, n: number) => es(`import.count.${key}`, { count: n });
 
 /** The book's sheets as rows (first row: headers). */
 function sheetsOf(bytes: Uint8Array): Record<string, unknown[][]> {

@@ -20,13 +20,13 @@ import { routes as productRoutes } from "../../src/http/routes";
 import { createServices } from "../../src/http/services";
 import { foldText } from "../../src/domain/fold";
 import { dateIn } from "../../src/domain/sales/clock";
-import { translate } from "../../src/i18n";
+import { translate, type TranslationKey, type TranslationParams } from "../../src/i18n";
 import { Client, TEST_APP_KEY, testConfig, type TestApp } from "../support/app";
 import { populatePos, posApp, type PosApp, type PosPeople } from "../support/pos-app";
 import type { PosWorld } from "../support/pos";
 import { signedIn } from "../support/requests";
 
-const es = (key: string, params?: Record<string, string | number>) => translate("es", key, params);
+const es = (key: TranslationKey, params?: TranslationParams) => translate("es", key, params);
 
 let keys = 0;
 const newKey = () => `race-key-${++keys}-${Math.random().toString(36).slice(2, 10)}`;

@@ -25,12 +25,12 @@ import {
 import { sha256 } from "../../src/crypto";
 import { foldText } from "../../src/domain/fold";
 import { dateIn } from "../../src/domain/sales/clock";
-import { translate } from "../../src/i18n";
+import { translate, type TranslationKey, type TranslationParams } from "../../src/i18n";
 import { Client } from "../support/app";
 import { posApp, type PosApp } from "../support/pos-app";
 import { isSignedIn, signedIn, submit, submitJson, visitPage } from "../support/requests";
 
-const es = (key: string, params?: Record<string, string | number>) => translate("es", key, params);
+const es = (key: TranslationKey, params?: TranslationParams) => translate("es", key, params);
 
 let world: PosApp;
 let today: string;

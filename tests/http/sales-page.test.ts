@@ -17,12 +17,12 @@ import { dateIn } from "../../src/domain/sales/clock";
 import { closePeriod } from "../../src/domain/sales/periods";
 import { recordSale, voidSale } from "../../src/domain/sales/sell";
 import type { SaleView } from "../../src/domain/sales/queries";
-import { translate } from "../../src/i18n";
+import { translate, type TranslationKey, type TranslationParams } from "../../src/i18n";
 import type { Client } from "../support/app";
 import { posApp, type PosApp } from "../support/pos-app";
 import { signedIn, visitPage } from "../support/requests";
 
-const es = (key: string, params?: Record<string, string | number>) => translate("es", key, params);
+const es = (key: TranslationKey, params?: TranslationParams) => translate("es", key, params);
 
 const D1 = "2026-10-05";
 const D2 = "2026-10-06";

@@ -23,13 +23,13 @@ import { SALES_REPORT } from "../../src/domain/jobs/sales-report";
 import { dateIn } from "../../src/domain/sales/clock";
 import { salesTotals, type SalesFilter } from "../../src/domain/sales/report";
 import { recordSale, voidSale, type SaleSettings } from "../../src/domain/sales/sell";
-import { translate } from "../../src/i18n";
+import { translate, type TranslationKey, type TranslationParams } from "../../src/i18n";
 import type { Client } from "../support/app";
 import { posApp, type PosApp } from "../support/pos-app";
 import { signedIn, submit, submitJson } from "../support/requests";
 
 const SETTINGS: SaleSettings = { dniLength: 8, igvRateBasisPoints: 1800, otherUnitFactorPercent: 200 };
-const es = (key: string, params?: Record<string, string | number>) => translate("es", key, params);
+const es = (key: TranslationKey, params?: TranslationParams) => translate("es", key, params);
 
 let world: PosApp;
 let storage: string;

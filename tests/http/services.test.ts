@@ -8,7 +8,7 @@
 import { describe, expect, test } from "bun:test";
 import * as XLSX from "xlsx";
 import { and, eq } from "drizzle-orm";
-import { translate } from "../../src/i18n";
+import { translate, type TranslationKey, type TranslationParams } from "../../src/i18n";
 import {
   auditLog,
   cafes,
@@ -37,7 +37,7 @@ import { Client, createTestApp, embeddedPage, type TestApp } from "../support/ap
 import { addUser, makeRole } from "../support/people";
 import { signedIn, submitFrom, submitJson, visitPage } from "../support/requests";
 
-const es = (key: string, params?: Record<string, string | number>) => translate("es", key, params);
+const es = (key: TranslationKey, params?: TranslationParams) => translate("es", key, params);
 
 interface World {
   app: TestApp;

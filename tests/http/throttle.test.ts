@@ -5,7 +5,7 @@
  * connecting address, so they all count as one unknown address.
  */
 import { describe, expect, setDefaultTimeout, spyOn, test } from "bun:test";
-import { translate } from "../../src/i18n";
+import { translate, type TranslationKey, type TranslationParams } from "../../src/i18n";
 import { signInAddressKey } from "../../src/domain/accounts/authentication";
 import { createUser, findUserByEmail } from "../../src/domain/accounts/users";
 import { LIMITS, type Limit } from "../../src/domain/rate-limit";
@@ -20,7 +20,7 @@ setDefaultTimeout(20_000);
 const PASSWORD = "correct-horse-42";
 const EMAIL = "ana@mesa.test";
 
-const es = (key: string, params?: Record<string, string | number>) => translate("es", key, params);
+const es = (key: TranslationKey, params?: TranslationParams) => translate("es", key, params);
 
 function setup(options: { routes?: RouteDefinition[]; env?: Record<string, string> } = {}): {
   app: TestApp;

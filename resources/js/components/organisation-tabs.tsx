@@ -4,11 +4,12 @@ import { useI18n } from "../hooks/use-i18n";
 import { useRoute } from "../hooks/use-route";
 import { tabLinkClasses } from "./ui/tabs";
 import type { RouteName } from "../../../src/http/routing";
+import type { TranslationKey } from "../../../src/i18n";
 
 export interface OrganisationTab {
   id: "businesses" | "headquarters" | "properties";
   route: RouteName;
-  label: string;
+  label: TranslationKey;
 }
 
 export function OrganisationTabs({ tabs, current }: { tabs: OrganisationTab[]; current: OrganisationTab["id"] }) {

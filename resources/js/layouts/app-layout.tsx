@@ -26,7 +26,7 @@ import type { SharedProps } from "../types";
 function Navigation({ onNavigate }: { onNavigate?: () => void }) {
   const { app, navigation, auth } = usePage<SharedProps>().props;
   const { url } = usePage();
-  const { t } = useI18n();
+  const { t, tDynamic } = useI18n();
   const route = useRoute();
   const routeByName = useRouteByName();
   const isCurrent = (href: string) => url === href || url.startsWith(`${href}/`) || url.startsWith(`${href}?`);
@@ -61,7 +61,8 @@ function Navigation({ onNavigate }: { onNavigate?: () => void }) {
                     onClick={onNavigate}
                   >
                     <NavIcon name={entry.icon} className="size-4" />
-                    {t(entry.label)}
+                    {/* The catalogue's label (editable by administrators): a key, or the label itself. */}
+                    {tDynamic(entry.label, entry.label)}
                   </Link>
                 </li>
               );

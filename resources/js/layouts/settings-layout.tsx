@@ -7,12 +7,13 @@ import { cn } from "../lib/utils";
 import type { SharedProps } from "../types";
 import type { RouteName } from "../../../src/http/routing";
 import { PageHeader } from "../components/ui/page-header";
+import type { TranslationKey } from "../../../src/i18n";
 
-const ACCOUNT_SECTIONS: { route: RouteName; label: string }[] = [
+const ACCOUNT_SECTIONS: { route: RouteName; label: TranslationKey }[] = [
   { route: "profile.edit", label: "settings.nav.profile" },
   { route: "password.edit", label: "settings.nav.password" },
 ];
-const BROWSER_SECTIONS: { route: RouteName; label: string }[] = [
+const BROWSER_SECTIONS: { route: RouteName; label: TranslationKey }[] = [
   { route: "appearance", label: "settings.nav.appearance" },
   { route: "language.edit", label: "settings.nav.language" },
 ];

@@ -4,11 +4,13 @@ import { Button } from "../components/ui/button";
 import { useI18n } from "../hooks/use-i18n";
 import { PageHeader } from "../components/ui/page-header";
 
-const KNOWN = new Set([403, 404, 413, 415, 419, 429, 500, 503]);
+/** The statuses with a page of their own; any other shows the 500 page's words. */
+const KNOWN = [403, 404, 413, 415, 419, 429, 500, 503] as const;
+const isKnown = (status: number): status is (typeof KNOWN)[number] => (KNOWN as readonly number[]).includes(status);
 
 export default function ErrorPage({ status, retryAfter }: { status: number; retryAfter: number | null }) {
   const { t } = useI18n();
-  const code = KNOWN.has(status) ? status : 500;
+  const code = isKnown(status) ? status : 500;
   return (
     <main
       id="content"

@@ -15,7 +15,7 @@ const FEATURES = [
   { icon: MapPinned, key: "welcome.features.places" },
   { icon: ChefHat, key: "welcome.features.food" },
   { icon: ShieldCheck, key: "welcome.features.access" },
-];
+] as const;
 
 export default function Welcome({ canRegister }: { canRegister: boolean }) {
   const { t } = useI18n();

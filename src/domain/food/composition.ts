@@ -34,8 +34,11 @@ export type NutrientProperty =
   | "sodiumMg"
   | "potassiumMg";
 
-/** The nutrients per 100 g, in the order the national composition tables list them. */
-export const NUTRIENTS: readonly NutrientSpec[] = [
+/**
+ * The nutrients per 100 g, in the order the national composition tables list them; `as const`, so the compiler
+ * knows each key (`food.nutrients.<key>` names it in words).
+ */
+export const NUTRIENTS = [
   { key: "water", property: "waterG", unit: "g", max: 100 },
   { key: "protein", property: "proteinG", unit: "g", max: 100 },
   { key: "fat", property: "fatG", unit: "g", max: 100 },
@@ -52,7 +55,7 @@ export const NUTRIENTS: readonly NutrientSpec[] = [
   { key: "vitamin_c", property: "vitaminCMg", unit: "mg", max: 100_000 },
   { key: "sodium", property: "sodiumMg", unit: "mg", max: 100_000 },
   { key: "potassium", property: "potassiumMg", unit: "mg", max: 100_000 },
-];
+] as const satisfies readonly NutrientSpec[];
 
 /**
  * The allergens a label must declare (the fourteen of the Codex Alimentarius and EU lists, which Peruvian labelling

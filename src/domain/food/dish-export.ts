@@ -5,7 +5,7 @@
  * categories and description are written on every row of it, so any row read alone says what the dish is.
  */
 import type { Db } from "../../db";
-import { translate, type Locale } from "../../i18n";
+import { translate, type Locale, type KeysUnder } from "../../i18n";
 import type { ExportSheet } from "../spreadsheets/write";
 import { DISH_COLUMNS, offerLabel, type DishField } from "./dish-import";
 
@@ -110,7 +110,7 @@ export function dishesWorkbook(
  * a sauce made by the batch and a dish that uses it as a sub-recipe — so the example is never imported by mistake.
  */
 export function dishesTemplate(locale: Locale): ExportSheet<DishSheetRow>[] {
-  const t = (key: string) => translate(locale, `foodImportDishes.example.${key}`);
+  const t = (key: KeysUnder<"foodImportDishes.example">) => translate(locale, `foodImportDishes.example.${key}`);
   const row = (values: Partial<DishSheetRow>): DishSheetRow => ({
     dish: t("dish"),
     categories: t("category"),

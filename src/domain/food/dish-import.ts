@@ -30,7 +30,7 @@ import {
 } from "../../../db/schema";
 import type { Db } from "../../db";
 import { sha256 } from "../../crypto";
-import { translate, type Locale } from "../../i18n";
+import { translate, translateDynamic, type Locale, type TranslationKey } from "../../i18n";
 import type { Actor, Tx } from "../audit";
 import { message, ValidationFailed, type Message } from "../errors";
 import { foldText } from "../search";
@@ -56,7 +56,7 @@ export const OFFER_SEPARATOR = " · ";
 /** A column of the workbook: the field it fills and the key of its header (food-import-dishes.json). */
 export interface DishColumn {
   field: DishField;
-  header: string;
+  header: TranslationKey;
   required?: boolean;
 }
 
@@ -769,5 +769,5 @@ export function describeDishProblem(problem: DishImportProblem, locale: Locale):
 
 /** A problem's column in the reader's words: a header as written, or a column's key translated. */
 export function columnWords(column: string | null, locale: Locale): string | null {
-  return column?.startsWith("foodImportDishes.") ? translate(locale, column) : column;
+  return column?.startsWith("foodImportDishes.") ? translateDynamic(locale, column, column) : column;
 }

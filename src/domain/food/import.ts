@@ -12,7 +12,7 @@
  */
 import type { Db } from "../../db";
 import { sha256 } from "../../crypto";
-import { translate, type Locale } from "../../i18n";
+import { translate, translateDynamic, type Locale, type TranslationKey } from "../../i18n";
 import type { Actor } from "../audit";
 import { message, ValidationFailed, type Message } from "../errors";
 import { foldText } from "../search";
@@ -48,7 +48,7 @@ export const MAX_LISTED_PROBLEMS = 200;
 export interface IngredientColumn {
   field: string;
   /** The key of its header in food.json. */
-  header: string;
+  header: TranslationKey;
   required?: boolean;
 }
 
@@ -61,7 +61,7 @@ export const INGREDIENT_COLUMNS: readonly IngredientColumn[] = [
   { field: "kcal", header: "food.import.columns.kcal", required: true },
   { field: "solid_waste", header: "food.import.columns.solid_waste" },
   { field: "liquid_waste", header: "food.import.columns.liquid_waste" },
-  ...NUTRIENTS.map((n) => ({ field: n.key, header: `food.import.columns.nutrients.${n.key}` })),
+  ...NUTRIENTS.map((n): IngredientColumn => ({ field: n.key, header: `food.import.columns.nutrients.${n.key}` })),
   { field: "allergens", header: "food.import.columns.allergens" },
 ];
 
@@ -345,7 +345,10 @@ export function describeProblem(problem: ImportProblem, locale: Locale): string 
     typeof problem.message === "string"
       ? problem.message
       : translate(locale, problem.message.key, problem.message.params);
-  const column = problem.column?.startsWith("food.") ? translate(locale, problem.column) : problem.column;
+  // The column is one of INGREDIENT_COLUMNS' keys, or a header as the file wrote it.
+  const column = problem.column?.startsWith("food.")
+    ? translateDynamic(locale, problem.column, problem.column)
+    : problem.column;
   const where =
     problem.row !== null && column
       ? translate(locale, "food.import.at_row_column", { row: problem.row, column })
@@ -362,7 +365,7 @@ const figure = (value: number | null) => value;
 
 /** The ingredients sheet in `locale`: the import's columns, so an export imports back. */
 export function ingredientSheet(locale: Locale, rows: IngredientRow[]): ExportSheet<IngredientRow> {
-  const t = (key: string) => translate(locale, key);
+  const t = (key: TranslationKey) => translate(locale, key);
   const nutrientColumns: ExportColumn<IngredientRow>[] = NUTRIENTS.map((n) => ({
     header: t(`food.import.columns.nutrients.${n.key}`),
     value: (r) => figure(r[n.property as NutrientProperty]),
@@ -382,7 +385,8 @@ export function ingredientSheet(locale: Locale, rows: IngredientRow[]): ExportSh
       ...nutrientColumns,
       {
         header: t("food.import.columns.allergens"),
-        value: (r) => r.allergens.map((code) => t(`food.allergens.${code}`)).join(", "),
+        // The codes are the stored lists': one Mesa no longer knows is written as it is.
+        value: (r) => r.allergens.map((code) => translateDynamic(locale, `food.allergens.${code}`, code)).join(", "),
         width: 24,
       },
     ],
@@ -410,7 +414,7 @@ export function ingredientsTemplate(locale: Locale): ExportSheet<IngredientRow>[
       allergens: [],
       ...values,
     }) as IngredientRow;
-  const t = (key: string) => translate(locale, key);
+  const t = (key: TranslationKey) => translate(locale, key);
   return [
     ingredientSheet(locale, []),
     {

@@ -78,10 +78,10 @@ describe("a job's life", () => {
         kind: "test.count",
         async run({ actor, scope, input, progress, checkpoint }) {
           seen.push({ actor, scope, input });
-          progress(0, 3, "test.counting");
+          progress(0, 3, "import.progress_reading");
           await checkpoint();
           await hold.opened;
-          progress(3, 3, "test.counting");
+          progress(3, 3, "import.progress_reading");
           return { counted: 3 };
         },
       },
@@ -95,7 +95,7 @@ describe("a job's life", () => {
     expect(running.state).toBe("running");
     expect(running.startedAt).toBeInstanceOf(Date);
     // The checkpoint recorded the progress before the work went on.
-    expect(running.progress).toEqual({ done: 0, total: 3, label: "test.counting" });
+    expect(running.progress).toEqual({ done: 0, total: 3, label: "import.progress_reading" });
     // The job acts as who started it, with the scope they had then.
     expect(seen).toEqual([
       { actor: { userId: owner.id, label: owner.email }, scope: LIMITED, input: { file: "a.xlsx" } },
@@ -106,7 +106,7 @@ describe("a job's life", () => {
     const done = findJob(db, job.id)!;
     expect(done.state).toBe("succeeded");
     expect(done.result).toEqual({ counted: 3 });
-    expect(done.progress).toEqual({ done: 3, total: 3, label: "test.counting" });
+    expect(done.progress).toEqual({ done: 3, total: 3, label: "import.progress_reading" });
     expect(done.error).toBeNull();
     expect(done.finishedAt).toBeInstanceOf(Date);
 
@@ -144,7 +144,7 @@ describe("a job's life", () => {
         {
           kind: "test.crash",
           async run({ progress }) {
-            progress(1, 2, "test.half");
+            progress(1, 2, "import.progress_checking");
             throw new TypeError("undefined is not a function");
           },
         },
@@ -155,7 +155,7 @@ describe("a job's life", () => {
       expect(failed.state).toBe("failed");
       expect(failed.error).toEqual(message(CRASHED));
       expect(failed.result).toBeNull();
-      expect(failed.progress).toEqual({ done: 1, total: 2, label: "test.half" });
+      expect(failed.progress).toEqual({ done: 1, total: 2, label: "import.progress_checking" });
       expect(String(logged.mock.calls[0]?.[1])).toContain("undefined is not a function");
     } finally {
       logged.mockRestore();
@@ -169,7 +169,7 @@ describe("a job's life", () => {
         async run({ db, progress }) {
           try {
             db.transaction((tx) => {
-              progress(5, 10, "test.checking");
+              progress(5, 10, "import.progress_checking");
               tx.update(jobs).set({ progressLabel: "inside" }).run();
               throw new Error("roll back");
             });
@@ -182,7 +182,7 @@ describe("a job's life", () => {
     ]);
     const job = start(r, "test.rollback");
     await r.idle();
-    expect(findJob(db, job.id)!.progress).toEqual({ done: 5, total: 10, label: "test.checking" });
+    expect(findJob(db, job.id)!.progress).toEqual({ done: 5, total: 10, label: "import.progress_checking" });
   });
 
   test("at most two jobs run at once; the next starts when one ends, in the order they were started", async () => {

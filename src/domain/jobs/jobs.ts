@@ -18,16 +18,17 @@ import { jobs, type JobState } from "../../../db/schema";
 import { preparedQuery, type Db } from "../../db";
 import type { Scope } from "../access/scope";
 import type { Actor } from "../audit";
+import { isTranslationKey, type TranslationKey } from "../../i18n";
 import { message, NotFound, type Message } from "../errors";
 import { boundNumber, boundText } from "../search";
 
 export type { JobState };
 
-/** How far a job got: `done` of `total`, and what it is doing as a translation key. */
+/** How far a job got: `done` of `total`, and what it is doing as a translation key ("" before its first step). */
 export interface JobProgress {
   done: number;
   total: number;
-  label: string;
+  label: TranslationKey | "";
 }
 
 /** A job as Mesa reads it: its record with the JSON columns parsed. */
@@ -50,9 +51,9 @@ export interface Job {
 }
 
 /** The message of a job whose process stopped before it finished. */
-export const INTERRUPTED = "jobs.interrupted";
+export const INTERRUPTED = "jobs.interrupted" satisfies TranslationKey;
 /** The message of a job whose code failed unexpectedly (the details go to the server log). */
-export const CRASHED = "jobs.crashed";
+export const CRASHED = "jobs.crashed" satisfies TranslationKey;
 
 /** A finished job: succeeded or failed. */
 export function isFinished(state: JobState): boolean {
@@ -90,12 +91,20 @@ function toJob(row: typeof jobs.$inferSelect): Job {
     input: JSON.parse(row.input),
     upload: row.upload,
     state: row.state,
-    progress: { done: row.progressDone, total: row.progressTotal, label: row.progressLabel },
+    progress: {
+      done: row.progressDone,
+      total: row.progressTotal,
+      label: isTranslationKey(row.progressLabel) ? row.progressLabel : "",
+    },
     result: parse(row.result),
+    // The keys were written by Mesa's code; one no longer in the dictionaries reads as the job having crashed.
     error:
       row.errorKey === null
         ? null
-        : message(row.errorKey, (parse(row.errorParams) as Record<string, string | number> | null) ?? undefined),
+        : message(
+            isTranslationKey(row.errorKey) ? row.errorKey : CRASHED,
+            (parse(row.errorParams) as Record<string, string | number> | null) ?? undefined,
+          ),
     createdAt: row.createdAt,
     startedAt: row.startedAt,
     finishedAt: row.finishedAt,

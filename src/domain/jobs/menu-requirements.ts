@@ -21,7 +21,8 @@
  *
  * `./mesa menu:requirements` runs the same handler in its own process, writing to the file it was given.
  */
-import { translate, type Locale } from "../../i18n";
+import { translate, type Locale, type KeysUnder, type TranslationParams } from "../../i18n";
+import type { BaseUnitCode } from "../food/composition";
 import { levelLabel } from "../food/built-in-levels";
 import { checkRange } from "../menu/expected-servings";
 import { menuRequirements, type Requirements } from "../menu/requirements";
@@ -88,9 +89,9 @@ export function writeRequirementsWorkbook(
   path: string,
   options: { locale: Locale; generatedBy: string; timeZone: string; progress?: (done: number, total: number) => void },
 ): { sheets: string[]; bytes: number } {
-  const t = (key: string, params?: Record<string, string | number>) =>
+  const t = (key: KeysUnder<"menuRequirements">, params?: TranslationParams) =>
     translate(options.locale, `menuRequirements.${key}`, params);
-  const unit = (u: string) => t(`units.${u}`);
+  const unit = (u: BaseUnitCode) => t(`units.${u}`);
   const book = openXlsxStream(path, { formulaText: "quote-prefix" });
   const sheets: string[] = [];
   const total = r.providers.length + 3;

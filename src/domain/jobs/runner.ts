@@ -29,6 +29,7 @@ import {
   type JobProgress,
   type NewJob,
 } from "./jobs";
+import type { TranslationKey } from "../../i18n";
 
 /** What a job's code receives: the database, who started it (actor and scope), its input, and where to report progress. */
 export interface JobContext<I> {
@@ -40,7 +41,7 @@ export interface JobContext<I> {
    * Reports progress: `done` of `total`, `label` a translation key saying what is being done. Cheap, and safe to
    * call from synchronous code inside a transaction: it is recorded and announced once the event loop is free.
    */
-  progress(done: number, total: number, label: string): void;
+  progress(done: number, total: number, label: TranslationKey): void;
   /** Records and announces the latest progress now, before a long synchronous step keeps the process busy. */
   checkpoint(): Promise<void>;
   /**

@@ -22,7 +22,7 @@ import {
   services,
 } from "../../../db/schema";
 import type { Db } from "../../db";
-import { translate, type Locale } from "../../i18n";
+import { translate, type Locale, translateDynamic } from "../../i18n";
 import { reachesCafe, type Scope } from "../access/scope";
 import { NotFound } from "../errors";
 import { costRecipes } from "../food/recipe-cost";
@@ -246,7 +246,8 @@ export function menuBoard(
       kcal: typeof kcal === "number" && Number.isFinite(kcal) ? Math.round(kcal) : null,
       allergens: [...(allergens.get(slot.dishId) ?? [])]
         .sort()
-        .map((code) => ({ code, label: translate(language, `food.allergens.${code}`) })),
+        // The codes are read from the ingredients' stored lists: one Mesa no longer knows shows as written.
+        .map((code) => ({ code, label: translateDynamic(language, `food.allergens.${code}`, code) })),
     });
   }
 

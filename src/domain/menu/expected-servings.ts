@@ -17,7 +17,7 @@
 import { and, eq, gte, inArray, lte } from "drizzle-orm";
 import { menuExpectedServings } from "../../../db/schema";
 import type { Db } from "../../db";
-import { translate, type Locale } from "../../i18n";
+import { translate, translateDynamic, type Locale, type TranslationKey, type TranslationParams } from "../../i18n";
 import { reachesCafe, type Scope } from "../access/scope";
 import { recordAudit, type Actor } from "../audit";
 import { message, NotFound, ValidationFailed, type Message } from "../errors";
@@ -218,7 +218,7 @@ export function servingsLookup(expected: ExpectedServings): Map<string, Map<numb
 
 /** A servings figure as typed: a whole number from 0 to MAX_SERVINGS, or null (blank) for "use the average". */
 type Problem = Exclude<Message, string>;
-const problemOf = (key: string, params?: Record<string, string | number>): Problem => ({ key, params });
+const problemOf = (key: TranslationKey, params?: TranslationParams): Problem => ({ key, params });
 
 function servingsOf(value: unknown): number | null | Problem {
   if (value === null || value === undefined || (typeof value === "string" && value.trim() === "")) return null;
@@ -530,7 +530,10 @@ export function describeForecastProblem(problem: ForecastProblem, locale: Locale
     typeof problem.message === "string"
       ? translate(locale, problem.message)
       : translate(locale, problem.message.key, problem.message.params);
-  const column = problem.column?.startsWith("menuRequirements.") ? translate(locale, problem.column) : problem.column;
+  // The column is one of FORECAST_COLUMNS' keys, or a header as the file wrote it.
+  const column = problem.column?.startsWith("menuRequirements.")
+    ? translateDynamic(locale, problem.column, problem.column)
+    : problem.column;
   const where =
     problem.row !== null && column
       ? translate(locale, "menuRequirements.forecast.at_row_column", { row: problem.row, column })

@@ -8,7 +8,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { translate } from "../../i18n";
+import { translate, type TranslationKey, type TranslationParams } from "../../i18n";
 import {
   accessVersion,
   auditLog,
@@ -48,8 +48,8 @@ import {
 import { offerService } from "./service-assignments";
 import { createService } from "./services";
 
-const en = (key: string, params?: Record<string, string | number>) => translate("en", key, params);
-const es = (key: string, params?: Record<string, string | number>) => translate("es", key, params);
+const en = (key: TranslationKey, params?: TranslationParams) => translate("en", key, params);
+const es = (key: TranslationKey, params?: TranslationParams) => translate("es", key, params);
 
 function world() {
   const db = openDatabase(":memory:");

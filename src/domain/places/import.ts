@@ -20,6 +20,7 @@ import { bumpAccessVersion } from "../access/authorization";
 import type { Scope } from "../access/scope";
 import { COMPANY_WIDE, recordAudit, treePlace, type Actor, type AuditPlace, type Tx } from "../audit";
 import { message, ValidationFailed, type Message } from "../errors";
+import type { Translate } from "../../i18n";
 import { centsToSoles, MAX_CENTS, parseSoles } from "../money";
 import type { Db } from "../../db";
 import type { CellValue, WorkbookRows } from "../spreadsheets/read";
@@ -299,8 +300,6 @@ function problemErrors(problems: ImportProblem[]): Record<string, Message> {
   return errors;
 }
 
-type Translate = (key: string, params?: Record<string, string | number>) => string;
-
 /** The problems as form errors whose text says where: `{"rows.Comedores.7.Empresa": "Comedores, fila 7 (Empresa): …"}`. */
 export function describeProblems(problems: ImportProblem[], translate: Translate): Record<string, string> {
   const { entries, unlisted } = keyed(problems);
@@ -353,11 +352,13 @@ export function describeExamples(preview: ImportPreview, translate: Translate): 
 // A non-breaking space keeps "S/ 12.50" on one line.
 const soles = (cents: number) => `S/\u00a0${centsToSoles(cents)}`;
 
+const isServiceType = (value: unknown): value is ServiceType => (SERVICE_TYPES as readonly unknown[]).includes(value);
+
 function fieldValue(change: ChangedField, value: ChangedField["before"], translate: Translate): string {
   if (value === null || value === "") return translate("import.value_none");
   if (change.field === "price" && typeof value === "number") return soles(value);
   if (change.field === "active") return translate(value ? "import.value_yes" : "import.value_no");
-  if (change.field === "type") return translate(`import.type.${value}`);
+  if (change.field === "type" && isServiceType(value)) return translate(`import.type.${value}`);
   return String(value);
 }
 

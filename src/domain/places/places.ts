@@ -30,6 +30,7 @@ import { reachesBusiness, type Scope } from "../access/scope";
 import { recordAudit, type Actor, type Tx } from "../audit";
 import { chosenCity } from "../food/cities";
 import { Conflict, message, NotFound, ValidationFailed, type Message } from "../errors";
+import type { TranslationKey } from "../../i18n";
 import {
   idList,
   inIdList,
@@ -540,7 +541,7 @@ function ensureNameFree(
   name: string,
   exceptId: number | undefined,
   field: string,
-  taken: string,
+  taken: TranslationKey,
 ): void {
   const key = placeNameKey(name);
   if (siblings.some((other) => other.id !== exceptId && placeNameKey(other.name) === key))

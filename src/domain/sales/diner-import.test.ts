@@ -774,7 +774,7 @@ describe("audit", () => {
       ACTOR,
       { fileName: "cifrado.xlsx", sha256: "b".repeat(64), via: "inbox", jobId: null },
       {
-        key: "spreadsheets.encrypted",
+        key: "import.encrypted",
       },
     );
     expect(importOfFile(db, "b".repeat(64))).toEqual({ id, state: "refused", finishedAt: expect.any(Date) });
@@ -786,7 +786,7 @@ describe("audit", () => {
           file: "cifrado.xlsx",
           via: "inbox",
           result: "refused",
-          message: { key: "spreadsheets.encrypted" },
+          message: { key: "import.encrypted" },
         }),
         places: "",
       }),

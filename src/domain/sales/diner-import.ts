@@ -37,6 +37,7 @@ import {
   type DocumentType,
 } from "../documents";
 import { Conflict, message, type Message } from "../errors";
+import type { TranslationParams } from "../../i18n";
 import { foldText } from "../fold";
 import type { CellValue, SheetRows } from "../spreadsheets/read";
 
@@ -112,19 +113,19 @@ export interface DinerImportPreview {
   problemCount: number;
   /** Header texts ignored. */
   unknownColumns: string[];
-  blacklisted: { row: number; documentType: string; documentNumber: string; name: string; reason: string }[];
+  blacklisted: { row: number; documentType: DocumentType; documentNumber: string; name: string; reason: string }[];
   /** At most MAX_LISTED. */
   leavers: {
     id: number;
-    documentType: string;
+    documentType: DocumentType;
     documentNumber: string;
     name: string;
     cafe: string;
     subdealership: string;
   }[];
   leaverCount: number;
-  /** The first MAX_LISTED. Fields: name, documentType, phone, subdealership, cafe, level, active. */
-  changes: { row: number; kind: "create" | "update"; documentNumber: string; name: string; fields: string[] }[];
+  /** The first MAX_LISTED, each with the fields it sets (`dinners.import.field.<field>` names them). */
+  changes: { row: number; kind: "create" | "update"; documentNumber: string; name: string; fields: DinerField[] }[];
   /** Fingerprint of exactly what would be written (leavers included only when asked). */
   plan: string;
 }
@@ -301,7 +302,10 @@ interface DinerValues {
 const VALUE_KEYS = ["name", "phone", "subdealershipId", "cafeId", "levelId", "active"] as const;
 type ValueKey = (typeof VALUE_KEYS)[number];
 /** A changed value as the preview names it. */
-const FIELD_NAME: Record<ValueKey, string> = {
+/** A diner's field as a change names it. */
+export type DinerField = "name" | "documentType" | "phone" | "subdealership" | "cafe" | "level" | "active";
+
+const FIELD_NAME: Record<ValueKey, DinerField> = {
   name: "name",
   phone: "phone",
   subdealershipId: "subdealership",
@@ -577,7 +581,7 @@ function* planSteps(db: Db, scope: Scope, sheet: SheetRows, options: DinerImport
       defaultCafe = null;
     }
   }
-  const missing: string[] = [];
+  const missing: ("name" | "document" | "subdealership" | "cafe")[] = [];
   if (nameParts.length === 0) missing.push("name");
   if (!columns.has("document")) missing.push("document");
   if (!columns.has("subdealership")) missing.push("subdealership");
@@ -779,10 +783,10 @@ function* planSteps(db: Db, scope: Scope, sheet: SheetRows, options: DinerImport
           fields: [
             "name",
             "documentType",
-            ...(phone ? ["phone"] : []),
+            ...(phone ? (["phone"] as const) : []),
             "subdealership",
             "cafe",
-            ...(levelId !== null ? ["level"] : []),
+            ...(levelId !== null ? (["level"] as const) : []),
           ],
         });
       return;
@@ -1454,9 +1458,12 @@ export async function importDiners(
     }
   } catch (error) {
     if (error instanceof LeaseLost) throw error;
-    const reason: Message = isConflict(error)
-      ? message("diners.import_rolled_back_changed")
-      : message("diners.import_rolled_back_error", { detail: error instanceof Error ? error.message : String(error) });
+    const reason: UndoReason = isConflict(error)
+      ? { key: "diners.import_rolled_back_changed" }
+      : {
+          key: "diners.import_rolled_back_error",
+          params: { detail: error instanceof Error ? error.message : String(error) },
+        };
     const finished = await undoImportAsync(db, importId, token, reason);
     if (finished && isConflict(error))
       throw new DinerImportPlanChanged((await planAsync(db, scope, sheet, options)).preview);
@@ -1477,7 +1484,13 @@ export async function importDiners(
  * changed them again since; the chunks' audit entries go. Yields once per step; returns whether it finished
  * (false: the lease was lost to someone else, who finishes it).
  */
-function* undoSteps(db: Db, importId: number, token: string, reason: Message): Generator<void, boolean> {
+/** Why an import is undone; each reason has a `_kept` text for when some diners are kept. */
+interface UndoReason {
+  key: "diners.import_rolled_back_changed" | "diners.import_rolled_back_error" | "diners.import_rolled_back_stopped";
+  params?: TranslationParams;
+}
+
+function* undoSteps(db: Db, importId: number, token: string, reason: UndoReason): Generator<void, boolean> {
   const client = db.$client;
   const ledger = client
     .prepare("SELECT actor_id, actor_label, file_name, sha256, via, job_id FROM diner_imports WHERE id = ?")
@@ -1591,11 +1604,9 @@ function* undoSteps(db: Db, importId: number, token: string, reason: Message): G
     yield;
   }
   const state: DinerImportState = undid === 0 ? "failed" : "rolled_back";
-  const parts =
-    typeof reason === "string" ? { key: reason, params: {} } : { key: reason.key, params: reason.params ?? {} };
   const final: Message = kept.length
-    ? message(`${parts.key}_kept`, {
-        ...parts.params,
+    ? message(`${reason.key}_kept`, {
+        ...reason.params,
         count: kept.length,
         names: kept
           .slice(0, 10)
@@ -1623,7 +1634,7 @@ function* undoSteps(db: Db, importId: number, token: string, reason: Message): G
   return true;
 }
 
-async function undoImportAsync(db: Db, importId: number, token: string, reason: Message): Promise<boolean> {
+async function undoImportAsync(db: Db, importId: number, token: string, reason: UndoReason): Promise<boolean> {
   const steps = undoSteps(db, importId, token, reason);
   for (;;) {
     const step = steps.next();
@@ -1657,7 +1668,7 @@ export function recoverDinerImports(db: Db, now: Date = new Date()): number {
       { behavior: "immediate" },
     );
     if (!taken) continue;
-    const steps = undoSteps(db, importId, token, message("diners.import_rolled_back_stopped"));
+    const steps = undoSteps(db, importId, token, { key: "diners.import_rolled_back_stopped" });
     let step = steps.next();
     while (!step.done) step = steps.next();
     if (step.value) recovered++;

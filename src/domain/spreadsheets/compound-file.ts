@@ -11,6 +11,7 @@
  * own size, so a header that declares a huge FAT costs nothing.
  */
 import { message, ValidationFailed } from "../errors";
+import type { TranslationKey } from "../../i18n";
 
 export const COMPOUND_FILE_SIGNATURE = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
 
@@ -249,7 +250,7 @@ const FILEPASS_RECORD = 0x002f;
 /** FILEPASS, when present, comes right after the workbook's BOF: the first records are enough to find it. */
 const HEAD_BYTES = 8192;
 
-function refuse(key: string): never {
+function refuse(key: TranslationKey): never {
   throw new ValidationFailed({ file: message(key) });
 }
 

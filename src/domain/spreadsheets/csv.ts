@@ -12,6 +12,7 @@
  * every other field is a string exactly as written (the import trims).
  */
 import { message, ValidationFailed } from "../errors";
+import type { TranslationKey, TranslationParams } from "../../i18n";
 import type { CellValue } from "./read";
 
 const QUOTE = 0x22;
@@ -21,7 +22,7 @@ const TAB = 0x09;
 const LF = 0x0a;
 const CR = 0x0d;
 
-function refuse(key: string, params?: Record<string, string | number>): never {
+function refuse(key: TranslationKey, params?: TranslationParams): never {
   throw new ValidationFailed({ file: message(key, params) });
 }
 

@@ -4,8 +4,9 @@
  * spreadsheet, and says so in one message.
  */
 import { message, ValidationFailed } from "../errors";
+import type { TranslationKey } from "../../i18n";
 
-function refuse(key: string): never {
+function refuse(key: TranslationKey): never {
   throw new ValidationFailed({ file: message(key) });
 }
 

@@ -9,7 +9,8 @@
  * too long.
  */
 import { inflateRawSync } from "node:zlib";
-import { message, ValidationFailed, type Message } from "../errors";
+import { message, ValidationFailed } from "../errors";
+import type { TranslationKey, TranslationParams } from "../../i18n";
 import { checkXlsFile } from "./compound-file";
 import { detectContainer, zipWorkbookKind } from "./detect";
 import { MAX_SHEET_ROWS } from "./limits";
@@ -75,7 +76,7 @@ export interface ZipEntry {
   size: number;
 }
 
-function refuse(key: string, params?: Record<string, string | number>): never {
+function refuse(key: TranslationKey, params?: TranslationParams): never {
   throw new ValidationFailed({ file: message(key, params) });
 }
 
@@ -297,7 +298,7 @@ export function checkZipContent(
 
 /** What parse-worker.ts answers: the sheets' rows, packed (packed-rows.ts), or a refusal. */
 export type WorkerAnswer =
-  { ok: true; sheets: PackedSheet[] } | { ok: false; key: string; params?: Record<string, string | number> };
+  { ok: true; sheets: PackedSheet[] } | { ok: false; key: TranslationKey; params?: TranslationParams };
 
 /** What parse-worker.ts receives: the file and the limits its content is checked against. */
 export interface WorkerRequest {
@@ -314,8 +315,8 @@ export interface WorkerRequest {
 function parseInWorker(bytes: Uint8Array, limits: ReadLimits, firstSheet?: WorkerRequest["firstSheet"]) {
   return new Promise<WorkbookRows>((resolve, reject) => {
     const worker = new Worker(new URL("./parse-worker.ts", import.meta.url));
-    const fail = (key: string, params?: Record<string, string | number>) =>
-      reject(new ValidationFailed({ file: message(key, params) as Message }));
+    const fail = (key: TranslationKey, params?: TranslationParams) =>
+      reject(new ValidationFailed({ file: message(key, params) }));
     const timer = setTimeout(() => {
       worker.terminate();
       fail("import.too_slow");

@@ -9,6 +9,7 @@
  * MAX_SHEET_CELLS in one sheet (import.too_many_cells).
  */
 import { message, ValidationFailed } from "../errors";
+import type { TranslationKey, TranslationParams } from "../../i18n";
 import { MAX_SHEET_CELLS } from "./limits";
 
 export interface SheetBounds {
@@ -22,7 +23,7 @@ export interface SheetBounds {
   countedRows?: number;
 }
 
-function refuse(key: string, params: Record<string, string | number>): never {
+function refuse(key: TranslationKey, params: TranslationParams): never {
   throw new ValidationFailed({ file: message(key, params) });
 }
 

@@ -6,6 +6,7 @@
  */
 import type * as SheetJS from "xlsx";
 import { ValidationFailed } from "../errors";
+import type { TranslationKey, TranslationParams } from "../../i18n";
 import { MAX_SHEET_COLUMNS } from "./limits";
 import { checkZipContent, type CellValue, type ReadLimits, type SheetRows } from "./read";
 import { checkXlsxSheet, isBinaryWorkbook, type SheetBounds } from "./sheet-size";
@@ -23,7 +24,7 @@ export const SHEETJS_OPTIONS: SheetJS.ParsingOptions = {
 };
 
 /** A refusal of the whole file, keyed `file`. */
-export const refusal = (key: string, params?: Record<string, string | number>) =>
+export const refusal = (key: TranslationKey, params?: TranslationParams) =>
   new ValidationFailed({ file: params ? { key, params } : { key } });
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);

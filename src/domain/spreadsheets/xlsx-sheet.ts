@@ -27,6 +27,7 @@
  */
 import { Buffer, isUtf8 } from "node:buffer";
 import { ValidationFailed, message } from "../errors";
+import type { TranslationKey, TranslationParams } from "../../i18n";
 import { MAX_SHEET_CELLS, MAX_SHEET_COLUMNS } from "./limits";
 import { entryContent, type CellValue, type ReadLimits, type SheetRows, type ZipEntry } from "./read";
 import { checkXlsxSheet, type SheetBounds } from "./sheet-size";
@@ -55,7 +56,7 @@ const unsure = (): never => {
   throw new NotCertain();
 };
 
-function refuse(key: string, params: Record<string, string | number>): never {
+function refuse(key: TranslationKey, params: TranslationParams): never {
   throw new ValidationFailed({ file: message(key, params) });
 }
 

@@ -52,6 +52,7 @@ import { checkZip, MAX_WORKBOOK_BYTES } from "../../domain/spreadsheets/read";
 import type { RequestContext } from "../context";
 import { access, defineRoutes } from "../routing";
 import { exportFileName, xlsxResponse } from "../spreadsheet";
+import type { Translate, TranslationKey } from "../../i18n";
 
 const JOB_ID = "[1-9]\\d{0,15}";
 
@@ -86,7 +87,7 @@ export interface ImportJobView {
   step: "checking" | "preview" | "problems" | "saving" | "done" | "failed";
   fileName: string;
   /** `label` is a translation key; the page words it. */
-  progress: { done: number; total: number; label: string };
+  progress: { done: number; total: number; label: TranslationKey | "" };
   /** What to say first: nothing to import, the preview expired, the places changed, the rows to fix, done, a failure. */
   notice: string | null;
   /** One line per kind: "2 comedores nuevos, 1 comedor con cambios, 5 comedores sin cambios". */
@@ -106,7 +107,7 @@ export interface ImportJobView {
 }
 
 function previewLines(ctx: RequestContext, preview: ImportPreview) {
-  const t = (key: string, params?: Record<string, string | number>) => ctx.t(key, params);
+  const t: Translate = (key, params) => ctx.t(key, params);
   const changes = preview.changes.map((c) => describeChange(c, t));
   if (preview.moreChanges) changes.push(t("import.more_changes", { count: preview.moreChanges }));
   return {
@@ -124,7 +125,7 @@ export function importJobView(ctx: RequestContext): ImportJobView | null {
 }
 
 function describeJob(ctx: RequestContext, job: Job): ImportJobView {
-  const t = (key: string, params?: Record<string, string | number>) => ctx.t(key, params);
+  const t: Translate = (key, params) => ctx.t(key, params);
   const input = job.input as PlacesImportInput;
   const result = job.result as PlacesImportResult | null;
   const view: ImportJobView = {

@@ -37,6 +37,7 @@ import { Dialog, DialogActions } from "../ui/dialog";
 import { ScrollRegion } from "../ui/scroll-region";
 import { Select } from "../ui/select";
 import type { CafeChoice } from "./types";
+import type { DocumentType } from "../../../../src/domain/documents";
 
 export type { DinerImportProp, DinerImportView };
 
@@ -518,7 +519,7 @@ function ListSection({
   );
 }
 
-const documentOf = (type: string, number: string, t: T) => `${t(`documents.${type}`)} ${number}`;
+const documentOf = (type: DocumentType, number: string, t: T) => `${t(`documents.${type}`)} ${number}`;
 
 function Preview({
   job,

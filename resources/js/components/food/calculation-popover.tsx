@@ -33,7 +33,10 @@ export function CalculationPopover({
     [t("food.recipes.kcal"), tenths(line.kcal), share(line.shares.kcal)],
     [t("food.recipes.cost"), line.costCents === null ? "—" : money(line.costCents), share(line.shares.costCents)],
   ];
-  const nutrients = Object.entries(line.nutrients).filter((entry): entry is [string, number] => entry[1] !== null);
+  const nutrients = NUTRIENTS.flatMap(({ key }) => {
+    const value = line.nutrients[key];
+    return value === null ? [] : [[key, value] as const];
+  });
   return (
     <Popover
       anchor={anchor}

@@ -14,6 +14,7 @@ import { buttonClasses } from "../ui/button";
 import { Dialog, DialogActions } from "../ui/dialog";
 import { OtherErrors } from "../ui/form-errors";
 import { ScrollRegion } from "../ui/scroll-region";
+import type { KeysUnder, TranslationParams } from "../../../../src/i18n";
 
 /** What the server flashes back (src/http/routes/food-import.ts, DishImportView). */
 export interface DishImportView {
@@ -39,7 +40,7 @@ const ACCEPT =
 
 export function DishImportDialog({ onClose }: { onClose: () => void }) {
   const { t } = useI18n();
-  const w = (key: string, params?: Record<string, string | number>) => t(`foodImportDishes.${key}`, params);
+  const w = (key: KeysUnder<"foodImportDishes">, params?: TranslationParams) => t(`foodImportDishes.${key}`, params);
   const route = useRoute();
   const flash = usePage().flash as Record<string, unknown> | undefined;
   const [view, setView] = useState<DishImportView | null>(null);

@@ -23,6 +23,7 @@ import { listenFor } from "../../lib/realtime";
 import type { SharedProps } from "../../types";
 import { Button } from "../ui/button";
 import { ScrollRegion } from "../ui/scroll-region";
+import type { TranslationKey } from "../../../../src/i18n";
 
 /** A places import as the server words it (src/http/routes/places-import.ts, `ImportJobView`). */
 export interface ImportJob {
@@ -30,7 +31,7 @@ export interface ImportJob {
   state: "queued" | "running" | "succeeded" | "failed";
   step: "checking" | "preview" | "problems" | "saving" | "done" | "failed";
   fileName: string;
-  progress: { done: number; total: number; label: string };
+  progress: { done: number; total: number; label: TranslationKey | "" };
   notice: string | null;
   counts: string[];
   changes: string[];

@@ -5,10 +5,9 @@
  * (pages/menu/board.tsx) and the signed-in display page (pages/menu/display.tsx).
  */
 import type { Board, BoardDay, BoardDish } from "../../../../src/domain/menu/board";
-import { translate } from "../../../../src/i18n";
+import { translate, type Translate } from "../../../../src/i18n";
 import { cn } from "../../lib/utils";
 
-type Translate = (key: string, params?: Record<string, string | number>) => string;
 
 /** "martes 24 de noviembre" in the board's language (dates are calendar dates: no time zone shift). */
 function longDate(date: string, locale: string): string {

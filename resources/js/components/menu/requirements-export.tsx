@@ -74,7 +74,11 @@ export function RequirementsExport({
       else
         setJob((current) =>
           current && current.id === id
-            ? { ...current, state: update.state, progress: { ...update.progress, text: t(update.progress.label) } }
+            ? {
+                ...current,
+                state: update.state,
+                progress: { ...update.progress, text: update.progress.label && t(update.progress.label) },
+              }
             : current,
         );
     };

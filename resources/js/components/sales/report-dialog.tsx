@@ -218,7 +218,11 @@ export function SalesReportDialog({ initial, onClose }: { initial?: InitialFilte
       else
         setJob((current) =>
           current && current.id === id
-            ? { ...current, state: update.state, progress: { ...update.progress, text: t(update.progress.label) } }
+            ? {
+                ...current,
+                state: update.state,
+                progress: { ...update.progress, text: update.progress.label && t(update.progress.label) },
+              }
             : current,
         );
     };

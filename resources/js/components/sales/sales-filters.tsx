@@ -12,6 +12,7 @@ import { Button } from "../ui/button";
 import { DateField } from "../ui/date-picker";
 import { SelectField, type SelectOption } from "../ui/select-field";
 import type { SalesFilterOptions, SalesFilterQuery } from "./types";
+import type { TranslationKey } from "../../../../src/i18n";
 
 /** The query-string fields the filters set, besides the range. */
 const FILTER_FIELDS = [
@@ -58,7 +59,7 @@ export function SalesFilters({
     })),
   ];
   // A link may name several cafes or services: they are one choice here.
-  const several = (value: string | undefined, key: string): SelectOption[] =>
+  const several = (value: string | undefined, key: TranslationKey): SelectOption[] =>
     value && value.includes(",") ? [{ value, label: t(key, { count: value.split(",").length }) }] : [];
   const dealership = filters.dealership_id ?? "";
   const subdealerships = options.subdealerships.filter(

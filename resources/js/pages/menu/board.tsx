@@ -10,12 +10,13 @@ import { usePublicBoardLive } from "../../components/menu/board-live";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
 import type { RealtimeSettings } from "../../lib/realtime";
+import type { Translate } from "../../../../src/i18n";
 
 interface Props {
   board: Board | null;
 }
 
-function LiveStatus({ state, t }: { state: string; t: (key: string) => string }) {
+function LiveStatus({ state, t }: { state: string; t: Translate }) {
   const live = state === "connected";
   return (
     <p
