@@ -233,3 +233,45 @@ test("forms speak Mesa's words, not the browser's, and times are typed on the 24
   expect(problems, problems.join("\n")).toEqual([]);
   await context.close();
 });
+
+test("the dashboard's chart waits in a placeholder of its own size, and its line runs straight from day to day", async ({
+  browser,
+}) => {
+  test.setTimeout(60_000);
+  const manager = { name: `Tomás Cifras ${RUN}`, email: `cifras.${RUN}@example.com` };
+  createUser(manager, { role: "cafe manager", area: "Caja", place: "Comedor Principal" });
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const problems = watchConsole(page);
+  // The chart's code (recharts) is held back until the placeholder has been measured.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/days-chart-[^/]*\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await open(page, "/login");
+  await page.getByLabel("Correo electrónico").fill(manager.email);
+  await page.getByLabel("Contraseña", { exact: true }).fill(PASSWORD);
+  await page.getByRole("button", { name: "Ingresar" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+
+  const frame = 'section[aria-labelledby="days-chart-title"]';
+  const placeholder = page.getByTestId("days-chart-skeleton").locator(frame);
+  await expect(placeholder).toBeVisible();
+  const waiting = (await placeholder.boundingBox())!;
+  release();
+  const chart = page.locator(frame, { has: page.getByTestId("days-chart") });
+  await expect(chart).toBeVisible();
+  await expect(page.getByTestId("days-chart-skeleton")).toHaveCount(0);
+  const drawn = (await chart.boundingBox())!;
+  expect(Math.abs(drawn.height - waiting.height)).toBeLessThanOrEqual(1);
+  expect(Math.abs(drawn.width - waiting.width)).toBeLessThanOrEqual(1);
+
+  // The amount's line: straight segments (M and L), no curve that could bulge past a day's total.
+  const line = page.getByTestId("days-chart").locator(".recharts-line-curve");
+  await expect(line).toHaveAttribute("d", /^M[\d.,\sML-]+$/);
+
+  expect(problems, problems.join("\n")).toEqual([]);
+  await context.close();
+});
