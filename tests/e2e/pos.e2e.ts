@@ -3,9 +3,12 @@
  * with the keyboard alone and a scanner-style input (digits typed fast, then Enter), the cafe's other open till (its
  * manager's) sees the sale without reloading, a second credit meal is refused with the server's reason, a name typed
  * in the input offers a typeahead (arrow keys and Enter) for a cash sale, a diner of another cafe goes through the
- * Other-unit dialog (Enter confirms, double price), an unknown document opens the New-diner dialog prefilled and
- * sells once saved, a sale is voided with a reason (struck through, out of the totals), and the ticket view shows
- * the 80 mm ticket (issuer, RUC, number, lines, IGV, the other-unit mark, ANULADO) and records its prints.
+ * Other-unit dialog (Cancel has the focus: a reflex Enter or the next scan never sells at double price), an unknown
+ * document is said beside the scan box, which keeps the focus (F3 opens the New-diner dialog prefilled, whose name
+ * refuses a scan's digits), the sale type comes back to credit after a cash sale and the page's keys (F2, F3, F4, F8,
+ * F9) do what they say, the last ticket prints in place (no new page), the notices never cover a control, a sale is
+ * voided with a reason (struck through, out of the totals), and the ticket view shows the 80 mm ticket (issuer, RUC,
+ * number, service date, lines, IGV, the other-unit mark, ANULADO) and records its prints.
  *
  * The e2e database is seeded on the server's first start (demo cafes with prices, service windows and an issuing
  * business). The diners these tests sell to are created here, with unique documents: two through diners.store as
@@ -39,7 +42,8 @@ function newDni(): string {
 
 const HOME = { name: `Quispe Mamani Ana ${RUN}`, dni: newDni() };
 const VISITING = { name: `Condori Huamán Luis ${RUN}`, dni: newDni() };
-const NEWCOMER = { name: `Flores Ticona Rosa ${RUN}`, dni: newDni() };
+/** Typed into the New-diner dialog, whose name refuses digits: the run's mark in letters. */
+const NEWCOMER = { name: `Flores Ticona Rosa ${RUN.replace(/\d/g, (d) => "abcdefghij"[Number(d)])}`, dni: newDni() };
 const RETIRED = { name: `Apaza Limachi Jorge ${RUN}`, dni: newDni() };
 const BARRED = { name: `Vargas Ccori Elmer ${RUN}`, dni: newDni(), reason: `Deuda pendiente ${RUN}` };
 const VISITOR = { name: `Turista Gómez Pía ${RUN}`, dni: newDni() };
@@ -84,7 +88,8 @@ async function signedIn(browser: Browser, email: string) {
   await page.getByLabel("Correo electrónico").fill(email);
   await page.getByLabel("Contraseña", { exact: true }).fill(PASSWORD);
   await page.getByRole("button", { name: "Ingresar" }).click();
-  await expect(page).toHaveURL(/\/dashboard$/);
+  // Each role lands on its own first page (the cashier's is the point of sale).
+  await expect(page).toHaveURL(/\/(dashboard|dinners)$/);
   const state = await context.storageState();
   await context.close();
   return state;
@@ -278,6 +283,10 @@ test.describe("point of sale", () => {
     await expect(cash).toHaveCount(1);
     await expect(cash).toContainText("ALM ×2");
     await expect(cash).toContainText("S/ 36.00");
+    // The next worker is not charged cash: the sale type is back on credit, and the page says so.
+    await expect(page.getByRole("radio", { name: "Crédito" })).toBeChecked();
+    await expect(page.getByRole("status").filter({ hasText: "De vuelta a Crédito" })).toBeVisible();
+    await expect(page.getByRole("region", { name: "Venta", exact: true })).toHaveAttribute("data-sale-type", "credit");
 
     // A name nobody has: said so, nothing sent.
     await page.keyboard.press("F2");
@@ -305,6 +314,8 @@ test.describe("point of sale", () => {
       await visitor.getByLabel("Número de documento").fill(VISITOR.dni);
       await page.keyboard.press("Enter");
     };
+    await page.keyboard.press("F8");
+    await expect(page.getByRole("radio", { name: "Contado" })).toBeChecked();
     await onlyService(page, null);
     await fillVisitor();
     await expect(visitor).toContainText("Elija al menos un servicio con su cantidad.");
@@ -316,11 +327,117 @@ test.describe("point of sale", () => {
     await expect(visitor).toBeHidden();
     await expect(saleRow(page, VISITOR.name)).toContainText("Contado");
     await expect(saleRow(page, VISITOR.name)).toContainText("ALM ×2");
+    await expect(page.getByRole("radio", { name: "Crédito" })).toBeChecked();
     expect(problems).toEqual([]);
     await context.close();
   });
 
-  test("a diner of another cafe: the Other-unit dialog states the factor and the price, Enter confirms, the sale is marked", async ({
+  test("the keys: F8 cash, unmistakable; credit comes back after the cash sale; F4 and the last-sale card print the ticket in place; F9 a visitor", async ({
+    browser,
+  }) => {
+    const { context, page, problems } = await as(browser, cashierState);
+    const opened: Page[] = [];
+    context.on("page", (p) => opened.push(p));
+    await open(page, "/dinners");
+    const printed = () => page.evaluate(() => (window as unknown as { printed: number }).printed);
+    const region = page.getByRole("region", { name: "Venta", exact: true });
+    const status = page.getByTestId("pos-sale-type");
+    // The keys are shown where they are used, and always the same.
+    await expect(page.getByTestId("pos-keys")).toContainText("F4Imprimir el último ticket");
+    await expect(page.getByTestId("pos-keys")).toContainText("F8Crédito o contado");
+    await expect(page.getByTestId("pos-keys")).toContainText("F9Visitante (contado)");
+    await expect(page.getByRole("button", { name: "Visitante" })).toHaveAttribute("aria-keyshortcuts", "F9");
+
+    const cashBefore = await saleRow(page, HOME.name).filter({ hasText: "Contado" }).count();
+    await onlyService(page, SERVICE);
+    // Not while typing in another field: F8 in a quantity changes nothing.
+    await page.keyboard.press("F8");
+    await expect(region).toHaveAttribute("data-sale-type", "credit");
+    await page.keyboard.press("F2");
+    await expect(input(page)).toBeFocused();
+    await page.keyboard.press("F8");
+    await expect(page.getByRole("radio", { name: "Contado" })).toBeChecked();
+    await expect(region).toHaveAttribute("data-sale-type", "cash");
+    await expect(status).toHaveText("CONTADO: se cobra en caja. Después de esta venta se vuelve a Crédito.");
+    await expect(input(page)).toBeFocused();
+    await scan(page, HOME.dni);
+    await sold(page, HOME.name);
+    await expect(saleRow(page, HOME.name).filter({ hasText: "Contado" })).toHaveCount(cashBefore + 1);
+    await expect(page.getByRole("radio", { name: "Crédito" })).toBeChecked();
+    await expect(region).toHaveAttribute("data-sale-type", "credit");
+    await expect(status).toHaveText(/^De vuelta a Crédito/);
+
+    // The last ticket prints in place: the key, then the card's button; no page is opened, the page stays.
+    await expect.poll(printed).toBe(1);
+    await page.keyboard.press("F4");
+    await expect.poll(printed).toBe(2);
+    await page
+      .getByTestId("pos-last")
+      .getByRole("button", { name: /^Imprimir ticket T\d{3}-\d{8}$/ })
+      .click();
+    await expect.poll(printed).toBe(3);
+    expect(opened).toEqual([]);
+    await expect(page).toHaveURL(/\/dinners/);
+    const ticket = (await page.getByTestId("pos-last").textContent())!.match(/T\d{3}-\d{8}/)![0];
+    await page.emulateMedia({ media: "print" });
+    await expect(page.getByRole("article", { name: `Ticket ${ticket}` })).toBeVisible();
+    await expect(salesTable(page)).toBeHidden();
+    await page.emulateMedia({ media: "screen" });
+
+    // F9: the visitor dialog, on cash; closed without a sale, the till is back on credit.
+    await page.keyboard.press("F2");
+    await page.keyboard.press("F9");
+    const visitor = page.getByRole("dialog", { name: "Venta al contado a un visitante" });
+    await expect(visitor).toBeVisible();
+    await expect(page.getByRole("radio", { name: "Contado", includeHidden: true })).toBeChecked();
+    // Typing the visitor's name is not the page's keys.
+    await page.keyboard.press("F8");
+    await expect(page.getByRole("radio", { name: "Contado", includeHidden: true })).toBeChecked();
+    await page.keyboard.press("Escape");
+    await expect(visitor).toBeHidden();
+    await expect(page.getByRole("radio", { name: "Crédito" })).toBeChecked();
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  for (const [width, viewport] of Object.entries({
+    desktop: { width: 1366, height: 850 },
+    phone: { width: 390, height: 844 },
+  }))
+    test(`after a sale, no notice covers a control (${width})`, async ({ browser }) => {
+      const { context, page, problems } = await as(browser, cashierState);
+      await page.setViewportSize(viewport);
+      await open(page, "/dinners");
+      await page.keyboard.press("F8");
+      await onlyService(page, "Descartables");
+      await scan(page, HOME.dni);
+      await sold(page, HOME.name);
+      const covered = await page.evaluate(() => {
+        const notices = [...document.querySelectorAll("[data-sonner-toast], [data-sonner-toaster] li")]
+          .map((n) => n.getBoundingClientRect())
+          .filter((r) => r.width > 0 && r.height > 0);
+        const controls = [
+          ...document.querySelectorAll("button, a[href], input, select, textarea, [role=combobox], label:has(input)"),
+        ]
+          .filter((e) => !e.closest("[data-sonner-toaster]"))
+          .map((e) => ({ e, r: e.getBoundingClientRect() }))
+          .filter(({ r }) => r.width > 2 && r.height > 2);
+        return notices.flatMap((n) =>
+          controls
+            .filter(({ r }) => r.left < n.right && r.right > n.left && r.top < n.bottom && r.bottom > n.top)
+            .map(({ e }) => e.outerHTML.slice(0, 100)),
+        );
+      });
+      expect(covered).toEqual([]);
+      // The notice is in the page, in the sale's own section under the scan box, and on screen.
+      const notice = page.getByRole("region", { name: "Venta", exact: true }).locator('[data-flash="success"]');
+      await expect(notice).toBeInViewport();
+      expect((await notice.boundingBox())!.y).toBeGreaterThan((await input(page).boundingBox())!.y);
+      expect(problems).toEqual([]);
+      await context.close();
+    });
+
+  test("a diner of another cafe: the Other-unit dialog states the factor and the price; neither a reflex Enter nor the next scan sells at double price", async ({
     browser,
   }) => {
     const { context, page, problems } = await as(browser, cashierState);
@@ -332,8 +449,22 @@ test.describe("point of sale", () => {
     await expect(dialog).toContainText(`${VISITING.name} es del ${OTHER_CAFE}, no del ${CAFE}.`);
     await expect(dialog).toContainText("precio ×2");
     await expect(dialog).toContainText("Total: S/ 36.00");
-    await expect(dialog.getByRole("button", { name: "Vender como otra unidad" })).toBeFocused();
+    // The safe choice has the focus: Enter leaves without selling.
+    await expect(dialog.getByRole("button", { name: "Cancelar" })).toBeFocused();
     await page.keyboard.press("Enter");
+    await expect(dialog).toBeHidden();
+    await expect(input(page)).toBeFocused();
+    // The next scan arrives while the dialog is open: it is a scan (here an inactive diner's), not a confirmation.
+    await scan(page, VISITING.dni);
+    await expect(dialog).toBeVisible();
+    await page.keyboard.type(RETIRED.dni, { delay: 8 });
+    await page.keyboard.press("Enter");
+    await expect(dialog).toBeHidden();
+    await expect(page.getByTestId("pos-alert")).toContainText(`${RETIRED.name} está inactivo`);
+    await expect(saleRow(page, VISITING.name)).toHaveCount(0);
+    // Selling at double price takes the button itself.
+    await scan(page, VISITING.dni);
+    await dialog.getByRole("button", { name: "Vender como otra unidad (×2)" }).click();
     await sold(page, VISITING.name);
     await expect(dialog).toBeHidden();
     const row = saleRow(page, VISITING.name);
@@ -343,21 +474,51 @@ test.describe("point of sale", () => {
     await context.close();
   });
 
-  test("an unknown document: a clear alert and the New-diner dialog, prefilled; saving registers and sells", async ({
+  test("an unknown document or a misread: said beside the scan box, which keeps the focus; F3 registers, and the name refuses a scan's digits", async ({
     browser,
   }) => {
     const { context, page, problems } = await as(browser, cashierState);
     await open(page, "/dinners");
     const props = await pageProps<{ subdealerships: { name: string; dealership: string }[] }>(page);
+    const dinerWrites: string[] = [];
+    page.on("request", (r) => {
+      if (r.method() === "POST" && new URL(r.url()).pathname === "/diners") dinerWrites.push(r.url());
+    });
     await onlyService(page, SERVICE);
+    // A misread: four digits are not a name; the notice says what a DNI has.
+    await scan(page, "1234");
+    await expect(page.getByTestId("pos-alert")).toContainText("Documento mal leído");
+    await expect(page.getByTestId("pos-alert")).toContainText(
+      "«1234» no es un documento: tiene 4 dígitos y un DNI tiene 8",
+    );
+    await expect(page.getByTestId("pos-alert")).not.toContainText("Ningún comensal");
+    await expect(input(page)).toBeFocused();
+
     await scan(page, NEWCOMER.dni);
     await expect(page.getByTestId("pos-alert")).toContainText(
       `No hay comensal registrado con el documento ${NEWCOMER.dni}.`,
     );
+    await expect(page.getByTestId("pos-alert")).toContainText("Pulse F3 para registrarlo");
     const dialog = page.getByRole("dialog", { name: "Nuevo comensal" });
+    await expect(dialog).toHaveCount(0);
+    // The scan box keeps the focus, its text selected: the next scan replaces it rather than adding to it.
+    await expect(input(page)).toBeFocused();
+    await page.keyboard.type(NEWCOMER.dni, { delay: 8 });
+    await expect(input(page)).toHaveValue(NEWCOMER.dni);
+    await page.keyboard.press("Enter");
+    await expect(page.getByTestId("pos-alert")).toContainText(NEWCOMER.dni);
+    await expect(dialog).toHaveCount(0);
+
+    await page.keyboard.press("F3");
     await expect(dialog).toBeVisible();
     await expect(dialog.getByLabel("Número de documento")).toHaveValue(NEWCOMER.dni);
     await expect(dialog.getByLabel("Nombre completo")).toBeFocused();
+    // A scan typed into the name: refused at once, and its Enter sends nothing.
+    await page.keyboard.type(NEWCOMER.dni, { delay: 8 });
+    await page.keyboard.press("Enter");
+    await expect(dialog.getByLabel("Nombre completo")).toHaveAccessibleDescription(/Un nombre no lleva dígitos/);
+    expect(dinerWrites).toEqual([]);
+    await dialog.getByLabel("Nombre completo").fill("");
     await page.keyboard.type(NEWCOMER.name);
     // Saving without a subdealership is refused with the field's message.
     await dialog.getByRole("button", { name: "Registrar y vender" }).click();
@@ -369,6 +530,7 @@ test.describe("point of sale", () => {
     await expect(dialog).toBeHidden();
     await expect(saleRow(page, NEWCOMER.name)).toHaveCount(1);
     await expect(page.getByTestId("pos-alert")).toHaveCount(0);
+    expect(dinerWrites).toHaveLength(2);
     // The browser logs the refused first save (422), which the test provoked; nothing else.
     expect(problems.filter((p) => !/status of 422 .*\/diners:/.test(p))).toEqual([]);
     expect(problems).toHaveLength(1);
@@ -425,16 +587,30 @@ test.describe("point of sale", () => {
     await expect(page.getByTestId("ticket-total")).toHaveText("S/ 36.00");
     await expect(page.getByTestId("ticket-other-unit")).toHaveText("OTRA UNIDAD ×2");
     await expect(page.getByTestId("ticket-voided")).toHaveCount(0);
+    // The service date, and the lines' header reads "Cant. Servicio" (the two apart, not run together).
+    const [year, month, day] = (await pageProps<{ sale: { serviceDate: string } }>(page)).sale.serviceDate.split("-");
+    await expect(page.getByTestId("ticket-service-date")).toHaveText(`${day}/${month}/${year}`);
+    await expect(view).toContainText("F. servicio");
+    const qty = (await view.getByRole("columnheader", { name: "Cant." }).boundingBox())!;
+    const service = (await view.getByRole("columnheader", { name: "Servicio" }).boundingBox())!;
+    const qtyText = await view.getByRole("columnheader", { name: "Cant." }).evaluate((th) => {
+      const range = document.createRange();
+      range.selectNodeContents(th);
+      return range.getBoundingClientRect().right;
+    });
+    expect(qtyText).toBeLessThanOrEqual(qty.x + qty.width);
+    expect(service.x - qtyText).toBeGreaterThanOrEqual(4);
 
-    await expect(page.getByTestId("ticket-prints")).toHaveText("Impreso 0 veces");
-    await page.getByRole("button", { name: "Imprimir" }).click();
+    // The demo cafe prints every sale at once (a new cafe's default): the sale printed its ticket once already.
     await expect(page.getByTestId("ticket-prints")).toHaveText("Impreso 1 vez");
-    expect(await page.evaluate(() => (window as unknown as { printed: number }).printed)).toBe(1);
     await page.getByRole("button", { name: "Reimprimir" }).click();
     await expect(page.getByTestId("ticket-prints")).toHaveText("Impreso 2 veces");
+    expect(await page.evaluate(() => (window as unknown as { printed: number }).printed)).toBe(1);
+    await page.getByRole("button", { name: "Reimprimir" }).click();
+    await expect(page.getByTestId("ticket-prints")).toHaveText("Impreso 3 veces");
     // Recorded on the server: the count survives a reload.
     await open(page, href);
-    await expect(page.getByTestId("ticket-prints")).toHaveText("Impreso 2 veces");
+    await expect(page.getByTestId("ticket-prints")).toHaveText("Impreso 3 veces");
     // Printed, the page is the ticket alone, 80 mm wide, as long as the ticket (no paper for the rest).
     await page.emulateMedia({ media: "print" });
     await expect(view).toBeVisible();
@@ -454,7 +630,7 @@ test.describe("point of sale", () => {
     await open(page, `${await voided.getAttribute("href")}?print=1`);
     await expect(page.getByTestId("ticket-voided")).toHaveText("ANULADO");
     await expect(page.getByRole("article")).toContainText("Se registró por error");
-    await expect(page.getByTestId("ticket-prints")).toHaveText("Impreso 1 vez");
+    await expect(page.getByTestId("ticket-prints")).toHaveText("Impreso 2 veces");
     expect(await page.evaluate(() => (window as unknown as { printed: number }).printed)).toBe(1);
     expect(problems).toEqual([]);
     await context.close();
@@ -672,10 +848,13 @@ test.describe("point of sale", () => {
     await expect(page.getByRole("combobox", { name: "Diner's ID or name" })).toBeFocused();
     await expect(page.getByRole("radio", { name: "Credit" })).toBeChecked();
     await expect(page.getByTestId("pos-totals")).toContainText(/\d+ sales · \d+ meals · S\//);
+    await expect(page.getByRole("radio", { name: "Paid at the till" })).not.toBeChecked();
     await expect(page.getByTestId("pos-totals")).toContainText("1 voided");
     const href = (await saleRow(page, VISITING.name).first().getByRole("link").getAttribute("href"))!;
     await open(page, href);
-    await expect(page.getByTestId("ticket-prints")).toHaveText("Printed 2 times");
+    await expect(page.getByTestId("ticket-prints")).toHaveText("Printed 3 times");
+    await expect(page.getByRole("article")).toContainText("Sale");
+    await expect(page.getByRole("article")).toContainText("Credit");
     await expect(page.getByTestId("ticket-other-unit")).toHaveText("OTHER UNIT ×2");
     await expect(page.getByRole("button", { name: "Reprint" })).toBeVisible();
     expect(problems).toEqual([]);

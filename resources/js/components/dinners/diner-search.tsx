@@ -2,23 +2,19 @@
  * The point of sale's one input, for a barcode scanner or a typed name. A scanner types a document's digits fast
  * and ends with Enter: nothing is asked while digits arrive, Enter looks the document up (GET diners.search) and
  * hands the one diner found to the page, which sells at once. A typed name shows a typeahead (a listbox of at most
- * eight diners, arrow keys and Enter) after a short pause; Enter picks the highlighted diner, or the only one.
+ * eight diners, arrow keys and Enter) after a short pause; Enter picks the highlighted diner, or the only one. Digits
+ * are never a name (readScan): digits of a length no document has are refused at once, with what is wrong.
  */
 import { ScanBarcode } from "lucide-react";
 import { forwardRef, useEffect, useId, useImperativeHandle, useRef, useState, type KeyboardEvent } from "react";
-import { normalizeDocumentNumber } from "../../../../src/domain/documents";
+import type { Message } from "../../../../src/domain/errors";
+import { readScan } from "../../../../src/domain/sales/scan";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
 import { cn } from "../../lib/utils";
 import { inputClasses } from "../ui/field";
 import { requestJson } from "./http";
 import type { DinerView } from "./types";
-
-/** Whether what was typed reads as a document number (as the server decides): letters and digits, five digits or more. */
-export function looksLikeDocument(text: string): boolean {
-  const cleaned = normalizeDocumentNumber(text);
-  return /^[A-Z0-9]{5,20}$/.test(cleaned) && (cleaned.match(/\d/g)?.length ?? 0) >= 5;
-}
 
 /** Digits only: a scanner (or a cashier) typing a document; no typeahead for these. */
 const DIGITS = /^\s*\d+\s*$/;
@@ -28,6 +24,8 @@ const TYPEAHEAD_MS = 180;
 export interface DinerSearchHandle {
   focus: () => void;
   clear: () => void;
+  /** What a scan that arrived elsewhere (in a dialog) typed: put in the input and looked up as if Enter came. */
+  scan: (text: string) => void;
 }
 
 export const DinerSearch = forwardRef<
@@ -35,15 +33,19 @@ export const DinerSearch = forwardRef<
   {
     /** A diner chosen: by a document found, the only match of a name, or the listbox. */
     onPick: (diner: DinerView) => void;
-    /** A document nobody has (normalized), or a name that matches nobody. */
-    onUnknown: (text: string, isDocument: boolean) => void;
+    /** A document nobody has (normalized, with why it may be misread), or a name that matches nobody. */
+    onUnknown: (text: string, isDocument: boolean, note?: Message | null) => void;
+    /** Digits no document has this many of (a misread): what is wrong. Nothing was asked. */
+    onInvalid: (problem: Message) => void;
+    /** DNI_LENGTH. */
+    dniLength: number;
     /** The search itself failed (offline, signed out). */
     onFailure: () => void;
     /** A sale is being sent: Enter waits. */
     busy: boolean;
     disabled?: boolean;
   }
->(function DinerSearch({ onPick, onUnknown, onFailure, busy, disabled = false }, ref) {
+>(function DinerSearch({ onPick, onUnknown, onInvalid, dniLength, onFailure, busy, disabled = false }, ref) {
   const { t } = useI18n();
   const route = useRoute();
   const listId = useId();
@@ -71,6 +73,12 @@ export const DinerSearch = forwardRef<
       setOpen(false);
       setActive(-1);
       answered.current = null;
+    },
+    scan: (scanned: string) => {
+      setText(scanned);
+      if (input.current) input.current.value = scanned;
+      input.current?.focus();
+      void submit(scanned);
     },
   }));
 
@@ -130,21 +138,27 @@ export const DinerSearch = forwardRef<
     onPick(diner);
   };
 
-  const submit = async () => {
+  const submit = async (scanned?: string) => {
     // Read from the field itself: a scanner's Enter follows its last digit at once.
-    const query = (input.current?.value ?? text).trim();
+    const query = (scanned ?? input.current?.value ?? text).trim();
     if (query === "" || busy) return;
-    if (open && active >= 0 && results[active]) return choose(results[active]);
+    if (scanned === undefined && open && active >= 0 && results[active]) return choose(results[active]);
+    const reading = readScan(query, { dniLength });
+    if (reading.kind === "wrong-length") {
+      setOpen(false);
+      input.current?.select();
+      return onInvalid(reading.problem);
+    }
     const found = await search(query);
     if (found === undefined) return;
     if (found === null) return onFailure();
-    if (looksLikeDocument(query)) {
-      const number = normalizeDocumentNumber(query);
+    if (reading.kind === "document") {
+      const number = reading.number;
       const exact = found.filter((d) => d.documentNumber === number);
       if (exact.length === 1) return choose(exact[0]);
       if (exact.length === 0) {
         setOpen(false);
-        return onUnknown(number, true);
+        return onUnknown(number, true, reading.note);
       }
       setResults(exact);
       setOpen(true);
@@ -218,6 +232,7 @@ export const DinerSearch = forwardRef<
           placeholder={t("dinners.search_placeholder")}
           className={cn(inputClasses, "h-12 pl-11 text-lg")}
           data-testid="pos-input"
+          data-pos-scan=""
         />
       </div>
       <p id={hintId} className="mt-1 text-xs text-muted-foreground">

@@ -1,7 +1,8 @@
 /**
  * Registers a diner from the point of sale (diners.manage), prefilled with the document that was not found; once
  * saved, the page sells to them at once. Sent as JSON (diners.store answers the diner), so the page keeps its
- * state and the sale follows without a reload.
+ * state and the sale follows without a reload. A name never holds digits: digits that arrive in it (a scan typed into
+ * the wrong field) are refused at once, with a message, and the dialog sends nothing until the name is a name.
  */
 import { useState, type FormEvent } from "react";
 import { documentRule } from "../../../../src/domain/documents";
@@ -15,6 +16,9 @@ import { fieldErrors, requestJson } from "./http";
 import type { CafeChoice, DinerView, DocumentType, LevelOption, SubdealershipOption } from "./types";
 
 const FIELDS = ["name", "document_type", "document_number", "phone", "subdealership_id", "cafe_id", "level_id"];
+
+/** Digits in a name: a scanner's document typed into the name field. */
+const HAS_DIGITS = /\d/;
 
 export function NewDinerDialog({
   document,
@@ -53,11 +57,22 @@ export function NewDinerDialog({
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
   const set = (field: keyof typeof data) => (value: string) => setData((d) => ({ ...d, [field]: value }));
+  const setName = (value: string) => {
+    set("name")(value);
+    setErrors((e) => {
+      const rest = Object.fromEntries(Object.entries(e).filter(([field]) => field !== "name"));
+      return HAS_DIGITS.test(value) ? { ...rest, name: t("dinners.new_diner.name_digits") } : rest;
+    });
+  };
   const rule = documentRule(data.document_type, { dniLength });
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (busy) return;
+    if (HAS_DIGITS.test(data.name)) {
+      setErrors((e) => ({ ...e, name: t("dinners.new_diner.name_digits") }));
+      return;
+    }
     setBusy(true);
     try {
       const { status, body } = await requestJson<DinerView>("POST", route("diners.store"), {
@@ -88,7 +103,7 @@ export function NewDinerDialog({
         <Field
           label={t("dinners.new_diner.name")}
           value={data.name}
-          onChange={(e) => set("name")(e.target.value)}
+          onChange={(e) => setName(e.target.value)}
           error={errors.name}
           autoComplete="off"
           required

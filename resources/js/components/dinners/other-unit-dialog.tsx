@@ -1,7 +1,10 @@
 /**
  * A diner whose home cafe is another cafe: the sale is charged at the other-unit factor, so the cashier confirms
- * it. The confirm button has the focus, so the scanner's flow goes on with Enter; Escape or Cancel leaves it.
+ * it on purpose. The safe choice (Cancel) has the focus: a reflex Enter sells nothing. The next diner's scan, typed
+ * while the dialog is open, closes it and goes to the point of sale's input as a scan (`onScan`), so it never
+ * confirms the double price either. Selling ×factor takes the confirm button itself (a click, or Tab and Enter).
  */
+import { useRef, type KeyboardEvent } from "react";
 import { useI18n } from "../../hooks/use-i18n";
 import { Button } from "../ui/button";
 import { Dialog } from "../ui/dialog";
@@ -15,6 +18,7 @@ export function OtherUnitDialog({
   busy,
   onConfirm,
   onCancel,
+  onScan,
 }: {
   diner: DinerView;
   cafeName: string;
@@ -24,8 +28,23 @@ export function OtherUnitDialog({
   busy: boolean;
   onConfirm: () => void;
   onCancel: () => void;
+  /** A scan typed into the dialog (characters, then Enter): the dialog is left and the scan looked up. */
+  onScan: (text: string) => void;
 }) {
   const { t, money, number } = useI18n();
+  const typed = useRef("");
+  const onKeyDownCapture = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.ctrlKey || event.altKey || event.metaKey) return;
+    if (event.key.length === 1 && event.key !== " ") {
+      typed.current += event.key;
+      event.preventDefault();
+    } else if (event.key === "Enter" && typed.current.trim() !== "") {
+      event.preventDefault();
+      event.stopPropagation();
+      onScan(typed.current);
+      typed.current = "";
+    }
+  };
   return (
     <Dialog
       open
@@ -38,23 +57,27 @@ export function OtherUnitDialog({
       })}
       closeLabel={t("dinners.close")}
     >
-      <div className="space-y-2 rounded-lg border bg-muted/40 p-3 text-sm" data-testid="other-unit">
-        <p>
-          <span className="font-medium">{diner.name}</span> · {diner.documentType.toUpperCase()} {diner.documentNumber}
-        </p>
-        <p className="text-muted-foreground">{diner.cafePath}</p>
-        <p>{t("dinners.other_unit.factor", { factor: number(factor) })}</p>
-        <p className="text-lg font-semibold tabular-nums">
-          {t("dinners.other_unit.total", { total: money(totalCents) })}
-        </p>
-      </div>
-      <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
-        <Button variant="outline" onClick={onCancel}>
-          {t("dinners.cancel")}
-        </Button>
-        <Button data-autofocus onClick={onConfirm} disabled={busy}>
-          {t("dinners.other_unit.confirm")}
-        </Button>
+      <div onKeyDownCapture={onKeyDownCapture}>
+        <div className="space-y-2 rounded-lg border bg-muted/40 p-3 text-sm" data-testid="other-unit">
+          <p>
+            <span className="font-medium">{diner.name}</span> · {diner.documentType.toUpperCase()}{" "}
+            {diner.documentNumber}
+          </p>
+          <p className="text-muted-foreground">{diner.cafePath}</p>
+          <p>{t("dinners.other_unit.factor", { factor: number(factor) })}</p>
+          <p className="text-lg font-semibold tabular-nums">
+            {t("dinners.other_unit.total", { total: money(totalCents) })}
+          </p>
+        </div>
+        <p className="pt-2 text-xs text-muted-foreground">{t("dinners.other_unit.safe", { factor: number(factor) })}</p>
+        <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
+          <Button variant="outline" data-autofocus onClick={onCancel}>
+            {t("dinners.cancel")}
+          </Button>
+          <Button onClick={onConfirm} disabled={busy}>
+            {t("dinners.other_unit.confirm", { factor: number(factor) })}
+          </Button>
+        </div>
       </div>
     </Dialog>
   );

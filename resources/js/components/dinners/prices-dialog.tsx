@@ -1,8 +1,8 @@
 /**
  * The cafe's prices dialog on the point of sale (prices.manage): each service's price, through the same price
  * service as Management (cafe_prices.update, history kept), and its service window (the window that holds the
- * cafe's current time preselects its service); the cafe's ticket series and whether every sale prints at once
- * (dinners.settings). Only what changed is sent.
+ * cafe's current time preselects its service); the cafe's ticket series, whether every sale prints at once and
+ * whether a cash sale keeps the next one on cash, for a cash-only cafe (dinners.settings). Only what changed is sent.
  */
 import { router } from "@inertiajs/react";
 import { useState, type FormEvent } from "react";
@@ -35,6 +35,7 @@ export function PricesDialog({ pos, onClose }: { pos: PointOfSale; onClose: () =
   const [rows, setRows] = useState(initial);
   const [series, setSeries] = useState(pos.cafe.ticketSeries);
   const [autoPrint, setAutoPrint] = useState(pos.cafe.autoPrint);
+  const [keepCash, setKeepCash] = useState(pos.cafe.keepCash);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
   const edit = (serviceId: number, field: keyof Omit<Row, "serviceId">, value: string) =>
@@ -58,6 +59,7 @@ export function PricesDialog({ pos, onClose }: { pos: PointOfSale; onClose: () =
     const settings = {
       ...(series.trim().toUpperCase() !== pos.cafe.ticketSeries ? { ticket_series: series.trim() } : {}),
       ...(autoPrint !== pos.cafe.autoPrint ? { auto_print: autoPrint } : {}),
+      ...(keepCash !== pos.cafe.keepCash ? { keep_cash: keepCash } : {}),
       ...(windows.length ? { windows } : {}),
     };
     const options = {
@@ -83,6 +85,7 @@ export function PricesDialog({ pos, onClose }: { pos: PointOfSale; onClose: () =
   const known = [
     "ticket_series",
     "auto_print",
+    "keep_cash",
     ...rows.flatMap((r) => [`prices.${r.serviceId}`, `windows.${r.serviceId}`]),
   ];
   return (
@@ -190,6 +193,21 @@ export function PricesDialog({ pos, onClose }: { pos: PointOfSale; onClose: () =
             />
             {t("dinners.prices.auto_print")}
           </label>
+        </div>
+        <div className="space-y-1">
+          <label className="flex items-center gap-2 text-sm">
+            <input
+              type="checkbox"
+              className="size-4"
+              checked={keepCash}
+              onChange={(e) => setKeepCash(e.target.checked)}
+              aria-describedby="pos-keep-cash-hint"
+            />
+            {t("dinners.prices.keep_cash")}
+          </label>
+          <p id="pos-keep-cash-hint" className="pl-6 text-xs text-muted-foreground">
+            {t("dinners.prices.keep_cash_hint")}
+          </p>
         </div>
         <OtherErrors errors={errors} fields={known} />
         <DialogActions

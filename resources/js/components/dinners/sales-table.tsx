@@ -2,14 +2,15 @@
  * The sales of the chosen date at the cafe, newest first, twenty a page, with the day's totals: each with its
  * ticket (opened in a new tab to print) and, when allowed, Void. A voided sale stays, struck through.
  */
-import { Ban, Receipt } from "lucide-react";
+import { Ban, Printer, Receipt } from "lucide-react";
 import type { ReactNode } from "react";
 import { intlLocale } from "../../../../src/i18n";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
 import { cn } from "../../lib/utils";
 import { DataTable, type DataColumn, type Page } from "../data-table";
-import { buttonClasses, IconButton } from "../ui/button";
+import { Button, buttonClasses, IconButton } from "../ui/button";
+import { Kbd } from "./kbd";
 import type { DaySales, SaleView } from "./types";
 
 /** Sales per page (the route's SALES_PER_PAGE). */
@@ -84,7 +85,7 @@ export function SalesTable({
         struck(
           s,
           <>
-            {t(`sales.types.${s.saleType}`)}
+            {t(`dinners.sale_types.${s.saleType}`)}
             {s.otherUnit && (
               <span
                 className="ml-1 rounded bg-amber-500/20 px-1 text-xs text-amber-900 dark:text-amber-200"
@@ -161,8 +162,21 @@ export function SalesTable({
   );
 }
 
-/** The last diner served at the cafe on the date: who, their subdealership, the ticket. */
-export function LastDiner({ sale }: { sale: SaleView | null }) {
+/**
+ * The last diner served at the cafe on the date: who, their subdealership, the ticket, and the button that prints
+ * that ticket in place (its key, `printKey`, does the same from anywhere on the page).
+ */
+export function LastDiner({
+  sale,
+  onPrint,
+  printKey,
+  printing = false,
+}: {
+  sale: SaleView | null;
+  onPrint?: (sale: SaleView) => void;
+  printKey?: string;
+  printing?: boolean;
+}) {
   const { t, money } = useI18n();
   return (
     <section
@@ -174,22 +188,37 @@ export function LastDiner({ sale }: { sale: SaleView | null }) {
         {t("dinners.last.title")}
       </h2>
       {sale ? (
-        <div className="mt-1 space-y-0.5">
-          <p className="text-lg font-semibold">{sale.dinerName}</p>
-          <p className="text-sm">
-            {sale.documentType.toUpperCase()} {sale.documentNumber}
-            {sale.subdealershipName && (
-              <>
-                {" · "}
-                {sale.subdealershipName}
-                {sale.dealershipName && <span className="text-muted-foreground"> ({sale.dealershipName})</span>}
-              </>
-            )}
-          </p>
-          <p className="text-sm text-muted-foreground">
-            <span className="font-mono">{sale.ticket}</span> · {sale.lines.map((l) => l.serviceName).join(", ")} ·{" "}
-            {money(sale.totalCents)}
-          </p>
+        <div className="mt-1 flex flex-wrap items-start justify-between gap-3">
+          <div className="min-w-0 space-y-0.5">
+            <p className="text-lg font-semibold">{sale.dinerName}</p>
+            <p className="text-sm">
+              {sale.documentType.toUpperCase()} {sale.documentNumber}
+              {sale.subdealershipName && (
+                <>
+                  {" · "}
+                  {sale.subdealershipName}
+                  {sale.dealershipName && <span className="text-muted-foreground"> ({sale.dealershipName})</span>}
+                </>
+              )}
+            </p>
+            <p className="text-sm text-muted-foreground">
+              <span className="font-mono">{sale.ticket}</span> · {sale.lines.map((l) => l.serviceName).join(", ")} ·{" "}
+              {money(sale.totalCents)}
+            </p>
+          </div>
+          {onPrint && (
+            <Button
+              variant="outline"
+              onClick={() => onPrint(sale)}
+              disabled={printing}
+              aria-keyshortcuts={printKey}
+              data-testid="pos-print-last"
+            >
+              <Printer className="size-4" aria-hidden="true" />
+              {t("dinners.last.print", { ticket: sale.ticket })}
+              {printKey && <Kbd>{printKey}</Kbd>}
+            </Button>
+          )}
         </div>
       ) : (
         <p className="mt-1 text-sm">{t("dinners.last.none")}</p>

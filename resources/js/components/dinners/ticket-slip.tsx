@@ -1,10 +1,10 @@
 /**
  * A sale's ticket as it prints on an 80 mm roll: issuer, RUC and address, "TICKET" with series and number, date and
- * time in the cafe's time zone, cafe, diner, document, subdealership (and dealership), lines, base, IGV and total
- * in soles, the other-unit mark and, once voided, "ANULADO". The ticket page shows it; the point of sale prints it
+ * time in the cafe's time zone, the service date, cafe, diner, document, subdealership (and dealership), the sale
+ * type (a cash-type sale reads "Contado", paid at the till), lines under "Cant. Servicio Importe", base, IGV and
+ * total in soles, the other-unit mark and, once voided, "ANULADO". The ticket page shows it; the point of sale prints it
  * in place when its cafe prints every sale. `ticketPrintStyle(id)` is the print style that keeps it alone.
  */
-import { dateIn } from "../../../../src/domain/sales/clock";
 import { intlLocale } from "../../../../src/i18n";
 import { useI18n } from "../../hooks/use-i18n";
 import { cn } from "../../lib/utils";
@@ -33,6 +33,12 @@ export function TicketSlip({ sale, id, className }: { sale: SaleView; id: string
     hourCycle: "h23",
     timeZone: sale.timeZone,
   }).format(new Date(sale.soldAt));
+  const serviceDate = new Intl.DateTimeFormat(intlLocale[locale], {
+    day: "2-digit",
+    month: "2-digit",
+    year: "numeric",
+    timeZone: "UTC",
+  }).format(new Date(`${sale.serviceDate}T12:00:00Z`));
   const rate = number(sale.igvRateBasisPoints / 100);
   const title = t("dinners.ticket.title", { ticket: sale.ticket });
   return (
@@ -59,6 +65,8 @@ export function TicketSlip({ sale, id, className }: { sale: SaleView; id: string
       <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-2">
         <dt>{t("dinners.ticket.date")}</dt>
         <dd>{soldAt}</dd>
+        <dt>{t("dinners.ticket.service_date")}</dt>
+        <dd data-testid="ticket-service-date">{serviceDate}</dd>
         <dt>{t("dinners.ticket.cafe")}</dt>
         <dd>{sale.cafeName}</dd>
         <dt>{t("dinners.ticket.diner")}</dt>
@@ -75,20 +83,15 @@ export function TicketSlip({ sale, id, className }: { sale: SaleView; id: string
           </>
         )}
         <dt>{t("dinners.ticket.sale_type")}</dt>
-        <dd>{t(`sales.types.${sale.saleType}`)}</dd>
-        {sale.serviceDate !== dateIn(sale.timeZone, new Date(sale.soldAt)) && (
-          <>
-            <dt>{t("dinners.ticket.service_date")}</dt>
-            <dd>{sale.serviceDate}</dd>
-          </>
-        )}
+        <dd>{t(`dinners.sale_types.${sale.saleType}`)}</dd>
       </dl>
       <hr className="my-2 border-dashed border-black" />
       <table className="w-full">
         <caption className="sr-only">{t("dinners.ticket.lines")}</caption>
         <thead>
           <tr>
-            <th scope="col" className="w-8 text-left font-normal">
+            {/* As wide as its header ("Cant."), with a gap before the service: the header reads "Cant. Servicio". */}
+            <th scope="col" className="w-px whitespace-nowrap pr-2 text-left font-normal">
               {t("dinners.ticket.qty")}
             </th>
             <th scope="col" className="text-left font-normal">
@@ -102,7 +105,7 @@ export function TicketSlip({ sale, id, className }: { sale: SaleView; id: string
         <tbody>
           {sale.lines.map((line) => (
             <tr key={line.serviceId}>
-              <td className="align-top">{line.quantity}</td>
+              <td className="pr-2 align-top tabular-nums">{line.quantity}</td>
               <td className="align-top">
                 {line.serviceName}
                 {line.quantity > 1 && <span className="block">@ {money(line.unitPriceCents)}</span>}

@@ -5,13 +5,23 @@
  * finds the diner (GET diners.search) and sells at once (POST sales.store through the page protocol, with a key
  * made for the attempt and kept for its retries). Below, the last diner served and the day's sales, kept live by
  * the cafe's realtime channel. The page keeps its session alive through a shift.
+ *
+ * The scan box keeps the focus: an unknown document or a misread is said in a notice beside it (F3 registers the
+ * document), never by a dialog that would take the next scan into a name. After a cash or visitor sale the sale type
+ * goes back to credit (unless the cafe sells cash only, `keepCash`), and cash is shown and announced unmistakably.
+ * The keys (POS_KEYS: F2 scan box, F3 new diner, F4 print the last ticket, F8 credit or cash, F9 visitor) are fixed
+ * and shown beside what they do; they stay quiet while a dialog is open or another field has the focus. The page's
+ * notices (a sale recorded, a void, settings saved) show under the scan box, in the flow of the page, never floating
+ * over its buttons (FlashMessages leaves them to the element marked `data-flash-inline`).
  */
-import { Head, router } from "@inertiajs/react";
+import { Head, router, usePage } from "@inertiajs/react";
 import { intlLocale } from "../../../../src/i18n";
-import { CircleAlert, RotateCw, Settings2, UserPlus, UserRound } from "lucide-react";
+import { Banknote, CircleAlert, CircleCheck, CreditCard, RotateCw, Settings2, UserPlus, UserRound } from "lucide-react";
 import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import type { Message } from "../../../../src/domain/errors";
 import { DinerSearch, type DinerSearchHandle } from "../../components/dinners/diner-search";
 import { DinerImport, type DinerImportProp } from "../../components/dinners/import-dialog";
+import { Kbd, POS_KEYS } from "../../components/dinners/kbd";
 import { NewDinerDialog } from "../../components/dinners/new-diner-dialog";
 import { OtherUnitDialog } from "../../components/dinners/other-unit-dialog";
 import { PricesDialog } from "../../components/dinners/prices-dialog";
@@ -55,6 +65,8 @@ interface Notice {
   title: string;
   messages: string[];
   actions?: ReactNode;
+  /** What F3 registers while the notice shows (an unknown document, or a name nobody has). */
+  register?: { document: string; name: string };
 }
 
 type Modal =
@@ -82,10 +94,16 @@ export default function DinnersIndex({
   /** The Excel dialog's import (null without diners.import). */
   dinerImport: DinerImportProp | null;
 }) {
-  const { t, money, locale } = useI18n();
+  const { t, tDynamic, money, locale } = useI18n();
+  const said = (m: Message) => (typeof m === "string" ? m : tDynamic(m.key, m.key, m.params));
   const route = useRoute();
+  const flash = usePage().flash as { success?: unknown; error?: unknown } | undefined;
   const search = useRef<DinerSearchHandle>(null);
   const [saleType, setSaleType] = useState<SaleType>("credit");
+  /** The sale type went back to credit by itself after a cash sale (said in the status until it changes again). */
+  const [backToCredit, setBackToCredit] = useState(false);
+  /** The sale type before the visitor dialog switched to cash: given back when the dialog closes without a sale. */
+  const beforeVisitor = useRef<SaleType | null>(null);
   const current = usePosClock(pos, date);
   const preselected = (): Record<number, number> => (current !== null ? { [current]: 1 } : {});
   const [quantities, setQuantities] = useState<Record<number, number>>(preselected);
@@ -103,12 +121,24 @@ export default function DinnersIndex({
   // Another cafe, or the next service window: its service is preselected.
   useEffect(() => setQuantities(preselected()), [pos?.cafe.id, current]);
 
-  // F2 brings the focus back to the input from anywhere on the page.
+  // The page's keys (POS_KEYS), read from a ref so the listener, set once, always calls this render's actions.
+  const actions = useRef<Record<string, () => void>>({});
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (event.key !== "F2") return;
+      const action = actions.current[event.key];
+      if (!action || event.ctrlKey || event.altKey || event.metaKey || event.shiftKey) return;
+      const target = event.target instanceof HTMLElement ? event.target : null;
+      // A dialog has its own keys; another field (a quantity, the date, a dialog's name) is not typed into by them.
+      if (target?.closest('[role="dialog"], [role="alertdialog"]')) return;
+      const field =
+        target !== null &&
+        !target.hasAttribute("data-pos-scan") &&
+        (target.isContentEditable ||
+          ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName) ||
+          target.getAttribute("role") === "combobox");
+      if (field && event.key !== POS_KEYS.scan) return;
       event.preventDefault();
-      search.current?.focus();
+      if (!event.repeat) action();
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
@@ -123,6 +153,7 @@ export default function DinnersIndex({
 
   const changeSaleType = (next: SaleType) => {
     setSaleType(next);
+    setBackToCredit(false);
     const max = maxQuantity(next);
     setQuantities((q) => Object.fromEntries(Object.entries(q).map(([id, n]) => [id, Math.min(n, max)])));
   };
@@ -167,7 +198,15 @@ export default function DinnersIndex({
           if (Object.keys((page.props.errors ?? {}) as object).length > 0) return;
           attempt.current = null;
           setNotice(null);
-          if (payload.sale_type === "cash") setQuantities(preselected());
+          beforeVisitor.current = null;
+          if (payload.sale_type === "cash") {
+            setQuantities(preselected());
+            // The next worker is charged to their subdealership, unless the cafe sells cash only.
+            if (!pos.cafe.keepCash) {
+              setSaleType("credit");
+              setBackToCredit(true);
+            }
+          }
           ready();
           const sold = (page.flash as { sale?: { id: number; ticket: string } } | undefined)?.sale;
           if (sold && pos.cafe.autoPrint) {
@@ -242,7 +281,8 @@ export default function DinnersIndex({
     document_number: buyer.documentNumber,
     ...(buyer.visitorName !== undefined ? { visitor_name: buyer.visitorName } : {}),
     service_date: date,
-    sale_type: saleType,
+    // A visitor always pays at the till.
+    sale_type: buyer.visitorName !== undefined ? "cash" : saleType,
     other_unit_confirmed: otherUnit,
     lines,
   });
@@ -262,28 +302,47 @@ export default function DinnersIndex({
     sellTo(diner);
   };
 
-  const unknown = (text: string, isDocument: boolean) => {
+  const openVisitor = (document: string) => {
+    if (saleType !== "cash") {
+      beforeVisitor.current = saleType;
+      changeSaleType("cash");
+    }
+    setModal({ kind: "visitor", document });
+  };
+
+  /**
+   * A document nobody has, or a name nobody has: said beside the scan box, which keeps the focus (what it holds is
+   * selected, so the next scan replaces it). F3 or the notice's button registers the diner.
+   */
+  const unknown = (text: string, isDocument: boolean, note?: Message | null) => {
     const register = (document: string, name: string) =>
       can.manageDiners && (
-        <Button variant="outline" size="sm" onClick={() => setModal({ kind: "new-diner", document, name })}>
+        <Button
+          variant="outline"
+          size="sm"
+          onClick={() => setModal({ kind: "new-diner", document, name })}
+          aria-keyshortcuts={POS_KEYS.register}
+        >
           <UserPlus className="size-4" aria-hidden="true" />
           {t("dinners.new_diner.open")}
+          <Kbd>{POS_KEYS.register}</Kbd>
         </Button>
       );
-    const visitor = (document: string) =>
-      saleType === "cash" && (
-        <Button variant="outline" size="sm" onClick={() => setModal({ kind: "visitor", document })}>
-          <UserRound className="size-4" aria-hidden="true" />
-          {t("dinners.visitor.open")}
-        </Button>
-      );
+    const visitor = (document: string) => (
+      <Button variant="outline" size="sm" onClick={() => openVisitor(document)} aria-keyshortcuts={POS_KEYS.visitor}>
+        <UserRound className="size-4" aria-hidden="true" />
+        {t("dinners.visitor.open")}
+        <Kbd>{POS_KEYS.visitor}</Kbd>
+      </Button>
+    );
     if (isDocument) {
       setNotice({
         tone: "warning",
         title: t("dinners.unknown_title"),
         messages: [
           t("sales.diner_unknown", { document: text }),
-          can.manageDiners ? t("dinners.unknown_register") : t("dinners.unknown_ask"),
+          ...(note ? [said(note)] : []),
+          can.manageDiners ? t("dinners.unknown_register", { key: POS_KEYS.register }) : t("dinners.unknown_ask"),
         ],
         actions: (
           <>
@@ -291,9 +350,9 @@ export default function DinnersIndex({
             {visitor(text)}
           </>
         ),
+        register: { document: text, name: "" },
       });
-      if (can.manageDiners) setModal({ kind: "new-diner", document: text, name: "" });
-      else search.current?.focus();
+      search.current?.focus();
       return;
     }
     setNotice({
@@ -301,8 +360,32 @@ export default function DinnersIndex({
       title: t("dinners.no_one_named", { name: text }),
       messages: [t("dinners.no_one_named_hint")],
       actions: register("", text),
+      register: { document: "", name: text },
     });
     search.current?.focus();
+  };
+
+  /** Digits no document has this many of: what is wrong, nothing asked; the scan box keeps the focus for a rescan. */
+  const misread = (problem: Message) => {
+    setNotice({ tone: "error", title: t("dinners.scan.misread_title"), messages: [said(problem)] });
+    search.current?.focus();
+  };
+
+  const printLast = () => {
+    if (!last) return failed(t("dinners.last.cannot_print"), [t("dinners.last.nothing_to_print")]);
+    void printer.print(last.id, [last]);
+  };
+
+  actions.current = {
+    [POS_KEYS.scan]: () => search.current?.focus(),
+    [POS_KEYS.register]: () => {
+      if (!pos || !can.manageDiners) return;
+      const { document, name } = notice?.register ?? { document: "", name: "" };
+      setModal({ kind: "new-diner", document, name });
+    },
+    [POS_KEYS.print]: printLast,
+    [POS_KEYS.saleType]: () => pos && changeSaleType(saleType === "cash" ? "credit" : "cash"),
+    [POS_KEYS.visitor]: () => pos && openVisitor(notice?.register?.document ?? ""),
   };
 
   const canVoid = (sale: SaleView) => can.voidAny || (sale.cashierId === userId && sale.serviceDate === today);
@@ -341,7 +424,15 @@ export default function DinnersIndex({
         }
       />
 
-      <section aria-label={t("dinners.sale")} className="space-y-4 rounded-xl border bg-card p-4 shadow-xs">
+      <section
+        aria-label={t("dinners.sale")}
+        className={cn(
+          "space-y-4 rounded-xl border bg-card p-4 shadow-xs",
+          // Cash is never mistaken for credit: the whole sale is framed in the cash colour.
+          saleType === "cash" && "border-amber-500 ring-2 ring-amber-500/50",
+        )}
+        data-sale-type={saleType}
+      >
         <div className="grid gap-3 sm:grid-cols-2 xl:grid-cols-[minmax(0,2fr)_minmax(0,1fr)_auto_minmax(0,1.2fr)]">
           <div className="min-w-0 space-y-1.5">
             <label htmlFor="pos-cafe" className="text-sm font-medium">
@@ -366,27 +457,39 @@ export default function DinnersIndex({
             />
           </div>
           <fieldset className="min-w-0 space-y-1.5">
-            <legend className="mb-1.5 text-sm font-medium">{t("dinners.sale_type")}</legend>
+            <legend className="mb-1.5 text-sm font-medium">
+              {t("dinners.sale_type")}
+              <Kbd>{POS_KEYS.saleType}</Kbd>
+            </legend>
             <div className="inline-flex h-9 rounded-md border border-input bg-muted/40 p-0.5">
-              {(["credit", "cash"] as const).map((type) => (
-                <label
-                  key={type}
-                  className={cn(
-                    "flex cursor-pointer items-center rounded px-3 text-sm font-medium has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-ring",
-                    saleType === type ? "bg-primary text-primary-foreground shadow-xs" : "text-muted-foreground",
-                  )}
-                >
-                  <input
-                    type="radio"
-                    name="sale_type"
-                    value={type}
-                    className="sr-only"
-                    checked={saleType === type}
-                    onChange={() => changeSaleType(type)}
-                  />
-                  {t(`sales.types.${type}`)}
-                </label>
-              ))}
+              {(["credit", "cash"] as const).map((type) => {
+                const Icon = type === "cash" ? Banknote : CreditCard;
+                return (
+                  <label
+                    key={type}
+                    className={cn(
+                      "flex cursor-pointer items-center gap-1.5 whitespace-nowrap rounded px-3 text-sm font-medium has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-ring",
+                      saleType !== type
+                        ? "text-muted-foreground"
+                        : type === "cash"
+                          ? "bg-amber-400 text-black shadow-xs"
+                          : "bg-primary text-primary-foreground shadow-xs",
+                    )}
+                  >
+                    <input
+                      type="radio"
+                      name="sale_type"
+                      value={type}
+                      className="sr-only"
+                      checked={saleType === type}
+                      onChange={() => changeSaleType(type)}
+                      aria-keyshortcuts={POS_KEYS.saleType}
+                    />
+                    <Icon className="size-4" aria-hidden="true" />
+                    {t(`dinners.sale_types.${type}`)}
+                  </label>
+                );
+              })}
             </div>
           </fieldset>
           {can.backdate ? (
@@ -413,6 +516,20 @@ export default function DinnersIndex({
             </dl>
           )}
         </div>
+        <p
+          role="status"
+          className={cn(
+            "rounded-md px-3 py-2 text-sm",
+            saleType === "cash"
+              ? "bg-amber-400 font-semibold text-black"
+              : "border border-dashed text-muted-foreground",
+          )}
+          data-testid="pos-sale-type"
+        >
+          {saleType === "cash"
+            ? t(pos.cafe.keepCash ? "dinners.sale_type_status.cash_kept" : "dinners.sale_type_status.cash")
+            : t(backToCredit ? "dinners.sale_type_status.back_to_credit" : "dinners.sale_type_status.credit")}
+        </p>
         {date !== today && (
           <p className="rounded-md bg-amber-500/15 px-3 py-2 text-sm text-amber-900 dark:text-amber-200">
             {t("dinners.backdated", { date })}
@@ -436,6 +553,8 @@ export default function DinnersIndex({
             ref={search}
             onPick={pick}
             onUnknown={unknown}
+            onInvalid={misread}
+            dniLength={settings.dniLength}
             onFailure={() => failed(t("dinners.not_sent"), [t("dinners.offline")])}
             busy={sending}
           />
@@ -443,19 +562,39 @@ export default function DinnersIndex({
             <p className="text-sm text-muted-foreground" aria-live="polite" data-testid="pos-subtotal">
               {t("dinners.subtotal", { total: money(subtotal) })}
             </p>
-            {saleType === "cash" && (
-              <Button variant="outline" onClick={() => setModal({ kind: "visitor", document: "" })}>
-                <UserRound className="size-4" aria-hidden="true" />
-                {t("dinners.visitor.open")}
-              </Button>
-            )}
+            <Button variant="outline" onClick={() => openVisitor("")} aria-keyshortcuts={POS_KEYS.visitor}>
+              <UserRound className="size-4" aria-hidden="true" />
+              {t("dinners.visitor.open")}
+              <Kbd>{POS_KEYS.visitor}</Kbd>
+            </Button>
             {can.manageDiners && (
-              <Button variant="outline" onClick={() => setModal({ kind: "new-diner", document: "", name: "" })}>
+              <Button
+                variant="outline"
+                onClick={() => setModal({ kind: "new-diner", document: "", name: "" })}
+                aria-keyshortcuts={POS_KEYS.register}
+              >
                 <UserPlus className="size-4" aria-hidden="true" />
                 {t("dinners.new_diner.open")}
+                <Kbd>{POS_KEYS.register}</Kbd>
               </Button>
             )}
           </div>
+        </div>
+
+        {/* The page's notices, here rather than floating over the page (see FlashMessages). */}
+        <div data-flash-inline="" aria-live="polite" className="min-h-5 text-sm">
+          {!notice && typeof flash?.success === "string" && (
+            <p className="flex items-start gap-2 text-emerald-800 dark:text-emerald-300">
+              <CircleCheck className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+              <span data-flash="success">{flash.success}</span>
+            </p>
+          )}
+          {typeof flash?.error === "string" && (
+            <p role="alert" className="flex items-start gap-2 text-destructive">
+              <CircleAlert className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+              <span data-flash="error">{flash.error}</span>
+            </p>
+          )}
         </div>
 
         {notice && (
@@ -487,7 +626,25 @@ export default function DinnersIndex({
         )}
       </section>
 
-      <LastDiner sale={last} />
+      <LastDiner sale={last} onPrint={printLast} printKey={POS_KEYS.print} />
+
+      <section aria-labelledby="pos-keys-heading" className="text-sm text-muted-foreground">
+        <h2 id="pos-keys-heading" className="sr-only">
+          {t("dinners.keys.title")}
+        </h2>
+        <ul className="flex flex-wrap gap-x-4 gap-y-1" data-testid="pos-keys">
+          {(["scan", "register", "print", "saleType", "visitor"] as const)
+            .filter((action) => action !== "register" || can.manageDiners)
+            .map((action) => (
+              <li key={action}>
+                <kbd className="mr-1 rounded border bg-muted px-1 font-mono text-xs text-foreground">
+                  {POS_KEYS[action]}
+                </kbd>
+                {t(`dinners.keys.${action}`)}
+              </li>
+            ))}
+        </ul>
+      </section>
 
       {sales && <SalesTable sales={sales} canVoid={canVoid} onVoid={(sale) => setModal({ kind: "void", sale })} />}
 
@@ -502,6 +659,11 @@ export default function DinnersIndex({
           onCancel={() => {
             setModal(null);
             search.current?.focus();
+          }}
+          onScan={(text) => {
+            // The next diner's scan: the dialog is left, and the scan goes where scans go.
+            setModal(null);
+            search.current?.scan(text);
           }}
         />
       )}
@@ -548,6 +710,9 @@ export default function DinnersIndex({
           onClose={() => {
             setModal(null);
             setVisitorErrors({});
+            // Closed without a sale: the sale type the visitor dialog replaced comes back.
+            if (beforeVisitor.current) changeSaleType(beforeVisitor.current);
+            beforeVisitor.current = null;
           }}
         />
       )}
