@@ -135,6 +135,11 @@ describe("the note about a larger presentation", () => {
     const dearSack = pack(7, "Saco 50 kg", 50_000, 20_000);
     const bags = cheapestCover(2000, [BAG, dearSack]);
     expect(largerPackNote(2000, bags, [BAG, dearSack])).toBeNull();
+    // A sack at S/ 3.55 a kg against bags at S/ 3.56: less than 1 % cheaper, not worth a note.
+    const nearSack = pack(8, "Saco 50 kg", 50_000, 17_750);
+    expect(largerPackNote(2000, cheapestCover(2000, [BAG, nearSack]), [BAG, nearSack])).toBeNull();
+    const cheaperSack = pack(9, "Saco 50 kg", 50_000, 17_600); // S/ 3.52 a kg: 1.1 % cheaper
+    expect(largerPackNote(2000, cheapestCover(2000, [BAG, cheaperSack]), [BAG, cheaperSack])?.offerId).toBe(9);
   });
 
   test("of several larger presentations, the cheapest per unit is named", () => {

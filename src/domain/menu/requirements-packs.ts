@@ -49,6 +49,8 @@ export interface LargerPack extends Pack {
 
 /** The most branches one search looks at. */
 const SEARCH_BUDGET = 200_000;
+/** How much cheaper per unit a larger presentation must be to be noted: 1 %. */
+const NOTE_SAVING = 0.01;
 /** Costs this close (in cents) are equal. */
 const COST_EPSILON = 1e-3;
 
@@ -149,8 +151,8 @@ export function cheapestCover(needed: number, offered: readonly Pack[]): Cover {
 }
 
 /**
- * The presentation larger than any bought with the lowest price per base unit, when that price is below what the
- * cover pays per unit; null otherwise (the cover already buys the cheapest per unit there is, or only larger ones
+ * The presentation larger than any bought with the lowest price per base unit, when that price is at least 1 % below
+ * what the cover pays per unit; null otherwise (the cover already buys the cheapest per unit there is, or only larger ones
  * cost more per unit).
  */
 export function largerPackNote(needed: number, cover: Cover, offered: readonly Pack[]): LargerPack | null {
@@ -161,8 +163,8 @@ export function largerPackNote(needed: number, cover: Cover, offered: readonly P
   for (const pack of offered) {
     if (!(pack.quantity > largest)) continue;
     const unit = pack.netCents / pack.quantity;
-    // Cheaper per unit by more than rounding: a thousandth of a cent on a whole presentation.
-    if (unit * pack.quantity >= boughtUnit * pack.quantity - COST_EPSILON) continue;
+    // Cheaper per unit by at least NOTE_SAVING: a hair cheaper is not worth a buyer's second look.
+    if (unit > boughtUnit * (1 - NOTE_SAVING)) continue;
     if (found && (unit > found.unitNetCents || (unit === found.unitNetCents && pack.quantity >= found.quantity)))
       continue;
     found = {
