@@ -360,9 +360,13 @@ test.describe("point of sale", () => {
     await expect(region).toHaveAttribute("data-sale-type", "cash");
     await expect(status).toHaveText("CONTADO: se cobra en caja. Después de esta venta se vuelve a Crédito.");
     await expect(input(page)).toBeFocused();
-    await scan(page, HOME.dni);
+    // A scan that starts while a quantity has the focus goes to the scan box; the quantity stays as it was.
+    await page.getByRole("spinbutton", { name: `Cantidad de ${SERVICE}` }).focus();
+    await page.keyboard.type(HOME.dni, { delay: 8 });
+    await page.keyboard.press("Enter");
     await sold(page, HOME.name);
     await expect(saleRow(page, HOME.name).filter({ hasText: "Contado" })).toHaveCount(cashBefore + 1);
+    await expect(saleRow(page, HOME.name).filter({ hasText: "Contado" }).first()).toContainText("ALM ×1");
     await expect(page.getByRole("radio", { name: "Crédito" })).toBeChecked();
     await expect(region).toHaveAttribute("data-sale-type", "credit");
     await expect(status).toHaveText(/^De vuelta a Crédito/);

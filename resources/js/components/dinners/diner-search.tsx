@@ -26,6 +26,8 @@ export interface DinerSearchHandle {
   clear: () => void;
   /** What a scan that arrived elsewhere (in a dialog) typed: put in the input and looked up as if Enter came. */
   scan: (text: string) => void;
+  /** The start of a scan that began elsewhere (in a quantity): put in the input, which takes the focus for the rest. */
+  typeIn: (text: string) => void;
 }
 
 export const DinerSearch = forwardRef<
@@ -73,6 +75,13 @@ export const DinerSearch = forwardRef<
       setOpen(false);
       setActive(-1);
       answered.current = null;
+    },
+    typeIn: (typed: string) => {
+      pending.current?.abort();
+      answered.current = null;
+      setText(typed);
+      if (input.current) input.current.value = typed;
+      input.current?.focus();
     },
     scan: (scanned: string) => {
       setText(scanned);

@@ -546,6 +546,7 @@ export default function DinnersIndex({
           quantities={quantities}
           saleType={saleType}
           onChange={(serviceId, quantity) => setQuantities((q) => ({ ...q, [serviceId]: quantity }))}
+          onScan={(text) => search.current?.typeIn(text)}
         />
 
         <div className="grid grid-cols-1 gap-3 lg:grid-cols-[minmax(0,1fr)_auto] lg:items-start">
