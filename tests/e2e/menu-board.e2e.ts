@@ -5,10 +5,11 @@
  * administrator revokes the link and the screen says at once that the link is no longer valid. The draft comes
  * from tests/support/menu-board-fixtures.ts, the administrator from tests/support/e2e-fixtures.ts.
  */
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Browser, type Page } from "@playwright/test";
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { PAGE_SECONDS } from "../../resources/js/components/menu/board-paging";
 import { acceptConfirmation, watchConsole, waitForHydration } from "./support";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -43,11 +44,7 @@ async function signIn(page: Page, email: string): Promise<void> {
   await waitForHydration(page);
 }
 
-test("a board opened through its link follows a publishing live, and stops when the link is revoked", async ({
-  browser,
-}) => {
-  // Two browser contexts, two fixtures and a live round trip: more than the default 20 s on a busy machine.
-  test.setTimeout(60_000);
+test.beforeAll(() => {
   fixture("tests/support/e2e-fixtures.ts", [
     "user",
     "--name",
@@ -65,6 +62,13 @@ test("a board opened through its link follows a publishing live, and stops when 
     "--wait",
     baseURL(),
   ]);
+});
+
+test("a board opened through its link follows a publishing live, and stops when the link is revoked", async ({
+  browser,
+}) => {
+  // Two browser contexts, two fixtures and a live round trip: more than the default 20 s on a busy machine.
+  test.setTimeout(60_000);
   const { cafeId } = JSON.parse(fixture("tests/support/menu-board-fixtures.ts", ["--cafe", CAFE, "--dish", DISH]));
 
   const adminContext = await browser.newContext();
@@ -125,4 +129,247 @@ test("a board opened through its link follows a publishing live, and stops when 
   expect(screenProblems.filter((p) => !/404|Failed to load resource/.test(p))).toEqual([]);
   await adminContext.close();
   await screenContext.close();
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// The board fits its screen (issue 26): a 1920×1080 and a 1366×768 screen show every meal and dish of today and
+// every day of the week, at once or a page at a time by themselves; the page never scrolls or spills; each dish's
+// kcal stand in the right-hand column of its first line.
+
+const SCREENS = [
+  { width: 1920, height: 1080 },
+  { width: 1366, height: 768 },
+];
+
+/** The page object's props of a first load (the page protocol's JSON in the document). */
+async function propsOf(page: Page, path: string): Promise<any> {
+  await page.goto(path);
+  return JSON.parse((await page.locator('script[data-page="app"]').textContent()) ?? "{}").props;
+}
+
+async function xsrfOf(page: Page): Promise<string> {
+  const cookie = (await page.context().cookies()).find((c) => c.name === "XSRF-TOKEN");
+  return decodeURIComponent(cookie?.value ?? "");
+}
+
+async function cafeIdOf(page: Page, name: string): Promise<number> {
+  const props = await propsOf(page, "/menu/display");
+  const cafe = (props.cafes as { id: number; path: string }[]).find((c) => c.path.endsWith(` › ${name}`));
+  expect(cafe, `the demo cafe ${name}`).toBeTruthy();
+  return cafe!.id;
+}
+
+async function boardLinkOf(page: Page, cafeId: number, label: string): Promise<string> {
+  const made = await page.request.post("/menu/display-links", {
+    headers: { "X-XSRF-TOKEN": await xsrfOf(page), Accept: "application/json" },
+    data: { cafe: cafeId, label },
+  });
+  expect(made.status()).toBe(201);
+  return (await made.json()).url;
+}
+
+/**
+ * A long day, published: every meal service of the cafe gets a structure (those without one take the lunch's
+ * categories, through the structures page's own route), and every slot of today four dishes of its category, saved
+ * and published through the schedule's and the Display page's routes. Returns the dish names the board must show.
+ */
+async function publishLongDay(page: Page, cafeId: number): Promise<string[]> {
+  const headers = { "X-XSRF-TOKEN": await xsrfOf(page), Accept: "application/json" };
+  const structures = (await propsOf(page, `/menu/structures?cafe=${cafeId}`)).structures as {
+    service: { id: number };
+    structureId: number | null;
+    items: {
+      categoryId: number;
+      servingAmount: number;
+      sharePercent: number;
+      minCostCents: number;
+      maxCostCents: number;
+    }[];
+  }[];
+  const model = structures.reduce((a, b) => (b.items.length > a.items.length ? b : a));
+  for (const structure of structures.filter((s) => s.structureId === null)) {
+    const saved = await page.request.put(`/menu/structures/${cafeId}/${structure.service.id}`, {
+      headers,
+      data: {
+        items: model.items.map((i) => ({
+          category_id: i.categoryId,
+          serving_amount: i.servingAmount,
+          share_percent: Math.floor(100 / model.items.length),
+          min_cost: (i.minCostCents / 100).toFixed(2),
+          max_cost: (i.maxCostCents / 100).toFixed(2),
+        })),
+      },
+    });
+    expect(saved.status()).toBe(200);
+  }
+  const { today } = await propsOf(page, `/menu/schedule?cafe=${cafeId}`);
+  const { schedule } = await propsOf(page, `/menu/schedule?cafe=${cafeId}&from=${today}&to=${today}`);
+  const day = schedule.days[0];
+  const slots: { service_id: number; category_id: number; dish_ids: number[] }[] = [];
+  const names: string[] = [];
+  const ofCategory = new Map<number, { id: number; name: string }[]>();
+  for (const meal of day.meals as { serviceId: number; slots: { categoryId: number }[] }[])
+    for (const slot of meal.slots) {
+      if (!ofCategory.has(slot.categoryId)) {
+        const found = await page.request.get(`/menu/dishes?category=${slot.categoryId}`);
+        ofCategory.set(slot.categoryId, (await found.json()).dishes.slice(0, 4));
+      }
+      const dishes = ofCategory.get(slot.categoryId)!;
+      slots.push({ service_id: meal.serviceId, category_id: slot.categoryId, dish_ids: dishes.map((d) => d.id) });
+      names.push(...dishes.map((d) => d.name));
+    }
+  const saved = await page.request.put(`/menu/schedule/${cafeId}/${day.date}`, {
+    headers,
+    data: { version: day.version, slots },
+  });
+  expect(saved.status()).toBe(200);
+  const published = await page.request.post("/menu/publish", {
+    headers,
+    data: { cafe: cafeId, from: day.date, to: day.date },
+  });
+  expect(published.status()).toBe(200);
+  return names;
+}
+
+/** What an area shows fully now: the keys of its items inside both its box and the screen, and the kcal rule. */
+async function shownNow(screen: Page, area: "board-today-area" | "board-week-area") {
+  return screen.getByTestId(area).evaluate((root, area) => {
+    const flow = root.querySelector<HTMLElement>("[data-pages]")!;
+    const box = flow.parentElement!.getBoundingClientRect();
+    const items = [
+      ...root.querySelectorAll<HTMLElement>(area === "board-today-area" ? "[data-testid=board-dish]" : "li[data-date]"),
+    ];
+    const shown: number[] = [];
+    const misplacedKcal: string[] = [];
+    const inside = (r: DOMRect) =>
+      r.width > 0 &&
+      r.height > 0 &&
+      r.left >= Math.max(box.left, 0) - 0.5 &&
+      r.right <= Math.min(box.right, window.innerWidth) + 0.5 &&
+      r.top >= Math.max(box.top, 0) - 0.5 &&
+      r.bottom <= Math.min(box.bottom, window.innerHeight) + 0.5;
+    items.forEach((item, index) => {
+      const r = item.getBoundingClientRect();
+      if (!inside(r)) return;
+      // Not cut inside either: a name wider than its column would be clipped.
+      if ([...item.querySelectorAll<HTMLElement>("*")].some((el) => el.scrollWidth > el.clientWidth + 1)) return;
+      shown.push(index);
+      const name = item.querySelector<HTMLElement>("[data-testid=board-dish-name]");
+      const kcal = item.querySelector<HTMLElement>("[data-testid=board-kcal]");
+      if (name && kcal && kcal.textContent) {
+        const n = name.getBoundingClientRect();
+        const k = kcal.getBoundingClientRect();
+        const line = parseFloat(getComputedStyle(name).lineHeight);
+        // The right edge of the dish's line, on its first line whatever the length of the name.
+        if (Math.abs(k.right - r.right) > 1 || k.top < n.top - 2 || k.bottom > n.top + line + 2)
+          misplacedKcal.push(name.textContent ?? "");
+      }
+    });
+    const page = document.documentElement;
+    return {
+      count: items.length,
+      shown,
+      misplacedKcal,
+      pages: Number(flow.dataset.pages),
+      page: Number(flow.dataset.page),
+      spills: page.scrollWidth > window.innerWidth || page.scrollHeight > window.innerHeight,
+    };
+  }, area);
+}
+
+/**
+ * Opens the board on a screen of `size` and goes through every page of both areas (the screen's clock moved on by
+ * the page time): every dish of today and every day of the week is shown fully on some page, and nothing spills.
+ * Returns how many pages today took, with the dish names seen.
+ */
+async function walkBoard(browser: Browser, url: string, size: { width: number; height: number }) {
+  const context = await browser.newContext({ viewport: size });
+  const screen = await context.newPage();
+  const problems = watchConsole(screen);
+  await screen.clock.install();
+  await screen.goto(url);
+  // Hydrated and measured (not waitForHydration: its polling runs on animation frames, which the clock now holds).
+  for (const area of ["board-today-area", "board-week-area"])
+    await expect(screen.getByTestId(area).locator("[data-pages]")).toHaveAttribute("data-measured", "true", {
+      timeout: 20_000,
+    });
+  // Live first: the connection's own timers then have nothing pending when the clock is moved on.
+  await expect(screen.getByRole("status")).toHaveAttribute("data-state", "connected");
+  // From here the screen's time moves only when the test moves it: a page at a time.
+  await screen.clock.pauseAt((await screen.evaluate(() => Date.now())) + 1000);
+  const result: Record<string, { pages: number; names: string[] }> = {};
+  for (const area of ["board-today-area", "board-week-area"] as const) {
+    const first = await shownNow(screen, area);
+    const seen = new Set<number>();
+    // Both areas turn their pages together; this one may not be on its first page any more.
+    for (let turn = 0; turn < first.pages; turn++) {
+      const page = ((first.page - 1 + turn) % first.pages) + 1;
+      const now = await shownNow(screen, area);
+      expect(now.page, `${area} at ${size.width}×${size.height}: page ${page}`).toBe(page);
+      expect(now.spills, `${area} at ${size.width}×${size.height}: the page spills`).toBe(false);
+      expect(now.misplacedKcal, `kcal out of their column at ${size.width}×${size.height}`).toEqual([]);
+      now.shown.forEach((i) => seen.add(i));
+      if (first.pages > 1) {
+        await screen.clock.runFor(PAGE_SECONDS * 1000);
+        await expect(screen.getByTestId(area).locator("[data-pages]")).toHaveAttribute(
+          "data-page",
+          String((page % first.pages) + 1),
+        );
+      }
+    }
+    expect(seen.size, `${area} at ${size.width}×${size.height}: everything shown on some page`).toBe(first.count);
+    const names =
+      area === "board-today-area"
+        ? await screen.getByTestId(area).getByTestId("board-dish-name").allTextContents()
+        : [];
+    result[area] = { pages: first.pages, names };
+    if (first.pages > 1)
+      await expect(screen.getByTestId(area).getByTestId("board-page")).toHaveText(
+        new RegExp(`^Página \\d de ${first.pages}$`),
+      );
+    else await expect(screen.getByTestId(area).getByTestId("board-page")).toHaveCount(0);
+  }
+  // Moving the clock on by whole pages also runs out the live connection's ping timers, and pusher-js reconnects
+  // (warning about the socket it drops): the clock's doing, not the board's. The live board is the first test's.
+  expect(problems.filter((p) => !/WebSocket connection to .* failed/.test(p))).toEqual([]);
+  await context.close();
+  return result;
+}
+
+test("the demo's board shows every meal and dish of today at once on a 1920×1080 and a 1366×768 screen", async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(60_000);
+  await signIn(page, ADMIN.email);
+  const cafeId = await cafeIdOf(page, "Comedor Yanacancha");
+  const url = await boardLinkOf(page, cafeId, `Pantalla demo ${RUN}`);
+  const { board } = await propsOf(page, `/menu/display?cafe=${cafeId}`);
+  const dishes = (board.days[0].services as { categories: { dishes: { name: string }[] }[] }[]).flatMap((s) =>
+    s.categories.flatMap((c) => c.dishes.map((d) => d.name)),
+  );
+  // The demo publishes lunch and breakfast for a week from today.
+  expect(board.days[0].services.length).toBeGreaterThanOrEqual(2);
+  for (const size of SCREENS) {
+    const shown = await walkBoard(browser, url, size);
+    expect(shown["board-today-area"].pages, `the demo's today fits ${size.width}×${size.height}`).toBe(1);
+    expect(shown["board-today-area"].names.sort()).toEqual([...dishes].sort());
+  }
+});
+
+test("a long day pages by itself through every meal and dish on a 1366×768 and a 1920×1080 screen", async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  await signIn(page, ADMIN.email);
+  const cafeId = await cafeIdOf(page, "Comedor Tajo");
+  const dishes = await publishLongDay(page, cafeId);
+  expect(dishes.length).toBeGreaterThan(60);
+  const url = await boardLinkOf(page, cafeId, `Pantalla larga ${RUN}`);
+  for (const size of [...SCREENS].reverse()) {
+    const shown = await walkBoard(browser, url, size);
+    expect(shown["board-today-area"].names.sort()).toEqual([...dishes].sort());
+    if (size.width === 1366) expect(shown["board-today-area"].pages).toBeGreaterThan(1);
+  }
 });

@@ -19,12 +19,11 @@ interface Props {
 function LiveStatus({ state, t }: { state: string; t: Translate }) {
   const live = state === "connected";
   return (
-    <p
-      role="status"
-      data-state={state}
-      className="flex items-center gap-2 text-[clamp(0.9rem,1.1vw,1.3rem)] font-semibold"
-    >
-      <span aria-hidden className={live ? "size-3 rounded-full bg-success" : "size-3 rounded-full bg-destructive"} />
+    <p role="status" data-state={state} className="flex items-center gap-[0.5em] text-[1.1em] font-semibold">
+      <span
+        aria-hidden
+        className={live ? "size-[0.7em] rounded-full bg-success" : "size-[0.7em] rounded-full bg-destructive"}
+      />
       {live ? t("menuBoard.board.live") : t("menuBoard.board.not_live")}
     </p>
   );
@@ -55,7 +54,8 @@ function BoardPage({ board }: Props) {
       </main>
     );
   return (
-    <main className="min-h-screen bg-background text-foreground">
+    // The screen and nothing more: the board fits it or pages by itself, it never scrolls.
+    <main className="h-dvh w-full overflow-hidden bg-background text-foreground">
       <Head title={`${t("menuBoard.board.title")} · ${board.cafe.name}`}>
         <meta name="robots" content="noindex, nofollow" />
       </Head>

@@ -98,7 +98,8 @@ export default function MenuDisplay({ tabs, cafes, cafeId, board, links, can }: 
               <h2 id="board-preview" className="text-lg font-semibold">
                 {t("menuBoard.display.preview")}
               </h2>
-              <div className="overflow-hidden rounded-lg border border-border">
+              {/* A 16:9 screen in small: the board sizes itself to this box as it does to the dining room's screen. */}
+              <div className="aspect-video w-full overflow-hidden rounded-lg border border-border">
                 <BoardView board={board} />
               </div>
             </section>
