@@ -17,7 +17,8 @@ import { LIMITS } from "../../src/domain/rate-limit";
 import type { Client } from "../support/app";
 import { addUser, dni, makeRole } from "../support/people";
 import { posApp, type PosApp } from "../support/pos-app";
-import { signedIn } from "../support/requests";
+import { signedIn, submit, visitPage } from "../support/requests";
+import { translate } from "../../src/i18n";
 
 let world: PosApp;
 let root: Client;
@@ -79,6 +80,21 @@ describe("the blacklist form's document lookup", () => {
       const client = await signedIn(world.app, who);
       expect((await lookup(client, "40000001")).status).toBe(403);
     }
+  });
+
+  test("a lookup beside a save leaves the session alone: the page after the save still gets its flash", async () => {
+    const saved = await submit(
+      root,
+      "POST",
+      "/blacklist",
+      { document_type: "dni", document_number: "48888888", name: "Persona Vetada", reason: "Prueba de la búsqueda" },
+      "/blacklist",
+    );
+    expect(saved.status).toBe(302);
+    // The form's lookup, still on its way when the save came back.
+    expect((await lookup(root, "40000001")).body).toEqual({ name: "Ana Quispe Mamani" });
+    const page = await visitPage(root, "/blacklist");
+    expect(page.flash.success).toBe(translate("es", "access.blacklist_added", { document: "48888888" }));
   });
 
   test("complete documents are counted like the point of sale's lookups; half-typed ones are not", async () => {

@@ -404,6 +404,9 @@ export const accessRoutes = defineRoutes([
     methods: ["GET"],
     uri: "/blacklist/lookup",
     access: access.can("blacklist.manage"),
+    // A read while typing: it leaves the session as it is, so it never takes the flash ("Documento … agregado")
+    // meant for the page that follows a save it happens to run beside.
+    session: false,
     handle: (ctx) => {
       const document = completeDocument(ctx.query.document_type, ctx.query.document_number, ctx.config);
       if (document) ctx.services.limiter.take([{ key: `blacklist-lookup:${ctx.user!.id}`, limit: LIMITS.dinerLookup }]);

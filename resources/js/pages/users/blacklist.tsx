@@ -58,7 +58,8 @@ export default function Blacklist({
     setKnownName(null);
     const type = form.data.document_type;
     const number = normalizeDocumentNumber(form.data.document_number);
-    if (!adding || documentProblem({ type, number }, { dniLength }) !== null) return;
+    // Nothing is asked while the form is being saved, nor once the dialog is closed.
+    if (!adding || form.processing || documentProblem({ type, number }, { dniLength }) !== null) return;
     const controller = new AbortController();
     const timer = setTimeout(async () => {
       const params = new URLSearchParams({ document_type: type, document_number: number });
@@ -78,7 +79,7 @@ export default function Blacklist({
       clearTimeout(timer);
       controller.abort();
     };
-  }, [adding, form.data.document_type, form.data.document_number, dniLength]);
+  }, [adding, form.processing, form.data.document_type, form.data.document_number, dniLength]);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     form.post(route("blacklist.store"), {
