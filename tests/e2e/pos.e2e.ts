@@ -42,11 +42,12 @@ function newDni(): string {
 
 const HOME = { name: `Quispe Mamani Ana ${RUN}`, dni: newDni() };
 const VISITING = { name: `Condori Huamán Luis ${RUN}`, dni: newDni() };
-/** Typed into the New-diner dialog, whose name refuses digits: the run's mark in letters. */
-const NEWCOMER = { name: `Flores Ticona Rosa ${RUN.replace(/\d/g, (d) => "abcdefghij"[Number(d)])}`, dni: newDni() };
+/** The run's mark in letters, for names typed into the dialogs (a name there refuses digits). */
+const RUN_LETTERS = RUN.replace(/\d/g, (d) => "abcdefghij"[Number(d)]);
+const NEWCOMER = { name: `Flores Ticona Rosa ${RUN_LETTERS}`, dni: newDni() };
 const RETIRED = { name: `Apaza Limachi Jorge ${RUN}`, dni: newDni() };
 const BARRED = { name: `Vargas Ccori Elmer ${RUN}`, dni: newDni(), reason: `Deuda pendiente ${RUN}` };
-const VISITOR = { name: `Turista Gómez Pía ${RUN}`, dni: newDni() };
+const VISITOR = { name: `Turista Gómez Pía ${RUN_LETTERS}`, dni: newDni() };
 
 // ---------------------------------------------------------------------------------------------------------------
 // Helpers

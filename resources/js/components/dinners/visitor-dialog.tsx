@@ -1,6 +1,7 @@
 /**
  * A cash sale to a visitor: someone who is not a registered diner gives a name and a document. The page sends the
- * sale with `visitor_name`; the server refuses a barred document.
+ * sale with `visitor_name`; the server refuses a barred document. As in New diner, the name refuses digits (a scan
+ * typed into it), and nothing is sent while they are there.
  */
 import { useState, type FormEvent } from "react";
 import { documentRule } from "../../../../src/domain/documents";
@@ -44,9 +45,10 @@ export function VisitorDialog({
     documentNumber: document,
   });
   const rule = documentRule(visitor.documentType, { dniLength });
+  const nameError = /\d/.test(visitor.name) ? t("dinners.new_diner.name_digits") : undefined;
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!busy) onSell(visitor);
+    if (!busy && !nameError) onSell(visitor);
   };
   return (
     <Dialog
@@ -61,7 +63,7 @@ export function VisitorDialog({
           label={t("dinners.visitor.name")}
           value={visitor.name}
           onChange={(e) => setVisitor((v) => ({ ...v, name: e.target.value }))}
-          error={errors.visitor_name}
+          error={nameError ?? errors.visitor_name}
           autoComplete="off"
           required
         />
