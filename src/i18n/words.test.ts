@@ -47,9 +47,19 @@ const tuCommand = new RegExp(`(?:^|[.:;¿¡(—]\\s*)(${TU_COMMANDS.join("|")})(
 
 describe("Spanish speaks as usted", () => {
   test("the rule finds tú where it is", () => {
-    for (const text of ["¿Olvidaste tu contraseña?", "Elige una opción.", "No tienes permiso.", "Hecho: revisa el día."])
+    for (const text of [
+      "¿Olvidaste tu contraseña?",
+      "Elige una opción.",
+      "No tienes permiso.",
+      "Hecho: revisa el día.",
+    ])
       expect({ text, tu: tuWord.test(text) || tuCommand.test(text) }).toEqual({ text, tu: true });
-    for (const text of ["¿Olvidó su contraseña?", "Elija una opción.", "Mesa no la usa.", "Ninguna oferta se escribe así."])
+    for (const text of [
+      "¿Olvidó su contraseña?",
+      "Elija una opción.",
+      "Mesa no la usa.",
+      "Ninguna oferta se escribe así.",
+    ])
       expect({ text, tu: tuWord.test(text) || tuCommand.test(text) }).toEqual({ text, tu: false });
   });
 
@@ -182,7 +192,8 @@ describe("one word for each thing", () => {
 
   test("a subdealership is a subconcesionaria in every Spanish text (other words only as a file's column names)", () => {
     const other = texts(es as Node).filter(
-      ([key, text]) => /subcontrat|sub-concesionari/i.test(text) && key !== "diners.import_missing_column_subdealership",
+      ([key, text]) =>
+        /subcontrat|sub-concesionari/i.test(text) && key !== "diners.import_missing_column_subdealership",
     );
     expect(other).toEqual([]);
   });
