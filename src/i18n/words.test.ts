@@ -34,6 +34,9 @@ const TU_WORDS = [
   ...["editabas", "trabajabas", "ordenabas"],
   ...["ábrelo", "guárdalo", "súbelo", "cámbialo", "elígelo", "elígelos", "escríbelo", "corrígelo", "inténtalo"],
   ...["cópialo", "quítalo", "desactívalo", "dale", "pídele", "enfócalo", "muévete", "hazlo"],
+  ...["quítaselo", "regístrate", "elimínala", "elimínalas", "elimínalos", "revísalas", "desmárcala", "retírala"],
+  ...["retíralo", "divídelo", "déjalo", "créala", "muévelo", "muévelos", "genéralo", "elígela", "asígnale"],
+  ...["defínelas", "buscas", "reactives", "publiques"],
 ];
 /** Imperatives in the tú form, which read as a third person too ("se escribe así"): wrong only where a sentence starts. */
 const TU_COMMANDS = [

@@ -253,7 +253,7 @@ describe("the dishes workbook", () => {
     const plan = previewDishImport(w.db, sheet(rows));
     expect(plan.problems.map((p) => describeDishProblem(p, "es"))).toEqual([
       "Fila 4 (Dish): Escrito de otra forma en la fila 3 (Arroz con pollo): escriba el plato igual en todas sus filas.",
-      "Fila 5 (Categories): Categoría de plato desconocida: Postre. Créala antes en la tabla de menú.",
+      "Fila 5 (Categories): Categoría de plato desconocida: Postre. Créela antes en la tabla de menú.",
       "Fila 5 (Level): Nivel desconocido: Chef.",
       "Fila 5 (Ingredient): Insumo desconocido: Papa.",
       "Fila 5 (Quantity): Debe ser un número.",
