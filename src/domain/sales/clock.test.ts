@@ -175,16 +175,16 @@ describe("the service the point of sale preselects", () => {
     expect(current("02:00", 25)).toBeNull();
   });
 
-  test("today is the cafe's date at that moment, and the windows are shown as HH:MM", () => {
+  test("today is the cafe's date at that moment, and the windows are shown as HH:MM, by time of day", () => {
     const { db, w } = setup();
     // 00:30 on the 25th in Lima is 05:30 UTC; 23:30 on the 24th is 04:30 UTC on the 25th.
     expect(pointOfSale(db, EVERYTHING, w.norte, lima("00:30", 25)).cafe.today).toBe("2026-11-25");
     const pos = pointOfSale(db, EVERYTHING, w.norte, lima("23:30"));
     expect(pos.cafe.today).toBe("2026-11-24");
     expect(pos.services.map((s) => [s.code, s.windowStart, s.windowEnd, s.priceCents])).toEqual([
+      ["DES", "04:30", "09:30", 800],
       ["ALM", "11:00", "15:00", 1500],
       ["CEN", "18:00", "02:00", 1200],
-      ["DES", "04:30", "09:30", 800],
     ]);
   });
 
