@@ -20,12 +20,13 @@ import { Select } from "../ui/select";
 import { StructureTotalsPanel } from "./structure-totals";
 import type { CategoryOption, DraftItem, MenuCafe, ServiceStructure } from "./structure-types";
 
-let nextKey = 0;
-const newKey = () => `item-${++nextKey}`;
-
+/**
+ * The saved items' keys follow from their place, the same on the server and in the browser (a counter shared by the
+ * server's renders would differ from the browser's and break hydration); items added later get "added-N".
+ */
 function draftOf(structure: ServiceStructure): DraftItem[] {
-  return structure.items.map((i) => ({
-    key: newKey(),
+  return structure.items.map((i, index) => ({
+    key: `saved-${index}`,
     categoryId: i.categoryId,
     serving: String(i.servingAmount),
     share: String(i.sharePercent),
@@ -71,6 +72,7 @@ export function StructureEditor({
   const route = useRoute();
   const confirm = useConfirm();
   const initial = useMemo(() => draftOf(structure), [structure]);
+  const added = useRef(0);
   const [items, setItems] = useState<DraftItem[]>(initial);
   const [adding, setAdding] = useState("");
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -117,7 +119,14 @@ export function StructureEditor({
     if (!category) return;
     change([
       ...items,
-      { key: newKey(), categoryId: category.id, serving: "", share: "0", minCost: "0.00", maxCost: "" },
+      {
+        key: `added-${++added.current}`,
+        categoryId: category.id,
+        serving: "",
+        share: "0",
+        minCost: "0.00",
+        maxCost: "",
+      },
     ]);
     setAdding("");
   };
