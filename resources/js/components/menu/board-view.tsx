@@ -137,7 +137,6 @@ export function BoardView({
   // What the areas measure again on: the dishes and words they show.
   const todaySignature = JSON.stringify([locale, today.services]);
   const weekSignature = JSON.stringify([locale, week.map((d) => d.services.map((s) => s.categories))]);
-  const portrait = "[@container(orientation:portrait)]";
   return (
     <div
       className={cn("h-full w-full overflow-hidden bg-background text-foreground [container-type:size]", className)}
@@ -148,7 +147,8 @@ export function BoardView({
           // The board's own unit: about 20 px on a 1920×1080 screen, in proportion on any other.
           "grid h-full gap-x-[2em] gap-y-[0.75em] p-[1.5em] text-[length:min(1.85cqh,2.2cqw)] leading-snug",
           "grid-cols-[minmax(0,2fr)_minmax(0,1fr)] grid-rows-[auto_minmax(0,1fr)]",
-          `${portrait}:grid-cols-1 ${portrait}:grid-rows-[auto_minmax(0,2fr)_minmax(0,1fr)]`,
+          "[@container(orientation:portrait)]:grid-cols-1",
+          "[@container(orientation:portrait)]:grid-rows-[auto_minmax(0,2fr)_minmax(0,1fr)]",
         )}
       >
         <header className="col-span-full flex flex-wrap items-center justify-between gap-x-[1.5em]">
@@ -186,7 +186,9 @@ export function BoardView({
           aria-labelledby="board-week"
           className={cn(
             "flex min-h-0 flex-col border-l-2 border-foreground/20 pl-[2em]",
-            `${portrait}:border-t-2 ${portrait}:border-l-0 ${portrait}:pt-[0.75em] ${portrait}:pl-0`,
+            // On a portrait screen the week goes under today. (Class names written out whole: Tailwind reads them.)
+            "[@container(orientation:portrait)]:border-t-2 [@container(orientation:portrait)]:border-l-0",
+            "[@container(orientation:portrait)]:pt-[0.75em] [@container(orientation:portrait)]:pl-0",
           )}
         >
           <FittedFlow
