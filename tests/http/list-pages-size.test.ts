@@ -3,7 +3,7 @@
  * Users are paged on the server and bounded in size. A first load (the HTML) carries only the rows above the fold
  * (ROWS_ON_FIRST_LOAD, marked `cut`) and names the whole page as a deferred prop (`offersFull`…), which the
  * browser's next request brings; what lies below the fold on the Users page (the areas and roles tabs, the role
- * dialog's permissions) is deferred too. A page-protocol visit (a search, a sort, another page) brings the whole
+ * dialog's permissions, the area choices of the filter and the dialogs) is deferred too. A page-protocol visit (a search, a sort, another page) brings the whole
  * page in one answer, never more than a page.
  */
 import { beforeAll, describe, expect, test } from "bun:test";
@@ -129,11 +129,16 @@ describe("long list pages are paged and bounded", () => {
     expect(props.users).toMatchObject({ perPage: 15, cut: true });
     expect(props.users.total).toBeGreaterThanOrEqual(41);
     expect(props.users.data).toHaveLength(ROWS_ON_FIRST_LOAD);
-    for (const below of ["areas", "roles", "permissions", "usersFull"]) expect(props).not.toHaveProperty(below);
-    expect(first.page.deferredProps).toEqual({ below: ["areas", "roles", "permissions"], lists: ["usersFull"] });
+    for (const below of ["areaOptions", "areas", "roles", "permissions", "usersFull"])
+      expect(props).not.toHaveProperty(below);
+    expect(first.page.deferredProps).toEqual({
+      below: ["areaOptions", "areas", "roles", "permissions"],
+      lists: ["usersFull"],
+    });
     expect(first.bytes).toBeLessThan(110_000);
 
-    const rest = await visit("/users", "users/index", ["usersFull", "areas", "roles", "permissions"]);
+    const rest = await visit("/users", "users/index", ["usersFull", "areaOptions", "areas", "roles", "permissions"]);
+    expect(rest.page.props.areaOptions.length).toBeGreaterThan(0);
     expect(rest.page.props.usersFull.data).toHaveLength(15);
     expect(rest.page.props.areas.data.length).toBeGreaterThan(0);
     expect(rest.page.props.permissions.length).toBeGreaterThan(0);

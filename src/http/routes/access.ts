@@ -132,8 +132,9 @@ export const accessRoutes = defineRoutes([
           rolesSearch: roleParams.search,
         },
         places: () => placeTree(ctx.db, scope),
-        // Every area of the chosen place, for the modals' choices; and the searchable, paginated table of them.
-        areaOptions: () => listAreas(ctx.db, scope, placeFilter).rows,
+        // Every area of the chosen place, for the area filter's and the modals' choices (all of them: 3,000 at a large
+        // company, so deferred on a full load); and the searchable, paginated table of them.
+        areaOptions: belowTheFold(ctx, () => listAreas(ctx.db, scope, placeFilter).rows),
         // The people, a page at a time (15), cut at the fold on a full load (listAtTheFold); below the fold, deferred
         // on a full load, the areas and roles tabs and the role dialog's permission catalogue (belowTheFold).
         areas: belowTheFold(ctx, () =>

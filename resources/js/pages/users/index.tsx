@@ -36,7 +36,8 @@ interface Props {
     rolesSearch: string;
   };
   places: PlaceTree;
-  areaOptions: AreaRow[];
+  /** Every area of the chosen place (the area filter's and the dialogs' choices): deferred on a full load. */
+  areaOptions?: AreaRow[];
   /** Below the fold (the areas and roles tabs, the role dialog's permissions): undefined on a full load until they
    * arrive, a moment after the page (src/http/pagination.ts, belowTheFold). */
   areas?: Page<AreaRow>;
@@ -196,7 +197,10 @@ export default function UsersIndex({
                   onValueChange={(value) => visitWith({ area: value || null, page: null })}
                   options={[
                     { value: "", label: t("access.users.all_areas") },
-                    ...areaOptions.map((a) => ({ value: String(a.id), label: `${a.name} — ${a.place.name}` })),
+                    ...(areaOptions ?? []).map((a) => ({
+                      value: String(a.id),
+                      label: `${a.name} — ${a.place.name}`,
+                    })),
                   ]}
                 />
                 <Select
@@ -425,10 +429,12 @@ export default function UsersIndex({
         </section>
       </div>
 
-      {modal?.kind === "user" && (
+      {modal?.kind === "user" && areaOptions && (
         <UserModal user={modal.user} areas={areaOptions} dniLength={dniLength} open onClose={close} />
       )}
-      {modal?.kind === "role-select" && <SelectRoleModal user={modal.user} areas={areaOptions} onClose={close} />}
+      {modal?.kind === "role-select" && areaOptions && (
+        <SelectRoleModal user={modal.user} areas={areaOptions} onClose={close} />
+      )}
       {modal?.kind === "permissions" && inspected && <PermissionsModal inspected={inspected} onClose={close} />}
       {modal?.kind === "area" && <AreaModal area={modal.area} places={places} roles={roleOptions} onClose={close} />}
       {modal?.kind === "role" && permissions && (
