@@ -178,7 +178,7 @@ describe("headers", () => {
         ],
         ["staff", "987 654 321", "nada", "45000001", "DNI", "comedor norte", "CONTRATA UNO", "Teodoro Ccama"],
         [null, null, null, null, null, null, null, null],
-        ["Obrero", null, null, "45000002", "1", "Comedor Sur", "20512345682", "Rosa Huamaní"],
+        ["Capataz", null, null, "45000002", "1", "Comedor Sur", "20512345682", "Rosa Huamaní"],
       ],
     };
     const preview = previewDinerImport(db, EVERYTHING, file);
@@ -1230,5 +1230,21 @@ describe("property: a clean import or a refusal with nothing written", () => {
       { numRuns: 80 },
     );
     rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe("levels by the names people read", () => {
+  test("a built-in level is found by its Spanish name too: Obrero is Laborer, Empleado is Employee", async () => {
+    const { db } = setup();
+    await run(
+      db,
+      sheet(
+        ["Nombre", "DNI", "Celular", "Subcontrata", "Comedor", "Nivel"],
+        ["Ana Quispe Mamani", "40000001", null, "Contrata Uno", "Comedor Norte", "Obrero"],
+        ["Beto Huamán", "40000002", null, "Contrata Uno", "Comedor Norte", "empleado"],
+      ),
+    );
+    expect(dinerOf(db, "40000001")).toMatchObject({ level_id: 4 });
+    expect(dinerOf(db, "40000002")).toMatchObject({ level_id: 3 });
   });
 });

@@ -39,6 +39,7 @@ import {
 import { Conflict, message, type Message } from "../errors";
 import type { TranslationParams } from "../../i18n";
 import { foldText } from "../fold";
+import { BUILT_IN_LEVELS } from "../food/built-in-levels";
 import type { CellValue, SheetRows } from "../spreadsheets/read";
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -409,6 +410,13 @@ class World {
     }
     for (const [id, name] of client.prepare("SELECT id, name FROM levels").values() as [number, string][])
       this.levels.set(nameKey(name), { id, name });
+    // A built-in level is found by the name the pages show in either language too ("Obrero" is Laborer).
+    for (const level of [...this.levels.values()]) {
+      const words = BUILT_IN_LEVELS.get(level.name);
+      if (!words) continue;
+      for (const label of [words.es, words.en])
+        if (!this.levels.has(nameKey(label))) this.levels.set(nameKey(label), level);
+    }
     for (const [type, number, name, reason] of client
       .prepare("SELECT document_type, document_number, name, reason FROM blacklist")
       .values() as [DocumentType, string, string, string][])
