@@ -377,3 +377,24 @@ describe("the dishes workbook", () => {
     expect(example).toHaveLength(6);
   });
 });
+
+describe("levels by the names people read", () => {
+  test("a built-in level is found by its Spanish name too: Obrero is Laborer", () => {
+    const w = world();
+    const spanish = GOOD.map((row) => row.map((cell) => (cell === "Master" ? "Obrero" : cell)));
+    const plan = previewDishImport(w.db, sheet(spanish));
+    expect(plan.problems).toEqual([]);
+    expect(plan.counts.recipesCreated).toBe(3);
+    importDishes(w.db, CLI_ACTOR, sheet(spanish), { fingerprint: plan.fingerprint });
+    const arroz = w.db.select().from(dishes).where(eq(dishes.name, "Arroz con pollo")).get()!;
+    const levelIds = w.db
+      .select()
+      .from(recipes)
+      .where(eq(recipes.dishId, arroz.id))
+      .all()
+      .map((r) => r.levelId)
+      .sort();
+    // Staff (2) and Laborer (4).
+    expect(levelIds).toEqual([2, 4]);
+  });
+});

@@ -41,6 +41,7 @@ import {
   type IntakeLimits,
   type SheetRows,
 } from "../spreadsheets/read";
+import { BUILT_IN_LEVELS } from "./built-in-levels";
 import { tidy } from "./cities";
 import { insertDish, writeDishUpdate, type Dish, type DishValues } from "./dishes";
 import { readDecimal } from "./figures";
@@ -185,13 +186,12 @@ function catalogue(db: Db | Tx) {
       .all()
       .map((c) => [keyOf(c.name), c.id]),
   );
-  const levels = new Map(
-    db
-      .select({ id: levelsTable.id, name: levelsTable.name })
-      .from(levelsTable)
-      .all()
-      .map((l) => [keyOf(l.name), l.id]),
-  );
+  const stored = db.select({ id: levelsTable.id, name: levelsTable.name }).from(levelsTable).all();
+  const levels = new Map(stored.map((l) => [keyOf(l.name), l.id]));
+  // A built-in level is found by the name the pages show in either language too ("Obrero" is Laborer).
+  for (const level of stored)
+    for (const label of Object.values(BUILT_IN_LEVELS.get(level.name) ?? {}))
+      if (!levels.has(keyOf(label))) levels.set(keyOf(label), level.id);
   const ingredients = new Map(
     db
       .select({ id: ingredientsTable.id, name: ingredientsTable.name })
