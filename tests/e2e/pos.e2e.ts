@@ -401,6 +401,12 @@ test.describe("point of sale", () => {
     await page.keyboard.press("Escape");
     await expect(visitor).toBeHidden();
     await expect(page.getByRole("radio", { name: "Crédito" })).toBeChecked();
+    // The sale type's own radios are not typed into: F8 works there.
+    await page.getByRole("radio", { name: "Crédito" }).focus();
+    await page.keyboard.press("F8");
+    await expect(page.getByRole("radio", { name: "Contado" })).toBeChecked();
+    await page.keyboard.press("F8");
+    await expect(page.getByRole("radio", { name: "Crédito" })).toBeChecked();
     expect(problems).toEqual([]);
     await context.close();
   });
@@ -641,7 +647,7 @@ test.describe("point of sale", () => {
     await context.close();
   });
 
-  test("the prices dialog sets a price, a service window and automatic printing; then every sale prints at once", async ({
+  test("the prices dialog sets a price and a service window; a new cafe prints every sale at once", async ({
     browser,
   }) => {
     const { context, page, problems } = await as(browser, managerState);
@@ -659,7 +665,9 @@ test.describe("point of sale", () => {
     await dialog.getByLabel("Precio de Refrigerio").fill("7.00");
     await dialog.getByLabel("Inicio del horario de Refrigerio").fill("15:00");
     await dialog.getByLabel("Fin del horario de Refrigerio").fill("16:30");
-    await dialog.getByLabel("Imprimir cada venta automáticamente").check();
+    // A new cafe prints every sale at once (the demo cafes are new); a cash-only cafe is a choice, off by default.
+    await expect(dialog.getByLabel("Imprimir cada venta automáticamente")).toBeChecked();
+    await expect(dialog.getByLabel(/^Las ventas siguen al contado/)).not.toBeChecked();
     await dialog.getByRole("button", { name: "Guardar" }).click();
     await expect(dialog).toBeHidden();
     await expect(flash(page)).toHaveText("Ajustes del punto de venta guardados.");

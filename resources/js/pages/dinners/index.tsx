@@ -77,6 +77,9 @@ type Modal =
   | { kind: "prices" }
   | null;
 
+/** Inputs that are not typed into (the sale type's radios): the page's keys work there. */
+const NOT_TYPED = new Set(["radio", "checkbox", "button", "submit", "reset"]);
+
 export default function DinnersIndex({
   cafes,
   pos,
@@ -128,15 +131,16 @@ export default function DinnersIndex({
       const action = actions.current[event.key];
       if (!action || event.ctrlKey || event.altKey || event.metaKey || event.shiftKey) return;
       const target = event.target instanceof HTMLElement ? event.target : null;
-      // A dialog has its own keys; another field (a quantity, the date, a dialog's name) is not typed into by them.
+      // A dialog has its own keys; a field typed into (a quantity, the date) other than the scan box is left alone.
       if (target?.closest('[role="dialog"], [role="alertdialog"]')) return;
-      const field =
+      const typing =
         target !== null &&
         !target.hasAttribute("data-pos-scan") &&
         (target.isContentEditable ||
-          ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName) ||
-          target.getAttribute("role") === "combobox");
-      if (field && event.key !== POS_KEYS.scan) return;
+          target.tagName === "TEXTAREA" ||
+          target.tagName === "SELECT" ||
+          (target instanceof HTMLInputElement && !NOT_TYPED.has(target.type)));
+      if (typing && event.key !== POS_KEYS.scan) return;
       event.preventDefault();
       if (!event.repeat) action();
     };
