@@ -35,6 +35,8 @@ export async function watchServerMarkup(page: Page): Promise<void> {
           // Radix's Select renders a hidden native <select> for forms on the server and drops or re-keys it once
           // it knows where its trigger is: an update after hydration, not markup React threw away.
           if (node instanceof HTMLSelectElement && node.getAttribute("aria-hidden") === "true") continue;
+          // The place a deferred prop fills once it arrives (a list's rows below the fold): replaced by design.
+          if (node instanceof Element && node.hasAttribute("data-deferred-placeholder")) continue;
           if (node instanceof Element) removed.push(node.outerHTML.slice(0, 120));
         }
       }

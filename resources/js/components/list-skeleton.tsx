@@ -24,7 +24,7 @@ export function foldedPage<P extends { cut?: true; perPage: number; total: numbe
 
 export function ListSkeleton({ label, rows = 8 }: { label: string; rows?: number }) {
   return (
-    <div className="space-y-2" aria-busy="true" data-testid="list-loading">
+    <div className="space-y-2" aria-busy="true" data-testid="list-loading" data-deferred-placeholder>
       <p role="status" className="sr-only">
         {label}
       </p>
