@@ -15,9 +15,11 @@ export function foldedPage<P extends { cut?: true; perPage: number; total: numbe
   full: P | null | undefined,
   rowsOf: (page: P) => number,
 ): { page: P | null; pending: boolean; missing: number } {
-  if (full) return { page: full, pending: false, missing: 0 };
   if (!head) return { page: null, pending: false, missing: 0 };
+  // A page that is not cut is the whole page of a later visit (a search, another page): a whole page of the first
+  // load that arrives after it is stale and is not shown.
   if (!head.cut) return { page: head, pending: false, missing: 0 };
+  if (full) return { page: full, pending: false, missing: 0 };
   const onPage = Math.min(head.perPage, head.total - (head.page - 1) * head.perPage);
   return { page: head, pending: true, missing: Math.max(1, onPage - rowsOf(head)) };
 }
