@@ -8,7 +8,7 @@
  * Keys are checked by the compiler: `translate` (and the browser's `t`, the server's and the command line's helpers
  * built on it) takes a `TranslationKey`, the union of the Spanish dictionary's dot paths to texts and plural entries
  * (keys.ts; its categories are not keys), so a typo fails `tsc --noEmit` (keys.typecheck.ts proves it). A key built
- * from a known set of names is typed by a template over that set (`` `roles.${BuiltInRoleName}` ``) or taken from an
+ * from a known set of names is typed by a template over that set (`` `documents.${DocumentType}` ``) or taken from an
  * `as const` table. A key that truly comes from data (a permission or area named in the database, a code read from
  * a file) goes through `translateDynamic`, the one function that translates any string: it checks the dictionary
  * and falls back to a text the caller gives; a key Mesa stored and reads back (a job's progress label or error) is
@@ -151,13 +151,17 @@ export function translateDynamic(locale: Locale, key: string, fallback: string, 
   return isTranslationKey(key) ? translate(locale, key, params) : fallback;
 }
 
+let knownKeys: Set<string> | undefined;
+
 /**
  * Whether a key read back from data (a job's progress label or error stored in the database, a message a worker
- * posted) names a text of the dictionaries, so it can be handed on as a `TranslationKey`. Both languages have the
- * same keys (a test holds them so), so the Spanish dictionary answers for both.
+ * posted) names a text of the dictionaries, so it can be handed on as a `TranslationKey`: a text or a plural entry,
+ * never one of its categories ("errors.retry_after.one") or a group of texts. Both languages have the same keys (a
+ * test holds them so), so the Spanish dictionary answers for both.
  */
 export function isTranslationKey(key: string): key is TranslationKey {
-  return lookup("es", key) !== undefined;
+  knownKeys ??= new Set(dictionaryKeys("es"));
+  return knownKeys.has(key);
 }
 
 /** Every key of a dictionary, for the test that keeps both languages in step. */

@@ -22,7 +22,7 @@ import {
   services,
 } from "../../../db/schema";
 import type { Db } from "../../db";
-import { translate, type Locale, translateDynamic } from "../../i18n";
+import { translateDynamic, type Locale } from "../../i18n";
 import { reachesCafe, type Scope } from "../access/scope";
 import { NotFound } from "../errors";
 import { costRecipes } from "../food/recipe-cost";
