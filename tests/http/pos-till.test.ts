@@ -15,12 +15,12 @@ import { join } from "node:path";
 import { auditLog, cafes, units } from "../../db/schema";
 import { foldText } from "../../src/domain/fold";
 import { dateIn } from "../../src/domain/sales/clock";
-import { translate } from "../../src/i18n";
+import { translate, type TranslationKey, type TranslationParams } from "../../src/i18n";
 import type { Client } from "../support/app";
 import { posApp, type PosApp } from "../support/pos-app";
 import { signedIn, submitJson, visitPage } from "../support/requests";
 
-const es = (key: string, params?: Record<string, string | number>) => translate("es", key as never, params);
+const es = (key: TranslationKey, params?: TranslationParams) => translate("es", key, params);
 
 let world: PosApp;
 const clients: Record<string, Client> = {};

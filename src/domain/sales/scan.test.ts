@@ -11,7 +11,7 @@ import { readScan } from "./scan";
 
 const settings = { dniLength: 8 };
 const said = (m: Message | null, locale: "es" | "en" = "es") =>
-  m === null ? null : typeof m === "string" ? m : translate(locale, m.key as never, m.params);
+  m === null ? null : typeof m === "string" ? translate(locale, m) : translate(locale, m.key, m.params);
 
 describe("readScan", () => {
   test("a DNI's digits (with spaces or dashes) are a document to look up", () => {
