@@ -35,9 +35,9 @@ interface Props extends FoodDialogProps {
   };
   /** The tab's list (null on the other tab); on a full load only its first rows (`cut`), then the whole page. */
   offers: (GroupsPage<ProviderGroup> & { cut?: true }) | null;
-  offersFull?: GroupsPage<ProviderGroup>;
+  offersFull?: GroupsPage<ProviderGroup> | null;
   ingredients: (Page<IngredientRow> & { cut?: true }) | null;
-  ingredientsFull?: Page<IngredientRow>;
+  ingredientsFull?: Page<IngredientRow> | null;
 }
 
 export default function IngredientsIndex({

@@ -33,9 +33,9 @@ interface Props extends FoodDialogProps {
   };
   /** The tab's list (null on the other tab); on a full load only its first rows (`cut`), then the whole page. */
   offers: (GroupsPage<CityGroup> & { cut?: true }) | null;
-  offersFull?: GroupsPage<CityGroup>;
+  offersFull?: GroupsPage<CityGroup> | null;
   providers: (Page<ProviderRow> & { cut?: true }) | null;
-  providersFull?: Page<ProviderRow>;
+  providersFull?: Page<ProviderRow> | null;
   /** Every city with what is in it (the cities dialog). */
   cities: CityRow[];
 }
