@@ -249,7 +249,13 @@ describe("the sales report workbook", () => {
 
     // Billing: credit sales only, IGV the sum of the lines', other-unit surcharge apart.
     const billing = billingRows();
-    expect(billing[0].slice(0, 5)).toEqual(["Concesionaria", "RUC concesionaria", "Subconcesionaria", "RUC", "Comidas"]);
+    expect(billing[0].slice(0, 5)).toEqual([
+      "Concesionaria",
+      "RUC concesionaria",
+      "Subconcesionaria",
+      "RUC",
+      "Comidas",
+    ]);
     const credit = salesTotals(db, EVERYTHING, { ...filter, saleType: "credit" });
     const billed = billing.slice(1, -1);
     const billingTotal = billing[billing.length - 1];
