@@ -300,7 +300,7 @@ test.describe("dashboard", () => {
     const { context, page, problems } = await as(browser, cookState);
     await open(page, "/dashboard");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Hola, ${COOK.name}`);
-    await expect(page.getByRole("heading", { name: "Tu cuenta" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Su cuenta" })).toBeVisible();
     await expect(page.getByTestId("figures")).toHaveCount(0);
     await expect(page.getByTestId("figures-skeleton")).toHaveCount(0);
     await expect(page.getByRole("heading", { level: 2, name: "Ventas" })).toHaveCount(0);

@@ -261,7 +261,7 @@ test.describe("services", () => {
     await acceptConfirmation(page, "¿Eliminar el servicio DES?");
     await expect(
       page.getByText(
-        /^No se puede eliminar DES: lo ofrecen minas \(\d+\), unidades \(\d+\), comedores \(\d+\) y empresas \(\d+\)\. Quítalo de ellos o desactívalo\.$/,
+        /^No se puede eliminar DES: lo ofrecen minas \(\d+\), unidades \(\d+\), comedores \(\d+\) y empresas \(\d+\)\. Quítelo de ellos o desactívelo\.$/,
       ),
     ).toBeVisible();
     await expect(serviceRow(page, "DES")).toHaveCount(1);
