@@ -388,6 +388,13 @@ test.describe("point of sale", () => {
     await expect(page.getByRole("article", { name: `Ticket ${ticket}` })).toBeVisible();
     await expect(salesTable(page)).toBeHidden();
     await page.emulateMedia({ media: "screen" });
+    // An earlier ticket of the day, from its row, the same way.
+    await saleRow(page, HOME.name)
+      .last()
+      .getByRole("button", { name: /^Imprimir ticket / })
+      .click();
+    await expect.poll(printed).toBe(4);
+    expect(opened).toEqual([]);
 
     // F9: the visitor dialog, on cash; closed without a sale, the till is back on credit.
     await page.keyboard.press("F2");

@@ -1,6 +1,7 @@
 /**
  * The sales of the chosen date at the cafe, newest first, twenty a page, with the day's totals: each with its
- * ticket (opened in a new tab to print) and, when allowed, Void. A voided sale stays, struck through.
+ * ticket (printed in place, or opened in a new tab to look at) and, when allowed, Void. A voided sale stays, struck
+ * through.
  */
 import { Ban, Printer, Receipt } from "lucide-react";
 import type { ReactNode } from "react";
@@ -30,10 +31,13 @@ export function SalesTable({
   sales,
   canVoid,
   onVoid,
+  onPrint,
 }: {
   sales: DaySales;
   canVoid: (sale: SaleView) => boolean;
   onVoid: (sale: SaleView) => void;
+  /** Prints the sale's ticket in place (the page records the print; a second one is a reprint). */
+  onPrint?: (sale: SaleView) => void;
 }) {
   const { t, money, number, locale } = useI18n();
   const route = useRoute();
@@ -116,6 +120,11 @@ export function SalesTable({
       actions: true,
       cell: (s) => (
         <span className="inline-flex gap-0.5">
+          {onPrint && (
+            <IconButton label={t("dinners.last.print", { ticket: s.ticket })} onClick={() => onPrint(s)}>
+              <Printer className="size-4" aria-hidden="true" />
+            </IconButton>
+          )}
           <a
             href={route("sales.ticket", { sale: s.id })}
             target="_blank"

@@ -651,7 +651,14 @@ export default function DinnersIndex({
         </ul>
       </section>
 
-      {sales && <SalesTable sales={sales} canVoid={canVoid} onVoid={(sale) => setModal({ kind: "void", sale })} />}
+      {sales && (
+        <SalesTable
+          sales={sales}
+          canVoid={canVoid}
+          onVoid={(sale) => setModal({ kind: "void", sale })}
+          onPrint={(sale) => void printer.print(sale.id, [sale])}
+        />
+      )}
 
       {modal?.kind === "other-unit" && (
         <OtherUnitDialog
