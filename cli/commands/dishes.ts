@@ -28,7 +28,6 @@ import { intlLocale, translate, type Translate } from "../../src/i18n";
 import { CliError, cliConfig, cliDatabase } from "../bootstrap";
 import { table } from "../output";
 
-
 interface Named {
   id: number;
   name: string;
@@ -145,7 +144,8 @@ export function describeDishCost(report: DishCostReport, config: Config): string
   const two = decimals(2);
 
   const percent = new Intl.NumberFormat(intl, { style: "percent", minimumFractionDigits: 1, maximumFractionDigits: 1 });
-  const cost = (cents: number | null) => (cents === null ? "—" : formatMoney(Math.round(cents), config.locale, config.currency));
+  const cost = (cents: number | null) =>
+    cents === null ? "—" : formatMoney(Math.round(cents), config.locale, config.currency);
 
   const quantity = (line: CostedLine) =>
     `${line.unit === "unit" ? two.format(line.quantity) : one.format(line.quantity)} ${t(`foodCost.units.${line.unit}`)}`;

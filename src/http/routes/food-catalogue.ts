@@ -117,7 +117,11 @@ function priceChangeColumns(ctx: RequestContext): ExportColumn<PriceChangeRow>[]
   const incomplete = (complete: boolean) => (complete ? "" : ctx.t("foodCatalogue.price_changes.incomplete_short"));
   return [
     { header: ctx.t("foodCatalogue.price_changes.dish"), value: (r) => r.dishName, width: 28 },
-    { header: ctx.t("foodCatalogue.price_changes.level_column"), value: (r) => levelLabel(r.levelName, ctx.locale), width: 12 },
+    {
+      header: ctx.t("foodCatalogue.price_changes.level_column"),
+      value: (r) => levelLabel(r.levelName, ctx.locale),
+      width: 12,
+    },
     {
       header: ctx.t("foodCatalogue.price_changes.before"),
       value: (r) => soles(r.beforeCents),
