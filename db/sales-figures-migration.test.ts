@@ -7,7 +7,6 @@ import { expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { migrate } from "drizzle-orm/bun-sqlite/migrator";
 import { migrateDatabase, openDatabase } from "../src/db";
-import { posWorld } from "../tests/support/pos";
 import { migrationsBefore } from "./migrations-before.test-support";
 
 const TRIGGERS = [
@@ -33,7 +32,12 @@ test("the daily totals keep every row, become WITHOUT ROWID, and their triggers 
       .all();
   const before = triggerSql();
   expect(before.map((t) => t.name)).toEqual(TRIGGERS);
-  const { norte, sur } = posWorld(db);
+  // Two cafes written in SQL, as the tables stood then (the drizzle schema of today has columns they lacked).
+  client.exec(`INSERT INTO businesses (name, ruc, fiscal_address) VALUES ('Catering Andino', '20100070970', 'Av. Arequipa 123, Lima');
+    INSERT INTO mines (name) VALUES ('Mina Toquepala');
+    INSERT INTO units (mine_id, name) VALUES (1, 'Unidad Central');
+    INSERT INTO cafes (unit_id, business_id, name, time_zone) VALUES (1, 1, 'Comedor Norte', 'America/Lima'), (1, 1, 'Comedor Sur', 'America/Lima');`);
+  const [norte, sur] = [1, 2];
   client.exec(`INSERT INTO daily_sale_figures VALUES (${norte}, '2026-10-01', 3, 0, 5, 5000, 1, 900), (${norte}, '2026-10-01', 0, 1, 2, 4000, 0, 0),
     (${sur}, '2026-10-02', 4, 0, 7, 7000, 0, 0)`);
   client.exec(
