@@ -43,7 +43,7 @@ const TU_COMMANDS = [
   ...["elige", "escribe", "ingresa", "usa", "revisa", "vuelve", "pide", "guarda", "borra", "deja", "confirma"],
   ...["marca", "añade", "agrega", "sube", "espera", "recarga", "inicia", "busca", "corrige", "verifica", "pulsa"],
   ...["arrastra", "divide", "ignora", "intenta", "prueba", "selecciona", "completa", "restablece", "publica"],
-  ...["asigna", "envía", "indica", "elimina", "copia"],
+  ...["asigna", "envía", "indica", "elimina", "copia", "evita", "escanea"],
 ];
 const tuWord = new RegExp(`(?<!${LETTER})(${TU_WORDS.join("|")})(?!${LETTER})`, "iu");
 const tuCommand = new RegExp(`(?:^|[.:;¿¡(—]\\s*)(${TU_COMMANDS.join("|")})(?!${LETTER})`, "iu");

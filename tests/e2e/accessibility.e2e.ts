@@ -689,7 +689,7 @@ test.describe("accessibility", () => {
     await join.getByLabel("Nombre completo").fill(NEWCOMER.name);
     await join.getByLabel("Correo electrónico").fill(NEWCOMER.email);
     await join.getByLabel("Contraseña", { exact: true }).fill(PASSWORD);
-    await join.getByLabel(/Confirma/).fill(PASSWORD);
+    await join.getByLabel(/Confirme/).fill(PASSWORD);
     await join.getByRole("button", { name: "Crear cuenta" }).click();
     await expect(join).toHaveURL(/\/verify-email$/);
     newcomer = await outside.storageState();
