@@ -126,7 +126,7 @@ test("dishes placed by keyboard and by button, seen live on a second page; a sta
   await expect(result).toContainText("S/ 2.50");
   await result.focus();
   await one.keyboard.press("Space");
-  await expect(one.getByText(`Tomaste ${seco}`)).toBeAttached();
+  await expect(one.getByText(`Tomó ${seco}`)).toBeAttached();
   await one.keyboard.press("ArrowDown");
   await expect(one.getByText(new RegExp(`${seco} está sobre Almuerzo · ${world.category}`))).toBeAttached();
   await one.keyboard.press("Space");
