@@ -217,7 +217,8 @@ test("forms speak Mesa's words, not the browser's, and times are typed on the 24
   await open(page, "/dinners");
   await page.getByRole("button", { name: "Precios y horarios" }).click();
   const prices = page.getByRole("dialog", { name: /^Precios y horarios de / });
-  const start = prices.getByLabel("Inicio del horario de Refrigerio");
+  // Cena: every demo cafe keeps it (services.e2e.ts takes Refrigerio away from the demo places).
+  const start = prices.getByLabel("Inicio del horario de Cena");
   await expect(start).toHaveAttribute("type", "text");
   await expect(start).toHaveAttribute("placeholder", "HH:MM");
   await start.fill("1930");
