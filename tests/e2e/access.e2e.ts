@@ -431,6 +431,8 @@ test.describe("access control", () => {
   });
 
   test("Users, Roles, Blacklist and Audit hydrate without console errors or mismatches", async ({ browser }) => {
+    // Six pages for two people, each waited on until its deferred rows have come (networkidle).
+    test.slow();
     const check = async (
       context: BrowserContext,
       path: string,
