@@ -198,6 +198,8 @@ export function DateCard({
   onDismissStale: () => void;
 }) {
   const { t, money, dateTime } = useI18n();
+  // The command line writes as "cli" (CLI_ACTOR); people read it as the audit page names it.
+  const actorName = (label: string) => (label === "cli" ? t("access.audit.actors.cli") : label || "—");
   const dayName = useDayName();
   const name = dayName(day.date);
   const headingId = `day-${day.date}`;
@@ -227,7 +229,7 @@ export function DateCard({
         </div>
         {day.version > 0 && (
           <p className="text-[11px] text-muted-foreground">
-            {t("menuSchedule.version", { version: day.version, name: day.updatedByName || "—" })}
+            {t("menuSchedule.version", { version: day.version, name: actorName(day.updatedByName) })}
             {day.updatedAt && <> · {dateTime(day.updatedAt)}</>}
           </p>
         )}

@@ -61,7 +61,7 @@ export function StructureSettings({
           disabled={!canManage}
           onValueChange={setLevel}
           options={[
-            ...(first ? [{ value: "", label: t("menu.settings.first_level", { name: first.name }) }] : []),
+            ...(first ? [{ value: "", label: t("menu.settings.first_level", { name: levelName(first.name) }) }] : []),
             ...levels.map((l) => ({ value: String(l.id), label: levelName(l.name) })),
           ]}
         />

@@ -97,7 +97,7 @@ export default function DinnersIndex({
   /** The Excel dialog's import (null without diners.import). */
   dinerImport: DinerImportProp | null;
 }) {
-  const { t, tDynamic, money, locale } = useI18n();
+  const { t, tDynamic, money, locale, date: formatDay } = useI18n();
   const said = (m: Message) => (typeof m === "string" ? m : tDynamic(m.key, m.key, m.params));
   const route = useRoute();
   const flash = usePage().flash as { success?: unknown; error?: unknown } | undefined;
@@ -536,7 +536,7 @@ export default function DinnersIndex({
         </p>
         {date !== today && (
           <p className="rounded-md bg-amber-500/15 px-3 py-2 text-sm text-amber-900 dark:text-amber-200">
-            {t("dinners.backdated", { date })}
+            {t("dinners.backdated", { date: formatDay(`${date}T12:00:00Z`) })}
           </p>
         )}
         {!pos.cafe.business && (
