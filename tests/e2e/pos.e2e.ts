@@ -733,7 +733,10 @@ test.describe("point of sale", () => {
     await open(page, "/dinners");
     await pickDate(page, "Fecha de servicio", yesterday);
     await expect(page).toHaveURL(new RegExp(`date=${yesterday}`));
-    await expect(page.getByText(`Está vendiendo para una fecha anterior: ${yesterday}.`)).toBeVisible();
+    const shown = new Intl.DateTimeFormat("es-PE", { dateStyle: "medium", timeZone: "America/Lima" }).format(
+      new Date(`${yesterday}T12:00:00Z`),
+    );
+    await expect(page.getByText(`Está vendiendo para una fecha anterior: ${shown}.`)).toBeVisible();
     await expect(saleRow(page, HOME.name)).toHaveCount(0);
     await page.getByRole("radio", { name: "Crédito" }).focus();
     await onlyService(page, SERVICE);
