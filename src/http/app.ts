@@ -137,7 +137,11 @@ function finish(ctx: RequestContext, response: Response): Response {
     headers.set("strict-transport-security", "max-age=31536000; includeSubDomains");
   if (ctx.config.logRequests) console.log(`${ctx.method} ${loggedPath(ctx.url.pathname)} ${response.status}`);
   if (ctx.route.session === false) return response;
-  session.ageFlash();
+  // Flash data is for the next page. A page's own script asking for JSON (a diner search, a ticket's print record)
+  // between a save and that page must not use it up; only pages and redirects age it.
+  const plainJson =
+    !ctx.request.headers.has("x-inertia") && /^application\/json/.test(headers.get("content-type") ?? "");
+  if (!plainJson) session.ageFlash();
   const token = session.csrfToken();
   services.sessions.save(session, { ipAddress: ctx.ip, userAgent: ctx.request.headers.get("user-agent") });
   // Browser-session cookies: closing the browser forgets them (remember-me is what survives a restart); the

@@ -97,6 +97,21 @@ describe("the blacklist form's document lookup", () => {
     expect(page.flash.success).toBe(translate("es", "access.blacklist_added", { document: "48888888" }));
   });
 
+  test("any JSON a page asks for beside a save (the till's diner search) leaves the save's flash to the next page", async () => {
+    const saved = await submit(
+      root,
+      "POST",
+      "/blacklist",
+      { document_type: "dni", document_number: "47777777", name: "Otra Persona", reason: "Prueba de la búsqueda" },
+      "/blacklist",
+    );
+    expect(saved.status).toBe(302);
+    const search = await root.get("/diners/search?q=Quispe");
+    expect(search.status).toBe(200);
+    const page = await visitPage(root, "/blacklist");
+    expect(page.flash.success).toBe(translate("es", "access.blacklist_added", { document: "47777777" }));
+  });
+
   test("complete documents are counted like the point of sale's lookups; half-typed ones are not", async () => {
     const app = world.app;
     const { db } = app;
