@@ -16,13 +16,19 @@ import { Button, IconButton } from "../ui/button";
 import { Dialog, DialogActions } from "../ui/dialog";
 import { Field } from "../ui/field";
 import { OtherErrors } from "../ui/form-errors";
-import { SelectField } from "../ui/select-field";
+import { SelectField, type SelectOption } from "../ui/select-field";
 import { TabList } from "../ui/tabs";
 import { CalculationPopover } from "./calculation-popover";
 import { CopyRecipeDialog } from "./copy-recipe-dialog";
-import { RecipeItemPicker } from "./recipe-item-picker";
 import type { CostedRecipe, DishCategoryRow, DishDetail, LevelRow, RecipeChoices } from "./dish-types";
 import { useFoodWords } from "./use-food-words";
+import { rankByName } from "../../../../src/domain/food/name-match";
+
+/** How many matches of each group a recipe line lists: the closest ones; typing more narrows them. */
+const SHOWN_PER_GROUP = 50;
+/** A recipe line's matches: whole words first, the closer name first, accents ignored (name-match.ts). */
+const rankItems = (options: SelectOption[], typed: string) =>
+  rankByName(options, typed, (o) => o.label, SHOWN_PER_GROUP);
 
 interface LineDraft {
   key: number;
@@ -132,18 +138,17 @@ export function DishDialog({
     () => new Map((choices?.ingredients ?? []).map((i) => [`i:${i.id}`, i.baseUnit])),
     [choices],
   );
-  const itemGroups = useMemo(
+  // Ingredients, then the other dishes, as two groups of one searchable list.
+  const itemOptions = useMemo(
     () => [
-      {
-        heading: t("food.recipes.group_ingredients"),
-        options: (choices?.ingredients ?? []).map((i) => ({ value: `i:${i.id}`, label: i.name })),
-      },
-      {
-        heading: t("food.recipes.group_dishes"),
-        options: (choices?.dishes ?? [])
-          .filter((d) => d.id !== dish?.id)
-          .map((d) => ({ value: `d:${d.id}`, label: d.name })),
-      },
+      ...(choices?.ingredients ?? []).map((i) => ({
+        value: `i:${i.id}`,
+        label: i.name,
+        group: t("food.recipes.group_ingredients"),
+      })),
+      ...(choices?.dishes ?? [])
+        .filter((d) => d.id !== dish?.id)
+        .map((d) => ({ value: `d:${d.id}`, label: d.name, group: t("food.recipes.group_dishes") })),
     ],
     [choices, dish?.id, t],
   );
@@ -367,16 +372,18 @@ export function DishDialog({
                       className="grid grid-cols-[minmax(0,1fr)_auto] gap-2 rounded-md border p-2 sm:grid-cols-[minmax(0,2fr)_7rem_minmax(0,1.5fr)_auto]"
                       data-testid={`recipe-line-${index + 1}`}
                     >
-                      <RecipeItemPicker
+                      <SelectField
+                        searchable
                         className="col-span-2 sm:col-span-1"
                         label={`${t("food.recipes.item")} · ${t("food.recipes.line", { number: index + 1 })}`}
                         placeholder={t("food.recipes.item_placeholder")}
-                        searchLabel={t("food.recipes.item_search")}
+                        searchPlaceholder={t("food.recipes.item_search")}
                         emptyLabel={t("food.recipes.item_none")}
                         value={line.item}
                         onValueChange={(value) => setLine(index, { item: value, offer: "" })}
                         error={lineError(index, "item")}
-                        groups={itemGroups}
+                        options={itemOptions}
+                        rank={rankItems}
                       />
                       <Field
                         label={t("food.recipes.quantity_in", { unit: t(`food.units_short.${unit}`) })}

@@ -1,11 +1,13 @@
 /**
  * A searchable select (a combobox) for long lists — time zones, places: a button showing the choice opens a
  * popover with a search box and the matching options (cmdk), grouped like Select's. Arrows move, Enter chooses,
- * Escape closes and gives focus back to the button.
+ * Escape closes and gives focus back to the button. With `rank`, the matches and their order are the caller's (each
+ * group ranked apart) instead of cmdk's fuzzy filter.
  */
 import { Command } from "cmdk";
 import { Check, ChevronsUpDown, Search } from "lucide-react";
 import { useId, useState } from "react";
+import type { SelectOption } from "./select";
 import { useI18n } from "../../hooks/use-i18n";
 import { cn } from "../../lib/utils";
 import { inputClasses } from "./field";
@@ -23,6 +25,8 @@ export function Combobox({
   disabled,
   className,
   leading,
+  rank,
+  emptyLabel,
   name: _name,
   required: _required,
   ...aria
@@ -30,17 +34,32 @@ export function Combobox({
   searchPlaceholder?: string;
   /** The field's name, which its popup (a dialog to screen readers) is called by; else its aria-label. */
   label?: string;
+  /** The options of one group that match what is typed, best first (src/domain/food/name-match.ts's rankByName). */
+  rank?: (options: SelectOption[], typed: string) => SelectOption[];
+  /** Said when nothing matches (default: "no results"). */
+  emptyLabel?: string;
 }) {
   const { t } = useI18n();
   const [open, setOpen] = useState(false);
+  const [typed, setTyped] = useState("");
   const listId = useId();
+  const runs = groupOptions(options);
+  const shown = rank
+    ? runs.map((run) => ({ ...run, options: rank(run.options, typed) })).filter((run) => run.options.length > 0)
+    : runs;
   const chosen = options.find((o) => o.value === value);
   const choose = (next: string) => {
     setOpen(false);
     if (next !== value) onValueChange(next);
   };
   return (
-    <PopoverRoot open={open} onOpenChange={setOpen}>
+    <PopoverRoot
+      open={open}
+      onOpenChange={(next) => {
+        setOpen(next);
+        if (next) setTyped("");
+      }}
+    >
       <PopoverTrigger asChild>
         <button
           type="button"
@@ -67,11 +86,13 @@ export function Combobox({
         aria-label={label ?? aria["aria-label"]}
         className="w-[var(--radix-popover-trigger-width)] min-w-64 max-w-[calc(100vw-1rem)] overflow-hidden rounded-md p-0"
       >
-        <Command loop className="flex flex-col">
+        <Command loop shouldFilter={!rank} className="flex flex-col">
           <div className="flex items-center gap-2 border-b px-3">
             <Search className="size-4 shrink-0 text-muted-foreground" aria-hidden="true" />
             <Command.Input
               autoFocus
+              value={typed}
+              onValueChange={setTyped}
               placeholder={searchPlaceholder ?? t("ui.search")}
               aria-label={searchPlaceholder ?? t("ui.search")}
               className="h-9 w-full bg-transparent text-sm outline-none placeholder:text-muted-foreground"
@@ -82,9 +103,9 @@ export function Combobox({
             className="max-h-[min(18rem,calc(var(--radix-popover-content-available-height)-3rem))] overflow-y-auto p-1"
           >
             <Command.Empty className="px-2 py-3 text-center text-sm text-muted-foreground">
-              {t("ui.no_results")}
+              {emptyLabel ?? t("ui.no_results")}
             </Command.Empty>
-            {groupOptions(options).map((run, index) => {
+            {shown.map((run, index) => {
               const items = run.options.map((option) => (
                 <Command.Item
                   key={option.value}

@@ -23,6 +23,12 @@ export interface SelectFieldProps {
   placeholder?: string;
   /** A search box over the options (for long lists). */
   searchable?: boolean;
+  /** With `searchable`: the search box's own label. */
+  searchPlaceholder?: string;
+  /** With `searchable`: the matches of a group and their order, instead of the fuzzy filter (see Combobox). */
+  rank?: (options: SelectOption[], typed: string) => SelectOption[];
+  /** With `searchable`: said when nothing matches. */
+  emptyLabel?: string;
   options?: SelectOption[];
   children?: ReactNode;
   onChange?: (event: ChangeEvent<HTMLSelectElement>) => void;
@@ -41,6 +47,9 @@ export function SelectField({
   disabled,
   placeholder,
   searchable = false,
+  searchPlaceholder,
+  rank,
+  emptyLabel,
   options,
   children,
   onChange,
@@ -73,7 +82,17 @@ export function SelectField({
           disabled,
           placeholder,
         };
-        return searchable ? <Combobox {...props} label={label} /> : <Select {...props} />;
+        return searchable ? (
+          <Combobox
+            {...props}
+            label={label}
+            searchPlaceholder={searchPlaceholder}
+            rank={rank}
+            emptyLabel={emptyLabel}
+          />
+        ) : (
+          <Select {...props} />
+        );
       }}
     />
   );
