@@ -202,16 +202,21 @@ describe("the Sales page", () => {
     expect(next.props.lines.totals.sales).toBe(0);
   });
 
-  test("scope: Norte's cafe manager sees Norte's lines and totals only, whatever the URL names", async () => {
+  test("scope: Norte's cafe manager sees Norte's lines and totals only; a URL naming another cafe is not found", async () => {
     const { w } = world;
     const mine = await lines("jefa", "");
     expect(ticketsOf(mine.data)).toEqual(
       ticketsOfSales(s.anaAlmD1, s.anaDesD1, s.betoCashD2, s.visitorD3, s.anaDinnerD3),
     );
     expect(mine.totals).toMatchObject({ sales: 5, totalCents: 1500 + 800 + 3800 + 1500 + 1200, voidedSales: 1 });
-    const sur = await lines("jefa", `cafe_ids=${w.sur}`);
-    expect(sur.total).toBe(0);
-    expect(sur.totals.totalCents).toBe(0);
+    // Sur, alone or beside Norte, or a cafe that does not exist, is refused as any place outside the scope is: on
+    // every tab and in the export.
+    const jefa = await as("jefa");
+    for (const cafes of [`${w.sur}`, `${w.norte},${w.sur}`, "999999"])
+      for (const path of ["/sales", "/sales/duplicates", "/sales/periods", "/sales/export"])
+        expect((await jefa.get(`${path}?${RANGE}&cafe_ids=${cafes}`)).status).toBe(404);
+    expect((await jefa.get(`/sales?${RANGE}&subdealership_id=999999`)).status).toBe(404);
+    expect((await jefa.get(`/sales?${RANGE}&cafe_ids=${w.norte}`)).status).toBe(200);
     const page = await visitPage(await as("jefa"), `/sales?${RANGE}`);
     expect(page.props.options.cafes.map((c: { id: number }) => c.id)).toEqual([w.norte]);
     // Ana's two lunches of D1 are at Norte and Sur: the manager of Norte sees one of them, so no duplicate.

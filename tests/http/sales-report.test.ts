@@ -138,9 +138,10 @@ describe("the report dialog's routes", () => {
     expect(jefa.totals).toEqual(salesTotals(world.app.db, norteOnly(), filter()));
     expect(jefa.totals.totalCents).toBeLessThan(root.totals.totalCents);
     expect(jefa.options.cafes.map((c: { name: string }) => c.name)).toEqual(["Comedor Norte"]);
-    // Asking for Sur's sales shows nothing of them.
-    const sur = await (await json(await as("jefa"), `${query}&cafe_ids=${world.w.sur}`)).json();
-    expect(sur.totals.sales).toBe(0);
+    // Asking for Sur's sales, or a cafe that does not exist, is refused as any place outside the scope is.
+    for (const cafes of [`${world.w.sur}`, `${world.w.norte},${world.w.sur}`, "999999"])
+      expect((await json(await as("jefa"), `${query}&cafe_ids=${cafes}`)).status).toBe(404);
+    expect((await json(await as("jefa"), `${query}&service_ids=999999`)).status).toBe(404);
     // Without options the answer leaves them out; without dates it is this month up to today.
     const plain = await (await json(await as("cajera"), "/sales/report/preview")).json();
     expect(plain.options).toBeUndefined();
@@ -246,6 +247,23 @@ describe("the report dialog's routes", () => {
     expect([302, 303]).toContain((await submit(cajera, "POST", `/jobs/${second.id}/dismiss`)).status);
     expect(existsSync(secondFile)).toBe(false);
     expect((await (await json(cajera, "/sales/report/preview")).json()).job).toBeNull();
+  });
+
+  test("a report naming a cafe outside the person's scope is not started: its Report sheet would name it", async () => {
+    const jefa = await as("jefa");
+    const jobsBefore = world.app.db.select().from(jobs).all().length;
+    for (const cafe_ids of [[world.w.sur], [world.w.norte, world.w.sur], [999999]]) {
+      const refused = await submitJson(jefa, "POST", "/sales/report", { from: days[0], to: days[2], cafe_ids });
+      expect(refused.status).toBe(404);
+    }
+    expect(world.app.db.select().from(jobs).all().length).toBe(jobsBefore);
+    // Root reaches Sur: its report names it.
+    const job = await generate("root", { from: days[0], to: days[2], cafe_ids: [world.w.sur] });
+    const book = XLSX.read(new Uint8Array(await (await (await as("root")).get(job.downloadUrl)).arrayBuffer()));
+    const cafes = XLSX.utils
+      .sheet_to_json<unknown[]>(book.Sheets.Reporte, { header: 1 })
+      .find((r) => r[0] === "Comedores");
+    expect(cafes?.[1]).toBe("Comedor Sur");
   });
 
   test("the page protocol's form post is sent back to the page", async () => {

@@ -18,6 +18,7 @@ import { posWorld } from "../../../tests/support/pos";
 import { migrateDatabase, openDatabase, type Db } from "../../db";
 import { EVERYTHING, type Scope } from "../access/scope";
 import type { Actor } from "../audit";
+import { NotFound } from "../errors";
 import { salesLinePage, salesTotals, type SalesFilter } from "./report";
 import {
   BILLING_PREAMBLE_ROWS,
@@ -402,6 +403,26 @@ describe("the sales report workbook", () => {
     expect(salesTotals(db, scope, { ...filter, saleType: "credit" }).totalCents).toBe(5900);
     // Sur's prices never show up: no Sur column, no Sur cafe.
     expect(JSON.stringify(rows("Reporte"))).not.toContain("Comedor Sur");
+  });
+
+  test("the Report sheet names only cafes in scope: a filter naming another cafe is not found, and no file is left", async () => {
+    const { db, w } = world();
+    const norte: Scope = {
+      all: false,
+      cafeIds: new Set([w.norte]),
+      headquartersIds: new Set(),
+      businessIds: new Set(),
+    };
+    const { rows } = await report(db, norte, filterOf({ cafeIds: [w.norte] }));
+    expect(rows("Reporte").find((r) => r[0] === "Comedores")?.[1]).toBe("Comedor Norte");
+    for (const cafeIds of [[w.sur], [w.norte, w.sur], [999_999]]) {
+      const path = newPath();
+      await expect(writeSalesReport(db, norte, filterOf({ cafeIds }), path, OPTIONS)).rejects.toThrow(NotFound);
+      expect(existsSync(path)).toBe(false);
+    }
+    // Everyone's scope names both.
+    const both = await report(db, EVERYTHING, filterOf({ cafeIds: [w.sur, w.norte] }));
+    expect(both.rows("Reporte").find((r) => r[0] === "Comedores")?.[1]).toBe("Comedor Norte, Comedor Sur");
   });
 
   test("filters narrow every sheet: a subdealership, a service, other-unit sales", async () => {

@@ -28,7 +28,14 @@ import { cafes, dealerships, saleLines, sales, SERVICE_TYPES, services, subdeale
 import { BUSY_TIMEOUT_MS, type Db } from "../../db";
 import { intlLocale, translate, type Locale, type KeysUnder, type TranslationParams } from "../../i18n";
 import type { Scope } from "../access/scope";
-import { daysBetween, salesTotals, salesWhere, type SalesFilter, type SalesTotals } from "./report";
+import {
+  daysBetween,
+  requireFilterInScope,
+  salesTotals,
+  salesWhere,
+  type SalesFilter,
+  type SalesTotals,
+} from "./report";
 import {
   excelDate,
   excelTime,
@@ -555,6 +562,8 @@ export async function writeSalesReport(
     level: options.level ?? REPORT_LEVEL,
   });
   try {
+    // Names on the Report sheet are only of what the person may read.
+    requireFilterInScope(snapshot.db, scope, filter);
     const data = await reportData(snapshot.db, scope, filter, locale, pause);
     const total = data.totals.lines;
     options.progress?.(0, total);

@@ -12,11 +12,12 @@ import { posWorld } from "../../../tests/support/pos";
 import { migrateDatabase, openDatabase } from "../../db";
 import { EVERYTHING, type Scope } from "../access/scope";
 import type { Actor } from "../audit";
-import { ValidationFailed } from "../errors";
+import { NotFound, ValidationFailed } from "../errors";
 import {
   countSalesLines,
   duplicateMeals,
   parseSalesFilter,
+  requireFilterInScope,
   salesFilterQuery,
   salesLinePage,
   salesLines,
@@ -322,6 +323,44 @@ describe("the lines and totals of a filter", () => {
     const nowhere: Scope = { ...norte, cafeIds: new Set() };
     expect(salesTotals(db, nowhere, base())).toMatchObject({ sales: 0, lines: 0, voidedSales: 0 });
     expect(duplicateMeals(db, norte, base())).toEqual([]);
+  });
+
+  test("a filter names only what the person may read: a cafe outside the scope, or an id of nothing, is not found", () => {
+    const norte: Scope = {
+      all: false,
+      cafeIds: new Set([w.norte]),
+      headquartersIds: new Set(),
+      businessIds: new Set(),
+    };
+    // In scope, and company-wide data (client companies, services) that exists: accepted.
+    const fine = base({
+      cafeIds: [w.norte],
+      dealershipId: w.dealership,
+      subdealershipId: w.otraContrata,
+      serviceIds: [w.alm, w.cen],
+    });
+    expect(() => requireFilterInScope(db, norte, fine)).not.toThrow();
+    expect(() => requireFilterInScope(db, EVERYTHING, base({ cafeIds: [w.norte, w.sur] }))).not.toThrow();
+    expect(() => requireFilterInScope(db, norte, base())).not.toThrow();
+    // Sur, alone or beside Norte, is outside Norte's scope (and within everyone's).
+    for (const filter of [base({ cafeIds: [w.sur] }), base({ cafeIds: [w.norte, w.sur] })]) {
+      expect(() => requireFilterInScope(db, norte, filter)).toThrow(NotFound);
+      expect(() => requireFilterInScope(db, EVERYTHING, filter)).not.toThrow();
+    }
+    // An id that names nothing reads the same, whoever asks.
+    const missing = 999_999;
+    for (const filter of [
+      base({ cafeIds: [missing] }),
+      base({ dealershipId: missing }),
+      base({ subdealershipId: missing }),
+      base({ serviceIds: [w.alm, missing] }),
+    ]) {
+      expect(() => requireFilterInScope(db, norte, filter)).toThrow(NotFound);
+      expect(() => requireFilterInScope(db, EVERYTHING, filter)).toThrow(NotFound);
+    }
+    // A scope without cafes reaches none.
+    const nowhere: Scope = { ...norte, cafeIds: new Set() };
+    expect(() => requireFilterInScope(db, nowhere, base({ cafeIds: [w.norte] }))).toThrow(NotFound);
   });
 
   test("a line carries what the table shows", () => {

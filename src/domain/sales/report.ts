@@ -12,9 +12,9 @@ import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
 import { cafes, dealerships, mines, saleLines, sales, services, subdealerships, units } from "../../../db/schema";
 import type { SaleType } from "../../../db/schema";
 import type { Db } from "../../db";
-import type { Scope } from "../access/scope";
+import { reachesCafe, type Scope } from "../access/scope";
 import type { DocumentType } from "../documents";
-import { message, ValidationFailed, type Message } from "../errors";
+import { message, NotFound, ValidationFailed, type Message } from "../errors";
 import { idList, pageWindow, type ListResult, type PageRequest, type SortRequest } from "../search";
 import { isCalendarDate } from "./clock";
 import { ticketNumber } from "./queries";
@@ -188,6 +188,34 @@ const text = (value: string) => sql`(${value} || '')`;
 const number = (value: number) => sql`(${value} + 0)`;
 const inIds = (column: SQL, ids: readonly number[] | ReadonlySet<number>) =>
   sql`${column} IN (SELECT value FROM json_each(${idList(ids)}))`;
+
+/**
+ * Refuses a filter that names what the person may not read, as any place outside the scope is refused: a cafe outside
+ * their scope, or an id of a cafe, dealership, subdealership or service that names nothing, is NotFound (404). The
+ * figures of such a filter would only be empty, but its names would show on the report's Report sheet. Client
+ * companies and services are company-wide: any that exists may be named.
+ */
+export function requireFilterInScope(db: Db, scope: Scope, filter: SalesFilter): void {
+  const existing = (
+    table: typeof cafes | typeof dealerships | typeof subdealerships | typeof services,
+    ids: number[],
+  ) =>
+    ids.length === 0 ||
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(table)
+      .where(inIds(sql`${table.id}`, ids))
+      .get()!.n === ids.length;
+  const one = (id: number | null) => (id === null ? [] : [id]);
+  if (
+    !filter.cafeIds.every((id) => reachesCafe(scope, id)) ||
+    !existing(cafes, filter.cafeIds) ||
+    !existing(dealerships, one(filter.dealershipId)) ||
+    !existing(subdealerships, one(filter.subdealershipId)) ||
+    !existing(services, filter.serviceIds)
+  )
+    throw new NotFound();
+}
 
 /**
  * Past this many cafes, a list of cafes is checked on each sale rather than used to find the sales: reading a month

@@ -32,6 +32,7 @@ import { SALES_REPORT, type SalesReportInput, type SalesReportResult } from "../
 import { dateIn } from "../../domain/sales/clock";
 import {
   parseSalesFilter,
+  requireFilterInScope,
   salesFilterOptions,
   salesFilterQuery,
   salesTotals,
@@ -104,6 +105,7 @@ export const salesReportRoutes = defineRoutes([
     access: access.can("sales.view"),
     handle: (ctx) => {
       const filter = parseSalesFilter(ctx.query, dateIn(ctx.config.timezone));
+      requireFilterInScope(ctx.db, ctx.scope, filter);
       const totals: SalesTotals = salesTotals(ctx.db, ctx.scope, reportFilter(filter));
       return Response.json(
         {
@@ -123,6 +125,7 @@ export const salesReportRoutes = defineRoutes([
     access: access.can("sales.view"),
     handle: (ctx) => {
       const filter = reportFilter(parseSalesFilter(ctx.body, dateIn(ctx.config.timezone)));
+      requireFilterInScope(ctx.db, ctx.scope, filter);
       const userId = ctx.user!.id;
       // One report at a time per person: the files waiting for their turn stay few.
       const current = latestJob(ctx.db, userId, SALES_REPORT);

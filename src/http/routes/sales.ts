@@ -16,6 +16,7 @@ import {
   MAX_DUPLICATE_GROUPS,
   MAX_RANGE_DAYS,
   parseSalesFilter,
+  requireFilterInScope,
   salesFilterOptions,
   salesFilterQuery,
   salesLinePage,
@@ -152,6 +153,8 @@ function lineColumns(ctx: RequestContext): ExportColumn<SalesLineRow>[] {
 /** The Sales page on one of its tabs: the lines with their totals, or the duplicates. */
 function salesPage(ctx: RequestContext, tab: SalesTab) {
   const { filter, errors } = filterOf(ctx);
+  // A cafe outside the person's scope, or an id of nothing, is not found, as on the report's routes.
+  requireFilterInScope(ctx.db, ctx.scope, filter);
   const sort = sortOf(ctx);
   const params = listParams(ctx.query, "", LINES_PER_PAGE);
   return ctx.render("sales/index", {
@@ -212,6 +215,7 @@ export const salesRoutes = defineRoutes([
     access: access.can("sales.view"),
     handle: (ctx) => {
       const filter = parseSalesFilter(ctx.query, dateIn(ctx.config.timezone));
+      requireFilterInScope(ctx.db, ctx.scope, filter);
       const count = countSalesLines(ctx.db, ctx.scope, filter);
       if (count > EXPORT_MAX_LINES) {
         const format = new Intl.NumberFormat(intlLocale[ctx.locale]);
