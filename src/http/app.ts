@@ -106,9 +106,9 @@ export async function handleRequest(
 
 async function runRoute(ctx: RequestContext): Promise<Response> {
   const { request, route } = ctx;
-  const version = request.headers.get(HEADER.version);
-  if (ctx.isPageRequest && ctx.method === "GET" && version !== null && version !== ctx.services.assets.version) {
-    // The browser runs an older build: make it load the page in full so it picks up the new assets.
+  // A page-protocol GET whose asset version is not the built one (an older build, or none at all) is answered with
+  // a full visit, so the browser loads the page in full and picks up the current assets. Other methods go through.
+  if (ctx.isPageRequest && ctx.method === "GET" && request.headers.get(HEADER.version) !== ctx.services.assets.version) {
     ctx.session.reflash();
     return locationResponse(request, request.url);
   }

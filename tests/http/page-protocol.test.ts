@@ -166,7 +166,32 @@ describe("asset version", () => {
     expect(response.headers.has("x-inertia")).toBe(false);
   });
 
-  test("a POST with a stale X-Inertia-Version is handled, not answered 409", async () => {
+  test("a GET without X-Inertia-Version is a mismatch too: 409 with X-Inertia-Location = the request URL", async () => {
+    const { client } = setup();
+    const response = await client.request("/settings/appearance?tab=2", {
+      headers: { "x-inertia": "true", "x-requested-with": "XMLHttpRequest" },
+    });
+    expect(response.status).toBe(409);
+    expect(response.headers.get("x-inertia-location")).toBe(`${BASE}/settings/appearance?tab=2`);
+    expect(response.headers.has("x-inertia")).toBe(false);
+    expect(await response.text()).toBe("");
+  });
+
+  test("an empty X-Inertia-Version is a mismatch: 409", async () => {
+    const { client } = setup();
+    const response = await client.request("/", { inertia: true, headers: { "x-inertia-version": "" } });
+    expect(response.status).toBe(409);
+    expect(response.headers.get("x-inertia-location")).toBe(`${BASE}/`);
+  });
+
+  test("a GET without X-Inertia is a first load whatever its version header says", async () => {
+    const { client } = setup();
+    const response = await client.get("/", { headers: { "x-inertia-version": "stale-build" } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toStartWith("text/html");
+  });
+
+  test("a POST with a stale or a missing X-Inertia-Version is handled, not answered 409", async () => {
     let handled = 0;
     const { client } = setup(
       testRoute(["POST"], "/test/save", (ctx) => {
@@ -175,14 +200,20 @@ describe("asset version", () => {
       }),
     );
     await startSession(client);
-    const response = await client.request("/test/save", {
+    const stale = await client.request("/test/save", {
       method: "POST",
       inertia: true,
       json: {},
       headers: { "x-inertia-version": "stale-build" },
     });
-    expect(response.status).toBe(302);
-    expect(handled).toBe(1);
+    expect(stale.status).toBe(302);
+    const missing = await client.request("/test/save", {
+      method: "POST",
+      json: {},
+      headers: { "x-inertia": "true", "x-xsrf-token": client.cookies.get("XSRF-TOKEN")! },
+    });
+    expect(missing.status).toBe(302);
+    expect(handled).toBe(2);
   });
 
   test("flash data survives the 409 so the full reload still shows it", async () => {
