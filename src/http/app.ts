@@ -252,6 +252,9 @@ export function createApp(services: AppServices) {
   if (services.realtime) mountEmbeddedRealtime(app, services.realtime);
   app.onError(({ code, request, server }) => {
     if (code !== "NOT_FOUND") return;
+    // A WebSocket on a path that is not /app/{key}: the protocol's pusher:error 4005 (path not found).
+    if (services.realtime && server && request.headers.get("upgrade")?.toLowerCase() === "websocket")
+      return services.realtime.upgrade(request, server as never, null);
     if (request.method === "GET" || request.method === "HEAD") {
       const file = servePublicFile(new URL(request.url).pathname);
       if (file) return file;

@@ -92,7 +92,8 @@ interface BunServer {
 }
 
 export interface SocketData {
-  appKey: string;
+  /** The key of `/app/{key}`; null when the WebSocket asked for another path (refused with 4005). */
+  appKey: string | null;
   protocol: number;
   /** The client's address at the upgrade, as connections per address count it; null when unknown. */
   address: string | null;
@@ -106,6 +107,7 @@ export interface SocketData {
 /** Close codes and error codes of the protocol. */
 export const CODES = {
   appNotFound: 4001,
+  pathNotFound: 4005,
   invalidVersion: 4006,
   unsupportedProtocol: 4007,
   noProtocol: 4008,
@@ -124,11 +126,90 @@ function isPresence(channel: string): boolean {
   return channel.startsWith("presence-");
 }
 
-function userChannel(userId: string): string {
-  return `#server-to-user-${userId}`;
+/** End-to-end encrypted: the server cannot read what a client would send, so it relays no client events there. */
+function isEncrypted(channel: string): boolean {
+  return channel.startsWith("private-encrypted-");
 }
 
-const CHANNEL_NAME = /^[A-Za-z0-9_\-=@,.;#]{1,200}$/;
+/** The server's own per-user channel (pusher:signin, the SDK's sendToUser): the one name that may hold `#`. */
+const USER_CHANNEL_PREFIX = "#server-to-user-";
+
+function userChannel(userId: string): string {
+  return `${USER_CHANNEL_PREFIX}${userId}`;
+}
+
+/** The longest channel name the protocol allows, its prefix (private-, presence-) included. */
+export const MAX_CHANNEL_NAME = 164;
+/** The longest event name: client events, and events published through the HTTP API. */
+export const MAX_EVENT_NAME = 200;
+/** The most channels one event published through the HTTP API may go to. */
+export const MAX_EVENT_CHANNELS = 100;
+/** The most events one batch_events request may carry. */
+export const MAX_BATCH_EVENTS = 10;
+
+const CHANNEL_CHARACTERS = /^[A-Za-z0-9_\-=@,.;]+$/;
+
+interface NameProblem {
+  /** As pusher:subscription_error reports it. */
+  type: "LimitReached" | "InvalidChannelName";
+  message: string;
+}
+
+/**
+ * Why `name` is not a channel name the protocol allows, or null: at most 164 characters, only letters, digits and
+ * `_ - = @ , . ;`. `#` is reserved for the server: only `#server-to-user-{id}` uses it.
+ */
+function channelNameProblem(name: unknown): NameProblem | null {
+  if (typeof name !== "string" || name === "")
+    return { type: "InvalidChannelName", message: "Channel name is missing or not text" };
+  if (name.length > MAX_CHANNEL_NAME)
+    return {
+      type: "LimitReached",
+      message: `Channel name longer than ${MAX_CHANNEL_NAME} characters (${name.length}): ${quote(name)}`,
+    };
+  const bare = name.startsWith(USER_CHANNEL_PREFIX) ? name.slice(USER_CHANNEL_PREFIX.length) : name;
+  if (!CHANNEL_CHARACTERS.test(bare))
+    return {
+      type: "InvalidChannelName",
+      message: `Invalid channel name ${quote(name)}: only letters, digits and _ - = @ , . ; (# is the server's own)`,
+    };
+  return null;
+}
+
+/** A name as an error message shows it: quoted, and cut after 40 characters. */
+function quote(name: string): string {
+  return JSON.stringify(name.length > 40 ? `${name.slice(0, 40)}…` : name);
+}
+
+/** The `info` attributes of the HTTP API. */
+type InfoAttribute = "user_count" | "subscription_count";
+
+/**
+ * The attributes an `info` parameter asks for (comma-separated), or why it cannot be answered: an attribute not in
+ * `allowed`, or not text. Absent: none.
+ */
+function parseInfo(value: unknown, allowed: readonly InfoAttribute[]): Set<InfoAttribute> | string {
+  if (value === undefined || value === null) return new Set();
+  if (typeof value !== "string") return `info must be a comma-separated list of ${allowed.join(", ")}`;
+  const asked = value
+    .split(",")
+    .map((part) => part.trim())
+    .filter(Boolean);
+  const unknown = asked.filter((part) => !(allowed as readonly string[]).includes(part));
+  if (unknown.length > 0)
+    return `Unknown info attribute ${unknown.map((part) => quote(part)).join(", ")}: info may list ${allowed.join(" and ")} here`;
+  return new Set(asked as InfoAttribute[]);
+}
+
+/** An event of `POST /events` or `/batch_events`, checked. */
+interface ApiEvent {
+  name: string;
+  data: string;
+  channels: string[];
+  socketId: string | undefined;
+  /** The attributes the answer reports for its channels; null when `info` was not sent. */
+  info: Set<InfoAttribute> | null;
+}
 
 export class EmbeddedPusherServer {
   readonly options: EmbeddedOptions;
@@ -167,8 +248,11 @@ export class EmbeddedPusherServer {
 
   // ── WebSocket side ─────────────────────────────────────────────────────────────────────────────────────
 
-  /** Upgrades a request for `/app/{key}`; returns a Response when it cannot be upgraded. */
-  upgrade(request: Request, server: BunServer, key: string): Response | undefined {
+  /**
+   * Upgrades a request for `/app/{key}`, or, with a null key, a WebSocket asking for any other path (it gets
+   * pusher:error 4005 and is closed). Returns a Response when the request cannot be upgraded.
+   */
+  upgrade(request: Request, server: BunServer, key: string | null): Response | undefined {
     this.server ??= server;
     const raw = new URL(request.url).searchParams.get("protocol");
     // 0: none given; NaN: not a version number.
@@ -197,6 +281,11 @@ export class EmbeddedPusherServer {
   }
 
   private onOpen(ws: ServerWebSocket<SocketData>): void {
+    if (ws.data.appKey === null) {
+      this.error(ws, CODES.pathNotFound, "Path not found: connect to /app/{key}");
+      ws.close(CODES.pathNotFound, "Path not found");
+      return;
+    }
     if (ws.data.appKey !== this.app.key) {
       this.error(ws, CODES.appNotFound, `App key ${ws.data.appKey} not in this cluster`);
       ws.close(CODES.appNotFound, "App not found");
@@ -311,8 +400,10 @@ export class EmbeddedPusherServer {
 
   private subscribe(connection: Connection, data: Record<string, unknown>): void {
     const channel = typeof data.channel === "string" ? data.channel : "";
-    if (!CHANNEL_NAME.test(channel)) {
-      this.subscriptionError(connection, channel, "Invalid channel name", 400);
+    const problem = channelNameProblem(channel);
+    if (problem) {
+      // Status 4009, as Pusher-compatible servers (soketi) refuse a channel name.
+      this.subscriptionError(connection, channel, problem.message, CODES.unauthorized, problem.type);
       return;
     }
     if (!connection.channels.has(channel) && connection.channels.size >= this.options.maxChannelsPerConnection) {
@@ -325,7 +416,7 @@ export class EmbeddedPusherServer {
       );
       return;
     }
-    if (channel.startsWith("#")) {
+    if (channel.startsWith(USER_CHANNEL_PREFIX)) {
       // The per-user channel: only for a connection signed in as that user.
       if (connection.userId === null || channel !== userChannel(connection.userId)) {
         this.subscriptionError(connection, channel, "Sign in as this user first", 401);
@@ -446,12 +537,20 @@ export class EmbeddedPusherServer {
   }
 
   private clientEvent(connection: Connection, event: string, channel: string, data: unknown): void {
+    if (event.length > MAX_EVENT_NAME) {
+      this.error(connection.ws, null, `Client event names are at most ${MAX_EVENT_NAME} characters`);
+      return;
+    }
     if (!(isPrivate(channel) || isPresence(channel)) || !connection.channels.has(channel)) {
       this.error(
         connection.ws,
         null,
         "Client events need a private or presence channel the connection is subscribed to",
       );
+      return;
+    }
+    if (isEncrypted(channel)) {
+      this.error(connection.ws, null, "Client events are not relayed on private-encrypted- channels");
       return;
     }
     const now = Date.now();
@@ -506,9 +605,7 @@ export class EmbeddedPusherServer {
    * reaches everyone else.
    */
   private fanOut(channel: string, payload: string, exceptSocketId?: string): number {
-    const sockets = channel.startsWith("#server-to-user-")
-      ? this.userSockets.get(channel.slice("#server-to-user-".length))
-      : this.channels.get(channel);
+    const sockets = this.subscribers(channel);
     if (!sockets || sockets.size === 0 || !this.server) return 0;
     const excluded = exceptSocketId && sockets.has(exceptSocketId) ? this.connections.get(exceptSocketId) : undefined;
     if (excluded) {
@@ -517,6 +614,21 @@ export class EmbeddedPusherServer {
     }
     this.server.publish(channel, payload);
     return sockets.size;
+  }
+
+  /** The connections on `channel`: its subscribers, or for a per-user channel the user's signed-in connections. */
+  private subscribers(channel: string): Set<string> | undefined {
+    return channel.startsWith(USER_CHANNEL_PREFIX)
+      ? this.userSockets.get(channel.slice(USER_CHANNEL_PREFIX.length))
+      : this.channels.get(channel);
+  }
+
+  /** What `info` asks about a channel: its connections (subscription_count), its users if presence (user_count). */
+  private channelInfo(channel: string, info: Set<InfoAttribute>): Partial<Record<InfoAttribute, number>> {
+    const result: Partial<Record<InfoAttribute, number>> = {};
+    if (info.has("user_count") && isPresence(channel)) result.user_count = this.members.get(channel)?.size ?? 0;
+    if (info.has("subscription_count")) result.subscription_count = this.subscribers(channel)?.size ?? 0;
+    return result;
   }
 
   /** Sends `event` with `data` (a string, as the protocol carries it) on each channel, leaving out one socket. */
@@ -541,11 +653,56 @@ export class EmbeddedPusherServer {
     return true;
   }
 
-  /** Closes (4009) every connection that acts for `userId`: signed in as them, or authorized for them by Mesa. */
+  /**
+   * Closes every connection that acts for `userId` (signed in as them, or authorized for them by Mesa): each gets
+   * pusher:error 4009 first, then the close 4009.
+   */
   terminateUserConnections(userId: string): number {
     const closing = [...this.connections.values()].filter((c) => c.userId === userId || c.authorizedUserId === userId);
-    for (const connection of closing) connection.ws.close(CODES.unauthorized, "Connections terminated by the app");
+    for (const connection of closing) {
+      this.error(connection.ws, CODES.unauthorized, "Connections terminated by the app");
+      connection.ws.close(CODES.unauthorized, "Connections terminated by the app");
+    }
     return closing.length;
+  }
+
+  /**
+   * Checks one event of `POST /events` (`single`) or `/batch_events`: its name, data (a string, within
+   * maxMessageBytes), channels and `info`. A batch event names one `channel`; a single one `channel` or `channels`.
+   * Returns the event, or the status and message that refuse the request.
+   */
+  private checkEvent(event: unknown, single: boolean): ApiEvent | { status: 400 | 413; error: string } {
+    const refuse = (error: string, status: 400 | 413 = 400) => ({ status, error });
+    if (!event || typeof event !== "object" || Array.isArray(event)) return refuse("Each event must be a JSON object");
+    const { name, data, channel, channels, socket_id: socketId, info } = event as Record<string, unknown>;
+    if (typeof name !== "string" || name === "") return refuse("Each event needs a name");
+    if (name.length > MAX_EVENT_NAME) return refuse(`Event names are at most ${MAX_EVENT_NAME} characters`);
+    if (typeof data !== "string") return refuse("Each event needs data, a string");
+    if (Buffer.byteLength(data) > this.options.maxMessageBytes)
+      return refuse(`Event data larger than ${this.options.maxMessageBytes} bytes`, 413);
+    let names: unknown[];
+    if (single && channels !== undefined) {
+      if (!Array.isArray(channels)) return refuse("channels must be a list of channel names");
+      names = channels;
+    } else if (channel !== undefined) names = [channel];
+    else return refuse(single ? "Each event needs channel or channels" : "Each batch event needs a channel");
+    if (names.length === 0) return refuse("Each event needs at least one channel");
+    if (names.length > MAX_EVENT_CHANNELS)
+      return refuse(`An event goes to at most ${MAX_EVENT_CHANNELS} channels, not ${names.length}`);
+    for (const each of names) {
+      const problem = channelNameProblem(each);
+      if (problem) return refuse(problem.message);
+    }
+    const asked = info === undefined ? null : parseInfo(info, ["user_count", "subscription_count"]);
+    if (typeof asked === "string") return refuse(asked);
+    return {
+      name,
+      data,
+      // Each channel once, however often it is named.
+      channels: [...new Set(names as string[])],
+      socketId: typeof socketId === "string" ? socketId : undefined,
+      info: asked,
+    };
   }
 
   // ── HTTP API (what the `pusher` SDK calls) ──────────────────────────────────────────────────────────────
@@ -553,7 +710,12 @@ export class EmbeddedPusherServer {
   /** Answers `/apps/{id}/…`; the caller has matched the prefix. */
   async handleApi(request: Request): Promise<Response> {
     const url = new URL(request.url);
-    const parts = url.pathname.split("/").filter(Boolean).map(decodeURIComponent);
+    let parts: string[];
+    try {
+      parts = url.pathname.split("/").filter(Boolean).map(decodeURIComponent);
+    } catch {
+      return Response.json({ error: "Malformed path: an escape (%..) is not UTF-8" }, { status: 400 });
+    }
     // ["apps", id, ...rest]
     if (parts[0] !== "apps" || parts[1] !== this.app.id)
       return Response.json({ error: "Unknown app" }, { status: 404 });
@@ -570,67 +732,55 @@ export class EmbeddedPusherServer {
     if (request.method === "POST" && rest.length === 1 && (rest[0] === "events" || rest[0] === "batch_events")) {
       const payload = parse();
       if (!payload) return json({ error: "Body must be a JSON object" }, 400);
-      const events =
-        rest[0] === "events"
-          ? [payload]
-          : Array.isArray(payload.batch)
-            ? (payload.batch as Record<string, unknown>[])
-            : null;
-      if (!events || events.length > 10) return json({ error: "batch must be a list of at most 10 events" }, 400);
-      for (const event of events) {
-        const channels = Array.isArray(event.channels)
-          ? event.channels.map(String)
-          : typeof event.channel === "string"
-            ? [event.channel]
-            : [];
-        if (
-          typeof event.name !== "string" ||
-          channels.length === 0 ||
-          channels.length > 100 ||
-          typeof event.data !== "string"
-        ) {
-          return json({ error: "Each event needs name, data (a string) and channel(s)" }, 400);
-        }
-        if (Buffer.byteLength(event.data) > this.options.maxMessageBytes)
-          return json({ error: `Event data larger than ${this.options.maxMessageBytes} bytes` }, 413);
+      const single = rest[0] === "events";
+      const given = single ? [payload] : Array.isArray(payload.batch) ? (payload.batch as unknown[]) : null;
+      if (!given || given.length > MAX_BATCH_EVENTS)
+        return json({ error: `batch must be a list of at most ${MAX_BATCH_EVENTS} events` }, 400);
+      const events: ApiEvent[] = [];
+      for (const each of given) {
+        const checked = this.checkEvent(each, single);
+        if ("status" in checked) return json({ error: checked.error }, checked.status);
+        events.push(checked);
       }
-      for (const event of events) {
-        const channels = Array.isArray(event.channels) ? event.channels.map(String) : [String(event.channel)];
-        this.publish(
-          channels,
-          String(event.name),
-          String(event.data),
-          typeof event.socket_id === "string" ? event.socket_id : undefined,
-        );
+      for (const event of events) this.publish(event.channels, event.name, event.data, event.socketId);
+      // With `info`: the attributes of each channel (events), or of each event's channel (batch, in order).
+      if (single) {
+        const [{ channels, info }] = events;
+        return json(info ? { channels: Object.fromEntries(channels.map((c) => [c, this.channelInfo(c, info)])) } : {});
       }
-      return json(rest[0] === "events" ? {} : { batch: events.map(() => ({})) });
+      if (!events.some((event) => event.info)) return json({});
+      return json({ batch: events.map((e) => (e.info ? this.channelInfo(e.channels[0], e.info) : {})) });
     }
 
     if (request.method === "GET" && rest.length === 1 && rest[0] === "channels") {
       const prefix = url.searchParams.get("filter_by_prefix") ?? "";
-      const withUsers = (url.searchParams.get("info") ?? "").split(",").includes("user_count");
+      const info = parseInfo(url.searchParams.get("info"), ["user_count"]);
+      if (typeof info === "string") return json({ error: info }, 400);
+      if (info.has("user_count") && !isPresence(prefix))
+        return json({ error: "info=user_count needs filter_by_prefix=presence-" }, 400);
       const channels: Record<string, Record<string, number>> = {};
       for (const name of this.channels.keys()) {
         // Per-user channels (#server-to-user-…) are the server's own, not the app's.
         if (name.startsWith("#") || !name.startsWith(prefix)) continue;
-        channels[name] = withUsers && isPresence(name) ? { user_count: this.members.get(name)?.size ?? 0 } : {};
+        channels[name] = this.channelInfo(name, info);
       }
       return json({ channels });
     }
 
-    if (request.method === "GET" && rest.length === 2 && rest[0] === "channels") {
+    if (request.method === "GET" && (rest.length === 2 || rest.length === 3) && rest[0] === "channels") {
       const name = rest[1];
-      const info = (url.searchParams.get("info") ?? "").split(",");
-      const sockets = this.channels.get(name);
-      const result: Record<string, unknown> = { occupied: (sockets?.size ?? 0) > 0 };
-      if (info.includes("subscription_count")) result.subscription_count = sockets?.size ?? 0;
-      if (info.includes("user_count") && isPresence(name)) result.user_count = this.members.get(name)?.size ?? 0;
-      return json(result);
-    }
-
-    if (request.method === "GET" && rest.length === 3 && rest[0] === "channels" && rest[2] === "users") {
-      if (!isPresence(rest[1])) return json({ error: "Only presence channels have users" }, 400);
-      return json({ users: [...(this.members.get(rest[1])?.keys() ?? [])].map((id) => ({ id })) });
+      const problem = channelNameProblem(name);
+      if (problem) return json({ error: problem.message }, 400);
+      if (rest.length === 3) {
+        if (rest[2] !== "users") return json({ error: "Not found" }, 404);
+        if (!isPresence(name)) return json({ error: "Only presence channels have users" }, 400);
+        return json({ users: [...(this.members.get(name)?.keys() ?? [])].map((id) => ({ id })) });
+      }
+      const info = parseInfo(url.searchParams.get("info"), ["user_count", "subscription_count"]);
+      if (typeof info === "string") return json({ error: info }, 400);
+      if (info.has("user_count") && !isPresence(name))
+        return json({ error: "user_count is only for presence channels" }, 400);
+      return json({ occupied: (this.subscribers(name)?.size ?? 0) > 0, ...this.channelInfo(name, info) });
     }
 
     if (request.method === "POST" && rest.length === 3 && rest[0] === "users" && rest[2] === "terminate_connections") {

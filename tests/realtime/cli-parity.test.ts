@@ -202,7 +202,7 @@ class Tab {
   seen(user: User): { frames: Json[]; closed: number | null } {
     const frames = this.frames.slice(this.setup).map((f) => ({
       ...f,
-      channel: String(f.channel).replace(String(user.id), "{id}"),
+      ...(f.channel === undefined ? {} : { channel: String(f.channel).replace(String(user.id), "{id}") }),
       data: typeof f.data === "string" ? JSON.parse(f.data) : f.data,
     }));
     return { frames, closed: this.closeCode };
@@ -256,6 +256,8 @@ describe("the command line signs people out like the web, through the running Me
           channel: "private-App.Models.User.{id}",
           data: { reason: "deactivated" },
         },
+        // terminate_connections: the protocol's error, then the close.
+        { event: "pusher:error", data: { code: 4009, message: "Connections terminated by the app" } },
       ],
       closed: 4009,
     };
@@ -310,6 +312,8 @@ describe("the command line signs people out like the web, through the running Me
           channel: "private-App.Models.User.{id}",
           data: { reason: "blacklisted" },
         },
+        // terminate_connections: the protocol's error, then the close.
+        { event: "pusher:error", data: { code: 4009, message: "Connections terminated by the app" } },
       ],
       closed: 4009,
     };

@@ -148,12 +148,13 @@ class RawSocket {
     );
   }
 
-  /** Opens `/app/{key}?{query}` and waits until the socket is open (not for the handshake). */
+  /** Opens `/app/{key}?{query}` (or another `path`) and waits until the socket is open (not for the handshake). */
   static async open(
     h: Harness,
-    options: { key?: string; query?: string; headers?: Record<string, string> } = {},
+    options: { key?: string; path?: string; query?: string; headers?: Record<string, string> } = {},
   ): Promise<RawSocket> {
-    const url = `ws://127.0.0.1:${h.port}/app/${options.key ?? h.creds.key}?${options.query ?? "protocol=7&client=raw&version=1.0"}`;
+    const path = options.path ?? `/app/${options.key ?? h.creds.key}`;
+    const url = `ws://127.0.0.1:${h.port}${path}?${options.query ?? "protocol=7&client=raw&version=1.0"}`;
     // Bun's WebSocket takes request headers (X-Forwarded-For, as a reverse proxy would add).
     const ws = options.headers ? new WebSocket(url, { headers: options.headers } as never) : new WebSocket(url);
     const socket = new RawSocket(ws);
@@ -503,6 +504,33 @@ describe("connection", () => {
     );
   });
 
+  test("a WebSocket on any path but /app/{key} gets pusher:error 4005 (path not found) and close 4005", async () => {
+    const h = await startServer();
+    for (const path of ["/app", "/app/", `/app/${h.creds.key}/extra`, `/ws/app/${h.creds.key}`, "/nothing-here"]) {
+      const raw = await RawSocket.open(h, { path });
+      const error = await raw.next((f) => f.event === "pusher:error");
+      expect({ path, code: dataOf(error).code, message: dataOf(error).message }).toEqual({
+        path,
+        code: 4005,
+        message: expect.stringContaining("/app/{key}"),
+      });
+      expect((await raw.closed).code).toBe(4005);
+    }
+    expect(h.realtime.connectionCount).toBe(0);
+    // Without an upgrade the same paths are ordinary pages (a 404).
+    expect((await fetch(`${h.origin}/app/${h.creds.key}/extra`)).status).toBe(404);
+
+    // pusher-js configured with a wrong wsPath reports 4005 and gives up (4000–4099: refused).
+    const client = pusherClient(h, { wsPath: "/ws" });
+    const errors: any[] = [];
+    client.connection.bind("error", (e: any) => errors.push(e));
+    await eventually(() => errors.some((e) => e?.error?.data?.code === 4005), "pusher-js to report 4005");
+    await eventually(
+      () => client.connection.state === "disconnected" || client.connection.state === "failed",
+      "pusher-js to give up",
+    );
+  });
+
   test("a missing protocol version gets 4008, an unsupported one 4007", async () => {
     const h = await startServer();
     const none = await RawSocket.open(h, { query: "client=raw" });
@@ -727,6 +755,43 @@ describe("channels and signatures", () => {
     }
   });
 
+  test("channel names hold at most 164 characters of A-Z a-z 0-9 _ - = @ , . ; (# only in #server-to-user-{id}); others get pusher:subscription_error 4009 and the connection is kept", async () => {
+    const h = await startServer();
+    const raw = await RawSocket.connect(h);
+    const longest = `orders-${"x".repeat(157)}`;
+    expect(longest).toHaveLength(164);
+    expect((await raw.subscribe(longest)).event).toBe("pusher_internal:subscription_succeeded");
+    expect((await raw.subscribe("A-z_0=9@,.;")).event).toBe("pusher_internal:subscription_succeeded");
+
+    const tooLong = await raw.subscribe(`${longest}x`);
+    expect(tooLong).toEqual({
+      event: "pusher:subscription_error",
+      channel: `${longest}x`,
+      data: { type: "LimitReached", error: expect.stringContaining("164"), status: 4009 },
+    });
+    for (const name of ["", "foo#bar", "#other", "#server-to-user-", "café", "has space", "slash/no", "tab\tname"]) {
+      const answer = await raw.subscribe(name);
+      expect({ name, answer }).toEqual({
+        name,
+        answer: {
+          event: "pusher:subscription_error",
+          channel: name,
+          data: { type: "InvalidChannelName", error: expect.any(String), status: 4009 },
+        },
+      });
+    }
+    await raw.sync();
+    expect(raw.closeEvent).toBeNull();
+    const listed = (await (await h.sdk.get({ path: "/channels" })).json()) as Json;
+    expect(Object.keys(listed.channels).sort()).toEqual(["A-z_0=9@,.;", longest]);
+
+    // pusher-js reports the refusal on the channel (Echo's .error()).
+    const client = pusherClient(h);
+    await connected(client);
+    const refused = await joined(client, `${longest}x`).catch((error: Error) => error.message);
+    expect(refused).toContain('"status":4009');
+  });
+
   test("the per-user channel #server-to-user-{id} is only for a connection signed in as that user", async () => {
     const h = await startServer();
     const raw = await RawSocket.connect(h);
@@ -889,6 +954,46 @@ describe("client events", () => {
     await listener.sync();
     expect(listener.frames.filter((f) => f.event === "client-x")).toEqual([]);
     expect(sender.closeEvent).toBeNull();
+  });
+
+  test("client events are never relayed on private-encrypted- channels, nor with a name over 200 characters", async () => {
+    const h = await startServer();
+    const sender = await RawSocket.connect(h);
+    const listener = await RawSocket.connect(h);
+    for (const s of [sender, listener])
+      for (const channel of ["private-encrypted-orders", "private-p"])
+        expect((await s.subscribe(channel, { auth: channelAuth(h.creds, s.socketId, channel) })).event).toBe(
+          "pusher_internal:subscription_succeeded",
+        );
+
+    sender.send("client-x", { n: 1 }, "private-encrypted-orders");
+    expect(dataOf(await sender.next((f) => f.event === "pusher:error"))).toEqual({
+      code: null,
+      message: expect.stringMatching(/encrypted/),
+    });
+    const longest = `client-${"e".repeat(193)}`;
+    expect(longest).toHaveLength(200);
+    sender.send(`${longest}e`, { n: 2 }, "private-p");
+    expect(dataOf(await sender.next((f) => f.event === "pusher:error"))).toEqual({
+      code: null,
+      message: expect.stringContaining("200"),
+    });
+    sender.send(longest, { n: 3 }, "private-p");
+    expect(await listener.next((f) => f.event === longest)).toEqual({
+      event: longest,
+      channel: "private-p",
+      data: { n: 3 },
+    });
+
+    await sender.sync();
+    await listener.sync();
+    expect(listener.frames.filter((f) => f.data?.n === 1 || f.data?.n === 2)).toEqual([]);
+    expect(sender.closeEvent).toBeNull();
+    // Events the server publishes still reach the encrypted channel.
+    // (The SDK would encrypt the data with an encryptionMasterKey; the server relays whatever it is given.)
+    const body = { name: "paid", channel: "private-encrypted-orders", data: '{"nonce":"n","ciphertext":"c"}' };
+    expect((await api(h, "POST", "/events", { body })).status).toBe(200);
+    expect(await listener.next((f) => f.event === "paid")).toMatchObject({ channel: "private-encrypted-orders" });
   });
 
   test("more than 10 client events a second are refused with 4301, without closing the connection", async () => {
@@ -1231,7 +1336,8 @@ describe("HTTP API", () => {
       { channel: "two", name: "second", data: { n: 2 } },
       { channel: "one", name: "third", data: "plain" },
     ]);
-    expect(await response.json()).toEqual({ batch: [{}, {}, {}] });
+    // Without `info` the answer is an empty hash.
+    expect(await response.json()).toEqual({});
     await eventually(() => one.length === 2 && two.length === 1, "the batch");
     expect(one).toEqual([
       { event: "first", data: { n: 1 } },
@@ -1242,6 +1348,145 @@ describe("HTTP API", () => {
       .triggerBatch(Array.from({ length: 11 }, (_, i) => ({ channel: "one", name: `e${i}`, data: {} })))
       .catch((e) => e);
     expect(tooMany.status).toBe(400);
+  });
+
+  test("trigger with info answers each channel's subscription_count, and user_count on presence channels", async () => {
+    const h = await startServer();
+    const a = signingClient(h, { id: "1" });
+    const b = signingClient(h, { id: "2" });
+    const c = signingClient(h, { id: "2" });
+    await Promise.all([connected(a), connected(b), connected(c)]);
+    for (const client of [a, b, c]) await joined(client, "presence-cafe.1");
+    await joined(a, "orders");
+    const ordersOfB = record(await joined(b, "orders"));
+
+    // "orders" named twice: one answer for it, and one delivery.
+    const response = await h.sdk.trigger(
+      ["presence-cafe.1", "orders", "empty", "orders"],
+      "counted",
+      { n: 1 },
+      {
+        info: "user_count,subscription_count",
+      },
+    );
+    expect(await response.json()).toEqual({
+      channels: {
+        "presence-cafe.1": { user_count: 2, subscription_count: 3 },
+        orders: { subscription_count: 2 },
+        empty: { subscription_count: 0 },
+      },
+    });
+    // One attribute asked for, one given; the event was delivered all the same.
+    const one = await h.sdk.trigger("presence-cafe.1", "counted", { n: 2 }, { info: "user_count" });
+    expect(await one.json()).toEqual({ channels: { "presence-cafe.1": { user_count: 2 } } });
+    const usersOnly = await h.sdk.trigger("orders", "counted", { n: 3 }, { info: "user_count" });
+    expect(await usersOnly.json()).toEqual({ channels: { orders: {} } });
+    // Without info: an empty hash.
+    expect(await (await h.sdk.trigger("orders", "counted", { n: 4 })).json()).toEqual({});
+    await syncClient(h, b);
+    expect(ordersOfB.map((e) => e.data.n)).toEqual([1, 3, 4]);
+
+    // An attribute the API does not have is refused, naming the ones it has; nothing is delivered.
+    const raw = await RawSocket.connect(h);
+    await raw.subscribe("orders");
+    const unknown = await api(h, "POST", "/events", {
+      body: { name: "counted", channel: "orders", data: "{}", info: "user_count,members" },
+    });
+    expect(unknown.status).toBe(400);
+    expect((await unknown.json()).error).toMatch(/members.*user_count.*subscription_count/);
+    const notText = await api(h, "POST", "/events", {
+      body: { name: "counted", channel: "orders", data: "{}", info: ["user_count"] },
+    });
+    expect(notText.status).toBe(400);
+    await raw.sync();
+    expect(raw.all("counted")).toEqual([]);
+  });
+
+  test("batch_events with info answers the attributes of each event's channel, in order ({} for events without info)", async () => {
+    const h = await startServer();
+    const a = signingClient(h, { id: "1" });
+    const b = signingClient(h, { id: "2" });
+    await Promise.all([connected(a), connected(b)]);
+    for (const client of [a, b]) await joined(client, "presence-cafe.1");
+    await joined(a, "orders");
+    const response = await h.sdk.triggerBatch([
+      { channel: "presence-cafe.1", name: "e1", data: {}, info: "user_count,subscription_count" },
+      { channel: "orders", name: "e2", data: {} },
+      { channel: "orders", name: "e3", data: {}, info: "subscription_count,user_count" },
+      { channel: "empty", name: "e4", data: {}, info: "subscription_count" },
+    ]);
+    expect(await response.json()).toEqual({
+      batch: [{ user_count: 2, subscription_count: 2 }, {}, { subscription_count: 1 }, { subscription_count: 0 }],
+    });
+    const bad = await h.sdk
+      .triggerBatch([
+        { channel: "orders", name: "e5", data: {} },
+        { channel: "orders", name: "e6", data: {}, info: "occupied" },
+      ])
+      .catch((e) => e);
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatch(/occupied/);
+  });
+
+  test("bad names answer 400 with a message: invalid characters, over 164 characters, # names, over 100 channels, event names over 200", async () => {
+    const h = await startServer();
+    const raw = await RawSocket.connect(h);
+    await raw.subscribe("orders");
+    const longest = `orders-${"x".repeat(157)}`;
+    const send = async (path: "/events" | "/batch_events", body: Json) => {
+      const response = await api(h, "POST", path, { body });
+      return { status: response.status, error: ((await response.json()) as Json).error };
+    };
+    const event = (channels: string[], name = "e") => ({ name, channels, data: "{}" });
+
+    expect(await send("/events", event(["orders", longest]))).toEqual({ status: 200, error: undefined });
+    expect(await send("/events", event(["orders", `${longest}x`]))).toEqual({
+      status: 400,
+      error: expect.stringContaining("164"),
+    });
+    for (const name of ["", "has space", "café", "slash/no", "foo#bar", "#other", "#server-to-user-"])
+      expect({ name, ...(await send("/events", event(["orders", name]))) }).toEqual({
+        name,
+        status: 400,
+        error: expect.stringMatching(/channel name/i),
+      });
+    const hundred = Array.from({ length: 100 }, (_, i) => `c${i}`);
+    expect((await send("/events", event(hundred))).status).toBe(200);
+    expect(await send("/events", event([...hundred, "c100"]))).toEqual({
+      status: 400,
+      error: expect.stringContaining("100"),
+    });
+    expect(await send("/events", event(["orders"], "x".repeat(201)))).toEqual({
+      status: 400,
+      error: expect.stringContaining("200"),
+    });
+    expect((await send("/events", event(["orders"], "x".repeat(200)))).status).toBe(200);
+    // In a batch one bad event refuses the whole batch.
+    expect(
+      await send("/batch_events", {
+        batch: [
+          { name: "ok", channel: "orders", data: "{}" },
+          { name: "bad", channel: "or ders", data: "{}" },
+        ],
+      }),
+    ).toEqual({ status: 400, error: expect.stringMatching(/channel name/i) });
+    // The per-user channel of sendToUser is the one # name the API takes.
+    expect((await send("/events", event(["#server-to-user-5"]))).status).toBe(200);
+
+    // The read endpoints refuse bad names too.
+    expect((await api(h, "GET", `/channels/${encodeURIComponent(`${longest}x`)}`)).status).toBe(400);
+    expect((await api(h, "GET", "/channels/foo%23bar/users")).status).toBe(400);
+    // A name that is not even a valid escape is refused, not an error of the server.
+    const malformed = await api(h, "GET", "/channels/orders%E0");
+    expect({ status: malformed.status, error: ((await malformed.json()) as Json).error }).toEqual({
+      status: 400,
+      error: expect.stringMatching(/path/i),
+    });
+
+    await raw.sync();
+    expect(raw.all("e").length).toBe(1);
+    expect(raw.all("ok")).toEqual([]);
+    expect(raw.closeEvent).toBeNull();
   });
 
   test("GET /channels lists occupied channels, with filter_by_prefix and info=user_count", async () => {
@@ -1267,6 +1512,18 @@ describe("HTTP API", () => {
     ).json()) as Json;
     expect(presence).toEqual({
       channels: { "presence-cafe.1": { user_count: 2 }, "presence-cafe.2": { user_count: 1 } },
+    });
+
+    // user_count only where every channel listed is a presence channel; no other attribute.
+    const refused = async (params: Record<string, string>) => {
+      const error = await h.sdk.get({ path: "/channels", params }).catch((e) => e);
+      return { status: error.status, body: error.body };
+    };
+    expect(await refused({ info: "user_count" })).toEqual({ status: 400, body: expect.stringContaining("presence-") });
+    expect(await refused({ filter_by_prefix: "private-", info: "user_count" })).toMatchObject({ status: 400 });
+    expect(await refused({ info: "subscription_count" })).toEqual({
+      status: 400,
+      body: expect.stringContaining("subscription_count"),
     });
 
     // A channel nobody is on any more is not listed.
@@ -1301,17 +1558,27 @@ describe("HTTP API", () => {
       occupied: false,
       subscription_count: 0,
     });
+    // user_count only on a presence channel; unknown attributes are refused.
+    for (const [name, info] of [
+      ["orders", "user_count"],
+      ["orders", "subscription_count,members"],
+    ]) {
+      const refused = await h.sdk.get({ path: `/channels/${name}`, params: { info } }).catch((e) => e);
+      expect({ name, info, status: refused.status }).toEqual({ name, info, status: 400 });
+    }
     const members = await get("/channels/presence-cafe.1/users");
     expect(members.users.map((u: Json) => u.id).sort()).toEqual(["1", "2"]);
     const notPresence = await h.sdk.get({ path: "/channels/orders/users" }).catch((e) => e);
     expect(notPresence.status).toBe(400);
   });
 
-  test("terminate_connections closes every connection signed in as the user", async () => {
+  test("terminate_connections sends pusher:error 4009, then closes (4009) every connection signed in as the user", async () => {
     const h = await startServer();
     const tab1 = signingClient(h, { id: "5" });
     const tab2 = signingClient(h, { id: "5" });
     const other = signingClient(h, { id: "6" });
+    const tabErrors: any[] = [];
+    tab1.connection.bind("error", (e: any) => tabErrors.push(e));
     for (const client of [tab1, tab2, other]) {
       await connected(client);
       client.signin();
@@ -1324,6 +1591,13 @@ describe("HTTP API", () => {
 
     await h.sdk.terminateUserConnections("5");
     expect((await raw.closed).code).toBe(4009);
+    // The error frame came first, and it is the last frame before the close.
+    expect(raw.frames.at(-1)).toEqual({
+      event: "pusher:error",
+      data: { code: 4009, message: expect.stringMatching(/terminated/i) },
+    });
+    // pusher-js reports it as a connection error before it disconnects.
+    await eventually(() => tabErrors.some((e) => e?.data?.code === 4009), "pusher-js to report 4009");
     // pusher-js treats 4009 as "refused": it goes to disconnected and does not reconnect.
     await eventually(
       () => tab1.connection.state === "disconnected" && tab2.connection.state === "disconnected",
@@ -1342,7 +1616,9 @@ describe("HTTP API", () => {
     const body = { name: "e", channels: ["orders"], data: "{}" };
     // The hand-made signature is right to begin with.
     expect((await api(h, "POST", "/events", { body })).status).toBe(200);
-    expect((await api(h, "GET", "/channels", { params: { info: "user_count" } })).status).toBe(200);
+    expect(
+      (await api(h, "GET", "/channels", { params: { filter_by_prefix: "presence-", info: "user_count" } })).status,
+    ).toBe(200);
 
     const failures: Record<string, Response> = {
       badSignature: await api(h, "POST", "/events", { body, spoil: (q) => q.set("auth_signature", "0".repeat(64)) }),
