@@ -15,6 +15,19 @@ import { checkZip, DEFAULT_READ_LIMITS, type ReadLimits, type SheetRows } from "
 import { firstXlsxSheet, type SheetBounds } from "./sheet-size";
 import { xlsxFirstSheetBySheetJS } from "./sheetjs-read";
 import { readXlsxFirstSheet } from "./xlsx-sheet";
+import {
+  appXml,
+  EXCEL_METADATA,
+  replaced,
+  without,
+  WRITERS,
+  writtenBy,
+  xlsxBy,
+  zipped,
+  type Cell,
+  type Part,
+  type Writer,
+} from "./workbook-fixtures.test-support";
 import { zipOf } from "./zip-fixtures.test-support";
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
@@ -536,5 +549,264 @@ describe("what the fast read leaves to the general path, which still reads it", 
   test("prefixed tags still give the right rows through the general path", () => {
     const compared = read(cases[0][1]);
     expect(rowsIn(compared)).toEqual([[1]]);
+  });
+});
+
+// ——— Files as their writers write them ———
+
+const DINERS: Cell[][] = [
+  ["Apellidos y nombres", "DNI", "Subcontrata", "Comedor"],
+  ["Quispe Mamani, Rosa", 40123456, "Servicios & Cía", "Comedor Principal"],
+  ["Ñaupari  Huamán, José", 1234567, " Minera <Sur> ", "Comedor Principal"],
+  ["Huanca, Ana", "01234567", "Servicios & Cía", null],
+];
+const DINER_ROWS = DINERS.map((row) => row.map((cell) => (cell === "" ? null : cell)));
+
+describe("files as Excel, LibreOffice, openpyxl, POI and Google Sheets write them", () => {
+  for (const writer of WRITERS)
+    test(`${writer}: read by the fast read, as the general path reads them`, () => {
+      const compared = compare(xlsxBy(writer, [{ name: "Comensales", rows: DINERS }]));
+      expect(compared.fast).toBe(true);
+      expect(rowsIn(compared)).toEqual(DINER_ROWS);
+    });
+
+  test("shared strings (Excel) and inline strings (POI's streaming writer, numbers as 4.0123456E7) read alike", () => {
+    const shared = writtenBy("excel", [{ name: "Comensales", rows: DINERS }]);
+    const inline = writtenBy("poi", [{ name: "Comensales", rows: DINERS }]);
+    expect(shared.find((p) => p.name === "xl/worksheets/sheet1.xml")?.content).toContain('t="s"');
+    const poiSheet = inline.find((p) => p.name === "xl/worksheets/sheet1.xml")?.content ?? "";
+    expect(poiSheet).toContain('t="inlineStr"');
+    expect(poiSheet).toContain("<v>4.0123456E7</v>");
+    expect(poiSheet).not.toContain("<dimension");
+    expect(rowsIn(compare(zipped(inline)))).toEqual(rowsIn(compare(zipped(shared))));
+  });
+
+  test("an absolute target (/xl/worksheets/sheet1.xml, as openpyxl writes it) and the content types last", () => {
+    const parts = writtenBy("openpyxl", [{ name: "Comensales", rows: DINERS }]);
+    expect(parts.find((p) => p.name === "xl/_rels/workbook.xml.rels")?.content).toContain(
+      'Target="/xl/worksheets/sheet1.xml"',
+    );
+    expect(parts[parts.length - 1].name).toBe("[Content_Types].xml");
+    const compared = compare(zipped(parts));
+    expect(compared.fast).toBe(true);
+    expect(rowsIn(compared)).toEqual(DINER_ROWS);
+  });
+
+  test("a first sheet not stored as sheet1.xml", () => {
+    for (const file of ["sheet3.xml", "Comensales.xml"]) {
+      const compared = compare(
+        xlsxBy("excel", [
+          { name: "Comensales", rows: DINERS, file },
+          { name: "Otra", rows: [["otra"]], file: "sheet1.xml" },
+        ]),
+      );
+      expect(compared.fast).toBe(true);
+      expect(rowsIn(compared)).toEqual(DINER_ROWS);
+    }
+  });
+
+  test("a merged title above the header, as every writer keeps it: the title in its first cell", () => {
+    const rows: Cell[][] = [["Lista de personal — marzo"], ...DINERS];
+    for (const writer of WRITERS) {
+      const compared = compare(xlsxBy(writer, [{ name: "Comensales", rows, merges: ["A1:D1"] }]));
+      expect(compared.fast).toBe(true);
+      expect(rowsIn(compared)[0]).toEqual(["Lista de personal — marzo", null, null, null]);
+    }
+  });
+});
+
+// ——— Parts the workbook declares ———
+
+/** The Excel file of the diners, its parts as Excel writes them. */
+const excelParts = (): Part[] => writtenBy("excel", [{ name: "Comensales", rows: DINERS }]);
+
+/** The parts with the content types' entry for `part` left out of [Content_Types].xml. */
+const undeclared = (parts: Part[], part: string): Part[] =>
+  replaced(parts, "[Content_Types].xml", (xml) =>
+    xml.replace(new RegExp(`<Override [^>]*PartName="/${part}"[^>]*/>`), ""),
+  );
+
+const UNREADABLE = { refused: { key: "import.unreadable" } };
+
+describe("parts the workbook declares in [Content_Types].xml", () => {
+  test("all there: the fast read reads the file", () => {
+    const compared = compare(zipped(excelParts()));
+    expect(compared.fast).toBe(true);
+    expect(rowsIn(compared)).toEqual(DINER_ROWS);
+  });
+
+  // SheetJS reads the styles, the sheet metadata and the people of the content types without a fallback: the file
+  // is refused when one is missing, and the fast read leaves it to SheetJS.
+  for (const part of ["xl/styles.xml", "xl/metadata.xml", "xl/persons/person.xml"])
+    test(`${part} declared and missing: refused as SheetJS refuses it`, () => {
+      const compared = compare(zipped(without(excelParts(), part)));
+      expect(compared.outcome).toEqual(UNREADABLE);
+      expect(compared.fast).toBe(false);
+    });
+
+  // The theme is read only for cell styles, and the document properties only when they are there.
+  for (const part of ["xl/theme/theme1.xml", "docProps/core.xml", "docProps/app.xml"])
+    test(`${part} declared and missing: read, by the fast read too`, () => {
+      const compared = compare(zipped(without(excelParts(), part)));
+      expect(compared.fast).toBe(true);
+      expect(rowsIn(compared)).toEqual(DINER_ROWS);
+    });
+
+  test("a part only the workbook's relationships name, missing: SheetJS does not look for it, nor does the fast read", () => {
+    for (const part of ["xl/styles.xml", "xl/metadata.xml", "xl/persons/person.xml"]) {
+      const parts = without(undeclared(excelParts(), part), part);
+      expect(parts.find((p) => p.name === "xl/_rels/workbook.xml.rels")?.content).toContain(
+        `Target="${part.slice(3)}"`,
+      );
+      const compared = compare(zipped(parts));
+      expect(compared.fast).toBe(true);
+      expect(rowsIn(compared)).toEqual(DINER_ROWS);
+    }
+  });
+
+  test("a declared part named in another case is found, as SheetJS finds it", () => {
+    const parts = replaced(excelParts(), "[Content_Types].xml", (xml) =>
+      xml.replace('PartName="/xl/styles.xml"', 'PartName="/xl/Styles.xml"'),
+    );
+    const compared = compare(zipped(parts));
+    expect(compared.fast).toBe(true);
+    expect(rowsIn(compared)).toEqual(DINER_ROWS);
+  });
+
+  const unreadable: [string, (parts: Part[]) => Part[]][] = [
+    [
+      "styles: a number format without its code",
+      (parts) => replaced(parts, "xl/styles.xml", (xml) => xml.replace(' formatCode="00000000"', "")),
+    ],
+    [
+      "styles: a cell format's alignment before any cell format",
+      (parts) =>
+        replaced(parts, "xl/styles.xml", (xml) =>
+          xml.replace('<cellXfs count="3">', '<cellXfs count="3"><alignment wrapText="1"/>'),
+        ),
+    ],
+    [
+      "metadata: a cell's metadata of a type it does not declare",
+      (parts) => replaced(parts, "xl/metadata.xml", EXCEL_METADATA.replace('<rc t="1" v="0"/>', '<rc t="2" v="0"/>')),
+    ],
+    [
+      "properties: a heading without its count",
+      (parts) =>
+        replaced(parts, "docProps/app.xml", (xml) =>
+          xml.replace(
+            '<vt:vector size="2" baseType="variant">',
+            '<vt:vector size="3" baseType="variant"><vt:variant><vt:lpstr>Rangos con nombre</vt:lpstr></vt:variant>',
+          ),
+        ),
+    ],
+    [
+      "the styles declared in their binary form",
+      (parts) =>
+        replaced(parts, "[Content_Types].xml", (xml) =>
+          xml.replace('PartName="/xl/styles.xml"', 'PartName="/xl/styles.bin"'),
+        ).map((p) => (p.name === "xl/styles.xml" ? { ...p, name: "xl/styles.bin" } : p)),
+    ],
+    [
+      "the workbook: a sheet without a name",
+      (parts) =>
+        replaced(parts, "xl/workbook.xml", (xml) =>
+          xml.replace("</sheets>", '<sheet sheetId="2" r:id="rId1"/></sheets>'),
+        ),
+    ],
+    [
+      "the workbook: a defined name without a name",
+      (parts) => replaced(parts, "xl/workbook.xml", (xml) => xml.replace('name="_xlnm._FilterDatabase" ', "")),
+    ],
+  ];
+  for (const [what, change] of unreadable)
+    test(`unreadable to SheetJS, ${what}: refused as SheetJS refuses it`, () => {
+      const compared = compare(zipped(change(excelParts())));
+      expect(compared.outcome).toEqual(UNREADABLE);
+      expect(compared.fast).toBe(false);
+    });
+
+  test("a declared part whose bytes are not UTF-8 is left to SheetJS", () => {
+    const parts = excelParts();
+    const files = parts.map((p) => {
+      const bytes = new TextEncoder().encode(p.content);
+      if (p.name !== "xl/persons/person.xml") return { name: p.name, content: bytes };
+      return { name: p.name, content: new Uint8Array([...bytes.subarray(0, 60), 0xff, ...bytes.subarray(60)]) };
+    });
+    expect(compare(zipOf(files)).fast).toBe(false);
+  });
+});
+
+// ——— Generated workbooks of every writer, their declared parts there, missing or broken ———
+
+type Change = (parts: Part[]) => Part[];
+const DECLARED_PARTS = [
+  "xl/styles.xml",
+  "xl/metadata.xml",
+  "xl/persons/person.xml",
+  "docProps/app.xml",
+  "xl/theme/theme1.xml",
+];
+
+const partChange: fc.Arbitrary<{ harmless: boolean; change: Change }> = fc.oneof(
+  fc.constant({ harmless: true, change: (parts: Part[]) => parts }),
+  fc.constantFrom(...DECLARED_PARTS).map((part) => ({
+    harmless: part === "xl/theme/theme1.xml" || part === "docProps/app.xml",
+    change: (parts: Part[]) => without(parts, part),
+  })),
+  fc.constantFrom(...DECLARED_PARTS).map((part) => ({
+    harmless: true,
+    change: (parts: Part[]) => without(undeclared(parts, part), part),
+  })),
+  fc.constantFrom(...DECLARED_PARTS).map((part) => ({
+    harmless: false,
+    change: (parts: Part[]) => replaced(parts, part, (xml) => xml.slice(0, Math.floor(xml.length / 2))),
+  })),
+  fc.tuple(fc.integer({ min: 0, max: 4 }), fc.integer({ min: 0, max: 3 })).map(([types, t]) => ({
+    harmless: false,
+    change: (parts: Part[]) =>
+      replaced(parts, "xl/metadata.xml", () =>
+        EXCEL_METADATA.replace(
+          /<metadataTypes count="1">.*<\/metadataTypes>/,
+          `<metadataTypes count="${types}">${'<metadataType name="XLDAPR" minSupportedVersion="120000"/>'.repeat(types)}</metadataTypes>`,
+        ).replace('<rc t="1"', `<rc t="${t}"`),
+      ),
+  })),
+  fc.array(fc.constantFrom("Hojas de cálculo", "1", "Rangos con nombre", "2"), { maxLength: 5 }).map((headings) => ({
+    harmless: false,
+    change: (parts: Part[]) =>
+      replaced(parts, "docProps/app.xml", () =>
+        appXml(["Comensales"]).replace(
+          /<HeadingPairs>.*<\/HeadingPairs>/,
+          `<HeadingPairs><vt:vector size="${headings.length}" baseType="variant">${headings.map((h) => (/^\d+$/.test(h) ? `<vt:variant><vt:i4>${h}</vt:i4></vt:variant>` : `<vt:variant><vt:lpstr>${h}</vt:lpstr></vt:variant>`)).join("")}</vt:vector></HeadingPairs>`,
+        ),
+      ),
+  })),
+);
+
+const writerCell: fc.Arbitrary<Cell> = fc.oneof(
+  fc.constantFrom("Quispe", "Ñaupari & Cía", " espacio ", "<x>", "007", "Comedor Principal"),
+  fc.integer({ min: 0, max: 99_999_999 }),
+  fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e12, max: 1e12 }),
+  fc.constant(null),
+);
+
+describe("generated workbooks of every writer", () => {
+  test("read the same as SheetJS whatever their declared parts; the fast read steps aside only for a part missing or broken", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom<Writer>(...WRITERS),
+        fc.array(fc.array(writerCell, { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 8 }),
+        fc.array(partChange, { maxLength: 3 }),
+        (writer, rows, changes) => {
+          let parts = writtenBy(writer, [{ name: "Comensales", rows }]);
+          const changed = changes.filter((c) => c.change(parts) !== parts);
+          for (const { change } of changes) parts = change(parts);
+          const compared = compare(zipped(parts));
+          const touchedOwnParts = changed.some((c) => !c.harmless);
+          if (!touchedOwnParts) expect(compared.fast).toBe(true);
+        },
+      ),
+      { numRuns: Number(process.env.XLSX_RUNS ?? 200) },
+    );
   });
 });

@@ -43,6 +43,20 @@ const WORKBOOK_TYPES = new Set([
 ]);
 const SHARED_STRINGS_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml";
 const BINARY_SHARED_STRINGS_TYPE = "application/vnd.ms-excel.sharedStrings";
+/**
+ * The parts of [Content_Types].xml the general path reads without a fallback, each kind's first one: styles, sheet
+ * metadata, people (of threaded comments), and the extended properties (read when there). A part of these kinds that
+ * is missing, or that SheetJS cannot parse, makes it refuse the whole file.
+ */
+type DeclaredKind = "styles" | "metadata" | "people" | "properties";
+const DECLARED_KINDS = new Map<string, DeclaredKind>([
+  ["application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml", "styles"],
+  ["application/vnd.ms-excel.styles", "styles"],
+  ["application/vnd.openxmlformats-officedocument.spreadsheetml.sheetMetadata+xml", "metadata"],
+  ["application/vnd.ms-excel.sheetMetadata", "metadata"],
+  ["application/vnd.ms-excel.person+xml", "people"],
+  ["application/vnd.openxmlformats-officedocument.extended-properties+xml", "properties"],
+]);
 const WORKSHEET_RELATIONSHIPS = new Set([
   "http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet",
   "http://purl.oclc.org/ooxml/officeDocument/relationships/worksheet",
@@ -324,32 +338,42 @@ interface Workbook {
   date1904: boolean;
 }
 
+/** A part's content found as the general path finds it (whatever its case), or null when the zip has none. */
+type PartReader = (name: string) => string | null;
+
 /**
  * Checks that the workbook's parts lead to the first sheet the way the general path finds it: [Content_Types].xml
- * (its namespace; the workbook part; the shared strings part), xl/workbook.xml (its namespace, its first sheet's
- * name, every sheet's relationship) and its relationships (the first sheet's type and part).
+ * (its namespace; the workbook part; the shared strings part; the parts the general path reads without a fallback,
+ * which must be there and readable), xl/workbook.xml (its namespace, its sheets' and defined names' names, the first
+ * sheet's name, every sheet's relationship) and its relationships (the first sheet's type and part).
  */
-function workbookOf(part: (name: string) => string | null, first: { name: string; path: string }): Workbook {
+function workbookOf(part: PartReader, declaredPart: PartReader, first: { name: string; path: string }): Workbook {
   const contentTypes = part("[Content_Types].xml") ?? unsure();
   if (PREFIXED_TAG.test(contentTypes)) unsure();
   const types = tagsOf(contentTypes, "Types");
   if (types.length !== 1 || types[0].get("xmlns") !== CONTENT_TYPES_NS) unsure();
   let workbookPart: string | null = null;
   let sharedStringsPart: string | null = null;
+  const declared = new Map<DeclaredKind, string | undefined>();
   for (const override of tagsOf(contentTypes, "Override")) {
     const type = override.get("ContentType") ?? "";
     const name = override.get("PartName") ?? "";
     if (WORKBOOK_TYPES.has(type)) workbookPart ??= name;
     if (type === BINARY_SHARED_STRINGS_TYPE && sharedStringsPart === null) unsure();
     if (type === SHARED_STRINGS_TYPE) sharedStringsPart ??= name;
+    const kind = DECLARED_KINDS.get(type);
+    if (kind !== undefined && !declared.has(kind)) declared.set(kind, override.get("PartName"));
   }
   if (stripSlash(workbookPart ?? "xl/workbook.xml") !== "xl/workbook.xml") unsure();
+  for (const [kind, name] of declared) checkDeclaredPart(kind, name, declaredPart);
 
   const workbook = part("xl/workbook.xml") ?? unsure();
   const roots = tagsOf(workbook, "workbook");
   if (roots.length !== 1 || roots[0].get("xmlns") !== MAIN_NS) unsure();
   const sheets = tagsOf(workbook, "sheet");
   if (sheets.length === 0) unsure();
+  // The general path reads every sheet's name, and every defined name's, and fails on one without.
+  for (const tag of [...sheets, ...tagsOf(workbook, "definedName")]) if (!tag.has("name")) unsure();
   if (decodeText(sheets[0].get("name") ?? unsure(), false) !== first.name) unsure();
   let date1904 = false;
   for (const properties of tagsOf(workbook, "workbookPr")) {
@@ -367,6 +391,85 @@ function workbookOf(part: (name: string) => string | null, first: { name: string
   if (`xl/${target.replace(/[/]?xl\//, "")}` !== first.path) unsure();
 
   return { sharedStrings: sharedStringsPart === null ? null : stripSlash(sharedStringsPart), date1904 };
+}
+
+// ——— Declared parts ———
+
+const COMMENT_OR_DOCTYPE = /<!--|<!DOCTYPE/i;
+const NUMBER_FORMAT = /<(?:[\w.-]+:)?numFmt\b([^<>]*)>/g;
+const CELL_FORMATS = /<(?:\w+:)?cellXfs\b[^<>]*>/;
+const CELL_FORMATS_END = /<\/(?:\w+:)?cellXfs>/g;
+const ALIGNMENT = /<(?:[\w.-]+:)?alignment[\s/>]/;
+/** A cell format as the general path's parser knows one: `<xf>`, `<xf/>`, or with attributes after a space. */
+const CELL_FORMAT = /<(?:\w+:)?xf((?:[ \n\r][^<>]*?)?)\/?>/;
+/** A metadata type as that parser counts one (with attributes after a space), and any cell metadata record. */
+const METADATA_TYPE = /<(?:\w+:)?metadataType([ \n\r][^<>]*?)\/?>/g;
+const METADATA_RECORD = /<(?:[\w.-]+:)?rc\b([^<>]*)>/g;
+const POSITIVE = /^[1-9]\d{0,5}$/;
+/** The extended properties' heading pairs as Excel writes them: a name and a count, each a variant of its own. */
+const HEADING_PAIRS = /<HeadingPairs[\s>]/;
+const USUAL_HEADINGS =
+  /^\s*<vt:vector\s+size="\d+"\s+baseType="variant"\s*>((?:\s*<vt:variant>\s*<vt:(?:lpstr|i4)>[^<]*<\/vt:(?:lpstr|i4)>\s*<\/vt:variant>)*)\s*<\/vt:vector>\s*$/;
+const VARIANT = /<vt:variant>/g;
+
+/** The attributes of a tag's text (between its name and its end, a closing "/" included). */
+const attributesOfTag = (text: string) => attributesOf(text.endsWith("/") ? text.slice(0, -1) : text);
+
+/**
+ * Not certain unless the general path reads the part of `kind` that [Content_Types].xml declares as `name` without
+ * failing: the part is there (in any case), not in binary form, UTF-8, and holds nothing its parser fails on — for
+ * the styles, a number format without its code, or a cell format's alignment before any cell format; for the sheet
+ * metadata, a cell's metadata naming a type not declared before it; for the extended properties, heading pairs that
+ * are not Excel's usual pairs (an odd count of them makes the general path fail). Comments and a DOCTYPE, which the
+ * parsers treat on their own, are left to the general path too.
+ */
+function checkDeclaredPart(kind: DeclaredKind, name: string | undefined, declaredPart: PartReader): void {
+  if (!name) unsure();
+  const path = stripSlash(name as string);
+  if (path.toLowerCase().endsWith(".bin")) unsure();
+  const xml = declaredPart(path);
+  if (xml === null) {
+    // The extended properties are read only when there; the other kinds must be.
+    if (kind === "properties") return;
+    return unsure();
+  }
+  if (COMMENT_OR_DOCTYPE.test(xml)) unsure();
+  switch (kind) {
+    case "styles": {
+      NUMBER_FORMAT.lastIndex = 0;
+      for (let format = NUMBER_FORMAT.exec(xml); format; format = NUMBER_FORMAT.exec(xml))
+        if (!attributesOfTag(format[1]).has("formatCode")) unsure();
+      const formats = CELL_FORMATS.exec(xml);
+      if (formats === null) return;
+      CELL_FORMATS_END.lastIndex = formats.index;
+      const end = CELL_FORMATS_END.exec(xml);
+      const section = xml.slice(formats.index, end === null ? xml.length : CELL_FORMATS_END.lastIndex);
+      const alignment = ALIGNMENT.exec(section);
+      if (alignment === null) return;
+      const format = CELL_FORMAT.exec(section);
+      if (format === null || alignment.index < format.index) unsure();
+      attributesOfTag((format as RegExpExecArray)[1]);
+      return;
+    }
+    case "metadata": {
+      const types = [...xml.matchAll(METADATA_TYPE)].map((type) => (attributesOfTag(type[1]), type.index));
+      for (const record of xml.matchAll(METADATA_RECORD)) {
+        const type = attributesOfTag(record[1]).get("t") ?? "";
+        if (!POSITIVE.test(type) || types.filter((at) => at < record.index).length < Number(type)) unsure();
+      }
+      return;
+    }
+    case "people":
+      return;
+    case "properties": {
+      const start = HEADING_PAIRS.exec(xml);
+      if (start === null) return;
+      const content = xml.slice(xml.indexOf(">", start.index) + 1, xml.indexOf("</HeadingPairs>", start.index));
+      const usual = USUAL_HEADINGS.exec(content) ?? unsure();
+      if ((usual[1].match(VARIANT) ?? []).length % 2 !== 0) unsure();
+      return;
+    }
+  }
 }
 
 // ——— Cell values ———
@@ -976,7 +1079,20 @@ function read(
     const entry = byName.get(name);
     return entry ? utf8(entryContent(bytes, entry, limits)) : null;
   };
-  const workbook = workbookOf(part, first);
+  const byLowerName = new Map(entries.map((entry) => [entry.name.toLowerCase(), entry]));
+  // A declared part that does not inflate to its size is refused by the general path, in the zip's order.
+  const declaredPart = (name: string) => {
+    const entry = byLowerName.get(name.toLowerCase());
+    if (!entry) return null;
+    if (entry.name.toLowerCase().endsWith(".bin")) unsure();
+    try {
+      return utf8(entryContent(bytes, entry, limits));
+    } catch (error) {
+      if (error instanceof ValidationFailed) unsure();
+      throw error;
+    }
+  };
+  const workbook = workbookOf(part, declaredPart, first);
   const sheetIndex = entries.findIndex((entry) => entry.name === first.path);
   if (sheetIndex < 0) unsure();
   let stringsIndex = -1;
