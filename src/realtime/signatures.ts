@@ -28,8 +28,8 @@ export function authMatches(app: AppCredentials, given: unknown, expected: strin
 
 /**
  * Checks the signature of an HTTP API request as the `pusher` SDK makes it:
- * HMAC-SHA256(secret, "METHOD\npath\nsorted query without auth_signature"), with body_md5 for a body and a
- * timestamp no older than 600 seconds.
+ * HMAC-SHA256(secret, "METHOD\npath\nquery without auth_signature, keys in lowercase, sorted"), with body_md5 for a
+ * body and a timestamp no older than 600 seconds.
  */
 export function apiRequestValid(
   app: AppCredentials,
@@ -49,6 +49,7 @@ export function apiRequestValid(
   }
   const params = [...query.entries()]
     .filter(([key]) => key !== "auth_signature")
+    .map(([key, value]) => [key.toLowerCase(), value])
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const signed = [method.toUpperCase(), path, params.map(([k, v]) => `${k}=${v}`).join("&")].join("\n");
   return safeEqual(sign(app.secret, signed), signature);

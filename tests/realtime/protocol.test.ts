@@ -359,9 +359,11 @@ async function api(
     auth_version: "1.0",
   };
   if (body !== undefined) params.body_md5 = md5(body);
+  // The reference signs the query with its keys in lowercase, sorted.
   const sorted = Object.keys(params)
-    .sort()
-    .map((k) => `${k}=${params[k]}`)
+    .map((k) => [k.toLowerCase(), params[k]])
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([k, v]) => `${k}=${v}`)
     .join("&");
   const signature = createHmac("sha256", options.secret ?? h.creds.secret)
     .update([method, fullPath, sorted].join("\n"))
@@ -1619,6 +1621,8 @@ describe("HTTP API", () => {
     expect(
       (await api(h, "GET", "/channels", { params: { filter_by_prefix: "presence-", info: "user_count" } })).status,
     ).toBe(200);
+    // A parameter with capitals is signed under its key in lowercase.
+    expect((await api(h, "GET", "/channels", { params: { Filter_By_Prefix: "presence-" } })).status).toBe(200);
 
     const failures: Record<string, Response> = {
       badSignature: await api(h, "POST", "/events", { body, spoil: (q) => q.set("auth_signature", "0".repeat(64)) }),
