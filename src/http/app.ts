@@ -108,7 +108,11 @@ async function runRoute(ctx: RequestContext): Promise<Response> {
   const { request, route } = ctx;
   // A page-protocol GET whose asset version is not the built one (an older build, or none at all) is answered with
   // a full visit, so the browser loads the page in full and picks up the current assets. Other methods go through.
-  if (ctx.isPageRequest && ctx.method === "GET" && request.headers.get(HEADER.version) !== ctx.services.assets.version) {
+  if (
+    ctx.isPageRequest &&
+    ctx.method === "GET" &&
+    request.headers.get(HEADER.version) !== ctx.services.assets.version
+  ) {
     ctx.session.reflash();
     return locationResponse(request, request.url);
   }

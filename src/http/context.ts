@@ -24,6 +24,7 @@ import { serializeCookie, type CookieOptions } from "./cookies";
 import { buildPage, HEADER, type Page } from "./page-protocol/page";
 import type { Props } from "./page-protocol/props";
 import { htmlDocument } from "./page-protocol/document";
+import { encryptsHistory } from "./page-protocol/history";
 import { renderPageHtml } from "./page-protocol/ssr";
 import { pathFor, type RouteArguments, type RouteDefinition, type RouteName } from "./routing";
 import type { PageName, RenderArguments } from "./page-protocol/page-types";
@@ -57,7 +58,6 @@ export interface AppServices {
 
 export interface RenderOptions {
   status?: number;
-  encryptHistory?: boolean;
 }
 
 export const FLASH_KEY = "_page_flash";
@@ -176,7 +176,7 @@ export class RequestContext {
   }
 
   /** Builds the page object for `component` with this request's shared props and partial-reload headers. */
-  async page(component: string, props: Props = {}, options: RenderOptions = {}): Promise<Page> {
+  async page(component: string, props: Props = {}): Promise<Page> {
     return buildPage(this.request.headers, {
       component,
       shared: sharedProps(this),
@@ -184,7 +184,7 @@ export class RequestContext {
       url: this.url.pathname + this.url.search,
       version: this.services.assets.version,
       flash: this.session.get<Record<string, unknown>>(FLASH_KEY) ?? {},
-      encryptHistory: options.encryptHistory,
+      encryptHistory: encryptsHistory(component),
       clearHistory: this.session.get<boolean>(CLEAR_HISTORY_KEY) === true,
     });
   }
@@ -196,7 +196,7 @@ export class RequestContext {
 
   /** `render` without the compiler's check of the page and its props: for the page protocol's own tests, whose pages are made up. */
   async renderComponent(component: string, props: Props = {}, options: RenderOptions = {}): Promise<Response> {
-    const page = await this.page(component, props, options);
+    const page = await this.page(component, props);
     const status = options.status ?? 200;
     if (this.isPageRequest) {
       return new Response(JSON.stringify(page), {

@@ -481,9 +481,7 @@ describe("the Logistics page", () => {
       ["Arroz pilado", "Avícola del Sur", "Saco 49 kg", 2],
       ["Huevo de gallina", "Avícola del Sur", "Jaba 30", 1],
     ]);
-    expect(
-      (await bruno.get(`/logistics?centre=${w.y.headquartersId}`, { inertia: true })).status,
-    ).toBe(404);
+    expect((await bruno.get(`/logistics?centre=${w.y.headquartersId}`, { inertia: true })).status).toBe(404);
     const book = await workbook(await bruno.get("/logistics/export?search=arroz"));
     expect(book["Sede Lima"].slice(1).map((r) => [r[0], r[1], r[2], r[10]])).toEqual([
       ["Cereales", "Avícola del Sur", "Arroz pilado", 2.51],

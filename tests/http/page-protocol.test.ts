@@ -687,12 +687,13 @@ describe("flash", () => {
 });
 
 describe("history", () => {
-  test("render(…, { encryptHistory: true }) sets encryptHistory on the page", async () => {
+  test("a page that shows documents sets encryptHistory; other pages leave it out, also in a first load", async () => {
     const { client } = setup(
-      testRoute(["GET"], "/test/secret", (ctx) => ctx.renderComponent("test/secret", {}, { encryptHistory: true })),
+      testRoute(["GET"], "/test/secret", (ctx) => ctx.renderComponent("users/blacklist", {})),
       testRoute(["GET"], "/test/open", (ctx) => ctx.renderComponent("test/open")),
     );
     expect((await client.visit("/test/secret")).page.encryptHistory).toBe(true);
+    expect(embeddedPage(await (await client.get("/test/open")).text())).not.toHaveProperty("encryptHistory");
     expect((await client.visit("/test/open")).page).not.toHaveProperty("encryptHistory");
   });
 

@@ -25,7 +25,6 @@ export type ServerProps<N extends PageName> = { [K in keyof OwnProps<N>]: Server
 
 interface RenderOptions {
   status?: number;
-  encryptHistory?: boolean;
 }
 
 /** The arguments after a page's name: its props (optional when it declares none that are required), and options. */
