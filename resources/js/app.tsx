@@ -1,5 +1,7 @@
 /** Browser entry: hydrates the server-rendered page and takes over navigation through the page protocol. */
+import { getInitialPageFromDOM, type Page } from "@inertiajs/core";
 import { createInertiaApp, http, router } from "@inertiajs/react";
+import { encryptHistoryWhereSupported } from "./lib/history";
 import { currentSocketId } from "./lib/realtime";
 import { installFormChecks } from "./components/ui/form-checks";
 import { initializeAppearance } from "./hooks/use-appearance";
@@ -24,10 +26,16 @@ http.onRequest((config) => {
 });
 router.on("navigate", (event) => followLanguage(event.detail.page));
 
+// Pages that show document numbers are kept encrypted in the tab's history where the browser can (lib/history.ts):
+// the first page here, every later one (visits, reloads, prefetches) just before the client stores it.
+router.on("beforeUpdate", (event) => encryptHistoryWhereSupported(event.detail.page));
+const firstPage = getInitialPageFromDOM<Page>("app");
+
 // With no `setup`, the client hydrates #app when the server rendered it (data-server-rendered) and mounts otherwise.
 createInertiaApp({
   title: appTitle,
   resolve: resolvePage,
   layout: (name) => layoutFor(name),
   progress: { color: "#4B5563", delay: 250 },
+  ...(firstPage ? { page: encryptHistoryWhereSupported(firstPage) } : {}),
 });
