@@ -323,6 +323,20 @@ async function syncClient(h: Harness, client: Pusher): Promise<void> {
   await got;
 }
 
+/**
+ * Three pusher-js connections on presence-cafe.1: `a` as user 1, `b` and `c` both as user 2 (two users, three
+ * connections); `a` is also on the public channel "orders".
+ */
+async function onCafePresence(h: Harness): Promise<{ a: Pusher; b: Pusher; c: Pusher }> {
+  const a = signingClient(h, { id: "1" });
+  const b = signingClient(h, { id: "2" });
+  const c = signingClient(h, { id: "2" });
+  await Promise.all([connected(a), connected(b), connected(c)]);
+  for (const client of [a, b, c]) await joined(client, "presence-cafe.1");
+  await joined(a, "orders");
+  return { a, b, c };
+}
+
 /** Lets the server see that a connection closed (its close frame is processed asynchronously). */
 async function untilConnections(h: Harness, count: number): Promise<void> {
   await eventually(() => h.realtime.connectionCount === count, `${count} connections`);
@@ -1354,12 +1368,7 @@ describe("HTTP API", () => {
 
   test("trigger with info answers each channel's subscription_count, and user_count on presence channels", async () => {
     const h = await startServer();
-    const a = signingClient(h, { id: "1" });
-    const b = signingClient(h, { id: "2" });
-    const c = signingClient(h, { id: "2" });
-    await Promise.all([connected(a), connected(b), connected(c)]);
-    for (const client of [a, b, c]) await joined(client, "presence-cafe.1");
-    await joined(a, "orders");
+    const { b } = await onCafePresence(h);
     const ordersOfB = record(await joined(b, "orders"));
 
     // "orders" named twice: one answer for it, and one delivery.
@@ -1538,12 +1547,7 @@ describe("HTTP API", () => {
 
   test("GET /channels/{name} answers occupied, subscription_count and user_count; /users lists the members", async () => {
     const h = await startServer();
-    const a = signingClient(h, { id: "1" });
-    const b = signingClient(h, { id: "2" });
-    const c = signingClient(h, { id: "2" });
-    await Promise.all([connected(a), connected(b), connected(c)]);
-    for (const client of [a, b, c]) await joined(client, "presence-cafe.1");
-    await joined(a, "orders");
+    await onCafePresence(h);
     const get = async (path: string, params: Record<string, string> = {}) =>
       (await (await h.sdk.get({ path, params })).json()) as Json;
     expect(await get("/channels/presence-cafe.1", { info: "subscription_count,user_count" })).toEqual({
