@@ -27,13 +27,17 @@ function activeUser(ctx: RequestContext, id: number): User | null {
 /** Resolves the request's user (session first, then remember-me) and applies their language. */
 export function authenticate(ctx: RequestContext): void {
   const { session } = ctx;
+  // The browser names a session that has ended (idle past its lifetime, or ended elsewhere): as after signing out,
+  // the next page drops the history the tab kept of it.
+  if (session.isNew && ctx.cookies[ctx.config.sessionCookie]) ctx.clearHistory();
   if (session.userId !== null) {
     const user = activeUser(ctx, session.userId);
     if (user) ctx.user = user;
     else {
-      // Deleted, deactivated or barred since the last request: this session ends now.
+      // Deleted, deactivated or barred since the last request: this session ends now, and so does its history.
       session.invalidate();
       ctx.setCookie(REMEMBER_COOKIE, "", { httpOnly: true, maxAgeSeconds: 0 });
+      ctx.clearHistory();
     }
   } else if (ctx.cookies[REMEMBER_COOKIE]) {
     const [id, token] = ctx.cookies[REMEMBER_COOKIE].split("|");

@@ -5,6 +5,8 @@
  * being on the list fails here.
  */
 import { beforeAll, describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { users } from "../../db/schema";
 import { addToBlacklist } from "../../src/domain/access/blacklist";
 import { EVERYTHING } from "../../src/domain/access/scope";
 import { CLI_ACTOR } from "../../src/domain/audit";
@@ -98,5 +100,18 @@ describe("history encryption", () => {
       status: 302,
       location: "/login",
     });
+  });
+  test("a session that ended on the server (expired or ended elsewhere, or its person deactivated) clears the history on the next page", async () => {
+    const ended = await signedIn(world.app, world.people.cajero);
+    world.app.sessions.destroy(ended.cookies.get(world.app.config.sessionCookie)!);
+    expect((await ended.request("/dinners", { inertia: true })).headers.get("location")).toBe("/login");
+    expect((await ended.visit("/login")).page.clearHistory).toBe(true);
+    expect((await ended.visit("/login")).page).not.toHaveProperty("clearHistory");
+
+    const barred = await signedIn(world.app, world.people.ciega);
+    // Deactivated while the session row stays: the next request ends the session itself.
+    world.app.db.update(users).set({ status: "deactivated" }).where(eq(users.id, world.people.ciega.id)).run();
+    expect((await barred.request("/dinners", { inertia: true })).headers.get("location")).toBe("/login");
+    expect((await barred.visit("/login")).page.clearHistory).toBe(true);
   });
 });
