@@ -9,6 +9,7 @@ import { deflateRawSync } from "node:zlib";
 import * as XLSX from "xlsx";
 import { ValidationFailed } from "../errors";
 import { DINER_INTAKE, readFirstSheet, type IntakeLimits, type SpreadsheetFormat } from "./read";
+import { without, writtenBy, xlsxBy, zipped } from "./workbook-fixtures.test-support";
 import { zipOf } from "./zip-fixtures.test-support";
 
 type Cell = string | number | boolean | null | XLSX.CellObject;
@@ -146,6 +147,71 @@ describe("each format gives its first sheet", () => {
       ]);
     });
   }
+});
+
+describe("hidden sheets", () => {
+  const visible = { name: "Comensales", firstRow: 1, rows: [HEADER, ...DINERS.slice(1)] };
+  const hiddenFirst = (): XLSX.WorkBook => {
+    const book = bookOf({ Plantilla: [["no es de comensales"]], Oculta: [["tampoco"]], Comensales: DINERS });
+    book.Workbook = { Sheets: [{ Hidden: 1 }, { Hidden: 2 }, { Hidden: 0 }] };
+    return book;
+  };
+  const expected = [
+    HEADER,
+    ["DNI", "00123456", "Quispe Mamani", "Rosa", 987654321, "Servicios Andinos", "Comedor Norte"],
+    ["CE", "000987654", "Núñez", "José Ñaupari", null, "20123456789", "Comedor Sur"],
+  ];
+
+  test(".xlsx as LibreOffice writes it, its first sheet hidden: the first visible sheet is read", async () => {
+    const bytes = xlsxBy("libreoffice", [
+      { name: "Plantilla", rows: [["no es de comensales"]], state: "hidden" },
+      { name: "Comensales", rows: expected },
+    ]);
+    expect((await read(bytes, "comensales.xlsx")).sheet).toEqual({ ...visible, rows: expected });
+  });
+
+  test(".xlsx the fast reader leaves to SheetJS: the same sheet", async () => {
+    // A comment in the sheet data is one of the things the fast reader leaves to SheetJS.
+    const bytes = rewriteZip(written(hiddenFirst(), "xlsx"), (path, content) =>
+      path === "xl/worksheets/sheet3.xml"
+        ? textOf(content).replace("<sheetData>", "<sheetData><!-- lista -->")
+        : content,
+    );
+    expect((await read(bytes, "comensales.xlsx")).sheet).toEqual({ ...visible, rows: expected });
+  });
+
+  for (const format of ["xlsx", "xls", "ods"] as const)
+    test(`.${format} written by SheetJS with hidden and very hidden sheets first`, async () => {
+      let bytes = written(hiddenFirst(), format);
+      // SheetJS writes every .ods table displayed: hide the first two as LibreOffice does, by their table style.
+      if (format === "ods")
+        bytes = rewriteZip(bytes, (path, content) =>
+          path !== "content.xml"
+            ? content
+            : textOf(content)
+                .replace(
+                  "</office:automatic-styles>",
+                  '<style:style style:name="ta2" style:family="table" style:master-page-name="mp1"><style:table-properties table:display="false" style:writing-mode="lr-tb"/></style:style></office:automatic-styles>',
+                )
+                .replace(/(<table:table table:name="(?:Plantilla|Oculta)" table:style-name=")ta1"/g, '$1ta2"'),
+        );
+      expect((await read(bytes, `comensales.${format}`)).sheet).toEqual({ ...visible, rows: expected });
+    });
+
+  test("a workbook whose sheets are all hidden is read from its first sheet", async () => {
+    const book = bookOf({ Comensales: DINERS, Otra: [["otra"]] });
+    book.Workbook = { Sheets: [{ Hidden: 1 }, { Hidden: 1 }] };
+    expect((await read(written(book, "xlsx"), "c.xlsx")).sheet).toEqual({ ...visible, rows: expected });
+  });
+});
+
+describe("parts the workbook declares", () => {
+  test("an Excel file whose declared styles, metadata or people part is missing is damaged, as SheetJS finds it", async () => {
+    const parts = writtenBy("excel", [{ name: "Comensales", rows: [["Nombre"], ["Rosa"]] }]);
+    expect((await read(zipped(parts), "c.xlsx")).sheet.rows).toEqual([["Nombre"], ["Rosa"]]);
+    for (const part of ["xl/styles.xml", "xl/metadata.xml", "xl/persons/person.xml"])
+      expect(await refused(zipped(without(parts, part)), "c.xlsx")).toEqual({ key: "import.damaged" });
+  });
 });
 
 describe("CSV", () => {

@@ -28,7 +28,15 @@ import {
   type WorkerAnswer,
   type WorkerRequest,
 } from "./read";
-import { checkOdsContent, firstXlsxSheet, isBinaryWorkbook, odsIsEncrypted, type SheetBounds } from "./sheet-size";
+import {
+  checkOdsContent,
+  firstVisible,
+  firstXlsxSheet,
+  isBinaryWorkbook,
+  odsHiddenSheets,
+  odsIsEncrypted,
+  type SheetBounds,
+} from "./sheet-size";
 import { firstSheetOf, refusal, SHEETJS_OPTIONS, xlsxFirstSheetBySheetJS } from "./sheetjs-read";
 import { readXlsxFirstSheet } from "./xlsx-sheet";
 
@@ -110,8 +118,18 @@ async function firstSheet({
       // Encrypted parts do not inflate: the manifest says so first.
       if (manifest && odsIsEncrypted(text(entryContent(bytes, manifest, limits)))) throw refusal("import.encrypted");
       // As for .xlsx, every part is counted (SheetJS looks for content.xml whatever its case).
-      checkZipContent(bytes, limits, (_, content) => checkOdsContent(text(content), bounds));
-      return firstSheetOf((await sheetJS()).read(bytes, options), bounds);
+      let hidden = new Set<string>();
+      checkZipContent(bytes, limits, (entry, content) => {
+        const xml = text(content);
+        checkOdsContent(xml, bounds);
+        if (entry.name.toLowerCase() === "content.xml") hidden = odsHiddenSheets(xml);
+      });
+      const book = (await sheetJS()).read(bytes, options);
+      return firstSheetOf(
+        book,
+        bounds,
+        firstVisible(book.SheetNames.length, (i) => hidden.has(book.SheetNames[i])),
+      );
     }
     case "xls": {
       const XLSX = await sheetJS();

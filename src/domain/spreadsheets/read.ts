@@ -306,7 +306,7 @@ export interface WorkerRequest {
   limits: ReadLimits;
   /**
    * Set by readFirstSheet: the format the file was found to be, and the name its sheet takes when the format has
-   * none (CSV). Only the first sheet is answered, and it may hold a header row besides `limits.maxRows` rows.
+   * none (CSV). Only the first visible sheet is answered, and it may hold a header row besides `limits.maxRows` rows.
    * Unset (readWorkbook): every sheet of an .xlsx, each with at most `limits.maxRows` rows.
    */
   firstSheet?: { format: SpreadsheetFormat; name: string };
@@ -410,8 +410,10 @@ function checkedFormat(bytes: Uint8Array, fileName: string, limits: ReadLimits):
 }
 
 /**
- * Reads the FIRST sheet of an .xlsx, .xls, .ods or .csv file, whichever it really is (known by its bytes, not its
- * name; the name only breaks ties such as csv vs text). Throws ValidationFailed({ file: Message }) with one clear
+ * Reads the FIRST VISIBLE sheet of an .xlsx, .xls, .ods or .csv file, whichever it really is (known by its bytes,
+ * not its name; the name only breaks ties such as csv vs text): sheets the workbook hides (a template, a list of
+ * values; the first sheet when every one is hidden) are passed over, and the sheet's name says which one was read.
+ * Throws ValidationFailed({ file: Message }) with one clear
  * message for: empty, too large, too many rows, not a spreadsheet, encrypted/password-protected, damaged, too slow.
  *
  * Each format is checked for what it is before it is parsed: the zip's structure and sizes for .xlsx and .ods, the

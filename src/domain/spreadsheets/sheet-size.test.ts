@@ -4,7 +4,14 @@
  */
 import { describe, expect, test } from "bun:test";
 import { ValidationFailed } from "../errors";
-import { checkOdsContent, checkXlsxSheet, firstXlsxSheet, isBinaryWorkbook, odsIsEncrypted } from "./sheet-size";
+import {
+  checkOdsContent,
+  checkXlsxSheet,
+  firstXlsxSheet,
+  isBinaryWorkbook,
+  odsHiddenSheets,
+  odsIsEncrypted,
+} from "./sheet-size";
 
 function refusal(work: () => unknown): unknown {
   try {
@@ -131,12 +138,33 @@ describe(".xlsx sheets", () => {
       `<Relationships><Relationship Id="rId1" Target="worksheets/sheet1.xml"/><Relationship Id="rId7" Type="x" Target="${target}"/></Relationships>`;
     expect(firstXlsxSheet(workbook, relationships("worksheets/sheet2.xml"))).toEqual({
       name: "Comensales & más",
+      index: 0,
       path: "xl/worksheets/sheet2.xml",
     });
     expect(firstXlsxSheet(workbook, relationships("/xl/worksheets/a.xml"))?.path).toBe("xl/worksheets/a.xml");
     expect(firstXlsxSheet(workbook, relationships("./x/../worksheets/b.xml"))?.path).toBe("xl/worksheets/b.xml");
-    expect(firstXlsxSheet(workbook, "<Relationships/>")).toBeNull();
+    expect(firstXlsxSheet(workbook, "<Relationships/>")).toEqual({ name: "Comensales & más", index: 0, path: null });
     expect(firstXlsxSheet("<workbook/>", relationships("a.xml"))).toBeNull();
+  });
+
+  test("an .ods hides a sheet by its table style, as LibreOffice writes it", () => {
+    const content = `<office:document-content><office:automatic-styles><style:style style:name="co1" style:family="table-column"><style:table-column-properties style:column-width="2.258cm"/></style:style><style:style style:name="ta1" style:family="table" style:master-page-name="Default"><style:table-properties table:display="true" style:writing-mode="lr-tb"/></style:style><style:style style:name="ta2" style:family="table" style:master-page-name="Default"><style:table-properties table:display="false" style:writing-mode="lr-tb"/></style:style></office:automatic-styles><office:body><office:spreadsheet><table:table table:name="Plantilla &amp; notas" table:style-name="ta2"><table:table-row/></table:table><table:table table:name="Comensales" table:style-name="ta1"><table:table-row/></table:table></office:spreadsheet></office:body></office:document-content>`;
+    expect([...odsHiddenSheets(content)]).toEqual(["Plantilla & notas"]);
+    expect(odsHiddenSheets(content.replaceAll('table:display="false"', 'table:display="true"')).size).toBe(0);
+  });
+
+  test("the first sheet read is the first visible one: hidden and very hidden sheets are passed over", () => {
+    const relationships = `<Relationships><Relationship Id="rId1" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Target="worksheets/sheet2.xml"/><Relationship Id="rId3" Target="worksheets/sheet3.xml"/></Relationships>`;
+    const workbook = (states: string[]) =>
+      `<workbook><sheets>${states.map((state, i) => `<sheet name="S${i + 1}" sheetId="${i + 1}"${state ? ` state="${state}"` : ""} r:id="rId${i + 1}"/>`).join("")}</sheets></workbook>`;
+    expect(firstXlsxSheet(workbook(["hidden", "veryHidden", ""]), relationships)).toEqual({
+      name: "S3",
+      index: 2,
+      path: "xl/worksheets/sheet3.xml",
+    });
+    expect(firstXlsxSheet(workbook(["hidden", "visible", ""]), relationships)?.name).toBe("S2");
+    // Every sheet hidden (which Excel does not allow): the first.
+    expect(firstXlsxSheet(workbook(["hidden", "hidden"]), relationships)?.name).toBe("S1");
   });
 
   test("a binary workbook (.xlsb) is told by its content types, or by its workbook part when they name none", () => {

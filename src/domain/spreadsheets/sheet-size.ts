@@ -232,31 +232,76 @@ export function odsIsEncrypted(manifest: string): boolean {
 }
 
 /**
- * The first sheet of an .xlsx workbook, as SheetJS orders them: its name and the path of its part in the zip,
- * from xl/workbook.xml and its relationships. Null when they do not say (the caller then checks every sheet part).
+ * The position of the sheet an import reads: the first visible one (`hidden(i)` false), or the first when every
+ * sheet is hidden. A hidden sheet is one the person who sent the file does not see: a template, a list of values.
  */
-export function firstXlsxSheet(workbookXml: string, relationshipsXml: string): { name: string; path: string } | null {
-  let sheet: { name: string; id: string | null } | null = null;
+export function firstVisible(count: number, hidden: (index: number) => boolean): number {
+  for (let i = 0; i < count; i++) if (!hidden(i)) return i;
+  return 0;
+}
+
+/** The sheet of an .xlsx an import reads (firstXlsxSheet). */
+export interface XlsxFirstSheet {
+  name: string;
+  /** Its position among the workbook's sheets, as SheetJS orders them. */
+  index: number;
+  /** Its part in the zip; null when the workbook's relationships do not say (the caller then checks every part). */
+  path: string | null;
+}
+
+const HIDDEN_STATES = new Set(["hidden", "veryHidden"]);
+
+/**
+ * The sheet of an .xlsx workbook an import reads: the first visible one (`state` neither "hidden" nor
+ * "veryHidden"), as SheetJS orders the sheets, from xl/workbook.xml, with the path of its part from the workbook's
+ * relationships. Null when the workbook names no sheet.
+ */
+export function firstXlsxSheet(workbookXml: string, relationshipsXml: string): XlsxFirstSheet | null {
+  const sheets: { name: string; id: string | null; hidden: boolean }[] = [];
   eachTag(workbookXml, ["sheet"], ({ closing, attributes }) => {
-    if (closing || sheet) return;
-    sheet = {
+    if (closing) return;
+    sheets.push({
       name: unescapeXml(attribute(attributes, "name") ?? ""),
       id: attribute(attributes, "id"),
-    };
+      hidden: HIDDEN_STATES.has(attribute(attributes, "state") ?? ""),
+    });
   });
-  const first = sheet as { name: string; id: string | null } | null;
-  if (!first || first.id === null) return null;
+  if (sheets.length === 0) return null;
+  const index = firstVisible(sheets.length, (i) => sheets[i].hidden);
+  const { name, id } = sheets[index];
   let target: string | null = null;
-  eachTag(relationshipsXml, ["Relationship"], ({ closing, attributes }) => {
-    if (!closing && target === null && attribute(attributes, "Id") === first.id)
-      target = unescapeXml(attribute(attributes, "Target") ?? "");
-  });
-  if (target === null) return null;
+  if (id !== null)
+    eachTag(relationshipsXml, ["Relationship"], ({ closing, attributes }) => {
+      if (!closing && target === null && attribute(attributes, "Id") === id)
+        target = unescapeXml(attribute(attributes, "Target") ?? "");
+    });
+  if (target === null) return { name, index, path: null };
   const path: string[] = [];
   const found = target as string;
   for (const part of (found.startsWith("/") ? found.slice(1) : `xl/${found}`).split("/")) {
     if (part === "..") path.pop();
     else if (part !== "." && part !== "") path.push(part);
   }
-  return { name: first.name, path: path.join("/") };
+  return { name, index, path: path.join("/") };
+}
+
+/**
+ * The names of the tables an .ods content.xml hides (LibreOffice's hidden sheets: a table whose table style says
+ * `table:display="false"`). SheetJS does not read that style, so its sheets are told hidden by these names.
+ */
+export function odsHiddenSheets(contentXml: string): Set<string> {
+  const hiddenStyles = new Set<string>();
+  const hidden = new Set<string>();
+  let style: string | null = null;
+  eachTag(contentXml, ["style", "table-properties", "table"], ({ name, closing, selfClosing, attributes }) => {
+    if (name === "style") {
+      style =
+        closing || selfClosing || attribute(attributes, "family") !== "table" ? null : attribute(attributes, "name");
+    } else if (name === "table-properties") {
+      if (!closing && style !== null && attribute(attributes, "display") === "false") hiddenStyles.add(style);
+    } else if (!closing && hiddenStyles.has(attribute(attributes, "style-name") ?? "")) {
+      hidden.add(unescapeXml(attribute(attributes, "name") ?? ""));
+    }
+  });
+  return hidden;
 }

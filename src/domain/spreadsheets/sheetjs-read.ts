@@ -1,15 +1,15 @@
 /**
- * The general path of readFirstSheet: SheetJS's read of a workbook and the rows of its first sheet. parse-worker.ts
- * runs it for every .xls and .ods, and for an .xlsx that Mesa's own reader (xlsx-sheet.ts) leaves to it; the tests
- * of that reader compare it with this very code. SheetJS is passed in: the worker loads it only for the reads that
- * use it.
+ * The general path of readFirstSheet: SheetJS's read of a workbook and the rows of the sheet an import reads (its
+ * first visible sheet). parse-worker.ts runs it for every .xls and .ods, and for an .xlsx that Mesa's own reader
+ * (xlsx-sheet.ts) leaves to it; the tests of that reader compare it with this very code. SheetJS is passed in: the
+ * worker loads it only for the reads that use it.
  */
 import type * as SheetJS from "xlsx";
 import { ValidationFailed } from "../errors";
 import type { TranslationKey, TranslationParams } from "../../i18n";
 import { MAX_SHEET_COLUMNS } from "./limits";
 import { checkZipContent, type CellValue, type ReadLimits, type SheetRows } from "./read";
-import { checkXlsxSheet, isBinaryWorkbook, type SheetBounds } from "./sheet-size";
+import { checkXlsxSheet, firstVisible, isBinaryWorkbook, type SheetBounds, type XlsxFirstSheet } from "./sheet-size";
 
 /** Raw values, one array of cells per row, formulas never evaluated, the sheet's declared size not trusted. */
 export const SHEETJS_OPTIONS: SheetJS.ParsingOptions = {
@@ -79,35 +79,46 @@ function rowsOf(sheet: SheetJS.WorkSheet, name: string, bounds: SheetBounds): Ce
   return rows;
 }
 
-/** The first sheet of `book`, as rows. */
-export function firstSheetOf(book: SheetJS.WorkBook, bounds: SheetBounds): SheetRows {
-  const name = book.SheetNames[0];
+/**
+ * The sheet of `book` an import reads, as rows: the one at `index`, by default the first that the workbook does not
+ * hide (SheetJS's `Hidden`, which it reads from .xlsx and .xls files; firstVisible).
+ */
+export function firstSheetOf(
+  book: SheetJS.WorkBook,
+  bounds: SheetBounds,
+  index = firstVisible(book.SheetNames.length, (i) => Boolean(book.Workbook?.Sheets?.[i]?.Hidden)),
+): SheetRows {
+  const name = book.SheetNames[index];
   if (name === undefined) throw refusal("import.empty");
   return { name, firstRow: 1, rows: rowsOf(book.Sheets[name], name, bounds) };
 }
 
 /**
- * The first sheet of an .xlsx that passed checkZip (`entryNames`: its entries), read by SheetJS. Every part is
- * counted first, not only the one the workbook names first (`first`, null when it names none): SheetJS finds its
- * parts its own way (case-insensitively, with fallbacks), so no part it could read escapes the cell budget. Rows are
- * held to the limit in the first sheet (or everywhere when the workbook does not say which one that is); SheetJS
- * reads one row past the limit, so that a sheet over it is told from one that fills it.
+ * The sheet an import reads of an .xlsx that passed checkZip (`entryNames`: its entries), read by SheetJS: `first`,
+ * the workbook's first visible sheet (sheet-size.ts firstXlsxSheet; null when the workbook names none). Every part is
+ * counted first, not only that sheet's: SheetJS finds its parts its own way (case-insensitively, with fallbacks), so
+ * no part it could read escapes the cell budget. Rows are held to the limit in that sheet (or everywhere when the
+ * workbook does not say which part it is); SheetJS reads one row past the limit, so that a sheet over it is told
+ * from one that fills it.
  */
 export function xlsxFirstSheetBySheetJS(
   XLSX: typeof SheetJS,
   bytes: Uint8Array,
   limits: ReadLimits,
   bounds: SheetBounds,
-  first: { name: string; path: string } | null,
+  first: XlsxFirstSheet | null,
   entryNames: string[],
 ): SheetRows {
   // For parts that are not the first sheet: cells within the rows SheetJS would read count, rows are not limited.
   const cellsOnly: SheetBounds = { ...bounds, rows: Number.POSITIVE_INFINITY, countedRows: bounds.rows + 1 };
+  const path = first?.path?.toLowerCase() ?? null;
   checkZipContent(bytes, limits, (entry, content) => {
     if (entry.name === "[Content_Types].xml" && isBinaryWorkbook(text(content), entryNames))
       throw refusal("import.not_a_spreadsheet");
-    const isFirst = first === null || entry.name.toLowerCase() === first.path.toLowerCase();
-    checkXlsxSheet(text(content), isFirst && first ? first.name : entry.name, isFirst ? bounds : cellsOnly);
+    const isFirst = path === null || entry.name.toLowerCase() === path;
+    checkXlsxSheet(text(content), isFirst && first?.path ? first.name : entry.name, isFirst ? bounds : cellsOnly);
   });
-  return firstSheetOf(XLSX.read(bytes, { ...SHEETJS_OPTIONS, sheetRows: bounds.rows + 1, sheets: 0 }), bounds);
+  const index = first?.index ?? 0;
+  const book = XLSX.read(bytes, { ...SHEETJS_OPTIONS, sheetRows: bounds.rows + 1, sheets: index });
+  return firstSheetOf(book, bounds, index);
 }

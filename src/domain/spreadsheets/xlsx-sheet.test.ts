@@ -605,6 +605,22 @@ describe("files as Excel, LibreOffice, openpyxl, POI and Google Sheets write the
     }
   });
 
+  test("a first sheet hidden (and a very hidden one): the first visible sheet is read, by both paths alike", () => {
+    for (const writer of WRITERS) {
+      const compared = compare(
+        xlsxBy(writer, [
+          { name: "Plantilla", rows: [["no es de comensales"]], state: "hidden" },
+          { name: "Macros", rows: [["tampoco"]], state: "veryHidden" },
+          { name: "Comensales", rows: DINERS },
+          { name: "Otra", rows: [["otra"]] },
+        ]),
+      );
+      expect(compared.fast).toBe(true);
+      expect((compared.outcome as { rows: SheetRows }).rows.name).toBe("Comensales");
+      expect(rowsIn(compared)).toEqual(DINER_ROWS);
+    }
+  });
+
   test("a merged title above the header, as every writer keeps it: the title in its first cell", () => {
     const rows: Cell[][] = [["Lista de personal — marzo"], ...DINERS];
     for (const writer of WRITERS) {
@@ -797,8 +813,15 @@ describe("generated workbooks of every writer", () => {
         fc.constantFrom<Writer>(...WRITERS),
         fc.array(fc.array(writerCell, { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 8 }),
         fc.array(partChange, { maxLength: 3 }),
-        (writer, rows, changes) => {
-          let parts = writtenBy(writer, [{ name: "Comensales", rows }]);
+        fc.array(fc.constantFrom<"hidden" | "veryHidden" | undefined>("hidden", "veryHidden", undefined), {
+          maxLength: 3,
+        }),
+        (writer, rows, changes, states) => {
+          const sheets = [
+            ...states.map((state, i) => ({ name: `Hoja ${i + 1}`, rows: [[`hoja ${i + 1}`]], state })),
+            { name: "Comensales", rows },
+          ];
+          let parts = writtenBy(writer, sheets);
           const changed = changes.filter((c) => c.change(parts) !== parts);
           for (const { change } of changes) parts = change(parts);
           const compared = compare(zipped(parts));

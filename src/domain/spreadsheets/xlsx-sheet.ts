@@ -1,5 +1,6 @@
 /**
- * The fast read of an .xlsx's first sheet (readFirstSheet's usual case: a diner list of 100,000 rows).
+ * The fast read of the sheet an import reads of an .xlsx, its first visible sheet (readFirstSheet's usual case: a
+ * diner list of 100,000 rows).
  *
  * It gives exactly what the general path gives (parse-worker.ts: the content checks of sheet-size.ts, then SheetJS
  * read `dense`, with raw values and `sheetRows`, then `rowsOf`), in a fraction of the time: it inflates the parts with
@@ -30,7 +31,7 @@ import { ValidationFailed, message } from "../errors";
 import type { TranslationKey, TranslationParams } from "../../i18n";
 import { MAX_SHEET_CELLS, MAX_SHEET_COLUMNS } from "./limits";
 import { entryContent, type CellValue, type ReadLimits, type SheetRows, type ZipEntry } from "./read";
-import { checkXlsxSheet, type SheetBounds } from "./sheet-size";
+import { checkXlsxSheet, firstVisible, type SheetBounds, type XlsxFirstSheet } from "./sheet-size";
 
 const CONTENT_TYPES_NS = "http://schemas.openxmlformats.org/package/2006/content-types";
 /** Transitional SpreadsheetML; a Strict workbook names another namespace and takes the general path. */
@@ -331,6 +332,7 @@ function tagsOf(xml: string, name: string): Map<string, string>[] {
 }
 
 const stripSlash = (path: string) => (path.startsWith("/") ? path.slice(1) : path);
+const HIDDEN_STATES = new Set(["hidden", "veryHidden"]);
 
 /** The shared strings part and whether dates count from 1904, when the workbook is one this reader reads. */
 interface Workbook {
@@ -342,12 +344,13 @@ interface Workbook {
 type PartReader = (name: string) => string | null;
 
 /**
- * Checks that the workbook's parts lead to the first sheet the way the general path finds it: [Content_Types].xml
- * (its namespace; the workbook part; the shared strings part; the parts the general path reads without a fallback,
- * which must be there and readable), xl/workbook.xml (its namespace, its sheets' and defined names' names, the first
- * sheet's name, every sheet's relationship) and its relationships (the first sheet's type and part).
+ * Checks that the workbook's parts lead to the sheet read (`first`, the first visible one) the way the general path
+ * finds it: [Content_Types].xml (its namespace; the workbook part; the shared strings part; the parts the general
+ * path reads without a fallback, which must be there and readable), xl/workbook.xml (its namespace, its sheets' and
+ * defined names' names, which sheet is the first visible one and its name, every sheet's relationship) and its
+ * relationships (that sheet's type and part).
  */
-function workbookOf(part: PartReader, declaredPart: PartReader, first: { name: string; path: string }): Workbook {
+function workbookOf(part: PartReader, declaredPart: PartReader, first: ReadSheet): Workbook {
   const contentTypes = part("[Content_Types].xml") ?? unsure();
   if (PREFIXED_TAG.test(contentTypes)) unsure();
   const types = tagsOf(contentTypes, "Types");
@@ -374,7 +377,11 @@ function workbookOf(part: PartReader, declaredPart: PartReader, first: { name: s
   if (sheets.length === 0) unsure();
   // The general path reads every sheet's name, and every defined name's, and fails on one without.
   for (const tag of [...sheets, ...tagsOf(workbook, "definedName")]) if (!tag.has("name")) unsure();
-  if (decodeText(sheets[0].get("name") ?? unsure(), false) !== first.name) unsure();
+  // The sheet read is the first visible one, found here as sheet-size.ts found it.
+  const index = firstVisible(sheets.length, (i) => HIDDEN_STATES.has(sheets[i].get("state") ?? ""));
+  if (index !== first.index) unsure();
+  const sheet = sheets[index];
+  if (decodeText(sheet.get("name") ?? unsure(), false) !== first.name) unsure();
   let date1904 = false;
   for (const properties of tagsOf(workbook, "workbookPr")) {
     const value = properties.get("date1904");
@@ -384,8 +391,8 @@ function workbookOf(part: PartReader, declaredPart: PartReader, first: { name: s
   const relationships = new Map<string, Map<string, string>>();
   for (const relationship of tagsOf(part("xl/_rels/workbook.xml.rels") ?? unsure(), "Relationship"))
     relationships.set(relationship.get("Id") ?? "", relationship);
-  for (const sheet of sheets) if (!relationships.has(sheet.get("id") ?? unsure())) unsure();
-  const relationship = relationships.get(sheets[0].get("id") as string) as Map<string, string>;
+  for (const other of sheets) if (!relationships.has(other.get("id") ?? unsure())) unsure();
+  const relationship = relationships.get(sheet.get("id") as string) as Map<string, string>;
   if (!WORKSHEET_RELATIONSHIPS.has(relationship.get("Type") ?? "") || relationship.has("TargetMode")) unsure();
   const target = decodeText(relationship.get("Target") ?? unsure(), false);
   if (`xl/${target.replace(/[/]?xl\//, "")}` !== first.path) unsure();
@@ -1039,31 +1046,36 @@ function scanSheet(
 }
 
 /**
- * The first sheet of a checked .xlsx zip as SheetRows, read as described above; or null when the general path must
- * read it. `entries` are the zip's entries in its order (read.ts `checkZip`), `first` the first sheet's name and part
- * (sheet-size.ts `firstXlsxSheet`). Throws ValidationFailed keyed `file` with the general path's refusals: a part
+ * The sheet an import reads of a checked .xlsx zip (its first visible sheet) as SheetRows, read as described above;
+ * or null when the general path must read it. `entries` are the zip's entries in its order (read.ts `checkZip`),
+ * `first` that sheet's name, position and part (sheet-size.ts `firstXlsxSheet`; without a part, the general path
+ * reads it). Throws ValidationFailed keyed `file` with the general path's refusals: a part
  * that does not inflate to its declared size, too many rows, too many cells (here or in any other part), an empty
  * sheet.
  */
 export function readXlsxFirstSheet(
   bytes: Uint8Array,
   entries: ZipEntry[],
-  first: { name: string; path: string },
+  first: XlsxFirstSheet,
   bounds: SheetBounds,
   limits: ReadLimits,
 ): SheetRows | null {
+  if (first.path === null) return null;
   try {
-    return read(bytes, entries, first, bounds, limits);
+    return read(bytes, entries, { ...first, path: first.path }, bounds, limits);
   } catch (error) {
     if (error instanceof NotCertain) return null;
     throw error;
   }
 }
 
+/** The sheet read, its part known. */
+type ReadSheet = XlsxFirstSheet & { path: string };
+
 function read(
   bytes: Uint8Array,
   entries: ZipEntry[],
-  first: { name: string; path: string },
+  first: ReadSheet,
   bounds: SheetBounds,
   limits: ReadLimits,
 ): SheetRows {
