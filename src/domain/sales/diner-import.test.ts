@@ -302,6 +302,68 @@ describe("headers", () => {
     expect([withDefault.problems, withDefault.created]).toEqual([[], 1]);
   });
 
+  test("the preview names the sheet read and the header's row", () => {
+    const { db } = setup();
+    const preview = previewDinerImport(db, EVERYTHING, {
+      name: "Comensales",
+      firstRow: 1,
+      rows: [[null], HEAD, ["Ana Quispe", "45000001", "Contrata Uno", "Comedor Norte"]],
+    });
+    expect([preview.sheet, preview.headerRow, preview.problems]).toEqual(["Comensales", 2, []]);
+    expect(previewDinerImport(db, EVERYTHING, sheet()).headerRow).toBeNull();
+  });
+
+  test("a title above the header (a merged cell) is passed over when the next row holds the columns needed", async () => {
+    const { db, w } = setup();
+    const diner = ["Ana Quispe", "45000001", "Contrata Uno", "Comedor Norte"];
+    for (const rows of [
+      [["LISTA DE PERSONAL — MARZO 2026", null, null, null], HEAD, diner],
+      [["Lista de personal"], [null], HEAD, diner],
+    ]) {
+      const preview = previewDinerImport(db, EVERYTHING, sheet(...rows));
+      expect([preview.problems, preview.created, preview.headerRow]).toEqual([[], 1, rows.length - 1]);
+      expect(preview.changes[0].row).toBe(rows.length);
+    }
+    // The title's row counts for the rows' numbers: a problem names the sheet's row.
+    const bad = previewDinerImport(
+      db,
+      EVERYTHING,
+      sheet(["Lista de personal"], HEAD, ["Ana Quispe", "45000001", "Contrata Uno", "Comedor Oeste"]),
+    );
+    expect(problemsOf(bad)).toEqual([[3, "Comedor", "diners.import_cafe_unknown"]]);
+    // With a default cafe, the header needs no cafe column.
+    const withDefault = previewDinerImport(
+      db,
+      EVERYTHING,
+      sheet(["Lista de personal"], ["Nombre", "DNI", "Subcontrata"], ["Ana Quispe", "45000001", "Contrata Uno"]),
+      { defaultCafeId: w.norte },
+    );
+    expect([withDefault.problems, withDefault.headerRow]).toEqual([[], 2]);
+    await run(db, sheet(["Lista de personal"], HEAD, diner));
+    expect(dinerOf(db, "45000001")?.name).toBe("Ana Quispe");
+  });
+
+  test("only then: a first row is the header when the next one does not hold the columns needed", () => {
+    const { db } = setup();
+    const missing = [
+      [1, null, "diners.import_missing_column_name"],
+      [1, null, "diners.import_missing_column_document"],
+      [1, null, "diners.import_missing_column_subdealership"],
+      [1, null, "diners.import_missing_column_cafe"],
+    ];
+    // The next row lacks a column, or is a diner, or the first row has two cells (not a title).
+    for (const rows of [
+      [["Lista de personal"], ["Nombre", "DNI", "Comedor"], ["Ana Quispe", "45000001", "Comedor Norte"]],
+      [["Lista de personal"], ["Ana Quispe", "45000001", "Contrata Uno", "Comedor Norte"]],
+      [["Lista de personal", "marzo"], HEAD, ["Ana Quispe", "45000001", "Contrata Uno", "Comedor Norte"]],
+      [[20260301], HEAD, ["Ana Quispe", "45000001", "Contrata Uno", "Comedor Norte"]],
+    ]) {
+      const preview = previewDinerImport(db, EVERYTHING, sheet(...rows));
+      expect(preview.headerRow).toBe(1);
+      expect(problemsOf(preview).filter((p) => p[2] !== "diners.import_duplicate_column")).toEqual(missing);
+    }
+  });
+
   test("an empty sheet, a header without rows and a repeated column are one problem each", () => {
     const { db } = setup();
     expect(problemsOf(previewDinerImport(db, EVERYTHING, sheet()))).toEqual([[1, null, "diners.import_no_header"]]);
@@ -342,19 +404,74 @@ describe("documents", () => {
       "001234567",
       "000034567",
     ]);
-    // Text keeps what was typed: seven digits are not a DNI.
-    const text = previewDinerImport(
-      db,
-      EVERYTHING,
-      sheet(HEAD, ["Texto Corto", "1234567", "Contrata Uno", "Comedor Norte"]),
-    );
-    expect(problemsOf(text)).toEqual([[2, "DNI", "validation.document.dni"]]);
-    expect(text.problems[0].message).toEqual({ key: "validation.document.dni", params: { length: 8 } });
+    // More digits than a DNI has are not one, whatever the cell.
+    for (const long of ["123456789", 123456789]) {
+      const text = previewDinerImport(
+        db,
+        EVERYTHING,
+        sheet(HEAD, ["Muy Largo", long, "Contrata Uno", "Comedor Norte"]),
+      );
+      expect(problemsOf(text)).toEqual([[2, "DNI", "validation.document.dni"]]);
+      expect(text.problems[0].message).toEqual({ key: "validation.document.dni", params: { length: 8 } });
+    }
     // Spaces and dashes go.
     expect(
       previewDinerImport(db, EVERYTHING, sheet(HEAD, ["Cero Adelante", " 0123-4567 ", "Contrata Uno", "Comedor Norte"]))
         .unchanged,
     ).toBe(1);
+  });
+
+  test("a 7-digit DNI reads the same from a text cell and from a number cell: its leading zero put back", async () => {
+    const { db } = setup();
+    // A number cell lost the zero in the spreadsheet; a text cell lost it before (a CSV, a column made text after
+    // its zeros were gone): one rule for both, by the digits.
+    const file = sheet(
+      HEAD,
+      ["Como Número", 1234567, "Contrata Uno", "Comedor Norte"],
+      ["Como Texto", "7654321", "Contrata Uno", "Comedor Norte"],
+      ["Texto Con Espacio", " 765 4322 ", "Contrata Uno", "Comedor Norte"],
+    );
+    const preview = previewDinerImport(db, EVERYTHING, file);
+    expect(preview.problems).toEqual([]);
+    expect(preview.changes.map((c) => c.documentNumber)).toEqual(["01234567", "07654321", "07654322"]);
+    await run(db, file);
+    // The same DNI written the other way, or with its zero, is the same diner.
+    const again = previewDinerImport(
+      db,
+      EVERYTHING,
+      sheet(
+        HEAD,
+        ["Como Número", "1234567", "Contrata Uno", "Comedor Norte"],
+        ["Como Texto", 7654321, "Contrata Uno", "Comedor Norte"],
+        ["Texto Con Espacio", "07654322", "Contrata Uno", "Comedor Norte"],
+      ),
+    );
+    expect([again.unchanged, again.created, again.problems]).toEqual([3, 0, []]);
+    // The same row twice, once as text and once as a number, is a repeated document.
+    const twice = previewDinerImport(
+      db,
+      EVERYTHING,
+      sheet(
+        HEAD,
+        ["Uno", "1234568", "Contrata Uno", "Comedor Norte"],
+        ["Dos", 1234568, "Contrata Uno", "Comedor Norte"],
+      ),
+    );
+    expect(problemsOf(twice)).toEqual([[3, "DNI", "diners.import_duplicate_document"]]);
+    // Only a DNI: a foreign resident card keeps what was written, and letters are never padded.
+    const others = previewDinerImport(
+      db,
+      EVERYTHING,
+      sheet(
+        ["Nombre", "Tipo de documento", "Documento", "Subcontrata", "Comedor"],
+        ["Extranjera", "CE", "1234567", "Contrata Uno", "Comedor Norte"],
+        ["Letras", "DNI", "A234567", "Contrata Uno", "Comedor Norte"],
+      ),
+    );
+    expect(problemsOf(others)).toEqual([
+      [2, "Documento", "validation.document.ce"],
+      [3, "Documento", "validation.document.dni"],
+    ]);
   });
 
   test("document types by name or SUNAT code (1, 4, 7), as text or numbers", async () => {
@@ -432,7 +549,7 @@ describe("row problems", () => {
       ["A", "45000051", "DNI", null, "20512345671", "Comedor Sur", null], // 3: name too short
       ["X".repeat(121), "45000052", null, null, "20512345671", "Comedor Sur", null], // 4: name too long
       ["Sin Documento", null, null, null, "20512345671", "Comedor Sur", null], // 5: document required
-      ["Mal Documento", "4500", null, null, "20512345671", "Comedor Sur", null], // 6: a bad DNI
+      ["Mal Documento", "4500005X", null, null, "20512345671", "Comedor Sur", null], // 6: a bad DNI
       ["Mal Tipo", "45000056", "RUC", null, "20512345671", "Comedor Sur", null], // 7: unknown type
       ["Mal Teléfono", "45000057", null, "abc", "20512345671", "Comedor Sur", null], // 8: bad phone
       ["Sin Empresa", "45000058", null, null, null, "Comedor Sur", null], // 9: subdealership required (new)
@@ -442,7 +559,7 @@ describe("row problems", () => {
       ["Comedor Raro", "45000062", null, null, "20512345671", "Comedor Oeste", null], // 13: unknown cafe
       ["Comedor Doble", "45000063", null, null, "20512345671", "Comedor Norte", null], // 14: two of that name
       ["Nivel Raro", "45000064", null, null, "20512345671", "Comedor Sur", "Gerente"], // 15: unknown level
-      ["Varios", "12", "DNI", "x", "Nadie", "Ninguno", "Jefe"], // 16: four at once
+      ["Varios", "123456789", "DNI", "x", "Nadie", "Ninguno", "Jefe"], // 16: four at once
       ["Con Unidad", "45000065", null, null, "Minera del Sur/Contrata Uno", "Unidad Central/Comedor Norte", null], // 17: fine
     );
     const preview = previewDinerImport(db, EVERYTHING, file);
@@ -495,7 +612,7 @@ describe("row problems", () => {
 
   test("problems are listed up to MAX_LISTED, with the full count", () => {
     const { db } = setup();
-    const rows = Array.from({ length: 250 }, (_, i) => [`Persona ${i}`, `12${i}`, "Contrata Uno", "Comedor Norte"]);
+    const rows = Array.from({ length: 250 }, (_, i) => [`Persona ${i}`, `12${i}-X`, "Contrata Uno", "Comedor Norte"]);
     const preview = previewDinerImport(db, EVERYTHING, sheet(HEAD, ...rows));
     expect(preview.problems).toHaveLength(MAX_LISTED);
     expect(preview.problemCount).toBe(250);

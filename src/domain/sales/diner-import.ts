@@ -88,7 +88,7 @@ export interface DinerImportOptions {
   /** Deactivate the leavers (active diners of the file's subdealerships at its cafes who are not in the file). */
   deactivateLeavers?: boolean;
   onProgress?: (step: "checking" | "saving", done: number, total: number) => void;
-  /** Digits of a DNI (the DNI_LENGTH setting, config.dniLength): a number cell shorter than that is padded with zeros. 8 when not given. */
+  /** Digits of a DNI (the DNI_LENGTH setting, config.dniLength): a DNI of fewer digits is padded with zeros. 8 when not given. */
   dniLength?: number;
   /** Rows per write transaction, for tests (when not given, chunks are sized to hold the lock about `chunkMs`). */
   chunkSize?: number;
@@ -103,6 +103,10 @@ export interface DinerImportProblem {
 }
 
 export interface DinerImportPreview {
+  /** The sheet read (the file's first visible sheet; a CSV's is named after the file, as Excel names it). */
+  sheet: string;
+  /** The header's row in the sheet (after a title above it), or null when the sheet has none. */
+  headerRow: number | null;
   /** Data rows read (blank rows skipped). */
   rows: number;
   created: number;
@@ -234,6 +238,75 @@ function headerKey(text: string): string {
     .replace(/[^\p{L}\p{N}]+/gu, " ")
     .trim();
 }
+
+type Column = { index: number; header: string };
+
+/** What a header row says: its columns, the texts it does not know, the columns it repeats, the name's columns. */
+interface Header {
+  columns: Map<Field, Column>;
+  unknownColumns: string[];
+  repeated: string[];
+  /** The name's column, or "Nombres" and "Apellidos" (as a person is called); none when it has neither. */
+  nameParts: Column[];
+}
+
+function headerOf(row: CellValue[]): Header {
+  const columns = new Map<Field, Column>();
+  const unknownColumns: string[] = [];
+  const repeated: string[] = [];
+  row.forEach((cell, index) => {
+    const header = cellText(cell);
+    if (!header) return;
+    const field = FIELD_BY_HEADER.get(headerKey(header));
+    if (!field) unknownColumns.push(header);
+    else if (columns.has(field)) repeated.push(header);
+    else columns.set(field, { index, header });
+  });
+  // "Apellidos" and "Nombres" in two columns make the name "Nombres Apellidos" (as a person is called); one of them
+  // alone is the name column. A Name column of its own wins, and the other two are then ignored.
+  const name = columns.get("name");
+  const first = columns.get("firstNames");
+  const last = columns.get("lastNames");
+  let nameParts: Column[];
+  if (name) {
+    for (const part of [first, last]) if (part) unknownColumns.push(part.header);
+    nameParts = [name];
+  } else nameParts = [first, last].filter((c) => c !== undefined);
+  return { columns, unknownColumns, repeated, nameParts };
+}
+
+/** The columns an import needs that a header lacks (the cafe's, unless there is a default cafe). */
+function missingColumns(
+  header: Header,
+  defaultCafeId: number | null,
+): ("name" | "document" | "subdealership" | "cafe")[] {
+  const missing: ("name" | "document" | "subdealership" | "cafe")[] = [];
+  if (header.nameParts.length === 0) missing.push("name");
+  if (!header.columns.has("document")) missing.push("document");
+  if (!header.columns.has("subdealership")) missing.push("subdealership");
+  if (!header.columns.has("cafe") && defaultCafeId === null) missing.push("cafe");
+  return missing;
+}
+
+/** A row that is a title: one cell of text, as a title merged across the columns reads. */
+function isTitle(row: CellValue[]): boolean {
+  let texts = 0;
+  for (const cell of row) {
+    if (cell === null || cell === undefined || (typeof cell === "string" && cell.trim() === "")) continue;
+    if (typeof cell !== "string" || ++texts > 1) return false;
+  }
+  return texts === 1;
+}
+
+/** The first row at or after `from` that is not blank (rows.length when there is none). */
+function nonBlankFrom(rows: CellValue[][], from: number): number {
+  let at = from;
+  while (at < rows.length && isBlankRow(rows[at])) at++;
+  return at;
+}
+
+/** A DNI as its digits: one of fewer digits than DNI_LENGTH gets its leading zeros back (docs/diner-imports.md). */
+const DIGITS = /^[0-9]+$/;
 
 /** A name as compared (subdealerships, cafes, levels): folded, single spaces. */
 const nameKey = (text: string) => foldText(text).replace(/\s+/g, " ").trim();
@@ -532,7 +605,10 @@ function* planSteps(db: Db, scope: Scope, sheet: SheetRows, options: DinerImport
     counts,
     stamp: null,
   });
+  let headerAt: number | null = null;
   const finish = (rows: number, leavers: DinerImportPreview["leavers"], leaverCount: number): DinerImportPreview => ({
+    sheet: sheet.name,
+    headerRow: headerAt,
     rows,
     created: counts.created,
     updated: counts.updated,
@@ -547,37 +623,28 @@ function* planSteps(db: Db, scope: Scope, sheet: SheetRows, options: DinerImport
     plan: "",
   });
 
-  // The header: the first non-blank row.
+  // The header: the first non-blank row, or the next non-blank one when the first is a title (one cell of text, as
+  // a title merged across the columns reads) and that next row holds every column the import needs.
+  const defaultCafeId = options.defaultCafeId ?? null;
   const rows = sheet.rows;
-  let headerIndex = 0;
-  while (headerIndex < rows.length && isBlankRow(rows[headerIndex])) headerIndex++;
+  let headerIndex = nonBlankFrom(rows, 0);
   if (headerIndex >= rows.length) {
     problems.add(sheet.firstRow, null, message("diners.import_no_header"));
     return withPlan(empty());
   }
+  let header = headerOf(rows[headerIndex]);
+  if (isTitle(rows[headerIndex])) {
+    const next = nonBlankFrom(rows, headerIndex + 1);
+    const below = next < rows.length ? headerOf(rows[next]) : null;
+    if (below && missingColumns(below, defaultCafeId).length === 0) [headerIndex, header] = [next, below];
+  }
   const headerRow = sheet.firstRow + headerIndex;
-  const columns = new Map<Field, { index: number; header: string }>();
-  rows[headerIndex].forEach((cell, index) => {
-    const header = cellText(cell);
-    if (!header) return;
-    const field = FIELD_BY_HEADER.get(headerKey(header));
-    if (!field) unknownColumns.push(header);
-    else if (columns.has(field))
-      problems.add(headerRow, header, message("diners.import_duplicate_column", { column: header }));
-    else columns.set(field, { index, header });
-  });
-  // "Apellidos" and "Nombres" in two columns make the name "Nombres Apellidos" (as a person is called); one of them
-  // alone is the name column. A Name column of its own wins, and the other two are then ignored.
-  let nameParts: { index: number; header: string }[] = [];
-  const name = columns.get("name");
-  const first = columns.get("firstNames");
-  const last = columns.get("lastNames");
-  if (name) {
-    for (const part of [first, last]) if (part) unknownColumns.push(part.header);
-    nameParts = [name];
-  } else nameParts = [first, last].filter((c) => c !== undefined);
+  headerAt = headerRow;
+  const { columns, nameParts } = header;
+  unknownColumns.push(...header.unknownColumns);
+  for (const column of header.repeated)
+    problems.add(headerRow, column, message("diners.import_duplicate_column", { column }));
 
-  const defaultCafeId = options.defaultCafeId ?? null;
   const { world, stamp } = db.transaction(() => ({ world: new World(db.$client), stamp: dataStamp(db.$client) }), {
     behavior: "deferred",
   });
@@ -589,11 +656,7 @@ function* planSteps(db: Db, scope: Scope, sheet: SheetRows, options: DinerImport
       defaultCafe = null;
     }
   }
-  const missing: ("name" | "document" | "subdealership" | "cafe")[] = [];
-  if (nameParts.length === 0) missing.push("name");
-  if (!columns.has("document")) missing.push("document");
-  if (!columns.has("subdealership")) missing.push("subdealership");
-  if (!columns.has("cafe") && defaultCafeId === null) missing.push("cafe");
+  const missing = missingColumns(header, defaultCafeId);
   for (const field of missing) problems.add(headerRow, null, message(`diners.import_missing_column_${field}`));
 
   let dataRows = 0;
@@ -618,7 +681,7 @@ function* planSteps(db: Db, scope: Scope, sheet: SheetRows, options: DinerImport
   const numberProblems = new Map<number, Message | null>();
   const TYPE_CODE: Record<DocumentType, number> = { dni: 0, ce: 1, pas: 2 };
   const numberProblem = (type: DocumentType, number: string): Message | null => {
-    const kind = /^[0-9]+$/.test(number) ? 0 : /^[A-Z0-9]+$/.test(number) ? 1 : -1;
+    const kind = DIGITS.test(number) ? 0 : /^[A-Z0-9]+$/.test(number) ? 1 : -1;
     if (kind < 0 || number.length > 1000) return documentProblem({ type, number }, settings);
     const key = (TYPE_CODE[type] * 2 + kind) * 1024 + number.length;
     let problem = numberProblems.get(key);
@@ -662,14 +725,9 @@ function* planSteps(db: Db, scope: Scope, sheet: SheetRows, options: DinerImport
       // No type: the type this number is registered with, else a DNI.
       documentType = world.diners.onlyType(documentNumber) ?? "dni";
     }
-    // A number cell loses a DNI's leading zeros: they are put back.
-    if (
-      documentType === "dni" &&
-      typeof rawDocument === "number" &&
-      Number.isInteger(rawDocument) &&
-      rawDocument >= 0 &&
-      documentNumber.length < settings.dniLength
-    )
+    // A DNI of fewer digits lost its leading zeros — in the spreadsheet (a number cell) or before it (a CSV, a column
+    // made text afterwards): they are put back, whatever the cell.
+    if (documentType === "dni" && documentNumber.length < settings.dniLength && DIGITS.test(documentNumber))
       documentNumber = documentNumber.padStart(settings.dniLength, "0");
     let existing: DinerRow | null = null;
     let valid = false;
