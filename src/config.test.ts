@@ -26,6 +26,9 @@ describe("settings", () => {
     ["LOG_REQUESTS", "maybe"],
     ["DNI_LENGTH", "8a"],
     ["DNI_LENGTH", "20"],
+    ["MAIL_FROM_ADDRESS", "mesa.example.pe"],
+    ["MAIL_FROM_ADDRESS", "mesa\u200b@mesa.example.pe"],
+    ["MAIL_FROM_ADDRESS", "m\u0435sa@mesa.example.pe"],
   ])("a bad %s (%s) is refused with a message naming it", (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`Invalid setting ${name}`));

@@ -3,6 +3,7 @@
  * `.env.example` lists each one. A bad value stops start-up with a message that names the setting.
  */
 import { resolve } from "node:path";
+import { emailLookalike } from "./domain/accounts/email-address";
 
 export const LOCALES = ["es", "en"] as const;
 export type Locale = (typeof LOCALES)[number];
@@ -184,6 +185,10 @@ function appKey(env: Env): string | null {
 function email(env: Env, name: string, fallback: string): string {
   const raw = text(env, name, fallback);
   if (!/^[^\s@]+@[^\s@]+$/.test(raw)) throw new ConfigError(name, `"${raw}" is not an e-mail address`);
+  // The rule of every address Mesa stores (a host without a dot, such as localhost, is fine here).
+  const lookalike = emailLookalike(raw);
+  if (lookalike)
+    throw new ConfigError(name, `"${lookalike.revealed}" could pass for another address (${lookalike.problem})`);
   return raw;
 }
 

@@ -1,5 +1,6 @@
 /** `./mesa user:create`, `user:list`, `user:password` and `user:deactivate`. */
 import { Option, type Command } from "commander";
+import { emailLookalike } from "../../src/domain/accounts/email-address";
 import { createUser, listUsers, requireUserByEmail, setPasswordFor, type User } from "../../src/domain/accounts/users";
 import { setUserStatus } from "../../src/domain/access/users-admin";
 import { EVERYTHING } from "../../src/domain/access/scope";
@@ -11,6 +12,7 @@ import { explainValidation, say, table } from "../output";
 import { assignAfterCreate, checkAssignment } from "./access";
 import { COMPANY_WIDE, placesOfArea, recordAudit } from "../../src/domain/audit";
 import { DOCUMENT_TYPES, type DocumentType } from "../../src/domain/documents";
+import { translate } from "../../src/i18n";
 
 /** The password from the option, or from standard input when it is piped (never asked on a terminal). */
 async function readPassword(option: string | undefined): Promise<string> {
@@ -99,12 +101,16 @@ export function registerUserCommands(program: Command): void {
     .description("List users with their status")
     .option("--json", "print JSON")
     .action((opts: { json?: boolean }) => {
-      const db = cliDatabase();
+      const config = cliConfig();
+      const db = cliDatabase(config);
       const users = listUsers(db);
       if (opts.json) {
         console.log(
           JSON.stringify(
-            users.map(({ passwordHash, rememberTokenHash, ...rest }) => rest),
+            users.map(({ passwordHash, rememberTokenHash, ...rest }) => ({
+              ...rest,
+              emailLookalike: emailLookalike(rest.email),
+            })),
             null,
             2,
           ),
@@ -128,6 +134,14 @@ export function registerUserCommands(program: Command): void {
           ]),
         ),
       );
+      // Addresses stored before look-alikes were refused, that could pass for another account's.
+      for (const u of users) {
+        const lookalike = emailLookalike(u.email);
+        if (lookalike)
+          console.log(
+            `#${u.id}: ${translate(config.locale, `access.users.email_lookalike.${lookalike.problem}`)} ${translate(config.locale, "access.users.email_lookalike.reads", { address: lookalike.revealed })}`,
+          );
+      }
     });
 
   program

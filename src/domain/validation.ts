@@ -3,7 +3,7 @@
  * fields, trims strings, converts numbers and booleans from form strings, and throws ValidationFailed with one
  * translatable message per field.
  */
-import { Type, type Static, type TObject, type TSchema } from "@sinclair/typebox";
+import { FormatRegistry, Type, type Static, type TObject, type TSchema } from "@sinclair/typebox";
 import { ValueErrorType } from "@sinclair/typebox/errors";
 import { Value } from "@sinclair/typebox/value";
 import {
@@ -15,6 +15,7 @@ import {
   type DocumentSettings,
   type DocumentType,
 } from "./documents";
+import { EMAIL_SHAPE, emailAddressProblem } from "./accounts/email-address";
 import { message, ValidationFailed, type Message } from "./errors";
 import type { TranslationKey } from "../i18n";
 
@@ -27,13 +28,21 @@ declare module "@sinclair/typebox" {
   }
 }
 
-/** Something@domain.tld, with no spaces and no control characters (a NUL would make a lookalike of an address). */
-const EMAIL = /^[^\s@\u0000-\u001f\u007f]+@[^\s@\u0000-\u001f\u007f]+\.[^\s@\u0000-\u001f\u007f]+$/;
+/** The format of an e-mail address Mesa stores: the rule of src/domain/accounts/email-address.ts. */
+const EMAIL_ADDRESS_FORMAT = "mesa-email-address";
+FormatRegistry.Set(EMAIL_ADDRESS_FORMAT, (value) => emailAddressProblem(value) === null);
 
 /** Field helpers with the limits Mesa uses everywhere. */
 export const field = {
   text: (min = 1, max = 255) => Type.String({ minLength: min, maxLength: max }),
-  email: () => Type.String({ minLength: 3, maxLength: 254, pattern: EMAIL.source, messageKey: "validation.email" }),
+  /**
+   * An address to store (an account's, a business's): shaped like name@domain.tld, with no invisible character, no
+   * styled letter and no mixed scripts, each refused with its own message (emailAddressProblem).
+   */
+  email: () => Type.String({ minLength: 3, maxLength: 254, format: EMAIL_ADDRESS_FORMAT }),
+  /** An address to look an account up by (sign-in, password reset): its shape only, so older accounts are found. */
+  emailLookup: () =>
+    Type.String({ minLength: 3, maxLength: 254, pattern: EMAIL_SHAPE.source, messageKey: "validation.email" }),
   password: () => Type.String({ minLength: 1, maxLength: 200 }),
   optionalText: (max = 255) => Type.Optional(Type.String({ maxLength: max })),
   boolean: () => Type.Boolean(),
@@ -84,6 +93,9 @@ function trimStrings(value: unknown): unknown {
 function messageFor(schema: TSchema, type: ValueErrorType, value: unknown): Message {
   if (type === ValueErrorType.ObjectRequiredProperty || value === undefined || value === "")
     return message("validation.required");
+  // An address's own rule says what is wrong with it (too long or short reads as not an address).
+  if (schema.format === EMAIL_ADDRESS_FORMAT)
+    return (typeof value === "string" && emailAddressProblem(value)) || message("validation.email");
   if (typeof schema.messageKey === "string") return message(schema.messageKey);
   switch (type) {
     case ValueErrorType.StringMinLength:

@@ -27,6 +27,7 @@ import { reachesCafe, type Scope } from "./scope";
 import { areaScopeCondition } from "./areas";
 import { bumpAccessVersion } from "./authorization";
 import { NO_EVENTS, type Publisher } from "../events";
+import { emailLookalike, type EmailLookalike } from "../accounts/email-address";
 import type { User } from "../accounts/users";
 
 export type BlacklistEntry = typeof blacklist.$inferSelect;
@@ -39,7 +40,8 @@ export interface BlacklistRow {
   reason: string;
   createdAt: string;
   decidedBy: string | null;
-  user: { id: number; name: string; email: string } | null;
+  /** The account it bars; `emailLookalike` flags an address that could pass for another (src/domain/accounts/email-address.ts). */
+  user: { id: number; name: string; email: string; emailLookalike: EmailLookalike | null } | null;
   /** Linked to an account the actor may not change (it holds roles outside their places): not named, not removable. */
   outsideScope: boolean;
 }
@@ -106,7 +108,9 @@ export function listBlacklist(
       ...(userId && !mayChangeUser(db, scope, userId)
         ? { user: null, outsideScope: true }
         : {
-            user: userId ? { id: userId, name: userName!, email: userEmail! } : null,
+            user: userId
+              ? { id: userId, name: userName!, email: userEmail!, emailLookalike: emailLookalike(userEmail!) }
+              : null,
             outsideScope: false,
           }),
     })),

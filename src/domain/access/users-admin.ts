@@ -37,6 +37,7 @@ import {
   type ReadOnlyReason,
   type UserAssignment,
 } from "./assignments";
+import { emailLookalike, type EmailLookalike } from "../accounts/email-address";
 import { isDocumentBlacklisted } from "./blacklist";
 import { accessProfile, bumpAccessVersion } from "./authorization";
 import { isCompanyWide } from "./permissions";
@@ -51,6 +52,8 @@ export interface AdminUserRow {
   language: "es" | "en" | null;
   status: "active" | "deactivated";
   emailVerified: boolean;
+  /** An address stored before Mesa refused look-alikes, that could pass for another (null: it could not). */
+  emailLookalike: EmailLookalike | null;
   lastSignInAt: string | null;
   assignments: UserAssignment[];
   /** Holds the super-administrator role: only another super-administrator may change them. */
@@ -96,6 +99,7 @@ export function toAdminRow(db: Db, scope: Scope, user: User): AdminUserRow {
     language: user.language,
     status: user.status,
     emailVerified: user.emailVerifiedAt !== null,
+    emailLookalike: emailLookalike(user.email),
     lastSignInAt: user.lastSignInAt?.toISOString() ?? null,
     assignments: assignmentsOf(db, user.id, scope),
     isSuper,

@@ -12,7 +12,7 @@ import { findUserByEmail, normalizeEmail, type User } from "./users";
 import { isUserBlacklisted } from "../access/blacklist";
 
 export const SignInInput = t.Object({
-  email: field.email(),
+  email: field.emailLookup(),
   password: field.password(),
   remember: t.Optional(t.Boolean()),
 });

@@ -17,7 +17,7 @@ import { users } from "../../../db/schema";
 export const RESET_TOKEN_MINUTES = 60;
 export const RESET_THROTTLE_SECONDS = 60;
 
-export const ResetRequestInput = t.Object({ email: field.email() });
+export const ResetRequestInput = t.Object({ email: field.emailLookup() });
 
 /**
  * Creates a reset token for the account with this e-mail. Returns null when there is no such active account or
@@ -68,7 +68,7 @@ export function createInvitationToken(db: Db, user: User, now = Date.now()): str
 
 export const ResetInput = t.Object({
   token: t.String({ minLength: 1, maxLength: 200 }),
-  email: field.email(),
+  email: field.emailLookup(),
   password: field.password(),
   password_confirmation: field.password(),
 });

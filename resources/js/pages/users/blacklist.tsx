@@ -15,6 +15,7 @@ import { Dialog, DialogActions } from "../../components/ui/dialog";
 import { Field } from "../../components/ui/field";
 import { SelectField } from "../../components/ui/select-field";
 import { DocumentLabel } from "../../components/users/document-label";
+import { EmailLookalikeFlag } from "../../components/users/email-lookalike";
 import { requestJson } from "../../components/dinners/http";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
@@ -126,7 +127,10 @@ export default function Blacklist({
         entry.outsideScope ? (
           <span className="text-muted-foreground">{t("access.blacklist.user_outside_scope")}</span>
         ) : entry.user ? (
-          `${entry.user.name} (${entry.user.email})`
+          <>
+            {`${entry.user.name} (${entry.user.email})`}
+            {entry.user.emailLookalike && <EmailLookalikeFlag lookalike={entry.user.emailLookalike} />}
+          </>
         ) : (
           "—"
         ),

@@ -20,6 +20,7 @@ import { PlacesNav } from "../../components/users/places-nav";
 import type { Abilities, AdminUser, AreaRow, PermissionRow, PlaceTree, RoleRow } from "../../components/users/types";
 import { foldedPage, ListSkeleton } from "../../components/list-skeleton";
 import { DocumentLabel } from "../../components/users/document-label";
+import { EmailLookalikeFlag } from "../../components/users/email-lookalike";
 import { UserModal } from "../../components/users/user-modal";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
@@ -235,6 +236,7 @@ export default function UsersIndex({
                         {user.email}
                         {!user.emailVerified && <span className="ml-1 text-xs">({t("access.users.unverified")})</span>}
                       </div>
+                      {user.emailLookalike && <EmailLookalikeFlag lookalike={user.emailLookalike} />}
                     </td>
                     <td className={td}>
                       {user.documentType && user.documentNumber ? (
