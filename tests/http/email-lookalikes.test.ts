@@ -168,6 +168,10 @@ describe("look-alike e-mail addresses", () => {
     expect(byEmail.get("ana@mesa.test")).toBeNull();
     expect(byEmail.get("root@mesa.test")).toBeNull();
     expect(byEmail.get(TWIN)).toEqual({ problem: "mixed_scripts", revealed: "⟨U+0430⟩na@mesa.test" });
+    // The server-rendered page shows the flag on that row only.
+    const html = await (await root.get("/users")).text();
+    expect(html.match(/data-testid="email-lookalike"/g)).toHaveLength(1);
+    expect(html).toContain(es("access.users.email_lookalike.mixed_scripts"));
 
     addToBlacklist(
       w.db,
