@@ -107,6 +107,14 @@ function world(path = ":memory:") {
   return { db, w, s, sell };
 }
 
+/** A limited person's scope: these cafes only. */
+const scopeOfCafes = (...cafeIds: number[]): Scope => ({
+  all: false,
+  cafeIds: new Set(cafeIds),
+  headquartersIds: new Set(),
+  businessIds: new Set(),
+});
+
 const filterOf = (over: Partial<SalesFilter> = {}): SalesFilter => ({
   from: "2026-11-19",
   to: "2026-11-23",
@@ -310,12 +318,7 @@ describe("the sales report workbook", () => {
 
   test("the Billing sheet says above its header that it counts credit sales only, and reconciles with the Summary", async () => {
     const { db, w } = world();
-    const norte: Scope = {
-      all: false,
-      cafeIds: new Set([w.norte]),
-      headquartersIds: new Set(),
-      businessIds: new Set(),
-    };
+    const norte = scopeOfCafes(w.norte);
     // Everything: credit 15 + 8 + 14 + 24 + 12; Beto's cash 30 + 8; the visitor's 15. Norte's scope: no 14 at Sur.
     for (const [scope, credit] of [
       [EVERYTHING, [5, 7300]],
@@ -379,12 +382,7 @@ describe("the sales report workbook", () => {
 
   test("a cafe manager's scope holds in every sheet", async () => {
     const { db, w } = world();
-    const scope: Scope = {
-      all: false,
-      cafeIds: new Set([w.norte]),
-      headquartersIds: new Set(),
-      businessIds: new Set(),
-    };
+    const scope = scopeOfCafes(w.norte);
     const filter = filterOf();
     const totals = salesTotals(db, scope, filter);
     const { rows, result, billing: billingRows } = await report(db, scope, filter);
@@ -407,12 +405,7 @@ describe("the sales report workbook", () => {
 
   test("the Report sheet names only cafes in scope: a filter naming another cafe is not found, and no file is left", async () => {
     const { db, w } = world();
-    const norte: Scope = {
-      all: false,
-      cafeIds: new Set([w.norte]),
-      headquartersIds: new Set(),
-      businessIds: new Set(),
-    };
+    const norte = scopeOfCafes(w.norte);
     const { rows } = await report(db, norte, filterOf({ cafeIds: [w.norte] }));
     expect(rows("Reporte").find((r) => r[0] === "Comedores")?.[1]).toBe("Comedor Norte");
     for (const cafeIds of [[w.sur], [w.norte, w.sur], [999_999]]) {

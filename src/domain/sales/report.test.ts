@@ -109,6 +109,14 @@ function world() {
   return { db, w, s, other };
 }
 
+/** A limited person's scope: these cafes only. */
+const scopeOfCafes = (...cafeIds: number[]): Scope => ({
+  all: false,
+  cafeIds: new Set(cafeIds),
+  headquartersIds: new Set(),
+  businessIds: new Set(),
+});
+
 const base = (over: Partial<SalesFilter> = {}): SalesFilter => ({
   from: "2026-11-01",
   to: TODAY,
@@ -303,12 +311,7 @@ describe("the lines and totals of a filter", () => {
   });
 
   test("scope: a person of Norte sees Norte's sales only, whatever cafes the filter names", () => {
-    const norte: Scope = {
-      all: false,
-      cafeIds: new Set([w.norte]),
-      headquartersIds: new Set(),
-      businessIds: new Set(),
-    };
+    const norte = scopeOfCafes(w.norte);
     const rows = allLines(db, norte, base());
     expect(rows.every((r) => r.cafeId === w.norte)).toBe(true);
     expect(rows).toHaveLength(7);
@@ -326,12 +329,7 @@ describe("the lines and totals of a filter", () => {
   });
 
   test("a filter names only what the person may read: a cafe outside the scope, or an id of nothing, is not found", () => {
-    const norte: Scope = {
-      all: false,
-      cafeIds: new Set([w.norte]),
-      headquartersIds: new Set(),
-      businessIds: new Set(),
-    };
+    const norte = scopeOfCafes(w.norte);
     // In scope, and company-wide data (client companies, services) that exists: accepted.
     const fine = base({
       cafeIds: [w.norte],
