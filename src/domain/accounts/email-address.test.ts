@@ -7,7 +7,8 @@
  */
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { message, ValidationFailed } from "../errors";
+import { errorsOf } from "../../../tests/support/errors";
+import { message } from "../errors";
 import { field, parseInput, t } from "../validation";
 import { emailAddressProblem, emailLookalike } from "./email-address";
 
@@ -157,15 +158,7 @@ describe("the rule of an e-mail address", () => {
 
   test("field.email() refuses with the address's own message, next to other fields' messages", () => {
     const schema = t.Object({ name: field.text(1, 20), email: field.email() });
-    const refused = (input: Record<string, unknown>) => {
-      try {
-        parseInput(schema, input);
-      } catch (error) {
-        if (error instanceof ValidationFailed) return error.errors;
-        throw error;
-      }
-      throw new Error("expected a refusal");
-    };
+    const refused = (input: Record<string, unknown>) => errorsOf(() => parseInput(schema, input));
     expect(refused({ name: "", email: "ana\u200b@mesa.pe" })).toEqual({
       name: message("validation.required"),
       email: INVISIBLE,
