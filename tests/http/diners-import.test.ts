@@ -21,6 +21,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as XLSX from "xlsx";
 import { dinerImports, diners, jobs } from "../../db/schema";
+import { xlsxBy } from "../../src/domain/spreadsheets/workbook-fixtures.test-support";
 import { translate, type TranslationKey, type TranslationParams, translateDynamic } from "../../src/i18n";
 import { BASE, type Client } from "../support/app";
 import { posApp, type PosApp } from "../support/pos-app";
@@ -453,6 +454,29 @@ describe("importing diners from the Dinners page", () => {
     expect(dinerByDocument(p, "40000010")).toBeDefined();
   });
 
+  test("a LibreOffice file whose first sheet is hidden, a title above its header: the preview names the sheet read", async () => {
+    const p = await world();
+    const client = await signedIn(p, p.people.jefa);
+    const bytes = xlsxBy("libreoffice", [
+      {
+        name: "Plantilla",
+        rows: [
+          ["Nombre", "DNI", "Subcontrata"],
+          ["Ejemplo", "00000000", "Ninguna"],
+        ],
+        state: "hidden",
+      },
+      {
+        name: "Comensales",
+        rows: [["Personal de marzo"], HEADER, ["Elena Nueva Ccori", 4000010, "", "Contrata Uno", ""]],
+        merges: ["A1:E1"],
+      },
+    ]);
+    const shown = await preview(p, client, bytes as Uint8Array<ArrayBuffer>, { cafe: p.w.norte });
+    expect(shown).toMatchObject({ step: "preview", sheet: "Comensales", headerRow: 2, problemCount: 0, rows: 1 });
+    expect(shown.changes.map((c: any) => [c.row, c.documentNumber])).toEqual([[3, "04000010"]]);
+  });
+
   test("a .csv with a byte order mark and semicolons imports the same way, leading zeros kept", async () => {
     const p = await world();
     const client = await signedIn(p, p.people.jefa);
@@ -460,7 +484,15 @@ describe("importing diners from the Dinners page", () => {
     const shown = await preview(p, client, new TextEncoder().encode(csv) as Uint8Array<ArrayBuffer>, {
       name: "semana.csv",
     });
-    expect(shown).toMatchObject({ step: "preview", fileName: "semana.csv", counts: { created: 1 }, canConfirm: true });
+    // A CSV's one sheet is named after the file, as Excel names it.
+    expect(shown).toMatchObject({
+      step: "preview",
+      fileName: "semana.csv",
+      sheet: "semana",
+      headerRow: 1,
+      counts: { created: 1 },
+      canConfirm: true,
+    });
     expect(shown.changes.map((c: any) => c.documentNumber)).toEqual(["01234567"]);
     const { dinerImport } = await confirmAndWait(p, client, shown.id);
     expect(dinerImport.job.step).toBe("done");

@@ -69,6 +69,9 @@ export interface DinerImportView {
   progress: JobProgress;
   /** What to say first: the refusal, nothing to import, expired, the diners changed, another import writing, a failure. */
   notice: string | null;
+  /** The sheet read (the file's first visible sheet) and its header's row, once checked. */
+  sheet: string | null;
+  headerRow: number | null;
   /** Data rows read. */
   rows: number;
   /** What the preview would do, or (step `done`) what was written. */
@@ -109,6 +112,8 @@ const errorKeyOf = (job: Job) =>
 
 function describePreview(ctx: RequestContext, preview: DinerImportPreview) {
   return {
+    sheet: preview.sheet,
+    headerRow: preview.headerRow,
     rows: preview.rows,
     problems: preview.problems.map((p) => ({ row: p.row, column: p.column, message: ctx.say(p.message) })),
     problemCount: preview.problemCount,
@@ -133,6 +138,8 @@ function describeJob(ctx: RequestContext, job: Job): DinerImportView {
     deactivateLeavers: input.deactivateLeavers,
     progress: job.progress,
     notice: null,
+    sheet: null,
+    headerRow: null,
     rows: 0,
     counts: null,
     problems: [],

@@ -466,6 +466,20 @@ function Counts({ counts }: { counts: NonNullable<DinerImportView["counts"]> }) 
   );
 }
 
+/** Which sheet was read (the first visible one: a hidden sheet before it is passed over) and where its header is. */
+function SheetRead({ job }: { job: DinerImportView }) {
+  const { t } = useI18n();
+  if (job.sheet === null) return null;
+  return (
+    <p className="flex items-start gap-2 text-muted-foreground" data-testid="diner-import-sheet">
+      <FileSpreadsheet className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+      {job.headerRow === null
+        ? t("dinners.import.sheet_read", { sheet: job.sheet })
+        : t("dinners.import.sheet_read_header", { sheet: job.sheet, row: job.headerRow })}
+    </p>
+  );
+}
+
 function UnknownColumns({ columns }: { columns: string[] }) {
   const { t } = useI18n();
   if (columns.length === 0) return null;
@@ -561,6 +575,7 @@ function Preview({
       {job.canConfirm && <p>{t("dinners.import.preview_intro")}</p>}
       <Counts counts={shown} />
       <p className="text-xs text-muted-foreground">{t("dinners.import.rows_read", { count: job.rows })}</p>
+      <SheetRead job={job} />
       <UnknownColumns columns={job.unknownColumns} />
 
       {job.blacklisted.length > 0 && (
@@ -730,6 +745,7 @@ function Problems({
           ))}
         </ListSection>
       )}
+      <SheetRead job={job} />
       <UnknownColumns columns={job.unknownColumns} />
       <div className="flex flex-col-reverse gap-2 pt-1 sm:flex-row sm:justify-end">
         <Button variant="outline" onClick={discard}>
