@@ -829,9 +829,11 @@ function verify(db: Db, answered: number): { ok: boolean; lines: string[] } {
   ).n;
   const perCafe = client
     .query(
-      `SELECT c.id, c.ticket_series AS series, c.next_ticket_number AS next, count(s.id) AS n, min(s.number) AS low,
+      `SELECT c.id, c.ticket_series AS series, r.next_number AS next, count(s.id) AS n, min(s.number) AS low,
          max(s.number) AS high, count(DISTINCT s.series) AS seriesCount
-       FROM cafes c LEFT JOIN sales s ON s.cafe_id = c.id GROUP BY c.id ORDER BY c.id`,
+       FROM cafes c
+       LEFT JOIN receipt_series r ON r.business_id = c.business_id AND r.kind = 'ticket' AND r.series = c.ticket_series
+       LEFT JOIN sales s ON s.cafe_id = c.id GROUP BY c.id ORDER BY c.id`,
     )
     .all() as { id: number; series: string; next: number; n: number; low: number; high: number; seriesCount: number }[];
   const gaps = perCafe.filter(

@@ -326,8 +326,10 @@ async function generate(path: string): Promise<void> {
     })();
   }
   client.transaction(() => {
-    const next = client.prepare("UPDATE cafes SET next_ticket_number = ? WHERE id = ?");
-    for (const cafe of cafes) next.run(cafe.next, cafe.id);
+    const next = client.prepare(
+      "UPDATE receipt_series SET next_number = ? WHERE cafe_id = ? AND kind = 'ticket' AND series = ?",
+    );
+    for (const cafe of cafes) next.run(cafe.next, cafe.id, cafe.series);
   })();
   client.exec("PRAGMA wal_checkpoint(TRUNCATE)");
   client.close();

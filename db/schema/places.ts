@@ -47,12 +47,13 @@ export const cafes = sqliteTable(
     /** IANA time zone of the cafe's clock (sales days, tickets). */
     timeZone: text("time_zone").notNull().default("America/Lima"),
     /**
-     * The cafe's ticket series (a code such as T001); its numbers run gapless across both sale types. A new cafe gets
-     * T followed by its id (a trigger of migration 0011), which an administrator may change.
+     * The series the cafe's tickets take their numbers from now (a code such as T001), one of the cafe's own in the
+     * series registry (`receipt_series`, db/schema/sales.ts), which holds its next number. A new cafe gets T followed
+     * by its id, registered under its business (triggers of migration 0023); '' while the cafe has none of its own.
      */
     ticketSeries: text("ticket_series").notNull().default(""),
-    /** The number the next ticket of the series gets. */
-    nextTicketNumber: integer("next_ticket_number").notNull().default(1),
+    /** The cafe's boleta series (B and 3 letters or digits), registered as its ticket series is; '' for none yet. */
+    boletaSeries: text("boleta_series").notNull().default(""),
     /**
      * Print every sale's ticket at once (true) or only when asked. New cafes print at once (migration 0022); cafes
      * made before keep what they had.

@@ -8,7 +8,7 @@ import { users } from "./users";
 
 /**
  * Diners and the point of sale. A diner is a worker of a subdealership with a home cafe and a level, identified by
- * a document that is unique. A sale is a ticket of one cafe's series (numbers gapless per cafe), with its lines;
+ * a document that is unique. A sale is a ticket of one of its cafe's series (numbers gapless per series), with its lines;
  * it keeps a snapshot of who and what it was about, so later edits of diners, client companies, the business or
  * prices never change a past sale. Sales reference their cafe, diner and services without cascading, so none of
  * them can be deleted once sold.
@@ -56,6 +56,40 @@ export const SALE_TYPES = ["credit", "cash"] as const;
 export type SaleType = (typeof SALE_TYPES)[number];
 export const RECEIPT_TYPES = ["ticket"] as const;
 export type ReceiptType = (typeof RECEIPT_TYPES)[number];
+
+/** The documents a series numbers: the internal ticket of every sale, and the boleta (not issued yet). */
+export const SERIES_KINDS = ["ticket", "boleta"] as const;
+export type SeriesKind = (typeof SERIES_KINDS)[number];
+
+/**
+ * The series registry: every series a business has given out for a kind of document, the cafe it belongs to (for
+ * ever, once registered) and the number its next document gets. A cafe's current series are named on the cafe
+ * (`cafes.ticket_series`, `cafes.boleta_series`); a sale takes its number here with one UPDATE … RETURNING inside
+ * its immediate transaction, so each series runs gapless. See docs/point-of-sale.md ("The series registry").
+ */
+export const receiptSeries = sqliteTable(
+  "receipt_series",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    // A series that numbered a sale holds on through that sale (sales restrict deleting their cafe and business);
+    // the series of a cafe or business deleted without sales go with it.
+    businessId: integer("business_id")
+      .notNull()
+      .references(() => businesses.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: SERIES_KINDS }).notNull(),
+    series: text("series").notNull(),
+    cafeId: integer("cafe_id")
+      .notNull()
+      .references(() => cafes.id, { onDelete: "cascade" }),
+    nextNumber: integer("next_number").notNull().default(1),
+  },
+  (t) => [
+    uniqueIndex("receipt_series_unique").on(t.businessId, t.kind, t.series),
+    index("receipt_series_cafe_index").on(t.cafeId, t.kind),
+    check("receipt_series_kind_check", sql`${t.kind} IN ('ticket', 'boleta')`),
+    check("receipt_series_next_number_check", sql`${t.nextNumber} >= 1`),
+  ],
+);
 
 export const sales = sqliteTable(
   "sales",
@@ -110,7 +144,10 @@ export const sales = sqliteTable(
     voidReason: text("void_reason"),
   },
   (t) => [
-    uniqueIndex("sales_cafe_series_number_unique").on(t.cafeId, t.series, t.number),
+    // A document's number is its business's, kind's and series' (the series registry gives each number once). The
+    // cafe is part of the key because numbers issued before migration 0023 may repeat across the cafes of a business
+    // (nothing kept two cafes from sharing a series then); a cafe's own numbers never repeat.
+    uniqueIndex("sales_number_unique").on(t.businessId, t.receiptType, t.series, t.number, t.cafeId),
     uniqueIndex("sales_request_key_unique").on(t.requestKey),
     index("sales_cafe_date_index").on(t.cafeId, t.serviceDate, t.id),
     index("sales_diner_index").on(t.dinerId),

@@ -26,6 +26,7 @@ import type { DocumentType } from "../../src/domain/documents";
 import { foldText } from "../../src/domain/fold";
 import { applyFactor, dateIn, splitIgv } from "../../src/domain/sales/clock";
 import { ticketNumber } from "../../src/domain/sales/queries";
+import { currentTicketSeries } from "../../src/domain/sales/series";
 import type { Db } from "../../src/db";
 import {
   auditLog,
@@ -36,6 +37,7 @@ import {
   dealerships,
   diners,
   levels,
+  receiptSeries,
   saleLines,
   sales,
   services,
@@ -304,16 +306,18 @@ function demoCafes(db: Db): DemoCafe[] {
     .leftJoin(businesses, eq(businesses.id, cafes.businessId))
     .where(inArray(cafes.id, ids))
     .all();
+  // A cafe sells when its business has a RUC and it has a ticket series of its own.
   return rows
-    .filter((r) => r.business?.ruc)
-    .map(({ cafe, mineId, business: b }) => ({
+    .map((r) => ({ ...r, ticket: r.business?.ruc ? currentTicketSeries(db, r.cafe.id) : null }))
+    .filter((r) => r.ticket !== null)
+    .map(({ cafe, mineId, business: b, ticket }) => ({
       id: cafe.id,
       name: cafe.name,
       unitId: cafe.unitId,
       mineId,
       timeZone: cafe.timeZone,
-      series: cafe.ticketSeries,
-      nextNumber: cafe.nextTicketNumber,
+      series: ticket!.series,
+      nextNumber: ticket!.nextNumber,
       business: { id: b!.id, name: b!.name, ruc: b!.ruc!, address: b!.fiscalAddress },
       prices: new Map(
         db
@@ -772,7 +776,10 @@ function writeSales(
         auditRows.map((a) => ({ auditId: a.id!, kind: "cafe" as const, placeId: cafeOfSale.get(a.subjectId!)! })),
       );
       for (const [cafeId, number] of next)
-        tx.update(cafes).set({ nextTicketNumber: number }).where(eq(cafes.id, cafeId)).run();
+        tx.update(receiptSeries)
+          .set({ nextNumber: number })
+          .where(eq(receiptSeries.id, currentTicketSeries(tx, cafeId)!.id))
+          .run();
     },
     { behavior: "immediate" },
   );

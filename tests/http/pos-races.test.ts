@@ -13,13 +13,14 @@ import { and, asc, eq, inArray } from "drizzle-orm";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { cafes, diners, saleLines, sales } from "../../db/schema";
+import { diners, saleLines, sales } from "../../db/schema";
 import { migrateDatabase, openDatabase, type Db } from "../../src/db";
 import { createApp } from "../../src/http/app";
 import { routes as productRoutes } from "../../src/http/routes";
 import { createServices } from "../../src/http/services";
 import { foldText } from "../../src/domain/fold";
 import { dateIn } from "../../src/domain/sales/clock";
+import { currentTicketSeries } from "../../src/domain/sales/series";
 import { translate, type TranslationKey, type TranslationParams } from "../../src/i18n";
 import { Client, TEST_APP_KEY, testConfig, type TestApp } from "../support/app";
 import { populatePos, posApp, type PosApp, type PosPeople } from "../support/pos-app";
@@ -51,9 +52,9 @@ function addDiner(db: Db, cafeId: number, subdealershipId: number, document: str
 }
 
 /** A JSON request over real HTTP with the client's cookies and CSRF token, as the browser's fetch sends it. */
-function post(origin: string, client: Client, path: string, body: unknown): Promise<Response> {
+function post(origin: string, client: Client, path: string, body: unknown, method = "POST"): Promise<Response> {
   return fetch(origin + path, {
-    method: "POST",
+    method,
     headers: {
       accept: "application/json",
       "content-type": "application/json",
@@ -125,7 +126,7 @@ describe("one Mesa, requests fired together", () => {
       .all();
     expect(rows.map((r) => r.number)).toEqual(numbers);
     // The cafe's counter stands after the last number given.
-    expect(world.app.db.select().from(cafes).where(eq(cafes.id, world.w.norte)).get()!.nextTicketNumber).toBe(41);
+    expect(currentTicketSeries(world.app.db, world.w.norte)!.nextNumber).toBe(41);
   });
 
   test("20 identical credit sales fired at once: exactly one sale, 19 refusals with the reason", async () => {
@@ -223,6 +224,36 @@ describe("one Mesa, requests fired together", () => {
         .map((r) => r.number);
     expect(numbersOf(world.w.norte)).toEqual(Array.from({ length: before + 15 }, (_, i) => i + 1));
     expect(numbersOf(world.w.sur)).toEqual(Array.from({ length: 15 }, (_, i) => i + 1));
+  });
+
+  test("sales while the manager switches the series back and forth: each series runs gapless, no number twice", async () => {
+    const db = world.app.db;
+    const cashier = await signedIn(world.app, world.people.cajera);
+    const manager = await signedIn(world.app, world.people.jefa);
+    const own = `T${String(world.w.norte).padStart(3, "0")}`;
+    const switches = ["R1", "R2", own, "R1"];
+    const requests = Array.from({ length: 40 }, (_, i) =>
+      i % 10 === 5
+        ? post(
+            origin,
+            manager,
+            `/dinners/cafes/${world.w.norte}/settings`,
+            { ticket_series: switches[(i - 5) / 10] },
+            "PUT",
+          )
+        : post(origin, cashier, "/sales", saleBody("40000001", { sale_type: "cash" })),
+    );
+    const responses = await Promise.all(requests);
+    expect(tally(responses)).toEqual({ 201: 36, 204: 4 });
+    const bySeries = new Map<string, number[]>();
+    for (const sale of db.select().from(sales).where(eq(sales.cafeId, world.w.norte)).orderBy(asc(sales.number)).all())
+      bySeries.set(sale.series, [...(bySeries.get(sale.series) ?? []), sale.number]);
+    for (const [series, numbers] of bySeries)
+      expect({ series, numbers }).toEqual({ series, numbers: Array.from({ length: numbers.length }, (_, i) => i + 1) });
+    expect(currentTicketSeries(db, world.w.norte)).toMatchObject({
+      series: "R1",
+      nextNumber: (bySeries.get("R1")?.length ?? 0) + 1,
+    });
   });
 });
 

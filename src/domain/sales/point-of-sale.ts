@@ -2,7 +2,8 @@
  * What the point of sale of one cafe needs to sell: the cafe (its clock, ticket series, issuing business, whether
  * it prints every ticket), its services with their prices and service windows, and which service the current
  * window preselects. Also the cafe's point-of-sale settings, edited in the prices dialog: the service windows, the
- * ticket series, automatic printing and whether a cash sale keeps the next one on cash (a cash-only cafe).
+ * ticket and boleta series (chosen in the series registry, series.ts), automatic printing and whether a cash sale
+ * keeps the next one on cash (a cash-only cafe).
  */
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { businesses, cafes, cafeServices, mines, services, units, type ServiceType } from "../../../db/schema";
@@ -12,6 +13,7 @@ import { recordAudit, type Actor } from "../audit";
 import { message, NotFound, ValidationFailed, type Message } from "../errors";
 import { parseInput, t } from "../validation";
 import { dateIn, formatTimeOfDay, minuteOfDay, parseTimeOfDay, windowHolds } from "./clock";
+import { BOLETA_SERIES_PATTERN, chooseSeries, TICKET_SERIES_PATTERN } from "./series";
 
 export interface PosService {
   id: number;
@@ -32,7 +34,10 @@ export interface PosCafe {
   timeZone: string;
   /** Today in the cafe's time zone, YYYY-MM-DD. */
   today: string;
+  /** The series the cafe's tickets are numbered in ('' while it has none of its own). */
   ticketSeries: string;
+  /** The cafe's boleta series ('' for none yet); no boleta is issued yet. */
+  boletaSeries: string;
   autoPrint: boolean;
   /** A cash-only cafe: the sale type stays on cash after a cash sale (otherwise it goes back to credit). */
   keepCash: boolean;
@@ -132,6 +137,7 @@ export function pointOfSale(db: Db, scope: Scope, cafeId: number, now = new Date
       timeZone: row.cafe.timeZone,
       today: dateIn(row.cafe.timeZone, now),
       ticketSeries: row.cafe.ticketSeries,
+      boletaSeries: row.cafe.boletaSeries,
       autoPrint: row.cafe.autoPrint,
       keepCash: row.cafe.keepCash,
       business: row.businessName === null ? null : { name: row.businessName, ruc: row.businessRuc },
@@ -146,7 +152,8 @@ export function pointOfSale(db: Db, scope: Scope, cafeId: number, now = new Date
 }
 
 export const PosSettingsInput = t.Object({
-  ticket_series: t.Optional(t.String({ pattern: "^[A-Za-z0-9]{1,4}$", messageKey: "sales.series_invalid" })),
+  ticket_series: t.Optional(t.String({ pattern: TICKET_SERIES_PATTERN, messageKey: "sales.series_invalid" })),
+  boleta_series: t.Optional(t.String({ pattern: BOLETA_SERIES_PATTERN, messageKey: "sales.boleta_series_invalid" })),
   auto_print: t.Optional(t.Boolean()),
   keep_cash: t.Optional(t.Boolean()),
   windows: t.Optional(
@@ -163,9 +170,10 @@ export const PosSettingsInput = t.Object({
 
 /**
  * Sets a cafe's point-of-sale settings (prices.manage): service windows ("04:30" to "09:30"; both empty for none;
- * an end before the start crosses midnight), the ticket series, automatic printing and keeping cash after a cash
- * sale. Errors are keyed
- * `windows.<service id>`, `ticket_series`. Returns whether anything changed.
+ * an end before the start crosses midnight), the ticket and boleta series, automatic printing and keeping cash after
+ * a cash sale. A series is chosen in the registry under the cafe's business: a new one starts at 1, one the cafe held
+ * before goes on at its own next number, one another cafe holds is refused. Errors are keyed `windows.<service id>`,
+ * `ticket_series`, `boleta_series`. Returns whether anything changed.
  */
 export function setPosSettings(
   db: Db,
@@ -176,8 +184,14 @@ export function setPosSettings(
   now = new Date(),
 ): { changed: boolean } {
   if (!reachesCafe(scope, cafeId)) throw new NotFound();
-  const cafe = db.select().from(cafes).where(eq(cafes.id, cafeId)).get();
-  if (!cafe) throw new NotFound();
+  const row = db
+    .select({ cafe: cafes, businessName: businesses.name })
+    .from(cafes)
+    .leftJoin(businesses, eq(businesses.id, cafes.businessId))
+    .where(eq(cafes.id, cafeId))
+    .get();
+  if (!row) throw new NotFound();
+  const { cafe } = row;
   const data = parseInput(PosSettingsInput, input);
   const offered = new Map(
     db
@@ -211,48 +225,73 @@ export function setPosSettings(
     }
     if (start !== current.start || end !== current.end) windowChanges.push({ serviceId: w.service_id, start, end });
   }
+  const seriesChanges = (
+    [
+      { kind: "ticket", field: "ticket_series", before: cafe.ticketSeries, series: data.ticket_series?.toUpperCase() },
+      { kind: "boleta", field: "boleta_series", before: cafe.boletaSeries, series: data.boleta_series?.toUpperCase() },
+    ] as const
+  ).filter((c): c is typeof c & { series: string } => c.series !== undefined && c.series !== c.before);
+  if (seriesChanges.length && cafe.businessId === null)
+    for (const change of seriesChanges) errors[change.field] = message("sales.series_without_business");
   if (Object.keys(errors).length) throw new ValidationFailed(errors);
-  const series = data.ticket_series?.toUpperCase();
-  const settings: Partial<Pick<typeof cafes.$inferSelect, "ticketSeries" | "autoPrint" | "keepCash">> = {};
-  if (series !== undefined && series !== cafe.ticketSeries) settings.ticketSeries = series;
+  const settings: Partial<Pick<typeof cafes.$inferSelect, "autoPrint" | "keepCash">> = {};
   if (data.auto_print !== undefined && data.auto_print !== cafe.autoPrint) settings.autoPrint = data.auto_print;
   if (data.keep_cash !== undefined && data.keep_cash !== cafe.keepCash) settings.keepCash = data.keep_cash;
-  if (windowChanges.length === 0 && Object.keys(settings).length === 0) return { changed: false };
-  db.transaction((tx) => {
-    if (Object.keys(settings).length) tx.update(cafes).set(settings).where(eq(cafes.id, cafeId)).run();
-    for (const change of windowChanges)
-      tx.update(cafeServices)
-        .set({ windowStart: change.start, windowEnd: change.end, updatedAt: now })
-        .where(and(eq(cafeServices.cafeId, cafeId), eq(cafeServices.serviceId, change.serviceId)))
-        .run();
-    recordAudit(
-      tx,
-      actor,
-      {
-        action: "cafe.pos_updated",
-        subjectType: "cafe",
-        subjectId: cafeId,
-        places: [{ cafeId }],
-        before: {
-          ...(settings.ticketSeries !== undefined ? { ticketSeries: cafe.ticketSeries } : {}),
-          ...(settings.autoPrint !== undefined ? { autoPrint: cafe.autoPrint } : {}),
-          ...(settings.keepCash !== undefined ? { keepCash: cafe.keepCash } : {}),
+  if (windowChanges.length === 0 && seriesChanges.length === 0 && Object.keys(settings).length === 0)
+    return { changed: false };
+  db.transaction(
+    (tx) => {
+      // In the write transaction, so two cafes asking for one series at once cannot both get it.
+      const chosen: Record<string, string | number> = {};
+      const taken: Record<string, Message> = {};
+      for (const change of seriesChanges) {
+        const choice = chooseSeries(tx, { id: cafeId, businessId: cafe.businessId! }, change.kind, change.series);
+        if (choice.taken)
+          taken[change.field] = message("sales.series_taken", { series: change.series, business: row.businessName! });
+        else
+          Object.assign(chosen, {
+            [`${change.kind}Series`]: change.series,
+            [`${change.kind}SeriesNext`]: choice.nextNumber,
+          });
+      }
+      if (Object.keys(taken).length) throw new ValidationFailed(taken);
+      if (Object.keys(settings).length) tx.update(cafes).set(settings).where(eq(cafes.id, cafeId)).run();
+      for (const change of windowChanges)
+        tx.update(cafeServices)
+          .set({ windowStart: change.start, windowEnd: change.end, updatedAt: now })
+          .where(and(eq(cafeServices.cafeId, cafeId), eq(cafeServices.serviceId, change.serviceId)))
+          .run();
+      recordAudit(
+        tx,
+        actor,
+        {
+          action: "cafe.pos_updated",
+          subjectType: "cafe",
+          subjectId: cafeId,
+          places: [{ cafeId }],
+          before: {
+            ...Object.fromEntries(seriesChanges.map((c) => [`${c.kind}Series`, c.before])),
+            ...(settings.autoPrint !== undefined ? { autoPrint: cafe.autoPrint } : {}),
+            ...(settings.keepCash !== undefined ? { keepCash: cafe.keepCash } : {}),
+          },
+          after: {
+            ...chosen,
+            ...settings,
+            ...(windowChanges.length
+              ? {
+                  windows: windowChanges.map((c) => ({
+                    serviceId: c.serviceId,
+                    start: c.start === null ? null : formatTimeOfDay(c.start),
+                    end: c.end === null ? null : formatTimeOfDay(c.end),
+                  })),
+                }
+              : {}),
+          },
         },
-        after: {
-          ...settings,
-          ...(windowChanges.length
-            ? {
-                windows: windowChanges.map((c) => ({
-                  serviceId: c.serviceId,
-                  start: c.start === null ? null : formatTimeOfDay(c.start),
-                  end: c.end === null ? null : formatTimeOfDay(c.end),
-                })),
-              }
-            : {}),
-        },
-      },
-      now,
-    );
-  });
+        now,
+      );
+    },
+    { behavior: "immediate" },
+  );
   return { changed: true };
 }

@@ -2,10 +2,11 @@
  * Selling a meal, in one immediate transaction. Everything that decides a sale is read on the server: the prices
  * from the cafe's price list (a price, total or other-unit flag sent by the browser is ignored), the diner and
  * whether they are barred or inactive, whether the cafe is their home cafe, the IGV rate and the other-unit factor
- * in force (settings). The ticket takes the next number of the cafe's series inside the transaction, so numbers
- * run gapless; one credit meal per diner, service and service date is held by a unique index across all cafes, so
- * concurrent requests cannot both pass. Every request carries a key made by the browser: the same key with the
- * same content is one sale (a retry answers with it), the same key with other content is refused.
+ * in force (settings). The ticket takes the next number of the cafe's current series from the series registry
+ * (series.ts) inside the transaction, so each series runs gapless; one credit meal per diner, service and service
+ * date is held by a unique index across all cafes, so concurrent requests cannot both pass. Every request carries
+ * a key made by the browser: the same key with the same content is one sale (a retry answers with it), the same key
+ * with other content is refused.
  *
  * Voiding keeps the sale (struck through, counted nowhere, its number not reused) with who, when and why.
  */
@@ -36,6 +37,7 @@ import { applyFactor, dateIn, isCalendarDate, splitIgv } from "./clock";
 import { actorName } from "./actor-name";
 import { isClosed, monthOf } from "./periods";
 import { readSale, saleView, ticketNumber, type SaleView } from "./queries";
+import { takeTicketNumber } from "./series";
 
 /** The settings a sale reads: the DNI length, the IGV rate and the other-unit factor. */
 export interface SaleSettings extends DocumentSettings {
@@ -89,6 +91,7 @@ const cafeById = preparedQuery((db: Db) =>
       id: cafes.id,
       name: cafes.name,
       timeZone: cafes.timeZone,
+      ticketSeries: cafes.ticketSeries,
       businessId: cafes.businessId,
       businessName: businesses.name,
       businessRuc: businesses.ruc,
@@ -165,15 +168,6 @@ const creditMeal = preparedQuery((db: Db) =>
     )
     .prepare(),
 );
-const takeTicketNumber = preparedQuery((db: Db) =>
-  db
-    .update(cafes)
-    .set({ nextTicketNumber: sql`${cafes.nextTicketNumber} + 1` })
-    .where(eq(cafes.id, P("id")))
-    .returning({ series: cafes.ticketSeries, next: cafes.nextTicketNumber })
-    .prepare(),
-);
-
 const insertSale = preparedQuery((db: Db) =>
   db
     .insert(sales)
@@ -331,6 +325,7 @@ export function recordSale(
       : { id: cafe.businessId, name: cafe.businessName, ruc: cafe.businessRuc, address: cafe.businessAddress ?? "" };
   if (!business) errors.cafe_id = message("sales.cafe_without_business", { cafe: cafe.name });
   else if (!business.ruc) errors.cafe_id = message("sales.business_without_ruc", { business: business.name });
+  else if (cafe.ticketSeries === "") errors.cafe_id = noSeries(cafe.name);
 
   const today = dateIn(cafe.timeZone, now);
   if (!isCalendarDate(request.service_date)) errors.service_date = message("sales.date_invalid");
@@ -382,7 +377,9 @@ export function recordSale(
         // Two requests with one key can both get here; the second answers as a replay (or is refused).
         const again = keyUsedFor(db, request.key, digest);
         if (again !== null) return { id: again, replayed: true as const };
-        const ticket = takeTicketNumber(db).get({ id: cafe.id })!;
+        // The number comes from the cafe's own series under the business printed on the ticket.
+        const ticket = takeTicketNumber(db).get({ business: business.id, cafe: cafe.id });
+        if (!ticket) throw new ValidationFailed({ cafe_id: noSeries(cafe.name) });
         const values = {
           cafeId: cafe.id,
           receiptType: "ticket" as const,
@@ -495,6 +492,11 @@ export function recordSale(
   const { sale } = written;
   events.publish({ name: "SaleRecorded", saleId: sale.id, cafeId: sale.cafeId, serviceDate: sale.serviceDate });
   return { sale, replayed: false };
+}
+
+/** The refusal of a cafe without a ticket series of its own (none chosen, or its series went to another cafe). */
+function noSeries(cafe: string): Message {
+  return message("sales.series_missing", { cafe });
 }
 
 function isCreditClash(error: unknown): boolean {

@@ -1,8 +1,9 @@
 /**
  * The cafe's prices dialog on the point of sale (prices.manage): each service's price, through the same price
  * service as Management (cafe_prices.update, history kept), and its service window (the window that holds the
- * cafe's current time preselects its service); the cafe's ticket series, whether every sale prints at once and
- * whether a cash sale keeps the next one on cash, for a cash-only cafe (dinners.settings). Only what changed is sent.
+ * cafe's current time preselects its service); the cafe's ticket and boleta series, whether every sale prints at
+ * once and whether a cash sale keeps the next one on cash, for a cash-only cafe (dinners.settings). Only what changed
+ * is sent.
  */
 import { router } from "@inertiajs/react";
 import { useState, type FormEvent } from "react";
@@ -34,6 +35,7 @@ export function PricesDialog({ pos, onClose }: { pos: PointOfSale; onClose: () =
   }));
   const [rows, setRows] = useState(initial);
   const [series, setSeries] = useState(pos.cafe.ticketSeries);
+  const [boletaSeries, setBoletaSeries] = useState(pos.cafe.boletaSeries);
   const [autoPrint, setAutoPrint] = useState(pos.cafe.autoPrint);
   const [keepCash, setKeepCash] = useState(pos.cafe.keepCash);
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -58,6 +60,7 @@ export function PricesDialog({ pos, onClose }: { pos: PointOfSale; onClose: () =
       }));
     const settings = {
       ...(series.trim().toUpperCase() !== pos.cafe.ticketSeries ? { ticket_series: series.trim() } : {}),
+      ...(boletaSeries.trim().toUpperCase() !== pos.cafe.boletaSeries ? { boleta_series: boletaSeries.trim() } : {}),
       ...(autoPrint !== pos.cafe.autoPrint ? { auto_print: autoPrint } : {}),
       ...(keepCash !== pos.cafe.keepCash ? { keep_cash: keepCash } : {}),
       ...(windows.length ? { windows } : {}),
@@ -84,6 +87,7 @@ export function PricesDialog({ pos, onClose }: { pos: PointOfSale; onClose: () =
 
   const known = [
     "ticket_series",
+    "boleta_series",
     "auto_print",
     "keep_cash",
     ...rows.flatMap((r) => [`prices.${r.serviceId}`, `windows.${r.serviceId}`]),
@@ -180,6 +184,16 @@ export function PricesDialog({ pos, onClose }: { pos: PointOfSale; onClose: () =
             onChange={(e) => setSeries(e.target.value)}
             error={errors.ticket_series}
             hint={t("dinners.prices.series_hint")}
+            maxLength={4}
+            autoComplete="off"
+            inputClassName="font-mono uppercase"
+          />
+          <Field
+            label={t("dinners.prices.boleta_series")}
+            value={boletaSeries}
+            onChange={(e) => setBoletaSeries(e.target.value)}
+            error={errors.boleta_series}
+            hint={t("dinners.prices.boleta_series_hint")}
             maxLength={4}
             autoComplete="off"
             inputClassName="font-mono uppercase"
