@@ -107,7 +107,8 @@ describe("./mesa import:diners FILE", () => {
       deactivated: 0,
       errors: [],
       errorCount: 0,
-      file: { name: "planilla.xlsx", format: "xlsx", bytes: readFileSync(file).length },
+      file: { name: "planilla.xlsx", format: "xlsx", sheet: "Comensales", bytes: readFileSync(file).length },
+      headerRow: 1,
     });
     expect(summary.file.sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(summary.leavers.count).toBe(leavers.length);
@@ -137,7 +138,7 @@ describe("./mesa import:diners FILE", () => {
     expect({ code: result.code, err: result.err }).toEqual({ code: 0, err: "" });
     const lines = result.out.trim().split("\n");
     expect(lines.slice(0, 4)).toEqual([
-      say("file_line", { file: "planilla.xlsx", format: "xlsx", rows: say("rows", { count: 2 }) }),
+      say("file_line", { file: "planilla.xlsx", sheet: "Comensales", format: "xlsx", rows: say("rows", { count: 2 }) }),
       say("created", { count: 2 }),
       say("updated", { count: 0 }),
       say("unchanged", { count: 0 }),
@@ -161,7 +162,7 @@ describe("./mesa import:diners FILE", () => {
       `] 100 %  ${en("jobs.progress_count", { label: say("checking"), done: 2, total: 2 })}`,
     );
     expect(bar.screen).toContain(
-      `\r\x1b[2K${say("file_line", { file: "planilla.xlsx", format: "xlsx", rows: say("rows", { count: 2 }) })}`,
+      `\r\x1b[2K${say("file_line", { file: "planilla.xlsx", sheet: "Comensales", format: "xlsx", rows: say("rows", { count: 2 }) })}`,
     );
     const quiet = await onTerminal(ws, ["import:diners", file, "--dry-run", "--json"]);
     expect(quiet.code).toBe(0);
@@ -213,7 +214,7 @@ describe("./mesa import:diners FILE", () => {
     expect(words.code).toBe(1);
     expect(words.out).toBe("");
     expect(words.err.trim().split("\n")).toEqual([
-      say("file_line", { file: "planilla.xlsx", format: "xlsx", rows: say("rows", { count: 2 }) }),
+      say("file_line", { file: "planilla.xlsx", sheet: "Comensales", format: "xlsx", rows: say("rows", { count: 2 }) }),
       say("problems", { count: 1 }),
       `  ${say("problem_row_column", { row: 3, column: "Subcontrata", message: summary.errors[0].message })}`,
       say("result_refused"),

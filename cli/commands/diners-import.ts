@@ -87,7 +87,17 @@ export type DinerImportOutcome =
   "imported" | "checked" | "refused" | "plan_changed" | "failed" | "busy" | "already_imported" | "already_refused";
 
 export interface DinerImportSummary {
-  file: { name: string; path: string; sha256: string; bytes: number; format: SpreadsheetFormat | null };
+  /** `sheet`: the sheet read (the first visible one; a CSV's is named after the file), once the file was read. */
+  file: {
+    name: string;
+    path: string;
+    sha256: string;
+    bytes: number;
+    format: SpreadsheetFormat | null;
+    sheet: string | null;
+  };
+  /** The row of the sheet its headers are in (after a title above them), or null. */
+  headerRow: number | null;
   result: DinerImportOutcome;
   /** Whether this went well: imported (now or before), or a dry run without problems. */
   ok: boolean;
@@ -142,7 +152,8 @@ const documentLabel = (type: string, number: string) => `${type.toUpperCase()} $
 
 function emptySummary(path: string, bytes: Uint8Array, sha256: string, dryRun: boolean): DinerImportSummary {
   return {
-    file: { name: basename(path), path: resolve(path), sha256, bytes: bytes.length, format: null },
+    file: { name: basename(path), path: resolve(path), sha256, bytes: bytes.length, format: null, sheet: null },
+    headerRow: null,
     result: "failed",
     ok: false,
     dryRun,
@@ -168,6 +179,8 @@ function withPreview(summary: DinerImportSummary, preview: DinerImportPreview, s
   const locale = session.config.locale;
   return {
     ...summary,
+    file: { ...summary.file, sheet: preview.sheet },
+    headerRow: preview.headerRow,
     rows: preview.rows,
     created: preview.created,
     updated: preview.updated,
@@ -301,6 +314,7 @@ export function summaryLines(summary: DinerImportSummary, t: Translate, full: bo
     lines.push(
       t(`${AREA}file_line`, {
         file: summary.file.name,
+        sheet: summary.file.sheet ?? "",
         format: summary.file.format,
         rows: t(`${AREA}rows`, { count: summary.rows }),
       }),
