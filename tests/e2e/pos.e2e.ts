@@ -664,6 +664,15 @@ test.describe("point of sale", () => {
     await expect(dialog).toBeVisible();
     await expect(dialog.getByLabel("Precio de Refrigerio")).toHaveValue("6.50");
     await expect(dialog.getByLabel("Serie de tickets")).toHaveValue(/^T\d{3}$/);
+    // Another demo cafe's series is refused beside the field; nothing is saved.
+    const own = await dialog.getByLabel("Serie de tickets").inputValue();
+    const another = own === "T001" ? "T002" : "T001";
+    await dialog.getByLabel("Serie de tickets").fill(another);
+    await dialog.getByRole("button", { name: "Guardar" }).click();
+    await expect(dialog).toContainText(`La serie ${another} ya pertenece a otro comedor de`);
+    await expect(dialog.getByLabel("Serie de tickets")).toHaveAttribute("aria-invalid", "true");
+    await dialog.getByLabel("Serie de tickets").fill(own);
+    await expect(dialog.getByLabel("Serie de boletas")).toHaveValue("");
     // A bad price and a half-written window are refused, each beside its service.
     await dialog.getByLabel("Precio de Refrigerio").fill("seis");
     await dialog.getByRole("button", { name: "Guardar" }).click();
