@@ -162,6 +162,9 @@ test.describe("the diner import of the Dinners page", () => {
     await expect(job(page).getByTestId("diner-import-counts").getByRole("listitem")).toHaveText([
       "2 comensales nuevos",
     ]);
+    await expect(job(page).getByTestId("diner-import-sheet")).toHaveText(
+      "Hoja leída: «Trabajadores», con los encabezados en la fila 1.",
+    );
     await expect(job(page).getByTestId("diner-import-unknown-columns")).toHaveText(
       "Se ignora la columna «Observaciones»: Mesa no la usa.",
     );
