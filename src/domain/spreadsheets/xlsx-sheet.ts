@@ -460,9 +460,12 @@ function checkDeclaredPart(kind: DeclaredKind, name: string | undefined, declare
     }
     case "metadata": {
       const types = [...xml.matchAll(METADATA_TYPE)].map((type) => (attributesOfTag(type[1]), type.index));
+      // Both in the part's order: the types declared before each record, counted as the records come.
+      let before = 0;
       for (const record of xml.matchAll(METADATA_RECORD)) {
+        while (before < types.length && types[before] < record.index) before++;
         const type = attributesOfTag(record[1]).get("t") ?? "";
-        if (!POSITIVE.test(type) || types.filter((at) => at < record.index).length < Number(type)) unsure();
+        if (!POSITIVE.test(type) || Number(type) > before) unsure();
       }
       return;
     }
