@@ -50,7 +50,7 @@ export interface DinersImportInput {
   defaultCafeId: number | null;
   /** Whether the leavers are deactivated (chosen on upload for the first preview, on confirming for the write). */
   deactivateLeavers: boolean;
-  /** DNI_LENGTH: a DNI typed as a number shorter than that gets its leading zeros back. */
+  /** DNI_LENGTH: a DNI of fewer digits, in a number cell or a text cell, gets its leading zeros back. */
   dniLength: number;
   /** `apply`: the fingerprint of the preview the person confirmed; nothing else is written. */
   plan?: string;
