@@ -114,7 +114,9 @@ async function runRoute(ctx: RequestContext): Promise<Response> {
     request.headers.get(HEADER.version) !== ctx.services.assets.version
   ) {
     ctx.session.reflash();
-    return locationResponse(request, request.url);
+    // The address the browser knows Mesa by (APP_URL), not the one a proxy in front of it forwarded to.
+    const { pathname, search } = new URL(request.url);
+    return locationResponse(request, new URL(pathname + search, ctx.config.appUrl).href);
   }
   // Who may send a body is settled before it is read; then it is read within the route's limits.
   checkCsrf(ctx);

@@ -177,6 +177,16 @@ describe("asset version", () => {
     expect(await response.text()).toBe("");
   });
 
+  test("behind a proxy, X-Inertia-Location is the page at the address the browser knows (APP_URL)", async () => {
+    const app = createTestApp({ env: { APP_URL: "https://comedor.example" } });
+    const response = await new Client(app).request("/settings/appearance?tab=2", {
+      inertia: true,
+      headers: { "x-inertia-version": "stale-build" },
+    });
+    expect(response.status).toBe(409);
+    expect(response.headers.get("x-inertia-location")).toBe("https://comedor.example/settings/appearance?tab=2");
+  });
+
   test("an empty X-Inertia-Version is a mismatch: 409", async () => {
     const { client } = setup();
     const response = await client.request("/", { inertia: true, headers: { "x-inertia-version": "" } });
