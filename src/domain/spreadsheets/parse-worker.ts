@@ -17,7 +17,7 @@ import type * as SheetJS from "xlsx";
 import { ValidationFailed } from "../errors";
 import { parseCsv } from "./csv";
 import { decodeText } from "./detect";
-import { MAX_SHEET_COLUMNS } from "./limits";
+import { MAX_SHEET_CELLS, MAX_SHEET_COLUMNS } from "./limits";
 import { packSheet, transferablesOf } from "./packed-rows";
 import {
   checkZip,
@@ -35,6 +35,7 @@ import {
   isBinaryWorkbook,
   odsHiddenSheets,
   odsIsEncrypted,
+  xlsxHyperlinkCells,
   type SheetBounds,
 } from "./sheet-size";
 import { firstSheetOf, refusal, SHEETJS_OPTIONS, xlsxFirstSheetBySheetJS } from "./sheetjs-read";
@@ -49,9 +50,15 @@ declare const self: Worker;
 let loaded: typeof SheetJS | undefined;
 const sheetJS = async () => (loaded ??= await import("xlsx"));
 
+const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+
 /** The places import's read: every sheet of an .xlsx, each refused past `limits.maxRows` rows. */
 async function everySheet({ bytes, limits }: WorkerRequest): Promise<SheetRows[]> {
-  checkZipContent(bytes, limits);
+  // SheetJS makes a cell of every cell a hyperlink covers (sheet-size.ts): each part's links fit the cell budget.
+  checkZipContent(bytes, limits, (entry, content) => {
+    if (xlsxHyperlinkCells(text(content)) > MAX_SHEET_CELLS)
+      throw refusal("import.too_many_cells", { sheet: entry.name, max: MAX_SHEET_CELLS });
+  });
   const XLSX = await sheetJS();
   const book = XLSX.read(bytes, { ...SHEETJS_OPTIONS, sheetRows: limits.maxRows + 1 });
   const sheets = [];
@@ -73,8 +80,6 @@ async function everySheet({ bytes, limits }: WorkerRequest): Promise<SheetRows[]
   }
   return sheets;
 }
-
-const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 
 /** readFirstSheet's read: the first sheet of a file of the given format, checked as the comment above says. */
 async function firstSheet({

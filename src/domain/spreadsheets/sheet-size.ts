@@ -4,7 +4,8 @@
  * An .ods sheet can repeat a row (`table:number-rows-repeated`) and a cell (`table:number-columns-repeated`) any
  * number of times, and SheetJS writes out every copy of a cell with content: a few hundred bytes could declare a
  * million rows of a thousand cells each. An .xlsx sheet lists its cells one by one, so its size bounds them, but a
- * small zip still inflates to millions of them. Both are refused here, before any cell exists: rows with content past
+ * small zip still inflates to millions of them, and SheetJS makes a cell of every cell a hyperlink's range covers (one
+ * tag may cover the whole grid). All are refused here, before any cell exists: rows with content past
  * the row limit (import.too_many_rows, as SheetJS would find once it had read them), and more cells than
  * MAX_SHEET_CELLS in one sheet (import.too_many_cells).
  */
@@ -172,19 +173,71 @@ export function checkOdsContent(xml: string, bounds: SheetBounds): void {
   });
 }
 
+/** A hyperlink tag as SheetJS finds them in a worksheet, with any whitespace (not only a space) after the name. */
+const HYPERLINK = /<(?:\w+:)?hyperlink\s[^<>]*>/g;
+const A = 0x41;
+const Z = 0x5a;
+const ZERO = 0x30;
+const NINE = 0x39;
+
+/**
+ * The cells of a range as SheetJS reads a hyperlink's `ref` (its safe_decode_range): letters A–Z then digits, and,
+ * after a colon, letters and digits again; a reference alone is one cell, and an end before the start covers none.
+ * A bound past the integers a loop can count to counts as infinitely many.
+ */
+function rangeCells(text: string, from: number): number {
+  let at = from;
+  const read = (low: number, high: number, base: number) => {
+    let value = 0;
+    for (let code = text.charCodeAt(at); code >= low && code <= high; code = text.charCodeAt(++at))
+      value = value * base + code - (base === 26 ? A - 1 : ZERO);
+    return value - 1;
+  };
+  const startColumn = read(A, Z, 26);
+  const startRow = read(ZERO, NINE, 10);
+  if (text.charCodeAt(at) !== COLON) return 1;
+  at++;
+  const endColumn = read(A, Z, 26);
+  const endRow = read(ZERO, NINE, 10);
+  if (!Number.isSafeInteger(endColumn) || !Number.isSafeInteger(endRow)) return Number.POSITIVE_INFINITY;
+  return Math.max(0, endRow - startRow + 1) * Math.max(0, endColumn - startColumn + 1);
+}
+
+/**
+ * The cells SheetJS creates for the hyperlinks of an .xlsx worksheet: every cell of each link's range, whatever its
+ * row (the `sheetRows` it is given does not hold them back). SheetJS's reading of a tag's attributes has its own
+ * rules (prefixes, case, unquoted values), so every value in the tag is read as the range and the largest counts;
+ * links are counted through the whole part and added up, however they overlap: never fewer than SheetJS creates.
+ */
+export function xlsxHyperlinkCells(xml: string): number {
+  let cells = 0;
+  for (const [tag] of xml.matchAll(HYPERLINK)) {
+    let largest = 0;
+    for (let at = tag.indexOf("="); at >= 0; at = tag.indexOf("=", at + 1)) {
+      let value = at + 1;
+      while (isSpace(tag.charCodeAt(value))) value++;
+      if (tag.charCodeAt(value) === QUOTE || tag.charCodeAt(value) === APOSTROPHE) value++;
+      largest = Math.max(largest, rangeCells(tag, value));
+    }
+    cells += largest;
+  }
+  return cells;
+}
+
 const XLSX_TAGS = ["row", "c"];
 
 /**
- * Checks an .xlsx worksheet's XML against `bounds`: the cells SheetJS would keep (those of rows within
- * `bounds.countedRows`, the `sheetRows` it is given) fit the cell budget, and no cell with content lies past the
- * row limit. Rows are numbered by their `r` attribute, or follow the previous one, as SheetJS numbers them. Any XML
- * may be given: a part without `row` and `c` elements passes.
+ * Checks an .xlsx worksheet's XML against `bounds`: the cells SheetJS would keep (the cells its hyperlinks cover,
+ * and those of rows within `bounds.countedRows`, the `sheetRows` it is given) fit the cell budget, and no cell with
+ * content lies past the row limit. Rows are numbered by their `r` attribute, or follow the previous one, as SheetJS
+ * numbers them. Any XML may be given: a part without hyperlinks, `row` and `c` elements passes.
  */
 export function checkXlsxSheet(xml: string, sheet: string, bounds: SheetBounds): void {
   const maxCells = bounds.cells ?? MAX_SHEET_CELLS;
   const counted = bounds.countedRows ?? bounds.rows + 1;
   let row = 0;
-  let cells = 0;
+  let cells = xlsxHyperlinkCells(xml);
+  if (cells > maxCells) refuse("import.too_many_cells", { sheet, max: maxCells });
   eachTag(
     xml,
     XLSX_TAGS,

@@ -54,7 +54,10 @@ function rowsOf(sheet: SheetJS.WorkSheet, name: string, bounds: SheetBounds): Ce
   const rows: CellValue[][] = [];
   let width = 0;
   let last = -1;
-  for (let r = 0; r < data.length; r++) {
+  // SheetJS reads no value past the `sheetRows` it is given (bounds.rows + 1); a hyperlink's cell may lie further
+  // down, leaving the dense rows that long, and is blank.
+  const end = Math.min(data.length, bounds.rows + 1);
+  for (let r = 0; r < end; r++) {
     const source = data[r];
     const row: CellValue[] = [];
     if (source) {

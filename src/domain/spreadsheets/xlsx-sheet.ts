@@ -31,7 +31,7 @@ import { ValidationFailed, message } from "../errors";
 import type { TranslationKey, TranslationParams } from "../../i18n";
 import { MAX_SHEET_CELLS, MAX_SHEET_COLUMNS } from "./limits";
 import { entryContent, type CellValue, type ReadLimits, type SheetRows, type ZipEntry } from "./read";
-import { checkXlsxSheet, firstVisible, type SheetBounds, type XlsxFirstSheet } from "./sheet-size";
+import { checkXlsxSheet, firstVisible, xlsxHyperlinkCells, type SheetBounds, type XlsxFirstSheet } from "./sheet-size";
 
 const CONTENT_TYPES_NS = "http://schemas.openxmlformats.org/package/2006/content-types";
 /** Transitional SpreadsheetML; a Strict workbook names another namespace and takes the general path. */
@@ -891,7 +891,9 @@ function scanSheet(
   let read = false;
   let values: CellValue[] = [];
   let column = -1;
-  let cells = 0;
+  // The cells SheetJS creates for the sheet's hyperlinks count first, as checkXlsxSheet counts them.
+  let cells = xlsxHyperlinkCells(xml);
+  if (cells > maxCells) refuse("import.too_many_cells", { sheet: name, max: maxCells });
   const decodedText = new Map<string, CellValue>();
 
   while (at < end) {
