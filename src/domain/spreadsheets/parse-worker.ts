@@ -9,9 +9,10 @@
  * one row past the row limit (`sheetRows`), and only the first MAX_SHEET_COLUMNS columns are read, so a small file
  * cannot claim a million blank rows and fill the memory. For readFirstSheet, the first sheet's XML is also counted
  * before SheetJS reads it (sheet-size.ts): an .ods repeating a row a million times, or an .xlsx holding millions of
- * cells, is refused before any cell exists. Formulas are never evaluated: a formula cell gives its cached value.
- * SheetJS's read and the rows of a first sheet are in sheetjs-read.ts; an .xlsx is first tried by xlsx-sheet.ts, and
- * SheetJS is loaded only by the reads that use it. The rows go back packed (packed-rows.ts).
+ * cells or hyperlinks covering millions, is refused before any cell exists (readWorkbook counts the hyperlinks).
+ * Formulas are never evaluated: a formula cell gives its cached value. SheetJS's read and the rows of a first sheet
+ * are in sheetjs-read.ts; an .xlsx is first tried by xlsx-sheet.ts, and SheetJS is loaded only by the reads that use
+ * it. The rows go back packed (packed-rows.ts).
  */
 import type * as SheetJS from "xlsx";
 import { ValidationFailed } from "../errors";
