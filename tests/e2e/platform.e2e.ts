@@ -1,9 +1,10 @@
 /**
  * The platform in a real browser: server rendering and hydration, page-protocol visits, theme, language,
  * the client's fallbacks (unknown component, chunk that fails to load), progress bar, error pages and the
- * skip link. Run with `npm run test:e2e` (Playwright starts Mesa; see playwright.config.ts).
+ * skip link. Run with `npm run test:e2e` (each Playwright worker starts its own Mesa; see tests/e2e/fixtures.ts).
  */
-import { expect, test, type Locator, type Page, type Request, type Response } from "@playwright/test";
+import type { Locator, Page, Request, Response } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { watchConsole, watchServerMarkup, waitForHydration } from "./support";
 
 /**
