@@ -1,9 +1,9 @@
 /**
  * Accessibility of the food and menu screens: Ingredients, Providers and Logistics with their tabs and dialogs (each
  * page no wider than the screen; on a phone the offers read as cards), the Food page's dishes with a dish's dialog,
- * a line's calculation and the recipe copy, its menu table with the new-category dialog, its levels and its price
- * changes with a dish's cost over time, as the nutritionist and buyer of Sede Lima; the meal schedule's week and the
- * purchases page with its servings dialog, as a planner. Each state is checked with axe in the light and the dark
+ * a line's calculation and the recipe copy, its menu table with the new-category dialog and a refused deletion, its
+ * levels and its price changes with a dish's cost over time, as the nutritionist and buyer of Sede Lima; the meal
+ * schedule's week and the purchases page with its servings dialog, as a planner. Each state is checked with axe in the light and the dark
  * theme (tests/e2e/accessibility.ts walks the screens, tests/e2e/axe.ts checks), at a desktop and a phone width
  * where the screen was ever asked to work at both. Moderate findings fail the test too; minor ones are listed in the
  * test's annotations.
@@ -20,7 +20,7 @@ import {
   type Width,
 } from "./accessibility";
 import { expect, test } from "./fixtures";
-import { waitForHydration } from "./support";
+import { acceptConfirmation, waitForHydration } from "./support";
 
 const RUN = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
 /** The nutritionist ("Nutrición") and buyer ("Logística") of Sede Lima. */
@@ -111,6 +111,15 @@ const FOOD: Screen[] = [
           const dialog = page.getByRole("dialog", { name: "Nueva categoría de plato" });
           await dialog.getByLabel("Nombre").fill(`Ensalada ${RUN}`);
           await dialog.getByLabel("Descripción").fill("Ensaladas frías de la casa");
+        },
+      },
+      {
+        name: "deleting a category a dish uses, refused",
+        scope: "page",
+        open: async (page) => {
+          await page.getByRole("button", { name: "Eliminar Sopa" }).click();
+          await acceptConfirmation(page, "¿Eliminar la categoría de plato Sopa?");
+          await expect(page.getByRole("alert").filter({ hasText: "No se puede eliminar Sopa" })).toBeVisible();
         },
       },
     ],
