@@ -1,7 +1,8 @@
 /**
  * The platform in a real browser: server rendering and hydration, page-protocol visits, theme, language,
- * the client's fallbacks (unknown component, chunk that fails to load), progress bar, error pages and the
- * skip link. Run with `npm run test:e2e` (each Playwright worker starts its own Mesa; see tests/e2e/fixtures.ts).
+ * the client's fallbacks (unknown component, chunk that fails to load), progress bar, the 404 page and the
+ * skip link. (A write without the CSRF token is refused with 419: tests/http/page-protocol.test.ts.) Run with
+ * `npm run test:e2e` (each Playwright worker starts its own Mesa; see tests/e2e/fixtures.ts).
  */
 import type { Locator, Page, Request, Response } from "@playwright/test";
 import { expect, test } from "./fixtures";
@@ -310,17 +311,6 @@ test.describe("error pages", () => {
     expect(response!.status()).toBe(404);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Página no encontrada");
     await expect(page.getByRole("link", { name: "Ir al inicio" })).toBeVisible();
-  });
-
-  test("a POST without the CSRF token is refused with 419", async ({ request }) => {
-    const post = await request.post("/", { form: { anything: "1" }, maxRedirects: 0 });
-    expect(post.status()).toBe(419);
-    expect(await post.text()).toContain("La página expiró");
-
-    // Also on a real route, even with a session, when the token is missing.
-    await request.get("/settings/language");
-    const put = await request.put("/settings/language", { form: { locale: "en" }, maxRedirects: 0 });
-    expect(put.status()).toBe(419);
   });
 });
 
