@@ -26,8 +26,11 @@ const RUN = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
 /** The nutritionist ("Nutrición") and buyer ("Logística") of Sede Lima. */
 const COOK = { name: `Rosa Insumos ${RUN}`, email: `a11y.food.${RUN}@example.com` };
 const PLANNER = { name: `Compras Accesible ${RUN}`, email: `a11y.planner.${RUN}@example.com` };
-/** The day the purchases world publishes a dish with servings on (tests/support/menu-requirements-fixtures.ts). */
-const DAY = "2031-04-07";
+/**
+ * The day the purchases world publishes a dish with servings on (tests/support/menu-requirements-fixtures.ts): not
+ * the day tests/e2e/menu-requirements.e2e.ts takes, as both files may run on one worker's database.
+ */
+const DAY = "2031-04-14";
 const TODAY = new Intl.DateTimeFormat("en-CA", { timeZone: "America/Lima" }).format(new Date());
 let cafeId = 0;
 
