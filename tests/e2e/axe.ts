@@ -16,14 +16,14 @@ import { expect, test } from "./fixtures";
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
 /** The rules whose outcome depends on the theme's colours. */
-export const COLOUR_RULES = ["color-contrast", "link-in-text-block"];
+const COLOUR_RULES = ["color-contrast", "link-in-text-block"];
 const FAILING_IMPACTS = new Set(["critical", "serious", "moderate"]);
 
 /**
  * The violations axe finds in the page (only within the `include` selectors, when given), with every rule or only
  * `rules`. Only the violations come back in full (the passes of a long table would be most of the time spent).
  */
-export async function violations(page: Page, include?: string[], rules?: string[]): Promise<Result[]> {
+async function violations(page: Page, include?: string[], rules?: string[]): Promise<Result[]> {
   if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(AXE_SOURCE);
   const options: RunOptions = { resultTypes: ["violations"] };
   if (rules) options.runOnly = { type: "rule", values: rules };
@@ -65,28 +65,40 @@ export async function analyze(page: Page, where: string, include?: string[], rul
 }
 
 /**
- * Puts the page in a theme as choosing it does (use-appearance.ts: the `dark` class on <html>), and lets colour
- * transitions end first, so axe reads the theme's colours rather than a mix of both. (Animations that never end, a
- * skeleton's pulse, are left as they are.)
+ * Puts the page in a theme as choosing it does (use-appearance.ts: the `dark` class on <html>), with the document's
+ * transitions turned off first, so axe reads the theme's colours at once rather than a mix of both. (Animations,
+ * a skeleton's pulse, are left as they are.)
  */
-export async function setTheme(page: Page, theme: "light" | "dark"): Promise<void> {
+async function setTheme(page: Page, theme: "light" | "dark"): Promise<void> {
   await page.evaluate(async (value) => {
+    if (!document.querySelector("style[data-axe-still]")) {
+      const still = document.createElement("style");
+      still.dataset.axeStill = "";
+      still.textContent = "*, *::before, *::after { transition: none !important; }";
+      document.head.append(still);
+    }
     const root = document.documentElement;
     root.dataset.appearance = value;
     root.classList.toggle("dark", value === "dark");
     await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-    for (const animation of document.getAnimations()) if (animation instanceof CSSTransition) animation.finish();
   }, theme);
 }
 
+/** The theme the page is shown in now. */
+function themeOf(page: Page): Promise<"light" | "dark"> {
+  return page.evaluate(() => (document.documentElement.classList.contains("dark") ? "dark" : "light"));
+}
+
 /**
- * Checks what is on screen in both themes: every rule in the light one, then the rules that read colours in the
- * dark one (the rest see the same markup twice). The page is left in the light theme.
+ * Checks what is on screen in both themes: every rule in the light one, and the rules that read colours in the
+ * dark one (the rest see the same markup twice). The theme the page is in is checked first, so each check changes
+ * the theme once (changing it restyles the whole page, which takes longer than axe).
  */
 export async function checkThemes(page: Page, where: string, include?: string[]): Promise<void> {
-  await setTheme(page, "light");
-  await analyze(page, `${where} [light]`, include);
-  await setTheme(page, "dark");
-  await analyze(page, `${where} [dark]`, include, COLOUR_RULES);
-  await setTheme(page, "light");
+  const themes = (await themeOf(page)) === "dark" ? (["dark", "light"] as const) : (["light", "dark"] as const);
+  for (const theme of themes) {
+    await setTheme(page, theme);
+    if (theme === "light") await analyze(page, `${where} [light]`, include);
+    else await analyze(page, `${where} [dark]`, include, COLOUR_RULES);
+  }
 }
