@@ -5,6 +5,7 @@
  *
  *   npm run bench:diners                      (NODE_ENV=production bun bench/diners.ts)
  *   BENCH_ROWS=20000 npm run bench:diners     (a smaller file)
+ *   BENCH_SMOKE=1 bun bench/diners.ts          (300 rows, 20 diners to sell to, 0.2 s of sales alone: a smoke run)
  *
  * The database is built as bench/pos.ts builds its own (migrations, the reference and demo seeders for places,
  * access, services and dealerships) plus BENCH_SELLERS (500) diners to sell to, who are not in the file; it is
@@ -24,8 +25,10 @@
  * (c) Mesa again with the same file (every row unchanged).
  *
  * Peak memory is the resident set's high-water mark (VmHWM) of this process over each case, reset between cases
- * through /proc/self/clear_refs; SheetJS's worker runs inside this process, so it is counted. The script asserts
- * nothing: it prints its figures next to the targets. bench/README.md says how to read them.
+ * through /proc/self/clear_refs; SheetJS's worker runs inside this process, so it is counted. It prints its figures
+ * next to the targets (not checked) and checks what they rest on: the baseline and Mesa store every row, the second
+ * import finds every row unchanged, the diners to sell to are the leavers, and no sale failed meanwhile.
+ * bench/README.md says how to read them.
  */
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
@@ -46,12 +49,13 @@ import { dateIn } from "../src/domain/sales/clock";
 import { importDiners, previewDinerImportAsync, type DinerImportOptions } from "../src/domain/sales/diner-import";
 import { recordSale } from "../src/domain/sales/sell";
 import { DINER_INTAKE, readFirstSheet } from "../src/domain/spreadsheets/read";
+import { check, finishChecks, setting } from "./support/smoke";
 
-const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
-const SELLERS = Number(process.env.BENCH_SELLERS ?? 500);
-const SALE_MS = Number(process.env.BENCH_SALE_MS ?? 20);
+const ROWS = setting("BENCH_ROWS", 100_000, 300);
+const SELLERS = setting("BENCH_SELLERS", 500, 20);
+const SALE_MS = setting("BENCH_SALE_MS", 20, 20);
 /** Sales alone before the import, for reference. */
-const QUIET_MS = 2000;
+const QUIET_MS = setting("BENCH_QUIET_MS", 2000, 200);
 
 /** The targets of issue 15. */
 const TARGET_ROWS_PER_SECOND = 25_000;
@@ -549,6 +553,27 @@ async function main() {
   );
   db.$client.close();
 
+  check(bare.inserted === ROWS, `the baseline stores every row (${fmt(bare.inserted)} of ${fmt(ROWS)})`);
+  check(
+    mesa.counts.created === ROWS,
+    `Mesa creates every diner of the file (${fmt(mesa.counts.created)} of ${fmt(ROWS)})`,
+  );
+  check(mesa.leavers === SELLERS, `the diners to sell to, not in the file, are the leavers (${fmt(mesa.leavers)})`);
+  check(
+    again.counts.unchanged === ROWS,
+    `the same file again leaves every diner unchanged (${fmt(again.counts.unchanged)})`,
+  );
+  for (const [who, log] of [
+    ["another process", otherLog],
+    ["this process's event loop", hereLog],
+  ] as const) {
+    const failures = log.records.filter(([, , ok]) => !ok).length;
+    check(
+      log.records.length > 0 && failures === 0,
+      `the sales of ${who} all succeed (${failures} of ${log.records.length} failed${log.firstError ? `: ${log.firstError}` : ""})`,
+    );
+  }
+
   const ratio = mesa.totalMs / bare.totalMs;
   const worst = Math.max(other.waits.at(-1) ?? 0, hereDuring.waits.at(-1) ?? 0);
   console.log("\n── targets");
@@ -562,6 +587,7 @@ async function main() {
   console.log(
     `\npeak RSS is ${canResetPeak ? "each case's own high-water mark (VmHWM reset between cases)" : "the process's high-water mark so far (could not reset it here)"}; load average after: ${load()}; total ${seconds(performance.now() - runStarted)}`,
   );
+  finishChecks();
 }
 
 if (process.argv[2] === "seller") {

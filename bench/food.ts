@@ -6,10 +6,11 @@
  *
  *   npm run bench:food                       (NODE_ENV=production bun bench/food.ts)
  *
- * Settings: BENCH_DISHES (2000), BENCH_LINES (15 per recipe), BENCH_RUNS (timed runs of each, 15). The database is a
+ * Settings: BENCH_DISHES (2000), BENCH_LINES (15 per recipe), BENCH_RUNS (timed runs of each, 15); BENCH_SMOKE=1 costs
+ * 50 dishes twice. The database is a
  * temporary file, generated with bare prepared inserts, removed at the end. Before each timed run of either side one
  * offer's price changes through `updateOffer` (the page's path: a new dated price, audited), outside the timing.
- * Nothing is asserted but the agreement; bench/README.md says how to read the figures.
+ * Checked: the agreement, on every recipe (a disagreement exits 1); bench/README.md says how to read the figures.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
@@ -19,10 +20,11 @@ import { migrateDatabase, openDatabase, type Db } from "../src/db";
 import { CLI_ACTOR } from "../src/domain/audit";
 import { updateOffer } from "../src/domain/food/offers";
 import { costRecipes } from "../src/domain/food/recipe-cost";
+import { check, finishChecks, setting } from "./support/smoke";
 
-const DISHES = Number(process.env.BENCH_DISHES ?? 2000);
-const LINES = Number(process.env.BENCH_LINES ?? 15);
-const RUNS = Number(process.env.BENCH_RUNS ?? 15);
+const DISHES = setting("BENCH_DISHES", 2000, 50);
+const LINES = setting("BENCH_LINES", 15, 15);
+const RUNS = setting("BENCH_RUNS", 15, 2);
 const INGREDIENTS = 400;
 /** The first dishes are bases (sauces, doughs, stocks) that other dishes use as sub-recipes. */
 const BASES = Math.max(1, Math.round(DISHES / 10));
@@ -380,10 +382,15 @@ function main(): void {
         .join(" ")}`,
     );
     db.$client.close();
-    if (agree !== rows.length || rows.length !== catalogue.recipeIds.length) process.exitCode = 1;
+    check(
+      rows.length === catalogue.recipeIds.length,
+      `the bare SQL costs every recipe (${rows.length} of ${catalogue.recipeIds.length})`,
+    );
+    check(agree === rows.length, `Mesa and the bare SQL agree on every recipe total (${agree} of ${rows.length})`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+  finishChecks();
 }
 
 if (import.meta.main) main();

@@ -2,7 +2,8 @@
  * Places import: a workbook of N cafes (2 cafes per unit, 5 units per mine) with a price for each cafe's five
  * services, read (zip checks + SheetJS in a worker) and imported all-or-nothing, next to a baseline that inserts
  * the same mines, units, cafes and prices with plain batched statements in one transaction, in the same run.
- * Run with `npm run bench:import` (CAFES=2000 by default).
+ * Run with `npm run bench:import` (CAFES=2000 by default; BENCH_SMOKE=1: 20 cafes). Checked: the import creates
+ * every mine, unit, cafe and price of the workbook, and stores the same rows as the baseline.
  */
 import * as XLSX from "xlsx";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -16,8 +17,9 @@ import { EVERYTHING } from "../src/domain/access/scope";
 import { CLI_ACTOR } from "../src/domain/audit";
 import { ALL_ABILITIES, importPlaces } from "../src/domain/places/import";
 import { readWorkbook } from "../src/domain/spreadsheets/read";
+import { check, finishChecks, setting } from "./support/smoke";
 
-const CAFES = Number(process.env.CAFES ?? 2000);
+const CAFES = setting("CAFES", 2000, 20);
 const CODES = ["DES", "ALM", "CEN", "REF", "DSC"];
 const dir = mkdtempSync(join(tmpdir(), "mesa-bench-import-"));
 
@@ -128,4 +130,30 @@ console.log(`baseline (bare prepared inserts, one transaction): ${baselineMs.toF
 console.log(
   `import / baseline: ${(importMs / baselineMs).toFixed(1)}×; RSS growth during read + import: ${(rssGrowth / 1048576).toFixed(0)} MiB`,
 );
+
+// The checks: everything in the workbook was created, and both databases hold the same places and prices.
+check(
+  counts.mines.created === mines.length && counts.units.created === units.length && counts.cafes.created === CAFES,
+  `the import creates ${mines.length} mines, ${units.length} units and ${CAFES} cafes`,
+);
+check(
+  counts.prices.created + counts.prices.updated === CAFES * CODES.length,
+  `the import sets ${CAFES * CODES.length} prices`,
+);
+const stored = (client: typeof base.db.$client) =>
+  client
+    .query(
+      `SELECT (SELECT count(*) FROM mines) AS mines, (SELECT count(*) FROM units) AS units, (SELECT count(*) FROM cafes) AS cafes,
+         (SELECT count(*) FROM cafe_services WHERE price_cents IS NOT NULL) AS prices,
+         (SELECT sum(price_cents) FROM cafe_services) AS cents`,
+    )
+    .get() as Record<string, number>;
+const [mesaRows, baselineRows] = [stored(mesa.db.$client), stored(client)];
+check(
+  Bun.deepEquals(mesaRows, baselineRows),
+  `Mesa and the baseline store the same places and prices (${JSON.stringify(mesaRows)} and ${JSON.stringify(baselineRows)})`,
+);
+mesa.db.$client.close();
+client.close();
 rmSync(dir, { recursive: true, force: true });
+finishChecks();

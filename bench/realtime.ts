@@ -17,16 +17,26 @@
  * Settings (environment): BENCH_CLIENTS (1000), BENCH_EVENTS (50 latency events), BENCH_SPACING_MS (100),
  * BENCH_SECONDS (3, the throughput window), BENCH_IN_FLIGHT (8 publish requests at a time), BENCH_PAYLOAD (200
  * bytes of event data), BENCH_CLIENT_PROCESSES (1), BENCH_CASES (bare,mesa; "loop" is a diagnostic, see KINDS).
+ * BENCH_SMOKE=1: 20 clients, 5 events 20 ms apart, 0.3 s of publishing, short pauses.
+ *
+ * Checked, for every case: every client received every event, in both phases, and no frame it did not expect. The
+ * figures are printed, not checked.
  */
 import type { ServerWebSocket, Subprocess } from "bun";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
+import { check, exitCode, finishChecks, setting, SMOKE } from "./support/smoke";
 
-const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 1000);
-const EVENTS = Number(process.env.BENCH_EVENTS ?? 50);
-const SPACING_MS = Number(process.env.BENCH_SPACING_MS ?? 100);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
+const CLIENTS = setting("BENCH_CLIENTS", 1000, 20);
+const EVENTS = setting("BENCH_EVENTS", 50, 5);
+const SPACING_MS = setting("BENCH_SPACING_MS", 100, 20);
+const SECONDS = setting("BENCH_SECONDS", 3, 0.3);
+/** Pauses for the servers and clients to settle (before measuring idle memory, after connecting), in ms. */
+const SETTLE_MS = SMOKE ? 50 : 500;
+/** Publish round trips to warm the HTTP API up, then timed ones. */
+const WARM_TRIPS = SMOKE ? 10 : 100;
+const TIMED_TRIPS = SMOKE ? 20 : 200;
 const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 8);
 const CLIENT_PROCESSES = Number(process.env.BENCH_CLIENT_PROCESSES ?? 1);
 const PAYLOAD = Number(process.env.BENCH_PAYLOAD ?? 200);
@@ -587,7 +597,7 @@ async function runCase(kind: Kind): Promise<Result> {
   // Idle memory first, on the fresh server: the connections then cannot reuse memory that other traffic freed.
   const clients = Array.from({ length: CLIENT_PROCESSES }, () => spawnChild(["clients"]));
   await Promise.all(clients.map((c) => c.ready));
-  await sleep(500);
+  await sleep(SETTLE_MS);
   const memoryBefore = await server.call<Result["memoryBefore"]>("memory");
   const url = `ws://127.0.0.1:${port}/app/${credentials.key}?protocol=7&client=bench&version=1.0`;
   const connectStart = now();
@@ -601,7 +611,7 @@ async function runCase(kind: Kind): Promise<Result> {
     ),
   );
   const connectMs = now() - connectStart;
-  await sleep(1000);
+  await sleep(2 * SETTLE_MS);
   const memoryAfter = await server.call<Result["memoryAfter"] & { connections: number }>("memory");
   if (memoryAfter.connections !== CLIENTS)
     throw new Error(`${kind}: the server counts ${memoryAfter.connections} connections, expected ${CLIENTS}`);
@@ -610,9 +620,9 @@ async function runCase(kind: Kind): Promise<Result> {
   const arm = (phase: string) => Promise.all(clients.map((c, i) => c.call("arm", { phase, offset: clocks[i].offset })));
 
   // Warm the HTTP API (JIT, keep-alive connections), and time it with no subscribers: the fixed cost per event.
-  for (let i = 0; i < 100; i++) await trigger("nobody", tickData(-1));
+  for (let i = 0; i < WARM_TRIPS; i++) await trigger("nobody", tickData(-1));
   const roundTrips: number[] = [];
-  for (let i = 0; i < 200; i++) {
+  for (let i = 0; i < TIMED_TRIPS; i++) {
     const started = now();
     await trigger("nobody", tickData(-1));
     roundTrips.push(now() - started);
@@ -805,11 +815,20 @@ async function main(): Promise<void> {
     const result = await runCase(kind);
     results.set(kind, result);
     report(result);
+    const { latency, throughput } = result;
+    check(
+      latency.received === latency.expected && latency.unexpected === 0,
+      `${kind}: every client received every spaced event (${latency.received} of ${latency.expected}, ${latency.unexpected} unexpected frames)`,
+    );
+    check(
+      throughput.received === throughput.expected,
+      `${kind}: every client received every event published under load (${throughput.received} of ${throughput.expected})`,
+    );
   }
   console.log(`\nafter: ${machineLoad()}; total ${((now() - started) / 1000).toFixed(1)} s`);
   const bare = results.get("bare");
   const mesa = results.get("mesa");
-  if (!bare || !mesa) return;
+  if (!bare || !mesa) return finishChecks();
 
   const ratio = (a: number, b: number) => (a / b).toFixed(2);
   console.log(`\n── Mesa / bare`);
@@ -832,6 +851,7 @@ async function main(): Promise<void> {
   const per = (r: Result, key: "rss" | "heapUsed") => (r.memoryAfter[key] - r.memoryBefore[key]) / CLIENTS;
   console.log(`  idle RSS per connection            ${ratio(per(mesa, "rss"), per(bare, "rss"))}`);
   console.log(`  idle heap per connection           ${ratio(per(mesa, "heapUsed"), per(bare, "heapUsed"))}`);
+  finishChecks();
 }
 
 const role = process.argv[2];
@@ -848,5 +868,5 @@ else {
     killChildren();
     process.exit(1);
   }
-  process.exit(0);
+  process.exit(exitCode());
 }

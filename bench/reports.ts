@@ -13,7 +13,9 @@
  * Processes: this one generates the database (bare prepared inserts, one transaction per day) and prints; each
  * measurement runs in a child of its own (`bun bench/reports.ts queries|workbook DB`) so its memory is its own and no
  * cache of one phase helps the next. Settings: BENCH_LINES (1000000), BENCH_RUNS (timed runs of each query, 20),
- * BENCH_DB (a database file to keep and reuse). Nothing is asserted; bench/README.md says how to read the figures.
+ * BENCH_DINERS (40000), BENCH_DB (a database file to keep and reuse); BENCH_SMOKE=1 runs 3,000 lines and 500 diners.
+ * Checked: Mesa's figures agree with the hand-written SQL (the Sales page's totals, the dashboard's, the workbook's);
+ * the targets on time and memory are printed, not checked. bench/README.md says how to read the figures.
  */
 import { Database } from "bun:sqlite";
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
@@ -26,11 +28,13 @@ import { EVERYTHING } from "../src/domain/access/scope";
 import { splitIgv } from "../src/domain/sales/clock";
 import { salesLinePage, salesTotals, type SalesFilter } from "../src/domain/sales/report";
 import { writeSalesReport } from "../src/domain/sales/report-workbook";
+import { check, finishChecks, setting } from "./support/smoke";
 
-const LINES = Number(process.env.BENCH_LINES ?? 1_000_000);
-const RUNS = Number(process.env.BENCH_RUNS ?? 20);
+const LINES = setting("BENCH_LINES", 1_000_000, 3000);
+const RUNS = setting("BENCH_RUNS", 20, 2);
 const CAFES = 40;
-const DINERS = 40_000;
+/** Diners to sell to; a service's diners on one date are distinct, so a day's lines of a service must fit. */
+const DINERS = setting("BENCH_DINERS", 40_000, 500);
 const FIRST_DAY = "2026-08-01";
 const DAYS = 92; // August, September, October
 const MONTH: Pick<SalesFilter, "from" | "to"> = { from: "2026-10-01", to: "2026-10-31" };
@@ -635,6 +639,7 @@ async function main(): Promise<void> {
     console.log(
       `  ratio ${pageRatio.toFixed(2)}× the bare query (target ≤ 2×: ${verdict(pageRatio <= 2)}); ${ms(queries.salesPage.mesa.median)} (target < 300 ms: ${verdict(queries.salesPage.mesa.median < 300)}); same figures: ${queries.salesPage.agrees ? "yes" : "NO"}`,
     );
+    check(queries.salesPage.agrees, "the Sales page's totals and rows agree with the bare SQL");
 
     console.log(
       `\n── Dashboard figures of ${CAFES} cafes (today = 31 October, the month, 14 days, top subdealerships), ${RUNS} runs`,
@@ -649,6 +654,10 @@ async function main(): Promise<void> {
         `  ratio ${ratio.toFixed(2)}× the bare query (target ≤ 2×: ${verdict(ratio <= 2)}); ${ms(d.mesa.median)} (target < 300 ms: ${verdict(d.mesa.median < 300)}); same figures: ${d.agrees ? "yes" : "NO"}`,
       );
     } else console.log("  not measured: src/domain/sales/dashboard.ts or its daily totals are not in the tree");
+    check(
+      queries.dashboard?.agrees === true,
+      "the dashboard's figures agree with the bare SQL over the daily totals and the lines",
+    );
 
     console.log(`\n── October's report workbook (${fmt(mesa.lines)} lines), each in a process of its own`);
     console.log(
@@ -660,6 +669,10 @@ async function main(): Promise<void> {
     console.log(
       `  ratio ${(mesa.seconds / bare.seconds).toFixed(2)}× the bare SQL (CPU ${(mesa.cpuSeconds / bare.cpuSeconds).toFixed(2)}×); ${mesa.seconds.toFixed(2)} s (target < 10 s: ${verdict(mesa.seconds < 10)}); peak ${mib(mesa.peak)} (target < 300 MB: ${verdict(mesa.peak < 300 * 1_000_000)}); totals agree with salesTotals: ${mesa.agrees && bare.totalCents === mesa.totalCents ? "yes" : "NO"}`,
     );
+    check(
+      mesa.agrees && bare.totalCents === mesa.totalCents && bare.lines === mesa.lines,
+      "the workbook's totals agree with salesTotals and with the bare SQL's pass over the same lines",
+    );
     console.log(
       `\nload average after: ${loadavg()
         .map((n) => n.toFixed(2))
@@ -668,6 +681,7 @@ async function main(): Promise<void> {
   } finally {
     if (dir) rmSync(dir, { recursive: true, force: true });
   }
+  finishChecks();
 }
 
 const [mode, path, which] = process.argv.slice(2);

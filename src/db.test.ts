@@ -1,7 +1,8 @@
 /**
  * The connection's prepared statements: preparedQuery's rows are what drizzle's own mapping gives (nested objects,
  * decoded timestamps and booleans, a left-joined table missing as null), and a statement is built once per shape.
- * Taking the write lock: beginImmediate gets in between another process's short transactions.
+ * Taking the write lock: beginImmediate gets in between another process's short transactions. A copy of a migrated
+ * database is that database, set up as openDatabase sets one up, and copies share nothing.
  */
 import { describe, expect, test } from "bun:test";
 import { asc, eq, sql } from "drizzle-orm";
@@ -16,6 +17,7 @@ import {
   immediateTransaction,
   migrateDatabase,
   openDatabase,
+  openDatabaseCopy,
   preparedQuery,
   type Db,
 } from "./db";
@@ -111,6 +113,48 @@ describe("preparedQuery", () => {
     names(second, false).all();
     expect(built).toBe(3);
     expect(names(first, true).all({ name: "Mina Norte" })).toEqual([{ name: "Mina Norte" }]);
+  });
+});
+
+describe("openDatabaseCopy", () => {
+  const schemaOf = (db: Db) =>
+    db.$client.prepare("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name").all();
+  const migrationsOf = (db: Db) =>
+    db.$client.prepare("SELECT hash, created_at FROM __drizzle_migrations ORDER BY id").all();
+
+  test("a copy of a migrated database has its schema and its migrations, and migrating it again changes nothing", () => {
+    const migrated = openDatabase(":memory:");
+    migrateDatabase(migrated);
+    const copy = openDatabaseCopy(migrated.$client.serialize());
+    expect(schemaOf(copy)).toEqual(schemaOf(migrated));
+    expect(migrationsOf(copy)).toEqual(migrationsOf(migrated));
+    expect(migrationsOf(copy).length).toBeGreaterThan(0);
+    migrateDatabase(copy);
+    expect(migrationsOf(copy)).toEqual(migrationsOf(migrated));
+  });
+
+  test("a copy is set up as openDatabase sets one up: foreign keys, strict parameters, the folding function", () => {
+    const migrated = openDatabase(":memory:");
+    migrateDatabase(migrated);
+    const copy = openDatabaseCopy(migrated.$client.serialize()).$client;
+    expect(copy.prepare("PRAGMA foreign_keys").get()).toEqual({ foreign_keys: 1 });
+    expect(() => copy.prepare("INSERT INTO units (mine_id, name) VALUES (999, 'Sin mina')").run()).toThrow(
+      /FOREIGN KEY/,
+    );
+    // Strict: a parameter is named without its prefix, and a missing one is an error rather than NULL.
+    copy.prepare("INSERT INTO mines (name) VALUES ($name)").run({ name: "Mina Huarón" });
+    expect(() => copy.prepare("SELECT $missing AS value").get({ other: 1 } as never)).toThrow(/missing/);
+    expect(copy.prepare("SELECT unaccent_lower(name) AS folded FROM mines").get()).toEqual({ folded: "mina huaron" });
+  });
+
+  test("copies share nothing: what one writes, the image and the other copies do not see", () => {
+    const image = database().$client.serialize();
+    const [first, second] = [openDatabaseCopy(image), openDatabaseCopy(image)];
+    first.$client.exec("DELETE FROM areas");
+    first.$client.exec("INSERT INTO mines (name) VALUES ('Mina Nueva')");
+    expect(second.$client.prepare("SELECT count(*) AS n FROM areas").get()).toEqual({ n: 3 });
+    expect(second.$client.prepare("SELECT name FROM mines").values()).toEqual([["Mina Norte"]]);
+    expect(openDatabaseCopy(image).$client.prepare("SELECT count(*) AS n FROM areas").get()).toEqual({ n: 3 });
   });
 });
 

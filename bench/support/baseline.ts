@@ -8,9 +8,19 @@
  * `unaccent_lower` function as Mesa's searches do. The benchmark searches ASCII words, which both find alike.
  */
 import type { Database, Statement } from "bun:sqlite";
+import type { Db } from "../../src/db";
 import { roleDescription, roleLabel } from "../../src/domain/access/built-in-roles";
+import { permissionLabel } from "../../src/domain/access/permissions";
+import type { AuditRow } from "../../src/domain/audit";
+import {
+  actionLabel,
+  AUDIT_ACTIONS,
+  AUDIT_SUBJECTS,
+  describeAuditRows,
+  subjectLabel,
+} from "../../src/domain/audit-view";
 import { foldText } from "../../src/domain/search";
-import type { Locale } from "../../src/i18n";
+import { translate, type Locale } from "../../src/i18n";
 
 /** Who is looking: the scope and permissions Mesa computes for the signed-in user (computed once here). */
 export interface Viewer {
@@ -24,6 +34,8 @@ export interface Viewer {
   permissions: Set<string>;
   /** The language the pages speak to the viewer (role names are shown in it). */
   locale: Locale;
+  /** The currency money is written in (the audit's prices). */
+  currency: string;
   /** audit.view from a headquarters area (or a super-administrator): company-wide audit entries are visible. */
   companyWideAudit: boolean;
 }
@@ -75,11 +87,15 @@ export class Baseline {
   /** The viewer's cafes, headquarters and businesses as the JSON parameters $cafes, $hqs and $businesses. */
   private readonly scopeParams: Params;
 
+  private readonly client: Database;
+
+  /** `db` is Mesa's connection: the baseline's statements run on its client; the audit's words are Mesa's own. */
   constructor(
-    private readonly client: Database,
+    private readonly db: Db,
     private readonly viewer: Viewer,
     private readonly fold: boolean,
   ) {
+    this.client = db.$client;
     this.scopeParams = {
       cafes: JSON.stringify(viewer.cafeIds),
       hqs: JSON.stringify(viewer.headquartersIds),
@@ -467,30 +483,104 @@ export class Baseline {
 
   auditPage(query: URLSearchParams): Row {
     const request = listRequest(query, "", 25);
-    const actorShown =
-      "COALESCE((SELECT name FROM users WHERE users.id = l.actor_id), CASE WHEN l.actor_id IS NULL THEN l.actor_label END)";
-    const where = this.where(
-      this.match(request.search, ["l.action", "l.subject_type", actorShown]),
-      this.auditVisible(),
-    );
-    const params = { ...this.scopeParams, search: this.pattern(request.search) };
+    const search = this.auditSearch(request.search);
+    const where = this.where(search?.condition ?? null, this.auditVisible());
+    const params = { ...this.scopeParams, ...search?.params };
     const total = this.count(`SELECT count(*) AS n FROM audit_log l ${where}`, params);
     const shown = this.window(total, request);
     const rows = this.all(
       `SELECT l.*, u.name AS actorName FROM audit_log l LEFT JOIN users u ON u.id = l.actor_id ${where} ORDER BY l.id DESC LIMIT $limit OFFSET $offset`,
       { ...params, limit: shown.limit, offset: shown.offset },
     );
-    const entries = rows.map((r) => ({
+    const found: AuditRow[] = rows.map((r) => ({
       id: r.id,
-      actor: r.actorName ?? r.actor_label,
+      actorId: r.actor_id,
+      actorLabel: r.actor_label,
+      actorName: r.actorName,
       action: r.action,
       subjectType: r.subject_type,
       subjectId: r.subject_id,
       before: r.before ? JSON.parse(r.before) : null,
       after: r.after ? JSON.parse(r.after) : null,
-      createdAt: iso(r.created_at),
+      createdAt: iso(r.created_at)!,
     }));
+    // The entries in words (who, what, about what, each change) are Mesa's own: the same work on either side.
+    const entries = describeAuditRows(this.db, found, { locale: this.viewer.locale, currency: this.viewer.currency });
     return { entries: this.paginated(entries, total, shown.page, request.perPage) };
+  }
+
+  /**
+   * What an audit search finds, as Mesa's: the action or the kind of subject by its key or its words in the viewer's
+   * language, the actor by the name shown (the command line, a visitor, a deleted account by those words), and the
+   * subject by its name now. The words and the roles' and permissions' names are matched here; the other names by
+   * one statement per kind of subject; the audit's rows are then compared by keys and ids. Null: nothing searched.
+   */
+  private auditSearch(typed: string): { condition: string; params: Params } | null {
+    const search = this.pattern(typed);
+    if (search === null) return null;
+    const folded = foldText(typed.trim());
+    const has = (text: string) => foldText(text).includes(folded);
+    const locale = this.viewer.locale;
+    const conditions: string[] = [];
+    const params: Params = {};
+    const within = (column: string, name: string, values: (string | number)[]) => {
+      if (!values.length) return;
+      params[name] = JSON.stringify(values);
+      conditions.push(`${column} IN (SELECT value FROM json_each($${name}))`);
+    };
+    within(
+      "l.action",
+      "actions",
+      AUDIT_ACTIONS.filter((a) => a.includes(folded) || has(actionLabel(a, locale))),
+    );
+    within(
+      "l.subject_type",
+      "subjects",
+      AUDIT_SUBJECTS.filter((s) => s.includes(folded) || has(subjectLabel(s, locale))),
+    );
+    const named = (table: string, columns: string[]) =>
+      this.all(`SELECT id FROM ${table} WHERE ${this.like(columns)}`, { search }).map((r) => r.id as number);
+    const actors = named("users", ["name"]);
+    within("l.actor_id", "actors", actors);
+    for (const label of ["cli", "guest"] as const)
+      if (label.includes(folded) || has(translate(locale, `access.audit.actors.${label}`)))
+        conditions.push(`(l.actor_id IS NULL AND l.actor_label = '${label}')`);
+    if (has(translate(locale, "access.audit.actors.deleted")))
+      conditions.push("(l.actor_id IS NULL AND l.actor_label NOT IN ('cli', 'guest'))");
+    const subject = (type: string, ids: number[]) => {
+      if (!ids.length) return;
+      params[`${type}_ids`] = JSON.stringify(ids);
+      conditions.push(`(l.subject_type = '${type}' AND l.subject_id IN (SELECT value FROM json_each($${type}_ids)))`);
+    };
+    subject("user", actors);
+    for (const [type, table, columns] of [
+      ["area", "areas", ["name"]],
+      ["cafe", "cafes", ["name"]],
+      ["unit", "units", ["name"]],
+      ["mine", "mines", ["name"]],
+      ["headquarters", "headquarters", ["name"]],
+      ["business", "businesses", ["name"]],
+      ["dealership", "dealerships", ["name"]],
+      ["subdealership", "subdealerships", ["name"]],
+      ["service", "services", ["name", "code"]],
+      ["property", "properties", ["name", "code"]],
+      ["blacklist", "blacklist", ["name", "document_number"]],
+    ] as const)
+      subject(type, named(table, [...columns]));
+    subject(
+      "role",
+      this.all("SELECT id, name FROM roles")
+        .filter((r) => has(r.name) || has(roleLabel(r.name, locale)))
+        .map((r) => r.id),
+    );
+    subject(
+      "permission",
+      this.all("SELECT id, name FROM permissions")
+        .filter((p) => has(p.name) || has(permissionLabel(p.name, locale)))
+        .map((p) => p.id),
+    );
+    // Nothing by that name: no entry, without reading the trail.
+    return { condition: conditions.length ? `(${conditions.join(" OR ")})` : "0", params };
   }
 
   /** The audit entries the viewer reads: all of their places in scope, and a person's entries only while they work in scope. */
@@ -669,16 +759,17 @@ export class Baseline {
 
   private listCafes(request: ListRequest): Paginated<Row> {
     const from =
-      "FROM cafes c JOIN units u ON u.id = c.unit_id JOIN mines m ON m.id = u.mine_id LEFT JOIN businesses b ON b.id = c.business_id";
+      "FROM cafes c JOIN units u ON u.id = c.unit_id JOIN mines m ON m.id = u.mine_id LEFT JOIN businesses b ON b.id = c.business_id LEFT JOIN cities ci ON ci.id = c.city_id";
     const where = this.where(
       this.inCafes("c.id"),
-      this.match(request.search, ["c.name", "u.name", "m.name", "b.name"]),
+      this.match(request.search, ["c.name", "u.name", "m.name", "b.name", "ci.name"]),
     );
     const params = { ...this.scopeParams, search: this.pattern(request.search) };
     const total = this.count(`SELECT count(*) AS n ${from} ${where}`, params);
     const shown = this.window(total, request);
     const rows = this.all(
-      `SELECT c.id, c.name, c.business_id, c.time_zone, u.id AS unitId, u.name AS unitName, m.id AS mineId, m.name AS mineName, b.name AS businessName
+      `SELECT c.id, c.name, c.business_id, c.time_zone, c.city_id, ci.name AS cityName, u.id AS unitId, u.name AS unitName,
+              m.id AS mineId, m.name AS mineName, b.name AS businessName
        ${from} ${where} ORDER BY m.name, u.name, c.name LIMIT $limit OFFSET $offset`,
       { ...params, limit: shown.limit, offset: shown.offset },
     );
@@ -715,6 +806,8 @@ export class Baseline {
         businessId: r.business_id,
         businessName: r.businessName,
         timeZone: r.time_zone,
+        cityId: r.city_id,
+        cityName: r.cityName,
         areas: areas.get(r.id) ?? 0,
         serviceIds: offered.map((p) => p.serviceId),
         parentServiceIds: parents.get(r.unitId) ?? [],
@@ -783,16 +876,17 @@ export class Baseline {
 
   headquartersPage(query: URLSearchParams): Row {
     const request = listRequest(query);
-    const from = "FROM headquarters h JOIN businesses b ON b.id = h.business_id";
+    const from =
+      "FROM headquarters h JOIN businesses b ON b.id = h.business_id LEFT JOIN cities ci ON ci.id = h.city_id";
     const where = this.where(
       this.inHeadquarters("h.id"),
-      this.match(request.search, ["h.name", "b.name", "h.address"]),
+      this.match(request.search, ["h.name", "b.name", "h.address", "ci.name"]),
     );
     const params = { ...this.scopeParams, search: this.pattern(request.search) };
     const total = this.count(`SELECT count(*) AS n ${from} ${where}`, params);
     const shown = this.window(total, request);
     const rows = this.all(
-      `SELECT h.*, b.name AS businessName, (SELECT COUNT(*) FROM areas x WHERE x.headquarters_id = h.id) AS areas,
+      `SELECT h.*, b.name AS businessName, ci.name AS cityName, (SELECT COUNT(*) FROM areas x WHERE x.headquarters_id = h.id) AS areas,
               (SELECT COUNT(*) FROM properties x WHERE x.headquarters_id = h.id) AS properties
        ${from} ${where} ORDER BY b.name, h.name LIMIT $limit OFFSET $offset`,
       { ...params, limit: shown.limit, offset: shown.offset },
@@ -804,6 +898,8 @@ export class Baseline {
       name: h.name,
       address: h.address,
       phone: h.phone,
+      cityId: h.city_id,
+      cityName: h.cityName,
       areas: h.areas,
       properties: h.properties,
     }));

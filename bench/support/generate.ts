@@ -2,7 +2,8 @@
  * The database of the list benchmark, written at `path` and closed: 6 businesses with 24 headquarters, 30 mines with
  * 100 units and 300 cafes (five services each, priced), 3,000 areas, 3,000 people plus the two who sign in, 400
  * blacklist entries, 3,000 properties, 100 dealerships with 1,000 subdealerships, 200,000 audit entries with
- * their places, and the demo's food catalogue (163 ingredients, 7 providers, 896 offers, by Mesa's food seeder).
+ * their places (a smoke run asks for fewer), and the demo's food catalogue (163 ingredients, 7 providers, 896 offers,
+ * by Mesa's food seeder).
  *
  * The schema comes from Mesa's own migrations and the permissions, roles and services from its reference seeders;
  * everything else is written with bun:sqlite prepared statements, batched, one transaction per table. Names are
@@ -229,23 +230,16 @@ const ascii = (text: string) =>
 
 /**
  * Inserts the rows in one transaction, 500 rows a statement (a prepared multi-row INSERT, and one more for the
- * rest); returns the id of the first row. Ids follow in order: the tables are fresh and nothing else writes. A table
- * WITHOUT ROWID (audit_places, since migration 0020) has no ids to give: 0.
+ * rest); returns how many it inserted. Works on any table, WITHOUT ROWID ones (audit_places) included.
  */
-function insertAll(client: Database, table: string, columns: string[], rows: Iterable<unknown[]>): number {
+function insertRows(client: Database, table: string, columns: string[], rows: Iterable<unknown[]>): number {
   const BATCH = 500;
   const sql = (n: number) =>
     `INSERT INTO ${table} (${columns.join(", ")}) VALUES ${Array(n)
       .fill(`(${columns.map(() => "?").join(", ")})`)
       .join(", ")}`;
   const full = client.prepare(sql(BATCH));
-  const withoutRowid = /WITHOUT\s+ROWID/i.test(
-    (client.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?").get(table) as { sql: string })
-      .sql,
-  );
-  const before = withoutRowid
-    ? -1
-    : (client.prepare(`SELECT COALESCE(MAX(rowid), 0) AS id FROM ${table}`).get() as { id: number }).id;
+  let inserted = 0;
   client.transaction(() => {
     let batch: unknown[] = [];
     let size = 0;
@@ -253,12 +247,31 @@ function insertAll(client: Database, table: string, columns: string[], rows: Ite
       batch.push(...row);
       if (++size === BATCH) {
         full.run(...(batch as never[]));
+        inserted += size;
         batch = [];
         size = 0;
       }
     }
     if (size) client.prepare(sql(size)).run(...(batch as never[]));
+    inserted += size;
   })();
+  return inserted;
+}
+
+/**
+ * Inserts the rows as insertRows does and returns the id of the first: the ids follow in order (the tables are fresh
+ * and nothing else writes), which is checked. A table WITHOUT ROWID has no ids to give: it is refused, by name.
+ */
+function insertAll(client: Database, table: string, columns: string[], rows: Iterable<unknown[]>): number {
+  const listed = client.prepare("SELECT wr FROM pragma_table_list WHERE name = ?").get(table) as { wr: number } | null;
+  if (!listed) throw new Error(`insertAll: no table ${table}`);
+  if (listed.wr) throw new Error(`insertAll: ${table} is WITHOUT ROWID, so its rows have no ids; use insertRows`);
+  const lastId = () =>
+    (client.prepare(`SELECT COALESCE(MAX(rowid), 0) AS id FROM ${table}`).get() as { id: number }).id;
+  const before = lastId();
+  const inserted = insertRows(client, table, columns, rows);
+  if (lastId() !== before + inserted)
+    throw new Error(`insertAll: the ${inserted} new ids of ${table} do not follow ${before} in order`);
   return before + 1;
 }
 
@@ -268,7 +281,11 @@ function idOf(client: Database, sql: string, ...params: (string | number)[]): nu
   return row.id;
 }
 
-export async function generateDatabase(path: string, config: Config): Promise<GeneratedDatabase> {
+export async function generateDatabase(
+  path: string,
+  config: Config,
+  { auditEntries = 200_000 }: { auditEntries?: number } = {},
+): Promise<GeneratedDatabase> {
   const started = performance.now();
   const db = openDatabase(path);
   migrateDatabase(db);
@@ -351,19 +368,19 @@ export async function generateDatabase(path: string, config: Config): Promise<Ge
   const cafeIds = cafeRows.map((_, i) => firstCafe + i);
   const mineIds = MINES.map((_, i) => firstMine + i);
   const unitIds = unitRows.map((_, i) => firstUnit + i);
-  insertAll(
+  insertRows(
     client,
     "mine_services",
     ["mine_id", "service_id"],
     mineIds.flatMap((m) => serviceIds.map((s) => [m, s])),
   );
-  insertAll(
+  insertRows(
     client,
     "unit_services",
     ["unit_id", "service_id"],
     unitIds.flatMap((u) => serviceIds.map((s) => [u, s])),
   );
-  insertAll(
+  insertRows(
     client,
     "cafe_services",
     ["cafe_id", "service_id", "price_cents", "updated_at"],
@@ -371,7 +388,7 @@ export async function generateDatabase(path: string, config: Config): Promise<Ge
       serviceIds.map((s, k) => [c, s, (i + k) % 11 === 0 ? null : 650 + k * 300 + (i % 7) * 50, now - (i % 90) * day]),
     ),
   );
-  insertAll(
+  insertRows(
     client,
     "business_services",
     ["business_id", "service_id"],
@@ -391,7 +408,7 @@ export async function generateDatabase(path: string, config: Config): Promise<Ge
       : areaRows[i][0] === "Administración"
         ? [superRole, administrator, operations]
         : [administrator, operations, buyer];
-  insertAll(
+  insertRows(
     client,
     "area_roles",
     ["area_id", "role_id"],
@@ -459,13 +476,13 @@ export async function generateDatabase(path: string, config: Config): Promise<Ge
   const superArea = areaRows.findIndex(([name, cafeId]) => name === "Administración" && cafeId === null);
   assignmentRows.push([firstUser + 3000, areaIds[superArea], superRole]);
   assignmentRows.push([firstUser + 3001, areaIds[managerCafeIndex * 9], cafeManager]);
-  insertAll(client, "assignments", ["user_id", "area_id", "role_id"], assignmentRows);
+  insertRows(client, "assignments", ["user_id", "area_id", "role_id"], assignmentRows);
   client.run(
     "INSERT INTO access_version (id, version) VALUES (1, 1) ON CONFLICT(id) DO UPDATE SET version = version + 1",
   );
 
   // 400 blacklist entries: a quarter linked to an account, a quarter matching an account's document only.
-  insertAll(
+  insertRows(
     client,
     "blacklist",
     ["document_number", "name", "reason", "user_id", "decided_by", "created_at", "document_type"],
@@ -486,7 +503,7 @@ export async function generateDatabase(path: string, config: Config): Promise<Ge
   );
 
   // 3,000 properties, nine in ten kept at a cafe.
-  insertAll(
+  insertRows(
     client,
     "properties",
     [
@@ -556,7 +573,7 @@ export async function generateDatabase(path: string, config: Config): Promise<Ge
     ["dealership_id", "name", "ruc", "fiscal_address", "legal_address", "phone", "email", "created_at", "updated_at"],
     subRows,
   );
-  insertAll(
+  insertRows(
     client,
     "subdealership_units",
     ["subdealership_id", "unit_id"],
@@ -568,7 +585,7 @@ export async function generateDatabase(path: string, config: Config): Promise<Ge
     ),
   );
 
-  // 200,000 audit entries, oldest first, each with the places it is about (one in four is company-wide: no places).
+  // 200,000 audit entries (or `auditEntries`), oldest first, each with the places it is about (one in four is company-wide: no places).
   // An entry about a person is about the cafe where that person works.
   type Place = [kind: string, id: number] | null;
   const kinds: { action: string; subject: string; place: (n: number) => Place }[] = [
@@ -601,7 +618,7 @@ export async function generateDatabase(path: string, config: Config): Promise<Ge
     { action: "service.updated", subject: "service", place: () => null },
     { action: "role.updated", subject: "role", place: () => null },
   ];
-  const AUDIT_ROWS = 200_000;
+  const AUDIT_ROWS = auditEntries;
   const start = now - AUDIT_ROWS * 120_000;
   const places: Place[] = [];
   const firstAudit = insertAll(
@@ -636,7 +653,7 @@ export async function generateDatabase(path: string, config: Config): Promise<Ge
       }
     })(),
   );
-  insertAll(
+  insertRows(
     client,
     "audit_places",
     ["audit_id", "kind", "place_id"],

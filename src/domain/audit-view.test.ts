@@ -7,7 +7,8 @@ import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { Glob } from "bun";
 import { cafes, users } from "../../db/schema";
-import { migrateDatabase, openDatabase, type Db } from "../db";
+import { type Db } from "../db";
+import { migratedDatabase } from "../../tests/support/database";
 import { hasTranslation, intlLocale, locales, type Locale } from "../i18n";
 import { createArea } from "./access/areas";
 import { assignRole } from "./access/assignments";
@@ -38,8 +39,7 @@ function addPerson(db: Db, name: string, email: string): Actor {
 }
 
 function world() {
-  const db = openDatabase(":memory:");
-  migrateDatabase(db);
+  const db = migratedDatabase();
   bootstrapAccess(db);
   for (const spec of STARTING_ROLES) ensureStartingRole(db, spec);
   const x = ensureHeadquarters(db, "Catering X S.A.C.", "Sede X");

@@ -1,14 +1,14 @@
 /** The audit's places: written with each entry, and read back only by viewers whose scope holds all of them. */
 import { describe, expect, test } from "bun:test";
 import { auditPlaces } from "../../db/schema";
-import { migrateDatabase, openDatabase, type Db } from "../db";
+import { type Db } from "../db";
+import { migratedDatabase } from "../../tests/support/database";
 import { ensureCafe, ensureHeadquarters } from "./access/places";
 import { EVERYTHING, type Scope } from "./access/scope";
 import { CLI_ACTOR, COMPANY_WIDE, listAudit, recordAudit, unionOfPlaces, type AuditPlace } from "./audit";
 
 function world() {
-  const db = openDatabase(":memory:");
-  migrateDatabase(db);
+  const db = migratedDatabase();
   const x = ensureHeadquarters(db, "Catering X S.A.C.", "Sede X");
   const y = ensureHeadquarters(db, "Catering Y S.A.C.", "Sede Y");
   const cafeA = ensureCafe(db, "Mina Norte", "Unidad A", "Comedor A", x.businessId);

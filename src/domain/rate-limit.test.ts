@@ -1,12 +1,12 @@
 import { describe, expect, test } from "bun:test";
-import { migrateDatabase, openDatabase } from "../db";
+import { openDatabase } from "../db";
+import { migratedDatabase } from "../../tests/support/database";
 import { TooManyAttempts } from "./errors";
 import { RateLimiter } from "./rate-limit";
 
 describe("rate limiter", () => {
   const fresh = () => {
-    const db = openDatabase(":memory:");
-    migrateDatabase(db);
+    const db = migratedDatabase();
     return new RateLimiter(db);
   };
 
@@ -32,8 +32,7 @@ describe("rate limiter", () => {
 
 describe("take", () => {
   const fresh = () => {
-    const db = openDatabase(":memory:");
-    migrateDatabase(db);
+    const db = migratedDatabase();
     return { db, limiter: new RateLimiter(db) };
   };
   const five = { max: 5, decaySeconds: 60 };

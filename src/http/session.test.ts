@@ -1,10 +1,9 @@
 import { describe, expect, test } from "bun:test";
-import { migrateDatabase, openDatabase } from "../db";
+import { migratedDatabase } from "../../tests/support/database";
 import { SessionStore } from "./session";
 
 function store() {
-  const db = openDatabase(":memory:");
-  migrateDatabase(db);
+  const db = migratedDatabase();
   return { db, sessions: new SessionStore(db, 60) };
 }
 

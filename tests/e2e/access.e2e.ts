@@ -6,19 +6,17 @@
  * changes, and clean hydration of the Users, Roles, Blacklist and Audit pages.
  *
  * The tests run in order and share what they create (the audit test reads the changes the earlier tests made).
- * The super-administrator and the people the UI steps do not create themselves come from
- * tests/support/e2e-fixtures.ts on the e2e database (the server seeds roles, places and areas on its first start).
+ * The super-administrator and the people the UI steps do not create themselves are made by the worker's fixtures
+ * (tests/e2e/fixtures.ts), and everyone is signed in by a session cookie. That sign-in refuses a deactivated or
+ * barred account, and signs a restored one in again, is the HTTP tests' (tests/http/auth.test.ts,
+ * tests/http/access-control.test.ts).
  */
-import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import type { Browser, BrowserContext, Page } from "@playwright/test";
+import { E2E_PASSWORD as PASSWORD, expect, test, type Mesa, type Who } from "./fixtures";
 import { acceptConfirmation, chooseOption, watchConsole, watchServerMarkup, waitForHydration } from "./support";
-import { execFileSync } from "node:child_process";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 /** Unique per run, so names and addresses never collide with another run's on a reused database. */
 const RUN = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
-const PASSWORD = "Altiplano-Quinua-2024!";
 
 const ADMIN = { name: `Sofía Admin ${RUN}`, email: `super.${RUN}@example.com` };
 /** Created through the UI in the first test. */
@@ -31,59 +29,24 @@ const BARRED = { name: `Mario Vetado ${RUN}`, email: `vetado.${RUN}@example.com`
 const DOCUMENT = String(10_000_000 + Math.floor(Math.random() * 89_999_999));
 
 // ---------------------------------------------------------------------------------------------------------------
-// Helpers (watchConsole, watchServerMarkup, waitForHydration and open as in accounts.e2e.ts)
+// Helpers
 
 async function open(page: Page, path: string): Promise<void> {
   await page.goto(path);
   await waitForHydration(page);
 }
 
-/**
- * A verified user on the e2e database, optionally with a role in an area, made by tests/support/e2e-fixtures.ts
- * (createUser plus an assignment; it waits for the server's /up and for the seeded areas first).
- */
-function createUser(
-  person: { name: string; email: string },
-  role?: { role: string; area: string; place: string },
-): void {
-  const args = [
-    "tests/support/e2e-fixtures.ts",
-    "user",
-    "--name",
-    person.name,
-    "--email",
-    person.email,
-    "--password",
-    PASSWORD,
-  ];
-  if (role) args.push("--role", role.role, "--area", role.area, "--place", role.place);
-  args.push("--wait", String(test.info().project.use.baseURL));
-  execFileSync(join(ROOT, "node_modules/.bin/bun"), args, {
-    cwd: ROOT,
-    env: { ...process.env, DB_PATH: process.env.MESA_E2E_DB },
-    stdio: "pipe",
-  });
-}
-
-async function signIn(page: Page, email: string, password = PASSWORD): Promise<void> {
-  await open(page, "/login");
-  await page.getByLabel("Correo electrónico").fill(email);
-  await page.getByLabel("Contraseña", { exact: true }).fill(password);
-  await page.getByRole("button", { name: "Ingresar" }).click();
-}
-
-/** A new browser signed in as `email`, with a console watcher on its page. */
+/** A new browser signed in as `who`, with a console watcher on its page, open on the dashboard. */
 async function signedIn(
   browser: Browser,
-  email: string,
+  mesa: Mesa,
+  who: Who,
 ): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
   const context = await browser.newContext();
+  await mesa.signIn(context, who);
   const page = await context.newPage();
   const problems = watchConsole(page);
-  await signIn(page, email);
-  // Each person lands on the page of their work (a cashier's is the point of sale; src/http/landing.ts).
-  await expect(page).toHaveURL(/\/(dashboard|dinners)$/);
-  await waitForHydration(page);
+  await open(page, "/dashboard");
   return { context, page, problems };
 }
 
@@ -102,28 +65,26 @@ const unexpected = (problems: string[]) =>
 test.describe.configure({ mode: "serial" });
 
 test.describe("access control", () => {
-  /** The super-administrator's signed-in browser state (signing in also confirms the password). */
-  let adminState: Awaited<ReturnType<BrowserContext["storageState"]>>;
-  const admin = async (browser: Browser) => {
-    const context = await browser.newContext({ storageState: adminState });
+  /** A browser of the super-administrator's (a session signed in just now, so the password counts as confirmed). */
+  const admin = async (browser: Browser, mesa: Mesa) => {
+    const context = await browser.newContext();
+    await mesa.signIn(context, ADMIN);
     const page = await context.newPage();
     return { context, page, problems: watchConsole(page) };
   };
 
-  test.beforeAll(async ({ browser }) => {
-    createUser(ADMIN, { role: "super-administrator", area: "Administración", place: "Sede Lima" });
-    createUser(CASHIER, { role: "cashier", area: "Caja", place: "Comedor Principal" });
-    createUser(BARRED, { role: "cashier", area: "Caja", place: "Comedor Principal" });
-    const { context } = await signedIn(browser, ADMIN.email);
-    adminState = await context.storageState();
-    await context.close();
+  test.beforeAll(async ({ mesa }) => {
+    await mesa.user({ ...ADMIN, role: "super-administrator", area: "Administración", place: "Sede Lima" });
+    await mesa.user({ ...CASHIER, role: "cashier", area: "Caja", place: "Comedor Principal" });
+    await mesa.user({ ...BARRED, role: "cashier", area: "Caja", place: "Comedor Principal" });
   });
 
   test("a new role, an area offering it in a cafe and a user holding it: the user sees only what the role allows, and deactivation signs them out", async ({
     browser,
+    mesa,
   }) => {
     test.setTimeout(40_000);
-    const { context, page, problems } = await admin(browser);
+    const { context, page, problems } = await admin(browser, mesa);
     await open(page, "/users");
     await expect(page.getByRole("heading", { level: 1, name: "Usuarios" })).toBeVisible();
 
@@ -184,7 +145,7 @@ test.describe("access control", () => {
     await expect(userRow(page, SUPERVISOR.email).getByRole("cell").nth(3)).toHaveText("Activo");
 
     // The new user, in a browser of their own.
-    const supervisor = await signedIn(browser, SUPERVISOR.email);
+    const supervisor = await signedIn(browser, mesa, SUPERVISOR);
     const s = supervisor.page;
     await expect(sidebarEntries(s)).toHaveText(["Panel", "Usuarios", "Lista negra"]);
     await expect(
@@ -230,11 +191,6 @@ test.describe("access control", () => {
     await s.goto("/users");
     await expect(s).toHaveURL(/\/login$/);
     await expect(s.getByRole("heading", { level: 1, name: "Iniciar sesión" })).toBeVisible();
-    await s.getByLabel("Correo electrónico").fill(SUPERVISOR.email);
-    await s.getByLabel("Contraseña", { exact: true }).fill(PASSWORD);
-    await s.getByRole("button", { name: "Ingresar" }).click();
-    await expect(s.getByText("Esta cuenta está desactivada. Habla con un administrador.")).toBeVisible();
-    await expect(s).toHaveURL(/\/login$/);
 
     const all = [...problems, ...unexpected(supervisor.problems)];
     expect(all, all.join("\n")).toEqual([]);
@@ -244,8 +200,9 @@ test.describe("access control", () => {
 
   test("the view-permissions dialog lists the user's permissions; the change-role dialog gives them another role", async ({
     browser,
+    mesa,
   }) => {
-    const { context, page, problems } = await admin(browser);
+    const { context, page, problems } = await admin(browser, mesa);
     await open(page, `/users?search=${encodeURIComponent(CASHIER.email)}`);
     const row = userRow(page, CASHIER.email);
     await expect(row.getByRole("cell").nth(2)).toHaveText("Cajero · Caja");
@@ -308,12 +265,13 @@ test.describe("access control", () => {
     await context.close();
   });
 
-  test("the blacklist ends the linked user's session and bars sign-in; removing the entry restores it", async ({
+  test("the blacklist ends the linked user's session; its entry is removed after a confirmation", async ({
     browser,
+    mesa,
   }) => {
     test.setTimeout(30_000);
-    const barred = await signedIn(browser, BARRED.email);
-    const { context, page, problems } = await admin(browser);
+    const barred = await signedIn(browser, mesa, BARRED);
+    const { context, page, problems } = await admin(browser, mesa);
 
     // The user's document, set in the edit modal.
     await open(page, `/users?search=${encodeURIComponent(BARRED.email)}`);
@@ -358,26 +316,16 @@ test.describe("access control", () => {
       "",
     ]);
 
-    // Their open session ended: the next request lands on the sign-in page, and signing in is refused.
+    // Their open session ended: the next request lands on the sign-in page.
     await barred.page.goto("/dashboard");
     await expect(barred.page).toHaveURL(/\/login$/);
     await waitForHydration(barred.page);
-    await barred.page.getByLabel("Correo electrónico").fill(BARRED.email);
-    await barred.page.getByLabel("Contraseña", { exact: true }).fill(PASSWORD);
-    await barred.page.getByRole("button", { name: "Ingresar" }).click();
-    await expect(
-      barred.page.getByText("Esta cuenta está en la lista negra y no puede ingresar. Habla con un administrador."),
-    ).toBeVisible();
-    await expect(barred.page).toHaveURL(/\/login$/);
 
-    // Remove the entry: signing in works again.
+    // Remove the entry.
     await entry.getByRole("button", { name: `Quitar ${DOCUMENT}` }).click();
     await acceptConfirmation(page, `¿Quitar ${DOCUMENT} de la lista negra?`, "Quitar");
     await expect(flash(page, "success")).toHaveText("Registro quitado de la lista negra; el acceso se restableció.");
     await expect(entry).toHaveCount(0);
-    await signIn(barred.page, BARRED.email);
-    await expect(barred.page).toHaveURL(/\/(dashboard|dinners)$/);
-    await expect(barred.page.getByTestId("user-name")).toHaveText(BARRED.name);
 
     const all = [...problems, ...barred.problems];
     expect(all, all.join("\n")).toEqual([]);
@@ -387,8 +335,9 @@ test.describe("access control", () => {
 
   test("the audit page lists the changes made: role, area and user created, user deactivated, role changed, blacklist", async ({
     browser,
+    mesa,
   }) => {
-    const { context, page, problems } = await admin(browser);
+    const { context, page, problems } = await admin(browser, mesa);
     // This run's administrator made exactly these changes (the CLI's are recorded as "Línea de comandos"). The audit
     // finds an actor by the name it shows, never by their e-mail.
     await open(page, `/audit?search=${encodeURIComponent(ADMIN.name)}`);
@@ -430,7 +379,7 @@ test.describe("access control", () => {
     await context.close();
   });
 
-  test("Users, Roles, Blacklist and Audit hydrate without console errors or mismatches", async ({ browser }) => {
+  test("Users, Roles, Blacklist and Audit hydrate without console errors or mismatches", async ({ browser, mesa }) => {
     // Six pages for two people, each waited on until its deferred rows have come (networkidle).
     test.slow();
     const check = async (
@@ -461,7 +410,7 @@ test.describe("access control", () => {
       }
     };
 
-    const { context } = await admin(browser);
+    const { context } = await admin(browser, mesa);
     await check(context, "/users", "Usuarios", tabs);
     await check(context, "/roles", "Roles");
     await check(context, "/blacklist", "Lista negra");
@@ -469,7 +418,7 @@ test.describe("access control", () => {
     await context.close();
 
     // A cafe manager: a narrower scope and no management buttons.
-    const manager = await signedIn(browser, CASHIER.email);
+    const manager = await signedIn(browser, mesa, CASHIER);
     await manager.page.close();
     await check(manager.context, "/users", "Usuarios", tabs);
     await check(manager.context, "/blacklist", "Lista negra");
@@ -479,8 +428,9 @@ test.describe("access control", () => {
 
   test("the Users page's places are searched with accents ignored, and on a phone they fold into one button", async ({
     browser,
+    mesa,
   }) => {
-    const { context, page } = await admin(browser);
+    const { context, page } = await admin(browser, mesa);
     await open(page, "/users");
     const places = page.getByRole("navigation", { name: "Lugares" });
     await places.getByRole("searchbox", { name: "Buscar un lugar" }).fill("CHANCADÓRA");

@@ -1,18 +1,16 @@
 /**
  * Accounts in a real browser: registration, e-mail verification and password reset with the links read from the
- * mail Mesa writes (one .eml per message under MESA_E2E_MAIL, see playwright.config.ts), sign-out, remember-me
- * across a browser restart, profile and password settings, sign-in throttling, and clean hydration of every
- * accounts page. Users other than the registered one are created with `./mesa user:create` on the same database.
+ * mail Mesa writes (one .eml per message in the worker's mail folder, see tests/e2e/fixtures.ts), sign-out,
+ * remember-me across a browser restart, profile and password settings, sign-in throttling, and clean hydration of
+ * every accounts page. The sign-in form is what these tests are about, so they type it (the other browser tests sign
+ * in by session cookie). Users other than the registered one are made by the worker's fixtures.
  */
-import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import type { Browser, BrowserContext, Page } from "@playwright/test";
+import { expect, test, type Mesa } from "./fixtures";
 import { watchConsole, watchServerMarkup, waitForHydration } from "./support";
-import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-const MAIL_DIR = process.env.MESA_E2E_MAIL!;
 const SESSION_COOKIE = "mesa_session";
 const REMEMBER_COOKIE = "mesa_remember";
 /** Unique per run, so the addresses never collide with a previous run's (or a reused database's) accounts. */
@@ -28,15 +26,9 @@ async function open(page: Page, path: string): Promise<void> {
   await waitForHydration(page);
 }
 
-/** `./mesa user:create` against the e2e database (the server and the CLI share the SQLite file). */
-function createUser(name: string, email: string, { verified = true } = {}): void {
-  const args = ["user:create", "--name", name, "--email", email, "--password", PASSWORD];
-  if (verified) args.push("--verified");
-  execFileSync(join(ROOT, "mesa"), args, {
-    cwd: ROOT,
-    env: { ...process.env, DB_PATH: process.env.MESA_E2E_DB },
-    stdio: "pipe",
-  });
+/** A user with PASSWORD on the worker's database, verified unless told otherwise. */
+async function createUser(mesa: Mesa, name: string, email: string, { verified = true } = {}): Promise<void> {
+  await mesa.user({ name, email, password: PASSWORD, verified });
 }
 
 async function signIn(page: Page, email: string, password: string, { remember = false } = {}): Promise<void> {
@@ -49,9 +41,9 @@ async function signIn(page: Page, email: string, password: string, { remember = 
 
 // --- Mail ------------------------------------------------------------------------------------------------------
 
-function mailFiles(): string[] {
+function mailFiles(mailDir: string): string[] {
   try {
-    return readdirSync(MAIL_DIR)
+    return readdirSync(mailDir)
       .filter((name) => name.endsWith(".eml"))
       .sort();
   } catch {
@@ -87,19 +79,19 @@ function parseMail(raw: string): { headers: string; text: string } {
 }
 
 /**
- * The link to `path` in the newest message to `address` written since `before` (a snapshot of mailFiles()),
- * waiting up to 5 seconds for it.
+ * The link to `path` in the newest message to `address` in `mailDir` written since `before` (a snapshot of
+ * mailFiles()), waiting up to 5 seconds for it.
  */
-async function linkFromNewestMail(address: string, path: RegExp, before: string[]): Promise<string> {
+async function linkFromNewestMail(mailDir: string, address: string, path: RegExp, before: string[]): Promise<string> {
   const seen = new Set(before);
   let link: string | undefined;
   await expect
     .poll(
       () => {
-        for (const name of mailFiles()
+        for (const name of mailFiles(mailDir)
           .filter((n) => !seen.has(n))
           .reverse()) {
-          const { headers, text } = parseMail(readFileSync(join(MAIL_DIR, name), "utf8"));
+          const { headers, text } = parseMail(readFileSync(join(mailDir, name), "utf8"));
           const to = /^to:(.*)$/im.exec(headers)?.[1] ?? "";
           if (!to.toLowerCase().includes(address.toLowerCase())) continue;
           const urls = (text.match(/https?:\/\/[^\s"<>]+/g) ?? []).map((u) => u.replace(/&amp;/g, "&"));
@@ -130,6 +122,7 @@ test.describe("accounts", () => {
   test("register, verify by mail, sign out, reset the password by mail, sign in with the new one", async ({
     page,
     browser,
+    mesa,
   }) => {
     const problems = watchConsole(page);
     const name = `Rosa Quispe ${RUN}`;
@@ -142,7 +135,7 @@ test.describe("accounts", () => {
     await page.getByLabel("Correo electrónico").fill(email);
     await page.getByLabel("Contraseña", { exact: true }).fill(PASSWORD);
     await page.getByLabel("Confirme la contraseña").fill(PASSWORD);
-    const mailsBeforeRegister = mailFiles();
+    const mailsBeforeRegister = mailFiles(mesa.mailDir);
     await page.getByRole("button", { name: "Crear cuenta" }).click();
 
     // The verification notice; the dashboard is closed until the e-mail is verified.
@@ -154,7 +147,12 @@ test.describe("accounts", () => {
     await waitForHydration(page);
 
     // The verification link from the mail.
-    const verifyLink = await linkFromNewestMail(email, /^\/email\/verify\/\d+\/[a-f0-9]{64}$/, mailsBeforeRegister);
+    const verifyLink = await linkFromNewestMail(
+      mesa.mailDir,
+      email,
+      /^\/email\/verify\/\d+\/[a-f0-9]{64}$/,
+      mailsBeforeRegister,
+    );
     expect(new URL(verifyLink).searchParams.get("signature")).toBeTruthy();
     await page.goto(verifyLink);
     await expect(page).toHaveURL(/\/dashboard\?verified=1$/);
@@ -178,14 +176,14 @@ test.describe("accounts", () => {
     await expect(page).toHaveURL(/\/forgot-password$/);
     await expect(page.getByRole("heading", { level: 1, name: "Olvidé mi contraseña" })).toBeVisible();
     await page.getByLabel("Correo electrónico").fill(email);
-    const mailsBeforeReset = mailFiles();
+    const mailsBeforeReset = mailFiles(mesa.mailDir);
     await page.getByRole("button", { name: "Enviar enlace" }).click();
     await expect(flash(page, "success")).toHaveText(
       "Si existe una cuenta con ese correo, le enviamos un enlace para restablecer la contraseña.",
     );
 
     // The reset link from the mail: a new password.
-    const resetLink = await linkFromNewestMail(email, /^\/reset-password\/[^/]+$/, mailsBeforeReset);
+    const resetLink = await linkFromNewestMail(mesa.mailDir, email, /^\/reset-password\/[^/]+$/, mailsBeforeReset);
     expect(new URL(resetLink).searchParams.get("email")).toBe(email);
     await open(page, resetLink);
     await expect(page.getByRole("heading", { level: 1, name: "Restablecer contraseña" })).toBeVisible();
@@ -218,10 +216,11 @@ test.describe("accounts", () => {
 
   test("remember me survives a browser restart; without it the restarted browser is signed out", async ({
     browser,
+    mesa,
   }) => {
     const name = `Luis Mamani ${RUN}`;
     const email = `luis.${RUN}@example.com`;
-    createUser(name, email);
+    await createUser(mesa, name, email);
     const problems: string[] = [];
 
     // With "Recordarme".
@@ -273,10 +272,11 @@ test.describe("accounts", () => {
 
   test("Settings: the profile's new name is saved and shown; a wrong current password is refused under its field", async ({
     page,
+    mesa,
   }) => {
     const problems = watchConsole(page);
     const email = `ana.${RUN}@example.com`;
-    createUser(`Ana Flores ${RUN}`, email);
+    await createUser(mesa, `Ana Flores ${RUN}`, email);
     const newName = `Ana María Flores ${RUN}`;
     await signIn(page, email, PASSWORD);
     await expect(page).toHaveURL(/\/dashboard$/);
@@ -329,10 +329,11 @@ test.describe("accounts", () => {
 
   test("five wrong passwords, then the sixth sign-in attempt gets the 429 page with the retry time", async ({
     page,
+    mesa,
   }) => {
     const problems = watchConsole(page);
     const email = `jorge.${RUN}@example.com`;
-    createUser(`Jorge Huamán ${RUN}`, email);
+    await createUser(mesa, `Jorge Huamán ${RUN}`, email);
     await open(page, "/login");
     const emailField = page.getByLabel("Correo electrónico");
     const password = page.getByLabel("Contraseña", { exact: true });
@@ -379,13 +380,14 @@ test.describe("accounts", () => {
 
   test("every accounts page is server-rendered and hydrates without console errors or mismatches", async ({
     browser,
+    mesa,
   }) => {
     // Eleven pages in three browsers, each waited on until the network is idle: three times the usual time.
     test.slow();
     const unverifiedEmail = `pedro.${RUN}@example.com`;
     const verifiedEmail = `carmen.${RUN}@example.com`;
-    createUser(`Pedro Condori ${RUN}`, unverifiedEmail, { verified: false });
-    createUser(`Carmen Rojas ${RUN}`, verifiedEmail);
+    await createUser(mesa, `Pedro Condori ${RUN}`, unverifiedEmail, { verified: false });
+    await createUser(mesa, `Carmen Rojas ${RUN}`, verifiedEmail);
 
     const check = async (context: BrowserContext, path: string, expectedPath: RegExp, heading: string | RegExp) => {
       const page = await context.newPage();

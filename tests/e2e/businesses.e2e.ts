@@ -5,19 +5,15 @@
  * headquarters and properties (dealerships have their own page); the headquarters table sorts on the server; on a
  * 390 px phone the properties read as cards.
  *
- * Runs on the e2e database the server seeds on its first start; the super-administrator comes from
- * tests/support/e2e-fixtures.ts ("Administración" at "Sede Lima").
+ * Runs on the e2e database the server seeds on its first start; the super-administrators are made by the worker's
+ * fixtures (tests/e2e/fixtures.ts; "Administración" at "Sede Lima").
  */
-import { expect, test, type Page } from "@playwright/test";
-import { execFileSync } from "node:child_process";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { chooseOption, pickDate, watchConsole, watchServerMarkup, waitForHydration } from "./support";
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const RUN = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
 const TAG = RUN.slice(-6).toUpperCase();
-const PASSWORD = "Altiplano-Quinua-2024!";
 const ADMIN = { name: `Sofía Empresas ${RUN}`, email: `super.businesses.${RUN}@example.com` };
 const BUSINESS = { name: `Sierra Alimentos ${RUN} S.A.C.`, ruc: "20555123451" };
 const HEADQUARTERS = `Sede Huancayo ${RUN}`;
@@ -28,51 +24,17 @@ async function open(page: Page, path: string): Promise<void> {
   await waitForHydration(page);
 }
 
-function createUser(
-  person: { name: string; email: string },
-  role: { role: string; area: string; place: string },
-): void {
-  const args = [
-    "tests/support/e2e-fixtures.ts",
-    "user",
-    "--name",
-    person.name,
-    "--email",
-    person.email,
-    "--password",
-    PASSWORD,
-  ];
-  args.push(
-    "--role",
-    role.role,
-    "--area",
-    role.area,
-    "--place",
-    role.place,
-    "--wait",
-    String(test.info().project.use.baseURL),
-  );
-  execFileSync(join(ROOT, "node_modules/.bin/bun"), args, {
-    cwd: ROOT,
-    env: { ...process.env, DB_PATH: process.env.MESA_E2E_DB },
-    stdio: "pipe",
-  });
-}
-
 const flash = (page: Page) => page.locator('[data-flash="success"]');
 
 test("a business is created with the insert-business dialog, gets a headquarters and a property whose label shows a QR code; the table exports", async ({
   page,
+  mesa,
 }) => {
   test.setTimeout(45_000);
-  createUser(ADMIN, { role: "super-administrator", area: "Administración", place: "Sede Lima" });
+  await mesa.user({ ...ADMIN, role: "super-administrator", area: "Administración", place: "Sede Lima" });
+  await mesa.signIn(page, ADMIN);
   const problems = watchConsole(page);
   await watchServerMarkup(page);
-  await open(page, "/login");
-  await page.getByLabel("Correo electrónico").fill(ADMIN.email);
-  await page.getByLabel("Contraseña", { exact: true }).fill(PASSWORD);
-  await page.getByRole("button", { name: "Ingresar" }).click();
-  await expect(page).toHaveURL(/\/dashboard$/);
 
   // Businesses: the seeded business is listed; the dialog refuses a bad RUC, then creates the business.
   await open(page, "/businesses");
@@ -175,17 +137,14 @@ test("a business is created with the insert-business dialog, gets a headquarters
 
 test("the area's tabs leave dealerships to their own page; headquarters sort on the server; properties read as cards on a phone", async ({
   browser,
+  mesa,
 }) => {
   const person = { name: `Tomás Empresas ${RUN}`, email: `super.businesses.tabs.${RUN}@example.com` };
-  createUser(person, { role: "super-administrator", area: "Administración", place: "Sede Lima" });
+  await mesa.user({ ...person, role: "super-administrator", area: "Administración", place: "Sede Lima" });
   const context = await browser.newContext();
+  await mesa.signIn(context, person);
   const page = await context.newPage();
   const problems = watchConsole(page);
-  await open(page, "/login");
-  await page.getByLabel("Correo electrónico").fill(person.email);
-  await page.getByLabel("Contraseña", { exact: true }).fill(PASSWORD);
-  await page.getByRole("button", { name: "Ingresar" }).click();
-  await expect(page).toHaveURL(/\/dashboard$/);
 
   await open(page, "/businesses/headquarters");
   await expect(page.getByRole("navigation", { name: "Secciones de empresas" }).getByRole("link")).toHaveText([

@@ -6,20 +6,16 @@
  * same page, which exports the tree as .xlsx; on a 390 px phone the tree reads as cards, without sideways scrolling.
  *
  * The e2e database is seeded on the server's first start ("Mina Cerro Verde" with "Unidad Norte" and "Unidad Sur").
- * The super-administrator comes from tests/support/e2e-fixtures.ts.
+ * The super-administrator is made by the worker's fixtures (tests/e2e/fixtures.ts).
  */
-import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
-import { execFileSync } from "node:child_process";
+import type { Browser, Page } from "@playwright/test";
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import * as XLSX from "xlsx";
+import { expect, test, type Mesa } from "./fixtures";
 import { waitForHydration, watchConsole } from "./support";
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 /** Unique per run, so names and RUCs never collide with another run's on a reused database. */
 const RUN = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
-const PASSWORD = "Altiplano-Quinua-2024!";
 const ADMIN = { name: `Sofía Admin ${RUN}`, email: `super.dealerships.${RUN}@example.com` };
 
 /** A company RUC ("20" + eight digits) with its SUNAT check digit. */
@@ -40,63 +36,27 @@ async function open(page: Page, path: string): Promise<void> {
   await waitForHydration(page);
 }
 
-function createAdmin(): void {
-  const args = [
-    "tests/support/e2e-fixtures.ts",
-    "user",
-    "--name",
-    ADMIN.name,
-    "--email",
-    ADMIN.email,
-    "--password",
-    PASSWORD,
-  ];
-  args.push(
-    "--role",
-    "super-administrator",
-    "--area",
-    "Administración",
-    "--place",
-    "Sede Lima",
-    "--wait",
-    String(test.info().project.use.baseURL),
-  );
-  execFileSync(join(ROOT, "node_modules/.bin/bun"), args, {
-    cwd: ROOT,
-    env: { ...process.env, DB_PATH: process.env.MESA_E2E_DB },
-    stdio: "pipe",
-  });
-}
-
 const flash = (page: Page) => page.locator('[data-flash="success"]');
 
 test.describe.configure({ mode: "serial" });
 
 test.describe("dealerships", () => {
-  let adminState: Awaited<ReturnType<BrowserContext["storageState"]>>;
-  const admin = async (browser: Browser) => {
-    const context = await browser.newContext({ storageState: adminState });
+  const admin = async (browser: Browser, mesa: Mesa) => {
+    const context = await browser.newContext();
+    await mesa.signIn(context, ADMIN);
     const page = await context.newPage();
     return { context, page, problems: watchConsole(page) };
   };
 
-  test.beforeAll(async ({ browser }) => {
-    createAdmin();
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    await open(page, "/login");
-    await page.getByLabel("Correo electrónico").fill(ADMIN.email);
-    await page.getByLabel("Contraseña", { exact: true }).fill(PASSWORD);
-    await page.getByRole("button", { name: "Ingresar" }).click();
-    await expect(page).toHaveURL(/\/dashboard$/);
-    adminState = await context.storageState();
-    await context.close();
+  test.beforeAll(async ({ mesa }) => {
+    await mesa.user({ ...ADMIN, role: "super-administrator", area: "Administración", place: "Sede Lima" });
   });
 
   test("a dealership and a subdealership are created with the dialogs and shown in the expandable tree", async ({
     browser,
+    mesa,
   }) => {
-    const { context, page, problems } = await admin(browser);
+    const { context, page, problems } = await admin(browser, mesa);
     await open(page, "/dealerships");
     await expect(page.getByRole("heading", { level: 1, name: "Concesionarias" })).toBeVisible();
 
@@ -183,8 +143,9 @@ test.describe("dealerships", () => {
 
   test("the tree sorts on the server; the old Subconcesionarias tab opens it, and it exports the tree as .xlsx", async ({
     browser,
+    mesa,
   }) => {
-    const { context, page, problems } = await admin(browser);
+    const { context, page, problems } = await admin(browser, mesa);
     // Sorting by name, descending, reloads the page sorted by the server.
     await open(page, "/dealerships");
     const tree = page.getByRole("table", { name: "Concesionarias y sus subconcesionarias" });
@@ -249,13 +210,10 @@ test.describe("dealerships", () => {
 
   test("on a 390 px phone the tree reads as cards: the dealership and its subdealerships, no sideways scrolling", async ({
     browser,
+    mesa,
   }) => {
-    const context = await browser.newContext({
-      storageState: adminState,
-      viewport: { width: 390, height: 844 },
-      isMobile: true,
-      hasTouch: true,
-    });
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    await mesa.signIn(context, ADMIN);
     const page = await context.newPage();
     const problems = watchConsole(page);
     await open(page, `/dealerships?search=${SUB.ruc}`);

@@ -4,24 +4,19 @@
  * realtime channel) and shown first — the new diners, the column Mesa ignores, the leavers with their checkbox off —
  * with nothing saved, also after closing the dialog and opening it again; once confirmed the dialog gives what was
  * written and the new diners are found by the point of sale's search. A file that is not a spreadsheet is refused
- * on the dialog's file field. Then axe checks the dialog in each of its states, light and dark, at desktop and
- * phone widths, and the dialog never scrolls sideways on a phone.
+ * on the dialog's file field. (axe checks the dialog in each of its states, and that it never scrolls sideways and
+ * gives the focus back, in tests/e2e/accessibility-sales.e2e.ts.)
  *
  * Names and documents carry a per-run suffix so they never collide on a reused database. The seeded demo data
- * provides the cafe, its subdealerships and the areas; people come from tests/support/e2e-fixtures.ts.
+ * provides the cafe, its subdealerships and the areas; the manager is made by the worker's fixtures.
  */
-import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
-import { execFileSync } from "node:child_process";
+import type { Browser, BrowserContext, Page } from "@playwright/test";
 import { writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import * as XLSX from "xlsx";
+import { expect, test, type Mesa } from "./fixtures";
 import { waitForHydration, watchConsole } from "./support";
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const RUN = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
-const PASSWORD = "Altiplano-Quinua-2024!";
 const MANAGER = { name: `Nora Importa ${RUN}`, email: `diners.import.${RUN}@example.com` };
 const CAFE = "Comedor Principal";
 
@@ -32,31 +27,6 @@ const SECOND = { name: `Huanca Poma Saúl ${RUN}`, dni: newDni() };
 
 const DIALOG = "Importar comensales desde una hoja de cálculo";
 const FILE_LABEL = "Archivo (.xlsx, .xls, .ods o .csv, hasta 20 MiB)";
-
-function createUser(person: { name: string; email: string }, role: { role: string; area: string; place: string }) {
-  execFileSync(
-    join(ROOT, "node_modules/.bin/bun"),
-    [
-      "tests/support/e2e-fixtures.ts",
-      "user",
-      "--name",
-      person.name,
-      "--email",
-      person.email,
-      "--password",
-      PASSWORD,
-      "--role",
-      role.role,
-      "--area",
-      role.area,
-      "--place",
-      role.place,
-      "--wait",
-      String(test.info().project.use.baseURL),
-    ],
-    { cwd: ROOT, env: { ...process.env, DB_PATH: process.env.MESA_E2E_DB }, stdio: "pipe" },
-  );
-}
 
 async function open(page: Page, path: string): Promise<void> {
   await page.goto(path);
@@ -88,15 +58,14 @@ function notASpreadsheet(fileName: string): string {
   return path;
 }
 
-async function signIn(browser: Browser): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
+async function signIn(
+  browser: Browser,
+  mesa: Mesa,
+): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
   const context = await browser.newContext();
+  await mesa.signIn(context, MANAGER);
   const page = await context.newPage();
   const problems = watchConsole(page);
-  await open(page, "/login");
-  await page.getByLabel("Correo electrónico").fill(MANAGER.email);
-  await page.getByLabel("Contraseña", { exact: true }).fill(PASSWORD);
-  await page.getByRole("button", { name: "Ingresar" }).click();
-  await expect(page).toHaveURL(/\/dashboard$/);
   return { context, page, problems };
 }
 
@@ -120,15 +89,16 @@ function dinersWorkbook(fileName: string, subdealership: string, dnis = [FIRST.d
 }
 
 test.describe("the diner import of the Dinners page", () => {
-  test.beforeAll(() => {
-    createUser(MANAGER, { role: "cafe manager", area: "Caja", place: CAFE });
+  test.beforeAll(async ({ mesa }) => {
+    await mesa.user({ ...MANAGER, role: "cafe manager", area: "Caja", place: CAFE });
   });
 
   test("upload a workbook, see its preview, confirm it, see the result, and find the new diners at the point of sale", async ({
     browser,
+    mesa,
   }) => {
     test.setTimeout(90_000);
-    const { context, page, problems } = await signIn(browser);
+    const { context, page, problems } = await signIn(browser, mesa);
     // What the realtime connection hears about jobs (the dialog also asks again every few seconds, as a backstop).
     const jobUpdates: string[] = [];
     page.on("websocket", (socket) =>
@@ -238,102 +208,4 @@ test.describe("the diner import of the Dinners page", () => {
     expect(problems, problems.join("\n")).toEqual([]);
     await context.close();
   });
-
-  for (const [width, viewport] of Object.entries({
-    desktop: { width: 1366, height: 850 },
-    phone: { width: 390, height: 844 },
-  }))
-    test(`the dialog is accessible, light and dark, ${width}: choosing a file, rows with problems, a result, a preview with leavers`, async ({
-      browser,
-    }) => {
-      test.setTimeout(90_000);
-      const { context, page, problems } = await signIn(browser);
-      await page.setViewportSize(viewport);
-      const check = async (where: string) => {
-        for (const dark of [false, true]) {
-          await page.evaluate((on) => {
-            document.documentElement.classList.toggle("dark", on);
-            for (const animation of document.getAnimations()) animation.finish();
-          }, dark);
-          const { violations } = await new AxeBuilder({ page }).include("[role=dialog]").analyze();
-          const serious = violations
-            .filter((v) => ["critical", "serious", "moderate"].includes(v.impact ?? ""))
-            .map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-          expect.soft(serious, `${where} ${dark ? "dark" : "light"}`).toEqual([]);
-        }
-        // Nothing in the dialog scrolls sideways or runs past the screen's edge (the elements past it are named
-        // in the message; some of them may only be clipped by their box).
-        const sideways = await page.evaluate(() => {
-          const dialog = document.querySelector<HTMLElement>("[role=dialog]")!;
-          const past = [...dialog.querySelectorAll("*")]
-            .filter((e) => !e.closest(".sr-only"))
-            .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
-            .map((e) => `${e.tagName.toLowerCase()}.${String(e.className).slice(0, 60)}`);
-          return {
-            scrolls: dialog.scrollWidth > dialog.clientWidth + 1,
-            right: Math.round(dialog.getBoundingClientRect().right),
-            page: document.documentElement.scrollWidth,
-            past,
-          };
-        });
-        expect.soft(sideways.scrolls, `${where}: ${JSON.stringify(sideways.past)}`).toBe(false);
-        expect.soft(sideways.right, where).toBeLessThanOrEqual(viewport.width);
-        expect.soft(sideways.page, where).toBeLessThanOrEqual(viewport.width);
-      };
-      await open(page, "/dinners");
-      const dialog = await openDialog(page);
-      await check("choosing a file");
-
-      // Rows with problems: a subdealership that does not exist, on both rows.
-      await dialog.getByLabel(FILE_LABEL).setInputFiles(
-        workbook(`con-errores-${RUN}-${width}.xlsx`, [
-          ["Nombre", "DNI", "Subconcesionaria", "Comedor"],
-          [`Persona Uno ${RUN}`, "70000001", `Contrata Fantasma ${RUN}`, ""],
-          [`Persona Dos ${RUN}`, "70000002", `Contrata Fantasma ${RUN}`, ""],
-        ]),
-      );
-      await dialog.getByRole("button", { name: "Subir y revisar" }).click();
-      await expect(job(page)).toHaveAttribute("data-step", "problems");
-      await expect(job(page).getByTestId("diner-import-problems").getByRole("listitem")).toHaveCount(2);
-      await expect(job(page).getByRole("button", { name: "Importar", exact: true })).toHaveCount(0);
-      await check("rows with problems");
-
-      // What was written: one diner of a real subdealership at this cafe, imported here.
-      const { subdealerships } = await pageProps<{ subdealerships: { name: string }[] }>(page);
-      const leaver = { name: `Condori Cesado ${RUN} ${width}`, dni: newDni() };
-      const oneDiner = (fileName: string, diner: { name: string; dni: string }) =>
-        workbook(fileName, [
-          ["Nombre", "DNI", "Subconcesionaria", "Comedor", "Observaciones"],
-          [diner.name, diner.dni, subdealerships[0].name, "", "—"],
-        ]);
-      await job(page).getByRole("button", { name: "Importar otro archivo" }).click();
-      await dialog.getByLabel(FILE_LABEL).setInputFiles(oneDiner(`uno-${RUN}-${width}.xlsx`, leaver));
-      await dialog.getByRole("button", { name: "Subir y revisar" }).click();
-      await expect(job(page)).toHaveAttribute("data-step", "preview");
-      await job(page).getByRole("button", { name: "Importar", exact: true }).click();
-      await expect(job(page)).toHaveAttribute("data-step", "done");
-      await check("done");
-
-      // A preview with another diner: the one just imported is now a leaver, with the checkbox to deactivate.
-      await job(page).getByRole("button", { name: "Importar otro archivo" }).click();
-      await dialog
-        .getByLabel(FILE_LABEL)
-        .setInputFiles(oneDiner(`otro-${RUN}-${width}.xlsx`, { name: `Nuevo Ticona ${RUN} ${width}`, dni: newDni() }));
-      await dialog.getByRole("button", { name: "Subir y revisar" }).click();
-      await expect(job(page)).toHaveAttribute("data-step", "preview");
-      await expect(job(page).getByTestId("diner-import-leavers")).toContainText(`${leaver.name} (DNI ${leaver.dni})`);
-      await expect(job(page).getByRole("checkbox", { name: /^Desactivar a est/ })).not.toBeChecked();
-      await job(page).getByText("Primeros cambios").click();
-      await check("preview");
-      await job(page).getByRole("button", { name: "Descartar" }).click();
-      await expect(dialogOf(page)).toBeHidden();
-      await expect(openButton(page)).toBeFocused();
-      await openDialog(page);
-      await expect(dialog.getByLabel(FILE_LABEL)).toBeFocused();
-      await dialog.getByRole("button", { name: "Cancelar" }).click();
-      await expect(dialogOf(page)).toBeHidden();
-      await expect(openButton(page)).toBeFocused();
-      expect(problems, problems.join("\n")).toEqual([]);
-      await context.close();
-    });
 });

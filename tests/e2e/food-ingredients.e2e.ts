@@ -8,23 +8,20 @@
  * - the New-provider dialog refuses a RUC with a wrong check digit, then saves; an offer's price is changed from the
  *   Providers page (grouped by city) and its history shows both prices;
  * - the Logistics page shows Sede Lima as the logistics centre of Lima, stocking the new ingredient from its
- *   cheapest offer, with the area's tabs and the keyboard;
- * - axe finds nothing serious on the three pages and their dialogs, light and dark, at 1366 and 390 px, and on a phone
- *   the offers read as cards without sideways scrolling.
+ *   cheapest offer, with the area's tabs and the keyboard.
+ *
+ * axe checks the three pages and their dialogs, light and dark, at 1366 and 390 px, with the pages no wider than the
+ * screen and the offers read as cards on a phone, in tests/e2e/accessibility-food.e2e.ts.
  *
  * The e2e database is seeded on the server's first start: the demo cities (Sede Lima in Lima), ingredients,
- * providers and offers, and the areas "Nutrición" and "Logística" at Sede Lima.
+ * providers and offers, and the areas "Nutrición" and "Logística" at Sede Lima. The person is made by the worker's
+ * fixtures (tests/e2e/fixtures.ts).
  */
-import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
-import { execFileSync } from "node:child_process";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import type { Browser, Page } from "@playwright/test";
+import { expect, test, type Mesa } from "./fixtures";
 import { acceptConfirmation, chooseOption, waitForHydration, watchConsole } from "./support";
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const RUN = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
-const PASSWORD = "Quinua-Kiwicha-2026!";
 const PERSON = { name: `Rosa Compras ${RUN}`, email: `food.${RUN}@example.com` };
 const INGREDIENT = `Cushuro ${RUN}`;
 const PROVIDER = `Acopio Andino ${RUN}`;
@@ -44,80 +41,32 @@ async function open(page: Page, path: string): Promise<void> {
   await waitForHydration(page);
 }
 
-function giveRole(role: string, area: string): void {
-  execFileSync(
-    join(ROOT, "node_modules/.bin/bun"),
-    [
-      "tests/support/e2e-fixtures.ts",
-      "user",
-      "--name",
-      PERSON.name,
-      "--email",
-      PERSON.email,
-      "--password",
-      PASSWORD,
-      "--role",
-      role,
-      "--area",
-      area,
-      "--place",
-      "Sede Lima",
-      "--wait",
-      String(test.info().project.use.baseURL),
-    ],
-    { cwd: ROOT, env: { ...process.env, DB_PATH: process.env.MESA_E2E_DB }, stdio: "pipe" },
-  );
-}
-
 const flash = (page: Page) => page.locator('[data-flash="success"]');
-
-/** axe on the page (or only its open dialog), every serious, critical or moderate finding listed. */
-async function axeFindings(page: Page, where: string, dialog: boolean, colourOnly: boolean): Promise<string[]> {
-  const builder = new AxeBuilder({ page });
-  if (dialog) builder.include("[role=dialog]");
-  // The dark theme changes only colours: its check runs the rules that read them.
-  if (colourOnly) builder.withRules(["color-contrast", "link-in-text-block"]);
-  const result = await builder.analyze();
-  return result.violations
-    .filter((v) => ["serious", "critical", "moderate"].includes(v.impact ?? ""))
-    .map((v) => `${where}: ${v.id} ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-}
-
-async function setTheme(page: Page, theme: "light" | "dark"): Promise<void> {
-  await page.evaluate((value) => {
-    document.documentElement.classList.toggle("dark", value === "dark");
-  }, theme);
-}
 
 test.describe.configure({ mode: "serial" });
 
 test.describe("ingredients, providers and logistics", () => {
-  let state: Awaited<ReturnType<BrowserContext["storageState"]>>;
-  const signedIn = async (browser: Browser, options: Parameters<Browser["newContext"]>[0] = {}) => {
-    const context = await browser.newContext({ storageState: state, ...options });
+  const signedIn = async (browser: Browser, mesa: Mesa) => {
+    const context = await browser.newContext();
+    await mesa.signIn(context, PERSON);
     const page = await context.newPage();
     return { context, page, problems: watchConsole(page) };
   };
 
-  test.beforeAll(async ({ browser }) => {
-    giveRole("nutritionist", "Nutrición");
-    giveRole("buyer", "Logística");
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    await open(page, "/login");
-    await page.getByLabel("Correo electrónico").fill(PERSON.email);
-    await page.getByLabel("Contraseña", { exact: true }).fill(PASSWORD);
-    await page.getByRole("button", { name: "Ingresar" }).click();
-    await expect(page).toHaveURL(/\/dashboard$/);
-    state = await context.storageState();
-    await context.close();
+  test.beforeAll(async ({ mesa }) => {
+    for (const [role, area] of [
+      ["nutritionist", "Nutrición"],
+      ["buyer", "Logística"],
+    ])
+      await mesa.user({ ...PERSON, role, area, place: "Sede Lima" });
   });
 
   test("the New-ingredient dialog creates an ingredient with its first offer; the page lists it under its provider", async ({
     browser,
+    mesa,
   }) => {
     test.setTimeout(40_000);
-    const { context, page, problems } = await signedIn(browser);
+    const { context, page, problems } = await signedIn(browser, mesa);
     await open(page, "/dashboard");
     // The sidebar's Comida entry opens the Food page; its tabs lead to the Ingredients page.
     await page.getByRole("link", { name: "Comida", exact: true }).first().click();
@@ -182,8 +131,11 @@ test.describe("ingredients, providers and logistics", () => {
     await context.close();
   });
 
-  test("the New-provider dialog checks the RUC; an offer's new price is kept in its history", async ({ browser }) => {
-    const { context, page, problems } = await signedIn(browser);
+  test("the New-provider dialog checks the RUC; an offer's new price is kept in its history", async ({
+    browser,
+    mesa,
+  }) => {
+    const { context, page, problems } = await signedIn(browser, mesa);
     await open(page, "/providers");
     await expect(page.getByRole("heading", { level: 1, name: "Proveedores" })).toBeVisible();
     await page.getByRole("button", { name: "Nuevo proveedor" }).click();
@@ -234,8 +186,9 @@ test.describe("ingredients, providers and logistics", () => {
 
   test("Logistics shows Sede Lima stocking each ingredient from the cheapest current offer in Lima", async ({
     browser,
+    mesa,
   }) => {
-    const { context, page, problems } = await signedIn(browser);
+    const { context, page, problems } = await signedIn(browser, mesa);
     await open(page, "/ingredients");
     // The area's tabs, by the keyboard.
     const tabs = page.getByRole("navigation", { name: "Insumos y logística" });
@@ -267,63 +220,4 @@ test.describe("ingredients, providers and logistics", () => {
     expect(problems).toEqual([]);
     await context.close();
   });
-
-  for (const [width, viewport] of [
-    ["desktop", { width: 1366, height: 850 }],
-    ["phone", { width: 390, height: 844 }],
-  ] as const) {
-    test(`axe finds nothing serious on the three pages and their dialogs, light and dark, at ${width} width`, async ({
-      browser,
-    }) => {
-      test.setTimeout(180_000);
-      const { context, page, problems } = await signedIn(browser, {
-        viewport,
-        ...(width === "phone" ? { isMobile: true, hasTouch: true } : {}),
-      });
-      const findings: string[] = [];
-      const check = async (where: string, dialog = false) => {
-        for (const theme of ["light", "dark"] as const) {
-          await setTheme(page, theme);
-          findings.push(...(await axeFindings(page, `${where} (${theme})`, dialog, theme === "dark")));
-        }
-        await setTheme(page, "light");
-      };
-      const dialog = async (button: string, name: string) => {
-        await page.getByRole("button", { name: button, exact: true }).first().click();
-        await expect(page.getByRole("dialog", { name })).toBeVisible();
-        await check(`${name} dialog`, true);
-        await page.keyboard.press("Escape");
-        await expect(page.getByRole("dialog", { name })).toBeHidden();
-      };
-      for (const path of [
-        "/ingredients",
-        "/ingredients?tab=ingredients",
-        "/providers",
-        "/providers?tab=providers",
-        "/logistics",
-      ]) {
-        await open(page, path);
-        await check(path);
-        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
-      }
-      await open(page, "/ingredients");
-      await dialog("Nuevo insumo", "Nuevo insumo");
-      await dialog("Categorías", "Categorías de insumos");
-      await dialog("Importar", "Importar insumos desde una hoja de cálculo");
-      await dialog("Nueva oferta", "Nueva oferta");
-      await open(page, "/providers");
-      await dialog("Nuevo proveedor", "Nuevo proveedor");
-      await dialog("Ciudades", "Ciudades");
-      if (width === "phone") {
-        // The offers read as cards: each row a block no wider than the phone.
-        const card = page.getByRole("row").filter({ hasText: "Arroz pilado" }).first();
-        await expect(card).toBeVisible();
-        expect(await card.evaluate((row) => getComputedStyle(row).display)).toBe("block");
-        expect((await card.boundingBox())!.width).toBeLessThanOrEqual(390);
-      }
-      expect(findings).toEqual([]);
-      expect(problems).toEqual([]);
-      await context.close();
-    });
-  }
 });

@@ -7,21 +7,17 @@
  * cafes read as cards; the table sorts on the server; and deleting a unit that still has a cafe is refused.
  *
  * Each test stands alone on the e2e database the server seeds on its first start (Mina Cerro Verde and Mina
- * Antamina with the demo services; Unidad Huarmey has two cafes). The super-administrator comes from
- * tests/support/e2e-fixtures.ts.
+ * Antamina with the demo services; Unidad Huarmey has two cafes). The super-administrator is made by the worker's
+ * fixtures (tests/e2e/fixtures.ts).
  */
-import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
-import { execFileSync } from "node:child_process";
+import type { Browser, Page } from "@playwright/test";
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import * as XLSX from "xlsx";
+import { expect, test, type Mesa } from "./fixtures";
 import { acceptConfirmation, chooseOption, waitForHydration, watchConsole, watchServerMarkup } from "./support";
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 /** Unique per run, so names never collide with another run's on a reused database. */
 const RUN = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
-const PASSWORD = "Altiplano-Quinua-2024!";
 const ADMIN = { name: `Sofía Admin ${RUN}`, email: `super.management.${RUN}@example.com` };
 
 /** The place the modal creates: all three new. */
@@ -33,38 +29,6 @@ const BUSINESS = "Mesa Catering S.A.C.";
 async function open(page: Page, path: string): Promise<void> {
   await page.goto(path);
   await waitForHydration(page);
-}
-
-/** A verified user on the e2e database with a role in an area (tests/support/e2e-fixtures.ts). */
-function createUser(
-  person: { name: string; email: string },
-  role: { role: string; area: string; place: string },
-): void {
-  const args = [
-    "tests/support/e2e-fixtures.ts",
-    "user",
-    "--name",
-    person.name,
-    "--email",
-    person.email,
-    "--password",
-    PASSWORD,
-  ];
-  args.push(
-    "--role",
-    role.role,
-    "--area",
-    role.area,
-    "--place",
-    role.place,
-    "--wait",
-    String(test.info().project.use.baseURL),
-  );
-  execFileSync(join(ROOT, "node_modules/.bin/bun"), args, {
-    cwd: ROOT,
-    env: { ...process.env, DB_PATH: process.env.MESA_E2E_DB },
-    stdio: "pipe",
-  });
 }
 
 const flash = (page: Page, kind: "success" | "error") => page.locator(`[data-flash="${kind}"]`);
@@ -110,31 +74,23 @@ async function offer(
 }
 
 test.describe("management", () => {
-  let adminState: Awaited<ReturnType<BrowserContext["storageState"]>>;
-  const admin = async (browser: Browser) => {
-    const context = await browser.newContext({ storageState: adminState, acceptDownloads: true });
+  const admin = async (browser: Browser, mesa: Mesa) => {
+    const context = await browser.newContext({ acceptDownloads: true });
+    await mesa.signIn(context, ADMIN);
     const page = await context.newPage();
     return { context, page, problems: watchConsole(page) };
   };
 
-  test.beforeAll(async ({ browser }) => {
-    createUser(ADMIN, { role: "super-administrator", area: "Administración", place: "Sede Lima" });
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    await open(page, "/login");
-    await page.getByLabel("Correo electrónico").fill(ADMIN.email);
-    await page.getByLabel("Contraseña", { exact: true }).fill(PASSWORD);
-    await page.getByRole("button", { name: "Ingresar" }).click();
-    await expect(page).toHaveURL(/\/dashboard$/);
-    adminState = await context.storageState();
-    await context.close();
+  test.beforeAll(async ({ mesa }) => {
+    await mesa.user({ ...ADMIN, role: "super-administrator", area: "Administración", place: "Sede Lima" });
   });
 
   test("the management modal creates a new mine, unit and cafe; the cafe gets services and a price; the table exports", async ({
     browser,
+    mesa,
   }) => {
     test.setTimeout(45_000);
-    const { context, page, problems } = await admin(browser);
+    const { context, page, problems } = await admin(browser, mesa);
     await open(page, "/dashboard");
     await page.getByRole("link", { name: "Gestión" }).click();
     await expect(page).toHaveURL(/\/management$/);
@@ -255,8 +211,9 @@ test.describe("management", () => {
 
   test("a new cafe becomes sellable in the modal alone: its unit's services, their prices in soles, one request", async ({
     browser,
+    mesa,
   }) => {
-    const { context, page, problems } = await admin(browser);
+    const { context, page, problems } = await admin(browser, mesa);
     const cafe = `Comedor ${RUN} de la Planta Concentradora y del Campamento Norte`;
     await page.setViewportSize({ width: 1366, height: 850 });
     await open(page, "/management");
@@ -322,8 +279,9 @@ test.describe("management", () => {
 
   test("at 1366 px no cafe row is taller than two lines; the table sorts on the server; on a 390 px phone the cafes read as cards", async ({
     browser,
+    mesa,
   }) => {
-    const { context, page, problems } = await admin(browser);
+    const { context, page, problems } = await admin(browser, mesa);
     await page.setViewportSize({ width: 1366, height: 850 });
     await open(page, "/management?tab=cafes");
     const cafes = table(page, "Comedores");
@@ -372,8 +330,8 @@ test.describe("management", () => {
     await context.close();
   });
 
-  test("deleting a unit that still has cafes is refused, and the page says why", async ({ browser }) => {
-    const { context, page, problems } = await admin(browser);
+  test("deleting a unit that still has cafes is refused, and the page says why", async ({ browser, mesa }) => {
+    const { context, page, problems } = await admin(browser, mesa);
     const unit = "Unidad Huarmey";
     await open(page, "/management?tab=units");
     await expect(row(page, "Unidades", unit)).toHaveCount(1);
@@ -395,8 +353,9 @@ test.describe("management", () => {
 
   test("a row's services popover opens beside its button, keeps the keyboard, and closes with Escape, a click outside or its button", async ({
     browser,
+    mesa,
   }) => {
-    const { context, page, problems } = await admin(browser);
+    const { context, page, problems } = await admin(browser, mesa);
     await page.setViewportSize({ width: 390, height: 844 });
     await open(page, "/management?tab=cafes");
     const cafe = "Comedor Mineroducto";
@@ -434,8 +393,8 @@ test.describe("management", () => {
     await context.close();
   });
 
-  test("each tab is rendered on the server and hydrates without replacing its markup", async ({ browser }) => {
-    const { context } = await admin(browser);
+  test("each tab is rendered on the server and hydrates without replacing its markup", async ({ browser, mesa }) => {
+    const { context } = await admin(browser, mesa);
     for (const [tab, caption, first] of [
       ["mines", "Minas", "Mina Antamina"],
       ["units", "Unidades", "Unidad Huarmey"],

@@ -1,80 +1,36 @@
 /**
- * The menu board in a real browser (port 3307): an administrator makes a display link on the Display page (the
+ * The menu board in a real browser: an administrator makes a display link on the Display page (the
  * link is shown once); a screen with no session opens it and sees the cafe's board; the administrator publishes
  * today's draft from another browser context and the screen shows the new dish live, without reloading; the
  * administrator revokes the link and the screen says at once that the link is no longer valid. The draft comes
- * from tests/support/menu-board-fixtures.ts, the administrator from tests/support/e2e-fixtures.ts.
+ * from tests/support/menu-board-fixtures.ts and the administrator from the worker's fixtures (tests/e2e/fixtures.ts).
  */
-import { expect, test, type Browser, type Page } from "@playwright/test";
-import { execFileSync } from "node:child_process";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import type { Browser, Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { PAGE_SECONDS } from "../../resources/js/components/menu/board-paging";
 import { acceptConfirmation, watchConsole, waitForHydration } from "./support";
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-const BUN = join(ROOT, "node_modules/.bin/bun");
 const RUN = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
-const PASSWORD = "Altiplano-Quinua-2024!";
 const ADMIN = { name: `Sofía Pantalla ${RUN}`, email: `board.super.${RUN}@example.com` };
 const CAFE = "Comedor Principal";
 const DISH = `Lasaña del día ${RUN}`;
 
-const baseURL = () => String(test.info().project.use.baseURL);
-
-function fixture(script: string, args: string[]): string {
-  return execFileSync(BUN, [script, ...args], {
-    cwd: ROOT,
-    env: { ...process.env, DB_PATH: process.env.MESA_E2E_DB },
-    stdio: "pipe",
-  })
-    .toString()
-    .trim()
-    .split("\n")
-    .pop()!;
-}
-
-async function signIn(page: Page, email: string): Promise<void> {
-  await page.goto("/login");
-  await waitForHydration(page);
-  await page.getByLabel("Correo electrónico").fill(email);
-  await page.getByLabel("Contraseña", { exact: true }).fill(PASSWORD);
-  await page.getByRole("button", { name: "Ingresar" }).click();
-  await expect(page).toHaveURL(/\/dashboard$/);
-  await waitForHydration(page);
-}
-
-test.beforeAll(() => {
-  fixture("tests/support/e2e-fixtures.ts", [
-    "user",
-    "--name",
-    ADMIN.name,
-    "--email",
-    ADMIN.email,
-    "--password",
-    PASSWORD,
-    "--role",
-    "super-administrator",
-    "--area",
-    "Administración",
-    "--place",
-    "Sede Lima",
-    "--wait",
-    baseURL(),
-  ]);
+test.beforeAll(async ({ mesa }) => {
+  await mesa.user({ ...ADMIN, role: "super-administrator", area: "Administración", place: "Sede Lima" });
 });
 
 test("a board opened through its link follows a publishing live, and stops when the link is revoked", async ({
   browser,
+  mesa,
 }) => {
   // Two browser contexts, two fixtures and a live round trip: more than the default 20 s on a busy machine.
   test.setTimeout(60_000);
-  const { cafeId } = JSON.parse(fixture("tests/support/menu-board-fixtures.ts", ["--cafe", CAFE, "--dish", DISH]));
+  const { cafeId } = await mesa.run<{ cafeId: number }>("menu-board", { cafe: CAFE, dish: DISH });
 
   const adminContext = await browser.newContext();
   const admin = await adminContext.newPage();
   const adminProblems = watchConsole(admin);
-  await signIn(admin, ADMIN.email);
+  await mesa.signIn(admin, ADMIN);
   await admin.goto(`/menu/display?cafe=${cafeId}`);
   await waitForHydration(admin);
   await expect(admin.getByRole("heading", { name: "Pantalla", level: 1 })).toBeVisible();
@@ -85,7 +41,7 @@ test("a board opened through its link follows a publishing live, and stops when 
   await dialog.getByLabel("Ubicación").fill(`Comedor ${RUN}`);
   await dialog.getByRole("button", { name: "Crear enlace" }).click();
   const url = await dialog.getByTestId("display-link-url").inputValue();
-  expect(url).toMatch(new RegExp(`^${baseURL()}/board/[A-Za-z0-9_-]{43}$`));
+  expect(url).toMatch(new RegExp(`^${mesa.baseURL}/board/[A-Za-z0-9_-]{43}$`));
   await dialog.getByRole("button", { name: "Listo" }).click();
   await expect(admin.getByTestId("display-link").filter({ hasText: `Comedor ${RUN}` })).toBeVisible();
 
@@ -339,9 +295,10 @@ async function walkBoard(browser: Browser, url: string, size: { width: number; h
 test("the demo's board shows every meal and dish of today at once on a 1920×1080 and a 1366×768 screen", async ({
   page,
   browser,
+  mesa,
 }) => {
   test.setTimeout(60_000);
-  await signIn(page, ADMIN.email);
+  await mesa.signIn(page, ADMIN);
   const cafeId = await cafeIdOf(page, "Comedor Yanacancha");
   const url = await boardLinkOf(page, cafeId, `Pantalla demo ${RUN}`);
   const { board } = await propsOf(page, `/menu/display?cafe=${cafeId}`);
@@ -360,9 +317,10 @@ test("the demo's board shows every meal and dish of today at once on a 1920×108
 test("a long day pages by itself through every meal and dish on a 1366×768 and a 1920×1080 screen", async ({
   page,
   browser,
+  mesa,
 }) => {
   test.setTimeout(120_000);
-  await signIn(page, ADMIN.email);
+  await mesa.signIn(page, ADMIN);
   const cafeId = await cafeIdOf(page, "Comedor Tajo");
   const dishes = await publishLongDay(page, cafeId);
   expect(dishes.length).toBeGreaterThan(60);

@@ -8,61 +8,28 @@
  * must be wholly on screen; then on a phone, in English and dark, the page fits the screen.
  *
  * The e2e database is seeded by the server on its first start; the dish categories come from
- * tests/support/menu-structures-fixtures.ts (the catalogue's demo names), the nutritionist from e2e-fixtures.ts.
+ * tests/support/menu-structures-fixtures.ts (the catalogue's demo names), the nutritionist from the worker's fixtures.
  */
-import { expect, test, type Locator, type Page } from "@playwright/test";
-import { execFileSync } from "node:child_process";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import type { Locator, Page } from "@playwright/test";
+import { expect, test, type Mesa } from "./fixtures";
 import { chooseOption, watchConsole, watchServerMarkup, waitForHydration } from "./support";
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const RUN = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
-const PASSWORD = "Altiplano-Quinua-2024!";
 const PLANNER = { name: `Carmen Menú ${RUN}`, email: `menu.structures.${RUN}@example.com` };
 const CAFE = "Comedor Principal";
 
-function bun(args: string[]): string {
-  return execFileSync(join(ROOT, "node_modules/.bin/bun"), args, {
-    cwd: ROOT,
-    env: { ...process.env, DB_PATH: process.env.MESA_E2E_DB },
-    stdio: "pipe",
-  }).toString();
-}
-
 test.describe.configure({ timeout: 60_000 });
 
-test.beforeAll(() => {
-  const base = String(test.info().project.use.baseURL);
-  bun([
-    "tests/support/e2e-fixtures.ts",
-    "user",
-    "--name",
-    PLANNER.name,
-    "--email",
-    PLANNER.email,
-    "--password",
-    PASSWORD,
-    "--role",
-    "nutritionist",
-    "--area",
-    "Nutrición",
-    "--place",
-    "Sede Lima",
-    "--wait",
-    base,
-  ]);
-  bun(["tests/support/menu-structures-fixtures.ts"]);
+test.beforeAll(async ({ mesa }) => {
+  await mesa.user({ ...PLANNER, role: "nutritionist", area: "Nutrición", place: "Sede Lima" });
+  await mesa.run("menu-structures");
 });
 
-async function signIn(page: Page): Promise<void> {
-  await page.goto("/login");
+/** Signs the nutritionist in and opens the meal schedule, the menu page they work on. */
+async function signIn(page: Page, mesa: Mesa): Promise<void> {
+  await mesa.signIn(page, PLANNER);
+  await page.goto("/menu/schedule");
   await waitForHydration(page);
-  await page.getByLabel("Correo electrónico").fill(PLANNER.email);
-  await page.getByLabel("Contraseña", { exact: true }).fill(PASSWORD);
-  await page.getByRole("button", { name: "Ingresar" }).click();
-  // A nutritionist lands on the meal schedule, the menu page they work on (src/http/landing.ts).
-  await expect(page).toHaveURL(/\/menu\/schedule$/);
 }
 
 const editor = (page: Page) => page.getByTestId("structure-editor");
@@ -102,12 +69,13 @@ async function typeInto(field: Locator, value: string): Promise<void> {
 
 test("on a desktop, the nutritionist builds the dinner structure of a cafe against its price, reorders it by keyboard and saves it", async ({
   page,
+  mesa,
 }) => {
   // A computer's screen (issue 26): the figures are typed in the table's columns, under their headers.
   await page.setViewportSize({ width: 1366, height: 850 });
   const problems = watchConsole(page);
   await watchServerMarkup(page);
-  await signIn(page);
+  await signIn(page, mesa);
   await page.getByRole("link", { name: "Menú", exact: true }).first().click();
   await page.waitForURL(/\/menu\/structures/);
   await waitForHydration(page);
@@ -156,13 +124,13 @@ test("on a desktop, the nutritionist builds the dinner structure of a cafe again
   expect(await page.evaluate(() => (window as any).__removedFromApp)).toEqual([]);
 });
 
-test("on a phone, in English and dark, the structure reads as cards that fit the screen", async ({ page }) => {
+test("on a phone, in English and dark, the structure reads as cards that fit the screen", async ({ page, mesa }) => {
   const problems = watchConsole(page);
   await page.setViewportSize({ width: 390, height: 844 });
-  await signIn(page);
+  await signIn(page, mesa);
   await page.context().addCookies([
-    { name: "locale", value: "en", url: String(test.info().project.use.baseURL) },
-    { name: "appearance", value: "dark", url: String(test.info().project.use.baseURL) },
+    { name: "locale", value: "en", url: mesa.baseURL },
+    { name: "appearance", value: "dark", url: mesa.baseURL },
   ]);
   await page.goto("/menu/structures");
   await waitForHydration(page);

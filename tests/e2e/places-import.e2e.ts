@@ -11,17 +11,13 @@
  * The workbook is built here with SheetJS. Names carry a per-run suffix so they never collide on a reused
  * database. The seeded demo data provides the business "Mesa Catering S.A.C." and the services DES and ALM.
  */
-import { expect, test, type Page } from "@playwright/test";
-import { execFileSync } from "node:child_process";
+import type { Page } from "@playwright/test";
 import { readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import * as XLSX from "xlsx";
+import { expect, test } from "./fixtures";
 import { waitForHydration, watchConsole } from "./support";
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const RUN = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
-const PASSWORD = "Altiplano-Quinua-2024!";
 const ADMIN = { name: `Rosa Importadora ${RUN}`, email: `super.import.${RUN}@example.com` };
 
 const MINE = `Mina Importada ${RUN}`;
@@ -30,38 +26,6 @@ const CAFE = `Comedor Importado ${RUN}`;
 const SECOND_CAFE = `Comedor Anexo ${RUN}`;
 const BUSINESS = "Mesa Catering S.A.C.";
 const MISSING_BUSINESS = `Catering Fantasma ${RUN} S.A.C.`;
-
-/** A verified user with a role in an area, on the e2e database (tests/support/e2e-fixtures.ts). */
-function createUser(
-  person: { name: string; email: string },
-  role: { role: string; area: string; place: string },
-): void {
-  const args = [
-    "tests/support/e2e-fixtures.ts",
-    "user",
-    "--name",
-    person.name,
-    "--email",
-    person.email,
-    "--password",
-    PASSWORD,
-  ];
-  args.push(
-    "--role",
-    role.role,
-    "--area",
-    role.area,
-    "--place",
-    role.place,
-    "--wait",
-    String(test.info().project.use.baseURL),
-  );
-  execFileSync(join(ROOT, "node_modules/.bin/bun"), args, {
-    cwd: ROOT,
-    env: { ...process.env, DB_PATH: process.env.MESA_E2E_DB },
-    stdio: "pipe",
-  });
-}
 
 async function open(page: Page, path: string): Promise<void> {
   await page.goto(path);
@@ -117,10 +81,12 @@ async function openImport(page: Page) {
 
 test("the places workbook: the template imports nothing, bad rows are listed, the fixed workbook is shown, then imported once confirmed", async ({
   browser,
+  mesa,
 }) => {
   test.setTimeout(90_000);
-  createUser(ADMIN, { role: "super-administrator", area: "Administración", place: "Sede Lima" });
+  await mesa.user({ ...ADMIN, role: "super-administrator", area: "Administración", place: "Sede Lima" });
   const context = await browser.newContext({ acceptDownloads: true });
+  await mesa.signIn(context, ADMIN);
   const page = await context.newPage();
   const problems = watchConsole(page);
   // What the realtime connection hears about jobs (the page also asks again every few seconds, as a backstop).
@@ -131,12 +97,6 @@ test("the places workbook: the template imports nothing, bad rows are listed, th
       ({ payload }) => void (String(payload).includes("JobUpdated") && jobUpdates.push(String(payload))),
     ),
   );
-
-  await open(page, "/login");
-  await page.getByLabel("Correo electrónico").fill(ADMIN.email);
-  await page.getByLabel("Contraseña", { exact: true }).fill(PASSWORD);
-  await page.getByRole("button", { name: "Ingresar" }).click();
-  await expect(page).toHaveURL(/\/dashboard$/);
 
   await open(page, "/management");
   await expect(page.getByRole("heading", { level: 1, name: "Gestión" })).toBeVisible();

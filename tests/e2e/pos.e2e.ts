@@ -13,19 +13,15 @@
  * The e2e database is seeded on the server's first start (demo cafes with prices, service windows and an issuing
  * business). The diners these tests sell to are created here, with unique documents: two through diners.store as
  * the super-administrator (one at Comedor Principal, one at Comedor Taller), one through the New-diner dialog.
- * People come from tests/support/e2e-fixtures.ts.
+ * People are made by the worker's fixtures (tests/e2e/fixtures.ts). axe checks the page, its dialogs and a ticket in
+ * tests/e2e/accessibility-sales.e2e.ts.
  */
-import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
-import { execFileSync } from "node:child_process";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import AxeBuilder from "@axe-core/playwright";
+import type { Browser, BrowserContext, Page } from "@playwright/test";
+import { expect, test, type Mesa, type Who } from "./fixtures";
 import { chooseOption, pickDate, watchConsole, watchServerMarkup, waitForHydration } from "./support";
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 /** Unique per run, so names and documents never collide with another run's. */
 const RUN = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
-const PASSWORD = "Altiplano-Quinua-2024!";
 const ADMIN = { name: `Sofía Admin POS ${RUN}`, email: `pos.super.${RUN}@example.com` };
 const CASHIER = { name: `Lucía Caja POS ${RUN}`, email: `pos.cajera.${RUN}@example.com` };
 const MANAGER = { name: `Raúl Jefe POS ${RUN}`, email: `pos.jefe.${RUN}@example.com` };
@@ -55,45 +51,6 @@ const VISITOR = { name: `Turista Gómez Pía ${RUN_LETTERS}`, dni: newDni() };
 async function open(page: Page, path: string): Promise<void> {
   await page.goto(path);
   await waitForHydration(page);
-}
-
-function createUser(person: { name: string; email: string }, role: { role: string; area: string; place: string }) {
-  execFileSync(
-    join(ROOT, "node_modules/.bin/bun"),
-    [
-      "tests/support/e2e-fixtures.ts",
-      "user",
-      "--name",
-      person.name,
-      "--email",
-      person.email,
-      "--password",
-      PASSWORD,
-      "--role",
-      role.role,
-      "--area",
-      role.area,
-      "--place",
-      role.place,
-      "--wait",
-      String(test.info().project.use.baseURL),
-    ],
-    { cwd: ROOT, env: { ...process.env, DB_PATH: process.env.MESA_E2E_DB }, stdio: "pipe" },
-  );
-}
-
-async function signedIn(browser: Browser, email: string) {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await open(page, "/login");
-  await page.getByLabel("Correo electrónico").fill(email);
-  await page.getByLabel("Contraseña", { exact: true }).fill(PASSWORD);
-  await page.getByRole("button", { name: "Ingresar" }).click();
-  // Each role lands on its own first page (the cashier's is the point of sale).
-  await expect(page).toHaveURL(/\/(dashboard|dinners)$/);
-  const state = await context.storageState();
-  await context.close();
-  return state;
 }
 
 /** The props the server rendered the current page with. */
@@ -156,12 +113,9 @@ test.describe.configure({ mode: "serial" });
 
 test.describe("point of sale", () => {
   test.setTimeout(60_000);
-  let adminState: Awaited<ReturnType<BrowserContext["storageState"]>>;
-  let cashierState: typeof adminState;
-  let managerState: typeof adminState;
-
-  const as = async (browser: Browser, state: typeof adminState) => {
-    const context = await browser.newContext({ storageState: state });
+  const as = async (browser: Browser, mesa: Mesa, who: Who) => {
+    const context = await browser.newContext();
+    await mesa.signIn(context, who);
     // Printing is the browser's dialog: the tests count the calls instead.
     await context.addInitScript(() => {
       (window as unknown as { printed: number }).printed = 0;
@@ -173,18 +127,13 @@ test.describe("point of sale", () => {
     return { context, page, problems: watchConsole(page) };
   };
 
-  test.beforeAll(async ({ browser }) => {
-    // Three people signed in on a busy two-core machine.
-    test.setTimeout(120_000);
-    createUser(ADMIN, { role: "super-administrator", area: "Administración", place: "Sede Lima" });
-    createUser(CASHIER, { role: "cashier", area: "Caja", place: CAFE });
-    createUser(MANAGER, { role: "cafe manager", area: "Caja", place: CAFE });
-    adminState = await signedIn(browser, ADMIN.email);
-    cashierState = await signedIn(browser, CASHIER.email);
-    managerState = await signedIn(browser, MANAGER.email);
+  test.beforeAll(async ({ browser, mesa }) => {
+    await mesa.user({ ...ADMIN, role: "super-administrator", area: "Administración", place: "Sede Lima" });
+    await mesa.user({ ...CASHIER, role: "cashier", area: "Caja", place: CAFE });
+    await mesa.user({ ...MANAGER, role: "cafe manager", area: "Caja", place: CAFE });
 
     // Two diners through diners.store: one whose home is the cashier's cafe, one from another cafe.
-    const { context, page } = await as(browser, adminState);
+    const { context, page } = await as(browser, mesa, ADMIN);
     await open(page, "/dinners");
     const props = await pageProps<{
       cafes: { id: number; name: string }[];
@@ -220,11 +169,12 @@ test.describe("point of sale", () => {
 
   test("a credit sale with the keyboard alone and a scanner; the other till sees it live; a second credit meal is refused", async ({
     browser,
+    mesa,
   }) => {
-    const manager = await as(browser, managerState);
+    const manager = await as(browser, mesa, MANAGER);
     await open(manager.page, "/dinners");
     await expect(manager.page.getByRole("heading", { level: 1, name: "Punto de venta" })).toBeVisible();
-    const { context, page, problems } = await as(browser, cashierState);
+    const { context, page, problems } = await as(browser, mesa, CASHIER);
     await open(page, "/dinners");
     await expect(page.getByRole("heading", { level: 1, name: "Punto de venta" })).toBeVisible();
     await expect(page.getByRole("combobox", { name: "Comedor" })).toContainText(CAFE);
@@ -262,8 +212,9 @@ test.describe("point of sale", () => {
 
   test("a typed name offers a typeahead: arrow keys and Enter sell to the chosen diner (cash, two meals)", async ({
     browser,
+    mesa,
   }) => {
-    const { context, page, problems } = await as(browser, cashierState);
+    const { context, page, problems } = await as(browser, mesa, CASHIER);
     await open(page, "/dinners");
     // Contado by keyboard: the sale type is a radio group.
     await page.getByRole("radio", { name: "Crédito" }).focus();
@@ -335,8 +286,9 @@ test.describe("point of sale", () => {
 
   test("the keys: F8 cash, unmistakable; credit comes back after the cash sale; F4 and the last-sale card print the ticket in place; F9 a visitor", async ({
     browser,
+    mesa,
   }) => {
-    const { context, page, problems } = await as(browser, cashierState);
+    const { context, page, problems } = await as(browser, mesa, CASHIER);
     const opened: Page[] = [];
     context.on("page", (p) => opened.push(p));
     await open(page, "/dinners");
@@ -422,8 +374,8 @@ test.describe("point of sale", () => {
     desktop: { width: 1366, height: 850 },
     phone: { width: 390, height: 844 },
   }))
-    test(`after a sale, no notice covers a control (${width})`, async ({ browser }) => {
-      const { context, page, problems } = await as(browser, cashierState);
+    test(`after a sale, no notice covers a control (${width})`, async ({ browser, mesa }) => {
+      const { context, page, problems } = await as(browser, mesa, CASHIER);
       await page.setViewportSize(viewport);
       await open(page, "/dinners");
       await page.keyboard.press("F8");
@@ -457,8 +409,9 @@ test.describe("point of sale", () => {
 
   test("a diner of another cafe: the Other-unit dialog states the factor and the price; neither a reflex Enter nor the next scan sells at double price", async ({
     browser,
+    mesa,
   }) => {
-    const { context, page, problems } = await as(browser, cashierState);
+    const { context, page, problems } = await as(browser, mesa, CASHIER);
     await open(page, "/dinners");
     await onlyService(page, SERVICE);
     await scan(page, VISITING.dni);
@@ -494,8 +447,9 @@ test.describe("point of sale", () => {
 
   test("an unknown document or a misread: said beside the scan box, which keeps the focus; F3 registers, and the name refuses a scan's digits", async ({
     browser,
+    mesa,
   }) => {
-    const { context, page, problems } = await as(browser, cashierState);
+    const { context, page, problems } = await as(browser, mesa, CASHIER);
     await open(page, "/dinners");
     const props = await pageProps<{ subdealerships: { name: string; dealership: string }[] }>(page);
     const dinerWrites: string[] = [];
@@ -555,8 +509,8 @@ test.describe("point of sale", () => {
     await context.close();
   });
 
-  test("a sale is voided with a reason: it stays, struck through, and leaves the totals", async ({ browser }) => {
-    const { context, page, problems } = await as(browser, cashierState);
+  test("a sale is voided with a reason: it stays, struck through, and leaves the totals", async ({ browser, mesa }) => {
+    const { context, page, problems } = await as(browser, mesa, CASHIER);
     await open(page, "/dinners");
     const row = saleRow(page, NEWCOMER.name);
     const ticket = (await row.locator("td").first().textContent())!.match(/T\d{3}-\d{8}/)![0];
@@ -583,8 +537,9 @@ test.describe("point of sale", () => {
 
   test("the ticket: issuer, number, lines, IGV, the other-unit mark; printing records each print; a voided one says ANULADO", async ({
     browser,
+    mesa,
   }) => {
-    const { context, page, problems } = await as(browser, cashierState);
+    const { context, page, problems } = await as(browser, mesa, CASHIER);
     await open(page, "/dinners");
     const link = saleRow(page, VISITING.name).getByRole("link", { name: /^Ver ticket T\d{3}-\d{8}$/ });
     await expect(link).toHaveAttribute("target", "_blank");
@@ -656,8 +611,9 @@ test.describe("point of sale", () => {
 
   test("the prices dialog sets a price and a service window; a new cafe prints every sale at once", async ({
     browser,
+    mesa,
   }) => {
-    const { context, page, problems } = await as(browser, managerState);
+    const { context, page, problems } = await as(browser, mesa, MANAGER);
     await open(page, "/dinners");
     await page.getByRole("button", { name: "Precios y horarios" }).click();
     const dialog = page.getByRole("dialog", { name: `Precios y horarios de ${CAFE}` });
@@ -726,8 +682,9 @@ test.describe("point of sale", () => {
 
   test("an earlier service date only with sales.backdate: the manager sells for yesterday, the cashier sees today only", async ({
     browser,
+    mesa,
   }) => {
-    const cashier = await as(browser, cashierState);
+    const cashier = await as(browser, mesa, CASHIER);
     await open(cashier.page, "/dinners");
     const { pos } = await pageProps<{ pos: { cafe: { today: string } } }>(cashier.page);
     await expect(cashier.page.getByLabel("Fecha de servicio")).toHaveCount(0);
@@ -738,7 +695,7 @@ test.describe("point of sale", () => {
     await expect(cashier.page.getByText("Está vendiendo para una fecha anterior")).toHaveCount(0);
     await cashier.context.close();
 
-    const { context, page, problems } = await as(browser, managerState);
+    const { context, page, problems } = await as(browser, mesa, MANAGER);
     await open(page, "/dinners");
     await pickDate(page, "Fecha de servicio", yesterday);
     await expect(page).toHaveURL(new RegExp(`date=${yesterday}`));
@@ -763,33 +720,17 @@ test.describe("point of sale", () => {
     desktop: { width: 1366, height: 850 },
     phone: { width: 390, height: 844 },
   }))
-    test(`accessible, light and dark, ${width}: the page, its list, every dialog and the ticket; the markup hydrates as rendered`, async ({
+    test(`the page and a ticket hydrate as rendered, ${width}; on a phone each sale is a card and nothing scrolls sideways`, async ({
       browser,
+      mesa,
     }) => {
-      test.setTimeout(180_000);
-      const { context, page, problems } = await as(browser, managerState);
+      const { context, page, problems } = await as(browser, mesa, MANAGER);
       await page.setViewportSize(viewport);
       await watchServerMarkup(page);
-      const check = async (where: string, include?: string) => {
-        for (const dark of [false, true]) {
-          await page.evaluate((on) => {
-            document.documentElement.classList.toggle("dark", on);
-            for (const animation of document.getAnimations()) animation.finish();
-          }, dark);
-          let builder = new AxeBuilder({ page });
-          if (include) builder = builder.include(include);
-          const { violations } = await builder.analyze();
-          const serious = violations
-            .filter((v) => ["critical", "serious", "moderate"].includes(v.impact ?? ""))
-            .map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-          expect.soft(serious, `${where} ${dark ? "dark" : "light"}`).toEqual([]);
-        }
-      };
       await open(page, "/dinners");
       expect(await page.evaluate(() => (window as any).__removedFromApp)).toEqual([]);
       await expect(saleRow(page, HOME.name).first()).toBeVisible();
       if (width === "phone") {
-        // A phone shows each sale as a card: nothing scrolls sideways.
         const wide = await page.evaluate(() =>
           [...document.querySelectorAll("#content *")]
             // Screen-reader-only parts (the table's header row on a phone) are clipped, not laid out.
@@ -804,67 +745,15 @@ test.describe("point of sale", () => {
           JSON.stringify(wide),
         ).toBeLessThanOrEqual(390);
       }
-      await check("page");
-
-      await page.keyboard.press("F2");
-      await page.keyboard.type(HOME.name.slice(0, 12));
-      await expect(page.getByRole("listbox", { name: "Comensales encontrados" })).toBeVisible();
-      await check("typeahead", "[role=listbox]");
-      await page.keyboard.press("Escape");
-
-      const dialogs: [string, string, () => Promise<void>][] = [
-        ["Nuevo comensal", "Nuevo comensal", () => page.getByRole("button", { name: "Nuevo comensal" }).click()],
-        [
-          "Precios y horarios",
-          `Precios y horarios de ${CAFE}`,
-          () => page.getByRole("button", { name: "Precios y horarios" }).click(),
-        ],
-        [
-          "Anular",
-          "¿Anular el ticket",
-          () =>
-            saleRow(page, HOME.name)
-              .first()
-              .getByRole("button", { name: /^Anular ticket / })
-              .click(),
-        ],
-        [
-          "Visitante",
-          "Venta al contado a un visitante",
-          async () => {
-            await page.getByRole("radio", { name: "Crédito" }).focus();
-            await page.keyboard.press("ArrowRight");
-            await page.getByRole("button", { name: "Visitante" }).click();
-          },
-        ],
-        [
-          "Otra unidad",
-          "Comensal de otra unidad",
-          async () => {
-            await onlyService(page, SERVICE);
-            await scan(page, VISITING.dni);
-          },
-        ],
-      ];
-      for (const [name, title, openIt] of dialogs) {
-        await openIt();
-        const dialog = page.getByRole("dialog", { name: title });
-        await expect(dialog).toBeVisible();
-        await check(name, "[role=dialog]");
-        await page.keyboard.press("Escape");
-        await expect(dialog).toBeHidden();
-      }
-
       const href = (await saleRow(page, VISITING.name).first().getByRole("link").getAttribute("href"))!;
       await open(page, href);
       expect(await page.evaluate(() => (window as any).__removedFromApp)).toEqual([]);
-      await check("ticket");
       expect(problems).toEqual([]);
       await context.close();
     });
 
-  test("in English: the page, its plurals and the ticket", async ({ browser }) => {
-    const { context, page, problems } = await as(browser, adminState);
+  test("in English: the page, its plurals and the ticket", async ({ browser, mesa }) => {
+    const { context, page, problems } = await as(browser, mesa, ADMIN);
     await open(page, "/dinners");
     const token = (await context.cookies()).find((c) => c.name === "XSRF-TOKEN")?.value ?? "";
     const changed = await context.request.put("/settings/language", {

@@ -12,13 +12,13 @@
  *   4. Page-protocol requests name the tab's connection in X-Socket-ID.
  *   5. The dashboard with realtime connected (and presence joined) logs no console errors.
  *
- * The server's realtime secret is per run: playwright.config.ts sets PUSHER_APP_SECRET for the server and exports it
- * here as MESA_E2E_PUSHER_SECRET; the app id and key are the defaults ("mesa", "mesa-key"). People come from
- * tests/support/e2e-fixtures.ts on the e2e database.
+ * The server's realtime secret is the worker's own (tests/e2e/fixtures.ts gives it to the server and to these tests as
+ * `mesa.pusherSecret`); the app id and key are the defaults ("mesa", "mesa-key"). People are made by the worker's
+ * fixtures.
  */
-import { expect, test, type BrowserContext, type Page } from "@playwright/test";
+import type { BrowserContext, Page } from "@playwright/test";
+import { expect, test, type Mesa, type Who } from "./fixtures";
 import { acceptConfirmation, watchConsole, waitForHydration } from "./support";
-import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -28,7 +28,6 @@ const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const PUSHER_JS = join(ROOT, "node_modules/pusher-js/dist/web/pusher.min.js");
 /** Unique per run, so names and addresses never collide with another run's. */
 const RUN = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
-const PASSWORD = "Altiplano-Quinua-2024!";
 const APP_ID = "mesa";
 const APP_KEY = "mesa-key";
 
@@ -40,60 +39,26 @@ const WATCHER = { name: `Inés Socket ${RUN}`, email: `rt.socket.${RUN}@example.
 const CAFE = "Comedor Principal";
 
 // ---------------------------------------------------------------------------------------------------------------
-// Helpers (watchConsole, waitForHydration, open and signIn as in access.e2e.ts)
+// Helpers
 
 async function open(page: Page, path: string): Promise<void> {
   await page.goto(path);
   await waitForHydration(page);
 }
 
-/** A verified user (optionally with a role in an area) made by tests/support/e2e-fixtures.ts; returns their id. */
-function createUser(
-  person: { name: string; email: string },
-  role?: { role: string; area: string; place: string },
-): number {
-  const args = [
-    "tests/support/e2e-fixtures.ts",
-    "user",
-    "--name",
-    person.name,
-    "--email",
-    person.email,
-    "--password",
-    PASSWORD,
-  ];
-  if (role) args.push("--role", role.role, "--area", role.area, "--place", role.place);
-  args.push("--wait", baseURL());
-  const out = execFileSync(join(ROOT, "node_modules/.bin/bun"), args, {
-    cwd: ROOT,
-    env: { ...process.env, DB_PATH: process.env.MESA_E2E_DB },
-    stdio: "pipe",
-  });
-  return JSON.parse(out.toString().trim().split("\n").pop()!).id;
-}
-
-async function signIn(page: Page, email: string): Promise<void> {
-  // Asking for the dashboard first: the page asked for wins over the page of one's work (a cashier's is /dinners).
+/** Signs `who` in on the page's browser and opens the dashboard. */
+async function signIn(page: Page, mesa: Mesa, who: Who): Promise<void> {
+  await mesa.signIn(page, who);
   await open(page, "/dashboard");
-  await expect(page).toHaveURL(/\/login$/);
-  await page.getByLabel("Correo electrónico").fill(email);
-  await page.getByLabel("Contraseña", { exact: true }).fill(PASSWORD);
-  await page.getByRole("button", { name: "Ingresar" }).click();
-  await expect(page).toHaveURL(/\/dashboard$/);
-  await waitForHydration(page);
 }
 
-const baseURL = () => String(test.info().project.use.baseURL);
-
-/** The `pusher` server SDK pointed at the embedded endpoint of the server under test. */
-function serverSdk(): Pusher {
-  const secret = process.env.MESA_E2E_PUSHER_SECRET;
-  if (!secret) throw new Error("MESA_E2E_PUSHER_SECRET is not set (see playwright.config.ts)");
-  const url = new URL(baseURL());
+/** The `pusher` server SDK pointed at the embedded endpoint of the worker's server. */
+function serverSdk(mesa: Mesa): Pusher {
+  const url = new URL(mesa.baseURL);
   return new Pusher({
     appId: APP_ID,
     key: APP_KEY,
-    secret,
+    secret: mesa.pusherSecret,
     host: url.hostname,
     port: url.port,
     useTLS: false,
@@ -148,19 +113,20 @@ test.describe.configure({ mode: "serial" });
 test.describe("realtime", () => {
   const ids: Record<string, number> = {};
 
-  test.beforeAll(() => {
-    ids.admin = createUser(ADMIN, { role: "super-administrator", area: "Administración", place: "Sede Lima" });
-    ids.person = createUser(PERSON, { role: "cashier", area: "Caja", place: CAFE });
-    ids.cashier = createUser(CASHIER, { role: "cashier", area: "Caja", place: CAFE });
-    ids.manager = createUser(MANAGER, { role: "cafe manager", area: "Caja", place: CAFE });
-    ids.watcher = createUser(WATCHER, { role: "cashier", area: "Caja", place: CAFE });
+  test.beforeAll(async ({ mesa }) => {
+    ids.admin = await mesa.user({ ...ADMIN, role: "super-administrator", area: "Administración", place: "Sede Lima" });
+    ids.person = await mesa.user({ ...PERSON, role: "cashier", area: "Caja", place: CAFE });
+    ids.cashier = await mesa.user({ ...CASHIER, role: "cashier", area: "Caja", place: CAFE });
+    ids.manager = await mesa.user({ ...MANAGER, role: "cafe manager", area: "Caja", place: CAFE });
+    ids.watcher = await mesa.user({ ...WATCHER, role: "cashier", area: "Caja", place: CAFE });
   });
 
   test("pusher-js connects; a public channel receives what the pusher SDK publishes; a forged private signature is refused", async ({
     page,
+    mesa,
   }) => {
     const frames = watchFrames(page);
-    await signIn(page, CASHIER.email);
+    await signIn(page, mesa, CASHIER);
     await expect(status(page)).toHaveAttribute("data-state", "connected");
     // The app's own connection signed in as the user and joined their private channel.
     await expect.poll(() => frames.some((f) => f.event === "pusher:signin_success")).toBe(true);
@@ -179,7 +145,7 @@ test.describe("realtime", () => {
       readFileSync(PUSHER_JS, "utf8"),
     );
     expect(await page.evaluate(() => typeof (window as any).Pusher)).toBe("function");
-    const url = new URL(baseURL());
+    const url = new URL(mesa.baseURL);
     const publicChannel = `e2e-public-${RUN}`;
     const privateChannel = `private-App.Models.User.${ids.admin}`;
     const setup = await page.evaluate(
@@ -230,7 +196,7 @@ test.describe("realtime", () => {
     expect(setup.socketId).toMatch(/^\d+\.\d+$/);
 
     // Published from here, through the SDK and the embedded HTTP API.
-    const sdk = serverSdk();
+    const sdk = serverSdk(mesa);
     const payload = { message: `¡Hola desde el SDK! ${RUN}`, n: 42 };
     const response = await sdk.trigger(publicChannel, "greeting", payload);
     expect(response.status).toBe(200);
@@ -267,13 +233,16 @@ test.describe("realtime", () => {
     await expect(status(page)).toHaveAttribute("data-state", "connected");
   });
 
-  test("deactivating a user signs out both of their tabs within seconds, without a click", async ({ browser }) => {
+  test("deactivating a user signs out both of their tabs within seconds, without a click", async ({
+    browser,
+    mesa,
+  }) => {
     test.setTimeout(30_000);
     // The user, in two tabs of one browser: the dashboard and their profile settings.
     const userContext = await browser.newContext();
     const first = await userContext.newPage();
     const firstFrames = watchFrames(first);
-    await signIn(first, PERSON.email);
+    await signIn(first, mesa, PERSON);
     const second = await userContext.newPage();
     const secondFrames = watchFrames(second);
     await open(second, "/settings/profile");
@@ -291,7 +260,7 @@ test.describe("realtime", () => {
     // The administrator, in a browser of their own, deactivates them from the Users page.
     const adminContext = await browser.newContext();
     const admin = await adminContext.newPage();
-    await signIn(admin, ADMIN.email);
+    await signIn(admin, mesa, ADMIN);
     await open(admin, `/users?search=${encodeURIComponent(PERSON.email)}`);
     const row = admin.getByTestId(`user-row-${PERSON.email}`);
     const landed: Record<string, number> = {};
@@ -327,7 +296,7 @@ test.describe("realtime", () => {
     expect(
       (
         await (
-          await serverSdk().get({ path: `/channels/${userChannel}`, params: { info: "subscription_count" } })
+          await serverSdk(mesa).get({ path: `/channels/${userChannel}`, params: { info: "subscription_count" } })
         ).json()
       ).occupied,
     ).toBe(false);
@@ -338,13 +307,14 @@ test.describe("realtime", () => {
 
   test("presence: two people reaching the same cafe see each other on the dashboard; one leaving disappears for the other", async ({
     browser,
+    mesa,
   }) => {
     const contexts: BrowserContext[] = [];
     const dashboard = async (person: { email: string }) => {
       const context = await browser.newContext();
       contexts.push(context);
       const page = await context.newPage();
-      await signIn(page, person.email);
+      await signIn(page, mesa, person);
       await expect(status(page)).toHaveAttribute("data-state", "connected");
       return page;
     };
@@ -369,15 +339,15 @@ test.describe("realtime", () => {
     await expect(cashier.getByTestId(`on-duty-${cafeId}`)).not.toContainText(MANAGER.name, { timeout: 5_000 });
     test.info().annotations.push({ type: "timing", description: `member removed after ${Date.now() - start} ms` });
     await expect(cashier.getByTestId(`on-duty-${cafeId}`)).toContainText(CASHIER.name);
-    const users = await (await serverSdk().get({ path: `/channels/presence-cafe.${cafeId}/users` })).json();
+    const users = await (await serverSdk(mesa).get({ path: `/channels/presence-cafe.${cafeId}/users` })).json();
     expect(users).toEqual({ users: [{ id: String(ids.cashier) }] });
 
     for (const context of contexts) await context.close();
   });
 
-  test("page-protocol requests carry the tab's socket id in X-Socket-ID", async ({ page }) => {
+  test("page-protocol requests carry the tab's socket id in X-Socket-ID", async ({ page, mesa }) => {
     const frames = watchFrames(page);
-    await signIn(page, WATCHER.email);
+    await signIn(page, mesa, WATCHER);
     await expect(status(page)).toHaveAttribute("data-state", "connected");
     const established = frames.filter((f) => f.event === "pusher:connection_established");
     expect(established).toHaveLength(1);
@@ -398,12 +368,12 @@ test.describe("realtime", () => {
     await expect(page).toHaveURL(/\/settings\//);
   });
 
-  test("the dashboard with realtime connected logs no console errors", async ({ browser }) => {
+  test("the dashboard with realtime connected logs no console errors", async ({ browser, mesa }) => {
     const context = await browser.newContext();
     const page = await context.newPage();
     const problems = watchConsole(page);
     const frames = watchFrames(page);
-    await signIn(page, ADMIN.email);
+    await signIn(page, mesa, ADMIN);
     await expect(status(page)).toHaveAttribute("data-state", "connected");
     // Every cafe's presence channel joined (the administrator reaches them all), and the private channel.
     const entries = page.locator('[data-testid^="on-duty-"]');

@@ -5,63 +5,25 @@
  * cafe only, whose lines add up to the total the preview showed, to the cent. The dates are chosen by a preset
  * (the last 7 days, counted in Lima) and typed (a day that does not exist is refused before anything is asked);
  * "Generar" downloads the workbook by itself once it is ready, and the dialog opened again shows the form (with a
- * link to the last report), not the last result. The dialog is checked with axe in both themes, at a desktop and a
- * phone width, and used with the keyboard.
+ * link to the last report), not the last result. The dialog is used with the keyboard. (axe checks it, and that it
+ * fits a phone, in tests/e2e/accessibility-sales.e2e.ts.)
  *
  * The e2e database is seeded on the server's first start with the demo data: two weeks of sales at the demo cafes,
- * ending yesterday. People come from tests/support/e2e-fixtures.ts.
+ * ending yesterday. The manager is made by the worker's fixtures (tests/e2e/fixtures.ts).
  */
-import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
-import { execFileSync } from "node:child_process";
+import type { Page } from "@playwright/test";
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import * as XLSX from "xlsx";
+import { expect, test } from "./fixtures";
 import { waitForHydration, watchConsole } from "./support";
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const RUN = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
-const PASSWORD = "Altiplano-Quinua-2024!";
 const MANAGER = { name: `Elena Reportes ${RUN}`, email: `reportes.jefa.${RUN}@example.com` };
 const CAFE = "Comedor Principal";
-
-function createUser(person: { name: string; email: string }, role: { role: string; area: string; place: string }) {
-  execFileSync(
-    join(ROOT, "node_modules/.bin/bun"),
-    [
-      "tests/support/e2e-fixtures.ts",
-      "user",
-      "--name",
-      person.name,
-      "--email",
-      person.email,
-      "--password",
-      PASSWORD,
-      "--role",
-      role.role,
-      "--area",
-      role.area,
-      "--place",
-      role.place,
-      "--wait",
-      String(test.info().project.use.baseURL),
-    ],
-    { cwd: ROOT, env: { ...process.env, DB_PATH: process.env.MESA_E2E_DB }, stdio: "pipe" },
-  );
-}
 
 async function open(page: Page, path: string): Promise<void> {
   await page.goto(path);
   await waitForHydration(page);
-}
-
-async function signIn(page: Page, email: string): Promise<void> {
-  await open(page, "/login");
-  await page.getByLabel("Correo electrónico").fill(email);
-  await page.getByLabel("Contraseña", { exact: true }).fill(PASSWORD);
-  await page.getByRole("button", { name: "Ingresar" }).click();
-  await page.waitForURL((url) => !url.pathname.startsWith("/login"));
 }
 
 /** Today in Lima, moved by `days`, as "YYYY-MM-DD". */
@@ -77,35 +39,18 @@ function cents(text: string): number {
   return Number(text.replace(/[^\d]/g, ""));
 }
 
-/** axe on the open dialog in the light and dark themes: no serious, critical or moderate finding. */
-async function checkDialog(page: Page, where: string): Promise<void> {
-  for (const theme of ["light", "dark"] as const) {
-    await page.evaluate(async (value) => {
-      const root = document.documentElement;
-      root.dataset.appearance = value;
-      root.classList.toggle("dark", value === "dark");
-      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-      for (const animation of document.getAnimations()) if (animation instanceof CSSTransition) animation.finish();
-    }, theme);
-    const { violations } = await new AxeBuilder({ page }).include("[role=dialog]").analyze();
-    const failing = violations
-      .filter((v) => ["serious", "critical", "moderate"].includes(v.impact ?? ""))
-      .map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-    expect.soft(failing, `axe: ${where} [${theme}]`).toEqual([]);
-  }
-}
-
 test.describe("the report dialog", () => {
-  test.beforeAll(() => {
-    createUser(MANAGER, { role: "cafe manager", area: "Caja", place: CAFE });
+  test.beforeAll(async ({ mesa }) => {
+    await mesa.user({ ...MANAGER, role: "cafe manager", area: "Caja", place: CAFE });
   });
 
   test("a cafe manager generates the report from the Dinners page, downloads it, and its sheets add up", async ({
     page,
+    mesa,
   }) => {
     test.setTimeout(90_000);
     const problems = watchConsole(page);
-    await signIn(page, MANAGER.email);
+    await mesa.signIn(page, MANAGER);
     await open(page, "/dinners");
 
     await page.getByTestId("sales-report-open").click();
@@ -151,7 +96,6 @@ test.describe("the report dialog", () => {
     const total = cents(await dialog.getByTestId("report-total-total").innerText());
     const sales = Number((await dialog.getByTestId("report-total-sales").innerText()).replace(/[^\d]/g, ""));
     expect(total).toBeGreaterThan(0);
-    await checkDialog(page, "report dialog, desktop");
 
     // Generate with the keyboard: the button takes focus and Enter presses it; the workbook downloads once ready.
     await dialog.getByTestId("report-generate").focus();
@@ -160,7 +104,6 @@ test.describe("the report dialog", () => {
     const file = await downloading;
     await expect(dialog.getByTestId("report-job")).toHaveAttribute("data-state", "ready");
     await expect(dialog.getByTestId("report-downloaded")).toBeVisible();
-    await checkDialog(page, "report dialog, ready");
     expect(file.suggestedFilename()).toBe(`mesa-ventas-${typed}-${limaDay()}.xlsx`);
     const book = XLSX.read(readFileSync((await file.path())!), { type: "buffer" });
     expect(book.SheetNames).toEqual(["Reporte", "Resumen", "Diario", "Valorización", "Detalle"]);
@@ -189,19 +132,5 @@ test.describe("the report dialog", () => {
     await expect(dialog.getByTestId("report-last-download")).toBeVisible();
     await expect(dialog.getByTestId("report-preset-this_month")).toHaveAttribute("aria-pressed", "true");
     expect(problems).toEqual([]);
-  });
-
-  test("on a phone the dialog fits the screen and passes axe in both themes", async ({ page }) => {
-    await page.setViewportSize({ width: 390, height: 844 });
-    await signIn(page, MANAGER.email);
-    await open(page, "/dinners");
-    await page.getByTestId("sales-report-open").click();
-    const dialog = page.getByRole("dialog", { name: "Reporte de ventas" });
-    await expect(dialog).toBeVisible();
-    await expect(dialog.getByTestId("report-total-total")).toContainText("S/");
-    const box = (await dialog.boundingBox())!;
-    expect(box.x).toBeGreaterThanOrEqual(0);
-    expect(box.x + box.width).toBeLessThanOrEqual(390);
-    await checkDialog(page, "report dialog, phone");
   });
 });

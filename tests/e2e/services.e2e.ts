@@ -9,20 +9,17 @@
  * The tests run in order on the e2e database the server seeds on its first start (services DES, ALM, CEN, REF and
  * DSC offered by "Mina Cerro Verde", its units "Unidad Norte" and "Unidad Sur" and their cafes "Comedor Principal",
  * "Comedor Taller", "Comedor Campamento" and "Comedor Chancadora", with prices; and by "Mina Antamina", whose
- * Huarmey unit and cafes serve no dinner). The super-administrator comes from tests/support/e2e-fixtures.ts.
+ * Huarmey unit and cafes serve no dinner). The super-administrator is made by the worker's fixtures
+ * (tests/e2e/fixtures.ts).
  */
-import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import type { Browser, BrowserContext, Page } from "@playwright/test";
+import { expect, test, type Mesa } from "./fixtures";
 import { acceptConfirmation, chooseOption, watchConsole, watchServerMarkup, waitForHydration } from "./support";
-import { execFileSync } from "node:child_process";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 /** Unique per run, so names, addresses and codes never collide with another run's on a reused database. */
 const RUN = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
 /** Six capitals and digits for service codes (at most 12 characters, [A-Z0-9_-]). */
 const TAG = RUN.slice(-6).toUpperCase();
-const PASSWORD = "Altiplano-Quinua-2024!";
 const ADMIN = { name: `Sofía Admin ${RUN}`, email: `super.services.${RUN}@example.com` };
 
 /** Created, renamed, searched for and deleted in the first test. */
@@ -39,38 +36,6 @@ const SEEDED = ["ALM", "CEN", "DES", "DSC", "REF"];
 async function open(page: Page, path: string): Promise<void> {
   await page.goto(path);
   await waitForHydration(page);
-}
-
-/** A verified user on the e2e database with a role in an area (tests/support/e2e-fixtures.ts). */
-function createUser(
-  person: { name: string; email: string },
-  role: { role: string; area: string; place: string },
-): void {
-  const args = [
-    "tests/support/e2e-fixtures.ts",
-    "user",
-    "--name",
-    person.name,
-    "--email",
-    person.email,
-    "--password",
-    PASSWORD,
-  ];
-  args.push(
-    "--role",
-    role.role,
-    "--area",
-    role.area,
-    "--place",
-    role.place,
-    "--wait",
-    String(test.info().project.use.baseURL),
-  );
-  execFileSync(join(ROOT, "node_modules/.bin/bun"), args, {
-    cwd: ROOT,
-    env: { ...process.env, DB_PATH: process.env.MESA_E2E_DB },
-    stdio: "pipe",
-  });
 }
 
 const flash = (page: Page, kind: "success" | "error") => page.locator(`[data-flash="${kind}"]`);
@@ -144,30 +109,22 @@ async function createService(page: Page, service: { code: string; name: string }
 test.describe.configure({ mode: "serial" });
 
 test.describe("services", () => {
-  let adminState: Awaited<ReturnType<BrowserContext["storageState"]>>;
-  const admin = async (browser: Browser) => {
-    const context = await browser.newContext({ storageState: adminState });
+  const admin = async (browser: Browser, mesa: Mesa) => {
+    const context = await browser.newContext();
+    await mesa.signIn(context, ADMIN);
     const page = await context.newPage();
     return { context, page, problems: watchConsole(page) };
   };
 
-  test.beforeAll(async ({ browser }) => {
-    createUser(ADMIN, { role: "super-administrator", area: "Administración", place: "Sede Lima" });
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    await open(page, "/login");
-    await page.getByLabel("Correo electrónico").fill(ADMIN.email);
-    await page.getByLabel("Contraseña", { exact: true }).fill(PASSWORD);
-    await page.getByRole("button", { name: "Ingresar" }).click();
-    await expect(page).toHaveURL(/\/dashboard$/);
-    adminState = await context.storageState();
-    await context.close();
+  test.beforeAll(async ({ mesa }) => {
+    await mesa.user({ ...ADMIN, role: "super-administrator", area: "Administración", place: "Sede Lima" });
   });
 
   test("the catalogue: the seeded services are listed; a service is created, renamed, found, refused with a taken code and deleted", async ({
     browser,
+    mesa,
   }) => {
-    const { context, page, problems } = await admin(browser);
+    const { context, page, problems } = await admin(browser, mesa);
     await open(page, "/services");
     await expect(page.getByRole("heading", { level: 1, name: "Servicios" })).toBeVisible();
     // No tabs: the places' services and prices are on Management, one link away.
@@ -254,8 +211,8 @@ test.describe("services", () => {
     await context.close();
   });
 
-  test("deleting a service that places offer is refused, and the page says why", async ({ browser }) => {
-    const { context, page, problems } = await admin(browser);
+  test("deleting a service that places offer is refused, and the page says why", async ({ browser, mesa }) => {
+    const { context, page, problems } = await admin(browser, mesa);
     await open(page, "/services");
     await serviceRow(page, "DES").getByRole("button", { name: "Eliminar DES" }).click();
     await acceptConfirmation(page, "¿Eliminar el servicio DES?");
@@ -270,8 +227,8 @@ test.describe("services", () => {
     await context.close();
   });
 
-  test("the catalogue sorts on the server and reads as cards on a 390 px phone", async ({ browser }) => {
-    const { context, page, problems } = await admin(browser);
+  test("the catalogue sorts on the server and reads as cards on a 390 px phone", async ({ browser, mesa }) => {
+    const { context, page, problems } = await admin(browser, mesa);
     await open(page, "/services");
     const codes = async () =>
       (await catalogue(page).locator("tbody tr td:first-child").allInnerTexts()).map((c) => c.trim());
@@ -302,9 +259,10 @@ test.describe("services", () => {
 
   test("a place's services, on Management: a unit cannot take a service its mine lacks; offered by the mine, then the unit; removing one from the mine confirms and cascades", async ({
     browser,
+    mesa,
   }) => {
     test.setTimeout(45_000);
-    const { context, page, problems } = await admin(browser);
+    const { context, page, problems } = await admin(browser, mesa);
     await open(page, "/services");
     await createService(page, EXTRA, "Cena");
 
@@ -410,8 +368,8 @@ test.describe("services", () => {
     await context.close();
   });
 
-  test("prices: Comedor Principal's ALM set to 12.50 shows in soles in the history", async ({ browser }) => {
-    const { context, page, problems } = await admin(browser);
+  test("prices: Comedor Principal's ALM set to 12.50 shows in soles in the history", async ({ browser, mesa }) => {
+    const { context, page, problems } = await admin(browser, mesa);
     await openPlace(page, "Comedores", "Comedor Principal");
 
     let dialog = await pricesDialog(page, "Comedor Principal");
@@ -444,8 +402,11 @@ test.describe("services", () => {
     await context.close();
   });
 
-  test("prices: 12.345 and abc are refused on the price field, and the dialog stays open", async ({ browser }) => {
-    const { context, page, problems } = await admin(browser);
+  test("prices: 12.345 and abc are refused on the price field, and the dialog stays open", async ({
+    browser,
+    mesa,
+  }) => {
+    const { context, page, problems } = await admin(browser, mesa);
     await openPlace(page, "Comedores", "Comedor Principal");
     const dialog = await pricesDialog(page, "Comedor Principal");
     const alm = dialog.getByRole("textbox", { name: "Precio (S/) ALM" });
@@ -493,8 +454,8 @@ test.describe("services", () => {
     return { removed, problems };
   };
 
-  test("/services hydrates cleanly and its dialogs open without console errors", async ({ browser }) => {
-    const { context } = await admin(browser);
+  test("/services hydrates cleanly and its dialogs open without console errors", async ({ browser, mesa }) => {
+    const { context } = await admin(browser, mesa);
     const { removed, problems } = await load(context, "/services", "Servicios", async (page) => {
       await page.getByRole("button", { name: "Nuevo servicio" }).click();
       await page.getByRole("dialog", { name: "Nuevo servicio" }).getByRole("button", { name: "Cerrar" }).click();
@@ -509,8 +470,9 @@ test.describe("services", () => {
 
   test("the old Lugares tab's address opens Management, which hydrates cleanly with a mine's, unit's and cafe's dialogs", async ({
     browser,
+    mesa,
   }) => {
-    const { context } = await admin(browser);
+    const { context } = await admin(browser, mesa);
     const { removed, problems } = await load(context, "/services?tab=places", "Gestión", async (page) => {
       await expect(page).toHaveURL(/\/management\?tab=cafes$/);
       for (const [level, place] of [

@@ -2,7 +2,8 @@
  * Helpers shared by the browser tests: catching console problems and hydration mismatches, and waiting until
  * React owns the server-rendered page. (Not a test file: Playwright only runs *.e2e.ts.)
  */
-import { expect, type ConsoleMessage, type Locator, type Page } from "@playwright/test";
+import type { ConsoleMessage, Locator, Page } from "@playwright/test";
+import { expect } from "./fixtures";
 
 /** Console errors, hydration warnings and uncaught exceptions seen by a page. */
 export function watchConsole(page: Page): string[] {

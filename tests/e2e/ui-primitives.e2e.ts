@@ -4,16 +4,12 @@
  * the row, Delete removes it); on a 390 px phone a table reads as cards without sideways scrolling, and the menu is
  * a sheet that Escape closes.
  */
-import { expect, test, type BrowserContext, type Page } from "@playwright/test";
-import { execFileSync } from "node:child_process";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import type { Browser, Page } from "@playwright/test";
+import { expect, test, type Mesa } from "./fixtures";
 import { confirmation, chooseOption, watchConsole, watchServerMarkup, waitForHydration } from "./support";
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const RUN = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
 const TAG = RUN.slice(-6).toUpperCase();
-const PASSWORD = "Quebrada-Honda-2026!";
 const ADMIN = { name: `Rosa Primitivas ${RUN}`, email: `super.primitives.${RUN}@example.com` };
 const PROPERTY = { code: `BAL-${TAG}`, name: `Balanza de plataforma ${RUN}` };
 
@@ -25,44 +21,13 @@ async function open(page: Page, path: string): Promise<void> {
 }
 
 test.describe("ui primitives", () => {
-  let state: Awaited<ReturnType<BrowserContext["storageState"]>>;
-
-  test.beforeAll(async ({ browser }) => {
-    execFileSync(
-      join(ROOT, "node_modules/.bin/bun"),
-      [
-        "tests/support/e2e-fixtures.ts",
-        "user",
-        "--name",
-        ADMIN.name,
-        "--email",
-        ADMIN.email,
-        "--password",
-        PASSWORD,
-        "--role",
-        "super-administrator",
-        "--area",
-        "Administración",
-        "--place",
-        "Sede Lima",
-        "--wait",
-        String(test.info().project.use.baseURL),
-      ],
-      { cwd: ROOT, env: { ...process.env, DB_PATH: process.env.MESA_E2E_DB }, stdio: "pipe" },
-    );
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    await open(page, "/login");
-    await page.getByLabel("Correo electrónico").fill(ADMIN.email);
-    await page.getByLabel("Contraseña", { exact: true }).fill(PASSWORD);
-    await page.getByRole("button", { name: "Ingresar" }).click();
-    await expect(page).toHaveURL(/\/dashboard$/);
-    state = await context.storageState();
-    await context.close();
+  test.beforeAll(async ({ mesa }) => {
+    await mesa.user({ ...ADMIN, role: "super-administrator", area: "Administración", place: "Sede Lima" });
   });
 
-  async function signedIn(browser: import("@playwright/test").Browser, viewport?: { width: number; height: number }) {
-    const context = await browser.newContext({ storageState: state, ...(viewport ? { viewport } : {}) });
+  async function signedIn(browser: Browser, mesa: Mesa, viewport?: { width: number; height: number }) {
+    const context = await browser.newContext(viewport ? { viewport } : {});
+    await mesa.signIn(context, ADMIN);
     const page = await context.newPage();
     const problems = watchConsole(page);
     await watchServerMarkup(page);
@@ -71,8 +36,9 @@ test.describe("ui primitives", () => {
 
   test("a dialog opens on its first field, Escape closes it and focus goes back to its button; a delete is confirmed in a dialog that states its consequence", async ({
     browser,
+    mesa,
   }) => {
-    const { context, page, problems } = await signedIn(browser);
+    const { context, page, problems } = await signedIn(browser, mesa);
     await open(page, "/businesses/properties");
     const create = page.getByRole("button", { name: "Nuevo bien" });
 
@@ -127,8 +93,8 @@ test.describe("ui primitives", () => {
     await context.close();
   });
 
-  test("on a 390 px phone a table reads as cards, with no sideways scrolling", async ({ browser }) => {
-    const { context, page, problems } = await signedIn(browser, { width: 390, height: 844 });
+  test("on a 390 px phone a table reads as cards, with no sideways scrolling", async ({ browser, mesa }) => {
+    const { context, page, problems } = await signedIn(browser, mesa, { width: 390, height: 844 });
     await open(page, "/management?tab=cafes");
     const table = page.getByRole("table", { name: "Comedores" });
     const card = table.getByRole("row").filter({ hasText: "Comedor Principal" });
@@ -171,8 +137,9 @@ test.describe("ui primitives", () => {
 
   test("on a phone the menu is a sheet: it opens from the header, Escape closes it, and focus goes back", async ({
     browser,
+    mesa,
   }) => {
-    const { context, page, problems } = await signedIn(browser, { width: 390, height: 844 });
+    const { context, page, problems } = await signedIn(browser, mesa, { width: 390, height: 844 });
     await open(page, "/dashboard");
     // The sidebar is not on the page at this width; the header's button opens the menu.
     await expect(page.locator("#sidebar")).toBeHidden();

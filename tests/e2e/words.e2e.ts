@@ -3,47 +3,21 @@
  * language, counts take the plural their number and language ask for, and the audit names the command line in
  * words. Switching the language in the header changes all of them.
  *
- * The people come from tests/support/e2e-fixtures.ts on the e2e database (the server seeds the roles, places and
- * areas on its first start): a super-administrator, a cashier and a cafe manager at "Caja" of "Comedor Principal".
+ * The people are made by the worker's fixtures (tests/e2e/fixtures.ts; the server seeds the roles, places and areas
+ * on its first start): a super-administrator, a cashier and a cafe manager at "Caja" of "Comedor Principal".
  */
-import { expect, test, type Page } from "@playwright/test";
-import { execFileSync } from "node:child_process";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { waitForHydration, watchConsole } from "./support";
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 /** Unique per run, so names and addresses never collide with another run's on a reused database. */
 const RUN = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
-const PASSWORD = "Altiplano-Quinua-2024!";
 
 const ADMIN = { name: `Inés Palabras ${RUN}`, email: `palabras.${RUN}@example.com` };
 const CASHIER = { name: `Rosa Cajera ${RUN}`, email: `rosa.${RUN}@example.com` };
 const MANAGER = { name: `Julio Jefe ${RUN}`, email: `julio.${RUN}@example.com` };
 /** A role the command line creates, so the audit has an entry by the command line to show. */
 const ROLE = `lector ${RUN}`;
-
-/** A verified user, optionally holding a role in an area (tests/support/e2e-fixtures.ts). */
-function createUser(person: { name: string; email: string }, role?: { role: string; area: string; place: string }) {
-  const args = ["tests/support/e2e-fixtures.ts", "user", "--name", person.name, "--email", person.email];
-  args.push("--password", PASSWORD);
-  if (role) args.push("--role", role.role, "--area", role.area, "--place", role.place);
-  args.push("--wait", String(test.info().project.use.baseURL));
-  execFileSync(join(ROOT, "node_modules/.bin/bun"), args, {
-    cwd: ROOT,
-    env: { ...process.env, DB_PATH: process.env.MESA_E2E_DB },
-    stdio: "pipe",
-  });
-}
-
-/** Runs ./mesa on the e2e database. */
-function mesa(...args: string[]): void {
-  execFileSync(join(ROOT, "node_modules/.bin/bun"), ["cli/main.ts", ...args], {
-    cwd: ROOT,
-    env: { ...process.env, DB_PATH: process.env.MESA_E2E_DB },
-    stdio: "pipe",
-  });
-}
 
 async function open(page: Page, path: string): Promise<void> {
   await page.goto(path);
@@ -77,19 +51,17 @@ async function permissionsOf(page: Page, person: { name: string; email: string }
   return shown;
 }
 
-test("the language switch changes role names, permission labels, plurals and the audit's words", async ({ page }) => {
+test("the language switch changes role names, permission labels, plurals and the audit's words", async ({
+  page,
+  mesa,
+}) => {
   test.setTimeout(60_000);
-  createUser(ADMIN, { role: "super-administrator", area: "Administración", place: "Sede Lima" });
-  createUser(CASHIER, { role: "cashier", area: "Caja", place: "Comedor Principal" });
-  createUser(MANAGER, { role: "cafe manager", area: "Caja", place: "Comedor Principal" });
-  mesa("role:create", ROLE, "--permission", "audit.view");
+  await mesa.user({ ...ADMIN, role: "super-administrator", area: "Administración", place: "Sede Lima" });
+  await mesa.user({ ...CASHIER, role: "cashier", area: "Caja", place: "Comedor Principal" });
+  await mesa.user({ ...MANAGER, role: "cafe manager", area: "Caja", place: "Comedor Principal" });
+  await mesa.cli("role:create", ROLE, "--permission", "audit.view");
+  await mesa.signIn(page, ADMIN);
   const problems = watchConsole(page);
-
-  await open(page, "/login");
-  await page.getByLabel("Correo electrónico").fill(ADMIN.email);
-  await page.getByLabel("Contraseña", { exact: true }).fill(PASSWORD);
-  await page.getByRole("button", { name: "Ingresar" }).click();
-  await expect(page).toHaveURL(/\/dashboard$/);
 
   // Spanish: the built-in roles by their Spanish names, permissions by their labels, "5 permisos" and "16 permisos".
   await open(page, `/users?search=${RUN}`);
@@ -170,26 +142,19 @@ test("the language switch changes role names, permission labels, plurals and the
 
 test("forms speak Mesa's words, not the browser's, and times are typed on the 24-hour clock, in an English browser too", async ({
   browser,
+  mesa,
 }) => {
   test.setTimeout(60_000);
   const keeper = { name: `Sara Horarios ${RUN}`, email: `horarios.${RUN}@example.com` };
   const root = { name: `Iván Raíz ${RUN}`, email: `raiz.${RUN}@example.com` };
-  createUser(keeper, { role: "cafe manager", area: "Caja", place: "Comedor Principal" });
-  createUser(root, { role: "super-administrator", area: "Administración", place: "Sede Lima" });
+  await mesa.user({ ...keeper, role: "cafe manager", area: "Caja", place: "Comedor Principal" });
+  await mesa.user({ ...root, role: "super-administrator", area: "Administración", place: "Sede Lima" });
   // An English browser: its own bubble would say "Please fill out this field." and its time inputs would show AM/PM.
   const context = await browser.newContext({ locale: "en-US" });
   const page = await context.newPage();
   const problems = watchConsole(page);
-  const signIn = async (email: string) => {
-    await open(page, "/login");
-    await page.getByLabel("Correo electrónico").fill(email);
-    await page.getByLabel("Contraseña", { exact: true }).fill(PASSWORD);
-    await page.getByRole("button", { name: "Ingresar" }).click();
-    await expect(page).toHaveURL(/\/(dashboard|dinners)$/);
-  };
-
   // A required field left empty: Mesa's message under it in the page's language, the field focused, no bubble.
-  await signIn(root.email);
+  await mesa.signIn(page, root);
   await open(page, "/menu/display");
   await page.getByRole("button", { name: "Nuevo enlace" }).click();
   const dialog = page.getByRole("dialog");
@@ -213,7 +178,7 @@ test("forms speak Mesa's words, not the browser's, and times are typed on the 24
   await page.context().clearCookies();
 
   // A service's window: text typed as a person would, written back as HH:MM; never AM/PM.
-  await signIn(keeper.email);
+  await mesa.signIn(page, keeper);
   await open(page, "/dinners");
   await page.getByRole("button", { name: "Precios y horarios" }).click();
   const prices = page.getByRole("dialog", { name: /^Precios y horarios de / });
@@ -237,11 +202,13 @@ test("forms speak Mesa's words, not the browser's, and times are typed on the 24
 
 test("the dashboard's chart waits in a placeholder of its own size, and its line runs straight from day to day", async ({
   browser,
+  mesa,
 }) => {
   test.setTimeout(60_000);
   const manager = { name: `Tomás Cifras ${RUN}`, email: `cifras.${RUN}@example.com` };
-  createUser(manager, { role: "cafe manager", area: "Caja", place: "Comedor Principal" });
+  await mesa.user({ ...manager, role: "cafe manager", area: "Caja", place: "Comedor Principal" });
   const context = await browser.newContext();
+  await mesa.signIn(context, manager);
   const page = await context.newPage();
   const problems = watchConsole(page);
   // The chart's code (recharts) is held back until the placeholder has been measured.
@@ -251,11 +218,7 @@ test("the dashboard's chart waits in a placeholder of its own size, and its line
     await held;
     await route.continue();
   });
-  await open(page, "/login");
-  await page.getByLabel("Correo electrónico").fill(manager.email);
-  await page.getByLabel("Contraseña", { exact: true }).fill(PASSWORD);
-  await page.getByRole("button", { name: "Ingresar" }).click();
-  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto("/dashboard");
 
   const frame = 'section[aria-labelledby="days-chart-title"]';
   const placeholder = page.getByTestId("days-chart-skeleton").locator(frame);

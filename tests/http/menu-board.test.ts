@@ -29,7 +29,8 @@ import {
   services,
 } from "../../db/schema";
 import { sha256 } from "../../src/crypto";
-import { migrateDatabase, openDatabase, type Db } from "../../src/db";
+import { openDatabase, type Db } from "../../src/db";
+import { migratedDatabase } from "../support/database";
 import { createArea } from "../../src/domain/access/areas";
 import { assignRole } from "../../src/domain/access/assignments";
 import { ensureCafe, ensureHeadquarters } from "../../src/domain/access/places";
@@ -207,8 +208,7 @@ beforeAll(async () => {
     PUSHER_PORT: String(port),
     PUSHER_SCHEME: "http",
   });
-  db = openDatabase(":memory:");
-  migrateDatabase(db);
+  db = migratedDatabase();
   creds = realtimeCredentials(config, config.appKey!);
   realtime = new EmbeddedPusherServer(creds);
   const services = createServices(config, db, { routes: productRoutes, realtime });

@@ -842,6 +842,29 @@ describe("CSRF", () => {
     expect(counter.calls).toBe(0);
   });
 
+  test("a form posted to a page that takes no POST, and a PUT to a real route with a session, get 419 without the token", async () => {
+    const { app, client } = setup();
+    const post = await app.app.handle(
+      new Request("http://mesa.test/", {
+        method: "POST",
+        body: "anything=1",
+        headers: { "content-type": "application/x-www-form-urlencoded", accept: "text/html" },
+      }),
+    );
+    expect(post.status).toBe(419);
+    expect(await post.text()).toContain("La página expiró");
+
+    await client.get("/settings/language");
+    expect(client.cookies.get("mesa_session")).toBeTruthy();
+    client.cookies.delete("XSRF-TOKEN"); // the session stays; the token is not echoed
+    const put = await client.request("/settings/language", {
+      method: "PUT",
+      body: "locale=en",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
+    expect(put.status).toBe(419);
+  });
+
   test("another session's token is rejected", async () => {
     const counter = { calls: 0 };
     const { app, client } = setup(postRoute(counter));

@@ -6,7 +6,7 @@
  * channel is refused to people without sales.view or outside the cafe's scope.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { migrateDatabase, openDatabase } from "../../src/db";
+import { migratedDatabase } from "../support/database";
 import { dateIn } from "../../src/domain/sales/clock";
 import { createApp } from "../../src/http/app";
 import { routes as productRoutes } from "../../src/http/routes";
@@ -43,8 +43,7 @@ beforeAll(async () => {
     PUSHER_PORT: String(port),
     PUSHER_SCHEME: "http",
   });
-  const db = openDatabase(":memory:");
-  migrateDatabase(db);
+  const db = migratedDatabase();
   creds = realtimeCredentials(config, config.appKey!);
   realtime = new EmbeddedPusherServer(creds);
   const services = createServices(config, db, { routes: productRoutes, realtime });

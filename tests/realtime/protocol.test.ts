@@ -14,7 +14,7 @@ import Pusher from "pusher-js";
 import PusherServer from "pusher";
 import { permissions as permissionsTable, rolePermissions, roles as rolesTable } from "../../db/schema";
 import { bootstrapAccess } from "../../db/seeds/access";
-import { migrateDatabase, openDatabase } from "../../src/db";
+import { migratedDatabase } from "../support/database";
 import { createArea } from "../../src/domain/access/areas";
 import { assignRole } from "../../src/domain/access/assignments";
 import { bumpAccessVersion } from "../../src/domain/access/authorization";
@@ -80,8 +80,7 @@ async function startServer(
     PUSHER_PORT: String(port),
     PUSHER_SCHEME: "http",
   });
-  const db = openDatabase(":memory:");
-  migrateDatabase(db);
+  const db = migratedDatabase();
   const creds = realtimeCredentials(config, config.appKey!);
   const realtime = new EmbeddedPusherServer(creds, options.realtime);
   const services = createServices(config, db, { routes: productRoutes, realtime });
@@ -1258,8 +1257,7 @@ describe("limits on channels and connections", () => {
   });
 
   test("REALTIME_MAX_CHANNELS, REALTIME_MAX_CONNECTIONS_PER_ADDRESS and TRUSTED_PROXIES reach the embedded server; the defaults are 100, 1000 and none", async () => {
-    const db = openDatabase(":memory:");
-    migrateDatabase(db);
+    const db = migratedDatabase();
     const configured = createServices(
       testConfig({
         REALTIME_MAX_CHANNELS: "7",

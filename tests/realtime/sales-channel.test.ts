@@ -5,7 +5,7 @@
  * X-Socket-ID) is left out, and people without sales.view or outside the cafe's scope are refused the channel.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { migrateDatabase, openDatabase } from "../../src/db";
+import { migratedDatabase } from "../support/database";
 import { dateIn } from "../../src/domain/sales/clock";
 import { createApp } from "../../src/http/app";
 import { routes as productRoutes } from "../../src/http/routes";
@@ -42,8 +42,7 @@ beforeAll(async () => {
     PUSHER_PORT: String(port),
     PUSHER_SCHEME: "http",
   });
-  const db = openDatabase(":memory:");
-  migrateDatabase(db);
+  const db = migratedDatabase();
   creds = realtimeCredentials(config, config.appKey!);
   realtime = new EmbeddedPusherServer(creds);
   const services = createServices(config, db, { routes: productRoutes, realtime });

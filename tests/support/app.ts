@@ -3,13 +3,14 @@
  * and a cookie jar so a sequence of requests shares one session like a browser would.
  */
 import { loadConfig, type Config } from "../../src/config";
-import { migrateDatabase, openDatabase, type Db } from "../../src/db";
+import type { Db } from "../../src/db";
 import { createApp } from "../../src/http/app";
 import { routes as productRoutes } from "../../src/http/routes";
 import type { RouteDefinition } from "../../src/http/routing";
 import type { SessionStore } from "../../src/http/session";
 import { createServices } from "../../src/http/services";
 import type { AppServices } from "../../src/http/context";
+import { migratedDatabase } from "./database";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -48,8 +49,7 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
 /** Builds the app with the product's routes, plus any extra routes a test needs. */
 export function createTestApp(options: { routes?: RouteDefinition[]; env?: Record<string, string> } = {}): TestApp {
   const config = testConfig(options.env);
-  const db = openDatabase(":memory:");
-  migrateDatabase(db);
+  const db = migratedDatabase();
   const routes = [...productRoutes, ...(options.routes ?? [])];
   const services = createServices(config, db, { routes });
   const app = createApp(services);

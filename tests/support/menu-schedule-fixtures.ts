@@ -1,19 +1,17 @@
 /**
- * Browser-test fixtures of the meal schedule, on the e2e database (DB_PATH):
+ * Browser-test fixtures of the meal schedule: commands of tests/support/e2e-fixtures.ts.
  *
- *   node_modules/.bin/bun tests/support/menu-schedule-fixtures.ts setup --cafe "Comedor Principal" --run 1a2b
+ *   `menu-schedule-setup` {cafe: "Comedor Principal", run: "1a2b"} (menuScheduleWorld)
  *     A dish category "Fondo 1a2b" added to the cafe's lunch structure (S/ 1.00 – 4.00; the structure is made when the
  *     cafe has none), two dishes of it with a recipe of the first level priced in the cafe's city (a city is given to
  *     a cafe without one): "Seco 1a2b" (250 g at 1 cent a gram = S/ 2.50) and "Ají 1a2b" (300 g = S/ 3.00).
- *     Prints {"cafeId","serviceId","categoryId","category","dishes":{"seco","aji"}} as JSON.
+ *     Returns {cafeId, serviceId, categoryId, category, dishes: {seco, aji}}.
  *
- *   node_modules/.bin/bun tests/support/menu-schedule-fixtures.ts save --cafe-id C --date D --service S \
- *     --category K --dish ID --as "Name"
+ *   `menu-schedule-save` {cafeId, date, service, category, dish, as: "Name"} (menuScheduleSave)
  *     Saves the day as someone else would, through saveDay at the day's current version, without announcing it (no
- *     realtime event): a page showing the day is left stale. Prints {"version":…}.
+ *     realtime event): a page showing the day is left stale. Returns {version}.
  */
 import { and, asc, eq, max } from "drizzle-orm";
-import { parseArgs } from "node:util";
 import {
   cafes,
   cafeServices,
@@ -33,36 +31,16 @@ import {
   recipes,
   services,
 } from "../../db/schema";
-import { loadConfig } from "../../src/config";
-import { migrateDatabase, openDatabase } from "../../src/db";
+import type { Db } from "../../src/db";
 import { EVERYTHING } from "../../src/domain/access/scope";
 import { saveDay } from "../../src/domain/menu/schedule";
 
-const { positionals, values } = parseArgs({
-  allowPositionals: true,
-  options: {
-    cafe: { type: "string" },
-    run: { type: "string" },
-    "cafe-id": { type: "string" },
-    date: { type: "string" },
-    service: { type: "string" },
-    category: { type: "string" },
-    dish: { type: "string" },
-    as: { type: "string" },
-  },
-});
-
 function fail(message: string): never {
-  console.error(message);
-  process.exit(1);
+  throw new Error(message);
 }
 
-const db = openDatabase(loadConfig().dbPath);
-migrateDatabase(db);
-const now = new Date();
-
-if (positionals[0] === "setup") {
-  if (!values.cafe || !values.run) fail("Usage: menu-schedule-fixtures.ts setup --cafe NAME --run RUN");
+export function menuScheduleWorld(db: Db, values: { cafe: string; run: string }) {
+  const now = new Date();
   const run = values.run;
   const cafe = db.select().from(cafes).where(eq(cafes.name, values.cafe)).get() ?? fail(`No cafe "${values.cafe}"`);
   let cityId = cafe.cityId;
@@ -160,23 +138,22 @@ if (positionals[0] === "setup") {
     category: category.name,
     dishes: { seco: dish(`Seco ${run}`, 250), aji: dish(`Ají ${run}`, 300) },
   };
-  console.log(JSON.stringify(result));
-} else if (positionals[0] === "save") {
-  const cafeId = Number(values["cafe-id"]);
-  const date = values.date ?? fail("--date is required");
+  return result;
+}
+
+export function menuScheduleSave(
+  db: Db,
+  values: { cafeId: number; date: string; service: number; category: number; dish: number; as: string },
+): { version: number } {
+  const { cafeId, date } = values;
   const day = db
     .select()
     .from(menuDays)
     .where(and(eq(menuDays.cafeId, cafeId), eq(menuDays.date, date)))
     .get();
-  const saved = saveDay(db, { userId: null, label: values.as ?? "cli" }, EVERYTHING, cafeId, date, {
+  const saved = saveDay(db, { userId: null, label: values.as }, EVERYTHING, cafeId, date, {
     version: day?.version ?? 0,
-    slots: [
-      { service_id: Number(values.service), category_id: Number(values.category), dish_ids: [Number(values.dish)] },
-    ],
+    slots: [{ service_id: values.service, category_id: values.category, dish_ids: [values.dish] }],
   });
-  console.log(JSON.stringify({ version: saved.version }));
-} else {
-  fail("Usage: menu-schedule-fixtures.ts setup|save …");
+  return { version: saved.version };
 }
-db.$client.close();

@@ -1,12 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
 import { permissions, rolePermissions, roles, startingRoleGrants } from "../../../db/schema";
-import { migrateDatabase, openDatabase, type Db } from "../../db";
+import { type Db } from "../../db";
+import { migratedDatabase } from "../../../tests/support/database";
 import { applyStartingGrants, bootstrapAccess, ensureStartingRole, STARTING_ROLES } from "./starting-roles";
 
 function freshDatabase(): Db {
-  const db = openDatabase(":memory:");
-  migrateDatabase(db);
+  const db = migratedDatabase();
   bootstrapAccess(db);
   for (const spec of STARTING_ROLES) ensureStartingRole(db, spec);
   return db;

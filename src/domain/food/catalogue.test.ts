@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { auditLog, headquarters, offerPriceHistory } from "../../../db/schema";
-import { migrateDatabase, openDatabase } from "../../db";
+import { migratedDatabase } from "../../../tests/support/database";
 import { ensureHeadquarters } from "../access/places";
 import { EVERYTHING } from "../access/scope";
 import { CLI_ACTOR } from "../audit";
@@ -35,8 +35,7 @@ function problems(fn: () => unknown): Record<string, unknown> {
 }
 
 function world() {
-  const db = openDatabase(":memory:");
-  migrateDatabase(db);
+  const db = migratedDatabase();
   const lima = createCity(db, CLI_ACTOR, { name: "Lima", region: "Lima" });
   const arequipa = createCity(db, CLI_ACTOR, { name: "Arequipa", region: "Arequipa" });
   const cereals = createCategory(db, CLI_ACTOR, { name: "Cereales" });

@@ -20,7 +20,7 @@ import {
   recipes,
 } from "../../../db/schema";
 import { posWorld } from "../../../tests/support/pos";
-import { migrateDatabase, openDatabase } from "../../db";
+import { migratedDatabase } from "../../../tests/support/database";
 import { CLI_ACTOR } from "../audit";
 import { Conflict, ValidationFailed, type Message } from "../errors";
 import { translate } from "../../i18n";
@@ -34,8 +34,7 @@ import {
 import { createLevel, deleteLevel, listLevels, reorderLevels, updateLevel } from "./levels";
 
 function fresh() {
-  const db = openDatabase(":memory:");
-  migrateDatabase(db);
+  const db = migratedDatabase();
   return db;
 }
 

@@ -19,7 +19,7 @@ import {
   recipeLines,
   recipes,
 } from "../../../db/schema";
-import { migrateDatabase, openDatabase } from "../../db";
+import { migratedDatabase } from "../../../tests/support/database";
 import { CLI_ACTOR } from "../audit";
 import { buildWorkbook } from "../spreadsheets/write";
 import type { SheetRows } from "../spreadsheets/read";
@@ -39,8 +39,7 @@ type Cell = string | number | null;
 const sheet = (rows: Cell[][]): SheetRows => ({ name: "Recetas", firstRow: 1, rows });
 
 function world() {
-  const db = openDatabase(":memory:");
-  migrateDatabase(db);
+  const db = migratedDatabase();
   const now = new Date("2026-11-01T12:00:00Z");
   const cereals = createCategory(db, CLI_ACTOR, { name: "Cereales" });
   const rice = createIngredient(db, CLI_ACTOR, {

@@ -17,7 +17,7 @@ import {
   recipes,
   services,
 } from "../../../db/schema";
-import { migrateDatabase, openDatabase } from "../../db";
+import { migratedDatabase } from "../../../tests/support/database";
 import { ensureCafe, ensureHeadquarters } from "../access/places";
 import { CLI_ACTOR } from "../audit";
 import { Conflict, NotFound, ValidationFailed } from "../errors";
@@ -41,8 +41,7 @@ function problems(fn: () => unknown): Record<string, unknown> {
 }
 
 function world() {
-  const db = openDatabase(":memory:");
-  migrateDatabase(db);
+  const db = migratedDatabase();
   const lima = createCity(db, CLI_ACTOR, { name: "Lima", region: "Lima" });
   const cereals = createCategory(db, CLI_ACTOR, { name: "Cereales" });
   const rice = createIngredient(db, CLI_ACTOR, {

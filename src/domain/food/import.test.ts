@@ -7,7 +7,7 @@
 import { describe, expect, test } from "bun:test";
 import * as XLSX from "xlsx";
 import { ingredientCategories, ingredients } from "../../../db/schema";
-import { migrateDatabase, openDatabase } from "../../db";
+import { migratedDatabase } from "../../../tests/support/database";
 import { CLI_ACTOR } from "../audit";
 import { buildWorkbook } from "../spreadsheets/write";
 import type { SheetRows } from "../spreadsheets/read";
@@ -26,8 +26,7 @@ import {
 const sheet = (rows: (string | number | null)[][]): SheetRows => ({ name: "Insumos", firstRow: 1, rows });
 
 function world() {
-  const db = openDatabase(":memory:");
-  migrateDatabase(db);
+  const db = migratedDatabase();
   const cereals = createCategory(db, CLI_ACTOR, { name: "Cereales" });
   const rice = createIngredient(db, CLI_ACTOR, {
     name: "Arroz pilado",

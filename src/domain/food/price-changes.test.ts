@@ -12,7 +12,7 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { dishes, levels, recipeLines, recipes } from "../../../db/schema";
-import { migrateDatabase, openDatabase } from "../../db";
+import { migratedDatabase } from "../../../tests/support/database";
 import { CLI_ACTOR } from "../audit";
 import { createCategory } from "./categories";
 import { createCity } from "./cities";
@@ -25,8 +25,7 @@ const AUTHOR = { userId: null, name: "Línea de comandos" };
 const at = (iso: string) => new Date(iso);
 
 function world() {
-  const db = openDatabase(":memory:");
-  migrateDatabase(db);
+  const db = migratedDatabase();
   const lima = createCity(db, CLI_ACTOR, { name: "Lima", region: "Lima" });
   const arequipa = createCity(db, CLI_ACTOR, { name: "Arequipa", region: "Arequipa" });
   const cereals = createCategory(db, CLI_ACTOR, { name: "Cereales" });

@@ -7,7 +7,8 @@
  */
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { migrateDatabase, openDatabase, type Db } from "../../db";
+import { type Db } from "../../db";
+import { migratedDatabase } from "../../../tests/support/database";
 import { CLI_ACTOR } from "../audit";
 import { createCategory } from "./categories";
 import { createCity } from "./cities";
@@ -24,8 +25,7 @@ const MASTER = 1;
 const STAFF = 2;
 
 function world() {
-  const db = openDatabase(":memory:");
-  migrateDatabase(db);
+  const db = migratedDatabase();
   const lima = createCity(db, CLI_ACTOR, { name: "Lima", region: "Lima" });
   const arequipa = createCity(db, CLI_ACTOR, { name: "Arequipa", region: "Arequipa" });
   const category = createCategory(db, CLI_ACTOR, { name: "Varios" });

@@ -10,7 +10,8 @@ import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { jobs } from "../../../db/schema";
-import { migrateDatabase, openDatabase, type Db } from "../../db";
+import { type Db } from "../../db";
+import { migratedDatabase } from "../../../tests/support/database";
 import { addUser } from "../../../tests/support/people";
 import type { User } from "../accounts/users";
 import { EVERYTHING, type Scope } from "../access/scope";
@@ -44,8 +45,7 @@ let events: DomainEvent<"JobUpdated">[];
 let storage: string;
 
 beforeEach(async () => {
-  db = openDatabase(":memory:");
-  migrateDatabase(db);
+  db = migratedDatabase();
   owner = await addUser(db, "Ana Dueña", "ana@mesa.test");
   events = [];
   storage = mkdtempSync(join(tmpdir(), "mesa-jobs-"));

@@ -28,7 +28,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { offers } from "../../../db/schema";
-import { migrateDatabase, openDatabase } from "../../db";
+import { migratedDatabase } from "../../../tests/support/database";
 import { EVERYTHING } from "../access/scope";
 import { NotFound, ValidationFailed } from "../errors";
 import { requirementsWorld } from "../../../tests/support/menu-requirements";
@@ -52,8 +52,7 @@ function only(line: RequirementLine): RequirementPack {
 }
 
 function world() {
-  const db = openDatabase(":memory:");
-  migrateDatabase(db);
+  const db = migratedDatabase();
   return { db, w: requirementsWorld(db) };
 }
 

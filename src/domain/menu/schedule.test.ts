@@ -7,7 +7,8 @@
 import { beforeEach, describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
 import { auditLog, cafes, menuDays } from "../../../db/schema";
-import { migrateDatabase, openDatabase, type Db } from "../../db";
+import { type Db } from "../../db";
+import { migratedDatabase } from "../../../tests/support/database";
 import { EVERYTHING, type Scope } from "../access/scope";
 import type { Actor } from "../audit";
 import { ValidationFailed } from "../errors";
@@ -45,8 +46,7 @@ const lunch = (entrada: number[], segundo: number[]) => [
 ];
 
 beforeEach(() => {
-  db = openDatabase(":memory:");
-  migrateDatabase(db);
+  db = migratedDatabase();
   w = posWorld(db);
   s = scheduleWorld(db, w);
 });

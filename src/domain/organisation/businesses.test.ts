@@ -2,7 +2,8 @@ import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { auditLog, businesses, businessServices } from "../../../db/schema";
 import { bootstrapAccess } from "../../../db/seeds/access";
-import { migrateDatabase, openDatabase, type Db } from "../../db";
+import { type Db } from "../../db";
+import { migratedDatabase } from "../../../tests/support/database";
 import { ensureCafe, ensureHeadquarters } from "../access/places";
 import { EVERYTHING, type Scope } from "../access/scope";
 import { CLI_ACTOR } from "../audit";
@@ -31,8 +32,7 @@ const valid = (overrides: Record<string, unknown> = {}) => ({
 });
 
 function world(): Db {
-  const db = openDatabase(":memory:");
-  migrateDatabase(db);
+  const db = migratedDatabase();
   bootstrapAccess(db);
   return db;
 }

@@ -5,7 +5,8 @@
 import { beforeEach, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { auditLog, cafes, subdealershipUnits } from "../../../db/schema";
-import { migrateDatabase, openDatabase, type Db } from "../../db";
+import { type Db } from "../../db";
+import { migratedDatabase } from "../../../tests/support/database";
 import { ensureCafe } from "../access/places";
 import { EVERYTHING, type Scope } from "../access/scope";
 import { CLI_ACTOR } from "../audit";
@@ -46,8 +47,7 @@ function unitsOf(subdealershipId: number): number[] {
 }
 
 beforeEach(() => {
-  db = openDatabase(":memory:");
-  migrateDatabase(db);
+  db = migratedDatabase();
   const norte = ensureCafe(db, "Mina Cerro Verde", "Unidad Norte", "Comedor Principal");
   unitNorte = unitOf(norte);
   unitSur = unitOf(ensureCafe(db, "Mina Cerro Verde", "Unidad Sur", "Comedor Campamento"));

@@ -2,7 +2,8 @@ import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { auditLog, headquarters, properties, roles, users } from "../../../db/schema";
 import { bootstrapAccess } from "../../../db/seeds/access";
-import { migrateDatabase, openDatabase, type Db } from "../../db";
+import { type Db } from "../../db";
+import { migratedDatabase } from "../../../tests/support/database";
 import { createArea } from "../access/areas";
 import { assignRole } from "../access/assignments";
 import { accessProfile, currentAccessVersion } from "../access/authorization";
@@ -14,8 +15,7 @@ import { errorsOf } from "../../../tests/support/errors";
 import { createHeadquarters, deleteHeadquarters, listHeadquarters, updateHeadquarters } from "./headquarters";
 
 function world() {
-  const db = openDatabase(":memory:");
-  migrateDatabase(db);
+  const db = migratedDatabase();
   bootstrapAccess(db);
   const mesa = ensureHeadquarters(db, "Mesa Catering S.A.C.", "Sede Lima");
   const arequipa = ensureHeadquarters(db, "Mesa Catering S.A.C.", "Sede Arequipa");

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { auditLog, businesses } from "../../../db/schema";
 import { bootstrapAccess } from "../../../db/seeds/access";
-import { migrateDatabase, openDatabase } from "../../db";
+import { migratedDatabase } from "../../../tests/support/database";
 import { ensureCafe, ensureHeadquarters } from "../access/places";
 import { EVERYTHING, type Scope } from "../access/scope";
 import { CLI_ACTOR } from "../audit";
@@ -23,8 +23,7 @@ const TZ = "America/Lima";
 const NOW = new Date("2026-03-01T03:00:00Z");
 
 function world() {
-  const db = openDatabase(":memory:");
-  migrateDatabase(db);
+  const db = migratedDatabase();
   bootstrapAccess(db);
   const lima = ensureHeadquarters(db, "Mesa Catering S.A.C.", "Sede Lima");
   const cafe = ensureCafe(db, "Mina Cerro Verde", "Unidad Norte", "Comedor Principal", lima.businessId);

@@ -13,7 +13,8 @@ import { cafes, cafeServices, mines, services, units } from "../../../db/schema"
 import { placesSeeder } from "../../../db/seeds/places";
 import { servicesSeeder } from "../../../db/seeds/services";
 import { loadConfig } from "../../config";
-import { migrateDatabase, openDatabase, type Db } from "../../db";
+import { type Db } from "../../db";
+import { migratedDatabase } from "../../../tests/support/database";
 import { ensureCafe } from "../access/places";
 import { EVERYTHING, type Scope } from "../access/scope";
 import { CLI_ACTOR } from "../audit";
@@ -34,8 +35,7 @@ import { offerService } from "./service-assignments";
 const config = loadConfig({ NODE_ENV: "test", DB_PATH: ":memory:", LOG_REQUESTS: "false" });
 
 async function world(): Promise<Db> {
-  const db = openDatabase(":memory:");
-  migrateDatabase(db);
+  const db = migratedDatabase();
   await placesSeeder.run(db, config);
   await servicesSeeder.run(db, config);
   const business = db.select().from(cafes).get()!.businessId!;
@@ -201,8 +201,7 @@ describe("the places export", () => {
 
   test("imported into an empty database, the export recreates the places, services and prices", async () => {
     const rows = await exported(db, EVERYTHING, "en", "cafes");
-    const fresh = openDatabase(":memory:");
-    migrateDatabase(fresh);
+    const fresh = migratedDatabase();
     await placesSeeder.run(fresh, config);
     // The demo business exists there, but no mine.
     for (const table of [cafes, units, mines]) fresh.delete(table).run();

@@ -22,7 +22,8 @@ import {
   units,
   unitServices,
 } from "../../../db/schema";
-import { migrateDatabase, openDatabase, type Db } from "../../db";
+import { type Db } from "../../db";
+import { migratedDatabase } from "../../../tests/support/database";
 import { ensureCafe, ensureHeadquarters } from "../access/places";
 import { EVERYTHING, type Scope } from "../access/scope";
 import { CLI_ACTOR } from "../audit";
@@ -52,8 +53,7 @@ const en = (key: TranslationKey, params?: TranslationParams) => translate("en", 
 const es = (key: TranslationKey, params?: TranslationParams) => translate("es", key, params);
 
 function world() {
-  const db = openDatabase(":memory:");
-  migrateDatabase(db);
+  const db = migratedDatabase();
   const x = ensureHeadquarters(db, "Catering X S.A.C.", "Sede X");
   const y = ensureHeadquarters(db, "Catering Y S.A.C.", "Sede Y");
   db.update(businesses).set({ ruc: "20100000001" }).where(eq(businesses.id, x.businessId)).run();

@@ -21,7 +21,8 @@ import {
   subdealershipUnits,
   units,
 } from "../../../db/schema";
-import { migrateDatabase, openDatabase, type Db } from "../../db";
+import { type Db } from "../../db";
+import { migratedDatabase } from "../../../tests/support/database";
 import { createArea } from "../access/areas";
 import { EVERYTHING, type Scope } from "../access/scope";
 import type { Actor } from "../audit";
@@ -67,8 +68,7 @@ interface World {
 }
 
 function buildWorld(): World {
-  const db = openDatabase(":memory:");
-  migrateDatabase(db);
+  const db = migratedDatabase();
   const norte = db.insert(businesses).values({ name: "Catering Norte" }).returning().get().id;
   const sur = db.insert(businesses).values({ name: "Catering Sur" }).returning().get().id;
   const a1 = createPlace(

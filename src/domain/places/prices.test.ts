@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
 import { auditLog, businesses, cafeServices, servicePriceHistory } from "../../../db/schema";
-import { migrateDatabase, openDatabase } from "../../db";
+import { migratedDatabase } from "../../../tests/support/database";
 import { EVERYTHING } from "../access/scope";
 import type { Actor } from "../audit";
 import { Conflict, ValidationFailed } from "../errors";
@@ -18,8 +18,7 @@ import { createService, deleteService } from "./services";
 const ACTOR: Actor = { userId: null, label: "prices-test" };
 
 function world() {
-  const db = openDatabase(":memory:");
-  migrateDatabase(db);
+  const db = migratedDatabase();
   const business = db.insert(businesses).values({ name: "Catering Norte" }).returning().get().id;
   const place = createPlace(
     db,

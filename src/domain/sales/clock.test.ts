@@ -8,7 +8,7 @@ import { describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
 import { cafes, cafeServices } from "../../../db/schema";
 import { posWorld } from "../../../tests/support/pos";
-import { migrateDatabase, openDatabase } from "../../db";
+import { migratedDatabase } from "../../../tests/support/database";
 import { EVERYTHING, type Scope } from "../access/scope";
 import { NotFound } from "../errors";
 import {
@@ -141,8 +141,7 @@ describe("IGV and the other-unit factor", () => {
 
 describe("the service the point of sale preselects", () => {
   function setup() {
-    const db = openDatabase(":memory:");
-    migrateDatabase(db);
+    const db = migratedDatabase();
     const w = posWorld(db);
     // Norte: breakfast 04:30–09:30, lunch 11:00–15:00, dinner 18:00–02:00 (the fixture's windows).
     return { db, w };

@@ -25,7 +25,8 @@ import {
   users,
 } from "../../../db/schema";
 import { posWorld, type PosWorld } from "../../../tests/support/pos";
-import { migrateDatabase, openDatabase, type Db } from "../../db";
+import { type Db } from "../../db";
+import { migratedDatabase } from "../../../tests/support/database";
 import { EVERYTHING, type Scope } from "../access/scope";
 import type { Actor } from "../audit";
 import { NotFound } from "../errors";
@@ -41,8 +42,7 @@ const NOW = new Date("2026-11-24T15:00:00Z");
 let keys = 0;
 
 function world() {
-  const db = openDatabase(":memory:");
-  migrateDatabase(db);
+  const db = migratedDatabase();
   const w = posWorld(db);
   db.insert(users)
     .values({ id: 1, name: "Raíz", email: "root@mesa.test", passwordHash: "x", createdAt: NOW, updatedAt: NOW })

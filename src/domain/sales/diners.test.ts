@@ -8,7 +8,7 @@ import { and, eq } from "drizzle-orm";
 import { auditLog, blacklist, diners, levels, users } from "../../../db/schema";
 import { posWorld } from "../../../tests/support/pos";
 import { errorsOf } from "../../../tests/support/errors";
-import { migrateDatabase, openDatabase } from "../../db";
+import { migratedDatabase } from "../../../tests/support/database";
 import { EVERYTHING, type Scope } from "../access/scope";
 import type { Actor } from "../audit";
 import { Conflict, NotFound } from "../errors";
@@ -31,8 +31,7 @@ const NOW = new Date("2026-11-24T15:00:00Z");
 const ACTOR: Actor = { userId: 1, label: "caja@mesa.test" };
 
 function setup() {
-  const db = openDatabase(":memory:");
-  migrateDatabase(db);
+  const db = migratedDatabase();
   const w = posWorld(db);
   db.insert(users)
     .values({ id: 1, name: "Cajera", email: "caja@mesa.test", passwordHash: "x", createdAt: NOW, updatedAt: NOW })

@@ -7,7 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
 import { auditLog, cafes, closedPeriods, diners, users } from "../../../db/schema";
 import { posWorld } from "../../../tests/support/pos";
-import { migrateDatabase, openDatabase } from "../../db";
+import { migratedDatabase } from "../../../tests/support/database";
 import { EVERYTHING, type Scope } from "../access/scope";
 import type { Actor } from "../audit";
 import { Conflict, NotFound, ValidationFailed } from "../errors";
@@ -21,8 +21,7 @@ const ADMIN: Actor = { userId: 1, label: "admin@mesa.test" };
 let keys = 0;
 
 function setup() {
-  const db = openDatabase(":memory:");
-  migrateDatabase(db);
+  const db = migratedDatabase();
   const w = posWorld(db);
   db.insert(users)
     .values({

@@ -9,7 +9,7 @@
 import { describe, expect, test } from "bun:test";
 import { dealerships, users } from "../../../db/schema";
 import { posWorld } from "../../../tests/support/pos";
-import { migrateDatabase, openDatabase } from "../../db";
+import { migratedDatabase } from "../../../tests/support/database";
 import { EVERYTHING, type Scope } from "../access/scope";
 import type { Actor } from "../audit";
 import { NotFound, ValidationFailed } from "../errors";
@@ -38,8 +38,7 @@ const D3 = "2026-11-22";
 let keys = 0;
 
 function world() {
-  const db = openDatabase(":memory:");
-  migrateDatabase(db);
+  const db = migratedDatabase();
   const w = posWorld(db);
   const now = new Date("2026-11-01T12:00:00Z");
   db.insert(users)

@@ -7,7 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { auditLog, blacklist, cafes, cafeServices, sales, users } from "../../../db/schema";
 import { posWorld } from "../../../tests/support/pos";
-import { migrateDatabase, openDatabase } from "../../db";
+import { migratedDatabase } from "../../../tests/support/database";
 import { EVERYTHING, type Scope } from "../access/scope";
 import type { Actor } from "../audit";
 import { Conflict, NotFound, ValidationFailed } from "../errors";
@@ -25,8 +25,7 @@ let keys = 0;
 const key = () => `test-key-${++keys}-${Math.random().toString(36).slice(2)}`;
 
 function setup() {
-  const db = openDatabase(":memory:");
-  migrateDatabase(db);
+  const db = migratedDatabase();
   const w = posWorld(db);
   db.insert(users)
     .values([
