@@ -5,13 +5,10 @@
  * secure context (a made-up host name resolved to the same server), browsers give no encryption: the pages still
  * open, navigate and come back.
  */
-import { chromium, expect, test, type Page } from "@playwright/test";
-import { execFileSync } from "node:child_process";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { chromium, type Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { watchConsole, waitForHydration } from "./support";
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const RUN = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
 const PASSWORD = "Altiplano-Quinua-2024!";
 const ADMIN = { name: `Hilda Historial ${RUN}`, email: `historial.${RUN}@example.com` };
@@ -19,31 +16,32 @@ const DOCUMENT = String(10_000_000 + Math.floor(Math.random() * 89_999_999));
 /** Resolved to the test server by the second browser; not localhost, so not a secure context over http. */
 const INSECURE_HOST = "mesa-lan.test";
 
-test.beforeAll(() => {
-  execFileSync(
-    join(ROOT, "node_modules/.bin/bun"),
-    [
-      "tests/support/e2e-fixtures.ts",
-      "user",
-      ...["--name", ADMIN.name, "--email", ADMIN.email, "--password", PASSWORD, "--document", DOCUMENT],
-      ...["--role", "super-administrator", "--area", "Administración", "--place", "Sede Lima"],
-      ...["--wait", String(test.info().project.use.baseURL)],
-    ],
-    { cwd: ROOT, env: { ...process.env, DB_PATH: process.env.MESA_E2E_DB }, stdio: "pipe" },
-  );
+test.beforeAll(async ({ mesa }) => {
+  await mesa.user({
+    ...ADMIN,
+    password: PASSWORD,
+    document: DOCUMENT,
+    role: "super-administrator",
+    area: "Administración",
+    place: "Sede Lima",
+  });
 });
 
-/** Signs in and opens the Users page, which shows the administrator's own document number. */
-async function openUsers(page: Page, origin: string): Promise<void> {
+/** Opens the Users page from the dashboard's navigation; it shows the administrator's own document number. */
+async function openUsers(page: Page): Promise<void> {
+  await page.getByRole("navigation", { name: "Navegación principal" }).getByRole("link", { name: "Usuarios" }).click();
+  await expect(page).toHaveURL(/\/users$/);
+  await expect(page.getByText(DOCUMENT)).toBeVisible();
+}
+
+/** Signs in through the form at `origin` (the session cookie of the fixture is for 127.0.0.1 only). */
+async function signInByForm(page: Page, origin: string): Promise<void> {
   await page.goto(`${origin}/login`);
   await waitForHydration(page);
   await page.getByLabel("Correo electrónico").fill(ADMIN.email);
   await page.getByLabel("Contraseña", { exact: true }).fill(PASSWORD);
   await page.getByRole("button", { name: "Ingresar" }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
-  await page.getByRole("navigation", { name: "Navegación principal" }).getByRole("link", { name: "Usuarios" }).click();
-  await expect(page).toHaveURL(/\/users$/);
-  await expect(page.getByText(DOCUMENT)).toBeVisible();
 }
 
 /** What the tab's history holds for the current entry: an encrypted buffer or the page object itself. */
@@ -55,10 +53,13 @@ const storedPage = (page: Page) =>
 
 test("on 127.0.0.1 the Users page is kept encrypted, and back after signing out asks to sign in instead of showing it", async ({
   page,
-  baseURL,
+  mesa,
 }) => {
   const problems = watchConsole(page);
-  await openUsers(page, baseURL!);
+  await mesa.signIn(page, ADMIN);
+  await page.goto("/dashboard");
+  await waitForHydration(page);
+  await openUsers(page);
   await expect.poll(() => storedPage(page)).toBe("encrypted");
 
   await page.getByRole("banner").getByRole("button", { name: "Cerrar sesión" }).click();
@@ -83,7 +84,8 @@ test("on an http address that is not a secure context the same pages open, navig
   try {
     const page = await browser.newPage();
     const problems = watchConsole(page);
-    await openUsers(page, origin);
+    await signInByForm(page, origin);
+    await openUsers(page);
     expect(await page.evaluate(() => window.isSecureContext)).toBe(false);
     await expect.poll(() => storedPage(page)).toBe("users/index");
 
