@@ -19,6 +19,7 @@ import {
   describeAuditRows,
   subjectLabel,
 } from "../../src/domain/audit-view";
+import { emailLookalike } from "../../src/domain/accounts/email-address";
 import { foldText } from "../../src/domain/search";
 import { translate, type Locale } from "../../src/i18n";
 
@@ -328,6 +329,8 @@ export class Baseline {
         id: u.id,
         name: u.name,
         email: u.email,
+        // The flag of an address that could pass for another is Mesa's own rule, as the audit's words are.
+        emailLookalike: emailLookalike(u.email),
         documentType: u.document_type,
         documentNumber: u.document_number,
         language: u.language,
@@ -476,7 +479,12 @@ export class Baseline {
       decidedBy: r.decided,
       ...(r.user_id && !this.mayChangeUser(r.user_id)
         ? { user: null, outsideScope: true }
-        : { user: r.user_id ? { id: r.user_id, name: r.user_name, email: r.user_email } : null, outsideScope: false }),
+        : {
+            user: r.user_id
+              ? { id: r.user_id, name: r.user_name, email: r.user_email, emailLookalike: emailLookalike(r.user_email) }
+              : null,
+            outsideScope: false,
+          }),
     }));
     return { entries: this.paginated(entries, total, shown.page, request.perPage) };
   }
