@@ -20,7 +20,7 @@
 import { test as base, expect, type BrowserContext, type Page } from "@playwright/test";
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -31,12 +31,6 @@ export { expect };
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const BUN = join(ROOT, "node_modules/.bin/bun");
 const BASE_PORT = Number(process.env.E2E_PORT ?? 3217);
-/**
- * Where each worker's database and files go: memory-backed /dev/shm where the machine has it, since a durable write
- * (synchronous=FULL) there costs no disk flush and the files are thrown away with the worker (about a tenth off the
- * browser tests on the 2-core machine); the system's temporary folder elsewhere.
- */
-const SCRATCH = existsSync("/dev/shm") ? "/dev/shm" : tmpdir();
 
 /** The password `mesa.user` gives anyone made without one. */
 export const E2E_PASSWORD = "Altiplano-Quinua-2024!";
@@ -175,7 +169,7 @@ export const test = base.extend<object, { mesa: Mesa }>({
     async ({}, use, workerInfo) => {
       const port = BASE_PORT + workerInfo.parallelIndex;
       const baseURL = `http://127.0.0.1:${port}`;
-      const dir = mkdtempSync(join(SCRATCH, `mesa-e2e-${port}-`));
+      const dir = mkdtempSync(join(tmpdir(), `mesa-e2e-${port}-`));
       const mailDir = join(dir, "mail");
       const pusherSecret = randomBytes(24).toString("hex");
       const env = {
