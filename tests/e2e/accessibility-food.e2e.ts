@@ -4,17 +4,15 @@
  * a line's calculation and the recipe copy, its menu table with the new-category dialog and a refused deletion, its
  * levels and its price changes with a dish's cost over time, as the nutritionist and buyer of Sede Lima; the meal
  * schedule's week and the purchases page with its servings dialog, as a planner. Each state is checked with axe in the light and the dark
- * theme (tests/e2e/accessibility.ts walks the screens, tests/e2e/axe.ts checks), at a desktop and a phone width
- * where the screen was ever asked to work at both. Moderate findings fail the test too; minor ones are listed in the
+ * theme (tests/e2e/accessibility.ts walks the screens, tests/e2e/axe.ts checks): the pages at a desktop and a phone
+ * width where the screen was ever asked to work at both, their overlays at the desktop one. Moderate findings fail the test too; minor ones are listed in the
  * test's annotations.
  */
 import {
-  checkScreen,
-  contextAt,
+  checkEachScreen,
   noSidewaysScroll,
   press,
   VIEWPORTS,
-  WIDTHS,
   type Screen,
   type Step,
   type Width,
@@ -195,41 +193,14 @@ test.beforeAll(async ({ browser, mesa }) => {
   await context.close();
 });
 
-for (const width of WIDTHS) {
-  const { width: w, height: h } = VIEWPORTS[width];
-  const size = `${width} (${w}×${h})`;
-
-  test(`ingredients, providers and logistics: no serious or critical violation, light and dark, ${size}`, async ({
-    browser,
-    mesa,
-  }) => {
-    test.setTimeout(300_000);
-    const phone = width === "phone" ? { isMobile: true, hasTouch: true } : {};
-    const context = await contextAt(browser, width, mesa, COOK, phone);
-    const page = await context.newPage();
-    for (const screen of INGREDIENTS) await checkScreen(page, screen, width);
-    await context.close();
-  });
-
-  test(`the meal schedule and purchases: no serious or critical violation, light and dark, ${size}`, async ({
-    browser,
-    mesa,
-  }) => {
-    test.setTimeout(300_000);
-    const context = await contextAt(browser, width, mesa, PLANNER);
-    const page = await context.newPage();
-    for (const screen of MENU) await checkScreen(page, screen, width);
-    await context.close();
-  });
-}
-
-test(`the Food page: no serious or critical violation, light and dark, desktop (1366×850)`, async ({
-  browser,
-  mesa,
-}) => {
-  test.setTimeout(300_000);
-  const context = await contextAt(browser, "desktop", mesa, COOK);
-  const page = await context.newPage();
-  for (const screen of FOOD) await checkScreen(page, screen, "desktop");
-  await context.close();
-});
+// On a phone the offers read as cards: a touch screen's context, as a phone's browser has.
+checkEachScreen("ingredients, providers and logistics", COOK, INGREDIENTS, (width) =>
+  width === "phone" ? { isMobile: true, hasTouch: true } : {},
+);
+checkEachScreen("the meal schedule and purchases", PLANNER, MENU);
+// The Food page was only ever asked to work on a desktop.
+checkEachScreen(
+  "the Food page",
+  COOK,
+  FOOD.map((screen) => ({ ...screen, only: "desktop" as const })),
+);

@@ -4,12 +4,13 @@
  * with its tabs and every dialog and confirmation; Blacklist, Audit, the roles matrix; the settings pages and their
  * states; the password confirmation; not found; and the browser's fallbacks inside the app frame (a page whose code
  * cannot be downloaded, a page the server names but this build does not have). Each is checked with axe in the
- * light and the dark theme, at a desktop and a phone width (tests/e2e/accessibility.ts walks them, tests/e2e/axe.ts
- * checks). Moderate findings fail the test too; minor ones are listed in its annotations.
+ * light and the dark theme, the pages and their states at a desktop and a phone width and the overlays at the desktop
+ * one (tests/e2e/accessibility.ts walks them, tests/e2e/axe.ts checks). Moderate findings fail the test too; minor ones are listed in its annotations.
  */
 import type { Page } from "@playwright/test";
 import {
-  checkScreensAtEachWidth,
+  checkAtEachWidth,
+  checkEachScreen,
   columns,
   content,
   press,
@@ -174,4 +175,5 @@ test.beforeAll(async ({ mesa }) => {
   await mesa.cli("role:create", ROLE);
 });
 
-checkScreensAtEachWidth("the dashboard, people, access and settings", ADMIN, SCREENS, checkFallbacks);
+checkEachScreen("the dashboard, people, access and settings", ADMIN, SCREENS);
+checkAtEachWidth("the browser's fallbacks in the app frame", ADMIN, checkFallbacks);

@@ -3,14 +3,14 @@
  * new-place dialog at each of its stages, the services popovers and tooltip, the removal confirmation, the prices
  * dialog, a places workbook's bad rows and its import preview (never confirmed); Services; the dealerships tree;
  * Businesses, Headquarters, Properties, a property and its QR label. Each page and every overlay and state it has is
- * checked with axe in the light and the dark theme, at a desktop and a phone width (tests/e2e/accessibility.ts walks
- * them, tests/e2e/axe.ts checks). Moderate findings fail the test too; minor ones are listed in its annotations.
+ * checked with axe in the light and the dark theme, the pages and their states at a desktop and a phone width and the
+ * overlays at the desktop one (tests/e2e/accessibility.ts walks them, tests/e2e/axe.ts checks). Moderate findings fail the test too; minor ones are listed in its annotations.
  */
 import type { Page } from "@playwright/test";
 import { writeFileSync } from "node:fs";
 import * as XLSX from "xlsx";
 import {
-  checkScreensAtEachWidth,
+  checkEachScreen,
   columns,
   content,
   editAndDelete,
@@ -274,4 +274,4 @@ test.beforeAll(async ({ browser, mesa }) => {
   await context.close();
 });
 
-checkScreensAtEachWidth("places and businesses", ADMIN, SCREENS);
+checkEachScreen("places and businesses", ADMIN, SCREENS);

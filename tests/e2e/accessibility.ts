@@ -5,6 +5,11 @@
  * the page (a tab, a form with its errors, a tree opened), which is then checked as a whole and stays so for the
  * next steps. Every check is axe's in both themes (tests/e2e/axe.ts); a step that cannot be taken (a button renamed,
  * a dialog that did not open) is reported like a finding and the page starts afresh, so one run lists everything.
+ *
+ * Each screen and state is checked once: pages and the states of a page at both widths (a phone gets other layouts:
+ * cards for tables, the menu folded into a button), overlays at the desktop width only, since a dialog, a menu or a
+ * list is the same markup in the same colours on a phone (a step names the phone when its control is the phone's).
+ * Every screen at every width is a test of its own, so the two workers share them.
  */
 import type { Browser, BrowserContext, Locator, Page } from "@playwright/test";
 import { checkThemes } from "./axe";
@@ -25,7 +30,10 @@ export interface Step {
    * "page": the page as `open` left it is checked, and stays so for the next steps.
    */
   scope?: "overlay" | "page";
-  /** Where the control exists (the "+2" chips' tooltip is desktop-only; the phone menu, phone-only). */
+  /**
+   * Where the control exists (the "+2" chips' tooltip is desktop-only; the phone menu, phone-only). An overlay step
+   * without it is taken at the desktop width only; a page step at both.
+   */
   only?: Width;
   /** A check of its own, after axe's (the layout at the width, say). */
   also?: (page: Page, width: Width) => Promise<void>;
@@ -106,6 +114,12 @@ export async function noSidewaysScroll(page: Page, width: Width): Promise<void> 
     .toBeLessThanOrEqual(VIEWPORTS[width].width);
 }
 
+/** Whether `step` is taken at `width`: where its control exists; an overlay, once (at the desktop width). */
+function stepAt(step: Step, width: Width): boolean {
+  if (step.only) return step.only === width;
+  return (step.scope ?? "overlay") === "page" || width === "desktop";
+}
+
 /** Opens a page and checks it, then each of its steps. */
 export async function checkScreen(page: Page, screen: Screen, width: Width): Promise<void> {
   if (screen.only && screen.only !== width) return;
@@ -121,7 +135,7 @@ export async function checkScreen(page: Page, screen: Screen, width: Width): Pro
   await checkThemes(page, `${label} ${screen.name} (${path})`);
   await screen.also?.(page, width);
   for (const step of screen.steps ?? []) {
-    if (step.only && step.only !== width) continue;
+    if (!stepAt(step, width)) continue;
     const where = `${label} ${screen.name} → ${step.name}`;
     const open = page.locator(OPEN_OVERLAY);
     try {
@@ -162,27 +176,43 @@ export async function contextAt(
 }
 
 /**
- * Each width's test of `screens`, in a context `who` is signed in to (then `after`, on the same page); the two
- * widths' tests may run on both workers.
+ * One test per screen and width of `screens` (those a screen is checked at), each in a context of its own that `who`
+ * is signed in to (with `options(width)`), so the two workers share them; `title` begins each test's name.
  */
-export function checkScreensAtEachWidth(
+export function checkEachScreen(
   title: string,
   who: Who,
   screens: Screen[],
-  after?: (page: Page, width: Width) => Promise<void>,
+  options: (width: Width) => Parameters<Browser["newContext"]>[0] = () => ({}),
 ): void {
+  for (const screen of screens)
+    for (const width of WIDTHS) {
+      if (screen.only && screen.only !== width) continue;
+      const { width: w, height: h } = VIEWPORTS[width];
+      test(`${title}, ${screen.name}: no serious or critical violation, light and dark, ${width} (${w}×${h})`, async ({
+        browser,
+        mesa,
+      }) => {
+        // Under a minute on a machine of its own; more when other browsers share its two cores.
+        test.setTimeout(180_000);
+        const context = await contextAt(browser, width, mesa, who, options(width));
+        await checkScreen(await context.newPage(), screen, width);
+        await context.close();
+      });
+    }
+}
+
+/** One test per width of `check`, on a page in a context of its own that `who` is signed in to. */
+export function checkAtEachWidth(title: string, who: Who, check: (page: Page, width: Width) => Promise<void>): void {
   for (const width of WIDTHS) {
     const { width: w, height: h } = VIEWPORTS[width];
     test(`${title}: no serious or critical violation, light and dark, ${width} (${w}×${h})`, async ({
       browser,
       mesa,
     }) => {
-      // A few minutes on a machine of its own; more when other browsers share its two cores.
-      test.setTimeout(400_000);
+      test.setTimeout(180_000);
       const context = await contextAt(browser, width, mesa, who);
-      const page = await context.newPage();
-      for (const screen of screens) await checkScreen(page, screen, width);
-      await after?.(page, width);
+      await check(await context.newPage(), width);
       await context.close();
     });
   }

@@ -132,6 +132,16 @@ const SERVER_SCRIPT = [
   "wait $server",
 ].join("\n");
 
+/** Whether anything answers `url` now. */
+async function answers(url: string): Promise<boolean> {
+  try {
+    await fetch(url, { signal: AbortSignal.timeout(2_000) });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Waits until `url` answers 200, failing early (with the server's output) should the server exit first. */
 async function waitUntilUp(url: string, server: ChildProcess, output: () => string): Promise<void> {
   const deadline = Date.now() + 60_000;
@@ -169,6 +179,10 @@ export const test = base.extend<object, { mesa: Mesa }>({
     async ({}, use, workerInfo) => {
       const port = BASE_PORT + workerInfo.parallelIndex;
       const baseURL = `http://127.0.0.1:${port}`;
+      // Mesa listens with port reuse, so a second run on the same ports would share the first one's servers (and
+      // lose its sessions and rows to them) without a word.
+      if (await answers(`${baseURL}/up`))
+        throw new Error(`Something already answers on port ${port} (another test run?): set E2E_PORT to free ports.`);
       const dir = mkdtempSync(join(tmpdir(), `mesa-e2e-${port}-`));
       const mailDir = join(dir, "mail");
       const pusherSecret = randomBytes(24).toString("hex");
