@@ -3,9 +3,10 @@
  * its list, the diner typeahead, every dialog, a ticket), the Sales pages (sales, duplicates, periods), the sales
  * report dialog (its form with a preview, a report ready to download), and the diner import dialog in each of its
  * states (choosing a file, rows with problems, a result, a preview with leavers), which never scrolls sideways and
- * gives the focus back to its button. Each state is checked with axe in the light and the dark theme, at a desktop and
- * a phone width where the screen has both (tests/e2e/axe.ts). Moderate findings fail the test too; minor ones are
- * listed in its annotations.
+ * gives the focus back to its button. Each state is checked with axe in the light and the dark theme (tests/e2e/axe.ts):
+ * the pages at a desktop and a phone width where the screen has both, the typeahead and the dialogs at the desktop one
+ * (the same markup in the same colours on a phone, where the dialogs' layout is still checked). Moderate findings fail
+ * the test too; minor ones are listed in its annotations.
  *
  * The diners and sales they show are made before the checks by a super-administrator, through the same requests the
  * screens send.
@@ -130,6 +131,60 @@ test.beforeAll(async ({ browser, mesa }) => {
   await context.close();
 });
 
+/** The point of sale's typeahead and each of its dialogs, opened and checked one by one. */
+async function checkOverlays(page: Page, where: (name: string) => string): Promise<void> {
+  await page.keyboard.press("F2");
+  await page.keyboard.type(HOME.name.slice(0, 12));
+  await expect(page.getByRole("listbox", { name: "Comensales encontrados" })).toBeVisible();
+  await checkThemes(page, where("typeahead"), ["[role=listbox]"]);
+  await page.keyboard.press("Escape");
+
+  const dialogs: [string, string, () => Promise<void>][] = [
+    ["new diner", "Nuevo comensal", () => page.getByRole("button", { name: "Nuevo comensal" }).click()],
+    [
+      "prices and windows",
+      `Precios y horarios de ${CAFE}`,
+      () => page.getByRole("button", { name: "Precios y horarios" }).click(),
+    ],
+    [
+      "void a sale",
+      "¿Anular el ticket",
+      () =>
+        saleRow(page, HOME.name)
+          .first()
+          .getByRole("button", { name: /^Anular ticket / })
+          .click(),
+    ],
+    [
+      "a visitor",
+      "Venta al contado a un visitante",
+      async () => {
+        await page.getByRole("radio", { name: "Crédito" }).focus();
+        await page.keyboard.press("ArrowRight");
+        await page.getByRole("button", { name: "Visitante" }).click();
+      },
+    ],
+    [
+      "a diner of another unit",
+      "Comensal de otra unidad",
+      async () => {
+        await onlyService(page, "Almuerzo");
+        await page.keyboard.press("F2");
+        await page.keyboard.type(VISITING.dni, { delay: 8 });
+        await page.keyboard.press("Enter");
+      },
+    ],
+  ];
+  for (const [name, title, openIt] of dialogs) {
+    await openIt();
+    const dialog = page.getByRole("dialog", { name: title });
+    await expect(dialog).toBeVisible();
+    await checkThemes(page, where(name), ["[role=dialog]"]);
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+  }
+}
+
 for (const width of WIDTHS) {
   const { width: w, height: h } = VIEWPORTS[width];
   const size = `${width} (${w}×${h})`;
@@ -148,56 +203,8 @@ for (const width of WIDTHS) {
     await expect(saleRow(page, HOME.name).first()).toBeVisible();
     await checkThemes(page, `[${width}] point of sale (/dinners)`);
 
-    await page.keyboard.press("F2");
-    await page.keyboard.type(HOME.name.slice(0, 12));
-    await expect(page.getByRole("listbox", { name: "Comensales encontrados" })).toBeVisible();
-    await checkThemes(page, where("typeahead"), ["[role=listbox]"]);
-    await page.keyboard.press("Escape");
-
-    const dialogs: [string, string, () => Promise<void>][] = [
-      ["new diner", "Nuevo comensal", () => page.getByRole("button", { name: "Nuevo comensal" }).click()],
-      [
-        "prices and windows",
-        `Precios y horarios de ${CAFE}`,
-        () => page.getByRole("button", { name: "Precios y horarios" }).click(),
-      ],
-      [
-        "void a sale",
-        "¿Anular el ticket",
-        () =>
-          saleRow(page, HOME.name)
-            .first()
-            .getByRole("button", { name: /^Anular ticket / })
-            .click(),
-      ],
-      [
-        "a visitor",
-        "Venta al contado a un visitante",
-        async () => {
-          await page.getByRole("radio", { name: "Crédito" }).focus();
-          await page.keyboard.press("ArrowRight");
-          await page.getByRole("button", { name: "Visitante" }).click();
-        },
-      ],
-      [
-        "a diner of another unit",
-        "Comensal de otra unidad",
-        async () => {
-          await onlyService(page, "Almuerzo");
-          await page.keyboard.press("F2");
-          await page.keyboard.type(VISITING.dni, { delay: 8 });
-          await page.keyboard.press("Enter");
-        },
-      ],
-    ];
-    for (const [name, title, openIt] of dialogs) {
-      await openIt();
-      const dialog = page.getByRole("dialog", { name: title });
-      await expect(dialog).toBeVisible();
-      await checkThemes(page, where(name), ["[role=dialog]"]);
-      await page.keyboard.press("Escape");
-      await expect(dialog).toBeHidden();
-    }
+    // The typeahead and the dialogs once, at the desktop width; on a phone, the page and its ticket.
+    if (width === "desktop") await checkOverlays(page, where);
 
     const href = (await saleRow(page, VISITING.name).first().getByRole("link").getAttribute("href"))!;
     await open(page, href);
@@ -234,7 +241,8 @@ for (const width of WIDTHS) {
       "aria-busy",
       "false",
     );
-    await checkThemes(page, `[${width}] sales report, its form and preview`, ["[role=dialog]"]);
+    if (width === "desktop")
+      await checkThemes(page, `[${width}] sales report, its form and preview`, ["[role=dialog]"]);
     if (width === "phone") {
       // On a phone the dialog fits the screen.
       const box = (await dialog.boundingBox())!;
@@ -270,7 +278,8 @@ for (const width of WIDTHS) {
     };
     const check = async (state: string) => {
       const where = `[${width}] diner import, ${state}`;
-      await checkThemes(page, where, ["[role=dialog]"]);
+      // axe once, at the desktop width; the layout at both.
+      if (width === "desktop") await checkThemes(page, where, ["[role=dialog]"]);
       // Nothing in the dialog scrolls sideways or runs past the screen's edge (the elements past it are named in
       // the message; some of them may only be clipped by their box).
       const sideways = await page.evaluate(() => {

@@ -204,7 +204,10 @@ export const test = base.extend<object, { mesa: Mesa }>({
       const server = spawn("bash", ["-c", SERVER_SCRIPT], {
         cwd: ROOT,
         detached: true,
-        env: { ...env, BUN, MESA_E2E_DIR: dir, MESA_E2E_WORKER: String(process.pid) },
+        // The server runs as in production (React's production build renders the pages, at a fraction of the
+        // development build's time); the fixture process keeps NODE_ENV=test, so the people it makes get the cheap
+        // password hash (src/domain/accounts/passwords.ts), which the server then checks at that cost.
+        env: { ...env, NODE_ENV: "production", BUN, MESA_E2E_DIR: dir, MESA_E2E_WORKER: String(process.pid) },
         stdio: ["ignore", "pipe", "pipe"],
       });
       const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4_000));
