@@ -73,6 +73,9 @@ async function offer(
   await expect(row(page, caption, place).getByRole("listitem")).toHaveText([...codes].sort());
 }
 
+// The tests stand alone (see above): the two workers share them, each test on its worker's own database.
+test.describe.configure({ mode: "parallel" });
+
 test.describe("management", () => {
   const admin = async (browser: Browser, mesa: Mesa) => {
     const context = await browser.newContext({ acceptDownloads: true });
@@ -91,9 +94,9 @@ test.describe("management", () => {
   }) => {
     test.setTimeout(45_000);
     const { context, page, problems } = await admin(browser, mesa);
-    await open(page, "/dashboard");
-    await page.getByRole("link", { name: "Gestión" }).click();
-    await expect(page).toHaveURL(/\/management$/);
+    // Opened at its own address (its link in the navigation, which the sidebar and the phone's menu share, is
+    // followed in tests/e2e/ui-primitives.e2e.ts): the Comedores tab is the default.
+    await open(page, "/management");
     await expect(page.getByRole("heading", { level: 1, name: "Gestión" })).toBeVisible();
     await expect(page.getByRole("tab", { name: "Comedores" })).toHaveAttribute("aria-selected", "true");
     await expect(row(page, "Comedores", "Comedor Principal")).toHaveCount(1);
@@ -316,7 +319,8 @@ test.describe("management", () => {
 
     // A phone: each cafe is a card, its prices listed; nothing wider than the screen.
     await page.setViewportSize({ width: 390, height: 844 });
-    await open(page, "/management?tab=cafes&search=Huarmey");
+    await page.getByRole("searchbox", { name: "Buscar comedores, unidades, minas o empresas" }).fill("Huarmey");
+    await expect(page).toHaveURL(/[?&]search=Huarmey/);
     const card = row(page, "Comedores", "Comedor Puerto");
     expect(await card.evaluate((tr) => getComputedStyle(tr).display)).toBe("block");
     await expect(card.locator("td[data-label='Unidad']")).toContainText("Unidad Huarmey");
@@ -343,9 +347,9 @@ test.describe("management", () => {
     const refusal = new RegExp(`^No se puede eliminar la unidad ${unit}: tiene 2 comedor`);
     await expect(page.getByRole("alert").filter({ hasText: refusal })).toBeVisible();
     await expect(flash(page, "success")).toHaveCount(0);
+    // Still listed, with its two cafes. (That nothing is deleted, on a fresh load too, is tests/http/management.test.ts's
+    // "a refused delete shows the message as a form error and deletes nothing".)
     await expect(row(page, "Unidades", unit)).toHaveCount(1);
-    // Still there after a fresh load, with its two cafes.
-    await open(page, "/management?tab=units");
     await expect(row(page, "Unidades", unit).getByRole("cell").nth(2)).toHaveText("2");
     expect(problems, problems.join("\n")).toEqual([]);
     await context.close();
@@ -395,32 +399,38 @@ test.describe("management", () => {
 
   test("each tab is rendered on the server and hydrates without replacing its markup", async ({ browser, mesa }) => {
     const { context } = await admin(browser, mesa);
-    for (const [tab, caption, first] of [
+    // The tabs load side by side, each in a tab of its own, so their waits for a quiet network overlap.
+    const tabs = [
       ["mines", "Minas", "Mina Antamina"],
       ["units", "Unidades", "Unidad Huarmey"],
       ["cafes", "Comedores", "Comedor Mineroducto"],
-    ] as const) {
-      const page = await context.newPage();
-      const problems = watchConsole(page);
-      await watchServerMarkup(page);
-      const response = await page.goto(`/management?tab=${tab}`);
-      expect(response!.status(), tab).toBe(200);
-      await waitForHydration(page);
-      await page.waitForLoadState("networkidle");
-      await expect(page.locator("#app")).toHaveAttribute("data-server-rendered", "true");
-      await expect(row(page, caption, first)).toHaveCount(1);
-      const removed: string[] = await page.evaluate(() => [...(window as any).__removedFromApp]);
-      expect(removed, `${tab}: markup React replaced`).toEqual([]);
-      // The management modal opens and closes on every tab.
-      await page.getByRole("button", { name: "Nuevo lugar" }).click();
-      const modal = page.getByRole("dialog", { name: "Nuevo lugar" });
-      await expect(modal).toBeVisible();
-      await modal.getByRole("button", { name: "Cancelar" }).click();
-      await expect(modal).toBeHidden();
-      await page.waitForLoadState("networkidle");
-      expect(problems, `${tab}: ${problems.join("\n")}`).toEqual([]);
-      await page.close();
-    }
+    ] as const;
+    await Promise.all(
+      tabs.map(async ([tab, caption, first]) => {
+        const page = await context.newPage();
+        const problems = watchConsole(page);
+        await watchServerMarkup(page);
+        const response = await page.goto(`/management?tab=${tab}`);
+        expect(response!.status(), tab).toBe(200);
+        await waitForHydration(page);
+        await page.waitForLoadState("networkidle");
+        await expect(page.locator("#app")).toHaveAttribute("data-server-rendered", "true");
+        await expect(row(page, caption, first)).toHaveCount(1);
+        const removed: string[] = await page.evaluate(() => [...(window as any).__removedFromApp]);
+        expect(removed, `${tab}: markup React replaced`).toEqual([]);
+        // The management modal opens and closes: on one tab, as every tab sends it the same props.
+        if (tab === "cafes") {
+          await page.getByRole("button", { name: "Nuevo lugar" }).click();
+          const modal = page.getByRole("dialog", { name: "Nuevo lugar" });
+          await expect(modal).toBeVisible();
+          await modal.getByRole("button", { name: "Cancelar" }).click();
+          await expect(modal).toBeHidden();
+          await page.waitForLoadState("networkidle");
+        }
+        expect(problems, `${tab}: ${problems.join("\n")}`).toEqual([]);
+        await page.close();
+      }),
+    );
     await context.close();
   });
 });

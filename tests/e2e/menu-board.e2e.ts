@@ -15,6 +15,9 @@ const ADMIN = { name: `Sofía Pantalla ${RUN}`, email: `board.super.${RUN}@examp
 const CAFE = "Comedor Principal";
 const DISH = `Lasaña del día ${RUN}`;
 
+// The tests stand alone, each on a cafe of its own: the two workers share them, each on its worker's own database.
+test.describe.configure({ mode: "parallel" });
+
 test.beforeAll(async ({ mesa }) => {
   await mesa.user({ ...ADMIN, role: "super-administrator", area: "Administración", place: "Sede Lima" });
 });
@@ -77,9 +80,9 @@ test("a board opened through its link follows a publishing live, and stops when 
   await acceptConfirmation(admin, /Revocar el enlace/, "Revocar");
   await expect(screen.getByRole("heading", { name: "Este enlace ya no es válido" })).toBeVisible();
   await expect(screen.getByText(DISH)).toHaveCount(0);
-  // And a fresh load of the link is a 404.
-  const again = await screen.goto(url);
-  expect(again?.status()).toBe(404);
+  // And the link now answers 404 (its page is tests/http/menu-board.test.ts's "an unknown, malformed or revoked
+  // token gets the plain 'no longer valid' page with 404").
+  expect((await screen.request.get(url)).status()).toBe(404);
 
   expect(adminProblems).toEqual([]);
   expect(screenProblems.filter((p) => !/404|Failed to load resource/.test(p))).toEqual([]);
@@ -97,10 +100,28 @@ const SCREENS = [
   { width: 1366, height: 768 },
 ];
 
-/** The page object's props of a first load (the page protocol's JSON in the document). */
+/** The built assets' version, which a page-protocol visit names: read from the first document propsOf gets. */
+let assetVersion: string | null = null;
+
+/**
+ * The page object's props at `path`, asked for by the context's requests (its cookies, no page rendered): the JSON in
+ * the first document, then page-protocol visits' JSON.
+ */
 async function propsOf(page: Page, path: string): Promise<any> {
-  await page.goto(path);
-  return JSON.parse((await page.locator('script[data-page="app"]').textContent()) ?? "{}").props;
+  if (assetVersion === null) {
+    const response = await page.request.get(path);
+    expect(response.status(), path).toBe(200);
+    const json = /<script data-page="app"[^>]*>([\s\S]*?)<\/script>/.exec(await response.text())?.[1];
+    expect(json, `the page object in ${path}`).toBeTruthy();
+    const first = JSON.parse(json!);
+    assetVersion = first.version as string;
+    return first.props;
+  }
+  const response = await page.request.get(path, {
+    headers: { "X-Inertia": "true", "X-Inertia-Version": assetVersion },
+  });
+  expect(response.status(), path).toBe(200);
+  return (await response.json()).props;
 }
 
 async function xsrfOf(page: Page): Promise<string> {
@@ -234,11 +255,10 @@ async function shownNow(screen: Page, area: "board-today-area" | "board-week-are
 }
 
 /**
- * Opens the board on a screen of `size` and goes through every page of both areas (the screen's clock moved on by
- * the page time): every dish of today and every day of the week is shown fully on some page, and nothing spills.
- * Returns how many pages today took, with the dish names seen.
+ * Opens the board on a screen of `size`, live and measured; from then on the screen's clock moves only when the test
+ * moves it (see walkBoard).
  */
-async function walkBoard(browser: Browser, url: string, size: { width: number; height: number }) {
+async function openBoard(browser: Browser, url: string, size: { width: number; height: number }) {
   const context = await browser.newContext({ viewport: size });
   const screen = await context.newPage();
   const problems = watchConsole(screen);
@@ -251,8 +271,40 @@ async function walkBoard(browser: Browser, url: string, size: { width: number; h
     });
   // Live first: the connection's own timers then have nothing pending when the clock is moved on.
   await expect(screen.getByRole("status")).toHaveAttribute("data-state", "connected");
-  // From here the screen's time moves only when the test moves it: a page at a time.
   await screen.clock.pauseAt((await screen.evaluate(() => Date.now())) + 1000);
+  return { context, screen, problems };
+}
+
+/**
+ * Turns the board's screen into one of `size`, as a screen of that size shows it: the board measures its areas again
+ * when their boxes change size (a ResizeObserver of its own), and commits the new layout in a task React queues then.
+ * An observer made here hears of the new size in the same rendering step, after the board's, and a message posted
+ * from it comes after React's task.
+ */
+async function resizeBoard(screen: Page, size: { width: number; height: number }) {
+  await screen.setViewportSize(size);
+  await screen.evaluate(
+    (size) =>
+      new Promise<void>((resolve) => {
+        const observer = new ResizeObserver(() => {
+          if (window.innerWidth !== size.width || window.innerHeight !== size.height) return;
+          observer.disconnect();
+          const channel = new MessageChannel();
+          channel.port1.onmessage = () => resolve();
+          channel.port2.postMessage(null);
+        });
+        for (const flow of document.querySelectorAll("[data-pages]")) observer.observe(flow.parentElement!);
+      }),
+    size,
+  );
+}
+
+/**
+ * Goes through every page of both areas of the board on `screen`, now of `size` (the screen's clock moved on by the
+ * page time): every dish of today and every day of the week is shown fully on some page, and nothing spills.
+ * Returns how many pages today took, with the dish names seen.
+ */
+async function walkBoard(screen: Page, size: { width: number; height: number }) {
   const result: Record<string, { pages: number; names: string[] }> = {};
   for (const area of ["board-today-area", "board-week-area"] as const) {
     const first = await shownNow(screen, area);
@@ -285,11 +337,24 @@ async function walkBoard(browser: Browser, url: string, size: { width: number; h
       );
     else await expect(screen.getByTestId(area).getByTestId("board-page")).toHaveCount(0);
   }
-  // Moving the clock on by whole pages also runs out the live connection's ping timers, and pusher-js reconnects
-  // (warning about the socket it drops): the clock's doing, not the board's. The live board is the first test's.
+  return result;
+}
+
+/**
+ * Walks the board (walkBoard) on a screen of each size in turn: opened on the first, then turned into the next.
+ * Moving the clock on by whole pages also runs out the live connection's ping timers, and pusher-js reconnects
+ * (warning about the socket it drops): the clock's doing, not the board's. The live board is the first test's.
+ */
+async function walkScreens(browser: Browser, url: string, sizes: { width: number; height: number }[]) {
+  const { context, screen, problems } = await openBoard(browser, url, sizes[0]);
+  const walked = [];
+  for (const [index, size] of sizes.entries()) {
+    if (index > 0) await resizeBoard(screen, size);
+    walked.push({ size, shown: await walkBoard(screen, size) });
+  }
   expect(problems.filter((p) => !/WebSocket connection to .* failed/.test(p))).toEqual([]);
   await context.close();
-  return result;
+  return walked;
 }
 
 test("the demo's board shows every meal and dish of today at once on a 1920×1080 and a 1366×768 screen", async ({
@@ -307,8 +372,7 @@ test("the demo's board shows every meal and dish of today at once on a 1920×108
   );
   // The demo publishes lunch and breakfast for a week from today.
   expect(board.days[0].services.length).toBeGreaterThanOrEqual(2);
-  for (const size of SCREENS) {
-    const shown = await walkBoard(browser, url, size);
+  for (const { size, shown } of await walkScreens(browser, url, SCREENS)) {
     expect(shown["board-today-area"].pages, `the demo's today fits ${size.width}×${size.height}`).toBe(1);
     expect(shown["board-today-area"].names.sort()).toEqual([...dishes].sort());
   }
@@ -325,8 +389,7 @@ test("a long day pages by itself through every meal and dish on a 1366×768 and 
   const dishes = await publishLongDay(page, cafeId);
   expect(dishes.length).toBeGreaterThan(60);
   const url = await boardLinkOf(page, cafeId, `Pantalla larga ${RUN}`);
-  for (const size of [...SCREENS].reverse()) {
-    const shown = await walkBoard(browser, url, size);
+  for (const { size, shown } of await walkScreens(browser, url, [...SCREENS].reverse())) {
     expect(shown["board-today-area"].names.sort()).toEqual([...dishes].sort());
     if (size.width === 1366) expect(shown["board-today-area"].pages).toBeGreaterThan(1);
   }
