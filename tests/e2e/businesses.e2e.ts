@@ -26,6 +26,10 @@ async function open(page: Page, path: string): Promise<void> {
 
 const flash = (page: Page) => page.locator('[data-flash="success"]');
 
+// Each test makes its own super-administrator and reads only the seeded rows besides its own: the two workers share
+// them.
+test.describe.configure({ mode: "parallel" });
+
 test("a business is created with the insert-business dialog, gets a headquarters and a property whose label shows a QR code; the table exports", async ({
   page,
   mesa,

@@ -67,9 +67,9 @@ test.describe("ingredients, providers and logistics", () => {
   }) => {
     test.setTimeout(40_000);
     const { context, page, problems } = await signedIn(browser, mesa);
-    await open(page, "/dashboard");
-    // The sidebar's Comida entry opens the Food page; its tabs lead to the Ingredients page.
-    await page.getByRole("link", { name: "Comida", exact: true }).first().click();
+    // The Food page's tabs lead to the Ingredients page. (The sidebar's Comida entry, which opens the Food page, is
+    // tests/e2e/food-dishes.e2e.ts's.)
+    await open(page, "/food");
     await expect(page.getByRole("heading", { level: 1, name: "Comida" })).toBeVisible();
     await page.getByRole("link", { name: "Insumos", exact: true }).first().click();
     await expect(page.getByRole("heading", { level: 1, name: "Insumos" })).toBeVisible();
