@@ -275,7 +275,8 @@ async function firstStart(ws: Workspace, env: Record<string, string>): Promise<s
   let out = "";
   try {
     const reader = server.stdout.getReader();
-    const deadline = Date.now() + 15_000;
+    // A bound on a stuck start, not a measure: seeding on a 2-core machine busy with the checks takes seconds.
+    const deadline = Date.now() + 60_000;
     while (!out.includes("Mesa is running") && Date.now() < deadline) {
       const { value, done } = await reader.read();
       if (done) break;
@@ -302,7 +303,7 @@ describe("the first start of an empty database", () => {
     expect(count(ws.dbPath, "users")).toBe(0);
     expect(count(ws.dbPath, "cafes")).toBe(0);
     expect(count(ws.dbPath, "roles")).toBe(7);
-  });
+  }, 75_000);
 
   test("by default it loads the demo data and prints the demo account", async () => {
     const ws = workspace();
@@ -311,7 +312,7 @@ describe("the first start of an empty database", () => {
     expect(out).toMatch(/e-mail:\s+demo@mesa\.test\s+\(super-administrator\)/);
     expect(out).toContain("./mesa user:password demo@mesa.test");
     expect(count(ws.dbPath, "users")).toBe(7);
-  });
+  }, 75_000);
 });
 
 describe("./mesa user:password", () => {

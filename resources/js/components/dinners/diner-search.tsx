@@ -60,7 +60,12 @@ export const DinerSearch = forwardRef<
   const [searching, setSearching] = useState(false);
   /** The latest results and what they answer, so Enter reuses a typeahead's answer. */
   const answered = useRef<{ query: string; diners: DinerView[] } | null>(null);
-  const pending = useRef<AbortController | null>(null);
+  /** The search in flight: its query, the way to cancel it, and its answer (which a second asker of the same query shares). */
+  const pending = useRef<{
+    query: string;
+    controller: AbortController;
+    answer: Promise<DinerView[] | null | undefined>;
+  } | null>(null);
 
   useImperativeHandle(ref, () => ({
     // What is left in the field (a refused document, a half-typed name) is selected: the next scan replaces it.
@@ -69,7 +74,7 @@ export const DinerSearch = forwardRef<
       input.current?.select();
     },
     clear: () => {
-      pending.current?.abort();
+      pending.current?.controller.abort();
       setText("");
       setResults([]);
       setOpen(false);
@@ -77,7 +82,7 @@ export const DinerSearch = forwardRef<
       answered.current = null;
     },
     typeIn: (typed: string) => {
-      pending.current?.abort();
+      pending.current?.controller.abort();
       answered.current = null;
       setText(typed);
       if (input.current) input.current.value = typed;
@@ -91,12 +96,21 @@ export const DinerSearch = forwardRef<
     },
   }));
 
-  /** The diners found; null when the search failed; undefined when a newer search replaced it. */
-  const search = async (query: string): Promise<DinerView[] | null | undefined> => {
-    if (answered.current?.query === query) return answered.current.diners;
-    pending.current?.abort();
+  /**
+   * The diners found; null when the search failed; undefined when a search for other text replaced it. A search for
+   * the text already being searched (the typeahead's, when Enter follows it) waits for that one rather than cancel it.
+   */
+  const search = (query: string): Promise<DinerView[] | null | undefined> => {
+    if (answered.current?.query === query) return Promise.resolve(answered.current.diners);
+    if (pending.current?.query === query) return pending.current.answer;
+    pending.current?.controller.abort();
     const controller = new AbortController();
-    pending.current = controller;
+    const answer = fetchDiners(query, controller);
+    pending.current = { query, controller, answer };
+    return answer;
+  };
+
+  const fetchDiners = async (query: string, controller: AbortController): Promise<DinerView[] | null | undefined> => {
     setSearching(true);
     try {
       const { status, body } = await requestJson<DinerView[]>(
@@ -115,7 +129,7 @@ export const DinerSearch = forwardRef<
       if ((error as Error).name === "AbortError") return undefined;
       return null;
     } finally {
-      if (pending.current === controller) {
+      if (pending.current?.controller === controller) {
         pending.current = null;
         setSearching(false);
       }
