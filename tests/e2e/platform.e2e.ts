@@ -2,11 +2,37 @@
  * The platform in a real browser: server rendering and hydration, page-protocol visits, theme, language,
  * the client's fallbacks (unknown component, chunk that fails to load), progress bar, the 404 page and the
  * skip link. (A write without the CSRF token is refused with 419: tests/http/page-protocol.test.ts.) Run with
- * `npm run test:e2e` (each Playwright worker starts its own Mesa; see tests/e2e/fixtures.ts).
+ * `npm run test:e2e` (each Playwright worker starts its own Mesa; see tests/e2e/fixtures.ts). Each test has a fresh
+ * browser of its own and changes nothing on the server, so the two workers share them.
  */
 import type { Locator, Page, Request, Response } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { watchConsole, watchServerMarkup, waitForHydration } from "./support";
+
+test.describe.configure({ mode: "parallel" });
+
+/**
+ * Opens `path` with a full page load and waits until React owns it and every deferred prop its first answer named
+ * (`deferredProps`) has come: the client asks for each group in a page-protocol request of its own right after.
+ */
+async function openSettled(page: Page, path: string) {
+  let finished = 0;
+  const count = (request: Request) => {
+    if (request.headers()["x-inertia-partial-data"]) finished++;
+  };
+  page.on("requestfinished", count);
+  try {
+    const response = await page.goto(path);
+    await waitForHydration(page);
+    const groups = await page
+      .locator('script[data-page="app"]')
+      .evaluate((script) => Object.keys(JSON.parse(script.textContent!).deferredProps ?? {}).length);
+    await expect.poll(() => finished, { message: `${path}: the deferred props` }).toBeGreaterThanOrEqual(groups);
+    return response;
+  } finally {
+    page.off("requestfinished", count);
+  }
+}
 
 /**
  * Clicks `link` and returns the page-protocol request and response of the visit it started. On a slow machine the
@@ -56,9 +82,7 @@ test.describe("first load", () => {
 
     const problems = watchConsole(page);
     await watchServerMarkup(page);
-    await page.goto("/");
-    await waitForHydration(page);
-    await page.waitForLoadState("networkidle");
+    await openSettled(page, "/");
 
     // Still the server's markup: no hydration error made React replace it.
     expect(await page.evaluate(() => (window as any).__removedFromApp)).toEqual([]);
@@ -235,9 +259,9 @@ test.describe("language", () => {
     await page.getByRole("option", { name: "Español" }).click();
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Configuración");
     await expect(page.getByRole("heading", { level: 2 })).toHaveText("Apariencia");
-    await page.reload();
+    // Back at once as well; that the server then renders <html lang="es"> is the HTTP tests'
+    // (tests/http/page-protocol.test.ts).
     await expect(page.locator("html")).toHaveAttribute("lang", "es");
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Configuración");
     expect(problems, problems.join("\n")).toEqual([]);
   });
 });

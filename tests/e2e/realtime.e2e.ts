@@ -14,7 +14,9 @@
  *
  * The server's realtime secret is the worker's own (tests/e2e/fixtures.ts gives it to the server and to these tests as
  * `mesa.pusherSecret`); the app id and key are the defaults ("mesa", "mesa-key"). People are made by the worker's
- * fixtures.
+ * fixtures, each test's own, so the tests stand alone and the two workers share them (each worker's beforeAll makes
+ * the people on its own database). That a deactivated user's next request lands on the sign-in page is the HTTP
+ * tests' (tests/http/access-control.test.ts, tests/http/auth.test.ts).
  */
 import type { BrowserContext, Page } from "@playwright/test";
 import { expect, test, type Mesa, type Who } from "./fixtures";
@@ -46,10 +48,10 @@ async function open(page: Page, path: string): Promise<void> {
   await waitForHydration(page);
 }
 
-/** Signs `who` in on the page's browser and opens the dashboard. */
-async function signIn(page: Page, mesa: Mesa, who: Who): Promise<void> {
+/** Signs `who` in on the page's browser and opens `path` (the dashboard unless told). */
+async function signIn(page: Page, mesa: Mesa, who: Who, path = "/dashboard"): Promise<void> {
   await mesa.signIn(page, who);
-  await open(page, "/dashboard");
+  await open(page, path);
 }
 
 /** The `pusher` server SDK pointed at the embedded endpoint of the worker's server. */
@@ -108,7 +110,7 @@ const onDuty = (page: Page, cafe: string) => page.locator('[data-testid^="on-dut
 
 // ---------------------------------------------------------------------------------------------------------------
 
-test.describe.configure({ mode: "serial" });
+test.describe.configure({ mode: "parallel" });
 
 test.describe("realtime", () => {
   const ids: Record<string, number> = {};
@@ -126,7 +128,8 @@ test.describe("realtime", () => {
     mesa,
   }) => {
     const frames = watchFrames(page);
-    await signIn(page, mesa, CASHIER);
+    // Any page of the app's layout holds the connection; the profile settings are a light one.
+    await signIn(page, mesa, CASHIER, "/settings/profile");
     await expect(status(page)).toHaveAttribute("data-state", "connected");
     // The app's own connection signed in as the user and joined their private channel.
     await expect.poll(() => frames.some((f) => f.event === "pusher:signin_success")).toBe(true);
@@ -238,6 +241,12 @@ test.describe("realtime", () => {
     mesa,
   }) => {
     test.setTimeout(30_000);
+    // The administrator, in a browser of their own, opens the Users page while the user's tabs load.
+    const adminContext = await browser.newContext();
+    const admin = await adminContext.newPage();
+    const adminReady = signIn(admin, mesa, ADMIN, `/users?search=${encodeURIComponent(PERSON.email)}`);
+    adminReady.catch(() => {}); // awaited below; this only keeps an early failure from going unhandled meanwhile
+
     // The user, in two tabs of one browser: the dashboard and their profile settings.
     const userContext = await browser.newContext();
     const first = await userContext.newPage();
@@ -257,11 +266,8 @@ test.describe("realtime", () => {
         .toBe(true);
     }
 
-    // The administrator, in a browser of their own, deactivates them from the Users page.
-    const adminContext = await browser.newContext();
-    const admin = await adminContext.newPage();
-    await signIn(admin, mesa, ADMIN);
-    await open(admin, `/users?search=${encodeURIComponent(PERSON.email)}`);
+    // The administrator deactivates them from the Users page.
+    await adminReady;
     const row = admin.getByTestId(`user-row-${PERSON.email}`);
     const landed: Record<string, number> = {};
     const start = Date.now();
@@ -289,10 +295,7 @@ test.describe("realtime", () => {
       await expect(tab.getByRole("heading", { level: 1, name: "Iniciar sesión" })).toBeVisible();
       await expect(tab.getByTestId("realtime-status")).toHaveCount(0);
     }
-    // The session really ended: a signed-in page sends them back to sign in.
-    await first.goto("/dashboard");
-    await expect(first).toHaveURL(/\/login$/);
-    // And the server holds no connection of theirs.
+    // The server holds no connection of theirs.
     expect(
       (
         await (
@@ -310,15 +313,21 @@ test.describe("realtime", () => {
     mesa,
   }) => {
     const contexts: BrowserContext[] = [];
-    const dashboard = async (person: { email: string }) => {
+    /** A browser of `person`'s, signed in, with a tab that has not opened anything yet. */
+    const tabOf = async (person: Who) => {
       const context = await browser.newContext();
       contexts.push(context);
-      const page = await context.newPage();
-      await signIn(page, mesa, person);
+      await mesa.signIn(context, person);
+      return context.newPage();
+    };
+    const dashboard = async (page: Page) => {
+      await open(page, "/dashboard");
       await expect(status(page)).toHaveAttribute("data-state", "connected");
       return page;
     };
-    const cashier = await dashboard(CASHIER);
+    // Both browsers are made at once; the manager's tab opens the dashboard only once the cashier is there alone.
+    const [cashierTab, managerTab] = await Promise.all([tabOf(CASHIER), tabOf(MANAGER)]);
+    const cashier = await dashboard(cashierTab);
     const entry = onDuty(cashier, CAFE);
     await expect(entry).toHaveCount(1);
     const cafeId = Number((await entry.getAttribute("data-testid"))!.replace("on-duty-", ""));
@@ -327,7 +336,7 @@ test.describe("realtime", () => {
     await expect(cashier.getByTestId(`on-duty-${cafeId}`)).toContainText(CASHIER.name);
     await expect(cashier.getByTestId(`on-duty-${cafeId}`)).not.toContainText(MANAGER.name);
 
-    const manager = await dashboard(MANAGER);
+    const manager = await dashboard(managerTab);
     await expect(manager.getByTestId(`on-duty-${cafeId}`)).toContainText(CASHIER.name);
     await expect(manager.getByTestId(`on-duty-${cafeId}`)).toContainText(MANAGER.name);
     // The first one learns of the newcomer without reloading.
@@ -347,25 +356,22 @@ test.describe("realtime", () => {
 
   test("page-protocol requests carry the tab's socket id in X-Socket-ID", async ({ page, mesa }) => {
     const frames = watchFrames(page);
-    await signIn(page, mesa, WATCHER);
+    await signIn(page, mesa, WATCHER, "/settings/profile");
     await expect(status(page)).toHaveAttribute("data-state", "connected");
     const established = frames.filter((f) => f.event === "pusher:connection_established");
     expect(established).toHaveLength(1);
     const socketId: string = established[0].data.socket_id;
     expect(socketId).toMatch(/^\d+\.\d+$/);
 
-    // A client-side visit to the settings, through the page protocol.
+    // A client-side visit to the password settings, through the page protocol.
     const request = page.waitForRequest(
-      (r) => r.headers()["x-inertia"] === "true" && new URL(r.url()).pathname.startsWith("/settings"),
+      (r) => r.headers()["x-inertia"] === "true" && new URL(r.url()).pathname === "/settings/password",
     );
-    await page
-      .getByRole("navigation", { name: "Navegación principal" })
-      .getByRole("link", { name: "Configuración" })
-      .click();
+    await page.getByRole("navigation", { name: "Configuración" }).getByRole("link", { name: "Contraseña" }).click();
     const headers = (await request).headers();
     expect(headers["x-socket-id"]).toMatch(/^\d+\.\d+$/);
     expect(headers["x-socket-id"]).toBe(socketId);
-    await expect(page).toHaveURL(/\/settings\//);
+    await expect(page).toHaveURL(/\/settings\/password$/);
   });
 
   test("the dashboard with realtime connected logs no console errors", async ({ browser, mesa }) => {
@@ -379,8 +385,10 @@ test.describe("realtime", () => {
     const entries = page.locator('[data-testid^="on-duty-"]');
     expect(await entries.count()).toBeGreaterThanOrEqual(2);
     for (const entry of await entries.all()) await expect(entry).toContainText(ADMIN.name);
-    await expect.poll(() => subscribed(frames, `private-App.Models.User.${ids.admin}`)).toBe(true);
-    await page.waitForLoadState("networkidle");
+    const privateChannel = `private-App.Models.User.${ids.admin}`;
+    await expect.poll(() => subscribed(frames, privateChannel)).toBe(true);
+    // The figures, a deferred prop, have come too: nothing the page asked for is still on its way.
+    await expect(page.getByTestId("figures")).toBeVisible();
 
     // Away to another page and back: the presence channels are left and joined again, still without errors.
     await page
@@ -392,11 +400,14 @@ test.describe("realtime", () => {
     await expect(page).toHaveURL(/\/dashboard$/);
     for (const entry of await entries.all()) await expect(entry).toContainText(ADMIN.name);
     await expect(status(page)).toHaveAttribute("data-state", "connected");
+    const beforeReload = frames.length;
     await page.reload();
     await waitForHydration(page);
     await expect(status(page)).toHaveAttribute("data-state", "connected");
     for (const entry of await entries.all()) await expect(entry).toContainText(ADMIN.name);
-    await page.waitForTimeout(500);
+    // Everything the reloaded page does has been done: the private channel joined again and the figures come.
+    await expect.poll(() => subscribed(frames.slice(beforeReload), privateChannel)).toBe(true);
+    await expect(page.getByTestId("figures")).toBeVisible();
 
     expect(problems, problems.join("\n")).toEqual([]);
     await context.close();

@@ -2,13 +2,16 @@
  * The Sales page in a real browser, against the real server: a cafe manager of "Comedor Principal" filters the sale
  * lines (the filters land in the URL and the totals follow), sees only their cafe's sales, opens a ticket from its
  * row and with the keyboard, exports what the filter shows and reads the workbook back with SheetJS, and finds a
- * diner served lunch twice in the Duplicates tab. The pages hydrate as rendered at desktop and phone widths (where
- * nothing scrolls sideways), and read in English. (axe checks them in tests/e2e/accessibility-sales.e2e.ts.)
+ * diner served lunch twice in the Duplicates tab. The pages hydrate as rendered (the markup is the same at every
+ * width: nothing in it asks the screen's size), nothing in them scrolls sideways at a phone's width, and they read in
+ * English. (axe checks them in tests/e2e/accessibility-sales.e2e.ts.)
  *
  * The e2e database is seeded on the server's first start (demo cafes, prices, diners and two weeks of sales). The
- * sales these tests look for are made here through sales.store as the super-administrator: a diner of their own
- * with a credit and a cash lunch today at Comedor Principal (a duplicate), and a sale at Comedor Taller, which the
- * manager must not see. People are made by the worker's fixtures (tests/e2e/fixtures.ts).
+ * sales these tests look for are made here through sales.store as the super-administrator, with the requests the
+ * point of sale sends: a diner of their own with a credit and a cash lunch today at Comedor Principal (a duplicate),
+ * and a sale at Comedor Taller, which the manager must not see. People are made by the worker's fixtures
+ * (tests/e2e/fixtures.ts). The tests stand alone on what beforeAll makes, so the two workers share them; each
+ * worker's beforeAll makes its own diners and sales on its own database.
  */
 import type { Browser, BrowserContext, Page } from "@playwright/test";
 import { readFileSync } from "node:fs";
@@ -45,6 +48,26 @@ async function pageProps<T>(page: Page): Promise<T> {
   return JSON.parse(text!).props as T;
 }
 
+/**
+ * The page object of `path` as the page protocol answers it (the JSON a client-side visit gets), fetched with the
+ * browser's cookies and no page to render: the asset version comes from a first answer's HTML.
+ */
+async function pageObject<T>(
+  context: BrowserContext,
+  path: string,
+  version?: string,
+): Promise<{ props: T; version: string }> {
+  if (version === undefined) {
+    const html = await (await context.request.get(path)).text();
+    const json = /<script[^>]*\bdata-page="app"[^>]*>([\s\S]*?)<\/script>/.exec(html)?.[1];
+    expect(json, `${path}: the page object in the HTML`).toBeTruthy();
+    return JSON.parse(json!);
+  }
+  const response = await context.request.get(path, { headers: { "X-Inertia": "true", "X-Inertia-Version": version } });
+  expect(response.status(), path).toBe(200);
+  return response.json();
+}
+
 async function postJson(context: BrowserContext, path: string, data: unknown) {
   const token = (await context.cookies()).find((c) => c.name === "XSRF-TOKEN")?.value ?? "";
   return context.request.post(path, {
@@ -53,10 +76,13 @@ async function postJson(context: BrowserContext, path: string, data: unknown) {
   });
 }
 
+const DESKTOP = { width: 1366, height: 850 };
+const PHONE = { width: 390, height: 844 };
+
 const table = (page: Page) => page.getByRole("table", { name: /^(Líneas de venta|Sale lines)$/ });
 const rowsOf = (page: Page, text: string) => table(page).locator("tbody tr").filter({ hasText: text });
 
-test.describe.configure({ mode: "serial" });
+test.describe.configure({ mode: "parallel" });
 
 test.describe("the Sales page", () => {
   test.setTimeout(90_000);
@@ -73,16 +99,27 @@ test.describe("the Sales page", () => {
     await mesa.user({ ...ADMIN, role: "super-administrator", area: "Administración", place: "Sede Lima" });
     await mesa.user({ ...MANAGER, role: "cafe manager", area: "Caja", place: CAFE });
 
+    // The point of sale's props, read as the page protocol sends them: no page is drawn.
     const context = await browser.newContext();
     await mesa.signIn(context, ADMIN);
-    const page = await context.newPage();
-    await open(page, "/dinners");
-    const props = await pageProps<{ cafes: { id: number; name: string }[]; subdealerships: { id: number }[] }>(page);
+    const { props, version } = await pageObject<{
+      cafes: { id: number; name: string }[];
+      subdealerships: { id: number }[];
+    }>(context, "/dinners");
     const cafeId = (name: string) => props.cafes.find((c) => c.name === name)!.id;
+    const lunches = new Map<string, number>();
     const lunchAt = async (cafe: string) => {
-      await open(page, `/dinners?cafe=${cafeId(cafe)}`);
-      const pos = (await pageProps<{ pos: { services: { id: number; code: string }[] } }>(page)).pos;
-      return pos.services.find((s) => s.code === "ALM")!.id;
+      if (!lunches.has(cafe)) {
+        const { pos } = (
+          await pageObject<{ pos: { services: { id: number; code: string }[] } }>(
+            context,
+            `/dinners?cafe=${cafeId(cafe)}`,
+            version,
+          )
+        ).props;
+        lunches.set(cafe, pos.services.find((s) => s.code === "ALM")!.id);
+      }
+      return lunches.get(cafe)!;
     };
     for (const [diner, cafe] of [
       [TWICE, CAFE],
@@ -121,7 +158,8 @@ test.describe("the Sales page", () => {
     mesa,
   }) => {
     const { context, page, problems } = await as(browser, mesa);
-    await open(page, "/dashboard");
+    // The sidebar is the same on every page of the app; the profile settings are a light one to start from.
+    await open(page, "/settings/profile");
     await page
       .getByRole("navigation", { name: /navegación/i })
       .getByRole("link", { name: "Ventas" })
@@ -144,6 +182,22 @@ test.describe("the Sales page", () => {
     await expect(rowsOf(page, ELSEWHERE.name)).toHaveCount(0);
     // The totals are the cash sales' now.
     await expect(page.getByTestId("sales-total-total")).not.toHaveText(dayTotal!);
+
+    // A click on the row opens its ticket.
+    await rowsOf(page, TWICE.name).getByRole("cell").first().click();
+    await expect(page).toHaveURL(/\/sales\/\d+\/ticket$/);
+    await expect(page.getByText(tickets.cash).first()).toBeVisible();
+    await page.goBack();
+    await waitForHydration(page);
+    // And with the keyboard: the ticket's link takes the focus and Enter opens it.
+    const link = rowsOf(page, TWICE.name).getByRole("link", { name: `Abrir el ticket ${tickets.cash}` });
+    await link.focus();
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(/\/sales\/\d+\/ticket$/);
+    await page.goBack();
+    await waitForHydration(page);
+    await expect(page).toHaveURL(/sale_type=cash/);
+    await expect(rowsOf(page, TWICE.name)).toHaveCount(1);
     // Credit instead: the other lunch; the filter is in the URL, so a reload keeps it.
     await chooseOption(page, "Tipo de venta", "Crédito");
     await expect(page).toHaveURL(/sale_type=credit/);
@@ -164,19 +218,6 @@ test.describe("the Sales page", () => {
     await expect(rowsOf(page, TWICE.name)).toHaveCount(0);
     await page.getByRole("button", { name: "Quitar filtros" }).click();
     await expect(page).toHaveURL(/\/sales$/);
-
-    // A click on the row opens its ticket.
-    await open(page, `/sales?from=${TODAY}&to=${TODAY}&sale_type=cash`);
-    await rowsOf(page, TWICE.name).getByRole("cell").first().click();
-    await expect(page).toHaveURL(/\/sales\/\d+\/ticket$/);
-    await expect(page.getByText(tickets.cash).first()).toBeVisible();
-    await page.goBack();
-    await waitForHydration(page);
-    // And with the keyboard: the ticket's link takes the focus and Enter opens it.
-    const link = rowsOf(page, TWICE.name).getByRole("link", { name: `Abrir el ticket ${tickets.cash}` });
-    await link.focus();
-    await page.keyboard.press("Enter");
-    await expect(page).toHaveURL(/\/sales\/\d+\/ticket$/);
 
     expect(problems).toEqual([]);
     await context.close();
@@ -270,31 +311,34 @@ test.describe("the Sales page", () => {
     await context.close();
   });
 
-  for (const [width, viewport] of Object.entries({
-    desktop: { width: 1366, height: 850 },
-    phone: { width: 390, height: 844 },
-  }))
-    test(`the markup hydrates as rendered, ${width}`, async ({ browser, mesa }) => {
-      const { context, page, problems } = await as(browser, mesa);
-      await page.setViewportSize(viewport);
-      await watchServerMarkup(page);
-      for (const path of [
-        `/sales?from=${TODAY}&to=${TODAY}`,
-        `/sales/duplicates?from=${TODAY}&to=${TODAY}`,
-        "/sales/periods",
-      ]) {
-        await open(page, path);
-        expect(await page.evaluate(() => (window as any).__removedFromApp)).toEqual([]);
-        if (width === "phone")
-          expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-      }
-      expect(problems).toEqual([]);
-      await context.close();
-    });
+  test("the markup hydrates as rendered, and nothing scrolls sideways on a phone", async ({ browser, mesa }) => {
+    const { context, page, problems } = await as(browser, mesa);
+    await page.setViewportSize(DESKTOP);
+    await watchServerMarkup(page);
+    for (const path of [
+      `/sales?from=${TODAY}&to=${TODAY}`,
+      `/sales/duplicates?from=${TODAY}&to=${TODAY}`,
+      "/sales/periods",
+    ]) {
+      await open(page, path);
+      expect(await page.evaluate(() => (window as any).__removedFromApp), path).toEqual([]);
+      // The same page at a phone's width: its layout is the stylesheet's, so narrowing the window lays it out as a
+      // phone would.
+      await page.setViewportSize(PHONE);
+      await expect
+        .poll(() => page.evaluate(() => document.documentElement.scrollWidth), { message: `${path} on a phone` })
+        .toBeLessThanOrEqual(PHONE.width);
+      expect(await page.evaluate(() => (window as any).__removedFromApp), `${path} on a phone`).toEqual([]);
+      await page.setViewportSize(DESKTOP);
+    }
+    expect(problems).toEqual([]);
+    await context.close();
+  });
 
   test("in English, with plurals and amounts in soles (S/)", async ({ browser, mesa }) => {
     const { context, page, problems } = await as(browser, mesa);
-    await open(page, "/dashboard");
+    // A first answer gives the browser its XSRF-TOKEN cookie.
+    expect((await context.request.get("/settings/language")).status()).toBe(200);
     const language = async (locale: "en" | "es") => {
       const token = (await context.cookies()).find((c) => c.name === "XSRF-TOKEN")?.value ?? "";
       const changed = await context.request.put("/settings/language", {
