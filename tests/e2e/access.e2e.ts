@@ -13,9 +13,16 @@
  * that sign-in refuses it, and signs a restored one in again, is the HTTP tests' (tests/http/auth.test.ts,
  * tests/http/access-control.test.ts); here the open tab of such a person is seen to leave for the sign-in page.
  */
-import type { Browser, BrowserContext, Page, Request } from "@playwright/test";
+import type { Browser, BrowserContext, Page } from "@playwright/test";
 import { E2E_PASSWORD as PASSWORD, expect, test, type Mesa, type Who } from "./fixtures";
-import { acceptConfirmation, chooseOption, watchConsole, watchServerMarkup, waitForHydration } from "./support";
+import {
+  acceptConfirmation,
+  chooseOption,
+  openSettled,
+  watchConsole,
+  watchServerMarkup,
+  waitForHydration,
+} from "./support";
 
 /** Unique per run, so names and addresses never collide with another run's on a reused database. */
 const RUN = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
@@ -42,30 +49,6 @@ const DOCUMENT = String(10_000_000 + Math.floor(Math.random() * 89_999_999));
 async function open(page: Page, path: string): Promise<void> {
   await page.goto(path);
   await waitForHydration(page);
-}
-
-/**
- * Opens `path` with a full page load and waits until React owns it and every deferred prop its first answer named
- * (`deferredProps`) has come: the client asks for each group in a page-protocol request of its own right after.
- */
-async function openSettled(page: Page, path: string) {
-  let finished = 0;
-  const count = (request: Request) => {
-    if (request.headers()["x-inertia-partial-data"]) finished++;
-  };
-  page.on("requestfinished", count);
-  try {
-    const response = await page.goto(path);
-    await waitForHydration(page);
-    const groups = await page
-      .locator('script[data-page="app"]')
-      .evaluate((script) => Object.keys(JSON.parse(script.textContent!).deferredProps ?? {}).length);
-    await expect.poll(() => finished, { message: `${path}: the deferred props` }).toBeGreaterThanOrEqual(groups);
-    await expect(page.locator("[data-deferred-placeholder]")).toHaveCount(0);
-    return response;
-  } finally {
-    page.off("requestfinished", count);
-  }
 }
 
 /** A new browser signed in as `who`, with a console watcher on its page, open on `path`. */

@@ -11,9 +11,9 @@
  * /verify-email, a signed-out one is sent to sign in, a reset password refuses the old one, a profile change is stored,
  * a wrong current password leaves the password as it was, and a throttled sign-in refuses even the right password.
  */
-import type { Page, Request } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { expect, test, type Mesa } from "./fixtures";
-import { watchConsole, watchServerMarkup, waitForHydration } from "./support";
+import { openSettled, watchConsole, watchServerMarkup, waitForHydration } from "./support";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -121,30 +121,6 @@ async function restart(page: Page): Promise<Page> {
   await page.close();
   await context.clearCookies({ name: SESSION_COOKIE });
   return context.newPage();
-}
-
-/**
- * Opens `path` with a full page load and waits until React owns it and every deferred prop its first answer named
- * (`deferredProps`) has come: the client asks for each group in a page-protocol request of its own right after.
- */
-async function openSettled(page: Page, path: string) {
-  let finished = 0;
-  const count = (request: Request) => {
-    if (request.headers()["x-inertia-partial-data"]) finished++;
-  };
-  page.on("requestfinished", count);
-  try {
-    const response = await page.goto(path);
-    await waitForHydration(page);
-    const groups = await page
-      .locator('script[data-page="app"]')
-      .evaluate((script) => Object.keys(JSON.parse(script.textContent!).deferredProps ?? {}).length);
-    await expect.poll(() => finished, { message: `${path}: the deferred props` }).toBeGreaterThanOrEqual(groups);
-    await expect(page.locator("[data-deferred-placeholder]")).toHaveCount(0);
-    return response;
-  } finally {
-    page.off("requestfinished", count);
-  }
 }
 
 const flash = (page: Page, kind: "success" | "error") => page.locator(`[data-flash="${kind}"]`);

@@ -7,32 +7,9 @@
  */
 import type { Locator, Page, Request, Response } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { watchConsole, watchServerMarkup, waitForHydration } from "./support";
+import { openSettled, watchConsole, watchServerMarkup, waitForHydration } from "./support";
 
 test.describe.configure({ mode: "parallel" });
-
-/**
- * Opens `path` with a full page load and waits until React owns it and every deferred prop its first answer named
- * (`deferredProps`) has come: the client asks for each group in a page-protocol request of its own right after.
- */
-async function openSettled(page: Page, path: string) {
-  let finished = 0;
-  const count = (request: Request) => {
-    if (request.headers()["x-inertia-partial-data"]) finished++;
-  };
-  page.on("requestfinished", count);
-  try {
-    const response = await page.goto(path);
-    await waitForHydration(page);
-    const groups = await page
-      .locator('script[data-page="app"]')
-      .evaluate((script) => Object.keys(JSON.parse(script.textContent!).deferredProps ?? {}).length);
-    await expect.poll(() => finished, { message: `${path}: the deferred props` }).toBeGreaterThanOrEqual(groups);
-    return response;
-  } finally {
-    page.off("requestfinished", count);
-  }
-}
 
 /**
  * Clicks `link` and returns the page-protocol request and response of the visit it started. On a slow machine the

@@ -2,7 +2,7 @@
  * Helpers shared by the browser tests: catching console problems and hydration mismatches, and waiting until
  * React owns the server-rendered page. (Not a test file: Playwright only runs *.e2e.ts.)
  */
-import type { ConsoleMessage, Locator, Page } from "@playwright/test";
+import type { ConsoleMessage, Locator, Page, Request } from "@playwright/test";
 import { expect } from "./fixtures";
 
 /** Console errors, hydration warnings and uncaught exceptions seen by a page. */
@@ -98,4 +98,28 @@ export async function acceptConfirmation(page: Page, title: string | RegExp, but
   await expect(dialog).toBeVisible();
   await dialog.getByRole("button", { name: button, exact: true }).click();
   await expect(dialog).toBeHidden();
+}
+
+/**
+ * Opens `path` with a full page load and waits until React owns it and every deferred prop its first answer named
+ * (`deferredProps`) has come: the client asks for each group in a page-protocol request of its own right after.
+ */
+export async function openSettled(page: Page, path: string) {
+  let finished = 0;
+  const count = (request: Request) => {
+    if (request.headers()["x-inertia-partial-data"]) finished++;
+  };
+  page.on("requestfinished", count);
+  try {
+    const response = await page.goto(path);
+    await waitForHydration(page);
+    const groups = await page
+      .locator('script[data-page="app"]')
+      .evaluate((script) => Object.keys(JSON.parse(script.textContent!).deferredProps ?? {}).length);
+    await expect.poll(() => finished, { message: `${path}: the deferred props` }).toBeGreaterThanOrEqual(groups);
+    await expect(page.locator("[data-deferred-placeholder]")).toHaveCount(0);
+    return response;
+  } finally {
+    page.off("requestfinished", count);
+  }
 }
