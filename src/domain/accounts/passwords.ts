@@ -21,9 +21,8 @@ export function hashingCostFor(nodeEnv: string | undefined): HashingCost {
  * suite (tests/support/preload.ts sets NODE_ENV=test before anything loads, the CLI tests start their processes
  * with it, and so does the browser tests' fixture process, which makes their people; their server runs as in
  * production, so a password typed into its forms hashes at the production cost) hashes in well under a millisecond
- * instead of about 0.3 s. Anything else, unset and
- * development included, gets the production cost. Verifying needs no cost: argon2 writes its parameters into the
- * hash, so a hash made at either cost verifies anywhere.
+ * instead of about 0.3 s. Anything else, unset and development included, gets the production cost. Verifying needs
+ * no cost: argon2 writes its parameters into the hash, so a hash made at either cost verifies anywhere.
  */
 export const HASHING_COST: HashingCost = hashingCostFor(process.env.NODE_ENV);
 

@@ -102,7 +102,7 @@ export const DinerSearch = forwardRef<
    */
   const search = (query: string): Promise<DinerView[] | null | undefined> => {
     if (answered.current?.query === query) return Promise.resolve(answered.current.diners);
-    if (pending.current?.query === query) return pending.current.answer;
+    if (pending.current?.query === query && !pending.current.controller.signal.aborted) return pending.current.answer;
     pending.current?.controller.abort();
     const controller = new AbortController();
     const answer = fetchDiners(query, controller);
