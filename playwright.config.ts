@@ -1,5 +1,5 @@
 /**
- * Browser tests (tests/e2e/**\/*.e2e.ts; `bun test` never picks these up), run by two workers. Each worker starts its
+ * Browser tests (tests/e2e/**\/*.e2e.ts; `bun test` never picks these up), run by three workers. Each worker starts its
  * own Mesa with a fresh database (tests/e2e/fixtures.ts: port E2E_PORT + the worker's index, E2E_PORT 3217 unless
  * set) and drives Debian's Chromium (tests/support/ensure-chromium.sh installs it; no browser is ever downloaded). A
  * file's tests run in order on one worker unless the file asks for more; the files are shared between the workers.
@@ -11,7 +11,7 @@ export default defineConfig({
   testDir: "tests/e2e",
   testMatch: "**/*.e2e.ts",
   fullyParallel: false,
-  workers: 2,
+  workers: 3,
   retries: process.env.CI ? 1 : 0,
   forbidOnly: !!process.env.CI,
   reporter: "list",

@@ -259,7 +259,11 @@ function UploadForm({
       ...dinerImportVisit,
       forceFormData: true,
       onSuccess: (page) => {
-        if (Object.keys((page.props.errors ?? {}) as object).length === 0) onUploaded();
+        if (Object.keys((page.props.errors ?? {}) as object).length > 0) return;
+        // The file is the job's now. A job that refused it before this answer came keeps this form on screen, and
+        // its message shows only on a form holding no file of its own.
+        form.setData("file", null);
+        onUploaded();
       },
     });
   };
