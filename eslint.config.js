@@ -1,5 +1,6 @@
 // Lint for Mesa: TypeScript's recommended rules, React's hooks rules and jsx-a11y on the pages, and the import
-// boundaries of the layers (the domain, the database and the command line never reach into the HTTP layer).
+// boundaries of the layers (the domain, the database and the command line never reach into the HTTP layer; the
+// browser reaches only into the shared kernel, src/shared, which reaches nowhere).
 import tseslint from "typescript-eslint";
 import reactHooks from "eslint-plugin-react-hooks";
 import jsxA11y from "eslint-plugin-jsx-a11y";
@@ -9,6 +10,32 @@ const intoHttp = {
     {
       group: ["**/http/*", "**/http/**", "!**/http/routing", "!**/http/assets"],
       message: "The domain, the database and the command line do not import the HTTP layer (src/http).",
+    },
+  ],
+};
+
+// The browser takes values and types only from the shared kernel (src/shared) and the generated contracts there,
+// never from the domain, the HTTP layer, the database or the command line.
+const outsideTheKernel = {
+  patterns: [
+    {
+      group: ["**/src/*", "**/src/**", "!**/src/shared", "!**/src/shared/**", "**/db/**", "**/cli/**"],
+      message:
+        'The browser imports from src/shared only (the shared kernel: docs/architecture.md, "The shared kernel").',
+    },
+  ],
+};
+
+// The kernel is pure: it imports nothing of Mesa's outside itself, and no database or server package.
+const intoTheLayers = {
+  patterns: [
+    {
+      group: ["**/domain/**", "**/http/**", "**/realtime/**", "**/mail/**", "**/db/**", "**/cli/**", "**/resources/**"],
+      message: "src/shared is the kernel the browser, the server and the command line share: it imports only itself.",
+    },
+    {
+      group: ["drizzle-orm", "drizzle-orm/*", "bun:*", "node:*", "elysia"],
+      message: "src/shared runs in the browser too.",
     },
   ],
 };
@@ -52,5 +79,14 @@ export default tseslint.config(
     files: ["src/domain/**/*.ts", "db/**/*.ts", "cli/**/*.ts"],
     ignores: ["**/*.test.ts"],
     rules: { "no-restricted-imports": ["error", intoHttp] },
+  },
+  {
+    files: ["resources/js/**/*.ts", "resources/js/**/*.tsx"],
+    rules: { "no-restricted-imports": ["error", outsideTheKernel] },
+  },
+  {
+    files: ["src/shared/**/*.ts"],
+    ignores: ["**/*.test.ts", "**/*.typecheck.ts"],
+    rules: { "no-restricted-imports": ["error", intoTheLayers] },
   },
 );

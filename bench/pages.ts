@@ -28,7 +28,7 @@ import { openDatabase } from "../src/db";
 import { accessProfile } from "../src/domain/access/authorization";
 import { createApp } from "../src/http/app";
 import { createServices } from "../src/http/services";
-import type { Locale } from "../src/i18n";
+import type { Locale } from "../src/shared/i18n";
 import { Baseline, type Viewer } from "./support/baseline";
 import { BENCH_PASSWORD, generateDatabase, MANAGER_EMAIL, SUPER_EMAIL } from "./support/generate";
 import { check, finishChecks, setting, SMOKE } from "./support/smoke";

@@ -25,7 +25,7 @@ import { referenceSeeders } from "../db/seeds";
 import { loadConfig } from "../src/config";
 import { migrateDatabase, openDatabase } from "../src/db";
 import { EVERYTHING } from "../src/domain/access/scope";
-import { splitIgv } from "../src/domain/sales/clock";
+import { splitIgv } from "../src/shared/money";
 import { salesLinePage, salesTotals, type SalesFilter } from "../src/domain/sales/report";
 import { writeSalesReport } from "../src/domain/sales/report-workbook";
 import { check, finishChecks, setting } from "./support/smoke";

@@ -5,7 +5,7 @@
  * every time. Messages are checked in English (APP_LOCALE=en) against the dictionaries.
  */
 import { beforeAll, describe, expect, test } from "bun:test";
-import { translate, type TranslationKey, type TranslationParams } from "../src/i18n";
+import { translate, type TranslationKey, type TranslationParams } from "../src/shared/i18n";
 import { STARTING_ROLES } from "../db/seeds/access";
 import { RoleInput } from "../src/domain/access/roles";
 import { createUser } from "../src/domain/accounts/users";

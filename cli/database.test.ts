@@ -15,7 +15,7 @@ import { join, resolve } from "node:path";
 import { drizzle } from "drizzle-orm/bun-sqlite";
 import { migrate } from "drizzle-orm/bun-sqlite/migrator";
 import { readMigrationFiles } from "drizzle-orm/migrator";
-import { translate, type TranslationKey, type TranslationParams } from "../src/i18n";
+import { translate, type TranslationKey, type TranslationParams } from "../src/shared/i18n";
 import { verifyPassword } from "../src/domain/accounts/passwords";
 import { MIGRATIONS_FOLDER } from "../src/db";
 import { copyDatabase, runInProcess } from "../tests/support/cli";

@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as XLSX from "xlsx";
-import { translate, type TranslationKey, type TranslationParams, type KeysUnder } from "../src/i18n";
+import { translate, type TranslationKey, type TranslationParams, type KeysUnder } from "../src/shared/i18n";
 import { commandWords, type DinerImportSummary } from "./commands/diners-import";
 import { MESA, mesaInProcess, seededTemplate, sql, workspaceFrom, type Workspace } from "../tests/support/cli";
 

@@ -15,7 +15,7 @@ import { EVERYTHING } from "../src/domain/access/scope";
 import { placesExport } from "../src/domain/places/export";
 import { placesTemplate } from "../src/domain/places/import";
 import { buildWorkbook, type ExportSheet } from "../src/domain/spreadsheets/write";
-import { translate, type TranslationKey, type TranslationParams } from "../src/i18n";
+import { translate, type TranslationKey, type TranslationParams } from "../src/shared/i18n";
 import { MESA, mesaInProcess, seededTemplate, sql, workspaceFrom, type Workspace } from "../tests/support/cli";
 
 const en = (key: TranslationKey, params?: TranslationParams) => translate("en", key, params);

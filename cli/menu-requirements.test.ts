@@ -8,7 +8,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as XLSX from "xlsx";
 import { openDatabase } from "../src/db";
-import { translate, type TranslationKey, type TranslationParams } from "../src/i18n";
+import { translate, type TranslationKey, type TranslationParams } from "../src/shared/i18n";
 import { cliWorkspace, mesaInProcess, workspaceFrom } from "../tests/support/cli";
 import { requirementsWorld, type RequirementsWorld } from "../tests/support/menu-requirements";
 

@@ -1,6 +1,7 @@
 /** Printing domain errors on the command line, in the configured language. */
-import { translate, type Locale } from "../src/i18n";
-import { ValidationFailed, type Message } from "../src/domain/errors";
+import { translate, type Locale } from "../src/shared/i18n";
+import { ValidationFailed } from "../src/domain/errors";
+import { type Message } from "../src/shared/message";
 import { CliError } from "./bootstrap";
 
 export function say(locale: Locale, message: Message): string {

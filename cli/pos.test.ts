@@ -12,9 +12,9 @@ import { blacklist, cafes, dealerships, subdealerships, units, users } from "../
 import { openDatabase, type Db } from "../src/db";
 import { EVERYTHING } from "../src/domain/access/scope";
 import type { Actor } from "../src/domain/audit";
-import { dateIn } from "../src/domain/sales/clock";
+import { dateIn } from "../src/shared/calendar";
 import { recordSale, type SaleSettings } from "../src/domain/sales/sell";
-import { translate, type TranslationKey, type TranslationParams } from "../src/i18n";
+import { translate, type TranslationKey, type TranslationParams } from "../src/shared/i18n";
 import { posWorld, type PosWorld } from "../tests/support/pos";
 import { cliWorkspace, mesaInProcess, sql, workspaceFrom, type Workspace } from "../tests/support/cli";
 

@@ -1,6 +1,6 @@
 /** The command line's progress: a bar redrawn in place on a terminal, plain lines otherwise (cli/progress.ts). */
 import { describe, expect, test } from "bun:test";
-import { translate, type TranslationKey, type TranslationParams } from "../src/i18n";
+import { translate, type TranslationKey, type TranslationParams } from "../src/shared/i18n";
 import { progressReporter } from "./progress";
 
 const en = (key: TranslationKey, params?: TranslationParams) => translate("en", key, params);

@@ -3,7 +3,7 @@
  * terminal it is one bar redrawn in place and wiped at the end; otherwise (a pipe, a log file, cron) it is plain
  * lines: one when the step changes and one each further tenth of the way, never the same line twice in a row.
  */
-import type { Translate, TranslationKey } from "../src/i18n";
+import type { Translate, TranslationKey } from "../src/shared/i18n";
 
 export interface ProgressReporter {
   /** Reports `done` of `total` for the step `label` (a translation key), like a job's `progress`. */

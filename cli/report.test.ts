@@ -14,7 +14,7 @@ import { EVERYTHING } from "../src/domain/access/scope";
 import type { Actor } from "../src/domain/audit";
 import { salesTotals, type SalesFilter } from "../src/domain/sales/report";
 import { recordSale, voidSale, type SaleSettings } from "../src/domain/sales/sell";
-import { translate, type TranslationKey, type TranslationParams } from "../src/i18n";
+import { translate, type TranslationKey, type TranslationParams } from "../src/shared/i18n";
 import { posWorld, type PosWorld } from "../tests/support/pos";
 import { cliWorkspace, mesa, mesaInProcess, workspaceFrom, type Workspace } from "../tests/support/cli";
 

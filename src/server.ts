@@ -11,7 +11,7 @@ import { countUsers } from "./domain/accounts/users";
 import { printSeedResults, runSeeders } from "../db/seeds";
 import { bootstrapAccess } from "./domain/access/starting-roles";
 import { failInterruptedJobs } from "./domain/jobs/jobs";
-import { translate } from "./i18n";
+import { translate } from "./shared/i18n";
 
 function fail(message: string): never {
   console.error(message);

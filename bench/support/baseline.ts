@@ -9,8 +9,8 @@
  */
 import type { Database, Statement } from "bun:sqlite";
 import type { Db } from "../../src/db";
-import { roleDescription, roleLabel } from "../../src/domain/access/built-in-roles";
-import { permissionLabel } from "../../src/domain/access/permissions";
+import { roleDescription, roleLabel } from "../../src/shared/access/built-in-roles";
+import { permissionLabel } from "../../src/shared/access/permissions";
 import type { AuditRow } from "../../src/domain/audit";
 import {
   actionLabel,
@@ -21,7 +21,7 @@ import {
 } from "../../src/domain/audit-view";
 import { emailLookalike } from "../../src/domain/accounts/email-address";
 import { foldText } from "../../src/domain/search";
-import { translate, type Locale } from "../../src/i18n";
+import { translate, type Locale } from "../../src/shared/i18n";
 
 /** Who is looking: the scope and permissions Mesa computes for the signed-in user (computed once here). */
 export interface Viewer {

@@ -9,7 +9,7 @@
  * commander's, with exit code 2.
  */
 import { Option, type Command } from "commander";
-import { translate, type Locale } from "../../src/i18n";
+import { translate, type Locale } from "../../src/shared/i18n";
 import { createArea, listAreas, type AreaSummary } from "../../src/domain/access/areas";
 import { assignmentsOf, assignRole } from "../../src/domain/access/assignments";
 import { addToBlacklist } from "../../src/domain/access/blacklist";
@@ -25,10 +25,10 @@ import {
 import { EVERYTHING } from "../../src/domain/access/scope";
 import { findUserByDocument, findUserById, requireUserByEmail, type User } from "../../src/domain/accounts/users";
 import { CLI_ACTOR } from "../../src/domain/audit";
-import { DEFAULT_DOCUMENT_TYPE, DOCUMENT_TYPES, type DocumentType } from "../../src/domain/documents";
+import { DEFAULT_DOCUMENT_TYPE, DOCUMENT_TYPES, type DocumentType } from "../../src/shared/documents";
 import { Conflict, Forbidden, NotFound, ValidationFailed } from "../../src/domain/errors";
 import type { Db } from "../../src/db";
-import { PERMISSION_NAMES } from "../../src/domain/access/permissions";
+import { PERMISSION_NAMES } from "../../src/shared/access/permissions";
 import { CliError, cliConfig, cliDatabase } from "../bootstrap";
 import { cliEvents } from "../events";
 import { explainValidation, say, table } from "../output";

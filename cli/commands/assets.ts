@@ -55,9 +55,9 @@ ${types.join("\n")}
   return names;
 }
 
-const ROUTE_TYPES = resolve(ROOT, "src/http/routes.generated.ts");
+const ROUTE_TYPES = resolve(ROOT, "src/shared/routes.generated.ts");
 
-/** Writes src/http/routes.generated.ts: every route name with its parameters, so `route()` and `urlFor()` are checked. */
+/** Writes src/shared/routes.generated.ts: every route name with its parameters, so `route()` and `urlFor()` are checked. */
 export async function writeRouteTypes(): Promise<void> {
   const { routes } = await import("../../src/http/routes");
   const { routeTypesSource } = await import("../../src/http/routing");

@@ -42,7 +42,8 @@ import type { Config } from "../../src/config";
 import type { Db } from "../../src/db";
 import { EVERYTHING } from "../../src/domain/access/scope";
 import { CLI_ACTOR } from "../../src/domain/audit";
-import { Conflict, ValidationFailed, type Message } from "../../src/domain/errors";
+import { Conflict, ValidationFailed } from "../../src/domain/errors";
+import { type Message } from "../../src/shared/message";
 import {
   DinerImportPlanChanged,
   DinerImportRefused,
@@ -56,7 +57,7 @@ import {
   type DinerImportSource,
 } from "../../src/domain/sales/diner-import";
 import { DINER_INTAKE, readFirstSheet, type SpreadsheetFormat } from "../../src/domain/spreadsheets/read";
-import { intlLocale, translate, type Locale, type Translate } from "../../src/i18n";
+import { intlLocale, translate, type Locale, type Translate } from "../../src/shared/i18n";
 import { CliError, cliConfig, cliDatabase } from "../bootstrap";
 import { say } from "../output";
 import { progressReporter, type ProgressReporter } from "../progress";
@@ -65,7 +66,7 @@ import { resolveCafe } from "./pos";
 // ---------------------------------------------------------------------------------------------------------------
 // Words
 
-/** The command's own words: src/i18n/locales/<language>/diner-import-cli.json, keys under "dinerImportCli.". */
+/** The command's own words: src/shared/i18n/locales/<language>/diner-import-cli.json, keys under "dinerImportCli.". */
 const AREA = "dinerImportCli.";
 
 /** The command's words in `locale`: its own keys and every other (the domain's messages, the progress line). */

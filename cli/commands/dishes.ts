@@ -14,9 +14,9 @@
 import type { Command } from "commander";
 import type { Config } from "../../src/config";
 import type { Db } from "../../src/db";
-import { formatMoney } from "../../src/domain/money";
+import { formatMoney } from "../../src/shared/money";
 import { FOLD_FUNCTION, foldText, likePattern } from "../../src/domain/search";
-import { NUTRIENTS } from "../../src/domain/food/composition";
+import { NUTRIENTS } from "../../src/shared/food/composition";
 import {
   costDish,
   ingredientNeeds,
@@ -24,7 +24,7 @@ import {
   type CostedLine,
   type CostedRecipe,
 } from "../../src/domain/food/recipe-cost";
-import { intlLocale, translate, type Translate } from "../../src/i18n";
+import { intlLocale, translate, type Translate } from "../../src/shared/i18n";
 import { CliError, cliConfig, cliDatabase } from "../bootstrap";
 import { table } from "../output";
 

@@ -10,7 +10,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { basename } from "node:path";
 import type { Command } from "commander";
-import { translate, type Translate, translateDynamic } from "../../src/i18n";
+import { translate, type Translate, translateDynamic } from "../../src/shared/i18n";
 import { CLI_ACTOR } from "../../src/domain/audit";
 import { ValidationFailed } from "../../src/domain/errors";
 import {

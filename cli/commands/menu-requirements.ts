@@ -25,8 +25,8 @@ import {
   type MenuRequirementsResult,
 } from "../../src/domain/jobs/menu-requirements";
 import { checkRange } from "../../src/domain/menu/expected-servings";
-import { centsToSoles } from "../../src/domain/money";
-import { translate, type TranslationKey, type TranslationParams } from "../../src/i18n";
+import { centsToSoles } from "../../src/shared/money";
+import { translate, type TranslationKey, type TranslationParams } from "../../src/shared/i18n";
 import { CliError, cliConfig, cliDatabase } from "../bootstrap";
 import { say } from "../output";
 import { progressReporter } from "../progress";

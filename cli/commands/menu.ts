@@ -12,7 +12,7 @@ import { findCafeByName } from "../../src/domain/access/places";
 import { CLI_ACTOR } from "../../src/domain/audit";
 import { NotFound } from "../../src/domain/errors";
 import { publishRange, type PublishResult } from "../../src/domain/menu/publish";
-import { translate, type TranslationKey, type TranslationParams } from "../../src/i18n";
+import { translate, type TranslationKey, type TranslationParams } from "../../src/shared/i18n";
 import type { Db } from "../../src/db";
 import { CliError, cliConfig, cliDatabase } from "../bootstrap";
 import { cliEvents } from "../events";

@@ -17,7 +17,7 @@ import { statSync } from "node:fs";
 import { basename } from "node:path";
 import { createInterface } from "node:readline/promises";
 import type { Command } from "commander";
-import { translate, type Locale, type Translate } from "../../src/i18n";
+import { translate, type Locale, type Translate } from "../../src/shared/i18n";
 import { EVERYTHING } from "../../src/domain/access/scope";
 import { CLI_ACTOR } from "../../src/domain/audit";
 import type { Db } from "../../src/db";

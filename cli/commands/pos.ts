@@ -21,10 +21,11 @@ import {
   documentProblem,
   normalizeDocumentNumber,
   type DocumentType,
-} from "../../src/domain/documents";
-import { Conflict, NotFound, ValidationFailed, type Message } from "../../src/domain/errors";
-import { foldText } from "../../src/domain/fold";
-import { centsToSoles } from "../../src/domain/money";
+} from "../../src/shared/documents";
+import { Conflict, NotFound, ValidationFailed } from "../../src/domain/errors";
+import { type Message } from "../../src/shared/message";
+import { foldText } from "../../src/shared/fold";
+import { centsToSoles } from "../../src/shared/money";
 import {
   createDiner,
   DinerInput,
@@ -33,11 +34,11 @@ import {
   searchDiners,
   type DinerView,
 } from "../../src/domain/sales/diners";
-import { dateIn, isCalendarDate } from "../../src/domain/sales/clock";
+import { dateIn, isCalendarDate } from "../../src/shared/calendar";
 import { salesOfDay, type DaySales, type SaleView } from "../../src/domain/sales/queries";
 import { voidSale } from "../../src/domain/sales/sell";
 import { parseWithDocument } from "../../src/domain/validation";
-import { translate, type Locale } from "../../src/i18n";
+import { translate, type Locale } from "../../src/shared/i18n";
 import { cliEvents } from "../events";
 import { CliError, cliConfig, cliDatabase } from "../bootstrap";
 import { explainValidation, say, table } from "../output";

@@ -11,8 +11,8 @@ import { cliEvents } from "../events";
 import { explainValidation, say, table } from "../output";
 import { assignAfterCreate, checkAssignment } from "./access";
 import { COMPANY_WIDE, placesOfArea, recordAudit } from "../../src/domain/audit";
-import { DOCUMENT_TYPES, type DocumentType } from "../../src/domain/documents";
-import { translate } from "../../src/i18n";
+import { DOCUMENT_TYPES, type DocumentType } from "../../src/shared/documents";
+import { translate } from "../../src/shared/i18n";
 
 /** The password from the option, or from standard input when it is piped (never asked on a terminal). */
 async function readPassword(option: string | undefined): Promise<string> {

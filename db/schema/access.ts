@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { DOCUMENT_TYPES } from "../../src/domain/documents";
+import { DOCUMENT_TYPES } from "../../src/shared/documents";
 import { cafes, headquarters } from "./places";
 import { users } from "./users";
 

@@ -13,8 +13,8 @@ import { levels } from "./sales";
  * is always costed at. Costs and nutrition are never stored: src/domain/food/recipe-cost.ts computes them from the
  * current figures and prices, so a price change shows at once everywhere.
  */
-export const DISH_UNITS = ["g", "ml"] as const;
-export type DishUnit = (typeof DISH_UNITS)[number];
+import { DISH_UNITS, type DishUnit } from "../../src/shared/food/types";
+export { DISH_UNITS, type DishUnit };
 
 export const dishCategories = sqliteTable(
   "dish_categories",

@@ -8,8 +8,8 @@ import { users } from "./users";
  * record: who started it (with the scope they had then), what kind of job with what input, its state, its progress
  * as done of total with a label, and its result or the message of its failure.
  */
-export const JOB_STATES = ["queued", "running", "succeeded", "failed"] as const;
-export type JobState = (typeof JOB_STATES)[number];
+import { JOB_STATES, type JobState } from "../../src/shared/jobs";
+export { JOB_STATES, type JobState };
 
 export const jobs = sqliteTable(
   "jobs",

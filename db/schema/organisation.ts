@@ -24,8 +24,8 @@ export const businessServices = sqliteTable(
   ],
 );
 
-export const PROPERTY_STATUSES = ["in_use", "in_storage", "under_repair", "retired"] as const;
-export type PropertyStatus = (typeof PROPERTY_STATUSES)[number];
+import { PROPERTY_STATUSES, type PropertyStatus } from "../../src/shared/organisation/types";
+export { PROPERTY_STATUSES, type PropertyStatus };
 
 export const properties = sqliteTable(
   "properties",

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { DOCUMENT_TYPES } from "../../src/domain/documents";
+import { DOCUMENT_TYPES } from "../../src/shared/documents";
 import { subdealerships, dealerships } from "./organisation";
 import { businesses, cafes } from "./places";
 import { services } from "./services";
@@ -26,7 +26,7 @@ export const diners = sqliteTable(
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     documentType: text("document_type", { enum: DOCUMENT_TYPES }).notNull(),
-    /** Normalized (src/domain/documents.ts): a DNI keeps its leading zeros. */
+    /** Normalized (src/shared/documents.ts): a DNI keeps its leading zeros. */
     documentNumber: text("document_number").notNull(),
     name: text("name").notNull(),
     /** A folded copy of the name that searches compare (see db/schema/folded.ts). */
@@ -52,8 +52,8 @@ export const diners = sqliteTable(
   ],
 );
 
-export const SALE_TYPES = ["credit", "cash"] as const;
-export type SaleType = (typeof SALE_TYPES)[number];
+import { SALE_TYPES, type SaleType } from "../../src/shared/sales/types";
+export { SALE_TYPES, type SaleType };
 export const RECEIPT_TYPES = ["ticket"] as const;
 export type ReceiptType = (typeof RECEIPT_TYPES)[number];
 

@@ -8,8 +8,8 @@ import { users } from "./users";
  * mine offers, a cafe only services its unit offers (the domain keeps that rule). A cafe sets its own price per
  * service, and every price change is kept in the history.
  */
-export const SERVICE_TYPES = ["breakfast", "lunch", "dinner", "snack", "disposables"] as const;
-export type ServiceType = (typeof SERVICE_TYPES)[number];
+import { SERVICE_TYPES, type ServiceType } from "../../src/shared/places/types";
+export { SERVICE_TYPES, type ServiceType };
 
 export const services = sqliteTable(
   "services",

@@ -1,5 +1,5 @@
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { DOCUMENT_TYPES } from "../../src/domain/documents";
+import { DOCUMENT_TYPES } from "../../src/shared/documents";
 
 /**
  * People who sign in to Mesa. E-mail addresses are stored trimmed and lower-cased, so the unique index makes
@@ -17,7 +17,7 @@ export const users = sqliteTable(
     status: text("status", { enum: ["active", "deactivated"] })
       .notNull()
       .default("active"),
-    /** The optional identity document (src/domain/documents.ts): both set or both null; the number normalized. */
+    /** The optional identity document (src/shared/documents.ts): both set or both null; the number normalized. */
     documentType: text("document_type", { enum: DOCUMENT_TYPES }),
     documentNumber: text("document_number"),
     /** SHA-256 of the remember-me token; replaced on sign-out and password change so old cookies stop working. */

@@ -7,7 +7,7 @@
 import { and, asc, eq } from "drizzle-orm";
 import { areaRoles, areas, assignments, cafes, headquarters, roles } from "../schema";
 import { bumpAccessVersion } from "../../src/domain/access/authorization";
-import { PERMISSION_NAMES } from "../../src/domain/access/permissions";
+import { PERMISSION_NAMES } from "../../src/shared/access/permissions";
 import { bootstrapAccess, ensureStartingRole, STARTING_ROLES } from "../../src/domain/access/starting-roles";
 
 // Declared in the domain (shared by the server, the CLI and the seeds); tests still reach them from here.

@@ -9,7 +9,7 @@
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { insertCategory } from "../../src/domain/food/categories";
 import { findCityByName } from "../../src/domain/food/cities";
-import { NUTRIENTS, type NutrientProperty } from "../../src/domain/food/composition";
+import { NUTRIENTS, type NutrientProperty } from "../../src/shared/food/composition";
 import { ingredientKey, insertIngredient, type IngredientValues } from "../../src/domain/food/ingredients";
 import { CLI_ACTOR } from "../../src/domain/audit";
 import type { Db } from "../../src/db";

@@ -27,7 +27,7 @@ import { EVERYTHING } from "../../src/domain/access/scope";
 import { CLI_ACTOR } from "../../src/domain/audit";
 import { publishRange } from "../../src/domain/menu/publish";
 import { addDays, saveDay } from "../../src/domain/menu/schedule";
-import { dateIn } from "../../src/domain/sales/clock";
+import { dateIn } from "../../src/shared/calendar";
 import type { Db } from "../../src/db";
 import type { Seeder } from "./index";
 import { DEMO_PLACES } from "./places";

@@ -1,4 +1,4 @@
-import type { Locale } from "../../src/i18n";
+import type { Locale } from "../../src/shared/i18n";
 
 export type Appearance = "light" | "dark" | "system";
 

@@ -9,7 +9,7 @@ import { Glob } from "bun";
 import { cafes, users } from "../../db/schema";
 import { type Db } from "../db";
 import { migratedDatabase } from "../../tests/support/database";
-import { hasTranslation, intlLocale, locales, type Locale } from "../i18n";
+import { hasTranslation, intlLocale, locales, type Locale } from "../shared/i18n";
 import { createArea } from "./access/areas";
 import { assignRole } from "./access/assignments";
 import { ensureCafe, ensureHeadquarters } from "./access/places";
@@ -57,7 +57,7 @@ function read(db: Db, locale: Locale, search?: string): AuditEntryView[] {
   return describeAuditRows(db, found.rows, { locale, currency: "PEN" });
 }
 
-/** "S/ 12.50" in both languages (a no-break space after the symbol), as src/domain/money.ts writes it. */
+/** "S/ 12.50" in both languages (a no-break space after the symbol), as src/shared/money.ts writes it. */
 const money = (locale: Locale, cents: number) =>
   `S/\u00a0${new Intl.NumberFormat(intlLocale[locale], { minimumFractionDigits: 2 }).format(cents / 100)}`;
 

@@ -12,32 +12,13 @@ import {
   translateDynamic,
   type TranslationKey,
   type TranslationParams,
-} from "../i18n";
-import { roleLabel } from "./access/built-in-roles";
-import { permissionLabel } from "./access/permissions";
-import { formatMoney } from "./money";
+} from "../shared/i18n";
+import { roleLabel } from "../shared/access/built-in-roles";
+import { permissionLabel } from "../shared/access/permissions";
+import { formatMoney } from "../shared/money";
 import type { AuditRow } from "./audit";
-
-/** What the audit page shows of one entry. */
-export interface AuditEntryView {
-  id: number;
-  createdAt: string;
-  /** The action's key (`subdealership.created`) and its words ("Subconcesionaria creada"). */
-  action: string;
-  actionLabel: string;
-  actor: { name: string; kind: "user" | "cli" | "guest" | "deleted" };
-  subjectType: string;
-  subjectId: number | null;
-  subject: { type: string; name: string | null; deleted: boolean };
-  /** Each field that changed, by its label; a side is missing when the entry has none (a creation, a deletion). */
-  changes: AuditChange[];
-}
-
-export interface AuditChange {
-  field: string;
-  before?: string;
-  after?: string;
-}
+import type { AuditChange, AuditEntryView } from "../shared/audit";
+export type { AuditChange, AuditEntryView } from "../shared/audit";
 
 /** How values are written: the viewer's language and the money's currency. */
 export interface AuditWords {

@@ -27,9 +27,9 @@ import {
 import { preparedQuery, type Db, type DbTransaction } from "../db";
 import type { AccessProfile } from "./access/authorization";
 import { scopeOf, type Scope } from "./access/scope";
-import { translate, type Locale } from "../i18n";
-import { roleLabel } from "./access/built-in-roles";
-import { permissionLabel } from "./access/permissions";
+import { translate, type Locale } from "../shared/i18n";
+import { roleLabel } from "../shared/access/built-in-roles";
+import { permissionLabel } from "../shared/access/permissions";
 import { actionLabel, AUDIT_ACTIONS, AUDIT_SUBJECTS, subjectLabel } from "./audit-view";
 import { foldText, pageWindow, searchCondition, type ListResult } from "./search";
 

@@ -2,7 +2,8 @@
  * Typed errors the domain and the HTTP layer throw. Each maps to one status in src/http/errors.ts, so a
  * service never thinks about HTTP and a route never invents a status.
  */
-import type { TranslationKey, TranslationParams } from "../i18n";
+import type { Message } from "../shared/message";
+export { message, type Message } from "../shared/message";
 
 export class DomainError extends Error {}
 
@@ -26,14 +27,6 @@ export class Unauthenticated extends DomainError {
     super(message);
   }
 }
-
-/**
- * A message for a person: a translation key (src/i18n/locales) with its placeholders, checked by the compiler
- * (a `TranslationKey`, see src/i18n/index.ts).
- */
-export type Message = TranslationKey | { key: TranslationKey; params?: TranslationParams };
-
-export const message = (key: TranslationKey, params?: TranslationParams): Message => ({ key, params });
 
 /** Input that breaks a rule: one message per field, keyed by the field's name (dot paths for nested fields). */
 export class ValidationFailed extends DomainError {

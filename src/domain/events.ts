@@ -8,7 +8,7 @@
  * Changes inside the database (ending sessions, the audit entry) stay in the service's transaction; events are for
  * what cannot be rolled back.
  */
-import type { TranslationKey } from "../i18n";
+import type { TranslationKey } from "../shared/i18n";
 
 /** Every domain event by name, with what it carries. */
 export interface DomainEvents {

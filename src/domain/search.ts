@@ -9,7 +9,9 @@
  */
 import { asc, Column, desc, is, sql, type Placeholder, type SQL, type SQLWrapper } from "drizzle-orm";
 import { FOLDED_COPIES } from "../../db/schema/folded";
-import { foldText } from "./fold";
+import { foldText } from "../shared/fold";
+import type { ListResult } from "../shared/lists";
+export type { ListResult } from "../shared/lists";
 
 export { foldText };
 
@@ -143,13 +145,6 @@ export interface PageWindow {
   page: number;
   limit: number;
   offset: number;
-}
-
-/** One page of a list (every row when no page was asked for), its total and the page it really is. */
-export interface ListResult<T> {
-  rows: T[];
-  total: number;
-  page: number;
 }
 
 /** The page to read of `total` rows: the one asked for, or the last one when it lies past the end (page 1 when empty). */

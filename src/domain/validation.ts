@@ -14,10 +14,11 @@ import {
   type Document,
   type DocumentSettings,
   type DocumentType,
-} from "./documents";
+} from "../shared/documents";
 import { EMAIL_SHAPE, emailAddressProblem } from "./accounts/email-address";
-import { message, ValidationFailed, type Message } from "./errors";
-import type { TranslationKey } from "../i18n";
+import { ValidationFailed } from "./errors";
+import { message, type Message } from "../shared/message";
+import type { TranslationKey } from "../shared/i18n";
 
 export { Type as t };
 
@@ -46,7 +47,7 @@ export const field = {
   password: () => Type.String({ minLength: 1, maxLength: 200 }),
   optionalText: (max = 255) => Type.Optional(Type.String({ maxLength: max })),
   boolean: () => Type.Boolean(),
-  /** DNI, carné de extranjería or passport (src/domain/documents.ts). */
+  /** DNI, carné de extranjería or passport (src/shared/documents.ts). */
   documentType: () =>
     Type.Union(
       DOCUMENT_TYPES.map((type) => Type.Literal(type)),

@@ -3,7 +3,7 @@
  * theme, and the ways to answer — render a page, redirect, go back with errors.
  */
 import type { Config } from "../config";
-import type { Message } from "../domain/errors";
+import type { Message } from "../shared/message";
 import type { User } from "../domain/accounts/users";
 import { accessProfile, type AccessProfile } from "../domain/access/authorization";
 import { scopeOf, type Scope } from "../domain/access/scope";
@@ -14,10 +14,10 @@ import type { EventBus, EventPublisher } from "../domain/events";
 import type { JobRunner } from "../domain/jobs/runner";
 import type { Broadcaster } from "../realtime/broadcaster";
 import type { EmbeddedPusherServer } from "../realtime/embedded-server";
-import type { BroadcastEvent } from "../realtime/events";
+import type { BroadcastEvent } from "../shared/realtime-events";
 import type { AppCredentials } from "../realtime/signatures";
 import type { Db } from "../db";
-import { isLocale, translate, type Locale, type TranslationKey, type TranslationParams } from "../i18n";
+import { isLocale, translate, type Locale, type TranslationKey, type TranslationParams } from "../shared/i18n";
 import type { Assets } from "./assets";
 import type { Input } from "./body";
 import { serializeCookie, type CookieOptions } from "./cookies";

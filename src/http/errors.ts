@@ -2,15 +2,8 @@
  * The one place where errors become responses. Page requests get an error page (or, for validation, a
  * redirect back with the errors flashed); JSON clients get a JSON body with the same status.
  */
-import {
-  Conflict,
-  Forbidden,
-  message,
-  NotFound,
-  TooManyAttempts,
-  Unauthenticated,
-  ValidationFailed,
-} from "../domain/errors";
+import { Conflict, Forbidden, NotFound, TooManyAttempts, Unauthenticated, ValidationFailed } from "../domain/errors";
+import { message } from "../shared/message";
 import { MalformedBody, PayloadTooLarge, UnsupportedMediaType } from "./body";
 import type { RequestContext } from "./context";
 import { AlreadySignedIn, EmailNotVerified, PasswordConfirmationRequired } from "./middleware/access";

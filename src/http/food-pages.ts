@@ -4,7 +4,7 @@
  * (`?history=<offer id>`), the offers' export columns, and who a price change is recorded as.
  */
 import { can } from "../domain/access/authorization";
-import type { PermissionName } from "../domain/access/permissions";
+import type { PermissionName } from "../shared/access/permissions";
 import { listCategories } from "../domain/food/categories";
 import { cityOptions } from "../domain/food/cities";
 import { ingredientOptions } from "../domain/food/ingredients";
@@ -16,14 +16,8 @@ import type { ExportColumn } from "../domain/spreadsheets/write";
 import type { RequestContext } from "./context";
 import { optional } from "./page-protocol/props";
 import { idParam } from "./pagination";
-import type { RouteName } from "./routing";
-import type { TranslationKey } from "../i18n";
-
-export interface FoodTab {
-  id: "food" | "ingredients" | "providers" | "logistics";
-  route: RouteName;
-  label: TranslationKey;
-}
+import type { FoodTab } from "../shared/food/types";
+export type { FoodTab } from "../shared/food/types";
 
 const TABS: (FoodTab & { permission: PermissionName })[] = [
   { id: "food", route: "food.index", label: "food.tabs.food", permission: "food.view" },

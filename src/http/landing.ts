@@ -18,7 +18,7 @@
  * (routes/auth.ts).
  */
 import { can } from "../domain/access/authorization";
-import { PERMISSION_NAMES, type PermissionName } from "../domain/access/permissions";
+import { PERMISSION_NAMES, type PermissionName } from "../shared/access/permissions";
 import type { RequestContext } from "./context";
 import { isAllowed } from "./middleware/access";
 import type { RouteName } from "./routing";

@@ -8,13 +8,8 @@ import { can } from "../domain/access/authorization";
 import { menuCafes, type MenuCafe } from "../domain/menu/structures";
 import type { RequestContext } from "./context";
 import type { RouteName } from "./routing";
-import type { TranslationKey } from "../i18n";
-
-export interface MenuTab {
-  id: "structures" | "schedule" | "display" | "requirements";
-  route: string;
-  label: TranslationKey;
-}
+import type { MenuTab } from "../shared/menu/types";
+export type { MenuTab } from "../shared/menu/types";
 
 const TABS: MenuTab[] = [
   { id: "structures", route: "menu.structures", label: "menu.tabs.structures" },

@@ -4,7 +4,7 @@
  */
 import { can, type AccessProfile } from "../domain/access/authorization";
 import { sidebarPermissions } from "../domain/access/catalogue";
-import { isPermissionName } from "../domain/access/permissions";
+import { isPermissionName } from "../shared/access/permissions";
 import type { RequestContext } from "./context";
 import type { RouteDefinition } from "./routing";
 

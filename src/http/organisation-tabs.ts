@@ -4,10 +4,10 @@
  * Dealerships entry), so they are not tabs here.
  */
 import { can } from "../domain/access/authorization";
-import type { PermissionName } from "../domain/access/permissions";
+import type { PermissionName } from "../shared/access/permissions";
 import type { RequestContext } from "./context";
 import type { RouteName } from "./routing";
-import type { TranslationKey } from "../i18n";
+import type { TranslationKey } from "../shared/i18n";
 
 export interface OrganisationTab {
   id: "businesses" | "headquarters" | "properties";

@@ -83,6 +83,6 @@ describe("route() in the browser, through ziggy-js", () => {
 test("routes.generated.ts lists every route of the registry with its parameters (run ./mesa assets:build after changing a route)", async () => {
   const { routes } = await import("./routes");
   const { routeTypesSource } = await import("./routing");
-  const current = await Bun.file(new URL("./routes.generated.ts", import.meta.url)).text();
+  const current = await Bun.file(new URL("../shared/routes.generated.ts", import.meta.url)).text();
   expect(current).toBe(routeTypesSource(routes));
 });

@@ -3,9 +3,9 @@
  * `{params}`, parameter formats, the access it needs, and its handler. Elysia mounts routes from the registry,
  * the CLI lists them, and the browser resolves them by name through ziggy-js.
  */
-import type { PermissionName } from "../domain/access/permissions";
+import type { PermissionName } from "../shared/access/permissions";
 import type { RequestContext } from "./context";
-import type { RouteParameters } from "./routes.generated";
+import type { RouteName, RouteParameters } from "../shared/routes.generated";
 
 export type { RouteParameters };
 
@@ -68,8 +68,8 @@ export function defineRoutes(routes: RouteDefinition[]): RouteDefinition[] {
   return routes;
 }
 
-/** A name of the route registry: a typo fails the typecheck (routes.generated.ts is written by `./mesa assets:build`). */
-export type RouteName = keyof RouteParameters;
+/** A name of the route registry: a typo fails the typecheck (src/shared/routes.generated.ts, written by `./mesa assets:build`). */
+export type { RouteName };
 
 /** Values that become the query string when a route's URI does not name them. */
 export type QueryParameters = Record<string, string | number>;
@@ -93,6 +93,9 @@ export function routeTypesSource(routes: RouteDefinition[]): string {
 export interface RouteParameters {
 ${lines.join("\n")}
 }
+
+/** A name of the route registry: a typo fails the typecheck. */
+export type RouteName = keyof RouteParameters;
 `;
 }
 

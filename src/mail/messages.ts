@@ -1,5 +1,5 @@
 /** The messages Mesa sends, in the recipient's language, as text and HTML. */
-import { translate, type Locale, type TranslationKey } from "../i18n";
+import { translate, type Locale, type TranslationKey } from "../shared/i18n";
 import type { MailMessage } from "./mailer";
 
 function escapeHtml(value: string): string {

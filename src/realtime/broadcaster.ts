@@ -7,7 +7,7 @@
 import Pusher from "pusher";
 import type { Config } from "../config";
 import { sign } from "../crypto";
-import type { BroadcastEvent } from "./events";
+import type { BroadcastEvent } from "../shared/realtime-events";
 import type { AppCredentials } from "./signatures";
 
 /** The namespace the browser's Echo prefixes to event names. */

@@ -3,7 +3,7 @@
  * shows about them. A channel matching no rule is refused.
  */
 import { accessProfile, can } from "../domain/access/authorization";
-import type { PermissionName } from "../domain/access/permissions";
+import type { PermissionName } from "../shared/access/permissions";
 import { reachesCafe, scopeOf } from "../domain/access/scope";
 import type { User } from "../domain/accounts/users";
 import type { Db } from "../db";

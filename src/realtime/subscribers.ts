@@ -14,7 +14,7 @@ import {
   saleChanged,
   sessionEnded,
   type RealtimeEvents,
-} from "./events";
+} from "../shared/realtime-events";
 
 /** How often at most a cafe's figures are announced (FiguresChanged), in ms. */
 export const FIGURES_INTERVAL_MS = 1000;

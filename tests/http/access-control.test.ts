@@ -11,7 +11,7 @@ import { desc, eq } from "drizzle-orm";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { translate, type TranslationKey, type TranslationParams } from "../../src/i18n";
+import { translate, type TranslationKey, type TranslationParams } from "../../src/shared/i18n";
 import {
   areas as areasTable,
   cafes as cafesTable,
@@ -44,7 +44,7 @@ import type { RouteDefinition } from "../../src/http/routing";
 import { createServices } from "../../src/http/services";
 import { Client, createTestApp, testConfig, type TestApp } from "../support/app";
 import { decodeQuotedPrintable, mailFiles } from "../support/mail";
-import type { Document } from "../../src/domain/documents";
+import type { Document } from "../../src/shared/documents";
 import { addUser, dni, makeRole, TEST_PASSWORD } from "../support/people";
 import { ageConfirmation, isSignedIn, signedIn, signIn, submitFrom, submitJson, visitPage } from "../support/requests";
 

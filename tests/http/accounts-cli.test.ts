@@ -7,7 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { translate } from "../../src/i18n";
+import { translate } from "../../src/shared/i18n";
 import { checkCredentials } from "../../src/domain/accounts/authentication";
 import { findUserByEmail } from "../../src/domain/accounts/users";
 import { RateLimiter } from "../../src/domain/rate-limit";

@@ -22,7 +22,7 @@ import { setCafePrices } from "../../src/domain/places/prices";
 import { offerService } from "../../src/domain/places/service-assignments";
 import { createService } from "../../src/domain/places/services";
 import { BASE, Client, createTestApp, type TestApp } from "../support/app";
-import type { Document } from "../../src/domain/documents";
+import type { Document } from "../../src/shared/documents";
 import { addUser, dni, makeRole } from "../support/people";
 import { signedIn } from "../support/requests";
 

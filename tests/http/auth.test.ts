@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { translate, type TranslationKey, type TranslationParams } from "../../src/i18n";
+import { translate, type TranslationKey, type TranslationParams } from "../../src/shared/i18n";
 import { sha256 } from "../../src/crypto";
 import { checkCredentials } from "../../src/domain/accounts/authentication";
 import { createResetToken, resetPassword } from "../../src/domain/accounts/password-reset";

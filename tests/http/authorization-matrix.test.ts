@@ -20,7 +20,7 @@ import {
   units as unitsTable,
   unitServices,
 } from "../../db/schema";
-import { dateIn } from "../../src/domain/sales/clock";
+import { dateIn } from "../../src/shared/calendar";
 import { createDiner } from "../../src/domain/sales/diners";
 import { recordSale } from "../../src/domain/sales/sell";
 import { eq } from "drizzle-orm";

@@ -18,7 +18,7 @@ import type { Client } from "../support/app";
 import { addUser, dni, makeRole } from "../support/people";
 import { posApp, type PosApp } from "../support/pos-app";
 import { signedIn, submit, visitPage } from "../support/requests";
-import { translate } from "../../src/i18n";
+import { translate } from "../../src/shared/i18n";
 
 let world: PosApp;
 let root: Client;

@@ -10,7 +10,7 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import * as XLSX from "xlsx";
-import { translate, type TranslationKey, type TranslationParams } from "../../src/i18n";
+import { translate, type TranslationKey, type TranslationParams } from "../../src/shared/i18n";
 import { auditLog, businesses, businessServices, headquarters, properties } from "../../db/schema";
 import { bootstrapAccess } from "../../db/seeds/access";
 import type { Db } from "../../src/db";

@@ -8,7 +8,7 @@
  * The world (tests/support/pos-app.ts): Comedor Norte (DES 8.00, ALM 15.00, CEN 12.00) and Comedor Sur (ALM 14.00).
  */
 import { beforeAll, describe, expect, test } from "bun:test";
-import { dateIn } from "../../src/domain/sales/clock";
+import { dateIn } from "../../src/shared/calendar";
 import { Client } from "../support/app";
 import { addUser } from "../support/people";
 import { posApp, type PosApp } from "../support/pos-app";

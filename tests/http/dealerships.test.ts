@@ -14,7 +14,7 @@ import * as XLSX from "xlsx";
 import { auditLog, cafes, dealerships, subdealerships, subdealershipUnits, units } from "../../db/schema";
 import { bootstrapAccess } from "../../db/seeds/access";
 import { dealershipsSeeder, DEMO_DEALERSHIPS } from "../../db/seeds/dealerships";
-import { translate, type TranslationKey, type TranslationParams } from "../../src/i18n";
+import { translate, type TranslationKey, type TranslationParams } from "../../src/shared/i18n";
 import type { Db } from "../../src/db";
 import { createArea } from "../../src/domain/access/areas";
 import { assignRole } from "../../src/domain/access/assignments";

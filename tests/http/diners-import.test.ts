@@ -22,7 +22,7 @@ import { join } from "node:path";
 import * as XLSX from "xlsx";
 import { dinerImports, diners, jobs } from "../../db/schema";
 import { xlsxBy } from "../../src/domain/spreadsheets/workbook-fixtures.test-support";
-import { translate, type TranslationKey, type TranslationParams, translateDynamic } from "../../src/i18n";
+import { translate, type TranslationKey, type TranslationParams, translateDynamic } from "../../src/shared/i18n";
 import { BASE, type Client } from "../support/app";
 import { posApp, type PosApp } from "../support/pos-app";
 import { signedIn, visitPage } from "../support/requests";

@@ -18,7 +18,7 @@ import { findRoleByName, SUPER_ROLE } from "../../src/domain/access/roles";
 import { EVERYTHING } from "../../src/domain/access/scope";
 import { findUserById } from "../../src/domain/accounts/users";
 import { CLI_ACTOR } from "../../src/domain/audit";
-import { translate, type TranslationKey } from "../../src/i18n";
+import { translate, type TranslationKey } from "../../src/shared/i18n";
 import { Client, createTestApp } from "../support/app";
 import { cliWorkspace, mesaInProcess } from "../support/cli";
 import { addUser, dni, makeRole } from "../support/people";

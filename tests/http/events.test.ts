@@ -17,7 +17,7 @@ import { CLI_ACTOR } from "../../src/domain/audit";
 import { EventBus, type DomainEvent, type EventOrigin } from "../../src/domain/events";
 import type { Db } from "../../src/db";
 import { BASE, createTestApp, type TestApp } from "../support/app";
-import type { Document } from "../../src/domain/documents";
+import type { Document } from "../../src/shared/documents";
 import { Conflict } from "../../src/domain/errors";
 import { addUser, dni, makeRole } from "../support/people";
 import { signedIn } from "../support/requests";

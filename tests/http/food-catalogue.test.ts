@@ -25,7 +25,7 @@ import { createDishCategory } from "../../src/domain/food/dish-categories";
 import { createIngredient } from "../../src/domain/food/ingredients";
 import { createOffer, updateOffer } from "../../src/domain/food/offers";
 import { createProvider } from "../../src/domain/food/providers";
-import { translate, type TranslationKey, type TranslationParams } from "../../src/i18n";
+import { translate, type TranslationKey, type TranslationParams } from "../../src/shared/i18n";
 import { createTestApp } from "../support/app";
 import { addUser, makeRole } from "../support/people";
 import { signedIn, submit, submitJson, visitPage } from "../support/requests";

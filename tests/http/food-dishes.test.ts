@@ -27,7 +27,7 @@ import { createOffer } from "../../src/domain/food/offers";
 import { createProvider } from "../../src/domain/food/providers";
 import { saveRecipe } from "../../src/domain/food/recipes";
 import { DISH_COST_LIMIT } from "../../src/http/routes/food";
-import { translate, type TranslationKey, type TranslationParams } from "../../src/i18n";
+import { translate, type TranslationKey, type TranslationParams } from "../../src/shared/i18n";
 import { createTestApp } from "../support/app";
 import { addUser, makeRole } from "../support/people";
 import { signedIn, submit, submitJson, visitPage } from "../support/requests";

@@ -14,7 +14,7 @@ import { eq } from "drizzle-orm";
 import * as XLSX from "xlsx";
 import { auditLog, headquarters, ingredients, offerPriceHistory, offers, providers } from "../../db/schema";
 import { bootstrapAccess } from "../../db/seeds/access";
-import { translate, type TranslationKey, type TranslationParams } from "../../src/i18n";
+import { translate, type TranslationKey, type TranslationParams } from "../../src/shared/i18n";
 import { createArea } from "../../src/domain/access/areas";
 import { assignRole } from "../../src/domain/access/assignments";
 import { ensureCafe, ensureHeadquarters } from "../../src/domain/access/places";

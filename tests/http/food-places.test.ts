@@ -10,7 +10,7 @@ import { auditLog, cafes, headquarters, units } from "../../db/schema";
 import { bootstrapAccess } from "../../db/seeds/access";
 import { foodSeeder } from "../../db/seeds/food";
 import { placesSeeder } from "../../db/seeds/places";
-import { translate, type TranslationKey, type TranslationParams } from "../../src/i18n";
+import { translate, type TranslationKey, type TranslationParams } from "../../src/shared/i18n";
 import { createArea } from "../../src/domain/access/areas";
 import { assignRole } from "../../src/domain/access/assignments";
 import { ensureCafe, ensureHeadquarters } from "../../src/domain/access/places";

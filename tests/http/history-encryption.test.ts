@@ -10,7 +10,7 @@ import { users } from "../../db/schema";
 import { addToBlacklist } from "../../src/domain/access/blacklist";
 import { EVERYTHING } from "../../src/domain/access/scope";
 import { CLI_ACTOR } from "../../src/domain/audit";
-import { dateIn } from "../../src/domain/sales/clock";
+import { dateIn } from "../../src/shared/calendar";
 import { PAGES_WITH_DOCUMENTS } from "../../src/http/page-protocol/history";
 import { Client } from "../support/app";
 import { posApp, type PosApp } from "../support/pos-app";

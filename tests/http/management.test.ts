@@ -12,7 +12,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { and, eq, inArray } from "drizzle-orm";
-import { translate, type TranslationKey, type TranslationParams } from "../../src/i18n";
+import { translate, type TranslationKey, type TranslationParams } from "../../src/shared/i18n";
 import {
   areas,
   auditLog,

@@ -40,7 +40,7 @@ import { CLI_ACTOR } from "../../src/domain/audit";
 import { menuBoard } from "../../src/domain/menu/board";
 import { createDisplayLink } from "../../src/domain/menu/display-links";
 import { MAX_PUBLISH_DAYS, publishRange } from "../../src/domain/menu/publish";
-import { dateIn } from "../../src/domain/sales/clock";
+import { dateIn } from "../../src/shared/calendar";
 import { createApp } from "../../src/http/app";
 import { routes as productRoutes } from "../../src/http/routes";
 import { createServices } from "../../src/http/services";

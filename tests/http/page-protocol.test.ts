@@ -4,8 +4,9 @@
  * request bodies and CSRF. Every test builds its own app with the test-only routes it needs.
  */
 import { describe, expect, test } from "bun:test";
-import { message, ValidationFailed } from "../../src/domain/errors";
-import { translate } from "../../src/i18n";
+import { ValidationFailed } from "../../src/domain/errors";
+import { message } from "../../src/shared/message";
+import { translate } from "../../src/shared/i18n";
 import { always, defer, merge, once, optional } from "../../src/http/page-protocol/props";
 import { access, type Method, type RouteDefinition } from "../../src/http/routing";
 import { resolveRoute } from "../../resources/js/hooks/use-route";

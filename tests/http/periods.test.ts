@@ -4,8 +4,8 @@
  * into a closed month refused on its service date, and the page protocol's redirect with its notice.
  */
 import { beforeAll, describe, expect, test } from "bun:test";
-import { dateIn } from "../../src/domain/sales/clock";
-import { translate } from "../../src/i18n";
+import { dateIn } from "../../src/shared/calendar";
+import { translate } from "../../src/shared/i18n";
 import type { Client } from "../support/app";
 import { posApp, type PosApp } from "../support/pos-app";
 import { signedIn, submit, submitJson } from "../support/requests";

@@ -18,7 +18,7 @@ import { existsSync, mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as XLSX from "xlsx";
-import { translate, type TranslationKey, type TranslationParams, type KeysUnder } from "../../src/i18n";
+import { translate, type TranslationKey, type TranslationParams, type KeysUnder } from "../../src/shared/i18n";
 import { auditLog, cafes, cafeServices, jobs, mines, servicePriceHistory, services, units } from "../../db/schema";
 import { bootstrapAccess } from "../../db/seeds/access";
 import type { Db } from "../../src/db";

@@ -6,8 +6,8 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { cafes, sales } from "../../db/schema";
-import { dateIn } from "../../src/domain/sales/clock";
-import { translate } from "../../src/i18n";
+import { dateIn } from "../../src/shared/calendar";
+import { translate } from "../../src/shared/i18n";
 import { Client } from "../support/app";
 import { posApp, type PosApp } from "../support/pos-app";
 import { signedIn, submitJson, visitPage } from "../support/requests";

@@ -13,9 +13,9 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { auditLog, cafes, units } from "../../db/schema";
-import { foldText } from "../../src/domain/fold";
-import { dateIn } from "../../src/domain/sales/clock";
-import { translate, type TranslationKey, type TranslationParams } from "../../src/i18n";
+import { foldText } from "../../src/shared/fold";
+import { dateIn } from "../../src/shared/calendar";
+import { translate, type TranslationKey, type TranslationParams } from "../../src/shared/i18n";
 import type { Client } from "../support/app";
 import { posApp, type PosApp } from "../support/pos-app";
 import { signedIn, submitJson, visitPage } from "../support/requests";

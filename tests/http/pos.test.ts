@@ -23,9 +23,9 @@ import {
   sessions as sessionsTable,
 } from "../../db/schema";
 import { sha256 } from "../../src/crypto";
-import { foldText } from "../../src/domain/fold";
-import { dateIn } from "../../src/domain/sales/clock";
-import { translate, type TranslationKey, type TranslationParams } from "../../src/i18n";
+import { foldText } from "../../src/shared/fold";
+import { dateIn } from "../../src/shared/calendar";
+import { translate, type TranslationKey, type TranslationParams } from "../../src/shared/i18n";
 import { Client } from "../support/app";
 import { posApp, type PosApp } from "../support/pos-app";
 import { isSignedIn, signedIn, submit, submitJson, visitPage } from "../support/requests";

@@ -8,7 +8,7 @@
 import { describe, expect, test } from "bun:test";
 import * as XLSX from "xlsx";
 import { and, eq } from "drizzle-orm";
-import { translate, type TranslationKey, type TranslationParams } from "../../src/i18n";
+import { translate, type TranslationKey, type TranslationParams } from "../../src/shared/i18n";
 import {
   auditLog,
   cafes,

@@ -5,7 +5,7 @@
  * connecting address, so they all count as one unknown address.
  */
 import { describe, expect, setDefaultTimeout, spyOn, test } from "bun:test";
-import { translate, type TranslationKey, type TranslationParams } from "../../src/i18n";
+import { translate, type TranslationKey, type TranslationParams } from "../../src/shared/i18n";
 import { signInAddressKey } from "../../src/domain/accounts/authentication";
 import { createUser, findUserByEmail } from "../../src/domain/accounts/users";
 import { LIMITS, type Limit } from "../../src/domain/rate-limit";

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { BATCH_LIMIT, Broadcaster } from "../../src/realtime/broadcaster";
-import type { BroadcastEvent } from "../../src/realtime/events";
+import type { BroadcastEvent } from "../../src/shared/realtime-events";
 import { testConfig } from "../support/app";
 
 interface Received {

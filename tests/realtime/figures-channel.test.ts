@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { migratedDatabase } from "../support/database";
-import { dateIn } from "../../src/domain/sales/clock";
+import { dateIn } from "../../src/shared/calendar";
 import { createApp } from "../../src/http/app";
 import { routes as productRoutes } from "../../src/http/routes";
 import { createServices } from "../../src/http/services";

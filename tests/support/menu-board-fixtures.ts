@@ -22,7 +22,7 @@ import {
   services,
 } from "../../db/schema";
 import type { Db } from "../../src/db";
-import { dateIn } from "../../src/domain/sales/clock";
+import { dateIn } from "../../src/shared/calendar";
 
 export function menuBoardDraft(db: Db, values: { cafe: string; dish: string }): { cafeId: number; date: string } {
   const now = new Date();

@@ -5,7 +5,7 @@ import type { Db } from "../../src/db";
 import { bumpAccessVersion } from "../../src/domain/access/authorization";
 import { hashPassword } from "../../src/domain/accounts/passwords";
 import type { User } from "../../src/domain/accounts/users";
-import type { Document } from "../../src/domain/documents";
+import type { Document } from "../../src/shared/documents";
 
 /** The password of every person addUser makes. */
 export const TEST_PASSWORD = "correct-horse-42";

@@ -17,7 +17,7 @@ import {
   unitServices,
 } from "../../db/schema";
 import type { Db } from "../../src/db";
-import { foldText } from "../../src/domain/fold";
+import { foldText } from "../../src/shared/fold";
 
 export interface PosWorld {
   business: number;

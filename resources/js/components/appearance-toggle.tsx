@@ -5,7 +5,7 @@ import { useAppearance } from "../hooks/use-appearance";
 import { useI18n } from "../hooks/use-i18n";
 import { cn } from "../lib/utils";
 import type { Appearance, SharedProps } from "../types";
-import type { TranslationKey } from "../../../src/i18n";
+import type { TranslationKey } from "../../../src/shared/i18n";
 
 const OPTIONS: { value: Appearance; icon: typeof Sun; label: TranslationKey }[] = [
   { value: "light", icon: Sun, label: "settings.appearance.light" },

@@ -1,7 +1,7 @@
 /** Shown when a page's code could not be downloaded (offline, or a new release replaced the files). */
 import { Head, usePage } from "@inertiajs/react";
 import { RefreshCw } from "lucide-react";
-import { translate, isLocale } from "../../../src/i18n";
+import { translate, isLocale } from "../../../src/shared/i18n";
 import { PageRoot } from "../layouts/main-landmark";
 import { Button } from "./ui/button";
 

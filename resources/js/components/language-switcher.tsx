@@ -3,7 +3,7 @@ import { router } from "@inertiajs/react";
 import { Languages } from "lucide-react";
 import { useI18n } from "../hooks/use-i18n";
 import { useRoute } from "../hooks/use-route";
-import { locales, type Locale } from "../../../src/i18n";
+import { locales, type Locale } from "../../../src/shared/i18n";
 import { Select } from "./ui/select";
 
 export function LanguageSwitcher() {

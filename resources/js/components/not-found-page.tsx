@@ -1,6 +1,6 @@
 /** Shown when the server names a page component this build does not have. */
 import { Head, Link, usePage } from "@inertiajs/react";
-import { translate, isLocale } from "../../../src/i18n";
+import { translate, isLocale } from "../../../src/shared/i18n";
 import { PageRoot } from "../layouts/main-landmark";
 
 export default function NotFoundPage() {

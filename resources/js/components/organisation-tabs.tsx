@@ -3,8 +3,8 @@ import { Link } from "@inertiajs/react";
 import { useI18n } from "../hooks/use-i18n";
 import { useRoute } from "../hooks/use-route";
 import { tabLinkClasses } from "./ui/tabs";
-import type { RouteName } from "../../../src/http/routing";
-import type { TranslationKey } from "../../../src/i18n";
+import type { RouteName } from "../../../src/shared/routes.generated";
+import type { TranslationKey } from "../../../src/shared/i18n";
 
 export interface OrganisationTab {
   id: "businesses" | "headquarters" | "properties";

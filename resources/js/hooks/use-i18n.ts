@@ -1,10 +1,10 @@
 /** Translation and formatting bound to the page's language, time zone and currency. */
 import { usePage } from "@inertiajs/react";
 import { useMemo } from "react";
-import { translate, translateDynamic, type TranslationKey, type TranslationParams } from "../../../src/i18n";
-import { roleDescription, roleLabel } from "../../../src/domain/access/built-in-roles";
-import { permissionLabel } from "../../../src/domain/access/permissions";
-import { levelLabel } from "../../../src/domain/food/built-in-levels";
+import { translate, translateDynamic, type TranslationKey, type TranslationParams } from "../../../src/shared/i18n";
+import { roleDescription, roleLabel } from "../../../src/shared/access/built-in-roles";
+import { permissionLabel } from "../../../src/shared/access/permissions";
+import { levelLabel } from "../../../src/shared/food/built-in-levels";
 import { formatDate, formatDateTime, formatMoney, formatNumber, formatTime, type FormatSettings } from "../lib/format";
 import type { SharedProps } from "../types";
 

@@ -5,7 +5,7 @@
  */
 import { router } from "@inertiajs/react";
 import { useEffect, useState } from "react";
-import { dateIn, minuteOfDay, parseTimeOfDay, windowHolds } from "../../../src/domain/sales/clock";
+import { dateIn, minuteOfDay, parseTimeOfDay, windowHolds } from "../../../src/shared/calendar";
 import type { PointOfSale } from "../components/dinners/types";
 
 const TICK_MS = 30_000;

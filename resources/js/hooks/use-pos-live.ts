@@ -4,7 +4,7 @@
  */
 import { router } from "@inertiajs/react";
 import { useEffect, useRef } from "react";
-import { cafeSalesChannel, type RealtimeEvents } from "../../../src/realtime/events";
+import { cafeSalesChannel, type RealtimeEvents } from "../../../src/shared/realtime-events";
 import { listenFor } from "../lib/realtime";
 import { useRealtime } from "./use-realtime";
 

@@ -1,6 +1,6 @@
 /**
  * `route(name, params)` resolved with ziggy-js from the route list the server shares (the `ziggy` prop). Names and
- * their parameters are checked by the compiler against the route registry (src/http/routes.generated.ts); a name
+ * their parameters are checked by the compiler against the route registry (src/shared/routes.generated.ts); a name
  * that arrives as data (a sidebar entry, a tab) goes through `routeByName`, which ziggy checks at run time.
  * Ziggy's own errors surface as they are: unknown name, missing parameter, parameter not matching its format,
  * object missing its binding key.
@@ -8,7 +8,7 @@
 import { usePage } from "@inertiajs/react";
 import { useCallback } from "react";
 import { route as ziggyRoute, type Config, type RouteParams } from "ziggy-js";
-import type { RouteName, RouteParameters } from "../../../src/http/routing";
+import type { RouteName, RouteParameters } from "../../../src/shared/routes.generated";
 import type { SharedProps } from "../types";
 
 type Value = string | number | boolean | null | undefined;

@@ -8,7 +8,7 @@ import { LogOut, Menu, Settings } from "lucide-react";
 import { useEffect, useState, type ReactNode } from "react";
 import { RealtimeStatus } from "../components/realtime-status";
 import { disconnectRealtime, listenFor } from "../lib/realtime";
-import { userChannel } from "../../../src/realtime/events";
+import { userChannel } from "../../../src/shared/realtime-events";
 import { useRealtime } from "../hooks/use-realtime";
 import { AppearanceToggle } from "../components/appearance-toggle";
 import { FlashMessages } from "../components/flash-messages";

@@ -5,9 +5,9 @@ import { useI18n } from "../hooks/use-i18n";
 import { useRoute } from "../hooks/use-route";
 import { cn } from "../lib/utils";
 import type { SharedProps } from "../types";
-import type { RouteName } from "../../../src/http/routing";
+import type { RouteName } from "../../../src/shared/routes.generated";
 import { PageHeader } from "../components/ui/page-header";
-import type { TranslationKey } from "../../../src/i18n";
+import type { TranslationKey } from "../../../src/shared/i18n";
 
 const ACCOUNT_SECTIONS: { route: RouteName; label: TranslationKey }[] = [
   { route: "profile.edit", label: "settings.nav.profile" },

@@ -1,9 +1,9 @@
 /**
  * Numbers, money and dates for people: always through Intl, with the user's language and the cafe's time zone
- * and currency. Money arrives as integer cents (see src/domain/money.ts).
+ * and currency. Money arrives as integer cents (see src/shared/money.ts).
  */
-import { formatMoney as formatCents } from "../../../src/domain/money";
-import { intlLocale, type Locale } from "../../../src/i18n";
+import { formatMoney as formatCents } from "../../../src/shared/money";
+import { intlLocale, type Locale } from "../../../src/shared/i18n";
 
 export interface FormatSettings {
   locale: Locale;
@@ -22,7 +22,7 @@ function cached<T extends Intl.NumberFormat | Intl.DateTimeFormat>(key: string, 
   return formatter;
 }
 
-/** 1250 cents → "S/ 12.50" in both languages: Mesa's one money formatter (src/domain/money.ts). */
+/** 1250 cents → "S/ 12.50" in both languages: Mesa's one money formatter (src/shared/money.ts). */
 export function formatMoney(cents: number, s: FormatSettings): string {
   return formatCents(cents, s.locale, s.currency);
 }

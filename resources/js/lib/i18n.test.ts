@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { dictionaryKeys, translate } from "../../../src/i18n";
+import { dictionaryKeys, translate } from "../../../src/shared/i18n";
 import { formatDate, formatMoney, formatNumber } from "./format";
 
 describe("languages", () => {

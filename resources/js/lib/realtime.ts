@@ -5,7 +5,7 @@
  */
 import Echo, { type Channel } from "laravel-echo";
 import Pusher from "pusher-js";
-import type { RealtimeEventName, RealtimeEvents } from "../../../src/realtime/events";
+import type { RealtimeEventName, RealtimeEvents } from "../../../src/shared/realtime-events";
 
 export interface RealtimeSettings {
   key: string;
@@ -52,7 +52,7 @@ export function connectRealtime(settings: RealtimeSettings, urls: { auth: string
 
 /**
  * Listens for one of Mesa's events on a channel. The name and the data are those of the server's catalogue
- * (src/realtime/events.ts), so a misspelt event or field fails the typecheck.
+ * (src/shared/realtime-events.ts), so a misspelt event or field fails the typecheck.
  */
 export function listenFor<C extends Channel, N extends RealtimeEventName>(
   channel: C,

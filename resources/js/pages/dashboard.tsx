@@ -6,7 +6,7 @@
 import { Deferred, Head, router } from "@inertiajs/react";
 import { AlertTriangle, BadgeCheck, KeyRound, MailWarning, Radio } from "lucide-react";
 import { useState } from "react";
-import type { DashboardFigures, RoleKeeper } from "../../../src/domain/sales/dashboard";
+import type { DashboardFigures, RoleKeeper } from "../../../src/shared/sales/types";
 import { Figures, FiguresSkeleton } from "../components/dashboard/figures";
 import { MAX_LIVE_CAFES, POLL_SECONDS, useLiveFigures } from "../components/dashboard/use-live-figures";
 import { OnDuty } from "../components/on-duty";

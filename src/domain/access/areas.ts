@@ -16,7 +16,8 @@ import {
 } from "../../../db/schema";
 import { preparedQuery, type Db } from "../../db";
 import { cafeOrHeadquarters, recordAudit, unionOfPlaces, type Actor } from "../audit";
-import { Conflict, message, NotFound, ValidationFailed } from "../errors";
+import { Conflict, NotFound, ValidationFailed } from "../errors";
+import { message } from "../../shared/message";
 import {
   boundNumber,
   idList,
@@ -32,16 +33,10 @@ import {
 import { parseInput, t } from "../validation";
 import { bumpAccessVersion } from "./authorization";
 import { scopeValues, type Scope } from "./scope";
+import type { AreaSummary } from "../../shared/access/types";
+export type { AreaSummary } from "../../shared/access/types";
 
 export type Area = typeof areas.$inferSelect;
-
-export interface AreaSummary {
-  id: number;
-  name: string;
-  place: { kind: "cafe" | "headquarters"; id: number; name: string; path: string };
-  roles: { id: number; name: string }[];
-  members: number;
-}
 
 /** SQL condition limiting areas to the scope. */
 export function areaScopeCondition(scope: Scope) {

@@ -7,17 +7,15 @@ import { areaRoles, areas, assignments, permissions, rolePermissions, roles, use
 import { preparedQuery, type Db } from "../../db";
 import { boundNumber } from "../search";
 import { cafeOrHeadquarters, recordAudit, type Actor, type Tx } from "../audit";
-import { Conflict, Forbidden, message, NotFound, ValidationFailed } from "../errors";
+import { Conflict, Forbidden, NotFound, ValidationFailed } from "../errors";
+import { message } from "../../shared/message";
 import { areaInScope, requireArea } from "./areas";
 import { accessProfile, bumpAccessVersion } from "./authorization";
 import { scopeValues, type Scope } from "./scope";
-
-export interface UserAssignment {
-  areaId: number;
-  areaName: string;
-  roleId: number;
-  roleName: string;
-}
+import type { UserAssignment } from "../../shared/access/types";
+import type { ReadOnlyReason } from "../../shared/access/types";
+export type { ReadOnlyReason } from "../../shared/access/types";
+export type { UserAssignment } from "../../shared/access/types";
 
 // Asked for every row of the Users page and of the blacklist: prepared once, per scope shape.
 
@@ -51,9 +49,6 @@ const superRoleOf = preparedQuery((db) =>
 export function isSuperAdministrator(db: Db, userId: number): boolean {
   return superRoleOf(db).get({ user: userId }) !== undefined;
 }
-
-/** Why a user is read-only to an actor: they are a super-administrator, or they hold a role outside the actor's places. */
-export type ReadOnlyReason = "super" | "outside_scope";
 
 // COALESCE: a headquarters area has no cafe_id, and `NOT (NULL IN (…))` is NULL, which would count it as inside.
 const areaOutsideScope = preparedQuery((db) =>

@@ -7,7 +7,7 @@
 import { preparedQuery, type Db } from "../../db";
 import type { Tx } from "../audit";
 import { sql } from "drizzle-orm";
-import { isCompanyWide, type PermissionName } from "./permissions";
+import { isCompanyWide, type PermissionName } from "../../shared/access/permissions";
 
 export interface AccessProfile {
   /** Holds the built-in super-administrator role: every permission, every cafe. */

@@ -1,5 +1,5 @@
 /**
- * The blacklist: people barred by document (type and number, src/domain/documents.ts), with the reason, the date
+ * The blacklist: people barred by document (type and number, src/shared/documents.ts), with the reason, the date
  * and who decided. A listed person cannot be sold meals; a user account linked to the entry (directly, or by having
  * the same document) cannot sign in, and its sessions end when the entry is added. An account linked directly must
  * be the same person's: its document is the entry's, or, when it has none, its name is the entry's. Removing the
@@ -18,8 +18,9 @@ import {
   type Document,
   type DocumentSettings,
   type DocumentType,
-} from "../documents";
-import { Forbidden, message, NotFound, ValidationFailed, type Message } from "../errors";
+} from "../../shared/documents";
+import { Forbidden, NotFound, ValidationFailed } from "../errors";
+import { message, type Message } from "../../shared/message";
 import { foldText, LIMIT, OFFSET, readList, searchMatch, searchPattern, type ListResult } from "../search";
 import { documentFields, parseWithDocument, t } from "../validation";
 import { ensureNotLastSuper, mayChangeUser } from "./assignments";
@@ -27,24 +28,12 @@ import { reachesCafe, type Scope } from "./scope";
 import { areaScopeCondition } from "./areas";
 import { bumpAccessVersion } from "./authorization";
 import { NO_EVENTS, type Publisher } from "../events";
-import { emailLookalike, type EmailLookalike } from "../accounts/email-address";
+import { emailLookalike } from "../accounts/email-address";
 import type { User } from "../accounts/users";
+import type { BlacklistRow } from "../../shared/access/types";
+export type { BlacklistRow } from "../../shared/access/types";
 
 export type BlacklistEntry = typeof blacklist.$inferSelect;
-
-export interface BlacklistRow {
-  id: number;
-  documentType: DocumentType;
-  documentNumber: string;
-  name: string;
-  reason: string;
-  createdAt: string;
-  decidedBy: string | null;
-  /** The account it bars; `emailLookalike` flags an address that could pass for another (src/domain/accounts/email-address.ts). */
-  user: { id: number; name: string; email: string; emailLookalike: EmailLookalike | null } | null;
-  /** Linked to an account the actor may not change (it holds roles outside their places): not named, not removable. */
-  outsideScope: boolean;
-}
 
 const blacklistSearch = () => searchMatch([blacklist.documentNumber, blacklist.name, blacklist.reason]);
 

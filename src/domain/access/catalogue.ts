@@ -10,7 +10,7 @@ import { CLI_ACTOR, COMPANY_WIDE, recordAudit, type Actor } from "../audit";
 import { NotFound } from "../errors";
 import { parseInput, t } from "../validation";
 import { bumpAccessVersion, currentAccessVersion } from "./authorization";
-import { PERMISSION_NAMES, PERMISSIONS, type PermissionSpec } from "./permissions";
+import { PERMISSION_NAMES, PERMISSIONS, type PermissionSpec } from "../../shared/access/permissions";
 
 export interface PermissionDefaults {
   area: string;
@@ -25,7 +25,15 @@ export const PERMISSION_DEFAULTS: Record<string, PermissionDefaults> = Object.fr
   ]),
 );
 
-export type Permission = typeof permissions.$inferSelect;
+import type { Permission } from "../../shared/access/types";
+export type { Permission };
+/** The table's record is the shared shape (a compile-time check). */
+const permissionMatchesTheTable: [typeof permissions.$inferSelect] extends [Permission]
+  ? [Permission] extends [typeof permissions.$inferSelect]
+    ? true
+    : false
+  : false = true;
+void permissionMatchesTheTable;
 
 export function listPermissions(db: Db): Permission[] {
   return listPermissionsQuery(db).all();

@@ -8,11 +8,8 @@ import { businesses, cafes, headquarters, mines, units } from "../../../db/schem
 import { preparedQuery, type Db } from "../../db";
 import { inIdList } from "../search";
 import { scopeValues, type Scope } from "./scope";
-
-export interface PlaceTree {
-  mines: { id: number; name: string; units: { id: number; name: string; cafes: { id: number; name: string }[] }[] }[];
-  businesses: { id: number; name: string; headquarters: { id: number; name: string }[] }[];
-}
+import type { PlaceTree } from "../../shared/access/types";
+export type { PlaceTree } from "../../shared/access/types";
 
 const cafesWithParents = preparedQuery((db, all: boolean) =>
   db

@@ -6,7 +6,8 @@ import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { assignments, permissions, rolePermissions, roles } from "../../../db/schema";
 import { preparedQuery, type Db } from "../../db";
 import { COMPANY_WIDE, recordAudit, type Actor } from "../audit";
-import { Conflict, message, NotFound, ValidationFailed } from "../errors";
+import { Conflict, NotFound, ValidationFailed } from "../errors";
+import { message } from "../../shared/message";
 import {
   idList,
   inIdList,
@@ -20,18 +21,11 @@ import {
 } from "../search";
 import { parseInput, t } from "../validation";
 import { bumpAccessVersion } from "./authorization";
+import type { RoleSummary } from "../../shared/access/types";
+export type { RoleSummary } from "../../shared/access/types";
 
 export type Role = typeof roles.$inferSelect;
 export const SUPER_ROLE = "super-administrator";
-
-export interface RoleSummary {
-  id: number;
-  name: string;
-  description: string;
-  isSuper: boolean;
-  permissions: string[];
-  holders: number;
-}
 
 export function findRoleByName(db: Db, name: string): Role | undefined {
   return db.select().from(roles).where(eq(roles.name, name)).get();

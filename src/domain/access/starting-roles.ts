@@ -10,7 +10,7 @@ import type { Db } from "../../db";
 import { CLI_ACTOR, COMPANY_WIDE, recordAudit, type Tx } from "../audit";
 import { bumpAccessVersion } from "./authorization";
 import { syncPermissions } from "./catalogue";
-import { STARTING_ROLES, type StartingRole } from "./built-in-roles";
+import { STARTING_ROLES, type StartingRole } from "../../shared/access/built-in-roles";
 import { ensureSuperRole } from "./roles";
 
 // Declared with their names for people in both languages in built-in-roles.ts, which the browser shares.

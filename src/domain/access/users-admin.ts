@@ -23,8 +23,9 @@ import {
   searchPattern,
   type ListResult,
 } from "../search";
-import { message, NotFound, ValidationFailed } from "../errors";
-import type { DocumentSettings, DocumentType } from "../documents";
+import { NotFound, ValidationFailed } from "../errors";
+import { message } from "../../shared/message";
+import type { DocumentSettings } from "../../shared/documents";
 import { documentFields, field, parseWithDocument, t } from "../validation";
 import { areaInScope, areaScopeCondition, requireArea } from "./areas";
 import {
@@ -34,33 +35,14 @@ import {
   ensureNotLastSuper,
   isSuperAdministrator,
   readOnlyReason,
-  type ReadOnlyReason,
-  type UserAssignment,
 } from "./assignments";
-import { emailLookalike, type EmailLookalike } from "../accounts/email-address";
+import { emailLookalike } from "../accounts/email-address";
 import { isDocumentBlacklisted } from "./blacklist";
 import { accessProfile, bumpAccessVersion } from "./authorization";
-import { isCompanyWide } from "./permissions";
+import { isCompanyWide } from "../../shared/access/permissions";
 import { scopeValues, type Scope } from "./scope";
-
-export interface AdminUserRow {
-  id: number;
-  name: string;
-  email: string;
-  documentType: DocumentType | null;
-  documentNumber: string | null;
-  language: "es" | "en" | null;
-  status: "active" | "deactivated";
-  emailVerified: boolean;
-  /** An address stored before Mesa refused look-alikes, that could pass for another (null: it could not). */
-  emailLookalike: EmailLookalike | null;
-  lastSignInAt: string | null;
-  assignments: UserAssignment[];
-  /** Holds the super-administrator role: only another super-administrator may change them. */
-  isSuper: boolean;
-  /** Why the actor may not change this user (null: they may); the page says it instead of offering the actions. */
-  readOnly: ReadOnlyReason | null;
-}
+import type { AdminUserRow } from "../../shared/access/types";
+export type { AdminUserRow } from "../../shared/access/types";
 
 const usersInScope = preparedQuery((db) =>
   db

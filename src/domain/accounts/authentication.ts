@@ -4,7 +4,8 @@
  * counted before the password is checked; a deactivated account cannot sign in.
  */
 import type { Db } from "../../db";
-import { message, ValidationFailed } from "../errors";
+import { ValidationFailed } from "../errors";
+import { message } from "../../shared/message";
 import { LIMITS, type RateLimiter } from "../rate-limit";
 import { field, parseInput, t } from "../validation";
 import { timingDummyHash, verifyPassword } from "./passwords";

@@ -8,7 +8,7 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { errorsOf } from "../../../tests/support/errors";
-import { message } from "../errors";
+import { message } from "../../shared/message";
 import { field, parseInput, t } from "../validation";
 import { emailAddressProblem, emailLookalike } from "./email-address";
 

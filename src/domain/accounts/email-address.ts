@@ -23,13 +23,12 @@
  *   emailAddressProblem("\u0430na@mesa.pe") // message("validation.email_address.mixed_scripts")
  *   emailLookalike("ana\u200b@mesa.pe")     // { problem: "invisible", revealed: "ana⟨U+200B⟩@mesa.pe" }
  */
-import { message, type Message } from "../errors";
+import { message, type Message } from "../../shared/message";
+import type { EmailLookalike, EmailLookalikeProblem } from "../../shared/access/types";
+export type { EmailLookalike, EmailLookalikeProblem } from "../../shared/access/types";
 
 /** Something@domain.tld, with no spaces and no control characters. */
 export const EMAIL_SHAPE = /^[^\s@\u0000-\u001f\u007f]+@[^\s@\u0000-\u001f\u007f]+\.[^\s@\u0000-\u001f\u007f]+$/;
-
-/** Why an address could pass for another one. */
-export type EmailLookalikeProblem = "invisible" | "styled" | "mixed_scripts";
 
 const INVISIBLE = /^(?:[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Co}\p{Cs}\p{Cn}\p{Default_Ignorable_Code_Point}]|(?! )\p{Zs})$/u;
 
@@ -152,13 +151,6 @@ function reveal(address: string): string {
     }
   }
   return revealed.join("");
-}
-
-/** A stored address that would be refused today as a lookalike: why, and how it reads with the odd characters shown. */
-export interface EmailLookalike {
-  problem: EmailLookalikeProblem;
-  /** The address with each odd character written as its code point: "⟨U+0430⟩na@mesa.pe". */
-  revealed: string;
 }
 
 /**

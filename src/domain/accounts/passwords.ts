@@ -1,5 +1,5 @@
 /** Password hashing (argon2id through Bun.password) and the password policy. */
-import { message, type Message } from "../errors";
+import { message, type Message } from "../../shared/message";
 import { COMMON_PASSWORDS } from "./common-passwords";
 
 /** Argon2id parameters as Bun.password takes them (memory in KiB, passes); left out means Bun's default. */

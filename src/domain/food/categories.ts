@@ -6,18 +6,14 @@ import { asc, eq, sql } from "drizzle-orm";
 import { ingredientCategories, ingredients } from "../../../db/schema";
 import { preparedQuery, type Db } from "../../db";
 import { COMPANY_WIDE, recordAudit, type Actor, type Tx } from "../audit";
-import { Conflict, message, NotFound, ValidationFailed } from "../errors";
+import { Conflict, NotFound, ValidationFailed } from "../errors";
+import { message } from "../../shared/message";
 import { parseInput, t } from "../validation";
 import { tidy } from "./cities";
+import type { CategoryRow } from "../../shared/food/types";
+export type { CategoryRow } from "../../shared/food/types";
 
 export type IngredientCategory = typeof ingredientCategories.$inferSelect;
-
-export interface CategoryRow {
-  id: number;
-  name: string;
-  description: string;
-  ingredients: number;
-}
 
 export const CategoryInput = t.Object({
   name: t.String({ minLength: 2, maxLength: 80 }),

@@ -7,26 +7,13 @@ import { asc, eq, sql } from "drizzle-orm";
 import { cafes, cities, headquarters, offers } from "../../../db/schema";
 import { preparedQuery, type Db } from "../../db";
 import { COMPANY_WIDE, recordAudit, type Actor, type Tx } from "../audit";
-import { Conflict, message, NotFound, ValidationFailed } from "../errors";
+import { Conflict, NotFound, ValidationFailed } from "../errors";
+import { message } from "../../shared/message";
 import { parseInput, t } from "../validation";
+import type { CityOption, CityRow } from "../../shared/food/types";
+export type { CityOption, CityRow } from "../../shared/food/types";
 
 export type City = typeof cities.$inferSelect;
-
-/** A city as its table shows it: with how many cafes, headquarters and offers are there. */
-export interface CityRow {
-  id: number;
-  name: string;
-  region: string;
-  cafes: number;
-  headquarters: number;
-  offers: number;
-}
-
-export interface CityOption {
-  id: number;
-  name: string;
-  region: string;
-}
 
 export const CityInput = t.Object({
   name: t.String({ minLength: 2, maxLength: 80 }),

@@ -22,8 +22,9 @@ import {
 import { posWorld } from "../../../tests/support/pos";
 import { migratedDatabase } from "../../../tests/support/database";
 import { CLI_ACTOR } from "../audit";
-import { Conflict, ValidationFailed, type Message } from "../errors";
-import { translate } from "../../i18n";
+import { Conflict, ValidationFailed } from "../errors";
+import { type Message } from "../../shared/message";
+import { translate } from "../../shared/i18n";
 import {
   createDishCategory,
   deleteDishCategory,

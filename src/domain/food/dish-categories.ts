@@ -8,23 +8,15 @@ import { asc, eq, sql } from "drizzle-orm";
 import { dishCategories, dishCategoryLinks, DISH_UNITS, menuStructureItems, type DishUnit } from "../../../db/schema";
 import { preparedQuery, type Db } from "../../db";
 import { COMPANY_WIDE, recordAudit, type Actor, type Tx } from "../audit";
-import { Conflict, message, NotFound, ValidationFailed } from "../errors";
+import { Conflict, NotFound, ValidationFailed } from "../errors";
+import { message } from "../../shared/message";
 import { FOLD_FUNCTION, foldText } from "../search";
 import { parseInput, t } from "../validation";
 import { tidy } from "./cities";
+import type { DishCategoryRow } from "../../shared/food/types";
+export type { DishCategoryRow } from "../../shared/food/types";
 
 export type DishCategory = typeof dishCategories.$inferSelect;
-
-/** A row of the menu table. */
-export interface DishCategoryRow {
-  id: number;
-  name: string;
-  description: string;
-  unit: DishUnit;
-  sortOrder: number;
-  /** Dishes in this category (a dish may be in several). */
-  dishCount: number;
-}
 
 export const DishCategoryInput = t.Object({
   name: t.String({ minLength: 2, maxLength: 80 }),

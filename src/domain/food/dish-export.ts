@@ -5,7 +5,7 @@
  * categories and description are written on every row of it, so any row read alone says what the dish is.
  */
 import type { Db } from "../../db";
-import { translate, type Locale, type KeysUnder } from "../../i18n";
+import { translate, type Locale, type KeysUnder } from "../../shared/i18n";
 import type { ExportSheet } from "../spreadsheets/write";
 import { DISH_COLUMNS, offerLabel, type DishField } from "./dish-import";
 

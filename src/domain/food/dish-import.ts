@@ -30,9 +30,10 @@ import {
 } from "../../../db/schema";
 import type { Db } from "../../db";
 import { sha256 } from "../../crypto";
-import { translate, translateDynamic, type Locale, type TranslationKey } from "../../i18n";
+import { translate, translateDynamic, type Locale, type TranslationKey } from "../../shared/i18n";
 import type { Actor, Tx } from "../audit";
-import { message, ValidationFailed, type Message } from "../errors";
+import { ValidationFailed } from "../errors";
+import { message, type Message } from "../../shared/message";
 import { foldText } from "../search";
 import {
   MAX_WORKBOOK_BYTES,
@@ -41,7 +42,7 @@ import {
   type IntakeLimits,
   type SheetRows,
 } from "../spreadsheets/read";
-import { BUILT_IN_LEVELS } from "./built-in-levels";
+import { BUILT_IN_LEVELS } from "../../shared/food/built-in-levels";
 import { tidy } from "./cities";
 import { insertDish, writeDishUpdate, type Dish, type DishValues } from "./dishes";
 import { readDecimal } from "./figures";

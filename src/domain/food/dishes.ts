@@ -12,7 +12,8 @@ import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { dishCategories, dishCategoryLinks, dishes } from "../../../db/schema";
 import { preparedQuery, type Db } from "../../db";
 import { COMPANY_WIDE, recordAudit, type Actor, type Tx } from "../audit";
-import { Conflict, message, NotFound, ValidationFailed, type Message } from "../errors";
+import { Conflict, NotFound, ValidationFailed } from "../errors";
+import { message, type Message } from "../../shared/message";
 import {
   boundNumber,
   FOLD_FUNCTION,
@@ -30,28 +31,10 @@ import {
 import { parseInput, t } from "../validation";
 import { tidy } from "./cities";
 import { sortShape } from "./providers";
+import type { DishOption, DishRow } from "../../shared/food/types";
+export type { DishOption, DishRow } from "../../shared/food/types";
 
 export type Dish = typeof dishes.$inferSelect;
-
-/** A dish as the dishes table and the dish modal show it. */
-export interface DishRow {
-  id: number;
-  name: string;
-  description: string;
-  active: boolean;
-  /** Its categories in their menu-table order. */
-  categories: { id: number; name: string }[];
-  /** The levels it has a recipe for, in their order. */
-  levelIds: number[];
-  updatedAt: string;
-}
-
-/** A dish to choose as a sub-recipe or in a menu: its name and whether it is still offered. */
-export interface DishOption {
-  id: number;
-  name: string;
-  active: boolean;
-}
 
 /** The most categories one dish may have. */
 export const MAX_DISH_CATEGORIES = 20;

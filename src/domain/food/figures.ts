@@ -5,8 +5,14 @@
  * rules wherever it comes from.
  */
 import type { BaseUnit } from "../../../db/schema";
-import { message, type Message } from "../errors";
-import { ALLERGENS, isAllergen, MAX_KCAL_PER_100G, NUTRIENTS, type NutrientProperty } from "./composition";
+import { message, type Message } from "../../shared/message";
+import {
+  ALLERGENS,
+  isAllergen,
+  MAX_KCAL_PER_100G,
+  NUTRIENTS,
+  type NutrientProperty,
+} from "../../shared/food/composition";
 
 /** A number as typed: 12, "12.5", "12,5", " 3 "; null for blank; NaN for anything else. */
 export function decimalOf(value: unknown): number | null {

@@ -12,9 +12,10 @@
  */
 import type { Db } from "../../db";
 import { sha256 } from "../../crypto";
-import { translate, translateDynamic, type Locale, type TranslationKey } from "../../i18n";
+import { translate, translateDynamic, type Locale, type TranslationKey } from "../../shared/i18n";
 import type { Actor } from "../audit";
-import { message, ValidationFailed, type Message } from "../errors";
+import { ValidationFailed } from "../errors";
+import { message, type Message } from "../../shared/message";
 import { foldText } from "../search";
 import {
   MAX_WORKBOOK_BYTES,
@@ -26,7 +27,7 @@ import {
 import type { ExportColumn, ExportSheet } from "../spreadsheets/write";
 import { insertCategory, listCategories } from "./categories";
 import { tidy } from "./cities";
-import { ALLERGENS, NUTRIENTS, type NutrientProperty } from "./composition";
+import { ALLERGENS, NUTRIENTS, type NutrientProperty } from "../../shared/food/composition";
 import { checkIngredientFigures, type FigureInput, type IngredientFigures } from "./figures";
 import {
   ingredientKey,

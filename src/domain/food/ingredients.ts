@@ -10,7 +10,8 @@ import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { ingredientCategories, ingredients, offers } from "../../../db/schema";
 import { preparedQuery, type Db } from "../../db";
 import { COMPANY_WIDE, recordAudit, type Actor, type Tx } from "../audit";
-import { Conflict, message, NotFound, ValidationFailed, type Message } from "../errors";
+import { Conflict, NotFound, ValidationFailed } from "../errors";
+import { message, type Message } from "../../shared/message";
 import {
   boundNumber,
   FOLD_FUNCTION,
@@ -27,24 +28,17 @@ import {
 } from "../search";
 import { parseInput, t } from "../validation";
 import { tidy } from "./cities";
-import { NUTRIENTS, type NutrientProperty } from "./composition";
+import { NUTRIENTS, type NutrientProperty } from "../../shared/food/composition";
 import { checkIngredientFigures, FIGURE_FIELDS, type FigureInput, type IngredientFigures } from "./figures";
 import { sortShape } from "./providers";
+import type { IngredientFields, IngredientOption, IngredientRow } from "../../shared/food/types";
+export type { IngredientOption, IngredientRow } from "../../shared/food/types";
 
 export type Ingredient = typeof ingredients.$inferSelect;
-
-/** An ingredient as its table and its dialog show it: every figure, its category's name and how many offers it has. */
-export type IngredientRow = Omit<Ingredient, "createdAt" | "updatedAt"> & {
-  categoryName: string;
-  offers: number;
-  updatedAt: string;
-};
-
-export interface IngredientOption {
-  id: number;
-  name: string;
-  baseUnit: Ingredient["baseUnit"];
-}
+/** The table's record and the pages' shape of an ingredient stay the same (a compile-time check). */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const ingredientFieldsMatchTheTable: Same<Omit<Ingredient, "createdAt" | "updatedAt">, IngredientFields> = true;
+void ingredientFieldsMatchTheTable;
 
 /** The fields besides the figures; the figures are read by checkIngredientFigures. */
 export const IngredientNameInput = t.Object({

@@ -8,27 +8,17 @@ import { asc, eq, sql } from "drizzle-orm";
 import { cafes, diners, levels, recipes } from "../../../db/schema";
 import { preparedQuery, type Db } from "../../db";
 import { COMPANY_WIDE, recordAudit, type Actor, type Tx } from "../audit";
-import { Conflict, message, NotFound, ValidationFailed } from "../errors";
+import { Conflict, NotFound, ValidationFailed } from "../errors";
+import { message } from "../../shared/message";
 import { FOLD_FUNCTION, foldText } from "../search";
 import { parseInput, t } from "../validation";
-import { builtInLevelNamed } from "./built-in-levels";
+import { builtInLevelNamed } from "../../shared/food/built-in-levels";
 import { tidy } from "./cities";
 import { ReorderInput, sameMembers } from "./dish-categories";
+import type { LevelRow } from "../../shared/food/types";
+export type { LevelRow } from "../../shared/food/types";
 
 export type Level = typeof levels.$inferSelect;
-
-/** A row of the levels table. */
-export interface LevelRow {
-  id: number;
-  name: string;
-  sortOrder: number;
-  /** Diners of this level, active or not. */
-  dinerCount: number;
-  /** Recipes made for this level. */
-  recipeCount: number;
-  /** Cafes whose menu is costed at this level by default. */
-  cafeCount: number;
-}
 
 export const LevelInput = t.Object({ name: t.String({ minLength: 2, maxLength: 60 }) });
 

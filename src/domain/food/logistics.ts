@@ -8,28 +8,10 @@ import type { Db } from "../../db";
 import type { Scope } from "../access/scope";
 import { FOLD_FUNCTION, idList, readList, searchPattern, type ListResult, type PageRequest } from "../search";
 import { preparedQuery } from "../../db";
-import { COST_PER_REFERENCE, offerRowOf, type OfferRow, type RawOffer } from "./offer-lists";
+import { COST_PER_REFERENCE, offerRowOf, type RawOffer } from "./offer-lists";
 import type { OfferSettings } from "./offers";
-
-export interface LogisticsCentre {
-  id: number;
-  name: string;
-  businessName: string;
-  address: string;
-  cityId: number | null;
-  cityName: string | null;
-  /** Ingredients with a current offer in the city. */
-  stocked: number;
-}
-
-/** The cheapest current offer of an ingredient in a city, with how many current offers it was chosen from. */
-export interface StockedIngredient {
-  ingredientId: number;
-  ingredientName: string;
-  categoryName: string;
-  offer: OfferRow;
-  offersInCity: number;
-}
+import type { LogisticsCentre, StockedIngredient } from "../../shared/food/types";
+export type { LogisticsCentre, StockedIngredient } from "../../shared/food/types";
 
 /** Named values bound to a statement (the connection is strict: names without their $). */
 type Bindings = Record<string, string | number | boolean | null>;

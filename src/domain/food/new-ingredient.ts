@@ -5,7 +5,8 @@
  */
 import type { Db } from "../../db";
 import type { Actor } from "../audit";
-import { Forbidden, ValidationFailed, type Message } from "../errors";
+import { Forbidden, ValidationFailed } from "../errors";
+import { type Message } from "../../shared/message";
 import { insertIngredient, parseIngredient, type Ingredient } from "./ingredients";
 import { insertOffer, parseNewOffer, type Offer, type PriceAuthor } from "./offers";
 

@@ -11,65 +11,13 @@ import type { Db } from "../../db";
 import { FOLD_FUNCTION, idList, pageWindow, searchPattern, type PageRequest, type SortRequest } from "../search";
 import { preparedQuery } from "../../db";
 import { offerCosts, type OfferSettings } from "./offers";
-
-/** An offer as the tables show it. */
-export interface OfferRow {
-  id: number;
-  providerId: number;
-  providerName: string;
-  ingredientId: number;
-  ingredientName: string;
-  baseUnit: "g" | "ml" | "unit";
-  cityId: number;
-  cityName: string;
-  presentation: string;
-  quantity: number;
-  priceCents: number;
-  priceIncludesIgv: boolean;
-  active: boolean;
-  priceChangedAt: string;
-  /** The price without IGV, in cents. */
-  netPriceCents: number;
-  /** What one gram, millilitre or unit costs, net of IGV, in cents (a fraction). */
-  costPerBaseUnit: number;
-  /** What a kilogram, litre or unit costs, net of IGV, in whole cents. */
-  costPerReferenceCents: number;
-}
-
-export interface ProviderGroup {
-  id: number;
-  name: string;
-  ruc: string;
-  contact: string;
-  phone: string;
-  email: string;
-  /** Its offers the filter finds, in all; `offers` holds those on this page. */
-  count: number;
-  offers: OfferRow[];
-}
-
-export interface CityGroup {
-  id: number;
-  name: string;
-  region: string;
-  count: number;
-  offers: OfferRow[];
-}
+import type { CityGroup, GroupPage, OfferRow, ProviderGroup } from "../../shared/food/types";
+export type { CityGroup, GroupPage, OfferRow, ProviderGroup } from "../../shared/food/types";
 
 export interface OfferFilter {
   search?: string;
   providerId?: number;
   cityId?: number;
-}
-
-/** A page of offers, grouped. */
-export interface GroupPage<G> {
-  /** The groups of the page's offers, in order; the first and last may run over from or to another page. */
-  groups: G[];
-  /** Offers found (the list is paged by offers), and the groups they are in. */
-  total: number;
-  groupCount: number;
-  page: number;
 }
 
 type GroupBy = "provider" | "city";

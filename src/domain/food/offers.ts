@@ -13,12 +13,15 @@ import { and, desc, eq } from "drizzle-orm";
 import { ingredients, offerPriceHistory, offers, providers } from "../../../db/schema";
 import type { Db } from "../../db";
 import { COMPANY_WIDE, recordAudit, type Actor, type Tx } from "../audit";
-import { message, NotFound, ValidationFailed, type Message } from "../errors";
-import { MAX_CENTS, parseSoles } from "../money";
+import { NotFound, ValidationFailed } from "../errors";
+import { message, type Message } from "../../shared/message";
+import { MAX_CENTS, parseSoles } from "../../shared/money";
 import { parseInput, t } from "../validation";
 import { chosenCity, tidy } from "./cities";
-import { costPerBaseUnit, costPerReferenceCents, netPriceCents, type BasisPoints } from "./cost";
+import { costPerBaseUnit, costPerReferenceCents, netPriceCents, type BasisPoints } from "../../shared/food/cost";
 import { readDecimal } from "./figures";
+import type { PriceHistoryRow } from "../../shared/food/types";
+export type { PriceHistoryRow } from "../../shared/food/types";
 
 export type Offer = typeof offers.$inferSelect;
 
@@ -346,17 +349,6 @@ export function deleteOffer(db: Db, actor: Actor, id: number, now = new Date()):
     { behavior: "immediate" },
   );
   return offer;
-}
-
-/** One dated price of an offer, with what it made a base unit cost. */
-export interface PriceHistoryRow {
-  id: number;
-  priceCents: number;
-  priceIncludesIgv: boolean;
-  quantity: number;
-  changedAt: string;
-  changedByName: string;
-  costPerReferenceCents: number;
 }
 
 /** Every price of an offer, newest first (its price history dialog). */

@@ -11,8 +11,24 @@
 import { and, asc, eq, gt, inArray, lte, or, sql } from "drizzle-orm";
 import { cities, dishes, levels, offerPriceHistory, offers, recipes } from "../../../db/schema";
 import type { Db } from "../../db";
-import type { BasisPoints } from "./cost";
+import type { BasisPoints } from "../../shared/food/cost";
 import { costRecipes, type CostedLine, type CostedRecipe } from "./recipe-cost";
+import type {
+  CostPoint,
+  OfferChange,
+  PriceChangeFilters,
+  PriceChangeRow,
+  PriceChanges,
+  UsedOffer,
+} from "../../shared/food/types";
+export type {
+  CostPoint,
+  OfferChange,
+  PriceChangeFilters,
+  PriceChangeRow,
+  PriceChanges,
+  UsedOffer,
+} from "../../shared/food/types";
 
 /** A period of whole days (YYYY-MM-DD, both included) in a time zone, for a city and optionally one level. */
 export interface PriceChangeQuery {
@@ -24,63 +40,6 @@ export interface PriceChangeQuery {
   timeZone?: string;
   /** The IGV rate prices are netted with (basis points); the IGV_RATE setting when left out. */
   igvRate?: BasisPoints;
-}
-
-/** The offer a line was costed at, as the view names it. */
-export interface UsedOffer {
-  offerId: number;
-  providerName: string;
-  presentation: string;
-  pinned: boolean;
-  /** Cost of a kilogram, litre or unit net of IGV, in cents. */
-  costPerReferenceCents: number;
-}
-
-/** An ingredient of the dish whose offer, or its price, differs between the period's start and end. */
-export interface OfferChange {
-  ingredientId: number;
-  ingredientName: string;
-  unit: "g" | "ml" | "unit";
-  /** null: no offer in the city then. */
-  before: UsedOffer | null;
-  after: UsedOffer | null;
-}
-
-export interface PriceChangeRow {
-  dishId: number;
-  dishName: string;
-  recipeId: number;
-  levelId: number;
-  levelName: string;
-  /** Cost per serving at the start of the period and at its end, in cents (priced lines; see `complete`). */
-  beforeCents: number;
-  afterCents: number;
-  differenceCents: number;
-  /** The difference as a percentage of the old cost; null when the old cost was zero. */
-  percent: number | null;
-  /** Whether every line had an offer then. */
-  completeBefore: boolean;
-  completeAfter: boolean;
-  offers: OfferChange[];
-}
-
-export interface PriceChanges {
-  from: string;
-  to: string;
-  cityId: number;
-  levelId: number | null;
-  /** Offers of the city whose price (or existence) changed in the period. */
-  changedOffers: number;
-  /** Recipes costed because they depend on one of those offers' ingredients. */
-  recipesChecked: number;
-  rows: PriceChangeRow[];
-}
-
-export interface CostPoint {
-  /** The moment (ISO) this cost took effect: the period's start, then each change. */
-  at: string;
-  costCents: number;
-  complete: boolean;
 }
 
 const DAY_MS = 86_400_000;
@@ -392,14 +351,6 @@ function ingredientsOf(db: Db, recipeId: number): number[] {
     SELECT DISTINCT l.ingredient_id AS id FROM recipe_lines l
     WHERE l.recipe_id IN (SELECT recipe_id FROM used) AND l.ingredient_id IS NOT NULL`);
   return rows.map((r) => r.id);
-}
-
-/** The view's filters as the page shows them: a period of days, a city and a level (null: every level). */
-export interface PriceChangeFilters {
-  from: string;
-  to: string;
-  cityId: number | null;
-  levelId: number | null;
 }
 
 const isDay = (value: unknown): value is string =>

@@ -8,7 +8,8 @@ import { and, asc, eq, ne, sql } from "drizzle-orm";
 import { offers, providers } from "../../../db/schema";
 import { preparedQuery, type Db } from "../../db";
 import { COMPANY_WIDE, recordAudit, type Actor, type Tx } from "../audit";
-import { Conflict, message, NotFound, ValidationFailed, type Message } from "../errors";
+import { Conflict, NotFound, ValidationFailed } from "../errors";
+import { message, type Message } from "../../shared/message";
 import { rucProblem } from "../organisation/ruc";
 import {
   LIMIT,
@@ -23,29 +24,14 @@ import {
 } from "../search";
 import { parseInput, t } from "../validation";
 import { tidy } from "./cities";
+import type { ProviderOption, ProviderRow } from "../../shared/food/types";
+export type { ProviderOption, ProviderRow } from "../../shared/food/types";
 
 export type Provider = typeof providers.$inferSelect;
 
 /** The settings a provider's check needs (RUC_LENGTH). */
 export interface RucSettings {
   rucLength: number;
-}
-
-export interface ProviderRow {
-  id: number;
-  name: string;
-  ruc: string;
-  contact: string;
-  phone: string;
-  email: string;
-  /** Offers, current or withdrawn, and the cities they are in. */
-  offers: number;
-  cities: number;
-}
-
-export interface ProviderOption {
-  id: number;
-  name: string;
 }
 
 const EMAIL = /^[^\s@\u0000-\u001f\u007f]+@[^\s@\u0000-\u001f\u007f]+\.[^\s@\u0000-\u001f\u007f]+$/;

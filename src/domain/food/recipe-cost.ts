@@ -39,93 +39,18 @@ import type { Db, DbTransaction } from "../../db";
 import { preparedQuery } from "../../db";
 import { loadConfig } from "../../config";
 import { NotFound } from "../errors";
-import { NUTRIENTS, type NutrientProperty } from "./composition";
-import { costPerBaseUnit, costPerReferenceCents, gramsOf, type BasisPoints } from "./cost";
-
-export const NUTRIENT_KEYS = [
-  "water",
-  "protein",
-  "fat",
-  "carbohydrate",
-  "fibre",
-  "ash",
-  "calcium",
-  "phosphorus",
-  "iron",
-  "retinol",
-  "thiamine",
-  "riboflavin",
-  "niacin",
-  "vitamin_c",
-  "sodium",
-  "potassium",
-] as const;
-/** The keys of the nutrients of composition.ts (`NUTRIENTS[].key`). */
-export type NutrientKey = (typeof NUTRIENT_KEYS)[number];
+import { NUTRIENTS, type NutrientProperty } from "../../shared/food/composition";
+import { costPerBaseUnit, costPerReferenceCents, gramsOf, type BasisPoints } from "../../shared/food/cost";
+import type { CostedLine, CostedOffer, CostedRecipe, LineProblem, NutrientKey } from "../../shared/food/types";
+import { NUTRIENT_KEYS } from "../../shared/food/types";
+export { NUTRIENT_KEYS };
+export type { CostedLine, CostedOffer, CostedRecipe, Figures, LineProblem, NutrientKey } from "../../shared/food/types";
 
 const NUTRIENT_PROPERTIES: readonly [NutrientKey, NutrientProperty][] = NUTRIENT_KEYS.map((key) => {
   const spec = NUTRIENTS.find((n) => n.key === key);
   if (!spec) throw new Error(`recipe-cost: the nutrient ${key} is not in composition.ts`);
   return [key, spec.property];
 });
-
-export interface Figures {
-  /** Gross weight in grams (ml via density, units via unit weight; a sub-recipe: its quantity). */
-  grossG: number;
-  /** Gross × solid %. */
-  solidWasteG: number;
-  /** Gross × liquid %. */
-  liquidWasteG: number;
-  /** Gross − both wastes. */
-  finalG: number;
-  /** Final × kcal per 100 g ÷ 100. */
-  kcal: number;
-  /** Final × per-100 g ÷ 100, in each nutrient's unit (g, mg or µg); null when the ingredient lacks it. */
-  nutrients: Record<NutrientKey, number | null>;
-  /** A line's cost: an unrounded fraction of cents (null = no offer: flagged, never zero). */
-  costCents: number | null;
-}
-
-export type LineProblem = "no_offer" | "pinned_offer_unavailable" | "no_sub_recipe" | "cycle";
-
-export interface CostedOffer {
-  id: number;
-  providerName: string;
-  presentation: string;
-  pinned: boolean;
-  /** What one gram, millilitre or unit costs, net of IGV, in cents (a fraction). */
-  costPerBaseUnitCents: number;
-  /** What a kilogram, litre or unit costs, net of IGV, in whole cents. */
-  costPerReferenceCents: number;
-}
-
-export interface CostedLine extends Figures {
-  lineId: number | null;
-  position: number;
-  kind: "ingredient" | "dish";
-  ingredientId: number | null;
-  subDishId: number | null;
-  name: string;
-  /** As entered: in the ingredient's base unit, or grams of a sub-recipe. */
-  quantity: number;
-  unit: "g" | "ml" | "unit";
-  offer: null | CostedOffer;
-  problem: LineProblem | null;
-  /** 0..1 of the dish total (0 when the total is 0; cost null when the line's cost is). */
-  shares: { grossG: number; finalG: number; kcal: number; costCents: number | null };
-}
-
-export interface CostedRecipe {
-  recipeId: number | null;
-  dishId: number | null;
-  levelId: number;
-  cityId: number;
-  lines: CostedLine[];
-  /** costCents: the priced lines, rounded once; complete: every line priced. */
-  totals: Omit<Figures, "costCents"> & { costCents: number; complete: boolean };
-  /** recipes.yield_grams, else totals.finalG. */
-  yieldG: number;
-}
 
 export interface CostOptions {
   cityId: number;

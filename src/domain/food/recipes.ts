@@ -13,7 +13,8 @@ import { and, eq, inArray, isNotNull } from "drizzle-orm";
 import { dishes, ingredients, levels, offers, recipeLines, recipes } from "../../../db/schema";
 import type { Db } from "../../db";
 import { COMPANY_WIDE, recordAudit, type Actor, type Tx } from "../audit";
-import { Conflict, message, NotFound, ValidationFailed, type Message } from "../errors";
+import { Conflict, NotFound, ValidationFailed } from "../errors";
+import { message, type Message } from "../../shared/message";
 import { parseInput, t } from "../validation";
 import { insertDish, parseDish, requireDish, writeDishUpdate, type Dish, type DishValues } from "./dishes";
 

@@ -21,7 +21,8 @@ import { and, eq } from "drizzle-orm";
 import { readFileSync } from "node:fs";
 import { jobs } from "../../../db/schema";
 import type { Db } from "../../db";
-import { Conflict, message, ValidationFailed, type Message } from "../errors";
+import { Conflict, ValidationFailed } from "../errors";
+import { message, type Message } from "../../shared/message";
 import {
   DinerImportPlanChanged,
   DinerImportRefused,

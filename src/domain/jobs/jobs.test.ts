@@ -15,7 +15,7 @@ import { migratedDatabase } from "../../../tests/support/database";
 import { addUser } from "../../../tests/support/people";
 import type { User } from "../accounts/users";
 import { EVERYTHING, type Scope } from "../access/scope";
-import { message } from "../errors";
+import { message } from "../../shared/message";
 import type { DomainEvent } from "../events";
 import {
   createJob,

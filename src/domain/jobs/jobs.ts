@@ -18,18 +18,14 @@ import { jobs, type JobState } from "../../../db/schema";
 import { preparedQuery, type Db } from "../../db";
 import type { Scope } from "../access/scope";
 import type { Actor } from "../audit";
-import { isTranslationKey, type TranslationKey } from "../../i18n";
-import { message, NotFound, type Message } from "../errors";
+import { isTranslationKey, type TranslationKey } from "../../shared/i18n";
+import { NotFound } from "../errors";
+import { message, type Message } from "../../shared/message";
 import { boundNumber, boundText } from "../search";
+import type { JobProgress } from "../../shared/jobs";
+export type { JobProgress } from "../../shared/jobs";
 
 export type { JobState };
-
-/** How far a job got: `done` of `total`, and what it is doing as a translation key ("" before its first step). */
-export interface JobProgress {
-  done: number;
-  total: number;
-  label: TranslationKey | "";
-}
 
 /** A job as Mesa reads it: its record with the JSON columns parsed. */
 export interface Job {

@@ -21,15 +21,18 @@
  *
  * `./mesa menu:requirements` runs the same handler in its own process, writing to the file it was given.
  */
-import { translate, type Locale, type KeysUnder, type TranslationParams } from "../../i18n";
-import type { BaseUnitCode } from "../food/composition";
-import { levelLabel } from "../food/built-in-levels";
+import { translate, type Locale, type KeysUnder, type TranslationParams } from "../../shared/i18n";
+import type { BaseUnitCode } from "../../shared/food/composition";
+import { levelLabel } from "../../shared/food/built-in-levels";
 import { checkRange } from "../menu/expected-servings";
-import { menuRequirements, type Requirements } from "../menu/requirements";
-import { largerPackNoteWords } from "../menu/requirements-note";
+import { menuRequirements } from "../menu/requirements";
+import { type Requirements } from "../../shared/menu/types";
+import { largerPackNoteWords } from "../../shared/menu/requirements-note";
 import { excelDate, openXlsxStream, type XlsxColumn } from "../sales/xlsx-stream";
 import { ValidationFailed } from "../errors";
 import { JobFailed, type JobHandler } from "./runner";
+import type { MenuRequirementsResult } from "../../shared/menu/types";
+export type { MenuRequirementsResult } from "../../shared/menu/types";
 
 export const MENU_REQUIREMENTS = "menu.requirements";
 
@@ -45,20 +48,6 @@ export interface MenuRequirementsInput {
   timeZone: string;
   /** The IGV rate prices are netted with (IGV_RATE, basis points). */
   igvRate: number;
-}
-
-export interface MenuRequirementsResult {
-  cafeName: string;
-  from: string;
-  to: string;
-  providers: number;
-  lines: number;
-  missing: number;
-  totalCents: number;
-  sheets: string[];
-  bytes: number;
-  /** The name the workbook is downloaded as. */
-  fileName: string;
 }
 
 /** Progress labels (translation keys). */

@@ -16,7 +16,8 @@
  * error as the cause; "import.failed" with the preview listing the rows to fix; "import.plan_changed".
  */
 import { readFileSync } from "node:fs";
-import { message, ValidationFailed, type Message } from "../errors";
+import { ValidationFailed } from "../errors";
+import { message, type Message } from "../../shared/message";
 import {
   canConfirm,
   importPlaces,

@@ -12,7 +12,7 @@
 import type { Db } from "../../db";
 import type { Scope } from "../access/scope";
 import type { Actor } from "../audit";
-import type { Message } from "../errors";
+import type { Message } from "../../shared/message";
 import type { DomainEvent } from "../events";
 import {
   createJob,
@@ -29,7 +29,7 @@ import {
   type JobProgress,
   type NewJob,
 } from "./jobs";
-import type { TranslationKey } from "../../i18n";
+import type { TranslationKey } from "../../shared/i18n";
 
 /** What a job's code receives: the database, who started it (actor and scope), its input, and where to report progress. */
 export interface JobContext<I> {

@@ -8,7 +8,7 @@
  * `./mesa report:sales` runs the same handler in its own process with a progress bar, writing to the file it was
  * given. Result: the totals, the billing totals, the sheets and the file's size and name.
  */
-import type { Locale } from "../../i18n";
+import type { Locale } from "../../shared/i18n";
 import type { SalesFilter } from "../sales/report";
 import { reportFileName, writeSalesReport, type ReportSummary } from "../sales/report-workbook";
 import type { JobHandler } from "./runner";

@@ -22,51 +22,17 @@ import {
   services,
 } from "../../../db/schema";
 import type { Db } from "../../db";
-import { translateDynamic, type Locale } from "../../i18n";
+import { translateDynamic, type Locale } from "../../shared/i18n";
 import { reachesCafe, type Scope } from "../access/scope";
 import { NotFound } from "../errors";
 import { costRecipes } from "../food/recipe-cost";
-import { dateIn } from "../sales/clock";
+import { dateIn } from "../../shared/calendar";
 import { datesBetween } from "./publish";
+import type { Board, BoardDay, BoardDish } from "../../shared/menu/types";
+export type { Board, BoardCategory, BoardDay, BoardDish, BoardService } from "../../shared/menu/types";
 
 /** Days the board shows: today and the six after it. */
 export const BOARD_DAYS = 7;
-
-export interface BoardDish {
-  id: number;
-  name: string;
-  /** kcal of a serving for the cafe's default level; null when the dish has no recipe to count them from. */
-  kcal: number | null;
-  /** Allergen codes, sorted, with their words in the board's language. */
-  allergens: { code: string; label: string }[];
-}
-
-export interface BoardCategory {
-  id: number;
-  name: string;
-  dishes: BoardDish[];
-}
-
-export interface BoardService {
-  id: number;
-  name: string;
-  categories: BoardCategory[];
-}
-
-export interface BoardDay {
-  date: string;
-  services: BoardService[];
-}
-
-export interface Board {
-  cafe: { id: number; name: string; timeZone: string };
-  language: Locale;
-  today: string;
-  /** Today first, then the six days after it; a day with nothing published has no services. */
-  days: BoardDay[];
-  /** When any of these days was last published (ISO), null when none was. */
-  publishedAt: string | null;
-}
 
 interface RecipeChoice {
   recipeId: number;

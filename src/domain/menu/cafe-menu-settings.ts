@@ -7,21 +7,14 @@ import { cafes, levels } from "../../../db/schema";
 import type { Db } from "../../db";
 import type { Scope } from "../access/scope";
 import { recordAudit, type Actor } from "../audit";
-import { message, ValidationFailed } from "../errors";
+import { ValidationFailed } from "../errors";
+import { message } from "../../shared/message";
 import { parseInput, t } from "../validation";
 import { requireMenuCafe } from "./structures";
-
-export const BOARD_LANGUAGES = ["es", "en"] as const;
-export type BoardLanguage = (typeof BOARD_LANGUAGES)[number];
-
-export interface CafeMenuSettings {
-  cafeId: number;
-  /** The level chosen for the cafe; null: the first level. */
-  defaultLevelId: number | null;
-  /** The level the schedule uses: the chosen one, else the first level by sort order (null when there are none). */
-  effectiveLevelId: number | null;
-  boardLanguage: BoardLanguage;
-}
+import type { CafeMenuSettings } from "../../shared/menu/types";
+import { BOARD_LANGUAGES } from "../../shared/menu/types";
+export { BOARD_LANGUAGES };
+export type { BoardLanguage, CafeMenuSettings } from "../../shared/menu/types";
 
 /** The levels, in their order, for the settings' picker. */
 export function levelOptions(db: Db): { id: number; name: string }[] {

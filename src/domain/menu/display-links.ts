@@ -11,9 +11,12 @@ import type { Db } from "../../db";
 import { randomToken, safeEqual, sha256 } from "../../crypto";
 import { reachesCafe, type Scope } from "../access/scope";
 import { recordAudit, type Actor } from "../audit";
-import { NotFound, ValidationFailed, message } from "../errors";
+import { NotFound, ValidationFailed } from "../errors";
+import { message } from "../../shared/message";
 import type { Publisher } from "../events";
 import type { Limit } from "../rate-limit";
+import type { DisplayLinkRow } from "../../shared/menu/types";
+export type { DisplayLinkRow } from "../../shared/menu/types";
 
 /** Bytes of randomness in a token (256 bits). */
 export const TOKEN_BYTES = 32;
@@ -27,16 +30,6 @@ export const LABEL_MAX = 80;
  * thousand is held to twenty an hour.
  */
 export const CREATE_LIMIT = { max: 20, decaySeconds: 60 * 60 } as const satisfies Limit;
-
-/** One link as the display page lists it (never its token, which is not kept). */
-export interface DisplayLinkRow {
-  id: number;
-  label: string;
-  createdAt: string;
-  createdBy: string | null;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-}
 
 /** A link just made: its row, and the token, shown this once. */
 export interface NewDisplayLink {

@@ -17,12 +17,19 @@
 import { and, eq, gte, inArray, lte } from "drizzle-orm";
 import { menuExpectedServings } from "../../../db/schema";
 import type { Db } from "../../db";
-import { translate, translateDynamic, type Locale, type TranslationKey, type TranslationParams } from "../../i18n";
+import {
+  translate,
+  translateDynamic,
+  type Locale,
+  type TranslationKey,
+  type TranslationParams,
+} from "../../shared/i18n";
 import { reachesCafe, type Scope } from "../access/scope";
 import { recordAudit, type Actor } from "../audit";
-import { message, NotFound, ValidationFailed, type Message } from "../errors";
+import { NotFound, ValidationFailed } from "../errors";
+import { message, type Message } from "../../shared/message";
 import { foldText } from "../search";
-import { isCalendarDate } from "../sales/clock";
+import { isCalendarDate } from "../../shared/calendar";
 import {
   MAX_WORKBOOK_BYTES,
   readFirstSheet,
@@ -30,6 +37,8 @@ import {
   type IntakeLimits,
   type SheetRows,
 } from "../spreadsheets/read";
+import type { ExpectedServings, MenuService } from "../../shared/menu/types";
+export type { ExpectedServings, MenuService, ServingsCell, ServingsDay } from "../../shared/menu/types";
 
 /** The longest range a requirement or a servings table covers: two months. */
 export const MAX_RANGE_DAYS = 62;
@@ -106,14 +115,6 @@ export function cafeInScope(db: Db, scope: Scope, cafeId: number): MenuCafe {
   return cafe;
 }
 
-/** A meal service of a cafe. */
-export interface MenuService {
-  id: number;
-  code: string;
-  name: string;
-  type: string;
-}
-
 const TYPE_ORDER = `CASE s.type WHEN 'breakfast' THEN 0 WHEN 'lunch' THEN 1 WHEN 'dinner' THEN 2 WHEN 'snack' THEN 3 ELSE 4 END`;
 
 /**
@@ -132,33 +133,6 @@ export function mealServices(db: Db, cafeId: number, from: string, to: string): 
        ORDER BY ${TYPE_ORDER}, s.name, s.id`,
     )
     .all({ cafe: cafeId, from, to });
-}
-
-/** The servings of one service on one day: set by a person (or a forecast), or the average. */
-export interface ServingsCell {
-  serviceId: number;
-  servings: number;
-  /** The value a person or a forecast set, or null when `servings` is the average. */
-  set: number | null;
-  /** The average served on this weekday over the four weeks before the range. */
-  average: number;
-}
-
-export interface ServingsDay {
-  date: string;
-  /** 0 (Sunday) to 6. */
-  weekday: number;
-  cells: ServingsCell[];
-}
-
-export interface ExpectedServings {
-  cafeId: number;
-  from: string;
-  to: string;
-  /** The four weeks the averages come from. */
-  basis: { from: string; to: string };
-  services: MenuService[];
-  days: ServingsDay[];
 }
 
 /** Non-voided quantities sold at a cafe per service date and service, over a range of service dates. */

@@ -11,9 +11,10 @@ import { cafes, menuDays, menuSlots, publishedMenuSlots } from "../../../db/sche
 import type { Db } from "../../db";
 import { reachesCafe, type Scope } from "../access/scope";
 import { recordAudit, type Actor } from "../audit";
-import { NotFound, ValidationFailed, message } from "../errors";
+import { NotFound, ValidationFailed } from "../errors";
+import { message } from "../../shared/message";
 import { NO_EVENTS, type Publisher } from "../events";
-import { isCalendarDate } from "../sales/clock";
+import { isCalendarDate } from "../../shared/calendar";
 
 /** The longest range published at once, in days (two months). */
 export const MAX_PUBLISH_DAYS = 62;

@@ -1,3 +1,5 @@
+import type { LargerPack, Pack } from "../../shared/menu/types";
+export type { LargerPack, Pack } from "../../shared/menu/types";
 /**
  * How to buy a quantity in the presentations a provider sells an ingredient in: the cheapest mix of whole
  * presentations that covers it (2 kg of sugar is two 1 kg bags at S/ 3.56, not a 50 kg sack at S/ 159.15), and
@@ -15,16 +17,6 @@
  * point (a billionth of the smallest presentation) counts as covered, as presentationsFor does.
  */
 
-/** A presentation a provider sells an ingredient in (one offer). */
-export interface Pack {
-  offerId: number;
-  presentation: string;
-  /** Base units in one presentation (> 0). */
-  quantity: number;
-  /** One presentation's price net of IGV, in cents (a fraction when the price included IGV). */
-  netCents: number;
-}
-
 /** How many of a presentation to buy. */
 export interface PackCount extends Pack {
   count: number;
@@ -36,15 +28,6 @@ export interface Cover {
   boughtQuantity: number;
   /** Σ count × netCents, unrounded. */
   netCents: number;
-}
-
-/** A larger presentation than any bought that costs less per base unit than what was bought. */
-export interface LargerPack extends Pack {
-  /** Its price per base unit, and that of what was bought (net of IGV, cents). */
-  unitNetCents: number;
-  boughtUnitNetCents: number;
-  /** What covering the whole need with it alone would cost (net of IGV, cents, unrounded). */
-  coverNetCents: number;
 }
 
 /** The most branches one search looks at. */

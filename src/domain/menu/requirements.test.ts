@@ -41,7 +41,8 @@ import {
   importForecast,
   saveDayServings,
 } from "./expected-servings";
-import { menuRequirements, presentationsFor, type RequirementLine, type RequirementPack } from "./requirements";
+import { menuRequirements, presentationsFor, type RequirementPack } from "./requirements";
+import { type RequirementLine } from "../../shared/menu/types";
 
 const OPTIONS = { igvRate: 1800 };
 

@@ -21,94 +21,31 @@
  * presentations because of floating point (1e-9 of one) does not buy one more.
  */
 import type { Db } from "../../db";
-import { ValidationFailed, message } from "../errors";
+import { ValidationFailed } from "../errors";
+import { message } from "../../shared/message";
 import type { Scope } from "../access/scope";
-import { netPriceCents, type BasisPoints } from "../food/cost";
+import { netPriceCents, type BasisPoints } from "../../shared/food/cost";
 import { ingredientNeeds } from "../food/recipe-cost";
-import { cafeInScope, expectedServings, servingsLookup, type ExpectedServings } from "./expected-servings";
-import { cheapestCover, largerPackNote, type LargerPack, type Pack } from "./requirements-packs";
+import { cafeInScope, expectedServings, servingsLookup } from "./expected-servings";
+import { cheapestCover, largerPackNote, type Pack } from "./requirements-packs";
+import type {
+  BaseUnit,
+  DishWithoutRecipe,
+  MissingOffer,
+  ProviderRequirements,
+  Requirements,
+} from "../../shared/menu/types";
+export type {
+  BaseUnit,
+  DishWithoutRecipe,
+  MissingOffer,
+  ProviderRequirements,
+  RequirementLine,
+  RequirementPack,
+  Requirements,
+} from "../../shared/menu/types";
 
 export { presentationsFor } from "./requirements-packs";
-
-export type BaseUnit = "g" | "ml" | "unit";
-
-/** One presentation of an ingredient bought from a provider (one offer). */
-export interface RequirementPack {
-  offerId: number;
-  presentation: string;
-  /** Base units in one presentation. */
-  presentationQuantity: number;
-  /** Whole presentations to buy. */
-  presentations: number;
-  /** One presentation's price net of IGV, in cents (a fraction when the price included IGV). */
-  presentationNetCents: number;
-  /** presentations × presentationNetCents, rounded to whole cents. */
-  costCents: number;
-}
-
-/** One ingredient bought from one provider, in the cheapest mix of its presentations. */
-export interface RequirementLine {
-  ingredientId: number;
-  ingredientName: string;
-  categoryName: string;
-  baseUnit: BaseUnit;
-  /** What the menu needs, in the base unit (unrounded). */
-  neededQuantity: number;
-  /** The presentations bought, largest first (at least one). */
-  packs: RequirementPack[];
-  /** What the presentations bought hold, in the base unit. */
-  boughtQuantity: number;
-  /** The packs' costs added up. */
-  costCents: number;
-  /** What one base unit of what is bought costs net of IGV, in cents (unrounded). */
-  unitNetCents: number;
-  /** A larger presentation of the provider's that is cheaper per unit than what is bought, or null. */
-  largerPack: LargerPack | null;
-}
-
-export interface ProviderRequirements {
-  providerId: number;
-  providerName: string;
-  ruc: string;
-  contact: string;
-  phone: string;
-  email: string;
-  lines: RequirementLine[];
-  totalCents: number;
-}
-
-/** An ingredient the menu needs that has no current offer in the cafe's city. */
-export interface MissingOffer {
-  ingredientId: number;
-  ingredientName: string;
-  categoryName: string;
-  baseUnit: BaseUnit;
-  neededQuantity: number;
-  /** The dishes that need it, by name. */
-  dishes: string[];
-}
-
-/** A dish of the published menu that has no recipe at all: it adds nothing to buy. */
-export interface DishWithoutRecipe {
-  dishId: number;
-  dishName: string;
-  servings: number;
-}
-
-export interface Requirements {
-  cafe: { id: number; name: string; cityId: number; cityName: string };
-  from: string;
-  to: string;
-  level: { id: number; name: string };
-  /** Published days in the range, and dishes served × servings over them. */
-  publishedDays: number;
-  dishServings: number;
-  servings: ExpectedServings;
-  providers: ProviderRequirements[];
-  missing: MissingOffer[];
-  dishesWithoutRecipe: DishWithoutRecipe[];
-  totalCents: number;
-}
 
 export interface RequirementOptions {
   /** The IGV rate prices are netted with, in basis points (the IGV_RATE setting). */

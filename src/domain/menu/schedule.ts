@@ -20,28 +20,41 @@
  * caller says so. Each change is audited as the cafe's and announced (`MenuDayChanged`) after commit.
  */
 import { and, asc, eq, gte, inArray, lte, sql } from "drizzle-orm";
-import {
-  cafes,
-  dishCategoryLinks,
-  dishes,
-  levels,
-  menuDays,
-  menuSlots,
-  recipes,
-  users,
-  type ServiceType,
-} from "../../../db/schema";
+import { cafes, dishCategoryLinks, dishes, levels, menuDays, menuSlots, recipes, users } from "../../../db/schema";
 import type { Db } from "../../db";
 import { reachesCafe, type Scope } from "../access/scope";
 import { recordAudit, type Actor, type Tx } from "../audit";
-import { Conflict, message, NotFound, ValidationFailed, type Message } from "../errors";
+import { Conflict, NotFound, ValidationFailed } from "../errors";
+import { message, type Message } from "../../shared/message";
 import { NO_EVENTS, type Publisher } from "../events";
 import { costRecipes, type CostedRecipe } from "../food/recipe-cost";
-import { isCalendarDate } from "../sales/clock";
+import { isCalendarDate } from "../../shared/calendar";
 import { searchCondition } from "../search";
 import { parseInput, t } from "../validation";
-import { addDays, daysBetween } from "./schedule-dates";
+import { addDays, daysBetween } from "../../shared/calendar";
 import { DEFAULT_IGV_RATE, structuresOfCafe, type ServiceStructure } from "./structures";
+import type {
+  BoundState,
+  DishOption,
+  DishProblem,
+  Schedule,
+  ScheduleCafe,
+  ScheduleDay,
+  ScheduleDish,
+  ScheduleMeal,
+  ScheduleSlot,
+} from "../../shared/menu/types";
+export type {
+  BoundState,
+  DishOption,
+  DishProblem,
+  Schedule,
+  ScheduleCafe,
+  ScheduleDay,
+  ScheduleDish,
+  ScheduleMeal,
+  ScheduleSlot,
+} from "../../shared/menu/types";
 
 /** The longest range the schedule reads at once, in days. */
 export const MAX_RANGE_DAYS = 62;
@@ -52,82 +65,6 @@ export const DISH_SEARCH_LIMIT = 20;
 /** The most target days one copy may write. */
 export const MAX_COPY_DAYS = 186;
 
-export type BoundState = "below" | "within" | "above";
-export type DishProblem = "no_recipe" | "unpriced" | "no_city";
-
-export interface ScheduleDish {
-  id: number;
-  name: string;
-  active: boolean;
-  /** Cost of a serving for the cafe's level and city, cents net of IGV; null when it cannot be costed at all. */
-  costCents: number | null;
-  kcal: number | null;
-  problem: DishProblem | null;
-  /** Against the slot's bounds (null: not known, see the module's doc). */
-  bound: BoundState | null;
-}
-
-export interface ScheduleSlot {
-  categoryId: number;
-  categoryName: string;
-  unit: "g" | "ml";
-  servingAmount: number;
-  minCostCents: number;
-  maxCostCents: number;
-  dishes: ScheduleDish[];
-  /** The dearest dish's figures; null while the slot is empty or nothing in it can be costed. */
-  costCents: number | null;
-  kcal: number | null;
-  /** Filled, and every dish in it fully costed. */
-  complete: boolean;
-  bound: BoundState | null;
-}
-
-export interface ScheduleMeal {
-  serviceId: number;
-  serviceName: string;
-  serviceType: ServiceType;
-  slots: ScheduleSlot[];
-  minCostCents: number;
-  maxCostCents: number;
-  costCents: number;
-  kcal: number;
-  complete: boolean;
-  bound: BoundState | null;
-}
-
-export interface ScheduleDay {
-  date: string;
-  /** 0 for a day never saved; every save names it. */
-  version: number;
-  updatedAt: string | null;
-  updatedByName: string;
-  publishedVersion: number | null;
-  publishedAt: string | null;
-  /** empty: nothing planned; draft: never published; published: as published; changed: edited since. */
-  state: "empty" | "draft" | "published" | "changed";
-  meals: ScheduleMeal[];
-  /** Dishes saved in slots the structures no longer have (a category or service removed since): kept, not shown. */
-  hiddenDishes: number;
-}
-
-export interface ScheduleCafe {
-  id: number;
-  name: string;
-  cityId: number | null;
-  levelId: number | null;
-  levelName: string | null;
-}
-
-export interface Schedule {
-  cafe: ScheduleCafe;
-  from: string;
-  to: string;
-  /** The services with a structure, in the order the days show them. */
-  services: { id: number; name: string; type: ServiceType }[];
-  days: ScheduleDay[];
-}
-
 export interface ScheduleOptions {
   /** The IGV rate offers are netted with, basis points (the IGV_RATE setting). */
   igvRate?: number;
@@ -135,7 +72,7 @@ export interface ScheduleOptions {
 
 // ——— Dates ———
 
-export { addDays, daysBetween, mondayOf } from "./schedule-dates";
+export { addDays, daysBetween, mondayOf } from "../../shared/calendar";
 
 /** Checks a range: real dates, in order, at most `max` days; the errors name `fromField` and `toField`. */
 function checkRange(from: string, to: string, max: number, fromField = "from", toField = "to"): void {
@@ -401,14 +338,6 @@ export function scheduleDay(db: Db, scope: Scope, cafeId: number, date: string, 
 }
 
 // ——— Searching dishes ———
-
-export interface DishOption {
-  id: number;
-  name: string;
-  costCents: number | null;
-  kcal: number | null;
-  problem: DishProblem | null;
-}
 
 /**
  * Active dishes of a category whose name contains `q` (accents and case ignored), by name, at most

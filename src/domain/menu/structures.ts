@@ -21,12 +21,15 @@ import {
 import type { Db } from "../../db";
 import { reachesCafe, type Scope } from "../access/scope";
 import { recordAudit, type Actor, type Tx } from "../audit";
-import { Conflict, message, NotFound, ValidationFailed, type Message } from "../errors";
-import { centsToSoles, parseSoles } from "../money";
+import { Conflict, NotFound, ValidationFailed } from "../errors";
+import { message, type Message } from "../../shared/message";
+import { centsToSoles, parseSoles } from "../../shared/money";
 import { parseInput, t } from "../validation";
-import { structureTotals, type StructureTotals } from "./structure-totals";
+import { structureTotals } from "../../shared/menu/structure-totals";
+import type { MenuCafe, ServiceStructure, StructureItem } from "../../shared/menu/types";
+export type { MenuCafe, ServiceStructure, StructureItem } from "../../shared/menu/types";
 
-export { netOfIgv, structureTotals, type StructureTotals } from "./structure-totals";
+export { netOfIgv, structureTotals, type StructureTotals } from "../../shared/menu/structure-totals";
 
 /** The IGV rate used when a caller names none: the IGV_RATE setting's default, in basis points (1800 = 18 %). */
 export const DEFAULT_IGV_RATE = 1800;
@@ -36,36 +39,6 @@ export const MAX_STRUCTURE_ITEMS = 30;
 
 /** The largest reference serving accepted, in grams or millilitres. */
 export const MAX_SERVING_AMOUNT = 10_000;
-
-export interface StructureItem {
-  position: number;
-  categoryId: number;
-  categoryName: string;
-  unit: "g" | "ml";
-  /** The reference serving, in the category's unit. */
-  servingAmount: number;
-  /** Share of the plate by weight, in percent. */
-  sharePercent: number;
-  minCostCents: number;
-  maxCostCents: number;
-}
-
-export interface ServiceStructure {
-  cafeId: number;
-  service: { id: number; code: string; name: string; type: ServiceType; active: boolean };
-  /** Null while the service has no structure at this cafe yet. */
-  structureId: number | null;
-  updatedAt: string | null;
-  items: StructureItem[];
-  totals: StructureTotals;
-}
-
-export interface MenuCafe {
-  id: number;
-  name: string;
-  /** Mine › Unit › Cafe. */
-  path: string;
-}
 
 /** The cafes of a scope, for the menu pages' cafe picker, as Mine › Unit › Cafe. */
 export function menuCafes(db: Db, scope: Scope): MenuCafe[] {

@@ -10,7 +10,8 @@ import { preparedQuery, type Db } from "../../db";
 import { businessSales } from "../sales/usage";
 import { reachesBusiness, type Scope } from "../access/scope";
 import { recordAudit, type Actor, type Tx } from "../audit";
-import { Conflict, Forbidden, message, NotFound, ValidationFailed, type Message } from "../errors";
+import { Conflict, Forbidden, NotFound, ValidationFailed } from "../errors";
+import { message, type Message } from "../../shared/message";
 import {
   idList,
   inIdList,
@@ -26,37 +27,10 @@ import {
 import { listSort, orderOf, type ListSort } from "../places/list-sort";
 import { field, parseInput, t } from "../validation";
 import { rucProblem } from "./ruc";
+import type { BusinessOption, BusinessRow } from "../../shared/organisation/types";
+export type { BusinessOption, BusinessRow, OperatedCafe } from "../../shared/organisation/types";
 
 export type Business = typeof businesses.$inferSelect;
-
-/** A cafe a business operates, with its unit and mine. */
-export interface OperatedCafe {
-  id: number;
-  name: string;
-  unit: string;
-  mine: string;
-}
-
-/** A business as the Businesses table shows it. */
-export interface BusinessRow {
-  id: number;
-  name: string;
-  ruc: string;
-  fiscalAddress: string;
-  legalAddress: string;
-  email: string;
-  phone: string;
-  headquarters: number;
-  cafes: number;
-  serviceIds: number[];
-  operatedCafes: OperatedCafe[];
-}
-
-/** A business as a choice in the headquarters dialog. */
-export interface BusinessOption {
-  id: number;
-  name: string;
-}
 
 export interface BusinessFilter {
   search?: string;

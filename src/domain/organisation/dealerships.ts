@@ -9,7 +9,8 @@ import { dealerships, subdealerships } from "../../../db/schema";
 import { preparedQuery, type Db } from "../../db";
 import { dealershipSales } from "../sales/usage";
 import { COMPANY_WIDE, recordAudit, type Actor } from "../audit";
-import { Conflict, message, NotFound, ValidationFailed, type Message } from "../errors";
+import { Conflict, NotFound, ValidationFailed } from "../errors";
+import { message, type Message } from "../../shared/message";
 import {
   foldText,
   LIMIT,
@@ -22,29 +23,14 @@ import {
 } from "../search";
 import { parseInput, t } from "../validation";
 import { rucProblem } from "./ruc";
+import type { DealershipOption, DealershipRow } from "../../shared/organisation/types";
+export type { DealershipOption, DealershipRow } from "../../shared/organisation/types";
 
 export type Dealership = typeof dealerships.$inferSelect;
 
 /** The settings the RUC check needs (RUC_LENGTH). */
 export interface RucSettings {
   rucLength: number;
-}
-
-/** A dealership as the tables show it, with how many subdealerships it has. */
-export interface DealershipRow {
-  id: number;
-  name: string;
-  ruc: string;
-  fiscalAddress: string;
-  legalAddress: string;
-  phone: string;
-  email: string;
-  subdealershipCount: number;
-}
-
-export interface DealershipOption {
-  id: number;
-  name: string;
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

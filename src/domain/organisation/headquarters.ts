@@ -12,7 +12,8 @@ import { bumpAccessVersion } from "../access/authorization";
 import { reachesBusiness, reachesHeadquarters, type Scope } from "../access/scope";
 import { recordAudit, type Actor } from "../audit";
 import { chosenCity } from "../food/cities";
-import { Conflict, message, NotFound, ValidationFailed } from "../errors";
+import { Conflict, NotFound, ValidationFailed } from "../errors";
+import { message } from "../../shared/message";
 import {
   idList,
   inIdList,
@@ -27,22 +28,10 @@ import {
 } from "../search";
 import { listSort, orderOf, type ListSort } from "../places/list-sort";
 import { field, parseInput, t } from "../validation";
+import type { HeadquartersRow } from "../../shared/organisation/types";
+export type { HeadquartersRow } from "../../shared/organisation/types";
 
 export type Headquarters = typeof headquarters.$inferSelect;
-
-/** A headquarters as the Headquarters table shows it. */
-export interface HeadquartersRow {
-  id: number;
-  businessId: number;
-  businessName: string;
-  name: string;
-  address: string;
-  phone: string;
-  cityId: number | null;
-  cityName: string | null;
-  areas: number;
-  properties: number;
-}
 
 export interface HeadquartersFilter {
   search?: string;

@@ -18,8 +18,9 @@ import {
 import { preparedQuery, type Db } from "../../db";
 import { reachesCafe, reachesHeadquarters, type Scope } from "../access/scope";
 import { cafeOrHeadquarters, recordAudit, unionOfPlaces, type Actor } from "../audit";
-import { message, NotFound, ValidationFailed, type Message } from "../errors";
-import { centsToSoles, parseSoles } from "../money";
+import { NotFound, ValidationFailed } from "../errors";
+import { message, type Message } from "../../shared/message";
+import { centsToSoles, parseSoles } from "../../shared/money";
 import {
   boundText,
   foldText,
@@ -36,44 +37,12 @@ import {
 } from "../search";
 import { listSort, orderOf, type ListSort } from "../places/list-sort";
 import { field, parseInput, t } from "../validation";
+import type { LocationOptions, PropertyLocation, PropertyRow } from "../../shared/organisation/types";
+export type { LocationOptions, PropertyLocation, PropertyRow } from "../../shared/organisation/types";
 
 export { PROPERTY_STATUSES, type PropertyStatus };
 
 export type Property = typeof properties.$inferSelect;
-
-/** Where a property is kept: "hq:3" or "cafe:5" in forms. */
-export interface PropertyLocation {
-  kind: "headquarters" | "cafe";
-  id: number;
-  /** The value of the location select, e.g. "hq:3". */
-  value: string;
-  name: string;
-  /** The business of a headquarters, or "Unit / Mine" of a cafe. */
-  detail: string;
-}
-
-/** A property as the table, its page and its label show it. */
-export interface PropertyRow {
-  id: number;
-  code: string;
-  name: string;
-  category: string;
-  serial: string;
-  status: PropertyStatus;
-  location: PropertyLocation;
-  /** The business of the headquarters, or the business operating the cafe (empty when it has none). */
-  businessName: string;
-  acquiredOn: string | null;
-  acquisitionValueCents: number | null;
-  notes: string;
-  updatedAt: string;
-}
-
-/** The places a property may be kept at, as the location select groups them. */
-export interface LocationOptions {
-  headquarters: { value: string; label: string }[];
-  cafes: { value: string; label: string }[];
-}
 
 export interface PropertyFilter {
   search?: string;

@@ -4,7 +4,7 @@
  * individuals, 16 a non-domiciled one, 20 a company). The length is the RUC_LENGTH setting; the prefix and the
  * check digit are verified for 11-digit ids, the only length whose rules Mesa knows.
  */
-import { message, type Message } from "../errors";
+import { message, type Message } from "../../shared/message";
 
 const WEIGHTS = [5, 4, 3, 2, 7, 6, 5, 4, 3, 2];
 const PREFIXES = ["10", "15", "16", "17", "20"];

@@ -13,7 +13,8 @@ import { preparedQuery, type Db } from "../../db";
 import { subdealershipSalesUsage } from "../sales/usage";
 import type { Scope } from "../access/scope";
 import { COMPANY_WIDE, recordAudit, type Actor, type Tx } from "../audit";
-import { Conflict, message, NotFound, ValidationFailed } from "../errors";
+import { Conflict, NotFound, ValidationFailed } from "../errors";
+import { message } from "../../shared/message";
 import {
   foldText,
   idList,
@@ -35,48 +36,12 @@ import {
   dealershipRowOf,
   ensureRucFree,
   subdealershipCount,
-  type DealershipRow,
   type RucSettings,
 } from "./dealerships";
+import type { DealershipTreeRow, SubdealershipRow, UnitChoiceMine, UnitRef } from "../../shared/organisation/types";
+export type { DealershipTreeRow, SubdealershipRow, UnitChoiceMine, UnitRef } from "../../shared/organisation/types";
 
 export type Subdealership = typeof subdealerships.$inferSelect;
-
-export interface UnitRef {
-  id: number;
-  name: string;
-  mineName: string;
-}
-
-/** A subdealership as the tree and the table show it: its units within the actor's scope. */
-export interface SubdealershipRow {
-  id: number;
-  dealershipId: number;
-  dealershipName: string;
-  name: string;
-  ruc: string;
-  fiscalAddress: string;
-  legalAddress: string;
-  phone: string;
-  email: string;
-  units: UnitRef[];
-  /** How many of its units lie outside the actor's scope (kept, not shown). */
-  hiddenUnits: number;
-  /** The search matched this subdealership (tree page). */
-  matched: boolean;
-}
-
-/** A dealership of the tree page with its subdealerships; `expanded` when the search matched one of them. */
-export interface DealershipTreeRow extends DealershipRow {
-  subdealerships: SubdealershipRow[];
-  expanded: boolean;
-}
-
-/** The units the actor may choose, grouped by mine (the checkboxes of the subdealership dialog). */
-export interface UnitChoiceMine {
-  id: number;
-  name: string;
-  units: { id: number; name: string }[];
-}
 
 type Page = { page: number; perPage: number };
 

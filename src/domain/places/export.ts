@@ -21,7 +21,7 @@ import {
   unitServices,
 } from "../../../db/schema";
 import type { Db } from "../../db";
-import type { Locale } from "../../i18n";
+import type { Locale } from "../../shared/i18n";
 import type { Scope } from "../access/scope";
 import type { ExportSheet } from "../spreadsheets/write";
 import { PLACES_SHEETS, serviceTypeName, workbookSheet, yesNo, type PlacesSheetKind, type WorkbookRow } from "./import";

@@ -8,7 +8,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { translate, type TranslationKey, type TranslationParams } from "../../i18n";
+import { translate, type TranslationKey, type TranslationParams } from "../../shared/i18n";
 import {
   accessVersion,
   auditLog,

@@ -19,9 +19,10 @@
 import { bumpAccessVersion } from "../access/authorization";
 import type { Scope } from "../access/scope";
 import { COMPANY_WIDE, recordAudit, treePlace, type Actor, type AuditPlace, type Tx } from "../audit";
-import { message, ValidationFailed, type Message } from "../errors";
-import type { Translate } from "../../i18n";
-import { centsToSoles, MAX_CENTS, parseSoles } from "../money";
+import { ValidationFailed } from "../errors";
+import { message, type Message } from "../../shared/message";
+import type { Translate } from "../../shared/i18n";
+import { centsToSoles, MAX_CENTS, parseSoles } from "../../shared/money";
 import type { Db } from "../../db";
 import type { CellValue, WorkbookRows } from "../spreadsheets/read";
 import type { ExportSheet } from "../spreadsheets/write";

@@ -26,7 +26,8 @@ import { migratedDatabase } from "../../../tests/support/database";
 import { createArea } from "../access/areas";
 import { EVERYTHING, type Scope } from "../access/scope";
 import type { Actor } from "../audit";
-import { Conflict, NotFound, type Message } from "../errors";
+import { Conflict, NotFound } from "../errors";
+import { type Message } from "../../shared/message";
 import { errorsOf as fieldErrors } from "../../../tests/support/errors";
 import {
   createPlace,

@@ -29,8 +29,9 @@ import { bumpAccessVersion } from "../access/authorization";
 import { reachesBusiness, type Scope } from "../access/scope";
 import { recordAudit, type Actor, type Tx } from "../audit";
 import { chosenCity } from "../food/cities";
-import { Conflict, message, NotFound, ValidationFailed, type Message } from "../errors";
-import type { TranslationKey } from "../../i18n";
+import { Conflict, NotFound, ValidationFailed } from "../errors";
+import { message, type Message } from "../../shared/message";
+import type { TranslationKey } from "../../shared/i18n";
 import {
   idList,
   inIdList,
@@ -46,58 +47,8 @@ import {
 import { listSort, orderOf, type ListSort } from "./list-sort";
 import type { Static } from "@sinclair/typebox";
 import { parseInput, t } from "../validation";
-
-/** Counts in a row are of the places within the actor's scope (a limited actor learns nothing of the others). */
-export interface MineRow {
-  id: number;
-  name: string;
-  units: number;
-  cafes: number;
-  serviceIds: number[];
-}
-
-export interface UnitRow {
-  id: number;
-  name: string;
-  mineId: number;
-  mineName: string;
-  cafes: number;
-  subdealerships: number;
-  serviceIds: number[];
-  /** The services its mine offers (the choices of its services popover). */
-  parentServiceIds: number[];
-}
-
-export interface CafeRow {
-  id: number;
-  name: string;
-  unitId: number;
-  unitName: string;
-  mineId: number;
-  mineName: string;
-  businessId: number | null;
-  businessName: string | null;
-  timeZone: string;
-  cityId: number | null;
-  cityName: string | null;
-  areas: number;
-  serviceIds: number[];
-  parentServiceIds: number[];
-  /** Services with a price, of those offered. */
-  priced: number;
-  /** The price of each service it offers, in cents (null: none yet, so it cannot be sold). */
-  prices: { serviceId: number; priceCents: number | null }[];
-}
-
-export interface PlaceOption {
-  id: number;
-  name: string;
-}
-
-/** A mine or unit found by the management modal, with the services it offers (what a new cafe there may offer). */
-export interface PlaceChoice extends PlaceOption {
-  serviceIds: number[];
-}
+import type { CafeRow, MineRow, PlaceChoice, UnitRow } from "../../shared/places/types";
+export type { CafeRow, MineRow, PlaceChoice, PlaceOption, UnitRow } from "../../shared/places/types";
 
 export interface PageRequest {
   page: number;

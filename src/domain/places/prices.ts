@@ -3,50 +3,16 @@
  * ("12.50") and parsed exactly; every change is kept in service_price_history and in the audit trail.
  */
 import { and, asc, desc, eq, inArray, isNotNull, isNull } from "drizzle-orm";
-import {
-  cafes,
-  cafeServices,
-  mines,
-  servicePriceHistory,
-  services,
-  units,
-  users,
-  type ServiceType,
-} from "../../../db/schema";
+import { cafes, cafeServices, mines, servicePriceHistory, services, units, users } from "../../../db/schema";
 import type { Db } from "../../db";
 import type { Scope } from "../access/scope";
 import { recordAudit, type Actor, type Tx } from "../audit";
-import { message, NotFound, ValidationFailed, type Message } from "../errors";
-import { centsToSoles, parseSoles } from "../money";
+import { NotFound, ValidationFailed } from "../errors";
+import { message, type Message } from "../../shared/message";
+import { centsToSoles, parseSoles } from "../../shared/money";
 import { parseInput, t } from "../validation";
-
-export interface CafePriceRow {
-  serviceId: number;
-  code: string;
-  name: string;
-  type: ServiceType;
-  active: boolean;
-  priceCents: number | null;
-  /** The price as typed in the form ("12.50"), "" when none. */
-  price: string;
-}
-
-export interface PriceHistoryRow {
-  id: number;
-  serviceCode: string;
-  serviceName: string;
-  oldPriceCents: number | null;
-  newPriceCents: number | null;
-  by: string;
-  at: string;
-}
-
-export interface CafePrices {
-  /** The cafe, with its time zone: the history's times read in it. */
-  cafe: { id: number; name: string; path: string; timeZone: string };
-  services: CafePriceRow[];
-  history: PriceHistoryRow[];
-}
+import type { CafePrices } from "../../shared/places/types";
+export type { CafePriceRow, CafePrices, PriceHistoryRow } from "../../shared/places/types";
 
 function requireCafe(db: Db, scope: Scope, cafeId: number) {
   const row = db

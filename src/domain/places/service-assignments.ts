@@ -12,21 +12,15 @@ import { cafes, cafeServices, mines, mineServices, services, units, unitServices
 import type { Db } from "../../db";
 import type { Scope } from "../access/scope";
 import { recordAudit, treePlace, type Actor, type Tx } from "../audit";
-import { Conflict, message, NotFound, ValidationFailed, type Message } from "../errors";
+import { Conflict, NotFound, ValidationFailed } from "../errors";
+import { message, type Message } from "../../shared/message";
 import { parseInput, t } from "../validation";
 import { clearPricesBeforeRemoval } from "./prices";
+import type { AffectedPlace } from "../../shared/places/types";
+export type { AffectedPlace } from "../../shared/places/types";
 
-export const PLACE_KINDS = ["mine", "unit", "cafe"] as const;
-export type PlaceKind = (typeof PLACE_KINDS)[number];
-
-/** A child place that loses services when its parent stops offering them. */
-export interface AffectedPlace {
-  kind: "unit" | "cafe";
-  id: number;
-  name: string;
-  path: string;
-  services: string[];
-}
+import { PLACE_KINDS, type PlaceKind } from "../../shared/places/types";
+export { PLACE_KINDS, type PlaceKind };
 
 interface PlaceRef {
   kind: PlaceKind;

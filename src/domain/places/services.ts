@@ -17,7 +17,8 @@ import {
 import { preparedQuery, type Db } from "../../db";
 import { serviceSales } from "../sales/usage";
 import { COMPANY_WIDE, recordAudit, type Actor } from "../audit";
-import { Conflict, message, NotFound, ValidationFailed } from "../errors";
+import { Conflict, NotFound, ValidationFailed } from "../errors";
+import { message } from "../../shared/message";
 import {
   boundNumber,
   boundText,
@@ -32,31 +33,12 @@ import {
 } from "../search";
 import { listSort, orderOf, type ListSort } from "./list-sort";
 import { parseInput, t } from "../validation";
+import type { ServiceOption, ServiceRow } from "../../shared/places/types";
+export type { ServiceOption, ServiceRow } from "../../shared/places/types";
 
 export { SERVICE_TYPES, type ServiceType };
 
 export type Service = typeof services.$inferSelect;
-
-/** A service as the Services table shows it, with how many places offer it. */
-export interface ServiceRow {
-  id: number;
-  code: string;
-  name: string;
-  description: string;
-  type: ServiceType;
-  active: boolean;
-  places: number;
-  updatedAt: string;
-}
-
-/** A service as a choice in the assignment and price dialogs. */
-export interface ServiceOption {
-  id: number;
-  code: string;
-  name: string;
-  type: ServiceType;
-  active: boolean;
-}
 
 export interface ServiceFilter {
   search?: string;

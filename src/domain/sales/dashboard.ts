@@ -18,7 +18,9 @@ import type { Db } from "../../db";
 import { scopeValues, type Scope } from "../access/scope";
 import { NotFound } from "../errors";
 import { idList } from "../search";
-import { dateIn } from "./clock";
+import { dateIn } from "../../shared/calendar";
+import type { DashboardFigures, PeriodFigures, RoleKeeper, SalesCount } from "../../shared/sales/types";
+export type { DashboardFigures, PeriodFigures, RoleKeeper, SalesCount } from "../../shared/sales/types";
 
 /** How many days the chart shows, today included. */
 export const CHART_DAYS = 14;
@@ -31,41 +33,6 @@ export interface DashboardCafe {
   name: string;
   unit: string;
   timeZone: string;
-}
-
-/** Sales counted together: how many, and their amount in cents. */
-export interface SalesCount {
-  sales: number;
-  totalCents: number;
-}
-
-/** One period's figures (today, or the month so far). */
-export interface PeriodFigures {
-  /** Meals served (the quantities of the valid lines) and their amount. */
-  meals: number;
-  totalCents: number;
-  /** Valid sales (tickets). */
-  sales: number;
-  /** Valid sales at another unit's price (diners away from their home cafe); part of the above. */
-  otherUnit: SalesCount;
-  /** Voided sales, counted apart: in none of the figures above. */
-  voided: SalesCount;
-}
-
-export interface DashboardFigures {
-  /** The latest cafe's today (all cafes' today but across time zones), and the first day of its month. */
-  today: string;
-  monthStart: string;
-  /** Today's figures: each cafe's own service date of today. */
-  day: PeriodFigures;
-  /** Meals and amount of today per service type, every type the cafes offer or sold today, in the catalogue's order. */
-  byType: { type: ServiceType; meals: number; totalCents: number }[];
-  /** From the first of each cafe's month to its today. */
-  month: PeriodFigures;
-  /** The last CHART_DAYS service dates (one more when the cafes' todays differ), oldest first, every day present. */
-  days: { date: string; meals: number; totalCents: number }[];
-  /** The month's subdealerships with the most revenue (then sales), at most TOP_SUBDEALERSHIPS. */
-  topSubdealerships: { id: number; name: string; dealership: string; sales: number; totalCents: number }[];
 }
 
 /** The cafes of the scope, by unit and name. */
@@ -285,13 +252,6 @@ export function dashboardFigures(db: Db, cafes: DashboardCafe[], now: Date = new
   for (let date = first; date <= today; date = addDays(date, 1))
     figures.days.push({ date, ...(byDate.get(date) ?? { meals: 0, totalCents: 0 }) });
   return figures;
-}
-
-/** Someone a person without a role may ask for one: who holds users.manage (or is a super-administrator), and where. */
-export interface RoleKeeper {
-  name: string;
-  area: string;
-  place: string;
 }
 
 /**

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { migrateDatabase, openDatabase, type Db } from "../../db";
 import { posWorld } from "../../../tests/support/pos";
-import { foldText } from "../fold";
+import { foldText } from "../../shared/fold";
 import { EVERYTHING } from "../access/scope";
 import type { CellValue, SheetRows } from "../spreadsheets/read";
 import { importDiners, previewDinerImport } from "./diner-import";

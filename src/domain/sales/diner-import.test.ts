@@ -15,10 +15,11 @@ import { posWorld } from "../../../tests/support/pos";
 import { migrateDatabase, openDatabase, type Db } from "../../db";
 import { EVERYTHING, type Scope } from "../access/scope";
 import type { Actor } from "../audit";
-import { Conflict, type Message } from "../errors";
-import { foldText } from "../fold";
+import { Conflict } from "../errors";
+import { type Message } from "../../shared/message";
+import { foldText } from "../../shared/fold";
 import type { CellValue, SheetRows } from "../spreadsheets/read";
-import { dateIn } from "./clock";
+import { dateIn } from "../../shared/calendar";
 import {
   DinerImportPlanChanged,
   DinerImportRefused,

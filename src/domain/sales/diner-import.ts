@@ -35,12 +35,22 @@ import {
   normalizeDocumentNumber,
   type DocumentSettings,
   type DocumentType,
-} from "../documents";
-import { Conflict, message, type Message } from "../errors";
-import type { TranslationParams } from "../../i18n";
-import { foldText } from "../fold";
-import { BUILT_IN_LEVELS } from "../food/built-in-levels";
+} from "../../shared/documents";
+import { Conflict } from "../errors";
+import { message, type Message } from "../../shared/message";
+import type { TranslationParams } from "../../shared/i18n";
+import { foldText } from "../../shared/fold";
+import { BUILT_IN_LEVELS } from "../../shared/food/built-in-levels";
 import type { CellValue, SheetRows } from "../spreadsheets/read";
+import type {
+  Column,
+  DinerField,
+  DinerImportPreview,
+  DinerImportProblem,
+  Field,
+  Header,
+} from "../../shared/sales/types";
+export type { DinerField, DinerImportPreview, DinerImportProblem } from "../../shared/sales/types";
 
 // ---------------------------------------------------------------------------------------------------------------
 // The contract (docs: /tmp/briefs/diner-import-contract.md, section 2)
@@ -96,45 +106,6 @@ export interface DinerImportOptions {
   chunkMs?: number;
 }
 
-export interface DinerImportProblem {
-  row: number;
-  column: string | null;
-  message: Message;
-}
-
-export interface DinerImportPreview {
-  /** The sheet read (the file's first visible sheet; a CSV's is named after the file, as Excel names it). */
-  sheet: string;
-  /** The header's row in the sheet (after a title above it), or null when the sheet has none. */
-  headerRow: number | null;
-  /** Data rows read (blank rows skipped). */
-  rows: number;
-  created: number;
-  updated: number;
-  unchanged: number;
-  /** At most MAX_LISTED, in row order. */
-  problems: DinerImportProblem[];
-  /** All of them. */
-  problemCount: number;
-  /** Header texts ignored. */
-  unknownColumns: string[];
-  blacklisted: { row: number; documentType: DocumentType; documentNumber: string; name: string; reason: string }[];
-  /** At most MAX_LISTED. */
-  leavers: {
-    id: number;
-    documentType: DocumentType;
-    documentNumber: string;
-    name: string;
-    cafe: string;
-    subdealership: string;
-  }[];
-  leaverCount: number;
-  /** The first MAX_LISTED, each with the fields it sets (`dinners.import.field.<field>` names them). */
-  changes: { row: number; kind: "create" | "update"; documentNumber: string; name: string; fields: DinerField[] }[];
-  /** Fingerprint of exactly what would be written (leavers included only when asked). */
-  plan: string;
-}
-
 export interface DinerImportCounts {
   created: number;
   updated: number;
@@ -167,9 +138,6 @@ export class DinerImportPlanChanged extends Error {
 
 // ---------------------------------------------------------------------------------------------------------------
 // Headers
-
-type Field =
-  "name" | "lastNames" | "firstNames" | "document" | "documentType" | "phone" | "subdealership" | "cafe" | "level";
 
 /** Each column's names, folded (lower case, no accents, punctuation as spaces). */
 const HEADER_NAMES: Record<Field, string[]> = {
@@ -237,17 +205,6 @@ function headerKey(text: string): string {
   return foldText(text)
     .replace(/[^\p{L}\p{N}]+/gu, " ")
     .trim();
-}
-
-type Column = { index: number; header: string };
-
-/** What a header row says: its columns, the texts it does not know, the columns it repeats, the name's columns. */
-interface Header {
-  columns: Map<Field, Column>;
-  unknownColumns: string[];
-  repeated: string[];
-  /** The name's column, or "Nombres" and "Apellidos" (as a person is called); none when it has neither. */
-  nameParts: Column[];
 }
 
 function headerOf(row: CellValue[]): Header {
@@ -376,8 +333,6 @@ interface DinerValues {
 const VALUE_KEYS = ["name", "phone", "subdealershipId", "cafeId", "levelId", "active"] as const;
 type ValueKey = (typeof VALUE_KEYS)[number];
 /** A changed value as the preview names it. */
-/** A diner's field as a change names it. */
-export type DinerField = "name" | "documentType" | "phone" | "subdealership" | "cafe" | "level" | "active";
 
 const FIELD_NAME: Record<ValueKey, DinerField> = {
   name: "name",

@@ -24,7 +24,7 @@ import {
   updateDiner,
 } from "./diners";
 import { recordSale, voidSale } from "./sell";
-import { dateIn } from "./clock";
+import { dateIn } from "../../shared/calendar";
 
 const SETTINGS = { dniLength: 8, igvRateBasisPoints: 1800, otherUnitFactorPercent: 200 };
 const NOW = new Date("2026-11-24T15:00:00Z");

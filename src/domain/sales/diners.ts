@@ -19,36 +19,18 @@ import {
   type Document,
   type DocumentSettings,
   type DocumentType,
-} from "../documents";
-import { Conflict, message, NotFound, ValidationFailed, type Message } from "../errors";
-import { foldText } from "../fold";
+} from "../../shared/documents";
+import { Conflict, NotFound, ValidationFailed } from "../errors";
+import { message, type Message } from "../../shared/message";
+import { foldText } from "../../shared/fold";
 import { inIdList, searchMatch, searchPattern } from "../search";
-import { looksLikeDocument } from "./scan";
+import { looksLikeDocument } from "../../shared/sales/scan";
 import { documentFields, parseWithDocument, t } from "../validation";
+import type { DinerView, LevelOption } from "../../shared/sales/types";
+export type { DinerView, LevelOption } from "../../shared/sales/types";
 
 /** The most matches one search returns: the typeahead's list. */
 export const SEARCH_LIMIT = 8;
-
-/** A diner as the point of sale and the forms show them. */
-export interface DinerView {
-  id: number;
-  name: string;
-  documentType: DocumentType;
-  documentNumber: string;
-  phone: string;
-  active: boolean;
-  cafeId: number;
-  cafeName: string;
-  /** Mine › Unit › Cafe of the home cafe. */
-  cafePath: string;
-  subdealershipId: number;
-  subdealershipName: string;
-  dealershipName: string;
-  levelId: number | null;
-  levelName: string | null;
-  /** The blacklist's reason when the diner's document is barred, else null. */
-  barredReason: string | null;
-}
 
 const dinerColumns = {
   id: diners.id,
@@ -142,11 +124,6 @@ export function getDiner(db: Db, scope: Scope, id: number): DinerView {
   const diner = dinerQuery(db).where(eq(diners.id, id)).get() as DinerView | undefined;
   if (!diner || !reachesCafe(scope, diner.cafeId)) throw new NotFound();
   return diner;
-}
-
-export interface LevelOption {
-  id: number;
-  name: string;
 }
 
 /** The levels, in their order. */

@@ -10,10 +10,13 @@ import { cafes, closedPeriods } from "../../../db/schema";
 import { preparedQuery, type Db, type DbTransaction } from "../../db";
 import { reachesCafe, type Scope } from "../access/scope";
 import { recordAudit, type Actor } from "../audit";
-import { Conflict, message, NotFound, ValidationFailed } from "../errors";
+import { Conflict, NotFound, ValidationFailed } from "../errors";
+import { message } from "../../shared/message";
 import { parseInput } from "../validation";
-import { dateIn } from "./clock";
+import { dateIn } from "../../shared/calendar";
 import { actorName } from "./actor-name";
+import type { ClosedPeriod } from "../../shared/sales/types";
+export type { ClosedPeriod } from "../../shared/sales/types";
 
 /** A month as "YYYY-MM". */
 const MONTH = "^\\d{4}-(0[1-9]|1[0-2])$";
@@ -27,14 +30,6 @@ const ReopenInput = Type.Object({
   month: Type.String({ pattern: MONTH }),
   reason: Type.String({ minLength: 3, maxLength: 500 }),
 });
-
-export interface ClosedPeriod {
-  cafeId: number;
-  cafeName: string;
-  month: string;
-  closedAt: string;
-  closedByName: string;
-}
 
 /** The month ("YYYY-MM") of a service date ("YYYY-MM-DD"). */
 export function monthOf(serviceDate: string): string {

@@ -10,48 +10,13 @@ import { businesses, cafes, cafeServices, mines, services, units, type ServiceTy
 import type { Db } from "../../db";
 import { reachesCafe, type Scope } from "../access/scope";
 import { recordAudit, type Actor } from "../audit";
-import { message, NotFound, ValidationFailed, type Message } from "../errors";
+import { NotFound, ValidationFailed } from "../errors";
+import { message, type Message } from "../../shared/message";
 import { parseInput, t } from "../validation";
-import { dateIn, formatTimeOfDay, minuteOfDay, parseTimeOfDay, windowHolds } from "./clock";
+import { dateIn, formatTimeOfDay, minuteOfDay, parseTimeOfDay, windowHolds } from "../../shared/calendar";
 import { BOLETA_SERIES_PATTERN, chooseSeries, TICKET_SERIES_PATTERN } from "./series";
-
-export interface PosService {
-  id: number;
-  code: string;
-  name: string;
-  type: ServiceType;
-  priceCents: number | null;
-  /** "04:30", or null when the service has no window at this cafe. */
-  windowStart: string | null;
-  windowEnd: string | null;
-}
-
-export interface PosCafe {
-  id: number;
-  name: string;
-  /** Mine › Unit › Cafe. */
-  path: string;
-  timeZone: string;
-  /** Today in the cafe's time zone, YYYY-MM-DD. */
-  today: string;
-  /** The series the cafe's tickets are numbered in ('' while it has none of its own). */
-  ticketSeries: string;
-  /** The cafe's boleta series ('' for none yet); no boleta is issued yet. */
-  boletaSeries: string;
-  autoPrint: boolean;
-  /** A cash-only cafe: the sale type stays on cash after a cash sale (otherwise it goes back to credit). */
-  keepCash: boolean;
-  /** The business that issues the cafe's tickets, null when none is set (the cafe cannot sell). */
-  business: { name: string; ruc: string | null } | null;
-}
-
-export interface PointOfSale {
-  cafe: PosCafe;
-  /** Every active service the cafe offers, priced or not, by time of day (servicesByTimeOfDay). */
-  services: PosService[];
-  /** The priced service whose window holds the cafe's current time, or null. */
-  currentServiceId: number | null;
-}
+import type { PointOfSale } from "../../shared/sales/types";
+export type { PointOfSale, PosCafe, PosService } from "../../shared/sales/types";
 
 /** The cafes of the scope that offer something, for the cafe chooser: id and Mine › Unit › Cafe. */
 export function posCafes(db: Db, scope: Scope): { id: number; name: string; path: string }[] {

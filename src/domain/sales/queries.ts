@@ -4,62 +4,12 @@
  */
 import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { cafes, saleLines, salePrints, sales } from "../../../db/schema";
-import type { SaleType } from "../../../db/schema";
 import { preparedQuery, type Db } from "../../db";
 import { reachesCafe, type Scope } from "../access/scope";
-import type { DocumentType } from "../documents";
 import { NotFound } from "../errors";
-import { pageWindow, type ListResult, type PageRequest } from "../search";
-
-export interface SaleLineView {
-  serviceId: number;
-  serviceCode: string;
-  serviceName: string;
-  quantity: number;
-  unitPriceCents: number;
-  listPriceCents: number;
-  baseCents: number;
-  igvCents: number;
-  totalCents: number;
-}
-
-export interface SaleView {
-  id: number;
-  cafeId: number;
-  cafeName: string;
-  timeZone: string;
-  receiptType: "ticket";
-  series: string;
-  number: number;
-  /** "T001-00000023": the series and the number as the ticket shows them. */
-  ticket: string;
-  saleType: SaleType;
-  serviceDate: string;
-  soldAt: string;
-  dinerId: number | null;
-  dinerName: string;
-  documentType: DocumentType;
-  documentNumber: string;
-  subdealershipName: string | null;
-  subdealershipRuc: string | null;
-  dealershipName: string | null;
-  businessName: string;
-  businessRuc: string;
-  businessAddress: string;
-  otherUnit: boolean;
-  priceFactorPercent: number;
-  igvRateBasisPoints: number;
-  baseCents: number;
-  igvCents: number;
-  totalCents: number;
-  cashierId: number | null;
-  cashierName: string;
-  voided: boolean;
-  voidedAt: string | null;
-  voidedByName: string | null;
-  voidReason: string | null;
-  lines: SaleLineView[];
-}
+import { pageWindow, type PageRequest } from "../search";
+import type { DaySales, SaleLineView, SaleView } from "../../shared/sales/types";
+export type { DaySales, SaleLineView, SaleView } from "../../shared/sales/types";
 
 /** "T001" and 23 → "T001-00000023" (eight digits, as receipts are numbered in Peru). */
 export function ticketNumber(series: string, number: number): string {
@@ -165,11 +115,6 @@ export function getSale(db: Db, scope: Scope, id: number): SaleView {
   const sale = readSale(db, id);
   if (!sale || !reachesCafe(scope, sale.cafeId)) throw new NotFound();
   return sale;
-}
-
-export interface DaySales extends ListResult<SaleView> {
-  /** Sales of the day that count (not voided): how many, meals sold, and their amount. */
-  totals: { sales: number; meals: number; totalCents: number; voided: number };
 }
 
 /** A cafe's sales of one service date, newest first, one page of them, with the day's totals. */

@@ -26,7 +26,7 @@ import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import * as schema from "../../../db/schema";
 import { cafes, dealerships, saleLines, sales, SERVICE_TYPES, services, subdealerships } from "../../../db/schema";
 import { BUSY_TIMEOUT_MS, type Db } from "../../db";
-import { intlLocale, translate, type Locale, type KeysUnder, type TranslationParams } from "../../i18n";
+import { intlLocale, translate, type Locale, type KeysUnder, type TranslationParams } from "../../shared/i18n";
 import type { Scope } from "../access/scope";
 import {
   daysBetween,

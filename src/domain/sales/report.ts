@@ -13,14 +13,30 @@ import { cafes, dealerships, mines, saleLines, sales, services, subdealerships, 
 import type { SaleType } from "../../../db/schema";
 import type { Db } from "../../db";
 import { reachesCafe, type Scope } from "../access/scope";
-import type { DocumentType } from "../documents";
-import { message, NotFound, ValidationFailed, type Message } from "../errors";
+import { NotFound, ValidationFailed } from "../errors";
+import { message, type Message } from "../../shared/message";
 import { idList, pageWindow, type ListResult, type PageRequest, type SortRequest } from "../search";
-import { isCalendarDate } from "./clock";
+import { isCalendarDate } from "../../shared/calendar";
 import { ticketNumber } from "./queries";
-
-export const SALE_STATUSES = ["valid", "voided", "all"] as const;
-export type SaleStatus = (typeof SALE_STATUSES)[number];
+import type {
+  DuplicateGroup,
+  SaleStatus,
+  SalesFilterOptions,
+  SalesFilterQuery,
+  SalesLineRow,
+  SalesTotals,
+} from "../../shared/sales/types";
+import { SALE_STATUSES } from "../../shared/sales/types";
+export { SALE_STATUSES };
+export type {
+  DuplicateGroup,
+  DuplicateSale,
+  SaleStatus,
+  SalesFilterOptions,
+  SalesFilterQuery,
+  SalesLineRow,
+  SalesTotals,
+} from "../../shared/sales/types";
 
 /** The longest range a filter may cover, in days (both ends included: a whole leap year). */
 export const MAX_RANGE_DAYS = 366;
@@ -156,19 +172,6 @@ export function parseSalesFilter(input: unknown, today: string): SalesFilter {
   };
 }
 
-/** A filter as query-string fields; a field that does not filter is left out. */
-export type SalesFilterQuery = {
-  from: string;
-  to: string;
-  cafe_ids?: string;
-  dealership_id?: string;
-  subdealership_id?: string;
-  service_ids?: string;
-  sale_type?: SaleType;
-  other_unit?: "1" | "0";
-  status?: SaleStatus;
-};
-
 /** The query-string fields of a filter (what parseSalesFilter reads back), leaving out what does not filter. */
 export function salesFilterQuery(filter: SalesFilter): SalesFilterQuery {
   const query: SalesFilterQuery = { from: filter.from, to: filter.to };
@@ -295,21 +298,6 @@ function linesWhere(scope: Scope, filter: SalesFilter): SQL {
   return and(...filterConditions(scope, filter).lines)!;
 }
 
-export interface SalesTotals {
-  /** Sales (tickets) that count: not voided, with at least one line the filter shows. */
-  sales: number;
-  /** Their lines the filter shows, and the meals (quantities) of those lines. */
-  lines: number;
-  meals: number;
-  /** Amounts of those lines, in cents: base + IGV = total for every line, so for the sums too. */
-  baseCents: number;
-  igvCents: number;
-  totalCents: number;
-  /** Voided sales that match the filter otherwise, and the amount of their lines: counted apart, never above. */
-  voidedSales: number;
-  voidedCents: number;
-}
-
 interface Aggregate {
   totals: SalesTotals;
   /** Lines of voided sales that match the filter otherwise. */
@@ -385,38 +373,6 @@ function aggregate(db: Db, given: Scope, filter: SalesFilter): Aggregate {
  */
 export function salesTotals(db: Db, scope: Scope, filter: SalesFilter): SalesTotals {
   return aggregate(db, scope, filter).totals;
-}
-
-/** One sale line as the Sales page and its export show it. */
-export interface SalesLineRow {
-  /** The line's id. */
-  id: number;
-  saleId: number;
-  serviceDate: string;
-  /** When it was sold (ISO), and the cafe's time zone to show the time in. */
-  soldAt: string;
-  timeZone: string;
-  cafeId: number;
-  cafeName: string;
-  /** "T001-00000023". */
-  ticket: string;
-  dinerName: string;
-  documentType: DocumentType;
-  documentNumber: string;
-  dealershipName: string | null;
-  subdealershipName: string | null;
-  subdealershipRuc: string | null;
-  serviceId: number;
-  serviceCode: string;
-  serviceName: string;
-  quantity: number;
-  unitPriceCents: number;
-  baseCents: number;
-  igvCents: number;
-  totalCents: number;
-  saleType: SaleType;
-  otherUnit: boolean;
-  voided: boolean;
 }
 
 /** The columns a person may sort the lines by (the table's column ids). */
@@ -611,38 +567,6 @@ export function countSalesLines(db: Db, given: Scope, filter: SalesFilter): numb
   ).get()!.n;
 }
 
-/** One sale of a duplicate group. */
-export interface DuplicateSale {
-  saleId: number;
-  ticket: string;
-  cafeId: number;
-  cafeName: string;
-  soldAt: string;
-  timeZone: string;
-  saleType: SaleType;
-  otherUnit: boolean;
-  quantity: number;
-  totalCents: number;
-}
-
-/** A diner served one service more than once on one service date, with the sales involved (in the order sold). */
-export interface DuplicateGroup {
-  dinerId: number;
-  dinerName: string;
-  documentType: DocumentType;
-  documentNumber: string;
-  subdealershipName: string | null;
-  serviceId: number;
-  serviceCode: string;
-  serviceName: string;
-  serviceDate: string;
-  /** Lines in the group (more than one), and their meals. */
-  lines: number;
-  meals: number;
-  cafes: number;
-  sales: DuplicateSale[];
-}
-
 /** The most duplicate groups read at once. */
 export const MAX_DUPLICATE_GROUPS = 500;
 
@@ -765,14 +689,6 @@ export function duplicateMeals(
     group.cafes = new Set(group.sales.map((sale) => sale.cafeId)).size;
   }
   return [...byKey.values()];
-}
-
-/** What the filters of sales offer: the cafes of the scope, the client companies and the services. */
-export interface SalesFilterOptions {
-  cafes: { id: number; name: string; unit: string; mine: string }[];
-  dealerships: { id: number; name: string }[];
-  subdealerships: { id: number; name: string; dealershipId: number }[];
-  services: { id: number; code: string; name: string }[];
 }
 
 /** The choices of the sales filters for a person: only the cafes of their scope. */

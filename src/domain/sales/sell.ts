@@ -29,11 +29,13 @@ import {
 import { preparedQuery, type Db } from "../../db";
 import { reachesCafe, type Scope } from "../access/scope";
 import { recordAudit, type Actor } from "../audit";
-import type { Document, DocumentSettings } from "../documents";
-import { Conflict, message, NotFound, ValidationFailed, type Message } from "../errors";
+import type { Document, DocumentSettings } from "../../shared/documents";
+import { Conflict, NotFound, ValidationFailed } from "../errors";
+import { message, type Message } from "../../shared/message";
 import { NO_EVENTS, type Publisher } from "../events";
 import { documentFields, parseInput, parseWithDocument, t } from "../validation";
-import { applyFactor, dateIn, isCalendarDate, splitIgv } from "./clock";
+import { dateIn, isCalendarDate } from "../../shared/calendar";
+import { applyFactor, splitIgv } from "../../shared/money";
 import { actorName } from "./actor-name";
 import { isClosed, monthOf } from "./periods";
 import { readSale, saleView, ticketNumber, type SaleView } from "./queries";

@@ -10,11 +10,11 @@ import { businesses, cafes, receiptSeries, sales, users } from "../../../db/sche
 import { errorsOf } from "../../../tests/support/errors";
 import { posWorld } from "../../../tests/support/pos";
 import { migrateDatabase, openDatabase } from "../../db";
-import { translate, type TranslationKey, type TranslationParams } from "../../i18n";
+import { translate, type TranslationKey, type TranslationParams } from "../../shared/i18n";
 import { EVERYTHING } from "../access/scope";
 import { listAudit, type Actor } from "../audit";
 import { describeAuditRows } from "../audit-view";
-import type { Message } from "../errors";
+import type { Message } from "../../shared/message";
 import { setPosSettings } from "./point-of-sale";
 import { recordSale } from "./sell";
 import { currentTicketSeries } from "./series";

@@ -10,8 +10,9 @@
  * that fails is damaged (a truncated download, a file cut by a mail server); nothing is allocated beyond the file's
  * own size, so a header that declares a huge FAT costs nothing.
  */
-import { message, ValidationFailed } from "../errors";
-import type { TranslationKey } from "../../i18n";
+import { ValidationFailed } from "../errors";
+import { message } from "../../shared/message";
+import type { TranslationKey } from "../../shared/i18n";
 
 export const COMPOUND_FILE_SIGNATURE = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
 

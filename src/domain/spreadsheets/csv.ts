@@ -11,8 +11,9 @@
  * are kept as blank rows (every cell null) for the numbering, and the import skips them. An empty field is null;
  * every other field is a string exactly as written (the import trims).
  */
-import { message, ValidationFailed } from "../errors";
-import type { TranslationKey, TranslationParams } from "../../i18n";
+import { ValidationFailed } from "../errors";
+import { message } from "../../shared/message";
+import type { TranslationKey, TranslationParams } from "../../shared/i18n";
 import type { CellValue } from "./read";
 
 const QUOTE = 0x22;

@@ -3,8 +3,9 @@
  * their entries), an OLE Compound File (.xls, or an encrypted .xlsx), or UTF-8 text (CSV). Anything else is not a
  * spreadsheet, and says so in one message.
  */
-import { message, ValidationFailed } from "../errors";
-import type { TranslationKey } from "../../i18n";
+import { ValidationFailed } from "../errors";
+import { message } from "../../shared/message";
+import type { TranslationKey } from "../../shared/i18n";
 
 function refuse(key: TranslationKey): never {
   throw new ValidationFailed({ file: message(key) });

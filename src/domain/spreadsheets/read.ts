@@ -9,8 +9,9 @@
  * too long.
  */
 import { inflateRawSync } from "node:zlib";
-import { message, ValidationFailed } from "../errors";
-import type { TranslationKey, TranslationParams } from "../../i18n";
+import { ValidationFailed } from "../errors";
+import { message } from "../../shared/message";
+import type { TranslationKey, TranslationParams } from "../../shared/i18n";
 import { checkXlsFile } from "./compound-file";
 import { detectContainer, zipWorkbookKind } from "./detect";
 import { MAX_SHEET_ROWS } from "./limits";

@@ -9,8 +9,9 @@
  * the row limit (import.too_many_rows, as SheetJS would find once it had read them), and more cells than
  * MAX_SHEET_CELLS in one sheet (import.too_many_cells).
  */
-import { message, ValidationFailed } from "../errors";
-import type { TranslationKey, TranslationParams } from "../../i18n";
+import { ValidationFailed } from "../errors";
+import { message } from "../../shared/message";
+import type { TranslationKey, TranslationParams } from "../../shared/i18n";
 import { MAX_SHEET_CELLS } from "./limits";
 
 export interface SheetBounds {

@@ -6,7 +6,7 @@
  */
 import type * as SheetJS from "xlsx";
 import { ValidationFailed } from "../errors";
-import type { TranslationKey, TranslationParams } from "../../i18n";
+import type { TranslationKey, TranslationParams } from "../../shared/i18n";
 import { MAX_SHEET_COLUMNS } from "./limits";
 import { checkZipContent, type CellValue, type ReadLimits, type SheetRows } from "./read";
 import { checkXlsxSheet, firstVisible, isBinaryWorkbook, type SheetBounds, type XlsxFirstSheet } from "./sheet-size";

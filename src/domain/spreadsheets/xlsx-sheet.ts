@@ -27,8 +27,9 @@
  * differently), it answers null, and the caller runs the general path.
  */
 import { Buffer, isUtf8 } from "node:buffer";
-import { ValidationFailed, message } from "../errors";
-import type { TranslationKey, TranslationParams } from "../../i18n";
+import { ValidationFailed } from "../errors";
+import { message } from "../../shared/message";
+import type { TranslationKey, TranslationParams } from "../../shared/i18n";
 import { MAX_SHEET_CELLS, MAX_SHEET_COLUMNS } from "./limits";
 import { entryContent, type CellValue, type ReadLimits, type SheetRows, type ZipEntry } from "./read";
 import { checkXlsxSheet, firstVisible, xlsxHyperlinkCells, type SheetBounds, type XlsxFirstSheet } from "./sheet-size";

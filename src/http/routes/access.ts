@@ -14,7 +14,7 @@ import {
 } from "../../domain/access/blacklist";
 import { listPermissions, updatePermissionEntry } from "../../domain/access/catalogue";
 import { placeTree } from "../../domain/access/places";
-import { roleDescription, roleLabel } from "../../domain/access/built-in-roles";
+import { roleDescription, roleLabel } from "../../shared/access/built-in-roles";
 import { createRole, deleteRole, listRoles, updateRole, type RoleSummary } from "../../domain/access/roles";
 import {
   accessWithinScope,
@@ -29,7 +29,8 @@ import { createInvitationToken } from "../../domain/accounts/password-reset";
 import { auditViewerOf, listAudit } from "../../domain/audit";
 import { describeAuditRows } from "../../domain/audit-view";
 import { can } from "../../domain/access/authorization";
-import { message, ValidationFailed } from "../../domain/errors";
+import { ValidationFailed } from "../../domain/errors";
+import { message } from "../../shared/message";
 import { LIMITS } from "../../domain/rate-limit";
 import { foldText, pageWindow, type ListResult, type PageRequest } from "../../domain/search";
 import { invitationMessage } from "../../mail/messages";

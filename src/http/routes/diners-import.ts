@@ -18,7 +18,8 @@ import { eq } from "drizzle-orm";
 import { cafes } from "../../../db/schema";
 import { can } from "../../domain/access/authorization";
 import { reachesCafe } from "../../domain/access/scope";
-import { message, NotFound, ValidationFailed } from "../../domain/errors";
+import { NotFound, ValidationFailed } from "../../domain/errors";
+import { message } from "../../shared/message";
 import {
   DINERS_IMPORT,
   IMPORT_FAILED,
@@ -39,66 +40,17 @@ import {
   takeKeptUpload,
   uploadExpiresAt,
   type Job,
-  type JobProgress,
-  type JobState,
 } from "../../domain/jobs/jobs";
 import type { DinerImportPreview } from "../../domain/sales/diner-import";
 import { DINER_INTAKE } from "../../domain/spreadsheets/read";
 import type { RequestContext } from "../context";
 import { access, defineRoutes } from "../routing";
+import type { DinerImportProp, DinerImportView } from "../../shared/sales/types";
+export type { DinerImportProp, DinerImportView } from "../../shared/sales/types";
 
 const JOB_ID = "[1-9]\\d{0,15}";
 /** Changes listed on the page (the counts cover them all). */
 const CHANGES_SHOWN = 50;
-
-/** A diner import as the Dinners page shows it; messages worded in the viewer's language. */
-export interface DinerImportView {
-  id: number;
-  state: JobState;
-  /**
-   * The file being checked, or written; a preview to confirm (or with nothing to import); the rows to fix; what
-   * was written; the file refused as a whole; or why the job could not run.
-   */
-  step: "checking" | "saving" | "preview" | "problems" | "done" | "refused" | "failed";
-  fileName: string;
-  /** The cafe of rows with a blank cafe cell, as chosen on upload. */
-  defaultCafeId: number | null;
-  /** Whether the preview (or the write) deactivates the leavers. */
-  deactivateLeavers: boolean;
-  /** `label` is a translation key; the page words it. */
-  progress: JobProgress;
-  /** What to say first: the refusal, nothing to import, expired, the diners changed, another import writing, a failure. */
-  notice: string | null;
-  /** The sheet read (the file's first visible sheet) and its header's row, once checked. */
-  sheet: string | null;
-  headerRow: number | null;
-  /** Data rows read. */
-  rows: number;
-  /** What the preview would do, or (step `done`) what was written. */
-  counts: { created: number; updated: number; unchanged: number; deactivated: number } | null;
-  problems: { row: number; column: string | null; message: string }[];
-  problemCount: number;
-  unknownColumns: string[];
-  blacklisted: DinerImportPreview["blacklisted"];
-  leavers: DinerImportPreview["leavers"];
-  leaverCount: number;
-  /** The first changes, each with the fields it sets. */
-  changes: DinerImportPreview["changes"];
-  changeCount: number;
-  /** Whether it may be confirmed now (it writes something, has no problem, and its upload is kept). */
-  canConfirm: boolean;
-  /** Whether confirming may deactivate the leavers (there are some, and that plan was worked out). */
-  canDeactivate: boolean;
-  /** Until when it may be confirmed (ISO 8601). */
-  expiresAt: string | null;
-}
-
-/** What the Dinners page receives about imports: null without `diners.import`, else the latest import (or none). */
-export interface DinerImportProp {
-  job: DinerImportView | null;
-  /** The largest file accepted, in bytes (DINER_INTAKE). */
-  maxBytes: number;
-}
 
 /** The Dinners page's `dinerImport` prop for the signed-in person. */
 export function dinerImportProp(ctx: RequestContext): DinerImportProp | null {

@@ -9,8 +9,8 @@ import { dealerships, subdealerships } from "../../../db/schema";
 import { groupCommit } from "../../db";
 import { can } from "../../domain/access/authorization";
 import type { DomainEvent } from "../../domain/events";
-import { DOCUMENT_TYPES } from "../../domain/documents";
-import { isCalendarDate } from "../../domain/sales/clock";
+import { DOCUMENT_TYPES } from "../../shared/documents";
+import { isCalendarDate } from "../../shared/calendar";
 import {
   createDiner,
   deleteDiner,

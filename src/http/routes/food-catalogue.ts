@@ -25,15 +25,14 @@ import {
   periodBounds,
   priceChangeFilters,
   priceChanges,
-  type CostPoint,
   type OfferChange,
   type PriceChangeFilters,
   type PriceChangeRow,
   type PriceChanges,
 } from "../../domain/food/price-changes";
 import { NotFound } from "../../domain/errors";
-import { levelLabel } from "../../domain/food/built-in-levels";
-import { formatMoney } from "../../domain/money";
+import { levelLabel } from "../../shared/food/built-in-levels";
+import { formatMoney } from "../../shared/money";
 import type { Limit } from "../../domain/rate-limit";
 import type { ExportColumn } from "../../domain/spreadsheets/write";
 import type { RequestContext } from "../context";
@@ -42,6 +41,8 @@ import { defer } from "../page-protocol/props";
 import { idParam } from "../pagination";
 import { access, defineRoutes } from "../routing";
 import { exportFileName, xlsxResponse } from "../spreadsheet";
+import type { DishHistoryAnswer } from "../../shared/food/types";
+export type { DishHistoryAnswer } from "../../shared/food/types";
 
 const ID = "\\d+";
 
@@ -84,18 +85,6 @@ export function priceChangesProps(ctx: RequestContext, open: boolean, defaultCit
     priceChangeFilters: filters,
     priceChanges: open ? defer(() => readPriceChanges(ctx, defaultCityId).data, "priceChanges") : null,
   };
-}
-
-/** What `food.price_changes.history` answers. */
-export interface DishHistoryAnswer {
-  dishId: number;
-  levelId: number;
-  cityId: number;
-  from: string;
-  to: string;
-  /** The period's last moment (ISO), where the chart's line ends. */
-  end: string;
-  points: CostPoint[];
 }
 
 /** The offers that changed under a dish, in one line of words: "Arroz (Distribuidora Andina, Saco 50 kg): S/ 3.00 → S/ 4.00 por kg". */

@@ -15,7 +15,8 @@ import {
   type DishImportPlan,
 } from "../../domain/food/dish-import";
 import { dishesTemplate } from "../../domain/food/dish-export";
-import { message, ValidationFailed } from "../../domain/errors";
+import { ValidationFailed } from "../../domain/errors";
+import { message } from "../../shared/message";
 import { MAX_WORKBOOK_BYTES } from "../../domain/spreadsheets/read";
 import type { RequestContext } from "../context";
 import { access, defineRoutes } from "../routing";

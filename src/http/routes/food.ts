@@ -20,12 +20,13 @@ import {
   type DishRow,
 } from "../../domain/food/dishes";
 import { ingredientOptions } from "../../domain/food/ingredients";
-import { levelLabel } from "../../domain/food/built-in-levels";
+import { levelLabel } from "../../shared/food/built-in-levels";
 import { listLevels } from "../../domain/food/levels";
 import { offerRowOf, type RawOffer } from "../../domain/food/offer-lists";
 import { costDish, costDraft, costRecipes, type CostedRecipe } from "../../domain/food/recipe-cost";
 import { copyRecipe, deleteRecipe, parseDraft, saveDish, saveRecipe } from "../../domain/food/recipes";
-import { message, NotFound, ValidationFailed } from "../../domain/errors";
+import { NotFound, ValidationFailed } from "../../domain/errors";
+import { message } from "../../shared/message";
 import type { Limit } from "../../domain/rate-limit";
 import { can } from "../../domain/access/authorization";
 import type { RequestContext } from "../context";
@@ -35,6 +36,8 @@ import { optional } from "../page-protocol/props";
 import { idParam, listParams, paginated, sortParams } from "../pagination";
 import { access, defineRoutes } from "../routing";
 import { exportFileName, xlsxResponse } from "../spreadsheet";
+import type { CostedDishRow, DishDetail, RecipeChoices } from "../../shared/food/types";
+export type { CostedDishRow, DishCost, DishDetail, RecipeChoices } from "../../shared/food/types";
 
 const ID = "\\d+";
 const TABS = ["dishes", "menu_table", "levels", "price_changes"] as const;
@@ -46,24 +49,6 @@ const tabOf = (value: unknown): Tab => (TABS.includes(value as Tab) ? (value as 
  * without pause sends a couple a second; a script pricing recipes in a loop is held to four a second.
  */
 export const DISH_COST_LIMIT: Limit = { max: 240, decaySeconds: 60 };
-
-/** A dish's cost per serving for the page's city and level, in brief: what the table and the export show. */
-export interface DishCost {
-  recipeId: number;
-  costCents: number;
-  complete: boolean;
-  kcal: number;
-  finalG: number;
-  /** Lines with no price in the city (no offer, or a sub-recipe without one). */
-  unpriced: number;
-}
-
-/** A row of the dishes table: the dish, its cost for the page's city and level, and the levels it has no recipe for. */
-export type CostedDishRow = DishRow & {
-  cost: DishCost | null;
-  /** The levels (in their order) without a recipe of this dish: the table flags them. */
-  levelsWithoutRecipe: number[];
-};
 
 /** The city the prices are read in: the one asked for, else the city of the person's first headquarters, else the first city. */
 function chosenCityId(ctx: RequestContext): number | null {
@@ -147,7 +132,7 @@ function withCosts(
 }
 
 /** What the dish modal chooses from: ingredients with their unit, dishes, and every offer (to pin one). */
-function recipeChoices(ctx: RequestContext) {
+function recipeChoices(ctx: RequestContext): RecipeChoices {
   const settings = offerSettings(ctx);
   const offers = ctx.db.$client
     .query<RawOffer, []>(
@@ -172,15 +157,6 @@ function recipeChoices(ctx: RequestContext) {
       };
     });
   return { ingredients: ingredientOptions(ctx.db), dishes: dishOptions(ctx.db), offers };
-}
-
-export type RecipeChoices = ReturnType<typeof recipeChoices>;
-
-/** A dish with every recipe it has, each costed for the city: what the edit modal and the popover read. */
-export interface DishDetail {
-  dish: DishRow;
-  cityId: number;
-  recipes: CostedRecipe[];
 }
 
 function dishDetail(ctx: RequestContext, dishId: number, cityId: number): DishDetail {

@@ -27,7 +27,8 @@ import {
 import { deleteIngredient, listIngredients, updateIngredient } from "../../domain/food/ingredients";
 import { createIngredientWithOffer } from "../../domain/food/new-ingredient";
 import { allOffers, offersByProvider } from "../../domain/food/offer-lists";
-import { message, ValidationFailed } from "../../domain/errors";
+import { ValidationFailed } from "../../domain/errors";
+import { message } from "../../shared/message";
 import { MAX_WORKBOOK_BYTES } from "../../domain/spreadsheets/read";
 import type { RequestContext } from "../context";
 import { foodDialogProps, offerColumns, offerSettings, priceAuthor } from "../food-pages";

@@ -16,10 +16,11 @@ import {
 } from "../../domain/menu/display-links";
 import { publishRange } from "../../domain/menu/publish";
 import { channelAuth, userAuth } from "../../realtime/signatures";
-import { displayLinkConnections, menuBoardChannelName } from "../../realtime/events";
+import { displayLinkConnections, menuBoardChannelName } from "../../shared/realtime-events";
 import { menuCafeChoice, menuTabs } from "../menu-pages";
 import { access, defineRoutes } from "../routing";
-import { message, ValidationFailed } from "../../domain/errors";
+import { ValidationFailed } from "../../domain/errors";
+import { message } from "../../shared/message";
 
 const ID = "[1-9]\\d*";
 const SOCKET_ID = /^\d+\.\d+$/;

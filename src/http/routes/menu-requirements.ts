@@ -17,7 +17,8 @@
  */
 import { statSync } from "node:fs";
 import { can } from "../../domain/access/authorization";
-import { message, NotFound, ValidationFailed, type Message } from "../../domain/errors";
+import { NotFound, ValidationFailed } from "../../domain/errors";
+import { message, type Message } from "../../shared/message";
 import {
   findOwnJob,
   holdsUpload,
@@ -28,7 +29,6 @@ import {
   storeUpload,
   uploadExpiresAt,
   type Job,
-  type JobState,
 } from "../../domain/jobs/jobs";
 import {
   MENU_REQUIREMENTS,
@@ -48,30 +48,18 @@ import {
   saveDayServings,
 } from "../../domain/menu/expected-servings";
 import { menuRequirements } from "../../domain/menu/requirements";
-import { dateIn } from "../../domain/sales/clock";
+import { dateIn } from "../../shared/calendar";
 import type { RequestContext } from "../context";
 import { menuCafeChoice, menuTabs } from "../menu-pages";
 import { access, defineRoutes } from "../routing";
+import type { RequirementsJobView } from "../../shared/menu/types";
+export type { RequirementsJobView } from "../../shared/menu/types";
 
 const JOB_ID = "[1-9]\\d{0,15}";
 const XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 const noStore = { "cache-control": "no-store" };
 /** The flash key of a refused forecast's problems, worded. */
 const FORECAST_FLASH = "menuForecast";
-
-/** An export job as the page shows it, worded in the viewer's language. */
-export interface RequirementsJobView {
-  id: number;
-  state: JobState;
-  progress: { done: number; total: number; label: string; text: string };
-  cafeId: number;
-  from: string;
-  to: string;
-  result: Pick<MenuRequirementsResult, "providers" | "lines" | "missing" | "totalCents" | "sheets" | "fileName"> | null;
-  downloadUrl: string | null;
-  expiresAt: string | null;
-  error: string | null;
-}
 
 export function requirementsJobView(ctx: RequestContext, job: Job): RequirementsJobView {
   const input = job.input as MenuRequirementsInput;

@@ -18,8 +18,8 @@ import {
   searchDishes,
   StaleDay,
 } from "../../domain/menu/schedule";
-import { addDays, daysBetween, mondayOf } from "../../domain/menu/schedule-dates";
-import { dateIn, isCalendarDate } from "../../domain/sales/clock";
+import { addDays, daysBetween, mondayOf } from "../../shared/calendar";
+import { dateIn, isCalendarDate } from "../../shared/calendar";
 import type { RequestContext } from "../context";
 import { menuCafeChoice, menuTabs } from "../menu-pages";
 import { optional } from "../page-protocol/props";

@@ -15,7 +15,8 @@
 import { asc, eq } from "drizzle-orm";
 import { businesses, services } from "../../../db/schema";
 import { can } from "../../domain/access/authorization";
-import { message, NotFound, ValidationFailed } from "../../domain/errors";
+import { NotFound, ValidationFailed } from "../../domain/errors";
+import { message } from "../../shared/message";
 import {
   findOwnJob,
   holdsUpload,
@@ -52,7 +53,7 @@ import { checkZip, MAX_WORKBOOK_BYTES } from "../../domain/spreadsheets/read";
 import type { RequestContext } from "../context";
 import { access, defineRoutes } from "../routing";
 import { exportFileName, xlsxResponse } from "../spreadsheet";
-import type { Translate, TranslationKey } from "../../i18n";
+import type { Translate, TranslationKey } from "../../shared/i18n";
 
 const JOB_ID = "[1-9]\\d{0,15}";
 

@@ -1,7 +1,7 @@
 /** The public front door, the dashboard and the health check. */
 import { isDatabaseReachable } from "../../db";
 import { can } from "../../domain/access/authorization";
-import { roleLabel } from "../../domain/access/built-in-roles";
+import { roleLabel } from "../../shared/access/built-in-roles";
 import { chosenCafe, dashboardCafes, dashboardFigures, roleKeepers } from "../../domain/sales/dashboard";
 import { defer } from "../page-protocol/props";
 import { access, defineRoutes } from "../routing";

@@ -15,7 +15,8 @@
  * seconds; a request without `Accept: application/json` is sent back to the page it came from.
  */
 import { statSync } from "node:fs";
-import { message, NotFound, ValidationFailed } from "../../domain/errors";
+import { NotFound, ValidationFailed } from "../../domain/errors";
+import { message } from "../../shared/message";
 import {
   findOwnJob,
   holdsUpload,
@@ -29,7 +30,7 @@ import {
   type JobState,
 } from "../../domain/jobs/jobs";
 import { SALES_REPORT, type SalesReportInput, type SalesReportResult } from "../../domain/jobs/sales-report";
-import { dateIn } from "../../domain/sales/clock";
+import { dateIn } from "../../shared/calendar";
 import {
   parseSalesFilter,
   requireFilterInScope,

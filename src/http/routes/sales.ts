@@ -5,10 +5,11 @@
  * lists the closed months of the person's cafes and posts to the period routes (src/http/routes/periods.ts). The
  * filter travels in the query string (parseSalesFilter), so a page, its export and a link to it show the same lines.
  */
-import { ValidationFailed, type Message } from "../../domain/errors";
-import { intlLocale } from "../../i18n";
+import { ValidationFailed } from "../../domain/errors";
+import { type Message } from "../../shared/message";
+import { intlLocale } from "../../shared/i18n";
 import { can } from "../../domain/access/authorization";
-import { dateIn } from "../../domain/sales/clock";
+import { dateIn } from "../../shared/calendar";
 import { listClosedPeriods } from "../../domain/sales/periods";
 import {
   countSalesLines,

@@ -1,8 +1,9 @@
 /** Settings: profile, password, appearance and language. */
 import { changePassword, deleteAccount, setLanguage, updateProfile } from "../../domain/accounts/users";
-import { message, ValidationFailed } from "../../domain/errors";
+import { ValidationFailed } from "../../domain/errors";
+import { message } from "../../shared/message";
 import { LIMITS } from "../../domain/rate-limit";
-import { isLocale, locales } from "../../i18n";
+import { isLocale, locales } from "../../shared/i18n";
 import { signOut } from "../auth";
 import { access, defineRoutes } from "../routing";
 import { sendVerificationMail } from "./auth";

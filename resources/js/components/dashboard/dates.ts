@@ -1,5 +1,5 @@
 /** Dates of the dashboard as people read them, in the page's language: service dates are days, not moments. */
-import { intlLocale, type Locale } from "../../../../src/i18n";
+import { intlLocale, type Locale } from "../../../../src/shared/i18n";
 
 /** "2026-11-24" → "24 nov." in the page's language (the date itself, not a moment: no time zone shift). */
 export function dayLabel(date: string, locale: Locale): string {

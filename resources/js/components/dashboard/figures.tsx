@@ -5,7 +5,7 @@
  */
 import { Ban, CalendarRange, Receipt, Repeat, Utensils } from "lucide-react";
 import { lazy, Suspense, type ReactNode } from "react";
-import type { DashboardFigures, PeriodFigures } from "../../../../src/domain/sales/dashboard";
+import type { DashboardFigures, PeriodFigures } from "../../../../src/shared/sales/types";
 import { useI18n } from "../../hooks/use-i18n";
 import { cn } from "../../lib/utils";
 import { CHART_AREA, ChartSkeleton } from "./chart-frame";

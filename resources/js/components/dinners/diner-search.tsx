@@ -7,8 +7,8 @@
  */
 import { ScanBarcode } from "lucide-react";
 import { forwardRef, useEffect, useId, useImperativeHandle, useRef, useState, type KeyboardEvent } from "react";
-import type { Message } from "../../../../src/domain/errors";
-import { readScan } from "../../../../src/domain/sales/scan";
+import type { Message } from "../../../../src/shared/message";
+import { readScan } from "../../../../src/shared/sales/scan";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
 import { cn } from "../../lib/utils";

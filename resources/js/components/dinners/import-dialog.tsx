@@ -23,9 +23,9 @@ import {
   UserMinus,
 } from "lucide-react";
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from "react";
-import type { DinerImportProp, DinerImportView } from "../../../../src/http/routes/diners-import";
-import type { RealtimeEvents } from "../../../../src/realtime/events";
-import { userChannel } from "../../../../src/realtime/events";
+import type { DinerImportProp, DinerImportView } from "../../../../src/shared/sales/types";
+import type { RealtimeEvents } from "../../../../src/shared/realtime-events";
+import { userChannel } from "../../../../src/shared/realtime-events";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRealtime } from "../../hooks/use-realtime";
 import { useRoute } from "../../hooks/use-route";
@@ -37,7 +37,7 @@ import { Dialog, DialogActions } from "../ui/dialog";
 import { ScrollRegion } from "../ui/scroll-region";
 import { Select } from "../ui/select";
 import type { CafeChoice } from "./types";
-import type { DocumentType } from "../../../../src/domain/documents";
+import type { DocumentType } from "../../../../src/shared/documents";
 
 export type { DinerImportProp, DinerImportView };
 

@@ -5,7 +5,7 @@
  * the wrong field) are refused at once, with a message, and the dialog sends nothing until the name is a name.
  */
 import { useState, type FormEvent } from "react";
-import { documentRule } from "../../../../src/domain/documents";
+import { documentRule } from "../../../../src/shared/documents";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
 import { Dialog, DialogActions } from "../ui/dialog";

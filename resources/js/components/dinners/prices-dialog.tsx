@@ -7,7 +7,7 @@
  */
 import { router } from "@inertiajs/react";
 import { useState, type FormEvent } from "react";
-import { centsToSoles } from "../../../../src/domain/money";
+import { centsToSoles } from "../../../../src/shared/money";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
 import { cn } from "../../lib/utils";

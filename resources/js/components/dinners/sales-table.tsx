@@ -5,7 +5,7 @@
  */
 import { Ban, Printer, Receipt } from "lucide-react";
 import type { ReactNode } from "react";
-import { intlLocale } from "../../../../src/i18n";
+import { intlLocale } from "../../../../src/shared/i18n";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
 import { cn } from "../../lib/utils";

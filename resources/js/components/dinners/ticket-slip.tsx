@@ -5,7 +5,7 @@
  * total in soles, the other-unit mark and, once voided, "ANULADO". The ticket page shows it; the point of sale prints it
  * in place when its cafe prints every sale. `ticketPrintStyle(id)` is the print style that keeps it alone.
  */
-import { intlLocale } from "../../../../src/i18n";
+import { intlLocale } from "../../../../src/shared/i18n";
 import { useI18n } from "../../hooks/use-i18n";
 import { cn } from "../../lib/utils";
 import type { SaleView } from "./types";

@@ -1,12 +1,12 @@
 /** The shapes the point of sale receives: the domain's own types (type-only imports, erased from the bundle). */
-export type { PointOfSale, PosCafe, PosService } from "../../../../src/domain/sales/point-of-sale";
-export type { DaySales, SaleView, SaleLineView } from "../../../../src/domain/sales/queries";
-export type { DinerView, LevelOption } from "../../../../src/domain/sales/diners";
-export type { DocumentType } from "../../../../src/domain/documents";
-import type { DocumentType } from "../../../../src/domain/documents";
-import type { LevelOption } from "../../../../src/domain/sales/diners";
-import type { PointOfSale } from "../../../../src/domain/sales/point-of-sale";
-import type { DaySales, SaleView } from "../../../../src/domain/sales/queries";
+export type { PointOfSale, PosCafe, PosService } from "../../../../src/shared/sales/types";
+export type { DaySales, SaleView, SaleLineView } from "../../../../src/shared/sales/types";
+export type { DinerView, LevelOption } from "../../../../src/shared/sales/types";
+export type { DocumentType } from "../../../../src/shared/documents";
+import type { DocumentType } from "../../../../src/shared/documents";
+import type { LevelOption } from "../../../../src/shared/sales/types";
+import type { PointOfSale } from "../../../../src/shared/sales/types";
+import type { DaySales, SaleView } from "../../../../src/shared/sales/types";
 
 export type SaleType = "credit" | "cash";
 

@@ -4,7 +4,7 @@
  * typed into it), and nothing is sent while they are there.
  */
 import { useState, type FormEvent } from "react";
-import { documentRule } from "../../../../src/domain/documents";
+import { documentRule } from "../../../../src/shared/documents";
 import { useI18n } from "../../hooks/use-i18n";
 import { Dialog, DialogActions } from "../ui/dialog";
 import { Field } from "../ui/field";

@@ -3,7 +3,7 @@
  * and liquid waste, final product, kcal, the nutrients known, its cost with the offer it was priced at, and each
  * figure's share of the dish. The figures are the server's (recipe-cost.ts), never worked out here.
  */
-import { NUTRIENTS } from "../../../../src/domain/food/composition";
+import { NUTRIENTS } from "../../../../src/shared/food/composition";
 import { Popover } from "../ui/popover";
 import type { CostedLine } from "./dish-types";
 import { useFoodWords } from "./use-food-words";

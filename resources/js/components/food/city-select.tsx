@@ -4,7 +4,7 @@
  */
 import { useI18n } from "../../hooks/use-i18n";
 import { SelectField } from "../ui/select-field";
-import type { CityOption } from "../../../../src/domain/food/cities";
+import type { CityOption } from "../../../../src/shared/food/types";
 
 export type { CityOption };
 

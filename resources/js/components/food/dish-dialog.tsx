@@ -22,7 +22,7 @@ import { CalculationPopover } from "./calculation-popover";
 import { CopyRecipeDialog } from "./copy-recipe-dialog";
 import type { CostedRecipe, DishCategoryRow, DishDetail, LevelRow, RecipeChoices } from "./dish-types";
 import { useFoodWords } from "./use-food-words";
-import { rankByName } from "../../../../src/domain/food/name-match";
+import { rankByName } from "../../../../src/shared/food/name-match";
 
 /** How many matches of each group a recipe line lists: the closest ones; typing more narrows them. */
 const SHOWN_PER_GROUP = 50;

@@ -14,7 +14,7 @@ import { buttonClasses } from "../ui/button";
 import { Dialog, DialogActions } from "../ui/dialog";
 import { OtherErrors } from "../ui/form-errors";
 import { ScrollRegion } from "../ui/scroll-region";
-import type { KeysUnder, TranslationParams } from "../../../../src/i18n";
+import type { KeysUnder, TranslationParams } from "../../../../src/shared/i18n";
 
 /** What the server flashes back (src/http/routes/food-import.ts, DishImportView). */
 export interface DishImportView {

@@ -6,9 +6,9 @@
  */
 import { useForm } from "@inertiajs/react";
 import { useId, type FormEvent } from "react";
-import { ALLERGENS, NUTRIENTS } from "../../../../src/domain/food/composition";
-import { costPerReferenceCents } from "../../../../src/domain/food/cost";
-import { parseSoles } from "../../../../src/domain/money";
+import { ALLERGENS, NUTRIENTS } from "../../../../src/shared/food/composition";
+import { costPerReferenceCents } from "../../../../src/shared/food/cost";
+import { parseSoles } from "../../../../src/shared/money";
 import { useRoute } from "../../hooks/use-route";
 import { cn } from "../../lib/utils";
 import { Dialog, DialogActions } from "../ui/dialog";

@@ -9,7 +9,7 @@
 import { useForm } from "@inertiajs/react";
 import { Download, Pencil, Plus, Trash2 } from "lucide-react";
 import { useState, type FormEvent } from "react";
-import type { LevelRow } from "../../../../src/domain/food/levels";
+import type { LevelRow } from "../../../../src/shared/food/types";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
 import { Table, td } from "../data-table";

@@ -5,7 +5,7 @@
  */
 import { router, useForm } from "@inertiajs/react";
 import { useEffect, type FormEvent } from "react";
-import { centsToSoles } from "../../../../src/domain/money";
+import { centsToSoles } from "../../../../src/shared/money";
 import { useRoute } from "../../hooks/use-route";
 import { Dialog, DialogActions } from "../ui/dialog";
 import { OtherErrors } from "../ui/form-errors";

@@ -6,7 +6,7 @@
  */
 import { useState } from "react";
 import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import type { CostPoint } from "../../../../src/domain/food/price-changes";
+import type { CostPoint } from "../../../../src/shared/food/types";
 import { useI18n } from "../../hooks/use-i18n";
 import { cn } from "../../lib/utils";
 import { Button } from "../ui/button";

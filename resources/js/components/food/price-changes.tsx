@@ -12,8 +12,8 @@ import type {
   PriceChangeFilters,
   PriceChangeRow,
   PriceChanges as PriceChangesData,
-} from "../../../../src/domain/food/price-changes";
-import type { DishHistoryAnswer } from "../../../../src/http/routes/food-catalogue";
+} from "../../../../src/shared/food/types";
+import type { DishHistoryAnswer } from "../../../../src/shared/food/types";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
 import { Table, td, visitWith } from "../data-table";

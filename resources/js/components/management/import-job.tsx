@@ -14,8 +14,8 @@
 import { router, usePage } from "@inertiajs/react";
 import { AlertTriangle, CheckCircle2, FileSearch, Info, Loader2 } from "lucide-react";
 import { useEffect, useId, useState } from "react";
-import type { RealtimeEvents } from "../../../../src/realtime/events";
-import { userChannel } from "../../../../src/realtime/events";
+import type { RealtimeEvents } from "../../../../src/shared/realtime-events";
+import { userChannel } from "../../../../src/shared/realtime-events";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRealtime } from "../../hooks/use-realtime";
 import { useRoute } from "../../hooks/use-route";
@@ -23,7 +23,7 @@ import { listenFor } from "../../lib/realtime";
 import type { SharedProps } from "../../types";
 import { Button } from "../ui/button";
 import { ScrollRegion } from "../ui/scroll-region";
-import type { TranslationKey } from "../../../../src/i18n";
+import type { TranslationKey } from "../../../../src/shared/i18n";
 
 /** A places import as the server words it (src/http/routes/places-import.ts, `ImportJobView`). */
 export interface ImportJob {

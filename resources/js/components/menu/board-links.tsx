@@ -6,7 +6,7 @@
 import { router } from "@inertiajs/react";
 import { Copy, Plus } from "lucide-react";
 import { useState, type FormEvent } from "react";
-import type { DisplayLinkRow } from "../../../../src/domain/menu/display-links";
+import type { DisplayLinkRow } from "../../../../src/shared/menu/types";
 import { fieldErrors, requestJson } from "../dinners/http";
 import { Button } from "../ui/button";
 import { Dialog, DialogActions } from "../ui/dialog";

@@ -10,7 +10,7 @@ import { router } from "@inertiajs/react";
 import Echo from "laravel-echo";
 import Pusher from "pusher-js";
 import { useEffect, useState } from "react";
-import { menuBoardChannel } from "../../../../src/realtime/events";
+import { menuBoardChannel } from "../../../../src/shared/realtime-events";
 import { useRealtime } from "../../hooks/use-realtime";
 import type { ConnectionState, RealtimeSettings } from "../../lib/realtime";
 import { listenFor } from "../../lib/realtime";

@@ -7,8 +7,8 @@
  * one place: the right-hand column of its first line, whatever the length of the name. Used by the public board
  * (pages/menu/board.tsx) and the signed-in display page (pages/menu/display.tsx).
  */
-import type { Board, BoardCategory, BoardDish, BoardService } from "../../../../src/domain/menu/board";
-import { translate, type Translate } from "../../../../src/i18n";
+import type { Board, BoardCategory, BoardDish, BoardService } from "../../../../src/shared/menu/types";
+import { translate, type Translate } from "../../../../src/shared/i18n";
 import { cn } from "../../lib/utils";
 import { FittedFlow, useBoardTick } from "./board-flow";
 

@@ -7,7 +7,7 @@
  */
 import { useDroppable } from "@dnd-kit/core";
 import { Plus, X } from "lucide-react";
-import type { ScheduleDay, ScheduleMeal, ScheduleSlot } from "../../../../src/domain/menu/schedule";
+import type { ScheduleDay, ScheduleMeal, ScheduleSlot } from "../../../../src/shared/menu/types";
 import { useI18n } from "../../hooks/use-i18n";
 import { cn } from "../../lib/utils";
 import { Button } from "../ui/button";

@@ -7,7 +7,7 @@
 import { useDraggable } from "@dnd-kit/core";
 import { GripVertical, Search } from "lucide-react";
 import { useEffect, useId, useState } from "react";
-import type { DishOption } from "../../../../src/domain/menu/schedule";
+import type { DishOption } from "../../../../src/shared/menu/types";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
 import { cn } from "../../lib/utils";

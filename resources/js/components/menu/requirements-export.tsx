@@ -7,8 +7,8 @@
 import { usePage } from "@inertiajs/react";
 import { AlertTriangle, Download, FileSpreadsheet, Loader2 } from "lucide-react";
 import { useEffect, useState } from "react";
-import { userChannel, type RealtimeEvents } from "../../../../src/realtime/events";
-import type { RequirementsJobView } from "../../../../src/http/routes/menu-requirements";
+import { userChannel, type RealtimeEvents } from "../../../../src/shared/realtime-events";
+import type { RequirementsJobView } from "../../../../src/shared/menu/types";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRealtime } from "../../hooks/use-realtime";
 import { useRoute } from "../../hooks/use-route";

@@ -7,7 +7,7 @@
 import { router, useForm, usePage } from "@inertiajs/react";
 import { AlertTriangle, Pencil, Upload } from "lucide-react";
 import { useEffect, useState, type FormEvent } from "react";
-import type { ExpectedServings, ServingsDay } from "../../../../src/domain/menu/expected-servings";
+import type { ExpectedServings, ServingsDay } from "../../../../src/shared/menu/types";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
 import { Button } from "../ui/button";

@@ -4,7 +4,7 @@
  * overwritten only after the person confirms, in a dialog that says so.
  */
 import { useState, type FormEvent } from "react";
-import { addDays, daysBetween } from "../../../../src/domain/menu/schedule-dates";
+import { addDays, daysBetween } from "../../../../src/shared/calendar";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
 import { fieldErrors } from "../dinners/http";

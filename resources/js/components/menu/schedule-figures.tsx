@@ -3,7 +3,7 @@
  * word, never colour alone) and what keeps a dish from being costed.
  */
 import { AlertTriangle, ArrowDown, ArrowUp, Check } from "lucide-react";
-import type { BoundState, DishProblem } from "../../../../src/domain/menu/schedule";
+import type { BoundState, DishProblem } from "../../../../src/shared/menu/types";
 import { useI18n } from "../../hooks/use-i18n";
 import { cn } from "../../lib/utils";
 

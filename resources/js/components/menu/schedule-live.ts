@@ -5,7 +5,7 @@
  */
 import { router } from "@inertiajs/react";
 import { useEffect, useRef } from "react";
-import { cafeMenuChannel, type RealtimeEvents } from "../../../../src/realtime/events";
+import { cafeMenuChannel, type RealtimeEvents } from "../../../../src/shared/realtime-events";
 import { listenFor } from "../../lib/realtime";
 import { useRealtime } from "../../hooks/use-realtime";
 

@@ -7,8 +7,8 @@
 import { router } from "@inertiajs/react";
 import { ArrowDown, ArrowUp, Plus, Trash2, X } from "lucide-react";
 import { useMemo, useRef, useState, type FormEvent } from "react";
-import { centsToSoles, parseSoles } from "../../../../src/domain/money";
-import { structureTotals } from "../../../../src/domain/menu/structure-totals";
+import { centsToSoles, parseSoles } from "../../../../src/shared/money";
+import { structureTotals } from "../../../../src/shared/menu/structure-totals";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
 import { cn } from "../../lib/utils";

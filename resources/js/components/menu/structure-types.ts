@@ -1,8 +1,8 @@
 /** What the structures page receives from menu.structures (src/http/routes/menu-structures.ts). */
-export type { MenuTab } from "../../../../src/http/menu-pages";
-export type { MenuCafe, ServiceStructure, StructureItem } from "../../../../src/domain/menu/structures";
-export type { StructureTotals } from "../../../../src/domain/menu/structure-totals";
-export type { CafeMenuSettings } from "../../../../src/domain/menu/cafe-menu-settings";
+export type { MenuTab } from "../../../../src/shared/menu/types";
+export type { MenuCafe, ServiceStructure, StructureItem } from "../../../../src/shared/menu/types";
+export type { StructureTotals } from "../../../../src/shared/menu/structure-totals";
+export type { CafeMenuSettings } from "../../../../src/shared/menu/types";
 
 export interface CategoryOption {
   id: number;

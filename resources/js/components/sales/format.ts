@@ -1,6 +1,6 @@
 /** Service dates and times of sale as the Sales page shows them, in the page's language. */
 import { useMemo } from "react";
-import { intlLocale } from "../../../../src/i18n";
+import { intlLocale } from "../../../../src/shared/i18n";
 import { useI18n } from "../../hooks/use-i18n";
 
 const formats = new Map<string, Intl.DateTimeFormat>();

@@ -6,7 +6,7 @@
 import { router, useForm, usePage } from "@inertiajs/react";
 import { Lock, LockOpen } from "lucide-react";
 import { useMemo, useState, type FormEvent } from "react";
-import { intlLocale } from "../../../../src/i18n";
+import { intlLocale } from "../../../../src/shared/i18n";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
 import { Table } from "../data-table";

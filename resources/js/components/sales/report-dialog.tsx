@@ -17,7 +17,7 @@
 import { usePage } from "@inertiajs/react";
 import { AlertTriangle, CheckCircle2, Download, FileSpreadsheet, Loader2 } from "lucide-react";
 import { useEffect, useMemo, useRef, useState } from "react";
-import { userChannel, type RealtimeEvents } from "../../../../src/realtime/events";
+import { userChannel, type RealtimeEvents } from "../../../../src/shared/realtime-events";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRealtime } from "../../hooks/use-realtime";
 import { useRoute } from "../../hooks/use-route";

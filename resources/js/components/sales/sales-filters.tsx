@@ -12,7 +12,7 @@ import { Button } from "../ui/button";
 import { DateField } from "../ui/date-picker";
 import { SelectField, type SelectOption } from "../ui/select-field";
 import type { SalesFilterOptions, SalesFilterQuery } from "./types";
-import type { TranslationKey } from "../../../../src/i18n";
+import type { TranslationKey } from "../../../../src/shared/i18n";
 
 /** The query-string fields the filters set, besides the range. */
 const FILTER_FIELDS = [

@@ -6,5 +6,5 @@ export type {
   SalesFilterQuery,
   SalesLineRow,
   SalesTotals,
-} from "../../../../src/domain/sales/report";
-export type { ClosedPeriod } from "../../../../src/domain/sales/periods";
+} from "../../../../src/shared/sales/types";
+export type { ClosedPeriod } from "../../../../src/shared/sales/types";

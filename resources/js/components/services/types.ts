@@ -1,8 +1,8 @@
 /** The shapes the Services page receives: the domain's own types (type-only imports, erased from the bundle). */
-export type { ServiceRow, ServiceOption, ServiceType } from "../../../../src/domain/places/services";
-export type { AffectedPlace, PlaceKind } from "../../../../src/domain/places/service-assignments";
-export type { CafePrices, CafePriceRow, PriceHistoryRow } from "../../../../src/domain/places/prices";
-import type { AffectedPlace, PlaceKind } from "../../../../src/domain/places/service-assignments";
+export type { ServiceRow, ServiceOption, ServiceType } from "../../../../src/shared/places/types";
+export type { AffectedPlace, PlaceKind } from "../../../../src/shared/places/types";
+export type { CafePrices, CafePriceRow, PriceHistoryRow } from "../../../../src/shared/places/types";
+import type { AffectedPlace, PlaceKind } from "../../../../src/shared/places/types";
 
 export interface ServiceAbilities {
   manage: boolean;

@@ -34,7 +34,7 @@ export function Combobox({
   searchPlaceholder?: string;
   /** The field's name, which its popup (a dialog to screen readers) is called by; else its aria-label. */
   label?: string;
-  /** The options of one group that match what is typed, best first (src/domain/food/name-match.ts's rankByName). */
+  /** The options of one group that match what is typed, best first (src/shared/food/name-match.ts's rankByName). */
   rank?: (options: SelectOption[], typed: string) => SelectOption[];
   /** Said when nothing matches (default: "no results"). */
   emptyLabel?: string;

@@ -10,7 +10,7 @@ import { enUS } from "react-day-picker/locale/en-US";
 import { es } from "react-day-picker/locale/es";
 import { useI18n } from "../../hooks/use-i18n";
 import { cn } from "../../lib/utils";
-import { intlLocale } from "../../../../src/i18n";
+import { intlLocale } from "../../../../src/shared/i18n";
 import { FieldFrame, inputClasses, type ControlA11y } from "./field";
 import { PopoverContent, PopoverRoot, PopoverTrigger } from "./popover";
 

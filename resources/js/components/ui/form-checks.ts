@@ -4,7 +4,7 @@
  * TextareaField…) shows the message under itself, like the server's; any other form is sent without the browser's
  * check, and the server answers with its messages, in the page's language too. Installed once by app.tsx.
  */
-import { translate, type Locale } from "../../../../src/i18n";
+import { translate, type Locale } from "../../../../src/shared/i18n";
 
 /** The attribute FieldFrame puts on its frame: the controls inside it show their own messages. */
 const FIELD_FRAME_ATTRIBUTE = "data-field-frame";

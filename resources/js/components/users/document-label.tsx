@@ -1,5 +1,5 @@
 /** A document in a table: its type's short code (DNI, CE, PAS), muted, then the number. */
-import type { DocumentType } from "../../../../src/domain/documents";
+import type { DocumentType } from "../../../../src/shared/documents";
 
 export function DocumentLabel({ type, number }: { type: DocumentType; number: string }) {
   return (

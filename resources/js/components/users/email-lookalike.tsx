@@ -3,7 +3,7 @@
  * the address with its odd characters written as code points, so two look-alike accounts read apart.
  */
 import { AlertTriangle } from "lucide-react";
-import type { EmailLookalike } from "../../../../src/domain/accounts/email-address";
+import type { EmailLookalike } from "../../../../src/shared/access/types";
 import { useI18n } from "../../hooks/use-i18n";
 
 export function EmailLookalikeFlag({ lookalike }: { lookalike: EmailLookalike }) {

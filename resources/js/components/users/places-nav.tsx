@@ -6,7 +6,7 @@
  */
 import { ChevronRight, Building2, MapPin } from "lucide-react";
 import { useState, type ReactNode } from "react";
-import { foldText } from "../../../../src/domain/fold";
+import { foldText } from "../../../../src/shared/fold";
 import { useI18n } from "../../hooks/use-i18n";
 import { cn } from "../../lib/utils";
 import type { PlaceTree } from "./types";

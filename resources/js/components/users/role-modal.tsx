@@ -7,8 +7,8 @@ import { OtherErrors } from "../ui/form-errors";
 import { Dialog, DialogActions } from "../ui/dialog";
 import { Field } from "../ui/field";
 import { Building2 } from "lucide-react";
-import { isBuiltInRoleName } from "../../../../src/domain/access/built-in-roles";
-import { isCompanyWide } from "../../../../src/domain/access/permissions";
+import { isBuiltInRoleName } from "../../../../src/shared/access/built-in-roles";
+import { isCompanyWide } from "../../../../src/shared/access/permissions";
 import { byArea, type PermissionRow, type RoleRow } from "./types";
 
 export function RoleModal({

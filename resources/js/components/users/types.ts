@@ -1,11 +1,11 @@
 /** The shapes the access-control pages receive: the domain's own types (type-only imports, erased from the bundle). */
-export type { UserAssignment as Assignment } from "../../../../src/domain/access/assignments";
-export type { AdminUserRow as AdminUser } from "../../../../src/domain/access/users-admin";
-export type { AreaSummary as AreaRow } from "../../../../src/domain/access/areas";
-export type { RoleSummary as RoleRow } from "../../../../src/domain/access/roles";
-export type { Permission as PermissionRow } from "../../../../src/domain/access/catalogue";
-export type { PlaceTree } from "../../../../src/domain/access/places";
-import type { Permission as PermissionRow } from "../../../../src/domain/access/catalogue";
+export type { UserAssignment as Assignment } from "../../../../src/shared/access/types";
+export type { AdminUserRow as AdminUser } from "../../../../src/shared/access/types";
+export type { AreaSummary as AreaRow } from "../../../../src/shared/access/types";
+export type { RoleSummary as RoleRow } from "../../../../src/shared/access/types";
+export type { Permission as PermissionRow } from "../../../../src/shared/access/types";
+export type { PlaceTree } from "../../../../src/shared/access/types";
+import type { Permission as PermissionRow } from "../../../../src/shared/access/types";
 
 export interface Abilities {
   manageUsers: boolean;

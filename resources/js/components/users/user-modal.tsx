@@ -10,7 +10,7 @@ import {
   DOCUMENT_TYPES,
   documentRule,
   type DocumentType,
-} from "../../../../src/domain/documents";
+} from "../../../../src/shared/documents";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
 import { OtherErrors } from "../ui/form-errors";

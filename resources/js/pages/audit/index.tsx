@@ -6,7 +6,7 @@ import { PageHeader } from "../../components/ui/page-header";
 import { useI18n } from "../../hooks/use-i18n";
 import { cn } from "../../lib/utils";
 
-import type { AuditChange, AuditEntryView as Entry } from "../../../../src/domain/audit-view";
+import type { AuditChange, AuditEntryView as Entry } from "../../../../src/shared/audit";
 
 function Changes({ changes }: { changes: AuditChange[] }) {
   const { t } = useI18n();

@@ -15,10 +15,10 @@
  * over its buttons (FlashMessages leaves them to the element marked `data-flash-inline`).
  */
 import { Head, router, usePage } from "@inertiajs/react";
-import { intlLocale } from "../../../../src/i18n";
+import { intlLocale } from "../../../../src/shared/i18n";
 import { Banknote, CircleAlert, CircleCheck, CreditCard, RotateCw, Settings2, UserPlus, UserRound } from "lucide-react";
 import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
-import type { Message } from "../../../../src/domain/errors";
+import type { Message } from "../../../../src/shared/message";
 import { DinerSearch, type DinerSearchHandle } from "../../components/dinners/diner-search";
 import { DinerImport, type DinerImportProp } from "../../components/dinners/import-dialog";
 import { Kbd, POS_KEYS } from "../../components/dinners/kbd";

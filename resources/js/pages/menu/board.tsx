@@ -4,13 +4,13 @@
  * that it is no longer valid.
  */
 import { Head, usePage } from "@inertiajs/react";
-import type { Board } from "../../../../src/domain/menu/board";
+import type { Board } from "../../../../src/shared/menu/types";
 import { BoardView } from "../../components/menu/board-view";
 import { usePublicBoardLive } from "../../components/menu/board-live";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
 import type { RealtimeSettings } from "../../lib/realtime";
-import type { Translate } from "../../../../src/i18n";
+import type { Translate } from "../../../../src/shared/i18n";
 
 interface Props {
   board: Board | null;

@@ -4,8 +4,8 @@
  */
 import { Head, router, useForm } from "@inertiajs/react";
 import type { FormEvent } from "react";
-import type { Board } from "../../../../src/domain/menu/board";
-import type { DisplayLinkRow } from "../../../../src/domain/menu/display-links";
+import type { Board } from "../../../../src/shared/menu/types";
+import type { DisplayLinkRow } from "../../../../src/shared/menu/types";
 import { BoardLinks } from "../../components/menu/board-links";
 import { MenuTabs } from "../../components/menu/menu-tabs";
 import type { MenuTab } from "../../components/menu/structure-types";

@@ -8,10 +8,10 @@
 import { Head, router } from "@inertiajs/react";
 import { AlertTriangle, Info } from "lucide-react";
 import { Fragment, useState, type FormEvent } from "react";
-import type { ExpectedServings } from "../../../../src/domain/menu/expected-servings";
-import type { BaseUnit, Requirements } from "../../../../src/domain/menu/requirements";
-import { largerPackNoteWords } from "../../../../src/domain/menu/requirements-note";
-import type { RequirementsJobView } from "../../../../src/http/routes/menu-requirements";
+import type { ExpectedServings } from "../../../../src/shared/menu/types";
+import type { BaseUnit, Requirements } from "../../../../src/shared/menu/types";
+import { largerPackNoteWords } from "../../../../src/shared/menu/requirements-note";
+import type { RequirementsJobView } from "../../../../src/shared/menu/types";
 import { MenuTabs } from "../../components/menu/menu-tabs";
 import { RequirementsExport } from "../../components/menu/requirements-export";
 import { RequirementsServings } from "../../components/menu/requirements-servings";

@@ -9,14 +9,8 @@
 import { Head, router } from "@inertiajs/react";
 import { ChevronLeft, ChevronRight, Copy, Send } from "lucide-react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import type {
-  DishOption,
-  Schedule,
-  ScheduleDay,
-  ScheduleMeal,
-  ScheduleSlot,
-} from "../../../../src/domain/menu/schedule";
-import { addDays, daysBetween, mondayOf } from "../../../../src/domain/menu/schedule-dates";
+import type { DishOption, Schedule, ScheduleDay, ScheduleMeal, ScheduleSlot } from "../../../../src/shared/menu/types";
+import { addDays, daysBetween, mondayOf } from "../../../../src/shared/calendar";
 import { DateCard, useDayName, type StaleNote } from "../../components/menu/date-card";
 import { DishSearch, type CategoryChoice } from "../../components/menu/dish-search";
 import { MenuTabs } from "../../components/menu/menu-tabs";

@@ -4,7 +4,7 @@ import type { FormEvent } from "react";
 import { Button } from "../../components/ui/button";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
-import { locales, type Locale } from "../../../../src/i18n";
+import { locales, type Locale } from "../../../../src/shared/i18n";
 import { PageHeader } from "../../components/ui/page-header";
 
 const SAMPLE_DATE = "2026-11-22T15:30:00Z";

@@ -20,7 +20,7 @@ import { requestJson } from "../../components/dinners/http";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
 
-import type { BlacklistRow as Entry } from "../../../../src/domain/access/blacklist";
+import type { BlacklistRow as Entry } from "../../../../src/shared/access/types";
 import {
   DEFAULT_DOCUMENT_TYPE,
   DOCUMENT_TYPES,
@@ -28,7 +28,7 @@ import {
   documentRule,
   normalizeDocumentNumber,
   type DocumentType,
-} from "../../../../src/domain/documents";
+} from "../../../../src/shared/documents";
 
 export default function Blacklist({
   filters,

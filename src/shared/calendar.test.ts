@@ -6,22 +6,14 @@
  */
 import { describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
-import { cafes, cafeServices } from "../../../db/schema";
-import { posWorld } from "../../../tests/support/pos";
-import { migratedDatabase } from "../../../tests/support/database";
-import { EVERYTHING, type Scope } from "../access/scope";
-import { NotFound } from "../errors";
-import {
-  applyFactor,
-  dateIn,
-  formatTimeOfDay,
-  isCalendarDate,
-  minuteOfDay,
-  parseTimeOfDay,
-  splitIgv,
-  windowHolds,
-} from "./clock";
-import { pointOfSale } from "./point-of-sale";
+import { cafes, cafeServices } from "../../db/schema";
+import { posWorld } from "../../tests/support/pos";
+import { migratedDatabase } from "../../tests/support/database";
+import { EVERYTHING, type Scope } from "../domain/access/scope";
+import { NotFound } from "../domain/errors";
+import { dateIn, formatTimeOfDay, isCalendarDate, minuteOfDay, parseTimeOfDay, windowHolds } from "./calendar";
+import { applyFactor, splitIgv } from "./money";
+import { pointOfSale } from "../domain/sales/point-of-sale";
 
 describe("the cafe's day and time", () => {
   test("today is the cafe's calendar date, not the server's", () => {

@@ -4,9 +4,9 @@
  * And the services of a cafe listed in the order a day runs.
  */
 import { describe, expect, test } from "bun:test";
-import { translate } from "../../i18n";
-import type { Message } from "../errors";
-import { servicesByTimeOfDay } from "./point-of-sale";
+import { translate } from "../i18n";
+import type { Message } from "../message";
+import { servicesByTimeOfDay } from "../../domain/sales/point-of-sale";
 import { readScan } from "./scan";
 
 const settings = { dniLength: 8 };

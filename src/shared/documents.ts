@@ -11,8 +11,8 @@
  * Numbers are stored normalized: trimmed, upper case, without spaces or dashes ("12-345 678" → "12345678").
  * This module has no dependencies beyond messages, so the browser imports it for the type list.
  */
-import type { TranslationKey } from "../i18n";
-import type { Message } from "./errors";
+import type { TranslationKey } from "./i18n";
+import type { Message } from "./message";
 
 export const DOCUMENT_TYPES = ["dni", "ce", "pas"] as const;
 export type DocumentType = (typeof DOCUMENT_TYPES)[number];

@@ -192,3 +192,6 @@ export interface RouteParameters {
   "verification.send": {};
   "verification.verify": { id: string | number; hash: string | number };
 }
+
+/** A name of the route registry: a typo fails the typecheck. */
+export type RouteName = keyof RouteParameters;

@@ -4,7 +4,7 @@
  * its label and description in their own language. A role an administrator created, or a built-in role they
  * renamed, shows its own name. Free of database and server imports, so the browser shares it.
  */
-import type { Locale } from "../../i18n";
+import type { Locale } from "../i18n";
 import type { PermissionName } from "./permissions";
 
 /** A text in both of Mesa's languages. */

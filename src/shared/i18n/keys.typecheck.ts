@@ -3,11 +3,12 @@
  * `npm run typecheck` fails the day a typo in a key used by a page, the server or the command line would slip
  * through (and would show the key to people). Never run; nothing imports it.
  */
-import type { useI18n } from "../../resources/js/hooks/use-i18n";
-import type { ProgressReporter } from "../../cli/progress";
-import { message, ValidationFailed } from "../domain/errors";
-import { t as schema } from "../domain/validation";
-import type { RequestContext } from "../http/context";
+import type { useI18n } from "../../../resources/js/hooks/use-i18n";
+import type { ProgressReporter } from "../../../cli/progress";
+import { ValidationFailed } from "../../domain/errors";
+import { message } from "../message";
+import { t as schema } from "../../domain/validation";
+import type { RequestContext } from "../../http/context";
 import { translate, translateDynamic, type KeysUnder, type Translate, type TranslationKey } from "./index";
 
 export function keyChecks(

@@ -5,13 +5,13 @@
  * subdealership; no ".." where a value ends a sentence; every sidebar icon is a real one.
  */
 import { describe, expect, test } from "bun:test";
-import { ICONS } from "../../resources/js/components/nav-icon";
-import { normalizeTime } from "../../resources/js/components/ui/time-input";
-import { formatDateTime, formatTime } from "../../resources/js/lib/format";
-import { PERMISSIONS } from "../domain/access/permissions";
-import { builtInLevelNamed, levelLabel } from "../domain/food/built-in-levels";
-import { formatMoney } from "../domain/money";
-import { foldText } from "../domain/search";
+import { ICONS } from "../../../resources/js/components/nav-icon";
+import { normalizeTime } from "../../../resources/js/components/ui/time-input";
+import { formatDateTime, formatTime } from "../../../resources/js/lib/format";
+import { PERMISSIONS } from "../access/permissions";
+import { builtInLevelNamed, levelLabel } from "../food/built-in-levels";
+import { formatMoney } from "../money";
+import { foldText } from "../../domain/search";
 import { en, es } from "./dictionaries";
 import { hasTranslation, translate } from "./index";
 

@@ -70,16 +70,20 @@ export function isCalendarDate(text: string): boolean {
   return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(text);
 }
 
-/**
- * The IGV inside an amount that includes it, at `rateBasisPoints` (1800 = 18 %), rounded to the cent; the base is
- * the rest, so base + IGV is the amount exactly. Each line is split on its own and the sale adds its lines up.
- */
-export function splitIgv(totalCents: number, rateBasisPoints: number): { baseCents: number; igvCents: number } {
-  const igvCents = Math.round((totalCents * rateBasisPoints) / (10_000 + rateBasisPoints));
-  return { baseCents: totalCents - igvCents, igvCents };
+/** "YYYY-MM-DD" plus `days` (calendar arithmetic in UTC). */
+export function addDays(date: string, days: number): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
 }
 
-/** A price times a factor in hundredths (200 = ×2), rounded to the cent. */
-export function applyFactor(priceCents: number, factorPercent: number): number {
-  return Math.round((priceCents * factorPercent) / 100);
+/** Days from `from` to `to` (0 for the same day; negative when `to` is earlier). */
+export function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+}
+
+/** The Monday of the week of `date`. */
+export function mondayOf(date: string): string {
+  const weekday = new Date(`${date}T00:00:00Z`).getUTCDay();
+  return addDays(date, -((weekday + 6) % 7));
 }

@@ -1,5 +1,5 @@
 /**
- * Mesa's two languages. The dictionaries (src/i18n/locales/<language>/<area>.json, gathered in dictionaries.ts) and `translate` are shared by the server (messages,
+ * Mesa's two languages. The dictionaries (src/shared/i18n/locales/<language>/<area>.json, gathered in dictionaries.ts) and `translate` are shared by the server (messages,
  * mail, page titles), the command line and the browser, which imports them from here.
  * Keys are dot paths into the JSON files; `{{name}}` placeholders are filled from `params`. A count is a plural
  * entry (`{ "one": "{{count}} cafe", "other": "{{count}} cafes" }`) chosen by `params.count`; a text with several

@@ -1,7 +1,7 @@
 /**
  * What an ingredient's figures are: its base units, the nutrients per 100 g Mesa keeps (with the unit each is
  * measured in), and the fixed list of allergens. Free of database and server imports, so the browser shares it;
- * the words for each are in src/i18n/locales/<language>/food.json (`food.nutrients.<key>`, `food.allergens.<code>`).
+ * the words for each are in src/shared/i18n/locales/<language>/food.json (`food.nutrients.<key>`, `food.allergens.<code>`).
  */
 
 export const BASE_UNIT_CODES = ["g", "ml", "unit"] as const;

@@ -5,7 +5,7 @@
  * own name. Spanish keeps "Staff", the word Peruvian mining payrolls use for that tier. Free of database imports, so
  * the browser shares it.
  */
-import type { Locale } from "../../i18n";
+import type { Locale } from "../i18n";
 import type { Words } from "../access/built-in-roles";
 
 export const BUILT_IN_LEVELS: ReadonlyMap<string, Words> = new Map([

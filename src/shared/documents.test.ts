@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { translate } from "../i18n";
+import { translate } from "./i18n";
 import {
   DOCUMENT_TYPES,
   documentProblem,
@@ -9,8 +9,9 @@ import {
   SUNAT_DOCUMENT_CODES,
   type DocumentType,
 } from "./documents";
-import { ValidationFailed, type Message } from "./errors";
-import { documentFields, parseWithDocument, t } from "./validation";
+import { ValidationFailed } from "../domain/errors";
+import { type Message } from "./message";
+import { documentFields, parseWithDocument, t } from "../domain/validation";
 
 const SETTINGS = { dniLength: 8 };
 

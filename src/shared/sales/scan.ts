@@ -6,7 +6,7 @@
  * before it asks the server anything.
  */
 import { documentRule, normalizeDocumentNumber, type DocumentSettings } from "../documents";
-import { message, type Message } from "../errors";
+import { message, type Message } from "../message";
 
 export type ScanReading =
   /** A number some document type may have: looked up. `note` says why it is not a DNI when it is all digits. */

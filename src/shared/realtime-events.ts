@@ -6,7 +6,7 @@
  * They are sent by the subscribers of domain events (src/realtime/subscribers.ts), after the transaction that
  * caused them committed. Keep this file free of imports other than types: the browser bundle includes it.
  */
-import type { TranslationKey } from "../i18n";
+import type { TranslationKey } from "./i18n";
 
 /** Every event Mesa broadcasts, by name, with the data the browser receives. */
 export interface RealtimeEvents {

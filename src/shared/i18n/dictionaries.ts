@@ -1,5 +1,5 @@
 /**
- * The dictionaries, one JSON file per area and language (src/i18n/locales/<language>/<area>.json), so that
+ * The dictionaries, one JSON file per area and language (src/shared/i18n/locales/<language>/<area>.json), so that
  * each area's words live apart. A new area adds its two files here.
  */
 import esApp from "./locales/es/app.json";

@@ -1,7 +1,7 @@
 /** The built-in roles are shown by their labels in the viewer's language; any other role by the name it was given. */
 import { describe, expect, test } from "bun:test";
 import { roleDescription, roleLabel, isBuiltInRoleName, STARTING_ROLES, SUPER_ROLE_NAME } from "./built-in-roles";
-import { SUPER_ROLE } from "./roles";
+import { SUPER_ROLE } from "../../domain/access/roles";
 
 describe("built-in role names", () => {
   test("every built-in role has a label and a description in both languages, the stored description being the English one", () => {

@@ -4,9 +4,9 @@
  * 50 kg sale más barato: S/ 3.18 el kg frente a S/ 3.56 el kg de lo comprado; cubrir todo con él costaría
  * S/ 159.15."). Free of database and server imports, so the browser shares it.
  */
-import type { Locale } from "../../i18n";
+import type { Locale } from "../i18n";
 import { formatMoney } from "../money";
-import type { BaseUnit, RequirementLine } from "./requirements";
+import type { BaseUnit, RequirementLine } from "./types";
 
 /** Base units in the unit prices are said per: a kilogram, a litre, one unit. */
 const PER: Record<BaseUnit, number> = { g: 1000, ml: 1000, unit: 1 };

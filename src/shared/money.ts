@@ -2,7 +2,7 @@
  * Money is kept as integer cents (céntimos). People type soles with up to two decimals ("12.50", "12,5", "12");
  * parsing is exact (string arithmetic, never floating point).
  */
-import { intlLocale, type Locale } from "../i18n";
+import { intlLocale, type Locale } from "./i18n";
 
 /** The largest amount accepted from a person: S/ 9,999,999.99. */
 export const MAX_CENTS = 999_999_999;
@@ -51,4 +51,18 @@ export function formatMoney(cents: number, locale: Locale, currency = "PEN"): st
   const amount = format.number.format(Math.abs(cents) / 100);
   const negative = cents < 0 && amount !== format.number.format(0);
   return `${negative ? "-" : ""}${format.symbol}\u00a0${amount}`;
+}
+
+/**
+ * The IGV inside an amount that includes it, at `rateBasisPoints` (1800 = 18 %), rounded to the cent; the base is
+ * the rest, so base + IGV is the amount exactly. Each line is split on its own and the sale adds its lines up.
+ */
+export function splitIgv(totalCents: number, rateBasisPoints: number): { baseCents: number; igvCents: number } {
+  const igvCents = Math.round((totalCents * rateBasisPoints) / (10_000 + rateBasisPoints));
+  return { baseCents: totalCents - igvCents, igvCents };
+}
+
+/** A price times a factor in hundredths (200 = ×2), rounded to the cent. */
+export function applyFactor(priceCents: number, factorPercent: number): number {
+  return Math.round((priceCents * factorPercent) / 100);
 }
