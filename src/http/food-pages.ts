@@ -17,6 +17,8 @@ import type { RequestContext } from "./context";
 import { optional } from "./page-protocol/props";
 import { idParam } from "./pagination";
 import type { FoodTab } from "../shared/food/types";
+import { dateIn, daysBetween, EXCEL_DAY_ZERO } from "../shared/calendar";
+import { SOLES_FORMAT, solesAmount } from "../shared/money";
 export type { FoodTab } from "../shared/food/types";
 
 const TABS: (FoodTab & { permission: PermissionName })[] = [
@@ -77,17 +79,9 @@ export function foodDialogProps(ctx: RequestContext) {
   };
 }
 
-/** Soles as Excel shows them: a number with the currency's format, never text. */
-export const SOLES_FORMAT = '"S/" #,##0.00';
-const soles = (cents: number) => cents / 100;
-
 /** A moment as the Excel date of its day in `timeZone` (days since 1899-12-30), shown with a date format. */
 export function excelDay(iso: string, timeZone: string): number {
-  const [y, m, d] = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" })
-    .format(new Date(iso))
-    .split("-")
-    .map(Number);
-  return Date.UTC(y, m - 1, d) / 86_400_000 + 25_569;
+  return daysBetween(EXCEL_DAY_ZERO, dateIn(timeZone, new Date(iso)));
 }
 
 /** The columns of an offers sheet (the Ingredients and Providers exports). */
@@ -100,16 +94,21 @@ export function offerColumns(ctx: RequestContext): ExportColumn<OfferRow>[] {
     { header: ctx.t("food.offers.presentation"), value: (r) => r.presentation, width: 22 },
     { header: ctx.t("food.offers.quantity"), value: (r) => r.quantity, format: "#,##0.###", width: 12 },
     { header: ctx.t("food.offers.base_unit"), value: unit, width: 8 },
-    { header: ctx.t("food.offers.price"), value: (r) => soles(r.priceCents), format: SOLES_FORMAT, width: 12 },
+    { header: ctx.t("food.offers.price"), value: (r) => solesAmount(r.priceCents), format: SOLES_FORMAT, width: 12 },
     {
       header: ctx.t("food.offers.includes_igv"),
       value: (r) => ctx.t(r.priceIncludesIgv ? "food.yes" : "food.no"),
       width: 10,
     },
-    { header: ctx.t("food.offers.net_price"), value: (r) => soles(r.netPriceCents), format: SOLES_FORMAT, width: 12 },
+    {
+      header: ctx.t("food.offers.net_price"),
+      value: (r) => solesAmount(r.netPriceCents),
+      format: SOLES_FORMAT,
+      width: 12,
+    },
     {
       header: ctx.t("food.offers.cost_per_reference_header"),
-      value: (r) => soles(r.costPerReferenceCents),
+      value: (r) => solesAmount(r.costPerReferenceCents),
       format: SOLES_FORMAT,
       width: 14,
     },

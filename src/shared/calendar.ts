@@ -87,3 +87,18 @@ export function mondayOf(date: string): string {
   const weekday = new Date(`${date}T00:00:00Z`).getUTCDay();
   return addDays(date, -((weekday + 6) % 7));
 }
+
+/** Days from `from` to `to`, both included (1 for the same day). */
+export function dayCount(from: string, to: string): number {
+  return daysBetween(from, to) + 1;
+}
+
+/** Every date from `from` to `to`, both included. */
+export function datesBetween(from: string, to: string): string[] {
+  const dates: string[] = [];
+  for (let date = from; date <= to; date = addDays(date, 1)) dates.push(date);
+  return dates;
+}
+
+/** The day before a spreadsheet's day 1: Excel's serial dates are the days since this one. */
+export const EXCEL_DAY_ZERO = "1899-12-30";

@@ -66,3 +66,11 @@ export function splitIgv(totalCents: number, rateBasisPoints: number): { baseCen
 export function applyFactor(priceCents: number, factorPercent: number): number {
   return Math.round((priceCents * factorPercent) / 100);
 }
+
+/** Cents as a number of soles (1250 → 12.5), for a spreadsheet's number cells; pages show `formatMoney`. */
+export function solesAmount(cents: number): number {
+  return cents / 100;
+}
+
+/** Soles as a spreadsheet shows them: a number with the currency's format, never text. */
+export const SOLES_FORMAT = '"S/" #,##0.00';

@@ -21,6 +21,7 @@ import type {
   PriceChanges,
   UsedOffer,
 } from "../../shared/food/types";
+import { addDays, dateIn, isCalendarDate } from "../../shared/calendar";
 export type {
   CostPoint,
   OfferChange,
@@ -74,7 +75,7 @@ export function dayStart(date: string, timeZone = "UTC"): Date {
 /** The period's bounds: the start of `from` and the last millisecond of `to`, in the query's time zone. */
 export function periodBounds(query: Pick<PriceChangeQuery, "from" | "to" | "timeZone">): { start: Date; end: Date } {
   const start = dayStart(query.from, query.timeZone);
-  const next = new Date(Date.parse(`${query.to}T12:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
+  const next = addDays(query.to, 1);
   return { start, end: new Date(dayStart(next, query.timeZone).getTime() - 1) };
 }
 
@@ -353,10 +354,7 @@ function ingredientsOf(db: Db, recipeId: number): number[] {
   return rows.map((r) => r.id);
 }
 
-const isDay = (value: unknown): value is string =>
-  typeof value === "string" &&
-  /^\d{4}-\d{2}-\d{2}$/.test(value) &&
-  new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) === value;
+const isDay = (value: unknown): value is string => typeof value === "string" && isCalendarDate(value);
 
 /** The longest period the view compares, in days. */
 export const MAX_PERIOD_DAYS = 366;
@@ -371,18 +369,11 @@ export function priceChangeFilters(
   query: Record<string, unknown>,
   { timeZone, now = new Date(), defaultCityId = null }: { timeZone: string; now?: Date; defaultCityId?: number | null },
 ): PriceChangeFilters {
-  const today = new Intl.DateTimeFormat("en-CA", {
-    timeZone,
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-  }).format(now);
-  const shift = (day: string, days: number) =>
-    new Date(Date.parse(`${day}T12:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+  const today = dateIn(timeZone, now);
   let to = isDay(query.to) ? query.to : today;
-  let from = isDay(query.from) ? query.from : shift(to, -30);
+  let from = isDay(query.from) ? query.from : addDays(to, -30);
   if (from > to) [from, to] = [to, from];
-  if (Date.parse(to) - Date.parse(from) > MAX_PERIOD_DAYS * DAY_MS) from = shift(to, -MAX_PERIOD_DAYS);
+  if (Date.parse(to) - Date.parse(from) > MAX_PERIOD_DAYS * DAY_MS) from = addDays(to, -MAX_PERIOD_DAYS);
   const asId = (value: unknown) => {
     const n = typeof value === "string" && /^\d{1,9}$/.test(value) ? Number(value) : value;
     return typeof n === "number" && Number.isInteger(n) && n > 0 ? n : null;

@@ -26,8 +26,7 @@ import { translateDynamic, type Locale } from "../../shared/i18n";
 import { reachesCafe, type Scope } from "../access/scope";
 import { NotFound } from "../errors";
 import { costRecipes } from "../food/recipe-cost";
-import { dateIn } from "../../shared/calendar";
-import { datesBetween } from "./publish";
+import { dateIn, addDays, datesBetween } from "../../shared/calendar";
 import type { Board, BoardDay, BoardDish } from "../../shared/menu/types";
 export type { Board, BoardCategory, BoardDay, BoardDish, BoardService } from "../../shared/menu/types";
 
@@ -115,9 +114,7 @@ function allergensOf(db: Db, dishIds: number[], levelId: number | null): Map<num
 
 /** The days from `from`, `count` of them. */
 function daysFrom(from: string, count: number): string[] {
-  const end = new Date(`${from}T00:00:00Z`);
-  end.setUTCDate(end.getUTCDate() + count - 1);
-  return datesBetween(from, end.toISOString().slice(0, 10));
+  return datesBetween(from, addDays(from, count - 1));
 }
 
 /** The cafe's board (see the file's comment); NotFound for an unknown cafe, or one `scope` does not reach. */

@@ -38,6 +38,7 @@ import {
   type SheetRows,
 } from "../spreadsheets/read";
 import type { ExpectedServings, MenuService } from "../../shared/menu/types";
+import { addDays, dayCount, EXCEL_DAY_ZERO } from "../../shared/calendar";
 export type { ExpectedServings, MenuService, ServingsCell, ServingsDay } from "../../shared/menu/types";
 
 /** The longest range a requirement or a servings table covers: two months. */
@@ -50,18 +51,6 @@ export const MAX_SERVINGS = 100_000;
 export const FORECAST_INTAKE: IntakeLimits = { maxBytes: MAX_WORKBOOK_BYTES, maxRows: 5000 };
 /** The most problems listed of a refused forecast. */
 export const MAX_LISTED_PROBLEMS = 200;
-
-const DAY_MS = 86_400_000;
-
-/** The date `days` after `date` (YYYY-MM-DD; negative goes back). */
-export function addDays(date: string, days: number): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
-}
-
-/** Days from `from` to `to`, both included. */
-export function daysBetween(from: string, to: string): number {
-  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS) + 1;
-}
 
 /** Every date from `from` to `to`, both included. */
 export function datesOf(from: string, to: string): string[] {
@@ -84,7 +73,7 @@ export function checkRange(from: unknown, to: unknown): { from: string; to: stri
   if (!isCalendarDate(t)) errors.to = message("menuRequirements.errors.date");
   if (!errors.from && !errors.to) {
     if (t < f) errors.to = message("menuRequirements.errors.range_order");
-    else if (daysBetween(f, t) > MAX_RANGE_DAYS)
+    else if (dayCount(f, t) > MAX_RANGE_DAYS)
       errors.to = message("menuRequirements.errors.range_too_long", { max: MAX_RANGE_DAYS });
   }
   if (Object.keys(errors).length) throw new ValidationFailed(errors);
@@ -353,7 +342,7 @@ function cellText(value: CellValue | undefined): string {
 export function forecastDate(value: CellValue | undefined): string | null {
   if (typeof value === "number") {
     if (!Number.isFinite(value) || value < 1 || value > 2_958_465) return null;
-    const date = new Date(Math.round((Math.floor(value) - 25_569) * DAY_MS)).toISOString().slice(0, 10);
+    const date = addDays(EXCEL_DAY_ZERO, Math.floor(value));
     return isCalendarDate(date) ? date : null;
   }
   const text = cellText(value);

@@ -15,6 +15,7 @@ import { NotFound, ValidationFailed } from "../errors";
 import { message } from "../../shared/message";
 import { NO_EVENTS, type Publisher } from "../events";
 import { isCalendarDate } from "../../shared/calendar";
+import { datesBetween } from "../../shared/calendar";
 
 /** The longest range published at once, in days (two months). */
 export const MAX_PUBLISH_DAYS = 62;
@@ -29,18 +30,6 @@ export interface PublishResult {
   unchanged: string[];
   /** Days with nothing planned and nothing published. */
   empty: string[];
-}
-
-/** Every date from `from` to `to`, both included (YYYY-MM-DD, calendar arithmetic in UTC). */
-export function datesBetween(from: string, to: string): string[] {
-  const dates: string[] = [];
-  const day = new Date(`${from}T00:00:00Z`);
-  const end = new Date(`${to}T00:00:00Z`).getTime();
-  while (day.getTime() <= end) {
-    dates.push(day.toISOString().slice(0, 10));
-    day.setUTCDate(day.getUTCDate() + 1);
-  }
-  return dates;
 }
 
 /** Checks a range: two calendar dates, in order, at most MAX_PUBLISH_DAYS long. */

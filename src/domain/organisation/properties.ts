@@ -38,6 +38,7 @@ import {
 import { listSort, orderOf, type ListSort } from "../places/list-sort";
 import { field, parseInput, t } from "../validation";
 import type { LocationOptions, PropertyLocation, PropertyRow } from "../../shared/organisation/types";
+import { dateIn, isCalendarDate } from "../../shared/calendar";
 export type { LocationOptions, PropertyLocation, PropertyRow } from "../../shared/organisation/types";
 
 export { PROPERTY_STATUSES, type PropertyStatus };
@@ -253,17 +254,6 @@ export const PropertyInput = t.Object({
   notes: field.optionalText(1000),
 });
 
-/** Today's date (YYYY-MM-DD) in the given time zone. */
-export function todayIn(timeZone: string, now: Date): string {
-  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
-}
-
-function isCalendarDate(text: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
-  const date = new Date(`${text}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === text;
-}
-
 interface PropertyData {
   code: string;
   name: string;
@@ -310,7 +300,7 @@ function parseProperty(db: Db, scope: Scope, input: unknown, timeZone: string, n
   const acquiredOn = text("acquired_on");
   if (!errors.acquired_on && acquiredOn) {
     if (!isCalendarDate(acquiredOn)) errors.acquired_on = message("properties.date_invalid");
-    else if (acquiredOn > todayIn(timeZone, now)) errors.acquired_on = message("properties.date_future");
+    else if (acquiredOn > dateIn(timeZone, now)) errors.acquired_on = message("properties.date_future");
   }
   const value = text("acquisition_value");
   const cents = value ? parseSoles(value) : null;

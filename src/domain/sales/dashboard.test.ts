@@ -30,7 +30,8 @@ import { migratedDatabase } from "../../../tests/support/database";
 import { EVERYTHING, type Scope } from "../access/scope";
 import type { Actor } from "../audit";
 import { NotFound } from "../errors";
-import { addDays, chosenCafe, dashboardCafes, dashboardFigures, roleKeepers, type DashboardCafe } from "./dashboard";
+import { addDays } from "../../shared/calendar";
+import { chosenCafe, dashboardCafes, dashboardFigures, roleKeepers, type DashboardCafe } from "./dashboard";
 import { parseSalesFilter, salesTotals } from "./report";
 import { recordSale, voidSale, type SaleSettings } from "./sell";
 

@@ -20,6 +20,7 @@ import { NotFound } from "../errors";
 import { idList } from "../search";
 import { dateIn } from "../../shared/calendar";
 import type { DashboardFigures, PeriodFigures, RoleKeeper, SalesCount } from "../../shared/sales/types";
+import { addDays } from "../../shared/calendar";
 export type { DashboardFigures, PeriodFigures, RoleKeeper, SalesCount } from "../../shared/sales/types";
 
 /** How many days the chart shows, today included. */
@@ -58,13 +59,6 @@ export function chosenCafe(cafes: DashboardCafe[], value: unknown): DashboardCaf
   const cafe = cafes.find((c) => c.id === id);
   if (!cafe) throw new NotFound();
   return cafe;
-}
-
-/** `date` moved by `days` (negative: earlier). */
-export function addDays(date: string, days: number): string {
-  const moved = new Date(`${date}T12:00:00Z`);
-  moved.setUTCDate(moved.getUTCDate() + days);
-  return moved.toISOString().slice(0, 10);
 }
 
 /** Each cafe's dates, as the statements read them: [cafe, first day read, today, first of month, first of chart]. */

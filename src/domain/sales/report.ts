@@ -27,6 +27,7 @@ import type {
   SalesTotals,
 } from "../../shared/sales/types";
 import { SALE_STATUSES } from "../../shared/sales/types";
+import { dayCount } from "../../shared/calendar";
 export { SALE_STATUSES };
 export type {
   DuplicateGroup,
@@ -57,11 +58,6 @@ export interface SalesFilter {
   otherUnit: boolean | null;
   /** "valid" (the default) leaves voided sales out, "voided" shows only them, "all" both. */
   status: SaleStatus;
-}
-
-/** The days from `from` to `to`, both included (1 for the same day). */
-export function daysBetween(from: string, to: string): number {
-  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
 }
 
 /** The first day of the month of a date: "2026-11-23" → "2026-11-01". */
@@ -125,7 +121,7 @@ export function parseSalesFilter(input: unknown, today: string): SalesFilter {
   const from = date("from", monthStart(present(data.to) && !errors.to ? to : today));
   if (!errors.from && !errors.to) {
     if (from > to) errors.to = message("sales.filter.range_backwards");
-    else if (daysBetween(from, to) > MAX_RANGE_DAYS)
+    else if (dayCount(from, to) > MAX_RANGE_DAYS)
       errors.to = message("sales.filter.range_too_long", { days: MAX_RANGE_DAYS });
   }
 

@@ -30,7 +30,6 @@ import {
   locationOptions,
   propertyCategories,
   PROPERTY_STATUSES,
-  todayIn,
   updateProperty,
   type PropertyRow,
   type PropertyStatus,
@@ -42,6 +41,8 @@ import { organisationTabs } from "../organisation-tabs";
 import { listParams, paginated, sortParams } from "../pagination";
 import { access, defineRoutes } from "../routing";
 import { exportFileName, xlsxResponse } from "../spreadsheet";
+import { dateIn } from "../../shared/calendar";
+import { solesAmount } from "../../shared/money";
 
 const ID = "\\d+";
 
@@ -92,7 +93,7 @@ function propertyColumns(ctx: RequestContext): ExportColumn<PropertyRow>[] {
     { header: ctx.t("properties.acquired_on"), value: (r) => r.acquiredOn, width: 14 },
     {
       header: ctx.t("properties.acquisition_value"),
-      value: (r) => (r.acquisitionValueCents === null ? null : r.acquisitionValueCents / 100),
+      value: (r) => (r.acquisitionValueCents === null ? null : solesAmount(r.acquisitionValueCents)),
       format: "0.00",
       width: 16,
     },
@@ -299,7 +300,7 @@ export const businessesRoutes = defineRoutes([
           paginated(listProperties(ctx.db, ctx.scope, { search: params.search, status }, params, sort), params),
         locations: () => locationOptions(ctx.db, ctx.scope),
         categories: () => propertyCategories(ctx.db),
-        today: todayIn(ctx.config.timezone, new Date()),
+        today: dateIn(ctx.config.timezone),
         can: { manage: can(ctx.access, "properties.manage") },
       });
     },
@@ -352,7 +353,7 @@ export const businessesRoutes = defineRoutes([
                 statuses: [...PROPERTY_STATUSES],
                 locations: locationOptions(ctx.db, ctx.scope),
                 categories: propertyCategories(ctx.db),
-                today: todayIn(ctx.config.timezone, new Date()),
+                today: dateIn(ctx.config.timezone),
               }
             : null,
       });

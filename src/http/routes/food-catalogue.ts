@@ -32,11 +32,10 @@ import {
 } from "../../domain/food/price-changes";
 import { NotFound } from "../../domain/errors";
 import { levelLabel } from "../../shared/food/built-in-levels";
-import { formatMoney } from "../../shared/money";
+import { formatMoney, SOLES_FORMAT, solesAmount } from "../../shared/money";
 import type { Limit } from "../../domain/rate-limit";
 import type { ExportColumn } from "../../domain/spreadsheets/write";
 import type { RequestContext } from "../context";
-import { SOLES_FORMAT } from "../food-pages";
 import { defer } from "../page-protocol/props";
 import { idParam } from "../pagination";
 import { access, defineRoutes } from "../routing";
@@ -102,7 +101,6 @@ function offerSummary(ctx: RequestContext, changes: OfferChange[]): string {
 }
 
 function priceChangeColumns(ctx: RequestContext): ExportColumn<PriceChangeRow>[] {
-  const soles = (cents: number) => cents / 100;
   const incomplete = (complete: boolean) => (complete ? "" : ctx.t("foodCatalogue.price_changes.incomplete_short"));
   return [
     { header: ctx.t("foodCatalogue.price_changes.dish"), value: (r) => r.dishName, width: 28 },
@@ -113,19 +111,19 @@ function priceChangeColumns(ctx: RequestContext): ExportColumn<PriceChangeRow>[]
     },
     {
       header: ctx.t("foodCatalogue.price_changes.before"),
-      value: (r) => soles(r.beforeCents),
+      value: (r) => solesAmount(r.beforeCents),
       format: SOLES_FORMAT,
       width: 12,
     },
     {
       header: ctx.t("foodCatalogue.price_changes.after"),
-      value: (r) => soles(r.afterCents),
+      value: (r) => solesAmount(r.afterCents),
       format: SOLES_FORMAT,
       width: 12,
     },
     {
       header: ctx.t("foodCatalogue.price_changes.difference"),
-      value: (r) => soles(r.differenceCents),
+      value: (r) => solesAmount(r.differenceCents),
       format: SOLES_FORMAT,
       width: 12,
     },

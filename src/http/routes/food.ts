@@ -30,13 +30,14 @@ import { message } from "../../shared/message";
 import type { Limit } from "../../domain/rate-limit";
 import { can } from "../../domain/access/authorization";
 import type { RequestContext } from "../context";
-import { foodTabs, offerSettings, SOLES_FORMAT } from "../food-pages";
+import { foodTabs, offerSettings } from "../food-pages";
 import { priceChangesProps } from "./food-catalogue";
 import { optional } from "../page-protocol/props";
 import { idParam, listParams, paginated, sortParams } from "../pagination";
 import { access, defineRoutes } from "../routing";
 import { exportFileName, xlsxResponse } from "../spreadsheet";
 import type { CostedDishRow, DishDetail, RecipeChoices } from "../../shared/food/types";
+import { SOLES_FORMAT, solesAmount } from "../../shared/money";
 export type { CostedDishRow, DishCost, DishDetail, RecipeChoices } from "../../shared/food/types";
 
 const ID = "\\d+";
@@ -258,7 +259,7 @@ export const foodRoutes = defineRoutes([
             },
             {
               header: ctx.t("food.dishes.cost_header", { level, city }),
-              value: (r: CostedDishRow) => (r.cost ? r.cost.costCents / 100 : null),
+              value: (r: CostedDishRow) => (r.cost ? solesAmount(r.cost.costCents) : null),
               format: SOLES_FORMAT,
               width: 16,
             },

@@ -36,7 +36,6 @@ import {
   type MenuRequirementsResult,
 } from "../../domain/jobs/menu-requirements";
 import {
-  addDays,
   cafeInScope,
   checkRange,
   describeForecastProblem,
@@ -48,7 +47,7 @@ import {
   saveDayServings,
 } from "../../domain/menu/expected-servings";
 import { menuRequirements } from "../../domain/menu/requirements";
-import { dateIn } from "../../shared/calendar";
+import { addDays, dateIn } from "../../shared/calendar";
 import type { RequestContext } from "../context";
 import { menuCafeChoice, menuTabs } from "../menu-pages";
 import { access, defineRoutes } from "../routing";

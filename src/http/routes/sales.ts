@@ -31,6 +31,7 @@ import type { RequestContext } from "../context";
 import { listParams, paginated, sortParams } from "../pagination";
 import { access, defineRoutes } from "../routing";
 import { exportFileName, xlsxResponse } from "../spreadsheet";
+import { SOLES_FORMAT, solesAmount } from "../../shared/money";
 
 /** Lines per page of the table. */
 const LINES_PER_PAGE = 25;
@@ -100,11 +101,7 @@ function excelDateTime(iso: string, timeZone: string): number {
   return (wall - EXCEL_EPOCH) / DAY_MS;
 }
 
-/** Soles with two decimals, the symbol before them. */
-const SOLES = '"S/" #,##0.00';
-
 function lineColumns(ctx: RequestContext): ExportColumn<SalesLineRow>[] {
-  const soles = (cents: number) => cents / 100;
   return [
     {
       header: ctx.t("sales.page.columns.date"),
@@ -133,10 +130,25 @@ function lineColumns(ctx: RequestContext): ExportColumn<SalesLineRow>[] {
     { header: ctx.t("sales.page.columns.service_code"), value: (r) => r.serviceCode, width: 8 },
     { header: ctx.t("sales.page.columns.service"), value: (r) => r.serviceName, width: 18 },
     { header: ctx.t("sales.page.columns.quantity"), value: (r) => r.quantity, format: "0", width: 8 },
-    { header: ctx.t("sales.page.columns.unit_price"), value: (r) => soles(r.unitPriceCents), format: SOLES, width: 12 },
-    { header: ctx.t("sales.page.columns.base"), value: (r) => soles(r.baseCents), format: SOLES, width: 12 },
-    { header: ctx.t("sales.page.columns.igv"), value: (r) => soles(r.igvCents), format: SOLES, width: 11 },
-    { header: ctx.t("sales.page.columns.total"), value: (r) => soles(r.totalCents), format: SOLES, width: 12 },
+    {
+      header: ctx.t("sales.page.columns.unit_price"),
+      value: (r) => solesAmount(r.unitPriceCents),
+      format: SOLES_FORMAT,
+      width: 12,
+    },
+    {
+      header: ctx.t("sales.page.columns.base"),
+      value: (r) => solesAmount(r.baseCents),
+      format: SOLES_FORMAT,
+      width: 12,
+    },
+    { header: ctx.t("sales.page.columns.igv"), value: (r) => solesAmount(r.igvCents), format: SOLES_FORMAT, width: 11 },
+    {
+      header: ctx.t("sales.page.columns.total"),
+      value: (r) => solesAmount(r.totalCents),
+      format: SOLES_FORMAT,
+      width: 12,
+    },
     { header: ctx.t("sales.page.columns.type"), value: (r) => ctx.t(`sales.types.${r.saleType}`), width: 10 },
     {
       header: ctx.t("sales.page.columns.other_unit"),

@@ -2,6 +2,7 @@
 import { useMemo } from "react";
 import { intlLocale } from "../../../../src/shared/i18n";
 import { useI18n } from "../../hooks/use-i18n";
+import { dateIn } from "../../../../src/shared/calendar";
 
 const formats = new Map<string, Intl.DateTimeFormat>();
 
@@ -27,11 +28,7 @@ export function useSalesFormat() {
           () => new Intl.DateTimeFormat(intlLocale[locale], { timeStyle: "short", hourCycle: "h23", timeZone }),
         ).format(new Date(iso)),
       /** The day a clock in `timeZone` showed at `iso` (YYYY-MM-DD). */
-      dayAt: (iso: string, timeZone: string) =>
-        kept(
-          `day|${timeZone}`,
-          () => new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }),
-        ).format(new Date(iso)),
+      dayAt: (iso: string, timeZone: string) => dateIn(timeZone, new Date(iso)),
     }),
     [locale],
   );

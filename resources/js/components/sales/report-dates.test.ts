@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { parseTypedDate, presetOf, presetRange, todayIn, typedDate } from "./report-dates";
+import { parseTypedDate, presetOf, presetRange, typedDate } from "./report-dates";
+import { dateIn } from "../../../../src/shared/calendar";
 
 const LIMA = "America/Lima";
 
@@ -7,7 +8,7 @@ describe("the report dialog's dates", () => {
   test("presets count in the cafe's time zone: at 21:00 in Lima on 30 November it is still November there", () => {
     // 2026-12-01T02:00Z is 30 November, 21:00 in Lima (UTC-5): the browser's UTC day would be December already.
     const evening = new Date("2026-12-01T02:00:00Z");
-    expect(todayIn(evening, LIMA)).toBe("2026-11-30");
+    expect(dateIn(LIMA, evening)).toBe("2026-11-30");
     expect(presetRange("this_month", evening, LIMA)).toEqual({ from: "2026-11-01", to: "2026-11-30" });
     expect(presetRange("last_month", evening, LIMA)).toEqual({ from: "2026-10-01", to: "2026-10-31" });
     expect(presetRange("last_7_days", evening, LIMA)).toEqual({ from: "2026-11-24", to: "2026-11-30" });

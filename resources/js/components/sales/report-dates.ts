@@ -1,3 +1,4 @@
+import { addDays, dateIn } from "../../../../src/shared/calendar";
 /**
  * Dates of the report dialog: the ranges its presets choose (this month up to today, last month, the last 7 days),
  * counted in the cafe's time zone (the `TIMEZONE` setting, America/Lima by default) rather than the browser's, and
@@ -13,28 +14,9 @@ export type ReportPreset = (typeof REPORT_PRESETS)[number];
 const pad = (n: number) => String(n).padStart(2, "0");
 const iso = (year: number, month: number, day: number) => `${year}-${pad(month)}-${pad(day)}`;
 
-/** Today's calendar date, "YYYY-MM-DD", in `timeZone`. */
-export function todayIn(now: Date, timeZone: string): string {
-  const parts = new Intl.DateTimeFormat("en-US", {
-    timeZone,
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-  }).formatToParts(now);
-  const part = (type: string) => Number(parts.find((p) => p.type === type)!.value);
-  return iso(part("year"), part("month"), part("day"));
-}
-
-/** `date` moved by `days` (calendar arithmetic, no time zone involved). */
-function addDays(date: string, days: number): string {
-  const d = new Date(`${date}T12:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
-}
-
 /** The service dates a preset chooses, both included, as of `now` in `timeZone`. */
 export function presetRange(preset: ReportPreset, now: Date, timeZone: string): { from: string; to: string } {
-  const today = todayIn(now, timeZone);
+  const today = dateIn(timeZone, now);
   const [year, month] = today.split("-").map(Number);
   switch (preset) {
     case "this_month":

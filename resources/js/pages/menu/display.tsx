@@ -17,6 +17,7 @@ import { PageHeader } from "../../components/ui/page-header";
 import { SelectField } from "../../components/ui/select-field";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
+import { addDays } from "../../../../src/shared/calendar";
 
 interface Props {
   tabs: MenuTab[];
@@ -25,12 +26,6 @@ interface Props {
   board: Board | null;
   links: DisplayLinkRow[] | null;
   can: { manageLinks: boolean; publish: boolean };
-}
-
-function addDays(date: string, days: number): string {
-  const d = new Date(`${date}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
 }
 
 function PublishForm({ cafeId, today }: { cafeId: number; today: string }) {
