@@ -32,7 +32,7 @@ import {
 } from "../search";
 import { parseInput, t } from "../validation";
 import { bumpAccessVersion } from "./authorization";
-import { scopeValues, type Scope } from "./scope";
+import { scopeValues, type Scope, reachesHeadquarters, reachesCafe } from "./scope";
 import type { AreaSummary } from "../../shared/access/types";
 export type { AreaSummary } from "../../shared/access/types";
 
@@ -195,15 +195,12 @@ function checkPlace(
   if ((cafeId === null) === (headquartersId === null))
     throw new ValidationFailed({ place: message("access.area_one_place") });
   if (cafeId !== null) {
-    if (
-      !db.select({ id: cafes.id }).from(cafes).where(eq(cafes.id, cafeId)).get() ||
-      !(scope.all || scope.cafeIds.has(cafeId))
-    ) {
+    if (!db.select({ id: cafes.id }).from(cafes).where(eq(cafes.id, cafeId)).get() || !reachesCafe(scope, cafeId)) {
       throw new ValidationFailed({ cafe_id: message("access.place_not_found") });
     }
   } else if (
     !db.select({ id: headquarters.id }).from(headquarters).where(eq(headquarters.id, headquartersId!)).get() ||
-    !(scope.all || scope.headquartersIds.has(headquartersId!))
+    !reachesHeadquarters(scope, headquartersId!)
   ) {
     throw new ValidationFailed({ headquarters_id: message("access.place_not_found") });
   }

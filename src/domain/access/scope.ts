@@ -33,6 +33,11 @@ export function reachesCafe(scope: Scope, cafeId: number): boolean {
   return scope.all || scope.cafeIds.has(cafeId);
 }
 
+/** Whether the scope reaches one of these cafes (an all-places scope reaches even none). */
+export function reachesAnyCafe(scope: Scope, cafeIds: readonly number[]): boolean {
+  return scope.all || cafeIds.some((id) => scope.cafeIds.has(id));
+}
+
 export function reachesHeadquarters(scope: Scope, headquartersId: number): boolean {
   return scope.all || scope.headquartersIds.has(headquartersId);
 }

@@ -22,7 +22,7 @@ import {
 } from "../../../db/schema";
 import type { Db } from "../../db";
 import type { Locale } from "../../shared/i18n";
-import type { Scope } from "../access/scope";
+import { reachesCafe, type Scope } from "../access/scope";
 import type { ExportSheet } from "../spreadsheets/write";
 import { PLACES_SHEETS, serviceTypeName, workbookSheet, yesNo, type PlacesSheetKind, type WorkbookRow } from "./import";
 import { exportCafes, exportMines, exportUnits, reachableParents } from "./places";
@@ -58,7 +58,7 @@ export function placesExport(
     .from(cafes)
     .all();
   const unitsInReach = allUnits.filter((u) => !reachUnit || reachUnit.has(u.id));
-  const cafesInReach = allCafes.filter((c) => scope.all || scope.cafeIds.has(c.id));
+  const cafesInReach = allCafes.filter((c) => reachesCafe(scope, c.id));
 
   // The rows the tab shows for this search, then what they stand on and what they hold.
   let mineIds: Set<number>;

@@ -17,7 +17,7 @@
  * sheet that only repeats what is there (a re-imported export) needs none.
  */
 import { bumpAccessVersion } from "../access/authorization";
-import type { Scope } from "../access/scope";
+import { reachesBusiness, reachesCafe, type Scope } from "../access/scope";
 import { COMPANY_WIDE, recordAudit, treePlace, type Actor, type AuditPlace, type Tx } from "../audit";
 import { ValidationFailed } from "../errors";
 import { message, type Message } from "../../shared/message";
@@ -585,7 +585,7 @@ class Planner {
     }
     for (const c of db.select().from(cafes).all()) {
       const { unit, mine } = unitById.get(c.unitId)!;
-      const reachable = scope.all || scope.cafeIds.has(c.id);
+      const reachable = reachesCafe(scope, c.id);
       keep(unit.cafes, c.name, {
         id: c.id,
         name: c.name,
@@ -884,7 +884,7 @@ class Planner {
       const business = this.findBusiness(businessText);
       // Choosing a business outside the actor's reach looks the same as naming none that exists.
       const keeps = cafe && business && cafe.businessId === business.id;
-      if (!business || !(keeps || this.scope.all || this.scope.businessIds.has(business.id))) {
+      if (!business || !(keeps || reachesBusiness(this.scope, business.id))) {
         this.problem(
           sheet,
           row,

@@ -26,7 +26,7 @@ import {
 import { preparedQuery, type Db } from "../../db";
 import { cafeSalesUsage } from "../sales/usage";
 import { bumpAccessVersion } from "../access/authorization";
-import { reachesBusiness, type Scope } from "../access/scope";
+import { reachesBusiness, type Scope, reachesCafe } from "../access/scope";
 import { recordAudit, type Actor, type Tx } from "../audit";
 import { chosenCity } from "../food/cities";
 import { Conflict, NotFound, ValidationFailed } from "../errors";
@@ -422,7 +422,7 @@ export function requireUnit(db: Db, scope: Scope, id: number) {
 
 export function requireCafe(db: Db, scope: Scope, id: number) {
   const cafe = db.select().from(cafes).where(eq(cafes.id, id)).get();
-  if (!cafe || !(scope.all || scope.cafeIds.has(id))) throw new NotFound();
+  if (!cafe || !reachesCafe(scope, id)) throw new NotFound();
   return cafe;
 }
 

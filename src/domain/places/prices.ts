@@ -5,7 +5,7 @@
 import { and, asc, desc, eq, inArray, isNotNull, isNull } from "drizzle-orm";
 import { cafes, cafeServices, mines, servicePriceHistory, services, units, users } from "../../../db/schema";
 import type { Db } from "../../db";
-import type { Scope } from "../access/scope";
+import { reachesCafe, type Scope } from "../access/scope";
 import { recordAudit, type Actor, type Tx } from "../audit";
 import { NotFound, ValidationFailed } from "../errors";
 import { message, type Message } from "../../shared/message";
@@ -22,7 +22,7 @@ function requireCafe(db: Db, scope: Scope, cafeId: number) {
     .innerJoin(mines, eq(mines.id, units.mineId))
     .where(eq(cafes.id, cafeId))
     .get();
-  if (!row || !(scope.all || scope.cafeIds.has(cafeId))) throw new NotFound();
+  if (!row || !reachesCafe(scope, cafeId)) throw new NotFound();
   return {
     id: row.id,
     name: row.name,

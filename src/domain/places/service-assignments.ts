@@ -10,7 +10,7 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { cafes, cafeServices, mines, mineServices, services, units, unitServices } from "../../../db/schema";
 import type { Db } from "../../db";
-import type { Scope } from "../access/scope";
+import { reachesAnyCafe, type Scope } from "../access/scope";
 import { recordAudit, treePlace, type Actor, type Tx } from "../audit";
 import { Conflict, NotFound, ValidationFailed } from "../errors";
 import { message, type Message } from "../../shared/message";
@@ -38,7 +38,7 @@ function group<K>(rows: { key: K; serviceId: number }[]): Map<K, number[]> {
 /** The place, if it exists within the scope (outside it looks the same as missing). */
 export function requirePlace(db: Db, scope: Scope, kind: string, id: number): PlaceRef {
   if (!Number.isInteger(id) || id < 1) throw new NotFound();
-  const inScope = (cafeIds: number[]) => scope.all || cafeIds.some((c) => scope.cafeIds.has(c));
+  const inScope = (cafeIds: number[]) => reachesAnyCafe(scope, cafeIds);
   if (kind === "mine") {
     const mine = db.select().from(mines).where(eq(mines.id, id)).get();
     const cafeIds = mine
