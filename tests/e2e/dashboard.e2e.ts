@@ -79,7 +79,12 @@ test.describe("dashboard", () => {
     return { context, page, problems };
   };
 
+  /** Whether this worker has made the people, diners and sales on its database. */
+  let made = false;
+
   test.beforeAll(async ({ browser, mesa }) => {
+    // Once per worker: a worker that comes back to this file for more of its tests finds them there already.
+    if (made) return;
     await mesa.user({ ...ADMIN, role: "super-administrator", area: "Administración", place: "Sede Lima" });
     await mesa.user({ ...MANAGER, role: "cafe manager", area: "Caja", place: CAFE });
     await mesa.user({ ...CASHIER, role: "cashier", area: "Caja", place: CAFE });
@@ -102,6 +107,7 @@ test.describe("dashboard", () => {
     });
     expect(response.status(), await response.text()).toBe(201);
     await context.close();
+    made = true;
   });
 
   test("the figures arrive after the page and move without a reload when a sale is made in another tab", async ({
