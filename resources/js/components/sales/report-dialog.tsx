@@ -29,6 +29,7 @@ import { Dialog } from "../ui/dialog";
 import { SelectField } from "../ui/select-field";
 import { ReportDateField } from "./report-date-field";
 import { presetOf, presetRange, REPORT_PRESETS, type ReportPreset } from "./report-dates";
+import type { SalesTotals } from "../../../../src/shared/sales/types";
 
 /** The filter's fields as the server reads them (parseSalesFilter); "" does not filter. */
 export interface ReportFilterFields {
@@ -53,16 +54,7 @@ const EMPTY_FILTER: ReportFilterFields = {
   other_unit: "",
 };
 
-interface Totals {
-  sales: number;
-  lines: number;
-  meals: number;
-  baseCents: number;
-  igvCents: number;
-  totalCents: number;
-  voidedSales: number;
-  voidedCents: number;
-}
+type Totals = SalesTotals;
 
 interface Options {
   cafes: { id: number; name: string; unit: string; mine: string }[];
