@@ -2,7 +2,7 @@
 import { Head, router, usePage } from "@inertiajs/react";
 import { Download, Pencil, Plus, Trash2 } from "lucide-react";
 import { useState } from "react";
-import { HeadquartersModal } from "../../components/businesses/headquarters-modal";
+import { HeadquartersDialog } from "../../components/businesses/headquarters-dialog";
 import type { BusinessOption, HeadquartersRow, OrganisationTab } from "../../components/businesses/types";
 import { DataTable, SearchBox, type DataColumn, type Page } from "../../components/data-table";
 import { OrganisationTabs } from "../../components/organisation-tabs";
@@ -136,7 +136,7 @@ export default function HeadquartersIndex({ tabs, filters, headquarters, busines
       />
 
       {modal && (
-        <HeadquartersModal
+        <HeadquartersDialog
           headquarters={modal.headquarters}
           businesses={businesses}
           cities={cities}

@@ -5,8 +5,8 @@
 import { Head, router, usePage } from "@inertiajs/react";
 import { ChevronDown, ChevronRight, Download, ListChecks, Pencil, Plus, Store, Trash2 } from "lucide-react";
 import { useState } from "react";
-import { BusinessModal } from "../../components/businesses/business-modal";
-import { BusinessServicesModal } from "../../components/businesses/business-services-modal";
+import { BusinessDialog } from "../../components/businesses/business-dialog";
+import { BusinessServicesDialog } from "../../components/businesses/business-services-dialog";
 import type { BusinessRow, OrganisationTab, ServiceOption } from "../../components/businesses/types";
 import { DataTable, SearchBox, type DataColumn, type Page } from "../../components/data-table";
 import { OrganisationTabs } from "../../components/organisation-tabs";
@@ -214,9 +214,9 @@ export default function BusinessesIndex({ tabs, filters, businesses, serviceOpti
         renderExpanded={operatedCafes}
       />
 
-      {modal?.kind === "business" && <BusinessModal business={modal.business} rucLength={rucLength} onClose={close} />}
+      {modal?.kind === "business" && <BusinessDialog business={modal.business} rucLength={rucLength} onClose={close} />}
       {modal?.kind === "services" && (
-        <BusinessServicesModal business={modal.business} services={serviceOptions} onClose={close} />
+        <BusinessServicesDialog business={modal.business} services={serviceOptions} onClose={close} />
       )}
     </div>
   );

@@ -5,7 +5,7 @@
 import { Head, Link, router, usePage } from "@inertiajs/react";
 import { Download, Pencil, Plus, QrCode, Trash2 } from "lucide-react";
 import { useState } from "react";
-import { PropertyModal } from "../../components/businesses/property-modal";
+import { PropertyDialog } from "../../components/businesses/property-dialog";
 import { PropertyStatusBadge } from "../../components/businesses/property-status";
 import type { LocationOptions, OrganisationTab, PropertyRow, PropertyStatus } from "../../components/businesses/types";
 import { DataTable, SearchBox, visitWith, type DataColumn, type Page } from "../../components/data-table";
@@ -210,7 +210,7 @@ export default function PropertiesIndex({
       />
 
       {modal && (
-        <PropertyModal
+        <PropertyDialog
           property={modal.property}
           statuses={statuses}
           locations={locations}

@@ -6,7 +6,7 @@
 import { Head, usePage } from "@inertiajs/react";
 import { Download, Plus } from "lucide-react";
 import { SearchBox, type Page } from "../../components/data-table";
-import { DealershipModals, useDealershipModals } from "../../components/dealerships/dealership-modals";
+import { DealershipDialogs, useDealershipModals } from "../../components/dealerships/dealership-dialogs";
 import { DealershipTree } from "../../components/dealerships/dealership-tree";
 import type { DealershipDialogProps, DealershipTreeRow } from "../../components/dealerships/types";
 import { Button, buttonClasses } from "../../components/ui/button";
@@ -74,7 +74,7 @@ export default function DealershipsIndex({ filters, tree, ...dialog }: Props) {
           deleteSubdealership: modals.deleteSubdealership,
         }}
       />
-      <DealershipModals modal={modals.modal} close={modals.close} dialog={dialog} />
+      <DealershipDialogs modal={modals.modal} close={modals.close} dialog={dialog} />
     </div>
   );
 }

@@ -18,7 +18,7 @@ import type {
   LevelRow,
   RecipeChoices,
 } from "../../components/food/dish-types";
-import { FoodModals } from "../../components/food/food-modals";
+import { FoodDialogs } from "../../components/food/food-dialogs";
 import { FoodTabs } from "../../components/food/food-tabs";
 import { LevelsTable } from "../../components/food/levels-table";
 import { MenuTable } from "../../components/food/menu-table";
@@ -383,7 +383,7 @@ export default function FoodIndex(props: Props) {
       )}
       {modal?.kind === "import" && <DishImportDialog onClose={() => setModal(null)} />}
       {modal?.kind === "categories" && (
-        <FoodModals
+        <FoodDialogs
           modal={{ kind: "categories" }}
           close={() => setModal(null)}
           dialog={{

@@ -6,7 +6,7 @@
 import { Head, usePage } from "@inertiajs/react";
 import { Download, FolderTree, Pencil, Plus, Trash2, Upload } from "lucide-react";
 import { SearchBox, visitWith, type DataColumn, type Page } from "../../components/data-table";
-import { FoodModals, useFoodModals } from "../../components/food/food-modals";
+import { FoodDialogs, useFoodModals } from "../../components/food/food-dialogs";
 import { FoodTabs } from "../../components/food/food-tabs";
 import { OfferGroups, type GroupsPage } from "../../components/food/offer-groups";
 import type { FoodDialogProps, IngredientRow, ProviderGroup } from "../../components/food/types";
@@ -308,7 +308,7 @@ export default function IngredientsIndex({
           <ListSkeleton label={t("food.loading")} rows={foldedIngredients.missing} />
         )}
       </div>
-      <FoodModals modal={modals.modal} close={modals.close} dialog={dialog} />
+      <FoodDialogs modal={modals.modal} close={modals.close} dialog={dialog} />
     </div>
   );
 }

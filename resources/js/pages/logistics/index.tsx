@@ -5,7 +5,7 @@
 import { Head, Link, usePage } from "@inertiajs/react";
 import { Download, History, Plus, Warehouse } from "lucide-react";
 import { DataTable, SearchBox, type DataColumn, type Page } from "../../components/data-table";
-import { FoodModals, useFoodModals } from "../../components/food/food-modals";
+import { FoodDialogs, useFoodModals } from "../../components/food/food-dialogs";
 import { FoodTabs } from "../../components/food/food-tabs";
 import type { FoodDialogProps, LogisticsCentre, StockedIngredient } from "../../components/food/types";
 import { useFoodWords } from "../../components/food/use-food-words";
@@ -183,7 +183,7 @@ export default function LogisticsIndex({ filters, centres, stock, ...dialog }: P
           )}
         </section>
       )}
-      <FoodModals modal={modals.modal} close={modals.close} dialog={dialog} />
+      <FoodDialogs modal={modals.modal} close={modals.close} dialog={dialog} />
     </div>
   );
 }

@@ -9,10 +9,10 @@ import { Head, router, usePage } from "@inertiajs/react";
 import { CircleAlert, Coins, Download, ListChecks, Pencil, Plus, Trash2, Upload } from "lucide-react";
 import { useState } from "react";
 import { DataTable, SearchBox, visitWith, type DataColumn, type Page } from "../../components/data-table";
-import { EditPlaceModal, type EditTarget } from "../../components/management/edit-place-modal";
+import { EditPlaceDialog, type EditTarget } from "../../components/management/edit-place-dialog";
 import { ImportDialog } from "../../components/management/import-dialog";
 import { ImportJobPanel, type ImportJob } from "../../components/management/import-job";
-import { PlaceModal } from "../../components/management/place-modal";
+import { PlaceDialog } from "../../components/management/place-dialog";
 import type {
   CafeRow,
   ManagementAbilities,
@@ -22,7 +22,7 @@ import type {
   UnitRow,
 } from "../../components/management/types";
 import type { CityOption } from "../../components/food/city-select";
-import { CafePricesModal } from "../../components/services/cafe-prices-modal";
+import { CafePricesDialog } from "../../components/services/cafe-prices-dialog";
 import { PlaceServicesPopover, type PlaceTarget } from "../../components/services/place-services-popover";
 import type { CafePrices, ServiceOption } from "../../components/services/types";
 import { useConfirm } from "../../components/ui/alert-dialog";
@@ -395,7 +395,7 @@ export default function ManagementIndex({
       </div>
 
       {modal?.kind === "new" && (
-        <PlaceModal
+        <PlaceDialog
           search={placeSearch}
           services={serviceOptions}
           canSetPrices={can.managePrices}
@@ -409,7 +409,7 @@ export default function ManagementIndex({
       )}
       {modal?.kind === "import" && <ImportDialog open onClose={close} />}
       {modal?.kind === "edit" && (
-        <EditPlaceModal
+        <EditPlaceDialog
           target={modal.target}
           businesses={businesses}
           timeZones={timeZones}
@@ -422,7 +422,7 @@ export default function ManagementIndex({
         <PlaceServicesPopover place={modal.place} services={serviceOptions} anchor={modal.anchor} onClose={close} />
       )}
       {modal?.kind === "prices" && cafePrices && (
-        <CafePricesModal
+        <CafePricesDialog
           key={cafePrices.cafe.id}
           prices={cafePrices}
           canManage={can.managePrices}

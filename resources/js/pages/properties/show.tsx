@@ -5,7 +5,7 @@
 import { Head, Link } from "@inertiajs/react";
 import { ArrowLeft, Pencil, QrCode } from "lucide-react";
 import { useState, type ReactNode } from "react";
-import { PropertyModal } from "../../components/businesses/property-modal";
+import { PropertyDialog } from "../../components/businesses/property-dialog";
 import { PropertyStatusBadge } from "../../components/businesses/property-status";
 import type { LocationOptions, PropertyRow, PropertyStatus } from "../../components/businesses/types";
 import { Button, buttonClasses } from "../../components/ui/button";
@@ -100,7 +100,7 @@ export default function PropertyShow({ property, editor }: Props) {
           {entry(t("properties.updated_at"), dateTime(property.updatedAt))}
         </dl>
       </section>
-      {editing && editor && <PropertyModal property={property} {...editor} onClose={() => setEditing(false)} />}
+      {editing && editor && <PropertyDialog property={property} {...editor} onClose={() => setEditing(false)} />}
     </div>
   );
 }

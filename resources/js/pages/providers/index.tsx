@@ -8,7 +8,7 @@ import { Head, usePage } from "@inertiajs/react";
 import { Download, MapPinned, Pencil, Plus, Trash2 } from "lucide-react";
 import { DataTable, SearchBox, visitWith, type DataColumn, type Page } from "../../components/data-table";
 import { foldedPage, ListSkeleton } from "../../components/list-skeleton";
-import { FoodModals, useFoodModals } from "../../components/food/food-modals";
+import { FoodDialogs, useFoodModals } from "../../components/food/food-dialogs";
 import { FoodTabs } from "../../components/food/food-tabs";
 import { OfferGroups, type GroupsPage } from "../../components/food/offer-groups";
 import type { CityGroup, CityRow, FoodDialogProps, ProviderRow } from "../../components/food/types";
@@ -244,7 +244,7 @@ export default function ProvidersIndex({
           <ListSkeleton label={t("food.loading")} rows={foldedProviders.missing} />
         )}
       </div>
-      <FoodModals modal={modals.modal} close={modals.close} dialog={dialog} cities={cities} />
+      <FoodDialogs modal={modals.modal} close={modals.close} dialog={dialog} cities={cities} />
     </div>
   );
 }

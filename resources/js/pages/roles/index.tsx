@@ -6,8 +6,8 @@ import { SearchBox } from "../../components/data-table";
 import { NavIcon } from "../../components/nav-icon";
 import { Button } from "../../components/ui/button";
 import { PageHeader } from "../../components/ui/page-header";
-import { PermissionModal } from "../../components/users/permission-modal";
-import { RoleModal } from "../../components/users/role-modal";
+import { PermissionDialog } from "../../components/users/permission-dialog";
+import { RoleDialog } from "../../components/users/role-dialog";
 import { byArea, type Abilities, type PermissionRow, type RoleRow } from "../../components/users/types";
 import { useI18n } from "../../hooks/use-i18n";
 
@@ -128,9 +128,9 @@ export default function RolesIndex({
         </table>
       </div>
       {role !== undefined && (
-        <RoleModal role={role} permissions={permissions} open onClose={() => setRole(undefined)} />
+        <RoleDialog role={role} permissions={permissions} open onClose={() => setRole(undefined)} />
       )}
-      {permission && <PermissionModal permission={permission} onClose={() => setPermission(null)} />}
+      {permission && <PermissionDialog permission={permission} onClose={() => setPermission(null)} />}
     </div>
   );
 }

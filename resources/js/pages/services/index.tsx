@@ -6,7 +6,7 @@ import { Head, Link, router, usePage } from "@inertiajs/react";
 import { Download, MapPin, Pencil, Plus, Trash2 } from "lucide-react";
 import { useState } from "react";
 import { DataTable, SearchBox, visitWith, type DataColumn, type Page } from "../../components/data-table";
-import { ServiceModal } from "../../components/services/service-modal";
+import { ServiceDialog } from "../../components/services/service-dialog";
 import type { ServiceAbilities, ServiceRow, ServiceType } from "../../components/services/types";
 import { useConfirm } from "../../components/ui/alert-dialog";
 import { Button, buttonClasses, IconButton } from "../../components/ui/button";
@@ -188,7 +188,7 @@ export default function ServicesIndex({ filters, types, services, can }: Props) 
         }
       />
 
-      {modal?.kind === "service" && <ServiceModal service={modal.service} types={types} onClose={close} />}
+      {modal?.kind === "service" && <ServiceDialog service={modal.service} types={types} onClose={close} />}
     </div>
   );
 }

@@ -12,16 +12,16 @@ import { PageHeader } from "../../components/ui/page-header";
 import { Select } from "../../components/ui/select";
 import { TabList } from "../../components/ui/tabs";
 import { OtherErrors } from "../../components/ui/form-errors";
-import { AreaModal } from "../../components/users/area-modal";
-import { PermissionsModal, type Inspected } from "../../components/users/permissions-modal";
-import { RoleModal } from "../../components/users/role-modal";
-import { SelectRoleModal } from "../../components/users/select-role-modal";
+import { AreaDialog } from "../../components/users/area-dialog";
+import { PermissionsDialog, type Inspected } from "../../components/users/permissions-dialog";
+import { RoleDialog } from "../../components/users/role-dialog";
+import { SelectRoleDialog } from "../../components/users/select-role-dialog";
 import { PlacesNav } from "../../components/users/places-nav";
 import type { Abilities, AdminUser, AreaRow, PermissionRow, PlaceTree, RoleRow } from "../../components/users/types";
 import { foldedPage, ListSkeleton } from "../../components/list-skeleton";
 import { DocumentLabel } from "../../components/users/document-label";
 import { EmailLookalikeFlag } from "../../components/users/email-lookalike";
-import { UserModal } from "../../components/users/user-modal";
+import { UserDialog } from "../../components/users/user-dialog";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
 import { cn } from "../../lib/utils";
@@ -432,15 +432,15 @@ export default function UsersIndex({
       </div>
 
       {modal?.kind === "user" && areaOptions && (
-        <UserModal user={modal.user} areas={areaOptions} dniLength={dniLength} open onClose={close} />
+        <UserDialog user={modal.user} areas={areaOptions} dniLength={dniLength} open onClose={close} />
       )}
       {modal?.kind === "role-select" && areaOptions && (
-        <SelectRoleModal user={modal.user} areas={areaOptions} onClose={close} />
+        <SelectRoleDialog user={modal.user} areas={areaOptions} onClose={close} />
       )}
-      {modal?.kind === "permissions" && inspected && <PermissionsModal inspected={inspected} onClose={close} />}
-      {modal?.kind === "area" && <AreaModal area={modal.area} places={places} roles={roleOptions} onClose={close} />}
+      {modal?.kind === "permissions" && inspected && <PermissionsDialog inspected={inspected} onClose={close} />}
+      {modal?.kind === "area" && <AreaDialog area={modal.area} places={places} roles={roleOptions} onClose={close} />}
       {modal?.kind === "role" && permissions && (
-        <RoleModal role={modal.role} permissions={permissions} open onClose={close} />
+        <RoleDialog role={modal.role} permissions={permissions} open onClose={close} />
       )}
     </div>
   );

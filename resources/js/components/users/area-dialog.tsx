@@ -9,7 +9,7 @@ import { Field } from "../ui/field";
 import { SelectField } from "../ui/select-field";
 import type { AreaRow, PlaceTree } from "./types";
 
-export function AreaModal({
+export function AreaDialog({
   area,
   places,
   roles,

@@ -10,7 +10,7 @@ export interface Inspected {
   roles: string[];
 }
 
-export function PermissionsModal({ inspected, onClose }: { inspected: Inspected; onClose: () => void }) {
+export function PermissionsDialog({ inspected, onClose }: { inspected: Inspected; onClose: () => void }) {
   const { t, roleName, permissionName } = useI18n();
   return (
     <Dialog

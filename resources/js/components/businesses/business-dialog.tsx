@@ -10,7 +10,7 @@ import type { BusinessRow } from "./types";
 
 const FIELDS = ["name", "ruc", "fiscal_address", "legal_address", "email", "phone"];
 
-export function BusinessModal({
+export function BusinessDialog({
   business,
   rucLength,
   onClose,

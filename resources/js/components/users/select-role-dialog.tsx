@@ -8,7 +8,7 @@ import { Dialog, DialogActions } from "../ui/dialog";
 import { SelectField } from "../ui/select-field";
 import type { AdminUser, AreaRow } from "./types";
 
-export function SelectRoleModal({ user, areas, onClose }: { user: AdminUser; areas: AreaRow[]; onClose: () => void }) {
+export function SelectRoleDialog({ user, areas, onClose }: { user: AdminUser; areas: AreaRow[]; onClose: () => void }) {
   const { t, roleName } = useI18n();
   const route = useRoute();
   const first = user.assignments[0];

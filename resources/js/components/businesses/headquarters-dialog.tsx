@@ -12,7 +12,7 @@ import type { BusinessOption, HeadquartersRow } from "./types";
 
 const FIELDS = ["business_id", "name", "address", "phone", "city_id"];
 
-export function HeadquartersModal({
+export function HeadquartersDialog({
   headquarters,
   businesses,
   cities,

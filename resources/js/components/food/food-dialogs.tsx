@@ -16,7 +16,7 @@ import { ProviderDialog } from "./provider-dialog";
 import type { CityRow, FoodDialogProps, IngredientRow, OfferRow, ProviderRow } from "./types";
 import { useFoodWords } from "./use-food-words";
 
-export type FoodModal =
+export type OpenFoodDialog =
   | { kind: "ingredient"; ingredient: IngredientRow | null }
   | { kind: "categories" }
   | { kind: "provider"; provider: ProviderRow | null }
@@ -31,7 +31,7 @@ export function useFoodModals() {
   const { t } = useFoodWords();
   const route = useRoute();
   const confirm = useConfirm();
-  const [modal, setModal] = useState<FoodModal>(null);
+  const [modal, setModal] = useState<OpenFoodDialog>(null);
   const ask = async (title: string, description: string, url: string) => {
     if (await confirm({ title, description })) router.delete(url, { preserveScroll: true, preserveState: true });
   };
@@ -67,13 +67,13 @@ export function useFoodModals() {
   };
 }
 
-export function FoodModals({
+export function FoodDialogs({
   modal,
   close,
   dialog,
   cities,
 }: {
-  modal: FoodModal;
+  modal: OpenFoodDialog;
   close: () => void;
   dialog: FoodDialogProps;
   /** The cities with what is in them (the Providers page's cities dialog). */

@@ -25,7 +25,7 @@ const FIELDS = [
   "notes",
 ];
 
-export function PropertyModal({
+export function PropertyDialog({
   property,
   statuses,
   locations,

@@ -11,7 +11,7 @@ import { isBuiltInRoleName } from "../../../../src/shared/access/built-in-roles"
 import { isCompanyWide } from "../../../../src/shared/access/permissions";
 import { byArea, type PermissionRow, type RoleRow } from "./types";
 
-export function RoleModal({
+export function RoleDialog({
   role,
   permissions,
   open,

@@ -11,7 +11,7 @@ import { cn } from "../../lib/utils";
 import type { CafePrices } from "./types";
 
 /** `reload`: the page's props that show prices (besides the dialog's own), refreshed after saving. */
-export function CafePricesModal({
+export function CafePricesDialog({
   prices,
   canManage,
   reload,

@@ -9,7 +9,7 @@ import { Field } from "../ui/field";
 import { SelectField } from "../ui/select-field";
 import type { PermissionRow } from "./types";
 
-export function PermissionModal({ permission, onClose }: { permission: PermissionRow; onClose: () => void }) {
+export function PermissionDialog({ permission, onClose }: { permission: PermissionRow; onClose: () => void }) {
   const { t, permissionName, permissionArea } = useI18n();
   const route = useRoute();
   const form = useForm({

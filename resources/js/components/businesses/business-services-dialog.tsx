@@ -7,7 +7,7 @@ import { Dialog, DialogActions } from "../ui/dialog";
 import { OtherErrors } from "../ui/form-errors";
 import type { BusinessRow, ServiceOption } from "./types";
 
-export function BusinessServicesModal({
+export function BusinessServicesDialog({
   business,
   services,
   onClose,

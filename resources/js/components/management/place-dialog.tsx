@@ -149,7 +149,7 @@ function Picker({
   );
 }
 
-export function PlaceModal({
+export function PlaceDialog({
   search,
   services,
   canSetPrices,

@@ -19,7 +19,7 @@ import { Field } from "../ui/field";
 import { SelectField } from "../ui/select-field";
 import type { AdminUser, AreaRow } from "./types";
 
-export function UserModal({
+export function UserDialog({
   user,
   areas,
   dniLength,

@@ -13,7 +13,7 @@ import type { CafeRow, MineRow, PlaceOption, UnitRow } from "./types";
 export type EditTarget =
   { kind: "mine"; row: MineRow } | { kind: "unit"; row: UnitRow } | { kind: "cafe"; row: CafeRow };
 
-export function EditPlaceModal({
+export function EditPlaceDialog({
   target,
   businesses,
   timeZones,

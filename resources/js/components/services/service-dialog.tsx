@@ -9,7 +9,7 @@ import { OtherErrors } from "../ui/form-errors";
 import { SelectField } from "../ui/select-field";
 import type { ServiceRow, ServiceType } from "./types";
 
-export function ServiceModal({
+export function ServiceDialog({
   service,
   types,
   onClose,

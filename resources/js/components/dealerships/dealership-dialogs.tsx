@@ -11,7 +11,7 @@ import { DealershipDialog } from "./dealership-dialog";
 import { SubdealershipDialog } from "./subdealership-dialog";
 import type { DealershipDialogProps, DealershipRow, SubdealershipRow } from "./types";
 
-export type DealershipModal =
+export type OpenDealershipDialog =
   | { kind: "dealership"; dealership: DealershipRow | null }
   | { kind: "subdealership"; subdealership: SubdealershipRow | null; dealershipId?: number }
   | null;
@@ -21,7 +21,7 @@ export function useDealershipModals() {
   const { t } = useI18n();
   const route = useRoute();
   const confirm = useConfirm();
-  const [modal, setModal] = useState<DealershipModal>(null);
+  const [modal, setModal] = useState<OpenDealershipDialog>(null);
   return {
     modal,
     setModal,
@@ -53,12 +53,12 @@ export function useDealershipModals() {
   };
 }
 
-export function DealershipModals({
+export function DealershipDialogs({
   modal,
   close,
   dialog,
 }: {
-  modal: DealershipModal;
+  modal: OpenDealershipDialog;
   close: () => void;
   dialog: DealershipDialogProps;
 }) {
