@@ -3,7 +3,6 @@
  * service never thinks about HTTP and a route never invents a status.
  */
 import type { Message } from "../shared/message";
-export { message, type Message } from "../shared/message";
 
 export class DomainError extends Error {}
 
