@@ -13,7 +13,6 @@ import { parseInput, t } from "../validation";
 import { requireMenuCafe } from "./structures";
 import type { CafeMenuSettings } from "../../shared/menu/types";
 import { BOARD_LANGUAGES } from "../../shared/menu/types";
-export { BOARD_LANGUAGES };
 export type { BoardLanguage, CafeMenuSettings } from "../../shared/menu/types";
 
 /** The levels, in their order, for the settings' picker. */

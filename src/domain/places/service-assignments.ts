@@ -19,8 +19,7 @@ import { clearPricesBeforeRemoval } from "./prices";
 import type { AffectedPlace } from "../../shared/places/types";
 export type { AffectedPlace } from "../../shared/places/types";
 
-import { PLACE_KINDS, type PlaceKind } from "../../shared/places/types";
-export { PLACE_KINDS, type PlaceKind };
+import type { PlaceKind } from "../../shared/places/types";
 
 interface PlaceRef {
   kind: PlaceKind;

@@ -28,7 +28,6 @@ import type {
 } from "../../shared/sales/types";
 import { SALE_STATUSES } from "../../shared/sales/types";
 import { dayCount } from "../../shared/calendar";
-export { SALE_STATUSES };
 export type {
   DuplicateGroup,
   DuplicateSale,
