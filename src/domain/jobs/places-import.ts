@@ -21,6 +21,7 @@ import { message, type Message } from "../../shared/message";
 import {
   canConfirm,
   importPlaces,
+  PLAN_CHANGED,
   PlanChanged,
   previewPlacesImport,
   type ImportAbilities,
@@ -56,7 +57,7 @@ export interface PlacesImportResult {
 /** The job's failure when the workbook has rows to fix (the result's preview lists them). */
 export const IMPORT_FAILED = "import.failed";
 /** The job's failure when the plan differs from the confirmed preview (the result holds the new preview). */
-export const PLAN_CHANGED = "import.plan_changed";
+export { PLAN_CHANGED };
 
 /** Progress labels (translation keys) of the import's steps. */
 const LABELS = {
@@ -106,8 +107,9 @@ export const placesImportJob: JobHandler<PlacesImportInput, PlacesImportResult> 
       return { counts };
     } catch (error) {
       if (error instanceof PlanChanged) {
-        if (canConfirm(error.preview)) keepUpload();
-        throw new JobFailed(message(PLAN_CHANGED), { preview: error.preview }, { cause: error });
+        const preview = (error as PlanChanged<ImportPreview>).plan;
+        if (canConfirm(preview)) keepUpload();
+        throw new JobFailed(error.detail, { preview }, { cause: error });
       }
       if (error instanceof ValidationFailed) throw new JobFailed(fileMessage(error), null, { cause: error });
       throw error;

@@ -37,7 +37,7 @@ import {
   describeExamples,
   describeProblem,
   EXAMPLE_MARK,
-  ImportFailed,
+  ImportRefused,
   importPlaces,
   MAX_LISTED_CHANGES,
   MAX_LISTED_PROBLEMS,
@@ -45,6 +45,7 @@ import {
   placesTemplate,
   previewPlacesImport,
   previewWrites,
+  type ImportPreview,
 } from "./import";
 import { offerService } from "./service-assignments";
 import { createService } from "./services";
@@ -107,7 +108,8 @@ function problemsOf(work: () => unknown): string[] {
   try {
     work();
   } catch (error) {
-    if (error instanceof ImportFailed) return error.problems.map((p) => describeProblem(p, en));
+    if (error instanceof ImportRefused)
+      return (error as ImportRefused<ImportPreview>).plan.problems.map((p) => describeProblem(p, en));
     throw error;
   }
   throw new Error("the import did not fail");
@@ -398,8 +400,8 @@ describe("importing a places workbook", () => {
       run(w.db, [sheet("Minas", [["Nombre"], ["M"]])]);
       throw new Error("expected a failure");
     } catch (error) {
-      expect(error).toBeInstanceOf(ImportFailed);
-      expect((error as ImportFailed).errors).toEqual({
+      expect(error).toBeInstanceOf(ImportRefused);
+      expect((error as ImportRefused<ImportPreview>).errors).toEqual({
         "rows.Minas.2.Nombre": { key: "validation.min_length", params: { min: 2 } },
       });
     }
@@ -568,7 +570,7 @@ describe("the preview, and writing what it showed", () => {
       changed = error;
     }
     expect(changed).toBeInstanceOf(PlanChanged);
-    const now = (changed as PlanChanged).preview;
+    const now = (changed as PlanChanged<ImportPreview>).plan;
     expect(now.plan).not.toBe(shown.plan);
     expect(now.counts.mines).toEqual({ created: 0, updated: 1, unchanged: 0 });
     expect(snapshot(w.db)).toEqual(before);
