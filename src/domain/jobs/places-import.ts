@@ -3,7 +3,7 @@
  * workbook (zip checks, then SheetJS in a worker):
  *
  * - `preview`: checks every row and works out what importing would create, change or leave alone, writing nothing
- *   (src/domain/places/import.ts, previewPlacesImport). When there is something to import and no problem, the job
+ *   (src/domain/places/import/, previewPlacesImport). When there is something to import and no problem, the job
  *   keeps its upload for its owner to confirm; otherwise the upload is deleted.
  * - `apply`: started when the person confirms a preview, with the preview's plan fingerprint; it writes exactly
  *   that plan in one transaction. When the places changed meanwhile so the plan differs, it writes nothing and

@@ -1,6 +1,6 @@
 /**
  * The places export: what the Management page's Excel export writes for its mines, units or cafes tab. It is the
- * places workbook the import reads (src/domain/places/import.ts, docs/places-workbook.md) — the same sheets and
+ * places workbook the import reads (src/domain/places/import/, docs/places-workbook.md) — the same sheets and
  * columns, in the reader's language — so an exported workbook imports back, and imported unchanged it changes
  * nothing.
  *
