@@ -27,6 +27,11 @@ export interface Config {
   otherUnitFactorPercent: number;
   /** How long an open point of sale keeps its session alive after signing in, in hours (an absolute limit). */
   posSessionHours: number;
+  /**
+   * On SIGTERM or SIGINT, how long Mesa waits for the requests in flight and the running jobs before it exits
+   * anyway, in milliseconds (SHUTDOWN_GRACE_SECONDS).
+   */
+  shutdownGraceMs: number;
   dbPath: string;
   sessionCookie: string;
   sessionLifetimeMinutes: number;
@@ -239,6 +244,7 @@ export function loadConfig(env: Env = process.env): Config {
     igvRateBasisPoints: scaled(env, "IGV_RATE", "18", 100, 0, 50),
     otherUnitFactorPercent: scaled(env, "OTHER_UNIT_FACTOR", "2", 100, 1, 10),
     posSessionHours: integer(env, "POS_SESSION_MAX_HOURS", 14, 1, 48),
+    shutdownGraceMs: integer(env, "SHUTDOWN_GRACE_SECONDS", 10, 0, 600) * 1000,
     dbPath: text(env, "DB_PATH", resolve(storagePath, "mesa.sqlite")),
     sessionCookie: text(env, "SESSION_COOKIE", "mesa_session"),
     sessionLifetimeMinutes: integer(env, "SESSION_LIFETIME", 120, 1, 525600),

@@ -6,7 +6,7 @@ import { Database } from "bun:sqlite";
 import { Column, getTableName, is, noopDecoder, SQL, Subquery } from "drizzle-orm";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import { migrate } from "drizzle-orm/bun-sqlite/migrator";
-import { mkdirSync } from "node:fs";
+import { accessSync, constants, existsSync, mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import * as schema from "../db/schema";
 import { FOLDED_COPIES } from "../db/schema/folded";
@@ -200,6 +200,54 @@ export function fillFoldedCopies(db: Db): number {
       .run().changes;
   }
   return filled;
+}
+
+/** What an error of opening or migrating a database file means, in words, by its SQLite or system error code. */
+const FILE_PROBLEMS: Record<string, string> = {
+  SQLITE_CANTOPEN: "it cannot be opened (the path is a folder, or its folder is missing or cannot be written)",
+  SQLITE_NOTADB: "it is not a SQLite database",
+  SQLITE_CORRUPT: "it is damaged (restore a backup: ./mesa db:restore)",
+  SQLITE_READONLY: "it cannot be written: Mesa writes to it and, beside it, to its -wal and -shm files",
+  SQLITE_PERM: "the system does not allow Mesa to use it",
+  SQLITE_FULL: "the disk is full",
+  EACCES: "permission denied: Mesa must be able to read and write it and its folder",
+  EPERM: "permission denied: Mesa must be able to read and write it and its folder",
+  EROFS: "it is on a read-only file system",
+  ENOTDIR: "a part of its path is a file, not a folder",
+  // Its folder cannot be made: a file stands where the folder should be.
+  EEXIST: "a part of its path is a file, not a folder",
+  ENOSPC: "the disk is full",
+};
+
+/**
+ * Opens and migrates the database file Mesa starts on, or throws DatabaseFileError naming the file and what is
+ * wrong with it (a folder in its place, not a database, not writable, a full disk) rather than a stack trace.
+ */
+export function openStartingDatabase(path: string): Db {
+  try {
+    if (existsSync(path)) accessSync(path, constants.R_OK | constants.W_OK);
+    const db = openDatabase(path);
+    migrateDatabase(db);
+    return db;
+  } catch (error) {
+    const code = (error as { code?: unknown } | null)?.code;
+    // SQLite's extended codes (SQLITE_READONLY_DIRECTORY) mean what their primary code means.
+    const problem =
+      typeof code === "string" ? (FILE_PROBLEMS[code] ?? FILE_PROBLEMS[code.split("_").slice(0, 2).join("_")]) : null;
+    if (!problem) throw error;
+    throw new DatabaseFileError(path, problem, { cause: error });
+  }
+}
+
+/** The database file cannot be used: the message names it and what is wrong. */
+export class DatabaseFileError extends Error {
+  constructor(
+    readonly path: string,
+    readonly problem: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`Mesa cannot use its database ${path}: ${problem}.`, options);
+  }
 }
 
 /** True when a trivial query answers; used by the health check. */

@@ -1,11 +1,15 @@
 /**
- * Starts Mesa: load settings → open and migrate the database → build the app → listen.
+ * Starts Mesa: load settings → open and migrate the database → build the app → listen; and stops it gracefully on
+ * SIGTERM or SIGINT (src/http/shutdown.ts). A database file it cannot use, or an address another process listens on,
+ * stops start-up with a message saying so.
  */
-import { ConfigError, loadConfig } from "./config";
-import { migrateDatabase, openDatabase } from "./db";
+import { ConfigError, loadConfig, type Config } from "./config";
+import { DatabaseFileError, openStartingDatabase, type Db } from "./db";
 import { AssetsMissing } from "./http/assets";
 import { createApp } from "./http/app";
 import { createServices } from "./http/services";
+import type { AppServices } from "./http/context";
+import { describeStop, stopGracefully } from "./http/shutdown";
 import { recoverDinerImports } from "./domain/sales/diner-import";
 import { countUsers } from "./domain/accounts/users";
 import { printSeedResults, runSeeders } from "../db/seeds";
@@ -18,7 +22,7 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-let config;
+let config: Config;
 try {
   config = loadConfig();
 } catch (error) {
@@ -26,8 +30,33 @@ try {
   throw error;
 }
 
-const db = openDatabase(config.dbPath);
-migrateDatabase(db);
+/**
+ * Listens without port reuse, so a second Mesa on the same address is refused rather than sharing its connections;
+ * the address in use stops start-up with a message.
+ */
+function listenOrFail(listen: () => void): void {
+  try {
+    listen();
+  } catch (error) {
+    if ((error as { code?: unknown } | null)?.code === "EADDRINUSE")
+      fail(`Mesa cannot listen on ${config.host}:${config.port}: the address is in use (is Mesa already running?).`);
+    throw error;
+  }
+}
+
+// The address is tried before anything touches the database: a second Mesa started by mistake must not fail the
+// running one's jobs or undo its imports on its way to finding the address taken.
+listenOrFail(() =>
+  Bun.serve({ port: config.port, hostname: config.host, reusePort: false, fetch: () => new Response(null) }).stop(true),
+);
+
+let db: Db;
+try {
+  db = openStartingDatabase(config.dbPath);
+} catch (error) {
+  if (error instanceof DatabaseFileError) fail(error.message);
+  throw error;
+}
 // Jobs a stopped process left queued or running will never finish: they are marked failed, their uploads deleted.
 const interrupted = failInterruptedJobs(db);
 if (interrupted > 0) console.log(translate(config.locale, "jobs.left_unfinished", { count: interrupted }));
@@ -41,7 +70,7 @@ if (countUsers(db) === 0) {
   printSeedResults(await runSeeders(db, config));
 }
 
-let services;
+let services: AppServices;
 try {
   services = createServices(config, db);
 } catch (error) {
@@ -58,7 +87,27 @@ setInterval(sweep, 15 * 60 * 1000).unref();
 
 services.realtime?.start();
 const app = createApp(services);
-// Routes read their bodies as streams within their own limits (src/http/body.ts); this is only the outer bound.
-app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: 32 * 1024 * 1024 });
+listenOrFail(() =>
+  // Routes read their bodies as streams within their own limits (src/http/body.ts); this is only the outer bound.
+  app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: 32 * 1024 * 1024, reusePort: false }),
+);
 
 console.log(`Mesa is running at ${config.appUrl} (database: ${config.dbPath})`);
+
+let stopping = false;
+async function stop(signal: string): Promise<void> {
+  // A second signal while stopping ends the process at once.
+  if (stopping) process.exit(1);
+  stopping = true;
+  console.log(
+    `${signal}: Mesa is stopping (answering the requests in flight, at most ${config.shutdownGraceMs / 1000} s)`,
+  );
+  const report = await stopGracefully(
+    { server: app.server!, realtime: services.realtime, jobs: services.jobs, db },
+    config.shutdownGraceMs,
+  );
+  console.log(describeStop(report));
+  process.exit(0);
+}
+process.on("SIGTERM", () => void stop("SIGTERM"));
+process.on("SIGINT", () => void stop("SIGINT"));

@@ -213,6 +213,35 @@ describe("a job's life", () => {
     expect(started.map((j) => findJob(db, j.id)!.state)).toEqual(["succeeded", "succeeded", "succeeded"]);
   });
 
+  test("a stop starts no more jobs and resolves once the running ones end; the queued stay queued", async () => {
+    const holds = [gate(), gate(), gate()];
+    const r = runner([
+      {
+        kind: "test.wait",
+        async run({ input }) {
+          await holds[(input as { n: number }).n].opened;
+          return "done";
+        },
+      },
+    ]);
+    const started = [0, 1, 2].map((n) => start(r, "test.wait", { n }));
+    await Bun.sleep(20);
+    const stop = { queued: null as number | null };
+    const stopping = r.stop().then((queued) => (stop.queued = queued));
+    expect(r.runningCount).toBe(2);
+    holds[0].open();
+    await Bun.sleep(20);
+    // The third job would start now, but the runner is stopping.
+    expect(started.map((j) => findJob(db, j.id)!.state)).toEqual(["succeeded", "running", "queued"]);
+    expect(stop.queued).toBeNull();
+    holds[1].open();
+    await stopping;
+    expect(stop.queued).toBe(1);
+    expect(r.runningCount).toBe(0);
+    expect(started.map((j) => findJob(db, j.id)!.state)).toEqual(["succeeded", "succeeded", "queued"]);
+    holds[2].open();
+  });
+
   test("the upload a job owns is deleted when it ends, whether it succeeded or failed", async () => {
     const r = runner([
       { kind: "test.ok", run: async () => "ok" },

@@ -96,6 +96,7 @@ export class JobRunner {
   private readonly queue: number[] = [];
   private running = 0;
   private idleWaiters: (() => void)[] = [];
+  private stopping = false;
 
   constructor(
     private readonly db: Db,
@@ -123,8 +124,25 @@ export class JobRunner {
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
+  /**
+   * For a graceful stop: starts no more jobs (those still queued stay queued, and the next start-up fails them as
+   * left unfinished) and resolves once the running ones have ended. Resolves with how many were still queued.
+   */
+  async stop(): Promise<number> {
+    this.stopping = true;
+    const queued = this.queue.length;
+    this.queue.length = 0;
+    await this.idle();
+    return queued;
+  }
+
+  /** How many jobs run now. */
+  get runningCount(): number {
+    return this.running;
+  }
+
   private pump(): void {
-    while (this.running < MAX_RUNNING && this.queue.length > 0) {
+    while (!this.stopping && this.running < MAX_RUNNING && this.queue.length > 0) {
       const id = this.queue.shift()!;
       this.running++;
       this.execute(id)
