@@ -32,6 +32,8 @@ export interface Config {
    * anyway, in milliseconds (SHUTDOWN_GRACE_SECONDS).
    */
   shutdownGraceMs: number;
+  /** Below this much free space on the database's disk, `/ready` says not ready (MIN_FREE_DISK_MB). */
+  minFreeDiskBytes: number;
   dbPath: string;
   sessionCookie: string;
   sessionLifetimeMinutes: number;
@@ -245,6 +247,7 @@ export function loadConfig(env: Env = process.env): Config {
     otherUnitFactorPercent: scaled(env, "OTHER_UNIT_FACTOR", "2", 100, 1, 10),
     posSessionHours: integer(env, "POS_SESSION_MAX_HOURS", 14, 1, 48),
     shutdownGraceMs: integer(env, "SHUTDOWN_GRACE_SECONDS", 10, 0, 600) * 1000,
+    minFreeDiskBytes: integer(env, "MIN_FREE_DISK_MB", 100, 0, 1_000_000) * 1048576,
     dbPath: text(env, "DB_PATH", resolve(storagePath, "mesa.sqlite")),
     sessionCookie: text(env, "SESSION_COOKIE", "mesa_session"),
     sessionLifetimeMinutes: integer(env, "SESSION_LIFETIME", 120, 1, 525600),

@@ -13,6 +13,7 @@ import { clientAddress } from "./client-ip";
 import { parseCookies } from "./cookies";
 import { RequestContext, type AppServices } from "./context";
 import { errorResponse, loggedPath, TokenMismatch } from "./errors";
+import { isStorageFull } from "../storage-health";
 import { authorize } from "./middleware/access";
 import { authenticate } from "./auth";
 import { HEADER } from "./page-protocol/page";
@@ -149,7 +150,15 @@ function finish(ctx: RequestContext, response: Response): Response {
     !ctx.request.headers.has("x-inertia") && /^application\/json/.test(headers.get("content-type") ?? "");
   if (!plainJson) session.ageFlash();
   const token = session.csrfToken();
-  services.sessions.save(session, { ipAddress: ctx.ip, userAgent: ctx.request.headers.get("user-agent") });
+  try {
+    services.sessions.save(session, { ipAddress: ctx.ip, userAgent: ctx.request.headers.get("user-agent") });
+  } catch (error) {
+    if (!isStorageFull(error)) throw error;
+    // A full disk: the answer stands (what the route wrote is committed, or it was refused), the session keeps
+    // its last saved state, and no cookie points at a session that was never written.
+    services.storage.failed(`saving the session of ${ctx.method} ${loggedPath(ctx.url.pathname)}`);
+    return response;
+  }
   // Browser-session cookies: closing the browser forgets them (remember-me is what survives a restart); the
   // server ends idle sessions after SESSION_LIFETIME whatever the browser keeps.
   if (ctx.cookies[services.config.sessionCookie] !== session.id)

@@ -2,6 +2,7 @@
  * Everything a route handler needs about one request: the parsed input, the session, the user's language and
  * theme, and the ways to answer — render a page, redirect, go back with errors.
  */
+import type { StorageWatch } from "../storage-health";
 import type { Config } from "../config";
 import type { Message } from "../shared/message";
 import type { User } from "../domain/accounts/users";
@@ -54,6 +55,8 @@ export interface AppServices {
   realtimeApp: AppCredentials;
   /** The embedded Pusher-protocol server, or null when a hosted provider is used. */
   realtime: EmbeddedPusherServer | null;
+  /** The disk under the database: free space, and writes refused for want of it (logged once a minute). */
+  storage: StorageWatch;
 }
 
 export interface RenderOptions {

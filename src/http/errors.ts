@@ -7,6 +7,7 @@ import { message } from "../shared/message";
 import { MalformedBody, PayloadTooLarge, UnsupportedMediaType } from "./body";
 import type { RequestContext } from "./context";
 import { AlreadySignedIn, EmailNotVerified, PasswordConfirmationRequired } from "./middleware/access";
+import { isStorageFull } from "../storage-health";
 
 /** A state-changing request without a valid CSRF token. */
 export class TokenMismatch extends Error {}
@@ -28,6 +29,8 @@ export function statusOf(error: unknown): TitledStatus | 422 {
   if (error instanceof EmailNotVerified) return 403;
   if (error instanceof PasswordConfirmationRequired) return 423;
   if (error instanceof AlreadySignedIn) return 403;
+  // A full disk: nothing was written (every write is a transaction); it works again once there is room.
+  if (isStorageFull(error)) return 503;
   return 500;
 }
 
@@ -69,6 +72,9 @@ export async function errorResponse(ctx: RequestContext, caught: unknown): Promi
     );
   const error = duplicate ? new Conflict(message("errors.changed_meanwhile")) : caught;
   const status = statusOf(error);
+  const diskFull = status === 503 && isStorageFull(error);
+  // Said once a minute, not once a request: a full disk refuses every write at once.
+  if (diskFull) ctx.services.storage.failed(`${ctx.method} ${loggedPath(ctx.url.pathname)}`);
   if (status === 500)
     console.error(`[${new Date().toISOString()}] ${ctx.method} ${loggedPath(ctx.url.pathname)}`, error);
 
@@ -104,13 +110,16 @@ export async function errorResponse(ctx: RequestContext, caught: unknown): Promi
     retryAfter = error.retryAfterSeconds;
     headers["retry-after"] = String(retryAfter);
   }
+  if (diskFull) headers["retry-after"] = "60";
   if (ctx.wantsJson) {
     const message =
       error instanceof Conflict
         ? ctx.say(error.detail)
-        : status === 422
-          ? ctx.t("validation.failed")
-          : ctx.t(`errors.title.${status}`);
+        : diskFull
+          ? ctx.t("errors.disk_full")
+          : status === 422
+            ? ctx.t("validation.failed")
+            : ctx.t(`errors.title.${status}`);
     return Response.json({ message }, { status, headers });
   }
   const response = await ctx.render("error", { status, retryAfter: retryAfter ?? null }, { status });

@@ -11,6 +11,7 @@ import { SessionStore } from "./session";
 import { EventBus } from "../domain/events";
 import { JOB_HANDLERS } from "../domain/jobs/handlers";
 import { JobRunner } from "../domain/jobs/runner";
+import { StorageWatch } from "../storage-health";
 import { Broadcaster, realtimeCredentials } from "../realtime/broadcaster";
 import { subscribeRealtime } from "../realtime/subscribers";
 import { EmbeddedPusherServer, embeddedOptions } from "../realtime/embedded-server";
@@ -38,6 +39,7 @@ export function createServices(config: Config, db: Db, overrides: Partial<AppSer
     jobs: new JobRunner(db, JOB_HANDLERS, (event) => events.deliver(event)),
     realtime:
       config.broadcast.driver === "embedded" ? new EmbeddedPusherServer(realtimeApp, embeddedOptions(config)) : null,
+    storage: new StorageWatch(config.dbPath, config.minFreeDiskBytes),
     ...overrides,
   };
 }

@@ -152,6 +152,7 @@ export interface RouteParameters {
   "providers.index": {};
   "providers.store": {};
   "providers.update": { provider: string | number };
+  "readiness": {};
   "register": {};
   "register.store": {};
   "roles.destroy": { role: string | number };

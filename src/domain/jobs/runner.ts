@@ -97,6 +97,8 @@ export class JobRunner {
   private running = 0;
   private idleWaiters: (() => void)[] = [];
   private stopping = false;
+  /** When each running job last reported progress (or started), for the readiness check. */
+  private readonly activity = new Map<number, number>();
 
   constructor(
     private readonly db: Db,
@@ -141,6 +143,16 @@ export class JobRunner {
     return this.running;
   }
 
+  /**
+   * Whether the jobs move, for the readiness check: how many run and wait, and how long the quietest running job
+   * has gone without reporting progress.
+   */
+  health(now = Date.now()): { running: number; queued: number; quietestMs: number } {
+    let quietestMs = 0;
+    for (const at of this.activity.values()) quietestMs = Math.max(quietestMs, now - at);
+    return { running: this.running, queued: this.queue.length, quietestMs };
+  }
+
   private pump(): void {
     while (!this.stopping && this.running < MAX_RUNNING && this.queue.length > 0) {
       const id = this.queue.shift()!;
@@ -177,6 +189,7 @@ export class JobRunner {
     if (!job || job.state !== "queued") return;
     const handler = this.handlers.get(job.kind)!;
     markRunning(this.db, id);
+    this.activity.set(id, Date.now());
     void this.announce({ ...job, state: "running" });
 
     let latest: JobProgress = job.progress;
@@ -202,6 +215,7 @@ export class JobRunner {
       input: job.input,
       progress: (done, total, label) => {
         latest = { done, total, label };
+        this.activity.set(id, Date.now());
         if (scheduled) return;
         // Never written here: this may run inside the job's own transaction.
         const wait = label === announced.label ? Math.max(0, PROGRESS_INTERVAL_MS - (Date.now() - announcedAt)) : 0;
@@ -227,6 +241,7 @@ export class JobRunner {
       }
     }
     finished = true;
+    this.activity.delete(id);
     if (scheduled) clearTimeout(scheduled);
     recordProgress(this.db, id, latest);
     try {

@@ -1,4 +1,5 @@
 /** The public front door, the dashboard and the health check. */
+import { readiness } from "../readiness";
 import { isDatabaseReachable } from "../../db";
 import { can } from "../../domain/access/authorization";
 import { roleLabel } from "../../shared/access/built-in-roles";
@@ -23,6 +24,19 @@ export const platformRoutes = defineRoutes([
     handle: (ctx) => {
       const ok = isDatabaseReachable(ctx.db);
       return Response.json({ status: ok ? "ok" : "database unreachable" }, { status: ok ? 200 : 503 });
+    },
+  },
+  {
+    name: "readiness",
+    methods: ["GET"],
+    uri: "/ready",
+    access: access.public,
+    session: false,
+    // Whether this Mesa can do its work now: the database takes writes, the disk has room, the jobs move
+    // (src/http/readiness.ts). Figures only, no paths or names.
+    handle: (ctx) => {
+      const state = readiness(ctx.services);
+      return Response.json(state, { status: state.ready ? 200 : 503 });
     },
   },
   {
