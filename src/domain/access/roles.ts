@@ -9,6 +9,7 @@ import { COMPANY_WIDE, recordAudit, type Actor } from "../audit";
 import { Conflict, NotFound, ValidationFailed } from "../errors";
 import { message } from "../../shared/message";
 import {
+  foldText,
   idList,
   inIdList,
   LIMIT,
@@ -19,6 +20,8 @@ import {
   type ListResult,
   type PageRequest,
 } from "../search";
+import { roleDescription, roleLabel } from "../../shared/access/built-in-roles";
+import type { Locale } from "../../shared/i18n";
 import { parseInput, t } from "../validation";
 import { bumpAccessVersion } from "./authorization";
 import type { RoleSummary } from "../../shared/access/types";
@@ -112,6 +115,35 @@ export function listRoles(db: Db, search = "", page?: PageRequest): ListResult<R
     holders,
   }));
   return { rows: summaries, total: found.total, page: found.page };
+}
+
+/**
+ * The roles whose name, as stored or as people read it in `locale` ("cashier", "Cajero"), or whose description
+ * contains `search`, ignoring case and accents: the super-administrator first, then by the names people read, in
+ * that language's order; a page of them when `page` is given, all of them otherwise. Roles are few, so they are read
+ * whole and matched here, where the built-in roles' labels are known.
+ */
+export function rolesMatching(db: Db, search: string, locale: Locale, page?: PageRequest): ListResult<RoleSummary> {
+  const wanted = foldText(search.trim());
+  const collator = new Intl.Collator(locale);
+  const rows = listRoles(db)
+    .rows.sort(
+      (a, b) =>
+        Number(b.isSuper) - Number(a.isSuper) || collator.compare(roleLabel(a.name, locale), roleLabel(b.name, locale)),
+    )
+    .filter(
+      (r) =>
+        wanted === "" ||
+        [r.name, roleLabel(r.name, locale), r.description, roleDescription(r.name, r.description, locale)].some(
+          (text) => foldText(text).includes(wanted),
+        ),
+    );
+  // Without a page, readList asks for every row (a limit of -1).
+  return readList(
+    page,
+    () => rows.length,
+    ({ limit, offset }) => (limit < 0 ? rows.slice(offset) : rows.slice(offset, offset + limit)),
+  );
 }
 
 export const RoleInput = t.Object({

@@ -461,6 +461,32 @@ export function copyStructure(
   return { copied: targets.length };
 }
 
+/**
+ * Where a cafe's structure of a service can be copied: the other cafes of `cafes` (the viewer's, from menuCafes) that
+ * offer the service, in their order.
+ */
+export function copyTargets(db: Db, cafes: MenuCafe[], cafeId: number, serviceId: number): MenuCafe[] {
+  const others = cafes.filter((c) => c.id !== cafeId);
+  if (others.length === 0) return [];
+  const offering = new Set(
+    db
+      .select({ cafeId: cafeServices.cafeId })
+      .from(cafeServices)
+      .where(
+        and(
+          eq(cafeServices.serviceId, serviceId),
+          inArray(
+            cafeServices.cafeId,
+            others.map((c) => c.id),
+          ),
+        ),
+      )
+      .all()
+      .map((r) => r.cafeId),
+  );
+  return others.filter((c) => offering.has(c.id));
+}
+
 /** The dish categories a structure can use, in the menu table's order. */
 export function structureCategoryOptions(db: Db): { id: number; name: string; unit: "g" | "ml" }[] {
   return db

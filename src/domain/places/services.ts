@@ -121,6 +121,18 @@ export function listServices(
   };
 }
 
+/** The first active service by code, as a workbook row names it (the places template's example row), if any. */
+export function firstActiveService(
+  db: Db,
+): { code: string; name: string; type: ServiceType; description: string } | undefined {
+  return db
+    .select({ code: services.code, name: services.name, type: services.type, description: services.description })
+    .from(services)
+    .where(eq(services.active, true))
+    .orderBy(asc(services.code))
+    .get();
+}
+
 /** Every service, by code (choices in the dialogs). */
 export function serviceOptions(db: Db): ServiceOption[] {
   return db

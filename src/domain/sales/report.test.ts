@@ -16,6 +16,7 @@ import { NotFound, ValidationFailed } from "../errors";
 import {
   countSalesLines,
   duplicateMeals,
+  duplicateMealsShown,
   parseSalesFilter,
   requireFilterInScope,
   salesFilterQuery,
@@ -483,5 +484,11 @@ describe("duplicates", () => {
       ["Ana Quispe Mamani", D1, 2, 2],
     ]);
     expect(duplicateMeals(db, EVERYTHING, base(), 1)).toHaveLength(1);
+    // The Duplicates tab: at most so many groups, and whether there are more.
+    const shown = duplicateMealsShown(db, EVERYTHING, base(), 1);
+    expect(shown.groups.map((g) => [g.dinerName, g.serviceDate])).toEqual([["Carla Ñahui", D3]]);
+    expect(shown.more).toBe(true);
+    expect(duplicateMealsShown(db, EVERYTHING, base(), 2)).toEqual({ groups, more: false });
+    expect(duplicateMealsShown(db, EVERYTHING, base()).more).toBe(false);
   });
 });

@@ -686,6 +686,17 @@ export function duplicateMeals(
   return [...byKey.values()];
 }
 
+/** The Duplicates tab's groups: the first `max` of duplicateMeals, and whether there are more. */
+export function duplicateMealsShown(
+  db: Db,
+  scope: Scope,
+  filter: SalesFilter,
+  max = MAX_DUPLICATE_GROUPS,
+): { groups: DuplicateGroup[]; more: boolean } {
+  const groups = duplicateMeals(db, scope, filter, max + 1);
+  return { groups: groups.slice(0, max), more: groups.length > max };
+}
+
 /** The choices of the sales filters for a person: only the cafes of their scope. */
 export function salesFilterOptions(db: Db, scope: Scope): SalesFilterOptions {
   const cafeRows = db

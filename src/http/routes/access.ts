@@ -14,8 +14,8 @@ import {
 } from "../../domain/access/blacklist";
 import { listPermissions, updatePermissionEntry } from "../../domain/access/catalogue";
 import { placeTree } from "../../domain/access/places";
-import { roleDescription, roleLabel } from "../../shared/access/built-in-roles";
-import { createRole, deleteRole, listRoles, updateRole, type RoleSummary } from "../../domain/access/roles";
+import { roleLabel } from "../../shared/access/built-in-roles";
+import { createRole, deleteRole, rolesMatching, updateRole } from "../../domain/access/roles";
 import {
   accessWithinScope,
   createUserByAdmin,
@@ -32,15 +32,15 @@ import { can } from "../../domain/access/authorization";
 import { ValidationFailed } from "../../domain/errors";
 import { message } from "../../shared/message";
 import { LIMITS } from "../../domain/rate-limit";
-import { foldText, pageWindow, type ListResult, type PageRequest } from "../../domain/search";
 import { invitationMessage } from "../../mail/messages";
 import type { RequestContext } from "../context";
 import type { User } from "../../domain/accounts/users";
 import { optional } from "../page-protocol/props";
 import { belowTheFold, idParam, listAtTheFold, listParams, pageHead, paginated } from "../pagination";
-import { access, defineRoutes } from "../routing";
+import { recordWrites } from "../record-routes";
+import { access, defineRoutes, routeParameters, type Method, type RouteDefinition } from "../routing";
 
-const ID = { user: "\\d+", area: "\\d+", role: "\\d+", permission: "\\d+", entry: "\\d+" };
+const ID = { permission: "\\d+", entry: "\\d+" };
 
 /** An id from a form or JSON body: a positive whole number written in digits (not 0x5 or 1e1), else NaN. */
 function idValue(value: unknown): number {
@@ -65,30 +65,29 @@ function abilities(ctx: RequestContext) {
 }
 
 /**
- * The roles whose name, as stored or as people see it in the viewer's language ("cashier", "Cajero"), or whose
- * description contains `search`, ignoring case and accents; a page of them when `page` is given. Roles are few, so
- * they are read whole and matched here, where the built-in roles' labels are known.
+ * A change to one user (`/users/{user}…`, every parameter an id): users.manage with a recent password confirmation.
+ * `change` makes it and says what was done; the answer goes back to the Users page.
  */
-function rolesMatching(ctx: RequestContext, search: string, page?: PageRequest): ListResult<RoleSummary> {
-  const wanted = foldText(search.trim());
-  // The super-administrator first, then by the names people read, in their language's order.
-  const collator = new Intl.Collator(ctx.locale);
-  const rows = listRoles(ctx.db)
-    .rows.sort(
-      (a, b) =>
-        Number(b.isSuper) - Number(a.isSuper) ||
-        collator.compare(roleLabel(a.name, ctx.locale), roleLabel(b.name, ctx.locale)),
-    )
-    .filter(
-      (r) =>
-        wanted === "" ||
-        [r.name, roleLabel(r.name, ctx.locale), r.description, roleDescription(r.name, r.description, ctx.locale)].some(
-          (text) => foldText(text).includes(wanted),
-        ),
-    );
-  if (!page) return { rows, total: rows.length, page: 1 };
-  const shown = pageWindow(rows.length, page);
-  return { rows: rows.slice(shown.offset, shown.offset + shown.limit), total: rows.length, page: shown.page };
+function userChange(
+  name: string,
+  method: Method,
+  uri: string,
+  change: (ctx: RequestContext, userId: number) => string | Promise<string>,
+): RouteDefinition {
+  const ids = Object.fromEntries(routeParameters(uri).map((p) => [p.name, "\\d+"]));
+  return {
+    name,
+    methods: [method],
+    uri,
+    wheres: ids,
+    bindings: Object.fromEntries(Object.keys(ids).map((param) => [param, "id"])),
+    access: access.can("users.manage"),
+    confirmPassword: true,
+    handle: async (ctx) => {
+      ctx.flash("success", await change(ctx, numberParam(ctx, "user")));
+      return ctx.back(ctx.urlFor("users.index"));
+    },
+  };
 }
 
 /** Mails a new user the link to choose their first password. */
@@ -157,9 +156,12 @@ export const accessRoutes = defineRoutes([
             ),
           pageHead,
         ),
-        roleOptions: () => rolesMatching(ctx, "").rows.map(({ id, name, isSuper }) => ({ id, name, isSuper })),
+        roleOptions: () =>
+          rolesMatching(ctx.db, "", ctx.locale).rows.map(({ id, name, isSuper }) => ({ id, name, isSuper })),
         roles: belowTheFold(ctx, () =>
-          abilities(ctx).viewRoles ? paginated(rolesMatching(ctx, roleParams.search, roleParams), roleParams) : null,
+          abilities(ctx).viewRoles
+            ? paginated(rolesMatching(ctx.db, roleParams.search, ctx.locale, roleParams), roleParams)
+            : null,
         ),
         permissions: belowTheFold(ctx, () => listPermissions(ctx.db)),
         can: abilities(ctx),
@@ -187,129 +189,46 @@ export const accessRoutes = defineRoutes([
       return ctx.back(ctx.urlFor("users.index"));
     },
   },
-  {
-    name: "users.update",
-    methods: ["PUT"],
-    uri: "/users/{user}",
-    wheres: { user: ID.user },
-    bindings: { user: "id" },
-    access: access.can("users.manage"),
-    confirmPassword: true,
-    handle: (ctx) => {
-      updateUserByAdmin(ctx.db, ctx.actor, ctx.scope, numberParam(ctx, "user"), ctx.body, ctx.config);
-      ctx.flash("success", ctx.t("access.user_saved"));
-      return ctx.back(ctx.urlFor("users.index"));
-    },
-  },
-  {
-    name: "users.deactivate",
-    methods: ["POST"],
-    uri: "/users/{user}/deactivate",
-    wheres: { user: ID.user },
-    bindings: { user: "id" },
-    access: access.can("users.manage"),
-    confirmPassword: true,
-    handle: async (ctx) => {
-      const id = numberParam(ctx, "user");
-      if (id === ctx.user!.id) throw new ValidationFailed({ user: message("access.not_yourself") });
-      const user = setUserStatus(ctx.db, ctx.actor, ctx.scope, id, "deactivated", ctx.events);
-      // Their open tabs are signed out and their realtime connections closed before the answer (src/realtime/subscribers.ts).
-      await ctx.events.settled();
-      ctx.flash("success", ctx.t("access.user_deactivated", { email: user.email }));
-      return ctx.back(ctx.urlFor("users.index"));
-    },
-  },
-  {
-    name: "users.reactivate",
-    methods: ["POST"],
-    uri: "/users/{user}/reactivate",
-    wheres: { user: ID.user },
-    bindings: { user: "id" },
-    access: access.can("users.manage"),
-    confirmPassword: true,
-    handle: (ctx) => {
-      const user = setUserStatus(ctx.db, ctx.actor, ctx.scope, numberParam(ctx, "user"), "active");
-      ctx.flash("success", ctx.t("access.user_reactivated", { email: user.email }));
-      return ctx.back(ctx.urlFor("users.index"));
-    },
-  },
-  {
-    name: "users.roles.update",
-    methods: ["PUT"],
-    uri: "/users/{user}/roles",
-    wheres: { user: ID.user },
-    bindings: { user: "id" },
-    access: access.can("users.manage"),
-    confirmPassword: true,
-    handle: (ctx) => {
-      const userId = numberParam(ctx, "user");
-      requireVisibleUser(ctx.db, ctx.scope, userId);
-      const areaId = idValue(ctx.body.area_id);
-      const roleId = idValue(ctx.body.role_id);
-      if (!Number.isInteger(areaId) || areaId < 1)
-        throw new ValidationFailed({ area_id: message("validation.required") });
-      if (!Number.isInteger(roleId) || roleId < 1)
-        throw new ValidationFailed({ role_id: message("validation.required") });
-      assignRole(ctx.db, ctx.actor, ctx.scope, { userId, areaId, roleId });
-      ctx.flash("success", ctx.t("access.role_assigned"));
-      return ctx.back(ctx.urlFor("users.index"));
-    },
-  },
-  {
-    name: "users.roles.destroy",
-    methods: ["DELETE"],
-    uri: "/users/{user}/roles/{area}",
-    wheres: { user: ID.user, area: ID.area },
-    bindings: { user: "id", area: "id" },
-    access: access.can("users.manage"),
-    confirmPassword: true,
-    handle: (ctx) => {
-      const userId = numberParam(ctx, "user");
-      requireVisibleUser(ctx.db, ctx.scope, userId);
-      removeAssignment(ctx.db, ctx.actor, ctx.scope, userId, numberParam(ctx, "area"));
-      ctx.flash("success", ctx.t("access.role_removed"));
-      return ctx.back(ctx.urlFor("users.index"));
-    },
-  },
-  {
-    name: "areas.store",
-    methods: ["POST"],
-    uri: "/areas",
-    access: access.can("areas.manage"),
-    handle: (ctx) => {
-      const area = createArea(ctx.db, ctx.actor, ctx.scope, ctx.body);
-      ctx.flash("success", ctx.t("access.area_saved", { name: area.name }));
-      return ctx.back(ctx.urlFor("users.index"));
-    },
-  },
-  {
-    name: "areas.update",
-    methods: ["PUT"],
-    uri: "/areas/{area}",
-    wheres: { area: ID.area },
-    bindings: { area: "id" },
-    access: access.can("areas.manage"),
-    confirmPassword: true,
-    handle: (ctx) => {
-      const area = updateArea(ctx.db, ctx.actor, ctx.scope, numberParam(ctx, "area"), ctx.body);
-      ctx.flash("success", ctx.t("access.area_saved", { name: area.name }));
-      return ctx.back(ctx.urlFor("users.index"));
-    },
-  },
-  {
-    name: "areas.destroy",
-    methods: ["DELETE"],
-    uri: "/areas/{area}",
-    wheres: { area: ID.area },
-    bindings: { area: "id" },
-    access: access.can("areas.manage"),
-    confirmPassword: true,
-    handle: (ctx) => {
-      deleteArea(ctx.db, ctx.actor, ctx.scope, numberParam(ctx, "area"));
-      ctx.flash("success", ctx.t("access.area_deleted"));
-      return ctx.back(ctx.urlFor("users.index"));
-    },
-  },
+  userChange("users.update", "PUT", "/users/{user}", (ctx, userId) => {
+    updateUserByAdmin(ctx.db, ctx.actor, ctx.scope, userId, ctx.body, ctx.config);
+    return ctx.t("access.user_saved");
+  }),
+  userChange("users.deactivate", "POST", "/users/{user}/deactivate", async (ctx, userId) => {
+    if (userId === ctx.user!.id) throw new ValidationFailed({ user: message("access.not_yourself") });
+    const user = setUserStatus(ctx.db, ctx.actor, ctx.scope, userId, "deactivated", ctx.events);
+    // Their open tabs are signed out and their realtime connections closed before the answer (src/realtime/subscribers.ts).
+    await ctx.events.settled();
+    return ctx.t("access.user_deactivated", { email: user.email });
+  }),
+  userChange("users.reactivate", "POST", "/users/{user}/reactivate", (ctx, userId) => {
+    const user = setUserStatus(ctx.db, ctx.actor, ctx.scope, userId, "active");
+    return ctx.t("access.user_reactivated", { email: user.email });
+  }),
+  userChange("users.roles.update", "PUT", "/users/{user}/roles", (ctx, userId) => {
+    requireVisibleUser(ctx.db, ctx.scope, userId);
+    const areaId = idValue(ctx.body.area_id);
+    const roleId = idValue(ctx.body.role_id);
+    if (!Number.isInteger(areaId) || areaId < 1)
+      throw new ValidationFailed({ area_id: message("validation.required") });
+    if (!Number.isInteger(roleId) || roleId < 1)
+      throw new ValidationFailed({ role_id: message("validation.required") });
+    assignRole(ctx.db, ctx.actor, ctx.scope, { userId, areaId, roleId });
+    return ctx.t("access.role_assigned");
+  }),
+  userChange("users.roles.destroy", "DELETE", "/users/{user}/roles/{area}", (ctx, userId) => {
+    requireVisibleUser(ctx.db, ctx.scope, userId);
+    removeAssignment(ctx.db, ctx.actor, ctx.scope, userId, numberParam(ctx, "area"));
+    return ctx.t("access.role_removed");
+  }),
+  ...recordWrites("areas", "/areas/{area}", access.can("areas.manage"), {
+    confirmPassword: "update-and-destroy",
+    create: (ctx) => createArea(ctx.db, ctx.actor, ctx.scope, ctx.body),
+    update: (ctx, id) => updateArea(ctx.db, ctx.actor, ctx.scope, id, ctx.body),
+    destroy: (ctx, id) => deleteArea(ctx.db, ctx.actor, ctx.scope, id),
+    saved: (ctx, area) => ctx.t("access.area_saved", { name: area.name }),
+    deleted: (ctx) => ctx.t("access.area_deleted"),
+    back: (ctx) => ctx.urlFor("users.index"),
+  }),
   {
     name: "roles.index",
     methods: ["GET"],
@@ -319,52 +238,21 @@ export const accessRoutes = defineRoutes([
       const search = typeof ctx.query.search === "string" ? ctx.query.search.slice(0, 100) : "";
       return ctx.render("roles/index", {
         filters: { search },
-        roles: () => rolesMatching(ctx, search).rows,
+        roles: () => rolesMatching(ctx.db, search, ctx.locale).rows,
         permissions: () => listPermissions(ctx.db),
         can: abilities(ctx),
       });
     },
   },
-  {
-    name: "roles.store",
-    methods: ["POST"],
-    uri: "/roles",
-    access: access.can("roles.manage"),
-    confirmPassword: true,
-    handle: (ctx) => {
-      const role = createRole(ctx.db, ctx.actor, ctx.body);
-      ctx.flash("success", ctx.t("access.role_saved", { name: roleLabel(role.name, ctx.locale) }));
-      return ctx.back(ctx.urlFor("roles.index"));
-    },
-  },
-  {
-    name: "roles.update",
-    methods: ["PUT"],
-    uri: "/roles/{role}",
-    wheres: { role: ID.role },
-    bindings: { role: "id" },
-    access: access.can("roles.manage"),
-    confirmPassword: true,
-    handle: (ctx) => {
-      const role = updateRole(ctx.db, ctx.actor, numberParam(ctx, "role"), ctx.body);
-      ctx.flash("success", ctx.t("access.role_saved", { name: roleLabel(role.name, ctx.locale) }));
-      return ctx.back(ctx.urlFor("roles.index"));
-    },
-  },
-  {
-    name: "roles.destroy",
-    methods: ["DELETE"],
-    uri: "/roles/{role}",
-    wheres: { role: ID.role },
-    bindings: { role: "id" },
-    access: access.can("roles.manage"),
-    confirmPassword: true,
-    handle: (ctx) => {
-      deleteRole(ctx.db, ctx.actor, numberParam(ctx, "role"));
-      ctx.flash("success", ctx.t("access.role_deleted"));
-      return ctx.back(ctx.urlFor("roles.index"));
-    },
-  },
+  ...recordWrites("roles", "/roles/{role}", access.can("roles.manage"), {
+    confirmPassword: "every-write",
+    create: (ctx) => createRole(ctx.db, ctx.actor, ctx.body),
+    update: (ctx, id) => updateRole(ctx.db, ctx.actor, id, ctx.body),
+    destroy: (ctx, id) => deleteRole(ctx.db, ctx.actor, id),
+    saved: (ctx, role) => ctx.t("access.role_saved", { name: roleLabel(role.name, ctx.locale) }),
+    deleted: (ctx) => ctx.t("access.role_deleted"),
+    back: (ctx) => ctx.urlFor("roles.index"),
+  }),
   {
     name: "permissions.update",
     methods: ["PUT"],

@@ -39,6 +39,7 @@ import type { ExportColumn } from "../../domain/spreadsheets/write";
 import type { RequestContext } from "../context";
 import { organisationTabs } from "../organisation-tabs";
 import { listParams, paginated, sortParams } from "../pagination";
+import { recordWrites } from "../record-routes";
 import { access, defineRoutes } from "../routing";
 import { exportFileName, xlsxResponse } from "../spreadsheet";
 import { dateIn } from "../../shared/calendar";
@@ -142,50 +143,14 @@ export const businessesRoutes = defineRoutes([
       ]);
     },
   },
-  {
-    name: "businesses.store",
-    methods: ["POST"],
-    uri: "/businesses",
-    access: access.can("businesses.manage"),
-    handle: (ctx) => {
-      const business = createBusiness(ctx.db, ctx.actor, ctx.scope, ctx.body, ctx.config.rucLength);
-      ctx.flash("success", ctx.t("businesses.saved", { name: business.name }));
-      return ctx.back(ctx.urlFor("businesses.index"));
-    },
-  },
-  {
-    name: "businesses.update",
-    methods: ["PUT"],
-    uri: "/businesses/{business}",
-    wheres: { business: ID },
-    bindings: { business: "id" },
-    access: access.can("businesses.manage"),
-    handle: (ctx) => {
-      const business = updateBusiness(
-        ctx.db,
-        ctx.actor,
-        ctx.scope,
-        Number(ctx.params.business),
-        ctx.body,
-        ctx.config.rucLength,
-      );
-      ctx.flash("success", ctx.t("businesses.saved", { name: business.name }));
-      return ctx.back(ctx.urlFor("businesses.index"));
-    },
-  },
-  {
-    name: "businesses.destroy",
-    methods: ["DELETE"],
-    uri: "/businesses/{business}",
-    wheres: { business: ID },
-    bindings: { business: "id" },
-    access: access.can("businesses.manage"),
-    handle: (ctx) => {
-      const business = deleteBusiness(ctx.db, ctx.actor, ctx.scope, Number(ctx.params.business));
-      ctx.flash("success", ctx.t("businesses.deleted", { name: business.name }));
-      return ctx.back(ctx.urlFor("businesses.index"));
-    },
-  },
+  ...recordWrites("businesses", "/businesses/{business}", access.can("businesses.manage"), {
+    create: (ctx) => createBusiness(ctx.db, ctx.actor, ctx.scope, ctx.body, ctx.config.rucLength),
+    update: (ctx, id) => updateBusiness(ctx.db, ctx.actor, ctx.scope, id, ctx.body, ctx.config.rucLength),
+    destroy: (ctx, id) => deleteBusiness(ctx.db, ctx.actor, ctx.scope, id),
+    saved: (ctx, business) => ctx.t("businesses.saved", { name: business.name }),
+    deleted: (ctx, business) => ctx.t("businesses.deleted", { name: business.name }),
+    back: (ctx) => ctx.urlFor("businesses.index"),
+  }),
   {
     name: "businesses.services.update",
     methods: ["PUT"],
@@ -244,43 +209,14 @@ export const businessesRoutes = defineRoutes([
       ]);
     },
   },
-  {
-    name: "headquarters.store",
-    methods: ["POST"],
-    uri: "/headquarters",
-    access: access.can("businesses.manage"),
-    handle: (ctx) => {
-      const hq = createHeadquarters(ctx.db, ctx.actor, ctx.scope, ctx.body);
-      ctx.flash("success", ctx.t("headquarters.saved", { name: hq.name }));
-      return ctx.back(ctx.urlFor("headquarters.index"));
-    },
-  },
-  {
-    name: "headquarters.update",
-    methods: ["PUT"],
-    uri: "/headquarters/{headquarters}",
-    wheres: { headquarters: ID },
-    bindings: { headquarters: "id" },
-    access: access.can("businesses.manage"),
-    handle: (ctx) => {
-      const hq = updateHeadquarters(ctx.db, ctx.actor, ctx.scope, Number(ctx.params.headquarters), ctx.body);
-      ctx.flash("success", ctx.t("headquarters.saved", { name: hq.name }));
-      return ctx.back(ctx.urlFor("headquarters.index"));
-    },
-  },
-  {
-    name: "headquarters.destroy",
-    methods: ["DELETE"],
-    uri: "/headquarters/{headquarters}",
-    wheres: { headquarters: ID },
-    bindings: { headquarters: "id" },
-    access: access.can("businesses.manage"),
-    handle: (ctx) => {
-      const hq = deleteHeadquarters(ctx.db, ctx.actor, ctx.scope, Number(ctx.params.headquarters));
-      ctx.flash("success", ctx.t("headquarters.deleted", { name: hq.name }));
-      return ctx.back(ctx.urlFor("headquarters.index"));
-    },
-  },
+  ...recordWrites("headquarters", "/headquarters/{headquarters}", access.can("businesses.manage"), {
+    create: (ctx) => createHeadquarters(ctx.db, ctx.actor, ctx.scope, ctx.body),
+    update: (ctx, id) => updateHeadquarters(ctx.db, ctx.actor, ctx.scope, id, ctx.body),
+    destroy: (ctx, id) => deleteHeadquarters(ctx.db, ctx.actor, ctx.scope, id),
+    saved: (ctx, hq) => ctx.t("headquarters.saved", { name: hq.name }),
+    deleted: (ctx, hq) => ctx.t("headquarters.deleted", { name: hq.name }),
+    back: (ctx) => ctx.urlFor("headquarters.index"),
+  }),
 
   // Properties
   {
@@ -324,17 +260,6 @@ export const businessesRoutes = defineRoutes([
     },
   },
   {
-    name: "properties.store",
-    methods: ["POST"],
-    uri: "/properties",
-    access: access.can("properties.manage"),
-    handle: (ctx) => {
-      const property = createProperty(ctx.db, ctx.actor, ctx.scope, ctx.body, ctx.config.timezone);
-      ctx.flash("success", ctx.t("properties.saved", { code: property.code }));
-      return ctx.back(ctx.urlFor("properties.index"));
-    },
-  },
-  {
     name: "properties.show",
     methods: ["GET"],
     uri: "/properties/{property}",
@@ -374,37 +299,12 @@ export const businessesRoutes = defineRoutes([
       return ctx.render("properties/label", { property, url, qr });
     },
   },
-  {
-    name: "properties.update",
-    methods: ["PUT"],
-    uri: "/properties/{property}",
-    wheres: { property: ID },
-    bindings: { property: "id" },
-    access: access.can("properties.manage"),
-    handle: (ctx) => {
-      const property = updateProperty(
-        ctx.db,
-        ctx.actor,
-        ctx.scope,
-        Number(ctx.params.property),
-        ctx.body,
-        ctx.config.timezone,
-      );
-      ctx.flash("success", ctx.t("properties.saved", { code: property.code }));
-      return ctx.back(ctx.urlFor("properties.index"));
-    },
-  },
-  {
-    name: "properties.destroy",
-    methods: ["DELETE"],
-    uri: "/properties/{property}",
-    wheres: { property: ID },
-    bindings: { property: "id" },
-    access: access.can("properties.manage"),
-    handle: (ctx) => {
-      const property = deleteProperty(ctx.db, ctx.actor, ctx.scope, Number(ctx.params.property));
-      ctx.flash("success", ctx.t("properties.deleted", { code: property.code }));
-      return ctx.back(ctx.urlFor("properties.index"));
-    },
-  },
+  ...recordWrites("properties", "/properties/{property}", access.can("properties.manage"), {
+    create: (ctx) => createProperty(ctx.db, ctx.actor, ctx.scope, ctx.body, ctx.config.timezone),
+    update: (ctx, id) => updateProperty(ctx.db, ctx.actor, ctx.scope, id, ctx.body, ctx.config.timezone),
+    destroy: (ctx, id) => deleteProperty(ctx.db, ctx.actor, ctx.scope, id),
+    saved: (ctx, property) => ctx.t("properties.saved", { code: property.code }),
+    deleted: (ctx, property) => ctx.t("properties.deleted", { code: property.code }),
+    back: (ctx) => ctx.urlFor("properties.index"),
+  }),
 ]);

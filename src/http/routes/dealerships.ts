@@ -23,10 +23,9 @@ import {
 import type { ExportColumn } from "../../domain/spreadsheets/write";
 import type { RequestContext } from "../context";
 import { listParams, paginated, sortParams } from "../pagination";
+import { recordWrites } from "../record-routes";
 import { access, defineRoutes } from "../routing";
 import { exportFileName, xlsxResponse } from "../spreadsheet";
-
-const ID = "\\d+";
 
 const settings = (ctx: RequestContext) => ({ rucLength: ctx.config.rucLength });
 
@@ -41,7 +40,7 @@ function dialogProps(ctx: RequestContext) {
 }
 
 /** Back to the page the dialog was on, the tree page otherwise. */
-const back = (ctx: RequestContext) => ctx.back(ctx.urlFor("dealerships.index"));
+const back = (ctx: RequestContext) => ctx.urlFor("dealerships.index");
 
 function dealershipColumns(ctx: RequestContext): ExportColumn<DealershipRow>[] {
   return [
@@ -127,85 +126,20 @@ export const dealershipsRoutes = defineRoutes([
       ]);
     },
   },
-  {
-    name: "dealerships.store",
-    methods: ["POST"],
-    uri: "/dealerships",
-    access: access.can("dealerships.manage"),
-    handle: (ctx) => {
-      const dealership = createDealership(ctx.db, ctx.actor, ctx.body, settings(ctx));
-      ctx.flash("success", ctx.t("dealerships.saved", { name: dealership.name }));
-      return back(ctx);
-    },
-  },
-  {
-    name: "dealerships.update",
-    methods: ["PUT"],
-    uri: "/dealerships/{dealership}",
-    wheres: { dealership: ID },
-    bindings: { dealership: "id" },
-    access: access.can("dealerships.manage"),
-    handle: (ctx) => {
-      const dealership = updateDealership(ctx.db, ctx.actor, Number(ctx.params.dealership), ctx.body, settings(ctx));
-      ctx.flash("success", ctx.t("dealerships.saved", { name: dealership.name }));
-      return back(ctx);
-    },
-  },
-  {
-    name: "dealerships.destroy",
-    methods: ["DELETE"],
-    uri: "/dealerships/{dealership}",
-    wheres: { dealership: ID },
-    bindings: { dealership: "id" },
-    access: access.can("dealerships.manage"),
-    handle: (ctx) => {
-      const dealership = deleteDealership(ctx.db, ctx.actor, Number(ctx.params.dealership));
-      ctx.flash("success", ctx.t("dealerships.deleted", { name: dealership.name }));
-      return back(ctx);
-    },
-  },
-  {
-    name: "subdealerships.store",
-    methods: ["POST"],
-    uri: "/subdealerships",
-    access: access.can("dealerships.manage"),
-    handle: (ctx) => {
-      const subdealership = createSubdealership(ctx.db, ctx.actor, ctx.scope, ctx.body, settings(ctx));
-      ctx.flash("success", ctx.t("dealerships.subdealership_saved", { name: subdealership.name }));
-      return back(ctx);
-    },
-  },
-  {
-    name: "subdealerships.update",
-    methods: ["PUT"],
-    uri: "/subdealerships/{subdealership}",
-    wheres: { subdealership: ID },
-    bindings: { subdealership: "id" },
-    access: access.can("dealerships.manage"),
-    handle: (ctx) => {
-      const subdealership = updateSubdealership(
-        ctx.db,
-        ctx.actor,
-        ctx.scope,
-        Number(ctx.params.subdealership),
-        ctx.body,
-        settings(ctx),
-      );
-      ctx.flash("success", ctx.t("dealerships.subdealership_saved", { name: subdealership.name }));
-      return back(ctx);
-    },
-  },
-  {
-    name: "subdealerships.destroy",
-    methods: ["DELETE"],
-    uri: "/subdealerships/{subdealership}",
-    wheres: { subdealership: ID },
-    bindings: { subdealership: "id" },
-    access: access.can("dealerships.manage"),
-    handle: (ctx) => {
-      const subdealership = deleteSubdealership(ctx.db, ctx.actor, ctx.scope, Number(ctx.params.subdealership));
-      ctx.flash("success", ctx.t("dealerships.subdealership_deleted", { name: subdealership.name }));
-      return back(ctx);
-    },
-  },
+  ...recordWrites("dealerships", "/dealerships/{dealership}", access.can("dealerships.manage"), {
+    create: (ctx) => createDealership(ctx.db, ctx.actor, ctx.body, settings(ctx)),
+    update: (ctx, id) => updateDealership(ctx.db, ctx.actor, id, ctx.body, settings(ctx)),
+    destroy: (ctx, id) => deleteDealership(ctx.db, ctx.actor, id),
+    saved: (ctx, dealership) => ctx.t("dealerships.saved", { name: dealership.name }),
+    deleted: (ctx, dealership) => ctx.t("dealerships.deleted", { name: dealership.name }),
+    back,
+  }),
+  ...recordWrites("subdealerships", "/subdealerships/{subdealership}", access.can("dealerships.manage"), {
+    create: (ctx) => createSubdealership(ctx.db, ctx.actor, ctx.scope, ctx.body, settings(ctx)),
+    update: (ctx, id) => updateSubdealership(ctx.db, ctx.actor, ctx.scope, id, ctx.body, settings(ctx)),
+    destroy: (ctx, id) => deleteSubdealership(ctx.db, ctx.actor, ctx.scope, id),
+    saved: (ctx, subdealership) => ctx.t("dealerships.subdealership_saved", { name: subdealership.name }),
+    deleted: (ctx, subdealership) => ctx.t("dealerships.subdealership_deleted", { name: subdealership.name }),
+    back,
+  }),
 ]);

@@ -38,12 +38,11 @@ import type { ExportColumn } from "../../domain/spreadsheets/write";
 import type { RequestContext } from "../context";
 import { defer } from "../page-protocol/props";
 import { idParam } from "../pagination";
+import { recordWrites } from "../record-routes";
 import { access, defineRoutes } from "../routing";
 import { exportFileName, xlsxResponse } from "../spreadsheet";
 import type { DishHistoryAnswer } from "../../shared/food/types";
 export type { DishHistoryAnswer } from "../../shared/food/types";
-
-const ID = "\\d+";
 
 /** Where a write goes back to when the request names no page: the Food page's tab. */
 const FALLBACK = { categories: "/food?tab=menu_table", levels: "/food?tab=levels" } as const;
@@ -235,17 +234,15 @@ export const foodCatalogueRoutes = defineRoutes([
         },
       ]),
   },
-  {
-    name: "food.dish_categories.store",
-    methods: ["POST"],
-    uri: "/food/dish-categories",
-    access: access.can("food.manage"),
-    handle: (ctx) => {
-      const category = createDishCategory(ctx.db, ctx.actor, ctx.body);
-      ctx.flash("success", ctx.t("foodCatalogue.dish_categories.saved", { name: category.name }));
-      return ctx.back(FALLBACK.categories);
-    },
-  },
+  ...recordWrites("food.dish_categories", "/food/dish-categories/{category}", access.can("food.manage"), {
+    updateMethod: "PATCH",
+    create: (ctx) => createDishCategory(ctx.db, ctx.actor, ctx.body),
+    update: (ctx, id) => updateDishCategory(ctx.db, ctx.actor, id, ctx.body),
+    destroy: (ctx, id) => deleteDishCategory(ctx.db, ctx.actor, id),
+    saved: (ctx, category) => ctx.t("foodCatalogue.dish_categories.saved", { name: category.name }),
+    deleted: (ctx, category) => ctx.t("foodCatalogue.dish_categories.deleted", { name: category.name }),
+    back: () => FALLBACK.categories,
+  }),
   {
     name: "food.dish_categories.reorder",
     methods: ["PUT"],
@@ -253,32 +250,6 @@ export const foodCatalogueRoutes = defineRoutes([
     access: access.can("food.manage"),
     handle: (ctx) => {
       reorderDishCategories(ctx.db, ctx.actor, ctx.body);
-      return ctx.back(FALLBACK.categories);
-    },
-  },
-  {
-    name: "food.dish_categories.update",
-    methods: ["PATCH"],
-    uri: "/food/dish-categories/{category}",
-    wheres: { category: ID },
-    bindings: { category: "id" },
-    access: access.can("food.manage"),
-    handle: (ctx) => {
-      const category = updateDishCategory(ctx.db, ctx.actor, Number(ctx.params.category), ctx.body);
-      ctx.flash("success", ctx.t("foodCatalogue.dish_categories.saved", { name: category.name }));
-      return ctx.back(FALLBACK.categories);
-    },
-  },
-  {
-    name: "food.dish_categories.destroy",
-    methods: ["DELETE"],
-    uri: "/food/dish-categories/{category}",
-    wheres: { category: ID },
-    bindings: { category: "id" },
-    access: access.can("food.manage"),
-    handle: (ctx) => {
-      const category = deleteDishCategory(ctx.db, ctx.actor, Number(ctx.params.category));
-      ctx.flash("success", ctx.t("foodCatalogue.dish_categories.deleted", { name: category.name }));
       return ctx.back(FALLBACK.categories);
     },
   },
@@ -292,17 +263,15 @@ export const foodCatalogueRoutes = defineRoutes([
         { name: ctx.t("foodCatalogue.levels.title"), columns: levelColumns(ctx), rows: listLevels(ctx.db) },
       ]),
   },
-  {
-    name: "food.levels.store",
-    methods: ["POST"],
-    uri: "/food/levels",
-    access: access.can("food.manage"),
-    handle: (ctx) => {
-      const level = createLevel(ctx.db, ctx.actor, ctx.body);
-      ctx.flash("success", ctx.t("foodCatalogue.levels.saved", { name: level.name }));
-      return ctx.back(FALLBACK.levels);
-    },
-  },
+  ...recordWrites("food.levels", "/food/levels/{level}", access.can("food.manage"), {
+    updateMethod: "PATCH",
+    create: (ctx) => createLevel(ctx.db, ctx.actor, ctx.body),
+    update: (ctx, id) => updateLevel(ctx.db, ctx.actor, id, ctx.body),
+    destroy: (ctx, id) => deleteLevel(ctx.db, ctx.actor, id),
+    saved: (ctx, level) => ctx.t("foodCatalogue.levels.saved", { name: level.name }),
+    deleted: (ctx, level) => ctx.t("foodCatalogue.levels.deleted", { name: level.name }),
+    back: () => FALLBACK.levels,
+  }),
   {
     name: "food.levels.reorder",
     methods: ["PUT"],
@@ -310,32 +279,6 @@ export const foodCatalogueRoutes = defineRoutes([
     access: access.can("food.manage"),
     handle: (ctx) => {
       reorderLevels(ctx.db, ctx.actor, ctx.body);
-      return ctx.back(FALLBACK.levels);
-    },
-  },
-  {
-    name: "food.levels.update",
-    methods: ["PATCH"],
-    uri: "/food/levels/{level}",
-    wheres: { level: ID },
-    bindings: { level: "id" },
-    access: access.can("food.manage"),
-    handle: (ctx) => {
-      const level = updateLevel(ctx.db, ctx.actor, Number(ctx.params.level), ctx.body);
-      ctx.flash("success", ctx.t("foodCatalogue.levels.saved", { name: level.name }));
-      return ctx.back(FALLBACK.levels);
-    },
-  },
-  {
-    name: "food.levels.destroy",
-    methods: ["DELETE"],
-    uri: "/food/levels/{level}",
-    wheres: { level: ID },
-    bindings: { level: "id" },
-    access: access.can("food.manage"),
-    handle: (ctx) => {
-      const level = deleteLevel(ctx.db, ctx.actor, Number(ctx.params.level));
-      ctx.flash("success", ctx.t("foodCatalogue.levels.deleted", { name: level.name }));
       return ctx.back(FALLBACK.levels);
     },
   },

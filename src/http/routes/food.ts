@@ -4,26 +4,15 @@
  * dish modal (a dish, then its recipe per level, with live totals from `food.dishes.cost` as the chef types and a
  * line's calculation popover from `food.dishes.show`); and the catalogue's tabs (menu table, levels, price changes). Dishes and recipes are company-wide data (food.view to see, food.manage to change).
  */
-import { inArray, and, eq } from "drizzle-orm";
-import { headquarters, recipes } from "../../../db/schema";
 import { listCategories } from "../../domain/food/categories";
 import { cityOptions, requireCity } from "../../domain/food/cities";
 import { listDishCategories } from "../../domain/food/dish-categories";
 import { dishesWorkbook } from "../../domain/food/dish-export";
-import {
-  deleteDish,
-  dishOptions,
-  dishRow,
-  listDishes,
-  requireDish,
-  type DishFilter,
-  type DishRow,
-} from "../../domain/food/dishes";
-import { ingredientOptions } from "../../domain/food/ingredients";
+import { costedDishes, dishDetail, pricingCityId, recipeChoices } from "../../domain/food/dish-costs";
+import { deleteDish, dishRow, requireDish, type DishFilter } from "../../domain/food/dishes";
 import { levelLabel } from "../../shared/food/built-in-levels";
 import { listLevels } from "../../domain/food/levels";
-import { offerRowOf, type RawOffer } from "../../domain/food/offer-lists";
-import { costDish, costDraft, costRecipes, type CostedRecipe } from "../../domain/food/recipe-cost";
+import { costDraft } from "../../domain/food/recipe-cost";
 import { copyRecipe, deleteRecipe, parseDraft, saveDish, saveRecipe } from "../../domain/food/recipes";
 import { NotFound, ValidationFailed } from "../../domain/errors";
 import { message } from "../../shared/message";
@@ -36,7 +25,7 @@ import { optional } from "../page-protocol/props";
 import { idParam, listParams, paginated, sortParams } from "../pagination";
 import { access, defineRoutes } from "../routing";
 import { exportFileName, xlsxResponse } from "../spreadsheet";
-import type { CostedDishRow, DishDetail, RecipeChoices } from "../../shared/food/types";
+import type { CostedDishRow } from "../../shared/food/types";
 import { SOLES_FORMAT, solesAmount } from "../../shared/money";
 export type { CostedDishRow, DishCost, DishDetail, RecipeChoices } from "../../shared/food/types";
 
@@ -52,21 +41,7 @@ const tabOf = (value: unknown): Tab => (TABS.includes(value as Tab) ? (value as 
 export const DISH_COST_LIMIT: Limit = { max: 240, decaySeconds: 60 };
 
 /** The city the prices are read in: the one asked for, else the city of the person's first headquarters, else the first city. */
-function chosenCityId(ctx: RequestContext): number | null {
-  const cities = cityOptions(ctx.db);
-  const asked = idParam(ctx.query, "city");
-  if (asked && cities.some((c) => c.id === asked)) return asked;
-  const scope = ctx.scope;
-  const ids = scope.all ? null : [...scope.headquartersIds];
-  const first = ctx.db
-    .select({ cityId: headquarters.cityId })
-    .from(headquarters)
-    .where(ids ? inArray(headquarters.id, ids.length ? ids : [0]) : undefined)
-    .orderBy(headquarters.id)
-    .all()
-    .find((h) => h.cityId !== null);
-  return first?.cityId ?? cities[0]?.id ?? null;
-}
+const chosenCityId = (ctx: RequestContext) => pricingCityId(ctx.db, ctx.scope, idParam(ctx.query, "city"));
 
 /** The level the table costs at: the one asked for, else the first by order. */
 function chosenLevelId(ctx: RequestContext, levels: { id: number }[]): number | null {
@@ -80,92 +55,9 @@ function filtersOf(ctx: RequestContext): DishFilter {
   return { search, categoryId: idParam(ctx.query, "category") };
 }
 
-/** The rows costed for a city and level (their recipes of that level, costed in one batch), with the levels they lack. */
-function withCosts(
-  ctx: RequestContext,
-  dishRows: DishRow[],
-  cityId: number | null,
-  levelId: number | null,
-  levels: { id: number }[],
-): CostedDishRow[] {
-  const rows = dishRows.map((r) => ({
-    ...r,
-    levelsWithoutRecipe: levels.filter((l) => !r.levelIds.includes(l.id)).map((l) => l.id),
-  }));
-  if (cityId === null || levelId === null || rows.length === 0) return rows.map((r) => ({ ...r, cost: null }));
-  const found = ctx.db
-    .select({ id: recipes.id, dishId: recipes.dishId })
-    .from(recipes)
-    .where(
-      and(
-        eq(recipes.levelId, levelId),
-        inArray(
-          recipes.dishId,
-          rows.map((r) => r.id),
-        ),
-      ),
-    )
-    .all();
-  const costed = found.length
-    ? costRecipes(
-        ctx.db,
-        found.map((r) => r.id),
-        { cityId, igvRate: ctx.config.igvRateBasisPoints },
-      )
-    : new Map<number, CostedRecipe>();
-  const byDish = new Map(found.map((r) => [r.dishId, r.id]));
-  return rows.map((row) => {
-    const recipeId = byDish.get(row.id);
-    const recipe = recipeId === undefined ? undefined : costed.get(recipeId);
-    if (recipeId === undefined || !recipe) return { ...row, cost: null };
-    return {
-      ...row,
-      cost: {
-        recipeId,
-        costCents: recipe.totals.costCents,
-        complete: recipe.totals.complete,
-        kcal: recipe.totals.kcal,
-        finalG: recipe.totals.finalG,
-        unpriced: recipe.lines.filter((l) => l.costCents === null).length,
-      },
-    };
-  });
-}
-
-/** What the dish modal chooses from: ingredients with their unit, dishes, and every offer (to pin one). */
-function recipeChoices(ctx: RequestContext): RecipeChoices {
-  const settings = offerSettings(ctx);
-  const offers = ctx.db.$client
-    .query<RawOffer, []>(
-      `SELECT o.id, o.provider_id AS providerId, p.name AS providerName, o.ingredient_id AS ingredientId,
-         i.name AS ingredientName, i.base_unit AS baseUnit, o.city_id AS cityId, c.name AS cityName, o.presentation,
-         o.quantity, o.price_cents AS priceCents, o.price_includes_igv AS priceIncludesIgv, o.active,
-         o.price_changed_at AS priceChangedAt
-       FROM offers o JOIN providers p ON p.id = o.provider_id JOIN ingredients i ON i.id = o.ingredient_id
-       JOIN cities c ON c.id = o.city_id ORDER BY i.name, c.name, p.name, o.presentation, o.id`,
-    )
-    .all()
-    .map((raw) => {
-      const row = offerRowOf(raw, settings);
-      return {
-        id: row.id,
-        ingredientId: row.ingredientId,
-        cityId: row.cityId,
-        providerName: row.providerName,
-        presentation: row.presentation,
-        active: row.active,
-        costPerReferenceCents: row.costPerReferenceCents,
-      };
-    });
-  return { ingredients: ingredientOptions(ctx.db), dishes: dishOptions(ctx.db), offers };
-}
-
-function dishDetail(ctx: RequestContext, dishId: number, cityId: number): DishDetail {
-  const dish = dishRow(ctx.db, dishId);
-  const costed = dish.levelIds
-    .map((levelId) => costDish(ctx.db, dishId, { cityId, levelId, igvRate: ctx.config.igvRateBasisPoints }))
-    .filter((r): r is CostedRecipe => r !== null);
-  return { dish, cityId, recipes: costed };
+/** How the table costs its dishes: in the chosen city, at the chosen level. */
+function costingOf(ctx: RequestContext, cityId: number | null, levelId: number | null, levels: { id: number }[]) {
+  return { cityId, levelId, levelIds: levels.map((l) => l.id), igvRate: ctx.config.igvRateBasisPoints };
 }
 
 const levelName = (ctx: RequestContext, levelId: number) =>
@@ -196,18 +88,17 @@ export const foodRoutes = defineRoutes([
           dish: idParam(ctx.query, "dish") ?? null,
           ...sort,
         },
-        dishes: () => {
-          if (tab !== "dishes") return null;
-          const page = listDishes(ctx.db, filters, params, sort);
-          return paginated({ ...page, rows: withCosts(ctx, page.rows, cityId, levelId, levels) }, params);
-        },
+        dishes: () =>
+          tab === "dishes"
+            ? paginated(costedDishes(ctx.db, filters, params, sort, costingOf(ctx, cityId, levelId, levels)), params)
+            : null,
         levels,
         dishCategories: () => listDishCategories(ctx.db),
         // The ingredient category modal.
         categories: () => listCategories(ctx.db),
         cityOptions: () => cityOptions(ctx.db),
         // Loaded when the dish modal opens.
-        recipeChoices: optional(() => recipeChoices(ctx)),
+        recipeChoices: optional(() => recipeChoices(ctx.db, offerSettings(ctx))),
         can: { manage: can(ctx.access, "food.manage") },
         tabs: foodTabs(ctx),
         // The price-changes tab (the catalogue engineer's view): its filters, and its figures deferred when open.
@@ -227,13 +118,8 @@ export const foodRoutes = defineRoutes([
       const cityId = chosenCityId(ctx);
       const levelId = chosenLevelId(ctx, levels);
       const levelNames = new Map(levels.map((l) => [l.id, levelLabel(l.name, ctx.locale)]));
-      const rows = withCosts(
-        ctx,
-        listDishes(ctx.db, filtersOf(ctx), null, sortParams(ctx.query)).rows,
-        cityId,
-        levelId,
-        levels,
-      );
+      const costing = costingOf(ctx, cityId, levelId, levels);
+      const { rows } = costedDishes(ctx.db, filtersOf(ctx), null, sortParams(ctx.query), costing);
       const city = cityOptions(ctx.db).find((c) => c.id === cityId)?.name ?? "";
       const level = levelId === null ? "" : (levelNames.get(levelId) ?? "");
       // First the dishes workbook (one recipe line per row: what the import reads back unchanged), then the table.
@@ -318,7 +204,9 @@ export const foodRoutes = defineRoutes([
       const dish = requireDish(ctx.db, Number(ctx.params.dish));
       const cityId = chosenCityId(ctx);
       if (cityId === null) throw new NotFound();
-      return Response.json(dishDetail(ctx, dish.id, cityId), { headers: { "cache-control": "no-store" } });
+      return Response.json(dishDetail(ctx.db, dish.id, { cityId, igvRate: ctx.config.igvRateBasisPoints }), {
+        headers: { "cache-control": "no-store" },
+      });
     },
   },
   {
@@ -397,7 +285,11 @@ export const foodRoutes = defineRoutes([
       if (ctx.wantsJson) {
         const cityId = chosenCityId(ctx);
         return Response.json(
-          { message: said, detail: cityId === null ? null : dishDetail(ctx, dishId, cityId) },
+          {
+            message: said,
+            detail:
+              cityId === null ? null : dishDetail(ctx.db, dishId, { cityId, igvRate: ctx.config.igvRateBasisPoints }),
+          },
           { headers: { "cache-control": "no-store" } },
         );
       }

@@ -31,26 +31,18 @@ import { ValidationFailed } from "../../domain/errors";
 import { message } from "../../shared/message";
 import { MAX_WORKBOOK_BYTES } from "../../domain/spreadsheets/read";
 import type { RequestContext } from "../context";
+import { recordWrites } from "../record-routes";
 import { foodDialogProps, offerColumns, offerSettings, priceAuthor } from "../food-pages";
-import { groupedPageHead, idParam, listAtTheFold, listParams, pageHead, paginated, sortParams } from "../pagination";
+import { offerGroupsAtTheFold, offerPageQuery } from "../offer-pages";
+import { idParam, listAtTheFold, pageHead, paginated } from "../pagination";
 import { access, defineRoutes } from "../routing";
 import { exportFileName, xlsxResponse } from "../spreadsheet";
 
 const ID = "\\d+";
-const TABS = ["offers", "ingredients"] as const;
-type Tab = (typeof TABS)[number];
-
-const tabOf = (value: unknown): Tab => (TABS.includes(value as Tab) ? (value as Tab) : "offers");
-
-/** The list's filters from the query string: search, provider, city, category. */
-function filtersOf(ctx: RequestContext) {
-  const { search } = listParams(ctx.query);
-  return {
-    search,
-    providerId: idParam(ctx.query, "provider"),
-    cityId: idParam(ctx.query, "city"),
-    categoryId: idParam(ctx.query, "category"),
-  };
+/** The page's query (offerPageQuery) and the ingredients' category filter. */
+function queryOf(ctx: RequestContext) {
+  const query = offerPageQuery(ctx, "ingredients");
+  return { ...query, filters: { ...query.filters, categoryId: idParam(ctx.query, "category") } };
 }
 
 /** A workbook import as the dialog shows it: counts, new categories and problems in the viewer's words. */
@@ -98,10 +90,7 @@ export const ingredientsRoutes = defineRoutes([
     uri: "/ingredients",
     access: access.can("food.view"),
     handle: (ctx) => {
-      const tab = tabOf(ctx.query.tab);
-      const params = listParams(ctx.query, "", tab === "offers" ? 25 : 15);
-      const sort = sortParams(ctx.query);
-      const filters = filtersOf(ctx);
+      const { tab, params, sort, filters } = queryOf(ctx);
       return ctx.render("ingredients/index", {
         filters: {
           tab,
@@ -112,18 +101,8 @@ export const ingredientsRoutes = defineRoutes([
           ...sort,
         },
         // The tab's list, a page at a time (25 offers, 15 ingredients), cut at the fold on a full load (listAtTheFold).
-        ...listAtTheFold(
-          ctx,
-          "offers",
-          () => {
-            if (tab !== "offers") return null;
-            const found = offersByProvider(ctx.db, filters, params, sort, offerSettings(ctx));
-            return {
-              ...paginated({ rows: found.groups, total: found.total, page: found.page }, params),
-              groups: found.groupCount,
-            };
-          },
-          groupedPageHead,
+        ...offerGroupsAtTheFold(ctx, tab === "offers", params, () =>
+          offersByProvider(ctx.db, filters, params, sort, offerSettings(ctx)),
         ),
         ...listAtTheFold(
           ctx,
@@ -148,13 +127,13 @@ export const ingredientsRoutes = defineRoutes([
     access: access.can("food.view"),
     // What the tab shows, every page of it: the offers by provider, or the ingredients in the import's columns.
     handle: (ctx) => {
-      const filters = filtersOf(ctx);
-      if (tabOf(ctx.query.tab) === "ingredients")
+      const { tab, sort, filters } = queryOf(ctx);
+      if (tab === "ingredients")
         return xlsxResponse(
           exportFileName(ctx.locale === "es" ? "insumos" : "ingredients", ctx.config.timezone),
           ingredientsWorkbook(ctx.db, ctx.locale, { search: filters.search, categoryId: filters.categoryId }),
         );
-      const rows = allOffers(ctx.db, "provider", filters, sortParams(ctx.query), offerSettings(ctx));
+      const rows = allOffers(ctx.db, "provider", filters, sort, offerSettings(ctx));
       return xlsxResponse(exportFileName(ctx.locale === "es" ? "ofertas" : "offers", ctx.config.timezone), [
         { name: ctx.t("food.offers.by_provider"), columns: offerColumns(ctx), rows },
       ]);
@@ -222,43 +201,14 @@ export const ingredientsRoutes = defineRoutes([
         },
       ]),
   },
-  {
-    name: "ingredient_categories.store",
-    methods: ["POST"],
-    uri: "/ingredient-categories",
-    access: access.can("food.manage"),
-    handle: (ctx) => {
-      const category = createCategory(ctx.db, ctx.actor, ctx.body);
-      ctx.flash("success", ctx.t("food.categories.saved", { name: category.name }));
-      return ctx.back(ctx.urlFor("ingredients.index"));
-    },
-  },
-  {
-    name: "ingredient_categories.update",
-    methods: ["PUT"],
-    uri: "/ingredient-categories/{category}",
-    wheres: { category: ID },
-    bindings: { category: "id" },
-    access: access.can("food.manage"),
-    handle: (ctx) => {
-      const category = updateCategory(ctx.db, ctx.actor, Number(ctx.params.category), ctx.body);
-      ctx.flash("success", ctx.t("food.categories.saved", { name: category.name }));
-      return ctx.back(ctx.urlFor("ingredients.index"));
-    },
-  },
-  {
-    name: "ingredient_categories.destroy",
-    methods: ["DELETE"],
-    uri: "/ingredient-categories/{category}",
-    wheres: { category: ID },
-    bindings: { category: "id" },
-    access: access.can("food.manage"),
-    handle: (ctx) => {
-      const category = deleteCategory(ctx.db, ctx.actor, Number(ctx.params.category));
-      ctx.flash("success", ctx.t("food.categories.deleted", { name: category.name }));
-      return ctx.back(ctx.urlFor("ingredients.index"));
-    },
-  },
+  ...recordWrites("ingredient_categories", "/ingredient-categories/{category}", access.can("food.manage"), {
+    create: (ctx) => createCategory(ctx.db, ctx.actor, ctx.body),
+    update: (ctx, id) => updateCategory(ctx.db, ctx.actor, id, ctx.body),
+    destroy: (ctx, id) => deleteCategory(ctx.db, ctx.actor, id),
+    saved: (ctx, category) => ctx.t("food.categories.saved", { name: category.name }),
+    deleted: (ctx, category) => ctx.t("food.categories.deleted", { name: category.name }),
+    back: (ctx) => ctx.urlFor("ingredients.index"),
+  }),
   {
     name: "ingredients.import",
     methods: ["POST"],

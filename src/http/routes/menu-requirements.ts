@@ -15,21 +15,10 @@
  * - `menu.requirements.download` (GET, `menu.view`): the finished workbook, only for the person who made it, while
  *   the job keeps it (until they dismiss it, export again, or UPLOAD_KEPT_MS is up).
  */
-import { statSync } from "node:fs";
 import { can } from "../../domain/access/authorization";
-import { NotFound, ValidationFailed } from "../../domain/errors";
+import { ValidationFailed } from "../../domain/errors";
 import { message, type Message } from "../../shared/message";
-import {
-  findOwnJob,
-  holdsUpload,
-  isFinished,
-  latestJob,
-  releaseKeptUploads,
-  removeUpload,
-  storeUpload,
-  uploadExpiresAt,
-  type Job,
-} from "../../domain/jobs/jobs";
+import { holdsUpload, latestJob, uploadExpiresAt, type Job } from "../../domain/jobs/jobs";
 import {
   MENU_REQUIREMENTS,
   type MenuRequirementsInput,
@@ -51,11 +40,10 @@ import { addDays, dateIn } from "../../shared/calendar";
 import type { RequestContext } from "../context";
 import { menuCafeChoice, menuTabs } from "../menu-pages";
 import { access, defineRoutes } from "../routing";
+import { JOB_ID, startWorkbookJob, workbookDownload } from "../workbook-jobs";
 import type { RequirementsJobView } from "../../shared/menu/types";
 export type { RequirementsJobView } from "../../shared/menu/types";
 
-const JOB_ID = "[1-9]\\d{0,15}";
-const XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 const noStore = { "cache-control": "no-store" };
 /** The flash key of a refused forecast's problems, worded. */
 const FORECAST_FLASH = "menuForecast";
@@ -249,35 +237,21 @@ export const menuRequirementsRoutes = defineRoutes([
       const { from, to } = checkRange(ctx.body.from, ctx.body.to);
       // Refused now rather than in the job: a cafe without a city has nothing to buy from.
       if (cafe.cityId === null) throw new ValidationFailed({ cafe: message("menuRequirements.errors.no_city") });
-      const userId = ctx.user!.id;
-      const current = latestJob(ctx.db, userId, MENU_REQUIREMENTS);
-      if (current && !isFinished(current.state))
-        throw new ValidationFailed({ form: message("menuRequirements.export.busy") });
-      releaseKeptUploads(ctx.db, userId, MENU_REQUIREMENTS);
-      const path = storeUpload(ctx.config.storagePath, new Uint8Array(0), "xlsx");
-      const input: MenuRequirementsInput = {
-        cafeId: cafe.id,
-        from,
-        to,
-        path,
-        locale: ctx.locale,
-        generatedBy: ctx.user!.name,
-        timeZone: ctx.config.timezone,
-        igvRate: ctx.config.igvRateBasisPoints,
-      };
-      let job: Job;
-      try {
-        job = ctx.services.jobs.start({
-          kind: MENU_REQUIREMENTS,
-          actor: { userId, label: ctx.actor.label },
-          scope: ctx.scope,
-          input,
-          upload: path,
-        });
-      } catch (error) {
-        removeUpload(path);
-        throw error;
-      }
+      const job = startWorkbookJob(
+        ctx,
+        MENU_REQUIREMENTS,
+        message("menuRequirements.export.busy"),
+        (path): MenuRequirementsInput => ({
+          cafeId: cafe.id,
+          from,
+          to,
+          path,
+          locale: ctx.locale,
+          generatedBy: ctx.user!.name,
+          timeZone: ctx.config.timezone,
+          igvRate: ctx.config.igvRateBasisPoints,
+        }),
+      );
       if (ctx.wantsJson)
         return Response.json({ job: requirementsJobView(ctx, job) }, { status: 202, headers: noStore });
       return backToPage(ctx, cafe.id);
@@ -289,26 +263,7 @@ export const menuRequirementsRoutes = defineRoutes([
     uri: "/menu/requirements/{job}/download",
     wheres: { job: JOB_ID },
     access: access.can("menu.view"),
-    handle: (ctx) => {
-      // Only the person's own finished workbook, while its file is kept; anything else reads as missing.
-      const job = findOwnJob(ctx.db, ctx.user!.id, Number(ctx.params.job));
-      if (job.kind !== MENU_REQUIREMENTS || job.state !== "succeeded" || !holdsUpload(job)) throw new NotFound();
-      const path = job.upload!;
-      let size: number;
-      try {
-        size = statSync(path).size;
-      } catch {
-        throw new NotFound();
-      }
-      const { fileName } = job.result as MenuRequirementsResult;
-      return new Response(Bun.file(path), {
-        headers: {
-          "content-type": XLSX_TYPE,
-          "content-length": String(size),
-          "content-disposition": `attachment; filename="${fileName.replace(/[^\w.-]/g, "_")}"`,
-          ...noStore,
-        },
-      });
-    },
+    // Only the person's own finished workbook, while its file is kept; anything else reads as missing.
+    handle: (ctx) => workbookDownload(ctx, MENU_REQUIREMENTS),
   },
 ]);

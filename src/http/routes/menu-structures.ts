@@ -8,41 +8,17 @@ import { can } from "../../domain/access/authorization";
 import { cafeMenuSettings, levelOptions, saveCafeMenuSettings } from "../../domain/menu/cafe-menu-settings";
 import {
   copyStructure,
+  copyTargets,
   deleteStructure,
   saveStructure,
   structureCategoryOptions,
   structuresOfCafe,
 } from "../../domain/menu/structures";
-import { cafeServices } from "../../../db/schema";
-import { and, eq, inArray } from "drizzle-orm";
 import type { RequestContext } from "../context";
 import { menuCafeChoice, menuTabs } from "../menu-pages";
 import { access, defineRoutes } from "../routing";
 
 const ID = "\\d+";
-
-/** The cafes of the viewer's scope, other than `cafeId`, that offer the service: where a structure can be copied. */
-function copyTargets(ctx: RequestContext, cafes: { id: number; path: string }[], cafeId: number, serviceId: number) {
-  const others = cafes.filter((c) => c.id !== cafeId);
-  if (others.length === 0) return [];
-  const offering = new Set(
-    ctx.db
-      .select({ cafeId: cafeServices.cafeId })
-      .from(cafeServices)
-      .where(
-        and(
-          eq(cafeServices.serviceId, serviceId),
-          inArray(
-            cafeServices.cafeId,
-            others.map((c) => c.id),
-          ),
-        ),
-      )
-      .all()
-      .map((r) => r.cafeId),
-  );
-  return others.filter((c) => offering.has(c.id)).map((c) => ({ id: c.id, path: c.path }));
-}
 
 function backToPage(ctx: RequestContext, cafeId: number, serviceId?: number): Response {
   return ctx.redirect(ctx.urlFor("menu.structures", { cafe: cafeId, ...(serviceId ? { service: serviceId } : {}) }));
@@ -71,7 +47,10 @@ export const menuStructuresRoutes = defineRoutes([
         categories: structureCategoryOptions(ctx.db),
         menuSettings: cafe ? cafeMenuSettings(ctx.db, cafe.id) : null,
         levels: levelOptions(ctx.db),
-        copyTargets: cafe && current && manage ? copyTargets(ctx, cafes, cafe.id, current.service.id) : [],
+        copyTargets:
+          cafe && current && manage
+            ? copyTargets(ctx.db, cafes, cafe.id, current.service.id).map(({ id, path }) => ({ id, path }))
+            : [],
         igvRate,
         can: { manage },
       });

@@ -12,9 +12,9 @@
  *    job that writes exactly that preview's plan; when the places changed meanwhile it writes nothing and the page
  *    shows the new preview. Discarding is dismissing the job (src/http/routes/jobs.ts), which deletes the upload.
  */
-import { asc, eq } from "drizzle-orm";
-import { businesses, services } from "../../../db/schema";
 import { can } from "../../domain/access/authorization";
+import { businessOptions } from "../../domain/organisation/businesses";
+import { firstActiveService } from "../../domain/places/services";
 import { NotFound, ValidationFailed } from "../../domain/errors";
 import { message } from "../../shared/message";
 import {
@@ -65,16 +65,9 @@ function abilities(ctx: RequestContext): ImportAbilities {
   };
 }
 
-/** A business the actor may give a new cafe, for the template's example row. */
+/** A business the actor may give a new cafe (the first of their scope by name), for the template's example row. */
 function exampleBusiness(ctx: RequestContext): string {
-  const scope = ctx.scope;
-  const all = ctx.db
-    .select({ id: businesses.id, name: businesses.name })
-    .from(businesses)
-    .orderBy(asc(businesses.name))
-    .all();
-  const usable = scope.all ? all : all.filter((b) => scope.businessIds.has(b.id));
-  return usable[0]?.name ?? (ctx.locale === "es" ? "Empresa S.A.C." : "Business S.A.C.");
+  return businessOptions(ctx.db, ctx.scope)[0]?.name ?? (ctx.locale === "es" ? "Empresa S.A.C." : "Business S.A.C.");
 }
 
 /** A places import as the Management page shows it, worded in the viewer's language. */
@@ -290,16 +283,10 @@ export const placesImportRoutes = defineRoutes([
     access: access.can("places.view"),
     handle: (ctx) => {
       // The example rows show an existing service's code; they are marked as examples and never imported.
-      const service = ctx.db
-        .select({ code: services.code, name: services.name, type: services.type, description: services.description })
-        .from(services)
-        .where(eq(services.active, true))
-        .orderBy(asc(services.code))
-        .get();
       const sheets = placesTemplate(ctx.locale, {
         business: exampleBusiness(ctx),
         timeZone: ctx.config.timezone,
-        service,
+        service: firstActiveService(ctx.db),
       });
       return xlsxResponse(
         exportFileName(ctx.locale === "es" ? "plantilla-lugares" : "places-template", ctx.config.timezone),

@@ -17,26 +17,14 @@ import {
 } from "../../domain/food/providers";
 import type { ExportColumn } from "../../domain/spreadsheets/write";
 import type { RequestContext } from "../context";
+import { recordWrites } from "../record-routes";
 import { foodDialogProps, offerColumns, offerSettings, priceAuthor } from "../food-pages";
-import { groupedPageHead, idParam, listAtTheFold, listParams, pageHead, paginated, sortParams } from "../pagination";
+import { offerGroupsAtTheFold, offerPageQuery } from "../offer-pages";
+import { listAtTheFold, pageHead, paginated } from "../pagination";
 import { access, defineRoutes } from "../routing";
 import { exportFileName, xlsxResponse } from "../spreadsheet";
 
-const ID = "\\d+";
-const TABS = ["offers", "providers"] as const;
-type Tab = (typeof TABS)[number];
-
-const tabOf = (value: unknown): Tab => (TABS.includes(value as Tab) ? (value as Tab) : "offers");
-
 const settings = (ctx: RequestContext) => ({ rucLength: ctx.config.rucLength });
-
-function filtersOf(ctx: RequestContext) {
-  return {
-    search: listParams(ctx.query).search,
-    providerId: idParam(ctx.query, "provider"),
-    cityId: idParam(ctx.query, "city"),
-  };
-}
 
 function providerColumns(ctx: RequestContext): ExportColumn<ProviderRow>[] {
   return [
@@ -50,7 +38,8 @@ function providerColumns(ctx: RequestContext): ExportColumn<ProviderRow>[] {
   ];
 }
 
-const back = (ctx: RequestContext) => ctx.back(ctx.urlFor("providers.index"));
+/** Back to the page the dialog was on, the Providers page otherwise. */
+const back = (ctx: RequestContext) => ctx.urlFor("providers.index");
 
 export const providersRoutes = defineRoutes([
   {
@@ -59,10 +48,7 @@ export const providersRoutes = defineRoutes([
     uri: "/providers",
     access: access.can("logistics.view"),
     handle: (ctx) => {
-      const tab = tabOf(ctx.query.tab);
-      const params = listParams(ctx.query, "", tab === "offers" ? 25 : 15);
-      const sort = sortParams(ctx.query);
-      const filters = filtersOf(ctx);
+      const { tab, params, sort, filters } = offerPageQuery(ctx, "providers");
       return ctx.render("providers/index", {
         filters: {
           tab,
@@ -72,18 +58,8 @@ export const providersRoutes = defineRoutes([
           ...sort,
         },
         // The tab's list, a page at a time (25 offers, 15 providers), cut at the fold on a full load (listAtTheFold).
-        ...listAtTheFold(
-          ctx,
-          "offers",
-          () => {
-            if (tab !== "offers") return null;
-            const found = offersByCity(ctx.db, filters, params, sort, offerSettings(ctx));
-            return {
-              ...paginated({ rows: found.groups, total: found.total, page: found.page }, params),
-              groups: found.groupCount,
-            };
-          },
-          groupedPageHead,
+        ...offerGroupsAtTheFold(ctx, tab === "offers", params, () =>
+          offersByCity(ctx.db, filters, params, sort, offerSettings(ctx)),
         ),
         ...listAtTheFold(
           ctx,
@@ -107,9 +83,8 @@ export const providersRoutes = defineRoutes([
     access: access.can("logistics.view"),
     // What the tab shows, every page of it: the offers by city, or the providers.
     handle: (ctx) => {
-      const filters = filtersOf(ctx);
-      const sort = sortParams(ctx.query);
-      if (tabOf(ctx.query.tab) === "providers")
+      const { tab, sort, filters } = offerPageQuery(ctx, "providers");
+      if (tab === "providers")
         return xlsxResponse(exportFileName(ctx.locale === "es" ? "proveedores" : "providers", ctx.config.timezone), [
           {
             name: ctx.t("food.providers.title"),
@@ -124,80 +99,22 @@ export const providersRoutes = defineRoutes([
       );
     },
   },
-  {
-    name: "providers.store",
-    methods: ["POST"],
-    uri: "/providers",
-    access: access.can("logistics.manage"),
-    handle: (ctx) => {
-      const provider = createProvider(ctx.db, ctx.actor, ctx.body, settings(ctx));
-      ctx.flash("success", ctx.t("food.providers.saved", { name: provider.name }));
-      return back(ctx);
-    },
-  },
-  {
-    name: "providers.update",
-    methods: ["PUT"],
-    uri: "/providers/{provider}",
-    wheres: { provider: ID },
-    bindings: { provider: "id" },
-    access: access.can("logistics.manage"),
-    handle: (ctx) => {
-      const provider = updateProvider(ctx.db, ctx.actor, Number(ctx.params.provider), ctx.body, settings(ctx));
-      ctx.flash("success", ctx.t("food.providers.saved", { name: provider.name }));
-      return back(ctx);
-    },
-  },
-  {
-    name: "providers.destroy",
-    methods: ["DELETE"],
-    uri: "/providers/{provider}",
-    wheres: { provider: ID },
-    bindings: { provider: "id" },
-    access: access.can("logistics.manage"),
-    handle: (ctx) => {
-      const provider = deleteProvider(ctx.db, ctx.actor, Number(ctx.params.provider));
-      ctx.flash("success", ctx.t("food.providers.deleted", { name: provider.name }));
-      return back(ctx);
-    },
-  },
-  {
-    name: "offers.store",
-    methods: ["POST"],
-    uri: "/offers",
-    access: access.can("logistics.manage"),
-    handle: (ctx) => {
-      const offer = createOffer(ctx.db, ctx.actor, priceAuthor(ctx), ctx.body);
-      ctx.flash("success", ctx.t("food.offers.saved", { presentation: offer.presentation }));
-      return back(ctx);
-    },
-  },
-  {
-    name: "offers.update",
-    methods: ["PUT"],
-    uri: "/offers/{offer}",
-    wheres: { offer: ID },
-    bindings: { offer: "id" },
-    access: access.can("logistics.manage"),
-    handle: (ctx) => {
-      const offer = updateOffer(ctx.db, ctx.actor, priceAuthor(ctx), Number(ctx.params.offer), ctx.body);
-      ctx.flash("success", ctx.t("food.offers.saved", { presentation: offer.presentation }));
-      return back(ctx);
-    },
-  },
-  {
-    name: "offers.destroy",
-    methods: ["DELETE"],
-    uri: "/offers/{offer}",
-    wheres: { offer: ID },
-    bindings: { offer: "id" },
-    access: access.can("logistics.manage"),
-    handle: (ctx) => {
-      const offer = deleteOffer(ctx.db, ctx.actor, Number(ctx.params.offer));
-      ctx.flash("success", ctx.t("food.offers.deleted", { presentation: offer.presentation }));
-      return back(ctx);
-    },
-  },
+  ...recordWrites("providers", "/providers/{provider}", access.can("logistics.manage"), {
+    create: (ctx) => createProvider(ctx.db, ctx.actor, ctx.body, settings(ctx)),
+    update: (ctx, id) => updateProvider(ctx.db, ctx.actor, id, ctx.body, settings(ctx)),
+    destroy: (ctx, id) => deleteProvider(ctx.db, ctx.actor, id),
+    saved: (ctx, provider) => ctx.t("food.providers.saved", { name: provider.name }),
+    deleted: (ctx, provider) => ctx.t("food.providers.deleted", { name: provider.name }),
+    back,
+  }),
+  ...recordWrites("offers", "/offers/{offer}", access.can("logistics.manage"), {
+    create: (ctx) => createOffer(ctx.db, ctx.actor, priceAuthor(ctx), ctx.body),
+    update: (ctx, id) => updateOffer(ctx.db, ctx.actor, priceAuthor(ctx), id, ctx.body),
+    destroy: (ctx, id) => deleteOffer(ctx.db, ctx.actor, id),
+    saved: (ctx, offer) => ctx.t("food.offers.saved", { presentation: offer.presentation }),
+    deleted: (ctx, offer) => ctx.t("food.offers.deleted", { presentation: offer.presentation }),
+    back,
+  }),
   {
     name: "cities.export",
     methods: ["GET"],
@@ -218,41 +135,12 @@ export const providersRoutes = defineRoutes([
         },
       ]),
   },
-  {
-    name: "cities.store",
-    methods: ["POST"],
-    uri: "/cities",
-    access: access.can("logistics.manage"),
-    handle: (ctx) => {
-      const city = createCity(ctx.db, ctx.actor, ctx.body);
-      ctx.flash("success", ctx.t("food.cities.saved", { name: city.name }));
-      return back(ctx);
-    },
-  },
-  {
-    name: "cities.update",
-    methods: ["PUT"],
-    uri: "/cities/{city}",
-    wheres: { city: ID },
-    bindings: { city: "id" },
-    access: access.can("logistics.manage"),
-    handle: (ctx) => {
-      const city = updateCity(ctx.db, ctx.actor, Number(ctx.params.city), ctx.body);
-      ctx.flash("success", ctx.t("food.cities.saved", { name: city.name }));
-      return back(ctx);
-    },
-  },
-  {
-    name: "cities.destroy",
-    methods: ["DELETE"],
-    uri: "/cities/{city}",
-    wheres: { city: ID },
-    bindings: { city: "id" },
-    access: access.can("logistics.manage"),
-    handle: (ctx) => {
-      const city = deleteCity(ctx.db, ctx.actor, Number(ctx.params.city));
-      ctx.flash("success", ctx.t("food.cities.deleted", { name: city.name }));
-      return back(ctx);
-    },
-  },
+  ...recordWrites("cities", "/cities/{city}", access.can("logistics.manage"), {
+    create: (ctx) => createCity(ctx.db, ctx.actor, ctx.body),
+    update: (ctx, id) => updateCity(ctx.db, ctx.actor, id, ctx.body),
+    destroy: (ctx, id) => deleteCity(ctx.db, ctx.actor, id),
+    saved: (ctx, city) => ctx.t("food.cities.saved", { name: city.name }),
+    deleted: (ctx, city) => ctx.t("food.cities.deleted", { name: city.name }),
+    back,
+  }),
 ]);

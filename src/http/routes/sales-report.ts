@@ -14,21 +14,8 @@
  * The dialog follows the job on the owner's private channel (`JobUpdated`) and asks `jobs.show` again every few
  * seconds; a request without `Accept: application/json` is sent back to the page it came from.
  */
-import { statSync } from "node:fs";
-import { NotFound, ValidationFailed } from "../../domain/errors";
 import { message } from "../../shared/message";
-import {
-  findOwnJob,
-  holdsUpload,
-  isFinished,
-  latestJob,
-  releaseKeptUploads,
-  removeUpload,
-  storeUpload,
-  uploadExpiresAt,
-  type Job,
-  type JobState,
-} from "../../domain/jobs/jobs";
+import { holdsUpload, latestJob, uploadExpiresAt, type Job, type JobState } from "../../domain/jobs/jobs";
 import { SALES_REPORT, type SalesReportInput, type SalesReportResult } from "../../domain/jobs/sales-report";
 import { dateIn } from "../../shared/calendar";
 import {
@@ -42,9 +29,7 @@ import {
 import { reportFilter } from "../../domain/sales/report-workbook";
 import type { RequestContext } from "../context";
 import { access, defineRoutes } from "../routing";
-
-const JOB_ID = "[1-9]\\d{0,15}";
-const XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+import { JOB_ID, startWorkbookJob, workbookDownload } from "../workbook-jobs";
 
 /** A report job as the dialog shows it, worded in the viewer's language. */
 export interface ReportJobView {
@@ -127,33 +112,13 @@ export const salesReportRoutes = defineRoutes([
     handle: (ctx) => {
       const filter = reportFilter(parseSalesFilter(ctx.body, dateIn(ctx.config.timezone)));
       requireFilterInScope(ctx.db, ctx.scope, filter);
-      const userId = ctx.user!.id;
-      // One report at a time per person: the files waiting for their turn stay few.
-      const current = latestJob(ctx.db, userId, SALES_REPORT);
-      if (current && !isFinished(current.state)) throw new ValidationFailed({ form: message("reports.busy") });
-      // The last report's workbook makes way for this one's.
-      releaseKeptUploads(ctx.db, userId, SALES_REPORT);
-      const path = storeUpload(ctx.config.storagePath, new Uint8Array(0), "xlsx");
-      const input: SalesReportInput = {
+      const job = startWorkbookJob(ctx, SALES_REPORT, message("reports.busy"), (path): SalesReportInput => ({
         filter,
         path,
         locale: ctx.locale,
         generatedBy: ctx.user!.name,
         timeZone: ctx.config.timezone,
-      };
-      let job: Job;
-      try {
-        job = ctx.services.jobs.start({
-          kind: SALES_REPORT,
-          actor: { userId, label: ctx.actor.label },
-          scope: ctx.scope,
-          input,
-          upload: path,
-        });
-      } catch (error) {
-        removeUpload(path);
-        throw error;
-      }
+      }));
       if (ctx.wantsJson) return Response.json({ job: reportJobView(ctx, job) }, { status: 202, headers: noStore });
       return ctx.back(ctx.urlFor("dinners.index"));
     },
@@ -164,26 +129,7 @@ export const salesReportRoutes = defineRoutes([
     uri: "/sales/report/{job}/download",
     wheres: { job: JOB_ID },
     access: access.can("sales.view"),
-    handle: (ctx) => {
-      // Only the person's own finished report, while its file is kept; anything else reads as missing.
-      const job = findOwnJob(ctx.db, ctx.user!.id, Number(ctx.params.job));
-      if (job.kind !== SALES_REPORT || job.state !== "succeeded" || !holdsUpload(job)) throw new NotFound();
-      const path = job.upload!;
-      let size: number;
-      try {
-        size = statSync(path).size;
-      } catch {
-        throw new NotFound();
-      }
-      const { fileName } = job.result as SalesReportResult;
-      return new Response(Bun.file(path), {
-        headers: {
-          "content-type": XLSX_TYPE,
-          "content-length": String(size),
-          "content-disposition": `attachment; filename="${fileName.replace(/[^\w.-]/g, "_")}"`,
-          ...noStore,
-        },
-      });
-    },
+    // Only the person's own finished report, while its file is kept; anything else reads as missing.
+    handle: (ctx) => workbookDownload(ctx, SALES_REPORT),
   },
 ]);

@@ -13,8 +13,7 @@ import { dateIn } from "../../shared/calendar";
 import { listClosedPeriods } from "../../domain/sales/periods";
 import {
   countSalesLines,
-  duplicateMeals,
-  MAX_DUPLICATE_GROUPS,
+  duplicateMealsShown,
   MAX_RANGE_DAYS,
   parseSalesFilter,
   requireFilterInScope,
@@ -29,7 +28,7 @@ import {
 import type { ExportColumn } from "../../domain/spreadsheets/write";
 import type { RequestContext } from "../context";
 import { listParams, paginated, sortParams } from "../pagination";
-import { access, defineRoutes } from "../routing";
+import { access, defineRoutes, type RouteDefinition } from "../routing";
 import { exportFileName, xlsxResponse } from "../spreadsheet";
 import { SOLES_FORMAT, solesAmount } from "../../shared/money";
 
@@ -183,11 +182,7 @@ function salesPage(ctx: RequestContext, tab: SalesTab) {
       const result = salesLinePage(ctx.db, ctx.scope, filter, params, sort);
       return { ...paginated(result, params), totals: result.totals };
     },
-    duplicates: () => {
-      if (tab !== "duplicates") return null;
-      const groups = duplicateMeals(ctx.db, ctx.scope, filter, MAX_DUPLICATE_GROUPS + 1);
-      return { groups: groups.slice(0, MAX_DUPLICATE_GROUPS), more: groups.length > MAX_DUPLICATE_GROUPS };
-    },
+    duplicates: () => (tab === "duplicates" ? duplicateMealsShown(ctx.db, ctx.scope, filter) : null),
     periods: () => (tab === "periods" ? listClosedPeriods(ctx.db, ctx.scope, filter.cafeIds) : null),
     can: {
       closePeriod: can(ctx.access, "sales.close_period"),
@@ -196,31 +191,22 @@ function salesPage(ctx: RequestContext, tab: SalesTab) {
   });
 }
 
+/** The Sales page on one of its tabs, at the tab's own address; its closed-months tab shows what the viewer may do. */
+function salesTabRoute(name: string, uri: string, tab: SalesTab): RouteDefinition {
+  return {
+    name,
+    methods: ["GET"],
+    uri,
+    access: access.can("sales.view"),
+    checks: ["sales.close_period", "sales.reopen_period"],
+    handle: (ctx) => salesPage(ctx, tab),
+  };
+}
+
 export const salesRoutes = defineRoutes([
-  {
-    name: "sales.index",
-    methods: ["GET"],
-    uri: "/sales",
-    access: access.can("sales.view"),
-    checks: ["sales.close_period", "sales.reopen_period"],
-    handle: (ctx) => salesPage(ctx, "lines"),
-  },
-  {
-    name: "sales.duplicates",
-    methods: ["GET"],
-    uri: "/sales/duplicates",
-    access: access.can("sales.view"),
-    checks: ["sales.close_period", "sales.reopen_period"],
-    handle: (ctx) => salesPage(ctx, "duplicates"),
-  },
-  {
-    name: "sales.periods.index",
-    methods: ["GET"],
-    uri: "/sales/periods",
-    access: access.can("sales.view"),
-    checks: ["sales.close_period", "sales.reopen_period"],
-    handle: (ctx) => salesPage(ctx, "periods"),
-  },
+  salesTabRoute("sales.index", "/sales", "lines"),
+  salesTabRoute("sales.duplicates", "/sales/duplicates", "duplicates"),
+  salesTabRoute("sales.periods.index", "/sales/periods", "periods"),
   {
     name: "sales.export",
     methods: ["GET"],

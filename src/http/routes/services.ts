@@ -19,6 +19,7 @@ import {
 } from "../../domain/places/services";
 import type { RequestContext } from "../context";
 import { listParams, paginated, sortParams } from "../pagination";
+import { recordWrites } from "../record-routes";
 import { access, defineRoutes } from "../routing";
 import { exportFileName, xlsxResponse } from "../spreadsheet";
 
@@ -99,43 +100,14 @@ export const servicesRoutes = defineRoutes([
       ]);
     },
   },
-  {
-    name: "services.store",
-    methods: ["POST"],
-    uri: "/services",
-    access: access.can("services.manage"),
-    handle: (ctx) => {
-      const service = createService(ctx.db, ctx.actor, ctx.body);
-      ctx.flash("success", ctx.t("services.saved", { code: service.code }));
-      return ctx.back(ctx.urlFor("services.index"));
-    },
-  },
-  {
-    name: "services.update",
-    methods: ["PUT"],
-    uri: "/services/{service}",
-    wheres: { service: ID },
-    bindings: { service: "id" },
-    access: access.can("services.manage"),
-    handle: (ctx) => {
-      const service = updateService(ctx.db, ctx.actor, Number(ctx.params.service), ctx.body);
-      ctx.flash("success", ctx.t("services.saved", { code: service.code }));
-      return ctx.back(ctx.urlFor("services.index"));
-    },
-  },
-  {
-    name: "services.destroy",
-    methods: ["DELETE"],
-    uri: "/services/{service}",
-    wheres: { service: ID },
-    bindings: { service: "id" },
-    access: access.can("services.manage"),
-    handle: (ctx) => {
-      const service = deleteService(ctx.db, ctx.actor, Number(ctx.params.service));
-      ctx.flash("success", ctx.t("services.deleted", { code: service.code }));
-      return ctx.back(ctx.urlFor("services.index"));
-    },
-  },
+  ...recordWrites("services", "/services/{service}", access.can("services.manage"), {
+    create: (ctx) => createService(ctx.db, ctx.actor, ctx.body),
+    update: (ctx, id) => updateService(ctx.db, ctx.actor, id, ctx.body),
+    destroy: (ctx, id) => deleteService(ctx.db, ctx.actor, id),
+    saved: (ctx, service) => ctx.t("services.saved", { code: service.code }),
+    deleted: (ctx, service) => ctx.t("services.deleted", { code: service.code }),
+    back: (ctx) => ctx.urlFor("services.index"),
+  }),
   {
     name: "places.services.update",
     methods: ["PUT"],
