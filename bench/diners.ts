@@ -6,6 +6,7 @@
  *   npm run bench:diners                      (NODE_ENV=production bun bench/diners.ts)
  *   BENCH_ROWS=20000 npm run bench:diners     (a smaller file)
  *   BENCH_SMOKE=1 bun bench/diners.ts          (300 rows, 20 diners to sell to, 0.2 s of sales alone: a smoke run)
+ *   npm run bench:diners -- formats           (the same workers as .xlsx, .csv, .ods and .xls, each one's peak)
  *
  * The database is built as bench/pos.ts builds its own (migrations, the reference and demo seeders for places,
  * access, services and dealerships) plus BENCH_SELLERS (500) diners to sell to, who are not in the file; it is
@@ -14,9 +15,9 @@
  * (a) Baseline: SheetJS reading the same bytes (`dense: true`, as Mesa's worker does) and `sheet_to_json` of its
  *     rows, then one bare prepared INSERT per row into `diners` in one transaction (names folded, as the table
  *     needs), with the subdealership and cafe looked up in a Map. No checks, no audit, no undo log, no ledger.
- * (b) Mesa: readFirstSheet (the intake's checks, then SheetJS in a worker) + previewDinerImportAsync (every row
- *     checked, yielding to the event loop every thousand rows, as an import running in the server's process must)
- *     + importDiners (checked again, written in short chunks with the undo log, the audit and the ledger), timed
+ * (b) Mesa: readFirstSheetPacked (the intake's checks, then the parse in a worker, the rows sent back packed) +
+ *     previewDinerImportAsync (every row checked, yielding to the event loop every thousand rows, as an import
+ *     running in the server's process must) + importDiners (checked again, written in short chunks with the undo log, the audit and the ledger), timed
  *     step by step. `./mesa import:diners` runs the same with the synchronous previewDinerImport, in its own process.
  *     From 2 s before (b) to its end, a second process (`bun bench/diners.ts seller …`, its own connection) makes a
  *     cash sale through recordSale every BENCH_SALE_MS (20) ms, and this process's event loop does the same on
@@ -25,7 +26,8 @@
  * (c) Mesa again with the same file (every row unchanged).
  *
  * Peak memory is the resident set's high-water mark (VmHWM) of this process over each case, reset between cases
- * through /proc/self/clear_refs; SheetJS's worker runs inside this process, so it is counted. It prints its figures
+ * through /proc/self/clear_refs once the memory the case before freed has gone back to the system (settleMemory),
+ * and printed with the resident set it started from; the parse worker runs inside this process, so it is counted. It prints its figures
  * next to the targets (not checked) and checks what they rest on: the baseline and Mesa store every row, the second
  * import finds every row unchanged, the diners to sell to are the leavers, and no sale failed meanwhile.
  * bench/README.md says how to read them.
@@ -48,7 +50,7 @@ import { foldText } from "../src/shared/fold";
 import { dateIn } from "../src/shared/calendar";
 import { importDiners, previewDinerImportAsync, type DinerImportOptions } from "../src/domain/sales/diner-import";
 import { recordSale } from "../src/domain/sales/sell";
-import { DINER_INTAKE, readFirstSheet } from "../src/domain/spreadsheets/read";
+import { DINER_INTAKE, readFirstSheetPacked } from "../src/domain/spreadsheets/read";
 import { check, finishChecks, setting } from "./support/smoke";
 
 const ROWS = setting("BENCH_ROWS", 100_000, 300);
@@ -86,6 +88,34 @@ function resetPeak(): boolean {
   } catch {
     return false;
   }
+}
+
+/** The resident set now, in bytes (0 where /proc is not there). */
+function currentRss(): number {
+  try {
+    const line = readFileSync("/proc/self/status", "utf8")
+      .split("\n")
+      .find((l) => l.startsWith("VmRSS:"));
+    if (line) return Number(line.replace(/\D+/g, "")) * 1024;
+  } catch {}
+  return 0;
+}
+
+/**
+ * Collects the garbage and waits (at most 3 s) for the resident set to stop shrinking: memory freed by the case
+ * before (or by making the file) goes back to the system a while after it is freed, and would otherwise be counted
+ * in the next case's peak. Returns the resident set then, the case's starting point.
+ */
+async function settleMemory(): Promise<number> {
+  let last = currentRss();
+  for (let i = 0; i < 30; i++) {
+    Bun.gc(true);
+    await Bun.sleep(100);
+    const now = currentRss();
+    if (last - now < 1048576) return now;
+    last = now;
+  }
+  return last;
 }
 
 /** The resident set's high-water mark in bytes: VmHWM (since the last reset), else the process's maxRSS. */
@@ -157,10 +187,12 @@ const SURNAMES = ["Quispe", "Mamani", "Huamán", "Condori", "Flores", "Rojas", "
 const SURNAMES_2 = ["Ticona", "Gutiérrez", "Sánchez", "Vargas", "Mendoza", "Castillo", "Ramos", "Torres", "Ayala"];
 const LEVELS = ["Laborer", "Laborer", "Employee", "Laborer", "Staff", "Employee", "Laborer", "Master"];
 
-/** The file's rows: header, then ROWS workers spread over the cafes, each with a subdealership of the cafe's unit. */
-function workerRows(places: Place[]): (string | number)[][] {
-  const rows: (string | number)[][] = [["Apellidos", "Nombres", "DNI", "Celular", "Subcontrata", "Comedor", "Nivel"]];
-  for (let i = 0; i < ROWS; i++) {
+const COLUMNS = ["Apellidos", "Nombres", "DNI", "Celular", "Subcontrata", "Comedor", "Nivel"];
+
+/** The file's rows: header, then `count` workers spread over the cafes, each with a subdealership of the cafe's unit. */
+function workerRows(places: Place[], count = ROWS): (string | number)[][] {
+  const rows: (string | number)[][] = [COLUMNS];
+  for (let i = 0; i < count; i++) {
     const place = places[i % places.length];
     const company = place.subdealerships[Math.floor(i / places.length) % place.subdealerships.length];
     rows.push([
@@ -177,17 +209,19 @@ function workerRows(places: Place[]): (string | number)[][] {
   return rows;
 }
 
-function workbookBytes(rows: (string | number)[][]): Uint8Array {
+function workbookBytes(rows: (string | number)[][], bookType: "xlsx" | "xls" | "ods" | "csv" = "xlsx"): Uint8Array {
   const book = XLSX.utils.book_new();
   XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet(rows), "Trabajadores");
-  return new Uint8Array(XLSX.write(book, { type: "array", bookType: "xlsx", compression: true }) as ArrayBuffer);
+  if (bookType === "csv") return new TextEncoder().encode(XLSX.utils.sheet_to_csv(book.Sheets.Trabajadores));
+  return new Uint8Array(XLSX.write(book, { type: "array", bookType, compression: true }) as ArrayBuffer);
 }
 
 // ——— (a) The baseline ———
 
-function baseline(path: string, bytes: Uint8Array) {
+async function baseline(path: string, bytes: Uint8Array) {
   const db = openDatabase(path);
   const client = db.$client;
+  const start = await settleMemory();
   resetPeak();
   const started = performance.now();
   const book = XLSX.read(bytes, { type: "array", dense: true, cellFormula: false, cellHTML: false, cellText: false });
@@ -235,7 +269,7 @@ function baseline(path: string, bytes: Uint8Array) {
   const peak = peakRss();
   const inserted = (client.query("SELECT COUNT(*) AS n FROM diners").get() as { n: number }).n - SELLERS;
   client.close();
-  return { readMs, insertMs: totalMs - readMs, totalMs, peak, inserted };
+  return { readMs, insertMs: totalMs - readMs, totalMs, start, peak, inserted };
 }
 
 // ——— Sales meanwhile ———
@@ -417,9 +451,10 @@ function spawnSeller(path: string, sellersFile: string) {
 
 async function mesaImport(db: Db, config: Config, bytes: Uint8Array, fileName: string) {
   const options: DinerImportOptions = { dniLength: config.dniLength };
+  const start = currentRss();
   resetPeak();
   const t0 = performance.now();
-  const { sheet } = await readFirstSheet(bytes, fileName, DINER_INTAKE);
+  const { sheet } = await readFirstSheetPacked(bytes, fileName, DINER_INTAKE);
   const t1 = performance.now();
   const preview = await previewDinerImportAsync(db, EVERYTHING, sheet, options);
   const t2 = performance.now();
@@ -449,6 +484,7 @@ async function mesaImport(db: Db, config: Config, bytes: Uint8Array, fileName: s
     recheckMs: writeFrom - t2,
     writeMs: t3 - writeFrom,
     totalMs: t3 - t0,
+    start,
     peak: peakRss(),
     counts,
     leavers: preview.leaverCount,
@@ -456,7 +492,7 @@ async function mesaImport(db: Db, config: Config, bytes: Uint8Array, fileName: s
     chunks: Math.max(0, chunks - 1),
     /** Each step's start and end, in ms since the epoch (to place the sales made meanwhile). */
     steps: [
-      ["reading (readFirstSheet)", epoch(t0), epoch(t1)],
+      ["reading (readFirstSheetPacked)", epoch(t0), epoch(t1)],
       ["checking (previewDinerImportAsync)", epoch(t1), epoch(t2)],
       ["checking again (importDiners)", epoch(t2), epoch(writeFrom)],
       ["writing (importDiners)", epoch(writeFrom), epoch(t3)],
@@ -483,11 +519,10 @@ async function main() {
   const { places, sellers } = await generateDatabase(template);
   const sellersFile = join(dir, "sellers.json");
   writeFileSync(sellersFile, JSON.stringify(sellers));
-  const rows = workerRows(places);
-  const bytes = workbookBytes(rows);
+  const bytes = workbookBytes(workerRows(places));
   const companies = new Set(places.flatMap((p) => p.subdealerships.map((s) => s.name)));
   console.log(
-    `file: ${fmt(ROWS)} rows × ${rows[0].length} columns, ${(bytes.length / 1048576).toFixed(1)} MiB .xlsx; ${places.length} cafes, ${companies.size} subdealerships; database: demo places and companies + ${fmt(SELLERS)} diners to sell to; made in ${seconds(performance.now() - t)}`,
+    `file: ${fmt(ROWS)} rows × ${COLUMNS.length} columns, ${(bytes.length / 1048576).toFixed(1)} MiB .xlsx; ${places.length} cafes, ${companies.size} subdealerships; database: demo places and companies + ${fmt(SELLERS)} diners to sell to; made in ${seconds(performance.now() - t)}`,
   );
   const copy = (name: string) => {
     const path = join(dir, `${name}.sqlite`);
@@ -497,13 +532,13 @@ async function main() {
   const canResetPeak = resetPeak();
 
   // (a) The baseline.
-  const bare = baseline(copy("baseline"), bytes);
+  const bare = await baseline(copy("baseline"), bytes);
   const bareRate = ROWS / (bare.totalMs / 1000);
   console.log(
     "\n── (a) baseline: SheetJS read (dense) + sheet_to_json + bare prepared INSERT per row, one transaction",
   );
   console.log(
-    `  read ${seconds(bare.readMs)}  insert ${seconds(bare.insertMs)}  total ${seconds(bare.totalMs)}  ${fmt(bareRate)} rows/s  (${fmt(bare.inserted)} rows)  peak RSS ${mib(bare.peak)}`,
+    `  read ${seconds(bare.readMs)}  insert ${seconds(bare.insertMs)}  total ${seconds(bare.totalMs)}  ${fmt(bareRate)} rows/s  (${fmt(bare.inserted)} rows)  peak RSS ${mib(bare.peak)} (from ${mib(bare.start)})`,
   );
 
   // (b) Mesa, with sales meanwhile: QUIET_MS of sales alone first (what a sale waits with no import), then the import.
@@ -513,6 +548,7 @@ async function main() {
   migrateDatabase(db);
   const seller = spawnSeller(mesaPath, sellersFile);
   await seller.ready;
+  await settleMemory();
   const now = () => performance.timeOrigin + performance.now();
   const here = sellEvery(db, config, sellingCafe(db, sellers), { userId: null, label: "bench-loop" });
   await seller.start();
@@ -523,9 +559,9 @@ async function main() {
   const importTo = now();
   const [otherLog, hereLog] = [await seller.stop(), await here.stop()];
   const mesaRate = ROWS / (mesa.totalMs / 1000);
-  console.log("\n── (b) Mesa: readFirstSheet + previewDinerImportAsync + importDiners");
+  console.log("\n── (b) Mesa: readFirstSheetPacked + previewDinerImportAsync + importDiners");
   console.log(
-    `  read ${seconds(mesa.readMs)}  check ${seconds(mesa.checkMs)}  check again ${seconds(mesa.recheckMs)}  write ${seconds(mesa.writeMs)} (${mesa.chunks} chunks)  total ${seconds(mesa.totalMs)}  ${fmt(mesaRate)} rows/s  peak RSS ${mib(mesa.peak)}`,
+    `  read ${seconds(mesa.readMs)}  check ${seconds(mesa.checkMs)}  check again ${seconds(mesa.recheckMs)}  write ${seconds(mesa.writeMs)} (${mesa.chunks} chunks)  total ${seconds(mesa.totalMs)}  ${fmt(mesaRate)} rows/s  peak RSS ${mib(mesa.peak)} (from ${mib(mesa.start)})`,
   );
   console.log(
     `  ${fmt(mesa.counts.created)} created, ${fmt(mesa.counts.updated)} updated, ${fmt(mesa.counts.unchanged)} unchanged; ${fmt(mesa.leavers)} leavers (the diners to sell to) left active`,
@@ -546,10 +582,11 @@ async function main() {
   }
 
   // (c) The same file again: every row unchanged.
+  await settleMemory();
   const again = await mesaImport(db, config, bytes, "trabajadores.xlsx");
   console.log("\n── (c) Mesa, the same file again (all unchanged)");
   console.log(
-    `  read ${seconds(again.readMs)}  check ${seconds(again.checkMs)}  check again + write ${seconds(again.recheckMs + again.writeMs)}  total ${seconds(again.totalMs)}  ${fmt(ROWS / (again.totalMs / 1000))} rows/s  (${fmt(again.counts.unchanged)} unchanged)`,
+    `  read ${seconds(again.readMs)}  check ${seconds(again.checkMs)}  check again + write ${seconds(again.recheckMs + again.writeMs)}  total ${seconds(again.totalMs)}  ${fmt(ROWS / (again.totalMs / 1000))} rows/s  (${fmt(again.counts.unchanged)} unchanged)  peak RSS ${mib(again.peak)} (from ${mib(again.start)})`,
   );
   db.$client.close();
 
@@ -590,7 +627,78 @@ async function main() {
   finishChecks();
 }
 
+// ——— The other formats: each one's peak, in a process of its own ———
+
+/** An .xls (BIFF8) holds at most 65,536 rows: its file has a header row and 65,535 workers. */
+const XLS_ROWS = 65_535;
+
+interface FormatRun {
+  rows: number;
+  bytes: number;
+  start: number;
+  peak: number;
+  readMs: number;
+  totalMs: number;
+  created: number;
+}
+
+/** One file imported by Mesa (read, checked, written) alone in this process; prints what it measured as JSON. */
+async function runFormat(template: string, file: string): Promise<void> {
+  const path = `${file}.sqlite`;
+  copyFileSync(template, path);
+  const db = openDatabase(path);
+  migrateDatabase(db);
+  const bytes = new Uint8Array(readFileSync(file));
+  await settleMemory();
+  const run = await mesaImport(db, settingsFor(path), bytes, file.replace(/^.*\//, ""));
+  db.$client.close();
+  const result: FormatRun = {
+    rows: run.counts.created,
+    bytes: bytes.length,
+    start: run.start,
+    peak: run.peak,
+    readMs: run.readMs,
+    totalMs: run.totalMs,
+    created: run.counts.created,
+  };
+  console.log(JSON.stringify(result));
+}
+
+/**
+ * `bun bench/diners.ts formats`: the same workers as .xlsx, .csv, .ods and .xls (65,535 rows: the most an .xls
+ * holds), each imported by Mesa in a process of its own (no sales meanwhile), with its peak resident set.
+ */
+async function formats(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), "mesa-bench-diners-formats-"));
+  process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+  const template = join(dir, "template.sqlite");
+  const { places } = await generateDatabase(template);
+  console.log(
+    `Mesa diner import by format, Bun ${Bun.version}, ${cpus().length} cores; load average ${loadavg()[0].toFixed(2)}`,
+  );
+  for (const format of ["xlsx", "csv", "ods", "xls"] as const) {
+    const rows = format === "xls" ? Math.min(ROWS, XLS_ROWS) : ROWS;
+    const file = join(dir, `trabajadores.${format}`);
+    writeFileSync(file, workbookBytes(workerRows(places, rows), format));
+    const child = Bun.spawn([process.execPath, import.meta.path, "format", template, file], {
+      stdout: "pipe",
+      stderr: "inherit",
+      env: { ...process.env, NODE_ENV: "production" },
+    });
+    const out = await new Response(child.stdout).text();
+    await child.exited;
+    const run = JSON.parse(out.trim().split("\n").at(-1) ?? "{}") as FormatRun;
+    console.log(
+      `  .${format.padEnd(4)} ${fmt(rows).padStart(7)} rows  ${(run.bytes / 1048576).toFixed(1).padStart(5)} MiB  read ${seconds(run.readMs)}  total ${seconds(run.totalMs)}  ${fmt(rows / (run.totalMs / 1000)).padStart(7)} rows/s  peak RSS ${mib(run.peak)} (from ${mib(run.start)})`,
+    );
+    check(run.created === rows, `the .${format} file's diners are all created (${fmt(run.created)} of ${fmt(rows)})`);
+  }
+  finishChecks();
+}
+
 if (process.argv[2] === "seller") {
   const [path, sellersFile] = process.argv.slice(3);
   await runSeller(path, sellersFile);
-} else await main();
+} else if (process.argv[2] === "format") await runFormat(process.argv[3], process.argv[4]);
+else if (process.argv[2] === "formats") await formats();
+else await main();

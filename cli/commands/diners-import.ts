@@ -45,10 +45,10 @@ import { CLI_ACTOR } from "../../src/domain/audit";
 import { Conflict, ValidationFailed } from "../../src/domain/errors";
 import { type Message } from "../../src/shared/message";
 import {
-  DinerImportPlanChanged,
-  DinerImportRefused,
+  ImportRefused,
   importDiners,
   importOfFile,
+  PlanChanged,
   previewDinerImport,
   recordRefusedImport,
   recoverDinerImports,
@@ -56,7 +56,7 @@ import {
   type DinerImportPreview,
   type DinerImportSource,
 } from "../../src/domain/sales/diner-import";
-import { DINER_INTAKE, readFirstSheet, type SpreadsheetFormat } from "../../src/domain/spreadsheets/read";
+import { DINER_INTAKE, readFirstSheetPacked, type SpreadsheetFormat } from "../../src/domain/spreadsheets/read";
 import { intlLocale, translate, type Locale, type Translate } from "../../src/shared/i18n";
 import { CliError, cliConfig, cliDatabase } from "../bootstrap";
 import { say } from "../output";
@@ -249,9 +249,9 @@ async function importBytes(
   try {
     recoverDinerImports(db);
     progress.update(0, 1, `${AREA}reading`);
-    let read: Awaited<ReturnType<typeof readFirstSheet>>;
+    let read: Awaited<ReturnType<typeof readFirstSheetPacked>>;
     try {
-      read = await readFirstSheet(bytes, fileName, DINER_INTAKE);
+      read = await readFirstSheetPacked(bytes, fileName, DINER_INTAKE);
     } catch (error) {
       if (!(error instanceof ValidationFailed)) throw error;
       return refusedFile(error.errors.file ?? Object.values(error.errors)[0]);
@@ -278,15 +278,18 @@ async function importBytes(
           { id: importId },
         );
       } catch (error) {
-        if (error instanceof DinerImportRefused)
-          return finished(withPreview(summary, error.preview, session), "refused", session);
+        if (error instanceof ImportRefused)
+          return finished(withPreview(summary, error.plan as DinerImportPreview, session), "refused", session);
+        if (error instanceof PlanChanged) {
+          // The diners changed between the check and the write: report and write the new plan.
+          preview = error.plan as DinerImportPreview;
+          summary = withPreview(summary, preview, session);
+          if (attempt >= PLAN_ATTEMPTS) return finished(summary, "plan_changed", session);
+          continue;
+        }
         // Another import is writing (one at a time): nothing was tried.
         if (error instanceof Conflict) return finished(summary, "busy", session, {}, say(config.locale, error.detail));
-        if (!(error instanceof DinerImportPlanChanged)) throw error;
-        // The diners changed between the check and the write: report and write the new plan.
-        preview = error.preview;
-        summary = withPreview(summary, preview, session);
-        if (attempt >= PLAN_ATTEMPTS) return finished(summary, "plan_changed", session);
+        throw error;
       }
     }
   } catch (error) {

@@ -1,9 +1,9 @@
 /**
  * The diner spreadsheet import of the Dinners page's Excel dialog as a job (docs/diner-imports.md), in two steps
- * that each read the same stored upload with the one spreadsheet intake (readFirstSheet, DINER_INTAKE):
+ * that each read the same stored upload with the one spreadsheet intake (readFirstSheetPacked, DINER_INTAKE):
  *
  * - `preview`: checks every row and works out what importing would create, update or leave alone, the leavers and
- *   the blacklisted documents, writing nothing (src/domain/sales/diner-import.ts, previewDinerImportAsync). When there is
+ *   the blacklisted documents, writing nothing (src/domain/sales/diner-import/, previewDinerImportAsync). When there is
  *   something to confirm and no problem, the job keeps its upload for its owner to confirm; otherwise the upload is
  *   deleted. The preview's fingerprint depends on whether the leavers are deactivated, and the dialog lets the
  *   person decide that after seeing them: when there are leavers, the fingerprint of the other choice is worked
@@ -24,9 +24,9 @@ import type { Db } from "../../db";
 import { Conflict, ValidationFailed } from "../errors";
 import { message, type Message } from "../../shared/message";
 import {
-  DinerImportPlanChanged,
-  DinerImportRefused,
+  ImportRefused,
   importDiners,
+  PlanChanged,
   previewDinerImportAsync,
   recordRefusedImport,
   SERVER_CHUNK_MS,
@@ -34,8 +34,9 @@ import {
   type DinerImportOptions,
   type DinerImportPreview,
   type DinerImportSource,
+  type DinerSheet,
 } from "../sales/diner-import";
-import { DINER_INTAKE, readFirstSheet, type SheetRows } from "../spreadsheets/read";
+import { DINER_INTAKE, readFirstSheetPacked } from "../spreadsheets/read";
 import { JobFailed, type JobContext, type JobHandler } from "./runner";
 
 export const DINERS_IMPORT = "diners.import";
@@ -120,7 +121,7 @@ function jobOfUpload(db: Db, path: string): number | null {
 async function plansOf(
   db: Db,
   context: JobContext<DinersImportInput>,
-  sheet: SheetRows,
+  sheet: DinerSheet,
   options: DinerImportOptions,
   preview: DinerImportPreview,
 ): Promise<DinersImportPlans> {
@@ -147,9 +148,10 @@ export const dinersImportJob: JobHandler<DinersImportInput, DinersImportResult> 
       via: "page",
       jobId: jobOfUpload(db, input.path),
     };
-    let sheet: SheetRows;
+    let sheet: DinerSheet;
     try {
-      sheet = (await readFirstSheet(bytes, input.fileName, DINER_INTAKE)).sheet;
+      // Packed: the rows are made one at a time as they are checked, so a large file is never held as values.
+      sheet = (await readFirstSheetPacked(bytes, input.fileName, DINER_INTAKE)).sheet;
     } catch (error) {
       if (!(error instanceof ValidationFailed)) throw error;
       const reason = fileMessage(error);
@@ -193,9 +195,10 @@ export const dinersImportJob: JobHandler<DinersImportInput, DinersImportResult> 
       });
       return { counts, importId };
     } catch (error) {
-      if (error instanceof DinerImportPlanChanged) return await offerAgain(error.preview, message(PLAN_CHANGED), error);
-      if (error instanceof DinerImportRefused)
-        throw new JobFailed(message(IMPORT_FAILED), { preview: error.preview }, { cause: error });
+      if (error instanceof PlanChanged)
+        return await offerAgain(error.plan as DinerImportPreview, message(PLAN_CHANGED), error);
+      if (error instanceof ImportRefused)
+        throw new JobFailed(message(IMPORT_FAILED), { preview: error.plan as DinerImportPreview }, { cause: error });
       // Another import is writing: nothing was written, and this one may be confirmed again once it is done.
       if (error instanceof Conflict)
         return await offerAgain(await previewDinerImportAsync(db, scope, sheet, options), error.detail, error);

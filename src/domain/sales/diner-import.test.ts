@@ -21,11 +21,11 @@ import { foldText } from "../../shared/fold";
 import type { CellValue, SheetRows } from "../spreadsheets/read";
 import { dateIn } from "../../shared/calendar";
 import {
-  DinerImportPlanChanged,
-  DinerImportRefused,
+  ImportRefused,
   importDiners,
   importOfFile,
   MAX_LISTED,
+  PlanChanged,
   previewDinerImport,
   previewDinerImportAsync,
   recordRefusedImport,
@@ -599,8 +599,8 @@ describe("row problems", () => {
     expect(preview.created).toBe(1);
 
     const error = await rejection(run(db, file));
-    expect(error).toBeInstanceOf(DinerImportRefused);
-    expect((error as DinerImportRefused).preview.problemCount).toBe(19);
+    expect(error).toBeInstanceOf(ImportRefused);
+    expect((error as ImportRefused<DinerImportPreview>).plan.problemCount).toBe(19);
     expect(snapshot(db)).toEqual(before);
     expect(ledger(db).map((l) => [l.state, l.problem_count, l.message_key])).toEqual([
       ["refused", 19, "diners.import_refused_rows"],
@@ -933,14 +933,14 @@ describe("the plan", () => {
     );
     const before = snapshot(db);
     const error = await rejection(run(db, file, { expectedPlan: preview.plan }));
-    expect(error).toBeInstanceOf(DinerImportPlanChanged);
-    expect((error as DinerImportPlanChanged).preview.plan).not.toBe(preview.plan);
+    expect(error).toBeInstanceOf(PlanChanged);
+    expect((error as PlanChanged<DinerImportPreview>).plan.plan).not.toBe(preview.plan);
     expect(snapshot(db)).toEqual(before);
     expect(ledger(db).map((l) => [l.state, l.message_key])).toEqual([
       ["refused", "diners.import_refused_plan_changed"],
     ]);
     // The new preview's plan imports.
-    await run(db, file, { expectedPlan: (error as DinerImportPlanChanged).preview.plan });
+    await run(db, file, { expectedPlan: (error as PlanChanged<DinerImportPreview>).plan.plan });
     expect(dinerOf(db, "40000001")?.name).toBe("Ana Renombrada");
   });
 
@@ -969,9 +969,7 @@ describe("the plan", () => {
     expect(counts).toEqual({ created: 1, updated: 1, unchanged: 0, deactivated: 0 });
     expect(dinerOf(db, "40000001")?.name).toBe("Ana Renombrada");
     // A check is written once: the same plan confirmed again is checked again (and is no longer the plan).
-    expect(await rejection(run(db, file, { expectedPlan: preview.plan, onProgress }))).toBeInstanceOf(
-      DinerImportPlanChanged,
-    );
+    expect(await rejection(run(db, file, { expectedPlan: preview.plan, onProgress }))).toBeInstanceOf(PlanChanged);
     expect(checked()).toBe(2);
   });
 
@@ -1020,7 +1018,7 @@ describe("the plan", () => {
       const before = snapshot(db);
       const outcome = await run(db, file, { expectedPlan: preview.plan, onProgress }).then(
         () => "imported",
-        (error: unknown) => (error instanceof DinerImportPlanChanged ? "plan changed" : String(error)),
+        (error: unknown) => (error instanceof PlanChanged ? "plan changed" : String(error)),
       );
       expect({ what, checked: checked() }).toEqual({ what, checked: 2 });
       if (what === "renamed") {
@@ -1072,7 +1070,7 @@ describe("writing in chunks", () => {
       [4, 8],
       [6, 8],
     ]);
-    expect(error).toBeInstanceOf(DinerImportPlanChanged);
+    expect(error).toBeInstanceOf(PlanChanged);
     // Everything is as before, but for the diner registered meanwhile; the undo log is gone.
     const after = snapshot(db);
     expect(after.diners.filter((d) => d.name !== "Llegó Antes")).toEqual(before.diners);
@@ -1083,7 +1081,7 @@ describe("writing in chunks", () => {
     ]);
     expect(auditEntries(db).at(-1)).toMatchObject({ action: "diner.import", after: { result: "rolled_back" } });
     // The new preview says what the file would do now: 47000005 is there, to be renamed.
-    expect((error as DinerImportPlanChanged).preview).toMatchObject({ created: 6, updated: 2, unchanged: 0 });
+    expect((error as PlanChanged<DinerImportPreview>).plan).toMatchObject({ created: 6, updated: 2, unchanged: 0 });
   });
 
   test("an exception mid-way undoes everything and is thrown; a diner sold to meanwhile is deactivated, not deleted", async () => {
@@ -1154,7 +1152,7 @@ describe("writing in chunks", () => {
         },
       }),
     );
-    expect(error).toBeInstanceOf(DinerImportPlanChanged);
+    expect(error).toBeInstanceOf(PlanChanged);
     expect(snapshot(db).diners.filter((d) => d.name !== "Primero")).toEqual(before.diners);
     expect(ledger(db).map((l) => l.state)).toEqual(["failed"]);
   });
@@ -1314,8 +1312,8 @@ describe("property: a clean import or a refusal with nothing written", () => {
           } catch (error) {
             outcome = error;
           }
-          if (outcome instanceof DinerImportRefused || preview.problemCount > 0) {
-            expect(outcome).toBeInstanceOf(DinerImportRefused);
+          if (outcome instanceof ImportRefused || preview.problemCount > 0) {
+            expect(outcome).toBeInstanceOf(ImportRefused);
             expect(preview.problems.length).toBeGreaterThan(0);
             expect(snapshot(db)).toEqual(before);
             db.$client.close();

@@ -19,7 +19,7 @@ import { ValidationFailed } from "../errors";
 import { parseCsv } from "./csv";
 import { decodeText } from "./detect";
 import { MAX_SHEET_CELLS, MAX_SHEET_COLUMNS } from "./limits";
-import { packSheet, transferablesOf } from "./packed-rows";
+import { packSheet, transferablesOf, type PackedSheet } from "./packed-rows";
 import {
   checkZip,
   checkZipContent,
@@ -40,7 +40,7 @@ import {
   type SheetBounds,
 } from "./sheet-size";
 import { firstSheetOf, refusal, SHEETJS_OPTIONS, xlsxFirstSheetBySheetJS } from "./sheetjs-read";
-import { readXlsxFirstSheet } from "./xlsx-sheet";
+import { readXlsxFirstSheetPacked } from "./xlsx-sheet";
 
 declare const self: Worker;
 
@@ -82,8 +82,36 @@ async function everySheet({ bytes, limits }: WorkerRequest): Promise<SheetRows[]
   return sheets;
 }
 
-/** readFirstSheet's read: the first sheet of a file of the given format, checked as the comment above says. */
-async function firstSheet({
+/**
+ * readFirstSheet's read: the first sheet of a file of the given format, checked as the comment above says, packed
+ * (the usual .xlsx is packed as it is read, its rows never all values at once).
+ */
+async function firstSheet(request: WorkerRequest & Required<Pick<WorkerRequest, "firstSheet">>): Promise<PackedSheet> {
+  if (request.firstSheet.format === "xlsx") return await firstXlsxSheetPacked(request);
+  return packSheet(await firstSheetRows(request));
+}
+
+/** The first sheet of an .xlsx: Mesa's own reader (xlsx-sheet.ts), or SheetJS for what that reader leaves to it. */
+async function firstXlsxSheetPacked({ bytes, limits }: WorkerRequest): Promise<PackedSheet> {
+  const bounds: SheetBounds = { rows: limits.maxRows + 1, reportedRows: limits.maxRows };
+  const zip = checkZip(bytes, limits).entries;
+  const entries = new Map(zip.map((entry) => [entry.name, entry]));
+  const part = (name: string) => {
+    const entry = entries.get(name);
+    return entry ? text(entryContent(bytes, entry, limits)) : "";
+  };
+  const first = firstXlsxSheet(part("xl/workbook.xml"), part("xl/_rels/workbook.xml.rels"));
+  if (entries.has("[Content_Types].xml") && isBinaryWorkbook(part("[Content_Types].xml"), [...entries.keys()]))
+    throw refusal("import.not_a_spreadsheet");
+  // The usual workbook is read without SheetJS (xlsx-sheet.ts), with the same checks and the same rows; what
+  // that reader is not certain of is read by SheetJS.
+  const fast = first && readXlsxFirstSheetPacked(bytes, zip, first, bounds, limits);
+  if (fast) return fast;
+  return packSheet(xlsxFirstSheetBySheetJS(await sheetJS(), bytes, limits, bounds, first, [...entries.keys()]));
+}
+
+/** The first sheet of a .csv, .ods or .xls, as rows. */
+async function firstSheetRows({
   bytes,
   limits,
   firstSheet,
@@ -102,22 +130,8 @@ async function firstSheet({
       if (rows.length === 0) throw refusal("import.empty");
       return { name: firstSheet.name, firstRow: 1, rows };
     }
-    case "xlsx": {
-      const zip = checkZip(bytes, limits).entries;
-      const entries = new Map(zip.map((entry) => [entry.name, entry]));
-      const part = (name: string) => {
-        const entry = entries.get(name);
-        return entry ? text(entryContent(bytes, entry, limits)) : "";
-      };
-      const first = firstXlsxSheet(part("xl/workbook.xml"), part("xl/_rels/workbook.xml.rels"));
-      if (entries.has("[Content_Types].xml") && isBinaryWorkbook(part("[Content_Types].xml"), [...entries.keys()]))
-        throw refusal("import.not_a_spreadsheet");
-      // The usual workbook is read without SheetJS (xlsx-sheet.ts), with the same checks and the same rows; what
-      // that reader is not certain of is read below.
-      const fast = first && readXlsxFirstSheet(bytes, zip, first, bounds, limits);
-      if (fast) return fast;
-      return xlsxFirstSheetBySheetJS(await sheetJS(), bytes, limits, bounds, first, [...entries.keys()]);
-    }
+    case "xlsx":
+      throw new Error("an .xlsx is read by firstXlsxSheetPacked");
     case "ods": {
       const entries = new Map(checkZip(bytes, limits).entries.map((entry) => [entry.name, entry]));
       const manifest = entries.get("META-INF/manifest.xml");
@@ -154,10 +168,9 @@ async function firstSheet({
 self.onmessage = async (event: MessageEvent<WorkerRequest>) => {
   try {
     const request = event.data;
-    const rows = request.firstSheet
+    const sheets = request.firstSheet
       ? [await firstSheet({ ...request, firstSheet: request.firstSheet })]
-      : await everySheet(request);
-    const sheets = rows.map(packSheet);
+      : (await everySheet(request)).map(packSheet);
     self.postMessage({ ok: true, sheets } satisfies WorkerAnswer, sheets.flatMap(transferablesOf));
   } catch (error) {
     const refused = error instanceof ValidationFailed ? error.errors.file : null;

@@ -32,6 +32,7 @@ import { message } from "../../shared/message";
 import type { TranslationKey, TranslationParams } from "../../shared/i18n";
 import { MAX_SHEET_CELLS, MAX_SHEET_COLUMNS } from "./limits";
 import { entryContent, type CellValue, type ReadLimits, type SheetRows, type ZipEntry } from "./read";
+import { SheetPacker, unpackSheet, type PackedSheet } from "./packed-rows";
 import { checkXlsxSheet, firstVisible, xlsxHyperlinkCells, type SheetBounds, type XlsxFirstSheet } from "./sheet-size";
 
 const CONTENT_TYPES_NS = "http://schemas.openxmlformats.org/package/2006/content-types";
@@ -595,7 +596,6 @@ function valueOf(
 
 /** The tags sheet-size.ts counts (rows and cells, with any prefix). */
 const COUNTED_TAG = /<\/?(?:[\w.-]+:)?(?:row|c)(?=[\s/>])/;
-const SHEET_DATA_OPEN = /<(?:\w+:)?sheetData\b[^<>]*>/g;
 
 /** A row's start tag: its attributes, and "/" when it closes itself. */
 const ROW = /<row((?:\s+[\w.:-]+=(?:"[^"'<>]*"|'[^"'<>]*'))*)\s*(\/?)>/y;
@@ -840,7 +840,8 @@ function usualCell(xml: string, at: number, row: number): number {
 }
 
 interface SheetScan {
-  rows: CellValue[][];
+  /** The rows read, packed as they are read (rows without a value between two that have one are empty). */
+  rows: SheetPacker;
   width: number;
   /** Whether a value lies in the row past `bounds.rows` that is still read (the general path then refuses). */
   beyond: boolean;
@@ -858,7 +859,6 @@ interface SheetScan {
  */
 function scanSheet(
   sheet: Buffer,
-  xml: string,
   name: string,
   bounds: SheetBounds,
   strings: (string | undefined)[] | null,
@@ -868,187 +868,241 @@ function scanSheet(
   const counted = bounds.countedRows ?? bounds.rows + 1;
   // The rows the general path reads: one past the limit.
   const readRows = bounds.rows + 1;
-  const rows: CellValue[][] = [];
+  const rows = new SheetPacker();
   const scan: SheetScan = { rows, width: 0, beyond: false };
 
-  SHEET_DATA_OPEN.lastIndex = 0;
-  const open = SHEET_DATA_OPEN.exec(xml);
-  const start = SHEET_DATA_OPEN.lastIndex;
+  const open = sheetDataOpen(sheet);
   // The general path ends the data at the first end tag after the start, prefixed or not; a prefixed one before this
   // one stops the reading below.
-  const end = open ? xml.indexOf("</sheetData>", start) : -1;
+  const end = open ? sheet.indexOf("</sheetData>", open.end) : -1;
   if (!open || end < 0) {
     // No sheet data: no cells, provided nothing else in the part looks like one.
-    if (COUNTED_TAG.test(xml)) unsure();
+    if (COUNTED_TAG.test(latin1(sheet, 0, sheet.length))) unsure();
     return scan;
   }
-  if (!open[0].startsWith("<sheetData")) unsure();
-  if (COUNTED_TAG.test(xml.slice(0, open.index)) || COUNTED_TAG.test(xml.slice(end))) unsure();
+  if (!open.text.startsWith("<sheetData")) unsure();
+  if (COUNTED_TAG.test(latin1(sheet, 0, open.index)) || COUNTED_TAG.test(latin1(sheet, end, sheet.length))) unsure();
 
-  let at = start;
   let row = 0;
   let inRow = false;
   let rowClosedItself = false;
   let read = false;
-  let values: CellValue[] = [];
   let column = -1;
   // The cells SheetJS creates for the sheet's hyperlinks count first, as checkXlsxSheet counts them.
-  let cells = xlsxHyperlinkCells(xml);
+  let cells = sheet.includes("hyperlink") ? xlsxHyperlinkCells(latin1(sheet, 0, sheet.length)) : 0;
   if (cells > maxCells) refuse("import.too_many_cells", { sheet: name, max: maxCells });
   const decodedText = new Map<string, CellValue>();
 
-  while (at < end) {
-    const code = xml.charCodeAt(at);
-    if (code !== LT) {
-      if (!isXmlSpace(code)) unsure();
-      SPACE.lastIndex = at;
-      SPACE.test(xml);
-      at = SPACE.lastIndex;
-      continue;
-    }
-    const next = xml.charCodeAt(at + 1);
-
-    if (next === LETTER_C && inRow) {
-      // A cell: where it lies (-1: after the previous one), whether it closes itself, its type and raw parts.
-      let cellColumn = -1;
-      let closedItself = false;
-      let type: string | undefined;
-      let raw: string | undefined;
-      let inline: string | undefined;
-      // For the usual form: where its value lies, whether that text needs decoding, a shared string index in it.
-      let usual = false;
-      let rawStart = -1;
-      let rawEnd = -1;
-      let escaped = false;
-      let wide = false;
-      let index = -1;
-
-      const after = xml.charCodeAt(at + 2) === SPACE_CHAR ? usualCell(xml, at, row) : -1;
-      if (after >= 0) {
-        usual = true;
-        at = after;
-        cellColumn = found.column;
-        closedItself = found.closedItself;
-        type = found.type;
-        rawStart = found.rawStart;
-        rawEnd = found.rawEnd;
-        escaped = found.escaped;
-        wide = found.wide;
-        index = found.index;
-        inline = found.inline;
+  // The sheet data is read a window at a time, each ending after a row's end tag: only that much of it is ever text.
+  for (let from = open.end; from < end;) {
+    const cut = windowEnd(sheet, from, end);
+    const xml = latin1(sheet, from, cut);
+    const length = cut - from;
+    let at = 0;
+    while (at < length) {
+      const code = xml.charCodeAt(at);
+      if (code !== LT) {
+        if (!isXmlSpace(code)) unsure();
+        SPACE.lastIndex = at;
+        SPACE.test(xml);
+        at = SPACE.lastIndex;
+        continue;
       }
-      if (!usual) {
-        ANY_CELL.lastIndex = at;
-        const other = ANY_CELL.exec(xml) ?? unsure();
-        at = ANY_CELL.lastIndex;
-        const attributes = attributesOf(other[1], true);
-        for (const key of attributes.keys()) if (!CELL_ATTRIBUTES.has(key)) unsure();
-        const reference = attributes.get("r");
-        if (reference !== undefined) {
-          const parts = REFERENCE.exec(reference) ?? unsure();
-          if (parts[2] !== String(row)) unsure();
-          cellColumn = columnOf(parts[1]);
-        } else if (STRAY_REFERENCE.test(other[0])) unsure();
-        type = attributes.get("t");
-        closedItself = other[2] !== undefined;
-        raw = other[3] === "" ? undefined : other[3];
-        inline = other[4];
-      }
-      if (at > end) unsure();
+      const next = xml.charCodeAt(at + 1);
 
-      if (cellColumn < 0) column++;
-      else if (cellColumn <= column) unsure();
-      else column = cellColumn;
-      if (!closedItself) {
-        if (row > bounds.rows) refuse("import.too_many_rows", { sheet: name, max: bounds.reportedRows });
-        if (row <= counted && ++cells > maxCells) refuse("import.too_many_cells", { sheet: name, max: maxCells });
-      }
-      if (!read) continue;
-      if (inline !== undefined && UNSAFE_INLINE.test(inline)) unsure();
-      let value: CellValue;
-      if (usual && rawEnd > rawStart && !escaped && !wide && (type === undefined || type === "n")) {
-        value = finite(parseFloat(xml.slice(rawStart, rawEnd)));
-      } else if (usual && rawEnd > rawStart && !escaped && !wide && type === "str") {
-        // ASCII text without references: as it is.
-        value = xml.slice(rawStart, rawEnd);
-      } else if (usual && index >= 0 && type === "s") {
-        if (strings === null || index >= strings.length) unsure();
-        const text = (strings as (string | undefined)[])[index];
-        value = text === undefined || text === "" ? null : text;
-      } else if (usual && rawEnd > rawStart && type === "str") {
-        // Text with bytes beyond ASCII (read as UTF-8), references or escapes: the same text repeats down a column (a
-        // surname, a company, a cafe), decoded once.
-        const text = xml.slice(rawStart, rawEnd);
-        const known = decodedText.get(text);
-        if (known !== undefined) value = known;
-        else {
-          value = escaped
-            ? valueOf(type, fromBytes(text), inline, strings, date1904)
-            : sheet.toString("utf8", rawStart, rawEnd);
-          if (decodedText.size < DECODED_TEXTS) decodedText.set(text, value);
+      if (next === LETTER_C && inRow) {
+        // A cell: where it lies (-1: after the previous one), whether it closes itself, its type and raw parts.
+        let cellColumn = -1;
+        let closedItself = false;
+        let type: string | undefined;
+        let raw: string | undefined;
+        let inline: string | undefined;
+        // For the usual form: where its value lies, whether that text needs decoding, a shared string index in it.
+        let usual = false;
+        let rawStart = -1;
+        let rawEnd = -1;
+        let escaped = false;
+        let wide = false;
+        let index = -1;
+
+        const after = xml.charCodeAt(at + 2) === SPACE_CHAR ? usualCell(xml, at, row) : -1;
+        if (after >= 0) {
+          usual = true;
+          at = after;
+          cellColumn = found.column;
+          closedItself = found.closedItself;
+          type = found.type;
+          rawStart = found.rawStart;
+          rawEnd = found.rawEnd;
+          escaped = found.escaped;
+          wide = found.wide;
+          index = found.index;
+          inline = found.inline;
         }
-      } else {
-        if (usual && rawEnd > rawStart) raw = xml.slice(rawStart, rawEnd);
-        value = valueOf(
-          type,
-          raw === undefined ? undefined : fromBytes(raw),
-          inline === undefined ? undefined : fromBytes(inline),
-          strings,
-          date1904,
-        );
-      }
-      if (value === null || column >= MAX_SHEET_COLUMNS) continue;
-      while (values.length < column) values.push(null);
-      values.push(value);
-      continue;
-    }
+        if (!usual) {
+          ANY_CELL.lastIndex = at;
+          const other = ANY_CELL.exec(xml) ?? unsure();
+          at = ANY_CELL.lastIndex;
+          const attributes = attributesOf(other[1], true);
+          for (const key of attributes.keys()) if (!CELL_ATTRIBUTES.has(key)) unsure();
+          const reference = attributes.get("r");
+          if (reference !== undefined) {
+            const parts = REFERENCE.exec(reference) ?? unsure();
+            if (parts[2] !== String(row)) unsure();
+            cellColumn = columnOf(parts[1]);
+          } else if (STRAY_REFERENCE.test(other[0])) unsure();
+          type = attributes.get("t");
+          closedItself = other[2] !== undefined;
+          raw = other[3] === "" ? undefined : other[3];
+          inline = other[4];
+        }
+        if (at > length) unsure();
 
-    if (next === SLASH && inRow && xml.startsWith("</row>", at)) {
-      at += 6;
-      inRow = false;
-      if (!read || values.length === 0) continue;
-      if (row > bounds.rows) scan.beyond = true;
-      while (rows.length < row - 1) rows.push([]);
-      rows.push(values);
-      if (values.length > scan.width) scan.width = values.length;
-      continue;
-    }
+        if (cellColumn < 0) column++;
+        else if (cellColumn <= column) unsure();
+        else column = cellColumn;
+        if (!closedItself) {
+          if (row > bounds.rows) refuse("import.too_many_rows", { sheet: name, max: bounds.reportedRows });
+          if (row <= counted && ++cells > maxCells) refuse("import.too_many_cells", { sheet: name, max: maxCells });
+        }
+        if (!read) continue;
+        if (inline !== undefined && UNSAFE_INLINE.test(inline)) unsure();
+        let value: CellValue;
+        if (usual && rawEnd > rawStart && !escaped && !wide && (type === undefined || type === "n")) {
+          value = finite(parseFloat(xml.slice(rawStart, rawEnd)));
+        } else if (usual && rawEnd > rawStart && !escaped && !wide && type === "str") {
+          // ASCII text without references: as it is, copied from the sheet's text without a string of its own.
+          if (column < MAX_SHEET_COLUMNS) {
+            rows.nulls(column - rows.rowCells);
+            rows.textOf(xml, rawStart, rawEnd);
+          }
+          continue;
+        } else if (usual && index >= 0 && type === "s") {
+          if (strings === null || index >= strings.length) unsure();
+          const text = (strings as (string | undefined)[])[index];
+          value = text === undefined || text === "" ? null : text;
+        } else if (usual && rawEnd > rawStart && type === "str") {
+          // Text with bytes beyond ASCII (read as UTF-8), references or escapes: the same text repeats down a column (a
+          // surname, a company, a cafe), decoded once.
+          const text = xml.slice(rawStart, rawEnd);
+          const known = decodedText.get(text);
+          if (known !== undefined) value = known;
+          else {
+            value = escaped ? valueOf(type, fromBytes(text), inline, strings, date1904) : fromBytes(text);
+            if (decodedText.size < DECODED_TEXTS) decodedText.set(text, value);
+          }
+        } else {
+          if (usual && rawEnd > rawStart) raw = xml.slice(rawStart, rawEnd);
+          value = valueOf(
+            type,
+            raw === undefined ? undefined : fromBytes(raw),
+            inline === undefined ? undefined : fromBytes(inline),
+            strings,
+            date1904,
+          );
+        }
+        if (value === null || column >= MAX_SHEET_COLUMNS) continue;
+        rows.nulls(column - rows.rowCells);
+        rows.cell(value);
+        continue;
+      }
 
-    if (next === LETTER_R && !inRow) {
-      const after = usualRow(xml, at);
-      let number: number | undefined;
-      let closedItself = false;
-      if (after >= 0) {
-        at = after;
-        number = usualRowNumber;
-      } else {
-        ROW.lastIndex = at;
-        const tag = ROW.exec(xml) ?? unsure();
-        at = ROW.lastIndex;
-        number = rowNumberOf(tag[1]);
-        closedItself = tag[2] === "/";
+      if (next === SLASH && inRow && xml.startsWith("</row>", at)) {
+        at += 6;
+        inRow = false;
+        if (!read || rows.rowCells === 0) continue;
+        if (row > bounds.rows) scan.beyond = true;
+        if (rows.rowCells > scan.width) scan.width = rows.rowCells;
+        // The rows between the last one with a value and this one are empty (they hold no cell, so they go first).
+        rows.emptyRows(row - 1 - rows.rowCount);
+        rows.endRow();
+        continue;
       }
-      if (number === undefined) {
-        // Numbered after the previous row: the general path and sheet-size.ts count a row closed on itself
-        // differently there.
-        if (rowClosedItself) unsure();
-        row++;
-      } else {
-        if (number <= row) unsure();
-        row = number;
+
+      if (next === LETTER_R && !inRow) {
+        const after = usualRow(xml, at);
+        let number: number | undefined;
+        let closedItself = false;
+        if (after >= 0) {
+          at = after;
+          number = usualRowNumber;
+        } else {
+          ROW.lastIndex = at;
+          const tag = ROW.exec(xml) ?? unsure();
+          at = ROW.lastIndex;
+          number = rowNumberOf(tag[1]);
+          closedItself = tag[2] === "/";
+        }
+        if (number === undefined) {
+          // Numbered after the previous row: the general path and sheet-size.ts count a row closed on itself
+          // differently there.
+          if (rowClosedItself) unsure();
+          row++;
+        } else {
+          if (number <= row) unsure();
+          row = number;
+        }
+        rowClosedItself = closedItself;
+        if (rowClosedItself) continue;
+        inRow = true;
+        read = row <= readRows;
+        column = -1;
+        continue;
       }
-      rowClosedItself = closedItself;
-      if (rowClosedItself) continue;
-      inRow = true;
-      read = row <= readRows;
-      values = [];
-      column = -1;
-      continue;
+      unsure();
     }
-    unsure();
+    // A window ends where a row ends; anything else (a row's end tag inside something else) is read differently.
+    if (at !== length || inRow) unsure();
+    // The window's text is garbage now, before the next one. JavaScriptCore lets such large strings pile up (a
+    // 33 MB sheet peaked at about 190 MiB, against about 135 MiB so); a full collection of the parse worker's small
+    // heap takes a few ms. A sheet of one window (most) needs none.
+    if (cut < end) Bun.gc(true);
+    from = cut;
   }
-  if (at !== end || inRow) unsure();
   return scan;
+}
+
+/** How much of the sheet's data, as text, is read at a time (at least: a window ends after a row's end tag). */
+const WINDOW_BYTES = 4 * 1024 * 1024;
+
+/** Where the window of sheet data from `from` ends: after the first row end tag WINDOW_BYTES on, else at `end`. */
+function windowEnd(sheet: Buffer, from: number, end: number): number {
+  if (end - from <= WINDOW_BYTES) return end;
+  const rowEnd = sheet.indexOf("</row>", from + WINDOW_BYTES);
+  return rowEnd < 0 || rowEnd + 6 > end ? end : rowEnd + 6;
+}
+
+/** Bytes of the sheet as text, one character per byte. */
+const latin1 = (sheet: Buffer, from: number, to: number) => sheet.toString("latin1", from, to);
+
+/** The sheet data's start tag, with or without a prefix (the general path takes the first one). */
+const SHEET_DATA_OPEN = /^<(?:\w+:)?sheetData\b[^<>]*>$/;
+const isWordByte = (code: number) =>
+  (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || code === 0x5f;
+
+/**
+ * The first sheet data start tag (SHEET_DATA_OPEN), found without making text of the whole sheet: every `<` is
+ * looked at once, and only a tag named sheetData (with a prefix or none) is read as text, to its first `>`.
+ */
+function sheetDataOpen(sheet: Buffer): { index: number; end: number; text: string } | null {
+  for (let index = sheet.indexOf(LT); index >= 0;) {
+    const next = sheet.indexOf(LT, index + 1);
+    let name = index + 1;
+    while (name < sheet.length && isWordByte(sheet[name])) name++;
+    const named =
+      sheet.toString("latin1", index + 1, index + 10) === "sheetData" ||
+      (name > index + 1 && sheet[name] === 0x3a && sheet.toString("latin1", name + 1, name + 10) === "sheetData");
+    if (named) {
+      const tagEnd = next < 0 ? sheet.length : next;
+      const close = sheet.subarray(index, tagEnd).indexOf(GT);
+      if (close >= 0) {
+        const text = latin1(sheet, index, index + close + 1);
+        if (SHEET_DATA_OPEN.test(text)) return { index, end: index + close + 1, text };
+      }
+    }
+    index = next;
+  }
+  return null;
 }
 
 /**
@@ -1066,6 +1120,18 @@ export function readXlsxFirstSheet(
   bounds: SheetBounds,
   limits: ReadLimits,
 ): SheetRows | null {
+  const packed = readXlsxFirstSheetPacked(bytes, entries, first, bounds, limits);
+  return packed && unpackSheet(packed);
+}
+
+/** readXlsxFirstSheet's sheet packed (packed-rows.ts), as the parse worker sends it: its rows never all values at once. */
+export function readXlsxFirstSheetPacked(
+  bytes: Uint8Array,
+  entries: ZipEntry[],
+  first: XlsxFirstSheet,
+  bounds: SheetBounds,
+  limits: ReadLimits,
+): PackedSheet | null {
   if (first.path === null) return null;
   try {
     return read(bytes, entries, { ...first, path: first.path }, bounds, limits);
@@ -1084,7 +1150,7 @@ function read(
   first: ReadSheet,
   bounds: SheetBounds,
   limits: ReadLimits,
-): SheetRows {
+): PackedSheet {
   // Parts are found by their exact names; the general path finds them whatever their case.
   const lowerNames = new Set<string>();
   for (const entry of entries) {
@@ -1133,19 +1199,28 @@ function read(
   for (let i = 0; i < sheetIndex; i++) checkPart(i);
   if (stringsIndex > sheetIndex) stringsXml = utf8(entryContent(bytes, entries[stringsIndex], limits));
   const strings = stringsXml === null ? null : sharedStrings(stringsXml);
-  // The sheet's XML with one character per byte: its markup is ASCII, so it is read as well from this text as from
-  // the decoded one, at half the memory and without decoding 30 MB; each value with bytes beyond ASCII is decoded on
-  // its own. Bytes that are not UTF-8 would decode differently on the general path.
-  const sheetBytes = entryContent(bytes, entries[sheetIndex], limits);
-  if (!isUtf8(sheetBytes)) unsure();
-  const sheet = Buffer.from(sheetBytes.buffer, sheetBytes.byteOffset, sheetBytes.byteLength);
-  const sheetXml = sheet.toString("latin1");
-  const scan = scanSheet(sheet, sheetXml, first.name, bounds, strings, workbook.date1904);
+  const scan = scanSheet(
+    sheetBytes(bytes, entries[sheetIndex], limits),
+    first.name,
+    bounds,
+    strings,
+    workbook.date1904,
+  );
   for (let i = sheetIndex + 1; i < entries.length; i++) checkPart(i);
 
   if (scan.beyond) refuse("import.too_many_rows", { sheet: first.name, max: bounds.reportedRows });
-  if (scan.rows.length === 0) throw new ValidationFailed({ file: { key: "import.empty" } });
-  const rows = scan.rows;
-  for (const row of rows) while (row.length < scan.width) row.push(null);
-  return { name: first.name, firstRow: 1, rows };
+  if (scan.rows.rowCount === 0) throw new ValidationFailed({ file: { key: "import.empty" } });
+  return scan.rows.finish(first.name, 1, scan.width);
+}
+
+/**
+ * The sheet's XML, its bytes. It is read as text with one character per byte, a window at a time: its markup is
+ * ASCII, so it is read as well from this text as from the decoded one, without decoding 30 MB or holding it as a
+ * string besides its bytes; each value with bytes beyond ASCII is decoded on its own (fromBytes). Bytes that are not
+ * UTF-8 would decode differently on the general path.
+ */
+function sheetBytes(bytes: Uint8Array, entry: ZipEntry, limits: ReadLimits): Buffer {
+  const content = entryContent(bytes, entry, limits);
+  if (!isUtf8(content)) unsure();
+  return Buffer.from(content.buffer, content.byteOffset, content.byteLength);
 }
