@@ -10,14 +10,15 @@
 import { describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { hostname, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { drizzle } from "drizzle-orm/bun-sqlite";
 import { migrate } from "drizzle-orm/bun-sqlite/migrator";
 import { readMigrationFiles } from "drizzle-orm/migrator";
 import { translate, type TranslationKey, type TranslationParams } from "../src/shared/i18n";
 import { verifyPassword } from "../src/domain/accounts/passwords";
-import { MIGRATIONS_FOLDER } from "../src/db";
+import { MIGRATIONS_FOLDER, openDatabase } from "../src/db";
+import { endProcess, registerProcess } from "../src/domain/jobs/processes";
 import { copyDatabase, runInProcess } from "../tests/support/cli";
 
 const ROOT = resolve(import.meta.dir, "..");
@@ -457,6 +458,10 @@ describe("./mesa db:backup and db:restore", () => {
     expect(restore.err).toBe("");
     expect(restore.code).toBe(0);
     expect(restore.out).toContain(`Restored ${file} into ${ws.dbPath}.`);
+    // Before it starts, it says how much room it needs.
+    expect(restore.out).toMatch(
+      /^Restoring needs about [\d.]+ [KMG]B free \([\d.]+ [KMG]B for the copy of the current database, [\d.]+ [KMG]B for the restored data\); [\d.]+ [KMG]B are free\.$/m,
+    );
     const kept = restore.out.match(/Kept the current database in (\S+\.sqlite)\./)![1];
     expect(kept.startsWith(join(ws.storage, "backups", "mesa-before-restore-"))).toBe(true);
 
@@ -521,6 +526,25 @@ describe("./mesa db:backup and db:restore", () => {
     expect(none.code).toBe(1);
     expect(none.err.trim()).toBe(`There is no database at ${empty.dbPath} yet; nothing to back up.`);
     expect(existsSync(empty.dbPath)).toBe(false);
+  });
+
+  test("db:restore refuses while a Mesa server runs on the database, naming it, and restores once it stopped", async () => {
+    const ws = await realDeployment();
+    const file = join(ws.dir, "good.sqlite");
+    expect((await mesaInProcess(ws, ["db:backup", file])).code).toBe(0);
+    const db = openDatabase(ws.dbPath);
+    const id = registerProcess(db, "127.0.0.1:8000");
+    const before = dump(ws.dbPath);
+    const refused = await mesaInProcess(ws, ["db:restore", file, "--yes"]);
+    expect(refused.code).toBe(1);
+    expect(refused.err.trim()).toBe(
+      `Mesa is running on ${ws.dbPath} (process ${process.pid} on ${hostname()}, listening on 127.0.0.1:8000). Stop it first (systemctl stop mesa, or Ctrl-C where it runs), then run ./mesa db:restore again.`,
+    );
+    expect(refused.out).toBe("");
+    expect(dump(ws.dbPath)).toEqual(before);
+    endProcess(db, id);
+    db.$client.close();
+    expect((await mesaInProcess(ws, ["db:restore", file, "--yes"])).code).toBe(0);
   });
 
   test("db:restore refuses, changing nothing: no --yes without a terminal, no such file, not a Mesa database, a newer Mesa's, the database itself", async () => {

@@ -15,6 +15,15 @@ import { countUsers } from "./domain/accounts/users";
 import { printSeedResults, runSeeders } from "../db/seeds";
 import { bootstrapAccess } from "./domain/access/starting-roles";
 import { failInterruptedJobs } from "./domain/jobs/jobs";
+import { recoverDishImports } from "./domain/food/dish-import-staging";
+import {
+  endProcess,
+  forgetGoneProcesses,
+  PROCESS_HEARTBEAT_MS,
+  registerProcess,
+  renewLease,
+} from "./domain/jobs/processes";
+import { isStorageFull } from "./storage-health";
 import { translate } from "./shared/i18n";
 
 function fail(message: string): never {
@@ -57,9 +66,12 @@ try {
   if (error instanceof DatabaseFileError) fail(error.message);
   throw error;
 }
-// Jobs a stopped process left queued or running will never finish: they are marked failed, their uploads deleted.
+// Jobs a stopped process left queued or running will never finish: they are marked failed, their uploads deleted
+// (only those whose server is gone: a live server on the same database keeps its own).
 const interrupted = failInterruptedJobs(db);
 if (interrupted > 0) console.log(translate(config.locale, "jobs.left_unfinished", { count: interrupted }));
+// A dishes import whose writer stopped leaves only staged rows, never visible: they are deleted.
+recoverDishImports(db);
 bootstrapAccess(db);
 // A diner import whose writer stopped mid-way is undone, so the file is either imported whole or not at all.
 const undone = recoverDinerImports(db);
@@ -94,6 +106,24 @@ listenOrFail(() =>
 
 console.log(`Mesa is running at ${config.appUrl} (database: ${config.dbPath})`);
 
+// This server's lease (src/domain/jobs/processes.ts): its jobs carry its id, and while it renews the lease no other
+// server fails them. On each renewal it fails the jobs of servers that are gone.
+const address = `${config.host}:${app.server!.port}`;
+const processId = registerProcess(db, address);
+services.jobs.processId = processId;
+const heartbeat = setInterval(() => {
+  try {
+    renewLease(db, processId, address);
+    const failed = failInterruptedJobs(db);
+    if (failed > 0) console.log(translate(config.locale, "jobs.left_unfinished", { count: failed }));
+    forgetGoneProcesses(db);
+  } catch (error) {
+    if (isStorageFull(error)) services.storage.failed("renewing this server's lease");
+    else console.error("Renewing this server's lease failed:", error);
+  }
+}, PROCESS_HEARTBEAT_MS);
+heartbeat.unref();
+
 let stopping = false;
 async function stop(signal: string): Promise<void> {
   // A second signal while stopping ends the process at once.
@@ -103,7 +133,16 @@ async function stop(signal: string): Promise<void> {
     `${signal}: Mesa is stopping (answering the requests in flight, at most ${config.shutdownGraceMs / 1000} s)`,
   );
   const report = await stopGracefully(
-    { server: app.server!, realtime: services.realtime, jobs: services.jobs, db },
+    {
+      server: app.server!,
+      realtime: services.realtime,
+      jobs: services.jobs,
+      db,
+      leave: () => {
+        clearInterval(heartbeat);
+        endProcess(db, processId);
+      },
+    },
     config.shutdownGraceMs,
   );
   console.log(describeStop(report));

@@ -5,22 +5,26 @@
  * Mesa is running and writing (WAL mode). Without FILE it goes to STORAGE_PATH/backups/mesa-<UTC time>.sqlite; an
  * existing file is never overwritten.
  *
- * A restore first checks that FILE is a Mesa database this version can migrate, asks for confirmation (unless
- * --yes), keeps a copy of the current database under STORAGE_PATH/backups, then replaces every table in one write
- * transaction: a running server reads the old data or the restored data, never a mix, and needs no restart (the
- * access version moves past both, so cached permissions are recomputed). Pending migrations are applied after.
+ * A restore is refused while a Mesa server runs on the database (one whose lease in `processes` is current): the
+ * message names it and says to stop it first. It says how much free space it needs (a copy of the current database,
+ * and room for the restored data) and refuses when the disk has less. It then checks that FILE is a Mesa database
+ * this version can migrate, asks for confirmation (unless --yes), keeps a copy of the current database under
+ * STORAGE_PATH/backups, then replaces every table in one write transaction (another connection reads the old data
+ * or the restored data, never a mix; the access version moves past both, so cached permissions are recomputed).
+ * Pending migrations are applied after.
  *
- * Exit codes: 1 when something fails (the target exists, FILE is not a Mesa database, the answer was no); 2 for
- * usage mistakes (no such FILE, or no terminal to ask on and no --yes).
+ * Exit codes: 1 when something fails (a server runs, too little room, the target exists, FILE is not a Mesa
+ * database, the answer was no); 2 for usage mistakes (no such FILE, or no terminal to ask on and no --yes).
  */
 import { Database } from "bun:sqlite";
-import { existsSync, mkdirSync, realpathSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, realpathSync, statfsSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { createInterface } from "node:readline/promises";
 import type { Command } from "commander";
 import { readMigrationFiles } from "drizzle-orm/migrator";
 import { bootstrapAccess } from "../../src/domain/access/starting-roles";
 import { MIGRATIONS_FOLDER, migrateDatabase, openDatabase, type Db } from "../../src/db";
+import { liveProcesses } from "../../src/domain/jobs/processes";
 import { CliError, cliConfig } from "../bootstrap";
 
 /** Where backups go when no file is named, and where a restore keeps the database it replaces. */
@@ -164,9 +168,61 @@ export function restoreDatabase(db: Db, file: string): void {
   }
 }
 
+function inWords(bytes: number): string {
+  if (bytes < 1024 * 1024) return `${Math.ceil(bytes / 1024)} KB`;
+  if (bytes < 1024 * 1024 * 1024) return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  return `${(bytes / 1024 / 1024 / 1024).toFixed(1)} GB`;
+}
+
 function sizeOf(path: string): string {
-  const bytes = statSync(path).size;
-  return bytes < 1024 * 1024 ? `${Math.ceil(bytes / 1024)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  return inWords(statSync(path).size);
+}
+
+/** Refuses while a Mesa server runs on the database: a restore swaps the data under it. */
+function refuseWhileRunning(dbPath: string): void {
+  if (!isFile(dbPath)) return;
+  const db = openDatabase(dbPath);
+  let running: ReturnType<typeof liveProcesses> = [];
+  try {
+    running = liveProcesses(db);
+  } catch {
+    // A database from before servers had leases: no server of this version runs on it.
+  } finally {
+    db.$client.close();
+  }
+  if (running.length === 0) return;
+  const which = running.map((p) => `process ${p.pid} on ${p.hostname}, listening on ${p.address}`).join("; ");
+  throw new CliError(
+    `Mesa is running on ${dbPath} (${which}). Stop it first (systemctl stop mesa, or Ctrl-C where it runs), then run ./mesa db:restore again.`,
+  );
+}
+
+/** Free bytes on the file system holding `path` (or its nearest existing folder). */
+function freeBytes(path: string): number {
+  let folder = path;
+  while (!existsSync(folder) && dirname(folder) !== folder) folder = dirname(folder);
+  const stats = statfsSync(folder);
+  return Number(stats.bavail) * Number(stats.bsize);
+}
+
+/**
+ * The room a restore needs, said before it starts: a copy of the current database in the backups folder, and the
+ * restored data beside the database (its write-ahead log holds the new pages until they are checkpointed). Refuses
+ * when the disk has less.
+ */
+function checkRoom(dbPath: string, source: string, folder: string): string {
+  const current = isFile(dbPath) ? statSync(dbPath).size : 0;
+  const restored = statSync(source).size;
+  const sameDisk = statSync(dirname(dbPath)).dev === statSync(existsSync(folder) ? folder : dirname(dbPath)).dev;
+  const needed = sameDisk ? current + 2 * restored : 2 * restored;
+  const free = freeBytes(dbPath);
+  const words = `Restoring needs about ${inWords(needed)} free (${current ? `${inWords(current)} for the copy of the current database, ` : ""}${inWords(2 * restored)} for the restored data); ${inWords(free)} are free.`;
+  if (free < needed) throw new CliError(`${words} Free some room first; nothing was restored.`);
+  if (!sameDisk && current > freeBytes(folder))
+    throw new CliError(
+      `The copy of the current database needs ${inWords(current)} in ${folder}; ${inWords(freeBytes(folder))} are free there. Nothing was restored.`,
+    );
+  return words;
 }
 
 function isFile(path: string): boolean {
@@ -211,7 +267,7 @@ export function registerBackupCommands(program: Command): void {
   program
     .command("db:restore")
     .description(
-      "Replace the database with a backup, after keeping a copy of the current one; then apply pending migrations",
+      "Replace the database with a backup, with Mesa stopped, after keeping a copy of the current one; then apply pending migrations",
     )
     .argument("<file>", "a backup made by ./mesa db:backup")
     .option("--yes", "do not ask for confirmation (needed when there is no terminal to ask on)")
@@ -222,14 +278,17 @@ export function registerBackupCommands(program: Command): void {
       const exists = isFile(config.dbPath);
       if (exists && realpathSync(source) === realpathSync(config.dbPath))
         throw new CliError(`${file} is the database itself; restore from a backup copy.`);
+      refuseWhileRunning(config.dbPath);
       const { users } = inspectBackup(source);
       const folder = backupFolder(config.storagePath);
+      const room = checkRoom(config.dbPath, source, folder);
       if (!opts.yes) {
-        const consequence = `This replaces everything in ${config.dbPath} with ${source} (${users} user${users === 1 ? "" : "s"}, ${sizeOf(source)})${exists ? `; the current database is copied to ${folder} first` : ""}.`;
+        const consequence = `This replaces everything in ${config.dbPath} with ${source} (${users} user${users === 1 ? "" : "s"}, ${sizeOf(source)})${exists ? `; the current database is copied to ${folder} first` : ""}.\n${room}`;
         if (!process.stdin.isTTY)
           throw new CliError(`${consequence}\nThere is no terminal to confirm on: run it again with --yes.`, 2);
         if (!(await confirm(`${consequence}\nRestore? [y/N] `))) throw new CliError("Nothing was restored.");
       }
+      console.log(room);
       const db = openDatabase(config.dbPath);
       try {
         if (exists) {

@@ -14,3 +14,4 @@ export * from "./food";
 export * from "./sales-figures";
 export * from "./dishes";
 export * from "./menus";
+export * from "./dish-imports";

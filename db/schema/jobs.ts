@@ -44,6 +44,11 @@ export const jobs = sqliteTable(
     finishedAt: integer("finished_at", { mode: "timestamp_ms" }),
     /** When its owner closed the finished job's message on the page; the page then stops showing it. */
     dismissedAt: integer("dismissed_at", { mode: "timestamp_ms" }),
+    /**
+     * The Mesa process that runs it (a row of `processes`): while that process renews its lease, nobody else fails
+     * the job. Null on jobs recorded before processes had leases.
+     */
+    processId: text("process_id"),
   },
   (t) => [
     check("jobs_state_check", sql`${t.state} IN ('queued', 'running', 'succeeded', 'failed')`),
@@ -51,3 +56,20 @@ export const jobs = sqliteTable(
     index("jobs_state_index").on(t.state),
   ],
 );
+
+/**
+ * The Mesa servers running on this database, each renewing its lease (`seen_at`) every few seconds while it runs
+ * and removing its row when it stops gracefully. A process whose lease ran out is gone: its jobs are failed and its
+ * imports undone by whichever process notices first. `./mesa db:restore` refuses while one is alive.
+ */
+export const processes = sqliteTable("processes", {
+  /** A random id the process chose when it started. */
+  id: text("id").primaryKey(),
+  pid: integer("pid").notNull(),
+  /** The machine's name, and where the process listens (host:port). */
+  hostname: text("hostname").notNull(),
+  address: text("address").notNull(),
+  startedAt: integer("started_at", { mode: "timestamp_ms" }).notNull(),
+  /** The lease: the process was alive then, and renews it every PROCESS_HEARTBEAT_MS. */
+  seenAt: integer("seen_at", { mode: "timestamp_ms" }).notNull(),
+});

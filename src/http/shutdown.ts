@@ -17,6 +17,8 @@ export interface Running {
   realtime: Pick<EmbeddedPusherServer, "stop" | "connectionCount"> | null;
   jobs: Pick<JobRunner, "stop" | "runningCount">;
   db: Db;
+  /** Called once nothing runs any more, before the database is closed: the process gives up its lease. */
+  leave?: () => void;
 }
 
 /** What the stop did, for its log line. */
@@ -53,7 +55,10 @@ export async function stopGracefully(running: Running, graceMs: number): Promise
   }
   const jobsLeft = running.jobs.runningCount;
   // Closed only when nothing uses it any more (a job cut mid-way may still hold it; exiting is safe all the same).
-  if (jobsLeft === 0) running.db.$client.close();
+  if (jobsLeft === 0) {
+    running.leave?.();
+    running.db.$client.close();
+  }
   return {
     timedOut: outcome === "timeout",
     requestsCut,

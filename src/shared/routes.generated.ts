@@ -52,6 +52,7 @@ export interface RouteParameters {
   "food.dishes.destroy": { dish: string | number };
   "food.dishes.export": {};
   "food.dishes.import.preview": {};
+  "food.dishes.import.show": {};
   "food.dishes.import.store": {};
   "food.dishes.show": { dish: string | number };
   "food.dishes.store": {};

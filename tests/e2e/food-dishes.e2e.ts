@@ -8,13 +8,17 @@
  * - on a phone the table reads as cards without sideways scrolling;
  * - the dish's name is a link reached and opened from the keyboard; its recipe is copied to another level at a
  *   factor, and copied again onto that level only after the confirmation; the table's flag of levels without a
- *   recipe follows; a recipe line's typeahead lists whole-word matches, the closest first.
+ *   recipe follows; a recipe line's typeahead lists whole-word matches, the closest first;
+ * - a dishes workbook is checked in the background (the dialog shows the job's progress), its rows to fix listed by
+ *   row and column; a good one previewed, confirmed, written, and shown again when the dialog is reopened.
  *
  * The e2e database is seeded on the server's first start: the demo cities, ingredients, providers and offers, and the
  * area "Nutrición" at Sede Lima; the nutritionist is made by the worker's fixtures. (axe checks the page, the modal
  * and the popover in tests/e2e/accessibility-food.e2e.ts.)
  */
 import type { Page } from "@playwright/test";
+import { writeFileSync } from "node:fs";
+import * as XLSX from "xlsx";
 import { expect, test } from "./fixtures";
 import { chooseOption, confirmation, waitForHydration, watchConsole } from "./support";
 
@@ -212,6 +216,92 @@ test("a dish's name opens it from the keyboard, its recipe is copied to another 
   await expect(copied).toBeHidden();
   await expect(page).not.toHaveURL(/[?&]dish=/);
   await expect(row.getByTestId("levels-without-recipe")).toContainText("2 de 4 niveles sin receta");
+  expect(problems).toEqual([]);
+  await context.close();
+});
+
+/** A workbook of the dishes import's columns (Spanish headers) written where the test keeps its files. */
+function dishesWorkbook(name: string, rows: (string | number | null)[][]): string {
+  const book = XLSX.utils.book_new();
+  XLSX.utils.book_append_sheet(
+    book,
+    XLSX.utils.aoa_to_sheet([["Plato", "Categorías", "Nivel", "Insumo", "Cantidad"], ...rows]),
+    "Recetas",
+  );
+  const file = test.info().outputPath(name);
+  writeFileSync(file, XLSX.write(book, { type: "buffer", bookType: "xlsx" }));
+  return file;
+}
+
+test("a dishes workbook is checked in the background with its progress shown, then written once confirmed", async ({
+  browser,
+  mesa,
+}) => {
+  test.setTimeout(120_000);
+  const person = { name: `Ines Importa ${RUN}`, email: `dishes.import.${RUN}@example.com` };
+  await mesa.user({ ...person, role: "nutritionist", area: "Nutrición", place: "Sede Lima" });
+  const context = await browser.newContext();
+  await mesa.signIn(context, person);
+  const page = await context.newPage();
+  const problems = watchConsole(page);
+  await open(page, "/food");
+  const dialog = page.getByRole("dialog", { name: "Importar platos y recetas desde una hoja de cálculo" });
+  const check = async (file: string) => {
+    await dialog.getByLabel("Hoja de cálculo (.xlsx, .xls, .ods o .csv)").setInputFiles(file);
+    await dialog.getByRole("button", { name: "Revisar", exact: true }).click();
+  };
+  await page.getByRole("button", { name: "Importar", exact: true }).click();
+
+  // A large file: the check runs as a job, and the dialog shows its step while it runs. Only previewed.
+  const large: (string | number)[][] = [];
+  for (let d = 0; d < 2000; d++)
+    for (const [ingredient, quantity] of [
+      ["Arroz pilado", 100],
+      ["Pierna de pollo", 150],
+      ["Aceite vegetal", 5],
+    ] as const)
+      large.push([`Grande ${RUN} ${d}`, "Segundo", "Staff", ingredient, quantity]);
+  const progress = page.waitForSelector('[data-testid="dishes-import-job"]', { state: "attached", timeout: 30_000 });
+  await check(dishesWorkbook(`grande-${RUN}.xlsx`, large));
+  await progress;
+  const result = dialog.getByTestId("dishes-import-result");
+  await expect(result).toContainText(/2\D?000 platos nuevos/, { timeout: 30_000 });
+  await expect(dialog.getByRole("button", { name: /^Escribir 4\D?000 cambios$/ })).toBeEnabled();
+  await dialog.getByRole("button", { name: "Cancelar" }).click();
+  await expect(dialog).toBeHidden();
+
+  // Opened again: the preview waits there; another file is checked instead.
+  await page.getByRole("button", { name: "Importar", exact: true }).click();
+  await expect(result).toContainText(/2\D?000 platos nuevos/);
+  await dialog.getByRole("button", { name: "Revisar otro archivo" }).click();
+  const dish = `Importado ${RUN}`;
+  await check(
+    dishesWorkbook(`malo-${RUN}.xlsx`, [
+      [dish, "Segundo", "Staff", "Arroz pilado", 110],
+      [dish, "Segundo", "Staff", `Nada ${RUN}`, 10],
+    ]),
+  );
+  await expect(result.getByRole("heading", { name: "Filas por corregir" })).toBeVisible({ timeout: 30_000 });
+  await expect(result).toContainText(`Fila 3 (Insumo): Insumo desconocido: Nada ${RUN}.`);
+
+  await dialog.getByRole("button", { name: "Revisar otro archivo" }).click();
+  await check(
+    dishesWorkbook(`bueno-${RUN}.xlsx`, [
+      [dish, "Segundo", "Staff", "Arroz pilado", 110],
+      [dish, "Segundo", "Staff", "Pierna de pollo", 150],
+    ]),
+  );
+  await expect(result).toContainText("1 plato nuevo", { timeout: 30_000 });
+  await expect(result).toContainText("1 receta nueva");
+  await dialog.getByRole("button", { name: "Escribir 2 cambios" }).click();
+  await expect(result.getByRole("heading", { name: "Importación terminada" })).toBeVisible({ timeout: 30_000 });
+  await expect(result).toContainText("Se escribieron 2 cambios.");
+  await dialog.getByRole("button", { name: "Cerrar" }).last().click();
+  await expect(dialog).toBeHidden();
+
+  await page.getByRole("searchbox", { name: "Buscar platos por nombre" }).fill(RUN);
+  await expect(page.getByRole("row").filter({ hasText: dish })).toBeVisible();
+  await expect(page.getByRole("row").filter({ hasText: `Grande ${RUN}` })).toHaveCount(0);
   expect(problems).toEqual([]);
   await context.close();
 });

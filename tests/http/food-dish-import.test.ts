@@ -1,8 +1,8 @@
 /**
- * The dishes workbook through the app: only `food.manage` held at headquarters previews and imports (a cafe area's
- * grants nothing; `food.view` downloads the template); the preview writes nothing; the same file with the preview's
- * fingerprint writes it; a fingerprint the catalogue no longer matches writes nothing and shows the new preview; a
- * file with a bad row lists it by row and column in the viewer's language.
+ * The dishes workbook through the app, as background jobs: only `food.manage` held at headquarters previews and
+ * imports (a cafe area's grants nothing; `food.view` downloads the template); the preview writes nothing; confirming
+ * it writes its plan; a plan the catalogue no longer matches writes nothing and shows the new preview; a file with a
+ * bad row lists it by row and column in the viewer's language.
  *
  * The world: Catering X with Sede Lima and Comedor A. "Nora Nutri" is a nutritionist and "Bruno Buyer" a buyer at
  * Sede Lima; "Carla Cafe" holds every food permission in Comedor A's area, where they grant nothing.
@@ -10,7 +10,7 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import * as XLSX from "xlsx";
-import { dishCategories, dishes, recipeLines } from "../../db/schema";
+import { dishCategories, dishes, jobs, recipeLines } from "../../db/schema";
 import { bootstrapAccess } from "../../db/seeds/access";
 import { translate, type TranslationKey, type TranslationParams } from "../../src/shared/i18n";
 import { createArea } from "../../src/domain/access/areas";
@@ -79,20 +79,38 @@ const GOOD = [
   ["Arroz con pollo", "", "Staff", "Pollo", 180],
 ];
 
-/** Sends the workbook from the Ingredients page (the flash is read on the next page visited). */
-function upload(client: Client, path: string, bytes: ArrayBuffer, fingerprint?: string) {
+/** Sends the workbook from the Food page (the started job is flashed back to it). */
+function upload(client: Client, bytes: ArrayBuffer) {
   const form = new FormData();
   form.append("file", new File([bytes], "platos.xlsx"));
-  if (fingerprint) form.append("fingerprint", fingerprint);
-  return client.request(path, {
+  return client.request("/food/dishes/import/preview", {
     method: "POST",
     body: form,
     inertia: true,
-    headers: { referer: `${BASE}/ingredients` },
+    headers: { referer: `${BASE}/food` },
   });
 }
 
-const flashOf = async (client: Client) => (await visitPage(client, "/ingredients")).flash;
+/** Confirms a preview (the job that worked it out), as the dialog does. */
+function confirm(client: Client, job: unknown) {
+  return client.request("/food/dishes/import", {
+    method: "POST",
+    json: { job },
+    inertia: true,
+    headers: { referer: `${BASE}/food` },
+  });
+}
+
+/** The person's latest dishes import, once every job has run, as the dialog reads it. */
+async function latest(w: { app: { services: { jobs: { idle(): Promise<void> } } } }, client: Client) {
+  await w.app.services.jobs.idle();
+  const response = await client.get("/food/dishes/import/latest", { headers: { accept: "application/json" } });
+  expect(response.status).toBe(200);
+  return (await response.json()).job;
+}
+
+const flashOf = async (client: Client) => (await visitPage(client, "/food")).flash;
+const errorsOf = async (client: Client) => (await visitPage(client, "/food")).props.errors;
 
 describe("the dishes workbook on the Food page", () => {
   test("only food.manage at headquarters imports; food.view downloads the template", async () => {
@@ -101,8 +119,9 @@ describe("the dishes workbook on the Food page", () => {
     const carla = await signedIn(w, w.people.carla);
     const bruno = await signedIn(w, w.people.bruno);
     for (const client of [carla, bruno]) {
-      expect((await upload(client, "/food/dishes/import/preview", bytes)).status).toBe(403);
-      expect((await upload(client, "/food/dishes/import", bytes, "x")).status).toBe(403);
+      expect((await upload(client, bytes)).status).toBe(403);
+      expect((await confirm(client, 1)).status).toBe(403);
+      expect((await client.get("/food/dishes/import/latest")).status).toBe(403);
     }
     expect((await carla.get("/food/dishes/import/template")).status).toBe(403);
     const template = await bruno.get("/food/dishes/import/template");
@@ -110,14 +129,17 @@ describe("the dishes workbook on the Food page", () => {
     const book = XLSX.read(new Uint8Array(await template.arrayBuffer()), { type: "array" });
     expect(book.SheetNames).toEqual(["Recetas", "Ejemplo"]);
     expect(w.db.select().from(dishes).all()).toHaveLength(0);
+    expect(w.db.select().from(jobs).all()).toHaveLength(0);
   });
 
-  test("the preview writes nothing; its fingerprint writes it; a stale one shows the new preview", async () => {
+  test("the preview writes nothing; confirming writes it; a stale one shows the new preview", async () => {
     const w = await buildWorld();
     const nora = await signedIn(w, w.people.nora);
     const bytes = workbook(GOOD);
-    expect((await upload(nora, "/food/dishes/import/preview", bytes)).status).toBe(302);
-    const preview = (await flashOf(nora)).dishesImport;
+    expect((await upload(nora, bytes)).status).toBe(302);
+    // The page hears of the job at once; it runs in the background.
+    expect((await flashOf(nora)).dishesImport).toMatchObject({ step: "checking", fileName: "platos.xlsx" });
+    const preview = await latest(w, nora);
     expect(preview).toMatchObject({
       step: "preview",
       fileName: "platos.xlsx",
@@ -125,6 +147,7 @@ describe("the dishes workbook on the Food page", () => {
       counts: { dishesCreated: 1, recipesCreated: 1 },
       problems: [],
       changed: false,
+      canConfirm: true,
     });
     expect(w.db.select().from(dishes).all()).toHaveLength(0);
 
@@ -135,15 +158,23 @@ describe("the dishes workbook on the Food page", () => {
       .values({ name: "Arroz con pollo", createdAt: now, updatedAt: now })
       .returning()
       .get();
-    await upload(nora, "/food/dishes/import", bytes, preview.fingerprint);
-    const again = (await flashOf(nora)).dishesImport;
-    expect(again).toMatchObject({ step: "preview", changed: true, counts: { dishesUpdated: 1, recipesCreated: 1 } });
+    expect((await confirm(nora, preview.id)).status).toBe(302);
+    const again = await latest(w, nora);
+    expect(again).toMatchObject({
+      step: "preview",
+      changed: true,
+      canConfirm: true,
+      counts: { dishesUpdated: 1, recipesCreated: 1 },
+    });
     expect(w.db.select().from(recipeLines).all()).toHaveLength(0);
+    // The first preview was used up by its confirmation.
+    await confirm(nora, preview.id);
+    expect(await errorsOf(nora)).toEqual({ confirm: es("foodImportDishes.confirm_unavailable") });
 
-    await upload(nora, "/food/dishes/import", bytes, again.fingerprint);
-    const done = await flashOf(nora);
-    expect(done.dishesImport).toMatchObject({ step: "done", counts: { dishesUpdated: 1, recipesCreated: 1 } });
-    expect(done.success).toBe(es("foodImportDishes.done", { count: 2 }));
+    await confirm(nora, again.id);
+    const done = await latest(w, nora);
+    expect(done).toMatchObject({ step: "done", counts: { dishesUpdated: 1, recipesCreated: 1 } });
+    expect(done.notice).toBe(es("foodImportDishes.done", { count: 2 }));
     expect(w.db.select().from(dishes).where(eq(dishes.id, made.id)).get()!.name).toBe("Arroz con pollo");
     expect(
       w.db
@@ -153,19 +184,20 @@ describe("the dishes workbook on the Food page", () => {
         .map((l) => l.quantity),
     ).toEqual([120, 180]);
 
-    // A store without a fingerprint is refused: the preview always comes first.
-    const bare = await upload(nora, "/food/dishes/import", bytes);
+    // A confirmation without its preview is refused: the preview always comes first.
+    const bare = await confirm(nora, undefined);
     expect(bare.status).toBe(302);
-    expect((await flashOf(nora)).dishesImport).toBeUndefined();
+    expect(await errorsOf(nora)).toEqual({ confirm: es("foodImportDishes.confirm_unavailable") });
+    expect((await latest(w, nora)).id).toBe(done.id);
   });
 
   test("a bad row is listed by row and column, in the viewer's language, and nothing is written", async () => {
     const w = await buildWorld();
     const nora = await signedIn(w, w.people.nora);
-    await upload(nora, "/food/dishes/import/preview", workbook([...GOOD, ["Sopa", "Segundo", "Staff", "Papa", 100]]));
-    expect((await flashOf(nora)).dishesImport).toMatchObject({
+    await upload(nora, workbook([...GOOD, ["Sopa", "Segundo", "Staff", "Papa", 100]]));
+    expect(await latest(w, nora)).toMatchObject({
       step: "problems",
-      fingerprint: null,
+      canConfirm: false,
       problems: ["Fila 4 (Insumo): Insumo desconocido: Papa."],
     });
     expect(w.db.select().from(dishes).all()).toHaveLength(0);

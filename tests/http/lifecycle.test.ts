@@ -9,7 +9,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
-import { sales } from "../../db/schema";
+import { processes, sales } from "../../db/schema";
+import { EVERYTHING } from "../../src/domain/access/scope";
+import { createJob, findJob, INTERRUPTED, markRunning } from "../../src/domain/jobs/jobs";
+import { PROCESS_HEARTBEAT_MS, PROCESS_LEASE_MS } from "../../src/domain/jobs/processes";
+import { message } from "../../src/shared/message";
 import { migrateDatabase, openDatabase, type Db } from "../../src/db";
 import { createApp } from "../../src/http/app";
 import { routes } from "../../src/http/routes";
@@ -201,6 +205,46 @@ describe("a graceful stop", () => {
     expect((await fetch(`${first.origin}/up`)).status).toBe(200);
     first.child.kill("SIGINT");
     expect(await first.exited).toBe(0);
+  }, 60_000);
+
+  test("two servers on one database keep each other's jobs; a killed one's jobs are failed by the other within seconds", async () => {
+    const [portA, portB] = [freePort(), freePort()];
+    const a = await startMesa(dbPath, portA);
+    const b = await startMesa(dbPath, portB);
+    const processOf = (port: number) =>
+      testApp.db
+        .select()
+        .from(processes)
+        .where(eq(processes.address, `127.0.0.1:${port}`))
+        .get()!;
+    const aId = processOf(portA).id;
+    // A job of server A, running (as a long import would be).
+    const job = createJob(testApp.db, {
+      kind: "places.import",
+      actor: { userId: 1, label: "test" },
+      scope: EVERYTHING,
+      input: {},
+      processId: aId,
+    });
+    markRunning(testApp.db, job.id);
+
+    // B restarts: its start-up leaves A's job alone, and its graceful stop gives up its lease.
+    const bId = processOf(portB).id;
+    b.child.kill("SIGTERM");
+    expect(await b.exited).toBe(0);
+    expect(testApp.db.select().from(processes).where(eq(processes.id, bId)).get()).toBeUndefined();
+    const b2 = await startMesa(dbPath, portB);
+    expect(b2.output()).toContain("Mesa is running at");
+    expect(findJob(testApp.db, job.id)!.state).toBe("running");
+
+    // A is killed: its lease runs out, and B's heartbeat fails its job.
+    a.child.kill("SIGKILL");
+    await a.exited;
+    const deadline = Date.now() + PROCESS_LEASE_MS + 3 * PROCESS_HEARTBEAT_MS;
+    while (findJob(testApp.db, job.id)!.state === "running" && Date.now() < deadline) await Bun.sleep(250);
+    expect(findJob(testApp.db, job.id)!).toMatchObject({ state: "failed", error: message(INTERRUPTED) });
+    b2.child.kill("SIGTERM");
+    expect(await b2.exited).toBe(0);
   }, 60_000);
 
   test("a database file Mesa cannot use stops start-up with a message naming it, not a stack trace", async () => {

@@ -3,7 +3,9 @@
  * dish but the first using the one before as a sub-recipe, the longest chain the cycle check can meet — written as an
  * .xlsx, read through the intake, previewed, imported into a SQLite file, previewed again (everything unchanged), and
  * exported; next to a bare prepared insert of the same 20,000 lines in the same run, to tell a slow machine from a
- * slow import. Run: `node_modules/.bin/bun src/domain/food/dish-import.measure.ts [dishes]`.
+ * slow import. For the preview and the import it prints the event loop's longest stall too (a 1 ms timer's longest
+ * gap): the server's other requests wait at most that long while a dishes import runs in its process.
+ * Run: `node_modules/.bin/bun src/domain/food/dish-import.measure.ts [dishes]`.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -50,21 +52,45 @@ try {
     console.log(`${label}: ${Math.round(performance.now() - started)} ms`);
     return result;
   };
+  /** Runs `work` with a 1 ms timer beside it: its time and the timer's longest wait, the event loop's longest stall. */
+  const watch = async <T>(label: string, work: () => Promise<T>): Promise<T> => {
+    let longest = 0;
+    let last = performance.now();
+    const timer = setInterval(() => {
+      const now = performance.now();
+      longest = Math.max(longest, now - last);
+      last = now;
+    }, 1);
+    const started = performance.now();
+    const result = await work();
+    const took = performance.now() - started;
+    clearInterval(timer);
+    longest = Math.max(longest, performance.now() - last);
+    console.log(`${label}: ${Math.round(took)} ms, event loop's longest stall ${Math.round(longest)} ms`);
+    return result;
+  };
   const bytes = buildWorkbook([dishSheet("es", rows)]);
   console.log(`${rows.length} rows, ${(bytes.length / 1024 / 1024).toFixed(2)} MiB`);
   let started = performance.now();
   const sheet = await readDishSheet(bytes, "platos.xlsx");
   console.log(`read through the intake: ${Math.round(performance.now() - started)} ms`);
-  const plan = time("preview", () => previewDishImport(db, sheet));
+  const plan = await watch("preview", () => previewDishImport(db, sheet));
   if (plan.problems.length) throw new Error(JSON.stringify(plan.problems.slice(0, 3)));
-  time("import (plans again, then writes)", () =>
-    importDishes(db, CLI_ACTOR, sheet, { fingerprint: plan.fingerprint }),
+  let chunks = 0;
+  await watch("import (plans again, stages in chunks, publishes)", () =>
+    importDishes(db, CLI_ACTOR, sheet, {
+      fingerprint: plan.fingerprint,
+      onProgress: (step) => {
+        if (step === "saving") chunks++;
+      },
+    }),
   );
-  const again = time("preview of the same file", () => previewDishImport(db, sheet));
+  console.log(`  staged in ${chunks} chunks`);
+  const again = await watch("preview of the same file", () => previewDishImport(db, sheet));
   console.log(`  unchanged: ${again.counts.dishesUnchanged} dishes, ${again.counts.recipesUnchanged} recipes`);
   const exported = time("export", () => buildWorkbook(dishesWorkbook(db, "es")));
   started = performance.now();
-  const back = previewDishImport(db, await readDishSheet(exported, "export.xlsx"));
+  const back = await previewDishImport(db, await readDishSheet(exported, "export.xlsx"));
   console.log(
     `export read back and previewed: ${Math.round(performance.now() - started)} ms, ` +
       `${back.counts.recipesUnchanged} recipes unchanged`,

@@ -3,9 +3,14 @@
  * level replacing that recipe whole; every row checked before anything is written (unknown category, level,
  * ingredient, offer or sub-recipe, bad numbers, a dish written two ways, a repeated line, a sub-recipe cycle), by row
  * and column; what it would create, change or leave alone; a fingerprint that refuses a plan the catalogue no longer
- * matches; the same file twice changes nothing; and an export that imports back unchanged.
+ * matches; the same file twice changes nothing; and an export that imports back unchanged. The writes are staged in
+ * chunks and published at once: between chunks nothing of the import is seen, a change of the catalogue meanwhile
+ * is caught, and a writer killed mid-way leaves nothing but staging that recovery deletes.
  */
 import { describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import * as XLSX from "xlsx";
 import { eq } from "drizzle-orm";
 import {
@@ -19,6 +24,7 @@ import {
   recipeLines,
   recipes,
 } from "../../../db/schema";
+import { migrateDatabase, openDatabase } from "../../db";
 import { migratedDatabase } from "../../../tests/support/database";
 import { CLI_ACTOR } from "../audit";
 import { buildWorkbook } from "../spreadsheets/write";
@@ -26,13 +32,15 @@ import type { SheetRows } from "../spreadsheets/read";
 import { createCategory } from "./categories";
 import { createIngredient, updateIngredient } from "./ingredients";
 import { dishesTemplate, dishesWorkbook } from "./dish-export";
+import { recoverDishImports, RUN_LEASE_MS } from "./dish-import-staging";
+import { listDishes } from "./dishes";
+import { ImportRefused, PlanChanged } from "../imports/engine";
 import {
   describeDishProblem,
-  DishImportRefused,
-  DishPlanChanged,
   importDishes,
   previewDishImport,
   readDishSheet,
+  type DishImportPlan,
 } from "./dish-import";
 
 type Cell = string | number | null;
@@ -134,9 +142,9 @@ const names = (db: ReturnType<typeof world>["db"]) =>
     .map((d) => d.name);
 
 describe("the dishes workbook", () => {
-  test("creates dishes and their recipes, with sub-recipes of the file and pinned offers; twice changes nothing", () => {
+  test("creates dishes and their recipes, with sub-recipes of the file and pinned offers; twice changes nothing", async () => {
     const w = world();
-    const plan = previewDishImport(w.db, sheet(GOOD));
+    const plan = await previewDishImport(w.db, sheet(GOOD));
     expect(plan.problems).toEqual([]);
     expect([plan.rows, plan.counts]).toEqual([
       5,
@@ -150,7 +158,7 @@ describe("the dishes workbook", () => {
       },
     ]);
     expect(names(w.db)).toEqual([]);
-    const written = importDishes(w.db, CLI_ACTOR, sheet(GOOD), { fingerprint: plan.fingerprint });
+    const written = await importDishes(w.db, CLI_ACTOR, sheet(GOOD), { fingerprint: plan.fingerprint });
     expect(written.counts).toEqual(plan.counts);
     expect(names(w.db)).toEqual(["Salsa criolla", "Arroz con pollo"]);
     const arroz = w.db.select().from(dishes).where(eq(dishes.name, "Arroz con pollo")).get()!;
@@ -186,7 +194,7 @@ describe("the dishes workbook", () => {
     expect(actions.sort()).toEqual(["dish.created", "dish.created", "recipe.saved", "recipe.saved", "recipe.saved"]);
 
     // The same file again: nothing to write.
-    const again = importDishes(w.db, CLI_ACTOR, sheet(GOOD));
+    const again = await importDishes(w.db, CLI_ACTOR, sheet(GOOD));
     expect(again.counts).toEqual({
       dishesCreated: 0,
       dishesUpdated: 0,
@@ -207,7 +215,7 @@ describe("the dishes workbook", () => {
     const changed = GOOD.map((row) => [...row]);
     changed[3][7] = 200;
     changed.splice(4, 1);
-    expect(previewDishImport(w.db, sheet(changed)).counts).toEqual({
+    expect((await previewDishImport(w.db, sheet(changed))).counts).toEqual({
       dishesCreated: 0,
       dishesUpdated: 0,
       dishesUnchanged: 2,
@@ -215,7 +223,7 @@ describe("the dishes workbook", () => {
       recipesReplaced: 1,
       recipesUnchanged: 2,
     });
-    importDishes(w.db, CLI_ACTOR, sheet(changed));
+    await importDishes(w.db, CLI_ACTOR, sheet(changed));
     expect(
       w.db
         .select()
@@ -226,14 +234,14 @@ describe("the dishes workbook", () => {
     ).toEqual([120, 200]);
   });
 
-  test("every row's problems come back by row and column, in the reader's language, and nothing is written", () => {
+  test("every row's problems come back by row and column, in the reader's language, and nothing is written", async () => {
     const w = world();
     const rows: Cell[][] = [
       [null],
       ["Dish", "Categories", "Level", "Ingredient", "Sub-recipe", "Quantity", "Pinned offer", "Color"],
       ["Arroz con pollo", "Segundo", "Staff", "Arroz pilado", null, 120, null, null],
     ];
-    expect(previewDishImport(w.db, sheet(rows)).problems.map((p) => describeDishProblem(p, "en"))).toEqual([
+    expect((await previewDishImport(w.db, sheet(rows))).problems.map((p) => describeDishProblem(p, "en"))).toEqual([
       "Row 2 (Color): Unknown column. Use the template's headers.",
     ]);
     rows[1].pop();
@@ -249,7 +257,7 @@ describe("the dishes workbook", () => {
       ["Sopa", "Segundo", "Staff", null, null, null, null],
       ["Guiso", "", "", null, null, null, null],
     );
-    const plan = previewDishImport(w.db, sheet(rows));
+    const plan = await previewDishImport(w.db, sheet(rows));
     expect(plan.problems.map((p) => describeDishProblem(p, "es"))).toEqual([
       "Fila 4 (Dish): Escrito de otra forma en la fila 3 (Arroz con pollo): escriba el plato igual en todas sus filas.",
       "Fila 5 (Categories): Categoría de plato desconocida: Postre. Créela antes en la tabla de menú.",
@@ -265,20 +273,20 @@ describe("the dishes workbook", () => {
       "Fila 13 (Categories): Da al plato al menos una categoría en una de sus filas.",
       "Fila 8 (Sub-recipe): Plato desconocido: Caldo. Debe estar en el catálogo o en este archivo.",
     ]);
-    expect(() => importDishes(w.db, CLI_ACTOR, sheet(rows))).toThrow(DishImportRefused);
+    await expect(importDishes(w.db, CLI_ACTOR, sheet(rows))).rejects.toThrow(ImportRefused);
     expect(names(w.db)).toEqual([]);
     // A missing column, an empty sheet.
-    const missing = previewDishImport(w.db, sheet([["Plato", "Categorías", "Insumo"]]));
+    const missing = await previewDishImport(w.db, sheet([["Plato", "Categorías", "Insumo"]]));
     expect(missing.problems.map((p) => describeDishProblem(p, "en"))).toEqual([
       "Row 1 (Level): This column is missing.",
       "Row 1 (Quantity): This column is missing.",
     ]);
-    expect(previewDishImport(w.db, sheet([])).problems.map((p) => describeDishProblem(p, "en"))).toEqual([
+    expect((await previewDishImport(w.db, sheet([]))).problems.map((p) => describeDishProblem(p, "en"))).toEqual([
       "The first sheet is empty.",
     ]);
   });
 
-  test("a sub-recipe cycle is refused, within the file and through the catalogue", () => {
+  test("a sub-recipe cycle is refused, within the file and through the catalogue", async () => {
     const w = world();
     const within: Cell[][] = [
       HEADER,
@@ -286,27 +294,27 @@ describe("the dishes workbook", () => {
       ["Salsa B", "Salsa", "", "Staff", null, null, "Salsa A", 10, null],
       ["Salsa C", "Salsa", "", "Master", null, null, "Salsa C", 10, null],
     ];
-    expect(previewDishImport(w.db, sheet(within)).problems.map((p) => describeDishProblem(p, "en"))).toEqual([
+    expect((await previewDishImport(w.db, sheet(within))).problems.map((p) => describeDishProblem(p, "en"))).toEqual([
       "Row 2 (Subreceta): A dish would be made of itself: Salsa A → Salsa B → Salsa A.",
       "Row 4 (Subreceta): A dish would be made of itself: Salsa C → Salsa C.",
     ]);
     // B uses A in the catalogue (another level); a file making A of B closes the loop.
-    importDishes(w.db, CLI_ACTOR, sheet(GOOD));
+    await importDishes(w.db, CLI_ACTOR, sheet(GOOD));
     const closing: Cell[][] = [
       HEADER,
       ["Salsa criolla", "Salsa", "", "Master", null, null, "Arroz con pollo", 10, null],
     ];
-    expect(previewDishImport(w.db, sheet(closing)).problems.map((p) => describeDishProblem(p, "en"))).toEqual([
+    expect((await previewDishImport(w.db, sheet(closing))).problems.map((p) => describeDishProblem(p, "en"))).toEqual([
       "Row 2 (Subreceta): A dish would be made of itself: Salsa criolla → Arroz con pollo → Salsa criolla.",
     ]);
   });
 
-  test("a plan confirmed after the catalogue changed is refused with the new plan, and nothing is written", () => {
+  test("a plan confirmed after the catalogue changed is refused with the new plan, and nothing is written", async () => {
     const w = world();
-    importDishes(w.db, CLI_ACTOR, sheet(GOOD));
+    await importDishes(w.db, CLI_ACTOR, sheet(GOOD));
     const changed = GOOD.map((row) => [...row]);
     changed[2][7] = 125;
-    const plan = previewDishImport(w.db, sheet(changed));
+    const plan = await previewDishImport(w.db, sheet(changed));
     expect(plan.counts).toMatchObject({ recipesReplaced: 1, recipesUnchanged: 2 });
     // Someone saves the dish meanwhile.
     w.db
@@ -314,13 +322,13 @@ describe("the dishes workbook", () => {
       .set({ updatedAt: new Date(Date.now() + 1000) })
       .where(eq(dishes.name, "Arroz con pollo"))
       .run();
-    let refused: DishPlanChanged | null = null;
+    let refused: PlanChanged<DishImportPlan> | null = null;
     try {
-      importDishes(w.db, CLI_ACTOR, sheet(changed), { fingerprint: plan.fingerprint });
+      await importDishes(w.db, CLI_ACTOR, sheet(changed), { fingerprint: plan.fingerprint });
     } catch (error) {
-      refused = error as DishPlanChanged;
+      refused = error as PlanChanged<DishImportPlan>;
     }
-    expect(refused).toBeInstanceOf(DishPlanChanged);
+    expect(refused).toBeInstanceOf(PlanChanged);
     expect(refused!.plan.counts).toEqual(plan.counts);
     expect(
       w.db
@@ -333,7 +341,7 @@ describe("the dishes workbook", () => {
 
   test("the export is the workbook: read back through the intake, it imports unchanged; the template is two sheets", async () => {
     const w = world();
-    importDishes(w.db, CLI_ACTOR, sheet(GOOD));
+    await importDishes(w.db, CLI_ACTOR, sheet(GOOD));
     // A dish without recipes, a name that would run as a formula, an ingredient renamed after the import.
     const now = new Date();
     const bare = w.db
@@ -358,7 +366,7 @@ describe("the dishes workbook", () => {
       const bytes = buildWorkbook(dishesWorkbook(w.db, locale));
       expect(XLSX.read(bytes, { type: "array" }).SheetNames).toHaveLength(1);
       const read = await readDishSheet(bytes, `platos-${locale}.xlsx`);
-      const plan = previewDishImport(w.db, read);
+      const plan = await previewDishImport(w.db, read);
       expect(plan.problems).toEqual([]);
       expect(plan.counts).toEqual({
         dishesCreated: 0,
@@ -378,13 +386,13 @@ describe("the dishes workbook", () => {
 });
 
 describe("levels by the names people read", () => {
-  test("a built-in level is found by its Spanish name too: Obrero is Laborer", () => {
+  test("a built-in level is found by its Spanish name too: Obrero is Laborer", async () => {
     const w = world();
     const spanish = GOOD.map((row) => row.map((cell) => (cell === "Master" ? "Obrero" : cell)));
-    const plan = previewDishImport(w.db, sheet(spanish));
+    const plan = await previewDishImport(w.db, sheet(spanish));
     expect(plan.problems).toEqual([]);
     expect(plan.counts.recipesCreated).toBe(3);
-    importDishes(w.db, CLI_ACTOR, sheet(spanish), { fingerprint: plan.fingerprint });
+    await importDishes(w.db, CLI_ACTOR, sheet(spanish), { fingerprint: plan.fingerprint });
     const arroz = w.db.select().from(dishes).where(eq(dishes.name, "Arroz con pollo")).get()!;
     const levelIds = w.db
       .select()
@@ -395,5 +403,184 @@ describe("levels by the names people read", () => {
       .sort();
     // Staff (2) and Laborer (4).
     expect(levelIds).toEqual([2, 4]);
+  });
+});
+
+/** A file of `count` dishes of three lines each, for the Staff level. */
+function manyDishes(count: number, quantity = 100): Cell[][] {
+  const rows: Cell[][] = [HEADER];
+  for (let d = 0; d < count; d++)
+    for (const [i, ingredient] of ["Arroz pilado", "Pollo", "Aceite vegetal"].entries())
+      rows.push([`Plato ${d}`, "Segundo", "", "Staff", null, ingredient, null, quantity + i, null]);
+  return rows;
+}
+
+const staged = (db: ReturnType<typeof world>["db"]) =>
+  [
+    "dish_import_runs",
+    "dish_import_dishes",
+    "dish_import_links",
+    "dish_import_recipes",
+    "dish_import_lines",
+    "dish_import_audit",
+  ].map((table) => (db.$client.query(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n);
+
+/** Pacing that makes every chunk as small as it may be, so a few hundred rows take many chunks. */
+const TINY_CHUNKS = { chunkMs: 0.001, pauseMs: 0 };
+
+describe("writing in chunks, seen only when whole", () => {
+  test("between chunks the dishes list, the recipes and the audit show none of the import; then all of it at once", async () => {
+    const w = world();
+    await importDishes(w.db, CLI_ACTOR, sheet(manyDishes(40)));
+    const before = {
+      lines: w.db.select().from(recipeLines).all(),
+      audit: w.db.select().from(auditLog).all().length,
+    };
+    // 40 dishes changed (new quantities) and 200 new ones.
+    const file = manyDishes(240, 200);
+    const plan = await previewDishImport(w.db, sheet(file));
+    expect(plan.counts).toMatchObject({
+      dishesCreated: 200,
+      dishesUnchanged: 40,
+      recipesCreated: 200,
+      recipesReplaced: 40,
+    });
+    let chunks = 0;
+    await importDishes(w.db, CLI_ACTOR, sheet(file), {
+      fingerprint: plan.fingerprint,
+      pacing: TINY_CHUNKS,
+      onProgress: (step, done, total) => {
+        if (step !== "saving" || done === total) return;
+        chunks++;
+        // What every page reads is as it was: the list, the recipes and their lines, the costing's input, the audit.
+        expect(listDishes(w.db, {}, null).rows).toHaveLength(40);
+        expect(w.db.select().from(recipes).all()).toHaveLength(40);
+        expect(w.db.select().from(recipeLines).all()).toEqual(before.lines);
+        expect(w.db.select().from(auditLog).all()).toHaveLength(before.audit);
+        expect(staged(w.db)[0]).toBe(1);
+      },
+    });
+    expect(chunks).toBeGreaterThan(5);
+    expect(listDishes(w.db, {}, null).rows).toHaveLength(240);
+    expect(w.db.select().from(recipes).all()).toHaveLength(240);
+    expect(
+      new Set(
+        w.db
+          .select()
+          .from(recipeLines)
+          .all()
+          .map((l) => l.quantity),
+      ),
+    ).toEqual(new Set([200, 201, 202]));
+    expect(w.db.select().from(auditLog).all().length - before.audit).toBe(200 + 240);
+    // The staging is cleared once published.
+    expect(staged(w.db)).toEqual([0, 0, 0, 0, 0, 0]);
+    // Imported again: nothing changes.
+    expect((await previewDishImport(w.db, sheet(file))).counts).toMatchObject({
+      dishesUnchanged: 240,
+      recipesUnchanged: 240,
+    });
+  });
+
+  test("a change of the catalogue while staging: the same plan is staged again; a different one is PlanChanged", async () => {
+    const w = world();
+    const file = manyDishes(30);
+    const plan = await previewDishImport(w.db, sheet(file));
+    let touched = false;
+    // An ingredient the file does not use: the plan is the same, it is written.
+    await importDishes(w.db, CLI_ACTOR, sheet(file), {
+      fingerprint: plan.fingerprint,
+      pacing: TINY_CHUNKS,
+      onProgress: (step) => {
+        if (step !== "saving" || touched) return;
+        touched = true;
+        createIngredient(w.db, CLI_ACTOR, { name: "Sal", category_id: w.rice.categoryId, base_unit: "g", kcal: 0 });
+      },
+    });
+    expect(names(w.db)).toHaveLength(30);
+
+    // A dish of the file made meanwhile by someone else: nothing of the file is written.
+    const other = manyDishes(60).filter((row) => row[0] !== "Plato 0" || row === HEADER);
+    const second = await previewDishImport(w.db, sheet(other));
+    let made = false;
+    const refused = importDishes(w.db, CLI_ACTOR, sheet(other), {
+      fingerprint: second.fingerprint,
+      pacing: TINY_CHUNKS,
+      onProgress: (step) => {
+        if (step !== "saving" || made) return;
+        made = true;
+        const now = new Date();
+        w.db.insert(dishes).values({ name: "Plato 45", createdAt: now, updatedAt: now }).run();
+      },
+    });
+    await expect(refused).rejects.toThrow(PlanChanged);
+    expect(names(w.db)).toHaveLength(31);
+    expect(w.db.select().from(recipes).all()).toHaveLength(30);
+    expect(staged(w.db)).toEqual([0, 0, 0, 0, 0, 0]);
+  });
+
+  test("an import killed mid-way leaves nothing visible, and recovery deletes what it staged", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "mesa-dish-kill-"));
+    try {
+      const path = join(dir, "mesa.sqlite");
+      const db = openDatabase(path);
+      migrateDatabase(db);
+      const cereals = createCategory(db, CLI_ACTOR, { name: "Cereales" });
+      for (const name of ["Arroz pilado", "Pollo", "Aceite vegetal"])
+        createIngredient(db, CLI_ACTOR, { name, category_id: cereals.id, base_unit: "g", kcal: 100 });
+      db.insert(dishCategories).values({ name: "Segundo", unit: "g" }).run();
+      // A writer in a process of its own, staging slowly; it says when its first chunks are in, then is killed.
+      const script = join(dir, "writer.ts");
+      writeFileSync(
+        script,
+        `import { openDatabase } from ${JSON.stringify(join(import.meta.dir, "../../db"))};
+import { CLI_ACTOR } from ${JSON.stringify(join(import.meta.dir, "../audit"))};
+import { importDishes } from ${JSON.stringify(join(import.meta.dir, "dish-import"))};
+const rows = ${JSON.stringify(manyDishes(200))};
+let said = false;
+await importDishes(openDatabase(process.argv[2]), CLI_ACTOR, { name: "Recetas", firstRow: 1, rows }, {
+  pacing: { chunkMs: 0.001, pauseMs: 20 },
+  onProgress: (step, done) => {
+    if (step === "saving" && done >= 450 && !said) { said = true; console.log("staged"); }
+  },
+});
+console.log("published");
+`,
+      );
+      const writer = Bun.spawn([process.execPath, script, path], { stdout: "pipe", stderr: "pipe" });
+      const reader = writer.stdout.getReader();
+      let out = "";
+      while (!out.includes("staged")) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        out += new TextDecoder().decode(value);
+      }
+      writer.kill("SIGKILL");
+      await writer.exited;
+      expect(out).toBe("staged\n");
+
+      expect(listDishes(db, {}, null).rows).toHaveLength(0);
+      expect(db.select().from(recipes).all()).toHaveLength(0);
+      expect(
+        db
+          .select()
+          .from(auditLog)
+          .all()
+          .filter((a) => a.action.startsWith("dish.")),
+      ).toHaveLength(0);
+      const [runs, stagedDishes, , , lines] = staged(db as never);
+      expect([runs, stagedDishes > 0, lines > 0]).toEqual([1, true, true]);
+      // Its lease still runs: recovery leaves it (its writer might be alive); once it is out, the run goes.
+      expect(recoverDishImports(db)).toBe(0);
+      expect(recoverDishImports(db, new Date(Date.now() + RUN_LEASE_MS + 1000))).toBe(1);
+      expect(staged(db as never)).toEqual([0, 0, 0, 0, 0, 0]);
+      // The file imports whole afterwards, with ids after the ones the killed writer had reserved.
+      const plan = await importDishes(db, CLI_ACTOR, sheet(manyDishes(200)));
+      expect(plan.counts.dishesCreated).toBe(200);
+      expect(listDishes(db, {}, null).rows).toHaveLength(200);
+      db.$client.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -4,16 +4,20 @@
  * then one recipe line per row: the dish (with its categories and description), the level, the recipe's yield, and
  * the line — an ingredient (quantity in its base unit, optionally pinned to one of its offers) or another dish used as
  * a sub-recipe (quantity in grams). The rows of one dish and level are one recipe, and the file replaces that recipe
- * whole (dishes.ts and recipes.ts write it, as the dish modal does); the dish's other levels are left as they are. A
- * row with only the dish (no level, no line) keeps a dish without recipes, as the export writes one, so it imports
- * back.
+ * whole (as the dish modal does); the dish's other levels are left as they are. A row with only the dish (no level,
+ * no line) keeps a dish without recipes, as the export writes one, so it imports back.
  *
  * Every row is checked first against the catalogue as it is (unknown category, level, ingredient, offer or
  * sub-recipe; a bad number; a sub-recipe cycle; the same dish written two ways; a line repeated), per row and
  * column. Without problems, the plan says which dishes would be created, changed (name, description or categories)
  * or left alone and which recipes would be created, replaced or left alone, with a fingerprint of every write and of
- * the rows it starts from. Applying writes that plan in one immediate transaction, and only that plan: given the
- * fingerprint a person confirmed, it refuses (DishPlanChanged) when the catalogue changed meanwhile.
+ * the rows it starts from. The check yields to the event loop every few milliseconds, so a workbook at its limit
+ * (MAX_DISH_IMPORT_ROWS) does not hold up the server.
+ *
+ * Applying plans again and writes that plan only: given the fingerprint a person confirmed, it refuses with the
+ * import engine's PlanChanged when the catalogue changed meanwhile (ImportRefused for a plan with problems). The
+ * rows are staged in short transactions and published in one (dish-import-staging.ts), so what it writes is seen
+ * whole or not at all, and only if the catalogue is still the one it planned from.
  */
 import { eq } from "drizzle-orm";
 import {
@@ -25,16 +29,14 @@ import {
   levels as levelsTable,
   offers as offersTable,
   providers as providersTable,
-  recipeLines,
-  recipes as recipesTable,
 } from "../../../db/schema";
 import type { Db } from "../../db";
-import { sha256 } from "../../crypto";
-import { translate, translateDynamic, type Locale, type TranslationKey } from "../../shared/i18n";
+import type { Locale } from "../../shared/i18n";
+import type { ImportProblem } from "../../shared/imports";
 import type { Actor, Tx } from "../audit";
-import { ValidationFailed } from "../errors";
+import { Conflict } from "../errors";
+import { confirmPlan, Fingerprint, type ChunkPacing } from "../imports/engine";
 import { message, type Message } from "../../shared/message";
-import { foldText } from "../search";
 import {
   MAX_WORKBOOK_BYTES,
   readFirstSheet,
@@ -44,9 +46,32 @@ import {
 } from "../spreadsheets/read";
 import { BUILT_IN_LEVELS } from "../../shared/food/built-in-levels";
 import { tidy } from "./cities";
-import { insertDish, writeDishUpdate, type Dish, type DishValues } from "./dishes";
+import type { Dish } from "./dishes";
+import { findCycles } from "./dish-import-cycles";
+import {
+  clearRun,
+  openRun,
+  publishRun,
+  recoverDishImports,
+  reserveIds,
+  stageRows,
+  STAGING_PACING,
+  type StagedRow,
+} from "./dish-import-staging";
 import { readDecimal } from "./figures";
-import { MAX_LINE_QUANTITY, MAX_RECIPE_LINES, writeRecipe } from "./recipes";
+import {
+  cellText,
+  describeImportProblem,
+  problemColumn,
+  ProblemList,
+  readHeader,
+  type HeaderWords,
+  type ProblemWords,
+  type SheetColumn,
+  type SheetHeader,
+} from "./import-sheet";
+import { MAX_LINE_QUANTITY, MAX_RECIPE_LINES } from "./recipes";
+import { foldText } from "../search";
 
 /** The most rows a dishes workbook may hold. */
 export const MAX_DISH_IMPORT_ROWS = 20_000;
@@ -55,15 +80,11 @@ export const MAX_LISTED_DISH_PROBLEMS = 200;
 /** What separates the parts of a pinned offer: "Provider · presentation · city". */
 export const OFFER_SEPARATOR = " · ";
 
-/** A column of the workbook: the field it fills and the key of its header (food-import-dishes.json). */
-export interface DishColumn {
-  field: DishField;
-  header: TranslationKey;
-  required?: boolean;
-}
-
 export type DishField =
   "dish" | "categories" | "description" | "level" | "yield_g" | "ingredient" | "sub_recipe" | "quantity" | "offer";
+
+/** A column of the workbook: the field it fills and the key of its header (food-import-dishes.json). */
+export type DishColumn = SheetColumn<DishField>;
 
 export const DISH_COLUMNS: readonly DishColumn[] = [
   { field: "dish", header: "foodImportDishes.columns.dish", required: true },
@@ -77,12 +98,7 @@ export const DISH_COLUMNS: readonly DishColumn[] = [
   { field: "offer", header: "foodImportDishes.columns.offer" },
 ];
 
-/** A problem of a row (its spreadsheet row number) and column (its header as written, or its key). */
-export interface DishImportProblem {
-  row: number | null;
-  column: string | null;
-  message: Message;
-}
+export type { ImportProblem };
 
 export interface DishImportCounts {
   dishesCreated: number;
@@ -95,7 +111,7 @@ export interface DishImportCounts {
 
 export interface DishImportPlan {
   counts: DishImportCounts;
-  problems: DishImportProblem[];
+  problems: ImportProblem[];
   /** More problems than listed. */
   moreProblems: number;
   /** Rows read (blank ones left out). */
@@ -103,19 +119,9 @@ export interface DishImportPlan {
   fingerprint: string;
 }
 
-/** The catalogue changed between the preview and the confirmation: the new plan, nothing written. */
-export class DishPlanChanged extends Error {
-  constructor(readonly plan: DishImportPlan) {
-    super("The dishes changed since the preview");
-  }
-}
-
-/** Thrown by applying a plan with problems (the problems are in `plan`). */
-export class DishImportRefused extends ValidationFailed {
-  constructor(readonly plan: DishImportPlan) {
-    super({ file: message("foodImportDishes.has_problems", { count: plan.problems.length + plan.moreProblems }) });
-  }
-}
+/** How many dishes and recipes a plan writes. */
+export const changesOf = (counts: DishImportCounts) =>
+  counts.dishesCreated + counts.dishesUpdated + counts.recipesCreated + counts.recipesReplaced;
 
 /** A line as planned: an ingredient or a sub-recipe named by its key (a dish of the catalogue or of the file). */
 interface PlannedLine {
@@ -143,43 +149,46 @@ interface PlannedDish {
   recipes: PlannedRecipe[];
 }
 
+interface ExistingLine {
+  ingredientId: number | null;
+  subDishId: number | null;
+  quantity: number;
+  offerId: number | null;
+}
+
 interface ExistingRecipe {
   id: number;
   dishId: number;
   levelId: number;
   yieldGrams: number | null;
   updatedAt: number;
-  lines: { ingredientId: number | null; subDishId: number | null; quantity: number; offerId: number | null }[];
-}
-
-/** A cell as text: trimmed, spaces made one, a neutralised formula read back without its apostrophe. */
-function text(value: CellValue | undefined): string {
-  if (value === null || value === undefined) return "";
-  if (typeof value === "number") return String(value);
-  if (typeof value === "boolean") return value ? "true" : "false";
-  const cell = /^'[=+\-@\t\r]/.test(value) ? value.slice(1) : value;
-  return cell.replace(/\s+/g, " ").trim();
+  lines: ExistingLine[];
 }
 
 const keyOf = (name: string) => foldText(tidy(name));
-
-/** Header words, folded, to the field they name: both languages' headers and the field's own key. */
-function headerIndex(): Map<string, DishField> {
-  const index = new Map<string, DishField>();
-  for (const column of DISH_COLUMNS) {
-    index.set(foldText(column.field), column.field);
-    for (const locale of ["es", "en"] as const) index.set(foldText(translate(locale, column.header)), column.field);
-  }
-  return index;
-}
 
 /** A pinned offer as the workbook writes it. */
 export function offerLabel(offer: { providerName: string; presentation: string; cityName: string }): string {
   return [offer.providerName, offer.presentation, offer.cityName].join(OFFER_SEPARATOR);
 }
 
+// ——— The catalogue the plan reads ———
+
 /** Everything of the catalogue the plan reads, each by its folded name. */
-function catalogue(db: Db | Tx) {
+interface Catalogue {
+  categories: Map<string, number>;
+  levels: Map<string, number>;
+  ingredients: Map<string, number>;
+  /** Offers by ingredient, then by "provider · presentation · city" folded. */
+  offers: Map<number, Map<string, number>>;
+  dishes: Map<string, Dish>;
+  links: Map<number, number[]>;
+  /** Recipes by "dishId:levelId". */
+  recipes: Map<string, ExistingRecipe>;
+}
+
+/** Reads the catalogue at once (one read, so the plan is made from one state of it). */
+function catalogue(db: Db | Tx): Catalogue {
   const categories = new Map(
     db
       .select({ id: dishCategories.id, name: dishCategories.name })
@@ -200,7 +209,6 @@ function catalogue(db: Db | Tx) {
       .all()
       .map((i) => [keyOf(i.name), i.id]),
   );
-  // Offers by ingredient, then by "provider · presentation · city" folded.
   const offers = new Map<number, Map<string, number>>();
   for (const o of db
     .select({
@@ -231,259 +239,261 @@ function catalogue(db: Db | Tx) {
     if (list) list.push(l.categoryId);
     else links.set(l.dishId, [l.categoryId]);
   }
+  return { categories, levels, ingredients, offers, dishes, links, recipes: existingRecipes(db) };
+}
+
+/** Every recipe with its lines, by "dishId:levelId" (read as plain rows: at the limit there are tens of thousands). */
+function existingRecipes(db: Db | Tx): Map<string, ExistingRecipe> {
+  const client = (db as Db).$client;
   const recipes = new Map<string, ExistingRecipe>();
   const recipeById = new Map<number, ExistingRecipe>();
-  for (const r of db.select().from(recipesTable).all()) {
-    const recipe: ExistingRecipe = {
-      id: r.id,
-      dishId: r.dishId,
-      levelId: r.levelId,
-      yieldGrams: r.yieldGrams,
-      updatedAt: r.updatedAt.getTime(),
-      lines: [],
-    };
-    recipes.set(`${r.dishId}:${r.levelId}`, recipe);
-    recipeById.set(r.id, recipe);
+  const stored = client
+    .query<[number, number, number, number | null, number], []>(
+      "SELECT id, dish_id, level_id, yield_grams, updated_at FROM recipes",
+    )
+    .values() as [number, number, number, number | null, number][];
+  for (const [id, dishId, levelId, yieldGrams, updatedAt] of stored) {
+    const recipe: ExistingRecipe = { id, dishId, levelId, yieldGrams, updatedAt, lines: [] };
+    recipes.set(`${dishId}:${levelId}`, recipe);
+    recipeById.set(id, recipe);
   }
-  for (const l of db
-    .select()
-    .from(recipeLines)
-    .orderBy(recipeLines.recipeId, recipeLines.position, recipeLines.id)
-    .all())
-    recipeById.get(l.recipeId)?.lines.push({
-      ingredientId: l.ingredientId,
-      subDishId: l.subDishId,
-      quantity: l.quantity,
-      offerId: l.offerId,
-    });
-  return { categories, levels, ingredients, offers, dishes, links, recipes };
+  const lines = client
+    .query(
+      `SELECT recipe_id, ingredient_id, sub_dish_id, quantity, offer_id FROM recipe_lines
+       ORDER BY recipe_id, position, id`,
+    )
+    .values() as [number, number | null, number | null, number, number | null][];
+  for (const [recipeId, ingredientId, subDishId, quantity, offerId] of lines)
+    recipeById.get(recipeId)?.lines.push({ ingredientId, subDishId, quantity, offerId });
+  return recipes;
+}
+
+/**
+ * What the plan reads of each table, as one row of one statement. The small tables are written out whole (their ids
+ * and names); the large ones are summed: their counts, their highest ids and sums of what the plan reads. Mesa moves
+ * `updated_at` with every change of a dish or recipe and replaces a recipe's lines whole (new ids, never reused), so
+ * the same stamp is the same catalogue, and so the same plan from the same file. A few milliseconds at the limit,
+ * where reading the catalogue takes a hundred: publishing checks it inside its own short transaction.
+ */
+const STAMP = `SELECT ${[
+  ...(
+    [
+      ["dish_categories", "id, name"],
+      ["levels", "id, name"],
+      ["ingredients", "id, name"],
+      ["offers", "id, ingredient_id, provider_id, city_id, presentation"],
+      ["providers", "id, name"],
+      ["cities", "id, name"],
+    ] as const
+  ).map(
+    ([table, columns]) =>
+      `(SELECT group_concat(v, char(10)) FROM (SELECT ${columns
+        .split(", ")
+        .map((c) => `quote(${c})`)
+        .join(" || ',' || ")} AS v FROM ${table} ORDER BY rowid))`,
+  ),
+  `(SELECT count(*) || ',' || ifnull(max(id), 0) || ',' || total(updated_at) || ',' || total(active) || ',' ||
+    total(length(name)) || ',' || total(length(description)) FROM dishes)`,
+  `(SELECT count(*) || ',' || total(dish_id * 65537 + category_id) FROM dish_category_links)`,
+  `(SELECT count(*) || ',' || ifnull(max(id), 0) || ',' || total(updated_at) || ',' || total(ifnull(yield_grams, -1)) ||
+    ',' || total(dish_id * 65537 + level_id) FROM recipes)`,
+  `(SELECT count(*) || ',' || ifnull(max(id), 0) || ',' || total(id) || ',' || total(recipe_id * 131 + position * 137 +
+    ifnull(ingredient_id, 0) * 139 + ifnull(sub_dish_id, 0) * 149 + ifnull(offer_id, 0) * 151) || ',' ||
+    total(quantity) FROM recipe_lines)`,
+].join(", ")}`;
+
+/** The catalogue's stamp (STAMP), hashed. */
+function catalogueStamp(db: Db): string {
+  const hash = new Bun.CryptoHasher("sha256");
+  const [texts] = db.$client.query(STAMP).values() as (string | null)[][];
+  for (const text of texts) hash.update(`${text ?? ""}\u0000`);
+  return hash.digest("base64url");
 }
 
 const sameIds = (a: readonly number[], b: readonly number[]) =>
   a.length === b.length && [...a].sort((x, y) => x - y).every((id, i) => id === [...b].sort((x, y) => x - y)[i]);
 
-/**
- * Reads and checks every row of the sheet against the catalogue as it is in `db`, and works out the plan. Writes
- * nothing.
- */
-function planRows(db: Db | Tx, sheet: SheetRows | undefined): { plan: DishImportPlan; dishes: PlannedDish[] } {
-  const problems: DishImportProblem[] = [];
-  let moreProblems = 0;
-  const report = (row: number | null, column: string | null, problem: Message) => {
-    if (problems.length < MAX_LISTED_DISH_PROBLEMS) problems.push({ row, column, message: problem });
-    else moreProblems++;
-  };
-  const empty: DishImportCounts = {
-    dishesCreated: 0,
-    dishesUpdated: 0,
-    dishesUnchanged: 0,
-    recipesCreated: 0,
-    recipesReplaced: 0,
-    recipesUnchanged: 0,
-  };
-  const result = (planned: PlannedDish[], counts: DishImportCounts, read: number) => {
-    const plan: DishImportPlan = { counts, problems, moreProblems, rows: read, fingerprint: "" };
-    plan.fingerprint = fingerprintOf(planned, counts);
-    return { plan, dishes: problems.length ? [] : planned };
-  };
-  const all = sheet?.rows ?? [];
-  const headerAt = all.findIndex((row) => row.some((cell) => text(cell) !== ""));
-  if (!sheet || headerAt < 0) {
-    report(null, null, message("foodImportDishes.empty"));
-    return result([], empty, 0);
+// ——— Checking the rows ———
+
+const HEADER_WORDS: HeaderWords = {
+  empty: "foodImportDishes.empty",
+  unknownColumn: "foodImportDishes.unknown_column",
+  repeatedColumn: "foodImportDishes.repeated_column",
+  missingColumn: "foodImportDishes.missing_column",
+  tooManyRows: "foodImportDishes.too_many_rows",
+};
+
+/** A dish as the rows read so far say it: its first row, its fields (with the row that gave them), its recipes. */
+interface DishDraft {
+  row: number;
+  name: string;
+  description: { value: string; row: number } | null;
+  categories: { ids: number[]; row: number } | null;
+  recipes: Map<number, { yieldGrams: { value: number; row: number } | null; lines: PlannedLine[] }>;
+}
+
+/** A line whose sub-recipe is checked once every dish of the file is known. */
+interface SubLine {
+  row: number;
+  dishKey: string;
+  subKey: string;
+  subName: string;
+}
+
+/** What the row loop shares: the catalogue, the dishes read so far, and the problems. */
+interface RowContext {
+  known: Catalogue;
+  header: SheetHeader<DishField>;
+  drafts: Map<string, DishDraft>;
+  subLines: SubLine[];
+  problems: ProblemList;
+}
+
+type RowErrors = Partial<Record<DishField, Message>>;
+type Cell = (field: DishField) => CellValue | undefined;
+
+/** The dish's own fields: given on any of its rows, the same wherever given. */
+function checkDishFields(known: Catalogue, cell: Cell, drafts: Map<string, DishDraft>, errors: RowErrors) {
+  const name = tidy(cellText(cell("dish")));
+  if (name.length < 2) errors.dish = message(name ? "validation.min_length" : "validation.required", { min: 2 });
+  else if (name.length > 120) errors.dish = message("validation.max_length", { max: 120 });
+  const key = keyOf(name);
+  const draft = !errors.dish ? drafts.get(key) : undefined;
+  if (draft && draft.name !== name)
+    errors.dish = message("foodImportDishes.written_differently", { name: draft.name, row: draft.row });
+  const categoriesText = cellText(cell("categories"));
+  let categoryIds: number[] | null = null;
+  if (categoriesText) {
+    const words = categoriesText
+      .split(",")
+      .map((w) => tidy(w))
+      .filter(Boolean);
+    const unknown = words.filter((w) => !known.categories.has(keyOf(w)));
+    if (unknown.length) errors.categories = message("foodImportDishes.unknown_category", { names: unknown.join(", ") });
+    else categoryIds = [...new Set(words.map((w) => known.categories.get(keyOf(w))!))];
+    if (categoryIds && draft?.categories && !sameIds(categoryIds, draft.categories.ids))
+      errors.categories = message("foodImportDishes.differs", { row: draft.categories.row });
   }
-  const firstRow = sheet.firstRow + headerAt;
-  const index = headerIndex();
-  const columns = new Map<DishField, { at: number; header: string }>();
-  all[headerAt].forEach((cell, at) => {
-    const header = text(cell);
-    if (!header) return;
-    const field = index.get(foldText(header));
-    if (!field) return report(firstRow, header, message("foodImportDishes.unknown_column"));
-    if (columns.has(field)) return report(firstRow, header, message("foodImportDishes.repeated_column"));
-    columns.set(field, { at, header });
-  });
-  for (const column of DISH_COLUMNS)
-    if (column.required && !columns.has(column.field))
-      report(firstRow, column.header, message("foodImportDishes.missing_column"));
-  if (!columns.has("ingredient") && !columns.has("sub_recipe"))
-    report(firstRow, "foodImportDishes.columns.ingredient", message("foodImportDishes.missing_column"));
-  const body = all.slice(headerAt + 1);
-  if (body.length > MAX_DISH_IMPORT_ROWS)
-    report(null, null, message("foodImportDishes.too_many_rows", { max: MAX_DISH_IMPORT_ROWS }));
-  if (problems.length) return result([], empty, 0);
+  const description = tidy(cellText(cell("description")));
+  if (description.length > 1000) errors.description = message("validation.max_length", { max: 1000 });
+  else if (description && draft?.description && draft.description.value !== description)
+    errors.description = message("foodImportDishes.differs", { row: draft.description.row });
+  return { name, key, draft, categoryIds, description };
+}
 
-  const headerOf = (field: DishField) =>
-    columns.get(field)?.header ?? DISH_COLUMNS.find((c) => c.field === field)!.header;
-  const order = new Map(DISH_COLUMNS.map((c, i) => [c.field, i]));
-  const known = catalogue(db);
-
-  // First pass: every row read on its own; dishes gathered by key, in the order they first appear.
-  interface DishDraft {
-    row: number;
-    name: string;
-    description: { value: string; row: number } | null;
-    categories: { ids: number[]; text: string; row: number } | null;
-    recipes: Map<number, { yieldGrams: { value: number; row: number } | null; lines: PlannedLine[] }>;
+/** The row's recipe and line: its level, its yield, and an ingredient (maybe pinned to an offer) or a sub-recipe. */
+function checkRecipeLine(known: Catalogue, cell: Cell, row: number, errors: RowErrors) {
+  const levelName = tidy(cellText(cell("level")));
+  const ingredientName = tidy(cellText(cell("ingredient")));
+  const subName = tidy(cellText(cell("sub_recipe")));
+  const offerText = tidy(cellText(cell("offer")));
+  const quantityGiven = cellText(cell("quantity")) !== "";
+  const yieldGiven = cellText(cell("yield_g")) !== "";
+  const hasLine = Boolean(ingredientName || subName || quantityGiven || offerText);
+  let levelId: number | null = null;
+  if (levelName) {
+    levelId = known.levels.get(keyOf(levelName)) ?? null;
+    if (levelId === null) errors.level = message("foodImportDishes.unknown_level", { name: levelName });
+  } else if (hasLine || yieldGiven) errors.level = message("validation.required");
+  // A recipe has at least one line: a row with a level names one.
+  if (levelName && !hasLine) errors.ingredient = message("foodImportDishes.ingredient_or_sub_recipe");
+  const bounds = { min: 0, max: MAX_LINE_QUANTITY, aboveMin: true };
+  const yieldGrams = readDecimal(cell("yield_g"), "yield_g", bounds, errors);
+  let line: PlannedLine | null = null;
+  if (hasLine) {
+    if (ingredientName && subName) errors.sub_recipe = message("foodImportDishes.ingredient_or_sub_recipe");
+    else if (!ingredientName && !subName) errors.ingredient = message("foodImportDishes.ingredient_or_sub_recipe");
+    let ingredientId: number | null = null;
+    if (ingredientName && !subName) {
+      ingredientId = known.ingredients.get(keyOf(ingredientName)) ?? null;
+      if (ingredientId === null)
+        errors.ingredient = message("foodImportDishes.unknown_ingredient", { name: ingredientName });
+    }
+    const quantity = readDecimal(cell("quantity"), "quantity", bounds, errors, true);
+    let offerId: number | null = null;
+    if (offerText) {
+      if (subName && !ingredientName) errors.offer = message("foodImportDishes.offer_of_sub_recipe");
+      else if (ingredientId !== null) {
+        offerId = known.offers.get(ingredientId)?.get(keyOf(offerText)) ?? null;
+        if (offerId === null) errors.offer = message("foodImportDishes.unknown_offer", { name: ingredientName });
+      }
+    }
+    if (quantity !== null) line = { row, ingredientId, subDishKey: null, quantity, offerId };
   }
-  const drafts = new Map<string, DishDraft>();
-  // Lines whose sub-recipe is checked once every dish of the file is known.
-  const subLines: { row: number; dishKey: string; subKey: string; subName: string }[] = [];
-  let read = 0;
-  body.forEach((cells, offset) => {
-    const rowNumber = firstRow + 1 + offset;
-    const cell = (field: DishField) => {
-      const column = columns.get(field);
-      return column ? cells[column.at] : undefined;
-    };
-    if (cells.every((value) => text(value) === "")) return;
-    read++;
-    const errors: Partial<Record<DishField, Message>> = {};
-    const name = tidy(text(cell("dish")));
-    if (name.length < 2) errors.dish = message(name ? "validation.min_length" : "validation.required", { min: 2 });
-    else if (name.length > 120) errors.dish = message("validation.max_length", { max: 120 });
-    const key = keyOf(name);
-    const draft = !errors.dish ? drafts.get(key) : undefined;
-    if (draft && draft.name !== name)
-      errors.dish = message("foodImportDishes.written_differently", { name: draft.name, row: draft.row });
+  const sub = hasLine && subName && !ingredientName ? subName : null;
+  if (line && sub) line.subDishKey = keyOf(sub);
+  return { levelId, yieldGrams, line, sub };
+}
 
-    // The dish's own fields: given on any of its rows, the same wherever given.
-    const categoriesText = text(cell("categories"));
-    let categoryIds: number[] | null = null;
-    if (categoriesText) {
-      const words = categoriesText
-        .split(",")
-        .map((w) => tidy(w))
-        .filter(Boolean);
-      const unknown = words.filter((w) => !known.categories.has(keyOf(w)));
-      if (unknown.length)
-        errors.categories = message("foodImportDishes.unknown_category", { names: unknown.join(", ") });
-      else categoryIds = [...new Set(words.map((w) => known.categories.get(keyOf(w))!))];
-      if (categoryIds && draft?.categories && !sameIds(categoryIds, draft.categories.ids))
-        errors.categories = message("foodImportDishes.differs", { row: draft.categories.row });
-    }
-    const description = tidy(text(cell("description")));
-    if (description.length > 1000) errors.description = message("validation.max_length", { max: 1000 });
-    else if (description && draft?.description && draft.description.value !== description)
-      errors.description = message("foodImportDishes.differs", { row: draft.description.row });
+/** Checks one row on its own and against the rows before it; a row without problems joins its dish's draft. */
+function checkRow(context: RowContext, cells: CellValue[], row: number): void {
+  const { known, header, drafts } = context;
+  const cell: Cell = (field) => {
+    const column = header.columns.get(field);
+    return column ? cells[column.at] : undefined;
+  };
+  const errors: RowErrors = {};
+  const { name, key, draft, categoryIds, description } = checkDishFields(known, cell, drafts, errors);
+  const { levelId, yieldGrams, line, sub } = checkRecipeLine(known, cell, row, errors);
+  if (sub) context.subLines.push({ row, dishKey: key, subKey: keyOf(sub), subName: sub });
 
-    // The recipe and its line.
-    const levelName = tidy(text(cell("level")));
-    const ingredientName = tidy(text(cell("ingredient")));
-    const subName = tidy(text(cell("sub_recipe")));
-    const offerText = tidy(text(cell("offer")));
-    const quantityGiven = text(cell("quantity")) !== "";
-    const yieldGiven = text(cell("yield_g")) !== "";
-    const hasLine = Boolean(ingredientName || subName || quantityGiven || offerText);
-    let levelId: number | null = null;
-    if (levelName) {
-      levelId = known.levels.get(keyOf(levelName)) ?? null;
-      if (levelId === null) errors.level = message("foodImportDishes.unknown_level", { name: levelName });
-    } else if (hasLine || yieldGiven) errors.level = message("validation.required");
-    // A recipe has at least one line: a row with a level names one.
-    if (levelName && !hasLine) errors.ingredient = message("foodImportDishes.ingredient_or_sub_recipe");
-    const yieldGrams = readDecimal(
-      cell("yield_g"),
-      "yield_g",
-      { min: 0, max: MAX_LINE_QUANTITY, aboveMin: true },
-      errors,
+  // Within one recipe, a line written twice is a mistake.
+  const recipe = draft && levelId !== null ? draft.recipes.get(levelId) : undefined;
+  if (recipe && yieldGrams !== null && recipe.yieldGrams && recipe.yieldGrams.value !== yieldGrams)
+    errors.yield_g = message("foodImportDishes.differs", { row: recipe.yieldGrams.row });
+  if (line && recipe && recipe.lines.length >= MAX_RECIPE_LINES)
+    errors.quantity = message("foodImportDishes.too_many_lines", { max: MAX_RECIPE_LINES });
+  else if (line && recipe) {
+    const twin = recipe.lines.find(
+      (l) =>
+        l.ingredientId === line.ingredientId &&
+        l.subDishKey === line.subDishKey &&
+        l.quantity === line.quantity &&
+        l.offerId === line.offerId,
     );
-    let line: PlannedLine | null = null;
-    if (hasLine) {
-      if (ingredientName && subName) errors.sub_recipe = message("foodImportDishes.ingredient_or_sub_recipe");
-      else if (!ingredientName && !subName) errors.ingredient = message("foodImportDishes.ingredient_or_sub_recipe");
-      let ingredientId: number | null = null;
-      if (ingredientName && !subName) {
-        ingredientId = known.ingredients.get(keyOf(ingredientName)) ?? null;
-        if (ingredientId === null)
-          errors.ingredient = message("foodImportDishes.unknown_ingredient", { name: ingredientName });
-      }
-      const quantity = readDecimal(
-        cell("quantity"),
-        "quantity",
-        { min: 0, max: MAX_LINE_QUANTITY, aboveMin: true },
-        errors,
-        true,
-      );
-      let offerId: number | null = null;
-      if (offerText) {
-        if (subName && !ingredientName) errors.offer = message("foodImportDishes.offer_of_sub_recipe");
-        else if (ingredientId !== null) {
-          offerId = known.offers.get(ingredientId)?.get(keyOf(offerText)) ?? null;
-          if (offerId === null) errors.offer = message("foodImportDishes.unknown_offer", { name: ingredientName });
-        }
-      }
-      if (quantity !== null) line = { row: rowNumber, ingredientId, subDishKey: null, quantity, offerId };
-      if (subName && !ingredientName) {
-        if (line) line.subDishKey = keyOf(subName);
-        subLines.push({ row: rowNumber, dishKey: key, subKey: keyOf(subName), subName });
-      }
-    }
+    if (twin)
+      errors[line.subDishKey ? "sub_recipe" : "ingredient"] = message("foodImportDishes.repeated_line", {
+        row: twin.row,
+      });
+  }
+  if (context.problems.reportRow(row, errors, header.order, header.headerOf)) return;
 
-    // Within one recipe, a line written twice is a mistake.
-    const recipe = draft && levelId !== null ? draft.recipes.get(levelId) : undefined;
-    if (recipe && yieldGrams !== null && recipe.yieldGrams && recipe.yieldGrams.value !== yieldGrams)
-      errors.yield_g = message("foodImportDishes.differs", { row: recipe.yieldGrams.row });
-    if (line && recipe && recipe.lines.length >= MAX_RECIPE_LINES)
-      errors.quantity = message("foodImportDishes.too_many_lines", { max: MAX_RECIPE_LINES });
-    else if (line && recipe) {
-      const twin = recipe.lines.find(
-        (l) =>
-          l.ingredientId === line!.ingredientId &&
-          l.subDishKey === line!.subDishKey &&
-          l.quantity === line!.quantity &&
-          l.offerId === line!.offerId,
-      );
-      if (twin)
-        errors[line.subDishKey ? "sub_recipe" : "ingredient"] = message("foodImportDishes.repeated_line", {
-          row: twin.row,
-        });
-    }
+  const target: DishDraft = draft ?? { row, name, description: null, categories: null, recipes: new Map() };
+  if (!draft) drafts.set(key, target);
+  if (categoryIds && !target.categories) target.categories = { ids: categoryIds, row };
+  if (description && !target.description) target.description = { value: description, row };
+  if (levelId !== null) {
+    let planned = target.recipes.get(levelId);
+    if (!planned) target.recipes.set(levelId, (planned = { yieldGrams: null, lines: [] }));
+    if (yieldGrams !== null && !planned.yieldGrams) planned.yieldGrams = { value: yieldGrams, row };
+    if (line) planned.lines.push(line);
+  }
+}
 
-    const inColumnOrder = Object.entries(errors).sort(
-      ([a], [b]) => (order.get(a as DishField) ?? 99) - (order.get(b as DishField) ?? 99),
-    );
-    for (const [field, problem] of inColumnOrder) report(rowNumber, headerOf(field as DishField), problem);
-    if (inColumnOrder.length) return;
-
-    const target: DishDraft = draft ?? {
-      row: rowNumber,
-      name,
-      description: null,
-      categories: null,
-      recipes: new Map(),
-    };
-    if (!draft) drafts.set(key, target);
-    if (categoryIds && !target.categories)
-      target.categories = { ids: categoryIds, text: categoriesText, row: rowNumber };
-    if (description && !target.description) target.description = { value: description, row: rowNumber };
-    if (levelId !== null) {
-      let planned = target.recipes.get(levelId);
-      if (!planned) target.recipes.set(levelId, (planned = { yieldGrams: null, lines: [] }));
-      if (yieldGrams !== null && !planned.yieldGrams) planned.yieldGrams = { value: yieldGrams, row: rowNumber };
-      if (line) planned.lines.push(line);
-    }
-  });
-  if (read === 0 && problems.length === 0) report(null, null, message("foodImportDishes.no_rows"));
-
-  // A dish needs its categories on one of its rows.
+/** The checks of the whole file: each dish has its categories; sub-recipes exist and make no dish of itself. */
+function checkFile(context: RowContext): void {
+  const { drafts, known, header, problems } = context;
   for (const draft of drafts.values())
-    if (!draft.categories) report(draft.row, headerOf("categories"), message("foodImportDishes.categories_required"));
-
-  // Sub-recipes: a dish of the catalogue or of the file, and no dish made of itself through them.
-  for (const sub of subLines)
+    if (!draft.categories)
+      problems.report(draft.row, header.headerOf("categories"), message("foodImportDishes.categories_required"));
+  for (const sub of context.subLines)
     if (!drafts.has(sub.subKey) && !known.dishes.has(sub.subKey))
-      report(sub.row, headerOf("sub_recipe"), message("foodImportDishes.unknown_dish", { name: sub.subName }));
-  if (problems.length === 0) {
-    const cycles = findCycles(drafts, known, subLines);
-    for (const cycle of cycles)
-      report(cycle.row, headerOf("sub_recipe"), message("foodImportDishes.cycle", { path: cycle.path }));
-  }
-  if (problems.length) return result([], empty, read);
+      problems.report(
+        sub.row,
+        header.headerOf("sub_recipe"),
+        message("foodImportDishes.unknown_dish", { name: sub.subName }),
+      );
+  if (problems.any) return;
+  for (const cycle of findCycles(drafts, known, context.subLines))
+    problems.report(cycle.row, header.headerOf("sub_recipe"), message("foodImportDishes.cycle", { path: cycle.path }));
+}
 
-  const counts = { ...empty };
+/** The plan of the drafts: each dish and recipe created, changed or left alone. */
+function planDishes(context: RowContext): { counts: DishImportCounts; dishes: PlannedDish[] } {
+  const { known } = context;
+  const counts = emptyCounts();
   const planned: PlannedDish[] = [];
-  for (const [key, draft] of drafts) {
+  for (const [key, draft] of context.drafts) {
     const existing = known.dishes.get(key) ?? null;
     const values = {
       name: draft.name,
@@ -491,12 +501,7 @@ function planRows(db: Db | Tx, sheet: SheetRows | undefined): { plan: DishImport
       categoryIds: draft.categories!.ids,
     };
     if (!existing) counts.dishesCreated++;
-    else if (
-      existing.name === values.name &&
-      existing.description === values.description &&
-      sameIds(known.links.get(existing.id) ?? [], values.categoryIds)
-    )
-      counts.dishesUnchanged++;
+    else if (sameDish(existing, values, known)) counts.dishesUnchanged++;
     else counts.dishesUpdated++;
     const recipes: PlannedRecipe[] = [];
     for (const [levelId, recipe] of draft.recipes) {
@@ -514,7 +519,29 @@ function planRows(db: Db | Tx, sheet: SheetRows | undefined): { plan: DishImport
     }
     planned.push({ key, row: draft.row, ...values, existing, recipes });
   }
-  return result(planned, counts, read);
+  return { counts, dishes: planned };
+}
+
+const emptyCounts = (): DishImportCounts => ({
+  dishesCreated: 0,
+  dishesUpdated: 0,
+  dishesUnchanged: 0,
+  recipesCreated: 0,
+  recipesReplaced: 0,
+  recipesUnchanged: 0,
+});
+
+/** The dish already has these name, description and categories. */
+function sameDish(
+  existing: Dish,
+  values: { name: string; description: string; categoryIds: number[] },
+  known: Catalogue,
+) {
+  return (
+    existing.name === values.name &&
+    existing.description === values.description &&
+    sameIds(known.links.get(existing.id) ?? [], values.categoryIds)
+  );
 }
 
 /** The planned recipe writes exactly what the catalogue holds (sub-recipes named by the dishes they are now). */
@@ -532,145 +559,98 @@ function sameRecipe(planned: PlannedRecipe, before: ExistingRecipe, dishes: Map<
   });
 }
 
-/**
- * The sub-recipe lines of the file that make a dish part of itself, once the file is written: each dish's
- * sub-recipes are those of its recipes in the file and of its other levels' recipes in the catalogue. Each cycle is
- * reported once, at the first of its lines the file writes, as the path of dish names.
- */
-function findCycles(
-  drafts: Map<string, { name: string; recipes: Map<number, { lines: PlannedLine[] }> }>,
-  known: ReturnType<typeof catalogue>,
-  subLines: { row: number; dishKey: string; subKey: string }[],
-): { row: number; path: string }[] {
-  const nameById = new Map<number, Dish>();
-  for (const dish of known.dishes.values()) nameById.set(dish.id, dish);
-  const names = new Map<string, string>();
-  for (const [key, dish] of known.dishes) names.set(key, dish.name);
-  for (const [key, draft] of drafts) names.set(key, draft.name);
-  // Edges by dish key.
-  const edges = new Map<string, Set<string>>();
-  const add = (from: string, to: string) => {
-    let set = edges.get(from);
-    if (!set) edges.set(from, (set = new Set()));
-    set.add(to);
-  };
-  for (const recipe of known.recipes.values()) {
-    const dish = nameById.get(recipe.dishId);
-    if (!dish) continue;
-    const key = keyOf(dish.name);
-    if (drafts.get(key)?.recipes.has(recipe.levelId)) continue; // replaced by the file
-    for (const line of recipe.lines) {
-      const sub = line.subDishId === null ? undefined : nameById.get(line.subDishId);
-      if (sub) add(key, keyOf(sub.name));
-    }
-  }
-  for (const sub of subLines) add(sub.dishKey, sub.subKey);
-  // A line closes a cycle when its dish and its sub-recipe are in one strongly connected component (or are one
-  // dish); only those lines look for their path back, so a long chain of sub-recipes costs one walk of the graph.
-  const component = components(edges);
-  const reported = new Set<string>();
-  const found: { row: number; path: string }[] = [];
-  for (const line of subLines) {
-    if (line.dishKey !== line.subKey && (component.get(line.dishKey) ?? -1) !== (component.get(line.subKey) ?? -2))
-      continue;
-    const path = pathBetween(edges, line.subKey, line.dishKey);
-    if (!path) continue;
-    const cycle = [line.dishKey, ...path];
-    const signature = [...cycle.slice(1)].sort().join("→");
-    if (reported.has(signature)) continue;
-    reported.add(signature);
-    found.push({ row: line.row, path: cycle.map((k) => names.get(k) ?? k).join(" → ") });
-  }
-  return found;
-}
-
-/** Each dish key's strongly connected component (Tarjan's algorithm, walked without recursion). */
-function components(edges: Map<string, Set<string>>): Map<string, number> {
-  const index = new Map<string, number>();
-  const low = new Map<string, number>();
-  const onStack = new Set<string>();
-  const stack: string[] = [];
-  const component = new Map<string, number>();
-  let next = 0;
-  let count = 0;
-  for (const root of edges.keys()) {
-    if (index.has(root)) continue;
-    const work: { key: string; children: Iterator<string> }[] = [];
-    const open = (key: string) => {
-      index.set(key, next);
-      low.set(key, next++);
-      stack.push(key);
-      onStack.add(key);
-      work.push({ key, children: (edges.get(key) ?? new Set<string>()).values() });
-    };
-    open(root);
-    while (work.length) {
-      const top = work[work.length - 1];
-      const child = top.children.next();
-      if (!child.done) {
-        if (!index.has(child.value)) open(child.value);
-        else if (onStack.has(child.value)) low.set(top.key, Math.min(low.get(top.key)!, index.get(child.value)!));
-        continue;
-      }
-      work.pop();
-      if (work.length) {
-        const parent = work[work.length - 1].key;
-        low.set(parent, Math.min(low.get(parent)!, low.get(top.key)!));
-      }
-      if (low.get(top.key) === index.get(top.key)) {
-        let member: string;
-        do {
-          member = stack.pop()!;
-          onStack.delete(member);
-          component.set(member, count);
-        } while (member !== top.key);
-        count++;
-      }
-    }
-  }
-  return component;
-}
-
-/** The shortest path of dish keys from `from` to `to` (both included), or null. */
-function pathBetween(edges: Map<string, Set<string>>, from: string, to: string): string[] | null {
-  const previous = new Map<string, string | null>([[from, null]]);
-  const queue = [from];
-  while (queue.length) {
-    const at = queue.shift()!;
-    if (at === to) {
-      const path: string[] = [];
-      for (let k: string | null = at; k !== null; k = previous.get(k) ?? null) path.unshift(k);
-      return path;
-    }
-    for (const next of edges.get(at) ?? [])
-      if (!previous.has(next)) {
-        previous.set(next, at);
-        queue.push(next);
-      }
-  }
-  return null;
-}
-
-/** A fingerprint of every write the plan makes and of the rows it starts from. */
-function fingerprintOf(dishes: PlannedDish[], counts: DishImportCounts): string {
-  return sha256(
-    JSON.stringify({
-      counts,
-      dishes: dishes.map((d) => [
-        d.name,
-        d.description,
-        d.categoryIds,
-        d.existing ? [d.existing.id, d.existing.updatedAt.getTime()] : null,
-        d.recipes.map((r) => [
-          r.levelId,
-          r.yieldGrams,
-          r.lines.map((l) => [l.ingredientId, l.subDishKey, l.quantity, l.offerId]),
-          r.existing ? [r.existing.id, r.existing.updatedAt] : null,
-        ]),
+/** A fingerprint of every write the plan makes and of the rows it starts from (a turn of the event loop every 500 dishes). */
+async function fingerprintOf(dishes: PlannedDish[], counts: DishImportCounts): Promise<string> {
+  const fingerprint = new Fingerprint();
+  fingerprint.add(counts);
+  for (const [i, d] of dishes.entries()) {
+    if (i > 0 && i % 500 === 0) await nextTurn();
+    fingerprint.add([
+      d.name,
+      d.description,
+      d.categoryIds,
+      d.existing ? [d.existing.id, d.existing.updatedAt.getTime()] : null,
+      d.recipes.map((r) => [
+        r.levelId,
+        r.yieldGrams,
+        r.lines.map((l) => [l.ingredientId, l.subDishKey, l.quantity, l.offerId]),
+        r.existing ? [r.existing.id, r.existing.updatedAt] : null,
       ]),
-    }),
-  );
+    ]);
+  }
+  return fingerprint.digest();
 }
+
+/** How a long step reports and lets the event loop in. */
+export interface DishImportProgress {
+  /** Hears each step's progress: rows checked, rows staged. */
+  onProgress?: (step: "checking" | "saving", done: number, total: number) => void;
+}
+
+/** The check gives the event loop a turn after about this long. */
+const CHECK_SLICE_MS = 10;
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+interface Planned {
+  plan: DishImportPlan;
+  dishes: PlannedDish[];
+  known: Catalogue;
+  /** The stamp of the catalogue the plan was made from. */
+  stamp: string;
+}
+
+/**
+ * Reads and checks every row of the sheet against the catalogue as it is in `db` (read once, at the start), and works
+ * out the plan, giving the event loop a turn every CHECK_SLICE_MS. Writes nothing.
+ */
+async function planRows(db: Db, sheet: SheetRows | undefined, options: DishImportProgress): Promise<Planned> {
+  const problems = new ProblemList(MAX_LISTED_DISH_PROBLEMS);
+  // The catalogue and its stamp in one read, so the stamp is the catalogue's even with another process writing.
+  const { known, stamp } = db.$client.transaction(() => ({ known: catalogue(db), stamp: catalogueStamp(db) }))();
+  const result = async (dishes: PlannedDish[], counts: DishImportCounts, read: number): Promise<Planned> => {
+    await nextTurn();
+    const plan: DishImportPlan = {
+      counts,
+      problems: problems.problems,
+      moreProblems: problems.more,
+      rows: read,
+      fingerprint: await fingerprintOf(dishes, counts),
+    };
+    return { plan, dishes: problems.any ? [] : dishes, known, stamp };
+  };
+  // A line is an ingredient or a sub-recipe: the sheet needs one of the two columns.
+  const header = readHeader(sheet, DISH_COLUMNS, HEADER_WORDS, MAX_DISH_IMPORT_ROWS, problems, (found, firstRow) => {
+    if (!found.has("ingredient") && !found.has("sub_recipe"))
+      problems.report(firstRow, "foodImportDishes.columns.ingredient", message("foodImportDishes.missing_column"));
+  });
+  if (!header || problems.any) return result([], emptyCounts(), 0);
+
+  const context: RowContext = { known, header, drafts: new Map(), subLines: [], problems };
+  let read = 0;
+  let slice = performance.now();
+  for (let offset = 0; offset < header.body.length; offset++) {
+    if (offset % 256 === 0 && performance.now() - slice > CHECK_SLICE_MS) {
+      options.onProgress?.("checking", offset, header.body.length);
+      await nextTurn();
+      slice = performance.now();
+    }
+    const cells = header.body[offset];
+    if (cells.every((value) => cellText(value) === "")) continue;
+    read++;
+    checkRow(context, cells, header.firstRow + 1 + offset);
+  }
+  options.onProgress?.("checking", header.body.length, header.body.length);
+  if (read === 0 && !problems.any) problems.report(null, null, message("foodImportDishes.no_rows"));
+  // Each step of the whole file is a turn of its own.
+  await nextTurn();
+  checkFile(context);
+  if (problems.any) return result([], emptyCounts(), read);
+  await nextTurn();
+  const { counts, dishes } = planDishes(context);
+  return result(dishes, counts, read);
+}
+
+// ——— Reading, previewing, importing ———
 
 /**
  * What the dishes import accepts: 5 MiB and MAX_DISH_IMPORT_ROWS rows, read within 30 s (a full 20,000-row .xlsx
@@ -691,84 +671,176 @@ export async function readDishSheet(bytes: Uint8Array, fileName: string): Promis
 }
 
 /** What importing `sheet` would do, without writing. */
-export function previewDishImport(db: Db, sheet: SheetRows | undefined): DishImportPlan {
-  return planRows(db, sheet).plan;
+export async function previewDishImport(
+  db: Db,
+  sheet: SheetRows | undefined,
+  options: DishImportProgress = {},
+): Promise<DishImportPlan> {
+  return (await planRows(db, sheet, options)).plan;
 }
 
+/** How confirmPlan refuses a dishes plan. */
+const CONFIRM_WORDS = {
+  refused: (plan: DishImportPlan) => ({
+    file: message("foodImportDishes.has_problems", { count: plan.problems.length + plan.moreProblems }),
+  }),
+  changed: message("foodImportDishes.changed"),
+};
+
+export interface DishImportOptions extends DishImportProgress {
+  /** The fingerprint of the preview the person confirmed; without it (the command line) the plan as it is now. */
+  fingerprint?: string;
+  /** The background job writing it, so recovery knows the run is alive while the job runs. */
+  jobId?: number | null;
+  /** How long each staging chunk may hold the database, and the pause between chunks. */
+  pacing?: ChunkPacing;
+}
+
+/** How often the import plans again when the catalogue changes while it stages, before it gives up. */
+const PUBLISH_ATTEMPTS = 3;
+
 /**
- * Imports the sheet: plans it again inside one immediate transaction and, when it has no problems
- * (DishImportRefused otherwise) and matches `fingerprint` when one is given (DishPlanChanged otherwise), writes it:
+ * Imports the sheet: plans it again and, when it has no problems (ImportRefused otherwise) and matches `fingerprint`
+ * when one is given (PlanChanged otherwise), stages every write in short transactions and publishes them in one:
  * the new and changed dishes, then every recipe that is new or differs, its lines replaced whole, each audited.
+ * When the catalogue changed while staging, it plans again (the same plan is staged again; another is PlanChanged).
  * Returns the plan written.
  */
-export function importDishes(
+export async function importDishes(
   db: Db,
   actor: Actor,
   sheet: SheetRows | undefined,
-  options: { fingerprint?: string } = {},
-  now = new Date(),
-): DishImportPlan {
-  return db.transaction(
-    (tx) => {
-      const { plan, dishes } = planRows(tx, sheet);
-      if (plan.problems.length) throw new DishImportRefused(plan);
-      if (options.fingerprint !== undefined && options.fingerprint !== plan.fingerprint)
-        throw new DishPlanChanged(plan);
-      const known = catalogue(tx);
-      const ids = new Map<string, number>();
-      for (const [key, dish] of known.dishes) ids.set(key, dish.id);
-      for (const dish of dishes) {
-        const values: DishValues = {
-          name: dish.name,
-          description: dish.description,
-          categoryIds: dish.categoryIds,
-          active: dish.existing?.active ?? true,
-        };
-        if (!dish.existing) ids.set(dish.key, insertDish(tx, actor, values, now).id);
-        else if (
-          dish.existing.name !== values.name ||
-          dish.existing.description !== values.description ||
-          !sameIds(known.links.get(dish.existing.id) ?? [], values.categoryIds)
-        )
-          writeDishUpdate(tx, actor, dish.existing, values, now);
-      }
-      const byId = new Map([...known.dishes.values()].map((d) => [keyOf(d.name), d]));
-      for (const dish of dishes) {
-        const dishId = ids.get(dish.key)!;
-        for (const recipe of dish.recipes) {
-          if (recipe.existing && sameRecipe(recipe, recipe.existing, byId)) continue;
-          const lines = recipe.lines.map((l) => ({
-            ingredientId: l.ingredientId,
-            subDishId: l.subDishKey === null ? null : ids.get(l.subDishKey)!,
-            quantity: l.quantity,
-            offerId: l.offerId,
-          }));
-          writeRecipe(tx, actor, dishId, recipe.levelId, { yieldGrams: recipe.yieldGrams, lines }, now);
-        }
-      }
-      return plan;
-    },
-    { behavior: "immediate" },
-  );
+  options: DishImportOptions = {},
+  now?: Date,
+): Promise<DishImportPlan> {
+  recoverDishImports(db);
+  let expected = options.fingerprint;
+  for (let attempt = 1; ; attempt++) {
+    const planned = await planRows(db, sheet, options);
+    confirmPlan(planned.plan, expected, CONFIRM_WORDS);
+    // Planned again, it is this plan that is written or nothing.
+    expected = planned.plan.fingerprint;
+    if (changesOf(planned.plan.counts) === 0) return planned.plan;
+    const runId = openRun(db, actor, options.jobId ?? null);
+    try {
+      await nextTurn();
+      const rows = stagedRows(db, planned);
+      await stageRows(db, runId, rows, options.pacing ?? STAGING_PACING, (done, total) =>
+        options.onProgress?.("saving", done, total),
+      );
+      await nextTurn();
+      const stillCurrent = () => catalogueStamp(db) === planned.stamp;
+      if (publishRun(db, runId, stillCurrent, now ?? new Date())) return planned.plan;
+    } finally {
+      await clearRun(db, runId);
+    }
+    if (attempt === PUBLISH_ATTEMPTS) throw new Conflict(message("foodImportDishes.busy"));
+  }
 }
 
+/** What the audit keeps of a dish (as src/domain/food/dishes.ts writes it). */
+const dishSnapshot = (values: { name: string; description: string; categoryIds: number[]; active: boolean }) => ({
+  name: values.name,
+  description: values.description,
+  dishCategoryIds: [...values.categoryIds].sort((a, b) => a - b),
+  active: values.active,
+});
+
+/** What the audit keeps of a recipe (as src/domain/food/recipes.ts writes it). */
+const recipeSnapshot = (levelId: number, yieldGrams: number | null, lines: ExistingLine[]) => ({
+  levelId,
+  yieldGrams,
+  lines: lines.map((l) =>
+    l.subDishId !== null
+      ? { subDishId: l.subDishId, quantity: l.quantity }
+      : { ingredientId: l.ingredientId, quantity: l.quantity, offerId: l.offerId },
+  ),
+});
+
+/**
+ * Every row the plan writes, in the order it is written, with the ids its new dishes and recipes will have
+ * (reserved now): the dishes created or changed with their audit entries, then the recipes with theirs.
+ */
+function stagedRows(db: Db, { dishes, known }: Planned): StagedRow[] {
+  const creating = dishes.filter((d) => !d.existing);
+  const saving = dishes.flatMap((d) =>
+    d.recipes
+      .filter((r) => !r.existing || !sameRecipe(r, r.existing, known.dishes))
+      .map((r) => ({ dish: d, recipe: r })),
+  );
+  let nextDish = reserveIds(db, "dishes", creating.length);
+  let nextRecipe = reserveIds(db, "recipes", saving.filter((s) => !s.recipe.existing).length);
+  const ids = new Map<string, number>();
+  for (const [key, dish] of known.dishes) ids.set(key, dish.id);
+  for (const dish of creating) ids.set(dish.key, nextDish++);
+  const rows: StagedRow[] = [];
+  for (const dish of dishes) {
+    const values = {
+      name: dish.name,
+      description: dish.description,
+      categoryIds: dish.categoryIds,
+      active: dish.existing?.active ?? true,
+    };
+    const dishId = ids.get(dish.key)!;
+    if (!dish.existing) {
+      rows.push({ kind: "dish", dishId, isNew: true, ...values });
+      rows.push({ kind: "audit", action: "dish.created", subjectId: dishId, after: dishSnapshot(values) });
+    } else if (!sameDish(dish.existing, values, known)) {
+      const before = { ...dish.existing, categoryIds: [...(known.links.get(dish.existing.id) ?? [])] };
+      rows.push({ kind: "dish", dishId, isNew: false, ...values });
+      rows.push({
+        kind: "audit",
+        action: "dish.updated",
+        subjectId: dishId,
+        before: dishSnapshot(before),
+        after: dishSnapshot(values),
+      });
+    }
+  }
+  for (const { dish, recipe } of saving) {
+    const dishId = ids.get(dish.key)!;
+    const lines = recipe.lines.map((l) => ({
+      ingredientId: l.ingredientId,
+      subDishId: l.subDishKey === null ? null : ids.get(l.subDishKey)!,
+      quantity: l.quantity,
+      offerId: l.offerId,
+    }));
+    const existing = recipe.existing;
+    const recipeId = existing ? existing.id : nextRecipe++;
+    rows.push({
+      kind: "recipe",
+      recipeId,
+      isNew: !existing,
+      dishId,
+      levelId: recipe.levelId,
+      yieldGrams: recipe.yieldGrams,
+      lines,
+    });
+    rows.push({
+      kind: "audit",
+      action: "recipe.saved",
+      subjectId: dishId,
+      before: existing ? recipeSnapshot(recipe.levelId, existing.yieldGrams, existing.lines) : undefined,
+      after: recipeSnapshot(recipe.levelId, recipe.yieldGrams, lines),
+    });
+  }
+  return rows;
+}
+
+// ——— Problems in words ———
+
+const PROBLEM_WORDS: ProblemWords = {
+  atRowColumn: "foodImportDishes.at_row_column",
+  atRow: "foodImportDishes.at_row",
+  columnPrefix: "foodImportDishes.",
+};
+
 /** A problem in words: "Fila 7 (Insumo): Insumo desconocido: Papa amarilla." */
-export function describeDishProblem(problem: DishImportProblem, locale: Locale): string {
-  const words =
-    typeof problem.message === "string"
-      ? problem.message
-      : translate(locale, problem.message.key, problem.message.params);
-  const column = columnWords(problem.column, locale);
-  const where =
-    problem.row !== null && column
-      ? translate(locale, "foodImportDishes.at_row_column", { row: problem.row, column })
-      : problem.row !== null
-        ? translate(locale, "foodImportDishes.at_row", { row: problem.row })
-        : null;
-  return where ? `${where}: ${words}` : words;
+export function describeDishProblem(problem: ImportProblem, locale: Locale): string {
+  return describeImportProblem(problem, locale, PROBLEM_WORDS);
 }
 
 /** A problem's column in the reader's words: a header as written, or a column's key translated. */
 export function columnWords(column: string | null, locale: Locale): string | null {
-  return column?.startsWith("foodImportDishes.") ? translateDynamic(locale, column, column) : column;
+  return problemColumn(column, locale, PROBLEM_WORDS.columnPrefix);
 }

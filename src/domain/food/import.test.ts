@@ -13,14 +13,14 @@ import { buildWorkbook } from "../spreadsheets/write";
 import type { SheetRows } from "../spreadsheets/read";
 import { createCategory } from "./categories";
 import { createIngredient, updateIngredient } from "./ingredients";
+import { ImportRefused, PlanChanged } from "../imports/engine";
 import {
   describeProblem,
   importIngredients,
-  ImportRefused,
   ingredientsWorkbook,
-  PlanChanged,
   previewIngredientsImport,
   readIngredientSheet,
+  type IngredientImportPlan,
 } from "./import";
 
 const sheet = (rows: (string | number | null)[][]): SheetRows => ({ name: "Insumos", firstRow: 1, rows });
@@ -147,11 +147,11 @@ describe("the ingredients workbook", () => {
       base_unit: "g",
       kcal: 359,
     });
-    let changed: PlanChanged | null = null;
+    let changed: PlanChanged<IngredientImportPlan> | null = null;
     try {
       importIngredients(w.db, CLI_ACTOR, sheet(rows), { fingerprint: plan.fingerprint });
     } catch (error) {
-      changed = error as PlanChanged;
+      changed = error as PlanChanged<IngredientImportPlan>;
     }
     expect(changed).toBeInstanceOf(PlanChanged);
     expect(changed!.plan.counts).toMatchObject({ created: 1, updated: 1 });

@@ -6,15 +6,16 @@
  * problems, the plan says what would be created (ingredients, and categories named that do not exist yet), changed
  * (an ingredient of the same name, case and accents ignored, whose figures differ) or left alone, with a fingerprint
  * of every write and of the rows it starts from. Applying writes that plan in one immediate transaction, and only
- * that plan: given the fingerprint a person confirmed, it refuses (PlanChanged) when the catalogue changed meanwhile.
+ * that plan: given the fingerprint a person confirmed, it refuses (the import engine's PlanChanged) when the catalogue
+ * changed meanwhile, and a plan with problems (ImportRefused).
  *
  * The ingredients export (`ingredientSheet`) writes these columns, so an exported catalogue imports back unchanged.
  */
 import type { Db } from "../../db";
-import { sha256 } from "../../crypto";
 import { translate, translateDynamic, type Locale, type TranslationKey } from "../../shared/i18n";
+import type { ImportProblem } from "../../shared/imports";
 import type { Actor } from "../audit";
-import { ValidationFailed } from "../errors";
+import { confirmPlan, Fingerprint } from "../imports/engine";
 import { message, type Message } from "../../shared/message";
 import { foldText } from "../search";
 import {
@@ -29,6 +30,16 @@ import { insertCategory, listCategories } from "./categories";
 import { tidy } from "./cities";
 import { ALLERGENS, NUTRIENTS, type NutrientProperty } from "../../shared/food/composition";
 import { checkIngredientFigures, type FigureInput, type IngredientFigures } from "./figures";
+import {
+  cellText,
+  describeImportProblem,
+  problemColumn,
+  ProblemList,
+  readHeader,
+  type HeaderWords,
+  type ProblemWords,
+  type SheetColumn,
+} from "./import-sheet";
 import {
   ingredientKey,
   ingredientSnapshot,
@@ -45,13 +56,8 @@ export const MAX_IMPORT_ROWS = 5000;
 /** The most problems listed (any problem means nothing is imported). */
 export const MAX_LISTED_PROBLEMS = 200;
 
-/** A column of the workbook: the field it fills and its header in each language (words from food.json). */
-export interface IngredientColumn {
-  field: string;
-  /** The key of its header in food.json. */
-  header: TranslationKey;
-  required?: boolean;
-}
+/** A column of the workbook: the field it fills and the key of its header in food.json. */
+export type IngredientColumn = SheetColumn<string>;
 
 export const INGREDIENT_COLUMNS: readonly IngredientColumn[] = [
   { field: "name", header: "food.import.columns.name", required: true },
@@ -66,12 +72,7 @@ export const INGREDIENT_COLUMNS: readonly IngredientColumn[] = [
   { field: "allergens", header: "food.import.columns.allergens" },
 ];
 
-/** A problem of a row (its spreadsheet row number) and column (its header as written, or the field's own). */
-export interface ImportProblem {
-  row: number | null;
-  column: string | null;
-  message: Message;
-}
+export type { ImportProblem };
 
 export interface ImportCounts {
   created: number;
@@ -91,19 +92,7 @@ export interface IngredientImportPlan {
   fingerprint: string;
 }
 
-/** The catalogue changed between the preview and the confirmation: the new plan, nothing written. */
-export class PlanChanged extends Error {
-  constructor(readonly plan: IngredientImportPlan) {
-    super("The ingredients changed since the preview");
-  }
-}
-
-/** Thrown by applying a plan with problems (the problems are in `plan`). */
-export class ImportRefused extends ValidationFailed {
-  constructor(readonly plan: IngredientImportPlan) {
-    super({ file: message("food.import.has_problems", { count: plan.problems.length + plan.moreProblems }) });
-  }
-}
+/** Until the Ingredients routes name the engine's errors themselves. */
 
 interface PlannedRow {
   row: number;
@@ -113,24 +102,13 @@ interface PlannedRow {
   existing: Ingredient | null;
 }
 
-/** A cell as text: trimmed, spaces made one, a neutralised formula read back without its apostrophe. */
-function text(value: CellValue | undefined): string {
-  if (value === null || value === undefined) return "";
-  if (typeof value === "number") return String(value);
-  if (typeof value === "boolean") return value ? "true" : "false";
-  const cell = /^'[=+\-@\t\r]/.test(value) ? value.slice(1) : value;
-  return cell.replace(/\s+/g, " ").trim();
-}
-
-/** Header words, folded, to the field they name: both languages' headers and the field's own key. */
-function headerIndex(): Map<string, string> {
-  const index = new Map<string, string>();
-  for (const column of INGREDIENT_COLUMNS) {
-    index.set(foldText(column.field), column.field);
-    for (const locale of ["es", "en"] as const) index.set(foldText(translate(locale, column.header)), column.field);
-  }
-  return index;
-}
+const HEADER_WORDS: HeaderWords = {
+  empty: "food.import.empty",
+  unknownColumn: "food.import.unknown_column",
+  repeatedColumn: "food.import.repeated_column",
+  missingColumn: "food.import.missing_column",
+  tooManyRows: "food.import.too_many_rows",
+};
 
 /** An allergen named in words in either language ("Leche", "milk"), or by its code. */
 function allergenByWord(): (word: string) => string | null {
@@ -171,51 +149,48 @@ function sameFigures(a: IngredientFigures & { categoryId: number; name: string }
   return JSON.stringify(ingredientSnapshot(a)) === JSON.stringify(ingredientSnapshot(b));
 }
 
+/** One row checked on its own: its figures, or its problems keyed by field. */
+function checkRow(
+  cell: (field: string) => CellValue | undefined,
+  allergenWords: (word: string) => string | null,
+): { name: string; category: string; figures: IngredientFigures | null; errors: Record<string, Message> } {
+  const errors: Record<string, Message> = {};
+  const name = tidy(cellText(cell("name")));
+  if (name.length < 2) errors.name = message(name ? "validation.min_length" : "validation.required", { min: 2 });
+  else if (name.length > 120) errors.name = message("validation.max_length", { max: 120 });
+  const category = tidy(cellText(cell("category")));
+  if (!category) errors.category = message("validation.required");
+  else if (category.length > 80) errors.category = message("validation.max_length", { max: 80 });
+  const unitWord = foldText(cellText(cell("base_unit")));
+  const input: FigureInput = {
+    base_unit: BASE_UNIT_WORDS[unitWord] ?? unitWord,
+    unit_weight_g: cell("unit_weight_g"),
+    density: cell("density"),
+    kcal: cell("kcal"),
+    solid_waste: cell("solid_waste"),
+    liquid_waste: cell("liquid_waste"),
+    allergens: cellText(cell("allergens")),
+  };
+  for (const n of NUTRIENTS) input[n.key] = cell(n.key);
+  const figures = checkIngredientFigures(input, errors, allergenWords);
+  return { name, category, figures, errors };
+}
+
 /**
  * Reads and checks every row of the sheet against the catalogue as it is in `db`, and works out the plan. Writes
- * nothing. `columnWords` names a column in the problems (the header as written in the workbook).
+ * nothing.
  */
 function planRows(db: Db, sheet: SheetRows | undefined): { plan: IngredientImportPlan; rows: PlannedRow[] } {
-  const problems: ImportProblem[] = [];
-  let moreProblems = 0;
-  const report = (row: number | null, column: string | null, problem: Message) => {
-    if (problems.length < MAX_LISTED_PROBLEMS) problems.push({ row, column, message: problem });
-    else moreProblems++;
-  };
+  const problems = new ProblemList(MAX_LISTED_PROBLEMS);
   const result = (rows: PlannedRow[], counts: ImportCounts, read: number) => {
-    const plan = { counts, problems, moreProblems, rows: read, fingerprint: "" };
+    const plan = { counts, problems: problems.problems, moreProblems: problems.more, rows: read, fingerprint: "" };
     plan.fingerprint = fingerprintOf(rows, counts);
-    return { plan, rows: problems.length ? [] : rows };
+    return { plan, rows: problems.any ? [] : rows };
   };
   const empty: ImportCounts = { created: 0, updated: 0, unchanged: 0, newCategories: [] };
-  const all = sheet?.rows ?? [];
-  const headerAt = all.findIndex((row) => row.some((cell) => text(cell) !== ""));
-  if (!sheet || headerAt < 0) {
-    report(null, null, message("food.import.empty"));
-    return result([], empty, 0);
-  }
-  const firstRow = sheet.firstRow + headerAt;
-  const index = headerIndex();
-  const columns = new Map<string, { at: number; header: string }>();
-  all[headerAt].forEach((cell, at) => {
-    const header = text(cell);
-    const field = index.get(foldText(header));
-    if (!header) return;
-    if (!field) return report(firstRow, header, message("food.import.unknown_column"));
-    if (columns.has(field)) return report(firstRow, header, message("food.import.repeated_column"));
-    columns.set(field, { at, header });
-  });
-  for (const column of INGREDIENT_COLUMNS)
-    if (column.required && !columns.has(column.field))
-      report(firstRow, column.header, message("food.import.missing_column"));
-  const body = all.slice(headerAt + 1);
-  if (body.length > MAX_IMPORT_ROWS) report(null, null, message("food.import.too_many_rows", { max: MAX_IMPORT_ROWS }));
-  if (problems.length) return result([], empty, 0);
+  const header = readHeader(sheet, INGREDIENT_COLUMNS, HEADER_WORDS, MAX_IMPORT_ROWS, problems);
+  if (!header) return result([], empty, 0);
 
-  // A column the sheet lacks is named by its header in the reader's language.
-  const headerOf = (field: string) =>
-    columns.get(field)?.header ?? INGREDIENT_COLUMNS.find((c) => c.field === field)?.header ?? field;
-  const order = new Map(INGREDIENT_COLUMNS.map((c, i) => [c.field, i]));
   const categories = new Map(listCategories(db).map((c) => [foldText(tidy(c.name)), c]));
   const existing = new Map(
     db
@@ -229,45 +204,24 @@ function planRows(db: Db, sheet: SheetRows | undefined): { plan: IngredientImpor
   const planned: PlannedRow[] = [];
   const newCategories = new Map<string, string>();
   let read = 0;
-  body.forEach((cells, offset) => {
-    const rowNumber = firstRow + 1 + offset;
-    const cell = (field: string) => {
-      const column = columns.get(field);
-      return column ? cells[column.at] : undefined;
-    };
-    if (cells.every((value) => text(value) === "")) return;
+  header.body.forEach((cells, offset) => {
+    const rowNumber = header.firstRow + 1 + offset;
+    if (cells.every((value) => cellText(value) === "")) return;
     read++;
-    const errors: Record<string, Message> = {};
-    const name = tidy(text(cell("name")));
-    if (name.length < 2) errors.name = message(name ? "validation.min_length" : "validation.required", { min: 2 });
-    else if (name.length > 120) errors.name = message("validation.max_length", { max: 120 });
-    const category = tidy(text(cell("category")));
-    if (!category) errors.category = message("validation.required");
-    else if (category.length > 80) errors.category = message("validation.max_length", { max: 80 });
-    const unitWord = foldText(text(cell("base_unit")));
-    const input: FigureInput = {
-      base_unit: BASE_UNIT_WORDS[unitWord] ?? unitWord,
-      unit_weight_g: cell("unit_weight_g"),
-      density: cell("density"),
-      kcal: cell("kcal"),
-      solid_waste: cell("solid_waste"),
-      liquid_waste: cell("liquid_waste"),
-      allergens: text(cell("allergens")),
-    };
-    for (const n of NUTRIENTS) input[n.key] = cell(n.key);
-    const figures = checkIngredientFigures(input, errors, allergenWords);
+    const { name, category, figures, errors } = checkRow((field) => {
+      const column = header.columns.get(field);
+      return column ? cells[column.at] : undefined;
+    }, allergenWords);
     const key = ingredientKey(name);
     if (!errors.name && seen.has(key))
       errors.name = message("food.import.repeated_name", { name, row: seen.get(key)! });
     if (!errors.name) seen.set(key, rowNumber);
-    const inColumnOrder = Object.entries(errors).sort(([a], [b]) => (order.get(a) ?? 99) - (order.get(b) ?? 99));
-    for (const [field, problem] of inColumnOrder) report(rowNumber, headerOf(field), problem);
-    if (Object.keys(errors).length || !figures) return;
+    if (problems.reportRow(rowNumber, errors, header.order, header.headerOf) || !figures) return;
     const categoryKey = foldText(category);
     if (!categories.has(categoryKey) && !newCategories.has(categoryKey)) newCategories.set(categoryKey, category);
     planned.push({ row: rowNumber, name, category, figures, existing: existing.get(key) ?? null });
   });
-  if (read === 0 && problems.length === 0) report(null, null, message("food.import.no_rows"));
+  if (read === 0 && !problems.any) problems.report(null, null, message("food.import.no_rows"));
   const counts: ImportCounts = { created: 0, updated: 0, unchanged: 0, newCategories: [...newCategories.values()] };
   for (const row of planned) {
     const categoryId = categories.get(foldText(row.category))?.id ?? -1;
@@ -280,12 +234,11 @@ function planRows(db: Db, sheet: SheetRows | undefined): { plan: IngredientImpor
 
 /** A fingerprint of every write the plan makes and of the rows it starts from. */
 function fingerprintOf(rows: PlannedRow[], counts: ImportCounts): string {
-  return sha256(
-    JSON.stringify({
-      counts,
-      rows: rows.map((r) => [r.name, r.category, r.figures, r.existing ? [r.existing.id, r.existing.updatedAt] : null]),
-    }),
-  );
+  const fingerprint = new Fingerprint();
+  fingerprint.add(counts);
+  for (const r of rows)
+    fingerprint.add([r.name, r.category, r.figures, r.existing ? [r.existing.id, r.existing.updatedAt] : null]);
+  return fingerprint.digest();
 }
 
 /** What the ingredients import accepts: 5 MiB and MAX_IMPORT_ROWS rows. */
@@ -305,10 +258,19 @@ export function previewIngredientsImport(db: Db, sheet: SheetRows | undefined): 
   return planRows(db, sheet).plan;
 }
 
+/** How confirmPlan refuses an ingredients plan. */
+const CONFIRM_WORDS = {
+  refused: (plan: IngredientImportPlan) => ({
+    file: message("food.import.has_problems", { count: plan.problems.length + plan.moreProblems }),
+  }),
+  changed: message("food.import.changed"),
+};
+
 /**
  * Imports the sheet: plans it again inside one immediate transaction and, when it has no problems (ImportRefused
  * otherwise) and matches `fingerprint` when one is given (PlanChanged otherwise), writes it: the new categories, the
- * new ingredients and the changed ones, each audited. Returns the plan written.
+ * new ingredients and the changed ones, each audited. Returns the plan written. A workbook holds at most
+ * MAX_IMPORT_ROWS rows, which one short transaction writes.
  */
 export function importIngredients(
   db: Db,
@@ -320,8 +282,7 @@ export function importIngredients(
   return db.transaction(
     (tx) => {
       const { plan, rows } = planRows(tx as unknown as Db, sheet);
-      if (plan.problems.length) throw new ImportRefused(plan);
-      if (options.fingerprint !== undefined && options.fingerprint !== plan.fingerprint) throw new PlanChanged(plan);
+      confirmPlan(plan, options.fingerprint, CONFIRM_WORDS);
       const categories = new Map(listCategories(tx as unknown as Db).map((c) => [foldText(tidy(c.name)), c.id]));
       for (const row of rows) {
         const key = foldText(row.category);
@@ -340,23 +301,21 @@ export function importIngredients(
   );
 }
 
+/** The words of an ingredients problem's place. */
+const PROBLEM_WORDS: ProblemWords = {
+  atRowColumn: "food.import.at_row_column",
+  atRow: "food.import.at_row",
+  columnPrefix: "food.",
+};
+
 /** A problem in words: "Fila 7 (Kcal por 100 g): Debe ser al menos 0." */
 export function describeProblem(problem: ImportProblem, locale: Locale): string {
-  const words =
-    typeof problem.message === "string"
-      ? problem.message
-      : translate(locale, problem.message.key, problem.message.params);
-  // The column is one of INGREDIENT_COLUMNS' keys, or a header as the file wrote it.
-  const column = problem.column?.startsWith("food.")
-    ? translateDynamic(locale, problem.column, problem.column)
-    : problem.column;
-  const where =
-    problem.row !== null && column
-      ? translate(locale, "food.import.at_row_column", { row: problem.row, column })
-      : problem.row !== null
-        ? translate(locale, "food.import.at_row", { row: problem.row })
-        : null;
-  return where ? `${where}: ${words}` : words;
+  return describeImportProblem(problem, locale, PROBLEM_WORDS);
+}
+
+/** A problem's column in the reader's words: a header as written, or a column's key translated. */
+export function ingredientColumnWords(column: string | null, locale: Locale): string | null {
+  return problemColumn(column, locale, PROBLEM_WORDS.columnPrefix);
 }
 
 // ——— The workbook the export writes and the template ———

@@ -38,6 +38,14 @@ import {
   uploadsFolder,
 } from "./jobs";
 import { JobFailed, JobRunner, MAX_RUNNING, type JobHandler } from "./runner";
+import {
+  endProcess,
+  forgetGoneProcesses,
+  liveProcesses,
+  PROCESS_LEASE_MS,
+  registerProcess,
+  renewLease,
+} from "./processes";
 
 let db: Db;
 let owner: User;
@@ -370,6 +378,58 @@ describe("start-up", () => {
     expect(findJob(db, running.id)!.upload).toBeNull();
     // A second start finds nothing left to mark.
     expect(failInterruptedJobs(db)).toBe(0);
+  });
+});
+
+describe("jobs have owners", () => {
+  test("only the jobs of a gone server are failed: a live neighbour's stay; a lapsed lease counts as gone", () => {
+    const actor = { userId: owner.id, label: owner.email };
+    const t0 = new Date("2026-12-03T10:00:00Z");
+    const here = registerProcess(db, "127.0.0.1:8000", t0);
+    const neighbour = registerProcess(db, "127.0.0.1:8001", t0);
+    const gone = registerProcess(db, "127.0.0.1:8002", new Date(t0.getTime() - PROCESS_LEASE_MS));
+    const mine = createJob(db, { kind: "test.a", actor, scope: EVERYTHING, input: {}, processId: here });
+    const theirs = createJob(db, { kind: "test.a", actor, scope: EVERYTHING, input: {}, processId: neighbour });
+    markRunning(db, theirs.id);
+    const orphan = createJob(db, { kind: "test.a", actor, scope: EVERYTHING, input: {}, processId: gone });
+    markRunning(db, orphan.id);
+    expect(
+      liveProcesses(db, t0)
+        .map((p) => p.id)
+        .sort(),
+    ).toEqual([here, neighbour].sort());
+
+    expect(failInterruptedJobs(db, t0)).toBe(1);
+    expect([mine, theirs, orphan].map((j) => findJob(db, j.id)!.state)).toEqual(["queued", "running", "failed"]);
+
+    // The neighbour goes quiet while this server renews its lease: its job is failed on a later heartbeat.
+    const later = new Date(t0.getTime() + PROCESS_LEASE_MS + 1);
+    renewLease(db, here, "127.0.0.1:8000", later);
+    expect(failInterruptedJobs(db, later)).toBe(1);
+    expect([mine, theirs].map((j) => findJob(db, j.id)!.state)).toEqual(["queued", "failed"]);
+    expect(forgetGoneProcesses(db, later)).toBe(2);
+    expect(liveProcesses(db, later).map((p) => p.id)).toEqual([here]);
+
+    // A lease renewed after its row was forgotten (a long pause) is written again; a graceful stop removes it.
+    forgetGoneProcesses(db, new Date(later.getTime() + PROCESS_LEASE_MS + 1));
+    renewLease(db, here, "127.0.0.1:8000", later);
+    expect(liveProcesses(db, later).map((p) => p.id)).toEqual([here]);
+    endProcess(db, here);
+    expect(liveProcesses(db, later)).toEqual([]);
+  });
+
+  test("a runner stamps the jobs it starts with its process", async () => {
+    const r = runner([{ kind: "test.ok", run: async () => "ok" }]);
+    r.processId = registerProcess(db, "127.0.0.1:8000");
+    const job = start(r, "test.ok");
+    await r.idle();
+    expect(
+      db
+        .select()
+        .from(jobs)
+        .all()
+        .find((row) => row.id === job.id)!.processId,
+    ).toBe(r.processId);
   });
 });
 

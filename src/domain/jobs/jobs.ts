@@ -23,6 +23,7 @@ import { NotFound } from "../errors";
 import { message, type Message } from "../../shared/message";
 import { boundNumber, boundText } from "../search";
 import type { JobProgress } from "../../shared/jobs";
+import { liveProcesses } from "./processes";
 export type { JobProgress } from "../../shared/jobs";
 
 export type { JobState };
@@ -115,6 +116,8 @@ export interface NewJob {
   scope: Scope;
   input: unknown;
   upload?: string | null;
+  /** The server process that will run it (src/domain/jobs/processes.ts). */
+  processId?: string | null;
 }
 
 /** Records a new queued job and returns it. */
@@ -130,6 +133,7 @@ export function createJob(db: Db, job: NewJob, now = new Date()): Job {
       upload: job.upload ?? null,
       state: "queued",
       createdAt: now,
+      processId: job.processId ?? null,
     })
     .returning()
     .get();
@@ -247,22 +251,35 @@ export function dropUpload(db: Db, id: number, path: string | null): void {
 }
 
 /**
- * At start-up: jobs a stopped process left queued or running can never finish, so they are marked failed with a
- * message that says so, and their uploads are deleted; so are kept uploads whose time is up. Returns how many jobs
- * were marked failed.
+ * Jobs a stopped process left queued or running can never finish: those whose process is gone (no row in
+ * `processes`, or a lease that ran out; and those recorded before jobs had a process) are marked failed with a
+ * message that says so, and their uploads are deleted; so are kept uploads whose time is up. A live server's jobs
+ * are left alone, so two servers on one database keep each other's jobs. Run at start-up and on every heartbeat.
+ * Returns how many jobs were marked failed.
  */
 export function failInterruptedJobs(db: Db, now = new Date()): number {
+  const alive = new Set(liveProcesses(db, now).map((p) => p.id));
   const stopped = db.transaction((tx) => {
-    const unfinished = tx
-      .select({ upload: jobs.upload })
+    const orphaned = tx
+      .select({ id: jobs.id, upload: jobs.upload, processId: jobs.processId })
       .from(jobs)
       .where(inArray(jobs.state, ["queued", "running"]))
-      .all();
-    tx.update(jobs)
-      .set({ state: "failed", errorKey: INTERRUPTED, errorParams: null, finishedAt: now, upload: null })
-      .where(inArray(jobs.state, ["queued", "running"]))
-      .run();
-    return unfinished;
+      .all()
+      .filter((job) => job.processId === null || !alive.has(job.processId));
+    if (orphaned.length)
+      tx.update(jobs)
+        .set({ state: "failed", errorKey: INTERRUPTED, errorParams: null, finishedAt: now, upload: null })
+        .where(
+          and(
+            inArray(jobs.state, ["queued", "running"]),
+            inArray(
+              jobs.id,
+              orphaned.map((job) => job.id),
+            ),
+          ),
+        )
+        .run();
+    return orphaned;
   });
   for (const job of stopped) removeUpload(job.upload);
   sweepKeptUploads(db, now);

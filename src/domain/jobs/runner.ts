@@ -97,6 +97,8 @@ export class JobRunner {
   private running = 0;
   private idleWaiters: (() => void)[] = [];
   private stopping = false;
+  /** The server process running this runner's jobs (src/domain/jobs/processes.ts), once it is registered. */
+  processId: string | null = null;
   /** When each running job last reported progress (or started), for the readiness check. */
   private readonly activity = new Map<number, number>();
 
@@ -112,7 +114,7 @@ export class JobRunner {
   start(job: NewJob): Job {
     if (!this.handlers.has(job.kind)) throw new Error(`no job handler for "${job.kind}"`);
     this.sweep();
-    const created = createJob(this.db, job);
+    const created = createJob(this.db, { ...job, processId: this.processId });
     void this.announce(created);
     this.queue.push(created.id);
     // Started on the next turn of the event loop, so the request that queued it is answered first.

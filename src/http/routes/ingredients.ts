@@ -18,12 +18,11 @@ import {
   importIngredients,
   ingredientsTemplate,
   ingredientsWorkbook,
-  ImportRefused,
-  PlanChanged,
   previewIngredientsImport,
   readIngredientSheet,
   type IngredientImportPlan,
 } from "../../domain/food/import";
+import { ImportRefused, PlanChanged } from "../../domain/imports/engine";
 import { deleteIngredient, listIngredients, updateIngredient } from "../../domain/food/ingredients";
 import { createIngredientWithOffer } from "../../domain/food/new-ingredient";
 import { allOffers, offersByProvider } from "../../domain/food/offer-lists";
@@ -236,9 +235,15 @@ export const ingredientsRoutes = defineRoutes([
         ctx.flash("success", ctx.t("food.import.done", { count: plan.counts.created + plan.counts.updated }));
       } catch (error) {
         if (error instanceof PlanChanged)
-          ctx.flash(IMPORT_FLASH, importView(ctx, error.plan, fileName, "preview", true));
+          ctx.flash(
+            IMPORT_FLASH,
+            importView(ctx, (error as PlanChanged<IngredientImportPlan>).plan, fileName, "preview", true),
+          );
         else if (error instanceof ImportRefused)
-          ctx.flash(IMPORT_FLASH, importView(ctx, error.plan, fileName, "preview"));
+          ctx.flash(
+            IMPORT_FLASH,
+            importView(ctx, (error as ImportRefused<IngredientImportPlan>).plan, fileName, "preview"),
+          );
         else throw error;
       }
       return back();

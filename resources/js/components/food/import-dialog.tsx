@@ -2,17 +2,16 @@
  * Loading ingredients from a workbook, shown before it is written: choose the file and check it (nothing is written),
  * read what it would create, change or leave alone and which categories it adds — or every row to fix, by row and
  * column — then import exactly that, all or nothing. The file is sent again with the preview's fingerprint; if the
- * ingredients changed meanwhile, the new preview is shown instead.
+ * ingredients changed meanwhile, the new preview is shown instead. Its pieces are workbook-import.tsx's, shared
+ * with the dishes' DishImportDialog.
  */
 import { useForm, usePage } from "@inertiajs/react";
-import { Download } from "lucide-react";
 import { useEffect, useState, type FormEvent } from "react";
 import { useRoute } from "../../hooks/use-route";
-import { buttonClasses } from "../ui/button";
 import { Dialog, DialogActions } from "../ui/dialog";
 import { OtherErrors } from "../ui/form-errors";
-import { ScrollRegion } from "../ui/scroll-region";
 import { useFoodWords } from "./use-food-words";
+import { ConfirmActions, TemplateLink, WorkbookFileField, WorkbookResult } from "./workbook-import";
 
 /** What the server flashes back (src/http/routes/ingredients.ts, ImportView). */
 export interface ImportView {
@@ -50,6 +49,22 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
   const errors = form.errors as Record<string, string | undefined>;
   const done = view?.step === "done";
   const total = view ? view.counts.created + view.counts.updated : 0;
+  const counts = view
+    ? [
+        t("food.import.counts.rows", { count: view.rows }),
+        t("food.import.counts.created", { count: view.counts.created }),
+        t("food.import.counts.updated", { count: view.counts.updated }),
+        t("food.import.counts.unchanged", { count: view.counts.unchanged }),
+        ...(view.newCategories.length > 0
+          ? [
+              t("food.import.counts.categories", {
+                count: view.newCategories.length,
+                names: view.newCategories.join(", "),
+              }),
+            ]
+          : []),
+      ]
+    : [];
 
   return (
     <Dialog
@@ -61,95 +76,52 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
       closeLabel={t("food.close")}
     >
       <form onSubmit={check} className="space-y-4" noValidate>
-        <div className="space-y-1">
-          <label htmlFor="ingredients-file" className="text-sm font-medium">
-            {t("food.import.file")}
-          </label>
-          <input
-            id="ingredients-file"
-            type="file"
-            name="file"
-            accept=".xlsx,.xls,.ods,.csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet,application/vnd.ms-excel,application/vnd.oasis.opendocument.spreadsheet,text/csv"
-            className="block w-full text-sm file:mr-3 file:rounded-md file:border file:bg-card file:px-3 file:py-1.5"
-            aria-invalid={errors.file ? true : undefined}
-            aria-describedby="ingredients-file-hint"
-            onChange={(e) => {
-              form.setData("file", e.target.files?.[0] ?? null);
-              setView(null);
-            }}
-          />
-          <p
-            id="ingredients-file-hint"
-            className={errors.file ? "text-sm text-destructive" : "text-xs text-muted-foreground"}
-          >
-            {errors.file ?? t("food.import.file_hint")}
-          </p>
-        </div>
-        <a href={route("ingredients.import_template")} download className={buttonClasses("outline", undefined, "sm")}>
-          <Download className="size-4" aria-hidden="true" />
-          {t("food.import.template")}
-        </a>
+        <WorkbookFileField
+          id="ingredients-file"
+          label={t("food.import.file")}
+          hint={t("food.import.file_hint")}
+          error={errors.file}
+          onChoose={(file) => {
+            form.setData("file", file);
+            setView(null);
+          }}
+        />
+        <TemplateLink href={route("ingredients.import_template")} label={t("food.import.template")} />
 
         {view && (
-          <section
-            className="space-y-2 rounded-lg border p-3"
-            aria-live="polite"
-            data-testid="ingredients-import-result"
-          >
-            <h3 className="text-sm font-semibold">
-              {done
+          <WorkbookResult
+            testId="ingredients-import-result"
+            title={
+              done
                 ? t("food.import.done_title")
                 : view.step === "problems"
                   ? t("food.import.problems_title")
-                  : t("food.import.preview_title")}
-            </h3>
-            {view.changed && <p className="text-sm text-destructive">{t("food.import.changed")}</p>}
-            {view.step === "problems" ? (
-              <>
-                <p className="text-sm">{t("food.import.nothing_written")}</p>
-                <ScrollRegion aria-label={t("food.import.problems_title")} className="max-h-56 border p-2">
-                  <ul className="list-disc space-y-1 pl-5 text-sm text-destructive">
-                    {view.problems.map((problem, i) => (
-                      <li key={i}>{problem}</li>
-                    ))}
-                    {view.moreProblems > 0 && <li>{t("food.import.more_problems", { count: view.moreProblems })}</li>}
-                  </ul>
-                </ScrollRegion>
-              </>
-            ) : (
-              <ul className="space-y-1 text-sm">
-                <li>{t("food.import.counts.rows", { count: view.rows })}</li>
-                <li>{t("food.import.counts.created", { count: view.counts.created })}</li>
-                <li>{t("food.import.counts.updated", { count: view.counts.updated })}</li>
-                <li>{t("food.import.counts.unchanged", { count: view.counts.unchanged })}</li>
-                {view.newCategories.length > 0 && (
-                  <li>
-                    {t("food.import.counts.categories", {
-                      count: view.newCategories.length,
-                      names: view.newCategories.join(", "),
-                    })}
-                  </li>
-                )}
-              </ul>
-            )}
-          </section>
+                  : t("food.import.preview_title")
+            }
+            changed={view.changed ? t("food.import.changed") : null}
+            nothingWritten={t("food.import.nothing_written")}
+            problems={
+              view.step === "problems"
+                ? {
+                    title: t("food.import.problems_title"),
+                    lines: view.problems,
+                    more: view.moreProblems > 0 ? t("food.import.more_problems", { count: view.moreProblems }) : null,
+                  }
+                : null
+            }
+            counts={counts}
+          />
         )}
 
         <OtherErrors errors={errors} fields={["file", "confirm"]} />
         {view?.step === "preview" && view.fingerprint && !done ? (
-          <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
-            <button type="button" className={buttonClasses("outline")} onClick={onClose}>
-              {t("food.cancel")}
-            </button>
-            <button
-              type="button"
-              className={buttonClasses("primary")}
-              disabled={form.processing || total === 0}
-              onClick={() => send(view.fingerprint!)}
-            >
-              {total === 0 ? t("food.import.nothing_to_import") : t("food.import.confirm", { count: total })}
-            </button>
-          </div>
+          <ConfirmActions
+            cancelLabel={t("food.cancel")}
+            onCancel={onClose}
+            confirmLabel={total === 0 ? t("food.import.nothing_to_import") : t("food.import.confirm", { count: total })}
+            disabled={form.processing || total === 0}
+            onConfirm={() => send(view.fingerprint!)}
+          />
         ) : (
           <DialogActions
             onCancel={onClose}
