@@ -14,35 +14,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { sales } from "../../db/schema";
-import { migrateDatabase, openDatabase } from "../../src/db";
-import { createApp } from "../../src/http/app";
-import { routes } from "../../src/http/routes";
-import { createServices } from "../../src/http/services";
 import { dateIn } from "../../src/shared/calendar";
 import { translate } from "../../src/shared/i18n";
 import { LOG_EVERY_MS, StorageWatch, isStorageFull } from "../../src/storage-health";
-import { testConfig, type Client, type TestApp } from "../support/app";
+import { type Client, type TestApp, fileTestApp } from "../support/app";
 import { populatePos } from "../support/pos-app";
 import type { PosWorld } from "../support/pos";
 import { signedIn, submitJson } from "../support/requests";
-
-/** A test app on a database file (the disk matters here, so not in memory). */
-function fileTestApp(dbPath: string): TestApp {
-  const config = testConfig({ DB_PATH: dbPath, MIN_FREE_DISK_MB: "1" });
-  const db = openDatabase(dbPath);
-  migrateDatabase(db);
-  const services = createServices(config, db, { routes });
-  return {
-    app: createApp(services),
-    services,
-    mailPath: config.mail.path,
-    db,
-    config,
-    sessions: services.sessions,
-    version: services.assets.version,
-    routes,
-  };
-}
 
 /** Fills the file system of `folder` to its last byte with one file; returns its path. */
 function fill(folder: string): string {
@@ -86,7 +64,7 @@ describe("a full disk", () => {
     const small = smallFileSystem();
     mounted = small !== null;
     folder = small ?? mkdtempSync(join(tmpdir(), "mesa-full-"));
-    testApp = fileTestApp(join(folder, "mesa.sqlite"));
+    testApp = fileTestApp(join(folder, "mesa.sqlite"), { MIN_FREE_DISK_MB: "1" });
     ({ w } = await populatePos(testApp.db, testApp.config));
     cashier = await signedIn(testApp, "cajera@mesa.test");
     let filler: string | null = null;

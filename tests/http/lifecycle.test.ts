@@ -14,12 +14,9 @@ import { EVERYTHING } from "../../src/domain/access/scope";
 import { createJob, findJob, INTERRUPTED, markRunning } from "../../src/domain/jobs/jobs";
 import { PROCESS_HEARTBEAT_MS, PROCESS_LEASE_MS } from "../../src/domain/jobs/processes";
 import { message } from "../../src/shared/message";
-import { migrateDatabase, openDatabase, type Db } from "../../src/db";
-import { createApp } from "../../src/http/app";
-import { routes } from "../../src/http/routes";
-import { createServices } from "../../src/http/services";
+import { type Db } from "../../src/db";
 import { dateIn } from "../../src/shared/calendar";
-import { TEST_APP_KEY, testConfig, type Client, type TestApp } from "../support/app";
+import { TEST_APP_KEY, type Client, type TestApp, fileTestApp } from "../support/app";
 import { populatePos } from "../support/pos-app";
 import type { PosWorld } from "../support/pos";
 import { signedIn } from "../support/requests";
@@ -79,24 +76,6 @@ async function startMesa(dbPath: string, port: number, env: Record<string, strin
   void child.exited.then(() => (ended = true));
   while (!ended && !output.includes("Mesa is running at") && Date.now() < deadline) await Bun.sleep(20);
   return started;
-}
-
-/** A test app on a database file, to write the world and sign in (the process under test shares the file). */
-function fileTestApp(dbPath: string): TestApp {
-  const config = testConfig({ DB_PATH: dbPath });
-  const db = openDatabase(dbPath);
-  migrateDatabase(db);
-  const services = createServices(config, db, { routes });
-  return {
-    app: createApp(services),
-    services,
-    mailPath: config.mail.path,
-    db,
-    config,
-    sessions: services.sessions,
-    version: services.assets.version,
-    routes,
-  };
 }
 
 const headersOf = (client: Client) => ({

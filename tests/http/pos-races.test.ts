@@ -14,15 +14,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { diners, saleLines, sales } from "../../db/schema";
-import { migrateDatabase, openDatabase, type Db } from "../../src/db";
-import { createApp } from "../../src/http/app";
-import { routes as productRoutes } from "../../src/http/routes";
-import { createServices } from "../../src/http/services";
+import { type Db } from "../../src/db";
 import { foldText } from "../../src/shared/fold";
 import { dateIn } from "../../src/shared/calendar";
 import { currentTicketSeries } from "../../src/domain/sales/series";
 import { translate, type TranslationKey, type TranslationParams } from "../../src/shared/i18n";
-import { Client, TEST_APP_KEY, testConfig, type TestApp } from "../support/app";
+import { Client, TEST_APP_KEY, type TestApp, fileTestApp } from "../support/app";
 import { populatePos, posApp, type PosApp, type PosPeople } from "../support/pos-app";
 import type { PosWorld } from "../support/pos";
 import { signedIn } from "../support/requests";
@@ -308,24 +305,6 @@ async function startProcess(dbPath: string): Promise<{ origin: string; stop: () 
 
 function dirnameOf(path: string): string {
   return path.slice(0, path.lastIndexOf("/"));
-}
-
-/** A test app on a database file (createTestApp keeps its database in memory): to write the world and sign in. */
-function fileTestApp(dbPath: string): TestApp {
-  const config = testConfig({ DB_PATH: dbPath });
-  const db = openDatabase(dbPath);
-  migrateDatabase(db);
-  const services = createServices(config, db, { routes: productRoutes });
-  return {
-    app: createApp(services),
-    services,
-    mailPath: config.mail.path,
-    db,
-    config,
-    sessions: services.sessions,
-    version: services.assets.version,
-    routes: productRoutes,
-  };
 }
 
 describe("several Mesa processes on one database file", () => {

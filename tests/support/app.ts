@@ -3,7 +3,7 @@
  * and a cookie jar so a sequence of requests shares one session like a browser would.
  */
 import { loadConfig, type Config } from "../../src/config";
-import type { Db } from "../../src/db";
+import { migrateDatabase, openDatabase, type Db } from "../../src/db";
 import { createApp } from "../../src/http/app";
 import { routes as productRoutes } from "../../src/http/routes";
 import type { RouteDefinition } from "../../src/http/routing";
@@ -62,6 +62,27 @@ export function createTestApp(options: { routes?: RouteDefinition[]; env?: Recor
     sessions: services.sessions,
     version: services.assets.version,
     routes,
+  };
+}
+
+/**
+ * The product's app on a database file (createTestApp keeps its database in memory): for tests that share the file
+ * with a Mesa process they start, or that need a real disk under it. `env` adds settings.
+ */
+export function fileTestApp(dbPath: string, env: Record<string, string> = {}): TestApp {
+  const config = testConfig({ DB_PATH: dbPath, ...env });
+  const db = openDatabase(dbPath);
+  migrateDatabase(db);
+  const services = createServices(config, db, { routes: productRoutes });
+  return {
+    app: createApp(services),
+    services,
+    mailPath: config.mail.path,
+    db,
+    config,
+    sessions: services.sessions,
+    version: services.assets.version,
+    routes: productRoutes,
   };
 }
 
