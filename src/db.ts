@@ -37,6 +37,11 @@ export function openDatabaseCopy(image: Uint8Array): Db {
   return connect(Database.deserialize(image, { strict: true }));
 }
 
+/** Mesa's tables through drizzle on a connection as it is (no pragma set): a read-only snapshot's, for one. */
+export function drizzleOn(client: Database): Db {
+  return drizzle({ client, schema }) as Db;
+}
+
 /** The pragmas and functions Mesa relies on, set on a new connection, which drizzle then wraps. */
 function connect(client: Database): Db {
   client.exec("PRAGMA journal_mode = WAL");
@@ -48,7 +53,7 @@ function connect(client: Database): Db {
   // Searches compare folded text (lower case, no accents): SQLite's own LIKE folds ASCII letters only.
   client.function(FOLD_FUNCTION, { deterministic: true }, foldSqlValue);
   reuseStatements(client);
-  return drizzle({ client, schema }) as Db;
+  return drizzleOn(client);
 }
 
 /** How many prepared statements a connection keeps for reuse (most recently used first). */

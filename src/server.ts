@@ -10,7 +10,7 @@ import { createApp } from "./http/app";
 import { createServices } from "./http/services";
 import type { AppServices } from "./http/context";
 import { describeStop, stopGracefully } from "./http/shutdown";
-import { recoverDinerImports } from "./domain/sales/diner-import";
+import { recoverDinerImports, recoverDinerImportsAsync } from "./domain/sales/diner-import";
 import { countUsers } from "./domain/accounts/users";
 import { printSeedResults, runSeeders } from "../db/seeds";
 import { bootstrapAccess } from "./domain/access/starting-roles";
@@ -107,16 +107,26 @@ listenOrFail(() =>
 console.log(`Mesa is running at ${config.appUrl} (database: ${config.dbPath})`);
 
 // This server's lease (src/domain/jobs/processes.ts): its jobs carry its id, and while it renews the lease no other
-// server fails them. On each renewal it fails the jobs of servers that are gone.
+// server fails them. On each renewal it fails the jobs of servers that are gone, and undoes the diner imports whose
+// writer stopped (a killed `./mesa import:diners`, another server) a few seconds after their lease ran out.
 const address = `${config.host}:${app.server!.port}`;
 const processId = registerProcess(db, address);
 services.jobs.processId = processId;
-const heartbeat = setInterval(() => {
+let recovering = false;
+const heartbeat = setInterval(async () => {
   try {
     renewLease(db, processId, address);
     const failed = failInterruptedJobs(db);
     if (failed > 0) console.log(translate(config.locale, "jobs.left_unfinished", { count: failed }));
     forgetGoneProcesses(db);
+    if (recovering) return;
+    recovering = true;
+    try {
+      const undoneNow = await recoverDinerImportsAsync(db);
+      if (undoneNow > 0) console.log(translate(config.locale, "diners.import_recovered", { count: undoneNow }));
+    } finally {
+      recovering = false;
+    }
   } catch (error) {
     if (isStorageFull(error)) services.storage.failed("renewing this server's lease");
     else console.error("Renewing this server's lease failed:", error);

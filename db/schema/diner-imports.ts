@@ -39,6 +39,12 @@ export const dinerImports = sqliteTable(
     /** Who writes it now (a random token) and until when; a writer whose lease ran out is undone by recovery. */
     leaseOwner: text("lease_owner"),
     leaseUntil: integer("lease_until", { mode: "timestamp_ms" }),
+    /**
+     * Set while it writes when someone asks it to stop (a person registered by hand a document it holds): a
+     * translation key and its placeholders. The writer stops at its next chunk and undoes what it wrote.
+     */
+    stopKey: text("stop_key"),
+    stopParams: text("stop_params"),
     startedAt: integer("started_at", { mode: "timestamp_ms" }).notNull(),
     finishedAt: integer("finished_at", { mode: "timestamp_ms" }),
   },

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
-import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { check, index, integer, sqliteTable, sqliteView, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { DOCUMENT_TYPES } from "../../src/shared/documents";
+import { dinerImports } from "./diner-imports";
 import { subdealerships, dealerships } from "./organisation";
 import { businesses, cafes } from "./places";
 import { services } from "./services";
@@ -41,6 +42,11 @@ export const diners = sqliteTable(
       .references(() => cafes.id, { onDelete: "restrict" }),
     levelId: integer("level_id").references(() => levels.id, { onDelete: "restrict" }),
     active: integer("active", { mode: "boolean" }).notNull().default(true),
+    /**
+     * The import that created this diner (null when registered by hand). While that import is still writing, the
+     * diner is not visible (see visibleDiners); its last commit makes all of its diners visible at once.
+     */
+    importId: integer("import_id").references(() => dinerImports.id, { onDelete: "restrict" }),
     createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
   },
@@ -48,8 +54,26 @@ export const diners = sqliteTable(
     uniqueIndex("diners_document_unique").on(t.documentType, t.documentNumber),
     index("diners_cafe_name_index").on(t.cafeId, t.nameFolded),
     index("diners_subdealership_index").on(t.subdealershipId),
+    index("diners_import_index")
+      .on(t.importId)
+      .where(sql`${t.importId} IS NOT NULL`),
     check("diners_document_type_check", sql`${t.documentType} IN ('dni', 'ce', 'pas')`),
   ],
+);
+
+/**
+ * The diners everyone sees: every diner but those an unfinished import is writing (docs/decisions/018). It is the
+ * one rule every read follows — the till, searches, lists, exports, the command line, the audit's names — so a
+ * diner of an import that has not finished is never found, listed or sold to. Only the writers (registering by
+ * hand, the import itself, undoing one) read the table `diners`.
+ */
+export const visibleDiners = sqliteView("visible_diners").as((qb) =>
+  qb
+    .select()
+    .from(diners)
+    .where(
+      sql`${diners.importId} IS NULL OR ${diners.importId} NOT IN (SELECT id FROM diner_imports WHERE state = 'writing')`,
+    ),
 );
 
 import { SALE_TYPES, type SaleType } from "../../src/shared/sales/types";

@@ -239,7 +239,7 @@ const NAME_QUERIES: Record<Kind, string> = {
   property: "SELECT id, code || ' · ' || name AS name FROM properties",
   blacklist: "SELECT id, name || ' · ' || upper(document_type) || ' ' || document_number AS name FROM blacklist",
   permission: "SELECT id, name FROM permissions",
-  diner: "SELECT id, name || ' · ' || upper(document_type) || ' ' || document_number AS name FROM diners",
+  diner: "SELECT id, name || ' · ' || upper(document_type) || ' ' || document_number AS name FROM visible_diners",
   sale: "SELECT id, series || '-' || printf('%08d', number) || ' · ' || diner_name AS name FROM sales",
   level: "SELECT id, name FROM levels",
   city: "SELECT id, name FROM cities",

@@ -8,7 +8,6 @@ import { eq } from "drizzle-orm";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Subprocess } from "bun";
 import { processes, sales } from "../../db/schema";
 import { EVERYTHING } from "../../src/domain/access/scope";
 import { createJob, findJob, INTERRUPTED, markRunning } from "../../src/domain/jobs/jobs";
@@ -16,74 +15,11 @@ import { PROCESS_HEARTBEAT_MS, PROCESS_LEASE_MS } from "../../src/domain/jobs/pr
 import { message } from "../../src/shared/message";
 import { type Db } from "../../src/db";
 import { dateIn } from "../../src/shared/calendar";
-import { TEST_APP_KEY, type Client, type TestApp, fileTestApp } from "../support/app";
+import { type Client, type TestApp, fileTestApp } from "../support/app";
+import { freePort, headersOf, startMesa } from "../support/mesa-process";
 import { populatePos } from "../support/pos-app";
 import type { PosWorld } from "../support/pos";
 import { signedIn } from "../support/requests";
-
-const ROOT = join(import.meta.dir, "..", "..");
-
-/** A port nobody listens on now. */
-function freePort(): number {
-  const probe = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response(null) });
-  const port = probe.port!;
-  probe.stop(true);
-  return port;
-}
-
-interface MesaProcess {
-  child: Subprocess<"ignore", "pipe", "pipe">;
-  origin: string;
-  /** Everything it printed so far, both streams. */
-  output: () => string;
-  exited: Promise<number>;
-}
-
-/** Starts `bun src/server.ts` on `dbPath`; resolves once it says it runs, or once it exits. */
-async function startMesa(dbPath: string, port: number, env: Record<string, string> = {}): Promise<MesaProcess> {
-  const child = Bun.spawn([process.execPath, "src/server.ts"], {
-    cwd: ROOT,
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-    env: {
-      PATH: process.env.PATH ?? "",
-      NODE_ENV: "test",
-      HOST: "127.0.0.1",
-      PORT: String(port),
-      APP_URL: `http://127.0.0.1:${port}`,
-      APP_KEY: TEST_APP_KEY,
-      DB_PATH: dbPath,
-      STORAGE_PATH: join(dbPath, "..", "storage"),
-      LOG_REQUESTS: "false",
-      MAIL_MAILER: "file",
-      DEMO_DATA: "false",
-      ...env,
-    },
-  });
-  let output = "";
-  const drain = async (stream: ReadableStream<Uint8Array>) => {
-    const decoder = new TextDecoder();
-    const reader = stream.getReader();
-    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read())
-      output += decoder.decode(chunk.value);
-  };
-  void drain(child.stdout);
-  void drain(child.stderr);
-  const started = { child, origin: `http://127.0.0.1:${port}`, output: () => output, exited: child.exited };
-  const deadline = Date.now() + 15_000;
-  let ended = false;
-  void child.exited.then(() => (ended = true));
-  while (!ended && !output.includes("Mesa is running at") && Date.now() < deadline) await Bun.sleep(20);
-  return started;
-}
-
-const headersOf = (client: Client) => ({
-  accept: "application/json",
-  "content-type": "application/json",
-  cookie: [...client.cookies].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join("; "),
-  "x-xsrf-token": client.cookies.get("XSRF-TOKEN")!,
-});
 
 describe("a graceful stop", () => {
   let folder: string;

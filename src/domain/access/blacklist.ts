@@ -6,7 +6,7 @@
  * entry restores access.
  */
 import { and, asc, desc, eq, exists, or, sql } from "drizzle-orm";
-import { areas, assignments, blacklist, diners, sessions, users } from "../../../db/schema";
+import { areas, assignments, blacklist, sessions, users, visibleDiners } from "../../../db/schema";
 import { alias } from "drizzle-orm/sqlite-core";
 import { preparedQuery, type Db } from "../../db";
 import { COMPANY_WIDE, placesOfUser, recordAudit, type Actor } from "../audit";
@@ -329,9 +329,9 @@ export function completeDocument(type: unknown, number: unknown, settings: Docum
  */
 export function nameForDocument(db: Db, scope: Scope, document: Document): string | null {
   const diner = db
-    .select({ name: diners.name, cafeId: diners.cafeId })
-    .from(diners)
-    .where(and(eq(diners.documentType, document.type), eq(diners.documentNumber, document.number)))
+    .select({ name: visibleDiners.name, cafeId: visibleDiners.cafeId })
+    .from(visibleDiners)
+    .where(and(eq(visibleDiners.documentType, document.type), eq(visibleDiners.documentNumber, document.number)))
     .get();
   if (diner && reachesCafe(scope, diner.cafeId)) return diner.name;
   const user = db

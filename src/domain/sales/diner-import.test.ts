@@ -2,7 +2,8 @@
  * The diner import in the domain, on sheets built here: headers in both languages, two-column names, document types
  * and leading zeros, every row problem (by row and column, all of them, capped), duplicates naming both rows, scope,
  * the blacklist, leavers, re-import, empty cells, the plan, all-or-nothing writing in chunks with its undo log (a
- * conflict, an exception, a diner sold to meanwhile, a crashed writer), one writer at a time, audit and progress,
+ * conflict, an exception, a sale meanwhile to one of its invisible diners, a person registered by hand meanwhile, a
+ * crashed writer), one writer at a time, audit and progress,
  * and a property: any sheet, valid or mutated, is either imported as it says or refused with nothing written.
  */
 import { describe, expect, test } from "bun:test";
@@ -15,7 +16,7 @@ import { posWorld } from "../../../tests/support/pos";
 import { migrateDatabase, openDatabase, type Db } from "../../db";
 import { EVERYTHING, type Scope } from "../access/scope";
 import type { Actor } from "../audit";
-import { Conflict } from "../errors";
+import { Conflict, ValidationFailed } from "../errors";
 import { type Message } from "../../shared/message";
 import { foldText } from "../../shared/fold";
 import type { CellValue, SheetRows } from "../spreadsheets/read";
@@ -34,7 +35,7 @@ import {
   type DinerImportPreview,
   type DinerImportSource,
 } from "./diner-import";
-import { createDiner, updateDiner } from "./diners";
+import { createDiner, findDinerByDocument, searchDiners, updateDiner } from "./diners";
 import { recordSale } from "./sell";
 
 const NOW = new Date("2026-11-24T15:00:00Z");
@@ -1042,7 +1043,7 @@ describe("writing in chunks", () => {
       (_, i) => [`Persona ${i}`, String(from + i), "Contrata Uno", "Comedor Norte"] as CellValue[],
     );
 
-  test("a diner registered meanwhile with a document of a later chunk undoes everything written", async () => {
+  test("a diner registered meanwhile with a document of a later chunk stops the import, saying who and which document", async () => {
     const { db, w } = setup();
     const file = sheet(HEAD, ["Ana Cambiada", "40000001", "Contrata Uno", "Comedor Sur"], ...many(7));
     const preview = previewDinerImport(db, EVERYTHING, file);
@@ -1055,6 +1056,7 @@ describe("writing in chunks", () => {
         onProgress: (step, done, total) => {
           if (step !== "saving") return;
           saving.push([done, total]);
+          // The new diners go first (47000000 to 47000006), then Ana's change: 47000005 is in the third chunk.
           if (done === 4)
             db.$client
               .query(
@@ -1068,68 +1070,213 @@ describe("writing in chunks", () => {
       [0, 8],
       [2, 8],
       [4, 8],
-      [6, 8],
     ]);
     expect(error).toBeInstanceOf(PlanChanged);
+    const stopped = { name: "Llegó Antes", document: "DNI 47000005" };
+    expect((error as PlanChanged<DinerImportPreview>).detail).toEqual({
+      key: "diners.import_stopped_registered",
+      params: stopped,
+    });
     // Everything is as before, but for the diner registered meanwhile; the undo log is gone.
     const after = snapshot(db);
     expect(after.diners.filter((d) => d.name !== "Llegó Antes")).toEqual(before.diners);
     expect(after.audit).toEqual(before.audit);
     expect(undoRows(db)).toBe(0);
-    expect(ledger(db).map((l) => [l.state, l.message_key])).toEqual([
-      ["rolled_back", "diners.import_rolled_back_changed"],
+    expect(ledger(db).map((l) => [l.state, l.message_key, JSON.parse(l.message_params!)])).toEqual([
+      ["rolled_back", "diners.import_stopped_registered", stopped],
     ]);
     expect(auditEntries(db).at(-1)).toMatchObject({ action: "diner.import", after: { result: "rolled_back" } });
     // The new preview says what the file would do now: 47000005 is there, to be renamed.
     expect((error as PlanChanged<DinerImportPreview>).plan).toMatchObject({ created: 6, updated: 2, unchanged: 0 });
   });
 
-  test("an exception mid-way undoes everything and is thrown; a diner sold to meanwhile is deactivated, not deleted", async () => {
+  test("the diners of an unfinished import are found by nobody and sold nothing; its last commit shows them all", async () => {
+    const { db, w } = setup();
+    const file = sheet(HEAD, ["Ana Cambiada", "40000001", "Contrata Uno", "Comedor Sur"], ...many(6));
+    const seen: { done: number; found: number; sale: string; name: number; cafeCount: number }[] = [];
+    const sell = (key: string) => {
+      try {
+        recordSale(
+          db,
+          ACTOR,
+          EVERYTHING,
+          {
+            key,
+            cafe_id: w.norte,
+            document_number: "47000000",
+            service_date: dateIn("America/Lima", NOW),
+            sale_type: "credit",
+            lines: [{ service_id: w.alm, quantity: 1 }],
+          },
+          SALE_SETTINGS,
+          { backdate: false },
+          undefined,
+          NOW,
+        );
+        return "sold";
+      } catch (error) {
+        return keyOf((error as ValidationFailed).errors.document_number);
+      }
+    };
+    const visibleAt = (cafeId: number) =>
+      db.$client.query("SELECT count(*) FROM visible_diners WHERE cafe_id = ?").values(cafeId)[0][0] as number;
+    const norteBefore = visibleAt(w.norte);
+    await run(db, file, {
+      chunkSize: 2,
+      onProgress: (step, done) => {
+        if (step !== "saving" || done === 0 || done === 7) return;
+        seen.push({
+          done,
+          found: [...Array(6).keys()].filter((i) => findDinerByDocument(db, { type: "dni", number: `4700000${i}` }))
+            .length,
+          sale: sell(`meanwhile-${done}`),
+          name: searchDiners(db, EVERYTHING, "Persona").length,
+          cafeCount: visibleAt(w.norte),
+        });
+      },
+    });
+    expect(seen).toEqual(
+      [2, 4, 6].map((done) => ({ done, found: 0, sale: "sales.diner_unknown", name: 0, cafeCount: norteBefore })),
+    );
+    // Written whole: all six at once, and the first sale to one of them goes through.
+    expect([...Array(6).keys()].every((i) => findDinerByDocument(db, { type: "dni", number: `4700000${i}` }))).toBe(
+      true,
+    );
+    expect(searchDiners(db, EVERYTHING, "Persona")).toHaveLength(6);
+    expect(sell("meanwhile-after")).toBe("sold");
+  });
+
+  test("registering by hand a document an unfinished import already wrote stops the import: the person by hand stays", async () => {
+    const { db, w } = setup();
+    const file = sheet(HEAD, ...many(6));
+    let registered = 0;
+    const error = await rejection(
+      run(db, file, {
+        chunkSize: 2,
+        onProgress: (step, done) => {
+          if (step === "saving" && done === 4)
+            registered = createDiner(
+              db,
+              ACTOR,
+              EVERYTHING,
+              {
+                name: "Rosa A Mano",
+                document_type: "dni",
+                document_number: "47000001",
+                subdealership_id: w.contrata,
+                cafe_id: w.norte,
+              },
+              { dniLength: 8 },
+            ).id;
+        },
+      }),
+    );
+    expect(error).toBeInstanceOf(PlanChanged);
+    const stopped = { name: "Rosa A Mano", document: "DNI 47000001" };
+    expect((error as PlanChanged<DinerImportPreview>).detail).toEqual({
+      key: "diners.import_stopped_registered",
+      params: stopped,
+    });
+    // Nothing of the import is left; the person registered by hand is, with their own audit entry.
+    expect(
+      allDiners(db)
+        .filter((d) => d.document_number.startsWith("4700000"))
+        .map((d) => [d.id, d.name]),
+    ).toEqual([[registered, "Rosa A Mano"]]);
+    expect(
+      auditEntries(db)
+        .filter((a) => a.action === "diner.created")
+        .map((a) => a.subject_id),
+    ).toEqual([registered]);
+    expect(ledger(db).map((l) => [l.state, l.message_key, JSON.parse(l.message_params!)])).toEqual([
+      ["rolled_back", "diners.import_stopped_registered", stopped],
+    ]);
+    // The preview of the same file now updates Rosa (renamed to the file's name) and creates the five others.
+    expect((error as PlanChanged<DinerImportPreview>).plan).toMatchObject({ created: 5, updated: 1 });
+  });
+
+  test("editing a diner to a document an unfinished import already wrote stops the import as well", async () => {
+    const { db, w } = setup();
+    const ana = dinerOf(db, "40000001")!;
+    const error = await rejection(
+      run(db, sheet(HEAD, ...many(6)), {
+        chunkSize: 2,
+        onProgress: (step, done) => {
+          if (step === "saving" && done === 2)
+            updateDiner(
+              db,
+              ACTOR,
+              EVERYTHING,
+              ana.id,
+              {
+                name: ana.name,
+                document_type: "dni",
+                document_number: "47000000",
+                subdealership_id: w.contrata,
+                cafe_id: w.norte,
+              },
+              { dniLength: 8 },
+            );
+        },
+      }),
+    );
+    expect((error as PlanChanged<DinerImportPreview>).detail).toMatchObject({
+      key: "diners.import_stopped_registered",
+      params: { name: ana.name, document: "DNI 47000000" },
+    });
+    expect(
+      allDiners(db)
+        .filter((d) => d.document_number.startsWith("4700000"))
+        .map((d) => d.id),
+    ).toEqual([ana.id]);
+  });
+
+  test("an exception mid-way undoes everything and is thrown; a sale to one of its diners meanwhile was refused", async () => {
     const { db, w } = setup();
     const file = sheet(HEAD, ...many(6));
     const before = snapshot(db);
+    let meanwhile: unknown = null;
     const error = await rejection(
       run(db, file, {
         chunkSize: 2,
         onProgress: (step, done) => {
           if (step !== "saving") return;
           if (done === 2)
-            recordSale(
-              db,
-              ACTOR,
-              EVERYTHING,
-              {
-                key: "import-meanwhile-1",
-                cafe_id: w.norte,
-                document_number: "47000000",
-                service_date: dateIn("America/Lima", NOW),
-                sale_type: "credit",
-                lines: [{ service_id: w.alm, quantity: 1 }],
-              },
-              SALE_SETTINGS,
-              { backdate: false },
-              undefined,
-              NOW,
-            );
+            meanwhile = (() => {
+              try {
+                return recordSale(
+                  db,
+                  ACTOR,
+                  EVERYTHING,
+                  {
+                    key: "import-meanwhile-1",
+                    cafe_id: w.norte,
+                    document_number: "47000000",
+                    service_date: dateIn("America/Lima", NOW),
+                    sale_type: "credit",
+                    lines: [{ service_id: w.alm, quantity: 1 }],
+                  },
+                  SALE_SETTINGS,
+                  { backdate: false },
+                  undefined,
+                  NOW,
+                );
+              } catch (refusal) {
+                return refusal;
+              }
+            })();
           if (done === 4) throw new Error("disk on fire");
         },
       }),
     );
     expect((error as Error).message).toBe("disk on fire");
-    const after = snapshot(db);
-    const sold = dinerOf(db, "47000000")!;
-    expect(sold).toMatchObject({ name: "Persona 0", active: 0 });
-    expect(after.diners.filter((d) => d.id !== sold.id)).toEqual(before.diners);
-    expect(after.audit.map((a) => [a.action, a.subject_id])).toEqual([
-      ["diner.created", sold.id],
-      ["sale.created", expect.any(Number)],
-      ["diner.deactivated", sold.id],
-    ]);
+    expect(meanwhile).toBeInstanceOf(ValidationFailed);
+    expect(snapshot(db)).toEqual(before);
     const [entry] = ledger(db);
     expect([entry.state, entry.message_key, JSON.parse(entry.message_params!)]).toEqual([
       "rolled_back",
-      "diners.import_rolled_back_error_kept",
-      { detail: "disk on fire", count: 1, names: "Persona 0" },
+      "diners.import_rolled_back_error",
+      { detail: "disk on fire" },
     ]);
     expect(undoRows(db)).toBe(0);
   });
@@ -1220,12 +1367,14 @@ describe("recovery", () => {
       const child = Bun.spawnSync([process.execPath, "-e", script], { stderr: "pipe" });
       expect({ code: child.exitCode, stderr: child.stderr.toString() }).toEqual({ code: 9, stderr: "" });
       expect(ledger(db).map((l) => l.state)).toEqual(["writing"]);
-      expect(allDiners(db).length).toBe(before.diners.length + 3);
+      // The new diners go first: two chunks wrote four of them, invisible.
+      expect(allDiners(db).length).toBe(before.diners.length + 4);
+      expect(db.$client.query("SELECT count(*) FROM visible_diners").values()[0][0]).toBe(before.diners.length);
       expect(undoRows(db)).toBe(2);
 
       // Its lease still runs: nothing is undone yet.
       expect(recoverDinerImports(db)).toBe(0);
-      const later = new Date(Date.now() + 61_000);
+      const later = new Date(Date.now() + 16_000);
       expect(recoverDinerImports(db, later)).toBe(1);
       expect(snapshot(db)).toEqual(before);
       expect(undoRows(db)).toBe(0);

@@ -69,7 +69,7 @@ describe("searching diners", () => {
     const plans: string[] = [];
     (client as { prepare: unknown }).prepare = (text: string) => {
       const statement = prepare(text);
-      if (/"diners"\."document_number" = \?/.test(text))
+      if (/"visible_diners"\."document_number" = \?/.test(text))
         plans.push(
           client
             .query(`EXPLAIN QUERY PLAN ${text}`)

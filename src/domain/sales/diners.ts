@@ -4,11 +4,25 @@
  * belongs to the scope of their home cafe: a limited person registers, edits, moves and deletes only diners whose
  * home cafe (before and after) lies in their scope. A diner with sales is never deleted, only deactivated.
  *
+ * Reads go through visibleDiners, never the table: a diner an unfinished import is writing is nobody's yet. Registering
+ * someone by hand with a document such an import holds stops that import (stopImportHolding).
+ *
  * Search (the point of sale's one input): a document is looked up across every cafe, since a diner of another cafe
  * is sold to as an other-unit diner; a name is searched (accents ignored) among the diners of the person's cafes.
  */
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import { blacklist, cafes, dealerships, diners, levels, mines, sales, subdealerships, units } from "../../../db/schema";
+import {
+  blacklist,
+  cafes,
+  dealerships,
+  diners,
+  levels,
+  mines,
+  sales,
+  subdealerships,
+  units,
+  visibleDiners,
+} from "../../../db/schema";
 import { preparedQuery, type Db } from "../../db";
 import type { Scope } from "../access/scope";
 import { reachesCafe, scopeValues } from "../access/scope";
@@ -26,26 +40,28 @@ import { foldText } from "../../shared/fold";
 import { inIdList, searchMatch, searchPattern } from "../search";
 import { looksLikeDocument } from "../../shared/sales/scan";
 import { documentFields, parseWithDocument, t } from "../validation";
+import { stopImportHolding } from "./diner-import/ledger";
 import type { DinerView, LevelOption } from "../../shared/sales/types";
 export type { DinerView, LevelOption } from "../../shared/sales/types";
 
 /** The most matches one search returns: the typeahead's list. */
 export const SEARCH_LIMIT = 8;
 
+const v = visibleDiners;
 const dinerColumns = {
-  id: diners.id,
-  name: diners.name,
-  documentType: diners.documentType,
-  documentNumber: diners.documentNumber,
-  phone: diners.phone,
-  active: diners.active,
-  cafeId: diners.cafeId,
+  id: v.id,
+  name: v.name,
+  documentType: v.documentType,
+  documentNumber: v.documentNumber,
+  phone: v.phone,
+  active: v.active,
+  cafeId: v.cafeId,
   cafeName: cafes.name,
   cafePath: sql<string>`${mines.name} || ' › ' || ${units.name} || ' › ' || ${cafes.name}`,
-  subdealershipId: diners.subdealershipId,
+  subdealershipId: v.subdealershipId,
   subdealershipName: subdealerships.name,
   dealershipName: dealerships.name,
-  levelId: diners.levelId,
+  levelId: v.levelId,
   levelName: levels.name,
   barredReason: blacklist.reason,
 };
@@ -53,16 +69,16 @@ const dinerColumns = {
 function dinerQuery(db: Db) {
   return db
     .select(dinerColumns)
-    .from(diners)
-    .innerJoin(cafes, eq(cafes.id, diners.cafeId))
+    .from(v)
+    .innerJoin(cafes, eq(cafes.id, v.cafeId))
     .innerJoin(units, eq(units.id, cafes.unitId))
     .innerJoin(mines, eq(mines.id, units.mineId))
-    .innerJoin(subdealerships, eq(subdealerships.id, diners.subdealershipId))
+    .innerJoin(subdealerships, eq(subdealerships.id, v.subdealershipId))
     .innerJoin(dealerships, eq(dealerships.id, subdealerships.dealershipId))
-    .leftJoin(levels, eq(levels.id, diners.levelId))
+    .leftJoin(levels, eq(levels.id, v.levelId))
     .leftJoin(
       blacklist,
-      and(eq(blacklist.documentType, diners.documentType), eq(blacklist.documentNumber, diners.documentNumber)),
+      and(eq(blacklist.documentType, v.documentType), eq(blacklist.documentNumber, v.documentNumber)),
     );
 }
 
@@ -70,22 +86,22 @@ function dinerQuery(db: Db) {
 const byDocumentNumber = preparedQuery((db: Db) =>
   dinerQuery(db)
     // Every type named, so the unique index on (type, number) finds it: one look per type.
-    .where(and(inArray(diners.documentType, [...DOCUMENT_TYPES]), eq(diners.documentNumber, sql.placeholder("number"))))
-    .orderBy(asc(diners.documentType))
+    .where(and(inArray(v.documentType, [...DOCUMENT_TYPES]), eq(v.documentNumber, sql.placeholder("number"))))
+    .orderBy(asc(v.documentType))
     .limit(SEARCH_LIMIT)
     .prepare(),
 );
 const byNameEverywhere = preparedQuery((db: Db) =>
   dinerQuery(db)
-    .where(searchMatch([diners.name]))
-    .orderBy(asc(diners.name), asc(diners.id))
+    .where(searchMatch([v.name]))
+    .orderBy(asc(v.name), asc(v.id))
     .limit(SEARCH_LIMIT)
     .prepare(),
 );
 const byNameInCafes = preparedQuery((db: Db) =>
   dinerQuery(db)
-    .where(and(inIdList(diners.cafeId, "cafes"), searchMatch([diners.name])))
-    .orderBy(asc(diners.name), asc(diners.id))
+    .where(and(inIdList(v.cafeId, "cafes"), searchMatch([v.name])))
+    .orderBy(asc(v.name), asc(v.id))
     .limit(SEARCH_LIMIT)
     .prepare(),
 );
@@ -114,14 +130,14 @@ export function searchDiners(db: Db, scope: Scope, query: string): DinerView[] {
 export function findDinerByDocument(db: Db, document: Document): DinerView | null {
   return (
     (dinerQuery(db)
-      .where(and(eq(diners.documentType, document.type), eq(diners.documentNumber, document.number)))
+      .where(and(eq(v.documentType, document.type), eq(v.documentNumber, document.number)))
       .get() as DinerView | undefined) ?? null
   );
 }
 
 /** One diner by id, when their home cafe lies in the scope (NotFound otherwise). */
 export function getDiner(db: Db, scope: Scope, id: number): DinerView {
-  const diner = dinerQuery(db).where(eq(diners.id, id)).get() as DinerView | undefined;
+  const diner = dinerQuery(db).where(eq(v.id, id)).get() as DinerView | undefined;
   if (!diner || !reachesCafe(scope, diner.cafeId)) throw new NotFound();
   return diner;
 }
@@ -176,9 +192,9 @@ function checkDiner(
   if (levelId !== null && !db.select({ id: levels.id }).from(levels).where(eq(levels.id, levelId)).get())
     errors.level_id = message("diners.level_unknown");
   const taken = db
-    .select({ id: diners.id, name: diners.name })
-    .from(diners)
-    .where(and(eq(diners.documentType, document!.type), eq(diners.documentNumber, document!.number)))
+    .select({ id: v.id, name: v.name })
+    .from(v)
+    .where(and(eq(v.documentType, document!.type), eq(v.documentNumber, document!.number)))
     .get();
   if (taken && taken.id !== current?.id)
     errors.document_number = message("diners.document_taken", { name: taken.name });
@@ -200,6 +216,21 @@ function isDocumentClash(error: unknown): boolean {
   return error instanceof Error && /UNIQUE constraint failed: diners\.document/.test(error.message);
 }
 
+/**
+ * Frees the document for a person registered by hand, in the caller's transaction: when an unfinished import holds
+ * it (a diner not visible yet), that import is stopped, saying who was registered with it, and undoes what it wrote.
+ */
+function takeDocumentFromImport(db: Db, values: DinerValues): void {
+  stopImportHolding(
+    db.$client,
+    { type: values.documentType, number: values.documentNumber },
+    message("diners.import_stopped_registered", {
+      name: values.name,
+      document: `${values.documentType.toUpperCase()} ${values.documentNumber}`,
+    }),
+  );
+}
+
 /** Registers a diner whose home cafe lies in the actor's scope. */
 export function createDiner(
   db: Db,
@@ -212,26 +243,32 @@ export function createDiner(
   const values = checkDiner(db, scope, input, settings, null);
   let id: number;
   try {
-    id = db.transaction((tx) => {
-      const row = tx
-        .insert(diners)
-        .values({ ...values, nameFolded: foldText(values.name), createdAt: now, updatedAt: now })
-        .returning({ id: diners.id })
-        .get();
-      recordAudit(
-        tx,
-        actor,
-        {
-          action: "diner.created",
-          subjectType: "diner",
-          subjectId: row.id,
-          places: [{ cafeId: values.cafeId }],
-          after: values,
-        },
-        now,
-      );
-      return row.id;
-    });
+    id = db.transaction(
+      (tx) => {
+        takeDocumentFromImport(db, values);
+        const row = tx
+          .insert(diners)
+          .values({ ...values, nameFolded: foldText(values.name), createdAt: now, updatedAt: now })
+          .returning({ id: diners.id })
+          .get();
+        recordAudit(
+          tx,
+          actor,
+          {
+            action: "diner.created",
+            subjectType: "diner",
+            subjectId: row.id,
+            places: [{ cafeId: values.cafeId }],
+            after: values,
+          },
+          now,
+        );
+        return row.id;
+        // Immediate: its first statement reads (a document an import holds), and a read cannot become a write once
+        // another process has written.
+      },
+      { behavior: "immediate" },
+    );
   } catch (error) {
     if (isDocumentClash(error))
       throw new ValidationFailed({ document_number: message("diners.document_taken", { name: values.name }) });
@@ -250,7 +287,7 @@ export function updateDiner(
   settings: DocumentSettings,
   now = new Date(),
 ): DinerView {
-  const before = db.select().from(diners).where(eq(diners.id, id)).get();
+  const before = db.select().from(v).where(eq(v.id, id)).get();
   if (!before || !reachesCafe(scope, before.cafeId)) throw new NotFound();
   const values = checkDiner(db, scope, input, settings, before);
   const changed = Object.fromEntries(
@@ -258,25 +295,30 @@ export function updateDiner(
   );
   if (Object.keys(changed).length === 0) return getDiner(db, scope, id);
   try {
-    db.transaction((tx) => {
-      tx.update(diners)
-        .set({ ...values, nameFolded: foldText(values.name), updatedAt: now })
-        .where(eq(diners.id, id))
-        .run();
-      recordAudit(
-        tx,
-        actor,
-        {
-          action: "diner.updated",
-          subjectType: "diner",
-          subjectId: id,
-          places: unionOfPlaces([{ cafeId: before.cafeId }], [{ cafeId: values.cafeId }]),
-          before: Object.fromEntries(Object.keys(changed).map((key) => [key, before[key as keyof DinerValues]])),
-          after: changed,
-        },
-        now,
-      );
-    });
+    db.transaction(
+      (tx) => {
+        if (changed.documentType !== undefined || changed.documentNumber !== undefined)
+          takeDocumentFromImport(db, values);
+        tx.update(diners)
+          .set({ ...values, nameFolded: foldText(values.name), updatedAt: now })
+          .where(eq(diners.id, id))
+          .run();
+        recordAudit(
+          tx,
+          actor,
+          {
+            action: "diner.updated",
+            subjectType: "diner",
+            subjectId: id,
+            places: unionOfPlaces([{ cafeId: before.cafeId }], [{ cafeId: values.cafeId }]),
+            before: Object.fromEntries(Object.keys(changed).map((key) => [key, before[key as keyof DinerValues]])),
+            after: changed,
+          },
+          now,
+        );
+      },
+      { behavior: "immediate" },
+    );
   } catch (error) {
     if (isDocumentClash(error))
       throw new ValidationFailed({ document_number: message("diners.document_taken", { name: values.name }) });
@@ -287,7 +329,7 @@ export function updateDiner(
 
 /** Deletes a diner who was never sold anything; a diner with sales is refused, with the advice to deactivate. */
 export function deleteDiner(db: Db, actor: Actor, scope: Scope, id: number, now = new Date()): { name: string } {
-  const diner = db.select().from(diners).where(eq(diners.id, id)).get();
+  const diner = db.select().from(v).where(eq(v.id, id)).get();
   if (!diner || !reachesCafe(scope, diner.cafeId)) throw new NotFound();
   const sold = db.select({ id: sales.id }).from(sales).where(eq(sales.dinerId, id)).limit(1).get();
   if (sold) throw new Conflict(message("diners.has_sales", { name: diner.name }));

@@ -21,11 +21,19 @@
  */
 import { Database, type Statement } from "bun:sqlite";
 import { asc, eq, inArray, sql } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/bun-sqlite";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
-import * as schema from "../../../db/schema";
-import { cafes, dealerships, saleLines, sales, SERVICE_TYPES, services, subdealerships } from "../../../db/schema";
-import { BUSY_TIMEOUT_MS, type Db } from "../../db";
+import {
+  cafes,
+  dealerships,
+  mines,
+  saleLines,
+  sales,
+  SERVICE_TYPES,
+  services,
+  subdealerships,
+  units,
+} from "../../../db/schema";
+import { BUSY_TIMEOUT_MS, drizzleOn, type Db } from "../../db";
 import { intlLocale, translate, type Locale, type KeysUnder, type TranslationParams } from "../../shared/i18n";
 import type { Scope } from "../access/scope";
 import { requireFilterInScope, salesTotals, salesWhere, type SalesFilter, type SalesTotals } from "./report";
@@ -90,7 +98,7 @@ function openSnapshot(db: Db): Snapshot {
     throw error;
   }
   return {
-    db: drizzle({ client, schema }) as Db,
+    db: drizzleOn(client),
     prepare: (text) => client.prepare(text),
     close() {
       try {
@@ -384,7 +392,7 @@ interface DetailRecord {
  */
 function detailQuery(scope: Scope, filter: SalesFilter): { sql: string; params: unknown[] } {
   const query = sql`SELECT ${sales.serviceDate} AS serviceDate, ${sales.soldAt} AS soldAt, ${cafes.timeZone} AS timeZone,
-      ${sales.cafeName} AS cafe, ${schema.units.name} AS unit, ${schema.mines.name} AS mine,
+      ${sales.cafeName} AS cafe, ${units.name} AS unit, ${mines.name} AS mine,
       ${sales.series} AS series, ${sales.number} AS number, ${sales.dealershipName} AS dealership,
       ${sales.subdealershipName} AS subdealership, ${sales.subdealershipRuc} AS ruc,
       ${sales.documentType} AS documentType, ${sales.documentNumber} AS document, ${sales.dinerName} AS diner,
@@ -395,8 +403,8 @@ function detailQuery(scope: Scope, filter: SalesFilter): { sql: string; params: 
     FROM ${saleLines}
     JOIN ${sales} ON ${sales.id} = ${saleLines.saleId}
     JOIN ${cafes} ON ${cafes.id} = ${sales.cafeId}
-    JOIN ${schema.units} ON ${schema.units.id} = ${cafes.unitId}
-    JOIN ${schema.mines} ON ${schema.mines.id} = ${schema.units.mineId}
+    JOIN ${units} ON ${units.id} = ${cafes.unitId}
+    JOIN ${mines} ON ${mines.id} = ${units.mineId}
     WHERE ${salesWhere(scope, reportFilter(filter))}
     ORDER BY ${sales.serviceDate}, ${sales.id}, ${saleLines.id}`;
   return new SQLiteSyncDialect().sqlToQuery(query);

@@ -18,7 +18,7 @@ import {
   cafes,
   cafeServices,
   dealerships,
-  diners,
+  visibleDiners,
   saleLines,
   salePrints,
   sales,
@@ -135,10 +135,10 @@ const barOfDocument = preparedQuery((db: Db) =>
 const dinerOfDocument = preparedQuery((db: Db) =>
   db
     .select({
-      id: diners.id,
-      name: diners.name,
-      active: diners.active,
-      cafeId: diners.cafeId,
+      id: visibleDiners.id,
+      name: visibleDiners.name,
+      active: visibleDiners.active,
+      cafeId: visibleDiners.cafeId,
       homeCafe: cafes.name,
       subdealershipId: subdealerships.id,
       subdealershipName: subdealerships.name,
@@ -147,11 +147,11 @@ const dinerOfDocument = preparedQuery((db: Db) =>
       dealershipName: dealerships.name,
       dealershipRuc: dealerships.ruc,
     })
-    .from(diners)
-    .innerJoin(cafes, eq(cafes.id, diners.cafeId))
-    .innerJoin(subdealerships, eq(subdealerships.id, diners.subdealershipId))
+    .from(visibleDiners)
+    .innerJoin(cafes, eq(cafes.id, visibleDiners.cafeId))
+    .innerJoin(subdealerships, eq(subdealerships.id, visibleDiners.subdealershipId))
     .innerJoin(dealerships, eq(dealerships.id, subdealerships.dealershipId))
-    .where(and(eq(diners.documentType, P("type")), eq(diners.documentNumber, P("number"))))
+    .where(and(eq(visibleDiners.documentType, P("type")), eq(visibleDiners.documentNumber, P("number"))))
     .prepare(),
 );
 const creditMeal = preparedQuery((db: Db) =>

@@ -3,15 +3,19 @@
  * limits and pacing, its options and what it reports, and its two refusals, the import engine's.
  */
 import { ImportRefused, PlanChanged } from "../../imports/engine";
-import { message } from "../../../shared/message";
+import { message, type Message } from "../../../shared/message";
 import type { DinerImportPreview } from "../../../shared/sales/types";
 import type { SheetRows } from "../../spreadsheets/read";
 import type { PackedRows } from "../../spreadsheets/packed-rows";
 
 /** The most problems, leavers and changes a preview lists; the counts cover them all. */
 export const MAX_LISTED = 200;
-/** How long a writer's lease lasts: a writer silent for longer is taken as stopped, and its import is undone. */
-export const LEASE_MS = 60_000;
+/**
+ * How long a writer's lease lasts: a writer silent for longer is taken as stopped, and its import is undone (by a
+ * running server within a heartbeat after that, by the next import, or at the next start). A writer renews it with
+ * every chunk, a fraction of a second apart.
+ */
+export const LEASE_MS = 15_000;
 /**
  * How long one write transaction should hold the database's write lock (unless the caller says: `chunkMs`). Each
  * chunk is sized from how fast the one before it went (FIRST_CHUNK_ROWS first, then between MIN_CHUNK_ROWS and
@@ -90,6 +94,9 @@ export function refusedRows(preview: DinerImportPreview): ImportRefused<DinerImp
 const PLAN_CHANGED = "dinners.import.plan_changed";
 
 /** The data changed since the preview that was confirmed: nothing was written; `plan` is what it would do now. */
-export function planChanged(preview: DinerImportPreview): PlanChanged<DinerImportPreview> {
-  return new PlanChanged(preview, message(PLAN_CHANGED));
+export function planChanged(
+  preview: DinerImportPreview,
+  why: Message = message(PLAN_CHANGED),
+): PlanChanged<DinerImportPreview> {
+  return new PlanChanged(preview, why);
 }

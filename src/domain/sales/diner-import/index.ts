@@ -16,8 +16,15 @@
  * the same transaction, what undoes it (diner_import_undo), and renews the import's lease in the ledger
  * (diner_imports). Should anything fail mid-way — a diner changed by someone else meanwhile (every update is guarded
  * by the values it was planned from), an exception, a crash — the undo log puts the diners and their audit entries
- * back, and the ledger says rolled_back. A crashed writer's import is undone by `recoverDinerImports`, run before
- * each import and at every start, once its lease has run out. Only one import writes at a time.
+ * back, and the ledger says rolled_back. A crashed writer's import is undone once its lease has run out: by a
+ * running server's heartbeat (`recoverDinerImportsAsync`), before each import and at every start
+ * (`recoverDinerImports`). Only one import writes at a time.
+ *
+ * Invisible until whole (docs/decisions/018): every diner an import creates carries its import (diners.import_id),
+ * and the view every read uses (visibleDiners) leaves out the diners of an import that is still writing, so none
+ * of them is found, listed or sold to until the import's last commit, which says it succeeded, shows them all at
+ * once. The chunks write the new diners first and the changes to existing diners last. A person registered by hand
+ * meanwhile with a document the import holds wins: the import stops (stopImportHolding) and undoes what it wrote.
  *
  * Cells: an empty cell keeps the stored value. The default cafe (the dialog's choice, `--cafe`) stands for a blank
  * cafe cell or a missing cafe column on every row, so a diner listed in a file for that cafe is moved there. A
@@ -48,8 +55,8 @@ export {
   type DinerImportState,
   type DinerSheet,
 } from "./contract";
-export { importOfFile, recordRefusedImport } from "./ledger";
-export { recoverDinerImports } from "./undo";
+export { importOfFile, recordRefusedImport, stopImportHolding } from "./ledger";
+export { recoverDinerImports, recoverDinerImportsAsync } from "./undo";
 export { importDiners } from "./write";
 
 /** What importing `sheet` would do, without writing anything. */

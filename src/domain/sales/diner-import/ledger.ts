@@ -5,6 +5,8 @@
 import type { Database } from "bun:sqlite";
 import type { Db } from "../../../db";
 import { COMPANY_WIDE, recordAudit, type Actor } from "../../audit";
+import type { Document } from "../../../shared/documents";
+import type { TranslationKey, TranslationParams } from "../../../shared/i18n";
 import type { Message } from "../../../shared/message";
 import { LEASE_MS, type DinerImportCounts, type DinerImportSource, type DinerImportState } from "./contract";
 
@@ -139,11 +141,44 @@ export function importOfFile(
   return row ? { id: row[0], state: row[1], finishedAt: row[2] === null ? null : new Date(row[2]) } : null;
 }
 
-/** Renews an import's lease while `token` holds it; false when someone else took it over. */
-export function renewLease(client: Database, importId: number, token: string): boolean {
-  return (
-    client
-      .prepare("UPDATE diner_imports SET lease_until = ? WHERE id = ? AND state = 'writing' AND lease_owner = ?")
-      .run(Date.now() + LEASE_MS, importId, token).changes === 1
-  );
+/** What a writer learns when it renews its lease: null when someone else took it over, else whether to stop. */
+export type Lease = { stop: { key: TranslationKey; params?: TranslationParams } | null } | null;
+
+/**
+ * Renews an import's lease while `token` holds it. Null when someone else took it over (recovery, which finishes
+ * it); otherwise the stop someone asked for meanwhile (requestStop), or null to go on.
+ */
+export function renewLease(client: Database, importId: number, token: string): Lease {
+  const row = client
+    .prepare(
+      `UPDATE diner_imports SET lease_until = ? WHERE id = ? AND state = 'writing' AND lease_owner = ?
+        RETURNING stop_key, stop_params`,
+    )
+    .values(Date.now() + LEASE_MS, importId, token)[0] as [string | null, string | null] | undefined;
+  if (!row) return null;
+  if (row[0] === null) return { stop: null };
+  return { stop: { key: row[0] as TranslationKey, params: row[1] === null ? undefined : JSON.parse(row[1]) } };
+}
+
+/**
+ * When an unfinished import holds `document` (a diner it created, not visible yet: see visibleDiners), asks that
+ * import to stop, saying why, and deletes that diner so the document is free, in the caller's transaction:
+ * registering a person by hand wins over the import, which stops at its next chunk and undoes what it wrote (the
+ * diner had no sale: nobody could find it). False when no unfinished import holds the document.
+ */
+export function stopImportHolding(client: Database, document: Document, reason: Message): boolean {
+  const held = client
+    .prepare(
+      `SELECT d.id, i.id FROM diners d JOIN diner_imports i ON i.id = d.import_id
+        WHERE d.document_type = ? AND d.document_number = ? AND i.state = 'writing'`,
+    )
+    .values(document.type, document.number)[0] as [number, number] | undefined;
+  if (!held) return false;
+  const [dinerId, importId] = held;
+  const m = messageParts(reason);
+  client
+    .prepare("UPDATE diner_imports SET stop_key = ?, stop_params = ? WHERE id = ? AND stop_key IS NULL")
+    .run(m.key, m.params, importId);
+  client.prepare("DELETE FROM diners WHERE id = ?").run(dinerId);
+  return true;
 }

@@ -6,17 +6,21 @@
 import { randomUUID } from "node:crypto";
 import type { Database } from "bun:sqlite";
 import type { Db } from "../../../db";
-import { recordAudit, type Actor } from "../../audit";
+import type { Actor } from "../../audit";
 import { foldText } from "../../../shared/fold";
 import type { TranslationParams } from "../../../shared/i18n";
-import { message, type Message } from "../../../shared/message";
+import type { Message } from "../../../shared/message";
 import { LEASE_MS, type DinerImportSource, type DinerImportState } from "./contract";
 import { auditImport, finishLedger, renewLease } from "./ledger";
 import type { DinerValues, ValueKey } from "./world";
 
-/** Why an import is undone; each reason has a `_kept` text for when some diners are kept. */
+/** Why an import is undone: a translation key and its placeholders (the ledger's and the audit's message). */
 export interface UndoReason {
-  key: "diners.import_rolled_back_changed" | "diners.import_rolled_back_error" | "diners.import_rolled_back_stopped";
+  key:
+    | "diners.import_rolled_back_changed"
+    | "diners.import_rolled_back_error"
+    | "diners.import_rolled_back_stopped"
+    | "diners.import_stopped_registered";
   params?: TranslationParams;
 }
 
@@ -40,11 +44,10 @@ const COLUMN: Record<ValueKey, string> = {
 
 const bind = (v: unknown) => (typeof v === "boolean" ? (v ? 1 : 0) : v) as string | number | null;
 
-/** What undoing has done so far: the diners kept (sold to meanwhile), the cafes touched, the chunks undone. */
+/** What undoing has done so far: the cafes touched, the chunks undone. */
 interface Undoing {
   db: Db;
   actor: Actor;
-  kept: { id: number; name: string }[];
   cafes: Set<number>;
   undid: number;
 }
@@ -68,56 +71,20 @@ function restoreChange(client: Database, change: UndoChange, now: number, cafes:
 
 /**
  * Deletes the diners a chunk created (ids createdFrom to createdTo) and the chunk's audit entries (auditFrom to
- * auditTo). A diner sold to meanwhile cannot be deleted: it is deactivated instead, keeping the entry of its creation.
+ * auditTo). None of those diners has a sale: until the import succeeds nobody sees them (visibleDiners).
  */
-function removeCreated(undoing: Undoing, entry: UndoEntry, now: number): void {
+function removeCreated(undoing: Undoing, entry: UndoEntry): void {
   const client = undoing.db.$client;
   const [, createdFrom, createdTo, auditFrom, auditTo] = entry;
-  let keptHere: { id: number; name: string; cafeId: number }[] = [];
   if (createdFrom !== null && createdTo !== null) {
     for (const [cafeId] of client
       .prepare("SELECT DISTINCT cafe_id FROM diners WHERE id BETWEEN ? AND ?")
       .values(createdFrom, createdTo) as [number][])
       undoing.cafes.add(cafeId);
-    keptHere = (
-      client
-        .prepare(
-          "SELECT d.id, d.name, d.cafe_id FROM diners d WHERE d.id BETWEEN ? AND ? AND EXISTS (SELECT 1 FROM sales s WHERE s.diner_id = d.id)",
-        )
-        .values(createdFrom, createdTo) as [number, string, number][]
-    ).map(([id, name, cafeId]) => ({ id, name, cafeId }));
+    client.prepare("DELETE FROM diners WHERE id BETWEEN ? AND ?").run(createdFrom, createdTo);
   }
-  const keptIds = JSON.stringify(keptHere.map((d) => d.id));
   if (auditFrom !== null && auditTo !== null)
-    client
-      .prepare(
-        `DELETE FROM audit_log WHERE id BETWEEN ? AND ?
-          AND NOT (action = 'diner.created' AND subject_id IN (SELECT value FROM json_each(?)))`,
-      )
-      .run(auditFrom, auditTo, keptIds);
-  if (createdFrom !== null && createdTo !== null)
-    client
-      .prepare("DELETE FROM diners WHERE id BETWEEN ? AND ? AND id NOT IN (SELECT value FROM json_each(?))")
-      .run(createdFrom, createdTo, keptIds);
-  for (const d of keptHere) {
-    if (
-      client.prepare("UPDATE diners SET active = 0, updated_at = ? WHERE id = ? AND active = 1").run(now, d.id).changes
-    )
-      recordAudit(
-        undoing.db,
-        undoing.actor,
-        {
-          action: "diner.deactivated",
-          subjectType: "diner",
-          subjectId: d.id,
-          places: [{ cafeId: d.cafeId }],
-          before: { active: true },
-          after: { active: false },
-        },
-        new Date(now),
-      );
-    undoing.kept.push({ id: d.id, name: d.name });
-  }
+    client.prepare("DELETE FROM audit_log WHERE id BETWEEN ? AND ?").run(auditFrom, auditTo);
 }
 
 /** Undoes the newest chunk left in the undo log, in the caller's transaction; false when none is left. */
@@ -131,7 +98,7 @@ function undoNewestChunk(undoing: Undoing, importId: number): boolean {
   if (!entry) return false;
   undoing.undid++;
   const now = Date.now();
-  removeCreated(undoing, entry, now);
+  removeCreated(undoing, entry);
   for (const change of JSON.parse(entry[5]) as UndoChange[]) restoreChange(client, change, now, undoing.cafes);
   client.prepare("DELETE FROM diner_import_undo WHERE id = ?").run(entry[0]);
   return true;
@@ -145,18 +112,9 @@ function finishUndo(
   source: DinerImportSource,
   reason: UndoReason,
 ): void {
-  const { db, actor, kept, cafes } = undoing;
+  const { db, actor, cafes } = undoing;
   const state: DinerImportState = undoing.undid === 0 ? "failed" : "rolled_back";
-  const final: Message = kept.length
-    ? message(`${reason.key}_kept`, {
-        ...reason.params,
-        count: kept.length,
-        names: kept
-          .slice(0, 10)
-          .map((d) => d.name)
-          .join(", "),
-      })
-    : reason;
+  const final: Message = reason;
   db.transaction(
     () => {
       if (!renewLease(db.$client, importId, token)) return;
@@ -190,7 +148,7 @@ function* undoSteps(db: Db, importId: number, token: string, reason: UndoReason)
     .values(importId)[0] as [number | null, string, string, string, DinerImportSource["via"], number | null];
   const actor: Actor = { userId: ledger[0], label: ledger[1] };
   const source: DinerImportSource = { fileName: ledger[2], sha256: ledger[3], via: ledger[4], jobId: ledger[5] };
-  const undoing: Undoing = { db, actor, kept: [], cafes: new Set(), undid: 0 };
+  const undoing: Undoing = { db, actor, cafes: new Set(), undid: 0 };
   for (;;) {
     const step = db.transaction(
       () => {
@@ -218,20 +176,19 @@ export async function undoImportAsync(db: Db, importId: number, token: string, r
 }
 
 /**
- * Undoes the writes of imports whose writer stopped mid-way (its lease ran out); run at every start and before
- * each import. Returns how many imports it undid.
+ * Takes over the imports whose writer stopped mid-way (its lease ran out), so a writer that wakes up stops at its
+ * next chunk, and returns each one's undoing steps. The reason is the stop someone asked for, if any.
  */
-export function recoverDinerImports(db: Db, now: Date = new Date()): number {
+function* takeOverStale(db: Db, now: Date): Generator<Generator<void, boolean>> {
   const client = db.$client;
   const stale = client
     .prepare(
-      "SELECT id, lease_owner FROM diner_imports WHERE state = 'writing' AND (lease_until IS NULL OR lease_until < ?)",
+      `SELECT id, lease_owner, stop_key, stop_params FROM diner_imports
+        WHERE state = 'writing' AND (lease_until IS NULL OR lease_until < ?)`,
     )
-    .values(now.getTime()) as [number, string | null][];
-  let recovered = 0;
-  for (const [importId, owner] of stale) {
+    .values(now.getTime()) as [number, string | null, string | null, string | null][];
+  for (const [importId, owner, stopKey, stopParams] of stale) {
     const token = randomUUID();
-    // Taking the lease over, so a writer that wakes up stops at its next chunk.
     const taken = db.transaction(
       () =>
         client
@@ -242,9 +199,40 @@ export function recoverDinerImports(db: Db, now: Date = new Date()): number {
       { behavior: "immediate" },
     );
     if (!taken) continue;
-    const steps = undoSteps(db, importId, token, { key: "diners.import_rolled_back_stopped" });
+    const reason: UndoReason = stopKey
+      ? ({ key: stopKey, params: stopParams ? JSON.parse(stopParams) : undefined } as UndoReason)
+      : { key: "diners.import_rolled_back_stopped" };
+    yield undoSteps(db, importId, token, reason);
+  }
+}
+
+/**
+ * Undoes the writes of imports whose writer stopped mid-way (its lease ran out), at once: run at start-up, before
+ * the server listens, and before each import. Returns how many imports it undid.
+ */
+export function recoverDinerImports(db: Db, now: Date = new Date()): number {
+  let recovered = 0;
+  for (const steps of takeOverStale(db, now)) {
     let step = steps.next();
     while (!step.done) step = steps.next();
+    if (step.value) recovered++;
+  }
+  return recovered;
+}
+
+/**
+ * The same, yielding to the event loop between its short transactions: a running server's heartbeat undoes, within
+ * seconds of its lease running out, the import of a writer that died (a killed `./mesa import:diners`, another
+ * server), while it goes on answering.
+ */
+export async function recoverDinerImportsAsync(db: Db, now: Date = new Date()): Promise<number> {
+  let recovered = 0;
+  for (const steps of takeOverStale(db, now)) {
+    let step = steps.next();
+    while (!step.done) {
+      await new Promise((resolve) => setImmediate(resolve));
+      step = steps.next();
+    }
     if (step.value) recovered++;
   }
   return recovered;

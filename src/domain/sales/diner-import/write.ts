@@ -40,6 +40,16 @@ class ChangedMeanwhile extends Error {}
 /** The import's lease was taken over (its writer was taken as stopped and recovery undoes it). */
 class LeaseLost extends Error {}
 
+/**
+ * Someone asked the import to stop (a person registered by hand with a document it holds: stopImportHolding), or
+ * a document it was about to create was registered meanwhile; `reason` says who and which document.
+ */
+class StopRequested extends Error {
+  constructor(readonly reason: UndoReason) {
+    super("The import was asked to stop");
+  }
+}
+
 function isConflict(error: unknown): boolean {
   return (
     error instanceof ChangedMeanwhile ||
@@ -117,8 +127,8 @@ function writeChunk(client: Database, actor: Actor, importId: number, writes: Wr
   const firstDiner = insertRows(
     client,
     "diners",
-    "document_type, document_number, name, name_folded, phone, subdealership_id, cafe_id, level_id, active, created_at, updated_at",
-    11,
+    "document_type, document_number, name, name_folded, phone, subdealership_id, cafe_id, level_id, active, import_id, created_at, updated_at",
+    12,
     creates.map((w) => {
       const v = w.values;
       return [
@@ -131,6 +141,7 @@ function writeChunk(client: Database, actor: Actor, importId: number, writes: Wr
         v.cafeId,
         v.levelId,
         1,
+        importId,
         now,
         now,
       ];
@@ -294,11 +305,38 @@ interface Writing {
 }
 
 /**
+ * When a chunk could not create a diner because its document was registered meanwhile (by hand, between the
+ * preview and this chunk), the stop that says who and which document; null for any other failure.
+ */
+function registeredMeanwhile(client: Database, importId: number, chunk: Write[]): StopRequested | null {
+  // Not this import's own diners: the chunk's first statements may have inserted some before the one that failed.
+  const find = client.prepare(
+    "SELECT name FROM diners WHERE document_type = ? AND document_number = ? AND import_id IS NOT ?",
+  );
+  for (const w of chunk) {
+    if (w.kind !== "create") continue;
+    const taken = find.values(w.documentType, w.documentNumber, importId)[0] as [string] | undefined;
+    if (taken)
+      return new StopRequested({
+        key: "diners.import_stopped_registered",
+        params: { name: taken[0], document: `${w.documentType.toUpperCase()} ${w.documentNumber}` },
+      });
+  }
+  return null;
+}
+
+/**
  * Writes the plan's writes chunk by chunk, each in its own transaction; the last one also records the import as
  * succeeded and drops its undo log.
  */
 async function writeInChunks({ db, actor, source, planned, importId, token, options }: Writing): Promise<void> {
-  const { writes, counts, cafeIds, preview } = planned;
+  const { counts, cafeIds, preview } = planned;
+  // The new diners first, the changes to existing diners last: those show as their chunk commits (the new diners
+  // only when the import is whole), so the fewer chunks after them, the shorter the time a half-done import shows.
+  const writes = [
+    ...planned.writes.filter((w) => w.kind === "create"),
+    ...planned.writes.filter((w) => w.kind !== "create"),
+  ];
   const client = db.$client;
   const now = new Date();
   let size = Math.max(1, options.chunkSize ?? FIRST_CHUNK_ROWS);
@@ -314,8 +352,14 @@ async function writeInChunks({ db, actor, source, planned, importId, token, opti
     withoutSync(client, !last, () =>
       immediateTransaction(client, () => {
         lockedAt = performance.now();
-        if (!renewLease(client, importId, token)) throw new LeaseLost("The import's lease was taken over");
-        writeChunk(client, actor, importId, chunk, now.getTime());
+        const lease = renewLease(client, importId, token);
+        if (!lease) throw new LeaseLost("The import's lease was taken over");
+        if (lease.stop) throw new StopRequested(lease.stop as UndoReason);
+        try {
+          writeChunk(client, actor, importId, chunk, now.getTime());
+        } catch (error) {
+          throw registeredMeanwhile(client, importId, chunk) ?? error;
+        }
         if (last) {
           // Done: the import succeeds with its last chunk, and its undo log goes.
           finishLedger(db, importId, "succeeded", counts, null, Date.now());
@@ -388,14 +432,22 @@ export async function importDiners(
     await writeInChunks({ db, actor, source, planned, importId, token, options });
   } catch (error) {
     if (error instanceof LeaseLost) throw error;
-    const reason: UndoReason = isConflict(error)
-      ? { key: "diners.import_rolled_back_changed" }
-      : {
-          key: "diners.import_rolled_back_error",
-          params: { detail: error instanceof Error ? error.message : String(error) },
-        };
+    const changed = isConflict(error) || error instanceof StopRequested;
+    const reason: UndoReason =
+      error instanceof StopRequested
+        ? error.reason
+        : isConflict(error)
+          ? { key: "diners.import_rolled_back_changed" }
+          : {
+              key: "diners.import_rolled_back_error",
+              params: { detail: error instanceof Error ? error.message : String(error) },
+            };
     const finished = await undoImportAsync(db, importId, token, reason);
-    if (finished && isConflict(error)) throw planChanged((await planAsync(db, scope, sheet, options)).preview);
+    if (finished && changed)
+      throw planChanged(
+        (await planAsync(db, scope, sheet, options)).preview,
+        error instanceof StopRequested ? message(error.reason.key, error.reason.params) : undefined,
+      );
     throw error;
   } finally {
     client.prepare(`PRAGMA cache_size = ${cacheSize}`).run();
