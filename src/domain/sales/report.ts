@@ -707,7 +707,7 @@ export function salesFilterOptions(db: Db, scope: Scope): SalesFilterOptions {
     .orderBy(asc(mines.name), asc(units.name), asc(cafes.name))
     .all();
   return {
-    cafes: scope.all ? cafeRows : cafeRows.filter((cafe) => scope.cafeIds.has(cafe.id)),
+    cafes: cafeRows.filter((cafe) => reachesCafe(scope, cafe.id)),
     dealerships: db
       .select({ id: dealerships.id, name: dealerships.name })
       .from(dealerships)

@@ -30,13 +30,9 @@ import {
 } from "../../domain/jobs/diners-import";
 import {
   dismissJob,
-  findOwnJob,
   holdsUpload,
   isFinished,
   latestJob,
-  releaseKeptUploads,
-  removeUpload,
-  storeUpload,
   takeKeptUpload,
   uploadExpiresAt,
   type Job,
@@ -44,6 +40,7 @@ import {
 import type { DinerImportPreview } from "../../domain/sales/diner-import";
 import { DINER_INTAKE } from "../../domain/spreadsheets/read";
 import type { RequestContext } from "../context";
+import { keepUpload, ownJob, requireNoJobRunning, startJobOn } from "../workbook-jobs";
 import { access, defineRoutes } from "../routing";
 import type { DinerImportProp, DinerImportView } from "../../shared/sales/types";
 export type { DinerImportProp, DinerImportView } from "../../shared/sales/types";
@@ -143,16 +140,8 @@ function describeJob(ctx: RequestContext, job: Job): DinerImportView {
   return { ...view, step: "failed", notice: said };
 }
 
-/** The signed-in person's own diner import with this id, or null (someone else's reads as none). */
-function ownImport(ctx: RequestContext, id: number): Job | null {
-  try {
-    const job = findOwnJob(ctx.db, ctx.user!.id, id);
-    return job.kind === DINERS_IMPORT ? job : null;
-  } catch (error) {
-    if (error instanceof NotFound) return null;
-    throw error;
-  }
-}
+/** The person's own diner import with this id, or null. */
+const ownImport = (ctx: RequestContext, id: number) => ownJob(ctx, DINERS_IMPORT, id);
 
 /** A checkbox of a form: "1", "true" or "on" (a multipart or urlencoded field), or a JSON boolean. */
 function checked(value: unknown): boolean {
@@ -176,18 +165,7 @@ function extensionOf(fileName: string): string {
 }
 
 function startJob(ctx: RequestContext, input: DinersImportInput, upload: string) {
-  try {
-    return ctx.services.jobs.start({
-      kind: DINERS_IMPORT,
-      actor: { userId: ctx.user!.id, label: ctx.actor.label },
-      scope: ctx.scope,
-      input,
-      upload,
-    });
-  } catch (error) {
-    removeUpload(upload);
-    throw error;
-  }
+  return startJobOn(ctx, DINERS_IMPORT, input, upload);
 }
 
 /** Started: an API client gets the job to follow (jobs.show); the page goes back to where it was. */
@@ -213,13 +191,10 @@ export const dinersImportRoutes = defineRoutes([
         throw new ValidationFailed({ file: message("dinners.import.file_required") });
       const defaultCafeId = defaultCafe(ctx, ctx.body.cafe_id);
       // One import at a time per person, so uploads waiting for their turn stay few.
-      const current = latestJob(ctx.db, ctx.user!.id, DINERS_IMPORT);
-      if (current && !isFinished(current.state)) throw new ValidationFailed({ file: message("dinners.import.busy") });
+      requireNoJobRunning(ctx, DINERS_IMPORT, "file", message("dinners.import.busy"));
       const bytes = new Uint8Array(await file.arrayBuffer());
       const fileName = (file instanceof File && file.name ? file.name : "diners").slice(0, 200);
-      // One file waits for confirmation at a time: a preview not confirmed is dropped with its file.
-      releaseKeptUploads(ctx.db, ctx.user!.id, DINERS_IMPORT);
-      const upload = storeUpload(ctx.config.storagePath, bytes, extensionOf(fileName));
+      const upload = keepUpload(ctx, DINERS_IMPORT, bytes, extensionOf(fileName));
       const job = startJob(
         ctx,
         {
@@ -242,9 +217,7 @@ export const dinersImportRoutes = defineRoutes([
     wheres: { job: JOB_ID },
     access: access.can("diners.import"),
     handle: (ctx) => {
-      const current = latestJob(ctx.db, ctx.user!.id, DINERS_IMPORT);
-      if (current && !isFinished(current.state))
-        throw new ValidationFailed({ confirm: message("dinners.import.busy") });
+      requireNoJobRunning(ctx, DINERS_IMPORT, "confirm", message("dinners.import.busy"));
       // Only the person's own preview: anyone else's job, like a missing one, is one they cannot import.
       const job = ownImport(ctx, Number(ctx.params.job));
       const result = (job?.result ?? null) as DinersImportResult | null;

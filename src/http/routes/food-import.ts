@@ -19,7 +19,7 @@
  */
 import { dishesTemplate } from "../../domain/food/dish-export";
 import { changesOf, describeDishProblem, type DishImportPlan } from "../../domain/food/dish-import";
-import { NotFound, ValidationFailed } from "../../domain/errors";
+import { ValidationFailed } from "../../domain/errors";
 import {
   DISHES_IMPORT,
   IMPORT_FAILED,
@@ -29,13 +29,9 @@ import {
   type DishesImportResult,
 } from "../../domain/jobs/dishes-import";
 import {
-  findOwnJob,
   holdsUpload,
   isFinished,
   latestJob,
-  releaseKeptUploads,
-  removeUpload,
-  storeUpload,
   takeKeptUpload,
   uploadExpiresAt,
   type Job,
@@ -45,6 +41,7 @@ import { MAX_WORKBOOK_BYTES } from "../../domain/spreadsheets/read";
 import type { TranslationKey } from "../../shared/i18n";
 import { message } from "../../shared/message";
 import type { RequestContext } from "../context";
+import { keepUpload, ownJob, requireNoJobRunning, startJobOn } from "../workbook-jobs";
 import { access, defineRoutes } from "../routing";
 import { exportFileName, xlsxResponse } from "../spreadsheet";
 
@@ -135,39 +132,16 @@ function latestView(ctx: RequestContext): DishImportJobView | null {
   return job ? dishImportJobView(ctx, job) : null;
 }
 
-/** The signed-in person's own dishes import with this id, or null (someone else's reads as none). */
-function ownImport(ctx: RequestContext, id: number): Job | null {
-  try {
-    const job = findOwnJob(ctx.db, ctx.user!.id, id);
-    return job.kind === DISHES_IMPORT ? job : null;
-  } catch (error) {
-    if (error instanceof NotFound) return null;
-    throw error;
-  }
-}
+/** The person's own dishes import with this id, or null. */
+const ownImport = (ctx: RequestContext, id: number) => ownJob(ctx, DISHES_IMPORT, id);
 
 /** Refuses a second import while the person's last one is still checked or written. */
-function requireNoImportRunning(ctx: RequestContext, field: "file" | "confirm"): void {
-  const current = latestJob(ctx.db, ctx.user!.id, DISHES_IMPORT);
-  if (current && !isFinished(current.state))
-    throw new ValidationFailed({ [field]: message("foodImportDishes.import_busy") });
-}
+const requireNoImportRunning = (ctx: RequestContext, field: "file" | "confirm") =>
+  requireNoJobRunning(ctx, DISHES_IMPORT, field, message("foodImportDishes.import_busy"));
 
 /** Starts the job on its upload (deleted if the job cannot be started) and answers with it. */
 function startJob(ctx: RequestContext, input: DishesImportInput): Response {
-  let job: Job;
-  try {
-    job = ctx.services.jobs.start({
-      kind: DISHES_IMPORT,
-      actor: { userId: ctx.user!.id, label: ctx.actor.label },
-      scope: ctx.scope,
-      input,
-      upload: input.path,
-    });
-  } catch (error) {
-    removeUpload(input.path);
-    throw error;
-  }
+  const job = startJobOn(ctx, DISHES_IMPORT, input, input.path);
   const view = dishImportJobView(ctx, job);
   if (ctx.wantsJson) return Response.json({ job: view }, { status: 202, headers: NO_STORE });
   ctx.flash(DISH_IMPORT_FLASH, view);
@@ -194,10 +168,9 @@ export const foodImportRoutes = defineRoutes([
       requireNoImportRunning(ctx, "file");
       const fileName = (file instanceof File && file.name ? file.name : "workbook.xlsx").slice(0, 200);
       const extension = fileName.split(".").pop()?.toLowerCase() ?? "";
-      // One workbook waits for confirmation at a time: a preview not confirmed is dropped with its file.
-      releaseKeptUploads(ctx.db, ctx.user!.id, DISHES_IMPORT);
-      const path = storeUpload(
-        ctx.config.storagePath,
+      const path = keepUpload(
+        ctx,
+        DISHES_IMPORT,
         new Uint8Array(await file.arrayBuffer()),
         EXTENSIONS.has(extension) ? extension : "xlsx",
       );

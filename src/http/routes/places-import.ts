@@ -15,16 +15,12 @@
 import { can } from "../../domain/access/authorization";
 import { businessOptions } from "../../domain/organisation/businesses";
 import { firstActiveService } from "../../domain/places/services";
-import { NotFound, ValidationFailed } from "../../domain/errors";
+import { ValidationFailed } from "../../domain/errors";
 import { message } from "../../shared/message";
 import {
-  findOwnJob,
   holdsUpload,
   isFinished,
   latestJob,
-  releaseKeptUploads,
-  removeUpload,
-  storeUpload,
   takeKeptUpload,
   uploadExpiresAt,
   UPLOAD_KEPT_MS,
@@ -51,6 +47,7 @@ import {
 } from "../../domain/places/import";
 import { checkZip, MAX_WORKBOOK_BYTES } from "../../domain/spreadsheets/read";
 import type { RequestContext } from "../context";
+import { keepUpload, ownJob, requireNoJobRunning, startJobOn } from "../workbook-jobs";
 import { access, defineRoutes } from "../routing";
 import { exportFileName, xlsxResponse } from "../spreadsheet";
 import type { Translate, TranslationKey } from "../../shared/i18n";
@@ -181,16 +178,8 @@ function describeJob(ctx: RequestContext, job: Job): ImportJobView {
   return { ...view, step: "failed", notice: job.error ? ctx.say(job.error) : null };
 }
 
-/** The signed-in person's own places import with this id, or null (someone else's reads as none). */
-function ownImport(ctx: RequestContext, id: number): Job | null {
-  try {
-    const job = findOwnJob(ctx.db, ctx.user!.id, id);
-    return job.kind === PLACES_IMPORT ? job : null;
-  } catch (error) {
-    if (error instanceof NotFound) return null;
-    throw error;
-  }
-}
+/** The person's own places import with this id, or null. */
+const ownImport = (ctx: RequestContext, id: number) => ownJob(ctx, PLACES_IMPORT, id);
 
 export const placesImportRoutes = defineRoutes([
   {
@@ -206,14 +195,11 @@ export const placesImportRoutes = defineRoutes([
       if (!(file instanceof Blob) || file.size === 0)
         throw new ValidationFailed({ file: message("import.file_required") });
       // One import at a time per person, so uploads waiting for their turn stay few.
-      const current = latestJob(ctx.db, ctx.user!.id, PLACES_IMPORT);
-      if (current && !isFinished(current.state)) throw new ValidationFailed({ file: message("import.busy") });
+      requireNoJobRunning(ctx, PLACES_IMPORT, "file", message("import.busy"));
       const bytes = new Uint8Array(await file.arrayBuffer());
       // Size and zip structure now, so a refused file is said on the form; reading the rows is the job's.
       checkZip(bytes);
-      // One workbook waits for confirmation at a time: a preview not confirmed is dropped with its file.
-      releaseKeptUploads(ctx.db, ctx.user!.id, PLACES_IMPORT);
-      const upload = storeUpload(ctx.config.storagePath, bytes, "xlsx");
+      const upload = keepUpload(ctx, PLACES_IMPORT, bytes, "xlsx");
       const input: PlacesImportInput = {
         step: "preview",
         path: upload,
@@ -221,18 +207,7 @@ export const placesImportRoutes = defineRoutes([
         abilities: abilities(ctx),
         timeZone: ctx.config.timezone,
       };
-      try {
-        ctx.services.jobs.start({
-          kind: PLACES_IMPORT,
-          actor: { userId: ctx.user!.id, label: ctx.actor.label },
-          scope: ctx.scope,
-          input,
-          upload,
-        });
-      } catch (error) {
-        removeUpload(upload);
-        throw error;
-      }
+      startJobOn(ctx, PLACES_IMPORT, input, upload);
       return ctx.back(ctx.urlFor("management.index"));
     },
   },
@@ -243,8 +218,7 @@ export const placesImportRoutes = defineRoutes([
     wheres: { job: JOB_ID },
     access: access.can("places.manage"),
     handle: (ctx) => {
-      const current = latestJob(ctx.db, ctx.user!.id, PLACES_IMPORT);
-      if (current && !isFinished(current.state)) throw new ValidationFailed({ confirm: message("import.busy") });
+      requireNoJobRunning(ctx, PLACES_IMPORT, "confirm", message("import.busy"));
       // Only the person's own preview: anyone else's job, like a missing one, is one they cannot import.
       const job = ownImport(ctx, Number(ctx.params.job));
       const preview = (job?.result as PlacesImportResult | null | undefined)?.preview;
@@ -261,18 +235,7 @@ export const placesImportRoutes = defineRoutes([
         timeZone: ctx.config.timezone,
         plan: preview.plan,
       };
-      try {
-        ctx.services.jobs.start({
-          kind: PLACES_IMPORT,
-          actor: { userId: ctx.user!.id, label: ctx.actor.label },
-          scope: ctx.scope,
-          input,
-          upload,
-        });
-      } catch (error) {
-        removeUpload(upload);
-        throw error;
-      }
+      startJobOn(ctx, PLACES_IMPORT, input, upload);
       return ctx.back(ctx.urlFor("management.index"));
     },
   },
