@@ -713,7 +713,8 @@ function ensureWhollyInside(db: Db, scope: Scope, kind: "mine" | "unit", id: num
         : "SELECT c.id FROM cafes c JOIN units u ON u.id = c.unit_id WHERE u.mine_id = ?",
     )
     .all(id);
-  if (cafeIds.some((c) => !reachesCafe(scope, c.id))) throw new Conflict(message(`places.${kind}_shared_outside_scope`));
+  if (cafeIds.some((c) => !reachesCafe(scope, c.id)))
+    throw new Conflict(message(`places.${kind}_shared_outside_scope`));
 }
 
 export function updateMine(db: Db, actor: Actor, scope: Scope, id: number, input: unknown, now = new Date()) {
