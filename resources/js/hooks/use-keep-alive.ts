@@ -5,7 +5,7 @@
  */
 import { router } from "@inertiajs/react";
 import { useEffect } from "react";
-import { requestJson } from "../components/dinners/http";
+import { requestJson } from "../lib/json-client";
 import { useRoute } from "./use-route";
 
 export function useKeepAlive(minutes: number): void {

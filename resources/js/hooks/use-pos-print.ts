@@ -4,7 +4,7 @@
  * recorded (POST sales.print, as the ticket page does), then the browser prints it alone on its 80 mm roll.
  */
 import { useEffect, useRef, useState } from "react";
-import { requestJson } from "../components/dinners/http";
+import { requestJson } from "../lib/json-client";
 import type { SaleView } from "../components/dinners/types";
 import { useRoute } from "./use-route";
 

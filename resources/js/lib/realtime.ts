@@ -5,6 +5,7 @@
  */
 import Echo, { type Channel } from "laravel-echo";
 import Pusher from "pusher-js";
+import { xsrfToken } from "./json-client";
 import type { RealtimeEventName, RealtimeEvents } from "../../../src/shared/realtime-events";
 
 export interface RealtimeSettings {
@@ -19,11 +20,6 @@ export type ConnectionState = "initialized" | "connecting" | "connected" | "unav
 
 let echo: Echo<"pusher"> | null = null;
 const stateListeners = new Set<(state: ConnectionState) => void>();
-
-function xsrfToken(): string {
-  const match = document.cookie.match(/(?:^|;\s*)XSRF-TOKEN=([^;]*)/);
-  return match ? decodeURIComponent(match[1]) : "";
-}
 
 /** Opens (once) the connection for this tab and returns it. */
 export function connectRealtime(settings: RealtimeSettings, urls: { auth: string; userAuth: string }): Echo<"pusher"> {

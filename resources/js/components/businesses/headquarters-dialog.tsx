@@ -1,12 +1,10 @@
 /** Create or edit a headquarters: its business, name, address, phone and city (where it acts as a logistics centre). */
 import { useForm } from "@inertiajs/react";
-import type { FormEvent } from "react";
 import { useI18n } from "../../hooks/use-i18n";
-import { useRoute } from "../../hooks/use-route";
 import { CitySelect, cityIdOf, type CityOption } from "../food/city-select";
-import { Dialog, DialogActions } from "../ui/dialog";
+import { textField } from "../form-dialog";
+import { OrganisationDialog } from "./organisation-dialog";
 import { Field } from "../ui/field";
-import { OtherErrors } from "../ui/form-errors";
 import { SelectField } from "../ui/select-field";
 import type { BusinessOption, HeadquartersRow } from "./types";
 
@@ -24,7 +22,6 @@ export function HeadquartersDialog({
   onClose: () => void;
 }) {
   const { t } = useI18n();
-  const route = useRoute();
   const form = useForm({
     business_id: headquarters
       ? String(headquarters.businessId)
@@ -36,78 +33,33 @@ export function HeadquartersDialog({
     phone: headquarters?.phone ?? "",
     city_id: headquarters?.cityId ? String(headquarters.cityId) : "",
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const options = { preserveScroll: true, onSuccess: () => onClose() };
-    form.transform((data) => ({ ...data, city_id: cityIdOf(data.city_id) }));
-    if (headquarters) form.put(route("headquarters.update", { headquarters: headquarters.id }), options);
-    else form.post(route("headquarters.store"), options);
-  };
   return (
-    <Dialog
-      open
+    <OrganisationDialog
+      kind="headquarters"
+      record={headquarters}
+      form={form}
+      fields={FIELDS}
+      transform={(data) => ({ ...data, city_id: cityIdOf(data.city_id) })}
       onClose={onClose}
-      title={t(headquarters ? "headquarters.edit_title" : "headquarters.new_title")}
-      closeLabel={t("businesses.close")}
     >
-      <form onSubmit={submit} className="space-y-3" noValidate>
-        <SelectField
-          label={t("headquarters.business")}
-          name="business_id"
-          required
-          value={form.data.business_id}
-          onChange={(e) => form.setData("business_id", e.target.value)}
-          error={form.errors.business_id}
-        >
-          <option value="">—</option>
-          {businesses.map((b) => (
-            <option key={b.id} value={b.id}>
-              {b.name}
-            </option>
-          ))}
-        </SelectField>
-        <Field
-          label={t("headquarters.name")}
-          name="name"
-          required
-          maxLength={120}
-          value={form.data.name}
-          onChange={(e) => form.setData("name", e.target.value)}
-          error={form.errors.name}
-        />
-        <Field
-          label={t("headquarters.address")}
-          name="address"
-          required
-          maxLength={255}
-          value={form.data.address}
-          onChange={(e) => form.setData("address", e.target.value)}
-          error={form.errors.address}
-        />
-        <Field
-          label={t("headquarters.phone")}
-          name="phone"
-          type="tel"
-          maxLength={30}
-          value={form.data.phone}
-          onChange={(e) => form.setData("phone", e.target.value)}
-          error={form.errors.phone}
-        />
-        <CitySelect
-          cities={cities}
-          value={form.data.city_id}
-          onChange={(value) => form.setData("city_id", value)}
-          error={form.errors.city_id}
-          hint={t("food.headquarters_city_hint")}
-        />
-        <OtherErrors errors={form.errors as Record<string, string>} fields={FIELDS} />
-        <DialogActions
-          onCancel={onClose}
-          cancelLabel={t("businesses.cancel")}
-          submitLabel={t("businesses.save")}
-          busy={form.processing}
-        />
-      </form>
-    </Dialog>
+      <SelectField label={t("headquarters.business")} required {...textField(form, "business_id")}>
+        <option value="">—</option>
+        {businesses.map((b) => (
+          <option key={b.id} value={b.id}>
+            {b.name}
+          </option>
+        ))}
+      </SelectField>
+      <Field label={t("headquarters.name")} required maxLength={120} {...textField(form, "name")} />
+      <Field label={t("headquarters.address")} required maxLength={255} {...textField(form, "address")} />
+      <Field label={t("headquarters.phone")} type="tel" maxLength={30} {...textField(form, "phone")} />
+      <CitySelect
+        cities={cities}
+        value={form.data.city_id}
+        onChange={(value) => form.setData("city_id", value)}
+        error={form.errors.city_id}
+        hint={t("food.headquarters_city_hint")}
+      />
+    </OrganisationDialog>
   );
 }

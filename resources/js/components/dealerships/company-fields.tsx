@@ -1,5 +1,6 @@
 /** The fields a dealership and a subdealership share: name, RUC, fiscal and legal address, phone and e-mail. */
 import { useI18n } from "../../hooks/use-i18n";
+import { RucField } from "../ruc-field";
 import { Field } from "../ui/field";
 
 export interface CompanyData {
@@ -49,13 +50,10 @@ export function CompanyFields({
         onChange={(e) => onChange("name", e.target.value)}
         error={errors.name}
       />
-      <Field
+      <RucField
         label={t("dealerships.ruc")}
         name="ruc"
-        required
-        inputMode="numeric"
-        maxLength={rucLength}
-        inputClassName="font-mono"
+        rucLength={rucLength}
         hint={t("dealerships.ruc_hint", { length: rucLength })}
         value={data.ruc}
         onChange={(e) => onChange("ruc", e.target.value.replace(/\s/g, ""))}

@@ -12,7 +12,7 @@ import { useI18n } from "../../hooks/use-i18n";
 import { cn } from "../../lib/utils";
 import { DataTable, type DataColumn, type Page, type SortState } from "../data-table";
 import { IconButton } from "../ui/button";
-import { RowActions } from "./row-actions";
+import { RowActions } from "../row-actions";
 import { UnitChips } from "./unit-chips";
 import type { DealershipTreeRow, SubdealershipRow } from "./types";
 
@@ -137,7 +137,8 @@ export function DealershipTree({
               <Plus className="size-4" aria-hidden="true" />
             </IconButton>
             <RowActions
-              name={row.name}
+              editLabel={t("dealerships.edit", { name: row.name })}
+              deleteLabel={t("dealerships.delete", { name: row.name })}
               onEdit={() => actions.editDealership(row)}
               onDelete={() => actions.deleteDealership(row)}
             />
@@ -190,7 +191,8 @@ export function DealershipTree({
       cell: (sub) =>
         canManage && (
           <RowActions
-            name={sub.name}
+            editLabel={t("dealerships.edit", { name: sub.name })}
+            deleteLabel={t("dealerships.delete", { name: sub.name })}
             onEdit={() => actions.editSubdealership(sub)}
             onDelete={() => actions.deleteSubdealership(sub)}
           />

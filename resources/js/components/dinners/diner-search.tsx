@@ -13,7 +13,7 @@ import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
 import { cn } from "../../lib/utils";
 import { inputClasses } from "../ui/field";
-import { requestJson } from "./http";
+import { requestJson } from "../../lib/json-client";
 import type { DinerView } from "./types";
 
 /** Digits only: a scanner (or a cashier) typing a document; no typeahead for these. */
@@ -113,12 +113,9 @@ export const DinerSearch = forwardRef<
   const fetchDiners = async (query: string, controller: AbortController): Promise<DinerView[] | null | undefined> => {
     setSearching(true);
     try {
-      const { status, body } = await requestJson<DinerView[]>(
-        "GET",
-        route("diners.search", { q: query }),
-        undefined,
-        controller.signal,
-      );
+      const { status, body } = await requestJson<DinerView[]>("GET", route("diners.search", { q: query }), undefined, {
+        signal: controller.signal,
+      });
       if (status !== 200 || !Array.isArray(body)) {
         if (status === 401 || status === 419) window.location.reload();
         return null;

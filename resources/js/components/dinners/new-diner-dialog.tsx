@@ -12,7 +12,7 @@ import { Dialog, DialogActions } from "../ui/dialog";
 import { Field } from "../ui/field";
 import { OtherErrors } from "../ui/form-errors";
 import { SelectField } from "../ui/select-field";
-import { fieldErrors, requestJson } from "./http";
+import { fieldErrors, requestJson } from "../../lib/json-client";
 import type { CafeChoice, DinerView, DocumentType, LevelOption, SubdealershipOption } from "./types";
 
 const FIELDS = ["name", "document_type", "document_number", "phone", "subdealership_id", "cafe_id", "level_id"];

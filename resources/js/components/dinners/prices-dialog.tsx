@@ -5,8 +5,8 @@
  * once and whether a cash sale keeps the next one on cash, for a cash-only cafe (dinners.settings). Only what changed
  * is sent.
  */
-import { router } from "@inertiajs/react";
-import { useState, type FormEvent } from "react";
+import { useForm } from "@inertiajs/react";
+import type { FormEvent } from "react";
 import { centsToSoles } from "../../../../src/shared/money";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
@@ -33,19 +33,31 @@ export function PricesDialog({ pos, onClose }: { pos: PointOfSale; onClose: () =
     start: s.windowStart ?? "",
     end: s.windowEnd ?? "",
   }));
-  const [rows, setRows] = useState(initial);
-  const [series, setSeries] = useState(pos.cafe.ticketSeries);
-  const [boletaSeries, setBoletaSeries] = useState(pos.cafe.boletaSeries);
-  const [autoPrint, setAutoPrint] = useState(pos.cafe.autoPrint);
-  const [keepCash, setKeepCash] = useState(pos.cafe.keepCash);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [busy, setBusy] = useState(false);
+  const form = useForm({
+    rows: initial,
+    ticket_series: pos.cafe.ticketSeries,
+    boleta_series: pos.cafe.boletaSeries,
+    auto_print: pos.cafe.autoPrint,
+    keep_cash: pos.cafe.keepCash,
+  });
+  const {
+    rows,
+    ticket_series: series,
+    boleta_series: boletaSeries,
+    auto_print: autoPrint,
+    keep_cash: keepCash,
+  } = form.data;
+  const errors = form.errors as Record<string, string>;
   const edit = (serviceId: number, field: keyof Omit<Row, "serviceId">, value: string) =>
-    setRows((all) => all.map((r) => (r.serviceId === serviceId ? { ...r, [field]: value } : r)));
+    form.setData((data) => ({
+      ...data,
+      rows: data.rows.map((r) => (r.serviceId === serviceId ? { ...r, [field]: value } : r)),
+    }));
 
+  // Prices and settings are two requests: the prices first, then the settings once the prices are saved.
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (busy) return;
+    if (form.processing) return;
     const before = new Map(initial.map((r) => [r.serviceId, r]));
     const prices = rows
       .filter((r) => r.price.trim() !== before.get(r.serviceId)!.price)
@@ -65,24 +77,27 @@ export function PricesDialog({ pos, onClose }: { pos: PointOfSale; onClose: () =
       ...(keepCash !== pos.cafe.keepCash ? { keep_cash: keepCash } : {}),
       ...(windows.length ? { windows } : {}),
     };
-    const options = {
-      preserveScroll: true,
-      preserveState: true,
-      only: ["pos"],
-      onError: (failed: Record<string, string>) => {
-        setErrors(failed);
-        setBusy(false);
-      },
-    };
+    const options = { preserveScroll: true, preserveState: true, only: ["pos"] };
     const saveSettings = () => {
       if (Object.keys(settings).length === 0) return onClose();
-      router.put(route("dinners.settings", { cafe: pos.cafe.id }), settings, { ...options, onSuccess: onClose });
+      form.transform(() => settings);
+      form.put(route("dinners.settings", { cafe: pos.cafe.id }), { ...options, onSuccess: () => onClose() });
     };
-    setErrors({});
+    form.clearErrors();
     if (prices.length === 0 && Object.keys(settings).length === 0) return onClose();
-    setBusy(true);
     if (prices.length === 0) return saveSettings();
-    router.put(route("cafe_prices.update", { cafe: pos.cafe.id }), { prices }, { ...options, onSuccess: saveSettings });
+    // The settings start once the prices' visit has finished, so the form stays busy from one to the other.
+    let pricesSaved = false;
+    form.transform(() => ({ prices }));
+    form.put(route("cafe_prices.update", { cafe: pos.cafe.id }), {
+      ...options,
+      onSuccess: () => {
+        pricesSaved = true;
+      },
+      onFinish: () => {
+        if (pricesSaved) saveSettings();
+      },
+    });
   };
 
   const known = [
@@ -181,7 +196,7 @@ export function PricesDialog({ pos, onClose }: { pos: PointOfSale; onClose: () =
           <Field
             label={t("dinners.prices.series")}
             value={series}
-            onChange={(e) => setSeries(e.target.value)}
+            onChange={(e) => form.setData("ticket_series", e.target.value)}
             error={errors.ticket_series}
             hint={t("dinners.prices.series_hint")}
             maxLength={4}
@@ -191,7 +206,7 @@ export function PricesDialog({ pos, onClose }: { pos: PointOfSale; onClose: () =
           <Field
             label={t("dinners.prices.boleta_series")}
             value={boletaSeries}
-            onChange={(e) => setBoletaSeries(e.target.value)}
+            onChange={(e) => form.setData("boleta_series", e.target.value)}
             error={errors.boleta_series}
             hint={t("dinners.prices.boleta_series_hint")}
             maxLength={4}
@@ -203,7 +218,7 @@ export function PricesDialog({ pos, onClose }: { pos: PointOfSale; onClose: () =
               type="checkbox"
               className="size-4"
               checked={autoPrint}
-              onChange={(e) => setAutoPrint(e.target.checked)}
+              onChange={(e) => form.setData("auto_print", e.target.checked)}
             />
             {t("dinners.prices.auto_print")}
           </label>
@@ -214,7 +229,7 @@ export function PricesDialog({ pos, onClose }: { pos: PointOfSale; onClose: () =
               type="checkbox"
               className="size-4"
               checked={keepCash}
-              onChange={(e) => setKeepCash(e.target.checked)}
+              onChange={(e) => form.setData("keep_cash", e.target.checked)}
               aria-describedby="pos-keep-cash-hint"
             />
             {t("dinners.prices.keep_cash")}
@@ -228,7 +243,7 @@ export function PricesDialog({ pos, onClose }: { pos: PointOfSale; onClose: () =
           onCancel={onClose}
           cancelLabel={t("dinners.cancel")}
           submitLabel={t("dinners.save")}
-          busy={busy}
+          busy={form.processing}
         />
       </form>
     </Dialog>

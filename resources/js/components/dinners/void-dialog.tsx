@@ -2,8 +2,8 @@
  * Voids a sale with a reason (POST sales.void). The sale stays in the list, struck through, and counts nowhere;
  * its number is not reused.
  */
-import { router } from "@inertiajs/react";
-import { useState, type FormEvent } from "react";
+import { useForm } from "@inertiajs/react";
+import type { FormEvent } from "react";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
 import { Button } from "../ui/button";
@@ -15,28 +15,20 @@ import type { SaleView } from "./types";
 export function VoidDialog({ sale, onClose }: { sale: SaleView; onClose: () => void }) {
   const { t, money } = useI18n();
   const route = useRoute();
-  const [reason, setReason] = useState("");
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [busy, setBusy] = useState(false);
+  const form = useForm({ reason: "" });
+  const errors = form.errors as Record<string, string>;
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (busy) return;
-    router.post(
-      route("sales.void", { sale: sale.id }),
-      { reason },
-      {
-        preserveScroll: true,
-        preserveState: true,
-        only: ["sales", "last"],
-        onStart: () => setBusy(true),
-        onFinish: () => setBusy(false),
-        onSuccess: (page) => {
-          const failed = (page.props.errors ?? {}) as Record<string, string>;
-          if (Object.keys(failed).length === 0) onClose();
-        },
-        onError: (failed) => setErrors(failed as Record<string, string>),
+    if (form.processing) return;
+    form.post(route("sales.void", { sale: sale.id }), {
+      preserveScroll: true,
+      preserveState: true,
+      only: ["sales", "last"],
+      onSuccess: (page) => {
+        const failed = (page.props.errors ?? {}) as Record<string, string>;
+        if (Object.keys(failed).length === 0) onClose();
       },
-    );
+    });
   };
   return (
     <Dialog
@@ -49,8 +41,8 @@ export function VoidDialog({ sale, onClose }: { sale: SaleView; onClose: () => v
       <form onSubmit={submit} className="space-y-4" noValidate>
         <TextareaField
           label={t("dinners.void.reason")}
-          value={reason}
-          onChange={(e) => setReason(e.target.value)}
+          value={form.data.reason}
+          onChange={(e) => form.setData("reason", e.target.value)}
           error={errors.reason}
           rows={3}
           maxLength={200}
@@ -61,7 +53,7 @@ export function VoidDialog({ sale, onClose }: { sale: SaleView; onClose: () => v
           <Button variant="outline" onClick={onClose}>
             {t("dinners.cancel")}
           </Button>
-          <Button type="submit" variant="destructive" disabled={busy}>
+          <Button type="submit" variant="destructive" disabled={form.processing}>
             {t("dinners.void.confirm")}
           </Button>
         </div>

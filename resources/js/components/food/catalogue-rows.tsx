@@ -2,14 +2,17 @@
  * What the menu table and the levels table share: moving a row up or down with buttons (usable by keyboard: the
  * focus stays on the row that moved and a live region says where it went), deleting a row after a confirmation,
  * and the message of a refused change (a row in use, an order that changed meanwhile), kept in the table's own
- * error bag so that it shows beside that table and nowhere else.
+ * error bag so that it shows beside that table and nowhere else; and the table's section itself: its heading and
+ * intro, its export and add buttons, and each row's move, edit and delete buttons.
  */
 import { router, usePage } from "@inertiajs/react";
-import { ArrowDown, ArrowUp } from "lucide-react";
-import { useRef, useState } from "react";
+import { ArrowDown, ArrowUp, Download, Plus } from "lucide-react";
+import { useRef, useState, type ReactNode } from "react";
 import { useI18n } from "../../hooks/use-i18n";
+import { Table, td } from "../data-table";
+import { RowActions } from "../row-actions";
 import { useConfirm } from "../ui/alert-dialog";
-import { IconButton } from "../ui/button";
+import { Button, buttonClasses, IconButton } from "../ui/button";
 
 interface Named {
   id: number;
@@ -144,5 +147,107 @@ export function TableMessages({ problem, announcement }: { problem?: string; ann
         {announcement}
       </p>
     </>
+  );
+}
+
+/**
+ * A catalogue table's section: heading, intro (and a read-only note without food.manage), the export link and the
+ * add button, the table's messages, and the rows in their order, each with its cells and, with food.manage, its
+ * move buttons and its edit and delete buttons.
+ */
+export function CatalogueSection<T extends Named>({
+  id,
+  words,
+  exportUrl,
+  headers,
+  rows,
+  rowTestId,
+  cells,
+  table,
+  canManage,
+  onAdd,
+  onEdit,
+  children,
+}: {
+  /** The section's id, which names its heading's ("levels-table": "levels-table-title"). */
+  id: string;
+  words: { title: string; intro: string; add: string; empty: string };
+  exportUrl: string;
+  /** The headers of the row's own cells; the order and actions headers follow with food.manage. */
+  headers: ReactNode[];
+  rows: T[];
+  rowTestId: string;
+  cells: (row: T) => ReactNode;
+  table: ReturnType<typeof useCatalogueRows<T>>;
+  canManage: boolean;
+  onAdd: () => void;
+  onEdit: (row: T) => void;
+  /** The section's dialog, when one is open. */
+  children?: ReactNode;
+}) {
+  const { t } = useI18n();
+  return (
+    <section className="space-y-4" aria-labelledby={`${id}-title`}>
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div className="max-w-2xl space-y-1">
+          <h2 id={`${id}-title`} className="text-lg font-semibold">
+            {words.title}
+          </h2>
+          <p className="text-sm text-muted-foreground">{words.intro}</p>
+          {!canManage && <p className="text-sm text-muted-foreground">{t("foodCatalogue.read_only")}</p>}
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <a href={exportUrl} download className={buttonClasses("outline")}>
+            <Download className="size-4" aria-hidden="true" />
+            {t("foodCatalogue.export")}
+          </a>
+          {canManage && (
+            <Button onClick={onAdd}>
+              <Plus className="size-4" aria-hidden="true" />
+              {words.add}
+            </Button>
+          )}
+        </div>
+      </div>
+      <TableMessages problem={table.problem} announcement={table.announcement} />
+      <div ref={table.tableRef}>
+        <Table
+          caption={words.title}
+          headers={canManage ? [...headers, t("foodCatalogue.order"), t("foodCatalogue.actions")] : headers}
+          actions={canManage}
+          empty={rows.length === 0 ? words.empty : null}
+        >
+          {rows.map((row, index) => (
+            <tr key={row.id} data-testid={rowTestId}>
+              {cells(row)}
+              {canManage && (
+                <td className={td}>
+                  <MoveButtons
+                    name={row.name}
+                    id={row.id}
+                    first={index === 0}
+                    last={index === rows.length - 1}
+                    busy={table.busy}
+                    onMove={(direction) => table.move(row, direction)}
+                  />
+                </td>
+              )}
+              {canManage && (
+                <td className={td}>
+                  <RowActions
+                    gap="gap-1"
+                    editLabel={t("foodCatalogue.edit_named", { name: row.name })}
+                    deleteLabel={t("foodCatalogue.delete_named", { name: row.name })}
+                    onEdit={() => onEdit(row)}
+                    onDelete={() => table.remove(row)}
+                  />
+                </td>
+              )}
+            </tr>
+          ))}
+        </Table>
+      </div>
+      {children}
+    </section>
   );
 }

@@ -6,7 +6,7 @@
  */
 import { useState, type FormEvent } from "react";
 import { useRoute } from "../../hooks/use-route";
-import { fieldErrors, requestJson } from "../dinners/http";
+import { fieldErrors, requestJson } from "../../lib/json-client";
 import { useConfirm } from "../ui/alert-dialog";
 import { Dialog, DialogActions } from "../ui/dialog";
 import { Field } from "../ui/field";

@@ -6,12 +6,12 @@
  * and the totals of a serving show below; a line's calculation opens in a popover. Saving sends the dish and every
  * recipe changed in one request (`food.dishes.store` or `food.dishes.update`), all or nothing.
  */
-import { router } from "@inertiajs/react";
+import { useForm } from "@inertiajs/react";
 import { Calculator, Copy, Plus, Trash2 } from "lucide-react";
 import { useEffect, useMemo, useRef, useState, type FormEvent } from "react";
 import { useRoute } from "../../hooks/use-route";
 import { cn } from "../../lib/utils";
-import { requestJson } from "../dinners/http";
+import { requestJson } from "../../lib/json-client";
 import { Button, IconButton } from "../ui/button";
 import { Dialog, DialogActions } from "../ui/dialog";
 import { Field } from "../ui/field";
@@ -116,15 +116,26 @@ export function DishDialog({
   const tenths = (value: number) => number(Math.round(value * 10) / 10);
   const route = useRoute();
   const dish = detail?.dish ?? null;
-  const [name, setName] = useState(dish?.name ?? "");
-  const [description, setDescription] = useState(dish?.description ?? "");
-  const [categoryIds, setCategoryIds] = useState<number[]>(dish?.categories.map((c) => c.id) ?? []);
-  const [active, setActive] = useState(dish?.active ?? true);
-  const [drafts, setDrafts] = useState<Record<number, RecipeDraft>>(() => draftsOf(detail));
+  // The recipes' drafts, one per level, are sent as the recipes that changed and the levels emptied (see submit).
+  const form = useForm<{
+    name: string;
+    description: string;
+    category_ids: number[];
+    active: boolean;
+    drafts: Record<number, RecipeDraft>;
+  }>(() => ({
+    name: dish?.name ?? "",
+    description: dish?.description ?? "",
+    category_ids: dish?.categories.map((c) => c.id) ?? [],
+    active: dish?.active ?? true,
+    drafts: draftsOf(detail),
+  }));
+  const { name, description, category_ids: categoryIds, active, drafts } = form.data;
+  const setDrafts = (change: (all: Record<number, RecipeDraft>) => Record<number, RecipeDraft>) =>
+    form.setData((data) => ({ ...data, drafts: change(data.drafts) }));
   const firstLevel = initialLevelId ?? detail?.recipes[0]?.levelId ?? levels[0]?.id ?? 0;
   const [levelId, setLevelId] = useState<number>(firstLevel);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [busy, setBusy] = useState(false);
+  const errors = form.errors as Record<string, string>;
   const [costed, setCosted] = useState<Record<number, CostedRecipe | null>>(() =>
     Object.fromEntries((detail?.recipes ?? []).map((r) => [r.levelId, r])),
   );
@@ -190,7 +201,7 @@ export function DishDialog({
             yield_grams: typedQuantity(recipe.yield),
             lines: complete.map(lineBody),
           },
-          controller.signal,
+          { signal: controller.signal },
         );
         if (answer.status === 200 && answer.body) {
           setCosted((all) => ({ ...all, [levelId]: answer.body }));
@@ -230,14 +241,18 @@ export function DishDialog({
     const removed = Object.entries(drafts)
       .filter(([, d]) => d.touched && !d.lines.some((l) => l.item !== "" || l.quantity !== ""))
       .map(([level]) => Number(level));
-    const payload = { name, description, category_ids: categoryIds, active, recipes, removed_levels: removed };
+    form.transform((data) => ({
+      name: data.name,
+      description: data.description,
+      category_ids: data.category_ids,
+      active: data.active,
+      recipes,
+      removed_levels: removed,
+    }));
     const options = {
       preserveScroll: true,
       preserveState: true,
-      onStart: () => setBusy(true),
-      onFinish: () => setBusy(false),
       onError: (found: Record<string, string>) => {
-        setErrors(found);
         // Show the first level with a problem.
         const level = Object.keys(found)
           .map((k) => /^recipes\.(\d+)\./.exec(k)?.[1])
@@ -246,8 +261,8 @@ export function DishDialog({
       },
       onSuccess: () => onClose(),
     };
-    if (dish) router.patch(route("food.dishes.update", { dish: dish.id }), payload, options);
-    else router.post(route("food.dishes.store"), payload, options);
+    if (dish) form.patch(route("food.dishes.update", { dish: dish.id }), options);
+    else form.post(route("food.dishes.store"), options);
   };
 
   const lineError = (index: number, field: string) => errors[`recipes.${levelId}.lines.${index}.${field}`];
@@ -276,7 +291,7 @@ export function DishDialog({
               required
               maxLength={120}
               value={name}
-              onChange={(e) => setName(e.target.value)}
+              onChange={(e) => form.setData("name", e.target.value)}
               error={errors.name}
             />
             <Field
@@ -284,7 +299,7 @@ export function DishDialog({
               name="description"
               maxLength={1000}
               value={description}
-              onChange={(e) => setDescription(e.target.value)}
+              onChange={(e) => form.setData("description", e.target.value)}
               error={errors.description}
             />
           </div>
@@ -299,7 +314,12 @@ export function DishDialog({
                       type="checkbox"
                       checked={categoryIds.includes(c.id)}
                       onChange={(e) =>
-                        setCategoryIds((ids) => (e.target.checked ? [...ids, c.id] : ids.filter((id) => id !== c.id)))
+                        form.setData((data) => ({
+                          ...data,
+                          category_ids: e.target.checked
+                            ? [...data.category_ids, c.id]
+                            : data.category_ids.filter((id) => id !== c.id),
+                        }))
                       }
                     />
                     {c.name}
@@ -311,7 +331,7 @@ export function DishDialog({
           </fieldset>
           {dish && (
             <label className="flex items-center gap-2 text-sm">
-              <input type="checkbox" checked={active} onChange={(e) => setActive(e.target.checked)} />
+              <input type="checkbox" checked={active} onChange={(e) => form.setData("active", e.target.checked)} />
               {t("food.dishes.active")}
               <span className="text-xs text-muted-foreground">{t("food.dishes.active_hint")}</span>
             </label>
@@ -502,7 +522,12 @@ export function DishDialog({
         </fieldset>
         <OtherErrors errors={errors} fields={known} />
         {canManage && (
-          <DialogActions onCancel={onClose} cancelLabel={t("food.cancel")} submitLabel={t("food.save")} busy={busy} />
+          <DialogActions
+            onCancel={onClose}
+            cancelLabel={t("food.cancel")}
+            submitLabel={t("food.save")}
+            busy={form.processing}
+          />
         )}
       </form>
       {copying && detail && levels.some((l) => l.id === levelId) && (

@@ -17,7 +17,7 @@ import type { DishHistoryAnswer } from "../../../../src/shared/food/types";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
 import { Table, td, visitWith } from "../data-table";
-import { requestJson } from "../dinners/http";
+import { requestJson } from "../../lib/json-client";
 import { buttonClasses, IconButton } from "../ui/button";
 import { DateField } from "../ui/date-picker";
 import { Dialog } from "../ui/dialog";
@@ -239,7 +239,7 @@ function HistoryDialog({
       from: filters.from,
       to: filters.to,
     });
-    requestJson<DishHistoryAnswer>("GET", url, undefined, abort.signal)
+    requestJson<DishHistoryAnswer>("GET", url, undefined, { signal: abort.signal })
       .then(({ status, body }) => setAnswer(status === 200 && body ? body : "failed"))
       .catch(() => {
         if (!abort.signal.aborted) setAnswer("failed");

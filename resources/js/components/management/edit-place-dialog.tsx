@@ -1,13 +1,11 @@
 /** Edit a mine or unit (its name) or a cafe (name, issuing business, time zone, city). */
 import { useForm } from "@inertiajs/react";
-import type { FormEvent } from "react";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
-import { CitySelect, cityIdOf, type CityOption } from "../food/city-select";
-import { Dialog, DialogActions } from "../ui/dialog";
+import { cityIdOf, type CityOption } from "../food/city-select";
+import { FormDialog, textField } from "../form-dialog";
 import { Field } from "../ui/field";
-import { OtherErrors } from "../ui/form-errors";
-import { SelectField } from "../ui/select-field";
+import { CafeFields } from "./cafe-fields";
 import type { CafeRow, MineRow, PlaceOption, UnitRow } from "./types";
 
 export type EditTarget =
@@ -44,93 +42,49 @@ export function EditPlaceDialog({
       : businesses;
   const zones = cafe && !timeZones.includes(cafe.timeZone) ? [cafe.timeZone, ...timeZones] : timeZones;
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const options = { preserveScroll: true, onSuccess: () => onClose() };
-    if (target.kind === "mine") form.put(route("mines.update", { mine: target.row.id }), options);
-    else if (target.kind === "unit") form.put(route("units.update", { unit: target.row.id }), options);
-    else {
-      form.transform((data) => ({
-        ...data,
-        business_id: data.business_id ? Number(data.business_id) : null,
-        city_id: cityIdOf(data.city_id),
-      }));
-      form.put(route("cafes.update", { cafe: target.row.id }), options);
-    }
-  };
-  const errors = form.errors as Record<string, string | undefined>;
+  const url =
+    target.kind === "mine"
+      ? route("mines.update", { mine: target.row.id })
+      : target.kind === "unit"
+        ? route("units.update", { unit: target.row.id })
+        : route("cafes.update", { cafe: target.row.id });
   return (
-    <Dialog
-      open
-      onClose={onClose}
+    <FormDialog
       title={t(`management.edit_${target.kind}_title`, { name: target.row.name })}
-      closeLabel={t("management.close")}
+      words="management"
+      form={form}
+      fields={["name", "business_id", "time_zone", "city_id"]}
+      send={{ method: "put", url }}
+      transform={
+        cafe
+          ? (data) => ({
+              ...data,
+              business_id: data.business_id ? Number(data.business_id) : null,
+              city_id: cityIdOf(data.city_id),
+            })
+          : undefined
+      }
+      onClose={onClose}
     >
-      <form onSubmit={submit} className="space-y-3" noValidate>
-        {target.kind === "unit" && (
-          <p className="text-sm text-muted-foreground">{t("management.in_mine", { mine: target.row.mineName })}</p>
-        )}
-        {cafe && (
-          <p className="text-sm text-muted-foreground">
-            {t("management.in_unit", { mine: cafe.mineName, unit: cafe.unitName })}
-          </p>
-        )}
-        <Field
-          label={t("management.name")}
-          name="name"
-          required
-          maxLength={80}
-          value={form.data.name}
-          onChange={(e) => form.setData("name", e.target.value)}
-          error={errors.name}
+      {target.kind === "unit" && (
+        <p className="text-sm text-muted-foreground">{t("management.in_mine", { mine: target.row.mineName })}</p>
+      )}
+      {cafe && (
+        <p className="text-sm text-muted-foreground">
+          {t("management.in_unit", { mine: cafe.mineName, unit: cafe.unitName })}
+        </p>
+      )}
+      <Field label={t("management.name")} required maxLength={80} {...textField(form, "name")} />
+      {cafe && (
+        <CafeFields
+          form={form}
+          businesses={choices}
+          businessRequired
+          timeZones={zones}
+          defaultTimeZone={defaultTimeZone}
+          cities={cities}
         />
-        {cafe && (
-          <>
-            <SelectField
-              label={t("management.business")}
-              name="business_id"
-              required
-              value={form.data.business_id}
-              onChange={(e) => form.setData("business_id", e.target.value)}
-              error={errors.business_id}
-            >
-              <option value="">—</option>
-              {choices.map((b) => (
-                <option key={b.id} value={b.id}>
-                  {b.name}
-                </option>
-              ))}
-            </SelectField>
-            <SelectField
-              searchable
-              label={t("management.time_zone")}
-              name="time_zone"
-              value={form.data.time_zone}
-              onChange={(e) => form.setData("time_zone", e.target.value)}
-              error={errors.time_zone}
-            >
-              {zones.map((zone) => (
-                <option key={zone} value={zone}>
-                  {zone === defaultTimeZone ? t("management.time_zone_default", { zone }) : zone}
-                </option>
-              ))}
-            </SelectField>
-            <CitySelect
-              cities={cities}
-              value={form.data.city_id}
-              onChange={(value) => form.setData("city_id", value)}
-              error={errors.city_id}
-            />
-          </>
-        )}
-        <OtherErrors errors={errors} fields={["name", "business_id", "time_zone", "city_id"]} />
-        <DialogActions
-          onCancel={onClose}
-          cancelLabel={t("management.cancel")}
-          submitLabel={t("management.save")}
-          busy={form.processing}
-        />
-      </form>
-    </Dialog>
+      )}
+    </FormDialog>
   );
 }

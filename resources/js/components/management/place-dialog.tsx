@@ -10,13 +10,13 @@ import { Check, Plus } from "lucide-react";
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
-import { CitySelect, cityIdOf, type CityOption } from "../food/city-select";
+import { cityIdOf, type CityOption } from "../food/city-select";
 import { cn } from "../../lib/utils";
 import { Dialog, DialogActions } from "../ui/dialog";
 import { Field, inputClasses } from "../ui/field";
 import { OtherErrors } from "../ui/form-errors";
-import { SelectField } from "../ui/select-field";
 import type { ServiceOption } from "../services/types";
+import { CafeFields } from "./cafe-fields";
 import { NewCafeServices, type ChosenServices } from "./new-cafe-services";
 import type { PlaceChoice, PlaceOption, PlaceSearch } from "./types";
 
@@ -300,39 +300,12 @@ export function PlaceDialog({
                   onChange={(e) => form.setData("cafe_name", e.target.value)}
                   error={errors.cafe_name}
                 />
-                <SelectField
-                  label={t("management.business")}
-                  name="business_id"
-                  value={form.data.business_id}
-                  onChange={(e) => form.setData("business_id", e.target.value)}
-                  error={errors.business_id}
-                >
-                  <option value="">—</option>
-                  {businesses.map((b) => (
-                    <option key={b.id} value={b.id}>
-                      {b.name}
-                    </option>
-                  ))}
-                </SelectField>
-                <SelectField
-                  searchable
-                  label={t("management.time_zone")}
-                  name="time_zone"
-                  value={form.data.time_zone}
-                  onChange={(e) => form.setData("time_zone", e.target.value)}
-                  error={errors.time_zone}
-                >
-                  {timeZones.map((zone) => (
-                    <option key={zone} value={zone}>
-                      {zone === defaultTimeZone ? t("management.time_zone_default", { zone }) : zone}
-                    </option>
-                  ))}
-                </SelectField>
-                <CitySelect
+                <CafeFields
+                  form={form}
+                  businesses={businesses}
+                  timeZones={timeZones}
+                  defaultTimeZone={defaultTimeZone}
                   cities={cities}
-                  value={form.data.city_id}
-                  onChange={(value) => form.setData("city_id", value)}
-                  error={errors.city_id}
                 />
               </fieldset>
             ) : (

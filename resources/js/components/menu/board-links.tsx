@@ -7,7 +7,7 @@ import { router } from "@inertiajs/react";
 import { Copy, Plus } from "lucide-react";
 import { useState, type FormEvent } from "react";
 import type { DisplayLinkRow } from "../../../../src/shared/menu/types";
-import { fieldErrors, requestJson } from "../dinners/http";
+import { fieldErrors, requestJson } from "../../lib/json-client";
 import { Button } from "../ui/button";
 import { Dialog, DialogActions } from "../ui/dialog";
 

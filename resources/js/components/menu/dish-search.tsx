@@ -11,7 +11,7 @@ import type { DishOption } from "../../../../src/shared/menu/types";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
 import { cn } from "../../lib/utils";
-import { requestJson } from "../dinners/http";
+import { requestJson } from "../../lib/json-client";
 import { inputClasses } from "../ui/field";
 import { SelectField } from "../ui/select-field";
 import { CostAndKcal, DishProblemNote } from "./schedule-figures";
@@ -44,7 +44,9 @@ function useDishResults(categoryId: number | null, query: string, cafeId: number
       setState((s) => ({ ...s, loading: true, failed: false }));
       try {
         const url = route("menu.dishes.search", { category: categoryId, q: query, cafe: cafeId });
-        const { status, body } = await requestJson<{ dishes: DishOption[] }>("GET", url, undefined, controller.signal);
+        const { status, body } = await requestJson<{ dishes: DishOption[] }>("GET", url, undefined, {
+          signal: controller.signal,
+        });
         if (controller.signal.aborted) return;
         setState({ dishes: status === 200 && body ? body.dishes : [], loading: false, failed: status !== 200 });
       } catch {

@@ -4,20 +4,14 @@
  * every few seconds in case a message was missed), and offers the workbook once it is ready. The person's latest
  * export comes with the page, so a workbook made earlier waits there until they generate another.
  */
-import { usePage } from "@inertiajs/react";
 import { AlertTriangle, Download, FileSpreadsheet, Loader2 } from "lucide-react";
 import { useEffect, useState } from "react";
-import { userChannel, type RealtimeEvents } from "../../../../src/shared/realtime-events";
 import type { RequirementsJobView } from "../../../../src/shared/menu/types";
 import { useI18n } from "../../hooks/use-i18n";
-import { useRealtime } from "../../hooks/use-realtime";
+import { isRunning, useFollowedJob } from "../../hooks/use-followed-job";
 import { useRoute } from "../../hooks/use-route";
-import { listenFor } from "../../lib/realtime";
-import type { SharedProps } from "../../types";
-import { requestJson } from "../dinners/http";
+import { requestJson } from "../../lib/json-client";
 import { Button, buttonClasses } from "../ui/button";
-
-const POLL_MS = 2000;
 
 export function RequirementsExport({
   cafeId,
@@ -34,60 +28,23 @@ export function RequirementsExport({
 }) {
   const { t } = useI18n();
   const route = useRoute();
-  const realtime = useRealtime();
-  const userId = usePage<SharedProps>().props.auth.user?.id ?? null;
   const [job, setJob] = useState<RequirementsJobView | null>(initial);
   const [error, setError] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
-  const running = job !== null && (job.state === "queued" || job.state === "running");
+  const running = isRunning(job);
   // A job made for another cafe or range is not this page's workbook.
   const mine = job !== null && job.cafeId === cafeId && job.from === from && job.to === to;
 
   useEffect(() => setJob(initial), [initial?.id, initial?.state]);
 
-  const refresh = async (id: number) => {
-    const answer = await requestJson<{
-      state: RequirementsJobView["state"];
-      progress: RequirementsJobView["progress"];
-    }>("GET", route("jobs.show", { job: id }));
-    if (answer.status !== 200 || !answer.body) return;
-    const body = answer.body;
-    if (body.state === "succeeded" || body.state === "failed") {
-      // The finished job in full (its download link, its result in words): the page's route answers it as JSON.
-      const full = await requestJson<{ job: RequirementsJobView | null }>(
-        "GET",
-        route("menu.requirements", { cafe: cafeId, from, to, job: "1" }),
-      );
-      if (full.body?.job) setJob(full.body.job);
-    } else setJob((current) => (current && current.id === id ? { ...current, ...body } : current));
-  };
-
-  useEffect(() => {
-    if (!running || job === null) return;
-    const id = job.id;
-    const timer = setInterval(() => void refresh(id), POLL_MS);
-    if (userId === null) return () => clearInterval(timer);
-    const channel = realtime().private(userChannel(userId));
-    const heard = (update: RealtimeEvents["JobUpdated"]) => {
-      if (update.id !== id) return;
-      if (update.state === "succeeded" || update.state === "failed") void refresh(id);
-      else
-        setJob((current) =>
-          current && current.id === id
-            ? {
-                ...current,
-                state: update.state,
-                progress: { ...update.progress, text: update.progress.label && t(update.progress.label) },
-              }
-            : current,
-        );
-    };
-    listenFor(channel, "JobUpdated", heard);
-    return () => {
-      clearInterval(timer);
-      channel.stopListening("JobUpdated", heard);
-    };
-  }, [running, job?.id, userId]);
+  // The finished job in full (its download link, its result in words): the page's route answers it as JSON.
+  useFollowedJob(job, setJob, async () => {
+    const full = await requestJson<{ job: RequirementsJobView | null }>(
+      "GET",
+      route("menu.requirements", { cafe: cafeId, from, to, job: "1" }),
+    );
+    return full.body?.job;
+  });
 
   const generate = async () => {
     setSending(true);

@@ -4,7 +4,7 @@
  * edit a day in a dialog (blank: back to the average; `menu.servings.update`) and load the client's forecast workbook
  * (`menu.servings.import`, all or nothing; the problems come back by row).
  */
-import { router, useForm, usePage } from "@inertiajs/react";
+import { useForm, usePage } from "@inertiajs/react";
 import { AlertTriangle, Pencil, Upload } from "lucide-react";
 import { useEffect, useState, type FormEvent } from "react";
 import type { ExpectedServings, ServingsDay } from "../../../../src/shared/menu/types";
@@ -136,24 +136,19 @@ function DayDialog({
 }) {
   const { t, date } = useI18n();
   const route = useRoute();
-  const [values, setValues] = useState<Record<string, string>>(() =>
-    Object.fromEntries(day.cells.map((c) => [String(c.serviceId), c.set === null ? "" : String(c.set)])),
-  );
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [saving, setSaving] = useState(false);
+  const form = useForm({
+    cafe: cafeId,
+    date: day.date,
+    servings: Object.fromEntries(
+      day.cells.map((c) => [String(c.serviceId), c.set === null ? "" : String(c.set)]),
+    ) as Record<string, string>,
+    ...range,
+  });
+  const values = form.data.servings;
+  const errors = form.errors as Record<string, string>;
   const save = (event: FormEvent) => {
     event.preventDefault();
-    setSaving(true);
-    router.put(
-      route("menu.servings.update"),
-      { cafe: cafeId, date: day.date, servings: values, ...range },
-      {
-        preserveScroll: true,
-        onError: (e) => setErrors(e as Record<string, string>),
-        onSuccess: () => onClose(),
-        onFinish: () => setSaving(false),
-      },
-    );
+    form.put(route("menu.servings.update"), { preserveScroll: true, onSuccess: () => onClose() });
   };
   return (
     <Dialog
@@ -176,7 +171,10 @@ function DayDialog({
               placeholder={String(cell.average)}
               hint={t("menuRequirements.servings.average", { count: cell.average })}
               error={errors[`servings.${key}`]}
-              onChange={(event) => setValues((current) => ({ ...current, [key]: event.target.value }))}
+              onChange={(event) => {
+                const value = event.target.value;
+                form.setData((data) => ({ ...data, servings: { ...data.servings, [key]: value } }));
+              }}
               data-testid={`servings-input-${service.code}`}
             />
           );
@@ -186,7 +184,7 @@ function DayDialog({
           <Button type="button" variant="outline" onClick={onClose}>
             {t("menuRequirements.servings.cancel")}
           </Button>
-          <Button type="submit" disabled={saving} data-testid="servings-save">
+          <Button type="submit" disabled={form.processing} data-testid="servings-save">
             {t("menuRequirements.servings.save")}
           </Button>
         </div>

@@ -7,8 +7,8 @@ import { useState, type FormEvent } from "react";
 import { addDays, daysBetween } from "../../../../src/shared/calendar";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
-import { fieldErrors } from "../dinners/http";
-import { sendJson } from "./schedule-http";
+import { currentSocketId } from "../../lib/realtime";
+import { fieldErrors, requestJson } from "../../lib/json-client";
 import { ConfirmDialog } from "../ui/alert-dialog";
 import { DateField } from "../ui/date-picker";
 import { Dialog, DialogActions } from "../ui/dialog";
@@ -39,10 +39,11 @@ export function ScheduleCopyDialog({
 
   const send = async (overwrite: boolean) => {
     setBusy(true);
-    const { status, body } = await sendJson<{ message?: string; published?: string[] }>(
+    const { status, body } = await requestJson<{ message?: string; published?: string[] }>(
       "POST",
       route("menu.schedule.copy", { cafe: cafeId }),
       { from, to, target, times: Number(times), overwrite_published: overwrite },
+      { socketId: currentSocketId() },
     );
     setBusy(false);
     if (status === 200) {

@@ -2,8 +2,8 @@
  * Copies a service's saved structure to other cafes of the viewer's scope that offer the service
  * (menu.structures.copy): their structure for that service is replaced.
  */
-import { router } from "@inertiajs/react";
-import { useState, type FormEvent } from "react";
+import { useForm } from "@inertiajs/react";
+import type { FormEvent } from "react";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
 import { Dialog, DialogActions } from "../ui/dialog";
@@ -23,35 +23,24 @@ export function StructureCopyDialog({
 }) {
   const { t } = useI18n();
   const route = useRoute();
-  const [chosen, setChosen] = useState<Set<number>>(new Set());
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [busy, setBusy] = useState(false);
+  const form = useForm({ cafe_ids: [] as number[] });
+  const chosen = form.data.cafe_ids;
+  const errors = form.errors as Record<string, string>;
   const toggle = (id: number) =>
-    setChosen((all) => {
-      const next = new Set(all);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
-      return next;
-    });
+    form.setData("cafe_ids", chosen.includes(id) ? chosen.filter((c) => c !== id) : [...chosen, id]);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (busy) return;
-    if (chosen.size === 0) {
-      setErrors({ cafe_ids: t("menu.structures.errors.copy_none") });
+    if (form.processing) return;
+    if (chosen.length === 0) {
+      form.clearErrors();
+      form.setError("cafe_ids", t("menu.structures.errors.copy_none"));
       return;
     }
-    setBusy(true);
-    router.post(
-      route("menu.structures.copy", { cafe: cafe.id, service: structure.service.id }),
-      { cafe_ids: [...chosen] },
-      {
-        preserveScroll: true,
-        onError: (failed) => setErrors(failed as Record<string, string>),
-        onSuccess: onClose,
-        onFinish: () => setBusy(false),
-      },
-    );
+    form.post(route("menu.structures.copy", { cafe: cafe.id, service: structure.service.id }), {
+      preserveScroll: true,
+      onSuccess: () => onClose(),
+    });
   };
 
   return (
@@ -77,7 +66,7 @@ export function StructureCopyDialog({
                   <input
                     type="checkbox"
                     className="size-4"
-                    checked={chosen.has(target.id)}
+                    checked={chosen.includes(target.id)}
                     onChange={() => toggle(target.id)}
                   />
                   {target.path}
@@ -89,8 +78,8 @@ export function StructureCopyDialog({
         <DialogActions
           onCancel={onClose}
           cancelLabel={t("ui.cancel")}
-          submitLabel={t("menu.structures.copy_selected", { count: chosen.size })}
-          busy={busy || targets.length === 0}
+          submitLabel={t("menu.structures.copy_selected", { count: chosen.length })}
+          busy={form.processing || targets.length === 0}
         />
       </form>
     </Dialog>

@@ -4,7 +4,7 @@
  * the plate and lowest and highest cost per serving in soles; the totals against the price update as one types.
  * Saving replaces the structure (menu.structures.update); the server checks everything again.
  */
-import { router } from "@inertiajs/react";
+import { router, useForm } from "@inertiajs/react";
 import { ArrowDown, ArrowUp, Plus, Trash2, X } from "lucide-react";
 import { useMemo, useRef, useState, type FormEvent } from "react";
 import { centsToSoles, parseSoles } from "../../../../src/shared/money";
@@ -73,10 +73,10 @@ export function StructureEditor({
   const confirm = useConfirm();
   const initial = useMemo(() => draftOf(structure), [structure]);
   const added = useRef(0);
-  const [items, setItems] = useState<DraftItem[]>(initial);
+  const form = useForm<{ items: DraftItem[] }>({ items: initial });
+  const items = form.data.items;
+  const errors = form.errors as Record<string, string>;
   const [adding, setAdding] = useState("");
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [busy, setBusy] = useState(false);
   const table = useRef<HTMLTableSectionElement>(null);
   const byId = useMemo(() => new Map(categories.map((c) => [c.id, c])), [categories]);
   const names = useMemo(
@@ -98,7 +98,7 @@ export function StructureEditor({
 
   const dirty = !same(items, initial);
   const change = (next: DraftItem[]) => {
-    setItems(next);
+    form.setData("items", next);
     onDirtyChange?.(!same(next, initial));
   };
 
@@ -153,32 +153,26 @@ export function StructureEditor({
 
   const save = (event: FormEvent) => {
     event.preventDefault();
-    if (busy || !canManage) return;
-    setBusy(true);
-    setErrors({});
-    router.put(
-      route("menu.structures.update", { cafe: cafe.id, service: structure.service.id }),
-      {
-        items: items.map((i) => ({
-          category_id: i.categoryId,
-          serving_amount: numberOf(i.serving) || i.serving,
-          share_percent: numberOf(i.share),
-          min_cost: i.minCost.trim() || "0",
-          max_cost: i.maxCost.trim(),
-        })),
-      },
-      {
-        preserveScroll: true,
-        onError: (failed) => setErrors(failed as Record<string, string>),
-        onSuccess: () => onDirtyChange?.(false),
-        onFinish: () => setBusy(false),
-      },
-    );
+    if (form.processing || !canManage) return;
+    form.clearErrors();
+    form.transform((data) => ({
+      items: data.items.map((i) => ({
+        category_id: i.categoryId,
+        serving_amount: numberOf(i.serving) || i.serving,
+        share_percent: numberOf(i.share),
+        min_cost: i.minCost.trim() || "0",
+        max_cost: i.maxCost.trim(),
+      })),
+    }));
+    form.put(route("menu.structures.update", { cafe: cafe.id, service: structure.service.id }), {
+      preserveScroll: true,
+      onSuccess: () => onDirtyChange?.(false),
+    });
   };
 
   const discard = () => {
     change(initial);
-    setErrors({});
+    form.clearErrors();
   };
 
   const destroy = async () => {
@@ -426,7 +420,7 @@ export function StructureEditor({
               {t("menu.structures.discard")}
             </Button>
           )}
-          <Button type="submit" disabled={busy || !dirty}>
+          <Button type="submit" disabled={form.processing || !dirty}>
             {t("menu.structures.save")}
           </Button>
         </div>

@@ -2,8 +2,8 @@
  * A cafe's menu settings beside its structures: the diner level the schedule costs and shows, and the language of
  * its menu board (menu.settings.update). Read-only without menu.manage.
  */
-import { router } from "@inertiajs/react";
-import { useState, type FormEvent } from "react";
+import { useForm } from "@inertiajs/react";
+import type { FormEvent } from "react";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
 import { Button } from "../ui/button";
@@ -23,27 +23,20 @@ export function StructureSettings({
 }) {
   const { t, levelName } = useI18n();
   const route = useRoute();
-  const [level, setLevel] = useState(settings.defaultLevelId === null ? "" : String(settings.defaultLevelId));
-  const [language, setLanguage] = useState<string>(settings.boardLanguage);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [busy, setBusy] = useState(false);
-  const dirty =
-    level !== (settings.defaultLevelId === null ? "" : String(settings.defaultLevelId)) ||
-    language !== settings.boardLanguage;
+  const savedLevel = settings.defaultLevelId === null ? "" : String(settings.defaultLevelId);
+  const form = useForm({ default_level_id: savedLevel, board_language: settings.boardLanguage as string });
+  const { default_level_id: level, board_language: language } = form.data;
+  const errors = form.errors as Record<string, string>;
+  const dirty = level !== savedLevel || language !== settings.boardLanguage;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (busy || !dirty) return;
-    setBusy(true);
-    router.put(
-      route("menu.settings.update", { cafe: cafe.id }),
-      { default_level_id: level === "" ? null : Number(level), board_language: language },
-      {
-        preserveScroll: true,
-        onError: (failed) => setErrors(failed as Record<string, string>),
-        onFinish: () => setBusy(false),
-      },
-    );
+    if (form.processing || !dirty) return;
+    form.transform((data) => ({
+      default_level_id: data.default_level_id === "" ? null : Number(data.default_level_id),
+      board_language: data.board_language,
+    }));
+    form.put(route("menu.settings.update", { cafe: cafe.id }), { preserveScroll: true });
   };
 
   const first = levels[0];
@@ -59,7 +52,7 @@ export function StructureSettings({
           error={errors.default_level_id}
           value={level}
           disabled={!canManage}
-          onValueChange={setLevel}
+          onValueChange={(value) => form.setData("default_level_id", value)}
           options={[
             ...(first ? [{ value: "", label: t("menu.settings.first_level", { name: levelName(first.name) }) }] : []),
             ...levels.map((l) => ({ value: String(l.id), label: levelName(l.name) })),
@@ -70,14 +63,14 @@ export function StructureSettings({
           error={errors.board_language}
           value={language}
           disabled={!canManage}
-          onValueChange={setLanguage}
+          onValueChange={(value) => form.setData("board_language", value)}
           options={[
             { value: "es", label: t("menu.settings.languages.es") },
             { value: "en", label: t("menu.settings.languages.en") },
           ]}
         />
         {canManage && (
-          <Button type="submit" variant="outline" disabled={busy || !dirty} className="sm:mb-5">
+          <Button type="submit" variant="outline" disabled={form.processing || !dirty} className="sm:mb-5">
             {t("menu.settings.save")}
           </Button>
         )}

@@ -3,7 +3,7 @@
  * that has ended (sales.close_period, after a confirmation that says what it stops), and reopening one with a reason
  * (sales.reopen_period). It posts to the period routes (src/http/routes/periods.ts), which come back to this page.
  */
-import { router, useForm, usePage } from "@inertiajs/react";
+import { useForm } from "@inertiajs/react";
 import { Lock, LockOpen } from "lucide-react";
 import { useMemo, useState, type FormEvent } from "react";
 import { intlLocale } from "../../../../src/shared/i18n";
@@ -53,10 +53,10 @@ export function PeriodsPanel({
   const route = useRoute();
   const confirm = useConfirm();
   const monthName = useMonthName();
-  const errors = usePage().props.errors as Record<string, string>;
   // A cafe is always chosen (the first one to start with): a select without a value would change from uncontrolled.
-  const [cafeId, setCafeId] = useState(cafes.length ? String(cafes[0].id) : "");
-  const [month, setMonth] = useState(endedMonths(today, 1)[0]);
+  const form = useForm({ cafe_id: cafes.length ? String(cafes[0].id) : "", month: endedMonths(today, 1)[0] });
+  const { cafe_id: cafeId, month } = form.data;
+  const errors = form.errors as Record<string, string>;
   const [reopening, setReopening] = useState<ClosedPeriod | null>(null);
   const cafeName = (id: string) => cafes.find((cafe) => String(cafe.id) === id)?.name ?? "";
 
@@ -69,8 +69,9 @@ export function PeriodsPanel({
       confirmLabel: t("sales.page.periods.close"),
       destructive: false,
     });
-    if (confirmed)
-      router.post(route("sales.periods.close"), { cafe_id: Number(cafeId), month }, { preserveScroll: true });
+    if (!confirmed) return;
+    form.transform((data) => ({ cafe_id: Number(data.cafe_id), month: data.month }));
+    form.post(route("sales.periods.close"), { preserveScroll: true });
   };
 
   return (
@@ -93,7 +94,7 @@ export function PeriodsPanel({
               label: cafe.name,
               group: `${cafe.mine} › ${cafe.unit}`,
             }))}
-            onValueChange={setCafeId}
+            onValueChange={(value) => form.setData("cafe_id", value)}
           />
           <SelectField
             label={t("sales.page.periods.month")}
@@ -101,7 +102,7 @@ export function PeriodsPanel({
             value={month}
             error={errors.month}
             options={endedMonths(today, MONTHS_OFFERED).map((m) => ({ value: m, label: monthName(m) }))}
-            onValueChange={setMonth}
+            onValueChange={(value) => form.setData("month", value)}
           />
           <Button type="submit" disabled={!cafeId}>
             <Lock className="size-4" aria-hidden="true" />

@@ -17,13 +17,11 @@
 import { usePage } from "@inertiajs/react";
 import { AlertTriangle, CheckCircle2, Download, FileSpreadsheet, Loader2 } from "lucide-react";
 import { useEffect, useMemo, useRef, useState } from "react";
-import { userChannel, type RealtimeEvents } from "../../../../src/shared/realtime-events";
 import { useI18n } from "../../hooks/use-i18n";
-import { useRealtime } from "../../hooks/use-realtime";
+import { isRunning, useFollowedJob } from "../../hooks/use-followed-job";
 import { useRoute } from "../../hooks/use-route";
-import { listenFor } from "../../lib/realtime";
 import type { SharedProps } from "../../types";
-import { fieldErrors, requestJson } from "../dinners/http";
+import { fieldErrors, requestJson } from "../../lib/json-client";
 import { Button, buttonClasses } from "../ui/button";
 import { Dialog } from "../ui/dialog";
 import { SelectField } from "../ui/select-field";
@@ -82,9 +80,8 @@ interface Preview {
   options?: Options;
 }
 
-/** How long the preview waits after a change before asking, and how often a running job is asked for. */
+/** How long the preview waits after a change before asking. */
 const PREVIEW_DELAY_MS = 300;
-const POLL_MS = 2000;
 
 /** The filter fields a page hands the dialog (its own cafe, the Sales page's filter); other fields are left out. */
 type InitialFilter = Partial<Record<string, string | undefined>>;
@@ -116,10 +113,7 @@ export function SalesReportButton({ initial }: { initial?: InitialFilter }) {
 export function SalesReportDialog({ initial, onClose }: { initial?: InitialFilter; onClose: () => void }) {
   const { t, money, number, dateTime } = useI18n();
   const route = useRoute();
-  const realtime = useRealtime();
-  const shared = usePage<SharedProps>().props;
-  const userId = shared.auth.user?.id ?? null;
-  const timeZone = shared.settings.timezone;
+  const timeZone = usePage<SharedProps>().props.settings.timezone;
   const [fields, setFields] = useState<ReportFilterFields>(() => fieldsFrom(initial));
   const [options, setOptions] = useState<Options | null>(null);
   const [totals, setTotals] = useState<Totals | null>(null);
@@ -132,7 +126,7 @@ export function SalesReportDialog({ initial, onClose }: { initial?: InitialFilte
   // The job whose workbook downloads by itself once ready: the one started here, or running when the dialog opened.
   const downloadWhenReady = useRef<number | null>(null);
   const [downloaded, setDownloaded] = useState(false);
-  const running = job !== null && (job.state === "queued" || job.state === "running");
+  const running = isRunning(job);
 
   const query = (withOptions: boolean) => {
     const params = new URLSearchParams();
@@ -150,7 +144,9 @@ export function SalesReportDialog({ initial, onClose }: { initial?: InitialFilte
       async () => {
         setLoading(true);
         try {
-          const { status, body } = await requestJson<Preview>("GET", query(withOptions), undefined, controller.signal);
+          const { status, body } = await requestJson<Preview>("GET", query(withOptions), undefined, {
+            signal: controller.signal,
+          });
           if (status === 422) {
             setErrors(fieldErrors(body));
             setTotals(null);
@@ -164,8 +160,7 @@ export function SalesReportDialog({ initial, onClose }: { initial?: InitialFilte
               // Opened again: a report still being made shows its progress (and downloads when ready); a finished
               // one stays behind the form, as a link.
               setJob(body.job);
-              const busy = body.job !== null && (body.job.state === "queued" || body.job.state === "running");
-              if (busy) {
+              if (isRunning(body.job)) {
                 downloadWhenReady.current = body.job!.id;
                 setShowForm(false);
               }
@@ -186,44 +181,7 @@ export function SalesReportDialog({ initial, onClose }: { initial?: InitialFilte
   }, [fields]);
 
   // A running job: its progress heard live, and asked for again every few seconds; once finished, read in full.
-  const refresh = async (id: number) => {
-    const { status, body } = await requestJson<{ state: ReportJob["state"]; progress: ReportJob["progress"] }>(
-      "GET",
-      route("jobs.show", { job: id }),
-    );
-    if (status !== 200 || !body) return;
-    if (body.state === "succeeded" || body.state === "failed") {
-      const preview = await requestJson<Preview>("GET", query(false));
-      if (preview.body?.job) setJob(preview.body.job);
-    } else setJob((current) => (current && current.id === id ? { ...current, ...body } : current));
-  };
-
-  useEffect(() => {
-    if (!running || job === null) return;
-    const id = job.id;
-    const timer = setInterval(() => void refresh(id), POLL_MS);
-    if (userId === null) return () => clearInterval(timer);
-    const channel = realtime().private(userChannel(userId));
-    const heard = (update: RealtimeEvents["JobUpdated"]) => {
-      if (update.id !== id) return;
-      if (update.state === "succeeded" || update.state === "failed") void refresh(id);
-      else
-        setJob((current) =>
-          current && current.id === id
-            ? {
-                ...current,
-                state: update.state,
-                progress: { ...update.progress, text: update.progress.label && t(update.progress.label) },
-              }
-            : current,
-        );
-    };
-    listenFor(channel, "JobUpdated", heard);
-    return () => {
-      clearInterval(timer);
-      channel.stopListening("JobUpdated", heard);
-    };
-  }, [running, job?.id, userId]);
+  useFollowedJob(job, setJob, async () => (await requestJson<Preview>("GET", query(false))).body?.job);
 
   // The workbook of the report asked for here downloads as soon as it is ready.
   useEffect(() => {

@@ -8,7 +8,7 @@
 import { Head, Link } from "@inertiajs/react";
 import { ArrowLeft, Printer } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
-import { requestJson } from "../../components/dinners/http";
+import { requestJson } from "../../lib/json-client";
 import { TicketSlip, ticketPrintStyle } from "../../components/dinners/ticket-slip";
 import type { SaleView } from "../../components/dinners/types";
 import { Button } from "../../components/ui/button";

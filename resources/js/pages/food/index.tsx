@@ -8,7 +8,7 @@ import { Head, router, usePage } from "@inertiajs/react";
 import { AlertTriangle, Download, FolderTree, ListX, Pencil, Plus, Trash2, Upload } from "lucide-react";
 import { useEffect, useState } from "react";
 import { DataTable, SearchBox, visitWith, type DataColumn, type Page } from "../../components/data-table";
-import { requestJson } from "../../components/dinners/http";
+import { requestJson } from "../../lib/json-client";
 import { DishDialog } from "../../components/food/dish-dialog";
 import { DishImportDialog } from "../../components/food/dish-import-dialog";
 import type {

@@ -2,16 +2,14 @@
  * Logistics: each headquarters as the logistics centre of its city, chosen one at a time, with the cheapest current
  * offer of each ingredient there (searched, paged, exported), and the New-ingredient and New-provider dialogs.
  */
-import { Head, Link, usePage } from "@inertiajs/react";
-import { Download, History, Plus, Warehouse } from "lucide-react";
+import { Link } from "@inertiajs/react";
+import { History, Warehouse } from "lucide-react";
 import { DataTable, SearchBox, type DataColumn, type Page } from "../../components/data-table";
-import { FoodDialogs, useFoodModals } from "../../components/food/food-dialogs";
-import { FoodTabs } from "../../components/food/food-tabs";
+import { useFoodModals } from "../../components/food/food-dialogs";
+import { actionsColumn, FoodListPage } from "../../components/food/food-list-page";
 import type { FoodDialogProps, LogisticsCentre, StockedIngredient } from "../../components/food/types";
 import { useFoodWords } from "../../components/food/use-food-words";
-import { Button, buttonClasses, IconButton } from "../../components/ui/button";
-import { OtherErrors } from "../../components/ui/form-errors";
-import { PageHeader } from "../../components/ui/page-header";
+import { IconButton } from "../../components/ui/button";
 import { cn } from "../../lib/utils";
 import { useRoute } from "../../hooks/use-route";
 
@@ -26,9 +24,6 @@ export default function LogisticsIndex({ filters, centres, stock, ...dialog }: P
   const { t, money, quantity, cost, date } = useFoodWords();
   const route = useRoute();
   const modals = useFoodModals();
-  const { setModal } = modals;
-  const pageErrors = usePage().props.errors as Record<string, string>;
-  const { can } = dialog;
   const centre = centres.find((c) => c.id === filters.centre) ?? null;
   const exportUrl = route("logistics.export", {
     ...(centre ? { centre: centre.id } : {}),
@@ -82,52 +77,26 @@ export default function LogisticsIndex({ filters, centres, stock, ...dialog }: P
       cell: (r) => r.offersInCity,
     },
     { id: "updated", header: t("food.offers.updated"), hidden: true, cell: (r) => date(r.offer.priceChangedAt) },
-    {
-      id: "actions",
-      header: t("food.actions"),
-      headerHidden: true,
-      actions: true,
-      cell: (r) => (
-        <IconButton
-          label={t("food.offers.history_of", { name: `${r.ingredientName} · ${r.offer.presentation}` })}
-          onClick={() => modals.openHistory(r.offer)}
-        >
-          <History className="size-4" aria-hidden="true" />
-        </IconButton>
-      ),
-    },
+    actionsColumn(t("food.actions"), (r) => (
+      <IconButton
+        label={t("food.offers.history_of", { name: `${r.ingredientName} · ${r.offer.presentation}` })}
+        onClick={() => modals.openHistory(r.offer)}
+      >
+        <History className="size-4" aria-hidden="true" />
+      </IconButton>
+    )),
   ];
 
   return (
-    <div className="space-y-6">
-      <Head title={t("food.logistics.title")} />
-      <PageHeader
-        title={t("food.logistics.title")}
-        description={t("food.logistics.description")}
-        actions={
-          <>
-            <a href={exportUrl} download className={buttonClasses("outline")}>
-              <Download className="size-4" aria-hidden="true" />
-              {t("food.export")}
-            </a>
-            {can.manageLogistics && (
-              <Button variant="outline" onClick={() => setModal({ kind: "provider", provider: null })}>
-                <Plus className="size-4" aria-hidden="true" />
-                {t("food.providers.new")}
-              </Button>
-            )}
-            {can.manageFood && (
-              <Button onClick={() => setModal({ kind: "ingredient", ingredient: null })}>
-                <Plus className="size-4" aria-hidden="true" />
-                {t("food.ingredients.new")}
-              </Button>
-            )}
-          </>
-        }
-        tabs={<FoodTabs tabs={dialog.tabs} current="logistics" />}
-      />
-      {modals.modal === null && <OtherErrors errors={pageErrors} fields={[]} />}
-
+    <FoodListPage
+      current="logistics"
+      title={t("food.logistics.title")}
+      description={t("food.logistics.description")}
+      exportUrl={exportUrl}
+      buttons={["provider", "ingredient"]}
+      modals={modals}
+      dialog={dialog}
+    >
       {centres.length === 0 ? (
         <p className="rounded-xl border bg-card p-4 text-sm text-muted-foreground">{t("food.logistics.no_centres")}</p>
       ) : (
@@ -183,7 +152,6 @@ export default function LogisticsIndex({ filters, centres, stock, ...dialog }: P
           )}
         </section>
       )}
-      <FoodDialogs modal={modals.modal} close={modals.close} dialog={dialog} />
-    </div>
+    </FoodListPage>
   );
 }

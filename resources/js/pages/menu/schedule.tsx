@@ -16,7 +16,8 @@ import { DishSearch, type CategoryChoice } from "../../components/menu/dish-sear
 import { MenuTabs } from "../../components/menu/menu-tabs";
 import { ScheduleCopyDialog } from "../../components/menu/schedule-copy-dialog";
 import { ScheduleDnd } from "../../components/menu/schedule-dnd";
-import { sendJson } from "../../components/menu/schedule-http";
+import { requestJson } from "../../lib/json-client";
+import { currentSocketId } from "../../lib/realtime";
 import { useLiveSchedule } from "../../components/menu/schedule-live";
 import type { MenuCafe, MenuTab } from "../../components/menu/structure-types";
 import { useConfirm } from "../../components/ui/alert-dialog";
@@ -145,18 +146,23 @@ export default function MenuSchedule({ tabs, cafes, cafe, from, to, today, maxDa
       change(slots);
       mark(date, true);
       try {
-        const { status, body } = await sendJson<{
+        const { status, body } = await requestJson<{
           day?: ScheduleDay;
           message?: string;
           errors?: Record<string, string>;
-        }>("PUT", route("menu.schedule.day", { cafe: cafe.id, date }), {
-          version: current.version,
-          slots: [...slots.values()].map((s) => ({
-            service_id: s.serviceId,
-            category_id: s.categoryId,
-            dish_ids: s.dishIds,
-          })),
-        });
+        }>(
+          "PUT",
+          route("menu.schedule.day", { cafe: cafe.id, date }),
+          {
+            version: current.version,
+            slots: [...slots.values()].map((s) => ({
+              service_id: s.serviceId,
+              category_id: s.categoryId,
+              dish_ids: s.dishIds,
+            })),
+          },
+          { socketId: currentSocketId() },
+        );
         if (status === 200 && body?.day) {
           replaceDay(body.day);
           setStale(({ [date]: _gone, ...rest }) => rest);

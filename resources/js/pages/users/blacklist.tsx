@@ -5,27 +5,24 @@
  */
 import { Head, router, useForm } from "@inertiajs/react";
 import { Plus, Trash2 } from "lucide-react";
-import { useEffect, useState, type FormEvent } from "react";
+import { useEffect, useState } from "react";
 import { DataTable, SearchBox, type DataColumn, type Page } from "../../components/data-table";
 import { useConfirm } from "../../components/ui/alert-dialog";
 import { Button, IconButton } from "../../components/ui/button";
 import { PageHeader } from "../../components/ui/page-header";
-import { OtherErrors } from "../../components/ui/form-errors";
-import { Dialog, DialogActions } from "../../components/ui/dialog";
+import { FormDialog, textField } from "../../components/form-dialog";
 import { Field } from "../../components/ui/field";
-import { SelectField } from "../../components/ui/select-field";
+import { DocumentFields } from "../../components/users/document-fields";
 import { DocumentLabel } from "../../components/users/document-label";
 import { EmailLookalikeFlag } from "../../components/users/email-lookalike";
-import { requestJson } from "../../components/dinners/http";
+import { requestJson } from "../../lib/json-client";
 import { useI18n } from "../../hooks/use-i18n";
 import { useRoute } from "../../hooks/use-route";
 
 import type { BlacklistRow as Entry } from "../../../../src/shared/access/types";
 import {
   DEFAULT_DOCUMENT_TYPE,
-  DOCUMENT_TYPES,
   documentProblem,
-  documentRule,
   normalizeDocumentNumber,
   type DocumentType,
 } from "../../../../src/shared/documents";
@@ -52,7 +49,6 @@ export default function Blacklist({
     reason: "",
     user_email: "",
   });
-  const rule = documentRule(form.data.document_type, { dniLength });
   // The name of the diner or user with the typed document, once the number is complete for its type.
   const [knownName, setKnownName] = useState<string | null>(null);
   useEffect(() => {
@@ -69,7 +65,7 @@ export default function Blacklist({
           "GET",
           `${route("blacklist.lookup")}?${params}`,
           undefined,
-          controller.signal,
+          { signal: controller.signal },
         );
         if (status === 200 && body?.name) setKnownName(body.name);
       } catch {
@@ -81,16 +77,6 @@ export default function Blacklist({
       controller.abort();
     };
   }, [adding, form.processing, form.data.document_type, form.data.document_number, dniLength]);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    form.post(route("blacklist.store"), {
-      preserveScroll: true,
-      onSuccess: () => {
-        form.reset();
-        setAdding(false);
-      },
-    });
-  };
   const remove = async (entry: Entry) => {
     const confirmed = await confirm({
       title: t("access.blacklist.confirm_remove_title", { document: entry.documentNumber }),
@@ -178,87 +164,46 @@ export default function Blacklist({
         empty={t("access.blacklist.none")}
         toolbar={<SearchBox value={filters.search} label={t("access.blacklist.search")} />}
       />
-      <Dialog
+      <FormDialog
         open={adding}
-        onClose={() => setAdding(false)}
         title={t("access.blacklist.new")}
         description={t("access.blacklist.user_hint")}
-        closeLabel={t("access.users.close")}
+        words="access.users"
+        form={form}
+        fields={["document_type", "document_number", "name", "reason", "user_email"]}
+        send={{ method: "post", url: route("blacklist.store") }}
+        onSaved={() => form.reset()}
+        onClose={() => setAdding(false)}
       >
-        <form onSubmit={submit} className="space-y-3" noValidate>
-          <div className="grid gap-3 sm:grid-cols-2">
-            <SelectField
-              label={t("access.blacklist.document_type")}
-              name="document_type"
-              value={form.data.document_type}
-              onChange={(e) => form.setData("document_type", e.target.value as DocumentType)}
-              error={form.errors.document_type}
-            >
-              {DOCUMENT_TYPES.map((type) => (
-                <option key={type} value={type}>
-                  {t(`documents.${type}`)}
-                </option>
-              ))}
-            </SelectField>
-            <Field
-              label={t("access.blacklist.document")}
-              name="document_number"
-              required
-              value={form.data.document_number}
-              onChange={(e) => form.setData("document_number", e.target.value)}
-              error={form.errors.document_number}
-              hint={t(rule.key, rule.params)}
-            />
-          </div>
-          {knownName !== null && knownName !== form.data.name.trim() && (
-            <p
-              role="status"
-              className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-md border bg-muted/40 px-3 py-2 text-sm"
-              data-testid="blacklist-known-name"
-            >
-              <span>{t("access.blacklist.known_name", { name: knownName })}</span>
-              <Button type="button" size="sm" variant="outline" onClick={() => form.setData("name", knownName)}>
-                {t("access.blacklist.use_name")}
-              </Button>
-            </p>
-          )}
-          <Field
-            label={t("access.blacklist.name")}
-            name="name"
-            required
-            value={form.data.name}
-            onChange={(e) => form.setData("name", e.target.value)}
-            error={form.errors.name}
+        <div className="grid gap-3 sm:grid-cols-2">
+          <DocumentFields
+            form={form}
+            dniLength={dniLength}
+            labels={{ type: t("access.blacklist.document_type"), number: t("access.blacklist.document") }}
+            numberRequired
           />
-          <Field
-            label={t("access.blacklist.reason")}
-            name="reason"
-            required
-            value={form.data.reason}
-            onChange={(e) => form.setData("reason", e.target.value)}
-            error={form.errors.reason}
-          />
-          <Field
-            label={t("access.blacklist.user_id")}
-            name="user_email"
-            type="email"
-            value={form.data.user_email}
-            onChange={(e) => form.setData("user_email", e.target.value)}
-            error={form.errors.user_email}
-            hint={t("access.blacklist.user_email_hint")}
-          />
-          <OtherErrors
-            errors={form.errors as Record<string, string>}
-            fields={["document_type", "document_number", "name", "reason", "user_email"]}
-          />
-          <DialogActions
-            onCancel={() => setAdding(false)}
-            cancelLabel={t("access.users.cancel")}
-            submitLabel={t("access.users.save")}
-            busy={form.processing}
-          />
-        </form>
-      </Dialog>
+        </div>
+        {knownName !== null && knownName !== form.data.name.trim() && (
+          <p
+            role="status"
+            className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-md border bg-muted/40 px-3 py-2 text-sm"
+            data-testid="blacklist-known-name"
+          >
+            <span>{t("access.blacklist.known_name", { name: knownName })}</span>
+            <Button type="button" size="sm" variant="outline" onClick={() => form.setData("name", knownName)}>
+              {t("access.blacklist.use_name")}
+            </Button>
+          </p>
+        )}
+        <Field label={t("access.blacklist.name")} required {...textField(form, "name")} />
+        <Field label={t("access.blacklist.reason")} required {...textField(form, "reason")} />
+        <Field
+          label={t("access.blacklist.user_id")}
+          type="email"
+          {...textField(form, "user_email")}
+          hint={t("access.blacklist.user_email_hint")}
+        />
+      </FormDialog>
     </div>
   );
 }
