@@ -74,6 +74,8 @@ export interface Config {
     maxChannelsPerConnection: number;
     /** Open WebSocket connections from one address (a whole camp may share one address behind NAT). */
     maxConnectionsPerAddress: number;
+    /** Where Mesa's realtime server, run as a process of its own (src/realtime-server.ts), listens: HOST by default. */
+    serverHost: string;
   };
   mail: {
     mailer: "file" | "smtp";
@@ -199,7 +201,7 @@ function email(env: Env, name: string, fallback: string): string {
   return raw;
 }
 
-function broadcastSettings(env: Env, appUrl: string): Config["broadcast"] {
+function broadcastSettings(env: Env, appUrl: string, host: string): Config["broadcast"] {
   const driver = oneOf(env, "BROADCAST_DRIVER", "embedded", ["embedded", "pusher"] as const);
   const site = new URL(appUrl);
   const siteScheme = site.protocol === "https:" ? "https" : "http";
@@ -222,6 +224,7 @@ function broadcastSettings(env: Env, appUrl: string): Config["broadcast"] {
     scheme: oneOf(env, "PUSHER_SCHEME", driver === "embedded" ? siteScheme : "https", ["http", "https"] as const),
     maxChannelsPerConnection: integer(env, "REALTIME_MAX_CHANNELS", 100, 1, 10000),
     maxConnectionsPerAddress: integer(env, "REALTIME_MAX_CONNECTIONS_PER_ADDRESS", 1000, 1, 1000000),
+    serverHost: text(env, "REALTIME_HOST", host),
   };
 }
 
@@ -259,7 +262,7 @@ export function loadConfig(env: Env = process.env): Config {
     passwordMinLength: integer(env, "PASSWORD_MIN_LENGTH", 8, 8, 128),
     passwordConfirmTimeout: integer(env, "PASSWORD_CONFIRM_TIMEOUT", 10800, 60, 604800),
     trustedProxies: addressList(env, "TRUSTED_PROXIES"),
-    broadcast: broadcastSettings(env, appUrl),
+    broadcast: broadcastSettings(env, appUrl, host),
     mail: {
       mailer: oneOf(env, "MAIL_MAILER", "file", ["file", "smtp"] as const),
       path: resolve(text(env, "MAIL_PATH", resolve(storagePath, "mail"))),

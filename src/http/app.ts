@@ -238,13 +238,36 @@ function mountEmbeddedRealtime(app: Elysia, realtime: EmbeddedPusherServer): voi
   );
 }
 
+/**
+ * WebSocket frames past MAX_FRAME_BYTES are refused before they are buffered; a client that stops reading may hold
+ * at most 1 MiB of unsent messages before the server drops it.
+ */
+const WEBSOCKETS = {
+  maxPayloadLength: MAX_FRAME_BYTES,
+  backpressureLimit: 1024 * 1024,
+  closeOnBackpressureLimit: true,
+};
+
+/**
+ * The Pusher-protocol endpoint alone, for Mesa's realtime server run as a process of its own
+ * (src/realtime-server.ts): the WebSocket, the HTTP API, and `/up`.
+ */
+export function createRealtimeApp(realtime: EmbeddedPusherServer) {
+  const app = new Elysia({ websocket: WEBSOCKETS });
+  app.get("/up", () => Response.json({ status: "up", connections: realtime.connectionCount }));
+  mountEmbeddedRealtime(app, realtime);
+  app.onError(({ code, request, server }) => {
+    if (code !== "NOT_FOUND") return;
+    if (server && request.headers.get("upgrade")?.toLowerCase() === "websocket")
+      return realtime.upgrade(request, server as never, null);
+    return Response.json({ error: "Not found" }, { status: 404 });
+  });
+  return app;
+}
+
 /** Builds the Elysia app from the route registry. */
 export function createApp(services: AppServices) {
-  // WebSocket frames past MAX_FRAME_BYTES are refused before they are buffered; a client that stops reading may
-  // hold at most 1 MiB of unsent messages before the server drops it.
-  const app = new Elysia({
-    websocket: { maxPayloadLength: MAX_FRAME_BYTES, backpressureLimit: 1024 * 1024, closeOnBackpressureLimit: true },
-  });
+  const app = new Elysia({ websocket: WEBSOCKETS });
   for (const route of services.routes) {
     for (const method of route.methods) {
       app.route(
