@@ -269,7 +269,8 @@ async function firstStart(ws: Workspace, env: Record<string, string>): Promise<s
   probe.stop(true);
   const server = Bun.spawn([process.execPath, join(ROOT, "src/server.ts")], {
     cwd: ws.dir,
-    env: environment(ws, { ...env, PORT: String(port) }),
+    // Its "running" line is an info line of its log.
+    env: environment(ws, { LOG_LEVEL: "info", ...env, PORT: String(port) }),
     stdout: "pipe",
     stderr: "pipe",
   });

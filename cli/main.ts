@@ -19,6 +19,8 @@ import { registerReportCommands } from "./commands/report";
 import { registerRouteCommands } from "./commands/routes";
 import { registerUserCommands } from "./commands/users";
 import { CliError, withInvocation, type Environment } from "./bootstrap";
+import { writeSync } from "node:fs";
+import { logInto } from "../src/log";
 
 export function buildProgram(): Command {
   const program = new Command();
@@ -78,5 +80,8 @@ async function parseAndRun(argv: string[]): Promise<number> {
 }
 
 if (import.meta.main) {
+  // A command's standard output is its answer (a table, --json): the log it may write (a failed broadcast, say) goes
+  // to standard error.
+  logInto((line) => void writeSync(2, line));
   process.exitCode = await run(process.argv.slice(2));
 }

@@ -4,6 +4,7 @@
  */
 import { resolve } from "node:path";
 import { emailLookalike } from "./domain/accounts/email-address";
+import { LOG_LEVELS, type LogLevel } from "./log";
 
 export const LOCALES = ["es", "en"] as const;
 export type Locale = (typeof LOCALES)[number];
@@ -39,6 +40,10 @@ export interface Config {
   sessionLifetimeMinutes: number;
   storagePath: string;
   logRequests: boolean;
+  /** How much the process's JSON log says (src/log.ts). */
+  logLevel: LogLevel;
+  /** The bearer token `/metrics` asks for; null: metrics are not served. */
+  metricsToken: string | null;
   /** Secret for signed links and tokens; when unset, one is generated once and kept in STORAGE_PATH/app.key. */
   appKey: string | null;
   registrationEnabled: boolean;
@@ -201,6 +206,15 @@ function email(env: Env, name: string, fallback: string): string {
   return raw;
 }
 
+/** METRICS_TOKEN: empty (no metrics served), or a secret long enough not to be guessed. */
+function metricsToken(env: Env): string | null {
+  const token = text(env, "METRICS_TOKEN", "");
+  if (token === "") return null;
+  if (token.length < 24 || !/^[\x21-\x7e]+$/.test(token))
+    throw new ConfigError("METRICS_TOKEN", "must be at least 24 printable characters without spaces");
+  return token;
+}
+
 function broadcastSettings(env: Env, appUrl: string, host: string): Config["broadcast"] {
   const driver = oneOf(env, "BROADCAST_DRIVER", "embedded", ["embedded", "pusher"] as const);
   const site = new URL(appUrl);
@@ -255,7 +269,9 @@ export function loadConfig(env: Env = process.env): Config {
     sessionCookie: text(env, "SESSION_COOKIE", "mesa_session"),
     sessionLifetimeMinutes: integer(env, "SESSION_LIFETIME", 120, 1, 525600),
     storagePath,
-    logRequests: bool(env, "LOG_REQUESTS", nodeEnv === "development"),
+    logRequests: bool(env, "LOG_REQUESTS", nodeEnv !== "test"),
+    logLevel: oneOf(env, "LOG_LEVEL", nodeEnv === "test" ? "error" : "info", LOG_LEVELS),
+    metricsToken: metricsToken(env),
     appKey: appKey(env),
     registrationEnabled: bool(env, "REGISTRATION_ENABLED", true),
     demoData: bool(env, "DEMO_DATA", true),

@@ -272,6 +272,13 @@ interface GroupedWork {
 
 /** The work waiting for the next group commit, per connection. */
 const groups = new WeakMap<Db, GroupedWork[]>();
+/** Who hears how much work each group commit of a connection carried (the metrics). */
+const groupObservers = new WeakMap<Db, (size: number) => void>();
+
+/** Tells `observe` how many pieces of work each group commit on `db` carries. */
+export function observeGroupCommits(db: Db, observe: (size: number) => void): void {
+  groupObservers.set(db, observe);
+}
 
 /**
  * Group commit: runs `work` (synchronous, usually a domain service with its own transaction) in a transaction shared
@@ -321,6 +328,7 @@ function commitGroup(db: Db): void {
     for (const { reject } of group) reject(error);
     return;
   }
+  groupObservers.get(db)?.(group.length);
   group.forEach(({ resolve, reject }, i) => {
     const outcome = outcomes[i];
     if (outcome.ok) resolve(outcome.value);

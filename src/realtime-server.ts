@@ -10,6 +10,7 @@
 import { ConfigError, loadConfig, type Config } from "./config";
 import { createRealtimeApp } from "./http/app";
 import { EmbeddedPusherServer, embeddedOptions } from "./realtime/embedded-server";
+import { configureLog, log } from "./log";
 
 function fail(message: string): never {
   console.error(message);
@@ -44,13 +45,14 @@ try {
   throw error;
 }
 realtime.start();
-console.log(`Mesa's realtime server is running at ws://${host}:${app.server!.port}/app/${broadcast.key}`);
+configureLog(config.logLevel);
+log.info(`Mesa's realtime server is running at ws://${host}:${app.server!.port}/app/${broadcast.key}`);
 
 for (const signal of ["SIGTERM", "SIGINT"] as const)
   process.on(signal, async () => {
     const sockets = realtime.connectionCount;
     realtime.stop();
     await app.stop();
-    console.log(`${signal}: Mesa's realtime server stopped (${sockets} connection(s) told to reconnect)`);
+    log.info(`${signal}: Mesa's realtime server stopped (${sockets} connection(s) told to reconnect)`);
     process.exit(0);
   });

@@ -25,6 +25,7 @@ import {
 } from "./domain/jobs/processes";
 import { isStorageFull } from "./storage-health";
 import { translate } from "./shared/i18n";
+import { log } from "./log";
 
 function fail(message: string): never {
   console.error(message);
@@ -69,13 +70,13 @@ try {
 // Jobs a stopped process left queued or running will never finish: they are marked failed, their uploads deleted
 // (only those whose server is gone: a live server on the same database keeps its own).
 const interrupted = failInterruptedJobs(db);
-if (interrupted > 0) console.log(translate(config.locale, "jobs.left_unfinished", { count: interrupted }));
+if (interrupted > 0) log.warn(translate(config.locale, "jobs.left_unfinished", { count: interrupted }));
 // A dishes import whose writer stopped leaves only staged rows, never visible: they are deleted.
 recoverDishImports(db);
 bootstrapAccess(db);
 // A diner import whose writer stopped mid-way is undone, so the file is either imported whole or not at all.
 const undone = recoverDinerImports(db);
-if (undone > 0) console.log(translate(config.locale, "diners.import_recovered", { count: undone }));
+if (undone > 0) log.warn(translate(config.locale, "diners.import_recovered", { count: undone }));
 if (countUsers(db) === 0) {
   // Nobody has an account yet: load the reference data, and the demo data when DEMO_DATA is on; say how to sign in
   // (the demo account's password, or the command that creates the first administrator).
@@ -104,7 +105,7 @@ listenOrFail(() =>
   app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: 32 * 1024 * 1024, reusePort: false }),
 );
 
-console.log(`Mesa is running at ${config.appUrl} (database: ${config.dbPath})`);
+log.info({ url: config.appUrl, database: config.dbPath }, `Mesa is running at ${config.appUrl}`);
 
 // This server's lease (src/domain/jobs/processes.ts): its jobs carry its id, and while it renews the lease no other
 // server fails them. On each renewal it fails the jobs of servers that are gone, and undoes the diner imports whose
@@ -117,19 +118,19 @@ const heartbeat = setInterval(async () => {
   try {
     renewLease(db, processId, address);
     const failed = failInterruptedJobs(db);
-    if (failed > 0) console.log(translate(config.locale, "jobs.left_unfinished", { count: failed }));
+    if (failed > 0) log.warn(translate(config.locale, "jobs.left_unfinished", { count: failed }));
     forgetGoneProcesses(db);
     if (recovering) return;
     recovering = true;
     try {
       const undoneNow = await recoverDinerImportsAsync(db);
-      if (undoneNow > 0) console.log(translate(config.locale, "diners.import_recovered", { count: undoneNow }));
+      if (undoneNow > 0) log.warn(translate(config.locale, "diners.import_recovered", { count: undoneNow }));
     } finally {
       recovering = false;
     }
   } catch (error) {
     if (isStorageFull(error)) services.storage.failed("renewing this server's lease");
-    else console.error("Renewing this server's lease failed:", error);
+    else log.error({ err: error }, "renewing this server's lease failed");
   }
 }, PROCESS_HEARTBEAT_MS);
 heartbeat.unref();
@@ -139,7 +140,7 @@ async function stop(signal: string): Promise<void> {
   // A second signal while stopping ends the process at once.
   if (stopping) process.exit(1);
   stopping = true;
-  console.log(
+  log.info(
     `${signal}: Mesa is stopping (answering the requests in flight, at most ${config.shutdownGraceMs / 1000} s)`,
   );
   const report = await stopGracefully(
@@ -155,7 +156,7 @@ async function stop(signal: string): Promise<void> {
     },
     config.shutdownGraceMs,
   );
-  console.log(describeStop(report));
+  log.info(describeStop(report));
   process.exit(0);
 }
 process.on("SIGTERM", () => void stop("SIGTERM"));

@@ -6,6 +6,7 @@
  */
 import { statfsSync } from "node:fs";
 import { dirname } from "node:path";
+import { log as processLog } from "./log";
 
 /** The error codes that mean the disk (or the quota) is full, from SQLite and from the system. */
 const FULL_CODES = new Set([
@@ -51,7 +52,7 @@ export class StorageWatch {
     /** The database file (":memory:" has no disk: its reading is always fine). */
     private readonly dbPath: string,
     private readonly thresholdBytes: number,
-    private readonly log: (line: string) => void = (line) => console.error(line),
+    private readonly log: (line: string) => void = (line) => processLog.error(line),
     private readonly now: () => number = () => Date.now(),
   ) {}
 

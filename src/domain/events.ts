@@ -9,6 +9,7 @@
  * what cannot be rolled back.
  */
 import type { TranslationKey } from "../shared/i18n";
+import { log } from "../log";
 
 /** Every domain event by name, with what it carries. */
 export interface DomainEvents {
@@ -65,7 +66,10 @@ export const NO_EVENTS: Publisher = { publish() {} };
 
 /** A failed subscriber, as the web server reports it. */
 function logFailure(error: unknown, event: DomainEvent): void {
-  console.error(`A subscriber of ${event.name} failed:`, error instanceof Error ? error.message : error);
+  log.warn(
+    { event: event.name, failure: error instanceof Error ? error.message : String(error) },
+    "a subscriber of a domain event failed",
+  );
 }
 
 /** The subscribers of one process, by event name. */

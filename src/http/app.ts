@@ -12,7 +12,8 @@ import { entriesToInput, parseBody, PayloadTooLarge, readBodyBytes } from "./bod
 import { clientAddress } from "./client-ip";
 import { parseCookies } from "./cookies";
 import { RequestContext, type AppServices } from "./context";
-import { errorResponse, loggedPath, TokenMismatch } from "./errors";
+import { errorResponse, TokenMismatch } from "./errors";
+import { log } from "../log";
 import { isStorageFull } from "../storage-health";
 import { authorize } from "./middleware/access";
 import { authenticate } from "./auth";
@@ -94,7 +95,7 @@ export async function handleRequest(
     try {
       response = await errorResponse(ctx, error);
     } catch (renderError) {
-      console.error("The error page itself failed:", renderError);
+      log.error({ reqId: ctx.requestId, route: ctx.route.name, err: renderError }, "the error page itself failed");
       response = new Response("Server error", {
         status: 500,
         headers: { "content-type": "text/plain; charset=utf-8" },
@@ -142,7 +143,23 @@ function finish(ctx: RequestContext, response: Response): Response {
   // Served over https: browsers refuse plain http to this host for a year.
   if (ctx.config.appUrl.startsWith("https://"))
     headers.set("strict-transport-security", "max-age=31536000; includeSubDomains");
-  if (ctx.config.logRequests) console.log(`${ctx.method} ${loggedPath(ctx.url.pathname)} ${response.status}`);
+  headers.set("x-request-id", ctx.requestId);
+  const seconds = (performance.now() - ctx.startedAt) / 1000;
+  services.metrics.observeRequest(ctx.route.name, ctx.method, response.status, seconds);
+  // The route's pattern, never the path: a path may hold a document number or a board's token.
+  if (ctx.config.logRequests)
+    log.info(
+      {
+        reqId: ctx.requestId,
+        method: ctx.method,
+        route: ctx.route.name,
+        uri: ctx.route.uri,
+        status: response.status,
+        ms: Math.round(seconds * 10_000) / 10,
+        userId: ctx.user?.id ?? null,
+      },
+      "request",
+    );
   if (ctx.route.session === false) return response;
   // Flash data is for the next page. A page's own script asking for JSON (a diner search, a ticket's print record)
   // between a save and that page must not use it up; only pages and redirects age it.
@@ -156,7 +173,7 @@ function finish(ctx: RequestContext, response: Response): Response {
     if (!isStorageFull(error)) throw error;
     // A full disk: the answer stands (what the route wrote is committed, or it was refused), the session keeps
     // its last saved state, and no cookie points at a session that was never written.
-    services.storage.failed(`saving the session of ${ctx.method} ${loggedPath(ctx.url.pathname)}`);
+    services.storage.failed(`saving the session of ${ctx.method} ${ctx.route.uri}`);
     return response;
   }
   // Browser-session cookies: closing the browser forgets them (remember-me is what survives a restart); the

@@ -3,6 +3,7 @@
  * theme, and the ways to answer — render a page, redirect, go back with errors.
  */
 import type { StorageWatch } from "../storage-health";
+import type { Metrics } from "../metrics";
 import type { Config } from "../config";
 import type { Message } from "../shared/message";
 import type { User } from "../domain/accounts/users";
@@ -57,6 +58,8 @@ export interface AppServices {
   realtime: EmbeddedPusherServer | null;
   /** The disk under the database: free space, and writes refused for want of it (logged once a minute). */
   storage: StorageWatch;
+  /** This process's Prometheus metrics (src/metrics.ts), served at /metrics. */
+  metrics: Metrics;
 }
 
 export interface RenderOptions {
@@ -80,6 +83,10 @@ export class RequestContext {
   appearance: Appearance;
   body: Input = {};
   query: Input = {};
+  /** This request's id: the X-Request-ID a proxy sent (when it looks like one), or a new one; on its log lines. */
+  readonly requestId: string;
+  /** When the request came in (performance.now()), for its duration. */
+  readonly startedAt = performance.now();
 
   constructor(
     readonly services: AppServices,
@@ -91,6 +98,8 @@ export class RequestContext {
   ) {
     this.url = new URL(request.url);
     this.method = request.method.toUpperCase();
+    const given = request.headers.get("x-request-id");
+    this.requestId = given !== null && /^[A-Za-z0-9._:-]{8,64}$/.test(given) ? given : crypto.randomUUID();
     const locale = cookies.locale;
     this.locale = isLocale(locale) ? locale : services.config.locale;
     const appearance = cookies.appearance;

@@ -8,6 +8,7 @@ import { MalformedBody, PayloadTooLarge, UnsupportedMediaType } from "./body";
 import type { RequestContext } from "./context";
 import { AlreadySignedIn, EmailNotVerified, PasswordConfirmationRequired } from "./middleware/access";
 import { isStorageFull } from "../storage-health";
+import { log } from "../log";
 
 /** A state-changing request without a valid CSRF token. */
 export class TokenMismatch extends Error {}
@@ -57,26 +58,18 @@ function isUniqueViolation(error: unknown): boolean {
   return code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY";
 }
 
-/** The path as logs show it: a menu board's display-link token is a secret, never written to a log. */
-export function loggedPath(pathname: string): string {
-  return pathname.replace(/^\/board\/(?!auth$|user-auth$)[^/]+$/, "/board/token-withheld");
-}
-
 export async function errorResponse(ctx: RequestContext, caught: unknown): Promise<Response> {
   const duplicate = isUniqueViolation(caught);
   // Logged all the same: a duplicate that no concurrent write explains is a bug to look into.
   if (duplicate)
-    console.error(
-      `[${new Date().toISOString()}] ${ctx.method} ${loggedPath(ctx.url.pathname)} unique constraint`,
-      caught,
-    );
+    log.error({ reqId: ctx.requestId, method: ctx.method, route: ctx.route.name, err: caught }, "unique constraint");
   const error = duplicate ? new Conflict(message("errors.changed_meanwhile")) : caught;
   const status = statusOf(error);
   const diskFull = status === 503 && isStorageFull(error);
   // Said once a minute, not once a request: a full disk refuses every write at once.
-  if (diskFull) ctx.services.storage.failed(`${ctx.method} ${loggedPath(ctx.url.pathname)}`);
+  if (diskFull) ctx.services.storage.failed(`${ctx.method} ${ctx.route.uri}`);
   if (status === 500)
-    console.error(`[${new Date().toISOString()}] ${ctx.method} ${loggedPath(ctx.url.pathname)}`, error);
+    log.error({ reqId: ctx.requestId, method: ctx.method, route: ctx.route.name, err: error }, "request failed");
 
   if (error instanceof ValidationFailed) {
     if (ctx.wantsJson) {

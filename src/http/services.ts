@@ -15,6 +15,9 @@ import { StorageWatch } from "../storage-health";
 import { Broadcaster, realtimeCredentials } from "../realtime/broadcaster";
 import { subscribeRealtime } from "../realtime/subscribers";
 import { EmbeddedPusherServer, embeddedOptions } from "../realtime/embedded-server";
+import { observeGroupCommits } from "../db";
+import { configureLog } from "../log";
+import { Metrics } from "../metrics";
 
 export function createServices(config: Config, db: Db, overrides: Partial<AppServices> = {}): AppServices {
   const appKey = overrides.appKey ?? resolveAppKey(config);
@@ -22,7 +25,23 @@ export function createServices(config: Config, db: Db, overrides: Partial<AppSer
   const broadcaster = overrides.broadcaster ?? new Broadcaster(config, realtimeApp);
   // The web server's subscribers of domain events, registered once; the command line registers the same (cli/events.ts).
   const events = new EventBus();
+  configureLog(config.logLevel);
+  const jobs = overrides.jobs ?? new JobRunner(db, JOB_HANDLERS, (event) => events.deliver(event));
+  const realtime =
+    overrides.realtime !== undefined
+      ? overrides.realtime
+      : config.broadcast.driver === "embedded"
+        ? new EmbeddedPusherServer(realtimeApp, embeddedOptions(config))
+        : null;
+  const metrics = new Metrics({
+    jobs: () => jobs.health(),
+    realtimeConnections: realtime ? () => realtime.connectionCount : null,
+  });
+  // Counted first: each event's subscribers run in turn, and a broadcast may wait on the network.
+  events.subscribe("SaleRecorded", () => metrics.sales.inc());
+  events.subscribe("SaleVoided", () => metrics.voids.inc());
   subscribeRealtime(events, broadcaster);
+  observeGroupCommits(db, (size) => metrics.groupCommitSize.observe(size));
   return {
     config,
     db,
@@ -36,10 +55,10 @@ export function createServices(config: Config, db: Db, overrides: Partial<AppSer
     broadcaster,
     events,
     // Background jobs tell their owner how they go through the same domain events.
-    jobs: new JobRunner(db, JOB_HANDLERS, (event) => events.deliver(event)),
-    realtime:
-      config.broadcast.driver === "embedded" ? new EmbeddedPusherServer(realtimeApp, embeddedOptions(config)) : null,
+    jobs,
+    realtime,
     storage: new StorageWatch(config.dbPath, config.minFreeDiskBytes),
+    metrics,
     ...overrides,
   };
 }

@@ -9,6 +9,7 @@ import type { Config } from "../config";
 import { sign } from "../crypto";
 import type { BroadcastEvent } from "../shared/realtime-events";
 import type { AppCredentials } from "./signatures";
+import { log } from "../log";
 
 /** The namespace the browser's Echo prefixes to event names. */
 export const EVENT_NAMESPACE = "App.Events";
@@ -88,7 +89,7 @@ export class Broadcaster {
       await this.send(event, exceptSocketId);
       return true;
     } catch (error) {
-      console.error(`Broadcast of ${event.name} failed:`, describeFailure(error));
+      log.warn({ event: event.name, failure: describeFailure(error) }, "a broadcast failed");
       return false;
     }
   }

@@ -123,6 +123,7 @@ export interface RouteParameters {
   "menu.structures.copy": { cafe: string | number; service: string | number };
   "menu.structures.destroy": { cafe: string | number; service: string | number };
   "menu.structures.update": { cafe: string | number; service: string | number };
+  "metrics": {};
   "mines.destroy": { mine: string | number };
   "mines.update": { mine: string | number };
   "offers.destroy": { offer: string | number };

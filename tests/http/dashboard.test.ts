@@ -13,6 +13,7 @@ import { Client } from "../support/app";
 import { addUser } from "../support/people";
 import { posApp, type PosApp } from "../support/pos-app";
 import { signedIn, submitJson, visitPage } from "../support/requests";
+import { captureLog } from "../support/log";
 
 let world: PosApp;
 let today: string;
@@ -154,9 +155,7 @@ describe("the dashboard's figures", () => {
     const { app } = await posApp();
     const client = await signedIn(app, "root@mesa.test");
     app.db.$client.exec("ALTER TABLE daily_sale_figures RENAME TO daily_sale_figures_away");
-    const original = console.error;
-    const logged: unknown[] = [];
-    console.error = (...args: unknown[]) => void logged.push(args[0]);
+    const log = captureLog();
     try {
       const { response, page } = await client.visit("/dashboard", figuresReload);
       expect(response.status).toBe(200);
@@ -164,10 +163,10 @@ describe("the dashboard's figures", () => {
       expect(page.props).not.toHaveProperty("figures");
       expect(page.component).toBe("dashboard");
     } finally {
-      console.error = original;
+      log.restore();
       app.db.$client.exec("ALTER TABLE daily_sale_figures_away RENAME TO daily_sale_figures");
     }
-    expect(String(logged[0])).toContain('deferred prop "figures" of dashboard');
+    expect(log.lines[0]).toMatchObject({ prop: "figures", component: "dashboard" });
     // Once it works again, the next reload brings them and rescues nothing.
     const { page } = await client.visit("/dashboard", figuresReload);
     expect(page.props.figures.day.sales).toBe(0);

@@ -8,6 +8,7 @@ import { describe, expect, test } from "bun:test";
 import { defer, merge } from "../../src/http/page-protocol/props";
 import { access, type RouteDefinition } from "../../src/http/routing";
 import { Client, createTestApp } from "../support/app";
+import { captureLog } from "../support/log";
 
 function setup(handle: RouteDefinition["handle"]) {
   const route: RouteDefinition = {
@@ -25,15 +26,13 @@ const partial = (...only: string[]) => ({
   "x-inertia-partial-data": only.join(","),
 });
 
-/** Runs `work` with console.error collected instead of printed. */
-async function quietly<T>(work: () => Promise<T>): Promise<{ result: T; logged: string[] }> {
-  const original = console.error;
-  const logged: string[] = [];
-  console.error = (...args: unknown[]) => void logged.push(args.map(String).join(" "));
+/** Runs `work` with the log's lines collected instead of written. */
+async function quietly<T>(work: () => Promise<T>): Promise<{ result: T; logged: Record<string, any>[] }> {
+  const log = captureLog();
   try {
-    return { result: await work(), logged };
+    return { result: await work(), logged: log.lines };
   } finally {
-    console.error = original;
+    log.restore();
   }
 }
 
@@ -58,8 +57,14 @@ describe("rescued deferred props", () => {
     expect(result.page.rescuedProps).toEqual(["figures"]);
     expect(result.page.props.chart).toEqual([1, 2]);
     expect(result.page.props).not.toHaveProperty("figures");
-    expect(logged.join("\n")).toContain('The deferred prop "figures" of test/rescue failed and was rescued');
-    expect(logged.join("\n")).toContain("the figures' table is locked");
+    expect(logged).toEqual([
+      expect.objectContaining({
+        msg: "a deferred prop failed and was rescued",
+        prop: "figures",
+        component: "test/rescue",
+      }),
+    ]);
+    expect(logged[0].err.message).toContain("the figures' table is locked");
   });
 
   test("a failing deferred prop that is not rescued fails the request, as any error does", async () => {

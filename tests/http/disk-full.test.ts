@@ -7,7 +7,7 @@
  * (root on Linux), and everywhere SQLite's own ceiling on the database's size (`PRAGMA max_page_count`), which
  * refuses a write exactly as a full disk does (SQLITE_FULL).
  */
-import { afterAll, afterEach, beforeAll, describe, expect, spyOn, test } from "bun:test";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, openSync, rmSync, writeSync, closeSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -21,6 +21,7 @@ import { type Client, type TestApp, fileTestApp } from "../support/app";
 import { populatePos } from "../support/pos-app";
 import type { PosWorld } from "../support/pos";
 import { signedIn, submitJson } from "../support/requests";
+import { captureLog, type CapturedLog } from "../support/log";
 
 /** Fills the file system of `folder` to its last byte with one file; returns its path. */
 function fill(folder: string): string {
@@ -57,8 +58,8 @@ describe("a full disk", () => {
   let cashier: Client;
   let makeFull: () => void;
   let makeRoom: () => void;
-  const errors: string[] = [];
-  let errorSpy: ReturnType<typeof spyOn>;
+  let errors: { msg?: string }[] = [];
+  let log: CapturedLog;
 
   beforeAll(async () => {
     const small = smallFileSystem();
@@ -85,15 +86,14 @@ describe("a full disk", () => {
           filler = null;
         }
       : () => client.exec("PRAGMA max_page_count = 1073741823");
-    errorSpy = spyOn(console, "error").mockImplementation((...parts: unknown[]) => {
-      errors.push(parts.map(String).join(" "));
-    });
+    log = captureLog();
+    errors = log.lines;
   }, 60_000);
 
   afterEach(() => makeRoom());
 
   afterAll(() => {
-    errorSpy.mockRestore();
+    log.restore();
     testApp.db.$client.close();
     // Lazily: the connection's cached statements may keep the file open a little longer.
     if (mounted) spawnSync("umount", ["-l", folder], { stdio: "ignore" });
@@ -127,11 +127,15 @@ describe("a full disk", () => {
     expect(await refused.json()).toEqual({ message: translate("es", "errors.disk_full") });
     const written = statuses.filter((s) => s === 201).length;
     expect(salesCount()).toBe(before + written);
-    const about = errors.filter((line) => line.includes("is full"));
+    const about = errors.map((line) => String(line.msg)).filter((line) => line.includes("is full"));
     expect(about).toHaveLength(1);
     expect(about[0]).toContain("POST /sales was refused with 503");
     // No request was logged as a server error.
-    expect(errors.filter((line) => line.includes("POST /sales") && !line.includes("is full"))).toEqual([]);
+    expect(
+      errors
+        .map((line) => String(line.msg))
+        .filter((line) => line.includes("POST /sales") && !line.includes("is full")),
+    ).toEqual([]);
 
     const up = await testApp.app.handle(new Request("http://mesa.test/up"));
     expect(up.status).toBe(200);

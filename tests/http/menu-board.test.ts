@@ -51,6 +51,7 @@ import { BASE, Client, createTestApp, testConfig, type TestApp } from "../suppor
 import { addUser, makeRole } from "../support/people";
 import { cliWorkspace, mesaInProcess } from "../support/cli";
 import { signedIn } from "../support/requests";
+import { logInto } from "../../src/log";
 
 type Json = Record<string, any>;
 
@@ -493,13 +494,12 @@ describe("the public board", () => {
     expect(JSON.stringify(page.props)).not.toContain("lino@mesa.test");
   });
 
-  test("the request log (LOG_REQUESTS) writes a board's path without its token", async () => {
-    const logged = createTestApp({ env: { LOG_REQUESTS: "true" } });
+  test("the request log (LOG_REQUESTS) names a board's route, never its path with the token", async () => {
+    const logged = createTestApp({ env: { LOG_REQUESTS: "true", LOG_LEVEL: "info" } });
     const cafeId = ensureCafe(logged.db, "Mina Log", "Unidad Log", "Comedor Log");
     const { token } = createDisplayLink(logged.db, CLI_ACTOR, EVERYTHING, cafeId, { label: "Pantalla" });
     const lines: string[] = [];
-    const log = console.log;
-    console.log = (...args: unknown[]) => void lines.push(args.map(String).join(" "));
+    const restore = logInto((line) => void lines.push(line));
     try {
       const response = await logged.app.handle(
         new Request(`${BASE}/board/${token}`, {
@@ -510,9 +510,18 @@ describe("the public board", () => {
       // The page keeps its own URL, so the browser can reload it.
       expect(((await response.json()) as Json).url).toBe(`/board/${token}`);
     } finally {
-      console.log = log;
+      restore();
     }
-    expect(lines).toEqual(["GET /board/token-withheld 200"]);
+    expect(lines.map((line) => JSON.parse(line))).toEqual([
+      expect.objectContaining({
+        msg: "request",
+        method: "GET",
+        route: "menu.board",
+        uri: "/board/{token}",
+        status: 200,
+      }),
+    ]);
+    expect(lines.join("")).not.toContain(token);
   });
 
   test("the board speaks the cafe's board language", async () => {

@@ -75,7 +75,7 @@ describe("two Mesa servers and one Pusher-protocol service", () => {
       stdin: "ignore",
       stdout: "pipe",
       stderr: "pipe",
-      env: { PATH: process.env.PATH ?? "", NODE_ENV: "test", HOST: "127.0.0.1", ...shared },
+      env: { PATH: process.env.PATH ?? "", NODE_ENV: "test", LOG_LEVEL: "info", HOST: "127.0.0.1", ...shared },
     });
     void (async () => {
       const decoder = new TextDecoder();

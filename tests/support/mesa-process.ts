@@ -41,6 +41,8 @@ export async function startMesa(dbPath: string, port: number, env: Record<string
       DB_PATH: dbPath,
       STORAGE_PATH: join(dbPath, "..", "storage"),
       LOG_REQUESTS: "false",
+      // Its start-up and recovery lines are info and warn lines of its log.
+      LOG_LEVEL: "info",
       MAIL_MAILER: "file",
       DEMO_DATA: "false",
       ...env,

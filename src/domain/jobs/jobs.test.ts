@@ -5,7 +5,7 @@
  * process left behind. The jobs here are
  * small handlers written for the test; the places import through a job is in tests/http/places-import.test.ts.
  */
-import { afterEach, beforeEach, describe, expect, spyOn, test } from "bun:test";
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -46,6 +46,7 @@ import {
   registerProcess,
   renewLease,
 } from "./processes";
+import { captureLog } from "../../../tests/support/log";
 
 let db: Db;
 let owner: User;
@@ -146,7 +147,7 @@ describe("a job's life", () => {
   });
 
   test("a crash ends the job failed with a message for its owner, and the details in the log", async () => {
-    const logged = spyOn(console, "error").mockImplementation(() => {});
+    const logged = captureLog();
     try {
       const r = runner([
         {
@@ -164,9 +165,10 @@ describe("a job's life", () => {
       expect(failed.error).toEqual(message(CRASHED));
       expect(failed.result).toBeNull();
       expect(failed.progress).toEqual({ done: 1, total: 2, label: "import.progress_checking" });
-      expect(String(logged.mock.calls[0]?.[1])).toContain("undefined is not a function");
+      expect(logged.lines[0]).toMatchObject({ level: "error", msg: "a job failed", kind: "test.crash" });
+      expect(logged.lines[0].err.stack).toContain("undefined is not a function");
     } finally {
-      logged.mockRestore();
+      logged.restore();
     }
   });
 
@@ -331,7 +333,7 @@ describe("an upload kept for a confirmation", () => {
   });
 
   test("a job that crashes keeps nothing, and one that never asked to keep its upload holds none", async () => {
-    const logged = spyOn(console, "error").mockImplementation(() => {});
+    const logged = captureLog();
     try {
       const r = runner([keeper(true), { kind: "test.plain", run: async () => "ok" }]);
       const crashed = start(r, "test.preview", {}, storeUpload(storage, new Uint8Array([1]), "xlsx"));
@@ -343,7 +345,7 @@ describe("an upload kept for a confirmation", () => {
         expect(holdsUpload(done)).toBe(false);
       }
     } finally {
-      logged.mockRestore();
+      logged.restore();
     }
   });
 });

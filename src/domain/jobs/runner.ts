@@ -30,6 +30,7 @@ import {
   type NewJob,
 } from "./jobs";
 import type { TranslationKey } from "../../shared/i18n";
+import { log } from "../../log";
 
 /** What a job's code receives: the database, who started it (actor and scope), its input, and where to report progress. */
 export interface JobContext<I> {
@@ -160,7 +161,7 @@ export class JobRunner {
       const id = this.queue.shift()!;
       this.running++;
       this.execute(id)
-        .catch((error) => console.error(`Job ${id} could not be run:`, error))
+        .catch((error) => log.error({ err: error, job: id }, "a job could not be run"))
         .finally(() => {
           this.running--;
           this.pump();
@@ -176,13 +177,13 @@ export class JobRunner {
     try {
       sweepKeptUploads(this.db);
     } catch (error) {
-      console.error("Deleting expired job uploads failed:", error);
+      log.error({ err: error }, "deleting expired job uploads failed");
     }
   }
 
   /** Announces without waiting; the notifier reports its own failures. */
   private announce(job: Pick<Job, "id" | "userId" | "kind" | "state" | "progress">): Promise<void> {
-    return this.notify(updated(job)).catch((error) => console.error(`Announcing job ${job.id} failed:`, error));
+    return this.notify(updated(job)).catch((error) => log.warn({ err: error, job: job.id }, "announcing a job failed"));
   }
 
   /** Runs one job from its record to its end; whatever happens, the job ends succeeded or failed and its upload is deleted. */
@@ -235,10 +236,7 @@ export class JobRunner {
     } catch (error) {
       if (error instanceof JobFailed) outcome = { error: error.error, result: error.result };
       else {
-        console.error(
-          `Job ${id} (${job.kind}) failed:`,
-          error instanceof Error ? (error.stack ?? error.message) : error,
-        );
+        log.error({ err: error, job: id, kind: job.kind }, "a job failed");
         outcome = { error: CRASHED, result: null };
       }
     }
@@ -251,7 +249,7 @@ export class JobRunner {
       else markSucceeded(this.db, id, outcome.result);
     } catch (error) {
       // A result that cannot be stored (not JSON) is the job's crash too.
-      console.error(`Job ${id} (${job.kind}): its result could not be recorded:`, error);
+      log.error({ err: error, job: id, kind: job.kind }, "a job's result could not be recorded");
       markFailed(this.db, id, CRASHED);
     }
     // A crash never keeps the upload: nothing was offered to confirm.
@@ -262,7 +260,7 @@ export class JobRunner {
       try {
         dropUpload(this.db, id, job.upload);
       } catch (error) {
-        console.error(`Job ${id}: its upload could not be deleted:`, error);
+        log.error({ err: error, job: id }, "a job's upload could not be deleted");
       }
     }
     void this.announce(findJob(this.db, id)!);

@@ -3,6 +3,7 @@
  * partial reloads, prop kinds (see props.ts), errors and flash.
  */
 import { PropKind, resolveValue, type Props } from "./props";
+import { log } from "../../log";
 
 export interface Page {
   component: string;
@@ -154,7 +155,7 @@ export async function buildPage(headers: Headers, options: PageOptions): Promise
       resolved = await resolveValue(raw);
     } catch (error) {
       if (!(value instanceof PropKind && value.rescued)) throw error;
-      console.error(`The deferred prop "${key}" of ${component} failed and was rescued:`, error);
+      log.error({ err: error, prop: key, component }, "a deferred prop failed and was rescued");
       rescuedProps.push(key);
       continue;
     }

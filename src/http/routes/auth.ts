@@ -18,6 +18,7 @@ import type { RequestContext } from "../context";
 import { landingPath } from "../landing";
 import { access, defineRoutes } from "../routing";
 import { hasValidSignature, signedPath } from "../signed-url";
+import { log } from "../../log";
 
 const VERIFY_MINUTES = 60;
 
@@ -57,9 +58,7 @@ function mailResetLinkAfterAnswer(ctx: RequestContext, email: string): void {
     );
   };
   setTimeout(() => {
-    send().catch((error: unknown) =>
-      console.error(`[${new Date().toISOString()}] The password reset mail could not be sent`, error),
-    );
+    send().catch((error: unknown) => log.error({ err: error }, "the password reset mail could not be sent"));
   }, 0);
 }
 

@@ -140,7 +140,7 @@ export const menuBoardRoutes = defineRoutes([
         ctx.locale = board.language;
         response = await ctx.render("menu/board", { board });
       }
-      // The page's URL keeps the token, so the browser can reload it; logs write the path without it (loggedPath).
+      // The page's URL keeps the token, so the browser can reload it; logs name the route, never its path (src/log.ts).
       return withHeaders(response, BOARD_HEADERS);
     },
   },

@@ -1,6 +1,8 @@
 /** The public front door, the dashboard and the health check. */
 import { readiness } from "../readiness";
 import { isDatabaseReachable } from "../../db";
+import { NotFound } from "../../domain/errors";
+import { safeEqual } from "../../crypto";
 import { can } from "../../domain/access/authorization";
 import { roleLabel } from "../../shared/access/built-in-roles";
 import { chosenCafe, dashboardCafes, dashboardFigures, roleKeepers } from "../../domain/sales/dashboard";
@@ -37,6 +39,26 @@ export const platformRoutes = defineRoutes([
     handle: (ctx) => {
       const state = readiness(ctx.services);
       return Response.json(state, { status: state.ready ? 200 : 503 });
+    },
+  },
+  {
+    name: "metrics",
+    methods: ["GET"],
+    uri: "/metrics",
+    access: access.public,
+    session: false,
+    // Prometheus's scrape (src/metrics.ts), for whoever holds METRICS_TOKEN as a bearer token; not served without it.
+    handle: async (ctx) => {
+      const token = ctx.config.metricsToken;
+      if (token === null) throw new NotFound();
+      const given = /^Bearer (\S+)$/.exec(ctx.request.headers.get("authorization") ?? "")?.[1] ?? "";
+      if (!safeEqual(given, token))
+        return new Response("The metrics need the bearer token METRICS_TOKEN.\n", {
+          status: 401,
+          headers: { "www-authenticate": 'Bearer realm="metrics"', "content-type": "text/plain; charset=utf-8" },
+        });
+      const { registry } = ctx.services.metrics;
+      return new Response(await registry.metrics(), { headers: { "content-type": registry.contentType } });
     },
   },
   {
