@@ -294,3 +294,19 @@ export function loadConfig(env: Env = process.env): Config {
     },
   };
 }
+
+/** Stops a process that is starting: one plain line on standard error for the person starting it, and exit code 1. */
+export function failStarting(message: string): never {
+  console.error(message);
+  process.exit(1);
+}
+
+/** The settings of a process that is starting (the server, the realtime server): a bad one stops it with its message. */
+export function startingConfig(env: Env = process.env): Config {
+  try {
+    return loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) failStarting(error.message);
+    throw error;
+  }
+}

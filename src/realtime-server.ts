@@ -7,27 +7,16 @@
  * "Several servers"). It listens on REALTIME_HOST (HOST when not set) and PUSHER_PORT, keeps nothing on disk, and
  * on SIGTERM or SIGINT closes its sockets with 4200 (reconnect at once) and exits 0.
  */
-import { ConfigError, loadConfig, type Config } from "./config";
+import { failStarting, startingConfig } from "./config";
 import { createRealtimeApp } from "./http/app";
 import { EmbeddedPusherServer, embeddedOptions } from "./realtime/embedded-server";
 import { configureLog, log } from "./log";
 
-function fail(message: string): never {
-  console.error(message);
-  process.exit(1);
-}
-
-let config: Config;
-try {
-  config = loadConfig();
-} catch (error) {
-  if (error instanceof ConfigError) fail(error.message);
-  throw error;
-}
+const config = startingConfig();
 const { broadcast } = config;
 // The Mesa servers sign their requests and their channel authorizations with this secret: it must be theirs.
 if (broadcast.driver !== "pusher")
-  fail(
+  failStarting(
     "Mesa's realtime server runs beside Mesa servers set to BROADCAST_DRIVER=pusher: set it, with PUSHER_APP_ID, PUSHER_APP_KEY, PUSHER_APP_SECRET and PUSHER_PORT, as they have them.",
   );
 
@@ -41,7 +30,7 @@ try {
   app.listen({ port: broadcast.port, hostname: host, reusePort: false });
 } catch (error) {
   if ((error as { code?: unknown } | null)?.code === "EADDRINUSE")
-    fail(`Mesa's realtime server cannot listen on ${host}:${broadcast.port}: the address is in use.`);
+    failStarting(`Mesa's realtime server cannot listen on ${host}:${broadcast.port}: the address is in use.`);
   throw error;
 }
 realtime.start();

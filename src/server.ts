@@ -3,7 +3,7 @@
  * SIGTERM or SIGINT (src/http/shutdown.ts). A database file it cannot use, or an address another process listens on,
  * stops start-up with a message saying so.
  */
-import { ConfigError, loadConfig, type Config } from "./config";
+import { failStarting, startingConfig } from "./config";
 import { DatabaseFileError, openStartingDatabase, type Db } from "./db";
 import { AssetsMissing } from "./http/assets";
 import { createApp } from "./http/app";
@@ -27,18 +27,7 @@ import { isStorageFull } from "./storage-health";
 import { translate } from "./shared/i18n";
 import { log } from "./log";
 
-function fail(message: string): never {
-  console.error(message);
-  process.exit(1);
-}
-
-let config: Config;
-try {
-  config = loadConfig();
-} catch (error) {
-  if (error instanceof ConfigError) fail(error.message);
-  throw error;
-}
+const config = startingConfig();
 
 /**
  * Listens without port reuse, so a second Mesa on the same address is refused rather than sharing its connections;
@@ -49,7 +38,9 @@ function listenOrFail(listen: () => void): void {
     listen();
   } catch (error) {
     if ((error as { code?: unknown } | null)?.code === "EADDRINUSE")
-      fail(`Mesa cannot listen on ${config.host}:${config.port}: the address is in use (is Mesa already running?).`);
+      failStarting(
+        `Mesa cannot listen on ${config.host}:${config.port}: the address is in use (is Mesa already running?).`,
+      );
     throw error;
   }
 }
@@ -64,7 +55,7 @@ let db: Db;
 try {
   db = openStartingDatabase(config.dbPath);
 } catch (error) {
-  if (error instanceof DatabaseFileError) fail(error.message);
+  if (error instanceof DatabaseFileError) failStarting(error.message);
   throw error;
 }
 // Jobs a stopped process left queued or running will never finish: they are marked failed, their uploads deleted
@@ -87,7 +78,7 @@ let services: AppServices;
 try {
   services = createServices(config, db);
 } catch (error) {
-  if (error instanceof AssetsMissing) fail(error.message);
+  if (error instanceof AssetsMissing) failStarting(error.message);
   throw error;
 }
 // Expired sessions and throttling counters are swept now and every 15 minutes.

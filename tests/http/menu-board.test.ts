@@ -52,6 +52,7 @@ import { addUser, makeRole } from "../support/people";
 import { cliWorkspace, mesaInProcess } from "../support/cli";
 import { signedIn } from "../support/requests";
 import { logInto } from "../../src/log";
+import { eventually } from "../support/eventually";
 
 type Json = Record<string, any>;
 
@@ -233,16 +234,6 @@ afterAll(async () => {
   realtime.stop();
   await testApp.app.stop(true);
 });
-
-async function eventually<T>(check: () => T | null | undefined | false, what: string, timeoutMs = 3000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const value = check();
-    if (value) return value;
-    await Bun.sleep(10);
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 /** A raw WebSocket to the embedded server: the frames it receives, its socket id, and how it was closed. */
 class Socket {

@@ -17,22 +17,13 @@ import { freePort, headersOf, startMesa, type MesaProcess } from "../support/mes
 import { populatePos, type PosPeople } from "../support/pos-app";
 import type { PosWorld } from "../support/pos";
 import { signedIn } from "../support/requests";
+import { eventually } from "../support/eventually";
 
 type Json = Record<string, any>;
 
 const SALE_CHANGED = `${EVENT_NAMESPACE}.SaleChanged`.replace(/\./g, "\\");
 const ROOT = join(import.meta.dir, "..", "..");
 const APP = { PUSHER_APP_ID: "mesa-multi", PUSHER_APP_KEY: "mesa-multi-key", PUSHER_APP_SECRET: "s3cret-multi-0123" };
-
-async function eventually<T>(check: () => T | null | undefined | false, what: string, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const value = check();
-    if (value) return value;
-    await Bun.sleep(10);
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 /** A raw Pusher-protocol socket: every frame it receives, and its socket id. */
 async function connect(url: string): Promise<{ ws: WebSocket; frames: Json[]; socketId: string }> {

@@ -25,6 +25,7 @@ import { BASE, Client, TEST_APP_KEY, testConfig, type TestApp } from "../support
 import { MESA } from "../support/cli";
 import { addUser, makeRole } from "../support/people";
 import { signedIn } from "../support/requests";
+import { eventually } from "../support/eventually";
 
 type Json = Record<string, any>;
 
@@ -39,16 +40,6 @@ afterEach(async () => {
 });
 
 /** Polls `check` until it returns something (truthy). */
-async function eventually<T>(check: () => T | undefined | null | false, what: string, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const value = check();
-    if (value) return value;
-    await Bun.sleep(10);
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
 interface Mesa {
   testApp: TestApp;
   port: number;

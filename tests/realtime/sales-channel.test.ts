@@ -17,6 +17,7 @@ import { Client, testConfig, type TestApp } from "../support/app";
 import { populatePos, type PosPeople } from "../support/pos-app";
 import type { PosWorld } from "../support/pos";
 import { signedIn } from "../support/requests";
+import { eventually } from "../support/eventually";
 
 type Json = Record<string, any>;
 
@@ -67,16 +68,6 @@ afterAll(async () => {
   realtime.stop();
   await testApp.app.stop(true);
 });
-
-async function eventually<T>(check: () => T | null | undefined | false, what: string, timeoutMs = 3000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const value = check();
-    if (value) return value;
-    await Bun.sleep(10);
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 /** A raw WebSocket to the embedded server: every frame it receives, and its socket id. */
 class Socket {
