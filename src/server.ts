@@ -111,17 +111,20 @@ const heartbeat = setInterval(async () => {
     const failed = failInterruptedJobs(db);
     if (failed > 0) log.warn(translate(config.locale, "jobs.left_unfinished", { count: failed }));
     forgetGoneProcesses(db);
-    if (recovering) return;
-    recovering = true;
-    try {
-      const undoneNow = await recoverDinerImportsAsync(db);
-      if (undoneNow > 0) log.warn(translate(config.locale, "diners.import_recovered", { count: undoneNow }));
-    } finally {
-      recovering = false;
-    }
   } catch (error) {
     if (isStorageFull(error)) services.storage.failed("renewing this server's lease");
     else log.error({ err: error }, "renewing this server's lease failed");
+  }
+  if (recovering) return;
+  recovering = true;
+  try {
+    const undoneNow = await recoverDinerImportsAsync(db);
+    if (undoneNow > 0) log.warn(translate(config.locale, "diners.import_recovered", { count: undoneNow }));
+  } catch (error) {
+    if (isStorageFull(error)) services.storage.failed("undoing a diner import left half-written");
+    else log.error({ err: error }, "undoing a diner import left half-written failed");
+  } finally {
+    recovering = false;
   }
 }, PROCESS_HEARTBEAT_MS);
 heartbeat.unref();

@@ -56,6 +56,8 @@ test.describe("dealerships", () => {
     browser,
     mesa,
   }) => {
+    // A long journey through several dialogs and pages: on a loaded 2-core machine it nears the default 20 s.
+    test.setTimeout(45_000);
     const { context, page, problems } = await admin(browser, mesa);
     await open(page, "/dealerships");
     await expect(page.getByRole("heading", { level: 1, name: "Concesionarias" })).toBeVisible();

@@ -216,6 +216,8 @@ test.describe("management", () => {
     browser,
     mesa,
   }) => {
+    // A long journey through several dialogs and pages: on a loaded 2-core machine it nears the default 20 s.
+    test.setTimeout(45_000);
     const { context, page, problems } = await admin(browser, mesa);
     const cafe = `Comedor ${RUN} de la Planta Concentradora y del Campamento Norte`;
     await page.setViewportSize({ width: 1366, height: 850 });

@@ -375,6 +375,8 @@ test.describe("realtime", () => {
   });
 
   test("the dashboard with realtime connected logs no console errors", async ({ browser, mesa }) => {
+    // A long journey through several dialogs and pages: on a loaded 2-core machine it nears the default 20 s.
+    test.setTimeout(45_000);
     const context = await browser.newContext();
     const page = await context.newPage();
     const problems = watchConsole(page);

@@ -34,7 +34,9 @@ export function connectRealtime(settings: RealtimeSettings, urls: { auth: string
     wsPort: settings.port,
     wssPort: settings.port,
     forceTLS: settings.forceTLS,
-    enabledTransports: ["ws", "wss"],
+    // The endpoint speaks the one scheme the server named: no try of the other (on a slow link pusher-js would
+    // otherwise fall back to wss against a plain-http Mesa, and fail).
+    enabledTransports: settings.forceTLS ? ["wss"] : ["ws"],
     namespace: "App.Events",
     channelAuthorization: { endpoint: urls.auth, transport: "ajax", headersProvider },
     userAuthentication: { endpoint: urls.userAuth, transport: "ajax", headersProvider },
