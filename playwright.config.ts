@@ -15,7 +15,9 @@ export default defineConfig({
   retries: process.env.CI ? 1 : 0,
   forbidOnly: !!process.env.CI,
   reporter: "list",
-  timeout: 20_000,
+  // A bound on a stuck test, not a measure: on a loaded 2-core machine a browser's every step slows (a text fill took
+  // 0.9 s), and journeys through several dialogs neared 20 s.
+  timeout: 40_000,
   expect: { timeout: 5_000 },
   use: {
     ...devices["Desktop Chrome"],
