@@ -38,6 +38,7 @@ import { ScrollRegion } from "../ui/scroll-region";
 import { Select } from "../ui/select";
 import type { CafeChoice } from "./types";
 import type { DocumentType } from "../../../../src/shared/documents";
+import { progressText } from "../food/workbook-import";
 
 export type { DinerImportProp, DinerImportView };
 
@@ -152,19 +153,12 @@ export function DinerImport({
 
 type T = ReturnType<typeof useI18n>["t"];
 
-function progressText(job: DinerImportView, t: T): string {
-  const { done, total, label } = job.progress;
-  if (job.state === "queued" || label === "") return t("jobs.queued");
-  if (total > 0) return t("jobs.progress_count", { label: t(label), done, total });
-  return `${t(label)}…`;
-}
-
 function statusLine(job: DinerImportView, t: T): string {
   const file = job.fileName;
   switch (job.step) {
     case "checking":
     case "saving":
-      return t("dinners.import.status.running", { progress: progressText(job, t) });
+      return t("dinners.import.status.running", { progress: progressText(t, job.state, job.progress) });
     default:
       return t(`dinners.import.status.${job.step}`, { file });
   }
@@ -435,7 +429,7 @@ function JobView({ job, onAgain, onClose }: { job: DinerImportView; onAgain: () 
 
 function Progress({ job, head }: { job: DinerImportView; head: ReactNode }) {
   const { t } = useI18n();
-  const text = progressText(job, t);
+  const text = progressText(t, job.state, job.progress);
   const { done, total } = job.progress;
   return (
     <section className="space-y-3 text-sm" data-testid="diner-import" data-step={job.step} data-state={job.state}>

@@ -150,6 +150,21 @@ export function ConfirmActions({
 }
 
 /**
+ * A job's step in words, as every job of Mesa says it: "En cola" while it waits, "Revisando las filas: 3000 de
+ * 20000" while it counts, "Leyendo el archivo…" when there is nothing to count yet.
+ */
+export function progressText(
+  t: ReturnType<typeof useI18n>["t"],
+  state: string,
+  progress: { done: number; total: number; label: TranslationKey | "" },
+): string {
+  const { done, total, label } = progress;
+  if (state === "queued" || label === "") return t("jobs.queued");
+  if (total > 0) return t("jobs.progress_count", { label: t(label), done, total });
+  return `${t(label)}…`;
+}
+
+/**
  * A running job's step and how far it got, as every job of Mesa shows it (the Management page's places import, the
  * report and the diner import dialogs): a spinner with the title, a bar (busy when there is nothing to count yet),
  * the step in words ("Revisando las filas: 3000 de 20000") read out as it changes, and a line saying it goes on in
@@ -169,13 +184,8 @@ export function JobProgress({
   inBackground: string;
 }) {
   const { t } = useI18n();
-  const { done, total, label } = progress;
-  const text =
-    state === "queued" || label === ""
-      ? t("jobs.queued")
-      : total > 0
-        ? t("jobs.progress_count", { label: t(label), done, total })
-        : `${t(label)}…`;
+  const { done, total } = progress;
+  const text = progressText(t, state, progress);
   return (
     <section
       className="space-y-2 rounded-md border bg-card px-4 py-3 text-sm"

@@ -24,6 +24,7 @@ import type { SharedProps } from "../../types";
 import { Button } from "../ui/button";
 import { ScrollRegion } from "../ui/scroll-region";
 import type { TranslationKey } from "../../../../src/shared/i18n";
+import { progressText } from "../food/workbook-import";
 
 /** A places import as the server words it (src/http/routes/places-import.ts, `ImportJobView`). */
 export interface ImportJob {
@@ -97,13 +98,8 @@ export function ImportJobPanel({ job, onImportAgain }: { job: ImportJob; onImpor
 
   if (running) {
     const current = live && live.id === job.id && live.state === "running" ? live : job;
-    const { done, total, label } = current.progress;
-    const text =
-      current.state === "queued" || label === ""
-        ? t("jobs.queued")
-        : total > 0
-          ? t("jobs.progress_count", { label: t(label), done, total })
-          : `${t(label)}…`;
+    const { done, total } = current.progress;
+    const text = progressText(t, current.state, current.progress);
     return (
       <section
         className="space-y-2 rounded-md border bg-card px-4 py-3 text-sm"
