@@ -232,12 +232,20 @@ function planRows(db: Db, sheet: SheetRows | undefined): { plan: IngredientImpor
   return result(planned, counts, read);
 }
 
-/** A fingerprint of every write the plan makes and of the rows it starts from. */
+/**
+ * A fingerprint of every write the plan makes and of the rows it starts from: their figures themselves, since a
+ * change within the same second leaves `updated_at` (kept in seconds) as it was.
+ */
 function fingerprintOf(rows: PlannedRow[], counts: ImportCounts): string {
   const fingerprint = new Fingerprint();
   fingerprint.add(counts);
   for (const r of rows)
-    fingerprint.add([r.name, r.category, r.figures, r.existing ? [r.existing.id, r.existing.updatedAt] : null]);
+    fingerprint.add([
+      r.name,
+      r.category,
+      r.figures,
+      r.existing ? [r.existing.id, ingredientSnapshot(r.existing)] : null,
+    ]);
   return fingerprint.digest();
 }
 
