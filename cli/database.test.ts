@@ -539,7 +539,7 @@ describe("./mesa db:backup and db:restore", () => {
     const refused = await mesaInProcess(ws, ["db:restore", file, "--yes"]);
     expect(refused.code).toBe(1);
     expect(refused.err.trim()).toBe(
-      `Mesa is running on ${ws.dbPath} (process ${process.pid} on ${hostname()}, listening on 127.0.0.1:8000). Stop it first (systemctl stop mesa, or Ctrl-C where it runs), then run ./mesa db:restore again.`,
+      `Mesa is running on ${ws.dbPath} (process ${process.pid} on ${hostname()}, listening on 127.0.0.1:8000). Stop it first (systemctl stop mesa, or Ctrl-C where it runs), then run ./mesa db:restore again. (A server that was killed counts as running until its lease lapses, 15 s after its last heartbeat.)`,
     );
     expect(refused.out).toBe("");
     expect(dump(ws.dbPath)).toEqual(before);

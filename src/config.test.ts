@@ -48,4 +48,40 @@ describe("settings", () => {
     expect(config.currency).toBe("USD");
     expect(config.appName).toBe("Mesa Sur");
   });
+
+  test("replication: a folder by default (off under NODE_ENV=test), a folder or S3 by REPLICA_URL, or off", () => {
+    expect(loadConfig({ STORAGE_PATH: "/srv/mesa" }).replica).toMatchObject({
+      type: "file",
+      location: "/srv/mesa/replica",
+      syncInterval: "1s",
+      snapshotInterval: "6h",
+      retention: "72h",
+    });
+    expect(loadConfig({ NODE_ENV: "test" }).replica).toBeNull();
+    expect(loadConfig({ REPLICA_URL: "off" }).replica).toBeNull();
+    expect(loadConfig({ REPLICA_URL: "file:///mnt/backup/mesa" }).replica).toMatchObject({
+      type: "file",
+      location: "/mnt/backup/mesa",
+    });
+    expect(
+      loadConfig({
+        REPLICA_URL: "s3://mesa-replicas/cusco/",
+        REPLICA_ENDPOINT: "https://minio.example.pe",
+        REPLICA_SYNC_INTERVAL: "500ms",
+      }).replica,
+    ).toMatchObject({
+      type: "s3",
+      location: "s3://mesa-replicas/cusco",
+      endpoint: "https://minio.example.pe",
+      syncInterval: "500ms",
+    });
+    for (const [name, value] of [
+      ["REPLICA_URL", "ftp://host/x"],
+      ["REPLICA_URL", "s3://"],
+      ["REPLICA_ENDPOINT", "minio:9000"],
+      ["REPLICA_SYNC_INTERVAL", "1 second"],
+      ["REPLICA_RETENTION", "3d"],
+    ])
+      expect(() => loadConfig({ [name]: value })).toThrow(`Invalid setting ${name}`);
+  });
 });

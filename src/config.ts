@@ -46,6 +46,8 @@ export interface Config {
   metricsToken: string | null;
   /** Secret for signed links and tokens; when unset, one is generated once and kept in STORAGE_PATH/app.key. */
   appKey: string | null;
+  /** Continuous replication of the database by Litestream (src/replication.ts); null: off. */
+  replica: ReplicaSettings | null;
   registrationEnabled: boolean;
   /**
    * Whether an empty database gets the demo data set (business, places, client companies, properties and people
@@ -89,6 +91,23 @@ export interface Config {
     fromName: string;
     smtp: { host: string; port: number; username: string; password: string; secure: boolean };
   };
+}
+
+/** Where and how often Litestream replicates the database (REPLICA_* settings, docs/operations.md). */
+export interface ReplicaSettings {
+  /** A folder ("file") or an S3-compatible bucket and path ("s3"). */
+  type: "file" | "s3";
+  /** file: the folder's absolute path; s3: the URL, s3://bucket/path. */
+  location: string;
+  /** s3: the endpoint of an S3-compatible service other than AWS (MinIO, Cloudflare R2…); empty for AWS. */
+  endpoint: string;
+  region: string;
+  /** How often new WAL pages are shipped: the most a point-in-time restore can miss (Go duration, "1s"). */
+  syncInterval: string;
+  /** How often a whole snapshot is written (Go duration, "6h"). */
+  snapshotInterval: string;
+  /** How far back a restore can go (Go duration, "72h"). */
+  retention: string;
 }
 
 export class ConfigError extends Error {
@@ -215,6 +234,40 @@ function metricsToken(env: Env): string | null {
   return token;
 }
 
+/** A Go duration such as 1s, 500ms, 6h or 1h30m, as Litestream reads it. */
+function goDuration(env: Env, name: string, fallback: string): string {
+  const raw = text(env, name, fallback);
+  if (!/^(\d+(ms|s|m|h))+$/.test(raw))
+    throw new ConfigError(name, `expected a duration such as 1s, 6h or 1h30m, got "${raw}"`);
+  return raw;
+}
+
+/**
+ * REPLICA_URL: "off", a folder (a path or file:///path) or s3://bucket/path. The default is the folder
+ * STORAGE_PATH/replica, except under NODE_ENV=test, where replication is off unless a test asks for it.
+ */
+function replicaSettings(env: Env, nodeEnv: Config["env"], storagePath: string): ReplicaSettings | null {
+  const raw = text(env, "REPLICA_URL", nodeEnv === "test" ? "off" : resolve(storagePath, "replica"));
+  if (raw === "off") return null;
+  const common = {
+    endpoint: text(env, "REPLICA_ENDPOINT", ""),
+    region: text(env, "REPLICA_REGION", ""),
+    syncInterval: goDuration(env, "REPLICA_SYNC_INTERVAL", "1s"),
+    snapshotInterval: goDuration(env, "REPLICA_SNAPSHOT_INTERVAL", "6h"),
+    retention: goDuration(env, "REPLICA_RETENTION", "72h"),
+  };
+  if (common.endpoint !== "" && !/^https?:\/\/[^\s/]+/.test(common.endpoint))
+    throw new ConfigError("REPLICA_ENDPOINT", `expected an http or https URL, got "${common.endpoint}"`);
+  if (raw.startsWith("s3://")) {
+    if (!/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/[^\s]*)?$/.test(raw))
+      throw new ConfigError("REPLICA_URL", `"${raw}" is not s3://bucket/path`);
+    return { type: "s3", location: raw.replace(/\/+$/, ""), ...common };
+  }
+  if (/^[a-z][a-z0-9+.-]*:\/\//.test(raw) && !raw.startsWith("file://"))
+    throw new ConfigError("REPLICA_URL", `expected off, a folder, file:///folder or s3://bucket/path, got "${raw}"`);
+  return { type: "file", location: resolve(raw.replace(/^file:\/\//, "")), ...common };
+}
+
 function broadcastSettings(env: Env, appUrl: string, host: string): Config["broadcast"] {
   const driver = oneOf(env, "BROADCAST_DRIVER", "embedded", ["embedded", "pusher"] as const);
   const site = new URL(appUrl);
@@ -273,6 +326,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: oneOf(env, "LOG_LEVEL", nodeEnv === "test" ? "error" : "info", LOG_LEVELS),
     metricsToken: metricsToken(env),
     appKey: appKey(env),
+    replica: replicaSettings(env, nodeEnv, storagePath),
     registrationEnabled: bool(env, "REGISTRATION_ENABLED", true),
     demoData: bool(env, "DEMO_DATA", true),
     passwordMinLength: integer(env, "PASSWORD_MIN_LENGTH", 8, 8, 128),

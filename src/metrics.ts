@@ -8,6 +8,8 @@
  * - `mesa_sale_group_commit_size`: how many sales shared one commit (src/db.ts, groupCommit);
  * - `mesa_jobs{state}`: background jobs queued and running;
  * - `mesa_realtime_connections`: open WebSockets of the embedded realtime server (absent with a hosted one);
+ * - `mesa_replication_running` (1 on the one server that runs Litestream) and `mesa_replication_lag_seconds` (how
+ *   far the replica trails the database, on that server; absent with replication off);
  * - the process's own (`process_*`, `nodejs_*` as Bun reports them).
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
@@ -15,6 +17,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom
 export interface MetricSources {
   jobs: () => { queued: number; running: number };
   realtimeConnections: (() => number) | null;
+  replication: (() => { running: boolean; lagSeconds: number | null }) | null;
 }
 
 export class Metrics {
@@ -70,6 +73,27 @@ export class Metrics {
           this.set(connections());
         },
       });
+    const replication = sources.replication;
+    if (replication) {
+      new Gauge({
+        name: "mesa_replication_running",
+        help: "1 when this server runs Litestream, which replicates the database (one server per database does)",
+        registers,
+        collect() {
+          this.set(replication().running ? 1 : 0);
+        },
+      });
+      new Gauge({
+        name: "mesa_replication_lag_seconds",
+        help: "How far the replica trails the database's last write, in seconds (on the server that replicates)",
+        registers,
+        collect() {
+          const { lagSeconds } = replication();
+          if (lagSeconds === null) this.reset();
+          else this.set(lagSeconds);
+        },
+      });
+    }
   }
 
   /** Counts one answered request. */

@@ -104,6 +104,23 @@ log.info({ url: config.appUrl, database: config.dbPath }, `Mesa is running at ${
 const address = `${config.host}:${app.server!.port}`;
 const processId = registerProcess(db, address);
 services.jobs.processId = processId;
+// Litestream replicates the database from the live server that started first (src/replication.ts): this one, if no
+// other runs; the others check on each heartbeat and take over when it is gone.
+const replicator = services.replicator;
+let replicating = false;
+let stopping = false;
+async function replicate(): Promise<void> {
+  if (!replicator || replicating || stopping) return;
+  replicating = true;
+  try {
+    await replicator.heartbeat(db, processId);
+  } catch (error) {
+    log.error({ err: error }, "starting or checking Litestream failed");
+  } finally {
+    replicating = false;
+  }
+}
+await replicate();
 let recovering = false;
 const heartbeat = setInterval(async () => {
   try {
@@ -115,6 +132,7 @@ const heartbeat = setInterval(async () => {
     if (isStorageFull(error)) services.storage.failed("renewing this server's lease");
     else log.error({ err: error }, "renewing this server's lease failed");
   }
+  void replicate();
   if (recovering) return;
   recovering = true;
   try {
@@ -129,7 +147,6 @@ const heartbeat = setInterval(async () => {
 }, PROCESS_HEARTBEAT_MS);
 heartbeat.unref();
 
-let stopping = false;
 async function stop(signal: string): Promise<void> {
   // A second signal while stopping ends the process at once.
   if (stopping) process.exit(1);
@@ -151,6 +168,8 @@ async function stop(signal: string): Promise<void> {
     config.shutdownGraceMs,
   );
   log.info(describeStop(report));
+  // Last: Litestream ships what the last requests wrote, then ends.
+  await replicator?.stop();
   process.exit(0);
 }
 process.on("SIGTERM", () => void stop("SIGTERM"));

@@ -1,5 +1,6 @@
 /**
- * `./mesa db:backup [FILE]` and `./mesa db:restore FILE [--yes]`.
+ * `./mesa db:backup [FILE]`, `./mesa db:restore FILE [--yes]`, `./mesa db:restore --at MOMENT [--yes]` and
+ * `./mesa db:replicas [--json]` (the last two read Litestream's replica: src/replication.ts).
  *
  * A backup is SQLite's `VACUUM INTO`: a copy taken inside one read transaction, so it is consistent even while
  * Mesa is running and writing (WAL mode). Without FILE it goes to STORAGE_PATH/backups/mesa-<UTC time>.sqlite; an
@@ -17,14 +18,24 @@
  * database, the answer was no); 2 for usage mistakes (no such FILE, or no terminal to ask on and no --yes).
  */
 import { Database } from "bun:sqlite";
-import { existsSync, mkdirSync, realpathSync, statfsSync, statSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, realpathSync, renameSync, rmSync, statfsSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { createInterface } from "node:readline/promises";
 import type { Command } from "commander";
 import { readMigrationFiles } from "drizzle-orm/migrator";
 import { bootstrapAccess } from "../../src/domain/access/starting-roles";
 import { MIGRATIONS_FOLDER, migrateDatabase, openDatabase, type Db } from "../../src/db";
-import { liveProcesses } from "../../src/domain/jobs/processes";
+import { liveProcesses, PROCESS_LEASE_MS, type MesaProcess } from "../../src/domain/jobs/processes";
+import type { Config, ReplicaSettings } from "../../src/config";
+import {
+  litestreamStatePath,
+  NotInReplica,
+  replicaStatus,
+  replicatingProcess,
+  restoreReplica,
+} from "../../src/replication";
+import { clockIn, momentIn } from "../../src/shared/calendar";
+import { processes } from "../../db/schema";
 import { CliError, cliConfig } from "../bootstrap";
 
 /** Where backups go when no file is named, and where a restore keeps the database it replaces. */
@@ -193,7 +204,7 @@ function refuseWhileRunning(dbPath: string): void {
   if (running.length === 0) return;
   const which = running.map((p) => `process ${p.pid} on ${p.hostname}, listening on ${p.address}`).join("; ");
   throw new CliError(
-    `Mesa is running on ${dbPath} (${which}). Stop it first (systemctl stop mesa, or Ctrl-C where it runs), then run ./mesa db:restore again.`,
+    `Mesa is running on ${dbPath} (${which}). Stop it first (systemctl stop mesa, or Ctrl-C where it runs), then run ./mesa db:restore again. (A server that was killed counts as running until its lease lapses, ${PROCESS_LEASE_MS / 1000} s after its last heartbeat.)`,
   );
 }
 
@@ -267,11 +278,20 @@ export function registerBackupCommands(program: Command): void {
   program
     .command("db:restore")
     .description(
-      "Replace the database with a backup, with Mesa stopped, after keeping a copy of the current one; then apply pending migrations",
+      "Replace the database with a backup, or with the replica as it was at a moment (--at), with Mesa stopped, after keeping a copy of the current one; then apply pending migrations",
     )
-    .argument("<file>", "a backup made by ./mesa db:backup")
+    .argument("[file]", "a backup made by ./mesa db:backup")
+    .option(
+      "--at <moment>",
+      'restore from the replica as it was then: "2026-12-01 10:32" in APP_TIMEZONE, or with Z or an offset',
+    )
     .option("--yes", "do not ask for confirmation (needed when there is no terminal to ask on)")
-    .action(async (file: string, opts: { yes?: boolean }) => {
+    .action(async (file: string | undefined, opts: { at?: string; yes?: boolean }) => {
+      if (file !== undefined && opts.at !== undefined)
+        throw new CliError("Name a backup file or --at a moment, not both.", 2);
+      if (opts.at !== undefined) return restoreFromReplica(opts.at, opts.yes === true);
+      if (file === undefined)
+        throw new CliError("Name the backup file to restore, or --at a moment to restore the replica to.", 2);
       const config = cliConfig();
       if (!isFile(file)) throw new CliError(`No such file: ${file}`, 2);
       const source = resolve(file);
@@ -282,12 +302,10 @@ export function registerBackupCommands(program: Command): void {
       const { users } = inspectBackup(source);
       const folder = backupFolder(config.storagePath);
       const room = checkRoom(config.dbPath, source, folder);
-      if (!opts.yes) {
-        const consequence = `This replaces everything in ${config.dbPath} with ${source} (${users} user${users === 1 ? "" : "s"}, ${sizeOf(source)})${exists ? `; the current database is copied to ${folder} first` : ""}.\n${room}`;
-        if (!process.stdin.isTTY)
-          throw new CliError(`${consequence}\nThere is no terminal to confirm on: run it again with --yes.`, 2);
-        if (!(await confirm(`${consequence}\nRestore? [y/N] `))) throw new CliError("Nothing was restored.");
-      }
+      if (!opts.yes)
+        await confirmOrStop(
+          `This replaces everything in ${config.dbPath} with ${source} (${usersInWords(users)}, ${sizeOf(source)})${exists ? `; the current database is copied to ${folder} first` : ""}.\n${room}`,
+        );
       console.log(room);
       const db = openDatabase(config.dbPath);
       try {
@@ -297,15 +315,209 @@ export function registerBackupCommands(program: Command): void {
           console.log(`Kept the current database in ${kept}.`);
         }
         restoreDatabase(db, source);
-        const before = appliedMigrations(db.$client).length;
-        migrateDatabase(db);
-        bootstrapAccess(db);
-        const applied = appliedMigrations(db.$client).length - before;
-        console.log(
-          `Restored ${source} into ${config.dbPath}${applied > 0 ? `, and applied ${applied} pending migration${applied === 1 ? "" : "s"}` : ""}.`,
-        );
+        const applied = migrateRestored(db);
+        console.log(`Restored ${source} into ${config.dbPath}${appliedInWords(applied)}.`);
       } finally {
         db.$client.close();
       }
     });
+
+  program
+    .command("db:replicas")
+    .description(
+      "Show the replica Litestream keeps: where, how far it trails the database, the last snapshot, what it can restore",
+    )
+    .option("--json", "print it as JSON")
+    .action(async (opts: { json?: boolean }) => {
+      const config = cliConfig();
+      const replica = replicaOrStop(config);
+      const status = await replicaStatus(config.dbPath, replica).catch((error: unknown) => {
+        throw new CliError(
+          `Reading the replica at ${replica.location} failed: ${error instanceof Error ? error.message : error}`,
+        );
+      });
+      const replicator = isFile(config.dbPath) ? serverThatReplicates(config.dbPath) : null;
+      if (opts.json) {
+        console.log(JSON.stringify({ ...status, replicatedBy: replicator }, null, 2));
+        return;
+      }
+      const clock = (at: Date | null) => (at ? `${clockIn(config.timezone, at)} (${config.timezone})` : "—");
+      console.log(`Replica: ${status.location}${replica.type === "file" ? " (a folder)" : ""}`);
+      console.log(
+        replicator
+          ? `Replicated by the Mesa server with process ${replicator.pid} on ${replicator.hostname}, listening on ${replicator.address}.`
+          : "Not replicating now: no Mesa server runs on this database (Litestream runs inside the server).",
+      );
+      if (!status.generation) {
+        console.log("The replica holds nothing yet: it starts when a Mesa server runs.");
+        return;
+      }
+      console.log(`Generation: ${status.generation}`);
+      console.log(
+        `Lag: ${status.lagSeconds === null ? "unknown" : `${status.lagSeconds.toFixed(1)} s`} behind the database's last write`,
+      );
+      console.log(`Restorable: ${spansInWords(status.spans, config.timezone)} (${config.timezone})`);
+      console.log(
+        status.lastSnapshot
+          ? `Last snapshot: ${clock(status.lastSnapshot.at)}, ${inWords(status.lastSnapshot.bytes)} (${status.snapshots} snapshot${status.snapshots === 1 ? "" : "s"} kept)`
+          : "Last snapshot: none",
+      );
+    });
+}
+
+/** "2026-12-01 08:00:00 to 2026-12-01 10:32:05, and 2026-12-01 11:00:00 to …": the moments a restore can go to. */
+function spansInWords(spans: { from: Date; to: Date }[], timeZone: string): string {
+  return spans.map((s) => `${clockIn(timeZone, s.from)} to ${clockIn(timeZone, s.to)}`).join(", and ");
+}
+
+function usersInWords(users: number): string {
+  return `${users} user${users === 1 ? "" : "s"}`;
+}
+
+function appliedInWords(applied: number): string {
+  return applied > 0 ? `, and applied ${applied} pending migration${applied === 1 ? "" : "s"}` : "";
+}
+
+/** Asks before a restore; stops the command when the answer is no or when there is no terminal to ask on. */
+async function confirmOrStop(consequence: string): Promise<void> {
+  if (!process.stdin.isTTY)
+    throw new CliError(`${consequence}\nThere is no terminal to confirm on: run it again with --yes.`, 2);
+  if (!(await confirm(`${consequence}\nRestore? [y/N] `))) throw new CliError("Nothing was restored.");
+}
+
+/**
+ * Applies the migrations a restored database lacks and the starting access, and forgets the servers it remembers
+ * running (none runs now: the restore checked); how many migrations it applied.
+ */
+function migrateRestored(db: Db): number {
+  const before = appliedMigrations(db.$client).length;
+  migrateDatabase(db);
+  bootstrapAccess(db);
+  db.delete(processes).run();
+  return appliedMigrations(db.$client).length - before;
+}
+
+function replicaOrStop(config: Config): ReplicaSettings {
+  if (!config.replica)
+    throw new CliError(
+      "Replication is off (REPLICA_URL=off): there is no replica. docs/operations.md says how to turn it on.",
+    );
+  return config.replica;
+}
+
+/** The live server that runs Litestream on the database, if any. */
+function serverThatReplicates(dbPath: string): MesaProcess | null {
+  const db = openDatabase(dbPath);
+  try {
+    return replicatingProcess(liveProcesses(db));
+  } catch {
+    return null;
+  } finally {
+    db.$client.close();
+  }
+}
+
+/**
+ * `./mesa db:restore --at MOMENT`: Litestream restores the replica as it was at MOMENT into a new file beside the
+ * database, which is checked, and then swapped in (Mesa stopped): the current database is moved to the backups
+ * folder, Litestream's state beside it is dropped (its next run starts a new generation), the restored file takes its
+ * name, and pending migrations are applied.
+ */
+async function restoreFromReplica(text: string, yes: boolean): Promise<void> {
+  const config = cliConfig();
+  const replica = replicaOrStop(config);
+  const at = momentIn(config.timezone, text);
+  if (!at)
+    throw new CliError(
+      `"${text}" is not a moment such as "2026-12-01 10:32" (${config.timezone} time) or 2026-12-01T15:32:00Z.`,
+      2,
+    );
+  if (at.getTime() > Date.now())
+    throw new CliError(`${clockIn(config.timezone, at)} is still to come; name a moment past.`, 2);
+  const moment = `${clockIn(config.timezone, at)} (${config.timezone})`;
+  refuseWhileRunning(config.dbPath);
+  const exists = isFile(config.dbPath);
+  const folder = backupFolder(config.storagePath);
+  // The restored database is about the size of the current one (it is the same database, earlier); the current one
+  // is moved, not copied, unless the backups folder is on another disk.
+  const current = exists ? statSync(config.dbPath).size + sizeIfFile(`${config.dbPath}-wal`) : 0;
+  const needed = Math.max(current, 1024 * 1024);
+  const free = freeBytes(config.dbPath);
+  const room = `Restoring from the replica needs about ${inWords(needed)} free beside the database (the size of the current one); ${inWords(free)} are free.`;
+  console.log(room);
+  if (free < needed) throw new CliError(`Free some room first; nothing was restored.`);
+  const output = freeName(`${config.dbPath}.restored`);
+  try {
+    await restoreReplica(config.dbPath, replica, at, output);
+  } catch (error) {
+    rmSync(output, { force: true });
+    if (error instanceof NotInReplica) {
+      const { spans } = await replicaStatus(config.dbPath, replica);
+      throw new CliError(
+        spans.length > 0
+          ? `The replica covers ${spansInWords(spans, config.timezone)} (${config.timezone}); ${moment} is outside it. Nothing was restored.`
+          : `The replica holds nothing yet (${replica.location}). Nothing was restored.`,
+      );
+    }
+    throw new CliError(`Nothing was restored: ${error instanceof Error ? error.message : error}`);
+  }
+  try {
+    const { users } = inspectBackup(output);
+    if (!yes)
+      await confirmOrStop(
+        `This replaces ${config.dbPath} with the database as it was at ${moment} (${usersInWords(users)}, ${sizeOf(output)})${exists ? `; the current database is kept in ${folder}` : ""}.`,
+      );
+    if (exists) console.log(`Kept the current database in ${setAside(config.dbPath, folder)}.`);
+    rmSync(litestreamStatePath(config.dbPath), { recursive: true, force: true });
+    checkpointWhole(output);
+    renameSync(output, config.dbPath);
+  } finally {
+    rmSync(output, { force: true });
+  }
+  const db = openDatabase(config.dbPath);
+  try {
+    const applied = migrateRestored(db);
+    console.log(`Restored the database as it was at ${moment} into ${config.dbPath}${appliedInWords(applied)}.`);
+    console.log("When Mesa starts, Litestream begins a new generation of the replica from it.");
+  } finally {
+    db.$client.close();
+  }
+}
+
+function sizeIfFile(path: string): number {
+  return isFile(path) ? statSync(path).size : 0;
+}
+
+/** `base-2026-12-01T13-45-00Z`, or with -2, -3…: a name not taken. */
+function freeName(base: string): string {
+  return freeBackupName(dirname(base), base.split("/").at(-1)!).replace(/\.sqlite$/, "");
+}
+
+/**
+ * Moves the current database (its write-ahead log checkpointed into it first) into the backups folder; copies it
+ * when that folder is on another disk. Returns where it went.
+ */
+function setAside(dbPath: string, folder: string): string {
+  checkpointWhole(dbPath);
+  mkdirSync(folder, { recursive: true });
+  const kept = freeBackupName(folder, "mesa-before-restore");
+  try {
+    renameSync(dbPath, kept);
+  } catch (error) {
+    if ((error as { code?: string }).code !== "EXDEV") throw error;
+    copyFileSync(dbPath, kept);
+    rmSync(dbPath);
+  }
+  return kept;
+}
+
+/** Moves everything of a database's write-ahead log into the file itself, so that the file alone is the database. */
+function checkpointWhole(path: string): void {
+  const client = new Database(path);
+  try {
+    client.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+  } finally {
+    client.close();
+  }
+  for (const leftover of ["-wal", "-shm"]) rmSync(`${path}${leftover}`, { force: true });
 }

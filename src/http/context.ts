@@ -4,6 +4,7 @@
  */
 import type { StorageWatch } from "../storage-health";
 import type { Metrics } from "../metrics";
+import type { Replicator } from "../replication";
 import type { Config } from "../config";
 import type { Message } from "../shared/message";
 import type { User } from "../domain/accounts/users";
@@ -60,6 +61,8 @@ export interface AppServices {
   storage: StorageWatch;
   /** This process's Prometheus metrics (src/metrics.ts), served at /metrics. */
   metrics: Metrics;
+  /** Runs Litestream when this server is the one that replicates the database (src/replication.ts); null: off. */
+  replicator: Replicator | null;
 }
 
 export interface RenderOptions {

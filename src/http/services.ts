@@ -18,6 +18,7 @@ import { EmbeddedPusherServer, embeddedOptions } from "../realtime/embedded-serv
 import { observeGroupCommits } from "../db";
 import { configureLog } from "../log";
 import { Metrics } from "../metrics";
+import { Replicator } from "../replication";
 
 export function createServices(config: Config, db: Db, overrides: Partial<AppServices> = {}): AppServices {
   const appKey = overrides.appKey ?? resolveAppKey(config);
@@ -33,9 +34,11 @@ export function createServices(config: Config, db: Db, overrides: Partial<AppSer
       : config.broadcast.driver === "embedded"
         ? new EmbeddedPusherServer(realtimeApp, embeddedOptions(config))
         : null;
+  const replicator = config.replica ? new Replicator({ ...config, replica: config.replica }) : null;
   const metrics = new Metrics({
     jobs: () => jobs.health(),
     realtimeConnections: realtime ? () => realtime.connectionCount : null,
+    replication: replicator ? () => ({ running: replicator.running, lagSeconds: replicator.lagSeconds }) : null,
   });
   // Counted first: each event's subscribers run in turn, and a broadcast may wait on the network.
   events.subscribe("SaleRecorded", () => metrics.sales.inc());
@@ -59,6 +62,7 @@ export function createServices(config: Config, db: Db, overrides: Partial<AppSer
     realtime,
     storage: new StorageWatch(config.dbPath, config.minFreeDiskBytes),
     metrics,
+    replicator,
     ...overrides,
   };
 }

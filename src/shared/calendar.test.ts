@@ -11,7 +11,16 @@ import { posWorld } from "../../tests/support/pos";
 import { migratedDatabase } from "../../tests/support/database";
 import { EVERYTHING, type Scope } from "../domain/access/scope";
 import { NotFound } from "../domain/errors";
-import { dateIn, formatTimeOfDay, isCalendarDate, minuteOfDay, parseTimeOfDay, windowHolds } from "./calendar";
+import {
+  clockIn,
+  dateIn,
+  formatTimeOfDay,
+  isCalendarDate,
+  minuteOfDay,
+  momentIn,
+  parseTimeOfDay,
+  windowHolds,
+} from "./calendar";
 import { applyFactor, splitIgv } from "./money";
 import { pointOfSale } from "../domain/sales/point-of-sale";
 
@@ -202,5 +211,23 @@ describe("the service the point of sale preselects", () => {
     const scope: Scope = { all: false, cafeIds: new Set([w.sur]), headquartersIds: new Set(), businessIds: new Set() };
     expect(() => pointOfSale(db, scope, w.norte, lima("12:00"))).toThrow(NotFound);
     expect(pointOfSale(db, scope, w.sur, lima("12:00")).cafe.id).toBe(w.sur);
+  });
+});
+
+describe("momentIn and clockIn", () => {
+  test("a wall-clock time names its moment in the zone; with Z or an offset, that moment", () => {
+    expect(momentIn("America/Lima", "2026-12-01 10:32")?.toISOString()).toBe("2026-12-01T15:32:00.000Z");
+    expect(momentIn("America/Lima", "2026-12-01T10:32:15")?.toISOString()).toBe("2026-12-01T15:32:15.000Z");
+    expect(momentIn("America/Lima", "2026-12-01 10:32:15Z")?.toISOString()).toBe("2026-12-01T10:32:15.000Z");
+    expect(momentIn("America/Lima", "2026-12-01 10:32-03:00")?.toISOString()).toBe("2026-12-01T13:32:00.000Z");
+    // Across a change of offset (Madrid moves to summer time at 02:00 on 29 March 2026).
+    expect(momentIn("Europe/Madrid", "2026-03-29 01:30")?.toISOString()).toBe("2026-03-29T00:30:00.000Z");
+    expect(momentIn("Europe/Madrid", "2026-03-29 03:30")?.toISOString()).toBe("2026-03-29T01:30:00.000Z");
+    expect(clockIn("America/Lima", new Date("2026-12-01T15:32:07Z"))).toBe("2026-12-01 10:32:07");
+  });
+
+  test("what is not such a time is null", () => {
+    for (const text of ["2026-02-30 10:00", "2026-12-01", "2026-12-01 24:00", "10:32", "yesterday", "2026-12-01 10:60"])
+      expect(momentIn("America/Lima", text)).toBeNull();
   });
 });

@@ -25,6 +25,56 @@ export function dateIn(timeZone: string, now: Date = new Date()): string {
   return format.format(now);
 }
 
+const clockFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** The wall clock at `now` in `timeZone`: "YYYY-MM-DD HH:MM:SS". */
+export function clockIn(timeZone: string, now: Date = new Date()): string {
+  const format = kept(
+    clockFormats,
+    timeZone,
+    () =>
+      new Intl.DateTimeFormat("en-CA", {
+        timeZone,
+        year: "numeric",
+        month: "2-digit",
+        day: "2-digit",
+        hour: "2-digit",
+        minute: "2-digit",
+        second: "2-digit",
+        hourCycle: "h23",
+      }),
+  );
+  const part = (type: string) => format.formatToParts(now).find((p) => p.type === type)?.value ?? "00";
+  return `${part("year")}-${part("month")}-${part("day")} ${part("hour")}:${part("minute")}:${part("second")}`;
+}
+
+/**
+ * The moment a wall-clock time names in `timeZone`: "2026-12-01 10:32", with seconds or a "T" too; with "Z" or an
+ * offset ("+05:00") it names that moment whatever the zone. Null when the text is not such a time.
+ */
+export function momentIn(timeZone: string, text: string): Date | null {
+  const m = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?(Z|[+-]\d{2}:\d{2})?$/.exec(text.trim());
+  if (!m || !isCalendarDate(m[1])) return null;
+  const [hour, minute, second] = [Number(m[2]), Number(m[3]), Number(m[4] ?? 0)];
+  if (hour > 23 || minute > 59 || second > 59) return null;
+  const [year, month, day] = m[1].split("-").map(Number);
+  const asUtc = Date.UTC(year, month - 1, day, hour, minute, second);
+  if (m[5]) {
+    const offset =
+      m[5] === "Z" ? 0 : (m[5][0] === "-" ? -1 : 1) * (Number(m[5].slice(1, 3)) * 60 + Number(m[5].slice(4)));
+    return new Date(asUtc - offset * 60_000);
+  }
+  // The zone's offset is read at a first guess and again at the moment it gives (they differ across a change).
+  let moment = asUtc;
+  for (let i = 0; i < 2; i++) {
+    const [d, t] = clockIn(timeZone, new Date(moment)).split(" ");
+    const [y, mo, da] = d.split("-").map(Number);
+    const [h, mi, se] = t.split(":").map(Number);
+    moment = asUtc - (Date.UTC(y, mo - 1, da, h, mi, se) - Math.floor(moment / 1000) * 1000);
+  }
+  return new Date(moment);
+}
+
 /** Minutes after midnight at `now` in `timeZone` (04:30 → 270). */
 export function minuteOfDay(timeZone: string, now: Date = new Date()): number {
   const format = kept(

@@ -198,6 +198,8 @@ export const test = base.extend<object, { mesa: Mesa }>({
         MAIL_PATH: mailDir,
         PUSHER_APP_SECRET: pusherSecret,
         LOG_REQUESTS: "false",
+        // The server runs as in production, which replicates by default; the replication drill is a bun test.
+        REPLICA_URL: "off",
       };
 
       let output = "";
