@@ -102,7 +102,7 @@ export interface ReplicaSettings {
   /** s3: the endpoint of an S3-compatible service other than AWS (MinIO, Cloudflare R2…); empty for AWS. */
   endpoint: string;
   region: string;
-  /** How often new WAL pages are shipped: the most a point-in-time restore can miss (Go duration, "1s"). */
+  /** How often the new WAL pages Litestream read (every second) are shipped (Go duration, "1s"). */
   syncInterval: string;
   /** How often a whole snapshot is written (Go duration, "6h"). */
   snapshotInterval: string;
