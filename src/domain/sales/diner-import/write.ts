@@ -380,6 +380,10 @@ async function writeInChunks({ db, actor, source, planned, importId, token, opti
     sinceLongPause += held;
     const pause = sinceLongPause >= LONG_PAUSE_EVERY_MS ? LONG_PAUSE_MS : CHUNK_PAUSE_MS;
     if (pause === LONG_PAUSE_MS) sinceLongPause = 0;
+    // Each chunk leaves its rows, statements' values and audit texts behind; a collection asked for now (without
+    // waiting for it) keeps a 100,000-row import's peak near 230 MiB instead of 320–370 (npm run bench:diners), at no
+    // measurable cost to its rate.
+    Bun.gc(false);
     await new Promise((resolve) => setTimeout(resolve, pause));
   }
 }
