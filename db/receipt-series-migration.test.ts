@@ -93,7 +93,11 @@ test("every number issued is kept, the series move into the registry, and sales 
   expect(columns.map((c) => c.name)).not.toContain("next_ticket_number");
   expect(
     client.query("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'cafes' ORDER BY name").all(),
-  ).toEqual([{ name: "cafes_series_follow_business" }, { name: "cafes_series_on_insert" }]);
+  ).toEqual([
+    { name: "cafes_series_follow_business" },
+    { name: "cafes_series_on_insert" },
+    { name: "cafes_till_and_cash_on_insert" },
+  ]);
 
   // Sales from now on: a cash lunch for a visitor at each cafe.
   const lunch = db

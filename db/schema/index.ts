@@ -15,3 +15,4 @@ export * from "./sales-figures";
 export * from "./dishes";
 export * from "./menus";
 export * from "./dish-imports";
+export * from "./cash";

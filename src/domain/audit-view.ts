@@ -133,6 +133,11 @@ export const AUDIT_ACTIONS = [
   "display_link.revoked",
   "menu_day.updated",
   "menu_day.copied",
+  "till.created",
+  "till.updated",
+  "payment_method.created",
+  "payment_method.updated",
+  "cafe.payment_methods_set",
 ] as const;
 
 /** Every kind of thing an entry is about. */
@@ -164,6 +169,8 @@ export const AUDIT_SUBJECTS = [
   "level",
   "menu_day",
   "display_link",
+  "till",
+  "payment_method",
 ] as const;
 
 /**

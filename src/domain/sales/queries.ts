@@ -3,13 +3,13 @@
  * first and paginated, with the day's totals, and the last diner served. Only sales of cafes in the reader's scope.
  */
 import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
-import { cafes, saleLines, salePrints, sales } from "../../../db/schema";
+import { cafes, saleLines, salePayments, salePrints, sales, saleTills } from "../../../db/schema";
 import { preparedQuery, type Db } from "../../db";
 import { reachesCafe, type Scope } from "../access/scope";
 import { NotFound } from "../errors";
 import { pageWindow, type PageRequest } from "../search";
-import type { DaySales, SaleLineView, SaleView } from "../../shared/sales/types";
-export type { DaySales, SaleLineView, SaleView } from "../../shared/sales/types";
+import type { DaySales, SaleLineView, SalePaymentView, SaleView } from "../../shared/sales/types";
+export type { DaySales, SaleLineView, SalePaymentView, SaleView } from "../../shared/sales/types";
 
 /** "T001" and 23 → "T001-00000023" (eight digits, as receipts are numbered in Peru). */
 export function ticketNumber(series: string, number: number): string {
@@ -31,6 +31,40 @@ const lineColumns = {
 
 type SaleRow = typeof sales.$inferSelect & { timeZone: string };
 
+/** Where and how a sale was paid: its till's name and its payments. */
+export interface SaleMoney {
+  tillName: string | null;
+  payments: SalePaymentView[];
+}
+
+const paymentColumns = {
+  methodCode: salePayments.methodCode,
+  methodName: salePayments.methodName,
+  amountCents: salePayments.amountCents,
+  tenderedCents: salePayments.tenderedCents,
+  changeCents: salePayments.changeCents,
+  reference: salePayments.reference,
+};
+
+function moneyOf(db: Db, saleIds: number[]): Map<number, SaleMoney> {
+  const byId = new Map<number, SaleMoney>(saleIds.map((id) => [id, { tillName: null, payments: [] }]));
+  if (saleIds.length === 0) return byId;
+  for (const row of db
+    .select({ saleId: saleTills.saleId, tillName: saleTills.tillName })
+    .from(saleTills)
+    .where(inArray(saleTills.saleId, saleIds))
+    .all())
+    byId.get(row.saleId)!.tillName = row.tillName;
+  for (const { saleId, ...payment } of db
+    .select({ saleId: salePayments.saleId, ...paymentColumns })
+    .from(salePayments)
+    .where(inArray(salePayments.saleId, saleIds))
+    .orderBy(salePayments.id)
+    .all())
+    byId.get(saleId)?.payments.push(payment);
+  return byId;
+}
+
 function linesOf(db: Db, saleIds: number[]): Map<number, SaleLineView[]> {
   const byId = new Map<number, SaleLineView[]>(saleIds.map((id) => [id, []]));
   if (saleIds.length === 0) return byId;
@@ -45,7 +79,7 @@ function linesOf(db: Db, saleIds: number[]): Map<number, SaleLineView[]> {
 }
 
 /** A sale as the screens and the sale request's answer show it, from its row (and its cafe's time zone) and lines. */
-export function saleView(row: SaleRow, lines: SaleLineView[]): SaleView {
+export function saleView(row: SaleRow, lines: SaleLineView[], money: SaleMoney): SaleView {
   return {
     id: row.id,
     cafeId: row.cafeId,
@@ -81,6 +115,8 @@ export function saleView(row: SaleRow, lines: SaleLineView[]): SaleView {
     voidedByName: row.voidedByName,
     voidReason: row.voidReason,
     lines,
+    tillName: money.tillName,
+    payments: money.payments,
   };
 }
 
@@ -102,12 +138,30 @@ const linesOfSale = preparedQuery((db: Db) =>
     .orderBy(saleLines.id)
     .prepare(),
 );
+const tillOfSale = preparedQuery((db: Db) =>
+  db
+    .select({ tillName: saleTills.tillName })
+    .from(saleTills)
+    .where(eq(saleTills.saleId, sql.placeholder("id")))
+    .prepare(),
+);
+const paymentsOfSale = preparedQuery((db: Db) =>
+  db
+    .select(paymentColumns)
+    .from(salePayments)
+    .where(eq(salePayments.saleId, sql.placeholder("id")))
+    .orderBy(salePayments.id)
+    .prepare(),
+);
 
 /** One sale with its lines, whatever the scope (for the one who just made it); null when there is none. */
 export function readSale(db: Db, id: number): SaleView | null {
   const row = saleById(db).get({ id });
   if (!row) return null;
-  return saleView({ ...row.sale, timeZone: row.timeZone }, linesOfSale(db).all({ id }));
+  return saleView({ ...row.sale, timeZone: row.timeZone }, linesOfSale(db).all({ id }), {
+    tillName: tillOfSale(db).get({ id })?.tillName ?? null,
+    payments: paymentsOfSale(db).all({ id }),
+  });
 }
 
 /** One sale of a cafe in the scope (NotFound otherwise). */
@@ -139,12 +193,11 @@ export function salesOfDay(db: Db, scope: Scope, cafeId: number, date: string, p
       .get()?.n ?? 0;
   const window = pageWindow(counted.all, page);
   const rows = saleRows(db).where(where).orderBy(desc(sales.id)).limit(window.limit).offset(window.offset).all();
-  const lines = linesOf(
-    db,
-    rows.map((r) => r.sale.id),
-  );
+  const ids = rows.map((r) => r.sale.id);
+  const lines = linesOf(db, ids);
+  const money = moneyOf(db, ids);
   return {
-    rows: rows.map((r) => saleView({ ...r.sale, timeZone: r.timeZone }, lines.get(r.sale.id)!)),
+    rows: rows.map((r) => saleView({ ...r.sale, timeZone: r.timeZone }, lines.get(r.sale.id)!, money.get(r.sale.id)!)),
     total: counted.all,
     page: window.page,
     totals: {
@@ -164,7 +217,9 @@ export function lastSale(db: Db, scope: Scope, cafeId: number, date: string): Sa
     .orderBy(desc(sales.id))
     .limit(1)
     .get();
-  return row ? saleView({ ...row.sale, timeZone: row.timeZone }, linesOf(db, [row.sale.id]).get(row.sale.id)!) : null;
+  if (!row) return null;
+  const id = row.sale.id;
+  return saleView({ ...row.sale, timeZone: row.timeZone }, linesOf(db, [id]).get(id)!, moneyOf(db, [id]).get(id)!);
 }
 
 /** How many times a sale's ticket was printed. */

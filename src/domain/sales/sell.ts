@@ -40,6 +40,16 @@ import { actorName } from "./actor-name";
 import { isClosed, monthOf } from "./periods";
 import { readSale, saleView, ticketNumber, type SaleView } from "./queries";
 import { takeTicketNumber } from "./series";
+import {
+  cafeMethodsForSale,
+  insertSalePayment,
+  tillForSale,
+  insertSaleTill,
+  paymentsDigest,
+  PaymentsInput,
+  planPayments,
+  type PlannedPayment,
+} from "../cash/sale-payments";
 
 /** The settings a sale reads: the DNI length, the IGV rate and the other-unit factor. */
 export interface SaleSettings extends DocumentSettings {
@@ -65,6 +75,10 @@ export const SaleInput = t.Object({
   service_date: t.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}$", messageKey: "sales.date_invalid" }),
   sale_type: t.Union([t.Literal("credit"), t.Literal("cash")], { messageKey: "sales.sale_type_invalid" }),
   other_unit_confirmed: t.Optional(t.Boolean()),
+  /** The till the sale is made at; none: the cafe's first active till. */
+  till_id: t.Optional(t.Integer({ minimum: 1 })),
+  /** How a cash-type sale is paid (docs/cash.md); none: the total in cash, exactly. Refused on a credit sale. */
+  payments: t.Optional(PaymentsInput),
   lines: t.Array(
     t.Object({
       service_id: t.Integer({ minimum: 1 }),
@@ -267,6 +281,8 @@ function digestOf(actor: Actor, data: ReturnType<typeof parseSale>): string {
     data.input.sale_type,
     data.input.other_unit_confirmed === true,
     [...data.input.lines].sort((a, b) => a.service_id - b.service_id).map((l) => [l.service_id, l.quantity]),
+    data.input.till_id ?? null,
+    paymentsDigest(data.input.payments),
   ]);
   return createHash("sha256").update(canonical).digest("hex");
 }
@@ -356,6 +372,24 @@ export function recordSale(
       const earlier = creditMealOf(db, buyer.dinerId!, line.serviceId, request.service_date);
       if (earlier) errors[`lines.${index}.service_id`] = creditTakenMessage(buyer.name, line, earlier);
     }
+
+  const priced = (lines ?? []).map((line) => {
+    const unitPriceCents = applyFactor(line.listPriceCents, factor);
+    const totalCents = unitPriceCents * line.quantity;
+    return { ...line, unitPriceCents, totalCents, ...splitIgv(totalCents, settings.igvRateBasisPoints) };
+  });
+  const sum = (pick: (l: PricedLine) => number) => priced.reduce((total, line) => total + pick(line), 0);
+
+  const till = tillForSale(db).get({ cafe: cafe.id, till: request.till_id ?? 0 }) ?? null;
+  if (request.till_id !== undefined && !till) errors.till_id = message("cash.till_unknown");
+  let payments: PlannedPayment[] = [];
+  if (saleType === "credit") {
+    if (request.payments?.length) errors.payments = message("cash.credit_without_payments");
+  } else {
+    const total = lines && buyer ? sum((l) => l.totalCents) : null;
+    payments = planPayments(cafeMethodsForSale(db).all({ cafe: cafe.id }), request.payments, total, errors) ?? [];
+  }
+
   if (Object.keys(errors).length || !lines || !buyer || !business) {
     // The same request may have been recorded since the key was first looked up (another process, another till
     // retrying): its own sale is then the answer, not a refusal.
@@ -363,13 +397,6 @@ export function recordSale(
     if (recorded) return { sale: recorded, replayed: true };
     throw new ValidationFailed(errors);
   }
-
-  const priced = lines.map((line) => {
-    const unitPriceCents = applyFactor(line.listPriceCents, factor);
-    const totalCents = unitPriceCents * line.quantity;
-    return { ...line, unitPriceCents, totalCents, ...splitIgv(totalCents, settings.igvRateBasisPoints) };
-  });
-  const sum = (pick: (l: PricedLine) => number) => priced.reduce((total, line) => total + pick(line), 0);
 
   const cashierName = actorName(db, actor);
   let written: { id: number; replayed: true } | { sale: SaleView; replayed: false };
@@ -433,6 +460,8 @@ export function recordSale(
             saleType,
             serviceDate: request.service_date,
           });
+        if (till) insertSaleTill(tx).run({ saleId: sale.id, tillId: till.id, tillName: till.name });
+        for (const payment of payments) insertSalePayment(tx).run({ saleId: sale.id, ...payment });
         recordAudit(
           tx,
           actor,
@@ -449,6 +478,8 @@ export function recordSale(
               name: buyer.name,
               otherUnit: buyer.otherUnit,
               totalCents: sum((l) => l.totalCents),
+              till: till?.name ?? null,
+              payments: payments.map((p) => ({ method: p.methodName, amountCents: p.amountCents })),
             },
           },
           now,
@@ -469,6 +500,17 @@ export function recordSale(
         const view = saleView(
           { ...row, voidedAt: null, voidedBy: null, voidedByName: null, voidReason: null },
           lineViews,
+          {
+            tillName: till?.name ?? null,
+            payments: payments.map((p) => ({
+              methodCode: p.methodCode,
+              methodName: p.methodName,
+              amountCents: p.amountCents,
+              tenderedCents: p.tenderedCents,
+              changeCents: p.changeCents,
+              reference: p.reference,
+            })),
+          },
         );
         return { sale: view, replayed: false as const };
       },

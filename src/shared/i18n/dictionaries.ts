@@ -29,6 +29,7 @@ import esImport from "./locales/es/import.json";
 import esJobs from "./locales/es/jobs.json";
 import esUi from "./locales/es/ui.json";
 import esSales from "./locales/es/sales.json";
+import esCash from "./locales/es/cash.json";
 import esDiners from "./locales/es/diners.json";
 import esDinners from "./locales/es/dinners.json";
 import esPeriods from "./locales/es/periods.json";
@@ -69,6 +70,7 @@ import enImport from "./locales/en/import.json";
 import enJobs from "./locales/en/jobs.json";
 import enUi from "./locales/en/ui.json";
 import enSales from "./locales/en/sales.json";
+import enCash from "./locales/en/cash.json";
 import enDiners from "./locales/en/diners.json";
 import enDinners from "./locales/en/dinners.json";
 import enPeriods from "./locales/en/periods.json";
@@ -111,6 +113,7 @@ export const es = {
   jobs: esJobs,
   ui: esUi,
   sales: esSales,
+  cash: esCash,
   diners: esDiners,
   dinners: esDinners,
   periods: esPeriods,
@@ -154,6 +157,7 @@ export const en = {
   jobs: enJobs,
   ui: enUi,
   sales: enSales,
+  cash: enCash,
   diners: enDiners,
   dinners: enDinners,
   periods: enPeriods,

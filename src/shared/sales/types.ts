@@ -173,6 +173,21 @@ export interface SaleView {
   voidedByName: string | null;
   voidReason: string | null;
   lines: SaleLineView[];
+  /** The till it was sold at (its name then); null for a sale from before tills, or from a cafe without one. */
+  tillName: string | null;
+  /** How a cash-type sale was paid (none for credit): the amounts add up to its total. */
+  payments: SalePaymentView[];
+}
+
+/** One payment of a cash-type sale: a built-in method's code names it in the reader's language (cash.methods). */
+export interface SalePaymentView {
+  methodCode: string;
+  methodName: string;
+  amountCents: number;
+  /** Cash: what was handed over and the change given back; null for the other methods. */
+  tenderedCents: number | null;
+  changeCents: number | null;
+  reference: string | null;
 }
 
 export interface DaySales extends ListResult<SaleView> {
