@@ -256,7 +256,7 @@ describe("./mesa role:list", () => {
       /^cashier\s+no\s+1\s+5\s+blacklist\.view, diners\.manage, diners\.view, sales\.create, sales\.view$/m,
     );
     expect(out).toMatch(
-      /^cafe manager\s+no\s+1\s+16\s+blacklist\.view, dealerships\.view, diners\.import, diners\.manage, diners\.view, menu\.display_links, menu\.view, places\.view, prices\.manage, properties\.view, sales\.backdate, sales\.create, sales\.view, sales\.void_any, services\.view, users\.view$/m,
+      /^cafe manager\s+no\s+1\s+17\s+blacklist\.view, dealerships\.view, diners\.import, diners\.manage, diners\.view, menu\.display_links, menu\.view, places\.view, prices\.manage, properties\.view, sales\.backdate, sales\.create, sales\.view, sales\.void_any, services\.view, tills\.manage, users\.view$/m,
     );
     expect(out).toMatch(/^buyer\s+no\s+1\s+4\s+food\.view, logistics\.manage, logistics\.view, menu\.view$/m);
 

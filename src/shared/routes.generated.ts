@@ -22,6 +22,7 @@ export interface RouteParameters {
   "businesses.update": { business: string | number };
   "cafe_prices.update": { cafe: string | number };
   "cafes.destroy": { cafe: string | number };
+  "cafes.payment-methods": { cafe: string | number };
   "cafes.update": { cafe: string | number };
   "cities.destroy": { city: string | number };
   "cities.export": {};
@@ -137,6 +138,9 @@ export interface RouteParameters {
   "password.reset": { token: string | number };
   "password.store": {};
   "password.update": {};
+  "payment-methods.index": {};
+  "payment-methods.store": {};
+  "payment-methods.update": { method: string | number };
   "permissions.update": { permission: string | number };
   "places.services.update": { kind: string | number; place: string | number };
   "profile.destroy": {};
@@ -182,6 +186,9 @@ export interface RouteParameters {
   "subdealerships.destroy": { subdealership: string | number };
   "subdealerships.store": {};
   "subdealerships.update": { subdealership: string | number };
+  "tills.index": { cafe: string | number };
+  "tills.store": { cafe: string | number };
+  "tills.update": { till: string | number };
   "units.destroy": { unit: string | number };
   "units.update": { unit: string | number };
   "users.deactivate": { user: string | number };

@@ -123,6 +123,20 @@ interface Sold {
   ticket: string;
 }
 
+/**
+ * Collects a cash-type sale in the payment dialog by keyboard: what was handed over typed (or the exact amount, with
+ * nothing typed) and the change read before Enter.
+ */
+async function collect(page: Page, total: string | null, tender?: { typed?: string; key?: string; change: string }) {
+  const dialog = page.getByRole("dialog", { name: "Cobrar" });
+  if (total !== null) await expect(dialog.getByTestId("payment-total")).toHaveText(total);
+  await expect(dialog.getByLabel("Entregado (S/)")).toBeFocused();
+  if (tender?.typed) await page.keyboard.type(tender.typed);
+  if (tender?.key) await page.keyboard.press(tender.key);
+  await expect(dialog.getByTestId("payment-change")).toHaveText(`Vuelto: ${tender?.change ?? "S/ 0.00"}`);
+  await page.keyboard.press("Enter");
+}
+
 /** A sale made through sales.store (JSON) for a test that needs one to exist: one Almuerzo today at Comedor Principal. */
 async function sellOverHttp(
   context: BrowserContext,
@@ -387,6 +401,8 @@ test.describe("point of sale", () => {
     await page.keyboard.press("ArrowDown");
     await expect(list.getByRole("option", { name: new RegExp(typed.name) })).toHaveAttribute("aria-selected", "true");
     await page.keyboard.press("Enter");
+    // Collected: S/ 50 handed over for S/ 36.00, the change said before Enter.
+    await collect(page, "S/ 36.00", { typed: "50", change: "S/ 14.00" });
     await sold(page, typed.name);
     const cash = saleRow(page, typed.name).filter({ hasText: "Contado" });
     await expect(cash).toHaveCount(1);
@@ -432,6 +448,8 @@ test.describe("point of sale", () => {
     await expect(visitor).toBeHidden();
     await onlyService(page, SERVICE, 2);
     await fillVisitor();
+    // The quick key for S/ 100.
+    await collect(page, "S/ 36.00", { key: "F9", change: "S/ 64.00" });
     await sold(page, guest.name);
     await expect(visitor).toBeHidden();
     await expect(saleRow(page, guest.name)).toContainText("Contado");
@@ -476,6 +494,8 @@ test.describe("point of sale", () => {
     await page.getByRole("spinbutton", { name: `Cantidad de ${SERVICE}` }).focus();
     await scannerKeys(page, diner.dni);
     await page.keyboard.press("Enter");
+    // The exact amount: nothing typed, Enter.
+    await collect(page, "S/ 18.00");
     await sold(page, diner.name);
     const cash = saleRow(page, diner.name).filter({ hasText: "Contado" });
     await expect(cash).toHaveCount(1);
@@ -542,6 +562,7 @@ test.describe("point of sale", () => {
       await page.keyboard.press("F8");
       await onlyService(page, "Descartables");
       await scan(page, diner.dni);
+      await collect(page, null);
       await sold(page, diner.name);
       const covered = await page.evaluate(() => {
         const notices = [...document.querySelectorAll("[data-sonner-toast], [data-sonner-toaster] li")]
@@ -846,6 +867,7 @@ test.describe("point of sale", () => {
     await onlyService(page, "Refrigerio", 3);
     await expect(page.getByTestId("pos-subtotal")).toHaveText(`Total de la venta: ${total}`);
     await scan(page, diner.dni);
+    await collect(page, total);
     await sold(page, diner.name);
     const row = saleRow(page, diner.name).filter({ hasText: "REF ×3" });
     await expect(row).toContainText(total);

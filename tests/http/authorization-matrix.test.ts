@@ -4,6 +4,8 @@
  * the fixtures the route's parameters point at). A route added to the registry is covered here without editing
  * this file, as long as its parameters have a fixture below (the test says so when one is missing).
  */
+import { listPaymentMethods } from "../../src/domain/cash/payment-methods";
+import { listTills } from "../../src/domain/cash/tills";
 import { describe, expect, test } from "bun:test";
 import { bootstrapAccess } from "../../db/seeds/access";
 import { sha256 } from "../../src/crypto";
@@ -87,6 +89,8 @@ interface Fixtures {
   dishId: number;
   levelId: number;
   linkId: number;
+  tillId: number;
+  methodId: number;
 }
 
 /** The value each route parameter takes, by parameter name. A new parameter name needs a line here. */
@@ -111,6 +115,9 @@ const PARAMETER_FIXTURES: Record<string, (f: Fixtures) => string | number> = {
   level: (f) => f.levelId,
   // Menu planning: a display link of the fixtures' cafe, and a day of its meal schedule.
   link: (f) => f.linkId,
+  // Tills and payment methods: the fixtures' cafe's till, and the cash method.
+  till: (f) => f.tillId,
+  method: (f) => f.methodId,
   date: () => "2026-12-07",
   // /places/{kind}/{place}/services and /cafes/{cafe}/prices: the fixtures' cafe.
   kind: () => "cafe",
@@ -279,7 +286,12 @@ async function buildFixtures(app: TestApp): Promise<Fixtures> {
     lines: [{ ingredient_id: ingredientId, quantity: 100 }],
   });
   const linkId = createDisplayLink(db, CLI_ACTOR, EVERYTHING, cafeId, { label: "Pantalla Fixture" }).link.id;
+  // The fixtures' cafe's till (every cafe has "Caja 1") and the cash payment method.
+  const tillId = listTills(db, EVERYTHING, cafeId)[0].id;
+  const methodId = listPaymentMethods(db).find((m) => m.code === "cash")!.id;
   return {
+    tillId,
+    methodId,
     dishId,
     levelId,
     linkId,

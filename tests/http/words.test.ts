@@ -38,7 +38,7 @@ describe("the Roles page", () => {
     const text = await pageText(root, "/roles");
     // Each group's name heads its permissions (before, "diners" and "sales" stood there, shown as DINERS and SALES).
     expect(text).toContain("Comensales Importar comensales desde hojas de cálculo");
-    expect(text).toContain("Ventas y reportes Vender con fecha anterior");
+    expect(text).toContain("Ventas y reportes Gestionar los medios de pago");
     expect(text).not.toMatch(/\b(diners|sales) (Importar|Vender)/i);
   });
 

@@ -6,7 +6,7 @@
  * keeps the next one on cash (a cash-only cafe).
  */
 import { and, asc, eq, inArray } from "drizzle-orm";
-import { businesses, cafes, cafeServices, mines, services, units, type ServiceType } from "../../../db/schema";
+import { businesses, cafes, cafeServices, mines, services, tills, units, type ServiceType } from "../../../db/schema";
 import type { Db } from "../../db";
 import { reachesCafe, type Scope } from "../access/scope";
 import { recordAudit, type Actor } from "../audit";
@@ -16,6 +16,7 @@ import { parseInput, t } from "../validation";
 import { dateIn, formatTimeOfDay, minuteOfDay, parseTimeOfDay, windowHolds } from "../../shared/calendar";
 import { BOLETA_SERIES_PATTERN, chooseSeries, TICKET_SERIES_PATTERN } from "./series";
 import type { PointOfSale } from "../../shared/sales/types";
+import { cafePaymentMethodList } from "../cash/payment-methods";
 export type { PointOfSale, PosCafe, PosService } from "../../shared/sales/types";
 
 /** The cafes of the scope that offer something, for the cafe chooser: id and Mine › Unit › Cafe. */
@@ -113,6 +114,18 @@ export function pointOfSale(db: Db, scope: Scope, cafeId: number, now = new Date
       windowEnd: s.windowEnd === null ? null : formatTimeOfDay(s.windowEnd),
     })),
     currentServiceId: current?.id ?? null,
+    tills: db
+      .select({ id: tills.id, name: tills.name })
+      .from(tills)
+      .where(and(eq(tills.cafeId, cafeId), eq(tills.active, true)))
+      .orderBy(asc(tills.name), asc(tills.id))
+      .all(),
+    paymentMethods: cafePaymentMethodList(db, cafeId).map(({ code, name, needsReference, inDrawer }) => ({
+      code,
+      name,
+      needsReference,
+      inDrawer,
+    })),
   };
 }
 

@@ -23,6 +23,7 @@ import { ingredientsRoutes } from "./ingredients";
 import { jobsRoutes } from "./jobs";
 import { logisticsRoutes } from "./logistics";
 import { periodsRoutes } from "./periods";
+import { cashRoutes } from "./cash";
 import { platformRoutes } from "./platform";
 import { providersRoutes } from "./providers";
 import { salesRoutes } from "./sales";
@@ -44,6 +45,7 @@ export const routes: RouteDefinition[] = [
   ...dinnersRoutes,
   ...dinersImportRoutes,
   ...periodsRoutes,
+  ...cashRoutes,
   ...salesRoutes,
   ...salesReportRoutes,
   ...ingredientsRoutes,

@@ -125,6 +125,16 @@ export const PERMISSIONS = {
     data: "place",
     label: { es: "Anular cualquier venta", en: "Void any sale" },
   },
+  "tills.manage": {
+    area: "sales",
+    data: "place",
+    label: { es: "Gestionar las cajas de un comedor", en: "Manage a cafe's tills" },
+  },
+  "payment_methods.manage": {
+    area: "sales",
+    data: "company",
+    label: { es: "Gestionar los medios de pago", en: "Manage payment methods" },
+  },
   "sales.close_period": {
     area: "sales",
     data: "place",

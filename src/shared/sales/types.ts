@@ -123,6 +123,18 @@ export interface PointOfSale {
   services: PosService[];
   /** The priced service whose window holds the cafe's current time, or null. */
   currentServiceId: number | null;
+  /** The cafe's active tills, by name: the page runs as one, chosen once on each device. */
+  tills: { id: number; name: string }[];
+  /** The payment methods the cafe takes, in their order (docs/cash.md). */
+  paymentMethods: PosPaymentMethod[];
+}
+
+/** A payment method as the till offers it: a built-in one's code names it in the reader's language (cash.methods). */
+export interface PosPaymentMethod {
+  code: string;
+  name: string;
+  needsReference: boolean;
+  inDrawer: boolean;
 }
 
 export interface SaleLineView {

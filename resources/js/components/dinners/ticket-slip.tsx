@@ -5,6 +5,7 @@
  * total in soles, the other-unit mark and, once voided, "ANULADO". The ticket page shows it; the point of sale prints it
  * in place when its cafe prints every sale. `ticketPrintStyle(id)` is the print style that keeps it alone.
  */
+import { Fragment } from "react";
 import { intlLocale } from "../../../../src/shared/i18n";
 import { useI18n } from "../../hooks/use-i18n";
 import { cn } from "../../lib/utils";
@@ -26,7 +27,7 @@ export function ticketPrintStyle(id: string): string {
 }
 
 export function TicketSlip({ sale, id, className }: { sale: SaleView; id: string; className?: string }) {
-  const { t, money, number, locale } = useI18n();
+  const { t, tDynamic, money, number, locale } = useI18n();
   const soldAt = new Intl.DateTimeFormat(intlLocale[locale], {
     dateStyle: "short",
     timeStyle: "short",
@@ -69,6 +70,12 @@ export function TicketSlip({ sale, id, className }: { sale: SaleView; id: string
         <dd data-testid="ticket-service-date">{serviceDate}</dd>
         <dt>{t("dinners.ticket.cafe")}</dt>
         <dd>{sale.cafeName}</dd>
+        {sale.tillName && (
+          <>
+            <dt>{t("dinners.ticket.till")}</dt>
+            <dd>{sale.tillName}</dd>
+          </>
+        )}
         <dt>{t("dinners.ticket.diner")}</dt>
         <dd>{sale.dinerName}</dd>
         <dt>{sale.documentType.toUpperCase()}</dt>
@@ -126,6 +133,31 @@ export function TicketSlip({ sale, id, className }: { sale: SaleView; id: string
           {money(sale.totalCents)}
         </dd>
       </dl>
+      {sale.payments.length > 0 && (
+        <dl className="mt-1 grid grid-cols-[1fr_auto] gap-x-2 tabular-nums" data-testid="ticket-payments">
+          {sale.payments.map((payment, i) => (
+            <Fragment key={i}>
+              <dt>
+                {t("dinners.ticket.paid_with", {
+                  method: tDynamic(`cash.methods.${payment.methodCode}`, payment.methodName),
+                })}
+                {payment.reference && ` · ${payment.reference}`}
+              </dt>
+              <dd className="text-right">{money(payment.amountCents)}</dd>
+              {payment.tenderedCents !== null && payment.changeCents !== null && payment.changeCents > 0 && (
+                <>
+                  <dt>{t("dinners.ticket.tendered")}</dt>
+                  <dd className="text-right">{money(payment.tenderedCents)}</dd>
+                  <dt className="font-bold">{t("dinners.ticket.change")}</dt>
+                  <dd className="text-right font-bold" data-testid="ticket-change">
+                    {money(payment.changeCents)}
+                  </dd>
+                </>
+              )}
+            </Fragment>
+          ))}
+        </dl>
+      )}
       {sale.otherUnit && (
         <p className="mt-2 text-center font-bold" data-testid="ticket-other-unit">
           {t("dinners.ticket.other_unit", { factor: number(sale.priceFactorPercent / 100) })}

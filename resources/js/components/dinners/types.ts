@@ -1,5 +1,5 @@
 /** The shapes the point of sale receives: the domain's own types (type-only imports, erased from the bundle). */
-export type { PointOfSale, PosCafe, PosService } from "../../../../src/shared/sales/types";
+export type { PointOfSale, PosCafe, PosPaymentMethod, PosService } from "../../../../src/shared/sales/types";
 export type { DaySales, SaleView, SaleLineView } from "../../../../src/shared/sales/types";
 export type { DinerView, LevelOption } from "../../../../src/shared/sales/types";
 export type { DocumentType } from "../../../../src/shared/documents";

@@ -93,9 +93,16 @@ export function focusFirstField(event: Event): void {
   field.focus();
 }
 
-/** Gives focus back to the element that opened an overlay, when it is still on the page (onCloseAutoFocus). */
+/**
+ * Gives focus back to the element that opened an overlay, when it is still on the page (onCloseAutoFocus) — unless
+ * another overlay has opened meanwhile and holds the focus (one dialog leading to the next).
+ */
 export function returnFocus(event: Event, opener: HTMLElement | null): void {
   event.preventDefault();
+  const closing = event.currentTarget instanceof HTMLElement ? event.currentTarget : null;
+  const holder = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+  const other = holder?.closest('[role="dialog"], [role="alertdialog"]');
+  if (other && other !== closing && !closing?.contains(other)) return;
   if (opener?.isConnected) opener.focus();
 }
 

@@ -24,6 +24,7 @@ import { DinerImport, type DinerImportProp } from "../../components/dinners/impo
 import { Kbd, POS_KEYS } from "../../components/dinners/kbd";
 import { NewDinerDialog } from "../../components/dinners/new-diner-dialog";
 import { OtherUnitDialog } from "../../components/dinners/other-unit-dialog";
+import { PaymentDialog, type PaymentRequest } from "../../components/dinners/payment-dialog";
 import { PricesDialog } from "../../components/dinners/prices-dialog";
 import { newSaleKey } from "../../components/dinners/sale-key";
 import { TicketSlip, ticketPrintStyle } from "../../components/dinners/ticket-slip";
@@ -44,7 +45,9 @@ import { usePosClock } from "../../hooks/use-pos-clock";
 import { usePosLive } from "../../hooks/use-pos-live";
 import { usePosPrint } from "../../hooks/use-pos-print";
 import { useRoute } from "../../hooks/use-route";
+import { useTill } from "../../hooks/use-till";
 import { cn } from "../../lib/utils";
+import { applyFactor } from "../../../../src/shared/money";
 
 /** What the request carries (the contract of sales.store). */
 interface SalePayload {
@@ -57,6 +60,10 @@ interface SalePayload {
   service_date: string;
   sale_type: SaleType;
   other_unit_confirmed: boolean;
+  /** The till this device runs as (remembered per cafe on the device). */
+  till_id?: number;
+  /** A cash-type sale's payments, once collected in the payment dialog. */
+  payments?: PaymentRequest[];
   lines: { service_id: number; quantity: number }[];
 }
 
@@ -74,6 +81,7 @@ type Modal =
   | { kind: "new-diner"; document: string; name: string }
   | { kind: "visitor"; document: string }
   | { kind: "void"; sale: SaleView }
+  | { kind: "payment"; payload: SalePayload }
   | { kind: "prices" }
   | null;
 
@@ -114,6 +122,8 @@ export default function DinnersIndex({
   const [modal, setModal] = useState<Modal>(null);
   const [sending, setSending] = useState(false);
   const [visitorErrors, setVisitorErrors] = useState<Record<string, string>>({});
+  const [paymentErrors, setPaymentErrors] = useState<Record<string, string>>({});
+  const [tillId, chooseTill] = useTill(pos);
   /** The attempt on its way or that failed on the way: a retry sends it again with its key. */
   const attempt = useRef<SalePayload | null>(null);
 
@@ -184,11 +194,30 @@ export default function DinnersIndex({
     search.current?.focus();
   };
 
-  /** Sends one attempt (a retry sends the same payload, with its key). */
+  /** What the page reckons a sale comes to (the server works it out again): its lines at the cafe's prices. */
+  const totalOf = (payload: SalePayload) => {
+    const percent = payload.other_unit_confirmed ? Math.round(settings.otherUnitFactor * 100) : 100;
+    return payload.lines.reduce((sum, line) => {
+      const price = priced.find((s) => s.id === line.service_id)?.priceCents ?? 0;
+      return sum + applyFactor(price, percent) * line.quantity;
+    }, 0);
+  };
+
+  /**
+   * Sends one attempt (a retry sends the same payload, with its key). A cash-type sale is collected first: the
+   * payment dialog adds its payments, then it is sent.
+   */
   const send = (payload: SalePayload) => {
     if (!pos) return;
+    if (payload.sale_type === "cash" && payload.payments === undefined) {
+      setPaymentErrors({});
+      // From another dialog (a visitor, another unit) too: this one takes its place and the focus (returnFocus).
+      setModal({ kind: "payment", payload });
+      return;
+    }
     attempt.current = payload;
     setVisitorErrors({});
+    setPaymentErrors({});
     router.post(
       route("sales.store"),
       { ...payload },
@@ -222,8 +251,9 @@ export default function DinnersIndex({
           // Refused: nothing was written, so the next attempt gets a new key.
           attempt.current = null;
           const messages = Object.values(errors as Record<string, string>).filter(Boolean);
-          if (payload.visitor_name !== undefined) {
-            setVisitorErrors(errors as Record<string, string>);
+          // A refused cash-type sale is said in the payment dialog, which stays open to collect it again.
+          if (payload.payments !== undefined) {
+            setPaymentErrors(errors as Record<string, string>);
             return;
           }
           setModal(null);
@@ -285,6 +315,7 @@ export default function DinnersIndex({
     document_number: buyer.documentNumber,
     ...(buyer.visitorName !== undefined ? { visitor_name: buyer.visitorName } : {}),
     service_date: date,
+    ...(tillId !== null ? { till_id: tillId } : {}),
     // A visitor always pays at the till.
     sale_type: buyer.visitorName !== undefined ? "cash" : saleType,
     other_unit_confirmed: otherUnit,
@@ -437,7 +468,7 @@ export default function DinnersIndex({
         )}
         data-sale-type={saleType}
       >
-        <div className="grid gap-3 sm:grid-cols-2 xl:grid-cols-[minmax(0,2fr)_minmax(0,1fr)_auto_minmax(0,1.2fr)]">
+        <div className="grid gap-3 sm:grid-cols-2 xl:grid-cols-[minmax(0,2fr)_minmax(0,1fr)_minmax(0,1fr)_auto_minmax(0,1.2fr)]">
           <div className="min-w-0 space-y-1.5">
             <label htmlFor="pos-cafe" className="text-sm font-medium">
               {t("dinners.cafe")}
@@ -447,6 +478,18 @@ export default function DinnersIndex({
               value={String(pos.cafe.id)}
               onValueChange={(value) => router.get(route("dinners.index", { cafe: value }))}
               options={cafes.map((c) => ({ value: String(c.id), label: c.path }))}
+            />
+          </div>
+          <div className="min-w-0 space-y-1.5">
+            <label htmlFor="pos-till" className="text-sm font-medium">
+              {t("dinners.till")}
+            </label>
+            <Select
+              id="pos-till"
+              value={tillId === null ? "" : String(tillId)}
+              onValueChange={(value) => chooseTill(Number(value))}
+              options={pos.tills.map((till) => ({ value: String(till.id), label: till.name }))}
+              disabled={pos.tills.length < 2}
             />
           </div>
           <div className="min-w-0 space-y-1.5">
@@ -725,6 +768,23 @@ export default function DinnersIndex({
             // Closed without a sale: the sale type the visitor dialog replaced comes back.
             if (beforeVisitor.current) changeSaleType(beforeVisitor.current);
             beforeVisitor.current = null;
+          }}
+        />
+      )}
+      {modal?.kind === "payment" && (
+        <PaymentDialog
+          totalCents={totalOf(modal.payload)}
+          methods={pos.paymentMethods}
+          errors={paymentErrors}
+          busy={sending}
+          onPay={(payments) => send({ ...modal.payload, payments })}
+          onClose={() => {
+            setModal(null);
+            setPaymentErrors({});
+            // A visitor's sale not collected: the sale type the visitor dialog replaced comes back.
+            if (beforeVisitor.current) changeSaleType(beforeVisitor.current);
+            beforeVisitor.current = null;
+            search.current?.focus();
           }}
         />
       )}
