@@ -6,6 +6,7 @@ import { Command, CommanderError } from "commander";
 import { registerAccessCommands } from "./commands/access";
 import { registerAssetCommands } from "./commands/assets";
 import { registerBackupCommands } from "./commands/backup";
+import { registerCashCommands } from "./commands/cash";
 import { registerDatabaseCommands } from "./commands/database";
 import { registerDinerImportCommands } from "./commands/diners-import";
 import { registerDishImportCommands } from "./commands/dish-import";
@@ -36,6 +37,7 @@ export function buildProgram(): Command {
   registerAccessCommands(program);
   registerPlacesCommands(program);
   registerPosCommands(program);
+  registerCashCommands(program);
   registerDinerImportCommands(program);
   registerReportCommands(program);
   registerFoodCommands(program);

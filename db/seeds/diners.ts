@@ -33,20 +33,26 @@ import {
   auditLog,
   auditPlaces,
   businesses,
+  cafePaymentMethods,
   cafes,
   cafeServices,
   dealerships,
   diners,
   levels,
+  paymentMethods,
   receiptSeries,
   saleLines,
+  salePayments,
   sales,
+  saleTills,
   services,
   subdealerships,
   subdealershipUnits,
+  tills,
   units,
   type SaleType,
 } from "../schema";
+import { paymentsDigest, type PaymentsRequest } from "../../src/domain/cash/sale-payments";
 import type { Seeder } from "./index";
 import { DEMO_BUSINESS, DEMO_PLACES } from "./places";
 
@@ -561,8 +567,29 @@ function planSales(
   return planned;
 }
 
+/**
+ * How a demo cash sale was paid, by its number: about half in cash (exact, or a note of S/ 10, 20 or 50 with change),
+ * the rest by Yape, Plin and card with their references.
+ */
+function demoPayment(number: number, totalCents: number): PaymentsRequest[number] {
+  const kind = number % 20;
+  if (kind < 10) {
+    // Some hand over the exact amount; the others the smallest note that covers it.
+    const note = kind < 4 ? totalCents : ([1000, 2000, 5000, 10000].find((n) => n >= totalCents) ?? totalCents);
+    return { method: "cash", amount_cents: totalCents, tendered_cents: note };
+  }
+  const method = kind < 14 ? "yape" : kind < 17 ? "plin" : "card";
+  const reference = `${method === "card" ? "V" : "OP"}-${String(104729 * number).slice(-8)}`;
+  return { method, amount_cents: totalCents, reference };
+}
+
 /** The digest of the request a sale answers, in the shape `recordSale` keeps (so a replay of its key matches). */
-function digestOf(actor: Actor, sale: PlannedSale, document: { type: DocumentType; number: string }): string {
+function digestOf(
+  actor: Actor,
+  sale: PlannedSale,
+  document: { type: DocumentType; number: string },
+  payments: PaymentsRequest | undefined,
+): string {
   const lines = sale.lines
     .map((l) => [sale.cafe.prices.get(l.code)!.serviceId, l.quantity])
     .sort((a, b) => a[0] - b[0]);
@@ -579,6 +606,8 @@ function digestOf(actor: Actor, sale: PlannedSale, document: { type: DocumentTyp
         sale.saleType,
         sale.otherUnit,
         lines,
+        null,
+        paymentsDigest(payments),
       ]),
     )
     .digest("hex");
@@ -638,6 +667,31 @@ function writeSales(
   const saleRows: (typeof sales.$inferInsert)[] = [];
   const lineRows: (typeof saleLines.$inferInsert)[] = [];
   const auditRows: (typeof auditLog.$inferInsert)[] = [];
+  const tillRows: (typeof saleTills.$inferInsert)[] = [];
+  const paymentRows: (typeof salePayments.$inferInsert)[] = [];
+  // Each demo cafe sells at its first till and takes cash, Yape, Plin and card.
+  const tillOf = new Map(
+    db
+      .select({ cafeId: tills.cafeId, id: tills.id, name: tills.name })
+      .from(tills)
+      .orderBy(tills.id)
+      .all()
+      .reverse()
+      .map((t) => [t.cafeId, t]),
+  );
+  const methods = new Map(
+    db
+      .select()
+      .from(paymentMethods)
+      .all()
+      .map((m) => [m.code, m]),
+  );
+  for (const cafe of new Set(planned.map((p) => p.cafe.id)))
+    for (const code of ["yape", "plin", "card"])
+      db.insert(cafePaymentMethods)
+        .values({ cafeId: cafe, methodId: methods.get(code)!.id })
+        .onConflictDoNothing()
+        .run();
   let voided = 0;
   db.transaction(
     (tx) => {
@@ -676,6 +730,30 @@ function writeSales(
         const ticket = ticketNumber(cafe.series, number);
         const voidedAt = sale.voidReason ? new Date(at.getTime() + (2 + (number % 9)) * 60_000) : null;
         const id = saleId++;
+        const payment =
+          sale.saleType === "cash"
+            ? demoPayment(
+                number,
+                sum((l) => l.totalCents),
+              )
+            : undefined;
+        if (payment) {
+          const method = methods.get(payment.method)!;
+          const tendered = payment.tendered_cents ?? null;
+          paymentRows.push({
+            saleId: id,
+            methodId: method.id,
+            methodCode: method.code,
+            methodName: method.name,
+            inDrawer: method.inDrawer,
+            amountCents: payment.amount_cents,
+            tenderedCents: tendered,
+            changeCents: tendered === null ? null : tendered - payment.amount_cents,
+            reference: payment.reference ?? null,
+          });
+        }
+        const till = tillOf.get(cafe.id);
+        if (till) tillRows.push({ saleId: id, tillId: till.id, tillName: till.name });
         saleRows.push({
           id,
           cafeId: cafe.id,
@@ -686,7 +764,7 @@ function writeSales(
           serviceDate: sale.date,
           soldAt: at,
           requestKey: `demo-${cafe.id}-${number}`,
-          requestDigest: digestOf(actor, sale, document),
+          requestDigest: digestOf(actor, sale, document, payment ? [payment] : undefined),
           dinerId: sale.diner?.id ?? null,
           documentType: document.type,
           documentNumber: document.number,
@@ -770,6 +848,8 @@ function writeSales(
       const cafeOfSale = new Map(saleRows.map((r) => [r.id!, r.cafeId]));
       insertRows(db, sales, saleRows);
       insertRows(db, saleLines, lineRows);
+      insertRows(db, saleTills, tillRows);
+      insertRows(db, salePayments, paymentRows);
       insertRows(db, auditLog, auditRows);
       insertRows(
         db,
