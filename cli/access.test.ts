@@ -178,20 +178,20 @@ describe("./mesa role:create", () => {
 describe("./mesa role:grant and role:revoke", () => {
   test("change the role's permissions, print them, and are audited", async () => {
     const ws = workspace();
-    // The cashier starts with the point of sale's four permissions and blacklist.view.
-    const start = ["blacklist.view", "diners.manage", "diners.view", "sales.create", "sales.view"];
+    // The cashier starts with the point of sale's permissions, their cash shift's and blacklist.view.
+    const start = ["blacklist.view", "diners.manage", "diners.view", "sales.create", "sales.view", "shifts.open"];
     const grant = await mesaInProcess(ws, ["role:grant", "cashier", "users.view,audit.view", "blacklist.view"]);
     expect(grant.err).toBe("");
     expect(grant.code).toBe(0);
     expect(grant.out).toContain("Already granted before: blacklist.view");
-    const granted7 = ["audit.view", ...start, "users.view"];
-    expect(grant.out).toContain(`Role "cashier" now has 7 permissions: ${granted7.join(", ")}`);
-    expect(rolePermissions(ws, "cashier")).toEqual(granted7);
+    const granted8 = ["audit.view", ...start, "users.view"];
+    expect(grant.out).toContain(`Role "cashier" now has 8 permissions: ${granted8.join(", ")}`);
+    expect(rolePermissions(ws, "cashier")).toEqual(granted8);
 
     const revoke = await mesaInProcess(ws, ["role:revoke", "cashier", "audit.view", "users.view", "roles.view"]);
     expect(revoke.code).toBe(0);
     expect(revoke.out).toContain("Not granted before: roles.view");
-    expect(revoke.out).toContain(`Role "cashier" now has 5 permissions: ${start.join(", ")}`);
+    expect(revoke.out).toContain(`Role "cashier" now has 6 permissions: ${start.join(", ")}`);
     expect(rolePermissions(ws, "cashier")).toEqual(start);
 
     const one = await mesaInProcess(ws, ["role:revoke", "cashier", ...start.slice(1)]);
@@ -205,7 +205,7 @@ describe("./mesa role:grant and role:revoke", () => {
     expect(granted).toHaveLength(1);
     expect(granted[0]).toMatchObject({ actor_label: "cli", actor_id: null, subject_id: cashier });
     expect(JSON.parse(granted[0].before!)).toEqual({ permissions: start });
-    expect(JSON.parse(granted[0].after!)).toEqual({ permissions: granted7 });
+    expect(JSON.parse(granted[0].after!)).toEqual({ permissions: granted8 });
     const revoked = audited(ws, "role.revoked");
     expect(revoked.map((r) => [r.actor_label, r.subject_id, JSON.parse(r.after!).permissions])).toEqual([
       ["cli", cashier, start],
@@ -253,10 +253,10 @@ describe("./mesa role:list", () => {
     expect(lines).toHaveLength(2 + STARTING_ROLES.length + 1);
     expect(lines[2]).toMatch(/^super-administrator\s+yes\s+1\s+all\s+every permission, everywhere$/);
     expect(out).toMatch(
-      /^cashier\s+no\s+1\s+5\s+blacklist\.view, diners\.manage, diners\.view, sales\.create, sales\.view$/m,
+      /^cashier\s+no\s+1\s+6\s+blacklist\.view, diners\.manage, diners\.view, sales\.create, sales\.view, shifts\.open$/m,
     );
     expect(out).toMatch(
-      /^cafe manager\s+no\s+1\s+17\s+blacklist\.view, dealerships\.view, diners\.import, diners\.manage, diners\.view, menu\.display_links, menu\.view, places\.view, prices\.manage, properties\.view, sales\.backdate, sales\.create, sales\.view, sales\.void_any, services\.view, tills\.manage, users\.view$/m,
+      /^cafe manager\s+no\s+1\s+20\s+blacklist\.view, dealerships\.view, diners\.import, diners\.manage, diners\.view, menu\.display_links, menu\.view, places\.view, prices\.manage, properties\.view, sales\.backdate, sales\.create, sales\.view, sales\.void_any, services\.view, shifts\.close_any, shifts\.open, shifts\.reopen, tills\.manage, users\.view$/m,
     );
     expect(out).toMatch(/^buyer\s+no\s+1\s+4\s+food\.view, logistics\.manage, logistics\.view, menu\.view$/m);
 
@@ -377,6 +377,7 @@ describe("./mesa permission:sync", () => {
       "diners.view",
       "sales.create",
       "sales.view",
+      "shifts.open",
     ]);
     const entries = audited(ws, "permissions.synced");
     expect(entries).toHaveLength(syncs + 1);

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { cafes } from "./places";
 import { sales } from "./sales";
+import { users } from "./users";
 
 /**
  * Money at the till (docs/cash.md). A till is a named point of sale of a cafe (a counter, a tablet); every sale made
@@ -75,8 +76,85 @@ export const saleTills = sqliteTable(
       .notNull()
       .references(() => tills.id, { onDelete: "restrict" }),
     tillName: text("till_name").notNull(),
+    /** The cashier's shift open at that till when sold (null: none was open, or the sale came before shifts). */
+    shiftId: integer("shift_id").references(() => cashShifts.id, { onDelete: "restrict" }),
   },
-  (t) => [index("sale_tills_till_index").on(t.tillId, t.saleId)],
+  (t) => [
+    index("sale_tills_till_index").on(t.tillId, t.saleId),
+    index("sale_tills_shift_index")
+      .on(t.shiftId, t.saleId)
+      .where(sql`${t.shiftId} IS NOT NULL`),
+  ],
+);
+
+/**
+ * A cashier's cash shift at a till: opened with a float, closed with a blind count of the drawer. One open shift per
+ * till and one per cashier at a time, held by the database (two partial unique indexes).
+ */
+export const cashShifts = sqliteTable(
+  "cash_shifts",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    cafeId: integer("cafe_id")
+      .notNull()
+      .references(() => cafes.id, { onDelete: "restrict" }),
+    tillId: integer("till_id")
+      .notNull()
+      .references(() => tills.id, { onDelete: "restrict" }),
+    tillName: text("till_name").notNull(),
+    /** The cashier (null once their account is deleted; the name stays). */
+    cashierId: integer("cashier_id").references(() => users.id, { onDelete: "set null" }),
+    cashierName: text("cashier_name").notNull(),
+    state: text("state", { enum: ["open", "closed"] }).notNull(),
+    openedAt: integer("opened_at", { mode: "timestamp_ms" }).notNull(),
+    openingFloatCents: integer("opening_float_cents").notNull(),
+    closedAt: integer("closed_at", { mode: "timestamp_ms" }),
+    closedById: integer("closed_by_id").references(() => users.id, { onDelete: "set null" }),
+    closedByName: text("closed_by_name"),
+    /** The blind count: pieces by denomination in cents, as JSON ({"20000": 1, "1000": 3, …}). */
+    countedPieces: text("counted_pieces"),
+    countedCents: integer("counted_cents"),
+    /** What the drawer should have held at the close: the float, the cash taken, the cash moved in and out. */
+    expectedCents: integer("expected_cents"),
+    note: text("note"),
+  },
+  (t) => [
+    uniqueIndex("cash_shifts_one_open_per_till")
+      .on(t.tillId)
+      .where(sql`${t.state} = 'open'`),
+    uniqueIndex("cash_shifts_one_open_per_cashier")
+      .on(t.cashierId)
+      .where(sql`${t.state} = 'open'`),
+    index("cash_shifts_cafe_index").on(t.cafeId, t.openedAt),
+    check("cash_shifts_state_check", sql`${t.state} IN ('open', 'closed')`),
+    check("cash_shifts_float_check", sql`${t.openingFloatCents} >= 0`),
+  ],
+);
+
+/** Why cash goes into or out of a drawer during a shift. */
+export const CASH_MOVE_REASONS = ["change_fund", "expense", "deposit", "other"] as const;
+
+/** Cash put into or taken out of a shift's drawer, with its reason. */
+export const cashMoves = sqliteTable(
+  "cash_moves",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    shiftId: integer("shift_id")
+      .notNull()
+      .references(() => cashShifts.id, { onDelete: "restrict" }),
+    kind: text("kind", { enum: ["in", "out"] }).notNull(),
+    reason: text("reason", { enum: CASH_MOVE_REASONS }).notNull(),
+    amountCents: integer("amount_cents").notNull(),
+    note: text("note").notNull().default(""),
+    byId: integer("by_id").references(() => users.id, { onDelete: "set null" }),
+    byName: text("by_name").notNull(),
+    at: integer("at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [
+    index("cash_moves_shift_index").on(t.shiftId),
+    check("cash_moves_amount_check", sql`${t.amountCents} > 0`),
+    check("cash_moves_kind_check", sql`${t.kind} IN ('in', 'out')`),
+  ],
 );
 
 /**

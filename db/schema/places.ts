@@ -64,6 +64,8 @@ export const cafes = sqliteTable(
      * goes back to credit after every cash or visitor sale, so the next worker is not charged by mistake.
      */
     keepCash: integer("keep_cash", { mode: "boolean" }).notNull().default(false),
+    /** How far a shift's count may be from what was expected without a note saying why, in cents (docs/cash.md). */
+    allowedDifferenceCents: integer("allowed_difference_cents").notNull().default(500),
     /** The city the cafe is in: its supplies are bought at the offers there (NULL for cafes made before cities). */
     cityId: integer("city_id").references(() => cities.id, { onDelete: "restrict" }),
     /** The diner level whose recipes the meal schedule costs and shows (NULL: the first level). */

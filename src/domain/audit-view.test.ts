@@ -158,10 +158,10 @@ describe("the audit in words", () => {
     expect(granted.subject).toEqual({ type: "Rol", name: "Cajero", deleted: false });
     // The cashier's starting permissions, by their labels, then the one granted.
     const cashierEs =
-      "Ver la lista negra, Registrar y editar comensales, Ver comensales, Vender en el punto de venta, Ver ventas";
+      "Ver la lista negra, Registrar y editar comensales, Ver comensales, Vender en el punto de venta, Ver ventas, Abrir y cerrar su turno de caja";
     expect(granted.changes).toEqual([{ field: "Permisos", before: cashierEs, after: `${cashierEs}, Ver usuarios` }]);
     const cashierEn =
-      "View the blacklist, Register and edit diners, View diners, Sell at the point of sale, View sales";
+      "View the blacklist, Register and edit diners, View diners, Sell at the point of sale, View sales, Open and close one's cash shift";
     expect(read(w.db, "en").find((e) => e.action === "role.granted")!.changes).toEqual([
       { field: "Permissions", before: cashierEn, after: `${cashierEn}, View users` },
     ]);

@@ -138,6 +138,10 @@ export const AUDIT_ACTIONS = [
   "payment_method.created",
   "payment_method.updated",
   "cafe.payment_methods_set",
+  "shift.opened",
+  "shift.cash_moved",
+  "shift.closed",
+  "shift.reopened",
 ] as const;
 
 /** Every kind of thing an entry is about. */
@@ -171,6 +175,7 @@ export const AUDIT_SUBJECTS = [
   "display_link",
   "till",
   "payment_method",
+  "shift",
 ] as const;
 
 /**

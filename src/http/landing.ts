@@ -3,7 +3,8 @@
  * Decided by permissions, never by role names, so a role an administrator makes lands somewhere sensible too.
  *
  * Each permission that lets one do something (not only see it) belongs to a desk:
- * - the till: selling and registering diners at the point of sale (`sales.create`, `diners.manage`) → Dinners;
+ * - the till: selling, registering diners and one's cash shift at the point of sale (`sales.create`,
+ *   `diners.manage`, `shifts.open`) → Dinners;
  * - the kitchen: dishes, recipes and the menu (`food.manage`, `menu.manage`, `menu.publish`) → the meal schedule
  *   for someone who plans menus, else the Food page;
  * - buying: providers and offers (`logistics.manage`) → What to buy for someone who may see the menus, else the
@@ -28,6 +29,7 @@ type Desk = "till" | "kitchen" | "buying" | "office";
 const DESK_OF: Partial<Record<PermissionName, Desk>> = {
   "sales.create": "till",
   "diners.manage": "till",
+  "shifts.open": "till",
   "food.manage": "kitchen",
   "menu.manage": "kitchen",
   "menu.publish": "kitchen",

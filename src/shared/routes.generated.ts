@@ -183,6 +183,11 @@ export interface RouteParameters {
   "services.index": {};
   "services.store": {};
   "services.update": { service: string | number };
+  "shifts.close": { shift: string | number };
+  "shifts.moves.store": { shift: string | number };
+  "shifts.reopen": { shift: string | number };
+  "shifts.show": { shift: string | number };
+  "shifts.store": {};
   "subdealerships.destroy": { subdealership: string | number };
   "subdealerships.store": {};
   "subdealerships.update": { subdealership: string | number };

@@ -300,6 +300,10 @@ test.describe("access control", () => {
           "Ver ventas",
           "Anular cualquier venta",
           "Ver servicios y precios",
+          "Cerrar cualquier turno",
+          "Abrir y cerrar su turno de caja",
+          "Reabrir un turno cerrado",
+          "Gestionar las cajas de un comedor",
           "Ver usuarios",
         ],
       });

@@ -63,7 +63,7 @@ test("the language switch changes role names, permission labels, plurals and the
   await mesa.signIn(page, ADMIN);
   const problems = watchConsole(page);
 
-  // Spanish: the built-in roles by their Spanish names, permissions by their labels, "5 permisos" and "16 permisos".
+  // Spanish: the built-in roles by their Spanish names, permissions by their labels, "6 permisos" and "20 permisos".
   await open(page, `/users?search=${RUN}`);
   await expect(page.getByTestId(`user-row-${CASHIER.email}`).getByRole("cell").nth(2)).toHaveText("Cajero · Caja");
   await expect(page.getByTestId(`user-row-${MANAGER.email}`).getByRole("cell").nth(2)).toHaveText(
@@ -71,18 +71,19 @@ test("the language switch changes role names, permission labels, plurals and the
   );
   expect(await permissionsOf(page, CASHIER, "Ver permisos")).toEqual({
     roles: "Roles: Cajero",
-    count: "5 permisos",
+    count: "6 permisos",
     list: [
       "Ver la lista negra",
       "Registrar y editar comensales",
       "Ver comensales",
       "Vender en el punto de venta",
       "Ver ventas",
+      "Abrir y cerrar su turno de caja",
     ],
   });
   const manager = await permissionsOf(page, MANAGER, "Ver permisos");
   expect(manager.roles).toBe("Roles: Jefe de comedor");
-  expect(manager.count).toBe("16 permisos");
+  expect(manager.count).toBe("20 permisos");
   expect(manager.list).toContain("Cambiar precios de los comedores");
 
   await open(page, "/roles");
@@ -116,10 +117,17 @@ test("the language switch changes role names, permission labels, plurals and the
   );
   expect(await permissionsOf(page, CASHIER, "View permissions")).toEqual({
     roles: "Roles: Cashier",
-    count: "5 permissions",
-    list: ["View the blacklist", "Register and edit diners", "View diners", "Sell at the point of sale", "View sales"],
+    count: "6 permissions",
+    list: [
+      "View the blacklist",
+      "Register and edit diners",
+      "View diners",
+      "Sell at the point of sale",
+      "View sales",
+      "Open and close one's cash shift",
+    ],
   });
-  expect((await permissionsOf(page, MANAGER, "View permissions")).count).toBe("16 permissions");
+  expect((await permissionsOf(page, MANAGER, "View permissions")).count).toBe("20 permissions");
 
   await open(page, "/roles");
   const english = page.getByRole("table", { name: "Role × permission matrix" });

@@ -1667,6 +1667,9 @@ describe("GET requests change nothing", () => {
       dish: 1,
       level: 1,
       link: 1,
+      shift: 1,
+      till: 1,
+      method: 1,
       date: "2026-12-07",
     };
     return route.uri.replace(/\{(\w+)(\?)?\}/g, (_, name: string) => {

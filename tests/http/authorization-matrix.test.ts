@@ -6,6 +6,7 @@
  */
 import { listPaymentMethods } from "../../src/domain/cash/payment-methods";
 import { listTills } from "../../src/domain/cash/tills";
+import { closeShift, openShift } from "../../src/domain/cash/shifts";
 import { describe, expect, test } from "bun:test";
 import { bootstrapAccess } from "../../db/seeds/access";
 import { sha256 } from "../../src/crypto";
@@ -91,6 +92,7 @@ interface Fixtures {
   linkId: number;
   tillId: number;
   methodId: number;
+  shiftId: number;
 }
 
 /** The value each route parameter takes, by parameter name. A new parameter name needs a line here. */
@@ -118,6 +120,7 @@ const PARAMETER_FIXTURES: Record<string, (f: Fixtures) => string | number> = {
   // Tills and payment methods: the fixtures' cafe's till, and the cash method.
   till: (f) => f.tillId,
   method: (f) => f.methodId,
+  shift: (f) => f.shiftId,
   date: () => "2026-12-07",
   // /places/{kind}/{place}/services and /cafes/{cafe}/prices: the fixtures' cafe.
   kind: () => "cafe",
@@ -289,9 +292,16 @@ async function buildFixtures(app: TestApp): Promise<Fixtures> {
   // The fixtures' cafe's till (every cafe has "Caja 1") and the cash payment method.
   const tillId = listTills(db, EVERYTHING, cafeId)[0].id;
   const methodId = listPaymentMethods(db).find((m) => m.code === "cash")!.id;
+  // A shift of the fixtures' user at that till, closed (so it holds neither the till nor its cashier).
+  const shiftId = openShift(db, { userId: user.id, label: user.email }, EVERYTHING, {
+    till_id: tillId,
+    opening_float_cents: 0,
+  }).id;
+  closeShift(db, { userId: user.id, label: user.email }, EVERYTHING, shiftId, { pieces: {} }, { closeAny: true });
   return {
     tillId,
     methodId,
+    shiftId,
     dishId,
     levelId,
     linkId,

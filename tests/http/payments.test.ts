@@ -131,3 +131,39 @@ describe("keeping tills and payment methods", () => {
     expect(paid.status).toBe(201);
   });
 });
+
+describe("a cash shift through the app", () => {
+  test("opened by the cashier, counted blind, seen whole by the manager, reopened only with shifts.reopen", async () => {
+    const manager = await signedIn(world.app, world.people.jefa);
+    const tills = (await (await submitJson(manager, "GET", `/cafes/${world.w.norte}/tills`)).json()) as {
+      id: number;
+      name: string;
+    }[];
+    const caja1 = tills.find((t) => t.name === "Caja 1")!;
+    const opened = await submitJson(cashier, "POST", "/shifts", { till_id: caja1.id, opening_float_cents: 5000 });
+    expect(opened.status).toBe(201);
+    const shiftId = ((await opened.json()) as { shift: { id: number } }).shift.id;
+    expect((await cashSale({ payments: [{ method: "cash", amount_cents: 1500, tendered_cents: 2000 }] })).status).toBe(
+      201,
+    );
+    // Blind: the cashier does not see what the drawer should hold; the manager does.
+    const blind = (await (await submitJson(cashier, "GET", `/shifts/${shiftId}`)).json()) as {
+      expectedCashCents: number | null;
+    };
+    expect(blind.expectedCashCents).toBeNull();
+    const whole = (await (await submitJson(manager, "GET", `/shifts/${shiftId}`)).json()) as {
+      expectedCashCents: number;
+    };
+    expect(whole.expectedCashCents).toBe(6500);
+    const closed = await submitJson(cashier, "POST", `/shifts/${shiftId}/close`, {
+      pieces: { "5000": 1, "1000": 1, "500": 1 },
+    });
+    expect(closed.status).toBe(200);
+    expect(((await closed.json()) as { differenceCents: number }).differenceCents).toBe(0);
+    expect((await submitJson(cashier, "POST", `/shifts/${shiftId}/reopen`, { reason: "Recuento" })).status).toBe(403);
+    expect((await submitJson(manager, "POST", `/shifts/${shiftId}/reopen`, { reason: "Recuento" })).status).toBe(200);
+    const again = await submitJson(cashier, "POST", `/shifts/${shiftId}/close`, { pieces: { "100": 1 } });
+    expect(again.status).toBe(422);
+    expect(Object.keys(((await again.json()) as { errors: object }).errors)).toEqual(["note"]);
+  });
+});

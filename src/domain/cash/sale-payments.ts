@@ -178,7 +178,7 @@ export const tillForSale = preparedQuery((db: Db) =>
 export const insertSaleTill = preparedQuery((db: Db) =>
   db
     .insert(saleTills)
-    .values({ saleId: P("saleId"), tillId: P("tillId"), tillName: P("tillName") })
+    .values({ saleId: P("saleId"), tillId: P("tillId"), tillName: P("tillName"), shiftId: P("shiftId") })
     .prepare(),
 );
 

@@ -40,6 +40,7 @@ import { actorName } from "./actor-name";
 import { isClosed, monthOf } from "./periods";
 import { readSale, saleView, ticketNumber, type SaleView } from "./queries";
 import { takeTicketNumber } from "./series";
+import { openShiftAt } from "../cash/shifts";
 import {
   cafeMethodsForSale,
   insertSalePayment,
@@ -460,7 +461,12 @@ export function recordSale(
             saleType,
             serviceDate: request.service_date,
           });
-        if (till) insertSaleTill(tx).run({ saleId: sale.id, tillId: till.id, tillName: till.name });
+        if (till) {
+          // The seller's shift open at this till, if any, is where the sale (and its cash) belongs.
+          const shift =
+            actor.userId === null ? undefined : openShiftAt(tx).get({ cashier: actor.userId, till: till.id });
+          insertSaleTill(tx).run({ saleId: sale.id, tillId: till.id, tillName: till.name, shiftId: shift?.id ?? null });
+        }
         for (const payment of payments) insertSalePayment(tx).run({ saleId: sale.id, ...payment });
         recordAudit(
           tx,

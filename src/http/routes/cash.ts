@@ -1,6 +1,7 @@
 /**
  * Tills and payment methods (docs/cash.md): a cafe's tills for those with tills.manage at it, the catalogue of
  * payment methods and the methods a cafe takes for those with payment_methods.manage (granted at headquarters). The
+ * cashier's cash shift (shifts.open; another's with shifts.close_any, reopening with shifts.reopen). The
  * domain (src/domain/cash) checks the input, the scope and the rules; a request that accepts JSON gets the outcome as
  * JSON, the page protocol goes back with a notice.
  */
@@ -11,6 +12,16 @@ import {
   updatePaymentMethod,
 } from "../../domain/cash/payment-methods";
 import { createTill, listTills, updateTill } from "../../domain/cash/tills";
+import {
+  addCashMove,
+  closeShift,
+  getShift,
+  openShift,
+  reopenShift,
+  shiftSummary,
+  type ShiftSummary,
+} from "../../domain/cash/shifts";
+import { can } from "../../domain/access/authorization";
 import type { RequestContext } from "../context";
 import { access, defineRoutes } from "../routing";
 
@@ -22,7 +33,87 @@ function answer(ctx: RequestContext, status: number, body: unknown, notice: stri
   return ctx.back(ctx.urlFor("dinners.index"));
 }
 
+/**
+ * A shift as its reader may see it: while it is open, a cashier without shifts.close_any does not see what the
+ * drawer should hold (the close is a blind count), nor the cash taken.
+ */
+function shiftAnswer(ctx: RequestContext, summary: ShiftSummary) {
+  if (summary.shift.state !== "open" || can(ctx.access, "shifts.close_any")) return summary;
+  return { ...summary, expectedCashCents: null, byMethod: summary.byMethod.filter((m) => !m.inDrawer) };
+}
+
+const shiftAbilities = (ctx: RequestContext) => ({ closeAny: can(ctx.access, "shifts.close_any") });
+
 export const cashRoutes = defineRoutes([
+  {
+    name: "shifts.store",
+    methods: ["POST"],
+    uri: "/shifts",
+    access: access.can("shifts.open"),
+    handle: (ctx) => {
+      const shift = openShift(ctx.db, ctx.actor, ctx.scope, ctx.body);
+      return answer(
+        ctx,
+        201,
+        shiftAnswer(ctx, shiftSummary(ctx.db, shift)),
+        ctx.t("cash.shift_opened", { till: shift.tillName }),
+      );
+    },
+  },
+  {
+    name: "shifts.show",
+    methods: ["GET"],
+    uri: "/shifts/{shift}",
+    wheres: { shift: ID },
+    access: access.can("shifts.open"),
+    checks: ["shifts.close_any"],
+    handle: (ctx) => {
+      const shift = getShift(ctx.db, ctx.scope, Number(ctx.params.shift));
+      return Response.json(shiftAnswer(ctx, shiftSummary(ctx.db, shift)));
+    },
+  },
+  {
+    name: "shifts.moves.store",
+    methods: ["POST"],
+    uri: "/shifts/{shift}/moves",
+    wheres: { shift: ID },
+    access: access.can("shifts.open"),
+    checks: ["shifts.close_any"],
+    handle: (ctx) => {
+      const summary = addCashMove(
+        ctx.db,
+        ctx.actor,
+        ctx.scope,
+        Number(ctx.params.shift),
+        ctx.body,
+        shiftAbilities(ctx),
+      );
+      return answer(ctx, 201, shiftAnswer(ctx, summary), ctx.t("cash.move_saved"));
+    },
+  },
+  {
+    name: "shifts.close",
+    methods: ["POST"],
+    uri: "/shifts/{shift}/close",
+    wheres: { shift: ID },
+    access: access.can("shifts.open"),
+    checks: ["shifts.close_any"],
+    handle: (ctx) => {
+      const summary = closeShift(ctx.db, ctx.actor, ctx.scope, Number(ctx.params.shift), ctx.body, shiftAbilities(ctx));
+      return answer(ctx, 200, summary, ctx.t("cash.shift_closed", { till: summary.shift.tillName }));
+    },
+  },
+  {
+    name: "shifts.reopen",
+    methods: ["POST"],
+    uri: "/shifts/{shift}/reopen",
+    wheres: { shift: ID },
+    access: access.can("shifts.reopen"),
+    handle: (ctx) => {
+      const shift = reopenShift(ctx.db, ctx.actor, ctx.scope, Number(ctx.params.shift), ctx.body);
+      return answer(ctx, 200, shiftSummary(ctx.db, shift), ctx.t("cash.shift_reopened", { till: shift.tillName }));
+    },
+  },
   {
     name: "tills.index",
     methods: ["GET"],

@@ -130,6 +130,21 @@ export const PERMISSIONS = {
     data: "place",
     label: { es: "Gestionar las cajas de un comedor", en: "Manage a cafe's tills" },
   },
+  "shifts.open": {
+    area: "sales",
+    data: "place",
+    label: { es: "Abrir y cerrar su turno de caja", en: "Open and close one's cash shift" },
+  },
+  "shifts.close_any": {
+    area: "sales",
+    data: "place",
+    label: { es: "Cerrar cualquier turno", en: "Close any shift" },
+  },
+  "shifts.reopen": {
+    area: "sales",
+    data: "place",
+    label: { es: "Reabrir un turno cerrado", en: "Reopen a closed shift" },
+  },
   "payment_methods.manage": {
     area: "sales",
     data: "company",

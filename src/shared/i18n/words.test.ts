@@ -193,7 +193,8 @@ describe("one word for each thing", () => {
     expect(texts(es as Node).filter(([key, text]) => /efectivo/i.test(text) && !key.startsWith("cash."))).toEqual([]);
     expect(
       texts(en as Node).filter(
-        ([key, text]) => /\bcash\b/i.test(text) && !/keep|cash-only/i.test(text) && !key.startsWith("cash."),
+        // The words of payments (cash.*) name the cash method; a cash shift is the drawer's, not a sale type.
+        ([key, text]) => /\bcash\b/i.test(text) && !/keep|cash-only|cash shift/i.test(text) && !key.startsWith("cash."),
       ),
     ).toEqual([]);
   });
