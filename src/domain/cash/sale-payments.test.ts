@@ -10,8 +10,8 @@ import { migratedDatabase } from "../../../tests/support/database";
 import { posWorld } from "../../../tests/support/pos";
 import { EVERYTHING } from "../access/scope";
 import type { Actor } from "../audit";
-import { Conflict, ValidationFailed } from "../errors";
-import { translate } from "../../shared/i18n";
+import { Conflict } from "../errors";
+import { refusalOf } from "../../../tests/support/errors";
 import { recordSale, type SaleSettings } from "../sales/sell";
 import { cafePaymentMethodList, listPaymentMethods, setCafePaymentMethods } from "./payment-methods";
 import { createTill, listTills, updateTill } from "./tills";
@@ -53,22 +53,6 @@ function setup() {
     ).sale;
   const count = (table: typeof sales | typeof salePayments) => db.select().from(table).all().length;
   return { db, w, sell, count };
-}
-
-function refusal(run: () => unknown): Record<string, string> {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ValidationFailed)
-      return Object.fromEntries(
-        Object.entries(error.errors).map(([k, m]) => [
-          k,
-          typeof m === "string" ? translate("en", m) : translate("en", m.key, m.params),
-        ]),
-      );
-    throw error;
-  }
-  throw new Error("expected a refusal");
 }
 
 describe("the payments of a cash-type sale", () => {
@@ -156,15 +140,15 @@ describe("the payments of a cash-type sale", () => {
       ],
       [{ till_id: 999 }, { till_id: "That till is not an active till of this cafe: choose this device's till again." }],
     ];
-    for (const [input, errors] of refused) expect(refusal(() => sell(input))).toEqual(errors);
+    for (const [input, errors] of refused) expect(refusalOf(() => sell(input))).toEqual(errors);
     // A negative or fractional amount is not a payment.
     for (const amount of [-100, 0, 12.5])
-      expect(Object.keys(refusal(() => sell({ payments: [{ method: "cash", amount_cents: amount }] })))).toEqual([
+      expect(Object.keys(refusalOf(() => sell({ payments: [{ method: "cash", amount_cents: amount }] })))).toEqual([
         "payments.0.amount_cents",
       ]);
     // The other cafe's till is not this cafe's.
     const surTill = listTills(setup().db, EVERYTHING, w.sur)[0];
-    expect(Object.keys(refusal(() => sell({ till_id: surTill.id + 1000 })))).toEqual(["till_id"]);
+    expect(Object.keys(refusalOf(() => sell({ till_id: surTill.id + 1000 })))).toEqual(["till_id"]);
     expect(count(sales)).toBe(0);
     expect(count(salePayments)).toBe(0);
   });
@@ -186,7 +170,7 @@ describe("the payments of a cash-type sale", () => {
     const yape = db.select().from(paymentMethods).where(eq(paymentMethods.code, "yape")).get()!;
     setCafePaymentMethods(db, CASHIER, EVERYTHING, w.norte, { method_ids: [yape.id] });
     expect(cafePaymentMethodList(db, w.norte).map((m) => m.code)).toEqual(["yape"]);
-    expect(refusal(() => sell({}))).toEqual({ payments: "Say how it is paid: this cafe does not take cash." });
+    expect(refusalOf(() => sell({}))).toEqual({ payments: "Say how it is paid: this cafe does not take cash." });
     expect(sell({ payments: [{ method: "yape", amount_cents: 1500, reference: "44556677" }] }).payments).toHaveLength(
       1,
     );
@@ -199,12 +183,12 @@ describe("tills", () => {
     const [caja1] = listTills(db, EVERYTHING, w.norte);
     const barra = createTill(db, CASHIER, EVERYTHING, w.norte, { name: "Barra" });
     expect(sell({ till_id: barra.id }).tillName).toBe("Barra");
-    expect(refusal(() => createTill(db, CASHIER, EVERYTHING, w.norte, { name: "Barra" }))).toEqual({
+    expect(refusalOf(() => createTill(db, CASHIER, EVERYTHING, w.norte, { name: "Barra" }))).toEqual({
       name: "There is already a till “Barra” at this cafe.",
     });
     updateTill(db, CASHIER, EVERYTHING, barra.id, { name: "Barra", active: false });
-    expect(Object.keys(refusal(() => sell({ till_id: barra.id })))).toEqual(["till_id"]);
-    expect(refusal(() => updateTill(db, CASHIER, EVERYTHING, caja1.id, { name: "Caja 1", active: false }))).toEqual({
+    expect(Object.keys(refusalOf(() => sell({ till_id: barra.id })))).toEqual(["till_id"]);
+    expect(refusalOf(() => updateTill(db, CASHIER, EVERYTHING, caja1.id, { name: "Caja 1", active: false }))).toEqual({
       active: "“Caja 1” is the cafe's only active till: register another before switching it off.",
     });
     // A credit sale keeps its till too.

@@ -12,7 +12,7 @@ import { posWorld } from "../../../tests/support/pos";
 import { EVERYTHING } from "../access/scope";
 import type { Actor } from "../audit";
 import { Conflict, ValidationFailed } from "../errors";
-import { translate } from "../../shared/i18n";
+import { refusalOf } from "../../../tests/support/errors";
 import { recordSale, voidSale, type SaleSettings } from "../sales/sell";
 import { listPaymentMethods, setCafePaymentMethods } from "./payment-methods";
 import { addCashMove, closeShift, listShifts, openShift, reopenShift, shiftSummary } from "./shifts";
@@ -59,22 +59,6 @@ function setup() {
       NOW,
     ).sale;
   return { db, w, caja1, sell };
-}
-
-function refusal(run: () => unknown): Record<string, string> {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ValidationFailed)
-      return Object.fromEntries(
-        Object.entries(error.errors).map(([k, m]) => [
-          k,
-          typeof m === "string" ? translate("en", m) : translate("en", m.key, m.params),
-        ]),
-      );
-    throw error;
-  }
-  throw new Error("expected a refusal");
 }
 
 describe("a cash shift", () => {
@@ -125,7 +109,7 @@ describe("a cash shift", () => {
   test("a difference beyond the allowed amount needs a note; a reopened shift is counted again", () => {
     const { db, caja1 } = setup();
     const shift = openShift(db, ANA, EVERYTHING, { till_id: caja1.id, opening_float_cents: 10_000 }, NOW);
-    expect(refusal(() => closeShift(db, ANA, EVERYTHING, shift.id, { pieces: { "5000": 1 } }, MINE, NOW))).toEqual({
+    expect(refusalOf(() => closeShift(db, ANA, EVERYTHING, shift.id, { pieces: { "5000": 1 } }, MINE, NOW))).toEqual({
       note: "The difference is -S/\u00a050.00, more than the S/\u00a05.00 allowed: write a note that explains it.",
     });
     // S/ 3.00 short is within the allowed S/ 5.00.
@@ -159,13 +143,17 @@ describe("a cash shift", () => {
     const { db, w, caja1 } = setup();
     const barra = createTill(db, ANA, EVERYTHING, w.norte, { name: "Barra" });
     const shift = openShift(db, ANA, EVERYTHING, { till_id: caja1.id, opening_float_cents: 0 }, NOW);
-    expect(refusal(() => openShift(db, BETO, EVERYTHING, { till_id: caja1.id, opening_float_cents: 0 }, NOW))).toEqual({
+    expect(
+      refusalOf(() => openShift(db, BETO, EVERYTHING, { till_id: caja1.id, opening_float_cents: 0 }, NOW)),
+    ).toEqual({
       till_id: "Caja 1 already has an open shift, Ana Cajera's: close it before opening another.",
     });
-    expect(refusal(() => openShift(db, ANA, EVERYTHING, { till_id: barra.id, opening_float_cents: 0 }, NOW))).toEqual({
-      till_id: "You already have an open shift at Caja 1: close it before opening another.",
-    });
-    expect(refusal(() => closeShift(db, BETO, EVERYTHING, shift.id, { pieces: {} }, MINE, NOW)).shift).toContain(
+    expect(refusalOf(() => openShift(db, ANA, EVERYTHING, { till_id: barra.id, opening_float_cents: 0 }, NOW))).toEqual(
+      {
+        till_id: "You already have an open shift at Caja 1: close it before opening another.",
+      },
+    );
+    expect(refusalOf(() => closeShift(db, BETO, EVERYTHING, shift.id, { pieces: {} }, MINE, NOW)).shift).toContain(
       "This shift is Ana Cajera's",
     );
     expect(closeShift(db, BETO, EVERYTHING, shift.id, { pieces: {} }, { closeAny: true }, NOW).shift.closedByName).toBe(
@@ -184,14 +172,14 @@ describe("a cash shift", () => {
     );
     const shift = openShift(db, ANA, EVERYTHING, { till_id: caja1.id, opening_float_cents: 1000 }, NOW);
     expect(
-      refusal(() =>
+      refusalOf(() =>
         addCashMove(db, ANA, EVERYTHING, shift.id, { kind: "out", reason: "expense", amount_cents: 1500 }, MINE, NOW),
       ),
     ).toEqual({ amount_cents: "S/\u00a015.00 cannot be taken out: the drawer should hold S/\u00a010.00." });
     expect(() =>
       addCashMove(db, ANA, EVERYTHING, shift.id, { kind: "in", reason: "tips", amount_cents: 100 }, MINE, NOW),
     ).toThrow(ValidationFailed);
-    expect(refusal(() => closeShift(db, ANA, EVERYTHING, shift.id, { pieces: { "300": 1 } }, MINE, NOW))).toEqual({
+    expect(refusalOf(() => closeShift(db, ANA, EVERYTHING, shift.id, { pieces: { "300": 1 } }, MINE, NOW))).toEqual({
       pieces: "300 is not a sol note or coin.",
     });
     expect(() => closeShift(db, ANA, EVERYTHING, shift.id, { pieces: { "1000": -1 } }, MINE, NOW)).toThrow(
