@@ -268,6 +268,7 @@ test.describe("access control", () => {
           "Ver comensales",
           "Vender en el punto de venta",
           "Ver ventas",
+          "Abrir y cerrar su turno de caja",
         ],
       });
 
