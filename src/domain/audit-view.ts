@@ -411,8 +411,32 @@ class Describer {
     if (field === "type" && row.subjectType === "service" && typeof value === "string")
       return words(locale, `services.types.${value}`, value);
     if (field === "sidebarLabel" && typeof value === "string") return words(locale, value, value);
-    if ((field === "totalCents" || field === "priceCents") && typeof value === "number")
+    if (
+      [
+        "totalCents",
+        "priceCents",
+        "amountCents",
+        "openingFloatCents",
+        "countedCents",
+        "expectedCents",
+        "differenceCents",
+      ].includes(field) &&
+      typeof value === "number"
+    )
       return this.money.format(value / 100);
+    // A sale's payments: "Efectivo S/ 15.00, Yape S/ 5.00".
+    if (field === "payments" && Array.isArray(value))
+      return value.length
+        ? value
+            .map((p) =>
+              isRecord(p) ? `${String(p.method)} ${this.money.format(Number(p.amountCents) / 100)}` : String(p),
+            )
+            .join(", ")
+        : this.t("access.audit.nothing");
+    if (field === "reason" && row.subjectType === "shift" && typeof value === "string")
+      return words(locale, `cash.move_reasons.${value}`, value);
+    if (field === "kind" && row.subjectType === "shift" && (value === "in" || value === "out"))
+      return this.t(value === "in" ? "cash.move_in" : "cash.move_out");
     if (field === "baseUnit" && typeof value === "string") return words(locale, `food.units.${value}`, value);
     if (field === "allergens" && Array.isArray(value))
       return value.length

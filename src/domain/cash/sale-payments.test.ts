@@ -9,6 +9,8 @@ import { paymentMethods, salePayments, sales, saleTills, users } from "../../../
 import { migratedDatabase } from "../../../tests/support/database";
 import { posWorld } from "../../../tests/support/pos";
 import { EVERYTHING } from "../access/scope";
+import { listAudit } from "../audit";
+import { describeAuditRows } from "../audit-view";
 import type { Actor } from "../audit";
 import { Conflict } from "../errors";
 import { refusalOf } from "../../../tests/support/errors";
@@ -83,8 +85,8 @@ describe("the payments of a cash-type sale", () => {
     expect(db.select().from(saleTills).where(eq(saleTills.saleId, sale.id)).get()?.tillName).toBe("Caja 1");
   });
 
-  test("split between Yape (with its operation number) and cash", () => {
-    const { sell } = setup();
+  test("split between Yape (with its operation number) and cash; the audit says it in words", () => {
+    const { db, sell } = setup();
     const sale = sell({
       payments: [
         { method: "yape", amount_cents: 1000, reference: " 98765432 " },
@@ -95,6 +97,12 @@ describe("the payments of a cash-type sale", () => {
       ["yape", 1000, null, "98765432"],
       ["cash", 500, 500, null],
     ]);
+    const found = listAudit(db, { scope: EVERYTHING, companyWide: true }, { page: 1, perPage: 10, locale: "es" });
+    const entry = describeAuditRows(db, found.rows, { locale: "es", currency: "PEN" }).find(
+      (e) => e.action === "sale.created",
+    )!;
+    expect(entry.changes.find((c) => c.field === "Pagos")?.after).toBe("Yape S/\u00a010.00, Efectivo S/\u00a05.00");
+    expect(entry.changes.find((c) => c.field === "Caja")?.after).toBe("Caja 1");
   });
 
   test("each refusal says why, and nothing is written", () => {
