@@ -52,7 +52,7 @@ import {
   units,
   type SaleType,
 } from "../schema";
-import { paymentsDigest, type PaymentsRequest } from "../../src/domain/cash/sale-payments";
+import { paymentsDigest, planPayments, type PaymentsRequest } from "../../src/domain/cash/sale-payments";
 import type { Seeder } from "./index";
 import { DEMO_BUSINESS, DEMO_PLACES } from "./places";
 
@@ -686,6 +686,7 @@ function writeSales(
       .all()
       .map((m) => [m.code, m]),
   );
+  const demoMethods = ["cash", "yape", "plin", "card"].map((code) => methods.get(code)!);
   for (const cafe of new Set(planned.map((p) => p.cafe.id)))
     for (const code of ["yape", "plin", "card"])
       db.insert(cafePaymentMethods)
@@ -738,19 +739,16 @@ function writeSales(
               )
             : undefined;
         if (payment) {
-          const method = methods.get(payment.method)!;
-          const tendered = payment.tendered_cents ?? null;
-          paymentRows.push({
-            saleId: id,
-            methodId: method.id,
-            methodCode: method.code,
-            methodName: method.name,
-            inDrawer: method.inDrawer,
-            amountCents: payment.amount_cents,
-            tenderedCents: tendered,
-            changeCents: tendered === null ? null : tendered - payment.amount_cents,
-            reference: payment.reference ?? null,
-          });
+          // Checked and worked out (the change) as the sale request's own payments are.
+          const errors = {};
+          const planned = planPayments(
+            demoMethods,
+            [payment],
+            sum((l) => l.totalCents),
+            errors,
+          );
+          if (!planned) throw new Error(`A demo payment was refused: ${JSON.stringify(errors)}`);
+          for (const p of planned) paymentRows.push({ saleId: id, ...p });
         }
         const till = tillOf.get(cafe.id);
         if (till) tillRows.push({ saleId: id, tillId: till.id, tillName: till.name });

@@ -3,9 +3,9 @@
  * at headquarters); each is switched on per cafe. Cash goes into the drawer; wallets (Yape, Plin), cards and
  * transfers need a reference (the operation's or the voucher's number) and are reconciled against it.
  */
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { cafePaymentMethods, cafes, paymentMethods } from "../../../db/schema";
-import type { Db } from "../../db";
+import { preparedQuery, type Db } from "../../db";
 import { reachesCafe, type Scope } from "../access/scope";
 import { COMPANY_WIDE, recordAudit, type Actor, type Tx } from "../audit";
 import { Conflict, NotFound, ValidationFailed } from "../errors";
@@ -38,15 +38,19 @@ export function listPaymentMethods(db: Tx): PaymentMethod[] {
   return db.select(columns).from(paymentMethods).orderBy(asc(paymentMethods.sortOrder), asc(paymentMethods.id)).all();
 }
 
-/** The active methods switched on at a cafe, in their order: what its till offers. */
-export function cafePaymentMethodList(db: Tx, cafeId: number): PaymentMethod[] {
-  return db
+/** The active methods switched on at a cafe, in their order: what its till offers (read on every cash sale). */
+const cafeMethods = preparedQuery((db: Db) =>
+  db
     .select(columns)
     .from(cafePaymentMethods)
     .innerJoin(paymentMethods, eq(paymentMethods.id, cafePaymentMethods.methodId))
-    .where(and(eq(cafePaymentMethods.cafeId, cafeId), eq(paymentMethods.active, true)))
+    .where(and(eq(cafePaymentMethods.cafeId, sql.placeholder("cafe")), eq(paymentMethods.active, true)))
     .orderBy(asc(paymentMethods.sortOrder), asc(paymentMethods.id))
-    .all();
+    .prepare(),
+);
+
+export function cafePaymentMethodList(db: Tx, cafeId: number): PaymentMethod[] {
+  return cafeMethods(db).all({ cafe: cafeId });
 }
 
 export const PaymentMethodInput = t.Object({

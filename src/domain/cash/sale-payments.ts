@@ -7,7 +7,7 @@
  */
 import type { Static } from "@sinclair/typebox";
 import { asc, eq, and, sql } from "drizzle-orm";
-import { cafePaymentMethods, paymentMethods, salePayments, saleTills, tills } from "../../../db/schema";
+import { salePayments, saleTills, tills } from "../../../db/schema";
 import { preparedQuery, type Db } from "../../db";
 import { message, type Message } from "../../shared/message";
 import { formatMoney } from "../../shared/money";
@@ -142,25 +142,6 @@ export function planPayments(
 
 // Read and written on every sale: prepared once per connection.
 const P = (name: string) => sql.placeholder(name);
-
-/** The active methods a cafe takes (cafePaymentMethodList, prepared for the sale). */
-export const cafeMethodsForSale = preparedQuery((db: Db) =>
-  db
-    .select({
-      id: paymentMethods.id,
-      code: paymentMethods.code,
-      name: paymentMethods.name,
-      needsReference: paymentMethods.needsReference,
-      inDrawer: paymentMethods.inDrawer,
-      active: paymentMethods.active,
-      sortOrder: paymentMethods.sortOrder,
-    })
-    .from(cafePaymentMethods)
-    .innerJoin(paymentMethods, eq(paymentMethods.id, cafePaymentMethods.methodId))
-    .where(and(eq(cafePaymentMethods.cafeId, P("cafe")), eq(paymentMethods.active, true)))
-    .orderBy(asc(paymentMethods.sortOrder), asc(paymentMethods.id))
-    .prepare(),
-);
 
 /** The active till of a cafe with an id, or (with id 0) its first active till. */
 export const tillForSale = preparedQuery((db: Db) =>

@@ -6,7 +6,7 @@
  * amount needs a note. A manager (shifts.reopen) reopens a closed shift with a reason. One open shift per till and
  * one per cashier, held by the database.
  */
-import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, lt, sql } from "drizzle-orm";
 import {
   CASH_MOVE_REASONS,
   cafes,
@@ -22,7 +22,7 @@ import { reachesCafe, type Scope } from "../access/scope";
 import { recordAudit, type Actor, type Tx } from "../audit";
 import { Conflict, Forbidden, NotFound, ValidationFailed } from "../errors";
 import { message } from "../../shared/message";
-import { dateIn } from "../../shared/calendar";
+import { addDays, momentIn } from "../../shared/calendar";
 import { formatMoney } from "../../shared/money";
 import { parseInput, t } from "../validation";
 import { actorName } from "../sales/actor-name";
@@ -413,17 +413,21 @@ export function reopenShift(
   }
 }
 
-/** A cafe's shifts, newest first; on one date (in the cafe's time zone) when given. */
+/** A cafe's shifts, newest first; those opened on one date (in the cafe's time zone) when given. */
 export function listShifts(db: Db, scope: Scope, cafeId: number, date?: string): ShiftRow[] {
   if (!reachesCafe(scope, cafeId)) throw new NotFound();
   const zone = db.select({ zone: cafes.timeZone }).from(cafes).where(eq(cafes.id, cafeId)).get()?.zone;
   if (!zone) throw new NotFound();
-  const rows = db
+  const onDate = date
+    ? and(
+        gte(cashShifts.openedAt, momentIn(zone, `${date} 00:00`)!),
+        lt(cashShifts.openedAt, momentIn(zone, `${addDays(date, 1)} 00:00`)!),
+      )
+    : undefined;
+  return db
     .select()
     .from(cashShifts)
-    .where(eq(cashShifts.cafeId, cafeId))
+    .where(and(eq(cashShifts.cafeId, cafeId), onDate))
     .orderBy(desc(cashShifts.openedAt), desc(cashShifts.id))
     .all();
-  if (!date) return rows;
-  return rows.filter((r) => dateIn(zone, r.openedAt) === date);
 }

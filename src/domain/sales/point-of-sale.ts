@@ -6,7 +6,7 @@
  * keeps the next one on cash (a cash-only cafe).
  */
 import { and, asc, eq, inArray } from "drizzle-orm";
-import { businesses, cafes, cafeServices, mines, services, tills, units, type ServiceType } from "../../../db/schema";
+import { businesses, cafes, cafeServices, mines, services, units, type ServiceType } from "../../../db/schema";
 import type { Db } from "../../db";
 import { reachesCafe, type Scope } from "../access/scope";
 import { recordAudit, type Actor } from "../audit";
@@ -17,6 +17,7 @@ import { dateIn, formatTimeOfDay, minuteOfDay, parseTimeOfDay, windowHolds } fro
 import { BOLETA_SERIES_PATTERN, chooseSeries, TICKET_SERIES_PATTERN } from "./series";
 import type { PointOfSale } from "../../shared/sales/types";
 import { cafePaymentMethodList } from "../cash/payment-methods";
+import { listTills } from "../cash/tills";
 export type { PointOfSale, PosCafe, PosService } from "../../shared/sales/types";
 
 /** The cafes of the scope that offer something, for the cafe chooser: id and Mine › Unit › Cafe. */
@@ -114,12 +115,9 @@ export function pointOfSale(db: Db, scope: Scope, cafeId: number, now = new Date
       windowEnd: s.windowEnd === null ? null : formatTimeOfDay(s.windowEnd),
     })),
     currentServiceId: current?.id ?? null,
-    tills: db
-      .select({ id: tills.id, name: tills.name })
-      .from(tills)
-      .where(and(eq(tills.cafeId, cafeId), eq(tills.active, true)))
-      .orderBy(asc(tills.name), asc(tills.id))
-      .all(),
+    tills: listTills(db, scope, cafeId)
+      .filter((till) => till.active)
+      .map(({ id, name }) => ({ id, name })),
     paymentMethods: cafePaymentMethodList(db, cafeId).map(({ code, name, needsReference, inDrawer }) => ({
       code,
       name,

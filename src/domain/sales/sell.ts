@@ -41,8 +41,8 @@ import { isClosed, monthOf } from "./periods";
 import { readSale, saleView, ticketNumber, type SaleView } from "./queries";
 import { takeTicketNumber } from "./series";
 import { openShiftAt } from "../cash/shifts";
+import { cafePaymentMethodList } from "../cash/payment-methods";
 import {
-  cafeMethodsForSale,
   insertSalePayment,
   tillForSale,
   insertSaleTill,
@@ -388,7 +388,7 @@ export function recordSale(
     if (request.payments?.length) errors.payments = message("cash.credit_without_payments");
   } else {
     const total = lines && buyer ? sum((l) => l.totalCents) : null;
-    payments = planPayments(cafeMethodsForSale(db).all({ cafe: cafe.id }), request.payments, total, errors) ?? [];
+    payments = planPayments(cafePaymentMethodList(db, cafe.id), request.payments, total, errors) ?? [];
   }
 
   if (Object.keys(errors).length || !lines || !buyer || !business) {

@@ -7,7 +7,7 @@
  * server works it out again, and refuses a payment that does not match it with a message said here.
  */
 import { useEffect, useState, type FormEvent } from "react";
-import { parseSoles } from "../../../../src/shared/money";
+import { centsToSoles, parseSoles } from "../../../../src/shared/money";
 import { useI18n } from "../../hooks/use-i18n";
 import { cn } from "../../lib/utils";
 import { Button } from "../ui/button";
@@ -93,7 +93,7 @@ export function PaymentDialog({
     ]);
   };
 
-  const quick = (cents: number | "exact") => setTendered(((cents === "exact" ? totalCents : cents) / 100).toFixed(2));
+  const quick = (cents: number | "exact") => setTendered(centsToSoles(cents === "exact" ? totalCents : cents));
   // The quick tenders' keys, while the dialog is open and the method goes into the drawer (F5 would reload the page).
   const inDrawer = method?.inDrawer === true;
   useEffect(() => {
@@ -102,7 +102,7 @@ export function PaymentDialog({
       const tender = QUICK.find((q) => q.key === event.key);
       if (!tender || event.ctrlKey || event.altKey || event.metaKey || event.shiftKey) return;
       event.preventDefault();
-      setTendered(((tender.cents === "exact" ? totalCents : tender.cents) / 100).toFixed(2));
+      setTendered(centsToSoles(tender.cents === "exact" ? totalCents : tender.cents));
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
